@@ -1,0 +1,49 @@
+import { SECTION_IDS, useConfig, usePortico } from '@portico/shared-config';
+import { useEffect } from 'react';
+import { RemoteSection } from '../remotes/remote-section';
+import { ConfigNotice } from '../shell/config-notice';
+import { SectionTabs, tabId } from '../shell/section-tabs';
+import { SiteFooter } from '../shell/site-footer';
+import { useActiveSection } from '../shell/use-active-section';
+
+export function App() {
+  const { comName } = useConfig();
+  const { text } = usePortico();
+  const [active, select] = useActiveSection();
+
+  useEffect(() => {
+    if (comName) document.title = comName;
+  }, [comName]);
+
+  useEffect(() => {
+    document.documentElement.lang = text.locale;
+  }, [text.locale]);
+
+  return (
+    <>
+      <header className="site-header">
+        <nav className="site-nav" aria-label={comName ?? text.nav.label}>
+          <span className="site-nav__brand">{comName}</span>
+          <SectionTabs active={active} onSelect={select} />
+        </nav>
+      </header>
+      <ConfigNotice />
+      <main className="site-main">
+        {SECTION_IDS.map((id) => (
+          <section
+            key={id}
+            id={id}
+            role="tabpanel"
+            aria-labelledby={tabId(id)}
+            hidden={active !== id}
+            tabIndex={0}
+            className="section-panel"
+          >
+            <RemoteSection section={id} />
+          </section>
+        ))}
+      </main>
+      <SiteFooter />
+    </>
+  );
+}

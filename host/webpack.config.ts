@@ -1,0 +1,3 @@
+import { createConfig } from '@portico/webpack';
+
+export default createConfig({ app: 'host', dir: __dirname });

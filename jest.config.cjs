@@ -1,0 +1,5 @@
+module.exports = {
+  projects: ['webpack', 'shared-config', 'host', 'remote-home', 'remote-about', 'remote-contact', 'server'].map(
+    (name) => `<rootDir>/${name}`,
+  ),
+};

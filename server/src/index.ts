@@ -1,0 +1,3 @@
+export { APP_DIRS, APP_NAMES, basePort, portOf, type AppName } from './apps';
+export { answerConfig, requestHostname } from './config-endpoint';
+export { StartError, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';

@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { basePort } from './apps';
+import { StartError, startPortico } from './portico-server';
+
+// npm runs workspace scripts inside the workspace; paths the operator typed
+// are relative to where they typed them.
+const invokedFrom = process.env.INIT_CWD ?? process.cwd();
+const rootDir = path.resolve(__dirname, '../..');
+
+async function main(): Promise<void> {
+  const configPath = process.env.PORTICO_CONFIG ? path.resolve(invokedFrom, process.env.PORTICO_CONFIG) : undefined;
+  const running = await startPortico({
+    rootDir,
+    basePort: basePort(),
+    host: process.env.HOST || undefined,
+    configPath,
+    log: (line) => console.error(line),
+  });
+  if (configPath) console.log(`Serving config.json from ${configPath}`);
+  console.log(`Portico is serving at ${running.url}`);
+
+  const stop = () => {
+    void running.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`Portico could not start: ${error instanceof StartError || error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,18 @@
+import { createContext } from 'react';
+import type { ConfigProblem, SiteConfig } from '../config/config-schema';
+import type { Language } from '../i18n/language';
+import type { TextPack } from '../i18n/text-pack';
+
+export interface PorticoContextValue {
+  config: SiteConfig;
+  problems: readonly ConfigProblem[];
+  language: Language;
+  text: TextPack;
+}
+
+/**
+ * One context object for the whole page. It works across remotes only because
+ * this package is a Module Federation singleton: a second copy would be a
+ * second, empty context.
+ */
+export const PorticoContext = createContext<PorticoContextValue | null>(null);

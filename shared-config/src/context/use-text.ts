@@ -1,0 +1,6 @@
+import type { TextPack } from '../i18n/text-pack';
+import { usePortico } from './use-portico';
+
+export function useText(): TextPack {
+  return usePortico().text;
+}

@@ -1,0 +1,49 @@
+import type { TextPack } from './text-pack';
+
+/** English, India. Texts quoted by the specification are kept exactly. */
+export const en: TextPack = {
+  locale: 'en-IN',
+  money: { currency: 'INR', loanMin: 2000, loanMax: 80_000, minIncome: 12_000 },
+  nav: { label: 'Sections', tabs: { home: 'Home', about: 'About Us', contact: 'Contact us' } },
+  home: {
+    heading: 'A personal loan in three steps',
+    offer: 'Borrow from {min} to {max}, in your bank account within 2 hours.',
+    eligibility: 'For salaried applicants earning {income} or more a month.',
+    users: 'Trusted by over 3 million users.',
+    stepsHeading: 'How it works',
+    steps: [
+      { title: 'Apply for a loan', text: 'Choose the amount and the term, in days, that suit you.' },
+      { title: 'Complete certification', text: 'Verify your identity with your real name.' },
+      { title: 'Complete the loan', text: 'Confirm the loan and the funds are transferred to your bank account.' },
+    ],
+    bannerAlt: 'A phone showing an approved loan, with coins and a calendar beside it',
+  },
+  about: {
+    heading: 'About Us',
+    body: 'We offer short-term personal loans to salaried people, with a simple online application and clear terms.',
+  },
+  contact: {
+    heading: 'Contact us',
+    intro: 'Leave us your name, your phone number and your question.',
+    privacy: 'What you type here stays in your browser: this form does not send it anywhere.',
+    thanks: 'Thank you, {name}. Your message is noted on this page; it has not been sent anywhere.',
+    name: 'Name',
+    telephone: 'Telephone',
+    message: 'Message',
+    send: 'Send message',
+    incomplete: 'Please provide complete information!',
+    success: 'Submit successfully！',
+  },
+  footer: {
+    companyName: 'Company Name',
+    email: 'Contact Email',
+    address: 'Contact Address',
+    notConfigured: 'Not configured',
+  },
+  sections: {
+    loading: 'Loading {section}…',
+    failed: 'The {section} section could not be loaded.',
+    tryAgain: 'Try again',
+  },
+  configProblem: 'This site is not fully configured, so some details are missing. The fields to fix are listed in the browser console.',
+};

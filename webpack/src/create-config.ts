@@ -1,0 +1,156 @@
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import { answerConfig, APP_NAMES, basePort, portOf, type AppName } from '@portico/server';
+import { EXPOSED_SECTION, remoteNameOf } from '@portico/shared-config/contract';
+import HtmlWebpackPlugin from 'html-webpack-plugin';
+import MiniCssExtractPlugin from 'mini-css-extract-plugin';
+import type { Configuration } from 'webpack';
+import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
+import { sharedDependencies } from './shared-dependencies';
+
+export interface AppOptions {
+  /** Which app this is; decides its federation name and its port. */
+  app: AppName;
+  /** The app's folder, holding `src/index.ts` (and the host's `src/index.html`). */
+  dir: string;
+  /** Remotes only: the file under `src/` that is the section they expose. */
+  exposes?: string;
+}
+
+export interface WebpackArgv {
+  mode?: 'production' | 'development' | 'none';
+}
+
+function checkOptions(options: AppOptions): void {
+  if (!APP_NAMES.includes(options.app)) {
+    throw new Error(`createConfig: app must be one of ${APP_NAMES.join(', ')}, got "${String(options.app)}"`);
+  }
+  if (!path.isAbsolute(options.dir) || !existsSync(path.join(options.dir, 'src/index.ts'))) {
+    throw new Error(`createConfig: dir must be the absolute path of a folder with src/index.ts, got "${options.dir}"`);
+  }
+  if (options.app === 'host' && options.exposes) {
+    throw new Error('createConfig: the host exposes nothing; remove `exposes`');
+  }
+  if (options.app !== 'host') {
+    if (!options.exposes) throw new Error(`createConfig: remote "${options.app}" must name the file it exposes`);
+    if (!existsSync(path.join(options.dir, options.exposes))) {
+      throw new Error(`createConfig: exposes "${options.exposes}" does not exist in ${options.dir}`);
+    }
+  }
+}
+
+const REPO_ROOT = path.resolve(__dirname, '../..');
+
+/** The host's dev server answers /config.json the way `npm run serve` does. */
+const serveConfigJson: NonNullable<DevServerConfiguration['setupMiddlewares']> = (middlewares) => [
+  {
+    name: 'portico-config',
+    path: '/config.json',
+    middleware: (req: IncomingMessage, res: ServerResponse) => {
+      void answerConfig({ hostHeader: req.headers.host, basePort: basePort() }).then((answer) => {
+        res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
+        res.end(answer.body);
+      });
+    },
+  },
+  ...middlewares,
+];
+
+/**
+ * The one webpack configuration of every Portico app. An app's
+ * webpack.config.ts names the app and what it exposes; everything else
+ * (loaders, federation, sharing, output) is decided here, once.
+ */
+export function createConfig(options: AppOptions) {
+  checkOptions(options);
+  const { app, dir, exposes } = options;
+  const isRemote = app !== 'host';
+  const name = app === 'host' ? 'portico_host' : remoteNameOf(app);
+
+  return (_env: unknown, argv: WebpackArgv = {}): Configuration => {
+    const production = argv.mode !== 'development';
+    const hashed = production ? '.[contenthash:10]' : '';
+    return {
+      mode: production ? 'production' : 'development',
+      context: dir,
+      entry: { main: './src/index.ts' },
+      devtool: production ? false : 'cheap-module-source-map',
+      output: {
+        path: path.join(dir, 'dist'),
+        // `auto` lets a remote's dist/ work from whatever URL it is deployed at.
+        publicPath: 'auto',
+        // Module Federation's runtime asks for the entry's file name before
+        // its content hash exists, only to learn the folder depth; a name
+        // without the hash has the same depth. The emitted file is hashed.
+        filename: (pathData) =>
+          production && pathData.chunk?.contentHash?.javascript ? '[name].[contenthash:10].js' : '[name].js',
+        chunkFilename: `[name]${hashed}.js`,
+        assetModuleFilename: `assets/[name]${hashed}[ext]`,
+        uniqueName: name,
+        clean: true,
+      },
+      resolve: { extensions: ['.ts', '.tsx', '.js'] },
+      module: {
+        rules: [
+          {
+            test: /\.tsx?$/,
+            exclude: /node_modules/,
+            loader: 'ts-loader',
+            // `tsc -b` type-checks every package in `npm test`; the bundler only strips types.
+            options: {
+              transpileOnly: true,
+              configFile: path.join(dir, 'tsconfig.json'),
+              compilerOptions: {
+                composite: false,
+                declaration: false,
+                emitDeclarationOnly: false,
+                noEmit: false,
+                // shared-config's sources are compiled into each app too.
+                rootDir: REPO_ROOT,
+              },
+            },
+          },
+          {
+            test: /\.css$/,
+            use: [production ? MiniCssExtractPlugin.loader : 'style-loader', 'css-loader'],
+          },
+          { test: /\.(svg|png|webp|jpg)$/, type: 'asset/resource' },
+        ],
+      },
+      plugins: [
+        new ModuleFederationPlugin({
+          name,
+          filename: 'remoteEntry.js',
+          exposes: exposes ? { [EXPOSED_SECTION]: `./${exposes}` } : undefined,
+          shared: sharedDependencies,
+          // The host registers remotes at run time from config.json, so it
+          // never waits for every remote before its own code runs.
+          shareStrategy: 'loaded-first',
+          manifest: true,
+          // Types are a contract in @portico/shared-config instead; generating
+          // them makes the host's build depend on running remotes.
+          dts: false,
+        }),
+        new HtmlWebpackPlugin({
+          // A remote's page is its team's standalone preview; the host's is the site.
+          template: isRemote ? path.join(__dirname, '../templates/standalone.html') : './src/index.html',
+          scriptLoading: 'defer',
+        }),
+        ...(production ? [new MiniCssExtractPlugin({ filename: `[name]${hashed}.css`, chunkFilename: `[name]${hashed}.css` })] : []),
+      ],
+      performance: { hints: false },
+      devServer: {
+        port: portOf(app),
+        host: 'localhost',
+        hot: false,
+        liveReload: true,
+        historyApiFallback: false,
+        headers: isRemote ? { 'Access-Control-Allow-Origin': '*' } : undefined,
+        setupMiddlewares: isRemote ? undefined : serveConfigJson,
+        client: { overlay: { warnings: false } },
+      },
+    };
+  };
+}
