@@ -20,7 +20,8 @@ export const en: TextPack = {
   },
   about: {
     heading: 'About Us',
-    body: 'We offer short-term personal loans to salaried people, with a simple online application and clear terms.',
+    body: '{company} offers short-term personal loans to salaried people, with a simple online application and clear terms.',
+    unnamedCompany: 'This lender',
   },
   contact: {
     heading: 'Contact us',

@@ -16,7 +16,7 @@ export interface TextPack {
     steps: readonly [StepText, StepText, StepText];
     bannerAlt: string;
   };
-  about: { heading: string; body: string };
+  about: { heading: string; body: string; unnamedCompany: string };
   contact: {
     heading: string;
     intro: string;

@@ -1,4 +1,4 @@
-import { render, type RenderOptions } from '@testing-library/react';
+import { act, render, type RenderOptions, type RenderResult } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import type { SiteConfig } from '../config/config-schema';
 import { PorticoProvider } from '../context/portico-provider';
@@ -10,15 +10,23 @@ export interface RenderWithPorticoOptions extends Omit<RenderOptions, 'wrapper'>
   language?: Language;
 }
 
-/** Testing Library's render, inside the providers every section expects. */
-export function renderWithPortico(
+/**
+ * Testing Library's render, inside the providers every section expects. It is
+ * async because React 19 settles `use(promise)` (how the host awaits a remote)
+ * only inside an awaited act().
+ */
+export async function renderWithPortico(
   ui: ReactElement,
   { config = sampleConfig, language = 'en', ...options }: RenderWithPorticoOptions = {},
-) {
+): Promise<RenderResult> {
   const wrapper = ({ children }: { children: ReactNode }) => (
     <PorticoProvider config={config} language={language}>
       {children}
     </PorticoProvider>
   );
-  return render(ui, { wrapper, ...options });
+  let result: RenderResult | undefined;
+  await act(async () => {
+    result = render(ui, { wrapper, ...options });
+  });
+  return result!;
 }

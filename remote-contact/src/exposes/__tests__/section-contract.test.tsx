@@ -6,7 +6,7 @@ import * as exposed from '../section';
 // Compiles only while the exposed module has the shape the host loads.
 const contract: SectionModule = exposed;
 
-test('the exposed module renders the contact section through the host contract', () => {
-  renderWithPortico(<contract.Section />);
+test('the exposed module renders the contact section through the host contract', async () => {
+  await renderWithPortico(<contract.Section />);
   expect(screen.getByRole('heading', { level: 2 })).toBeVisible();
 });

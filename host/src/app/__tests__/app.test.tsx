@@ -1,0 +1,89 @@
+import { sampleConfig } from '@portico/shared-config/sample-config';
+import { renderWithPortico } from '@portico/shared-config/testing';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from '../app';
+
+// Each remote stands in as a section whose heading names it; the real remotes
+// are loaded over the network only in the browser tests.
+jest.mock('../../remotes/load-section', () => ({
+  loadSection: async (section: string) => ({ Section: () => <h2>{`${section} content`}</h2> }),
+}));
+
+beforeEach(() => {
+  window.history.replaceState(null, '', '/');
+});
+
+test('the navigation shows the company name and three tabs, Home selected', async () => {
+  await renderWithPortico(<App />);
+  const nav = screen.getByRole('navigation');
+  expect(within(nav).getByText(sampleConfig.comName)).toBeVisible();
+  const tabs = within(nav).getAllByRole('tab');
+  expect(tabs.map((tab) => tab.textContent)).toEqual(['Home', 'About Us', 'Contact us']);
+  expect(screen.getByRole('tab', { name: 'Home' })).toHaveAttribute('aria-selected', 'true');
+  expect(await screen.findByRole('heading', { name: 'home content' })).toBeVisible();
+});
+
+test('choosing a tab shows only its section, records it in the URL and scrolls to it', async () => {
+  const user = userEvent.setup();
+  const scrollTo = jest.spyOn(window, 'scrollTo');
+  const scrollIntoView = jest.spyOn(Element.prototype, 'scrollIntoView');
+  await renderWithPortico(<App />);
+
+  await user.click(screen.getByRole('tab', { name: 'Contact us' }));
+
+  expect(screen.getByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
+  expect(screen.getByRole('tab', { name: 'Home' })).toHaveAttribute('aria-selected', 'false');
+  expect(screen.getByRole('tabpanel', { name: 'Contact us' })).toBeVisible();
+  expect(screen.queryByRole('tabpanel', { name: 'Home' })).not.toBeInTheDocument();
+  expect(window.location.hash).toBe('#contact');
+  expect(scrollTo).toHaveBeenCalledWith({ top: 0 });
+  expect(scrollIntoView).toHaveBeenCalledWith({ behavior: 'smooth', block: 'start' });
+  expect(scrollIntoView.mock.contexts.at(-1)).toBe(screen.getByRole('tabpanel', { name: 'Contact us' }));
+});
+
+test('the section in the URL hash is the one shown on load, and Back follows the hash', async () => {
+  window.history.replaceState(null, '', '/#about');
+  const user = userEvent.setup();
+  await renderWithPortico(<App />);
+  expect(screen.getByRole('tab', { name: 'About Us' })).toHaveAttribute('aria-selected', 'true');
+
+  await user.click(screen.getByRole('tab', { name: 'Home' }));
+  window.history.back();
+  expect(await screen.findByRole('tabpanel', { name: 'About Us' })).toBeVisible();
+});
+
+test('arrow keys move the focus between tabs and Enter selects', async () => {
+  const user = userEvent.setup();
+  await renderWithPortico(<App />);
+  await user.click(screen.getByRole('tab', { name: 'Home' }));
+  await user.keyboard('{ArrowRight}');
+  expect(screen.getByRole('tab', { name: 'About Us' })).toHaveFocus();
+  expect(screen.getByRole('tab', { name: 'Home' })).toHaveAttribute('aria-selected', 'true');
+  await user.keyboard('{ArrowLeft}{ArrowLeft}{Enter}');
+  expect(screen.getByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
+});
+
+test('the page title is the company name from config', async () => {
+  await renderWithPortico(<App />, { config: { ...sampleConfig, comName: 'Acme Loans' } });
+  expect(document.title).toBe('Acme Loans');
+});
+
+test('the footer shows the company details from config, the e-mail as a mailto link', async () => {
+  await renderWithPortico(<App />);
+  const footer = screen.getByRole('contentinfo');
+  expect(within(footer).getByText('Company Name').nextElementSibling).toHaveTextContent(sampleConfig.comName);
+  expect(within(footer).getByText('Contact Address').nextElementSibling).toHaveTextContent(sampleConfig.address);
+  expect(within(footer).getByRole('link', { name: sampleConfig.email })).toHaveAttribute(
+    'href',
+    `mailto:${sampleConfig.email}`,
+  );
+  expect(within(footer).getByText(sampleConfig.copyright)).toBeVisible();
+});
+
+test('config values holding markup are shown as text', async () => {
+  const comName = '<img src=x onerror=alert(1)>';
+  await renderWithPortico(<App />, { config: { ...sampleConfig, comName } });
+  expect(within(screen.getByRole('contentinfo')).getByText(comName)).toBeVisible();
+  expect(document.querySelector('img[src="x"]')).toBeNull();
+});

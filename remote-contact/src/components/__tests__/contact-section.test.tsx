@@ -1,0 +1,74 @@
+import { renderWithPortico } from '@portico/shared-config/testing';
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ContactSection } from '../contact-section';
+
+const INCOMPLETE = 'Please provide complete information!';
+const SUCCESS = 'Submit successfully！';
+
+async function setup() {
+  jest.useFakeTimers();
+  const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
+  await renderWithPortico(<ContactSection />);
+  return user;
+}
+
+afterEach(() => jest.useRealTimers());
+
+// Every combination of the three required fields; '   ' counts as empty.
+const combinations = [0, 1, 2, 3, 4, 5, 6, 7].map((bits) => ({
+  name: bits & 1 ? 'Asha' : '   ',
+  telephone: bits & 2 ? '98765 43210' : '',
+  message: bits & 4 ? 'When can I apply?' : ' ',
+  complete: bits === 7,
+}));
+
+test.each(combinations)(
+  'name "$name", telephone "$telephone", message "$message": the right toast, for 1 second',
+  async ({ name, telephone, message, complete }) => {
+    const user = await setup();
+    for (const [label, value] of [
+      ['Name', name],
+      ['Telephone', telephone],
+      ['Message', message],
+    ] as const) {
+      if (value) await user.type(screen.getByLabelText(label), value);
+    }
+    await user.click(screen.getByRole('button', { name: 'Send message' }));
+
+    if (complete) {
+      expect(screen.getByRole('status')).toHaveTextContent(SUCCESS);
+      expect(screen.getByText(/Thank you, Asha\./)).toBeVisible();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    } else {
+      expect(screen.getByRole('alert')).toHaveTextContent(INCOMPLETE);
+      expect(screen.queryByText(/Thank you/)).not.toBeInTheDocument();
+      expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    }
+
+    act(() => jest.advanceTimersByTime(999));
+    expect(screen.getByText(complete ? SUCCESS : INCOMPLETE)).toBeInTheDocument();
+    act(() => jest.advanceTimersByTime(1));
+    expect(screen.queryByText(complete ? SUCCESS : INCOMPLETE)).not.toBeInTheDocument();
+  },
+);
+
+test('a second click replaces the toast and restarts its second instead of stacking', async () => {
+  const user = await setup();
+  const send = screen.getByRole('button', { name: 'Send message' });
+  await user.click(send);
+  act(() => jest.advanceTimersByTime(600));
+  await user.click(send);
+  expect(screen.getAllByRole('alert')).toHaveLength(1);
+  act(() => jest.advanceTimersByTime(600));
+  expect(screen.getByRole('alert')).toHaveTextContent(INCOMPLETE);
+  act(() => jest.advanceTimersByTime(400));
+  expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+});
+
+test('what the visitor typed is kept after sending', async () => {
+  const user = await setup();
+  await user.type(screen.getByLabelText('Name'), 'Asha');
+  await user.click(screen.getByRole('button', { name: 'Send message' }));
+  expect(screen.getByLabelText('Name')).toHaveValue('Asha');
+});

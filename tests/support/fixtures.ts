@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test as base, type Page } from '@playwright/test';
+import { startPortico, type RunningPortico } from '@portico/server';
+import { sampleConfig } from '@portico/shared-config/sample-config';
+import { REPO_ROOT } from './paths';
+
+export interface PorticoSite {
+  url: string;
+  basePort: number;
+  /** The origin of each app, as a visitor's browser sees it. */
+  origin: (offset: 0 | 1 | 2 | 3) => string;
+}
+
+/** Ports for each worker's own servers, clear of the 8080 the developer may be using. */
+export function workerPorts(workerIndex: number, slot = 0): number {
+  return 8200 + workerIndex * 40 + slot * 4;
+}
+
+export async function serve(basePort: number, configPath?: string): Promise<RunningPortico & PorticoSite> {
+  const running = await startPortico({ rootDir: REPO_ROOT, basePort, configPath });
+  return { ...running, basePort, origin: (offset) => `http://localhost:${basePort + offset}` };
+}
+
+/** Writes a config.json for PORTICO_CONFIG; remotes default to the given ports. */
+export function writeConfig(basePort: number, overrides: Record<string, unknown> = {}): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'portico-config-'));
+  const file = path.join(dir, 'config.json');
+  const config = {
+    ...sampleConfig,
+    remotes: {
+      home: `http://localhost:${basePort + 1}/mf-manifest.json`,
+      about: `http://localhost:${basePort + 2}/mf-manifest.json`,
+      contact: `http://localhost:${basePort + 3}/mf-manifest.json`,
+    },
+    ...overrides,
+  };
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
+}
+
+/** Edits an existing config file in place, as an operator would. */
+writeConfig.rewrite = (file: string, changes: Record<string, unknown>) => {
+  const current = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, JSON.stringify({ ...current, ...changes }, null, 2));
+};
+
+/** Collects what the page says on its console and any uncaught error. */
+export function watchConsole(page: Page): string[] {
+  const lines: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') lines.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => lines.push(`pageerror: ${error.message}`));
+  return lines;
+}
+
+export const test = base.extend<{ consoleLines: string[] }, { site: PorticoSite }>({
+  site: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
+    async ({}, use, workerInfo) => {
+      const running = await serve(workerPorts(workerInfo.workerIndex));
+      await use(running);
+      await running.close();
+    },
+    { scope: 'worker' },
+  ],
+  consoleLines: async ({ page }, use) => {
+    await use(watchConsole(page));
+  },
+});
+
+export { expect } from '@playwright/test';

@@ -1,0 +1,3 @@
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '../..');
