@@ -1,1 +1,12 @@
-module.exports = require('../jest.config.base.cjs')(__dirname);
+const base = require('../jest.config.base.cjs')(__dirname);
+
+// Coverage of shared-config on its own (`npm test -w @portico/shared-config`).
+// The root run takes the reporter and the threshold from the root config,
+// since jest reads those two only from the configuration it was started with.
+module.exports = {
+  ...base,
+  collectCoverage: true,
+  collectCoverageFrom: ['src/**/*.{ts,tsx}', '!src/testing/**', '!**/__tests__/**'],
+  coverageReporters: ['text-summary'],
+  coverageThreshold: { global: { lines: 90 } },
+};

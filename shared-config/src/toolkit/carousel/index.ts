@@ -1,0 +1,1 @@
+export { CAROUSEL_IMAGE_COUNT, CAROUSEL_START_INDEX, useCarousel, type CarouselState } from './use-carousel';

@@ -1,0 +1,1 @@
+export { unregisterServiceWorkers, type ServiceWorkerRegistrations } from './unregister-service-workers';

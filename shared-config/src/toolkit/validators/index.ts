@@ -1,0 +1,1 @@
+export { isChinese, isDecimal, isEmail, isInteger, isPhone, isUrl } from './validators';
