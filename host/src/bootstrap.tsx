@@ -21,6 +21,11 @@ async function start(): Promise<void> {
       </PorticoProvider>
     </StrictMode>,
   );
+  // An older version of the site may have left a service worker that would
+  // pin stale remotes; removing it is off the critical path, in its own chunk.
+  if ('serviceWorker' in navigator) {
+    void import('@portico/shared-config/service-worker').then(({ unregisterServiceWorkers }) => unregisterServiceWorkers());
+  }
 }
 
 void start();
