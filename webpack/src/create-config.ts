@@ -8,6 +8,7 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
+import { PublicFilesPlugin } from './public-files-plugin';
 import { sharedDependencies } from './shared-dependencies';
 
 export interface AppOptions {
@@ -133,6 +134,7 @@ export function createConfig(options: AppOptions) {
           // them makes the host's build depend on running remotes.
           dts: false,
         }),
+        new PublicFilesPlugin(path.join(dir, 'public')),
         new HtmlWebpackPlugin({
           // A remote's page is its team's standalone preview; the host's is the site.
           template: isRemote ? path.join(__dirname, '../templates/standalone.html') : './src/index.html',
