@@ -6,6 +6,7 @@ import './contact-section.css';
 
 type Field = 'name' | 'telephone' | 'message';
 const EMPTY: Record<Field, string> = { name: '', telephone: '', message: '' };
+const isBlank = (value: string) => value.trim() === '';
 
 /**
  * The contact form of the specification (points 5 and 8): all three fields
@@ -18,12 +19,15 @@ export function ContactSection(_props: SectionProps) {
   const [values, setValues] = useState(EMPTY);
   // The specification's "submitted" flag; the visitor sees it as a thank-you note.
   const [submitted, setSubmitted] = useState(false);
+  // After a failed send, each empty field is marked and keeps a message on
+  // screen until it is filled: the 1 s toast alone is too short for many people.
+  const [checked, setChecked] = useState(false);
   const { toast, show } = useToast();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const complete = Object.values(values).every((value) => value.trim() !== '');
-    if (!complete) {
+    if (Object.values(values).some(isBlank)) {
+      setChecked(true);
       show('failure', text.contact.incomplete);
       return;
     }
@@ -31,12 +35,28 @@ export function ContactSection(_props: SectionProps) {
     show('success', text.contact.success);
   };
 
-  const field = (name: Field) => ({
-    id: `${id}-${name}`,
-    name,
-    value: values[name],
-    onChange: (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value })),
-  });
+  const field = (name: Field) => {
+    const invalid = checked && isBlank(values[name]);
+    return {
+      control: {
+        id: `${id}-${name}`,
+        name,
+        value: values[name],
+        'aria-invalid': invalid || undefined,
+        'aria-describedby': invalid ? `${id}-${name}-error` : undefined,
+        onChange: (event: { target: { value: string } }) =>
+          setValues((current) => ({ ...current, [name]: event.target.value })),
+      },
+      error: invalid && (
+        <p id={`${id}-${name}-error`} className="contact-form__error">
+          {text.contact.required}
+        </p>
+      ),
+    };
+  };
+  const name = field('name');
+  const telephone = field('telephone');
+  const message = field('message');
 
   return (
     <article className="contact-section">
@@ -44,12 +64,15 @@ export function ContactSection(_props: SectionProps) {
       <p>{text.contact.intro}</p>
       <p className="contact-section__privacy">{text.contact.privacy}</p>
       <form className="contact-form" noValidate onSubmit={onSubmit}>
-        <label htmlFor={`${id}-name`}>{text.contact.name}</label>
-        <input type="text" autoComplete="name" {...field('name')} />
-        <label htmlFor={`${id}-telephone`}>{text.contact.telephone}</label>
-        <input type="tel" autoComplete="tel" {...field('telephone')} />
-        <label htmlFor={`${id}-message`}>{text.contact.message}</label>
-        <textarea rows={5} {...field('message')} />
+        <label htmlFor={name.control.id}>{text.contact.name}</label>
+        <input type="text" autoComplete="name" {...name.control} />
+        {name.error}
+        <label htmlFor={telephone.control.id}>{text.contact.telephone}</label>
+        <input type="tel" autoComplete="tel" {...telephone.control} />
+        {telephone.error}
+        <label htmlFor={message.control.id}>{text.contact.message}</label>
+        <textarea rows={5} {...message.control} />
+        {message.error}
         <button type="submit" className="button">
           {text.contact.send}
         </button>

@@ -32,6 +32,7 @@ export const en: TextPack = {
     telephone: 'Telephone',
     message: 'Message',
     send: 'Send message',
+    required: 'Please fill in this field.',
     incomplete: 'Please provide complete information!',
     success: 'Submit successfully！',
   },

@@ -26,6 +26,7 @@ export interface TextPack {
     telephone: string;
     message: string;
     send: string;
+    required: string;
     incomplete: string;
     success: string;
   };

@@ -72,3 +72,26 @@ test('what the visitor typed is kept after sending', async () => {
   await user.click(screen.getByRole('button', { name: 'Send message' }));
   expect(screen.getByLabelText('Name')).toHaveValue('Asha');
 });
+
+test('after a failed send the empty fields are marked, each with a message that stays until it is filled', async () => {
+  const user = await setup();
+  await user.type(screen.getByLabelText('Name'), 'Asha');
+  await user.click(screen.getByRole('button', { name: 'Send message' }));
+  act(() => jest.advanceTimersByTime(5000));
+
+  expect(screen.getByLabelText('Name')).not.toHaveAttribute('aria-invalid');
+  expect(screen.getByLabelText('Telephone')).toHaveAttribute('aria-invalid', 'true');
+  expect(screen.getByLabelText('Telephone')).toHaveAccessibleDescription('Please fill in this field.');
+  expect(screen.getByLabelText('Message')).toHaveAccessibleDescription('Please fill in this field.');
+
+  await user.type(screen.getByLabelText('Telephone'), '98765 43210');
+  expect(screen.getByLabelText('Telephone')).not.toHaveAttribute('aria-invalid');
+  expect(screen.getByLabelText('Telephone')).not.toHaveAccessibleDescription();
+  expect(screen.getAllByText('Please fill in this field.')).toHaveLength(1);
+});
+
+test('the fields ask the browser for the visitor\'s name and telephone number', async () => {
+  await setup();
+  expect(screen.getByLabelText('Name')).toHaveAttribute('autocomplete', 'name');
+  expect(screen.getByLabelText('Telephone')).toHaveAttribute('autocomplete', 'tel');
+});
