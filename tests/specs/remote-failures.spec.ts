@@ -136,7 +136,12 @@ test('(6) a manifest that never answers shows the alert within 10 s, by default'
     }).observe(document, { childList: true, subtree: true });
   }, lab.faults.manifestUrl);
 
-  await page.goto(`${lab.site.url}/#contact`);
+  await page.goto(lab.site.url);
+  // Contact hanging delays nothing else: Home and About are there while it still loads.
+  await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible({ timeout: 3000 });
+  await expect(page.getByRole('tabpanel', { name: 'About Us', includeHidden: true })).toContainText('Portico Credit offers');
+  await expect(page.getByRole('tabpanel', { name: 'Contact us', includeHidden: true })).toContainText('Loading Contact us…');
+  await page.getByRole('tab', { name: 'Contact us' }).click();
   await expect(contactPanel(page).getByRole('alert')).toBeVisible({ timeout: 12_000 });
   const { loadingAt, alertAt } = await page.evaluate(
     () => (window as unknown as { hangTimes: { loadingAt: number; alertAt: number } }).hangTimes,
