@@ -2,6 +2,9 @@ import { loadConfig, PorticoProvider } from '@portico/shared-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { resolvePageRemotes } from './remotes/page-remotes';
+import { RemoteUrlsContext } from './remotes/remote-urls-context';
+import { logCaughtError } from './remotes/section-boundary';
 import '@portico/shared-config/base.css';
 import './app/app.css';
 
@@ -14,10 +17,13 @@ async function start(): Promise<void> {
       `Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`,
     );
   }
-  createRoot(container).render(
+  const remotes = resolvePageRemotes(config, window.location.search);
+  createRoot(container, { onCaughtError: logCaughtError }).render(
     <StrictMode>
       <PorticoProvider config={config} problems={problems} language="en">
-        <App />
+        <RemoteUrlsContext value={remotes}>
+          <App />
+        </RemoteUrlsContext>
       </PorticoProvider>
     </StrictMode>,
   );

@@ -1,4 +1,4 @@
-export type { ConfigProblem, RuntimeConfig, SiteConfig } from './config/config-schema';
+export { REMOTE_LOADING_BOUNDS, type ConfigProblem, type RemoteLoading, type RuntimeConfig, type SiteConfig } from './config/config-schema';
 export { parseConfig, type ParsedConfig } from './config/parse-config';
 export { loadConfig, readConfig } from './config/load-config';
 export { CONFIG_TIMEOUT_MS, HTTP_TIMEOUT_MS, TOAST_DURATION_MS } from './constants';

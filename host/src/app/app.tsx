@@ -1,5 +1,6 @@
 import { SECTION_IDS, useConfig, usePortico } from '@portico/shared-config';
 import { useEffect } from 'react';
+import { OverrideNotice } from '../remotes/override-notice';
 import { RemoteSection } from '../remotes/remote-section';
 import { ConfigNotice } from '../shell/config-notice';
 import { SectionTabs, tabId } from '../shell/section-tabs';
@@ -28,6 +29,7 @@ export function App() {
         </nav>
       </header>
       <ConfigNotice />
+      <OverrideNotice />
       <main className="site-main">
         {SECTION_IDS.map((id) => (
           <section

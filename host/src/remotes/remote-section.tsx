@@ -1,47 +1,56 @@
-import { fill, useConfig, useText, type SectionId, type SectionModule } from '@portico/shared-config';
+import { fill, remoteNameOf, useConfig, useText, type SectionId, type SectionModule } from '@portico/shared-config';
 import { Suspense, use, useState } from 'react';
+import { classifyFailure } from './classify-failure';
 import { loadSection } from './load-section';
+import { reportFailure, type RemoteFailure } from './report-failure';
+import { SectionAlert } from './section-alert';
 import { SectionBoundary } from './section-boundary';
+import { SectionLoadError } from './section-load-error';
+import { useRemoteUrls } from './use-remote-urls';
 
 export interface RemoteSectionProps {
   section: SectionId;
 }
 
-function LoadedSection({ loading }: { loading: Promise<SectionModule> }) {
+interface LoadedSectionProps {
+  loading: Promise<SectionModule>;
+}
+
+function LoadedSection({ loading }: LoadedSectionProps) {
   const { Section } = use(loading);
   return <Section />;
 }
 
 /**
  * One section, loaded at run time from its remote. Whatever goes wrong (the
- * remote is missing, slow, broken, or throws while rendering) stays inside
- * this component: it shows an alert with Try again, and the rest of the page
- * keeps working.
+ * remote is missing, slow, broken, incompatible, or throws while rendering)
+ * stays inside this component: it shows an alert with Try again, and the rest
+ * of the page keeps working.
  */
 export function RemoteSection({ section }: RemoteSectionProps) {
   const text = useText();
-  const manifestUrl = useConfig().remotes[section];
+  const manifestUrl = useRemoteUrls().remotes[section];
+  const { remoteLoading } = useConfig();
   const [attempt, setAttempt] = useState(0);
-  const [loading, setLoading] = useState(() => loadSection(section, manifestUrl));
+  const [loading, setLoading] = useState(() => loadSection(section, manifestUrl, remoteLoading));
   const name = text.nav.tabs[section];
 
+  const failureOf = (error: unknown): RemoteFailure =>
+    error instanceof SectionLoadError
+      ? error.failure
+      : { section, remote: remoteNameOf(section), ...classifyFailure(error, { stage: 'render', manifestUrl: manifestUrl ?? '(none)' }) };
+
   const retry = () => {
-    setLoading(loadSection(section, manifestUrl, { fresh: true }));
+    setLoading(loadSection(section, manifestUrl, { ...remoteLoading, fresh: true }));
     setAttempt((n) => n + 1);
   };
 
   return (
     <SectionBoundary
       key={attempt}
-      onError={(error) => console.error(`Portico: the ${section} section failed`, error)}
-      fallback={() => (
-        <div role="alert" className="section-error">
-          <p>{fill(text.sections.failed, { section: name })}</p>
-          <button type="button" className="button" onClick={retry}>
-            {text.sections.tryAgain}
-          </button>
-        </div>
-      )}
+      // A load failure was reported by the loader; only a render failure is new here.
+      onError={(error) => !(error instanceof SectionLoadError) && reportFailure(failureOf(error))}
+      fallback={(error) => <SectionAlert name={name} failure={failureOf(error)} onRetry={retry} />}
     >
       <Suspense
         fallback={

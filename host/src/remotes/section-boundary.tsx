@@ -27,3 +27,14 @@ export class SectionBoundary extends Component<SectionBoundaryProps, SectionBoun
     return this.state.failed ? this.props.fallback(this.state.error) : this.props.children;
   }
 }
+
+/**
+ * The root's `onCaughtError`. React logs every error a boundary catches, stack
+ * and all; a section's failure is reported once by the section itself, with
+ * its stage and URL, so React's copy is left out. Anything else is logged as
+ * React would.
+ */
+export function logCaughtError(error: unknown, info: { errorBoundary?: Component<unknown> | null }): void {
+  if (info.errorBoundary instanceof SectionBoundary) return;
+  console.error(error);
+}

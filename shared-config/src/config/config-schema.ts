@@ -20,6 +20,17 @@ const origin = z.string().check(
   }, 'must be an origin such as https://cdn.example.com, without a path'),
 );
 
+/** Limits of `remoteLoading`: a visitor never waits more than 10 s for a section. */
+export const REMOTE_LOADING_BOUNDS = {
+  deadlineMs: { min: 1000, max: 10_000 },
+  retries: { min: 0, max: 5 },
+} as const;
+
+function wholeNumber({ min, max }: { min: number; max: number }) {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.int(message).check(z.gte(min, message), z.lte(max, message));
+}
+
 /**
  * Every field of config.json, one schema per field so that a bad field is
  * reported by name and the rest of the document is still used.
@@ -35,6 +46,10 @@ export const configFields = {
     contact: httpUrl,
   },
   allowedRemoteOrigins: z.array(origin),
+  remoteLoading: {
+    deadlineMs: wholeNumber(REMOTE_LOADING_BOUNDS.deadlineMs),
+    retries: wholeNumber(REMOTE_LOADING_BOUNDS.retries),
+  },
 } as const;
 
 export interface RuntimeConfig {
@@ -44,6 +59,13 @@ export interface RuntimeConfig {
   copyright: string;
   remotes: Record<SectionId, string>;
   allowedRemoteOrigins: readonly string[];
+  remoteLoading?: RemoteLoading;
+}
+
+/** How the host loads each section: its time limit, retries included, and how often it retries. */
+export interface RemoteLoading {
+  deadlineMs: number;
+  retries: number;
 }
 
 /** What the page can safely use: every valid field, and none of the bad ones. */
@@ -54,6 +76,8 @@ export interface SiteConfig {
   copyright?: string;
   remotes: Partial<Record<SectionId, string>>;
   allowedRemoteOrigins: readonly string[];
+  /** Only the valid parts of `remoteLoading`; the host fills in its defaults. */
+  remoteLoading?: Partial<RemoteLoading>;
 }
 
 export interface ConfigProblem {

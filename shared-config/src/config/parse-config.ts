@@ -3,12 +3,15 @@ import { SECTION_IDS } from '../contract/section-contract';
 import {
   configFields,
   type ConfigProblem,
+  type RemoteLoading,
   type SiteConfig,
 } from './config-schema';
 
 type Issue = z.core.$ZodIssue;
 
 function describe(issue: Issue, value: unknown): string {
+  // A number that is not whole fails zod's `int` type check: say what is wanted instead.
+  if (issue.code === 'invalid_type' && typeof value === 'number' && issue.message !== 'Invalid input') return issue.message;
   if (issue.code === 'invalid_type') {
     const got = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
     return value === undefined ? `is missing (expected ${issue.expected})` : `expected ${issue.expected}, got ${got}`;
@@ -76,6 +79,22 @@ export function parseConfig(raw: unknown): ParsedConfig {
     const found = problemsOf('allowedRemoteOrigins', configFields.allowedRemoteOrigins, raw.allowedRemoteOrigins);
     if (found.length === 0) config.allowedRemoteOrigins = raw.allowedRemoteOrigins as string[];
     problems.push(...found);
+  }
+
+  const remoteLoading = raw.remoteLoading;
+  if (remoteLoading !== undefined) {
+    if (!isRecord(remoteLoading)) {
+      problems.push({ field: 'remoteLoading', message: 'must be an object such as { "deadlineMs": 9000, "retries": 2 }' });
+    } else {
+      const kept: Partial<RemoteLoading> = {};
+      for (const key of ['deadlineMs', 'retries'] as const) {
+        if (remoteLoading[key] === undefined) continue;
+        const found = problemsOf(`remoteLoading.${key}`, configFields.remoteLoading[key], remoteLoading[key]);
+        if (found.length === 0) kept[key] = remoteLoading[key] as number;
+        problems.push(...found);
+      }
+      config.remoteLoading = kept;
+    }
   }
 
   return { config, problems };

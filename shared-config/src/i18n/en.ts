@@ -46,6 +46,7 @@ export const en: TextPack = {
     loading: 'Loading {section}…',
     failed: 'The {section} section could not be loaded.',
     tryAgain: 'Try again',
+    override: 'Testing override: the {section} section comes from {url} for this visit only.',
   },
   configProblem: 'This site is not fully configured, so some details are missing. The fields to fix are listed in the browser console.',
 };

@@ -31,7 +31,7 @@ export interface TextPack {
     success: string;
   };
   footer: { companyName: string; email: string; address: string; notConfigured: string };
-  sections: { loading: string; failed: string; tryAgain: string };
+  sections: { loading: string; failed: string; tryAgain: string; override: string };
   configProblem: string;
 }
 

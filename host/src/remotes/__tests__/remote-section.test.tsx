@@ -1,30 +1,66 @@
 import { renderWithPortico } from '@portico/shared-config/testing';
-import { act, screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { loadSection } from '../load-section';
 import { RemoteSection } from '../remote-section';
+import { REMOTE_ERROR_EVENT, type RemoteFailure } from '../report-failure';
+import { SectionLoadError } from '../section-load-error';
 
+// The loader (Module Federation, the network) is replaced; what is under test
+// is the section's boundary, its alert and its Try again.
 jest.mock('../load-section', () => ({ loadSection: jest.fn() }));
 const load = jest.mocked(loadSection);
 
-beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => {}));
+let consoleErrors: jest.SpyInstance;
+let reported: RemoteFailure[];
+const record = (event: CustomEvent<RemoteFailure>) => reported.push(event.detail);
 
-test('a section that fails to load shows an alert, and Try again loads it afresh', async () => {
+beforeEach(() => {
+  consoleErrors = jest.spyOn(console, 'error').mockImplementation(() => {});
+  reported = [];
+  window.addEventListener(REMOTE_ERROR_EVENT, record);
+});
+afterEach(() => window.removeEventListener(REMOTE_ERROR_EVENT, record));
+
+/** What the page itself said on the console (React's own development logging left out). */
+const porticoErrors = () => consoleErrors.mock.calls.map((call) => String(call[0])).filter((line) => line.startsWith('Portico:'));
+
+const loadFailure = new SectionLoadError({
+  section: 'contact',
+  remote: 'portico_contact',
+  stage: 'entry',
+  url: 'http://localhost:8083/remoteEntry.js',
+  cause: 'could not be loaded (missing, unreachable or refused)',
+  transient: true,
+});
+
+test('a section that fails to load shows an alert with the reason, and Try again loads it afresh', async () => {
   const user = userEvent.setup();
-  load.mockRejectedValueOnce(new Error('Loading script failed'));
+  load.mockRejectedValueOnce(loadFailure);
   load.mockResolvedValueOnce({ Section: () => <h2>Contact form</h2> });
   await renderWithPortico(<RemoteSection section="contact" />);
 
-  expect(await screen.findByRole('alert')).toHaveTextContent('The Contact us section could not be loaded.');
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('The Contact us section could not be loaded.');
+  expect(alert).toHaveTextContent('entry: could not be loaded (missing, unreachable or refused)');
   // Try again starts a new load; React settles it only inside an awaited act().
-  await act(() => user.click(screen.getByRole('button', { name: 'Try again' })));
+  await act(() => user.click(within(alert).getByRole('button', { name: 'Try again' })));
 
   expect(await screen.findByRole('heading', { name: 'Contact form' })).toBeVisible();
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-  expect(load).toHaveBeenLastCalledWith('contact', expect.any(String), { fresh: true });
+  expect(load).toHaveBeenLastCalledWith('contact', 'http://localhost:8083/mf-manifest.json', expect.objectContaining({ fresh: true }));
 });
 
-test('a section that throws while rendering is contained in its own alert', async () => {
+test('a load failure is not reported a second time by the boundary', async () => {
+  load.mockRejectedValueOnce(loadFailure);
+  await renderWithPortico(<RemoteSection section="contact" />);
+  await screen.findByRole('alert');
+  // The loader reports; the boundary only shows the alert.
+  expect(porticoErrors()).toEqual([]);
+  expect(reported).toEqual([]);
+});
+
+test('a section that throws while rendering is contained in its own alert and reported once', async () => {
   load.mockResolvedValueOnce({
     Section: () => {
       throw new Error('render bug');
@@ -36,6 +72,29 @@ test('a section that throws while rendering is contained in its own alert', asyn
       <p>rest of the page</p>
     </>,
   );
-  expect(await screen.findByRole('alert')).toHaveTextContent('The About Us section could not be loaded.');
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('The About Us section could not be loaded.');
+  expect(alert).toHaveTextContent('render: threw while rendering: render bug');
   expect(screen.getByText('rest of the page')).toBeVisible();
+
+  const failure = {
+    section: 'about',
+    remote: 'portico_about',
+    stage: 'render',
+    url: 'http://localhost:8082/mf-manifest.json',
+    cause: 'threw while rendering: render bug',
+  };
+  expect(reported).toEqual([expect.objectContaining(failure)]);
+  expect(porticoErrors()).toEqual([
+    'Portico: the about section (remote portico_about) failed at the render stage: http://localhost:8082/mf-manifest.json threw while rendering: render bug',
+  ]);
+});
+
+test('the section loads with config.json’s remoteLoading', async () => {
+  load.mockResolvedValueOnce({ Section: () => <h2>Home</h2> });
+  await renderWithPortico(<RemoteSection section="home" />, {
+    config: { remotes: { home: 'https://cdn.example/home/mf-manifest.json' }, allowedRemoteOrigins: [], remoteLoading: { retries: 0 } },
+  });
+  expect(await screen.findByRole('heading', { name: 'Home' })).toBeVisible();
+  expect(load).toHaveBeenCalledWith('home', 'https://cdn.example/home/mf-manifest.json', { retries: 0 });
 });

@@ -57,3 +57,43 @@ test('text values are kept as plain strings, markup included', () => {
   const { config } = parseConfig({ ...sampleConfig, comName: '<img src=x onerror=alert(1)>' });
   expect(config.comName).toBe('<img src=x onerror=alert(1)>');
 });
+
+test('remoteLoading within its bounds is kept', () => {
+  const { config, problems } = parseConfig({ ...sampleConfig, remoteLoading: { deadlineMs: 4000, retries: 0 } });
+  expect(problems).toEqual([]);
+  expect(config.remoteLoading).toEqual({ deadlineMs: 4000, retries: 0 });
+});
+
+test('remoteLoading is optional, and so is each of its fields', () => {
+  expect(parseConfig(sampleConfig).config.remoteLoading).toBeUndefined();
+  expect(parseConfig({ ...sampleConfig, remoteLoading: { retries: 3 } })).toEqual({
+    config: { ...sampleConfig, remoteLoading: { retries: 3 } },
+    problems: [],
+  });
+});
+
+test.each([
+  [{ deadlineMs: 999 }, 'remoteLoading.deadlineMs', 'must be a whole number from 1000 to 10000'],
+  [{ deadlineMs: 10_001 }, 'remoteLoading.deadlineMs', 'must be a whole number from 1000 to 10000'],
+  [{ deadlineMs: 2500.5 }, 'remoteLoading.deadlineMs', 'must be a whole number from 1000 to 10000'],
+  [{ deadlineMs: '9000' }, 'remoteLoading.deadlineMs', 'expected number, got string'],
+  [{ retries: -1 }, 'remoteLoading.retries', 'must be a whole number from 0 to 5'],
+  [{ retries: 6 }, 'remoteLoading.retries', 'must be a whole number from 0 to 5'],
+  [{ retries: true }, 'remoteLoading.retries', 'expected number, got boolean'],
+])('a remoteLoading of %p is named with what is wrong, and the default is used', (remoteLoading, field, message) => {
+  const { config, problems } = parseConfig({ ...sampleConfig, remoteLoading });
+  expect(problems).toEqual([{ field, message }]);
+  expect(config.remoteLoading).toEqual({});
+});
+
+test('a good remoteLoading field survives beside a bad one', () => {
+  const { config, problems } = parseConfig({ ...sampleConfig, remoteLoading: { deadlineMs: 5000, retries: 9 } });
+  expect(problems.map((problem) => problem.field)).toEqual(['remoteLoading.retries']);
+  expect(config.remoteLoading).toEqual({ deadlineMs: 5000 });
+});
+
+test('a remoteLoading that is not an object is named', () => {
+  expect(parseConfig({ ...sampleConfig, remoteLoading: 9000 }).problems).toEqual([
+    { field: 'remoteLoading', message: expect.stringContaining('must be an object') },
+  ]);
+});

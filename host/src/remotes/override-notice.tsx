@@ -1,0 +1,20 @@
+import { fill, useText } from '@portico/shared-config';
+import { useRemoteUrls } from './use-remote-urls';
+
+/**
+ * Says, on the page, which sections a `?remote.<section>=URL` override
+ * replaced. Deliberately not a live region: it is not news, and it must not
+ * compete with the contact form's toasts.
+ */
+export function OverrideNotice() {
+  const { overrides } = useRemoteUrls();
+  const text = useText();
+  if (overrides.length === 0) return null;
+  return (
+    <aside className="override-notice" aria-label="Remote override">
+      {overrides.map(({ section, url }) => (
+        <p key={section}>{fill(text.sections.override, { section: text.nav.tabs[section], url })}</p>
+      ))}
+    </aside>
+  );
+}

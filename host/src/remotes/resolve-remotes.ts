@@ -1,0 +1,82 @@
+import { SECTION_IDS, type SectionId } from '@portico/shared-config';
+
+const PARAM_PREFIX = 'remote.';
+
+export interface RemoteOverride {
+  section: SectionId;
+  url: string;
+}
+
+export interface RefusedOverride {
+  /** The query parameter as written, e.g. `remote.contact`. */
+  param: string;
+  url: string;
+  reason: string;
+}
+
+export interface ResolvedRemotes {
+  /** The manifest URL each section loads from on this page load. */
+  remotes: Partial<Record<SectionId, string>>;
+  /** Sections whose URL came from the address instead of config.json. */
+  overrides: RemoteOverride[];
+  refused: RefusedOverride[];
+}
+
+function isSection(id: string): id is SectionId {
+  return (SECTION_IDS as readonly string[]).includes(id);
+}
+
+/** Why `value` may not replace a section's remote, or `undefined` when it may. */
+function refusal(value: string, allowedOrigins: readonly string[]): string | undefined {
+  let url: URL;
+  try {
+    // No base URL: a relative or malformed value is refused, never resolved against the page.
+    url = new URL(value);
+  } catch {
+    return 'it is not an absolute URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `only http and https URLs may be used, not ${url.protocol}`;
+  }
+  if (url.username || url.password) return 'it carries a user name or password';
+  if (!allowedOrigins.includes(url.origin)) {
+    return `its origin ${url.origin} is not listed in config.json's allowedRemoteOrigins`;
+  }
+  return undefined;
+}
+
+/**
+ * The per-visit override: `?remote.<section>=<manifest URL>` replaces that
+ * section's configured remote for this page load only, and only from an
+ * origin config.json allows. Anything else is refused with a reason, and the
+ * configured URL stays. Pure: the caller passes `location.search`.
+ */
+export function resolveRemotes(
+  configured: Partial<Record<SectionId, string>>,
+  allowedOrigins: readonly string[],
+  search: string,
+): ResolvedRemotes {
+  const remotes = { ...configured };
+  const overrides: RemoteOverride[] = [];
+  const refused: RefusedOverride[] = [];
+  const params = new URLSearchParams(search);
+
+  for (const param of new Set(params.keys())) {
+    if (!param.startsWith(PARAM_PREFIX)) continue;
+    const values = params.getAll(param);
+    const url = values[0] ?? '';
+    const id = param.slice(PARAM_PREFIX.length);
+    let reason: string | undefined;
+    if (!isSection(id)) reason = `there is no section "${id}" (use ${SECTION_IDS.map((s) => PARAM_PREFIX + s).join(', ')})`;
+    else if (values.length > 1) reason = 'it is given more than once';
+    else reason = refusal(url, allowedOrigins);
+
+    if (reason !== undefined || !isSection(id)) {
+      refused.push({ param, url, reason: reason ?? 'refused' });
+      continue;
+    }
+    remotes[id] = new URL(url).href;
+    overrides.push({ section: id, url: remotes[id] });
+  }
+  return { remotes, overrides, refused };
+}

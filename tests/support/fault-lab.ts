@@ -1,0 +1,69 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { sampleConfig } from '@portico/shared-config/sample-config';
+import { startFaultServer, type FaultServer } from './fault-server';
+import { serve, test as base, workerPorts, writeConfig, type PorticoSite } from './fixtures';
+
+/** This worker's port slot for the lab's site (see workerPorts). */
+const LAB_SLOT = 6;
+
+export interface Lab {
+  site: PorticoSite;
+  /** Serves remote-contact's build with switchable faults; config.json points Contact at it. */
+  faults: FaultServer;
+  /**
+   * Writes the config.json the next page load reads: the sample config with
+   * Home and About on the site's own remotes and Contact on the fault server,
+   * then `changes` on top.
+   */
+  configure(changes?: Record<string, unknown>): void;
+  /** Replaces config.json with raw text, or removes it (null). */
+  writeConfigText(text: string | null): void;
+}
+
+interface LabWorker {
+  site: PorticoSite & { close(): Promise<void> };
+  faults: FaultServer;
+  configPath: string;
+}
+
+/**
+ * Browser tests of faults: one site per worker served with a PORTICO_CONFIG
+ * file (read afresh on every request, so each test writes its own), and one
+ * fault server. Every test starts with no fault and the default lab config.
+ */
+export const test = base.extend<{ lab: Lab }, { labWorker: LabWorker }>({
+  labWorker: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
+    async ({}, use, workerInfo) => {
+      const basePort = workerPorts(workerInfo.workerIndex, LAB_SLOT);
+      const configPath = writeConfig(basePort);
+      const [site, faults] = await Promise.all([serve(basePort, configPath), startFaultServer()]);
+      await use({ site, faults, configPath });
+      await Promise.all([site.close(), faults.close()]);
+    },
+    { scope: 'worker' },
+  ],
+  lab: async ({ labWorker }, use) => {
+    const { site, faults, configPath } = labWorker;
+    const configure = (changes: Record<string, unknown> = {}) => {
+      const config = {
+        ...sampleConfig,
+        remotes: {
+          home: `${site.origin(1)}/mf-manifest.json`,
+          about: `${site.origin(2)}/mf-manifest.json`,
+          contact: faults.manifestUrl,
+        },
+        ...changes,
+      };
+      writeFileSync(configPath, JSON.stringify(config, null, 2));
+    };
+    const writeConfigText = (text: string | null) =>
+      text === null ? rmSync(configPath, { force: true }) : writeFileSync(configPath, text);
+    faults.clear();
+    configure();
+    await use({ site, faults, configure, writeConfigText });
+    faults.clear();
+  },
+});
+
+export { expect } from './fixtures';
