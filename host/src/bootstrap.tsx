@@ -1,26 +1,42 @@
-import { loadConfig, PorticoProvider } from '@portico/shared-config';
+import { languageFromSearch, loadConfig, loadPack, PorticoProvider, type TextPack } from '@portico/shared-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import '@portico/shared-config/base.css';
 import './app/app.css';
 
+/** The visitor's pack; a chunk lost on a flaky network is fetched once more. */
+function loadTexts(language: Parameters<typeof loadPack>[0]): Promise<TextPack> {
+  return loadPack(language).catch(() => loadPack(language));
+}
+
 async function start(): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
-  const { config, problems } = await loadConfig();
+  const language = languageFromSearch(window.location.search);
+  // Both travel at once: the pack is a small chunk of the host's own origin.
+  const [{ config, problems }, text] = await Promise.all([loadConfig(), loadTexts(language)]);
   if (problems.length > 0) {
     console.error(
       `Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`,
     );
   }
+  document.documentElement.lang = text.locale;
   createRoot(container).render(
     <StrictMode>
-      <PorticoProvider config={config} problems={problems} language="en">
+      <PorticoProvider config={config} problems={problems} language={language} text={text}>
         <App />
       </PorticoProvider>
     </StrictMode>,
   );
 }
 
-void start();
+void start().catch((error: unknown) => {
+  // Without its texts the page has no language to speak, so it says both.
+  console.error('Portico: the page could not start', error);
+  const container = document.getElementById('root');
+  if (container) {
+    container.textContent =
+      'This page could not load. Please reload it. / Halaman ini gagal dimuat. Silakan muat ulang.';
+  }
+});

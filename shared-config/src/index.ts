@@ -14,6 +14,15 @@ export { PorticoProvider, type PorticoProviderProps } from './context/portico-pr
 export { usePortico } from './context/use-portico';
 export { useConfig } from './context/use-config';
 export { useText } from './context/use-text';
-export { LANGUAGES, packFor, type Language } from './i18n/language';
+export {
+  LANGUAGE_NAMES,
+  LANGUAGE_PARAM,
+  LANGUAGES,
+  languageFromSearch,
+  searchWithLanguage,
+  type Language,
+} from './i18n/language';
+export { loadPack } from './i18n/load-pack';
 export { fill, formatMoney } from './i18n/fill';
+export { fillParts } from './i18n/fill-parts';
 export type { StepText, TextPack } from './i18n/text-pack';
