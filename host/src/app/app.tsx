@@ -2,14 +2,17 @@ import { SECTION_IDS, useConfig, usePortico } from '@portico/shared-config';
 import { useEffect } from 'react';
 import { RemoteSection } from '../remotes/remote-section';
 import { ConfigNotice } from '../shell/config-notice';
+import { LanguageSwitch } from '../shell/language-switch';
 import { SectionTabs, tabId } from '../shell/section-tabs';
 import { SiteFooter } from '../shell/site-footer';
 import { useActiveSection } from '../shell/use-active-section';
+import { useLanguageFromUrl } from '../shell/use-language-from-url';
 
 export function App() {
   const { comName } = useConfig();
   const { text } = usePortico();
   const [active, select] = useActiveSection();
+  useLanguageFromUrl();
 
   useEffect(() => {
     if (comName) document.title = comName;
@@ -25,6 +28,7 @@ export function App() {
         <nav className="site-nav" aria-label={comName ?? text.nav.label}>
           <span className="site-nav__brand">{comName}</span>
           <SectionTabs active={active} onSelect={select} />
+          <LanguageSwitch />
         </nav>
       </header>
       <ConfigNotice />

@@ -72,3 +72,20 @@ test('what the visitor typed is kept after sending', async () => {
   await user.click(screen.getByRole('button', { name: 'Send message' }));
   expect(screen.getByLabelText('Name')).toHaveValue('Asha');
 });
+
+test('in Indonesian the labels, the button and both toasts are Indonesian, and the privacy note says nothing is sent', async () => {
+  jest.useFakeTimers();
+  const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
+  await renderWithPortico(<ContactSection />, { language: 'id' });
+  expect(screen.getByText(/formulir ini tidak mengirimkannya ke mana pun/)).toBeVisible();
+
+  await user.click(screen.getByRole('button', { name: 'Kirim pesan' }));
+  expect(screen.getByRole('alert')).toHaveTextContent('Mohon lengkapi semua data!');
+
+  await user.type(screen.getByLabelText('Nama'), 'Budi');
+  await user.type(screen.getByLabelText('Nomor telepon'), '0812 3456 7890');
+  await user.type(screen.getByLabelText('Pesan'), 'Kapan saya bisa mengajukan?');
+  await user.click(screen.getByRole('button', { name: 'Kirim pesan' }));
+  expect(screen.getByRole('status')).toHaveTextContent('Berhasil dikirim!');
+  expect(screen.getByText(/Terima kasih, Budi\./)).toBeVisible();
+});
