@@ -1,4 +1,11 @@
-import { languageFromSearch, loadConfig, loadPack, PorticoProvider, type TextPack } from '@portico/shared-config';
+import {
+  configWarnings,
+  languageFromSearch,
+  loadConfig,
+  loadPack,
+  PorticoProvider,
+  type TextPack,
+} from '@portico/shared-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
@@ -21,6 +28,7 @@ async function start(): Promise<void> {
       `Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`,
     );
   }
+  for (const warning of configWarnings(config)) console.warn(`Portico: ${warning}`);
   document.documentElement.lang = text.locale;
   createRoot(container).render(
     <StrictMode>

@@ -1,4 +1,14 @@
-export type { ConfigProblem, RuntimeConfig, SiteConfig } from './config/config-schema';
+export {
+  MARKETS,
+  type ConfigProblem,
+  type GrievanceOfficer,
+  type LegalConfig,
+  type LegalDisclosures,
+  type Market,
+  type RuntimeConfig,
+  type SiteConfig,
+} from './config/config-schema';
+export { configWarnings } from './config/config-warnings';
 export { parseConfig, type ParsedConfig } from './config/parse-config';
 export { loadConfig, readConfig } from './config/load-config';
 export { CONFIG_TIMEOUT_MS, HTTP_TIMEOUT_MS, TOAST_DURATION_MS } from './constants';

@@ -20,6 +20,15 @@ const origin = z.string().check(
   }, 'must be an origin such as https://cdn.example.com, without a path'),
 );
 
+/** At least three digits; spaces, dots, dashes, brackets and a leading + as people write them. */
+const phone = z
+  .string()
+  .check(z.trim(), z.regex(/^(?=(?:\D*\d){3})\+?[0-9 ().-]+$/, 'must be a phone number such as +91 80 4567 8900'));
+
+/** The markets a lender may be regulated in; each has its regulator's texts. */
+export const MARKETS = ['IN', 'ID'] as const;
+export type Market = (typeof MARKETS)[number];
+
 /**
  * Every field of config.json, one schema per field so that a bad field is
  * reported by name and the rest of the document is still used.
@@ -35,7 +44,44 @@ export const configFields = {
     contact: httpUrl,
   },
   allowedRemoteOrigins: z.array(origin),
+  legal: {
+    market: z.enum(MARKETS),
+    companyName: text,
+    registrationNumber: text,
+    licenceNumber: text,
+    registeredAddress: text,
+    website: httpUrl,
+    phone,
+    grievanceOfficer: { name: text, email: z.email(), phone },
+  },
 } as const;
+
+export interface GrievanceOfficer {
+  name: string;
+  email: string;
+  phone?: string;
+}
+
+/**
+ * Who the lender is, as a regulated lender must publish it (config.json
+ * `legal`). `market` and `companyName` are required once `legal` is given;
+ * the regulator's texts follow `market`.
+ */
+export interface LegalDisclosures {
+  market: Market;
+  companyName: string;
+  registrationNumber?: string;
+  licenceNumber?: string;
+  registeredAddress?: string;
+  website?: string;
+  phone?: string;
+  grievanceOfficer?: GrievanceOfficer;
+}
+
+/** The valid part of `legal`: a bad field is left out like any other. */
+export type LegalConfig = Partial<Omit<LegalDisclosures, 'grievanceOfficer'>> & {
+  grievanceOfficer?: Partial<GrievanceOfficer>;
+};
 
 export interface RuntimeConfig {
   comName: string;
@@ -44,6 +90,7 @@ export interface RuntimeConfig {
   copyright: string;
   remotes: Record<SectionId, string>;
   allowedRemoteOrigins: readonly string[];
+  legal?: LegalDisclosures;
 }
 
 /** What the page can safely use: every valid field, and none of the bad ones. */
@@ -54,6 +101,7 @@ export interface SiteConfig {
   copyright?: string;
   remotes: Partial<Record<SectionId, string>>;
   allowedRemoteOrigins: readonly string[];
+  legal?: LegalConfig;
 }
 
 export interface ConfigProblem {
