@@ -4,6 +4,7 @@ import {
   loadConfig,
   loadPack,
   PorticoProvider,
+  type Language,
   type TextPack,
 } from '@portico/shared-config';
 import { StrictMode } from 'react';
@@ -13,7 +14,7 @@ import '@portico/shared-config/base.css';
 import './app/app.css';
 
 /** The visitor's pack; a chunk lost on a flaky network is fetched once more. */
-function loadTexts(language: Parameters<typeof loadPack>[0]): Promise<TextPack> {
+function loadTexts(language: Language): Promise<TextPack> {
   return loadPack(language).catch(() => loadPack(language));
 }
 
