@@ -1,4 +1,4 @@
 import { mountStandalone } from '@portico/shared-config/standalone';
 import { Section } from './exposes/section';
 
-mountStandalone(Section, 'About');
+void mountStandalone(Section, 'About');

@@ -1,4 +1,16 @@
-export { REMOTE_LOADING_BOUNDS, type ConfigProblem, type RemoteLoading, type RuntimeConfig, type SiteConfig } from './config/config-schema';
+export {
+  MARKETS,
+  REMOTE_LOADING_BOUNDS,
+  type ConfigProblem,
+  type GrievanceOfficer,
+  type LegalConfig,
+  type LegalDisclosures,
+  type Market,
+  type RemoteLoading,
+  type RuntimeConfig,
+  type SiteConfig,
+} from './config/config-schema';
+export { configWarnings } from './config/config-warnings';
 export { parseConfig, type ParsedConfig } from './config/parse-config';
 export { loadConfig, readConfig } from './config/load-config';
 export { CONFIG_TIMEOUT_MS, HTTP_TIMEOUT_MS, TOAST_DURATION_MS } from './constants';
@@ -14,6 +26,15 @@ export { PorticoProvider, type PorticoProviderProps } from './context/portico-pr
 export { usePortico } from './context/use-portico';
 export { useConfig } from './context/use-config';
 export { useText } from './context/use-text';
-export { LANGUAGES, packFor, type Language } from './i18n/language';
+export {
+  LANGUAGE_NAMES,
+  LANGUAGE_PARAM,
+  LANGUAGES,
+  languageFromSearch,
+  searchWithLanguage,
+  type Language,
+} from './i18n/language';
+export { loadPack } from './i18n/load-pack';
 export { fill, formatMoney } from './i18n/fill';
+export { fillParts } from './i18n/fill-parts';
 export type { StepText, TextPack } from './i18n/text-pack';

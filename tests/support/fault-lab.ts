@@ -4,7 +4,7 @@ import { startFaultServer, type FaultServer } from './fault-server';
 import { serve, test as base, workerPorts, writeConfig, type PorticoSite } from './fixtures';
 
 /** This worker's port slot for the lab's site (see workerPorts). */
-const LAB_SLOT = 6;
+const LAB_SLOT = 10;
 
 export interface Lab {
   site: PorticoSite;

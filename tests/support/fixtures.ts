@@ -13,9 +13,12 @@ export interface PorticoSite {
   origin: (offset: 0 | 1 | 2 | 3) => string;
 }
 
-/** Ports for each worker's own servers, clear of the 8080 the developer may be using. */
+/**
+ * Ports for each worker's own servers, clear of the 8080 the developer may be
+ * using: 20 slots of four ports per worker, one slot per site a spec serves.
+ */
 export function workerPorts(workerIndex: number, slot = 0): number {
-  return 8200 + workerIndex * 40 + slot * 4;
+  return 8200 + workerIndex * 80 + slot * 4;
 }
 
 export async function serve(basePort: number, configPath?: string): Promise<RunningPortico & PorticoSite> {

@@ -3,14 +3,17 @@ import { useEffect } from 'react';
 import { OverrideNotice } from '../remotes/override-notice';
 import { RemoteSection } from '../remotes/remote-section';
 import { ConfigNotice } from '../shell/config-notice';
+import { LanguageSwitch } from '../shell/language-switch';
 import { SectionTabs, tabId } from '../shell/section-tabs';
 import { SiteFooter } from '../shell/site-footer';
 import { useActiveSection } from '../shell/use-active-section';
+import { useLanguageFromUrl } from '../shell/use-language-from-url';
 
 export function App() {
   const { comName } = useConfig();
   const { text } = usePortico();
   const [active, select] = useActiveSection();
+  useLanguageFromUrl();
 
   useEffect(() => {
     if (comName) document.title = comName;
@@ -26,6 +29,7 @@ export function App() {
         <nav className="site-nav" aria-label={comName ?? text.nav.label}>
           <span className="site-nav__brand">{comName}</span>
           <SectionTabs active={active} onSelect={select} />
+          <LanguageSwitch />
         </nav>
       </header>
       <ConfigNotice />

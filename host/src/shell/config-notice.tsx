@@ -5,7 +5,7 @@ export function ConfigNotice() {
   const { problems, text } = usePortico();
   if (problems.length === 0) return null;
   return (
-    <aside className="config-notice" aria-label="Configuration">
+    <aside className="config-notice" aria-label={text.configNoticeLabel}>
       <p>{text.configProblem}</p>
       <p className="config-notice__fields">{problems.map((problem) => problem.field).join(', ')}</p>
     </aside>

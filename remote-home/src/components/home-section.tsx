@@ -14,7 +14,7 @@ export function HomeSection(_props: SectionProps) {
             {fill(text.home.offer, { min: money(text.money.loanMin), max: money(text.money.loanMax) })}
           </p>
           <p>{fill(text.home.eligibility, { income: money(text.money.minIncome) })}</p>
-          <p className="home-hero__users">{text.home.users}</p>
+          {text.home.users && <p className="home-hero__users">{text.home.users}</p>}
         </div>
         <img className="home-hero__banner" src={banner} alt={text.home.bannerAlt} width={480} height={320} />
       </div>

@@ -30,6 +30,14 @@ function wholeNumber({ min, max }: { min: number; max: number }) {
   const message = `must be a whole number from ${min} to ${max}`;
   return z.int(message).check(z.gte(min, message), z.lte(max, message));
 }
+/** At least three digits; spaces, dots, dashes, brackets and a leading + as people write them. */
+const phone = z
+  .string()
+  .check(z.trim(), z.regex(/^(?=(?:\D*\d){3})\+?[0-9 ().-]+$/, 'must be a phone number such as +91 80 4567 8900'));
+
+/** The markets a lender may be regulated in; each has its regulator's texts. */
+export const MARKETS = ['IN', 'ID'] as const;
+export type Market = (typeof MARKETS)[number];
 
 /**
  * Every field of config.json, one schema per field so that a bad field is
@@ -50,7 +58,44 @@ export const configFields = {
     deadlineMs: wholeNumber(REMOTE_LOADING_BOUNDS.deadlineMs),
     retries: wholeNumber(REMOTE_LOADING_BOUNDS.retries),
   },
+  legal: {
+    market: z.enum(MARKETS),
+    companyName: text,
+    registrationNumber: text,
+    licenceNumber: text,
+    registeredAddress: text,
+    website: httpUrl,
+    phone,
+    grievanceOfficer: { name: text, email: z.email(), phone },
+  },
 } as const;
+
+export interface GrievanceOfficer {
+  name: string;
+  email: string;
+  phone?: string;
+}
+
+/**
+ * Who the lender is, as a regulated lender must publish it (config.json
+ * `legal`). `market` and `companyName` are required once `legal` is given;
+ * the regulator's texts follow `market`.
+ */
+export interface LegalDisclosures {
+  market: Market;
+  companyName: string;
+  registrationNumber?: string;
+  licenceNumber?: string;
+  registeredAddress?: string;
+  website?: string;
+  phone?: string;
+  grievanceOfficer?: GrievanceOfficer;
+}
+
+/** The valid part of `legal`: a bad field is left out like any other. */
+export type LegalConfig = Partial<Omit<LegalDisclosures, 'grievanceOfficer'>> & {
+  grievanceOfficer?: Partial<GrievanceOfficer>;
+};
 
 export interface RuntimeConfig {
   comName: string;
@@ -60,6 +105,7 @@ export interface RuntimeConfig {
   remotes: Record<SectionId, string>;
   allowedRemoteOrigins: readonly string[];
   remoteLoading?: RemoteLoading;
+  legal?: LegalDisclosures;
 }
 
 /** How the host loads each section: its time limit, retries included, and how often it retries. */
@@ -78,6 +124,7 @@ export interface SiteConfig {
   allowedRemoteOrigins: readonly string[];
   /** Only the valid parts of `remoteLoading`; the host fills in its defaults. */
   remoteLoading?: Partial<RemoteLoading>;
+  legal?: LegalConfig;
 }
 
 export interface ConfigProblem {

@@ -4,6 +4,7 @@ import {
   configFields,
   type ConfigProblem,
   type RemoteLoading,
+  type LegalConfig,
   type SiteConfig,
 } from './config-schema';
 
@@ -16,7 +17,13 @@ function describe(issue: Issue, value: unknown): string {
     const got = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
     return value === undefined ? `is missing (expected ${issue.expected})` : `expected ${issue.expected}, got ${got}`;
   }
-  if (issue.code === 'invalid_format') return `is not a valid ${issue.format === 'url' ? 'http(s) URL' : issue.format}`;
+  if (issue.code === 'invalid_value') {
+    const allowed = `one of ${issue.values.map((allowedValue) => JSON.stringify(allowedValue)).join(', ')}`;
+    return value === undefined ? `is missing (expected ${allowed})` : `must be ${allowed}`;
+  }
+  if (issue.code === 'invalid_format' && issue.format !== 'regex') {
+    return `is not a valid ${issue.format === 'url' ? 'http(s) URL' : issue.format}`;
+  }
   if (issue.message && issue.message !== 'Invalid input') return issue.message;
   return 'is not valid';
 }
@@ -36,6 +43,71 @@ function problemsOf(field: string, schema: z.ZodMiniType, value: unknown): Confi
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * One field's valid value (trimmed where the schema trims), or undefined with
+ * its problems recorded. An absent optional field is no problem.
+ */
+function take<T>(
+  field: string,
+  schema: z.ZodMiniType<T>,
+  value: unknown,
+  problems: ConfigProblem[],
+  { optional = false } = {},
+): T | undefined {
+  if (optional && value === undefined) return undefined;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  problems.push(...problemsOf(field, schema, value));
+  return undefined;
+}
+
+/** Keys of an object that config.json does not know: a typo would hide a disclosure silently. */
+function unknownKeys(field: string, raw: Record<string, unknown>, known: object): ConfigProblem[] {
+  return Object.keys(raw)
+    .filter((key) => !Object.hasOwn(known, key))
+    .map((key) => ({ field: `${field}.${key}`, message: 'is not a known field' }));
+}
+
+function parseLegal(raw: unknown, problems: ConfigProblem[]): LegalConfig | undefined {
+  if (raw === undefined) return undefined;
+  if (!isRecord(raw)) {
+    problems.push({ field: 'legal', message: 'must be an object' });
+    return undefined;
+  }
+  const fields = configFields.legal;
+  problems.push(...unknownKeys('legal', raw, fields));
+  const legal: LegalConfig = {
+    market: take('legal.market', fields.market, raw.market, problems),
+    companyName: take('legal.companyName', fields.companyName, raw.companyName, problems),
+  };
+  for (const key of ['registrationNumber', 'licenceNumber', 'registeredAddress', 'website', 'phone'] as const) {
+    legal[key] = take(`legal.${key}`, fields[key], raw[key], problems, { optional: true });
+  }
+
+  const officer = raw.grievanceOfficer;
+  if (officer !== undefined && !isRecord(officer)) {
+    problems.push({ field: 'legal.grievanceOfficer', message: 'must be an object' });
+  } else if (officer !== undefined) {
+    const officerFields = fields.grievanceOfficer;
+    problems.push(...unknownKeys('legal.grievanceOfficer', officer, officerFields));
+    legal.grievanceOfficer = {
+      name: take('legal.grievanceOfficer.name', officerFields.name, officer.name, problems),
+      email: take('legal.grievanceOfficer.email', officerFields.email, officer.email, problems),
+      phone: take('legal.grievanceOfficer.phone', officerFields.phone, officer.phone, problems, { optional: true }),
+    };
+  }
+  return withoutUndefined(legal);
+}
+
+/** Drops keys whose value was left out, so a parsed object equals what was written. */
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, entry]) => entry !== undefined)
+      .map(([key, entry]) => [key, isRecord(entry) ? withoutUndefined(entry) : entry]),
+  ) as T;
 }
 
 export interface ParsedConfig {
@@ -96,6 +168,8 @@ export function parseConfig(raw: unknown): ParsedConfig {
       config.remoteLoading = kept;
     }
   }
+  const legal = parseLegal(raw.legal, problems);
+  if (legal) config.legal = legal;
 
   return { config, problems };
 }

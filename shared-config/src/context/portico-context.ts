@@ -8,6 +8,12 @@ export interface PorticoContextValue {
   problems: readonly ConfigProblem[];
   language: Language;
   text: TextPack;
+  /**
+   * Loads `language`'s pack, then re-renders the page in it. Resolves `true`
+   * once shown, `false` if a later switch overtook it; rejects if the pack
+   * cannot be fetched (the page stays as it was).
+   */
+  switchLanguage: (language: Language) => Promise<boolean>;
 }
 
 /**

@@ -1,21 +1,42 @@
-import { useMemo, type ReactNode } from 'react';
+import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ConfigProblem, SiteConfig } from '../config/config-schema';
-import { packFor, type Language } from '../i18n/language';
-import { PorticoContext } from './portico-context';
+import type { Language } from '../i18n/language';
+import { loadPack } from '../i18n/load-pack';
+import type { TextPack } from '../i18n/text-pack';
+import { PorticoContext, type PorticoContextValue } from './portico-context';
 
 export interface PorticoProviderProps {
   config: SiteConfig;
   problems?: readonly ConfigProblem[];
+  /**
+   * The first language and its pack, loaded beforehand with `loadPack`, so the
+   * page never renders without its texts. Later changes go through
+   * `switchLanguage`; the provider owns the language from then on.
+   */
   language: Language;
+  text: TextPack;
   children: ReactNode;
 }
 
 const NO_PROBLEMS: readonly ConfigProblem[] = [];
 
-export function PorticoProvider({ config, problems = NO_PROBLEMS, language, children }: PorticoProviderProps) {
-  const value = useMemo(
-    () => ({ config, problems, language, text: packFor(language) }),
-    [config, problems, language],
+export function PorticoProvider({ config, problems = NO_PROBLEMS, language, text, children }: PorticoProviderProps) {
+  const [current, setCurrent] = useState({ language, text });
+  // Packs arrive in any order on a slow network; only the last request counts.
+  const latestRequest = useRef(0);
+
+  const switchLanguage = useCallback(async (next: Language) => {
+    latestRequest.current += 1;
+    const request = latestRequest.current;
+    const pack = await loadPack(next);
+    if (request !== latestRequest.current) return false;
+    setCurrent({ language: next, text: pack });
+    return true;
+  }, []);
+
+  const value = useMemo<PorticoContextValue>(
+    () => ({ config, problems, language: current.language, text: current.text, switchLanguage }),
+    [config, problems, current, switchLanguage],
   );
   return <PorticoContext.Provider value={value}>{children}</PorticoContext.Provider>;
 }

@@ -5,6 +5,7 @@ export const en: TextPack = {
   locale: 'en-IN',
   money: { currency: 'INR', loanMin: 2000, loanMax: 80_000, minIncome: 12_000 },
   nav: { label: 'Sections', tabs: { home: 'Home', about: 'About Us', contact: 'Contact us' } },
+  languageSwitch: { label: 'Language' },
   home: {
     heading: 'A personal loan in three steps',
     offer: 'Borrow from {min} to {max}, in your bank account within 2 hours.',
@@ -22,6 +23,28 @@ export const en: TextPack = {
     heading: 'About Us',
     body: '{company} offers short-term personal loans to salaried people, with a simple online application and clear terms.',
     unnamedCompany: 'This lender',
+    legal: {
+      heading: 'Company information',
+      companyName: 'Legal name',
+      registrationNumber: 'Registration number',
+      licenceNumber: 'Licence number',
+      registeredAddress: 'Registered address',
+      website: 'Website',
+      phone: 'Phone',
+    },
+    grievance: {
+      heading: 'Complaints',
+      intro: 'For a complaint about a loan or about how you were treated, contact our grievance officer:',
+      name: 'Grievance officer',
+      email: 'E-mail',
+      phone: 'Phone',
+    },
+    regulator: {
+      rbiComplaint:
+        'If your complaint is not resolved within 30 days, or you are not satisfied with the reply, you can take it to the Reserve Bank of India through its Complaint Management System at {link}.',
+      ojkLicensed: '{company} is licensed and supervised by the Financial Services Authority of Indonesia (Otoritas Jasa Keuangan, OJK).',
+      ojkContact: "You can also contact OJK's consumer service: call {phone} or visit {link}.",
+    },
   },
   contact: {
     heading: 'Contact us',
@@ -49,4 +72,5 @@ export const en: TextPack = {
     override: 'Testing override: the {section} section comes from {url} for this visit only.',
   },
   configProblem: 'This site is not fully configured, so some details are missing. The fields to fix are listed in the browser console.',
+  configNoticeLabel: 'Configuration',
 };

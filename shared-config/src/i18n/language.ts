@@ -1,9 +1,46 @@
-import { en } from './en';
-import type { TextPack } from './text-pack';
-
-export const LANGUAGES = ['en'] as const;
+export const LANGUAGES = ['en', 'id'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-export function packFor(_language: Language): TextPack {
-  return en;
+/** The page's URL parameter that picks the language (specification, point 1). */
+export const LANGUAGE_PARAM = 'type';
+
+/** `?type=1` is English (India), `?type=2` Indonesian. */
+const TYPE_OF: Record<Language, string> = { en: '1', id: '2' };
+
+/**
+ * Each language by its own name, for the language switch. These are not in
+ * the packs because the switch names every language while only the active
+ * pack is loaded. `tag` equals that pack's `locale`.
+ */
+export const LANGUAGE_NAMES: Record<Language, { name: string; tag: string }> = {
+  en: { name: 'English', tag: 'en-IN' },
+  id: { name: 'Bahasa Indonesia', tag: 'id' },
+};
+
+/** The language a query string asks for; a missing or unknown `type` is English. */
+export function languageFromSearch(search: string): Language {
+  const type = new URLSearchParams(search).get(LANGUAGE_PARAM);
+  return LANGUAGES.find((language) => TYPE_OF[language] === type) ?? 'en';
+}
+
+function isLanguageParam(part: string): boolean {
+  const name = part.split('=', 1)[0]!.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(name) === LANGUAGE_PARAM;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The query string for `language`. Every other parameter (a remote override,
+ * say) is kept exactly as written, so an encoded URL is not re-encoded.
+ */
+export function searchWithLanguage(search: string, language: Language): string {
+  const parts = search.replace(/^\?/, '').split('&').filter((part) => part !== '');
+  const type = `${LANGUAGE_PARAM}=${TYPE_OF[language]}`;
+  const at = parts.findIndex(isLanguageParam);
+  const kept = parts.filter((part) => !isLanguageParam(part));
+  kept.splice(at === -1 ? kept.length : at, 0, type);
+  return `?${kept.join('&')}`;
 }

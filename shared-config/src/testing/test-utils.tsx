@@ -2,8 +2,14 @@ import { act, render, type RenderOptions, type RenderResult } from '@testing-lib
 import type { ReactElement, ReactNode } from 'react';
 import type { SiteConfig } from '../config/config-schema';
 import { PorticoProvider } from '../context/portico-provider';
+import { en } from '../i18n/en';
+import { id } from '../i18n/id';
 import type { Language } from '../i18n/language';
+import type { TextPack } from '../i18n/text-pack';
 import { sampleConfig } from './sample-config';
+
+/** Both packs, imported eagerly: tests may, a visitor's page may not. */
+export const textPacks: Readonly<Record<Language, TextPack>> = { en, id };
 
 export interface RenderWithPorticoOptions extends Omit<RenderOptions, 'wrapper'> {
   config?: SiteConfig;
@@ -20,7 +26,7 @@ export async function renderWithPortico(
   { config = sampleConfig, language = 'en', ...options }: RenderWithPorticoOptions = {},
 ): Promise<RenderResult> {
   const wrapper = ({ children }: { children: ReactNode }) => (
-    <PorticoProvider config={config} language={language}>
+    <PorticoProvider config={config} language={language} text={textPacks[language]}>
       {children}
     </PorticoProvider>
   );

@@ -95,3 +95,20 @@ test('the fields ask the browser for the visitor\'s name and telephone number', 
   expect(screen.getByLabelText('Name')).toHaveAttribute('autocomplete', 'name');
   expect(screen.getByLabelText('Telephone')).toHaveAttribute('autocomplete', 'tel');
 });
+
+test('in Indonesian the labels, the button and both toasts are Indonesian, and the privacy note says nothing is sent', async () => {
+  jest.useFakeTimers();
+  const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
+  await renderWithPortico(<ContactSection />, { language: 'id' });
+  expect(screen.getByText(/formulir ini tidak mengirimkannya ke mana pun/)).toBeVisible();
+
+  await user.click(screen.getByRole('button', { name: 'Kirim pesan' }));
+  expect(screen.getByRole('alert')).toHaveTextContent('Mohon lengkapi semua data!');
+
+  await user.type(screen.getByLabelText('Nama'), 'Budi');
+  await user.type(screen.getByLabelText('Nomor telepon'), '0812 3456 7890');
+  await user.type(screen.getByLabelText('Pesan'), 'Kapan saya bisa mengajukan?');
+  await user.click(screen.getByRole('button', { name: 'Kirim pesan' }));
+  expect(screen.getByRole('status')).toHaveTextContent('Berhasil dikirim!');
+  expect(screen.getByText(/Terima kasih, Budi\./)).toBeVisible();
+});

@@ -97,3 +97,77 @@ test('a remoteLoading that is not an object is named', () => {
     { field: 'remoteLoading', message: expect.stringContaining('must be an object') },
   ]);
 });
+
+describe('legal', () => {
+  const legal = sampleConfig.legal!;
+  const parseLegal = (value: unknown) => parseConfig({ ...sampleConfig, legal: value });
+
+  test('is optional: without it the config has no problems and no disclosures', () => {
+    const { legal: _removed, ...rest } = sampleConfig;
+    const { config, problems } = parseConfig(rest);
+    expect(problems).toEqual([]);
+    expect(config.legal).toBeUndefined();
+  });
+
+  test('a complete Indonesian legal object is kept as given, trimmed', () => {
+    const indonesian = {
+      market: 'ID',
+      companyName: '  PT Portico Kredit Indonesia  ',
+      licenceNumber: 'KEP-00/D.05/2026',
+      grievanceOfficer: { name: 'Dewi Lestari', email: 'pengaduan@portico.example' },
+    };
+    const { config, problems } = parseLegal(indonesian);
+    expect(problems).toEqual([]);
+    expect(config.legal).toEqual({ ...indonesian, companyName: 'PT Portico Kredit Indonesia' });
+  });
+
+  test.each([
+    ['market', undefined, 'is missing (expected one of "IN", "ID")'],
+    ['market', 'PH', 'must be one of "IN", "ID"'],
+    ['companyName', undefined, 'is missing (expected string)'],
+    ['companyName', ' ', 'must not be empty'],
+    ['registrationNumber', 7, 'expected string, got number'],
+    ['licenceNumber', '', 'must not be empty'],
+    ['registeredAddress', ['a'], 'expected string, got array'],
+    ['website', 'javascript:alert(1)', 'is not a valid http(s) URL'],
+    ['phone', 'call us', 'must be a phone number such as +91 80 4567 8900'],
+    ['grievanceOfficer', 'Asha', 'must be an object'],
+  ])('a bad legal.%s (%p) is named with what is wrong, and the rest of legal is kept', (key, value, message) => {
+    const { config, problems } = parseLegal({ ...legal, [key]: value });
+    expect(problems).toEqual([{ field: `legal.${key}`, message }]);
+    expect(config.legal).not.toHaveProperty(key);
+    const kept = Object.keys(legal).filter((name) => name !== key);
+    expect(Object.keys(config.legal ?? {}).sort()).toEqual(kept.sort());
+  });
+
+  test.each([
+    ['name', undefined, 'is missing (expected string)'],
+    ['email', 'grievance at portico', 'is not a valid email'],
+    ['phone', '12', 'must be a phone number such as +91 80 4567 8900'],
+  ])('a bad legal.grievanceOfficer.%s is named, the officer\'s other fields kept', (key, value, message) => {
+    const officer = { ...legal.grievanceOfficer!, [key]: value };
+    const { config, problems } = parseLegal({ ...legal, grievanceOfficer: officer });
+    expect(problems).toEqual([{ field: `legal.grievanceOfficer.${key}`, message }]);
+    expect(config.legal?.grievanceOfficer).not.toHaveProperty(key);
+  });
+
+  test('an unknown key is named, so a misspelt licence number is not silently dropped', () => {
+    const { licenceNumber, ...rest } = legal;
+    const { problems } = parseLegal({ ...rest, licenseNumber: licenceNumber, grievanceOfficer: { ...legal.grievanceOfficer, mail: 'x' } });
+    expect(problems).toEqual([
+      { field: 'legal.licenseNumber', message: 'is not a known field' },
+      { field: 'legal.grievanceOfficer.mail', message: 'is not a known field' },
+    ]);
+  });
+
+  test.each([['IN'], [null], [[legal]]])('a legal that is not an object (%p) is named', (value) => {
+    const { config, problems } = parseLegal(value);
+    expect(problems).toEqual([{ field: 'legal', message: 'must be an object' }]);
+    expect(config.legal).toBeUndefined();
+  });
+
+  test('markup in legal values is kept as plain text', () => {
+    const { config } = parseLegal({ ...legal, companyName: '<script>alert(1)</script> Ltd' });
+    expect(config.legal?.companyName).toBe('<script>alert(1)</script> Ltd');
+  });
+});

@@ -1,51 +1,55 @@
-import { render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
+import { id } from '../../i18n/id';
+import { loadPack } from '../../i18n/load-pack';
+import type { TextPack } from '../../i18n/text-pack';
 import { renderWithPortico } from '../../testing/test-utils';
-import { PorticoProvider } from '../portico-provider';
-import { useConfig } from '../use-config';
 import { usePortico } from '../use-portico';
-import { useText } from '../use-text';
 
-function Footer() {
-  const { comName = 'unnamed' } = useConfig();
-  const text = useText();
-  const { problems, language } = usePortico();
+jest.mock('../../i18n/load-pack', () => {
+  const actual = jest.requireActual<typeof import('../../i18n/load-pack')>('../../i18n/load-pack');
+  return { loadPack: jest.fn(actual.loadPack) };
+});
+
+function Probe() {
+  const { language, text, switchLanguage } = usePortico();
   return (
-    <footer>
-      <p>
-        {text.footer.companyName}: {comName}
-      </p>
-      <p>Language: {language}</p>
-      <p>Problems: {problems.map((problem) => problem.field).join(', ') || 'none'}</p>
-    </footer>
+    <>
+      <p>{`${language}: ${text.nav.tabs.home}`}</p>
+      <button type="button" onClick={() => void switchLanguage('id')}>
+        id
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          void switchLanguage('id');
+          void switchLanguage('en');
+        }}
+      >
+        id then en
+      </button>
+    </>
   );
 }
 
-test('a section reads the config, the texts and the problems through the provider', () => {
-  render(
-    <PorticoProvider
-      config={{ comName: 'Portico Credit', remotes: {}, allowedRemoteOrigins: [] }}
-      problems={[{ field: 'email', message: 'is missing (expected string)' }]}
-      language="en"
-    >
-      <Footer />
-    </PorticoProvider>,
-  );
-
-  expect(screen.getByText('Company Name: Portico Credit')).toBeInTheDocument();
-  expect(screen.getByText('Language: en')).toBeInTheDocument();
-  expect(screen.getByText('Problems: email')).toBeInTheDocument();
+test('renders in the language it is given, with that pack', async () => {
+  await renderWithPortico(<Probe />, { language: 'id' });
+  expect(screen.getByText('id: Beranda')).toBeVisible();
 });
 
-test('without problems given, there are none', async () => {
-  await renderWithPortico(<Footer />);
-
-  expect(screen.getByText('Problems: none')).toBeInTheDocument();
-  expect(screen.getByText('Company Name: Portico Credit')).toBeInTheDocument();
+test('switchLanguage loads the pack, then the whole tree re-renders in it', async () => {
+  await renderWithPortico(<Probe />);
+  expect(screen.getByText('en: Home')).toBeVisible();
+  await act(async () => screen.getByRole('button', { name: 'id' }).click());
+  expect(await screen.findByText('id: Beranda')).toBeVisible();
 });
 
-test('outside the provider the hooks say what is wrong', () => {
-  // React reports the error it rethrows; keep the test output to the assertion.
-  jest.spyOn(console, 'error').mockImplementation(() => {});
+test('when switches overlap, the last one asked for wins, even if an earlier pack arrives later', async () => {
+  let deliverIndonesian: (pack: TextPack) => void = () => {};
+  jest.mocked(loadPack).mockImplementationOnce(() => new Promise((resolve) => (deliverIndonesian = resolve)));
+  await renderWithPortico(<Probe />);
 
-  expect(() => render(<Footer />)).toThrow(/Portico context is missing: render inside <PorticoProvider>/);
+  await act(async () => screen.getByRole('button', { name: 'id then en' }).click());
+  await act(async () => deliverIndonesian(id));
+
+  expect(screen.getByText('en: Home')).toBeVisible();
 });

@@ -20,6 +20,6 @@ test('mounts a section alone on its page, with the sample config', async () => {
   expect(screen.getByRole('main')).toContainElement(screen.getByRole('heading', { name: 'About Portico Credit' }));
 });
 
-test('says so when the page has no #root', () => {
-  expect(() => mountStandalone(Section, 'About')).toThrow('the standalone page has no #root element');
+test('says so when the page has no #root', async () => {
+  await expect(mountStandalone(Section, 'About')).rejects.toThrow('the standalone page has no #root element');
 });

@@ -1,0 +1,113 @@
+// Captures every section in each language at a phone and a desktop width,
+// against the production build (`npm run build` first), into screenshots/ at
+// the repository root. For people to look at, not to compare by machine.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import { startPortico } from '@portico/server';
+import { sampleConfig } from '@portico/shared-config/sample-config';
+import { REPO_ROOT } from './support/paths';
+
+const OUT = path.join(REPO_ROOT, 'screenshots');
+const BASE_PORT = Number(process.env.PORT ?? 8700);
+const VIEWPORTS = [
+  { width: 360, height: 800 },
+  { width: 1280, height: 800 },
+] as const;
+const LANGUAGES = [
+  { type: '1', name: 'en' },
+  { type: '2', name: 'id' },
+] as const;
+const SECTIONS = ['home', 'about', 'contact'] as const;
+
+/** An Indonesian lender, to see the OJK texts; the default config is an Indian one. */
+const INDONESIAN_LEGAL = {
+  market: 'ID',
+  companyName: 'PT Portico Kredit Indonesia (contoh)',
+  registrationNumber: 'NIB 0000000000000 (contoh)',
+  licenceNumber: 'KEP-00/D.05/2026 (contoh)',
+  registeredAddress: 'Jl. Jenderal Sudirman Kav. 1, Jakarta 10220 (contoh)',
+  website: 'https://portico-id.example',
+  phone: '+62 21 0000 0000',
+  grievanceOfficer: { name: 'Dewi Lestari (contoh)', email: 'pengaduan@portico-id.example', phone: '+62 21 0000 0001' },
+};
+
+function configFile(basePort: number, legal: unknown): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'portico-shots-')), 'config.json');
+  const remotes = Object.fromEntries(
+    SECTIONS.map((id, index) => [id, `http://localhost:${basePort + index + 1}/mf-manifest.json`]),
+  );
+  writeFileSync(file, JSON.stringify({ ...sampleConfig, remotes, legal }, null, 2));
+  return file;
+}
+
+async function capture(browser: Browser, url: string, sections: readonly string[], prefix: string): Promise<string[]> {
+  const written: string[] = [];
+  for (const viewport of VIEWPORTS) {
+    const page = await browser.newPage({ viewport, reducedMotion: 'reduce' });
+    for (const language of LANGUAGES) {
+      for (const section of sections) {
+        // A fresh load each time: from #home to #about alone would be an
+        // in-page jump that scrolls and focuses the panel, which no visitor
+        // opening the link sees.
+        await page.goto('about:blank');
+        await page.goto(`${url}/?type=${language.type}#${section}`);
+        await page.locator(`#${section}[role="tabpanel"] h2`).waitFor();
+        await page.waitForLoadState('networkidle');
+        const file = path.join(OUT, `${prefix}${section}-${language.name}-${viewport.width}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        written.push(file);
+      }
+    }
+    // The failure toast, in each language, over the contact form.
+    if (sections.includes('contact')) {
+      for (const language of LANGUAGES) {
+        await page.goto('about:blank');
+        await page.goto(`${url}/?type=${language.type}#contact`);
+        await page.locator('#contact button[type="submit"]').click();
+        await page.getByRole('alert').waitFor();
+        const file = path.join(OUT, `${prefix}contact-toast-${language.name}-${viewport.width}.png`);
+        await page.screenshot({ path: file });
+        written.push(file);
+      }
+    }
+    await page.close();
+  }
+  return written;
+}
+
+async function main(): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
+  const sites = [
+    { basePort: BASE_PORT, legal: sampleConfig.legal, sections: SECTIONS, prefix: '' },
+    { basePort: BASE_PORT + 10, legal: INDONESIAN_LEGAL, sections: ['about'], prefix: 'market-id-' },
+  ];
+  try {
+    for (const site of sites) {
+      const running = await startPortico({
+        rootDir: REPO_ROOT,
+        basePort: site.basePort,
+        configPath: configFile(site.basePort, site.legal),
+      });
+      try {
+        for (const file of await capture(browser, running.url, site.sections, site.prefix)) {
+          console.log(path.relative(REPO_ROOT, file));
+        }
+      } finally {
+        await running.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

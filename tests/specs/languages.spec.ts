@@ -1,0 +1,112 @@
+import type { Page } from '@playwright/test';
+import { expect, serve, test, workerPorts, writeConfig } from '../support/fixtures';
+
+/** The language packs a page fetches, by chunk name. */
+function watchPacks(page: Page): string[] {
+  const packs: string[] = [];
+  page.on('request', (request) => {
+    const pack = /\/(text-(?:en|id))\.[0-9a-f]+\.js$/.exec(request.url())?.[1];
+    if (pack) packs.push(pack);
+  });
+  return packs;
+}
+
+test('?type=2 shows the whole page in Indonesian, in rupiah, with lang="id", and fetches only that pack', async ({
+  page,
+  site,
+}) => {
+  const packs = watchPacks(page);
+  await page.goto(`${site.url}/?type=2`);
+
+  await expect(page.locator('html')).toHaveAttribute('lang', 'id');
+  const tabs = page.getByRole('navigation').getByRole('tab');
+  await expect(tabs).toHaveText(['Beranda', 'Tentang Kami', 'Hubungi Kami']);
+  const home = page.getByRole('tabpanel', { name: 'Beranda' });
+  await expect(home.getByRole('heading', { level: 2 })).toHaveText('Pinjaman pribadi dalam tiga langkah');
+  // Intl's rupiah: dots between thousands, a no-break space after Rp, no ",00".
+  await expect(home).toContainText(/Pinjam mulai Rp\s1\.000\.000 hingga Rp\s15\.000\.000, cair ke rekening bank Anda dalam 2 jam\./);
+  await expect(home).toContainText(/gaji tahunan Rp\s5\.000\.000 atau lebih/);
+  await expect(home).not.toContainText(',00');
+  const footer = page.getByRole('contentinfo');
+  for (const label of ['Nama Perusahaan', 'Email Kontak', 'Alamat Kontak']) await expect(footer).toContainText(label);
+  expect(packs).toEqual(['text-id']);
+});
+
+test('no type, ?type=1 and an unknown type are English, in rupees, with lang="en-IN"', async ({ page, site }) => {
+  for (const query of ['', '?type=1', '?type=9']) {
+    const packs = watchPacks(page);
+    await page.goto(`${site.url}/${query}`);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en-IN');
+    await expect(page.getByRole('navigation').getByRole('tab')).toHaveText(['Home', 'About Us', 'Contact us']);
+    const home = page.getByRole('tabpanel', { name: 'Home' });
+    await expect(home).toContainText('Borrow from ₹2,000 to ₹80,000, in your bank account within 2 hours.');
+    await expect(home).toContainText('For salaried applicants earning ₹12,000 or more a month.');
+    await expect(home).toContainText('Trusted by over 3 million users.');
+    expect(packs, query).toEqual(['text-en']);
+    page.removeAllListeners('request');
+  }
+});
+
+test('in Indonesian the contact form speaks Indonesian, toasts included', async ({ page, site }) => {
+  await page.goto(`${site.url}/?type=2#contact`);
+  const send = page.getByRole('button', { name: 'Kirim pesan' });
+  await send.click();
+  await expect(page.getByRole('alert')).toHaveText('Mohon lengkapi semua data!');
+
+  await page.getByLabel('Nama').fill('Budi');
+  await page.getByLabel('Nomor telepon').fill('0812 3456 7890');
+  await page.getByLabel('Pesan').fill('Kapan saya bisa mengajukan?');
+  await send.click();
+  await expect(page.getByRole('status')).toHaveText('Berhasil dikirim!');
+  await expect(page.getByRole('tabpanel', { name: 'Hubungi Kami' })).toContainText('tidak mengirimkannya ke mana pun');
+});
+
+test('the language switch keeps the section, the other parameters and what was typed; Back returns', async ({
+  page,
+  site,
+}) => {
+  await page.goto(`${site.url}/?campaign=spring#contact`);
+  await page.getByLabel('Name').fill('Asha');
+  // Survives only if the page is not reloaded.
+  await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+
+  await page.getByRole('group', { name: 'Language' }).getByRole('link', { name: 'Bahasa Indonesia' }).click();
+
+  await expect(page.getByRole('tab', { name: 'Hubungi Kami' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'id');
+  const url = new URL(page.url());
+  expect(url.search).toBe('?campaign=spring&type=2');
+  expect(url.hash).toBe('#contact');
+  await expect(page.getByLabel('Nama')).toHaveValue('Asha');
+  expect(await page.evaluate(() => 'notReloaded' in window)).toBe(true);
+  await expect(page.getByRole('link', { name: 'Bahasa Indonesia' })).toHaveAttribute('aria-current', 'true');
+
+  await page.goBack();
+  await expect(page.getByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en-IN');
+  expect(new URL(page.url()).search).toBe('?campaign=spring');
+});
+
+test('a section that cannot load, and the config notice, speak Indonesian too', async ({ page }, testInfo) => {
+  const basePort = workerPorts(testInfo.workerIndex, 6);
+  // Port basePort + 9 serves nothing: the About section cannot load.
+  const configPath = writeConfig(basePort, { email: 42 });
+  writeConfig.rewrite(configPath, {
+    remotes: {
+      home: `http://localhost:${basePort + 1}/mf-manifest.json`,
+      about: `http://localhost:${basePort + 9}/mf-manifest.json`,
+      contact: `http://localhost:${basePort + 3}/mf-manifest.json`,
+    },
+  });
+  const site = await serve(basePort, configPath);
+  try {
+    await page.goto(`${site.url}/?type=2#about`);
+    await expect(page.getByRole('complementary', { name: 'Konfigurasi' })).toContainText('belum dikonfigurasi sepenuhnya');
+    const about = page.getByRole('tabpanel', { name: 'Tentang Kami' });
+    await expect(about.getByRole('alert')).toContainText('Bagian Tentang Kami tidak dapat dimuat.', { timeout: 12_000 });
+    await expect(about.getByRole('button', { name: 'Coba lagi' })).toBeVisible();
+    await expect(page.getByRole('contentinfo')).toContainText('Email KontakBelum diatur');
+  } finally {
+    await site.close();
+  }
+});
