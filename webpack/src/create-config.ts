@@ -18,6 +18,13 @@ export interface AppOptions {
   dir: string;
   /** Remotes only: the file under `src/` that is the section they expose. */
   exposes?: string;
+  /**
+   * `false` builds the app without Module Federation: the benchmark's
+   * single-bundle build of the same page. Default `true`.
+   */
+  federation?: boolean;
+  /** Overrides the federation name, for the benchmark's extra remotes. */
+  federationName?: string;
 }
 
 export interface WebpackArgv {
@@ -68,7 +75,26 @@ export function createConfig(options: AppOptions) {
   checkOptions(options);
   const { app, dir, exposes } = options;
   const isRemote = app !== 'host';
-  const name = app === 'host' ? 'portico_host' : remoteNameOf(app);
+  const name = options.federationName ?? (app === 'host' ? 'portico_host' : remoteNameOf(app));
+  const federation = options.federation ?? true;
+
+  const federationPlugins = federation
+    ? [
+        new ModuleFederationPlugin({
+          name,
+          filename: 'remoteEntry.js',
+          exposes: exposes ? { [EXPOSED_SECTION]: `./${exposes}` } : undefined,
+          shared: sharedDependencies,
+          // The host registers remotes at run time from config.json, so it
+          // never waits for every remote before its own code runs.
+          shareStrategy: 'loaded-first',
+          manifest: true,
+          // Types are a contract in @portico/shared-config instead; generating
+          // them makes the host's build depend on running remotes.
+          dts: false,
+        }),
+      ]
+    : [];
 
   return (_env: unknown, argv: WebpackArgv = {}): Configuration => {
     const production = argv.mode !== 'development';
@@ -121,19 +147,7 @@ export function createConfig(options: AppOptions) {
         ],
       },
       plugins: [
-        new ModuleFederationPlugin({
-          name,
-          filename: 'remoteEntry.js',
-          exposes: exposes ? { [EXPOSED_SECTION]: `./${exposes}` } : undefined,
-          shared: sharedDependencies,
-          // The host registers remotes at run time from config.json, so it
-          // never waits for every remote before its own code runs.
-          shareStrategy: 'loaded-first',
-          manifest: true,
-          // Types are a contract in @portico/shared-config instead; generating
-          // them makes the host's build depend on running remotes.
-          dts: false,
-        }),
+        ...federationPlugins,
         new PublicFilesPlugin(path.join(dir, 'public')),
         new HtmlWebpackPlugin({
           // A remote's page is its team's standalone preview; the host's is the site.

@@ -1,0 +1,15 @@
+import type { SectionId, SectionModule } from '@portico/shared-config';
+import * as about from '../../remote-about/src/exposes/section';
+import * as contact from '../../remote-contact/src/exposes/section';
+import * as home from '../../remote-home/src/exposes/section';
+
+/**
+ * Stands in for the host's `remotes/load-section.ts` in the benchmark's
+ * single-bundle build: the same three exposed modules, imported directly
+ * into the host's bundle instead of loaded through Module Federation.
+ */
+const SECTIONS: Record<SectionId, SectionModule> = { home, about, contact };
+
+export function loadSection(section: SectionId): Promise<SectionModule> {
+  return Promise.resolve(SECTIONS[section]);
+}
