@@ -81,9 +81,10 @@ function listen(server: Server, port: number, host: string | undefined, app: App
 
 /** Serves the host and the three remotes, each from its own dist/ and port. */
 export async function startPortico(options: PorticoServerOptions): Promise<RunningPortico> {
-  const missing = APP_NAMES.map((app) => distOf(options.rootDir, app)).filter(
-    (dist) => !existsSync(path.join(dist, 'index.html')),
-  );
+  // The host's build is its page; a remote's is the manifest the host loads.
+  const missing = APP_NAMES.map((app) => path.join(distOf(options.rootDir, app), app === 'host' ? 'index.html' : 'mf-manifest.json')).filter(
+    (file) => !existsSync(file),
+  ).map(path.dirname);
   if (missing.length > 0) {
     throw new StartError(`no build to serve in ${missing.join(', ')}: run \`npm run build\` first`);
   }

@@ -50,6 +50,10 @@ function checkOptions(options: AppOptions): void {
 }
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
+const RUNTIME_CORE_ESM = path.join(
+  path.dirname(require.resolve('@module-federation/runtime-tools/package.json')),
+  'dist/runtime-core.js',
+);
 
 /** The host's dev server answers /config.json the way `npm run serve` does. */
 const serveConfigJson: NonNullable<DevServerConfiguration['setupMiddlewares']> = (middlewares) => [
@@ -78,31 +82,45 @@ export function createConfig(options: AppOptions) {
   const name = options.federationName ?? (app === 'host' ? 'portico_host' : remoteNameOf(app));
   const federation = options.federation ?? true;
 
-  const federationPlugins = federation
-    ? [
-        new ModuleFederationPlugin({
-          name,
-          filename: 'remoteEntry.js',
-          exposes: exposes ? { [EXPOSED_SECTION]: `./${exposes}` } : undefined,
-          shared: sharedDependencies,
-          // The host registers remotes at run time from config.json, so it
-          // never waits for every remote before its own code runs.
-          shareStrategy: 'loaded-first',
-          manifest: true,
-          // Types are a contract in @portico/shared-config instead; generating
-          // them makes the host's build depend on running remotes.
-          dts: false,
-        }),
-      ]
-    : [];
+  /**
+   * In production one copy of the federation runtime serves the page: the
+   * host provides it and each remote entry uses it, instead of every
+   * remoteEntry.js carrying its own (about 70 KB each). A remote's production
+   * build is therefore only loadable by a host; its standalone page exists on
+   * its dev server, where it keeps a runtime of its own.
+   */
+  const federationPlugins = (production: boolean) => {
+    if (!federation) return [];
+    const sharedRuntime = isRemote
+      ? { externalRuntime: true, optimization: { disableSnapshot: true, disableRemote: true, target: 'web' as const } }
+      : { provideExternalRuntime: true, optimization: { target: 'web' as const } };
+    return [
+      new ModuleFederationPlugin({
+        name,
+        filename: 'remoteEntry.js',
+        exposes: exposes ? { [EXPOSED_SECTION]: `./${exposes}` } : undefined,
+        shared: sharedDependencies,
+        // The host registers remotes at run time from config.json, so it
+        // never waits for every remote before its own code runs.
+        shareStrategy: 'loaded-first',
+        manifest: true,
+        // Types are a contract in @portico/shared-config instead; generating
+        // them makes the host's build depend on running remotes.
+        dts: false,
+        experiments: production ? sharedRuntime : undefined,
+      }),
+    ];
+  };
 
   return (_env: unknown, argv: WebpackArgv = {}): Configuration => {
     const production = argv.mode !== 'development';
     const hashed = production ? '.[contenthash:10]' : '';
+    // A remote's production dist/ is what the host loads and nothing more.
+    const standalonePage = !isRemote || !production;
     return {
       mode: production ? 'production' : 'development',
       context: dir,
-      entry: { main: './src/index.ts' },
+      entry: standalonePage ? { main: './src/index.ts' } : {},
       devtool: production ? false : 'cheap-module-source-map',
       output: {
         path: path.join(dir, 'dist'),
@@ -118,7 +136,13 @@ export function createConfig(options: AppOptions) {
         uniqueName: name,
         clean: true,
       },
-      resolve: { extensions: ['.ts', '.tsx', '.js'] },
+      resolve: {
+        extensions: ['.ts', '.tsx', '.js'],
+        // The runtime the host provides to remotes is `require`d by Module
+        // Federation's CommonJS plugin; without this its CommonJS copy would
+        // ship beside the ES module copy the host itself runs (+80 KB).
+        alias: { '@module-federation/runtime-tools/runtime-core$': RUNTIME_CORE_ESM },
+      },
       module: {
         rules: [
           {
@@ -147,13 +171,13 @@ export function createConfig(options: AppOptions) {
         ],
       },
       plugins: [
-        ...federationPlugins,
+        ...federationPlugins(production),
         new PublicFilesPlugin(path.join(dir, 'public')),
-        new HtmlWebpackPlugin({
+        ...(standalonePage ? [new HtmlWebpackPlugin({
           // A remote's page is its team's standalone preview; the host's is the site.
           template: isRemote ? path.join(__dirname, '../templates/standalone.html') : './src/index.html',
           scriptLoading: 'defer',
-        }),
+        })] : []),
         ...(production ? [new MiniCssExtractPlugin({ filename: `[name]${hashed}.css`, chunkFilename: `[name]${hashed}.css` })] : []),
       ],
       performance: { hints: false },
