@@ -9,11 +9,10 @@ function unavailable(url: string, reason: string): ParsedConfig {
 export async function readConfig(url = '/config.json'): Promise<ParsedConfig> {
   let response: Response;
   try {
-    response = await fetch(url, {
-      cache: 'no-cache',
-      headers: { accept: 'application/json' },
-      signal: AbortSignal.timeout(CONFIG_TIMEOUT_MS),
-    });
+    // A plain request, so the page's <link rel="preload"> of config.json is
+    // reused; the server's `Cache-Control: no-cache` still makes every page
+    // load revalidate it.
+    response = await fetch(url, { signal: AbortSignal.timeout(CONFIG_TIMEOUT_MS) });
   } catch (error) {
     return unavailable(url, `could not be fetched (${error instanceof Error ? error.message : String(error)})`);
   }

@@ -3,16 +3,12 @@ import {
   languageFromSearch,
   loadConfig,
   loadPack,
-  PorticoProvider,
+  SECTION_IDS,
   type Language,
   type TextPack,
 } from '@portico/shared-config';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { loadSection } from './remotes/load-section';
 import { resolvePageRemotes } from './remotes/page-remotes';
-import { RemoteUrlsContext } from './remotes/remote-urls-context';
-import { logCaughtError } from './remotes/section-boundary';
 import '@portico/shared-config/base.css';
 import './app/app.css';
 
@@ -25,7 +21,10 @@ async function start(): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
   const language = languageFromSearch(window.location.search);
-  // Both travel at once: the pack is a small chunk of the host's own origin.
+  // The page's staircase is short only if nothing waits needlessly: React and
+  // the shell download while config.json and the language pack arrive, and
+  // then while the sections' manifests and entries load.
+  const page = import('./app/render-page');
   const [{ config, problems }, text] = await Promise.all([loadConfig(), loadTexts(language)]);
   if (problems.length > 0) {
     console.error(
@@ -35,15 +34,13 @@ async function start(): Promise<void> {
   for (const warning of configWarnings(config)) console.warn(`Portico: ${warning}`);
   document.documentElement.lang = text.locale;
   const remotes = resolvePageRemotes(config, window.location.search);
-  createRoot(container, { onCaughtError: logCaughtError }).render(
-    <StrictMode>
-      <PorticoProvider config={config} problems={problems} language={language} text={text}>
-        <RemoteUrlsContext value={remotes}>
-          <App />
-        </RemoteUrlsContext>
-      </PorticoProvider>
-    </StrictMode>,
-  );
+  for (const section of SECTION_IDS) {
+    // Each section's RemoteSection picks up this same load; a failure is
+    // handled (and reported) there, not here.
+    loadSection(section, remotes.remotes[section], config.remoteLoading).catch(() => undefined);
+  }
+  const { renderPage } = await page;
+  renderPage(container, { config, problems, language, text, remotes });
   // An older version of the site may have left a service worker that would
   // pin stale remotes; removing it is off the critical path, in its own chunk.
   if ('serviceWorker' in navigator) {
