@@ -9,8 +9,6 @@ import {
 } from '@portico/shared-config';
 import { loadSection } from './remotes/load-section';
 import { resolvePageRemotes } from './remotes/page-remotes';
-import '@portico/shared-config/base.css';
-import './app/app.css';
 
 /** The visitor's pack; a chunk lost on a flaky network is fetched once more. */
 function loadTexts(language: Language): Promise<TextPack> {

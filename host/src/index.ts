@@ -1,3 +1,8 @@
+// The shell's styles load with the page, render-blocking and small, so the
+// header index.html draws is styled at the first paint.
+import '@portico/shared-config/base.css';
+import './app/app.css';
+
 // The async boundary: shared modules (React, shared-config) are negotiated by
 // Module Federation before bootstrap's static imports run.
 void import('./bootstrap');

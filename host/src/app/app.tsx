@@ -2,6 +2,7 @@ import { SECTION_IDS, useConfig, usePortico } from '@portico/shared-config';
 import { useEffect } from 'react';
 import { OverrideNotice } from '../remotes/override-notice';
 import { RemoteSection } from '../remotes/remote-section';
+import { BrandMark } from '../shell/brand-mark';
 import { ConfigNotice } from '../shell/config-notice';
 import { LanguageSwitch } from '../shell/language-switch';
 import { SectionTabs, tabId } from '../shell/section-tabs';
@@ -27,7 +28,10 @@ export function App() {
     <>
       <header className="site-header">
         <nav className="site-nav" aria-label={comName ?? text.nav.label}>
-          <span className="site-nav__brand">{comName}</span>
+          <span className="site-nav__brand">
+            <BrandMark />
+            {comName}
+          </span>
           <SectionTabs active={active} onSelect={select} />
           <LanguageSwitch />
         </nav>
