@@ -41,7 +41,7 @@ test('India (the default config): the company, its grievance officer and the RBI
 });
 
 test('Indonesia: licensed and supervised by OJK, OJK 157, and markup in the values stays text', async ({ page }, testInfo) => {
-  const basePort = workerPorts(testInfo.workerIndex, 4);
+  const basePort = workerPorts(testInfo.parallelIndex, 4);
   const site = await serve(basePort, writeConfig(basePort, { legal: indonesia }));
   try {
     let dialogs = 0;
@@ -77,7 +77,7 @@ test('Indonesia: licensed and supervised by OJK, OJK 157, and markup in the valu
 test('without legal: a short neutral About Us, and a console warning that the disclosures are missing', async ({
   page,
 }, testInfo) => {
-  const basePort = workerPorts(testInfo.workerIndex, 5);
+  const basePort = workerPorts(testInfo.parallelIndex, 5);
   const configPath = writeConfig(basePort);
   writeConfig.rewrite(configPath, { legal: undefined });
   const site = await serve(basePort, configPath);

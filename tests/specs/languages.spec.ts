@@ -88,7 +88,7 @@ test('the language switch keeps the section, the other parameters and what was t
 });
 
 test('a section that cannot load, and the config notice, speak Indonesian too', async ({ page }, testInfo) => {
-  const basePort = workerPorts(testInfo.workerIndex, 6);
+  const basePort = workerPorts(testInfo.parallelIndex, 6);
   // Port basePort + 9 serves nothing: the About section cannot load.
   const configPath = writeConfig(basePort, { email: 42 });
   writeConfig.rewrite(configPath, {

@@ -3,7 +3,7 @@ import { expect, serve, test, workerPorts, writeConfig } from '../support/fixtur
 const MARKUP = '<img src=x onerror=alert(1)>';
 
 test('title, brand and footer come from the PORTICO_CONFIG file, markup shown as text', async ({ page }, testInfo) => {
-  const basePort = workerPorts(testInfo.workerIndex, 1);
+  const basePort = workerPorts(testInfo.parallelIndex, 1);
   const configPath = writeConfig(basePort, {
     comName: `Acme ${MARKUP}`,
     email: 'help@acme.example',
@@ -34,7 +34,7 @@ test('title, brand and footer come from the PORTICO_CONFIG file, markup shown as
 });
 
 test('an edit to the PORTICO_CONFIG file shows on the next page load, with no rebuild or restart', async ({ page }, testInfo) => {
-  const basePort = workerPorts(testInfo.workerIndex, 2);
+  const basePort = workerPorts(testInfo.parallelIndex, 2);
   const configPath = writeConfig(basePort, { comName: 'Before' });
   const site = await serve(basePort, configPath);
   try {
@@ -49,7 +49,7 @@ test('an edit to the PORTICO_CONFIG file shows on the next page load, with no re
 });
 
 test('a bad field in config.json is named, and the rest of the page still works', async ({ page }, testInfo) => {
-  const basePort = workerPorts(testInfo.workerIndex, 3);
+  const basePort = workerPorts(testInfo.parallelIndex, 3);
   const site = await serve(basePort, writeConfig(basePort, { email: 42 }));
   try {
     const errors: string[] = [];

@@ -35,7 +35,7 @@ export const test = base.extend<{ lab: Lab }, { labWorker: LabWorker }>({
   labWorker: [
     // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
     async ({}, use, workerInfo) => {
-      const basePort = workerPorts(workerInfo.workerIndex, LAB_SLOT);
+      const basePort = workerPorts(workerInfo.parallelIndex, LAB_SLOT);
       const configPath = writeConfig(basePort);
       const [site, faults] = await Promise.all([serve(basePort, configPath), startFaultServer()]);
       await use({ site, faults, configPath });

@@ -16,9 +16,11 @@ export interface PorticoSite {
 /**
  * Ports for each worker's own servers, clear of the 8080 the developer may be
  * using: 20 slots of four ports per worker, one slot per site a spec serves.
+ * Keyed by the worker's parallel index, which stays below the worker count
+ * even when a worker is restarted after a failure.
  */
-export function workerPorts(workerIndex: number, slot = 0): number {
-  return 8200 + workerIndex * 80 + slot * 4;
+export function workerPorts(parallelIndex: number, slot = 0): number {
+  return 8200 + parallelIndex * 80 + slot * 4;
 }
 
 export async function serve(basePort: number, configPath?: string): Promise<RunningPortico & PorticoSite> {
@@ -63,7 +65,7 @@ export const test = base.extend<{ consoleLines: string[] }, { site: PorticoSite 
   site: [
     // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
     async ({}, use, workerInfo) => {
-      const running = await serve(workerPorts(workerInfo.workerIndex));
+      const running = await serve(workerPorts(workerInfo.parallelIndex));
       await use(running);
       await running.close();
     },
