@@ -24,72 +24,69 @@ export interface PageFigures {
   /** JavaScript bytes on the wire (compressed as served). */
   jsBytes: number;
   requests: number;
-  /** Requests in the longest chain of requests each started by the one before. */
+  /** Requests in the longest staircase before LCP, each waiting for the one before. */
   chainLength: number;
-  /** When the last request of that chain finished, from navigation start. */
+  /** When that staircase ends, from the first request, unthrottled. */
   chainMs: number;
 }
 
 interface NetworkEvent {
   method: string;
-  params: {
-    requestId: string;
-    request?: { url: string };
-    initiator?: { type: string; url?: string; stack?: { callFrames: { url: string }[]; parent?: unknown } };
-    timestamp?: number;
-  };
+  params: { requestId: string; request?: { url: string }; timestamp?: number };
 }
 
 /**
- * The longest chain of requests in which each was started by a script or
- * document fetched by the one before: for a federated page the staircase
- * document -> main.js -> config.json -> manifest -> remoteEntry -> chunk.
+ * The staircase before the largest paint: the longest run of requests each
+ * of which started only after the one before it had finished, all done by
+ * the LCP. For a federated page: document -> main.js -> bootstrap ->
+ * config.json -> manifest -> remoteEntry -> section chunk.
  */
-export function longestChain(events: readonly NetworkEvent[]): { length: number; endMs: number } {
-  const parentOf = new Map<string, string | undefined>();
-  const finishedAt = new Map<string, number>();
-  const urlOf = new Map<string, string>();
-  let start: number | undefined;
-  for (const event of events) {
-    if (event.method === 'Network.requestWillBeSent' && event.params.request) {
-      const url = event.params.request.url;
-      if (url.startsWith('data:')) continue;
-      start ??= event.params.timestamp;
-      urlOf.set(event.params.requestId, url);
-      const initiator = event.params.initiator;
-      const frames = initiator?.stack?.callFrames ?? [];
-      parentOf.set(url, initiator?.url ?? frames.find((frame) => frame.url)?.url);
+export function longestChain(events: readonly NetworkEvent[], lcpSeconds: number): { length: number; endMs: number } {
+  const requests = new Map<string, { start: number; end?: number }>();
+  for (const { method, params } of events) {
+    if (method === 'Network.requestWillBeSent' && params.request && !params.request.url.startsWith('data:')) {
+      if (params.timestamp !== undefined && !requests.has(params.requestId)) requests.set(params.requestId, { start: params.timestamp });
     }
-    if (event.method === 'Network.loadingFinished' && event.params.timestamp !== undefined) {
-      const url = urlOf.get(event.params.requestId);
-      if (url) finishedAt.set(url, event.params.timestamp);
+    if (method === 'Network.loadingFinished' && params.timestamp !== undefined) {
+      const request = requests.get(params.requestId);
+      if (request) request.end = params.timestamp;
     }
   }
-  const depth = (url: string, seen = new Set<string>()): number => {
-    const parent = parentOf.get(url);
-    if (!parent || parent === url || seen.has(parent) || !parentOf.has(parent)) return 1;
-    seen.add(url);
-    return 1 + depth(parent, seen);
-  };
+  const done = [...requests.values()]
+    .filter((request): request is { start: number; end: number } => request.end !== undefined && request.end <= lcpSeconds)
+    .sort((a, b) => a.start - b.start);
+  const navigationStart = done[0]?.start ?? 0;
+  // depth[i]: the longest staircase that ends with request i.
+  const depth = done.map(() => 1);
+  done.forEach((request, i) => {
+    for (let j = 0; j < i; j += 1) if (done[j]!.end <= request.start) depth[i] = Math.max(depth[i]!, depth[j]! + 1);
+  });
   let best = { length: 0, endMs: 0 };
-  for (const url of parentOf.keys()) {
-    const length = depth(url);
-    const endMs = ((finishedAt.get(url) ?? 0) - (start ?? 0)) * 1000;
-    if (length > best.length || (length === best.length && endMs > best.endMs)) best = { length, endMs };
-  }
+  done.forEach((request, i) => {
+    const endMs = (request.end - navigationStart) * 1000;
+    if (depth[i]! > best.length || (depth[i] === best.length && endMs < best.endMs)) best = { length: depth[i]!, endMs };
+  });
   return best;
 }
 
 type Lhr = {
   categories: Record<string, { score: number | null }>;
-  audits: Record<string, { numericValue?: number; details?: { items?: { resourceType?: string; transferSize?: number }[] } }>;
+  audits: Record<
+    string,
+    {
+      numericValue?: number;
+      details?: { items?: { resourceType?: string; transferSize?: number; observedLargestContentfulPaintTs?: number }[] };
+    }
+  >;
 };
 
 function figuresOf(lhr: Lhr, devtoolsLog: NetworkEvent[]): PageFigures {
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   const requests = lhr.audits['network-requests']?.details?.items ?? [];
-  const chain = longestChain(devtoolsLog);
+  // The observed (unthrottled) LCP, on the same monotonic clock as the log.
+  const lcpTs = lhr.audits.metrics?.details?.items?.[0]?.observedLargestContentfulPaintTs ?? Number.POSITIVE_INFINITY;
+  const chain = longestChain(devtoolsLog, lcpTs / 1e6);
   return {
     performance: score('performance'),
     accessibility: score('accessibility'),
