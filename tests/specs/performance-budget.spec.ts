@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Request } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
+import { REPO_ROOT } from '../support/paths';
+
+interface Budget {
+  /** JavaScript bytes on the wire for a first visit to Home, as measured; see bench/README.md. */
+  firstLoadJsBytes: number;
+  /** How far above the recorded figure a change may go before this test fails. */
+  tolerance: number;
+}
+
+const budget = JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench/budget.json'), 'utf8')) as Budget;
+
+/** Strings only the toolkit modules of shared-config contain, one per module. */
+const TOOLKIT_MARKERS = {
+  http: 'X-App-Token',
+  format: 'yyyy-MM-dd HH:mm:ss',
+  cookies: '9999-12-31T23:59:59Z',
+  routes: '/dragonpayPaymentInstructions',
+  inputs: 'cc-number',
+};
+
+test('a first visit loads no more JavaScript than the recorded budget allows', async ({ page, site }) => {
+  const scripts: Request[] = [];
+  page.on('requestfinished', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request);
+  });
+  await page.goto(site.url);
+  await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Contact us' }).click();
+  await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+
+  // Body bytes as they travelled, i.e. compressed when the server compressed them.
+  const sizes = await Promise.all(scripts.map(async (request) => (await request.sizes()).responseBodySize));
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  const limit = Math.round(budget.firstLoadJsBytes * (1 + budget.tolerance));
+  test.info().annotations.push({ type: 'first-load JavaScript', description: `${total} B (budget ${budget.firstLoadJsBytes} B, limit ${limit} B)` });
+  expect(total, `first-load JavaScript: ${total} B over ${scripts.length} files`).toBeLessThanOrEqual(limit);
+
+  const bodies = await Promise.all(scripts.map(async (request) => (await (await request.response())?.text()) ?? ''));
+  for (const [module, marker] of Object.entries(TOOLKIT_MARKERS)) {
+    expect(bodies.some((body) => body.includes(marker)), `shared-config/${module} is in the first load`).toBe(false);
+  }
+});
