@@ -10,6 +10,7 @@ import {
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { applyTheme } from './app/apply-theme';
 import { resolvePageRemotes } from './remotes/page-remotes';
 import { RemoteUrlsContext } from './remotes/remote-urls-context';
 import { logCaughtError } from './remotes/section-boundary';
@@ -34,6 +35,7 @@ async function start(): Promise<void> {
   }
   for (const warning of configWarnings(config)) console.warn(`Portico: ${warning}`);
   document.documentElement.lang = text.locale;
+  applyTheme(config.theme);
   const remotes = resolvePageRemotes(config, window.location.search);
   createRoot(container, { onCaughtError: logCaughtError }).render(
     <StrictMode>
