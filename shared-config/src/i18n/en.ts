@@ -5,6 +5,7 @@ export const en: TextPack = {
   locale: 'en-IN',
   money: { currency: 'INR', loanMin: 2000, loanMax: 80_000, minIncome: 12_000 },
   nav: { label: 'Sections', tabs: { home: 'Home', about: 'About Us', contact: 'Contact us' } },
+  skipLink: 'Skip to content',
   languageSwitch: { label: 'Language' },
   home: {
     heading: 'A personal loan in three steps',
