@@ -72,6 +72,6 @@ export const en: TextPack = {
     tryAgain: 'Try again',
     override: 'Testing override: the {section} section comes from {url} for this visit only.',
   },
-  configProblem: 'This site is not fully configured, so some details are missing. The fields to fix are listed in the browser console.',
+  configProblem: 'This site is not fully configured, so some details are missing. Fields to fix (the browser console says why):',
   configNoticeLabel: 'Configuration',
 };

@@ -78,6 +78,6 @@ export const id: TextPack = {
     override: 'Mode uji (override): bagian {section} dimuat dari {url}, hanya untuk kunjungan ini.',
   },
   configProblem:
-    'Situs ini belum dikonfigurasi sepenuhnya, sehingga beberapa detail tidak ditampilkan. Kolom yang perlu diperbaiki tercantum di konsol browser.',
+    'Situs ini belum dikonfigurasi sepenuhnya, sehingga beberapa detail tidak ditampilkan. Kolom yang perlu diperbaiki (penjelasannya ada di konsol browser):',
   configNoticeLabel: 'Konfigurasi',
 };
