@@ -230,3 +230,40 @@ for (const viewport of [
     });
   }
 }
+
+test('an operator theme colours the page through custom properties on <html>, and stays free of violations', async ({
+  page,
+}, testInfo) => {
+  const basePort = workerPorts(testInfo.workerIndex, 12);
+  const theme = { background: '#fbf9f4', text: '#222222', primary: '#6b2d5c' };
+  const themed = await serve(basePort, writeConfig(basePort, { theme }));
+  try {
+    await page.goto(`${themed.url}/#contact`);
+    const send = page.getByRole('button', { name: 'Send message' });
+    await expect(send).toBeVisible();
+    await expect(send).toHaveCSS('background-color', 'rgb(107, 45, 92)');
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(251, 249, 244)');
+    const html = await page.evaluate(() => ({
+      primary: document.documentElement.style.getPropertyValue('--color-primary'),
+      styleElements: document.querySelectorAll('style').length,
+    }));
+    expect(html).toEqual({ primary: '#6b2d5c', styleElements: 0 });
+    await expect(page.getByRole('complementary', { name: 'Configuration' })).toHaveCount(0);
+    expect(await violations(page)).toEqual([]);
+  } finally {
+    await themed.close();
+  }
+});
+
+test('a theme with too little contrast is named in the notice and the default colours stay', async ({ page }, testInfo) => {
+  const basePort = workerPorts(testInfo.workerIndex, 13);
+  const themed = await serve(basePort, writeConfig(basePort, { theme: { primary: '#7fc8d4' } }));
+  try {
+    await page.goto(`${themed.url}/#contact`);
+    await expect(page.getByRole('complementary', { name: 'Configuration' })).toContainText('theme.primary');
+    await expect(page.getByRole('button', { name: 'Send message' })).toHaveCSS('background-color', 'rgb(11, 92, 107)');
+    expect(await page.evaluate(() => document.documentElement.getAttribute('style') ?? '')).not.toContain('--color-primary');
+  } finally {
+    await themed.close();
+  }
+});
