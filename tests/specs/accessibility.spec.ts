@@ -114,6 +114,23 @@ for (const language of LANGUAGES) {
     await expect(panel.getByLabel(language.fields[0])).toBeFocused();
   });
 
+  test(`in ${language.name} every link and button outside a sentence is at least 24 by 24 px`, async ({ page, site }) => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    for (const section of SECTIONS) {
+      await open(page, site, language, section);
+      const small = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('a[href], button')]
+          // Links inside a sentence are exempt (WCAG 2.5.8); hidden ones are not targets.
+          .filter((target) => !target.closest('p') && target.getClientRects().length > 0)
+          .filter((target) => !target.classList.contains('skip-link'))
+          .map((target) => ({ name: target.textContent?.trim(), box: target.getBoundingClientRect() }))
+          .filter(({ box }) => box.width < 24 || box.height < 24)
+          .map(({ name, box }) => `${name}: ${box.width.toFixed(1)}x${box.height.toFixed(1)}`),
+      );
+      expect(small, section).toEqual([]);
+    }
+  });
+
   test(`at 320px wide every section in ${language.name} reflows without scrolling sideways`, async ({ page, site }) => {
     await page.setViewportSize({ width: 320, height: 640 });
     for (const section of SECTIONS) {
