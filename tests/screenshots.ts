@@ -1,6 +1,8 @@
-// Captures every section in each language at a phone and a desktop width,
-// against the production build (`npm run build` first), into screenshots/ at
-// the repository root. For people to look at, not to compare by machine.
+// Captures every section in each language at the narrowest phone we serve,
+// a common phone and a desktop width, against the production build (`npm run
+// build` first), into screenshots/ at the repository root; also both toasts,
+// the focused skip link, and a page with the config notice and a section that
+// failed. For people to look at, not to compare by machine.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import { REPO_ROOT } from './support/paths';
 const OUT = path.join(REPO_ROOT, 'screenshots');
 const BASE_PORT = Number(process.env.PORT ?? 8700);
 const VIEWPORTS = [
+  { width: 320, height: 640 },
   { width: 360, height: 800 },
   { width: 1280, height: 800 },
 ] as const;
@@ -33,12 +36,23 @@ const INDONESIAN_LEGAL = {
   grievanceOfficer: { name: 'Dewi Lestari (contoh)', email: 'pengaduan@portico-id.example', phone: '+62 21 0000 0001' },
 };
 
-function configFile(basePort: number, legal: unknown): string {
+/** An operator's own colours (config.json `theme`), to see that the page stays calm in them. */
+const PLUM_THEME = { background: '#fbf9f4', text: '#222222', primary: '#6b2d5c' };
+
+/** What an operator's mistakes look like: a bad field (the notice) and About's remote down (its alert). */
+const FAULTS = { email: 42, remotes: { about: 9 } } as const;
+
+function configFile(basePort: number, legal: unknown, faults?: typeof FAULTS, theme?: typeof PLUM_THEME): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'portico-shots-')), 'config.json');
   const remotes = Object.fromEntries(
-    SECTIONS.map((id, index) => [id, `http://localhost:${basePort + index + 1}/mf-manifest.json`]),
+    SECTIONS.map((id, index) => {
+      // Nothing listens on basePort + 9.
+      const port = basePort + (faults && id === 'about' ? faults.remotes.about : index + 1);
+      return [id, `http://localhost:${port}/mf-manifest.json`];
+    }),
   );
-  writeFileSync(file, JSON.stringify({ ...sampleConfig, remotes, legal }, null, 2));
+  const config = { ...sampleConfig, remotes, legal, theme, ...(faults && { email: faults.email }) };
+  writeFileSync(file, JSON.stringify(config, null, 2));
   return file;
 }
 
@@ -53,24 +67,38 @@ async function capture(browser: Browser, url: string, sections: readonly string[
         // opening the link sees.
         await page.goto('about:blank');
         await page.goto(`${url}/?type=${language.type}#${section}`);
-        await page.locator(`#${section}[role="tabpanel"] h2`).waitFor();
+        await page.locator(`#${section}[role="tabpanel"]`).locator('h2, [role="alert"]').waitFor({ timeout: 15_000 });
         await page.waitForLoadState('networkidle');
         const file = path.join(OUT, `${prefix}${section}-${language.name}-${viewport.width}.png`);
         await page.screenshot({ path: file, fullPage: true });
         written.push(file);
       }
     }
-    // The failure toast, in each language, over the contact form.
+    // Both toasts, in each language, over the contact form; then the skip
+    // link as the first Tab shows it.
     if (sections.includes('contact')) {
       for (const language of LANGUAGES) {
         await page.goto('about:blank');
         await page.goto(`${url}/?type=${language.type}#contact`);
-        await page.locator('#contact button[type="submit"]').click();
+        const send = page.locator('#contact button[type="submit"]');
+        await send.click();
         await page.getByRole('alert').waitFor();
-        const file = path.join(OUT, `${prefix}contact-toast-${language.name}-${viewport.width}.png`);
-        await page.screenshot({ path: file });
-        written.push(file);
+        const failure = path.join(OUT, `${prefix}contact-toast-${language.name}-${viewport.width}.png`);
+        await page.screenshot({ path: failure });
+        for (const field of await page.locator('#contact input, #contact textarea').all()) await field.fill('Asha 98765');
+        await send.click();
+        await page.getByRole('status').waitFor();
+        const success = path.join(OUT, `${prefix}contact-toast-success-${language.name}-${viewport.width}.png`);
+        await page.screenshot({ path: success });
+        written.push(failure, success);
       }
+      await page.goto('about:blank');
+      await page.goto(`${url}/#home`);
+      await page.locator('#home h2').waitFor();
+      await page.keyboard.press('Tab');
+      const skip = path.join(OUT, `${prefix}skip-link-${viewport.width}.png`);
+      await page.screenshot({ path: skip });
+      written.push(skip);
     }
     await page.close();
   }
@@ -86,13 +114,15 @@ async function main(): Promise<void> {
   const sites = [
     { basePort: BASE_PORT, legal: sampleConfig.legal, sections: SECTIONS, prefix: '' },
     { basePort: BASE_PORT + 10, legal: INDONESIAN_LEGAL, sections: ['about'], prefix: 'market-id-' },
+    { basePort: BASE_PORT + 20, legal: sampleConfig.legal, sections: ['about'], prefix: 'faults-', faults: FAULTS },
+    { basePort: BASE_PORT + 30, legal: sampleConfig.legal, sections: ['home', 'contact'], prefix: 'theme-', theme: PLUM_THEME },
   ];
   try {
     for (const site of sites) {
       const running = await startPortico({
         rootDir: REPO_ROOT,
         basePort: site.basePort,
-        configPath: configFile(site.basePort, site.legal),
+        configPath: configFile(site.basePort, site.legal, site.faults, site.theme),
       });
       try {
         for (const file of await capture(browser, running.url, site.sections, site.prefix)) {

@@ -7,6 +7,7 @@ import {
   type Language,
   type TextPack,
 } from '@portico/shared-config';
+import { applyTheme } from './app/apply-theme';
 import { loadSection } from './remotes/load-section';
 import { resolvePageRemotes } from './remotes/page-remotes';
 
@@ -31,6 +32,7 @@ async function start(): Promise<void> {
   }
   for (const warning of configWarnings(config)) console.warn(`Portico: ${warning}`);
   document.documentElement.lang = text.locale;
+  applyTheme(config.theme);
   const remotes = resolvePageRemotes(config, window.location.search);
   for (const section of SECTION_IDS) {
     // Each section's RemoteSection picks up this same load; a failure is

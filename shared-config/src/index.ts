@@ -38,3 +38,5 @@ export { loadPack } from './i18n/load-pack';
 export { fill, formatMoney } from './i18n/fill';
 export { fillParts } from './i18n/fill-parts';
 export type { StepText, TextPack } from './i18n/text-pack';
+export { contrastRatio, relativeLuminance, MIN_TEXT_CONTRAST } from './theme/contrast';
+export { DEFAULT_THEME, PAGE_COLORS, themeProperties, type Theme } from './theme/theme';

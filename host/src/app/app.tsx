@@ -1,5 +1,5 @@
 import { SECTION_IDS, useConfig, usePortico } from '@portico/shared-config';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { OverrideNotice } from '../remotes/override-notice';
 import { RemoteSection } from '../remotes/remote-section';
 import { BrandMark } from '../shell/brand-mark';
@@ -7,14 +7,18 @@ import { ConfigNotice } from '../shell/config-notice';
 import { LanguageSwitch } from '../shell/language-switch';
 import { SectionTabs, tabId } from '../shell/section-tabs';
 import { SiteFooter } from '../shell/site-footer';
+import { SkipLink } from '../shell/skip-link';
 import { useActiveSection } from '../shell/use-active-section';
 import { useLanguageFromUrl } from '../shell/use-language-from-url';
+import { useStickyHeaderHeight } from '../shell/use-sticky-header-height';
 
 export function App() {
   const { comName } = useConfig();
   const { text } = usePortico();
   const [active, select] = useActiveSection();
+  const header = useRef<HTMLElement>(null);
   useLanguageFromUrl();
+  useStickyHeaderHeight(header);
 
   useEffect(() => {
     if (comName) document.title = comName;
@@ -26,7 +30,8 @@ export function App() {
 
   return (
     <>
-      <header className="site-header">
+      <SkipLink target={active} />
+      <header ref={header} className="site-header">
         <nav className="site-nav" aria-label={comName ?? text.nav.label}>
           <span className="site-nav__brand">
             <BrandMark />

@@ -17,7 +17,7 @@ export function SectionAlert({ name, failure, onRetry }: SectionAlertProps) {
   const text = useText();
   return (
     <div role="alert" className="section-error">
-      <p>{fill(text.sections.failed, { section: name })}</p>
+      <p className="section-error__message">{fill(text.sections.failed, { section: name })}</p>
       <p className="section-error__reason">
         {failure.stage}: {failure.cause}
       </p>

@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import type { SectionId } from '../contract/section-contract';
+import { HEX_COLOR } from '../theme/contrast';
+import type { Theme } from '../theme/theme';
 
 // zod compiles fast paths with `new Function` unless told not to; the host's
 // Content-Security-Policy forbids eval, so it must never try.
@@ -35,6 +37,9 @@ const phone = z
   .string()
   .check(z.trim(), z.regex(/^(?=(?:\D*\d){3})\+?[0-9 ().-]+$/, 'must be a phone number such as +91 80 4567 8900'));
 
+/** `#rrggbb` only: the contrast check needs an exact colour, and a CSS keyword or `var()` is not one. */
+const hexColor = z.string().check(z.regex(HEX_COLOR, 'must be a colour written #rrggbb, such as #0b5c6b'));
+
 /** The markets a lender may be regulated in; each has its regulator's texts. */
 export const MARKETS = ['IN', 'ID'] as const;
 export type Market = (typeof MARKETS)[number];
@@ -67,6 +72,11 @@ export const configFields = {
     website: httpUrl,
     phone,
     grievanceOfficer: { name: text, email: z.email(), phone },
+  },
+  theme: {
+    background: hexColor,
+    text: hexColor,
+    primary: hexColor,
   },
 } as const;
 
@@ -106,6 +116,7 @@ export interface RuntimeConfig {
   allowedRemoteOrigins: readonly string[];
   remoteLoading?: RemoteLoading;
   legal?: LegalDisclosures;
+  theme?: Partial<Theme>;
 }
 
 /** How the host loads each section: its time limit, retries included, and how often it retries. */
@@ -125,6 +136,8 @@ export interface SiteConfig {
   /** Only the valid parts of `remoteLoading`; the host fills in its defaults. */
   remoteLoading?: Partial<RemoteLoading>;
   legal?: LegalConfig;
+  /** Only a theme whose colours all pass the contrast check; without it, base.css's own colours. */
+  theme?: Partial<Theme>;
 }
 
 export interface ConfigProblem {

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import { SECTION_IDS } from '../contract/section-contract';
+import { THEME_KEYS, themeContrastProblems, type Theme } from '../theme/theme';
 import {
   configFields,
   type ConfigProblem,
@@ -101,6 +102,31 @@ function parseLegal(raw: unknown, problems: ConfigProblem[]): LegalConfig | unde
   return withoutUndefined(legal);
 }
 
+/**
+ * The operator's colours. A colour that is not `#rrggbb` is named and left
+ * out; then every pair of colours the page draws text in is checked, and if
+ * any is below 4.5:1 the field to change is named and no theme is applied.
+ */
+function parseTheme(raw: unknown, problems: ConfigProblem[]): Partial<Theme> | undefined {
+  if (raw === undefined) return undefined;
+  if (!isRecord(raw)) {
+    problems.push({
+      field: 'theme',
+      message: 'must be an object such as { "background": "#f6f8fb", "text": "#1b2430", "primary": "#0b5c6b" }',
+    });
+    return undefined;
+  }
+  problems.push(...unknownKeys('theme', raw, configFields.theme));
+  const theme: Partial<Theme> = {};
+  for (const key of THEME_KEYS) {
+    const value = take(`theme.${key}`, configFields.theme[key], raw[key], problems, { optional: true });
+    if (value !== undefined) theme[key] = value;
+  }
+  const contrast = themeContrastProblems(theme);
+  problems.push(...contrast.map(({ field, message }) => ({ field: `theme.${field}`, message })));
+  return contrast.length === 0 && Object.keys(theme).length > 0 ? theme : undefined;
+}
+
 /** Drops keys whose value was left out, so a parsed object equals what was written. */
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(
@@ -170,6 +196,9 @@ export function parseConfig(raw: unknown): ParsedConfig {
   }
   const legal = parseLegal(raw.legal, problems);
   if (legal) config.legal = legal;
+
+  const theme = parseTheme(raw.theme, problems);
+  if (theme) config.theme = theme;
 
   return { config, problems };
 }

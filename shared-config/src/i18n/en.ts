@@ -5,6 +5,7 @@ export const en: TextPack = {
   locale: 'en-IN',
   money: { currency: 'INR', loanMin: 2000, loanMax: 80_000, minIncome: 12_000 },
   nav: { label: 'Sections', tabs: { home: 'Home', about: 'About Us', contact: 'Contact us' } },
+  skipLink: 'Skip to content',
   languageSwitch: { label: 'Language' },
   home: {
     heading: 'A personal loan in three steps',
@@ -71,6 +72,6 @@ export const en: TextPack = {
     tryAgain: 'Try again',
     override: 'Testing override: the {section} section comes from {url} for this visit only.',
   },
-  configProblem: 'This site is not fully configured, so some details are missing. The fields to fix are listed in the browser console.',
+  configProblem: 'This site is not fully configured, so some details are missing. Fields to fix (the browser console says why):',
   configNoticeLabel: 'Configuration',
 };

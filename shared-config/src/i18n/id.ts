@@ -10,6 +10,7 @@ export const id: TextPack = {
   locale: 'id',
   money: { currency: 'IDR', loanMin: 1_000_000, loanMax: 15_000_000, minIncome: 5_000_000 },
   nav: { label: 'Bagian', tabs: { home: 'Beranda', about: 'Tentang Kami', contact: 'Hubungi Kami' } },
+  skipLink: 'Langsung ke konten',
   languageSwitch: { label: 'Bahasa' },
   home: {
     heading: 'Pinjaman pribadi dalam tiga langkah',
@@ -77,6 +78,6 @@ export const id: TextPack = {
     override: 'Mode uji (override): bagian {section} dimuat dari {url}, hanya untuk kunjungan ini.',
   },
   configProblem:
-    'Situs ini belum dikonfigurasi sepenuhnya, sehingga beberapa detail tidak ditampilkan. Kolom yang perlu diperbaiki tercantum di konsol browser.',
+    'Situs ini belum dikonfigurasi sepenuhnya, sehingga beberapa detail tidak ditampilkan. Kolom yang perlu diperbaiki (penjelasannya ada di konsol browser):',
   configNoticeLabel: 'Konfigurasi',
 };

@@ -7,6 +7,8 @@ export interface TextPack {
   locale: string;
   money: { currency: string; loanMin: number; loanMax: number; minIncome: number };
   nav: { label: string; tabs: { home: string; about: string; contact: string } };
+  /** The first link of the page, for keyboard users: past the navigation to the section shown. */
+  skipLink: string;
   /** The accessible name of the group of language links in the nav. */
   languageSwitch: { label: string };
   home: {

@@ -64,6 +64,28 @@ test('arrow keys move the focus between tabs and Enter selects', async () => {
   expect(screen.getByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
 });
 
+test('the first Tab reaches Skip to content, which moves the focus to the section shown', async () => {
+  window.history.replaceState(null, '', '/#contact');
+  const user = userEvent.setup();
+  const scrollIntoView = jest.spyOn(Element.prototype, 'scrollIntoView');
+  await renderWithPortico(<App />);
+
+  await user.tab();
+  expect(screen.getByRole('link', { name: 'Skip to content' })).toHaveFocus();
+  await user.keyboard('{Enter}');
+
+  const panel = screen.getByRole('tabpanel', { name: 'Contact us' });
+  expect(panel).toHaveFocus();
+  expect(scrollIntoView.mock.contexts.at(-1)).toBe(panel);
+  // The tab shown and the address stay as they were.
+  expect(window.location.hash).toBe('#contact');
+});
+
+test('the skip link speaks Indonesian with the rest of the page', async () => {
+  await renderWithPortico(<App />, { language: 'id' });
+  expect(screen.getByRole('link', { name: 'Langsung ke konten' })).toHaveAttribute('href', '#home');
+});
+
 test('the page title is the company name from config', async () => {
   await renderWithPortico(<App />, { config: { ...sampleConfig, comName: 'Acme Loans' } });
   expect(document.title).toBe('Acme Loans');

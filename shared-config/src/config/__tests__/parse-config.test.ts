@@ -171,3 +171,63 @@ describe('legal', () => {
     expect(config.legal?.companyName).toBe('<script>alert(1)</script> Ltd');
   });
 });
+
+describe('theme', () => {
+  const theme = { background: '#fbf9f4', text: '#222222', primary: '#6b2d5c' };
+  const parseTheme = (value: unknown) => parseConfig({ ...sampleConfig, theme: value });
+
+  test('is optional: without it the page keeps its own colours', () => {
+    const { config, problems } = parseConfig(sampleConfig);
+    expect(problems).toEqual([]);
+    expect(config.theme).toBeUndefined();
+  });
+
+  test('a readable theme is kept as given, and so is part of one', () => {
+    expect(parseTheme(theme)).toEqual({ config: { ...sampleConfig, theme }, problems: [] });
+    expect(parseTheme({ primary: '#6B2D5C' }).config.theme).toEqual({ primary: '#6B2D5C' });
+  });
+
+  const notHex = 'must be a colour written #rrggbb, such as #0b5c6b';
+  test.each([
+    ['#fff', notHex],
+    ['teal', notHex],
+    ['rgb(0, 0, 0)', notHex],
+    ['var(--x)', notHex],
+    [42, 'expected string, got number'],
+  ])('a colour of %p is named, and the rest of the theme kept', (value, message) => {
+    const { config, problems } = parseTheme({ ...theme, primary: value });
+    expect(problems).toEqual([{ field: 'theme.primary', message }]);
+    expect(config.theme).toEqual({ background: theme.background, text: theme.text });
+  });
+
+  test('text too pale for its background is named with the ratio, and no theme is applied', () => {
+    const { config, problems } = parseTheme({ ...theme, text: '#9a9a9a' });
+    expect(problems).toEqual([{ field: 'theme.text', message: expect.stringContaining('text on the background 2.') }]);
+    expect(problems[0]?.message).toMatch(/^too little contrast \(at least 4\.5:1 needed\): .*; the default colours are used$/);
+    expect(config.theme).toBeUndefined();
+  });
+
+  test('a primary too pale for white button text is named, and no theme is applied', () => {
+    const { config, problems } = parseTheme({ ...theme, primary: '#e08a3c' });
+    expect(problems.map((problem) => problem.field)).toEqual(['theme.primary']);
+    expect(problems[0]?.message).toContain('white button text on primary');
+    expect(config.theme).toBeUndefined();
+  });
+
+  test('a background alone, too dark for the default text, is the field named', () => {
+    const { problems } = parseTheme({ background: '#30343a' });
+    expect(problems.map((problem) => problem.field)).toEqual(['theme.background']);
+  });
+
+  test('an unknown key is named, so a misspelt colour is not silently ignored', () => {
+    const { config, problems } = parseTheme({ ...theme, backgroundColor: '#ffffff' });
+    expect(problems).toEqual([{ field: 'theme.backgroundColor', message: 'is not a known field' }]);
+    expect(config.theme).toEqual(theme);
+  });
+
+  test.each([['#ffffff'], [null], [[theme]]])('a theme that is not an object (%p) is named', (value) => {
+    const { config, problems } = parseTheme(value);
+    expect(problems).toEqual([{ field: 'theme', message: expect.stringContaining('must be an object') }]);
+    expect(config.theme).toBeUndefined();
+  });
+});

@@ -1,0 +1,286 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, serve, test, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
+
+/** WCAG 2.2 level A and AA, as axe-core tags them. */
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+const SECTIONS = ['home', 'about', 'contact'] as const;
+
+const LANGUAGES = [
+  {
+    name: 'English',
+    query: '',
+    tabs: { home: 'Home', about: 'About Us', contact: 'Contact us' },
+    skip: 'Skip to content',
+    fields: ['Name', 'Telephone', 'Message'],
+    send: 'Send message',
+    incomplete: 'Please provide complete information!',
+    success: 'Submit successfully！',
+  },
+  {
+    name: 'Indonesian',
+    query: '?type=2',
+    tabs: { home: 'Beranda', about: 'Tentang Kami', contact: 'Hubungi Kami' },
+    skip: 'Langsung ke konten',
+    fields: ['Nama', 'Nomor telepon', 'Pesan'],
+    send: 'Kirim pesan',
+    incomplete: 'Mohon lengkapi semua data!',
+    success: 'Berhasil dikirim!',
+  },
+] as const;
+
+type Language = (typeof LANGUAGES)[number];
+
+/** What axe finds, short enough to read in a failed test's diff. */
+async function violations(page: Page) {
+  const { violations: found } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  return found.map((violation) => ({
+    rule: violation.id,
+    help: violation.help,
+    nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`),
+  }));
+}
+
+/**
+ * Runs `work` while the page's paused clock creeps forward a millisecond at a
+ * time. A toast lives one second, less than axe may take; axe itself waits on
+ * zero-delay timers, so a clock stopped outright would stall it. The clock
+ * is the browser context's: it also drives the blank page axe opens to
+ * finish its run, and a step that meets that page closing is just skipped.
+ */
+async function inSlowMotion<T>(page: Page, work: () => Promise<T>): Promise<T> {
+  let done = false;
+  const creep = async () => {
+    while (!done) {
+      await page.clock.runFor(1).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const [result] = await Promise.all([
+    work().finally(() => {
+      done = true;
+    }),
+    creep(),
+  ]);
+  return result;
+}
+
+async function open(page: Page, site: PorticoSite, language: Language, section: (typeof SECTIONS)[number]) {
+  await page.goto(`${site.url}/${language.query}#${section}`);
+  const panel = page.getByRole('tabpanel', { name: language.tabs[section] });
+  await expect(panel.getByRole('heading', { level: 2 })).toBeVisible();
+  return panel;
+}
+
+for (const language of LANGUAGES) {
+  for (const section of SECTIONS) {
+    test(`${language.tabs[section]} in ${language.name} has no WCAG 2.2 AA violations`, async ({ page, site }) => {
+      await open(page, site, language, section);
+      expect(await violations(page)).toEqual([]);
+    });
+  }
+
+  test(`Contact in ${language.name} has none with the failure toast, nor with the success toast`, async ({ page, site }) => {
+    await page.clock.install({ time: new Date('2026-01-05T09:00:00') });
+    const panel = await open(page, site, language, 'contact');
+    await page.clock.pauseAt(new Date('2026-01-05T10:00:00'));
+
+    await panel.getByRole('button', { name: language.send }).click();
+    const failure = page.getByRole('alert');
+    await expect(failure).toHaveText(language.incomplete);
+    expect(await inSlowMotion(page, () => violations(page))).toEqual([]);
+    await expect(failure, 'the toast was on screen all along').toBeVisible();
+
+    for (const field of language.fields) await panel.getByLabel(field).fill('Asha 98765 43210');
+    await panel.getByRole('button', { name: language.send }).click();
+    const success = page.getByRole('status');
+    await expect(success).toHaveText(language.success);
+    expect(await inSlowMotion(page, () => violations(page))).toEqual([]);
+    await expect(success, 'the toast was on screen all along').toBeVisible();
+  });
+
+  test(`the first Tab in ${language.name} shows the skip link, which takes the focus to the section`, async ({ page, site }) => {
+    const panel = await open(page, site, language, 'contact');
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: language.skip });
+    await expect(skip).toBeFocused();
+    const box = await skip.boundingBox();
+    expect(box && box.y >= 0 && box.height >= 24 && box.width >= 24).toBe(true);
+
+    await page.keyboard.press('Enter');
+    await expect(panel).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(panel.getByLabel(language.fields[0])).toBeFocused();
+  });
+
+  test(`in ${language.name} every link and button outside a sentence is at least 24 by 24 px`, async ({ page, site }) => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    for (const section of SECTIONS) {
+      await open(page, site, language, section);
+      const small = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('a[href], button')]
+          // Links inside a sentence are exempt (WCAG 2.5.8); hidden ones are not targets.
+          .filter((target) => !target.closest('p') && target.getClientRects().length > 0)
+          .filter((target) => !target.classList.contains('skip-link'))
+          .map((target) => ({ name: target.textContent?.trim(), box: target.getBoundingClientRect() }))
+          .filter(({ box }) => box.width < 24 || box.height < 24)
+          .map(({ name, box }) => `${name}: ${box.width.toFixed(1)}x${box.height.toFixed(1)}`),
+      );
+      expect(small, section).toEqual([]);
+    }
+  });
+
+  test(`at 320px wide every section in ${language.name} reflows without scrolling sideways`, async ({ page, site }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    for (const section of SECTIONS) {
+      await open(page, site, language, section);
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(scrollWidth, section).toBeLessThanOrEqual(320);
+    }
+  });
+}
+
+/** A site with a bad e-mail (the config notice) whose About remote is down (its alert). */
+async function serveFaultySite(workerIndex: number) {
+  const basePort = workerPorts(workerIndex, 11);
+  const configPath = writeConfig(basePort, { email: 42 });
+  writeConfig.rewrite(configPath, {
+    remotes: {
+      home: `http://localhost:${basePort + 1}/mf-manifest.json`,
+      // Nothing listens there.
+      about: `http://localhost:${basePort + 9}/mf-manifest.json`,
+      contact: `http://localhost:${basePort + 3}/mf-manifest.json`,
+    },
+  });
+  return serve(basePort, configPath);
+}
+
+for (const language of LANGUAGES) {
+  test(`in ${language.name}, the config notice and a failed section have no violations and reflow at 320px`, async ({
+    page,
+  }, testInfo) => {
+    const faulty = await serveFaultySite(testInfo.workerIndex);
+    try {
+      await page.goto(`${faulty.url}/${language.query}#about`);
+      await expect(page.getByRole('complementary')).toBeVisible();
+      const about = page.getByRole('tabpanel', { name: language.tabs.about });
+      await expect(about.getByRole('alert')).toBeVisible({ timeout: 12_000 });
+      expect(await violations(page)).toEqual([]);
+
+      await page.setViewportSize({ width: 320, height: 640 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    } finally {
+      await faulty.close();
+    }
+  });
+}
+
+interface FocusPlace {
+  name: string;
+  /** Inside the sticky header or the skip link: the header cannot cover it. */
+  ownedByHeader: boolean;
+  top: number;
+  bottom: number;
+  headerBottom: number;
+  viewportHeight: number;
+}
+
+function focusPlace(page: Page): Promise<FocusPlace> {
+  return page.evaluate(() => {
+    const focused = document.activeElement as HTMLElement;
+    const box = focused.getBoundingClientRect();
+    const label = focused.getAttribute('aria-label') ?? focused.textContent ?? '';
+    return {
+      name: `${focused.tagName.toLowerCase()}${focused.id ? `#${focused.id}` : ''} ${label.trim().slice(0, 24)}`,
+      ownedByHeader: Boolean(focused.closest('header, .skip-link')),
+      top: box.top,
+      bottom: box.bottom,
+      headerBottom: document.querySelector('header')!.getBoundingClientRect().bottom,
+      viewportHeight: window.innerHeight,
+    };
+  });
+}
+
+/** WCAG 2.4.11: what has the focus is on screen, and its top is not under the sticky header. */
+function expectClearOfHeader(place: FocusPlace): void {
+  if (place.ownedByHeader) return;
+  expect(place.top, place.name).toBeLessThan(place.viewportHeight);
+  if (place.bottom - place.top <= place.viewportHeight - place.headerBottom) {
+    expect(place.top, place.name).toBeGreaterThanOrEqual(place.headerBottom - 0.5);
+  } else {
+    // Taller than the room below the header (a whole section): part of it, at least, in view.
+    expect(place.bottom, place.name).toBeGreaterThan(place.headerBottom);
+  }
+}
+
+for (const viewport of [
+  { width: 360, height: 640 },
+  { width: 1280, height: 720 },
+]) {
+  for (const language of LANGUAGES) {
+    test(`at ${viewport.width}px in ${language.name}, Tab to the footer and Shift+Tab back never hide the focus under the header`, async ({
+      page,
+      site,
+    }) => {
+      await page.setViewportSize(viewport);
+      const panel = await open(page, site, language, 'contact');
+      const footerLink = page.getByRole('contentinfo').getByRole('link');
+      const seen: string[] = [];
+
+      for (let presses = 0; presses < 30 && !(await footerLink.evaluate((link) => link === document.activeElement)); presses += 1) {
+        await page.keyboard.press('Tab');
+        const place = await focusPlace(page);
+        seen.push(place.name);
+        expectClearOfHeader(place);
+      }
+      await expect(footerLink).toBeFocused();
+      expect(seen.some((name) => name.startsWith('textarea'))).toBe(true);
+
+      // Backwards the fields come in from the top, where the header is.
+      const nameField = panel.getByLabel(language.fields[0]);
+      for (let presses = 0; presses < 10 && !(await nameField.evaluate((field) => field === document.activeElement)); presses += 1) {
+        await page.keyboard.press('Shift+Tab');
+        expectClearOfHeader(await focusPlace(page));
+      }
+      await expect(nameField).toBeFocused();
+    });
+  }
+}
+
+test('an operator theme colours the page through custom properties on <html>, and stays free of violations', async ({
+  page,
+}, testInfo) => {
+  const basePort = workerPorts(testInfo.workerIndex, 12);
+  const theme = { background: '#fbf9f4', text: '#222222', primary: '#6b2d5c' };
+  const themed = await serve(basePort, writeConfig(basePort, { theme }));
+  try {
+    await page.goto(`${themed.url}/#contact`);
+    const send = page.getByRole('button', { name: 'Send message' });
+    await expect(send).toBeVisible();
+    await expect(send).toHaveCSS('background-color', 'rgb(107, 45, 92)');
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(251, 249, 244)');
+    const html = await page.evaluate(() => ({
+      primary: document.documentElement.style.getPropertyValue('--color-primary'),
+      styleElements: document.querySelectorAll('style').length,
+    }));
+    expect(html).toEqual({ primary: '#6b2d5c', styleElements: 0 });
+    await expect(page.getByRole('complementary', { name: 'Configuration' })).toHaveCount(0);
+    expect(await violations(page)).toEqual([]);
+  } finally {
+    await themed.close();
+  }
+});
+
+test('a theme with too little contrast is named in the notice and the default colours stay', async ({ page }, testInfo) => {
+  const basePort = workerPorts(testInfo.workerIndex, 13);
+  const themed = await serve(basePort, writeConfig(basePort, { theme: { primary: '#7fc8d4' } }));
+  try {
+    await page.goto(`${themed.url}/#contact`);
+    await expect(page.getByRole('complementary', { name: 'Configuration' })).toContainText('theme.primary');
+    await expect(page.getByRole('button', { name: 'Send message' })).toHaveCSS('background-color', 'rgb(11, 92, 107)');
+    expect(await page.evaluate(() => document.documentElement.getAttribute('style') ?? '')).not.toContain('--color-primary');
+  } finally {
+    await themed.close();
+  }
+});
