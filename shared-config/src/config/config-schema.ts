@@ -21,6 +21,18 @@ const origin = z.string().check(
 );
 
 /**
+ * A Subresource Integrity value: the algorithm and the base64 digest of a
+ * remote's mf-manifest.json, as `openssl dgst -sha384 -binary | base64` prints
+ * it. The lengths are those of a whole digest, so a truncated paste is named.
+ */
+const integrity = z.string().check(
+  z.regex(
+    /^(sha256-[A-Za-z0-9+/]{43}=|sha384-[A-Za-z0-9+/]{64}|sha512-[A-Za-z0-9+/]{86}==)$/,
+    'must be sha256-, sha384- or sha512- followed by the base64 digest of the manifest',
+  ),
+);
+
+/**
  * Every field of config.json, one schema per field so that a bad field is
  * reported by name and the rest of the document is still used.
  */
@@ -35,6 +47,7 @@ export const configFields = {
     contact: httpUrl,
   },
   allowedRemoteOrigins: z.array(origin),
+  remoteIntegrity: integrity,
 } as const;
 
 export interface RuntimeConfig {
@@ -44,6 +57,8 @@ export interface RuntimeConfig {
   copyright: string;
   remotes: Record<SectionId, string>;
   allowedRemoteOrigins: readonly string[];
+  /** Optional pins: each section's mf-manifest.json must hash to this. */
+  remoteIntegrity?: Partial<Record<SectionId, string>>;
 }
 
 /** What the page can safely use: every valid field, and none of the bad ones. */
@@ -54,6 +69,7 @@ export interface SiteConfig {
   copyright?: string;
   remotes: Partial<Record<SectionId, string>>;
   allowedRemoteOrigins: readonly string[];
+  remoteIntegrity?: Partial<Record<SectionId, string>>;
 }
 
 export interface ConfigProblem {
