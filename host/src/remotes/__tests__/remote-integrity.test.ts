@@ -1,0 +1,57 @@
+/** @jest-environment node */
+import { createHash } from 'node:crypto';
+import { sampleConfig } from '@portico/shared-config/sample-config';
+import { entryIntegrityOf, manifestPins, sriMatches } from '../remote-integrity';
+
+const bytesOf = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;
+const sri = (algorithm: string, text: string) => `${algorithm}-${createHash(algorithm).update(text).digest('base64')}`;
+
+describe('sriMatches', () => {
+  test.each(['sha256', 'sha384', 'sha512'])('accepts bytes that hash to a %s pin', async (algorithm) => {
+    await expect(sriMatches(bytesOf('{"a":1}'), sri(algorithm, '{"a":1}'))).resolves.toBe(true);
+  });
+
+  test('refuses bytes changed by even one character', async () => {
+    await expect(sriMatches(bytesOf('{"a":2}'), sri('sha384', '{"a":1}'))).resolves.toBe(false);
+  });
+
+  test('refuses an unknown algorithm rather than skipping the check', async () => {
+    await expect(sriMatches(bytesOf('x'), 'md5-abc')).rejects.toThrow('not a sha256, sha384 or sha512');
+  });
+
+  test('says why when the page cannot compute hashes (plain HTTP)', async () => {
+    await expect(sriMatches(bytesOf('x'), sri('sha384', 'x'), null)).rejects.toThrow('not a secure context');
+  });
+});
+
+test('manifestPins maps each configured manifest URL to its pin, and only pinned ones', () => {
+  const pin = sri('sha384', 'm');
+  expect(manifestPins({ remotes: sampleConfig.remotes, remoteIntegrity: { contact: pin } })).toEqual(
+    new Map([[sampleConfig.remotes.contact, pin]]),
+  );
+  expect(manifestPins({ remotes: sampleConfig.remotes })).toEqual(new Map());
+});
+
+describe('entryIntegrityOf', () => {
+  const integrity = sri('sha384', 'entry');
+  const manifest = (metaData: object) => ({ metaData: { remoteEntry: { name: 'remoteEntry.js', path: '', integrity }, ...metaData } });
+
+  test('publicPath "auto" puts the entry beside the manifest, sub-path and query included', () => {
+    expect(entryIntegrityOf(manifest({ publicPath: 'auto' }), 'http://cdn.example/contact/v2/mf-manifest.json?x=1')).toEqual({
+      url: 'http://cdn.example/contact/v2/remoteEntry.js',
+      integrity,
+    });
+  });
+
+  test('an explicit publicPath and entry path are honoured', () => {
+    const found = entryIntegrityOf(
+      { metaData: { publicPath: 'https://static.example/app/', remoteEntry: { name: 'remoteEntry.js', path: 'js' } } },
+      'https://other.example/mf-manifest.json',
+    );
+    expect(found).toEqual({ url: 'https://static.example/app/js/remoteEntry.js', integrity: undefined });
+  });
+
+  test.each([[null], [{}], [{ metaData: {} }], ['text']])('something that is not a manifest (%p) gives nothing', (value) => {
+    expect(entryIntegrityOf(value, 'http://x.example/mf-manifest.json')).toBeUndefined();
+  });
+});
