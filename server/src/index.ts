@@ -11,4 +11,4 @@ export {
   pageHeaders,
   remoteOrigins,
 } from './security-headers';
-export { CACHE_IMMUTABLE, CACHE_REVALIDATE, cacheControlFor, HASHED_FILE } from './static-files';
+export { CACHE_IMMUTABLE, CACHE_REVALIDATE, cacheControlFor, HASHED_FILE, safePath, staticFiles, type Handler } from './static-files';

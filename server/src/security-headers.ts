@@ -65,7 +65,6 @@ export const DATA_CSP = "default-src 'none'; frame-ancestors 'none'";
 /** Powerful features the site never uses, denied to it and to anything it embeds. */
 export const DENIED_FEATURES = [
   'accelerometer',
-  'bluetooth',
   'camera',
   'display-capture',
   'geolocation',

@@ -172,6 +172,8 @@ export function createConfig(options: AppOptions) {
         new HtmlWebpackPlugin({
           // A remote's page is its team's standalone preview; the host's is the site.
           template: isRemote ? path.join(__dirname, '../templates/standalone.html') : './src/index.html',
+          // A page without an icon makes the browser ask for /favicon.ico, a 404.
+          favicon: isRemote ? undefined : './src/favicon.svg',
           scriptLoading: 'defer',
         }),
         new StableFederationIdsPlugin(),

@@ -39,25 +39,40 @@ export function manifestPins(config: Pick<SiteConfig, 'remotes' | 'remoteIntegri
 interface ManifestMeta {
   publicPath?: string;
   remoteEntry?: { name?: string; path?: string; integrity?: string };
+  integrity?: Record<string, unknown>;
+}
+
+export interface ManifestHashes {
+  /** Where Module Federation will load remoteEntry.js from. */
+  entryUrl: string;
+  entryIntegrity?: string;
+  /** Every file with a hash in the manifest, by its absolute URL, the entry included. */
+  byUrl: Map<string, string>;
 }
 
 /**
- * Where Module Federation will load a manifest's remoteEntry.js from, and the
- * hash our builds put beside it (`metaData.remoteEntry.integrity`). The URL is
- * derived as the runtime derives it: `publicPath: "auto"` means the
- * manifest's own folder.
+ * The hashes a manifest from our builds carries (`metaData.remoteEntry
+ * .integrity` and `metaData.integrity`), keyed by the URLs Module Federation
+ * will load those files from: `publicPath: "auto"` means the manifest's own
+ * folder, as the runtime derives it.
  */
-export function entryIntegrityOf(manifest: unknown, manifestUrl: string): { url: string; integrity?: string } | undefined {
+export function manifestHashes(manifest: unknown, manifestUrl: string): ManifestHashes | undefined {
   const meta = (manifest as { metaData?: ManifestMeta } | null)?.metaData;
   const entry = meta?.remoteEntry;
   if (!meta || !entry?.name) return undefined;
   const auto = meta.publicPath === undefined || meta.publicPath === 'auto' || meta.publicPath === '';
-  const base = auto ? manifestUrl.replace(/[?#].*$/, '').replace(/\/[^/]*$/, '/') : meta.publicPath;
-  if (!base) return undefined;
-  const file = [entry.path, entry.name].filter(Boolean).join('/').replace(/^\/+/, '');
+  let base: URL;
   try {
-    return { url: new URL(file, new URL(base, globalThis.location?.href)).href, integrity: entry.integrity };
+    base = new URL(auto ? manifestUrl.replace(/[?#].*$/, '').replace(/\/[^/]*$/, '/') : (meta.publicPath as string), globalThis.location?.href);
   } catch {
     return undefined;
   }
+  const urlOf = (file: string) => new URL(file.replace(/^\/+/, ''), base).href;
+  const entryUrl = urlOf([entry.path, entry.name].filter(Boolean).join('/'));
+  const byUrl = new Map<string, string>();
+  for (const [file, hash] of Object.entries(meta.integrity ?? {})) {
+    if (typeof hash === 'string') byUrl.set(urlOf(file), hash);
+  }
+  if (entry.integrity) byUrl.set(entryUrl, entry.integrity);
+  return { entryUrl, entryIntegrity: entry.integrity, byUrl };
 }

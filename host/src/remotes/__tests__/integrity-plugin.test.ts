@@ -3,7 +3,14 @@ import { remoteIntegrityPlugin } from '../integrity-plugin';
 
 const integrity = `sha384-${'Q'.repeat(64)}`;
 const manifestUrl = 'http://localhost:8083/mf-manifest.json';
-const manifestJson = { metaData: { publicPath: 'auto', remoteEntry: { name: 'remoteEntry.js', path: '', integrity } } };
+const cssIntegrity = `sha384-${'C'.repeat(64)}`;
+const manifestJson = {
+  metaData: {
+    publicPath: 'auto',
+    remoteEntry: { name: 'remoteEntry.js', path: '', integrity },
+    integrity: { 'expose.1.css': cssIntegrity },
+  },
+};
 
 type Hooks = Required<ReturnType<typeof remoteIntegrityPlugin>>;
 const hooksOf = (plugin: ReturnType<typeof remoteIntegrityPlugin>) => plugin as Hooks;
@@ -17,6 +24,17 @@ test('a remoteEntry.js whose manifest gave a hash is loaded with integrity and C
   expect(script.getAttribute('integrity')).toBe(integrity);
   expect(script.getAttribute('crossorigin')).toBe('anonymous');
   expect(script.src).toBe('http://localhost:8083/remoteEntry.js');
+});
+
+test("an expose's stylesheet the runtime fetches itself gets its hash and keeps the runtime's attributes", async () => {
+  const plugin = hooksOf(remoteIntegrityPlugin({ remotes: sampleConfig.remotes }));
+  await plugin.afterLoadManifest({ manifestUrl, manifestJson } as unknown as Parameters<Hooks['afterLoadManifest']>[0]);
+
+  const link = plugin.createLink({ url: 'http://localhost:8083/expose.1.css', attrs: { rel: 'stylesheet', type: 'text/css' } }) as HTMLLinkElement;
+  expect(link.getAttribute('href')).toBe('http://localhost:8083/expose.1.css');
+  expect(link.getAttribute('rel')).toBe('stylesheet');
+  expect(link.getAttribute('integrity')).toBe(cssIntegrity);
+  expect(link.getAttribute('crossorigin')).toBe('anonymous');
 });
 
 test('any other script is left to Module Federation as it is', () => {

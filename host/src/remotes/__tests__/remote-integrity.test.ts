@@ -1,7 +1,7 @@
 /** @jest-environment node */
 import { createHash } from 'node:crypto';
 import { sampleConfig } from '@portico/shared-config/sample-config';
-import { entryIntegrityOf, manifestPins, sriMatches } from '../remote-integrity';
+import { manifestHashes, manifestPins, sriMatches } from '../remote-integrity';
 
 const bytesOf = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;
 const sri = (algorithm: string, text: string) => `${algorithm}-${createHash(algorithm).update(text).digest('base64')}`;
@@ -32,26 +32,36 @@ test('manifestPins maps each configured manifest URL to its pin, and only pinned
   expect(manifestPins({ remotes: sampleConfig.remotes })).toEqual(new Map());
 });
 
-describe('entryIntegrityOf', () => {
+describe('manifestHashes', () => {
   const integrity = sri('sha384', 'entry');
-  const manifest = (metaData: object) => ({ metaData: { remoteEntry: { name: 'remoteEntry.js', path: '', integrity }, ...metaData } });
-
-  test('publicPath "auto" puts the entry beside the manifest, sub-path and query included', () => {
-    expect(entryIntegrityOf(manifest({ publicPath: 'auto' }), 'http://cdn.example/contact/v2/mf-manifest.json?x=1')).toEqual({
-      url: 'http://cdn.example/contact/v2/remoteEntry.js',
-      integrity,
-    });
+  const chunk = sri('sha384', 'chunk');
+  const manifest = (metaData: object) => ({
+    metaData: { remoteEntry: { name: 'remoteEntry.js', path: '', integrity }, integrity: { 'expose.1.js': chunk }, ...metaData },
   });
 
-  test('an explicit publicPath and entry path are honoured', () => {
-    const found = entryIntegrityOf(
+  test('publicPath "auto" puts the files beside the manifest, sub-path and query included', () => {
+    const found = manifestHashes(manifest({ publicPath: 'auto' }), 'http://cdn.example/contact/v2/mf-manifest.json?x=1');
+    expect(found?.entryUrl).toBe('http://cdn.example/contact/v2/remoteEntry.js');
+    expect(found?.entryIntegrity).toBe(integrity);
+    expect(found?.byUrl).toEqual(
+      new Map([
+        ['http://cdn.example/contact/v2/expose.1.js', chunk],
+        ['http://cdn.example/contact/v2/remoteEntry.js', integrity],
+      ]),
+    );
+  });
+
+  test('an explicit publicPath and entry path are honoured; no hash, no entry in the table', () => {
+    const found = manifestHashes(
       { metaData: { publicPath: 'https://static.example/app/', remoteEntry: { name: 'remoteEntry.js', path: 'js' } } },
       'https://other.example/mf-manifest.json',
     );
-    expect(found).toEqual({ url: 'https://static.example/app/js/remoteEntry.js', integrity: undefined });
+    expect(found?.entryUrl).toBe('https://static.example/app/js/remoteEntry.js');
+    expect(found?.entryIntegrity).toBeUndefined();
+    expect(found?.byUrl.size).toBe(0);
   });
 
   test.each([[null], [{}], [{ metaData: {} }], ['text']])('something that is not a manifest (%p) gives nothing', (value) => {
-    expect(entryIntegrityOf(value, 'http://x.example/mf-manifest.json')).toBeUndefined();
+    expect(manifestHashes(value, 'http://x.example/mf-manifest.json')).toBeUndefined();
   });
 });
