@@ -56,7 +56,7 @@ export default tseslint.config(
   },
   {
     // Command-line programs talk to their operator on stdout.
-    files: ['server/src/main.ts', 'scripts/**', 'bench/**', 'tests/support/**'],
+    files: ['server/src/main.ts', 'deploy/src/*-cli.ts', 'deploy/src/bench-server.ts', 'scripts/**', 'bench/**', 'tests/support/**'],
     rules: { 'no-console': 'off' },
   },
   {

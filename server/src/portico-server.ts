@@ -23,7 +23,8 @@ export interface RunningPortico {
   close(): Promise<void>;
 }
 
-const NOT_FOUND_PAGE =
+/** The small page of every 404, on every app. */
+export const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><p>Nothing here. <a href="/">Go to the home page</a>.</p></html>';
 
 export class StartError extends Error {}
