@@ -20,7 +20,6 @@ done
 
 port="${PORTICO_NGINX_PORT:-9300}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/portico-nginx-XXXXXX")"
-# nginx's workers run as another user (nobody) and must read config.json.
 chmod 755 "$work"
 nginx_pid=""
 cleanup() {
@@ -52,7 +51,11 @@ chmod 644 "$work/config.json"
 npm run --silent nginx:config -- --config "$work/config.json" --out "$work/nginx.conf" \
   --port "$port" --host 127.0.0.1 --prefix "$work"
 "$nginx_bin" -t -q -e "$work/error.log" -c "$work/nginx.conf" -p "$work"
-"$nginx_bin" -e "$work/error.log" -c "$work/nginx.conf" -p "$work" -g 'daemon off;' &
+# Started by root, nginx's workers would run as nobody, who may not be allowed
+# into the folder the repository was checked out in (a home folder).
+as_user=""
+if [ "$(id -u)" -eq 0 ]; then as_user="user root;"; fi
+"$nginx_bin" -e "$work/error.log" -c "$work/nginx.conf" -p "$work" -g "daemon off; $as_user" &
 nginx_pid=$!
 
 for _ in $(seq 50); do
