@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { APP_DIRS } from '@portico/server';
@@ -48,6 +48,7 @@ test.describe('script integrity', () => {
         await expect(contact.getByRole('button', { name: 'Send message' })).toBeVisible();
       } finally {
         await site.close();
+        rmSync(root, { recursive: true, force: true });
       }
     });
   }
@@ -80,5 +81,6 @@ test('a manifest pinned in config.json loads while it matches, is refused once i
     await expect(contact).toContainText(SECOND_BUILD_TEXT);
   } finally {
     await site.close();
+    rmSync(root, { recursive: true, force: true });
   }
 });

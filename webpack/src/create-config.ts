@@ -13,7 +13,7 @@ import type { Configuration as DevServerConfiguration } from 'webpack-dev-server
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
 import { addEntryIntegrity } from './manifest-integrity';
 import { sharedDependencies } from './shared-dependencies';
-import { StableFederationIdsPlugin } from './stable-federation-ids-plugin';
+import { StableModuleIdsPlugin } from './stable-module-ids-plugin';
 
 export interface AppOptions {
   /** Which app this is; decides its federation name and its port. */
@@ -176,9 +176,9 @@ export function createConfig(options: AppOptions) {
           favicon: isRemote ? undefined : './src/favicon.svg',
           scriptLoading: 'defer',
         }),
-        new StableFederationIdsPlugin(),
         ...(production
           ? [
+              new StableModuleIdsPlugin(REPO_ROOT),
               // Every chunk's SHA-384 is built into the runtime that loads it,
               // so a chunk altered after the build is refused by the browser.
               new ChunkIntegrityPlugin(),
@@ -187,6 +187,8 @@ export function createConfig(options: AppOptions) {
             ]
           : []),
       ],
+      // Production ids come from StableModuleIdsPlugin: reproducible builds.
+      optimization: production ? { moduleIds: false } : undefined,
       performance: { hints: false },
       devServer: {
         port: portOf(app),

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -61,7 +61,10 @@ let running: RunningPortico;
 beforeAll(async () => {
   running = await startPortico({ rootDir: root, basePort: BASE_PORT, host: '127.0.0.1' });
 });
-afterAll(() => running.close());
+afterAll(async () => {
+  await running.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 describe('paths never leave a dist/ folder', () => {
   const attempts = [

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
@@ -43,4 +43,5 @@ test('the runtime carries the SHA-384 of the final bytes of each chunk it loads,
   // The script and the stylesheet it creates are given the hash.
   expect(runtime).toMatch(/\.integrity=\w+\.sriHashes\.js\[/);
   expect(runtime).toMatch(/\.integrity=\w+\.sriHashes\.css\[/);
+  rmSync(path.dirname(dist), { recursive: true, force: true });
 }, 30_000);
