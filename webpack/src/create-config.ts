@@ -173,7 +173,7 @@ export function createConfig(options: AppOptions) {
           // A remote's page is its team's standalone preview; the host's is the site.
           template: isRemote ? path.join(__dirname, '../templates/standalone.html') : './src/index.html',
           // A page without an icon makes the browser ask for /favicon.ico, a 404.
-          favicon: isRemote ? undefined : './src/favicon.svg',
+          favicon: path.join(__dirname, '../templates/favicon.svg'),
           scriptLoading: 'defer',
         }),
         ...(production
