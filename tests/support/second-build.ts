@@ -19,13 +19,27 @@ export function secondBuildRoot(): string {
   return root;
 }
 
-/** The source files of the working tree: tracked ones and new ones not ignored. */
+/** Folders that hold builds, installs or test output, never sources. */
+const NOT_SOURCE = new Set(['node_modules', 'dist', '.tsbuild', 'test-results', 'coverage', '.git']);
+
+/** Every file under `dir` outside those folders, relative to REPO_ROOT. */
+function walk(dir: string): string[] {
+  return readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    if (NOT_SOURCE.has(entry.name)) return [];
+    const file = path.join(dir, entry.name);
+    return entry.isDirectory() ? walk(file) : entry.isFile() ? [file] : [];
+  });
+}
+
+/** The source files of the working tree: tracked ones and new ones not ignored (or, without git, a walk). */
 function sourceFiles(): string[] {
-  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT });
-  return listed
-    .toString()
-    .split('\0')
-    .filter((file) => file !== '' && existsSync(path.join(REPO_ROOT, file)));
+  let listed: string;
+  try {
+    listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT }).toString();
+  } catch {
+    return walk('.');
+  }
+  return listed.split('\0').filter((file) => file !== '' && existsSync(path.join(REPO_ROOT, file)));
 }
 
 /**
