@@ -163,7 +163,8 @@ export function createConfig(options: AppOptions) {
           // The host registers remotes at run time from config.json, so it
           // never waits for every remote before its own code runs.
           shareStrategy: 'loaded-first',
-          // Remotes' manifests carry remoteEntry.js's hash for the host to check.
+          // Remotes' manifests carry the hashes of remoteEntry.js and of the
+          // files they list, for the host to check (manifest-integrity.ts).
           manifest: isRemote ? { additionalData: addEntryIntegrity } : true,
           // Types are a contract in @portico/shared-config instead; generating
           // them makes the host's build depend on running remotes.
