@@ -46,7 +46,7 @@ function siteRoot(name: string, { ownHost }: { ownHost: boolean }): string {
 }
 
 function serveFolder(dir: string, port: number): Promise<Server> {
-  const handle = staticFiles(dir, { crossOrigin: true });
+  const handle = staticFiles(dir, { crossOrigin: true, pageHeaders: async () => ({}) });
   const server = createServer((req, res) => handle(req, res, () => res.writeHead(404).end()));
   return new Promise((resolve) => server.listen(port, '::', () => resolve(server)));
 }

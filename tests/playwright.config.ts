@@ -7,6 +7,7 @@ import { defineConfig } from '@playwright/test';
  */
 export default defineConfig({
   testDir: 'specs',
+  globalSetup: './support/global-setup.ts',
   outputDir: 'test-results',
   timeout: 30_000,
   expect: { timeout: 5_000 },

@@ -1,3 +1,4 @@
+import { registerPlugins } from '@module-federation/enhanced/runtime';
 import {
   configWarnings,
   languageFromSearch,
@@ -8,6 +9,7 @@ import {
   type TextPack,
 } from '@portico/shared-config';
 import { applyTheme } from './app/apply-theme';
+import { remoteIntegrityPlugin } from './remotes/integrity-plugin';
 import { loadSection } from './remotes/load-section';
 import { resolvePageRemotes } from './remotes/page-remotes';
 
@@ -34,6 +36,9 @@ async function start(): Promise<void> {
   document.documentElement.lang = text.locale;
   applyTheme(config.theme);
   const remotes = resolvePageRemotes(config, window.location.search);
+  // Before any section loads: manifests pinned in config.json are checked,
+  // and every remote file is loaded with the hash its manifest gives.
+  registerPlugins([remoteIntegrityPlugin(config)]);
   for (const section of SECTION_IDS) {
     // Each section's RemoteSection picks up this same load; a failure is
     // handled (and reported) there, not here.

@@ -1,4 +1,14 @@
 export { APP_DIRS, APP_NAMES, basePort, portOf, type AppName } from './apps';
 export { answerConfig, requestHostname } from './config-endpoint';
-export { staticFiles } from './static-files';
-export { StartError, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';
+export { NOT_FOUND_PAGE, StartError, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';
+export {
+  COMMON_HEADERS,
+  contentSecurityPolicy,
+  CROSS_ORIGIN_HEADERS,
+  DATA_CSP,
+  dataHeaders,
+  originOf,
+  pageHeaders,
+  remoteOrigins,
+} from './security-headers';
+export { CACHE_IMMUTABLE, CACHE_REVALIDATE, cacheControlFor, HASHED_FILE, safePath, staticFiles, type Handler } from './static-files';

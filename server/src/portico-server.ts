@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { APP_DIRS, APP_NAMES, type AppName } from './apps';
 import { answerConfig } from './config-endpoint';
+import { COMMON_HEADERS, dataHeaders, pageHeaders, remoteOrigins } from './security-headers';
 import { staticFiles, type Handler } from './static-files';
 
 export interface PorticoServerOptions {
@@ -22,13 +23,9 @@ export interface RunningPortico {
   close(): Promise<void>;
 }
 
-const NOT_FOUND_PAGE =
+/** The small page of every 404, on every app. */
+export const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><p>Nothing here. <a href="/">Go to the home page</a>.</p></html>';
-
-function notFound(res: ServerResponse): void {
-  res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
-  res.end(NOT_FOUND_PAGE);
-}
 
 export class StartError extends Error {}
 
@@ -36,23 +33,56 @@ function distOf(rootDir: string, app: AppName): string {
   return path.join(rootDir, APP_DIRS[app], 'dist');
 }
 
-function handlerFor(app: AppName, options: PorticoServerOptions): Handler {
-  const files = staticFiles(distOf(options.rootDir, app), { crossOrigin: app !== 'host' });
-  if (app !== 'host') return files;
-  return (req, res, next) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== '/config.json') return files(req, res, next);
-    void answerConfig({ configPath: options.configPath, hostHeader: req.headers.host, basePort: options.basePort }).then(
-      (answer) => {
-        if (answer.fault) options.log?.(`config.json: ${answer.fault}`);
-        res.writeHead(answer.status, {
-          'Content-Type': 'application/json; charset=utf-8',
-          'Cache-Control': 'no-cache',
-          'X-Content-Type-Options': 'nosniff',
-        });
-        res.end(req.method === 'HEAD' ? undefined : answer.body);
-      },
-    );
+/** What each server needs to know about the app it serves. */
+interface AppServing {
+  handle: Handler;
+  /** Headers of the app's HTML (index.html, the 404 page), per request. */
+  pageHeaders: (req: IncomingMessage) => Promise<Record<string, string>>;
+}
+
+function appServing(app: AppName, options: PorticoServerOptions): AppServing {
+  const configFor = (req: IncomingMessage) =>
+    answerConfig({ configPath: options.configPath, hostHeader: req.headers.host, basePort: options.basePort });
+
+  // The host page's policy names the remotes of the very config.json it will
+  // be given; a remote's own page (its team's standalone preview) loads
+  // nothing from elsewhere.
+  const pageHeadersFor =
+    app === 'host'
+      ? async (req: IncomingMessage) => {
+          const answer = await configFor(req);
+          return pageHeaders(answer.status === 200 ? remoteOrigins(JSON.parse(answer.body)) : []);
+        }
+      : () => Promise.resolve(pageHeaders([]));
+
+  const files = staticFiles(distOf(options.rootDir, app), { crossOrigin: app !== 'host', pageHeaders: pageHeadersFor });
+  if (app !== 'host') return { handle: files, pageHeaders: pageHeadersFor };
+
+  const handle: Handler = (req, res, next) => {
+    if ((req.url ?? '/').split('?')[0] !== '/config.json') return files(req, res, next);
+    void configFor(req).then((answer) => {
+      if (answer.fault) options.log?.(`config.json: ${answer.fault}`);
+      res.writeHead(answer.status, {
+        ...dataHeaders(),
+        'Content-Type': 'application/json; charset=utf-8',
+        'Cache-Control': 'no-cache',
+      });
+      res.end(req.method === 'HEAD' ? undefined : answer.body);
+    });
   };
+  return { handle, pageHeaders: pageHeadersFor };
+}
+
+function notFound(req: IncomingMessage, res: ServerResponse, serving: AppServing): void {
+  void serving.pageHeaders(req).then((headers) => {
+    res.writeHead(404, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
+    res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_PAGE);
+  });
+}
+
+function notAllowed(res: ServerResponse): void {
+  res.writeHead(405, { ...COMMON_HEADERS, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end('Method not allowed\n');
 }
 
 function listen(server: Server, port: number, host: string | undefined, app: AppName): Promise<void> {
@@ -103,14 +133,10 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
 
   try {
     for (const [index, app] of APP_NAMES.entries()) {
-      const handle = handlerFor(app, options);
+      const serving = appServing(app, options);
       const server = createServer((req, res) => {
-        if (req.method !== 'GET' && req.method !== 'HEAD') {
-          res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
-          res.end('Method not allowed\n');
-          return;
-        }
-        handle(req, res, () => notFound(res));
+        if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(res);
+        serving.handle(req, res, () => notFound(req, res, serving));
       });
       servers.push(server);
       await listen(server, options.basePort + index, options.host, app);

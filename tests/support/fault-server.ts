@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
@@ -12,7 +13,12 @@ export type Fault =
   | { body: string; contentType?: string }
   /** Accept the request and never answer (the socket is destroyed on close). */
   | { hang: true }
-  /** Serve the real file, changed. */
+  /**
+   * Serve the real file, changed, as a build of the changed code would: the
+   * SHA-384 the remote's other files give for it (remoteEntry.js's chunk
+   * hashes, the manifest's) is changed to match, so integrity checks pass and
+   * the change itself is what the host meets.
+   */
   | { rewrite: (text: string) => string };
 
 export interface RemoteManifest {
@@ -66,17 +72,53 @@ export async function startFaultServer(dist = path.join(REPO_ROOT, 'remote-conta
     'Access-Control-Allow-Origin': '*',
   });
 
-  const serveFile = async (pathname: string, res: ServerResponse, rewrite?: (text: string) => string) => {
-    const file = path.join(dist, path.normalize(pathname));
-    if (!file.startsWith(dist + path.sep)) return void res.writeHead(404, headers('text/plain')).end('not found');
-    let content: Buffer;
-    try {
-      content = await readFile(file);
-    } catch {
-      return void res.writeHead(404, headers('text/plain')).end('not found');
+  const sri = (content: Buffer | string) => `sha384-${createHash('sha384').update(content).digest('base64')}`;
+
+  /**
+   * Every file of the remote as served now: rewritten where a fault says so,
+   * then with each changed file's old hash swapped for its new one wherever
+   * another file names it, until nothing changes (a chunk's hash is in
+   * remoteEntry.js, whose own hash is in the manifest).
+   */
+  const servedFiles = async (): Promise<Map<string, Buffer>> => {
+    const originals = new Map<string, Buffer>();
+    for (const name of await readdir(dist, { recursive: true })) {
+      const file = path.join(dist, name);
+      try {
+        originals.set(`/${name.split(path.sep).join('/')}`, await readFile(file));
+      } catch {
+        // a folder
+      }
     }
-    const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
-    res.writeHead(200, headers(type)).end(rewrite ? rewrite(content.toString('utf8')) : content);
+    const served = new Map(originals);
+    for (const [pathname, fault] of faults) {
+      const original = originals.get(pathname);
+      if (original && 'rewrite' in fault) served.set(pathname, Buffer.from(fault.rewrite(original.toString('utf8'))));
+    }
+    for (let round = 0; round < 5; round += 1) {
+      const swaps = [...served]
+        .filter(([pathname, content]) => !content.equals(originals.get(pathname)!))
+        .map(([pathname, content]) => [sri(originals.get(pathname)!), sri(content)] as const);
+      let changed = false;
+      for (const [pathname, content] of served) {
+        if (!/\.(js|json|css)$/.test(pathname)) continue;
+        let text = content.toString('utf8');
+        for (const [before, after] of swaps) text = text.split(before).join(after);
+        if (text !== content.toString('utf8')) {
+          served.set(pathname, Buffer.from(text));
+          changed = true;
+        }
+      }
+      if (!changed) break;
+    }
+    return served;
+  };
+
+  const serveFile = async (pathname: string, res: ServerResponse) => {
+    const content = (await servedFiles()).get(pathname);
+    if (!content) return void res.writeHead(404, headers('text/plain')).end('not found');
+    const type = TYPES[path.extname(pathname)] ?? 'application/octet-stream';
+    res.writeHead(200, headers(type)).end(content);
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
@@ -85,7 +127,7 @@ export async function startFaultServer(dist = path.join(REPO_ROOT, 'remote-conta
     const fault = faults.get(pathname);
     if (!fault) return void serveFile(pathname, res);
     if ('hang' in fault) return void hanging.add(req.socket);
-    if ('rewrite' in fault) return void serveFile(pathname, res, fault.rewrite);
+    if ('rewrite' in fault) return void serveFile(pathname, res);
     if ('body' in fault) return void res.writeHead(200, headers(fault.contentType ?? 'text/plain')).end(fault.body);
     if (fault.times !== undefined) {
       fault.times -= 1;

@@ -23,8 +23,9 @@ export function workerPorts(parallelIndex: number, slot = 0): number {
   return 8200 + parallelIndex * 80 + slot * 4;
 }
 
-export async function serve(basePort: number, configPath?: string): Promise<RunningPortico & PorticoSite> {
-  const running = await startPortico({ rootDir: REPO_ROOT, basePort, configPath });
+/** Serves the built apps of `rootDir` (by default this repository's) on basePort..basePort+3. */
+export async function serve(basePort: number, configPath?: string, rootDir = REPO_ROOT): Promise<RunningPortico & PorticoSite> {
+  const running = await startPortico({ rootDir, basePort, configPath });
   return { ...running, basePort, origin: (offset) => `http://localhost:${basePort + offset}` };
 }
 

@@ -1,15 +1,20 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { constants as zlib, type BrotliOptions } from 'node:zlib';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import { answerConfig, APP_NAMES, basePort, portOf, type AppName } from '@portico/server';
 import { EXPOSED_SECTION, remoteNameOf } from '@portico/shared-config/contract';
+import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
-import type { Configuration } from 'webpack';
+import type { Configuration, WebpackPluginInstance } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
+import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
+import { addEntryIntegrity } from './manifest-integrity';
 import { PublicFilesPlugin } from './public-files-plugin';
 import { sharedDependencies } from './shared-dependencies';
+import { StableModuleIdsPlugin } from './stable-module-ids-plugin';
 
 export interface AppOptions {
   /** Which app this is; decides its federation name and its port. */
@@ -54,6 +59,33 @@ const RUNTIME_CORE_ESM = path.join(
   path.dirname(require.resolve('@module-federation/runtime-tools/package.json')),
   'dist/runtime-core.js',
 );
+
+/** Text assets worth precompressing; images other than SVG are compressed already. */
+const COMPRESSIBLE = /\.(js|css|html|json|svg|txt)$/;
+
+/**
+ * `.gz` and `.br` beside each text asset, made once at build time at the
+ * highest levels, so neither `npm run serve` (sirv) nor nginx
+ * (gzip_static/brotli_static) compresses anything per request.
+ */
+function precompression(): WebpackPluginInstance[] {
+  return [
+    new CompressionPlugin({
+      algorithm: 'gzip',
+      filename: '[path][base].gz',
+      test: COMPRESSIBLE,
+      compressionOptions: { level: 9 },
+      minRatio: 0.9,
+    }),
+    new CompressionPlugin<BrotliOptions>({
+      algorithm: 'brotliCompress',
+      filename: '[path][base].br',
+      test: COMPRESSIBLE,
+      compressionOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } },
+      minRatio: 0.9,
+    }),
+  ];
+}
 
 /** The host's dev server answers /config.json the way `npm run serve` does. */
 const serveConfigJson: NonNullable<DevServerConfiguration['setupMiddlewares']> = (middlewares) => [
@@ -103,7 +135,9 @@ export function createConfig(options: AppOptions) {
         // The host registers remotes at run time from config.json, so it
         // never waits for every remote before its own code runs.
         shareStrategy: 'loaded-first',
-        manifest: true,
+        // Remotes' manifests carry the hashes of remoteEntry.js and of the
+        // files they list, for the host to check (manifest-integrity.ts).
+        manifest: isRemote ? { additionalData: addEntryIntegrity } : true,
         // Types are a contract in @portico/shared-config instead; generating
         // them makes the host's build depend on running remotes.
         dts: false,
@@ -135,6 +169,9 @@ export function createConfig(options: AppOptions) {
         assetModuleFilename: `assets/[name]${hashed}[ext]`,
         uniqueName: name,
         clean: true,
+        // Chunks are checked against their SHA-384 (below); a cross-origin
+        // script only reports integrity failures when fetched with CORS.
+        crossOriginLoading: 'anonymous',
       },
       resolve: {
         extensions: ['.ts', '.tsx', '.js'],
@@ -176,10 +213,23 @@ export function createConfig(options: AppOptions) {
         ...(standalonePage ? [new HtmlWebpackPlugin({
           // A remote's page is its team's standalone preview; the host's is the site.
           template: isRemote ? path.join(__dirname, '../templates/standalone.html') : './src/index.html',
+          // A page without an icon makes the browser ask for /favicon.ico, a 404.
+          favicon: path.join(__dirname, '../templates/favicon.svg'),
           scriptLoading: 'defer',
         })] : []),
-        ...(production ? [new MiniCssExtractPlugin({ filename: `[name]${hashed}.css`, chunkFilename: `[name]${hashed}.css` })] : []),
+        ...(production
+          ? [
+              new StableModuleIdsPlugin(REPO_ROOT),
+              // Every chunk's SHA-384 is built into the runtime that loads it,
+              // so a chunk altered after the build is refused by the browser.
+              new ChunkIntegrityPlugin(),
+              new MiniCssExtractPlugin({ filename: `[name]${hashed}.css`, chunkFilename: `[name]${hashed}.css` }),
+              ...precompression(),
+            ]
+          : []),
       ],
+      // Production ids come from StableModuleIdsPlugin: reproducible builds.
+      optimization: production ? { moduleIds: false } : undefined,
       performance: { hints: false },
       devServer: {
         port: portOf(app),

@@ -45,6 +45,18 @@ export const MARKETS = ['IN', 'ID'] as const;
 export type Market = (typeof MARKETS)[number];
 
 /**
+ * A Subresource Integrity value: the algorithm and the base64 digest of a
+ * remote's mf-manifest.json, as `openssl dgst -sha384 -binary | base64` prints
+ * it. The lengths are those of a whole digest, so a truncated paste is named.
+ */
+const integrity = z.string().check(
+  z.regex(
+    /^(sha256-[A-Za-z0-9+/]{43}=|sha384-[A-Za-z0-9+/]{64}|sha512-[A-Za-z0-9+/]{86}==)$/,
+    'must be sha256-, sha384- or sha512- followed by the base64 digest of the manifest',
+  ),
+);
+
+/**
  * Every field of config.json, one schema per field so that a bad field is
  * reported by name and the rest of the document is still used.
  */
@@ -78,6 +90,7 @@ export const configFields = {
     text: hexColor,
     primary: hexColor,
   },
+  remoteIntegrity: integrity,
 } as const;
 
 export interface GrievanceOfficer {
@@ -117,6 +130,8 @@ export interface RuntimeConfig {
   remoteLoading?: RemoteLoading;
   legal?: LegalDisclosures;
   theme?: Partial<Theme>;
+  /** Optional pins: each section's mf-manifest.json must hash to this. */
+  remoteIntegrity?: Partial<Record<SectionId, string>>;
 }
 
 /** How the host loads each section: its time limit, retries included, and how often it retries. */
@@ -138,6 +153,7 @@ export interface SiteConfig {
   legal?: LegalConfig;
   /** Only a theme whose colours all pass the contrast check; without it, base.css's own colours. */
   theme?: Partial<Theme>;
+  remoteIntegrity?: Partial<Record<SectionId, string>>;
 }
 
 export interface ConfigProblem {

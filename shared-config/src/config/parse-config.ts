@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { SECTION_IDS } from '../contract/section-contract';
+import { SECTION_IDS, type SectionId } from '../contract/section-contract';
 import { THEME_KEYS, themeContrastProblems, type Theme } from '../theme/theme';
 import {
   configFields,
@@ -200,5 +200,37 @@ export function parseConfig(raw: unknown): ParsedConfig {
   const theme = parseTheme(raw.theme, problems);
   if (theme) config.theme = theme;
 
+  if (raw.remoteIntegrity !== undefined) problems.push(...parsePins(raw.remoteIntegrity, config));
+
   return { config, problems };
+}
+
+/**
+ * `remoteIntegrity`: optional hash pins of the sections' manifests. A pin the
+ * operator wrote but that cannot be read fails closed: that section is not
+ * loaded at all rather than loaded unchecked.
+ */
+function parsePins(pins: unknown, config: SiteConfig): ConfigProblem[] {
+  if (!isRecord(pins)) {
+    config.remotes = {};
+    return [{ field: 'remoteIntegrity', message: 'must be an object of section: hash; no section is loaded unchecked' }];
+  }
+  const problems: ConfigProblem[] = [];
+  const kept: Partial<Record<SectionId, string>> = {};
+  for (const [key, value] of Object.entries(pins)) {
+    if (!(SECTION_IDS as readonly string[]).includes(key)) {
+      problems.push({ field: `remoteIntegrity.${key}`, message: `is not a section (${SECTION_IDS.join(', ')})` });
+      continue;
+    }
+    const id = key as SectionId;
+    const found = problemsOf(`remoteIntegrity.${id}`, configFields.remoteIntegrity, value);
+    if (found.length === 0) {
+      kept[id] = value as string;
+    } else {
+      delete config.remotes[id];
+      problems.push(...found.map((problem) => ({ ...problem, message: `${problem.message}; the ${id} section is not loaded unchecked` })));
+    }
+  }
+  config.remoteIntegrity = kept;
+  return problems;
 }

@@ -231,3 +231,40 @@ describe('theme', () => {
     expect(config.theme).toBeUndefined();
   });
 });
+
+describe('remoteIntegrity', () => {
+  const pin = `sha384-${'A'.repeat(64)}`;
+
+  test('is optional, and absent leaves the config as it was', () => {
+    expect(parseConfig(sampleConfig).config).not.toHaveProperty('remoteIntegrity');
+  });
+
+  test('valid pins of sha256, sha384 and sha512 are kept', () => {
+    const pins = { home: `sha256-${'B'.repeat(43)}=`, about: pin, contact: `sha512-${'C'.repeat(86)}==` };
+    const { config, problems } = parseConfig({ ...sampleConfig, remoteIntegrity: pins });
+    expect(problems).toEqual([]);
+    expect(config.remoteIntegrity).toEqual(pins);
+  });
+
+  test('a malformed pin is named and its section is not loaded unchecked', () => {
+    const { config, problems } = parseConfig({ ...sampleConfig, remoteIntegrity: { contact: 'sha384-tooshort', home: pin } });
+    expect(problems).toEqual([
+      { field: 'remoteIntegrity.contact', message: expect.stringContaining('the contact section is not loaded unchecked') },
+    ]);
+    expect(config.remotes.contact).toBeUndefined();
+    expect(config.remotes.home).toBe(sampleConfig.remotes.home);
+    expect(config.remoteIntegrity).toEqual({ home: pin });
+  });
+
+  test('an unknown section is named and ignored', () => {
+    const { config, problems } = parseConfig({ ...sampleConfig, remoteIntegrity: { legal: pin } });
+    expect(problems.map((problem) => problem.field)).toEqual(['remoteIntegrity.legal']);
+    expect(config.remotes).toEqual(sampleConfig.remotes);
+  });
+
+  test('pins that are not an object are named, and no section is loaded unchecked', () => {
+    const { config, problems } = parseConfig({ ...sampleConfig, remoteIntegrity: pin });
+    expect(problems.map((problem) => problem.field)).toEqual(['remoteIntegrity']);
+    expect(config.remotes).toEqual({});
+  });
+});

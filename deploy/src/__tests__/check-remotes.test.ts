@@ -1,0 +1,182 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { checkRemote, checkRemotes, formatReport, hostSharedVersions } from '../check-remotes';
+
+const HOST = { react: '19.3.1', 'react-dom': '19.3.1', 'react/jsx-runtime': '19.3.1', '@portico/shared-config': '1.0.0' };
+
+function manifest(section: string, changes: { exposes?: string[]; react?: string; shares?: string[] } = {}) {
+  const shares = changes.shares ?? ['react', 'react-dom', '@portico/shared-config'];
+  return {
+    id: `portico_${section}`,
+    name: `portico_${section}`,
+    metaData: {
+      name: `portico_${section}`,
+      buildInfo: { buildVersion: '1.0.0', buildName: `@portico/remote-${section}`, buildId: '0123456789ab' },
+      remoteEntry: { name: 'remoteEntry.js', path: '', type: 'global' },
+      publicPath: 'auto',
+    },
+    shared: shares.map((name) => ({
+      name,
+      version: name === '@portico/shared-config' ? '1.0.0' : '19.3.1',
+      requiredVersion: name.startsWith('react') ? (changes.react ?? '^19.2.0') : '^1.0.0',
+      singleton: true,
+    })),
+    exposes: (changes.exposes ?? ['./section']).map((exposePath) => ({ path: exposePath, name: exposePath.slice(2) })),
+  };
+}
+
+/** Loopback servers answering fixed bodies by path, as a CDN would. */
+let server: Server;
+let base: string;
+const bodies: Record<string, string> = {};
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const body = bodies[req.url ?? ''];
+    res.writeHead(body === undefined ? 404 : 200, { 'Content-Type': 'application/json' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function publish(file: string, body: unknown): string {
+  bodies[file] = typeof body === 'string' ? body : JSON.stringify(body);
+  return `${base}${file}`;
+}
+
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+test('a good remote passes every check and shows its version and build', async () => {
+  const check = await checkRemote('contact', publish('/good/mf-manifest.json', manifest('contact')), undefined, { hostShared: HOST });
+  expect(check).toMatchObject({ reachable: true, manifest: true, exposesSection: true, sharedOk: true, problems: [] });
+  expect(check.version).toBe('1.0.0');
+  expect(check.buildId).toBe('0123456789ab');
+});
+
+test('an unreachable remote is named as such', async () => {
+  const check = await checkRemote('contact', `http://127.0.0.1:${await closedPort()}/mf-manifest.json`, undefined, { hostShared: HOST });
+  expect(check.reachable).toBe(false);
+  expect(check.problems).toEqual([expect.stringMatching(/cannot be reached \(ECONNREFUSED\)/)]);
+});
+
+test('a missing manifest (404) is named with its status', async () => {
+  const check = await checkRemote('contact', `${base}/nothing/mf-manifest.json`, undefined, { hostShared: HOST });
+  expect(check.problems).toEqual([expect.stringContaining('answered HTTP 404')]);
+});
+
+test.each([
+  ['an HTML page', '<!doctype html><title>CDN error</title>', 'is not JSON'],
+  ['JSON of another kind', { hello: 'world' }, 'is JSON but not a federation manifest'],
+])('%s is not a federation manifest', async (_what, body, problem) => {
+  const check = await checkRemote('contact', publish(`/bad-${problem.length}/mf-manifest.json`, body), undefined, { hostShared: HOST });
+  expect(check).toMatchObject({ reachable: true, manifest: false });
+  expect(check.problems).toEqual([expect.stringContaining(problem)]);
+});
+
+test("another section's manifest in this section's place is named", async () => {
+  const check = await checkRemote('contact', publish('/home-as-contact/mf-manifest.json', manifest('home')), undefined, { hostShared: HOST });
+  expect(check.problems).toEqual([expect.stringContaining('is the manifest of "portico_home", not of portico_contact')]);
+});
+
+test('a remote that does not expose ./section is named with what it exposes', async () => {
+  const url = publish('/wrong-expose/mf-manifest.json', manifest('contact', { exposes: ['./contact-form'] }));
+  const check = await checkRemote('contact', url, undefined, { hostShared: HOST });
+  expect(check.exposesSection).toBe(false);
+  expect(check.problems).toEqual(['does not expose ./section (it exposes ./contact-form)']);
+});
+
+test("a remote whose React range the host's React does not satisfy is named with both versions", async () => {
+  const url = publish('/react18/mf-manifest.json', manifest('contact', { react: '^18.2.0' }));
+  const check = await checkRemote('contact', url, undefined, { hostShared: HOST });
+  expect(check.sharedOk).toBe(false);
+  expect(check.problems).toContain('needs react ^18.2.0, but the host provides 19.3.1');
+  expect(check.problems).toContain('needs react-dom ^18.2.0, but the host provides 19.3.1');
+});
+
+test('a remote that bundles its own React instead of sharing it is named', async () => {
+  const url = publish('/own-react/mf-manifest.json', manifest('contact', { shares: ['react-dom', '@portico/shared-config'] }));
+  const check = await checkRemote('contact', url, undefined, { hostShared: HOST });
+  expect(check.problems).toEqual(["does not share react: it would run its own copy beside the host's"]);
+});
+
+test('a manifest that does not match its pin is named', async () => {
+  const url = publish('/pinned/mf-manifest.json', manifest('contact'));
+  const check = await checkRemote('contact', url, `sha384-${'A'.repeat(64)}`, { hostShared: HOST });
+  expect(check.pinOk).toBe(false);
+  expect(check.problems).toEqual([expect.stringContaining('does not match remoteIntegrity.contact')]);
+});
+
+test('the whole config: a table, problems in words, and a warning (not a problem) without legal', async () => {
+  const report = await checkRemotes(
+    {
+      remotes: {
+        home: publish('/all/home/mf-manifest.json', manifest('home')),
+        about: publish('/all/about/mf-manifest.json', manifest('about')),
+        contact: publish('/all/contact/mf-manifest.json', manifest('contact', { exposes: [] })),
+      },
+    },
+    { hostShared: HOST },
+  );
+  expect(report.warnings).toEqual([expect.stringContaining('no "legal" object')]);
+  expect(report.checks.map((check) => check.problems.length)).toEqual([0, 0, 1]);
+  const text = formatReport(report);
+  expect(text).toMatch(/^section +reachable +manifest +\.\/section +shared deps +pin +version +build +manifest URL$/m);
+  expect(text).toMatch(/^contact +yes +yes +NO +yes +- +1\.0\.0 +0123456789ab /m);
+  expect(text).toContain('problem: contact: does not expose ./section (it exposes nothing)');
+  expect(text).toContain('1 section(s) would not load correctly.');
+});
+
+test("the host's shared versions come from what is installed for it", () => {
+  const versions = hostSharedVersions();
+  expect(Object.keys(versions).sort()).toEqual(['@portico/shared-config', 'react', 'react-dom', 'react-dom/client', 'react/jsx-runtime']);
+  expect(versions.react).toMatch(/^19\./);
+});
+
+describe('npm run check-remotes', () => {
+  const cli = path.join(__dirname, '../check-remotes-cli.ts');
+  // Asynchronously: the manifests are served by this very process.
+  const run = (configFile: string) =>
+    new Promise<{ status: number | null; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, [require.resolve('tsx/cli'), cli, configFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.on('exit', (status) => resolve({ status, stdout }));
+    });
+  const write = (config: unknown) => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'portico-check-')), 'config.json');
+    writeFileSync(file, JSON.stringify(config));
+    return file;
+  };
+  const legal = { legalName: 'Portico Credit Pvt Ltd' };
+
+  test('exits 0 when every section can be loaded', async () => {
+    const remotes = Object.fromEntries(
+      ['home', 'about', 'contact'].map((section) => [section, publish(`/cli/${section}/mf-manifest.json`, manifest(section))]),
+    );
+    const result = await run(write({ remotes, legal }));
+    expect(result.stdout).toContain('All sections can be served by this host.');
+    expect(result.status).toBe(0);
+  }, 30_000);
+
+  test('exits 1 with the reason when one cannot', async () => {
+    const remotes = {
+      home: publish('/cli2/home/mf-manifest.json', manifest('home')),
+      about: publish('/cli2/about/mf-manifest.json', manifest('about', { react: '^18.0.0' })),
+      contact: publish('/cli2/contact/mf-manifest.json', manifest('contact')),
+    };
+    const result = await run(write({ remotes, legal }));
+    expect(result.stdout).toMatch(/problem: about: needs react \^18\.0\.0, but the host provides 19\./);
+    expect(result.status).toBe(1);
+  }, 30_000);
+});

@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { checkRemotes, formatReport } from './check-remotes';
+
+const USAGE = `npm run check-remotes [path/to/config.json | URL of config.json]
+
+Fetches every section's mf-manifest.json named in config.json (by default
+http://localhost:8080/config.json, the running site's) and checks that the host
+can load it: reachable, a federation manifest of that section, exposing
+./section, sharing react, react-dom and @portico/shared-config in ranges the
+host's versions satisfy, matching its remoteIntegrity pin if any.
+Exits 1 when any section would not load.`;
+
+async function readConfig(source: string): Promise<unknown> {
+  if (/^https?:\/\//.test(source)) {
+    const response = await fetch(source, { signal: AbortSignal.timeout(5000) }).catch((error: Error) => {
+      throw new Error(`cannot fetch ${source}: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+    });
+    if (!response.ok) throw new Error(`${source} answered HTTP ${response.status}`);
+    return response.json();
+  }
+  // Paths the operator typed are relative to where they typed them.
+  const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), source);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read ${file} as JSON: ${(error as Error).message}`);
+  }
+}
+
+async function main(): Promise<number> {
+  const source = process.argv[2] ?? 'http://localhost:8080/config.json';
+  if (source === '--help' || source === '-h') {
+    console.log(USAGE);
+    return 0;
+  }
+  console.log(`Checking the remotes of ${source}\n`);
+  const report = await checkRemotes(await readConfig(source));
+  process.stdout.write(formatReport(report));
+  return report.checks.some((check) => check.problems.length > 0) ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`check-remotes: ${(error as Error).message}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  APP_DIRS,
+  CACHE_IMMUTABLE,
+  CACHE_REVALIDATE,
+  COMMON_HEADERS,
+  CROSS_ORIGIN_HEADERS,
+  dataHeaders,
+  HASHED_FILE,
+  NOT_FOUND_PAGE,
+  pageHeaders,
+  remoteOrigins,
+} from '@portico/server';
+
+export const TEMPLATE_PATH = path.join(__dirname, '../nginx.conf.template');
+
+/** Debian's libnginx-mod-http-brotli-static puts its module here. */
+export const DEBIAN_BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+
+export interface NginxOptions {
+  /** The config.json the site serves; its remote origins make the host page's CSP. */
+  config: unknown;
+  /** Absolute path nginx serves /config.json from. */
+  configPath: string;
+  /** The folder holding host/dist and each remote-NAME/dist. */
+  rootDir: string;
+  /** Host on basePort, the remotes on the next three, as with `npm run serve`. */
+  basePort: number;
+  /** One address to listen on; every IPv4 and IPv6 interface when absent. */
+  listenHost?: string;
+  /** Folder for the pid file, the error log and nginx's scratch files. */
+  prefix: string;
+  /** The brotli_static module to load, or undefined to serve gzip only. */
+  brotliModule?: string;
+  mimeTypes?: string;
+  template?: string;
+}
+
+/** A value nginx reads literally inside double quotes. */
+function quoted(value: string): string {
+  if (/["\\$\n]/.test(value)) throw new Error(`cannot write ${JSON.stringify(value)} into an nginx string`);
+  return `"${value}"`;
+}
+
+/** A path nginx reads literally without quotes. */
+function bare(value: string): string {
+  if (/[\s;{}"'$\\]/.test(value)) throw new Error(`nginx cannot take the path ${JSON.stringify(value)} unquoted; move it`);
+  return value;
+}
+
+const indent = (lines: string[], spaces = 6) => lines.map((line) => `${' '.repeat(spaces)}${line}`).join('\n');
+
+function addHeaders(headers: Readonly<Record<string, string>>, always = false): string {
+  return indent(Object.entries(headers).map(([name, value]) => `add_header ${name} ${quoted(value)}${always ? ' always' : ''};`));
+}
+
+function listen(port: number, host: string | undefined): string {
+  const lines = host
+    ? [`listen ${host.includes(':') ? `[${host}]` : host}:${port};`]
+    : [`listen ${port};`, `listen [::]:${port};`];
+  return indent(lines, 4);
+}
+
+function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`the nginx template uses ${placeholder}, which the generator does not know`);
+    return value;
+  });
+}
+
+/**
+ * The nginx configuration that serves the four built apps as `npm run serve`
+ * does: the same headers (the host page's CSP made from `config`), cache
+ * rules, CORS on the remotes, precompressed files, 404 page and methods.
+ */
+export function nginxConfig(options: NginxOptions): string {
+  const template = options.template ?? readFileSync(TEMPLATE_PATH, 'utf8');
+  const [head, rest] = template.split(/^ *# BEGIN remote server\n/m);
+  const [remoteBlock, tail] = (rest ?? '').split(/^ *# END remote server\n/m);
+  if (head === undefined || remoteBlock === undefined || tail === undefined) {
+    throw new Error('the nginx template has no "# BEGIN remote server" ... "# END remote server" section');
+  }
+
+  const distOf = (dir: string) => bare(path.join(path.resolve(options.rootDir), dir, 'dist'));
+  const hostPageHeaders = pageHeaders(remoteOrigins(options.config));
+  const shared: Record<string, string> = {
+    prefix: bare(path.resolve(options.prefix)),
+    mime_types: bare(options.mimeTypes ?? '/etc/nginx/mime.types'),
+    load_brotli: options.brotliModule ? `load_module ${bare(options.brotliModule)};` : '# (no brotli_static module: gzip only)',
+    brotli_static: options.brotliModule ? 'brotli_static on;' : '# brotli_static needs libnginx-mod-http-brotli-static',
+    config_path: bare(path.resolve(options.configPath)),
+    host_listen: listen(options.basePort, options.listenHost),
+    host_root: distOf(APP_DIRS.host),
+    host_page_headers: addHeaders(hostPageHeaders, true),
+    remote_page_headers: addHeaders(pageHeaders([]), true),
+    common_headers: addHeaders(COMMON_HEADERS),
+    common_headers_always: addHeaders(COMMON_HEADERS, true),
+    cors_headers: addHeaders(CROSS_ORIGIN_HEADERS),
+    cors_headers_always: addHeaders(CROSS_ORIGIN_HEADERS, true),
+    data_headers: addHeaders(dataHeaders()),
+    data_headers_always: addHeaders(dataHeaders(), true),
+    not_found_page: NOT_FOUND_PAGE.includes("'") ? quoted(NOT_FOUND_PAGE) : NOT_FOUND_PAGE,
+    hashed_file: HASHED_FILE.source,
+    cache_immutable: CACHE_IMMUTABLE,
+    cache_revalidate: CACHE_REVALIDATE,
+  };
+
+  const remotes = (['home', 'about', 'contact'] as const).map((app, index) =>
+    fill(remoteBlock, {
+      ...shared,
+      remote_name: app,
+      remote_listen: listen(options.basePort + index + 1, options.listenHost),
+      remote_root: distOf(APP_DIRS[app]),
+    }),
+  );
+  return fill(head, shared) + remotes.join('\n') + fill(tail, shared);
+}

@@ -1,0 +1,52 @@
+import { sampleConfig } from '@portico/shared-config/sample-config';
+import { remoteIntegrityPlugin } from '../integrity-plugin';
+
+const integrity = `sha384-${'Q'.repeat(64)}`;
+const manifestUrl = 'http://localhost:8083/mf-manifest.json';
+const cssIntegrity = `sha384-${'C'.repeat(64)}`;
+const manifestJson = {
+  metaData: {
+    publicPath: 'auto',
+    remoteEntry: { name: 'remoteEntry.js', path: '', integrity },
+    integrity: { 'expose.1.css': cssIntegrity },
+  },
+};
+
+type Hooks = Required<ReturnType<typeof remoteIntegrityPlugin>>;
+const hooksOf = (plugin: ReturnType<typeof remoteIntegrityPlugin>) => plugin as Hooks;
+
+test('a remoteEntry.js whose manifest gave a hash is loaded with integrity and CORS', async () => {
+  const plugin = hooksOf(remoteIntegrityPlugin({ remotes: sampleConfig.remotes }));
+  await plugin.afterLoadManifest({ manifestUrl, manifestJson } as unknown as Parameters<Hooks['afterLoadManifest']>[0]);
+
+  const script = plugin.createScript({ url: 'http://localhost:8083/remoteEntry.js' }) as HTMLScriptElement;
+  expect(script).toBeInstanceOf(HTMLScriptElement);
+  expect(script.getAttribute('integrity')).toBe(integrity);
+  expect(script.getAttribute('crossorigin')).toBe('anonymous');
+  expect(script.src).toBe('http://localhost:8083/remoteEntry.js');
+});
+
+test("an expose's stylesheet the runtime fetches itself gets its hash and keeps the runtime's attributes", async () => {
+  const plugin = hooksOf(remoteIntegrityPlugin({ remotes: sampleConfig.remotes }));
+  await plugin.afterLoadManifest({ manifestUrl, manifestJson } as unknown as Parameters<Hooks['afterLoadManifest']>[0]);
+
+  const link = plugin.createLink({ url: 'http://localhost:8083/expose.1.css', attrs: { rel: 'stylesheet', type: 'text/css' } }) as HTMLLinkElement;
+  expect(link.getAttribute('href')).toBe('http://localhost:8083/expose.1.css');
+  expect(link.getAttribute('rel')).toBe('stylesheet');
+  expect(link.getAttribute('integrity')).toBe(cssIntegrity);
+  expect(link.getAttribute('crossorigin')).toBe('anonymous');
+});
+
+test('any other script is left to Module Federation as it is', () => {
+  const plugin = hooksOf(remoteIntegrityPlugin({ remotes: sampleConfig.remotes }));
+  expect(plugin.createScript({ url: 'http://localhost:8082/remoteEntry.js' })).toBeUndefined();
+});
+
+test('only pinned manifests are fetched by the plugin; others use the default fetch', async () => {
+  const notFound = { ok: false, status: 404 } as Response;
+  const fetchManifest = jest.fn<Promise<Response>, Parameters<typeof fetch>>().mockResolvedValue(notFound);
+  const plugin = hooksOf(remoteIntegrityPlugin({ remotes: sampleConfig.remotes, remoteIntegrity: { contact: integrity } }, fetchManifest));
+  expect(plugin.fetch(sampleConfig.remotes.home, {})).toBeUndefined();
+  await expect(plugin.fetch(sampleConfig.remotes.contact, {})).resolves.toBe(notFound);
+  expect(fetchManifest).toHaveBeenCalledWith(sampleConfig.remotes.contact, {});
+});

@@ -1,0 +1,76 @@
+import { contentSecurityPolicy, dataHeaders, originOf, pageHeaders, remoteOrigins } from '../security-headers';
+
+const directives = (policy: string) =>
+  Object.fromEntries(policy.split('; ').map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1)]));
+
+describe('remoteOrigins', () => {
+  test('takes the origins of the remotes and of allowedRemoteOrigins, once each', () => {
+    expect(
+      remoteOrigins({
+        remotes: {
+          home: 'https://home.example/mf-manifest.json',
+          about: 'https://cdn.example:8443/about/v3/mf-manifest.json?x=1',
+          contact: 'https://cdn.example:8443/contact/mf-manifest.json',
+        },
+        allowedRemoteOrigins: ['https://staging.example', 'https://home.example'],
+      }),
+    ).toEqual(['https://home.example', 'https://cdn.example:8443', 'https://staging.example']);
+  });
+
+  test.each([
+    ['a non-http scheme', 'javascript:alert(1)'],
+    ['a data URL', 'data:text/javascript,1'],
+    ['not a URL', 'home'],
+    ['a number', 42],
+    ['a host that would end the directive', 'https://evil.example;script-src'],
+    ['a quoted keyword', "https://x.example'unsafe-inline'"],
+  ])('leaves out %s', (_what, value) => {
+    expect(remoteOrigins({ remotes: { home: value }, allowedRemoteOrigins: [value] })).toEqual([]);
+  });
+
+  test.each([[null], ['text'], [[]], [{ remotes: 'x', allowedRemoteOrigins: 'y' }]])(
+    'a config that is not usable (%p) gives no origins, never an error',
+    (config) => {
+      expect(remoteOrigins(config)).toEqual([]);
+    },
+  );
+
+  test('IPv6 and ports survive', () => {
+    expect(originOf('http://[::1]:8081/mf-manifest.json')).toBe('http://[::1]:8081');
+  });
+});
+
+describe('contentSecurityPolicy', () => {
+  const policy = directives(contentSecurityPolicy(['https://cdn.example', 'http://localhost:8083']));
+
+  test.each(['script-src', 'connect-src', 'style-src', 'img-src'])('%s allows self and the remotes, nothing else', (name) => {
+    expect(policy[name]).toEqual(["'self'", 'https://cdn.example', 'http://localhost:8083']);
+  });
+
+  test('forbids inline code, eval, plugins, framing, base and foreign form targets', () => {
+    const text = contentSecurityPolicy(['https://cdn.example']);
+    expect(text).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    expect(policy['object-src']).toEqual(["'none'"]);
+    expect(policy['base-uri']).toEqual(["'self'"]);
+    expect(policy['frame-ancestors']).toEqual(["'none'"]);
+    expect(policy['form-action']).toEqual(["'self'"]);
+    expect(policy['default-src']).toEqual(["'self'"]);
+  });
+
+  test('with no remotes, only the page itself', () => {
+    expect(directives(contentSecurityPolicy([]))['script-src']).toEqual(["'self'"]);
+  });
+});
+
+test('page headers add nosniff, a referrer policy and a deny-all permissions policy', () => {
+  const headers = pageHeaders([]);
+  expect(headers['X-Content-Type-Options']).toBe('nosniff');
+  expect(headers['Referrer-Policy']).toBe('strict-origin-when-cross-origin');
+  for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) {
+    expect(headers['Permissions-Policy']).toContain(`${feature}=()`);
+  }
+});
+
+test('config.json may run and embed nothing', () => {
+  expect(dataHeaders()['Content-Security-Policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+});

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { APP_DIRS, type AppName } from '@portico/server';
+import { expect, serve, test, workerPorts, writeConfig } from '../support/fixtures';
+import { REPO_ROOT } from '../support/paths';
+import { copyDists, redeploy, SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
+import { serveUnderPath } from '../support/static-server';
+
+/** Every file of a dist/ folder and the SHA-256 of its bytes. */
+function digests(dir: string, under = ''): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const name of readdirSync(path.join(dir, under))) {
+    const file = path.join(under, name);
+    if (statSync(path.join(dir, file)).isDirectory()) Object.assign(found, digests(dir, file));
+    else found[file] = createHash('sha256').update(readFileSync(path.join(dir, file))).digest('hex');
+  }
+  return found;
+}
+
+const distOf = (root: string, app: AppName) => path.join(root, APP_DIRS[app], 'dist');
+
+/** The files that are in one folder only, or differ. */
+function differences(a: Record<string, string>, b: Record<string, string>): string[] {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((file) => a[file] !== b[file]).sort();
+}
+
+test.describe('independent, reproducible builds', () => {
+  test('after a change in remote-contact alone, the host and the other remotes build byte for byte the same', () => {
+    const second = secondBuildRoot();
+    for (const app of ['host', 'home', 'about'] as const) {
+      expect(
+        differences(digests(distOf(second, app)), digests(distOf(REPO_ROOT, app))),
+        `${APP_DIRS[app]}/dist differs from a build of the same sources in another folder (stale? run npm run build)`,
+      ).toEqual([]);
+    }
+    const before = digests(distOf(REPO_ROOT, 'contact'));
+    const after = digests(distOf(second, 'contact'));
+    expect(after['mf-manifest.json']).not.toBe(before['mf-manifest.json']);
+    expect(after['remoteEntry.js']).not.toBe(before['remoteEntry.js']);
+  });
+
+  test('no build holds an absolute path of the machine that built it', () => {
+    const second = secondBuildRoot();
+    for (const app of ['host', 'home', 'about', 'contact'] as const) {
+      for (const [root, other] of [
+        [REPO_ROOT, second],
+        [second, REPO_ROOT],
+      ] as const) {
+        const dist = distOf(root, app);
+        for (const file of Object.keys(digests(dist)).filter((name) => !/\.(br|gz)$/.test(name))) {
+          const text = readFileSync(path.join(dist, file), 'latin1');
+          expect(text.includes(root) || text.includes(other), `${dist}/${file}`).toBe(false);
+        }
+      }
+    }
+  });
+});
+
+test('a second build of a section, deployed under a sub-path of another origin, is shown once config.json points at it: no host build', async ({
+  page,
+}, testInfo) => {
+  const basePort = workerPorts(testInfo.workerIndex, 7);
+  const v2 = await serveUnderPath(distOf(secondBuildRoot(), 'contact'), '/contact/v2/', workerPorts(testInfo.workerIndex, 8));
+  const configPath = writeConfig(basePort);
+  const site = await serve(basePort, configPath);
+  try {
+    await page.goto(`${site.url}/#contact`);
+    const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+    await expect(contact.getByRole('button', { name: 'Send message' })).toBeVisible();
+    await expect(contact).not.toContainText(SECOND_BUILD_TEXT);
+
+    const remotes = { home: `${site.origin(1)}/mf-manifest.json`, about: `${site.origin(2)}/mf-manifest.json` };
+    writeConfig.rewrite(configPath, { remotes: { ...remotes, contact: `${v2.url}mf-manifest.json` } });
+    await page.reload();
+    await expect(contact).toContainText(SECOND_BUILD_TEXT);
+    await expect(contact.getByRole('button', { name: 'Send message' })).toBeVisible();
+
+    // Rolling back is the same edit, back.
+    writeConfig.rewrite(configPath, { remotes: { ...remotes, contact: `${site.origin(3)}/mf-manifest.json` } });
+    await page.reload();
+    await expect(contact.getByRole('button', { name: 'Send message' })).toBeVisible();
+    await expect(contact).not.toContainText(SECOND_BUILD_TEXT);
+  } finally {
+    await site.close();
+    await v2.close();
+  }
+});
+
+test('a redeploy into a running server is picked up on the next page load, with no restart', async ({ page }, testInfo) => {
+  const root = copyDists();
+  const basePort = workerPorts(testInfo.workerIndex, 7);
+  const site = await serve(basePort, undefined, root);
+  try {
+    await page.goto(`${site.url}/#contact`);
+    const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+    await expect(contact.getByRole('button', { name: 'Send message' })).toBeVisible();
+    await expect(contact).not.toContainText(SECOND_BUILD_TEXT);
+
+    redeploy(root, 'contact', secondBuildRoot());
+    await page.reload();
+    await expect(contact).toContainText(SECOND_BUILD_TEXT);
+    await expect(page.getByRole('tabpanel', { name: 'Home' })).toBeHidden();
+  } finally {
+    await site.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,78 @@
+import { expect, test } from '../support/fixtures';
+
+declare global {
+  interface Window {
+    cspViolations: string[];
+    loadedElements: { url: string; integrity: string | null; crossorigin: string | null }[];
+  }
+}
+
+test('a whole visit (three tabs, both contact toasts) raises no CSP violation and no console error', async ({ page, site }) => {
+  await page.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (event) => {
+      window.cspViolations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`);
+    });
+    // Module Federation removes its script elements once loaded: note each as it is added.
+    window.loadedElements = [];
+    new MutationObserver((mutations) => {
+      for (const node of mutations.flatMap((mutation) => [...mutation.addedNodes])) {
+        if (node instanceof HTMLScriptElement || (node instanceof HTMLLinkElement && node.rel === 'stylesheet')) {
+          window.loadedElements.push({
+            url: node instanceof HTMLScriptElement ? node.src : node.href,
+            integrity: node.getAttribute('integrity'),
+            crossorigin: node.getAttribute('crossorigin'),
+          });
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const errors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on('pageerror', (error) => errors.push(error.message));
+
+  const response = await page.goto(site.url);
+  const csp = response?.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain(`script-src 'self' ${site.origin(1)} ${site.origin(2)} ${site.origin(3)};`);
+  expect(csp).not.toContain('unsafe');
+
+  await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
+  await page.getByRole('tab', { name: 'About Us' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'About Us' }).getByRole('heading', { name: 'About Us' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Contact us' }).click();
+
+  const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+  await contact.getByRole('button', { name: 'Send message' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Please provide complete information!' })).toBeVisible();
+  await contact.getByLabel('Name').fill('Asha');
+  await contact.getByLabel('Telephone').fill('+91 98765 43210');
+  await contact.getByLabel('Message').fill('When can I apply?');
+  await contact.getByRole('button', { name: 'Send message' }).click();
+  await expect(page.getByRole('status')).toHaveText('Submit successfully！');
+
+  // Every script and stylesheet taken from a remote's origin was checked against its hash.
+  const fromRemotes = (await page.evaluate(() => window.loadedElements)).filter(
+    (element) => new URL(element.url).origin !== site.url,
+  );
+  expect(fromRemotes.filter((element) => element.url.endsWith('/remoteEntry.js'))).toHaveLength(3);
+  expect(fromRemotes.some((element) => element.url.endsWith('.css'))).toBe(true);
+  for (const element of fromRemotes) {
+    expect(element.integrity, element.url).toMatch(/^sha384-/);
+    expect(element.crossorigin, element.url).toBe('anonymous');
+  }
+
+  expect(await page.evaluate(() => window.cspViolations)).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test('the page, the 404 page and config.json carry the security headers', async ({ request, site }) => {
+  for (const path of ['/', '/nope']) {
+    const headers = (await request.get(`${site.url}${path}`)).headers();
+    expect(headers['content-security-policy'], path).toContain("object-src 'none'");
+    expect(headers['x-content-type-options'], path).toBe('nosniff');
+    expect(headers['referrer-policy'], path).toBe('strict-origin-when-cross-origin');
+    expect(headers['permissions-policy'], path).toContain('geolocation=()');
+  }
+  const config = (await request.get(`${site.url}/config.json`)).headers();
+  expect(config['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+});

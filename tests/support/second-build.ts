@@ -1,0 +1,137 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { APP_DIRS, APP_NAMES, type AppName } from '@portico/server';
+import { REPO_ROOT } from './paths';
+
+/** The visible text only the second build of remote-contact shows. */
+export const SECOND_BUILD_TEXT = 'Contact section, second build';
+
+/** Where global-setup put the second build (a copy of the repository, all four apps built). */
+export const SECOND_BUILD_ENV = 'PORTICO_SECOND_BUILD';
+
+export function secondBuildRoot(): string {
+  const root = process.env[SECOND_BUILD_ENV];
+  if (!root || !existsSync(path.join(root, APP_DIRS.contact, 'dist', 'mf-manifest.json'))) {
+    throw new Error(`${SECOND_BUILD_ENV} names no built copy; run the browser tests through playwright.config.ts`);
+  }
+  return root;
+}
+
+/** Folders that hold builds, installs or test output, never sources. */
+const NOT_SOURCE = new Set(['node_modules', 'dist', '.tsbuild', 'test-results', 'coverage', '.git']);
+
+/** Every file under `dir` outside those folders, relative to REPO_ROOT. */
+function walk(dir: string): string[] {
+  return readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    if (NOT_SOURCE.has(entry.name)) return [];
+    const file = path.join(dir, entry.name);
+    return entry.isDirectory() ? walk(file) : entry.isFile() ? [file] : [];
+  });
+}
+
+/** The source files of the working tree: tracked ones and new ones not ignored (or, without git, a walk). */
+function sourceFiles(): string[] {
+  let listed: string;
+  try {
+    listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT }).toString();
+  } catch {
+    return walk('.');
+  }
+  return listed.split('\0').filter((file) => file !== '' && existsSync(path.join(REPO_ROOT, file)));
+}
+
+/**
+ * A copy of the repository's sources in a temporary folder. node_modules is
+ * hard-linked (fast, no space), not symlinked: a symlink would resolve to the
+ * real repository and give webpack other module paths than a checkout has.
+ */
+export function copyRepository(): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'portico-copy-'));
+  for (const file of sourceFiles()) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    cpSync(path.join(REPO_ROOT, file), path.join(root, file));
+  }
+  try {
+    execFileSync('cp', ['-al', path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules')]);
+  } catch {
+    // Another file system: hard links are impossible, a real copy still works.
+    cpSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+  }
+  return root;
+}
+
+/**
+ * Changes what remote-contact shows, through its one exposed module only, so
+ * the change holds whatever the section's components become.
+ */
+export function changeContactText(root: string): void {
+  const exposes = path.join(root, APP_DIRS.contact, 'src/exposes');
+  cpSync(path.join(exposes, 'section.ts'), path.join(exposes, 'first-section.ts'));
+  writeFileSync(
+    path.join(exposes, 'section.ts'),
+    [
+      "import { createElement } from 'react';",
+      "import { Section as FirstSection } from './first-section';",
+      '',
+      'export function Section() {',
+      `  return createElement('div', null, createElement('p', null, ${JSON.stringify(SECOND_BUILD_TEXT)}), createElement(FirstSection));`,
+      '}',
+      '',
+    ].join('\n'),
+  );
+}
+
+function buildApp(root: string, app: AppName): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cli = path.join(root, 'node_modules/webpack-cli/bin/cli.js');
+    const child = spawn(process.execPath, [cli, 'build', '--mode', 'production'], {
+      cwd: path.join(root, APP_DIRS[app]),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let errors = '';
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`building ${app} in ${root} failed:\n${errors}`))));
+  });
+}
+
+/** Production builds of all four apps in `root`, two at a time (the machines have two cores). */
+export async function buildAll(root: string): Promise<void> {
+  const queue = [...APP_NAMES];
+  const worker = async () => {
+    for (let app = queue.shift(); app; app = queue.shift()) await buildApp(root, app);
+  };
+  await Promise.all([worker(), worker()]);
+}
+
+/**
+ * A repository layout holding copies of the given dist/ folders, for a test
+ * that replaces or alters files while a server serves them: the real dist/
+ * folders are never touched.
+ */
+export function copyDists(from: string = REPO_ROOT): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'portico-dists-'));
+  for (const app of APP_NAMES) {
+    cpSync(path.join(from, APP_DIRS[app], 'dist'), path.join(root, APP_DIRS[app], 'dist'), { recursive: true });
+  }
+  return root;
+}
+
+/** A remote's files that name all the others, so they are replaced last. */
+const ENTRY_FILES = /^(mf-manifest\.json|remoteEntry\.js)/;
+
+/**
+ * Deploys `app`'s build from `fromRoot` over the one in `root` the way
+ * docs/deploy.md says: the new hashed files first (old ones may stay), then
+ * remoteEntry.js and mf-manifest.json, so no visitor is sent to a file that
+ * is not there yet.
+ */
+export function redeploy(root: string, app: AppName, fromRoot: string): void {
+  const from = path.join(fromRoot, APP_DIRS[app], 'dist');
+  const to = path.join(root, APP_DIRS[app], 'dist');
+  const files = readdirSync(from);
+  for (const file of [...files.filter((name) => !ENTRY_FILES.test(name)), ...files.filter((name) => ENTRY_FILES.test(name))]) {
+    cpSync(path.join(from, file), path.join(to, file), { recursive: true });
+  }
+}

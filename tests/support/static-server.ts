@@ -1,0 +1,36 @@
+import { createServer } from 'node:http';
+import { pageHeaders, staticFiles } from '@portico/server';
+
+export interface StaticServer {
+  /** The URL of `prefix` on this server, e.g. `http://localhost:8300/contact/v2/`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * One remote's dist/ served under a sub-path, as a CDN would host a team's
+ * versioned build (`/contact/v2/mf-manifest.json`), with the same headers as
+ * `npm run serve` gives a remote.
+ */
+export async function serveUnderPath(dir: string, prefix: string, port: number): Promise<StaticServer> {
+  const files = staticFiles(dir, { crossOrigin: true, pageHeaders: () => Promise.resolve(pageHeaders([])) });
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    const notFound = () => res.writeHead(404).end();
+    if (!url.startsWith(prefix)) return notFound();
+    req.url = url.slice(prefix.length - 1);
+    files(req, res, notFound);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, resolve);
+  });
+  return {
+    url: `http://localhost:${port}${prefix}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

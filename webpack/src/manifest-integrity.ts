@@ -1,0 +1,67 @@
+import type { Compilation } from 'webpack';
+import { sriOf } from './integrity';
+
+interface AssetLists {
+  js: { sync: string[]; async: string[] };
+  css: { sync: string[]; async: string[] };
+}
+
+/** The part of Module Federation's build stats this hook reads and extends. */
+export interface ManifestStats {
+  metaData: {
+    remoteEntry: { name: string; path: string; integrity?: string };
+    buildInfo: { buildVersion: string; buildName: string; buildId?: string };
+    /** File (as the manifest lists it) → its Subresource Integrity value. */
+    integrity?: Record<string, string>;
+  };
+  exposes?: { assets?: AssetLists }[];
+  shared?: { assets?: AssetLists }[];
+}
+
+/** Every file the manifest lists for its exposes and shared modules. */
+function listedFiles(stats: ManifestStats): string[] {
+  const lists = [...(stats.exposes ?? []), ...(stats.shared ?? [])].flatMap(({ assets }) =>
+    assets ? [assets.js.sync, assets.js.async, assets.css.sync, assets.css.async] : [],
+  );
+  return [...new Set(lists.flat())].sort();
+}
+
+/**
+ * Module Federation's `manifest.additionalData` hook: it runs after the
+ * chunks' real content hashes are final and before mf-manifest.json is
+ * written (and then compressed), so the manifest can carry hashes.
+ *
+ * - `metaData.remoteEntry.integrity`: the host loads remoteEntry.js with it;
+ * - `metaData.integrity`: the same for every JS and CSS file the manifest
+ *   lists, because the host's federation runtime fetches an expose's files
+ *   itself, beside the entry, to save a round trip;
+ * - `metaData.buildInfo.buildId`: derived from the entry's hash, never the
+ *   clock, so two builds of the same sources are the same build.
+ *
+ * The entry in turn holds the hashes of every chunk it loads (ChunkIntegrity
+ * plugin), so a manifest pinned by its own hash in config.json pins the
+ * whole remote.
+ */
+export function addEntryIntegrity({ stats, compilation }: { stats: ManifestStats; compilation: Compilation }): void {
+  const { remoteEntry, buildInfo } = stats.metaData;
+  const hashOf = (file: string): string | undefined => {
+    const asset = compilation.getAsset(file);
+    if (!asset) compilation.errors.push(new compilation.compiler.webpack.WebpackError(`manifest integrity: ${file} was not emitted`));
+    return asset && sriOf(asset.source.buffer());
+  };
+
+  const entryIntegrity = hashOf([remoteEntry.path, remoteEntry.name].filter(Boolean).join('/'));
+  if (!entryIntegrity) return;
+  remoteEntry.integrity = entryIntegrity;
+  buildInfo.buildId = createBuildId(entryIntegrity);
+  const integrity: Record<string, string> = {};
+  for (const file of listedFiles(stats)) {
+    const hash = hashOf(file);
+    if (hash) integrity[file] = hash;
+  }
+  stats.metaData.integrity = integrity;
+}
+
+export function createBuildId(entryIntegrity: string): string {
+  return Buffer.from(entryIntegrity.replace(/^sha384-/, ''), 'base64').toString('hex').slice(0, 12);
+}
