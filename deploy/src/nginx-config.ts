@@ -9,8 +9,8 @@ import {
   dataHeaders,
   HASHED_FILE,
   NOT_FOUND_PAGE,
+  hostPageHeaders,
   pageHeaders,
-  remoteOrigins,
 } from '@portico/server';
 
 export const TEMPLATE_PATH = path.join(__dirname, '../nginx.conf.template');
@@ -84,7 +84,7 @@ export function nginxConfig(options: NginxOptions): string {
   }
 
   const distOf = (dir: string) => bare(path.join(path.resolve(options.rootDir), dir, 'dist'));
-  const hostPageHeaders = pageHeaders(remoteOrigins(options.config));
+  const hostHeaders = hostPageHeaders(options.config);
   const shared: Record<string, string> = {
     prefix: bare(path.resolve(options.prefix)),
     mime_types: bare(options.mimeTypes ?? '/etc/nginx/mime.types'),
@@ -93,7 +93,7 @@ export function nginxConfig(options: NginxOptions): string {
     config_path: bare(path.resolve(options.configPath)),
     host_listen: listen(options.basePort, options.listenHost),
     host_root: distOf(APP_DIRS.host),
-    host_page_headers: addHeaders(hostPageHeaders, true),
+    host_page_headers: addHeaders(hostHeaders, true),
     remote_page_headers: addHeaders(pageHeaders([]), true),
     common_headers: addHeaders(COMMON_HEADERS),
     common_headers_always: addHeaders(COMMON_HEADERS, true),

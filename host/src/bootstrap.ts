@@ -22,28 +22,31 @@ async function start(): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
   const language = languageFromSearch(window.location.search);
-  // The page's staircase is short only if nothing waits needlessly: React and
-  // the shell download while config.json and the language pack arrive, and
-  // then while the sections' manifests and entries load.
+  // The page's staircase is short only if nothing waits needlessly: the
+  // sections start loading as soon as config.json names them, while the
+  // language pack and React (index.ts requested it already) arrive.
   const page = import('./app/render-page');
-  const [{ config, problems }, text] = await Promise.all([loadConfig(), loadTexts(language)]);
-  if (problems.length > 0) {
-    console.error(
-      `Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`,
-    );
-  }
-  for (const warning of configWarnings(config)) console.warn(`Portico: ${warning}`);
+  const sectionsStarted = loadConfig().then(({ config, problems }) => {
+    if (problems.length > 0) {
+      console.error(
+        `Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`,
+      );
+    }
+    for (const warning of configWarnings(config)) console.warn(`Portico: ${warning}`);
+    applyTheme(config.theme);
+    const remotes = resolvePageRemotes(config, window.location.search);
+    // Before any section loads: manifests pinned in config.json are checked,
+    // and every remote file is loaded with the hash its manifest gives.
+    registerPlugins([remoteIntegrityPlugin(config)]);
+    for (const section of SECTION_IDS) {
+      // Each section's RemoteSection picks up this same load; a failure is
+      // handled (and reported) there, not here.
+      loadSection(section, remotes.remotes[section], config.remoteLoading).catch(() => undefined);
+    }
+    return { config, problems, remotes };
+  });
+  const [{ config, problems, remotes }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);
   document.documentElement.lang = text.locale;
-  applyTheme(config.theme);
-  const remotes = resolvePageRemotes(config, window.location.search);
-  // Before any section loads: manifests pinned in config.json are checked,
-  // and every remote file is loaded with the hash its manifest gives.
-  registerPlugins([remoteIntegrityPlugin(config)]);
-  for (const section of SECTION_IDS) {
-    // Each section's RemoteSection picks up this same load; a failure is
-    // handled (and reported) there, not here.
-    loadSection(section, remotes.remotes[section], config.remoteLoading).catch(() => undefined);
-  }
   const { renderPage } = await page;
   renderPage(container, { config, problems, language, text, remotes });
   // An older version of the site may have left a service worker that would

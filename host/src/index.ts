@@ -6,3 +6,6 @@ import './app/app.css';
 // The async boundary: shared modules (React, shared-config) are negotiated by
 // Module Federation before bootstrap's static imports run.
 void import('./bootstrap');
+// React's chunk is requested now, beside bootstrap's, not after it; bootstrap
+// imports the same module and reports a failure to load it.
+import('./app/render-page').catch(() => undefined);

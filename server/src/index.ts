@@ -7,6 +7,8 @@ export {
   CROSS_ORIGIN_HEADERS,
   DATA_CSP,
   dataHeaders,
+  hostPageHeaders,
+  manifestPreloads,
   originOf,
   pageHeaders,
   remoteOrigins,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { APP_DIRS, APP_NAMES, type AppName } from './apps';
 import { answerConfig } from './config-endpoint';
-import { COMMON_HEADERS, dataHeaders, pageHeaders, remoteOrigins } from './security-headers';
+import { COMMON_HEADERS, dataHeaders, hostPageHeaders, pageHeaders } from './security-headers';
 import { staticFiles, type Handler } from './static-files';
 
 export interface PorticoServerOptions {
@@ -37,7 +37,7 @@ function distOf(rootDir: string, app: AppName): string {
 interface AppServing {
   handle: Handler;
   /** Headers of the app's HTML (index.html, the 404 page), per request. */
-  pageHeaders: (req: IncomingMessage) => Promise<Record<string, string>>;
+  pageHeaders: (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
 }
 
 function appServing(app: AppName, options: PorticoServerOptions): AppServing {
@@ -49,9 +49,9 @@ function appServing(app: AppName, options: PorticoServerOptions): AppServing {
   // nothing from elsewhere.
   const pageHeadersFor =
     app === 'host'
-      ? async (req: IncomingMessage) => {
+      ? async (req: IncomingMessage, search: string) => {
           const answer = await configFor(req);
-          return pageHeaders(answer.status === 200 ? remoteOrigins(JSON.parse(answer.body)) : []);
+          return answer.status === 200 ? hostPageHeaders(JSON.parse(answer.body), search) : pageHeaders([]);
         }
       : () => Promise.resolve(pageHeaders([]));
 
@@ -74,7 +74,7 @@ function appServing(app: AppName, options: PorticoServerOptions): AppServing {
 }
 
 function notFound(req: IncomingMessage, res: ServerResponse, serving: AppServing): void {
-  void serving.pageHeaders(req).then((headers) => {
+  void serving.pageHeaders(req, '').then((headers) => {
     res.writeHead(404, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
     res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_PAGE);
   });

@@ -99,6 +99,31 @@ export function pageHeaders(origins: readonly string[]): Record<string, string> 
   };
 }
 
+/**
+ * `Link` preloads of each configured section's mf-manifest.json. The browser
+ * fetches them with the page, instead of after the scripts and config.json
+ * that name them: the longest wait of a federated page is that staircase.
+ */
+export function manifestPreloads(config: unknown, search = ''): string | undefined {
+  if (!isRecord(config) || !isRecord(config.remotes)) return undefined;
+  // A section this visit loads from elsewhere (`?remote.contact=`) does not
+  // need its configured manifest.
+  const overridden = new URLSearchParams(search);
+  const urls = Object.entries(config.remotes)
+    .filter(([section]) => !overridden.has(`remote.${section}`))
+    .map(([, url]) => url)
+    .filter((url) => originOf(url) !== undefined)
+    .map((url) => new URL(url as string).href);
+  if (urls.length === 0) return undefined;
+  return urls.map((url) => `<${url}>; rel=preload; as=fetch; crossorigin=anonymous`).join(', ');
+}
+
+/** Headers of the host's page for the config.json it will be given, at this address. */
+export function hostPageHeaders(config: unknown, search = ''): Record<string, string> {
+  const preloads = manifestPreloads(config, search);
+  return { ...pageHeaders(remoteOrigins(config)), ...(preloads ? { Link: preloads } : {}) };
+}
+
 /** Headers of config.json. */
 export function dataHeaders(): Record<string, string> {
   return { ...COMMON_HEADERS, 'Content-Security-Policy': DATA_CSP };

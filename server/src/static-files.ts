@@ -43,8 +43,11 @@ export type Handler = (req: IncomingMessage, res: ServerResponse, next: () => vo
 export interface StaticFilesOptions {
   /** A remote's files are loaded by the host's page, from another origin. */
   crossOrigin: boolean;
-  /** Headers for index.html (its Content-Security-Policy), worked out per request. */
-  pageHeaders: (req: IncomingMessage) => Promise<Record<string, string>>;
+  /**
+   * Headers for index.html (its Content-Security-Policy), worked out per
+   * request; `search` is the query of the address the page was asked for.
+   */
+  pageHeaders: (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
 }
 
 function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string>>): void {
@@ -65,13 +68,14 @@ export function staticFiles(dir: string, options: StaticFilesOptions): Handler {
     const pathname = safePath(req.url);
     if (pathname === undefined) return next();
     const file = pathname === '/' ? '/index.html' : pathname;
+    const { search } = new URL(req.url ?? '/', 'http://x');
     // sirv decodes the URL again; hand it the checked path, encoded once.
     req.url = encodeURI(file);
     setHeaders(res, COMMON_HEADERS);
     if (options.crossOrigin) setHeaders(res, CROSS_ORIGIN_HEADERS);
     res.setHeader('Cache-Control', cacheControlFor(file));
     if (file !== '/index.html') return serve(req, res, next);
-    void options.pageHeaders(req).then((headers) => {
+    void options.pageHeaders(req, search).then((headers) => {
       setHeaders(res, headers);
       serve(req, res, next);
     });

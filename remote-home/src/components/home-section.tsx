@@ -1,5 +1,5 @@
 import { fill, formatMoney, useText, type SectionProps } from '@portico/shared-config';
-import banner from '../assets/banner.svg';
+import { HomeBanner } from './home-banner';
 import './home-section.css';
 
 export function HomeSection(_props: SectionProps) {
@@ -16,7 +16,7 @@ export function HomeSection(_props: SectionProps) {
           <p>{fill(text.home.eligibility, { income: money(text.money.minIncome) })}</p>
           {text.home.users && <p className="home-hero__users">{text.home.users}</p>}
         </div>
-        <img className="home-hero__banner" src={banner} alt={text.home.bannerAlt} width={480} height={320} />
+        <HomeBanner label={text.home.bannerAlt} />
       </div>
       <h3>{text.home.stepsHeading}</h3>
       <ol className="home-steps">

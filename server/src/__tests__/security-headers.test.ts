@@ -1,4 +1,12 @@
-import { contentSecurityPolicy, dataHeaders, originOf, pageHeaders, remoteOrigins } from '../security-headers';
+import {
+  contentSecurityPolicy,
+  dataHeaders,
+  hostPageHeaders,
+  manifestPreloads,
+  originOf,
+  pageHeaders,
+  remoteOrigins,
+} from '../security-headers';
 
 const directives = (policy: string) =>
   Object.fromEntries(policy.split('; ').map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1)]));
@@ -73,4 +81,32 @@ test('page headers add nosniff, a referrer policy and a deny-all permissions pol
 
 test('config.json may run and embed nothing', () => {
   expect(dataHeaders()['Content-Security-Policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+});
+
+describe('manifestPreloads', () => {
+  const config = {
+    remotes: {
+      home: 'http://localhost:8081/mf-manifest.json',
+      about: 'javascript:alert(1)',
+      contact: 'https://cdn.example.com/contact/mf-manifest.json',
+    },
+  };
+
+  test('preloads each configured http(s) manifest, CORS-mode like the fetch that uses it', () => {
+    expect(manifestPreloads(config)).toBe(
+      '<http://localhost:8081/mf-manifest.json>; rel=preload; as=fetch; crossorigin=anonymous, ' +
+        '<https://cdn.example.com/contact/mf-manifest.json>; rel=preload; as=fetch; crossorigin=anonymous',
+    );
+  });
+
+  test('leaves out a section this visit overrides', () => {
+    expect(manifestPreloads(config, '?remote.contact=https%3A%2F%2Fpreview.example%2Fmf-manifest.json')).toBe(
+      '<http://localhost:8081/mf-manifest.json>; rel=preload; as=fetch; crossorigin=anonymous',
+    );
+  });
+
+  test('the host page sends them beside its policy; nothing without remotes', () => {
+    expect(hostPageHeaders(config).Link).toContain('rel=preload');
+    expect(hostPageHeaders({}).Link).toBeUndefined();
+  });
 });
