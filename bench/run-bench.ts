@@ -1,5 +1,5 @@
 import { execSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -45,6 +45,26 @@ function siteRoot(name: string, { ownHost }: { ownHost: boolean }): string {
   return root;
 }
 
+/**
+ * The extra remotes' site config: the default one, with the extra remotes'
+ * origins allowed, so the page's Content-Security-Policy lets them load.
+ */
+function extraConfig(): string {
+  const config = JSON.parse(readFileSync(path.join(REPO_ROOT, 'server/config/default-config.json'), 'utf8')) as object;
+  const origin = (port: number) => `http://localhost:${port}`;
+  const file = path.join(OUT_DIR, 'extra-config.json');
+  const remotes = { home: 1, about: 2, contact: 3 };
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...config,
+      remotes: Object.fromEntries(Object.entries(remotes).map(([id, offset]) => [id, `${origin(PORTS.extra + offset)}/mf-manifest.json`])),
+      allowedRemoteOrigins: Array.from({ length: EXTRA }, (_, index) => origin(PORTS.extra + 10 + index)),
+    }),
+  );
+  return file;
+}
+
 function serveFolder(dir: string, port: number): Promise<Server> {
   const handle = staticFiles(dir, { crossOrigin: true, pageHeaders: async () => ({}) });
   const server = createServer((req, res) => handle(req, res, () => res.writeHead(404).end()));
@@ -74,7 +94,9 @@ async function main(): Promise<void> {
   try {
     servers.push(await startPortico({ rootDir: siteRoot('federated', { ownHost: false }), basePort: PORTS.federated }));
     servers.push(await startPortico({ rootDir: siteRoot('single', { ownHost: true }), basePort: PORTS.single }));
-    servers.push(await startPortico({ rootDir: siteRoot('extra', { ownHost: true }), basePort: PORTS.extra }));
+    servers.push(
+      await startPortico({ rootDir: siteRoot('extra', { ownHost: true }), basePort: PORTS.extra, configPath: extraConfig() }),
+    );
     for (let index = 0; index < EXTRA; index += 1) {
       extraServers.push(await serveFolder(path.join(extraRoot, `extra-${index}/dist`), PORTS.extra + 10 + index));
     }

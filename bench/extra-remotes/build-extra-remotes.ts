@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createConfig } from '@portico/webpack';
 import webpack, { type Configuration } from 'webpack';
 import { REPO_ROOT } from '../paths';
+import { replaceHostLoader } from '../replace-host-loader';
 
 const SECTION = (index: number) => `import type { SectionProps } from '@portico/shared-config';
 
@@ -53,11 +54,7 @@ export function extraHostConfig(outDir: string, count: number): Configuration {
     plugins: [
       ...(config.plugins ?? []),
       new webpack.DefinePlugin({ EXTRA_REMOTES: JSON.stringify(count) }),
-      new webpack.NormalModuleReplacementPlugin(/^\.\/load-section$/, (resource: { context: string; request: string }) => {
-        if (resource.context === path.join(REPO_ROOT, 'host/src/remotes')) {
-          resource.request = path.join(__dirname, 'load-section.ts');
-        }
-      }),
+      replaceHostLoader(path.join(__dirname, 'load-section.ts')),
     ],
   };
 }

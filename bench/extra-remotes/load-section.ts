@@ -3,6 +3,8 @@ import type { SectionId, SectionModule } from '@portico/shared-config';
 import { createElement, Fragment } from 'react';
 import { loadSection as loadOne, type LoadSectionOptions } from '../../host/src/remotes/load-section';
 
+export { startSections } from '../../host/src/remotes/load-section';
+
 declare const EXTRA_REMOTES: number;
 
 /** The extra remotes' ports follow the host's: host + 10, + 11, … */

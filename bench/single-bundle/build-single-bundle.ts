@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createConfig } from '@portico/webpack';
 import webpack, { type Configuration } from 'webpack';
 import { REPO_ROOT } from '../paths';
+import { replaceHostLoader } from '../replace-host-loader';
 
 /**
  * The host built without Module Federation: the same page and the same
@@ -17,11 +18,7 @@ export function singleBundleConfig(outDir: string): Configuration {
     output: { ...config.output, path: outDir },
     plugins: [
       ...(config.plugins ?? []),
-      new webpack.NormalModuleReplacementPlugin(/^\.\/load-section$/, (resource: { context: string; request: string }) => {
-        if (resource.context === path.join(REPO_ROOT, 'host/src/remotes')) {
-          resource.request = path.join(__dirname, 'load-section.ts');
-        }
-      }),
+      replaceHostLoader(path.join(__dirname, 'load-section.ts')),
     ],
   };
 }

@@ -13,3 +13,6 @@ const SECTIONS: Record<SectionId, SectionModule> = { home, about, contact };
 export function loadSection(section: SectionId): Promise<SectionModule> {
   return Promise.resolve(SECTIONS[section]);
 }
+
+/** Nothing to start: every section is in the bundle already. */
+export function startSections(): void {}

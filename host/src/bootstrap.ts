@@ -1,16 +1,13 @@
-import { registerPlugins } from '@module-federation/enhanced/runtime';
 import {
   configWarnings,
   languageFromSearch,
   loadConfig,
   loadPack,
-  SECTION_IDS,
   type Language,
   type TextPack,
 } from '@portico/shared-config';
 import { applyTheme } from './app/apply-theme';
-import { remoteIntegrityPlugin } from './remotes/integrity-plugin';
-import { loadSection } from './remotes/load-section';
+import { startSections } from './remotes/load-section';
 import { resolvePageRemotes } from './remotes/page-remotes';
 
 /** The visitor's pack; a chunk lost on a flaky network is fetched once more. */
@@ -35,14 +32,7 @@ async function start(): Promise<void> {
     for (const warning of configWarnings(config)) console.warn(`Portico: ${warning}`);
     applyTheme(config.theme);
     const remotes = resolvePageRemotes(config, window.location.search);
-    // Before any section loads: manifests pinned in config.json are checked,
-    // and every remote file is loaded with the hash its manifest gives.
-    registerPlugins([remoteIntegrityPlugin(config)]);
-    for (const section of SECTION_IDS) {
-      // Each section's RemoteSection picks up this same load; a failure is
-      // handled (and reported) there, not here.
-      loadSection(section, remotes.remotes[section], config.remoteLoading).catch(() => undefined);
-    }
+    startSections(config, remotes.remotes);
     return { config, problems, remotes };
   });
   const [{ config, problems, remotes }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);

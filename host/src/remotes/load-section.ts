@@ -1,14 +1,17 @@
-import { loadRemote } from '@module-federation/enhanced/runtime';
+import { loadRemote, registerPlugins } from '@module-federation/enhanced/runtime';
 import {
   EXPOSED_SECTION,
   remoteNameOf,
+  SECTION_IDS,
   type RemoteLoading,
   type SectionId,
   type SectionModule,
+  type SiteConfig,
 } from '@portico/shared-config';
 import { checkManifest, filesOfManifest } from './check-manifest';
 import { classifyFailure, isTransientStatus, RemoteFault, type FailureDetail } from './classify-failure';
 import { pageShares, pendingScriptOf, registerCheckedRemote, settleRemote, type LoadProgress } from './federation-runtime';
+import { remoteIntegrityPlugin } from './integrity-plugin';
 import { reportFailure, type RemoteFailure } from './report-failure';
 import { SectionLoadError } from './section-load-error';
 
@@ -164,4 +167,18 @@ export function loadSection(
   const promise = load(section, manifestUrl, { deadlineMs, retries });
   loads.set(section, { manifestUrl, promise });
   return promise;
+}
+
+/**
+ * Starts every section's load as soon as config.json names them, before React
+ * renders. Manifests pinned in config.json are checked, and every remote file
+ * is loaded with the hash its manifest gives, from the first request on.
+ */
+export function startSections(config: SiteConfig, remotes: Partial<Record<SectionId, string>>): void {
+  registerPlugins([remoteIntegrityPlugin(config)]);
+  for (const section of SECTION_IDS) {
+    // Each section's RemoteSection picks up this same load; a failure is
+    // handled (and reported) there, not here.
+    loadSection(section, remotes[section], config.remoteLoading).catch(() => undefined);
+  }
 }
