@@ -160,7 +160,7 @@ for (const language of LANGUAGES) {
   test(`in ${language.name}, the config notice and a failed section have no violations and reflow at 320px`, async ({
     page,
   }, testInfo) => {
-    const faulty = await serveFaultySite(testInfo.workerIndex);
+    const faulty = await serveFaultySite(testInfo.parallelIndex);
     try {
       await page.goto(`${faulty.url}/${language.query}#about`);
       await expect(page.getByRole('complementary')).toBeVisible();
@@ -251,7 +251,7 @@ for (const viewport of [
 test('an operator theme colours the page through custom properties on <html>, and stays free of violations', async ({
   page,
 }, testInfo) => {
-  const basePort = workerPorts(testInfo.workerIndex, 12);
+  const basePort = workerPorts(testInfo.parallelIndex, 12);
   const theme = { background: '#fbf9f4', text: '#222222', primary: '#6b2d5c' };
   const themed = await serve(basePort, writeConfig(basePort, { theme }));
   try {
@@ -273,7 +273,7 @@ test('an operator theme colours the page through custom properties on <html>, an
 });
 
 test('a theme with too little contrast is named in the notice and the default colours stay', async ({ page }, testInfo) => {
-  const basePort = workerPorts(testInfo.workerIndex, 13);
+  const basePort = workerPorts(testInfo.parallelIndex, 13);
   const themed = await serve(basePort, writeConfig(basePort, { theme: { primary: '#7fc8d4' } }));
   try {
     await page.goto(`${themed.url}/#contact`);

@@ -28,7 +28,7 @@ test.describe('script integrity', () => {
     }, testInfo) => {
       const root = copyDists();
       tamper(contactDist(root), pick(readdirSync(contactDist(root))));
-      const site = await serve(workerPorts(testInfo.workerIndex, 7), undefined, root);
+      const site = await serve(workerPorts(testInfo.parallelIndex, 7), undefined, root);
       try {
         await page.goto(`${site.url}/#contact`);
         const contact = page.getByRole('tabpanel', { name: 'Contact us' });
@@ -58,7 +58,7 @@ test('a manifest pinned in config.json loads while it matches, is refused once i
   page,
 }, testInfo) => {
   const root = copyDists();
-  const basePort = workerPorts(testInfo.workerIndex, 7);
+  const basePort = workerPorts(testInfo.parallelIndex, 7);
   const configPath = writeConfig(basePort, { remoteIntegrity: { contact: sriOf(path.join(contactDist(root), 'mf-manifest.json')) } });
   const site = await serve(basePort, configPath, root);
   try {
