@@ -1,16 +1,5 @@
 import { launch } from 'chrome-launcher';
-
-/** The flags every Chromium run here needs: headless, and no background traffic. */
-export const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium';
 
 export interface PageFigures {
   performance: number;
@@ -41,7 +30,7 @@ interface NetworkEvent {
  * the LCP. For a federated page: document -> main.js -> bootstrap ->
  * config.json -> manifest -> remoteEntry -> section chunk.
  */
-export function longestChain(events: readonly NetworkEvent[], lcpSeconds: number): { length: number; endMs: number } {
+function longestChain(events: readonly NetworkEvent[], lcpSeconds: number): { length: number; endMs: number } {
   const requests = new Map<string, { start: number; end?: number }>();
   for (const { method, params } of events) {
     if (method === 'Network.requestWillBeSent' && params.request && !params.request.url.startsWith('data:')) {
@@ -106,7 +95,7 @@ function figuresOf(lhr: Lhr, devtoolsLog: NetworkEvent[]): PageFigures {
 /** Lighthouse's default mobile run, `runs` times, in one Chromium. */
 export async function runLighthouse(url: string, runs: number): Promise<PageFigures[]> {
   const { default: lighthouse } = await import('lighthouse');
-  const chrome = await launch({ chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+  const chrome = await launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS });
   try {
     const results: PageFigures[] = [];
     for (let run = 0; run < runs; run += 1) {

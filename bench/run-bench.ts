@@ -1,9 +1,9 @@
 import { execSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startPortico, staticFiles, type RunningPortico } from '@portico/server';
+import { startPortico, type RunningPortico } from '@portico/server';
+import { serveUnderPath, type StaticServer } from '../tests/support/static-server';
 import { extraHostConfig, extraRemoteConfigs } from './extra-remotes/build-extra-remotes';
 import { medianFigures, runLighthouse, type PageFigures } from './lighthouse-runs';
 import { OUT_DIR, REPO_ROOT } from './paths';
@@ -65,12 +65,6 @@ function extraConfig(): string {
   return file;
 }
 
-function serveFolder(dir: string, port: number): Promise<Server> {
-  const handle = staticFiles(dir, { crossOrigin: true, pageHeaders: async () => ({}) });
-  const server = createServer((req, res) => handle(req, res, () => res.writeHead(404).end()));
-  return new Promise((resolve) => server.listen(port, '::', () => resolve(server)));
-}
-
 async function measure(name: string, url: string): Promise<PageFigures> {
   process.stdout.write(`Lighthouse x${RUNS} on ${name} (${url})...`);
   const runs = await runLighthouse(url, RUNS);
@@ -90,7 +84,7 @@ async function main(): Promise<void> {
   }
 
   const servers: RunningPortico[] = [];
-  const extraServers: Server[] = [];
+  const extraServers: StaticServer[] = [];
   try {
     servers.push(await startPortico({ rootDir: siteRoot('federated', { ownHost: false }), basePort: PORTS.federated }));
     servers.push(await startPortico({ rootDir: siteRoot('single', { ownHost: true }), basePort: PORTS.single }));
@@ -98,7 +92,7 @@ async function main(): Promise<void> {
       await startPortico({ rootDir: siteRoot('extra', { ownHost: true }), basePort: PORTS.extra, configPath: extraConfig() }),
     );
     for (let index = 0; index < EXTRA; index += 1) {
-      extraServers.push(await serveFolder(path.join(extraRoot, `extra-${index}/dist`), PORTS.extra + 10 + index));
+      extraServers.push(await serveUnderPath(path.join(extraRoot, `extra-${index}/dist`), '/', PORTS.extra + 10 + index));
     }
 
     const federated = await measure('federated', `http://localhost:${PORTS.federated}/`);
@@ -106,8 +100,7 @@ async function main(): Promise<void> {
     const extra = await measure(`federated + ${EXTRA} remotes`, `http://localhost:${PORTS.extra}/`);
     report({ federated, single, extra }, started);
   } finally {
-    await Promise.all(servers.map((server) => server.close()));
-    for (const server of extraServers) server.close();
+    await Promise.all([...servers, ...extraServers].map((server) => server.close()));
   }
 }
 

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { startPortico } from '@portico/server';
 import { sampleConfig } from '@portico/shared-config/sample-config';
 import { REPO_ROOT } from './support/paths';
@@ -108,8 +109,8 @@ async function capture(browser: Browser, url: string, sections: readonly string[
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
   });
   const sites = [
     { basePort: BASE_PORT, legal: sampleConfig.legal, sections: SECTIONS, prefix: '' },

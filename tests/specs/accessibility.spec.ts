@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, serve, test, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
+import { expect, serve, siteRemotes, test, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
 
 /** WCAG 2.2 level A and AA, as axe-core tags them. */
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -144,14 +144,10 @@ for (const language of LANGUAGES) {
 /** A site with a bad e-mail (the config notice) whose About remote is down (its alert). */
 async function serveFaultySite(workerIndex: number) {
   const basePort = workerPorts(workerIndex, 11);
-  const configPath = writeConfig(basePort, { email: 42 });
-  writeConfig.rewrite(configPath, {
-    remotes: {
-      home: `http://localhost:${basePort + 1}/mf-manifest.json`,
-      // Nothing listens there.
-      about: `http://localhost:${basePort + 9}/mf-manifest.json`,
-      contact: `http://localhost:${basePort + 3}/mf-manifest.json`,
-    },
+  // Nothing listens on basePort + 9.
+  const configPath = writeConfig(basePort, {
+    email: 42,
+    remotes: { ...siteRemotes(basePort), about: `http://localhost:${basePort + 9}/mf-manifest.json` },
   });
   return serve(basePort, configPath);
 }

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, serve, test, workerPorts, writeConfig } from '../support/fixtures';
+import { expect, serve, siteRemotes, test, workerPorts, writeConfig } from '../support/fixtures';
 
 /** The language packs a page fetches, by chunk name. */
 function watchPacks(page: Page): string[] {
@@ -90,13 +90,9 @@ test('the language switch keeps the section, the other parameters and what was t
 test('a section that cannot load, and the config notice, speak Indonesian too', async ({ page }, testInfo) => {
   const basePort = workerPorts(testInfo.parallelIndex, 6);
   // Port basePort + 9 serves nothing: the About section cannot load.
-  const configPath = writeConfig(basePort, { email: 42 });
-  writeConfig.rewrite(configPath, {
-    remotes: {
-      home: `http://localhost:${basePort + 1}/mf-manifest.json`,
-      about: `http://localhost:${basePort + 9}/mf-manifest.json`,
-      contact: `http://localhost:${basePort + 3}/mf-manifest.json`,
-    },
+  const configPath = writeConfig(basePort, {
+    email: 42,
+    remotes: { ...siteRemotes(basePort), about: `http://localhost:${basePort + 9}/mf-manifest.json` },
   });
   const site = await serve(basePort, configPath);
   try {

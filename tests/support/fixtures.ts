@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test as base, type Page } from '@playwright/test';
+import { test as base } from '@playwright/test';
 import { startPortico, type RunningPortico } from '@portico/server';
 import { sampleConfig } from '@portico/shared-config/sample-config';
 import { REPO_ROOT } from './paths';
@@ -29,17 +29,22 @@ export async function serve(basePort: number, configPath?: string, rootDir = REP
   return { ...running, basePort, origin: (offset) => `http://localhost:${basePort + offset}` };
 }
 
+/** The manifest URLs of the remotes `serve(basePort)` serves. */
+export function siteRemotes(basePort: number): Record<'home' | 'about' | 'contact', string> {
+  return {
+    home: `http://localhost:${basePort + 1}/mf-manifest.json`,
+    about: `http://localhost:${basePort + 2}/mf-manifest.json`,
+    contact: `http://localhost:${basePort + 3}/mf-manifest.json`,
+  };
+}
+
 /** Writes a config.json for PORTICO_CONFIG; remotes default to the given ports. */
 export function writeConfig(basePort: number, overrides: Record<string, unknown> = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'portico-config-'));
   const file = path.join(dir, 'config.json');
   const config = {
     ...sampleConfig,
-    remotes: {
-      home: `http://localhost:${basePort + 1}/mf-manifest.json`,
-      about: `http://localhost:${basePort + 2}/mf-manifest.json`,
-      contact: `http://localhost:${basePort + 3}/mf-manifest.json`,
-    },
+    remotes: siteRemotes(basePort),
     ...overrides,
   };
   writeFileSync(file, JSON.stringify(config, null, 2));
@@ -52,17 +57,7 @@ writeConfig.rewrite = (file: string, changes: Record<string, unknown>) => {
   writeFileSync(file, JSON.stringify({ ...current, ...changes }, null, 2));
 };
 
-/** Collects what the page says on its console and any uncaught error. */
-export function watchConsole(page: Page): string[] {
-  const lines: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') lines.push(`${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => lines.push(`pageerror: ${error.message}`));
-  return lines;
-}
-
-export const test = base.extend<{ consoleLines: string[] }, { site: PorticoSite }>({
+export const test = base.extend<object, { site: PorticoSite }>({
   site: [
     // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
     async ({}, use, workerInfo) => {
@@ -72,9 +67,6 @@ export const test = base.extend<{ consoleLines: string[] }, { site: PorticoSite 
     },
     { scope: 'worker' },
   ],
-  consoleLines: async ({ page }, use) => {
-    await use(watchConsole(page));
-  },
 });
 
 export { expect } from '@playwright/test';
