@@ -14,13 +14,19 @@ export interface PorticoSite {
 }
 
 /**
+ * `PORTICO_TEST_PORT_BASE` moves every worker's ports, so two checkouts on one
+ * machine can run their browser tests side by side.
+ */
+const TEST_PORT_BASE = Number(process.env.PORTICO_TEST_PORT_BASE) || 8200;
+
+/**
  * Ports for each worker's own servers, clear of the 8080 the developer may be
  * using: 20 slots of four ports per worker, one slot per site a spec serves.
  * Keyed by the worker's parallel index, which stays below the worker count
  * even when a worker is restarted after a failure.
  */
 export function workerPorts(parallelIndex: number, slot = 0): number {
-  return 8200 + parallelIndex * 80 + slot * 4;
+  return TEST_PORT_BASE + parallelIndex * 80 + slot * 4;
 }
 
 /** Serves the built apps of `rootDir` (by default this repository's) on basePort..basePort+3. */
