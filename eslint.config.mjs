@@ -1,6 +1,7 @@
 // One lint setup for every package. The import rules keep the architecture:
-// packages meet only through their `exports`, remotes never import the host or
-// each other, and shared-config imports no app.
+// packages meet only through their `exports`, every workspace imports only the
+// workspaces ALLOWED names, remotes never import the host or each other, and
+// shared-config imports no workspace and, outside src/node/, nothing of Node.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -8,14 +9,44 @@ import tseslint from 'typescript-eslint';
 
 const APPS = ['host', 'remote-home', 'remote-about', 'remote-contact'];
 
+/**
+ * Which workspaces each workspace may import, and nothing else: the imports
+ * flow one way (contract and test kit -> apps -> server -> operator tools).
+ * The test kit is for tests (and a remote's standalone page), so it is
+ * allowed per file below, not here.
+ */
+const ALLOWED = {
+  webpack: ['shared-config'],
+  'shared-config': [],
+  toolkit: [],
+  testing: ['shared-config'],
+  ...Object.fromEntries(APPS.map((app) => [app, ['shared-config', 'toolkit', 'webpack']])),
+  server: ['shared-config'],
+  deploy: ['server', 'shared-config', 'webpack'],
+  tests: ['server', 'shared-config', 'testing'],
+};
+const WORKSPACES = Object.keys(ALLOWED);
+
+/** Files that may use the test kit besides the listed imports. */
+const TEST_KIT_USERS = ['**/__tests__/**', 'src/bootstrap.tsx'];
+
 const noReachingIn = {
   group: ['@portico/*/src/*', '../../*/src/*', '../../../*/src/*'],
   message: 'Import another package through its package.json exports, never from its src/.',
 };
 
-const appImports = (self) => ({
-  group: APPS.filter((app) => app !== self).flatMap((app) => [`@portico/${app}`, `**/${app}/**`]),
-  message: 'Apps never import each other: remotes are loaded at run time by the host.',
+const boundaries = (workspace, allowed) => ({
+  group: WORKSPACES.filter((other) => other !== workspace && !allowed.includes(other)).flatMap((other) => [
+    `@portico/${other}`,
+    `@portico/${other}/*`,
+    // Apps are never imported by relative path either.
+    ...(APPS.includes(other) ? [`**/${other}/**`] : []),
+  ]),
+  message: `${workspace} may import only ${allowed.length > 0 ? allowed.map((name) => `@portico/${name}`).join(', ') : 'no other workspace'} (eslint.config.mjs ALLOWED): apps never import each other, shared-config and the toolkit import no workspace.`,
+});
+
+const importRules = (workspace, allowed) => ({
+  'no-restricted-imports': ['error', { patterns: [noReachingIn, boundaries(workspace, allowed)] }],
 });
 
 export default tseslint.config(
@@ -36,19 +67,27 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
-  ...APPS.map((app) => ({
-    files: [`${app}/**`],
-    rules: { 'no-restricted-imports': ['error', { patterns: [noReachingIn, appImports(app)] }] },
+  ...WORKSPACES.map((workspace) => ({
+    files: [`${workspace}/**`],
+    rules: importRules(workspace, ALLOWED[workspace]),
+  })),
+  ...WORKSPACES.map((workspace) => ({
+    files: TEST_KIT_USERS.map((pattern) => `${workspace}/${pattern}`),
+    rules: importRules(workspace, [...new Set([...ALLOWED[workspace], 'testing'])]),
   })),
   {
-    files: ['shared-config/**'],
+    // The contract and the runtime modules are bundled for the browser; only
+    // src/node/ (the config answer) and tests may use Node's modules.
+    files: ['shared-config/src/**'],
+    ignores: ['shared-config/src/node/**', '**/__tests__/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             noReachingIn,
-            { group: APPS.flatMap((app) => [`@portico/${app}`, `**/${app}/**`]), message: 'shared-config imports no app.' },
+            boundaries('shared-config', ALLOWED['shared-config']),
+            { group: ['node:*'], message: 'shared-config is bundled for the browser; Node-only code goes in src/node/.' },
           ],
         },
       ],
@@ -62,7 +101,7 @@ export default tseslint.config(
   },
   {
     // Command-line programs talk to their operator on stdout.
-    files: ['server/src/main.ts', 'deploy/src/*-cli.ts', 'deploy/src/bench-server.ts', 'scripts/**', 'bench/**', 'tests/support/**', 'tests/screenshots.ts'],
+    files: ['server/src/main.ts', 'deploy/src/*-cli.ts', 'deploy/src/bench-server.ts', 'bench/**', 'tests/support/**', 'tests/screenshots.ts'],
     rules: { 'no-console': 'off' },
   },
   {

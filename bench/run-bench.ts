@@ -2,7 +2,7 @@ import { execSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startPortico, type RunningPortico } from '@portico/server';
+import { DEFAULT_CONFIG_PATH, startPortico, type RunningPortico } from '@portico/server';
 import { serveUnderPath, type StaticServer } from '../tests/support/static-server';
 import { extraHostConfig, extraRemoteConfigs } from './extra-remotes/build-extra-remotes';
 import { medianFigures, runLighthouse, type PageFigures } from './lighthouse-runs';
@@ -50,7 +50,7 @@ function siteRoot(name: string, { ownHost }: { ownHost: boolean }): string {
  * origins allowed, so the page's Content-Security-Policy lets them load.
  */
 function extraConfig(): string {
-  const config = JSON.parse(readFileSync(path.join(REPO_ROOT, 'server/config/default-config.json'), 'utf8')) as object;
+  const config = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')) as object;
   const origin = (port: number) => `http://localhost:${port}`;
   const file = path.join(OUT_DIR, 'extra-config.json');
   const remotes = { home: 1, about: 2, contact: 3 };

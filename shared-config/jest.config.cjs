@@ -6,7 +6,7 @@ const base = require('../jest.config.base.cjs')(__dirname);
 module.exports = {
   ...base,
   collectCoverage: true,
-  collectCoverageFrom: ['src/**/*.{ts,tsx}', '!src/testing/**', '!**/__tests__/**'],
+  collectCoverageFrom: ['src/**/*.{ts,tsx}', '!**/__tests__/**'],
   coverageReporters: ['text-summary'],
   coverageThreshold: { global: { lines: 90 } },
 };

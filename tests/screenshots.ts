@@ -9,7 +9,7 @@ import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { startPortico } from '@portico/server';
-import { sampleConfig } from '@portico/shared-config/sample-config';
+import { sampleConfig } from '@portico/testing/sample-config';
 import { REPO_ROOT } from './support/paths';
 
 const OUT = path.join(REPO_ROOT, 'screenshots');

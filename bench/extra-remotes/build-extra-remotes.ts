@@ -25,7 +25,7 @@ function writeSources(root: string, count: number): string[] {
     writeFileSync(path.join(dir, 'src/index.ts'), "void import('./bootstrap');\n");
     writeFileSync(
       path.join(dir, 'src/bootstrap.tsx'),
-      `import { mountStandalone } from '@portico/shared-config/standalone';\nimport { Section } from './exposes/section';\n\nvoid mountStandalone(Section, 'Extra ${index + 1}');\n`,
+      `import { mountStandalone } from '@portico/testing/standalone';\nimport { Section } from './exposes/section';\n\nvoid mountStandalone(Section, 'Extra ${index + 1}');\n`,
     );
     writeFileSync(path.join(dir, 'src/exposes/section.tsx'), SECTION(index));
     writeFileSync(

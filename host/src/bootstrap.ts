@@ -36,13 +36,12 @@ async function start(): Promise<void> {
     return { config, problems, remotes };
   });
   const [{ config, problems, remotes }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);
-  document.documentElement.lang = text.locale;
   const { renderPage } = await page;
   renderPage(container, { config, problems, language, text, remotes });
   // An older version of the site may have left a service worker that would
   // pin stale remotes; removing it is off the critical path, in its own chunk.
   if ('serviceWorker' in navigator) {
-    void import('@portico/shared-config/service-worker').then(({ unregisterServiceWorkers }) => unregisterServiceWorkers());
+    void import('@portico/toolkit/service-worker').then(({ unregisterServiceWorkers }) => unregisterServiceWorkers());
   }
 }
 

@@ -1,4 +1,4 @@
-import { mountStandalone } from '@portico/shared-config/standalone';
+import { mountStandalone } from '@portico/testing/standalone';
 import { Section } from './exposes/section';
 
 void mountStandalone(Section, 'About');

@@ -1,5 +1,7 @@
-export { APP_DIRS, APP_NAMES, basePort, portOf, type AppName } from './apps';
-export { answerConfig, requestHostname } from './config-endpoint';
+// The port table and the config answer live in shared-config (the build needs
+// them too); the server's callers keep importing them from here.
+export { APP_DIRS, APP_NAMES, basePort, DEFAULT_PORT, portOf, type AppName } from '@portico/shared-config/contract';
+export { answerConfig, DEFAULT_CONFIG_PATH, requestHostname } from '@portico/shared-config/node-config';
 export { NOT_FOUND_PAGE, StartError, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';
 export {
   COMMON_HEADERS,

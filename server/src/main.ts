@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { basePort } from './apps';
+import { basePort } from '@portico/shared-config/contract';
 import { StartError, startPortico } from './portico-server';
 
 // npm runs workspace scripts inside the workspace; paths the operator typed
@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const configPath = process.env.PORTICO_CONFIG ? path.resolve(invokedFrom, process.env.PORTICO_CONFIG) : undefined;
   const running = await startPortico({
     rootDir,
-    basePort: basePort(),
+    basePort: basePort(process.env),
     host: process.env.HOST || undefined,
     configPath,
     log: (line) => console.error(line),

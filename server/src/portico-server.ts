@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { APP_DIRS, APP_NAMES, type AppName } from './apps';
-import { answerConfig } from './config-endpoint';
+import { APP_DIRS, APP_NAMES, type AppName } from '@portico/shared-config/contract';
+import { answerConfig } from '@portico/shared-config/node-config';
 import { COMMON_HEADERS, dataHeaders, hostPageHeaders, pageHeaders } from './security-headers';
 import { staticFiles, type Handler } from './static-files';
 

@@ -13,7 +13,7 @@ export {
 export { configWarnings } from './config/config-warnings';
 export { parseConfig, type ParsedConfig } from './config/parse-config';
 export { loadConfig, readConfig } from './config/load-config';
-export { CONFIG_TIMEOUT_MS, HTTP_TIMEOUT_MS, TOAST_DURATION_MS } from './constants';
+export { CONFIG_TIMEOUT_MS } from './constants';
 export {
   EXPOSED_SECTION,
   SECTION_IDS,
@@ -26,17 +26,20 @@ export { PorticoProvider, type PorticoProviderProps } from './context/portico-pr
 export { usePortico } from './context/use-portico';
 export { useConfig } from './context/use-config';
 export { useText } from './context/use-text';
+export { useSectionText } from './context/use-section-text';
 export {
   LANGUAGE_NAMES,
   LANGUAGE_PARAM,
   LANGUAGES,
   languageFromSearch,
+  localeOf,
   searchWithLanguage,
   type Language,
 } from './i18n/language';
+export { createTextLoader, type TextImports, type TextLoader } from './i18n/create-text-loader';
 export { loadPack } from './i18n/load-pack';
 export { fill, formatMoney } from './i18n/fill';
 export { fillParts } from './i18n/fill-parts';
-export type { StepText, TextPack } from './i18n/text-pack';
+export type { TextPack } from './i18n/text-pack';
 export { contrastRatio, relativeLuminance, MIN_TEXT_CONTRAST } from './theme/contrast';
 export { DEFAULT_THEME, PAGE_COLORS, themeProperties, type Theme } from './theme/theme';

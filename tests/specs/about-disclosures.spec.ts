@@ -1,4 +1,4 @@
-import { sampleConfig } from '@portico/shared-config/sample-config';
+import { sampleConfig } from '@portico/testing/sample-config';
 import { expect, serve, test, workerPorts, writeConfig } from '../support/fixtures';
 
 const MARKUP = '<img src=x onerror=alert(1)>';

@@ -1,5 +1,5 @@
 import { rmSync, writeFileSync } from 'node:fs';
-import { sampleConfig } from '@portico/shared-config/sample-config';
+import { sampleConfig } from '@portico/testing/sample-config';
 import { startFaultServer, type FaultServer } from './fault-server';
 import { serve, test as base, workerPorts, writeConfig, type PorticoSite } from './fixtures';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
 import { startPortico, type RunningPortico } from '@portico/server';
-import { sampleConfig } from '@portico/shared-config/sample-config';
+import { sampleConfig } from '@portico/testing/sample-config';
 import { REPO_ROOT } from './paths';
 
 export interface PorticoSite {

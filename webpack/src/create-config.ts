@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { constants as zlib, type BrotliOptions } from 'node:zlib';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { answerConfig, APP_NAMES, basePort, portOf, type AppName } from '@portico/server';
-import { EXPOSED_SECTION, remoteNameOf } from '@portico/shared-config/contract';
+import { APP_NAMES, basePort, EXPOSED_SECTION, portOf, remoteNameOf, type AppName } from '@portico/shared-config/contract';
+import { answerConfig } from '@portico/shared-config/node-config';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
@@ -93,7 +93,7 @@ const serveConfigJson: NonNullable<DevServerConfiguration['setupMiddlewares']> =
     name: 'portico-config',
     path: '/config.json',
     middleware: (req: IncomingMessage, res: ServerResponse) => {
-      void answerConfig({ hostHeader: req.headers.host, basePort: basePort() }).then((answer) => {
+      void answerConfig({ hostHeader: req.headers.host, basePort: basePort(process.env) }).then((answer) => {
         res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
         res.end(answer.body);
       });
@@ -232,7 +232,7 @@ export function createConfig(options: AppOptions) {
       optimization: production ? { moduleIds: false } : undefined,
       performance: { hints: false },
       devServer: {
-        port: portOf(app),
+        port: portOf(app, process.env),
         host: 'localhost',
         hot: false,
         liveReload: true,

@@ -1,4 +1,4 @@
-import { SECTION_IDS, useConfig, usePortico } from '@portico/shared-config';
+import { localeOf, SECTION_IDS, useConfig, usePortico } from '@portico/shared-config';
 import { useEffect, useRef } from 'react';
 import { OverrideNotice } from '../remotes/override-notice';
 import { RemoteSection } from '../remotes/remote-section';
@@ -14,7 +14,7 @@ import { useStickyHeaderHeight } from '../shell/use-sticky-header-height';
 
 export function App() {
   const { comName } = useConfig();
-  const { text } = usePortico();
+  const { language, text } = usePortico();
   const [active, select] = useActiveSection();
   const header = useRef<HTMLElement>(null);
   useLanguageFromUrl();
@@ -24,19 +24,21 @@ export function App() {
     if (comName) document.title = comName;
   }, [comName]);
 
+  // The one place `<html lang>` is set: on the first render and on every switch.
   useEffect(() => {
-    document.documentElement.lang = text.locale;
-  }, [text.locale]);
+    document.documentElement.lang = localeOf(language);
+  }, [language]);
 
   return (
     <>
       <SkipLink target={active} />
       <header ref={header} className="site-header">
         <nav className="site-nav" aria-label={comName ?? text.nav.label}>
-          <span className="site-nav__brand">
+          {/* The page's one h1: every section's title is an h2 under it. */}
+          <h1 className="site-nav__brand">
             <BrandMark />
-            {comName}
-          </span>
+            {comName ?? text.siteName}
+          </h1>
           <SectionTabs active={active} onSelect={select} />
           <LanguageSwitch />
         </nav>

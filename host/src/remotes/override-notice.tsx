@@ -11,7 +11,7 @@ export function OverrideNotice() {
   const text = useText();
   if (overrides.length === 0) return null;
   return (
-    <aside className="override-notice" aria-label="Remote override">
+    <aside className="override-notice" aria-label={text.sections.overrideLabel}>
       {overrides.map(({ section, url }) => (
         <p key={section}>{fill(text.sections.override, { section: text.nav.tabs[section], url })}</p>
       ))}

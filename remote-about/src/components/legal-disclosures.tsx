@@ -1,4 +1,5 @@
-import { fill, fillParts, useConfig, useText, type LegalConfig } from '@portico/shared-config';
+import { fill, fillParts, useConfig, type LegalConfig } from '@portico/shared-config';
+import { useAboutText } from '../i18n/use-about-text';
 import { DetailList } from './detail-list';
 import { ExternalLink } from './external-link';
 import { OJK_CONTACT, RBI_COMPLAINTS } from './regulators';
@@ -17,11 +18,11 @@ const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, '')}`;
  * named follows the market. No regulator is ever said to "approve" anything.
  */
 export function LegalDisclosures({ legal }: LegalDisclosuresProps) {
-  const text = useText();
+  const text = useAboutText();
   const { comName } = useConfig();
-  const labels = text.about.legal;
-  const grievance = text.about.grievance;
-  const regulator = text.about.regulator;
+  const labels = text.legal;
+  const grievance = text.grievance;
+  const regulator = text.regulator;
   const officer = legal.grievanceOfficer;
 
   const company = [
@@ -47,7 +48,7 @@ export function LegalDisclosures({ legal }: LegalDisclosuresProps) {
           <h3>{labels.heading}</h3>
           <DetailList details={company} />
           {legal.market === 'ID' && legal.licenceNumber && (
-            <p>{fill(regulator.ojkLicensed, { company: legal.companyName ?? comName ?? text.about.unnamedCompany })}</p>
+            <p>{fill(regulator.ojkLicensed, { company: legal.companyName ?? comName ?? text.unnamedCompany })}</p>
           )}
         </section>
       )}

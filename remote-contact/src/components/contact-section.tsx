@@ -1,5 +1,6 @@
-import { fill, useText, type SectionProps } from '@portico/shared-config';
+import { fill, type SectionProps } from '@portico/shared-config';
 import { useId, useState, type FormEvent } from 'react';
+import { useContactText } from '../i18n/use-contact-text';
 import { Toast } from './toast';
 import { useToast } from './use-toast';
 import './contact-section.css';
@@ -14,7 +15,7 @@ const isBlank = (value: string) => value.trim() === '';
  * the network. What the visitor typed is kept after a send.
  */
 export function ContactSection(_props: SectionProps) {
-  const text = useText();
+  const text = useContactText();
   const id = useId();
   const [values, setValues] = useState(EMPTY);
   // The specification's "submitted" flag; the visitor sees it as a thank-you note.
@@ -28,11 +29,11 @@ export function ContactSection(_props: SectionProps) {
     event.preventDefault();
     if (Object.values(values).some(isBlank)) {
       setChecked(true);
-      show('failure', text.contact.incomplete);
+      show('failure', text.incomplete);
       return;
     }
     setSubmitted(true);
-    show('success', text.contact.success);
+    show('success', text.success);
   };
 
   const field = (name: Field) => {
@@ -49,7 +50,7 @@ export function ContactSection(_props: SectionProps) {
       },
       error: invalid && (
         <p id={`${id}-${name}-error`} className="contact-form__error">
-          {text.contact.required}
+          {text.required}
         </p>
       ),
     };
@@ -60,24 +61,24 @@ export function ContactSection(_props: SectionProps) {
 
   return (
     <article className="contact-section">
-      <h2>{text.contact.heading}</h2>
-      <p>{text.contact.intro}</p>
-      <p className="contact-section__privacy">{text.contact.privacy}</p>
+      <h2>{text.heading}</h2>
+      <p>{text.intro}</p>
+      <p className="contact-section__privacy">{text.privacy}</p>
       <form className="contact-form" noValidate onSubmit={onSubmit}>
-        <label htmlFor={name.control.id}>{text.contact.name}</label>
+        <label htmlFor={name.control.id}>{text.name}</label>
         <input type="text" autoComplete="name" {...name.control} />
         {name.error}
-        <label htmlFor={telephone.control.id}>{text.contact.telephone}</label>
+        <label htmlFor={telephone.control.id}>{text.telephone}</label>
         <input type="tel" autoComplete="tel" {...telephone.control} />
         {telephone.error}
-        <label htmlFor={message.control.id}>{text.contact.message}</label>
+        <label htmlFor={message.control.id}>{text.message}</label>
         <textarea rows={5} {...message.control} />
         {message.error}
         <button type="submit" className="button">
-          {text.contact.send}
+          {text.send}
         </button>
       </form>
-      {submitted && <p className="contact-section__thanks">{fill(text.contact.thanks, { name: values.name.trim() })}</p>}
+      {submitted && <p className="contact-section__thanks">{fill(text.thanks, { name: values.name.trim() })}</p>}
       <Toast toast={toast} />
     </article>
   );

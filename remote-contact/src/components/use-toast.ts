@@ -1,5 +1,7 @@
-import { TOAST_DURATION_MS } from '@portico/shared-config';
 import { useCallback, useEffect, useRef, useState } from 'react';
+
+/** How long a toast stays on screen (specification, point 9). */
+export const TOAST_DURATION_MS = 1000;
 
 export type ToastKind = 'success' | 'failure';
 

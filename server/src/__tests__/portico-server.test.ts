@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { APP_DIRS, APP_NAMES } from '../apps';
+import { APP_DIRS, APP_NAMES } from '@portico/shared-config/contract';
 import { startPortico, type RunningPortico } from '../portico-server';
 
 // Ports of this suite alone (other suites and the browser tests use others).

@@ -7,6 +7,7 @@ export interface PorticoContextValue {
   config: SiteConfig;
   problems: readonly ConfigProblem[];
   language: Language;
+  /** The host's texts; each section reads its own with `useSectionText`. */
   text: TextPack;
   /**
    * Loads `language`'s pack, then re-renders the page in it. Resolves `true`

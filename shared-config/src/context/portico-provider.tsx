@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { startTransition, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ConfigProblem, SiteConfig } from '../config/config-schema';
 import type { Language } from '../i18n/language';
 import { loadPack } from '../i18n/load-pack';
@@ -30,7 +30,10 @@ export function PorticoProvider({ config, problems = NO_PROBLEMS, language, text
     const request = latestRequest.current;
     const pack = await loadPack(next);
     if (request !== latestRequest.current) return false;
-    setCurrent({ language: next, text: pack });
+    // A transition: each section then fetches its own texts in the new
+    // language while the page keeps showing the old ones, instead of
+    // replacing a section (and its form) with its loading line meanwhile.
+    startTransition(() => setCurrent({ language: next, text: pack }));
     return true;
   }, []);
 

@@ -10,12 +10,17 @@ const TYPE_OF: Record<Language, string> = { en: '1', id: '2' };
 /**
  * Each language by its own name, for the language switch. These are not in
  * the packs because the switch names every language while only the active
- * pack is loaded. `tag` equals that pack's `locale`.
+ * pack is loaded. `tag` is the language's BCP 47 tag (`localeOf`).
  */
 export const LANGUAGE_NAMES: Record<Language, { name: string; tag: string }> = {
   en: { name: 'English', tag: 'en-IN' },
   id: { name: 'Bahasa Indonesia', tag: 'id' },
 };
+
+/** The BCP 47 tag of `language`, for `<html lang>` and for Intl formatting. */
+export function localeOf(language: Language): string {
+  return LANGUAGE_NAMES[language].tag;
+}
 
 /** The language a query string asks for; a missing or unknown `type` is English. */
 export function languageFromSearch(search: string): Language {

@@ -1,5 +1,5 @@
-import { sampleConfig } from '@portico/shared-config/sample-config';
-import { renderWithPortico } from '@portico/shared-config/testing';
+import { sampleConfig } from '@portico/testing/sample-config';
+import { renderWithPortico } from '@portico/testing';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../app';

@@ -1,4 +1,4 @@
-import { sampleConfig } from '@portico/shared-config/sample-config';
+import { sampleConfig } from '@portico/testing/sample-config';
 import { remoteIntegrityPlugin } from '../integrity-plugin';
 
 const integrity = `sha384-${'Q'.repeat(64)}`;

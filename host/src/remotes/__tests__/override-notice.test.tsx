@@ -1,4 +1,4 @@
-import { renderWithPortico } from '@portico/shared-config/testing';
+import { renderWithPortico } from '@portico/testing';
 import { screen } from '@testing-library/react';
 import { OverrideNotice } from '../override-notice';
 import { RemoteUrlsContext } from '../remote-urls-context';

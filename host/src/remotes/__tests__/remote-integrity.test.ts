@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import { createHash } from 'node:crypto';
-import { sampleConfig } from '@portico/shared-config/sample-config';
+import { sampleConfig } from '@portico/testing/sample-config';
 import { manifestHashes, manifestPins, sriMatches } from '../remote-integrity';
 
 const bytesOf = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;

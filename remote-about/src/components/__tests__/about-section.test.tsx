@@ -1,6 +1,6 @@
 import type { LegalDisclosures, SiteConfig } from '@portico/shared-config';
-import { sampleConfig } from '@portico/shared-config/sample-config';
-import { renderWithPortico } from '@portico/shared-config/testing';
+import { sampleConfig } from '@portico/testing/sample-config';
+import { renderWithPortico } from '@portico/testing';
 import { screen, within } from '@testing-library/react';
 import { AboutSection } from '../about-section';
 

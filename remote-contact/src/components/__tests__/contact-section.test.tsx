@@ -1,4 +1,4 @@
-import { renderWithPortico } from '@portico/shared-config/testing';
+import { renderWithPortico } from '@portico/testing';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ContactSection } from '../contact-section';

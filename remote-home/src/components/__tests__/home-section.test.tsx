@@ -1,4 +1,4 @@
-import { renderWithPortico } from '@portico/shared-config/testing';
+import { renderWithPortico } from '@portico/testing';
 import { screen, within } from '@testing-library/react';
 import { HomeSection } from '../home-section';
 

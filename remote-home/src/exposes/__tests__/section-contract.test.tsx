@@ -1,5 +1,5 @@
 import type { SectionModule } from '@portico/shared-config';
-import { renderWithPortico } from '@portico/shared-config/testing';
+import { renderWithPortico } from '@portico/testing';
 import { screen } from '@testing-library/react';
 import * as exposed from '../section';
 

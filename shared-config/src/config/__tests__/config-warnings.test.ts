@@ -1,4 +1,4 @@
-import { sampleConfig } from '../../testing/sample-config';
+import { sampleConfig } from '@portico/testing/sample-config';
 import { configWarnings } from '../config-warnings';
 
 test('a config with complete disclosures needs no warning', () => {

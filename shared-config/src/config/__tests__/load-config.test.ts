@@ -1,7 +1,7 @@
 /** @jest-environment node */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sampleConfig } from '../../testing/sample-config';
+import { sampleConfig } from '@portico/testing/sample-config';
 import { readConfig } from '../load-config';
 
 // A real server on loopback stands in for the host's /config.json.

@@ -1,4 +1,4 @@
-import { sampleConfig } from '../../testing/sample-config';
+import { sampleConfig } from '@portico/testing/sample-config';
 import { parseConfig } from '../parse-config';
 
 const fieldsOf = (raw: unknown) => parseConfig(raw).problems.map((problem) => problem.field);

@@ -2,7 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { id } from '../../i18n/id';
 import { loadPack } from '../../i18n/load-pack';
 import type { TextPack } from '../../i18n/text-pack';
-import { renderWithPortico } from '../../testing/test-utils';
+import { renderWithPortico } from '@portico/testing';
 import { usePortico } from '../use-portico';
 
 jest.mock('../../i18n/load-pack', () => {
@@ -45,8 +45,8 @@ test('switchLanguage loads the pack, then the whole tree re-renders in it', asyn
 
 test('when switches overlap, the last one asked for wins, even if an earlier pack arrives later', async () => {
   let deliverIndonesian: (pack: TextPack) => void = () => {};
-  jest.mocked(loadPack).mockImplementationOnce(() => new Promise((resolve) => (deliverIndonesian = resolve)));
   await renderWithPortico(<Probe />);
+  jest.mocked(loadPack).mockImplementationOnce(() => new Promise((resolve) => (deliverIndonesian = resolve)));
 
   await act(async () => screen.getByRole('button', { name: 'id then en' }).click());
   await act(async () => deliverIndonesian(id));

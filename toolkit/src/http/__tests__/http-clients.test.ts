@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import axios, { AxiosError, type AxiosAdapter } from 'axios';
-import { HTTP_TIMEOUT_MS } from '../../../constants';
+import { HTTP_TIMEOUT_MS } from '../timeout';
 import { createFormClient } from '../create-form-client';
 import { createJsonClient } from '../create-json-client';
 

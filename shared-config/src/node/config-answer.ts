@@ -1,9 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { SECTION_IDS } from '@portico/shared-config/contract';
-import { APP_NAMES } from './apps';
+import { defaultRemoteUrls } from '../contract/apps';
 
-export const DEFAULT_CONFIG_PATH = path.join(__dirname, '../config/default-config.json');
+// Node only: what `/config.json` answers, for the production server and for
+// the host's dev server alike. Here rather than in the server so the build
+// (webpack/) can serve the same answer without depending on the server.
+
+export const DEFAULT_CONFIG_PATH = path.join(__dirname, '../../config/default-config.json');
 
 export interface ConfigAnswer {
   status: number;
@@ -55,9 +58,6 @@ export async function answerConfig(options: {
   }
   if (options.configPath) return { status: 200, body: JSON.stringify(read.value) };
 
-  const hostname = requestHostname(options.hostHeader);
-  const remotes = Object.fromEntries(
-    SECTION_IDS.map((id) => [id, `http://${hostname}:${options.basePort + APP_NAMES.indexOf(id)}/mf-manifest.json`]),
-  );
+  const remotes = defaultRemoteUrls(requestHostname(options.hostHeader), options.basePort);
   return { status: 200, body: JSON.stringify({ ...(read.value as object), remotes }) };
 }

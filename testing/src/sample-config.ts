@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from '../config/config-schema';
+import type { RuntimeConfig } from '@portico/shared-config';
 
 /**
  * A complete config for a section's standalone page and for unit tests. Its

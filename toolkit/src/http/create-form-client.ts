@@ -1,5 +1,5 @@
 import axios, { type AxiosInstance } from 'axios';
-import { HTTP_TIMEOUT_MS } from '../../constants';
+import { HTTP_TIMEOUT_MS } from './timeout';
 import { checkQueryHeaders, pageSearch, sendQueryHeaders, type QueryHeader, type SearchSource } from './query-headers';
 
 /**

@@ -1,5 +1,5 @@
 import { act, screen } from '@testing-library/react';
-import { useConfig } from '../../context/use-config';
+import { useConfig } from '@portico/shared-config';
 import { mountStandalone } from '../mount-standalone';
 
 function Section() {

@@ -1,11 +1,10 @@
-import { StrictMode, type ComponentType } from 'react';
+import { StrictMode, Suspense, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
-// Imported by package name, not by relative path: the section under test
-// reads the context through the federated `@portico/shared-config` instance,
-// and this provider must be that same instance.
-import { languageFromSearch, loadPack, PorticoProvider, type SectionProps } from '@portico/shared-config';
-import { sampleConfig } from '../testing/sample-config';
-import '../styles/base.css';
+// The section reads the context through the federated
+// `@portico/shared-config` instance; this provider is that same instance.
+import { languageFromSearch, loadPack, localeOf, PorticoProvider, type SectionProps } from '@portico/shared-config';
+import '@portico/shared-config/base.css';
+import { sampleConfig } from './sample-config';
 
 /**
  * A section's own page for its team: the section alone, with a sample config,
@@ -17,12 +16,15 @@ export async function mountStandalone(Section: ComponentType<SectionProps>, titl
   document.title = `${title} (standalone)`;
   const language = languageFromSearch(window.location.search);
   const text = await loadPack(language);
-  document.documentElement.lang = text.locale;
+  document.documentElement.lang = localeOf(language);
   createRoot(container).render(
     <StrictMode>
       <PorticoProvider config={sampleConfig} language={language} text={text}>
         <main className="standalone">
-          <Section />
+          {/* The section suspends while its texts download, as on the site. */}
+          <Suspense>
+            <Section />
+          </Suspense>
         </main>
       </PorticoProvider>
     </StrictMode>,

@@ -1,0 +1,46 @@
+import type { SectionId } from './section-contract';
+
+/** The four apps: the host and one remote per section, in port order. */
+export const APP_NAMES = ['host', 'home', 'about', 'contact'] as const;
+export type AppName = 'host' | SectionId;
+
+/** The folder (workspace) each app builds in, relative to the repository root. */
+export const APP_DIRS: Record<AppName, string> = {
+  host: 'host',
+  home: 'remote-home',
+  about: 'remote-about',
+  contact: 'remote-contact',
+};
+
+export const DEFAULT_PORT = 8080;
+
+/**
+ * The environment variables a port is read from. Passed in rather than read
+ * from `process.env`: this module is part of the contract, which the browser
+ * bundles too, so it uses nothing of Node's.
+ */
+export type PortEnvironment = Readonly<Record<string, string | undefined>>;
+
+/** `PORT=N` puts the host on N and the remotes on N+1..N+3. */
+export function basePort(env: PortEnvironment): number {
+  const raw = env.PORT;
+  if (raw === undefined || raw === '') return DEFAULT_PORT;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65_532) {
+    throw new Error(`PORT must be a whole number from 1 to 65532 (it and the next three are used), got "${raw}"`);
+  }
+  return port;
+}
+
+export function portOf(app: AppName, env: PortEnvironment): number {
+  return basePort(env) + APP_NAMES.indexOf(app);
+}
+
+/** Where each remote's manifest is when all four apps run on `hostname`'s default ports. */
+export function defaultRemoteUrls(hostname: string, port: number): Record<SectionId, string> {
+  return {
+    home: `http://${hostname}:${port + APP_NAMES.indexOf('home')}/mf-manifest.json`,
+    about: `http://${hostname}:${port + APP_NAMES.indexOf('about')}/mf-manifest.json`,
+    contact: `http://${hostname}:${port + APP_NAMES.indexOf('contact')}/mf-manifest.json`,
+  };
+}

@@ -1,0 +1,20 @@
+// The contract between the apps, as data and types only: the browser bundles
+// it as well as the server and the build, so nothing here may need Node.
+export {
+  EXPOSED_SECTION,
+  SECTION_IDS,
+  remoteNameOf,
+  type SectionId,
+  type SectionModule,
+  type SectionProps,
+} from './section-contract';
+export {
+  APP_DIRS,
+  APP_NAMES,
+  basePort,
+  DEFAULT_PORT,
+  defaultRemoteUrls,
+  portOf,
+  type AppName,
+  type PortEnvironment,
+} from './apps';
