@@ -1,17 +1,23 @@
 import type { Page } from '@playwright/test';
 import { expect, serve, siteRemotes, test, workerPorts, writeConfig } from '../support/fixtures';
 
-/** The language packs a page fetches, by chunk name. */
+/**
+ * The text packs a page fetches, by chunk name: the host's (`text-id`) from
+ * the host, each section's own (`contact-text-id`) from its remote.
+ */
 function watchPacks(page: Page): string[] {
   const packs: string[] = [];
   page.on('request', (request) => {
-    const pack = /\/(text-(?:en|id))\.[0-9a-f]+\.js$/.exec(request.url())?.[1];
+    const pack = /\/((?:home-|about-|contact-)?text-(?:en|id))\.[0-9a-f]+\.js$/.exec(request.url())?.[1];
     if (pack) packs.push(pack);
   });
   return packs;
 }
 
-test('?type=2 shows the whole page in Indonesian, in rupiah, with lang="id", and fetches only that pack', async ({
+/** Every pack of one language: the host's and each section's. */
+const packsOf = (language: 'en' | 'id') => ['about', 'contact', 'home', ''].map((owner) => `${owner && `${owner}-`}text-${language}`).sort();
+
+test('?type=2 shows the whole page in Indonesian, in rupiah, with lang="id", and fetches only that language\'s packs', async ({
   page,
   site,
 }) => {
@@ -29,7 +35,8 @@ test('?type=2 shows the whole page in Indonesian, in rupiah, with lang="id", and
   await expect(home).not.toContainText(',00');
   const footer = page.getByRole('contentinfo');
   for (const label of ['Nama Perusahaan', 'Email Kontak', 'Alamat Kontak']) await expect(footer).toContainText(label);
-  expect(packs).toEqual(['text-id']);
+  // Each section fetches its pack when it renders, hidden or not.
+  await expect.poll(() => [...packs].sort()).toEqual(packsOf('id'));
 });
 
 test('no type, ?type=1 and an unknown type are English, in rupees, with lang="en-IN"', async ({ page, site }) => {
@@ -42,7 +49,7 @@ test('no type, ?type=1 and an unknown type are English, in rupees, with lang="en
     await expect(home).toContainText('Borrow from ₹2,000 to ₹80,000, in your bank account within 2 hours.');
     await expect(home).toContainText('For salaried applicants earning ₹12,000 or more a month.');
     await expect(home).toContainText('Trusted by over 3 million users.');
-    expect(packs, query).toEqual(['text-en']);
+    await expect.poll(() => [...packs].sort(), query).toEqual(packsOf('en'));
     page.removeAllListeners('request');
   }
 });

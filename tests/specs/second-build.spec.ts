@@ -4,7 +4,7 @@ import path from 'node:path';
 import { APP_DIRS, type AppName } from '@portico/server';
 import { expect, serve, test, workerPorts, writeConfig } from '../support/fixtures';
 import { REPO_ROOT } from '../support/paths';
-import { copyDists, redeploy, SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
+import { copyDists, redeploy, SECOND_BUILD_LABEL, SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
 import { serveUnderPath } from '../support/static-server';
 
 /** Every file of a dist/ folder and the SHA-256 of its bytes. */
@@ -26,7 +26,7 @@ function differences(a: Record<string, string>, b: Record<string, string>): stri
 }
 
 test.describe('independent, reproducible builds', () => {
-  test('after a change in remote-contact alone, the host and the other remotes build byte for byte the same', () => {
+  test("after a label change in remote-contact's own texts, the host and the other remotes build byte for byte the same", () => {
     const second = secondBuildRoot();
     for (const app of ['host', 'home', 'about'] as const) {
       expect(
@@ -57,7 +57,7 @@ test.describe('independent, reproducible builds', () => {
   });
 });
 
-test('a second build of a section, deployed under a sub-path of another origin, is shown once config.json points at it: no host build', async ({
+test('a text change by one team: its second build, deployed under a sub-path of another origin, shows the new label in both languages once config.json points at it', async ({
   page,
 }, testInfo) => {
   const basePort = workerPorts(testInfo.parallelIndex, 7);
@@ -74,17 +74,28 @@ test('a second build of a section, deployed under a sub-path of another origin, 
     const editedAt = Date.now();
     writeConfig.rewrite(configPath, { remotes: { ...remotes, contact: `${v2.url}mf-manifest.json` } });
     await page.reload();
-    await expect(contact).toContainText(SECOND_BUILD_TEXT);
+    await expect(contact.getByRole('textbox', { name: SECOND_BUILD_LABEL.en.after, exact: true })).toBeVisible();
     await expect(contact.getByRole('button', { name: 'Send message' })).toBeVisible();
     // A figure for the operator's guide, not a limit: edit, one reload, the new section shown.
     const swap = `config.json edited to the new Contact section visible: ${Date.now() - editedAt} ms`;
     testInfo.annotations.push({ type: 'swap', description: swap });
     process.stdout.write(`${swap}\n`);
 
+    // The other language comes from the same new build, switched in place.
+    await contact.getByRole('textbox', { name: SECOND_BUILD_LABEL.en.after }).fill('Kapan?');
+    await page.getByRole('group', { name: 'Language' }).getByRole('link', { name: 'Bahasa Indonesia' }).click();
+    const kontak = page.getByRole('tabpanel', { name: 'Hubungi Kami' });
+    const message = kontak.getByRole('textbox', { name: SECOND_BUILD_LABEL.id.after, exact: true });
+    await expect(message).toHaveValue('Kapan?');
+    await expect(kontak.getByRole('textbox', { name: SECOND_BUILD_LABEL.id.before, exact: true })).toHaveCount(0);
+    await page.reload();
+    await expect(message).toBeVisible();
+    await page.goto(`${site.url}/#contact`);
+
     // Rolling back is the same edit, back.
     writeConfig.rewrite(configPath, { remotes: { ...remotes, contact: `${site.origin(3)}/mf-manifest.json` } });
     await page.reload();
-    await expect(contact.getByRole('button', { name: 'Send message' })).toBeVisible();
+    await expect(contact.getByRole('textbox', { name: SECOND_BUILD_LABEL.en.before, exact: true })).toBeVisible();
     await expect(contact).not.toContainText(SECOND_BUILD_TEXT);
   } finally {
     await site.close();

@@ -1,12 +1,21 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { APP_DIRS, APP_NAMES, type AppName } from '@portico/server';
 import { REPO_ROOT } from './paths';
 
-/** The visible text only the second build of remote-contact shows. */
-export const SECOND_BUILD_TEXT = 'Contact section, second build';
+/**
+ * The one label the second build of remote-contact changes, in its own text
+ * packs only: the message field's, old and new, per language.
+ */
+export const SECOND_BUILD_LABEL = {
+  en: { before: 'Message', after: 'Message or question' },
+  id: { before: 'Pesan', after: 'Pesan atau pertanyaan' },
+} as const;
+
+/** Visible only in the second build of remote-contact. */
+export const SECOND_BUILD_TEXT = SECOND_BUILD_LABEL.en.after;
 
 /** Where global-setup put the second build (a copy of the repository, all four apps built). */
 export const SECOND_BUILD_ENV = 'PORTICO_SECOND_BUILD';
@@ -63,24 +72,18 @@ export function copyRepository(): string {
 }
 
 /**
- * Changes what remote-contact shows, through its one exposed module only, so
- * the change holds whatever the section's components become.
+ * A text change by the Contact team alone: one label, in both languages, in
+ * remote-contact's own text packs. Nothing else in the copy changes.
  */
 export function changeContactText(root: string): void {
-  const exposes = path.join(root, APP_DIRS.contact, 'src/exposes');
-  cpSync(path.join(exposes, 'section.ts'), path.join(exposes, 'first-section.ts'));
-  writeFileSync(
-    path.join(exposes, 'section.ts'),
-    [
-      "import { createElement } from 'react';",
-      "import { Section as FirstSection } from './first-section';",
-      '',
-      'export function Section() {',
-      `  return createElement('div', null, createElement('p', null, ${JSON.stringify(SECOND_BUILD_TEXT)}), createElement(FirstSection));`,
-      '}',
-      '',
-    ].join('\n'),
-  );
+  for (const language of ['en', 'id'] as const) {
+    const pack = path.join(root, APP_DIRS.contact, 'src/i18n', `${language}.ts`);
+    const { before, after } = SECOND_BUILD_LABEL[language];
+    const source = readFileSync(pack, 'utf8');
+    const label = `  message: '${before}',\n`;
+    if (!source.includes(label)) throw new Error(`${pack} has no line "${label.trim()}" to change; update SECOND_BUILD_LABEL`);
+    writeFileSync(pack, source.replace(label, `  message: '${after}',\n`));
+  }
 }
 
 function buildApp(root: string, app: AppName): Promise<void> {
