@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { SECTION_IDS } from '@portico/shared-config/contract';
+import { SECTION_IDS, type SectionId } from '@portico/shared-config/contract';
 import { APP_NAMES } from './apps';
+import { parseHost } from './request-origin';
 
 export const DEFAULT_CONFIG_PATH = path.join(__dirname, '../config/default-config.json');
 
@@ -12,30 +13,66 @@ export interface ConfigAnswer {
   fault?: string;
 }
 
-/** The host name a request came to, safe to put in a URL; `localhost` if odd. */
+/**
+ * The host name a Host header names, or `localhost` when it is missing or
+ * not a plain `host[:port]` (`localhost:8080@evil.example` is not one).
+ */
 export function requestHostname(hostHeader: string | undefined): string {
-  if (!hostHeader) return 'localhost';
+  return parseHost(hostHeader)?.hostname ?? 'localhost';
+}
+
+/** Far more than any real config.json (a few KB); the page would download it on every visit. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** A real config.json nests three or four levels; thousands would overflow the stack of JSON.stringify. */
+export const MAX_CONFIG_DEPTH = 64;
+
+/** How deeply arrays and objects nest in a parsed JSON value, counted without recursion, up to `limit + 1`. */
+export function jsonDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** The file's text, unless it is not a regular file or is over MAX_CONFIG_BYTES. */
+async function readCapped(file: string): Promise<{ text: string } | { fault: string }> {
+  let handle;
   try {
-    const { hostname } = new URL(`http://${hostHeader}`);
-    return hostname || 'localhost';
-  } catch {
-    return 'localhost';
+    handle = await open(file, 'r');
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { fault: `${file} is not a file` };
+    const tooBig = { fault: `${file} is larger than ${MAX_CONFIG_BYTES} bytes` };
+    if (stats.size > MAX_CONFIG_BYTES) return tooBig;
+    const text = await handle.readFile('utf8');
+    // It may have grown since the stat.
+    return Buffer.byteLength(text) > MAX_CONFIG_BYTES ? tooBig : { text };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { fault: `cannot read ${file}${code === 'ENOENT' ? ': no such file' : `: ${String(error)}`}` };
+  } finally {
+    await handle?.close();
   }
 }
 
 async function readJson(file: string): Promise<{ value: unknown } | { fault: string }> {
-  let text: string;
+  const read = await readCapped(file);
+  if ('fault' in read) return read;
+  let value: unknown;
   try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { fault: `cannot read ${file}${code === 'ENOENT' ? ': no such file' : `: ${String(error)}`}` };
-  }
-  try {
-    return { value: JSON.parse(text) as unknown };
+    value = JSON.parse(read.text);
   } catch (error) {
     return { fault: `${file} is not JSON: ${(error as Error).message}` };
   }
+  if (jsonDepth(value, MAX_CONFIG_DEPTH) > MAX_CONFIG_DEPTH) {
+    return { fault: `${file} nests more than ${MAX_CONFIG_DEPTH} levels deep` };
+  }
+  return { value };
 }
 
 /**
@@ -48,6 +85,8 @@ export async function answerConfig(options: {
   configPath?: string;
   hostHeader?: string;
   basePort: number;
+  /** The port each app listens on, in APP_NAMES order, when not basePort + its index (ephemeral ports). */
+  ports?: readonly number[];
 }): Promise<ConfigAnswer> {
   const read = await readJson(options.configPath ?? DEFAULT_CONFIG_PATH);
   if ('fault' in read) {
@@ -56,8 +95,7 @@ export async function answerConfig(options: {
   if (options.configPath) return { status: 200, body: JSON.stringify(read.value) };
 
   const hostname = requestHostname(options.hostHeader);
-  const remotes = Object.fromEntries(
-    SECTION_IDS.map((id) => [id, `http://${hostname}:${options.basePort + APP_NAMES.indexOf(id)}/mf-manifest.json`]),
-  );
+  const portOf = (id: SectionId) => options.ports?.[APP_NAMES.indexOf(id)] ?? options.basePort + APP_NAMES.indexOf(id);
+  const remotes = Object.fromEntries(SECTION_IDS.map((id) => [id, `http://${hostname}:${portOf(id)}/mf-manifest.json`]));
   return { status: 200, body: JSON.stringify({ ...(read.value as object), remotes }) };
 }

@@ -1,5 +1,8 @@
 export { APP_DIRS, APP_NAMES, basePort, portOf, type AppName } from './apps';
-export { answerConfig, requestHostname } from './config-endpoint';
+export { answerConfig, jsonDepth, MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH, requestHostname } from './config-endpoint';
+export { answerClientError, guardRequests, type AsyncListener } from './guard';
+export { answerPlain, PLAIN_HEADERS } from './plain-answer';
+export { allowedHostnames, parseHost, trustProxyFrom, visitorOf, type Visitor, type VisitorOptions } from './request-origin';
 export { NOT_FOUND_PAGE, StartError, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';
 export {
   COMMON_HEADERS,
@@ -12,5 +15,17 @@ export {
   originOf,
   pageHeaders,
   remoteOrigins,
+  STRICT_TRANSPORT_SECURITY,
 } from './security-headers';
-export { CACHE_IMMUTABLE, CACHE_REVALIDATE, cacheControlFor, HASHED_FILE, safePath, staticFiles, type Handler } from './static-files';
+export {
+  builtPath,
+  CACHE_IMMUTABLE,
+  CACHE_REVALIDATE,
+  cacheControlFor,
+  HASHED_FILE,
+  realFileIn,
+  requestTarget,
+  staticFiles,
+  type Handler,
+  type RequestTarget,
+} from './static-files';
