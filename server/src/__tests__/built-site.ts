@@ -54,18 +54,32 @@ export const portOf = (url: string) => Number(new URL(url).port);
 
 /**
  * Sends a request byte for byte over a socket (no client normalises `//`,
- * `%2F` or the Host header) and reads until the server closes, which
- * `Connection: close` asks for. Undefined when it closed without answering.
+ * `%2F` or the Host header) and reads one answer: until its Content-Length
+ * is in (every Portico answer has one), or the server closes. Undefined when
+ * nothing came back within `timeoutMs`.
  */
 export function rawRequest(port: number, request: string | Buffer, timeoutMs = 5_000): Promise<RawAnswer | undefined> {
-  return new Promise((resolve, reject) => {
+  const bodyless = /^HEAD /.test(String(request));
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
+    const received = () => parseAnswer(Buffer.concat(chunks).toString('latin1'));
     const socket = connect({ host: '127.0.0.1', port });
-    socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer within ${timeoutMs} ms to ${JSON.stringify(String(request).slice(0, 80))}`)));
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const finish = () => {
+      socket.destroy();
+      resolve(received());
+    };
+    socket.setTimeout(timeoutMs, finish);
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const answer = received();
+      if (!answer) return;
+      const length = Number(answer.headers['content-length'] ?? NaN);
+      const complete = bodyless || answer.status === 304 || Buffer.byteLength(answer.body, 'latin1') >= length;
+      if (complete) finish();
+    });
     // A server may reset a connection it refuses; what it said before counts.
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? socket.destroy() : reject(error)));
-    socket.on('close', () => resolve(parseAnswer(Buffer.concat(chunks).toString('latin1'))));
+    socket.on('error', finish);
+    socket.on('close', finish);
     // Not end(): a server may drop a half-closed connection before its answer is ready.
     socket.write(request);
   });
