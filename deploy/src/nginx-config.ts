@@ -11,6 +11,7 @@ import {
   NOT_FOUND_PAGE,
   hostPageHeaders,
   pageHeaders,
+  STRICT_TRANSPORT_SECURITY,
 } from '@portico/server';
 
 export const TEMPLATE_PATH = path.join(__dirname, '../nginx.conf.template');
@@ -51,8 +52,15 @@ function bare(value: string): string {
 
 const indent = (lines: string[], spaces = 6) => lines.map((line) => `${' '.repeat(spaces)}${line}`).join('\n');
 
+/**
+ * nginx inherits no add_header into a location that has its own, so every
+ * block of headers carries the HSTS line (empty, hence not sent, over http).
+ */
 function addHeaders(headers: Readonly<Record<string, string>>, always = false): string {
-  return indent(Object.entries(headers).map(([name, value]) => `add_header ${name} ${quoted(value)}${always ? ' always' : ''};`));
+  return indent([
+    ...Object.entries(headers).map(([name, value]) => `add_header ${name} ${quoted(value)}${always ? ' always' : ''};`),
+    'add_header Strict-Transport-Security $portico_hsts always;',
+  ]);
 }
 
 function listen(port: number, host: string | undefined): string {
@@ -105,6 +113,7 @@ export function nginxConfig(options: NginxOptions): string {
     hashed_file: HASHED_FILE.source,
     cache_immutable: CACHE_IMMUTABLE,
     cache_revalidate: CACHE_REVALIDATE,
+    strict_transport_security: STRICT_TRANSPORT_SECURITY,
   };
 
   const remotes = (['home', 'about', 'contact'] as const).map((app, index) =>

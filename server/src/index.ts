@@ -1,7 +1,18 @@
 // The port table and the config answer live in shared-config (the build needs
 // them too); the server's callers keep importing them from here.
 export { APP_DIRS, APP_NAMES, basePort, DEFAULT_PORT, portOf, type AppName } from '@portico/shared-config/contract';
-export { answerConfig, DEFAULT_CONFIG_PATH, requestHostname } from '@portico/shared-config/node-config';
+export {
+  answerConfig,
+  DEFAULT_CONFIG_PATH,
+  jsonDepth,
+  MAX_CONFIG_BYTES,
+  MAX_CONFIG_DEPTH,
+  parseHost,
+  requestHostname,
+} from '@portico/shared-config/node-config';
+export { answerClientError, guardRequests, type AsyncListener } from './guard';
+export { answerPlain, PLAIN_HEADERS } from './plain-answer';
+export { allowedHostnames, trustProxyFrom, visitorOf, type Visitor, type VisitorOptions } from './request-origin';
 export { NOT_FOUND_PAGE, StartError, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';
 export {
   COMMON_HEADERS,
@@ -14,5 +25,17 @@ export {
   originOf,
   pageHeaders,
   remoteOrigins,
+  STRICT_TRANSPORT_SECURITY,
 } from './security-headers';
-export { CACHE_IMMUTABLE, CACHE_REVALIDATE, cacheControlFor, HASHED_FILE, safePath, staticFiles, type Handler } from './static-files';
+export {
+  builtPath,
+  CACHE_IMMUTABLE,
+  CACHE_REVALIDATE,
+  cacheControlFor,
+  HASHED_FILE,
+  realFileIn,
+  requestTarget,
+  staticFiles,
+  type Handler,
+  type RequestTarget,
+} from './static-files';

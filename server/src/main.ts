@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { basePort } from '@portico/shared-config/contract';
 import { StartError, startPortico } from './portico-server';
+import { allowedHostnames, trustProxyFrom } from './request-origin';
+
+// Every request is answered in its own guarded promise; a rejection that
+// still escapes is a bug to log, not a reason to take four sites down.
+process.on('unhandledRejection', (reason: unknown) => {
+  console.error(`Portico: unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+});
 
 // npm runs workspace scripts inside the workspace; paths the operator typed
 // are relative to where they typed them.
@@ -14,6 +21,8 @@ async function main(): Promise<void> {
     basePort: basePort(process.env),
     host: process.env.HOST || undefined,
     configPath,
+    hostnames: allowedHostnames(),
+    trustProxy: trustProxyFrom(),
     log: (line) => console.error(line),
   });
   if (configPath) console.log(`Serving config.json from ${configPath}`);

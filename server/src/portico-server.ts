@@ -4,22 +4,36 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { APP_DIRS, APP_NAMES, type AppName } from '@portico/shared-config/contract';
 import { answerConfig } from '@portico/shared-config/node-config';
-import { COMMON_HEADERS, dataHeaders, hostPageHeaders, pageHeaders } from './security-headers';
-import { staticFiles, type Handler } from './static-files';
+import { answerClientError, guardRequests } from './guard';
+import { answerPlain, clearFileHeaders } from './plain-answer';
+import { allowedHostnames, visitorOf } from './request-origin';
+import { dataHeaders, hostPageHeaders, pageHeaders, STRICT_TRANSPORT_SECURITY } from './security-headers';
+import { requestTarget, staticFiles, type Handler } from './static-files';
 
 export interface PorticoServerOptions {
   /** The repository root, holding each app's folder and its dist/. */
   rootDir: string;
+  /** The host's port; the remotes take the next three. 0: each app on an ephemeral port of its own (tests). */
   basePort: number;
   /** Interface to listen on; by default every IPv4 and IPv6 interface. */
   host?: string;
   /** An operator's config.json (PORTICO_CONFIG), read afresh per request. */
   configPath?: string;
+  /**
+   * Host names answered (PORTICO_HOSTS); any other Host gets 400. By default
+   * `localhost`, the loopback addresses and this machine's own addresses.
+   */
+  hostnames?: Iterable<string>;
+  /** A proxy in front sets X-Forwarded-Host, -Proto and -For (PORTICO_TRUST_PROXY=1). */
+  trustProxy?: boolean;
+  /** Where faults are reported (a config.json that cannot be served, a request that failed); stderr by default. */
   log?: (line: string) => void;
 }
 
 export interface RunningPortico {
   url: string;
+  /** The port of each app, in APP_NAMES order: host, home, about, contact. */
+  ports: readonly number[];
   close(): Promise<void>;
 }
 
@@ -33,6 +47,17 @@ function distOf(rootDir: string, app: AppName): string {
   return path.join(rootDir, APP_DIRS[app], 'dist');
 }
 
+/** The options every request needs, with their defaults filled in. */
+interface Settings {
+  configPath?: string;
+  basePort: number;
+  /** Where each app listens, in APP_NAMES order, once it does. */
+  ports: number[];
+  hostnames: ReadonlySet<string>;
+  trustProxy: boolean;
+  log: (line: string) => void;
+}
+
 /** What each server needs to know about the app it serves. */
 interface AppServing {
   handle: Handler;
@@ -40,9 +65,19 @@ interface AppServing {
   pageHeaders: (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
 }
 
-function appServing(app: AppName, options: PorticoServerOptions): AppServing {
+function appServing(app: AppName, rootDir: string, settings: Settings): AppServing {
   const configFor = (req: IncomingMessage) =>
-    answerConfig({ configPath: options.configPath, hostHeader: req.headers.host, basePort: options.basePort });
+    answerConfig({
+      configPath: settings.configPath,
+      hostHeader: visitorOf(req, { trustProxy: settings.trustProxy }).host,
+      basePort: settings.basePort,
+      ports: settings.ports,
+    });
+  // The default config.json names remotes on the host the visitor used, so
+  // it and the host page's policy differ per Host: caches must know.
+  const varyByHost: Record<string, string> = settings.configPath
+    ? {}
+    : { Vary: settings.trustProxy ? 'Host, X-Forwarded-Host' : 'Host' };
 
   // The host page's policy names the remotes of the very config.json it will
   // be given; a remote's own page (its team's standalone preview) loads
@@ -51,38 +86,56 @@ function appServing(app: AppName, options: PorticoServerOptions): AppServing {
     app === 'host'
       ? async (req: IncomingMessage, search: string) => {
           const answer = await configFor(req);
-          return answer.status === 200 ? hostPageHeaders(JSON.parse(answer.body), search) : pageHeaders([]);
+          const headers = answer.status === 200 ? hostPageHeaders(JSON.parse(answer.body), search) : pageHeaders([]);
+          return { ...headers, ...varyByHost };
         }
       : () => Promise.resolve(pageHeaders([]));
 
-  const files = staticFiles(distOf(options.rootDir, app), { crossOrigin: app !== 'host', pageHeaders: pageHeadersFor });
+  const files = staticFiles(distOf(rootDir, app), { crossOrigin: app !== 'host', pageHeaders: pageHeadersFor });
   if (app !== 'host') return { handle: files, pageHeaders: pageHeadersFor };
 
-  const handle: Handler = (req, res, next) => {
-    if ((req.url ?? '/').split('?')[0] !== '/config.json') return files(req, res, next);
-    void configFor(req).then((answer) => {
-      if (answer.fault) options.log?.(`config.json: ${answer.fault}`);
-      res.writeHead(answer.status, {
-        ...dataHeaders(),
-        'Content-Type': 'application/json; charset=utf-8',
-        'Cache-Control': 'no-cache',
-      });
-      res.end(req.method === 'HEAD' ? undefined : answer.body);
+  const handle: Handler = async (req, res, next) => {
+    if (requestTarget(req.url)?.pathname !== '/config.json') return files(req, res, next);
+    const answer = await configFor(req);
+    if (answer.fault) settings.log(`config.json: ${answer.fault}`);
+    res.writeHead(answer.status, {
+      ...dataHeaders(),
+      ...varyByHost,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(answer.body)),
+      'Cache-Control': 'no-cache',
     });
+    res.end(req.method === 'HEAD' ? undefined : answer.body);
   };
   return { handle, pageHeaders: pageHeadersFor };
 }
 
-function notFound(req: IncomingMessage, res: ServerResponse, serving: AppServing): void {
-  void serving.pageHeaders(req, '').then((headers) => {
-    res.writeHead(404, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
-    res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_PAGE);
+async function notFound(req: IncomingMessage, res: ServerResponse, serving: AppServing): Promise<void> {
+  const headers = await serving.pageHeaders(req, '');
+  clearFileHeaders(res);
+  res.writeHead(404, {
+    ...headers,
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(NOT_FOUND_PAGE)),
+    'Cache-Control': 'no-cache',
   });
+  res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_PAGE);
 }
 
-function notAllowed(res: ServerResponse): void {
-  res.writeHead(405, { ...COMMON_HEADERS, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
-  res.end('Method not allowed\n');
+/**
+ * One request, start to end. What a client can get wrong is answered here
+ * (400 for a malformed target or a host this server is not, 405 for a
+ * method); everything else is the app's.
+ */
+async function respond(req: IncomingMessage, res: ServerResponse, serving: AppServing, settings: Settings): Promise<void> {
+  if (requestTarget(req.url) === undefined) return answerPlain(req, res, 400, 'Bad request: malformed URL');
+  const visitor = visitorOf(req, { trustProxy: settings.trustProxy });
+  if (visitor.hostname === undefined || !settings.hostnames.has(visitor.hostname)) {
+    return answerPlain(req, res, 400, 'Bad request: unknown host');
+  }
+  if (visitor.protocol === 'https') res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+  if (req.method !== 'GET' && req.method !== 'HEAD') return answerPlain(req, res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
+  await serving.handle(req, res, () => notFound(req, res, serving));
 }
 
 function listen(server: Server, port: number, host: string | undefined, app: AppName): Promise<void> {
@@ -131,21 +184,28 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
       ),
     ).then(() => undefined);
 
+  const settings: Settings = {
+    configPath: options.configPath,
+    basePort: options.basePort,
+    ports: [],
+    hostnames: new Set(options.hostnames ?? allowedHostnames({})),
+    trustProxy: options.trustProxy ?? false,
+    log: options.log ?? ((line) => console.error(line)),
+  };
+
   try {
     for (const [index, app] of APP_NAMES.entries()) {
-      const serving = appServing(app, options);
-      const server = createServer((req, res) => {
-        if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(res);
-        serving.handle(req, res, () => notFound(req, res, serving));
-      });
+      const serving = appServing(app, options.rootDir, settings);
+      const server = createServer(guardRequests((req, res) => respond(req, res, serving, settings), settings.log));
+      server.on('clientError', answerClientError);
       servers.push(server);
-      await listen(server, options.basePort + index, options.host, app);
+      await listen(server, options.basePort === 0 ? 0 : options.basePort + index, options.host, app);
+      settings.ports.push((server.address() as AddressInfo).port);
     }
   } catch (error) {
     await close();
     throw error;
   }
 
-  const hostPort = (servers[0]!.address() as AddressInfo).port;
-  return { url: `http://localhost:${hostPort}`, close };
+  return { url: `http://localhost:${settings.ports[0]!}`, ports: [...settings.ports], close };
 }

@@ -138,3 +138,11 @@ export const CROSS_ORIGIN_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
+
+/**
+ * Sent on every answer to a visitor on https (behind a TLS proxy the server
+ * trusts, PORTICO_TRUST_PROXY=1 with `X-Forwarded-Proto: https`): the browser
+ * then refuses plain http to this host for a year. Sub-domains are left to
+ * the operator, who may serve other sites on them.
+ */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';

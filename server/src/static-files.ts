@@ -1,5 +1,10 @@
+import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import sirv from 'sirv';
+import path from 'node:path';
+import { contentType } from 'mime-types';
+import Negotiator from 'negotiator';
+import send from 'send';
+import { answerPlain, appendVary, clearFileHeaders } from './plain-answer';
 import { COMMON_HEADERS, CROSS_ORIGIN_HEADERS } from './security-headers';
 
 /** Names webpack gives content-hashed files: `main.0123456789.js`. */
@@ -14,70 +19,169 @@ export function cacheControlFor(pathname: string): string {
   return HASHED_FILE.test(pathname) ? CACHE_IMMUTABLE : CACHE_REVALIDATE;
 }
 
-/** Hidden files and folders, backslashes, NUL bytes. */
-const UNSAFE = /(^|[/\\])\.|\\|\0/;
+/**
+ * The only spelling of a built file: segments of the characters webpack names
+ * files with, none starting with a dot, no empty segment, no percent-encoding.
+ * Every file of a build matches; `..`, hidden files, `//`, a trailing slash,
+ * `%3F`, `%2F`, backslashes and NUL bytes cannot.
+ */
+const BUILT_PATH = /^(\/[A-Za-z0-9_~+@-][A-Za-z0-9._~+@-]*)+$/;
+
+export interface RequestTarget {
+  /** The path as the client wrote it, still percent-encoded. */
+  pathname: string;
+  /** `?…`, or empty. */
+  search: string;
+}
 
 /**
- * The decoded path a request names, or undefined when it must not be looked
- * up at all: a `.` or `..` segment (raw or percent-encoded), an encoded
- * slash that would make one, a backslash, a NUL byte, a hidden file, or
- * malformed percent-encoding. What is left can only name a file inside the
- * folder.
+ * The path and query of a request, or undefined when the target is malformed:
+ * not a path (`*`, `http://…`), refused by a URL parser (`//`, `//a:x`, `//[`)
+ * or with broken percent-encoding (`/%`, `/%e0%a4%a`).
  */
-export function safePath(url: string | undefined): string | undefined {
-  const raw = (url ?? '/').split(/[?#]/)[0]!;
-  let decoded: string;
+export function requestTarget(url: string | undefined): RequestTarget | undefined {
+  if (url === undefined || !url.startsWith('/')) return undefined;
+  if (!URL.canParse(url, 'http://portico.invalid')) return undefined;
+  const query = url.indexOf('?');
+  const pathname = query === -1 ? url : url.slice(0, query);
   try {
-    decoded = decodeURIComponent(raw);
+    decodeURIComponent(pathname);
   } catch {
     return undefined;
   }
-  if (!decoded.startsWith('/') || UNSAFE.test(decoded) || decoded.split('/').some((part) => part === '..' || part === '.')) {
-    return undefined;
-  }
-  return decoded;
+  return { pathname, search: query === -1 ? '' : url.slice(query) };
 }
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+/** The built file a path names (`/` is `/index.html`), or undefined for any other spelling. */
+export function builtPath(pathname: string): string | undefined {
+  if (pathname === '/') return '/index.html';
+  return BUILT_PATH.test(pathname) ? pathname : undefined;
+}
+
+/** Errors of a lookup that mean "no such file here", not a fault of the server. */
+const NOT_A_FILE = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG', 'EACCES']);
+
+/**
+ * The real path of `file` when it is a regular file inside `root` (itself a
+ * real path), following symlinks; undefined when it is missing, a folder, or
+ * a symlink leads out of `root`.
+ */
+export async function realFileIn(root: string, file: string): Promise<string | undefined> {
+  try {
+    const real = await realpath(file);
+    if (!real.startsWith(root + path.sep)) return undefined;
+    return (await stat(real)).isFile() ? real : undefined;
+  } catch (error) {
+    if (NOT_A_FILE.has((error as NodeJS.ErrnoException).code ?? '')) return undefined;
+    throw error;
+  }
+}
+
+/** The precompressed copies the build writes beside each text file, best first. */
+const PRECOMPRESSED = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+] as const;
+
+/**
+ * negotiator 1.x breaks a tie of q-values by a preference (`gzip, br` both at
+ * q=1 gets br); @types/negotiator 0.6 predates that option.
+ */
+interface EncodingNegotiator {
+  encodings(available: readonly string[], options: { preferred: readonly string[] }): string[];
+}
+
+/** The encoding to send among those on disk: the client's q-values first (`br;q=0` is a refusal), then ours. */
+function chooseEncoding(req: IncomingMessage, onDisk: readonly string[]): string {
+  const preferred = [...onDisk, 'identity'];
+  const negotiator = new Negotiator(req) as unknown as EncodingNegotiator;
+  // Nothing acceptable at all (`identity;q=0`): the plain file, as nginx does.
+  return negotiator.encodings(preferred, { preferred })[0] ?? 'identity';
+}
+
+/** send's errors carry the HTTP status they stand for. */
+interface SendError extends Error {
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (req: IncomingMessage, res: ServerResponse, next: () => Promise<void> | void) => Promise<void>;
 
 export interface StaticFilesOptions {
   /** A remote's files are loaded by the host's page, from another origin. */
   crossOrigin: boolean;
   /**
-   * Headers for index.html (its Content-Security-Policy), worked out per
-   * request; `search` is the query of the address the page was asked for.
+   * Headers of an HTML page (index.html: its Content-Security-Policy), worked
+   * out per request; `search` is the query of the address the page was asked for.
    */
   pageHeaders: (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
 }
 
 function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string>>): void {
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() === 'vary') value.split(',').forEach((field) => appendVary(res, field.trim()));
+    else res.setHeader(name, value);
+  }
 }
 
 /**
- * Serves one dist/ folder. sirv runs in its "dev" mode only so that it looks
- * each file up per request: a redeploy into dist/ is served at once, without a
- * restart. It serves the `.br` or `.gz` the build made beside a file when the
- * browser accepts it. The headers are ours and set before sirv runs, so a 304
- * carries them too: hashed files are immutable for a year, everything else is
- * revalidated against its ETag on every use.
+ * Serves one dist/ folder. Each request looks the file up afresh, so a
+ * redeploy into dist/ (or a dist/ symlink switched to a new release) is served
+ * at once, without a restart. `send` (Express's file server) answers the
+ * conditional requests (ETag, 304) and ranges (206, 416); the `.br` or `.gz`
+ * the build made beside a file is chosen here, honouring q-values. Our headers
+ * are set before send runs, so a 304 carries them too: hashed files are
+ * immutable for a year, everything else is revalidated on every use.
  */
 export function staticFiles(dir: string, options: StaticFilesOptions): Handler {
-  const serve = sirv(dir, { dev: true, etag: true, brotli: true, gzip: true, extensions: [] });
-  return (req, res, next) => {
-    const pathname = safePath(req.url);
-    if (pathname === undefined) return next();
-    const file = pathname === '/' ? '/index.html' : pathname;
-    const { search } = new URL(req.url ?? '/', 'http://x');
-    // sirv decodes the URL again; hand it the checked path, encoded once.
-    req.url = encodeURI(file);
+  return async (req, res, next) => {
+    const target = requestTarget(req.url);
+    const file = target && builtPath(target.pathname);
+    if (!target || !file) return next();
+
+    let root: string;
+    try {
+      root = await realpath(dir);
+    } catch {
+      // dist/ is gone for a moment (a redeploy replacing the folder).
+      return next();
+    }
+    const identity = await realFileIn(root, path.join(root, file));
+    if (!identity) return next();
+    const copies = await Promise.all(
+      PRECOMPRESSED.map(async ({ encoding, suffix }) => ({ encoding, real: await realFileIn(root, path.join(root, file + suffix)) })),
+    );
+    const onDisk = copies.filter((copy) => copy.real !== undefined);
+    const encoding = chooseEncoding(req, onDisk.map((copy) => copy.encoding));
+    const served = onDisk.find((copy) => copy.encoding === encoding)?.real ?? identity;
+
     setHeaders(res, COMMON_HEADERS);
     if (options.crossOrigin) setHeaders(res, CROSS_ORIGIN_HEADERS);
     res.setHeader('Cache-Control', cacheControlFor(file));
-    if (file !== '/index.html') return serve(req, res, next);
-    void options.pageHeaders(req, search).then((headers) => {
-      setHeaders(res, headers);
-      serve(req, res, next);
+    const type = contentType(path.extname(file)) || 'application/octet-stream';
+    res.setHeader('Content-Type', type);
+    if (served !== identity) res.setHeader('Content-Encoding', encoding);
+    if (onDisk.length > 0) appendVary(res, 'Accept-Encoding');
+    if (type.startsWith('text/html')) setHeaders(res, await options.pageHeaders(req, target.search));
+
+    const relative = path.relative(root, served).split(path.sep).map(encodeURIComponent).join('/');
+    await new Promise<void>((resolve, reject) => {
+      res.once('close', () => resolve());
+      send(req, relative, { root, index: false, cacheControl: false, etag: true, lastModified: true })
+        .on('error', (error: SendError) => {
+          if (res.headersSent) return reject(error);
+          if (error.status === 404) {
+            // The file went away between our look and send's (a redeploy).
+            clearFileHeaders(res);
+            return resolve(next());
+          }
+          if (error.status === 416 || error.status === 412) {
+            answerPlain(req, res, error.status, error.status === 416 ? 'Range not satisfiable' : 'Precondition failed', error.headers);
+            return resolve();
+          }
+          reject(error);
+        })
+        .pipe(res);
     });
   };
 }

@@ -65,7 +65,7 @@ const COMPRESSIBLE = /\.(js|css|html|json|svg|txt)$/;
 
 /**
  * `.gz` and `.br` beside each text asset, made once at build time at the
- * highest levels, so neither `npm run serve` (sirv) nor nginx
+ * highest levels, so neither `npm run serve` (send) nor nginx
  * (gzip_static/brotli_static) compresses anything per request.
  */
 function precompression(): WebpackPluginInstance[] {

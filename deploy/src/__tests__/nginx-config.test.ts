@@ -68,3 +68,22 @@ test('only GET and HEAD, hidden files 404, hashed files immutable', () => {
   expect(text).toContain('location ~ /\\. {\n      return 404;');
   expect(text).toContain('add_header Cache-Control "public, max-age=31536000, immutable";');
 });
+
+test('every block of headers sends HSTS over https only', () => {
+  expect(text).toContain('map $scheme $portico_hsts {\n    https "max-age=31536000";\n    default "";\n  }');
+  const blocks = text.split(/location [^{]*\{/).slice(1).map((block) => block.slice(0, block.indexOf('}')));
+  for (const block of blocks.filter((body) => body.includes('add_header'))) {
+    expect(block).toContain('add_header Strict-Transport-Security $portico_hsts always;');
+  }
+});
+
+test('what nginx proxies to the Node server carries Host and the X-Forwarded-* headers it trusts', () => {
+  for (const line of [
+    'proxy_set_header Host $host;',
+    'proxy_set_header X-Forwarded-Host $host;',
+    'proxy_set_header X-Forwarded-Proto $scheme;',
+    'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+  ]) {
+    expect(text).toContain(line);
+  }
+});

@@ -1,15 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { APP_DIRS, APP_NAMES } from '@portico/shared-config/contract';
 import { startPortico, type RunningPortico } from '../portico-server';
-
-// Ports of this suite alone (other suites and the browser tests use others).
-const BASE_PORT = 9110;
-const SECRET = 'not-for-the-web';
-const MAIN_JS = 'console.info("main");\n'.repeat(50);
+import { MAIN_JS, makeBuiltSite, SECRET } from './built-site';
 
 interface Answer {
   status: number;
@@ -31,39 +25,19 @@ function get(port: number, rawPath: string, options: { method?: string; headers?
   });
 }
 
-/** A repository layout with four small dist/ folders and secrets beside them. */
-function makeRoot(): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'portico-serve-'));
-  writeFileSync(path.join(root, 'secret.txt'), SECRET);
-  for (const app of APP_NAMES) {
-    const dist = path.join(root, APP_DIRS[app], 'dist');
-    mkdirSync(path.join(dist, 'assets'), { recursive: true });
-    writeFileSync(path.join(root, APP_DIRS[app], 'secret.txt'), SECRET);
-    writeFileSync(path.join(dist, 'index.html'), `<!doctype html><title>${app}</title>`);
-    writeFileSync(path.join(dist, 'main.0123456789.js'), MAIN_JS);
-    writeFileSync(path.join(dist, 'main.0123456789.js.gz'), gzipSync(MAIN_JS));
-    writeFileSync(path.join(dist, 'main.0123456789.js.br'), brotliCompressSync(MAIN_JS));
-    writeFileSync(path.join(dist, 'remoteEntry.js'), 'var entry;');
-    writeFileSync(path.join(dist, 'mf-manifest.json'), '{"id":"x"}');
-    writeFileSync(path.join(dist, 'assets', 'banner.0123456789.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-    writeFileSync(path.join(dist, '.secret'), SECRET);
-    mkdirSync(path.join(dist, '.git'));
-    writeFileSync(path.join(dist, '.git', 'config'), SECRET);
-  }
-  return root;
-}
-
-const root = makeRoot();
-const host = BASE_PORT;
-const contact = BASE_PORT + 3;
+const site = makeBuiltSite();
+const root = site.root;
 let running: RunningPortico;
+let host: number;
+let contact: number;
 
 beforeAll(async () => {
-  running = await startPortico({ rootDir: root, basePort: BASE_PORT, host: '127.0.0.1' });
+  running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1' });
+  [host, , , contact] = running.ports as [number, number, number, number];
 });
 afterAll(async () => {
   await running.close();
-  rmSync(root, { recursive: true, force: true });
+  site.remove();
 });
 
 describe('paths never leave a dist/ folder', () => {
@@ -135,11 +109,12 @@ describe('methods', () => {
 
 describe('caching', () => {
   test.each([
-    ['/', host],
-    ['/index.html', host],
-    ['/remoteEntry.js', contact],
-    ['/mf-manifest.json', contact],
-  ])('%s is revalidated on every use: no-cache with an ETag, 304 when unchanged', async (file, port) => {
+    ['/', 'host'],
+    ['/index.html', 'host'],
+    ['/remoteEntry.js', 'contact'],
+    ['/mf-manifest.json', 'contact'],
+  ] as const)('%s is revalidated on every use: no-cache with an ETag, 304 when unchanged', async (file, app) => {
+    const port = app === 'host' ? host : contact;
     const first = await get(port, file);
     expect(first.status).toBe(200);
     expect(first.headers['cache-control']).toBe('no-cache');
@@ -193,7 +168,8 @@ describe('security headers', () => {
   test("the host page's CSP names the remotes of the config it serves, on the request's host name", async () => {
     const answer = await get(host, '/', { headers: { Host: `127.0.0.1:${host}` } });
     const csp = String(answer.headers['content-security-policy']);
-    expect(csp).toContain(`script-src 'self' http://127.0.0.1:${host + 1} http://127.0.0.1:${host + 2} http://127.0.0.1:${host + 3};`);
+    const [, home, about] = running.ports;
+    expect(csp).toContain(`script-src 'self' http://127.0.0.1:${home} http://127.0.0.1:${about} http://127.0.0.1:${contact};`);
     expect(csp).not.toMatch(/unsafe/);
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
     expect(answer.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
@@ -229,9 +205,9 @@ test("with PORTICO_CONFIG the CSP follows the operator's file, read afresh per r
       }),
     );
   write('https://cdn.example/contact/v1/mf-manifest.json', ['https://staging.example']);
-  const own = await startPortico({ rootDir: root, basePort: BASE_PORT + 4, host: '127.0.0.1', configPath });
+  const own = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath, log: () => undefined });
   try {
-    const csp = async () => String((await get(BASE_PORT + 4, '/')).headers['content-security-policy']);
+    const csp = async () => String((await get(own.ports[0]!, '/')).headers['content-security-policy']);
     expect(await csp()).toContain("script-src 'self' https://home.example https://cdn.example https://staging.example;");
     write('https://other-cdn.example/mf-manifest.json', []);
     expect(await csp()).toContain("script-src 'self' https://home.example https://other-cdn.example;");

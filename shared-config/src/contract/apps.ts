@@ -36,11 +36,13 @@ export function portOf(app: AppName, env: PortEnvironment): number {
   return basePort(env) + APP_NAMES.indexOf(app);
 }
 
-/** Where each remote's manifest is when all four apps run on `hostname`'s default ports. */
-export function defaultRemoteUrls(hostname: string, port: number): Record<SectionId, string> {
-  return {
-    home: `http://${hostname}:${port + APP_NAMES.indexOf('home')}/mf-manifest.json`,
-    about: `http://${hostname}:${port + APP_NAMES.indexOf('about')}/mf-manifest.json`,
-    contact: `http://${hostname}:${port + APP_NAMES.indexOf('contact')}/mf-manifest.json`,
-  };
+/**
+ * Where each remote's manifest is when all four apps run on `hostname`: on
+ * `port` + the app's index, or on `ports` (in APP_NAMES order) where a server
+ * listens on ephemeral ports.
+ */
+export function defaultRemoteUrls(hostname: string, port: number, ports?: readonly number[]): Record<SectionId, string> {
+  const urlOf = (app: SectionId) =>
+    `http://${hostname}:${ports?.[APP_NAMES.indexOf(app)] ?? port + APP_NAMES.indexOf(app)}/mf-manifest.json`;
+  return { home: urlOf('home'), about: urlOf('about'), contact: urlOf('contact') };
 }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { defaultRemoteUrls } from '../contract/apps';
 
@@ -15,30 +15,79 @@ export interface ConfigAnswer {
   fault?: string;
 }
 
-/** The host name a request came to, safe to put in a URL; `localhost` if odd. */
+/** `host[:port]` as RFC 9110 allows it in Host: a name, an IPv4 address or a bracketed IPv6 one. */
+const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::(\d{1,5}))?$/;
+
+/** Splits a Host value into a clean lower-case host and hostname, or nothing when it is not one. */
+export function parseHost(value: string | undefined): { host: string; hostname: string } | undefined {
+  const host = value?.trim().toLowerCase();
+  const match = host === undefined ? null : HOST.exec(host);
+  if (!host || !match) return undefined;
+  const port = match[2];
+  if (port !== undefined && Number(port) > 65_535) return undefined;
+  return { host, hostname: match[1]! };
+}
+
+/**
+ * The host name a Host header names, or `localhost` when it is missing or
+ * not a plain `host[:port]` (`localhost:8080@evil.example` is not one).
+ */
 export function requestHostname(hostHeader: string | undefined): string {
-  if (!hostHeader) return 'localhost';
+  return parseHost(hostHeader)?.hostname ?? 'localhost';
+}
+
+/** Far more than any real config.json (a few KB); the page would download it on every visit. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** A real config.json nests three or four levels; thousands would overflow the stack of JSON.stringify. */
+export const MAX_CONFIG_DEPTH = 64;
+
+/** How deeply arrays and objects nest in a parsed JSON value, counted without recursion, up to `limit + 1`. */
+export function jsonDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** The file's text, unless it is not a regular file or is over MAX_CONFIG_BYTES. */
+async function readCapped(file: string): Promise<{ text: string } | { fault: string }> {
+  let handle;
   try {
-    const { hostname } = new URL(`http://${hostHeader}`);
-    return hostname || 'localhost';
-  } catch {
-    return 'localhost';
+    handle = await open(file, 'r');
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { fault: `${file} is not a file` };
+    const tooBig = { fault: `${file} is larger than ${MAX_CONFIG_BYTES} bytes` };
+    if (stats.size > MAX_CONFIG_BYTES) return tooBig;
+    const text = await handle.readFile('utf8');
+    // It may have grown since the stat.
+    return Buffer.byteLength(text) > MAX_CONFIG_BYTES ? tooBig : { text };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { fault: `cannot read ${file}${code === 'ENOENT' ? ': no such file' : `: ${String(error)}`}` };
+  } finally {
+    await handle?.close();
   }
 }
 
 async function readJson(file: string): Promise<{ value: unknown } | { fault: string }> {
-  let text: string;
+  const read = await readCapped(file);
+  if ('fault' in read) return read;
+  let value: unknown;
   try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { fault: `cannot read ${file}${code === 'ENOENT' ? ': no such file' : `: ${String(error)}`}` };
-  }
-  try {
-    return { value: JSON.parse(text) as unknown };
+    value = JSON.parse(read.text);
   } catch (error) {
     return { fault: `${file} is not JSON: ${(error as Error).message}` };
   }
+  if (jsonDepth(value, MAX_CONFIG_DEPTH) > MAX_CONFIG_DEPTH) {
+    return { fault: `${file} nests more than ${MAX_CONFIG_DEPTH} levels deep` };
+  }
+  return { value };
 }
 
 /**
@@ -51,6 +100,8 @@ export async function answerConfig(options: {
   configPath?: string;
   hostHeader?: string;
   basePort: number;
+  /** The port each app listens on, in APP_NAMES order, when not basePort + its index (ephemeral ports). */
+  ports?: readonly number[];
 }): Promise<ConfigAnswer> {
   const read = await readJson(options.configPath ?? DEFAULT_CONFIG_PATH);
   if ('fault' in read) {
@@ -58,6 +109,6 @@ export async function answerConfig(options: {
   }
   if (options.configPath) return { status: 200, body: JSON.stringify(read.value) };
 
-  const remotes = defaultRemoteUrls(requestHostname(options.hostHeader), options.basePort);
+  const remotes = defaultRemoteUrls(requestHostname(options.hostHeader), options.basePort, options.ports);
   return { status: 200, body: JSON.stringify({ ...(read.value as object), remotes }) };
 }

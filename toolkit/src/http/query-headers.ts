@@ -43,15 +43,17 @@ export function checkQueryHeaders(mapping: readonly QueryHeader[], client: strin
 
 /**
  * The headers to send for this query string. A parameter that is missing,
- * empty, longer than MAX_QUERY_HEADER_LENGTH or holding anything but
- * printable ASCII (CR, LF, any control character) sends no header at all.
+ * empty or only spaces, longer than MAX_QUERY_HEADER_LENGTH or holding
+ * anything but printable ASCII (CR, LF, any control character) sends no
+ * header at all. Spaces around a value are dropped, as HTTP drops them from
+ * a header anyway.
  */
 export function headersFromQuery(mapping: readonly QueryHeader[], search: string): Record<string, string> {
   const params = new URLSearchParams(search);
   const headers: Record<string, string> = {};
   for (const { header, param } of mapping) {
-    const value = params.get(param);
-    if (value !== null && value.length <= MAX_QUERY_HEADER_LENGTH && SAFE_HEADER_VALUE.test(value)) {
+    const value = params.get(param)?.replace(/^ +| +$/g, '');
+    if (value && value.length <= MAX_QUERY_HEADER_LENGTH && SAFE_HEADER_VALUE.test(value)) {
       headers[header] = value;
     }
   }

@@ -114,6 +114,8 @@ describe('createJsonClient', () => {
     ['a DEL character', '?token=abc%7F'],
     ['a character outside ASCII', '?token=%E4%B8%AD'],
     ['nothing', '?token='],
+    ['only a space', '?token=%20'],
+    ['only spaces, written as +', '?token=+++'],
     ['257 characters', `?token=${'a'.repeat(257)}`],
   ])('sends no header for a value with %s, and still sends the request', async (_case, search) => {
     const client = createJsonClient({ baseURL, search: `${search}&channel=web` });
@@ -122,6 +124,15 @@ describe('createJsonClient', () => {
 
     expect(echo.headers).not.toHaveProperty('x-app-token');
     expect(echo.headers).not.toHaveProperty('x-injected');
+    expect(echo.headers['x-app-channel']).toBe('web');
+  });
+
+  test('drops the spaces around a value', async () => {
+    const client = createJsonClient({ baseURL, search: '?token=%20abc%20&channel=+web' });
+
+    const echo = await client.get<Echo>('/echo');
+
+    expect(echo.headers['x-app-token']).toBe('abc');
     expect(echo.headers['x-app-channel']).toBe('web');
   });
 

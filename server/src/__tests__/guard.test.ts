@@ -1,0 +1,63 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { answerClientError, guardRequests } from '../guard';
+import { httpRequest, rawRequest } from './built-site';
+
+const logged: string[] = [];
+let server: Server;
+let port: number;
+
+beforeAll(async () => {
+  server = createServer(
+    guardRequests(async (req, res) => {
+      if (req.url === '/throws') throw new Error('thrown at once');
+      await Promise.resolve();
+      if (req.url === '/rejects') throw new Error('rejected later');
+      if (req.url === '/half') {
+        res.writeHead(200, { 'Content-Length': '100' });
+        await new Promise((resolve) => res.write('half', resolve));
+        throw new Error('failed mid-answer');
+      }
+      res.end('fine');
+    }, (line) => logged.push(line)),
+  );
+  server.on('clientError', answerClientError);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterEach(() => {
+  logged.length = 0;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+test.each(['/throws', '/rejects'])('a handler that fails (%s) answers 500, is logged once, and the next request is served', async (target) => {
+  const answer = await rawRequest(port, httpRequest(target));
+  expect(answer?.status).toBe(500);
+  expect(answer?.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+  expect(logged).toHaveLength(1);
+  expect(logged[0]).toContain(`GET "${target}" failed: Error:`);
+  expect((await rawRequest(port, httpRequest('/')))?.body).toBe('fine');
+});
+
+test('a failure after the answer began cuts the connection rather than send a second status', async () => {
+  const answer = await rawRequest(port, httpRequest('/half'));
+  expect(answer?.status).toBe(200);
+  expect(answer?.body).toBe('half');
+  expect(logged).toHaveLength(1);
+  expect((await rawRequest(port, httpRequest('/')))?.body).toBe('fine');
+});
+
+test.each([
+  ['a request line Node cannot read', 'GET / HTTP/9\r\n\r\n', 400],
+  ['a header without a colon', 'GET / HTTP/1.1\r\nHost: localhost\r\nbroken\r\n\r\n', 400],
+  ['headers over 16 KB', `GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+])("what Node's parser refuses (%s) is answered with our headers", async (_what, request, status) => {
+  const answer = await rawRequest(port, request);
+  expect(answer?.status).toBe(status);
+  expect(answer?.headers['x-frame-options']).toBe('DENY');
+  expect(answer?.headers['x-content-type-options']).toBe('nosniff');
+  expect(logged).toEqual([]);
+});

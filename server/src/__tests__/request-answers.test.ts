@@ -1,0 +1,308 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startPortico, type PorticoServerOptions, type RunningPortico } from '../portico-server';
+import { httpRequest, INDEX_HTML, MAIN_JS, makeBuiltSite, portOf, rawRequest, SECRET, type RawAnswer } from './built-site';
+
+const site = makeBuiltSite();
+const logged: string[] = [];
+let running: RunningPortico;
+let port: number;
+
+/** Starts another server on ephemeral ports for the options a test needs. */
+async function withServer(options: Partial<PorticoServerOptions>, test: (port: number) => Promise<void>): Promise<void> {
+  const own = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line), ...options });
+  try {
+    await test(portOf(own.url));
+  } finally {
+    await own.close();
+  }
+}
+
+async function ask(target: string, options: Parameters<typeof httpRequest>[1] = {}, on = port): Promise<RawAnswer> {
+  const answer = await rawRequest(on, httpRequest(target, options));
+  if (!answer) throw new Error(`no answer to ${target}`);
+  return answer;
+}
+
+beforeAll(async () => {
+  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line) });
+  port = portOf(running.url);
+});
+afterEach(() => {
+  // Nothing a client sends is a fault of the server.
+  expect(logged.filter((line) => line.includes(' failed: '))).toEqual([]);
+  logged.length = 0;
+});
+afterAll(async () => {
+  await running.close();
+  site.remove();
+});
+
+describe('a malformed request target answers 400, and the server goes on', () => {
+  test.each(['//', '//a:x', '//[', '///', '/%', '/%e0%a4%a', '/a%zz', 'http://evil.example/', '*', 'index.html', '/a b', '/\x01'])('GET %s', async (target) => {
+    const answer = await ask(target);
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect((await ask('/')).status).toBe(200);
+  });
+});
+
+describe('a Range that cannot be satisfied answers 416 with the size, on files and on the page', () => {
+  test.each([
+    ['/main.0123456789.js', 'GET', MAIN_JS.length],
+    ['/main.0123456789.js', 'HEAD', MAIN_JS.length],
+    ['/', 'GET', INDEX_HTML('host').length],
+    ['/', 'HEAD', INDEX_HTML('host').length],
+    ['/index.html', 'GET', INDEX_HTML('host').length],
+  ])('bytes=10-5 on %s (%s)', async (target, method, size) => {
+    const answer = await ask(target, { method, headers: { Range: 'bytes=10-5' } });
+    expect(answer.status).toBe(416);
+    expect(answer.headers['content-range']).toBe(`bytes */${size}`);
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect((await ask(target, { method })).status).toBe(200);
+  });
+
+  test.each(['bytes=999999-', 'bytes=999999-1000000', 'bytes=-0'])('%s is unsatisfiable too', async (range) => {
+    expect((await ask('/main.0123456789.js', { headers: { Range: range } })).status).toBe(416);
+  });
+
+  test('a satisfiable range gets those bytes', async () => {
+    const answer = await ask('/main.0123456789.js', { headers: { Range: 'bytes=0-9' } });
+    expect(answer.status).toBe(206);
+    expect(answer.headers['content-range']).toBe(`bytes 0-9/${MAIN_JS.length}`);
+    expect(answer.body).toBe(MAIN_JS.slice(0, 10));
+  });
+
+  test.each(['bytes=abc', 'bytes=', 'bytes=--1'])('a byte range it cannot read (%s) is unsatisfiable (send, like nginx)', async (range) => {
+    const answer = await ask('/main.0123456789.js', { headers: { Range: range } });
+    expect(answer.status).toBe(416);
+    expect(answer.headers['content-range']).toBe(`bytes */${MAIN_JS.length}`);
+  });
+
+  test('another unit is ignored: the whole file', async () => {
+    const answer = await ask('/main.0123456789.js', { headers: { Range: 'items=0-1' } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe(MAIN_JS);
+  });
+
+  test('overlapping ranges are served as one', async () => {
+    const answer = await ask('/main.0123456789.js', { headers: { Range: 'bytes=0-1,0-1,1-3' } });
+    expect(answer.status).toBe(206);
+    expect(answer.body).toBe(MAIN_JS.slice(0, 4));
+  });
+});
+
+describe('the page is served at / and /index.html only, and every HTML answer carries the protection', () => {
+  const expectPageProtection = (answer: RawAnswer) => {
+    const csp = answer.headers['content-security-policy'] ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(answer.headers['x-frame-options']).toBe('DENY');
+    expect(answer.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(answer.headers['permissions-policy']).toContain('camera=()');
+  };
+
+  test.each(['/', '/index.html', '/?type=2', '/index.html?remote.contact=x'])('%s is the page', async (target) => {
+    const answer = await ask(target);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe(INDEX_HTML('host'));
+    expectPageProtection(answer);
+  });
+
+  test.each([
+    '/index.html%3F',
+    '//index.html',
+    '/index.html%23',
+    '/%2Findex.html',
+    '/index.html/',
+    '/index.html%3F.0123456789.js',
+    '/index.html%00',
+    '/INDEX.HTML',
+    '/index.html.',
+    '/index.html;x',
+    '/./index.html',
+    '/assets/../index.html',
+    '/%69ndex.html',
+    '/index.htm',
+  ])('%s answers 404 with the page protection and no long cache', async (target) => {
+    const answer = await ask(target);
+    expect(answer.status).toBe(404);
+    expect(answer.body).toContain('<a href="/">');
+    expect(answer.headers['cache-control']).toBe('no-cache');
+    expectPageProtection(answer);
+  });
+});
+
+describe('only real hashed files are immutable', () => {
+  test.each(['/main.0123456789.js', '/assets/banner.0123456789.svg', '/alias.0123456789.js'])('%s', async (target) => {
+    const answer = await ask(target);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  test.each(['/missing.0123456789.js', '/main.0123456789.js/', '/main.0123456789.js%3F', '/main.0123456789.js;.0123456789.js'])(
+    '%s is not one: 404, no-cache',
+    async (target) => {
+      const answer = await ask(target);
+      expect(answer.status).toBe(404);
+      expect(answer.headers['cache-control']).toBe('no-cache');
+    },
+  );
+});
+
+describe('symlinks never lead out of dist/', () => {
+  test.each(['/escape.0123456789.js', '/relative-escape.txt', '/outside/secret.txt', '/outside/remote-home/dist/index.html'])(
+    '%s answers 404',
+    async (target) => {
+      const answer = await ask(target);
+      expect(answer.status).toBe(404);
+      expect(answer.body).not.toContain(SECRET);
+    },
+  );
+
+  test('a precompressed copy that leads out is not used: the plain file is sent', async () => {
+    const answer = await ask('/linked.0123456789.js', { headers: { 'Accept-Encoding': 'br' } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.body).toBe('var plain;');
+  });
+});
+
+describe('compression follows the q-values', () => {
+  test.each([
+    ['br;q=0, gzip', 'gzip'],
+    ['br;q=0', undefined],
+    ['br;q=0, gzip;q=0', undefined],
+    ['gzip;q=0.5, br;q=0.4', 'gzip'],
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip, br', 'br'],
+    ['*', 'br'],
+    ['*;q=0, gzip', 'gzip'],
+    ['identity', undefined],
+    ['GZIP', 'gzip'],
+  ])('Accept-Encoding "%s" gets %s', async (accept, encoding) => {
+    const answer = await ask('/main.0123456789.js', { headers: { 'Accept-Encoding': accept } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe(encoding);
+    expect(answer.headers.vary).toBe('Accept-Encoding');
+  });
+
+  test('a 304 says it varies by Accept-Encoding and keeps the cache rule', async () => {
+    const first = await ask('/main.0123456789.js', { headers: { 'Accept-Encoding': 'br' } });
+    const again = await ask('/main.0123456789.js', { headers: { 'Accept-Encoding': 'br', 'If-None-Match': first.headers.etag! } });
+    expect(again.status).toBe(304);
+    expect(again.headers.vary).toBe('Accept-Encoding');
+    expect(again.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+});
+
+describe('the Host header', () => {
+  test.each(['localhost:8080@evil.example', 'evil.example', 'evil.example:8080', 'localhost.evil.example', 'localhost:8080/x', '', 'localhost:99999'])(
+    'Host "%s" answers 400',
+    async (host) => {
+      const answer = await ask('/', { host });
+      expect(answer.status).toBe(400);
+      expect(answer.body).not.toContain('evil');
+    },
+  );
+
+  test('a request without Host (HTTP/1.0) answers 400', async () => {
+    expect((await ask('/', { host: null, version: '1.0' })).status).toBe(400);
+  });
+
+  test.each(['localhost:8080', '127.0.0.1:8080', '[::1]:8080', 'LOCALHOST'])('Host "%s" is one of ours', async (host) => {
+    expect((await ask('/', { host })).status).toBe(200);
+  });
+
+  test("the default config's remotes follow the Host, and the answer says it varies by it", async () => {
+    for (const target of ['/', '/config.json', '/nope']) {
+      const answer = await ask(target, { host: '127.0.0.1:1234' });
+      expect(`${target}: ${answer.headers.vary}`).toBe(`${target}: Host`);
+    }
+    const config = JSON.parse((await ask('/config.json', { host: '127.0.0.1:1234' })).body) as { remotes: Record<string, string> };
+    expect(Object.values(config.remotes).every((url) => url.startsWith('http://127.0.0.1:'))).toBe(true);
+  });
+
+  test('PORTICO_HOSTS names the only hosts answered', async () => {
+    await withServer({ hostnames: ['portico.example', '192.0.2.7'] }, async (own) => {
+      expect((await ask('/', { host: 'portico.example' }, own)).status).toBe(200);
+      expect((await ask('/', { host: '192.0.2.7:8080' }, own)).status).toBe(200);
+      expect((await ask('/', { host: 'localhost' }, own)).status).toBe(400);
+    });
+  });
+
+  test('an operator config does not depend on the Host: no Vary: Host', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'portico-vary-'));
+    const configPath = path.join(dir, 'config.json');
+    writeFileSync(configPath, JSON.stringify({ remotes: { home: 'https://cdn.example/mf-manifest.json' } }));
+    await withServer({ configPath }, async (own) => {
+      expect((await ask('/config.json', {}, own)).headers.vary).toBeUndefined();
+    });
+  });
+});
+
+describe('forwarded headers', () => {
+  const forwarded = { 'X-Forwarded-Host': 'portico.example', 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '203.0.113.9' };
+
+  test('are ignored without a trusted proxy', async () => {
+    const answer = await ask('/config.json', { headers: forwarded });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['strict-transport-security']).toBeUndefined();
+    expect(answer.body).toContain('http://localhost:');
+  });
+
+  test('behind a trusted proxy, the forwarded host is checked and used, and https brings HSTS', async () => {
+    await withServer({ trustProxy: true, hostnames: ['portico.example'] }, async (own) => {
+      const answer = await ask('/config.json', { host: '127.0.0.1', headers: forwarded }, own);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain('http://portico.example:');
+      expect(answer.headers['strict-transport-security']).toBe('max-age=31536000');
+      expect(answer.headers.vary).toBe('Host, X-Forwarded-Host');
+
+      const file = await ask('/main.0123456789.js', { host: '127.0.0.1', headers: forwarded }, own);
+      expect(file.headers['strict-transport-security']).toBe('max-age=31536000');
+
+      const plain = await ask('/', { host: '127.0.0.1', headers: { ...forwarded, 'X-Forwarded-Proto': 'http' } }, own);
+      expect(plain.headers['strict-transport-security']).toBeUndefined();
+
+      const foreign = await ask('/', { host: 'portico.example', headers: { ...forwarded, 'X-Forwarded-Host': 'evil.example' } }, own);
+      expect(foreign.status).toBe(400);
+    });
+  });
+});
+
+describe('a config.json the server cannot serve answers 503 with the reason in the log', () => {
+  const configWith = (text: string) => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'portico-bad-config-')), 'config.json');
+    writeFileSync(file, text);
+    return file;
+  };
+
+  test.each([
+    ['4,500 levels deep', configWith(`{"a":${'['.repeat(4_500)}${']'.repeat(4_500)}}`), 'nests more than 64 levels deep'],
+    ['over 1 MB', configWith(JSON.stringify({ comName: 'x'.repeat(2 * 1024 * 1024) })), 'is larger than 1048576 bytes'],
+    ['a folder', path.dirname(configWith('{}')), 'is not a file'],
+    ['not JSON', configWith('{ nope'), 'is not JSON'],
+  ])('%s', async (_what, configPath, reason) => {
+    await withServer({ configPath }, async (own) => {
+      const answer = await ask('/config.json', {}, own);
+      expect(answer.status).toBe(503);
+      expect(logged.some((line) => line.startsWith('config.json: ') && line.includes(reason))).toBe(true);
+      const page = await ask('/', {}, own);
+      expect(page.status).toBe(200);
+      expect(page.headers['content-security-policy']).toContain("script-src 'self';");
+    });
+  });
+});
+
+test('methods other than GET and HEAD answer 405 with the strict headers', async () => {
+  const answer = await ask('/', { method: 'PATCH' });
+  expect(answer.status).toBe(405);
+  expect(answer.headers.allow).toBe('GET, HEAD');
+  expect(answer.headers['x-frame-options']).toBe('DENY');
+});

@@ -1,0 +1,52 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { COMMON_HEADERS, DATA_CSP } from './security-headers';
+
+/** Headers that describe a file's body, wrong on any other answer. */
+const FILE_HEADERS = [
+  'accept-ranges',
+  'cache-control',
+  'content-encoding',
+  'content-length',
+  'content-range',
+  'content-type',
+  'etag',
+  'last-modified',
+];
+
+/** Forgets what was said about a file that will not be sent after all. */
+export function clearFileHeaders(res: ServerResponse): void {
+  for (const name of FILE_HEADERS) res.removeHeader(name);
+}
+
+/** Adds a field to Vary, once. */
+export function appendVary(res: ServerResponse, field: string): void {
+  const current = String(res.getHeader('Vary') ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (!current.some((name) => name.toLowerCase() === field.toLowerCase())) current.push(field);
+  res.setHeader('Vary', current.join(', '));
+}
+
+/** Headers of an answer that is not a file: it runs, embeds and may be framed by nothing. */
+export const PLAIN_HEADERS: Readonly<Record<string, string>> = {
+  ...COMMON_HEADERS,
+  'Content-Security-Policy': DATA_CSP,
+  'X-Frame-Options': 'DENY',
+  'Content-Type': 'text/plain; charset=utf-8',
+  'Cache-Control': 'no-store',
+};
+
+/** A short text answer: 400, 405, 416, 500... */
+export function answerPlain(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  const body = `${text}\n`;
+  clearFileHeaders(res);
+  res.writeHead(status, { ...PLAIN_HEADERS, 'Content-Length': String(Buffer.byteLength(body)), ...headers });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}

@@ -1,0 +1,92 @@
+import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { parseHost } from '@portico/shared-config/node-config';
+
+/** Who asked, and for which address, as the visitor's browser sees it. */
+export interface Visitor {
+  /** `http://localhost:8080`: the page's origin for this visitor; undefined without a usable host. */
+  origin: string | undefined;
+  /** `localhost:8080`, lower-case, as named by Host (or X-Forwarded-Host behind a trusted proxy). */
+  host: string | undefined;
+  /** `localhost`, `127.0.0.1`, `[::1]`: the host without its port. */
+  hostname: string | undefined;
+  protocol: 'http' | 'https';
+  /** The client's IP address (X-Forwarded-For's nearest entry behind a trusted proxy). */
+  address: string | undefined;
+}
+
+export interface VisitorOptions {
+  /**
+   * The server sits behind one proxy it trusts (PORTICO_TRUST_PROXY=1), which
+   * sets X-Forwarded-Host, -Proto and -For. Without it those headers are
+   * ignored: anyone can send them.
+   */
+  trustProxy: boolean;
+}
+
+/**
+ * The value a proxy we trust added. A proxy appends to (or replaces) these
+ * headers, so the last entry is its own and anything before it is the
+ * client's word.
+ */
+function lastForwarded(value: string | string[] | undefined): string | undefined {
+  const joined = Array.isArray(value) ? value.join(',') : value;
+  const last = joined?.split(',').at(-1)?.trim();
+  return last === '' ? undefined : last;
+}
+
+/**
+ * The visitor of a request: the origin their browser is on, the host name
+ * they used, the scheme and their address. Behind a trusted proxy these come
+ * from its X-Forwarded-* headers; otherwise from the request itself.
+ */
+export function visitorOf(req: IncomingMessage, options: VisitorOptions): Visitor {
+  const forwardedProto = options.trustProxy ? lastForwarded(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
+  const encrypted = 'encrypted' in req.socket && req.socket.encrypted === true;
+  const protocol = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : encrypted ? 'https' : 'http';
+
+  const forwardedHost = options.trustProxy ? lastForwarded(req.headers['x-forwarded-host']) : undefined;
+  const parsed = parseHost(forwardedHost ?? req.headers.host);
+  // The URL parser drops the scheme's default port: https://a.example:443 is https://a.example.
+  const origin = parsed ? new URL(`${protocol}://${parsed.host}`).origin : undefined;
+
+  const forwardedFor = options.trustProxy ? lastForwarded(req.headers['x-forwarded-for']) : undefined;
+  const address = forwardedFor !== undefined && isIP(forwardedFor) !== 0 ? forwardedFor : req.socket.remoteAddress;
+
+  return { origin, host: parsed?.host, hostname: parsed?.hostname, protocol, address };
+}
+
+/** How a host name appears in a Host header: IPv6 addresses in brackets. */
+function asHostname(address: string): string {
+  return isIP(address) === 6 ? `[${address.toLowerCase()}]` : address.toLowerCase();
+}
+
+/**
+ * The host names the server answers for. PORTICO_HOSTS (comma-separated)
+ * replaces the default: `localhost`, the loopback addresses and every address
+ * of this machine's interfaces, so a phone on the same network can use the
+ * machine's LAN address.
+ */
+export function allowedHostnames(env: NodeJS.ProcessEnv = process.env): Set<string> {
+  const listed = env.PORTICO_HOSTS?.split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (listed && listed.length > 0) {
+    return new Set(listed.map((name) => asHostname(name.replace(/^\[(.*)\]$/, '$1'))));
+  }
+  const interfaces = Object.values(networkInterfaces())
+    .flatMap((addresses) => addresses ?? [])
+    // A link-local IPv6 address needs a zone (`%eth0`), which a Host header cannot carry.
+    .filter((info) => !info.address.includes('%'))
+    .map((info) => asHostname(info.address));
+  return new Set(['localhost', '127.0.0.1', '[::1]', ...interfaces]);
+}
+
+/** PORTICO_TRUST_PROXY=1 trusts the proxy in front of the server; unset or 0 does not. */
+export function trustProxyFrom(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.PORTICO_TRUST_PROXY?.trim() ?? '';
+  if (value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new Error(`PORTICO_TRUST_PROXY must be 1 (a proxy in front of the server sets X-Forwarded-*) or 0, got "${value}"`);
+}
