@@ -22,13 +22,14 @@ const ALLOWED = {
   testing: ['shared-config'],
   ...Object.fromEntries(APPS.map((app) => [app, ['shared-config', 'toolkit', 'webpack']])),
   server: ['shared-config'],
-  deploy: ['server', 'shared-config', 'webpack'],
+  render: ['shared-config'],
+  deploy: ['server', 'render', 'shared-config', 'webpack'],
   tests: ['server', 'shared-config', 'testing'],
 };
 const WORKSPACES = Object.keys(ALLOWED);
 
 /** Files that may use the test kit besides the listed imports. */
-const TEST_KIT_USERS = ['**/__tests__/**', 'src/bootstrap.tsx'];
+const TEST_KIT_USERS = ['**/__tests__/**', 'src/bootstrap.tsx', 'src/testing/**'];
 
 const noReachingIn = {
   group: ['@portico/*/src/*', '../../*/src/*', '../../../*/src/*'],

@@ -38,7 +38,8 @@ function writeSources(root: string, count: number): string[] {
 
 /** One multi-compiler run builds every extra remote into its own dist/. */
 export function extraRemoteConfigs(root: string, count: number): Configuration[] {
-  return writeSources(root, count).map((dir, index) =>
+  // Each remote is two compilations: its section's node build, then the browser build.
+  return writeSources(root, count).flatMap((dir, index) =>
     createConfig({ app: 'about', dir, exposes: 'src/exposes/section.tsx', federationName: `bench_extra_${index}` })(undefined, {
       mode: 'production',
     }),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { satisfy } from '@module-federation/enhanced/runtime';
+import { DEFAULT_FETCH_LIMITS, fetchVerified, locateNodeEntry, NodeSectionError } from '@portico/render';
 import { EXPOSED_SECTION, remoteNameOf, SECTION_IDS, type SectionId } from '@portico/shared-config/contract';
 import { sharedDependencies } from '@portico/webpack';
 
@@ -46,6 +47,8 @@ export interface RemoteCheck {
   sharedOk: boolean;
   /** undefined when config.json pins nothing for this section. */
   pinOk?: boolean;
+  /** The section's node build, for server rendering; undefined when the manifest was not read. */
+  nodeBuildOk?: boolean;
   version: string;
   buildId: string;
   /** Each problem in words; none means the remote can be swapped in. */
@@ -114,6 +117,22 @@ async function fetchBytes(url: string, timeoutMs: number): Promise<{ bytes: Buff
   }
 }
 
+/**
+ * The section's node build, as the server would load it to render the
+ * section (@portico/render): named in the manifest with its hash, on the
+ * manifest's origin, reachable, matching the hash. Each problem in words.
+ */
+export async function checkNodeBuild(manifestUrl: string, manifestText: string, timeoutMs: number): Promise<string[]> {
+  try {
+    const entry = locateNodeEntry(manifestUrl, manifestText);
+    await fetchVerified(entry.url, entry.integrity, { ...DEFAULT_FETCH_LIMITS, timeoutMs });
+    return [];
+  } catch (error) {
+    if (!(error instanceof NodeSectionError)) throw error;
+    return [`the server cannot render it, the browser only: ${error.message}`];
+  }
+}
+
 /** Fetches one section's manifest and checks it against the contract and the host. */
 export async function checkRemote(
   section: SectionId,
@@ -178,6 +197,10 @@ export async function checkRemote(
   check.sharedOk = shared.length === 0;
   check.problems.push(...shared);
 
+  const nodeProblems = await checkNodeBuild(url, fetched.bytes.toString('utf8'), options.timeoutMs ?? 5000);
+  check.nodeBuildOk = nodeProblems.length === 0;
+  check.problems.push(...nodeProblems);
+
   const info = manifest.metaData?.buildInfo;
   check.version = typeof info?.buildVersion === 'string' ? info.buildVersion : '-';
   check.buildId = typeof info?.buildId === 'string' ? info.buildId : '-';
@@ -217,7 +240,7 @@ const mark = (ok: boolean | undefined) => (ok === undefined ? '-' : ok ? 'yes' :
 /** The report as a table for a terminal, problems and warnings in words below it. */
 export function formatReport({ checks, warnings }: Report): string {
   const rows = [
-    ['section', 'reachable', 'manifest', EXPOSED_SECTION, 'shared deps', 'pin', 'version', 'build', 'manifest URL'],
+    ['section', 'reachable', 'manifest', EXPOSED_SECTION, 'shared deps', 'pin', 'node build', 'version', 'build', 'manifest URL'],
     ...checks.map((check) => [
       check.section,
       mark(check.reachable),
@@ -225,6 +248,7 @@ export function formatReport({ checks, warnings }: Report): string {
       mark(check.manifest || check.exposesSection ? check.exposesSection : undefined),
       mark(check.manifest || check.exposesSection ? check.sharedOk : undefined),
       mark(check.pinOk),
+      mark(check.nodeBuildOk),
       check.version,
       check.buildId,
       check.url,

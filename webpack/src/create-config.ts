@@ -8,10 +8,11 @@ import { answerConfig } from '@portico/shared-config/node-config';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
-import type { Configuration, WebpackPluginInstance } from 'webpack';
+import type { Compilation, Configuration, ResolveOptions, RuleSetRule, WebpackPluginInstance } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
-import { addEntryIntegrity } from './manifest-integrity';
+import { addEntryIntegrity, addNodeEntry, type ManifestStats } from './manifest-integrity';
+import { NODE_BUILD_DIR, nodeSectionConfig, type NodeBuildOutput } from './node-section-build';
 import { PublicFilesPlugin } from './public-files-plugin';
 import { sharedDependencies } from './shared-dependencies';
 import { StableModuleIdsPlugin } from './stable-module-ids-plugin';
@@ -102,17 +103,52 @@ const serveConfigJson: NonNullable<DevServerConfiguration['setupMiddlewares']> =
   ...middlewares,
 ];
 
+/** What an app's webpack.config.ts exports: webpack calls it with the CLI's arguments. */
+export type ConfigFactory<T extends Configuration | Configuration[]> = (env: unknown, argv?: WebpackArgv) => T;
+
 /**
  * The one webpack configuration of every Portico app. An app's
  * webpack.config.ts names the app and what it exposes; everything else
  * (loaders, federation, sharing, output) is decided here, once.
+ *
+ * A remote's production build is two compilations: the node build of its
+ * section (node-section-build.ts), then the browser build, whose manifest
+ * names the node build.
  */
-export function createConfig(options: AppOptions) {
+export function createConfig(options: AppOptions & { app: 'host' }): ConfigFactory<Configuration>;
+export function createConfig(options: AppOptions): ConfigFactory<Configuration | Configuration[]>;
+export function createConfig(options: AppOptions): ConfigFactory<Configuration | Configuration[]> {
   checkOptions(options);
   const { app, dir, exposes } = options;
   const isRemote = app !== 'host';
   const name = options.federationName ?? (app === 'host' ? 'portico_host' : remoteNameOf(app));
   const federation = options.federation ?? true;
+
+  const scriptRule: RuleSetRule = {
+    test: /\.tsx?$/,
+    exclude: /node_modules/,
+    loader: 'ts-loader',
+    // `tsc -b` type-checks every package in `npm test`; the bundler only strips types.
+    options: {
+      transpileOnly: true,
+      configFile: path.join(dir, 'tsconfig.json'),
+      compilerOptions: {
+        composite: false,
+        declaration: false,
+        emitDeclarationOnly: false,
+        noEmit: false,
+        // shared-config's sources are compiled into each app too.
+        rootDir: REPO_ROOT,
+      },
+    },
+  };
+  const resolve: ResolveOptions = {
+    extensions: ['.ts', '.tsx', '.js'],
+    // The runtime the host provides to remotes is `require`d by Module
+    // Federation's CommonJS plugin; without this its CommonJS copy would
+    // ship beside the ES module copy the host itself runs (+80 KB).
+    alias: { '@module-federation/runtime-tools/runtime-core$': RUNTIME_CORE_ESM },
+  };
 
   /**
    * In production one copy of the federation runtime serves the page: the
@@ -121,7 +157,7 @@ export function createConfig(options: AppOptions) {
    * build is therefore only loadable by a host; its standalone page exists on
    * its dev server, where it keeps a runtime of its own.
    */
-  const federationPlugins = (production: boolean) => {
+  const federationPlugins = (production: boolean, nodeBuild?: NodeBuildOutput) => {
     if (!federation) return [];
     const sharedRuntime = isRemote
       ? { externalRuntime: true, optimization: { disableSnapshot: true, disableRemote: true, target: 'web' as const } }
@@ -137,7 +173,14 @@ export function createConfig(options: AppOptions) {
         shareStrategy: 'loaded-first',
         // Remotes' manifests carry the hashes of remoteEntry.js and of the
         // files they list, for the host to check (manifest-integrity.ts).
-        manifest: isRemote ? { additionalData: addEntryIntegrity } : true,
+        manifest: isRemote
+          ? {
+              additionalData: (args: { stats: ManifestStats; compilation: Compilation }) => {
+                addEntryIntegrity(args);
+                if (nodeBuild) addNodeEntry(args, nodeBuild);
+              },
+            }
+          : true,
         // Types are a contract in @portico/shared-config instead; generating
         // them makes the host's build depend on running remotes.
         dts: false,
@@ -146,12 +189,15 @@ export function createConfig(options: AppOptions) {
     ];
   };
 
-  return (_env: unknown, argv: WebpackArgv = {}): Configuration => {
+  return (_env: unknown, argv: WebpackArgv = {}): Configuration | Configuration[] => {
     const production = argv.mode !== 'development';
+    // A remote's production build also emits the node build of its section,
+    // first, so the browser build's manifest can name it with its hash.
+    const nodeBuild: NodeBuildOutput | undefined = isRemote && production && federation ? {} : undefined;
     const hashed = production ? '.[contenthash:10]' : '';
     // A remote's production dist/ is what the host loads and nothing more.
     const standalonePage = !isRemote || !production;
-    return {
+    const browser: Configuration = {
       mode: production ? 'production' : 'development',
       context: dir,
       entry: standalonePage ? { main: './src/index.ts' } : {},
@@ -168,38 +214,15 @@ export function createConfig(options: AppOptions) {
         chunkFilename: `[name]${hashed}.js`,
         assetModuleFilename: `assets/[name]${hashed}[ext]`,
         uniqueName: name,
-        clean: true,
+        clean: nodeBuild ? { keep: (file: string) => file.startsWith(`${NODE_BUILD_DIR}/`) } : true,
         // Chunks are checked against their SHA-384 (below); a cross-origin
         // script only reports integrity failures when fetched with CORS.
         crossOriginLoading: 'anonymous',
       },
-      resolve: {
-        extensions: ['.ts', '.tsx', '.js'],
-        // The runtime the host provides to remotes is `require`d by Module
-        // Federation's CommonJS plugin; without this its CommonJS copy would
-        // ship beside the ES module copy the host itself runs (+80 KB).
-        alias: { '@module-federation/runtime-tools/runtime-core$': RUNTIME_CORE_ESM },
-      },
+      resolve,
       module: {
         rules: [
-          {
-            test: /\.tsx?$/,
-            exclude: /node_modules/,
-            loader: 'ts-loader',
-            // `tsc -b` type-checks every package in `npm test`; the bundler only strips types.
-            options: {
-              transpileOnly: true,
-              configFile: path.join(dir, 'tsconfig.json'),
-              compilerOptions: {
-                composite: false,
-                declaration: false,
-                emitDeclarationOnly: false,
-                noEmit: false,
-                // shared-config's sources are compiled into each app too.
-                rootDir: REPO_ROOT,
-              },
-            },
-          },
+          scriptRule,
           {
             test: /\.css$/,
             use: [production ? MiniCssExtractPlugin.loader : 'style-loader', 'css-loader'],
@@ -208,7 +231,7 @@ export function createConfig(options: AppOptions) {
         ],
       },
       plugins: [
-        ...federationPlugins(production),
+        ...federationPlugins(production, nodeBuild),
         new PublicFilesPlugin(path.join(dir, 'public')),
         ...(standalonePage ? [new HtmlWebpackPlugin({
           // A remote's page is its team's standalone preview; the host's is the site.
@@ -242,5 +265,8 @@ export function createConfig(options: AppOptions) {
         client: { overlay: { warnings: false } },
       },
     };
+    if (!nodeBuild) return browser;
+    const node = nodeSectionConfig({ name, dir, exposes: exposes!, scriptRule, resolve, repoRoot: REPO_ROOT, output: nodeBuild });
+    return [node, { ...browser, name, dependencies: [node.name!] }];
   };
 }

@@ -1,5 +1,6 @@
 import type { Compilation } from 'webpack';
 import { sriOf } from './integrity';
+import { NODE_BUILD_DIR, type NodeBuildOutput } from './node-section-build';
 
 interface AssetLists {
   js: { sync: string[]; async: string[] };
@@ -10,6 +11,8 @@ interface AssetLists {
 export interface ManifestStats {
   metaData: {
     remoteEntry: { name: string; path: string; integrity?: string };
+    /** The node build of the section (Modern.js's field), for a server to render it. */
+    ssrRemoteEntry?: { name: string; path: string; type: string; integrity?: string };
     buildInfo: { buildVersion: string; buildName: string; buildId?: string };
     /** File (as the manifest lists it) → its Subresource Integrity value. */
     integrity?: Record<string, string>;
@@ -64,4 +67,22 @@ export function addEntryIntegrity({ stats, compilation }: { stats: ManifestStats
 
 export function createBuildId(entryIntegrity: string): string {
   return Buffer.from(entryIntegrity.replace(/^sha384-/, ''), 'base64').toString('hex').slice(0, 12);
+}
+
+/**
+ * Names the node build in the browser build's manifest, with its hash, so
+ * one manifest URL still describes a section, in the browser and on a
+ * server. The node build is one file, so its entry's hash covers all of it.
+ */
+export function addNodeEntry(
+  { stats, compilation }: { stats: ManifestStats; compilation: Compilation },
+  nodeBuild: NodeBuildOutput,
+): void {
+  if (!nodeBuild.name || !nodeBuild.integrity) {
+    compilation.errors.push(
+      new compilation.compiler.webpack.WebpackError('manifest integrity: the node build of the section was not built before the browser build'),
+    );
+    return;
+  }
+  stats.metaData.ssrRemoteEntry = { name: nodeBuild.name, path: NODE_BUILD_DIR, type: 'commonjs-module', integrity: nodeBuild.integrity };
 }

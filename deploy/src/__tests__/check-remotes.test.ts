@@ -1,10 +1,15 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkRemote, checkRemotes, formatReport, hostSharedVersions } from '../check-remotes';
+
+/** Every manifest below names this node build; the test server answers it beside any manifest. */
+const NODE_BUILD = { file: 'remoteEntry.0123456789.js', code: 'module.exports = { init() {}, get() {} };' };
+const NODE_BUILD_INTEGRITY = `sha384-${createHash('sha384').update(NODE_BUILD.code).digest('base64')}`;
 
 const HOST = { react: '19.3.1', 'react-dom': '19.3.1', 'react/jsx-runtime': '19.3.1', '@portico/shared-config': '1.0.0' };
 
@@ -17,6 +22,7 @@ function manifest(section: string, changes: { exposes?: string[]; react?: string
       name: `portico_${section}`,
       buildInfo: { buildVersion: '1.0.0', buildName: `@portico/remote-${section}`, buildId: '0123456789ab' },
       remoteEntry: { name: 'remoteEntry.js', path: '', type: 'global' },
+      ssrRemoteEntry: { name: NODE_BUILD.file, path: 'server', type: 'commonjs-module', integrity: NODE_BUILD_INTEGRITY },
       publicPath: 'auto',
     },
     shared: shares.map((name) => ({
@@ -36,7 +42,7 @@ const bodies: Record<string, string> = {};
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    const body = bodies[req.url ?? ''];
+    const body = req.url?.endsWith(`/server/${NODE_BUILD.file}`) ? NODE_BUILD.code : bodies[req.url ?? ''];
     res.writeHead(body === undefined ? 404 : 200, { 'Content-Type': 'application/json' }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -117,6 +123,33 @@ test('a manifest that does not match its pin is named', async () => {
   expect(check.problems).toEqual([expect.stringContaining('does not match remoteIntegrity.contact')]);
 });
 
+describe("the section's node build (server rendering)", () => {
+  const withNodeBuild = (change: Record<string, unknown> | undefined) => {
+    const body = manifest('contact');
+    if (change) Object.assign(body.metaData.ssrRemoteEntry, change);
+    else delete (body.metaData as { ssrRemoteEntry?: unknown }).ssrRemoteEntry;
+    return body;
+  };
+
+  test('a node build that is there and matches its hash passes', async () => {
+    const check = await checkRemote('contact', publish('/node-good/mf-manifest.json', manifest('contact')), undefined, { hostShared: HOST });
+    expect(check.nodeBuildOk).toBe(true);
+  });
+
+  test.each([
+    ['a manifest that names none', undefined, 'names no node build (metaData.ssrRemoteEntry)'],
+    ['one whose bytes do not match its hash', { integrity: `sha384-${'A'.repeat(64)}` }, 'does not match its hash'],
+    ['one that is not there', { name: 'remoteEntry.9999999999.js' }, 'answered HTTP 404'],
+    ['one on another origin than the manifest', { path: 'https://elsewhere.example/server' }, "is not on the manifest's origin"],
+  ])('%s is a problem: the server could not render the section', async (_what, change, problem) => {
+    const url = publish(`/node-${problem.length}/mf-manifest.json`, withNodeBuild(change));
+    const check = await checkRemote('contact', url, undefined, { hostShared: HOST });
+    expect(check.nodeBuildOk).toBe(false);
+    expect(check.problems).toEqual([expect.stringContaining(problem)]);
+    expect(check.problems[0]).toMatch(/^the server cannot render it, the browser only: /);
+  });
+});
+
 test('the whole config: a table, problems in words, and a warning (not a problem) without legal', async () => {
   const report = await checkRemotes(
     {
@@ -131,8 +164,8 @@ test('the whole config: a table, problems in words, and a warning (not a problem
   expect(report.warnings).toEqual([expect.stringContaining('no "legal" object')]);
   expect(report.checks.map((check) => check.problems.length)).toEqual([0, 0, 1]);
   const text = formatReport(report);
-  expect(text).toMatch(/^section +reachable +manifest +\.\/section +shared deps +pin +version +build +manifest URL$/m);
-  expect(text).toMatch(/^contact +yes +yes +NO +yes +- +1\.0\.0 +0123456789ab /m);
+  expect(text).toMatch(/^section +reachable +manifest +\.\/section +shared deps +pin +node build +version +build +manifest URL$/m);
+  expect(text).toMatch(/^contact +yes +yes +NO +yes +- +yes +1\.0\.0 +0123456789ab /m);
   expect(text).toContain('problem: contact: does not expose ./section (it exposes nothing)');
   expect(text).toContain('1 section(s) would not load correctly.');
 });

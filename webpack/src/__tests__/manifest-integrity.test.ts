@@ -1,7 +1,7 @@
 import type { Compilation } from 'webpack';
 import webpack from 'webpack';
 import { sriOf } from '../integrity';
-import { addEntryIntegrity, createBuildId, type ManifestStats } from '../manifest-integrity';
+import { addEntryIntegrity, addNodeEntry, createBuildId, type ManifestStats } from '../manifest-integrity';
 
 function fakeCompilation(assets: Record<string, string>): Compilation {
   return {
@@ -49,5 +49,26 @@ test('the same entry gives the same build id; another entry another', () => {
 test('a missing file fails the build instead of shipping a manifest without its hash', () => {
   const compilation = fakeCompilation({ 'remoteEntry.js': 'e', 'expose.1.js': 'x', 'expose.1.css': 'c' });
   addEntryIntegrity({ stats: stats(), compilation });
+  expect(compilation.errors).toHaveLength(1);
+});
+
+test("the manifest names the section's node build with its hash, as Module Federation's ssrRemoteEntry", () => {
+  const manifest = stats();
+  const compilation = fakeCompilation({});
+  addNodeEntry({ stats: manifest, compilation }, { name: 'remoteEntry.0123456789.js', integrity: sriOf('node code') });
+  expect(manifest.metaData.ssrRemoteEntry).toEqual({
+    name: 'remoteEntry.0123456789.js',
+    path: 'server',
+    type: 'commonjs-module',
+    integrity: sriOf('node code'),
+  });
+  expect(compilation.errors).toEqual([]);
+});
+
+test('a browser build whose node build did not run fails instead of shipping a manifest without it', () => {
+  const manifest = stats();
+  const compilation = fakeCompilation({});
+  addNodeEntry({ stats: manifest, compilation }, {});
+  expect(manifest.metaData.ssrRemoteEntry).toBeUndefined();
   expect(compilation.errors).toHaveLength(1);
 });
