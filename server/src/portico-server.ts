@@ -40,7 +40,23 @@ interface AppServing {
   pageHeaders: (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
 }
 
+/**
+ * Logs each distinct line once: the page's headers are computed per request,
+ * and a config.json fault would otherwise fill the log at every page load.
+ */
+function onceEach(log: ((line: string) => void) | undefined): (line: string) => void {
+  const seen = new Set<string>();
+  return (line) => {
+    if (seen.has(line)) return;
+    // Bounded, for a config.json that keeps changing.
+    if (seen.size >= 500) seen.clear();
+    seen.add(line);
+    log?.(line);
+  };
+}
+
 function appServing(app: AppName, options: PorticoServerOptions): AppServing {
+  const logHeaderNote = onceEach(options.log);
   const configFor = (req: IncomingMessage) =>
     answerConfig({ configPath: options.configPath, hostHeader: req.headers.host, basePort: options.basePort });
 
@@ -51,7 +67,7 @@ function appServing(app: AppName, options: PorticoServerOptions): AppServing {
     app === 'host'
       ? async (req: IncomingMessage, search: string) => {
           const answer = await configFor(req);
-          return answer.status === 200 ? hostPageHeaders(JSON.parse(answer.body), search) : pageHeaders([]);
+          return answer.status === 200 ? hostPageHeaders(JSON.parse(answer.body), search, logHeaderNote) : pageHeaders([]);
         }
       : () => Promise.resolve(pageHeaders([]));
 
