@@ -118,16 +118,3 @@ export function pendingScriptOf(name: string): string | undefined {
   );
   return scripts.at(-1)?.src;
 }
-
-/**
- * Removes the script elements (and preloads) of this remote's files still
- * loading, once its deadline has passed: a script element still in the
- * document holds the window's `load` event for as long as its server takes.
- */
-export function abandonPendingFiles(name: string): void {
-  const files = filesOf.get(name) ?? new Set<string>();
-  for (const element of document.querySelectorAll<HTMLScriptElement | HTMLLinkElement>('script[src], link[rel="preload"][href]')) {
-    const url = element instanceof HTMLScriptElement ? element.src : element.href;
-    if ((element instanceof HTMLScriptElement && element.dataset.webpack?.startsWith(`${name}:`)) || files.has(url)) element.remove();
-  }
-}

@@ -10,14 +10,7 @@ import {
 } from '@portico/shared-config';
 import { checkManifest, filesOfManifest, MANIFEST_MAX_BYTES, parseManifest, readManifestBody } from './check-manifest';
 import { classifyFailure, isTransientStatus, RemoteFault, type FailureDetail } from './classify-failure';
-import {
-  abandonPendingFiles,
-  pageShares,
-  pendingScriptOf,
-  registerCheckedRemote,
-  settleRemote,
-  type LoadProgress,
-} from './federation-runtime';
+import { pageShares, pendingScriptOf, registerCheckedRemote, settleRemote, type LoadProgress } from './federation-runtime';
 import { manifestHashes, manifestPins, sriMatches } from './remote-integrity';
 import { reportFailure, type RemoteFailure } from './report-failure';
 import { SectionLoadError } from './section-load-error';
@@ -50,8 +43,6 @@ export interface LoaderSeams {
   settle: (remote: string, manifestUrl: string, progress: LoadProgress) => void;
   /** The remote's script still loading, if any, to name at a time-out. */
   pendingScript: (remote: string) => string | undefined;
-  /** Drops what still loads of a remote whose deadline has passed. */
-  abandon: (remote: string) => void;
 }
 
 const browserSeams: LoaderSeams = {
@@ -61,7 +52,6 @@ const browserSeams: LoaderSeams = {
   loadExposed: (remote) => loadRemote<Partial<SectionModule>>(`${remote}/${EXPOSED_SECTION.replace(/^\.\//, '')}`),
   settle: settleRemote,
   pendingScript: pendingScriptOf,
-  abandon: abandonPendingFiles,
 };
 
 interface Attempt {
@@ -195,7 +185,6 @@ export function createSectionLoader(seams: LoaderSeams) {
         const culprit = stage === 'manifest' ? url : (seams.pendingScript(remote) ?? url);
         reject(new RemoteFault({ stage, url: culprit, cause: `did not load within ${deadlineMs / 1000} s`, transient: false }));
         controller.abort();
-        seams.abandon(remote);
       }, deadlineMs);
     });
     const work = loadWithRetries(seams, attempt, retries, deadlineAt);
