@@ -23,7 +23,7 @@ const ALLOWED = {
   ...Object.fromEntries(APPS.map((app) => [app, ['shared-config', 'toolkit', 'webpack']])),
   server: ['shared-config'],
   render: ['shared-config'],
-  deploy: ['server', 'render', 'shared-config', 'webpack'],
+  deploy: ['host', 'server', 'render', 'shared-config', 'webpack'],
   tests: ['server', 'shared-config', 'testing'],
 };
 const WORKSPACES = Object.keys(ALLOWED);

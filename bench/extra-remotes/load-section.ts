@@ -1,9 +1,12 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { SectionId, SectionModule } from '@portico/shared-config';
 import { createElement, Fragment } from 'react';
-import { loadSection as loadOne, type LoadSectionOptions } from '../../host/src/remotes/load-section';
-
-export { startSections } from '../../host/src/remotes/load-section';
+import {
+  loadSection as loadOne,
+  startSections as startOnes,
+  type LoadSectionOptions,
+  type SectionLoads,
+} from '../../host/src/remotes/load-section';
 
 declare const EXTRA_REMOTES: number;
 
@@ -37,4 +40,9 @@ export async function loadSection(
     Section: () =>
       createElement(Fragment, null, createElement(home!.Section), ...extras.map((extra, i) => createElement(extra.Section, { key: i }))),
   };
+}
+
+/** The host's start, with Home waiting for the extra remotes. */
+export function startSections(...[config, remotes]: Parameters<typeof startOnes>): SectionLoads {
+  return startOnes(config, remotes, loadSection);
 }

@@ -1,4 +1,5 @@
-import type { SectionId, SectionModule } from '@portico/shared-config';
+import { SECTION_IDS, type SectionId, type SectionModule } from '@portico/shared-config';
+import type { SectionLoads } from '../../host/src/remotes/load-section';
 import * as about from '../../remote-about/src/exposes/section';
 import * as contact from '../../remote-contact/src/exposes/section';
 import * as home from '../../remote-home/src/exposes/section';
@@ -14,5 +15,8 @@ export function loadSection(section: SectionId): Promise<SectionModule> {
   return Promise.resolve(SECTIONS[section]);
 }
 
-/** Nothing to start: every section is in the bundle already. */
-export function startSections(): void {}
+/** Nothing to load: every section is in the bundle already. */
+export function startSections(): SectionLoads {
+  const loaded = (section: SectionId) => ({ first: loadSection(section), again: () => loadSection(section) });
+  return Object.fromEntries(SECTION_IDS.map((section) => [section, loaded(section)])) as SectionLoads;
+}

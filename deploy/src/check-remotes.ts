@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { satisfy } from '@module-federation/enhanced/runtime';
+import { inspectManifest, parseManifest, readManifestBody } from '@portico/host/manifest-check';
+import { parseConfig } from '@portico/shared-config/config';
 import { DEFAULT_FETCH_LIMITS, fetchVerified, locateNodeEntry, NodeSectionError } from '@portico/render';
 import { EXPOSED_SECTION, remoteNameOf, SECTION_IDS, type SectionId } from '@portico/shared-config/contract';
 import { sharedDependencies } from '@portico/webpack';
@@ -61,56 +62,19 @@ export interface CheckOptions {
   timeoutMs?: number;
 }
 
-interface ManifestShared {
-  name?: unknown;
-  version?: unknown;
-  requiredVersion?: unknown;
-  singleton?: unknown;
-}
-
+/** The parts of a manifest the report shows, once the page's check has passed it. */
 interface Manifest {
   name?: unknown;
-  metaData?: { buildInfo?: { buildVersion?: unknown; buildId?: unknown }; remoteEntry?: { integrity?: unknown } };
-  exposes?: { path?: unknown }[];
-  shared?: ManifestShared[];
+  metaData?: { buildInfo?: { buildVersion?: unknown; buildId?: unknown } };
 }
 
-function isManifest(value: unknown): value is Manifest {
-  const candidate = value as Manifest | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    typeof candidate.metaData === 'object' &&
-    candidate.metaData !== null &&
-    Array.isArray(candidate.exposes) &&
-    Array.isArray(candidate.shared)
-  );
-}
-
-function sharedProblems(manifest: Manifest, hostShared: Record<string, string>): string[] {
-  const problems: string[] = [];
-  const shared = manifest.shared ?? [];
-  for (const name of REQUIRED_SINGLETONS) {
-    const entry = shared.find((candidate) => candidate.name === name);
-    if (!entry) problems.push(`does not share ${name}: it would run its own copy beside the host's`);
-    else if (entry.singleton !== true) problems.push(`shares ${name} but not as a singleton`);
-  }
-  for (const entry of shared) {
-    if (typeof entry.name !== 'string' || !(entry.name in hostShared)) continue;
-    const hostVersion = hostShared[entry.name]!;
-    const range = typeof entry.requiredVersion === 'string' ? entry.requiredVersion : undefined;
-    if (range && !satisfy(hostVersion, range)) {
-      problems.push(`needs ${entry.name} ${range}, but the host provides ${hostVersion}`);
-    }
-  }
-  return problems;
-}
-
-async function fetchBytes(url: string, timeoutMs: number): Promise<{ bytes: Buffer } | { problem: string }> {
+async function fetchBytes(url: string, timeoutMs: number): Promise<{ bytes: Uint8Array } | { problem: string }> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
     if (!response.ok) return { problem: `${url} answered HTTP ${response.status}` };
-    return { bytes: Buffer.from(await response.arrayBuffer()) };
+    const body = await readManifestBody(response);
+    // The page refuses it too, whatever it holds.
+    return 'tooLarge' in body ? { problem: `${url} is over 1 MB, too large to be a manifest` } : body;
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     return { problem: `${url} cannot be reached (${cause?.code ?? cause?.message ?? (error as Error).message})` };
@@ -170,34 +134,33 @@ export async function checkRemote(
     if (!check.pinOk) check.problems.push(`the manifest does not match remoteIntegrity.${section}: the host will refuse it`);
   }
 
-  let manifest: unknown;
-  try {
-    manifest = JSON.parse(fetched.bytes.toString('utf8'));
-  } catch {
-    check.problems.push(`${url} is not JSON, so not a federation manifest`);
+  const parsed = parseManifest(fetched.bytes);
+  if ('problem' in parsed) {
+    check.problems.push(`${url} ${parsed.problem}, so not a federation manifest`);
     return check;
   }
-  if (!isManifest(manifest)) {
-    check.problems.push(`${url} is JSON but not a federation manifest (it needs metaData, exposes and shared)`);
+  // The page's own check, with the host's installed versions as what the page shares.
+  const report = inspectManifest(parsed.manifest, {
+    expose: EXPOSED_SECTION,
+    pageShares: options.hostShared ?? hostSharedVersions(),
+    singletons: REQUIRED_SINGLETONS,
+  });
+  if (report.notManifest) {
+    check.problems.push(`${url} ${report.notManifest}`);
     return check;
   }
+  const manifest = parsed.manifest as Manifest;
   if (manifest.name !== remoteNameOf(section)) {
     check.problems.push(`is the manifest of "${String(manifest.name)}", not of ${remoteNameOf(section)}`);
   } else {
     check.manifest = true;
   }
+  check.exposesSection = report.exposeProblem === undefined;
+  if (report.exposeProblem) check.problems.push(report.exposeProblem);
+  check.sharedOk = report.sharedProblems.length === 0;
+  check.problems.push(...report.sharedProblems);
 
-  const exposed = (manifest.exposes ?? []).map((expose) => String(expose.path));
-  check.exposesSection = exposed.includes(EXPOSED_SECTION);
-  if (!check.exposesSection) {
-    check.problems.push(`does not expose ${EXPOSED_SECTION} (it exposes ${exposed.length > 0 ? exposed.join(', ') : 'nothing'})`);
-  }
-
-  const shared = sharedProblems(manifest, options.hostShared ?? hostSharedVersions());
-  check.sharedOk = shared.length === 0;
-  check.problems.push(...shared);
-
-  const nodeProblems = await checkNodeBuild(url, fetched.bytes.toString('utf8'), options.timeoutMs ?? 5000);
+  const nodeProblems = await checkNodeBuild(url, new TextDecoder().decode(fetched.bytes), options.timeoutMs ?? 5000);
   check.nodeBuildOk = nodeProblems.length === 0;
   check.problems.push(...nodeProblems);
 
@@ -213,23 +176,23 @@ export interface Report {
   warnings: string[];
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Checks every section config.json names. */
-export async function checkRemotes(config: unknown, options: CheckOptions = {}): Promise<Report> {
-  const document = isRecord(config) ? config : {};
-  const remotes = isRecord(document.remotes) ? document.remotes : {};
-  const pins = isRecord(document.remoteIntegrity) ? document.remoteIntegrity : {};
+/**
+ * Checks every section config.json names, read as the page reads it
+ * (`parseConfig`): a URL or pin the page would drop is a problem of its section.
+ */
+export async function checkRemotes(raw: unknown, options: CheckOptions = {}): Promise<Report> {
+  const { config, problems } = parseConfig(raw);
   const hostShared = options.hostShared ?? hostSharedVersions();
   const checks = await Promise.all(
-    SECTION_IDS.map((section) =>
-      checkRemote(section, remotes[section], typeof pins[section] === 'string' ? pins[section] : undefined, { ...options, hostShared }),
-    ),
+    SECTION_IDS.map(async (section) => {
+      const check = await checkRemote(section, config.remotes[section], config.remoteIntegrity?.[section], { ...options, hostShared });
+      const own = problems.filter(({ field }) => [`remotes.${section}`, `remoteIntegrity.${section}`, 'remotes', 'remoteIntegrity'].includes(field));
+      if (own.length > 0) check.problems = own.map(({ field, message }) => `config.json ${field}: ${message}`);
+      return check;
+    }),
   );
   const warnings: string[] = [];
-  if (!isRecord(document.legal)) {
+  if (!config.legal) {
     warnings.push('config.json has no "legal" object: About Us will show no legal and regulatory disclosures');
   }
   return { checks, warnings };

@@ -59,6 +59,7 @@ function main(): void {
     listenHost: values.host,
     prefix: values.prefix ? resolve(values.prefix) : out ? path.dirname(out) : here,
     brotliModule,
+    log: (line) => console.error(`warning: ${line}`),
   });
   if (!out) {
     process.stdout.write(text);

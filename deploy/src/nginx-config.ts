@@ -36,6 +36,8 @@ export interface NginxOptions {
   brotliModule?: string;
   mimeTypes?: string;
   template?: string;
+  /** Told what config.json names that the page's CSP leaves out, and why. */
+  log?: (line: string) => void;
 }
 
 /** A value nginx reads literally inside double quotes. */
@@ -92,7 +94,7 @@ export function nginxConfig(options: NginxOptions): string {
   }
 
   const distOf = (dir: string) => bare(path.join(path.resolve(options.rootDir), dir, 'dist'));
-  const hostHeaders = hostPageHeaders(options.config);
+  const hostHeaders = hostPageHeaders(options.config, '', options.log);
   const shared: Record<string, string> = {
     prefix: bare(path.resolve(options.prefix)),
     mime_types: bare(options.mimeTypes ?? '/etc/nginx/mime.types'),

@@ -32,12 +32,12 @@ async function start(): Promise<void> {
     for (const warning of configWarnings(config)) console.warn(`Portico: ${warning}`);
     applyTheme(config.theme);
     const remotes = resolvePageRemotes(config, window.location.search);
-    startSections(config, remotes.remotes);
-    return { config, problems, remotes };
+    const sections = startSections(config, remotes.remotes);
+    return { config, problems, remotes, sections };
   });
-  const [{ config, problems, remotes }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);
+  const [{ config, problems, remotes, sections }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);
   const { renderPage } = await page;
-  renderPage(container, { config, problems, language, text, remotes });
+  renderPage(container, { config, problems, language, text, remotes, sections });
   // An older version of the site may have left a service worker that would
   // pin stale remotes; removing it is off the critical path, in its own chunk.
   if ('serviceWorker' in navigator) {

@@ -65,7 +65,23 @@ interface AppServing {
   pageHeaders: (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
 }
 
+/**
+ * Logs each distinct line once: the page's headers are computed per request,
+ * and a config.json fault would otherwise fill the log at every page load.
+ */
+function onceEach(log: ((line: string) => void) | undefined): (line: string) => void {
+  const seen = new Set<string>();
+  return (line) => {
+    if (seen.has(line)) return;
+    // Bounded, for a config.json that keeps changing.
+    if (seen.size >= 500) seen.clear();
+    seen.add(line);
+    log?.(line);
+  };
+}
+
 function appServing(app: AppName, rootDir: string, settings: Settings): AppServing {
+  const logHeaderNote = onceEach(settings.log);
   const configFor = (req: IncomingMessage) =>
     answerConfig({
       configPath: settings.configPath,
@@ -86,7 +102,7 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
     app === 'host'
       ? async (req: IncomingMessage, search: string) => {
           const answer = await configFor(req);
-          const headers = answer.status === 200 ? hostPageHeaders(JSON.parse(answer.body), search) : pageHeaders([]);
+          const headers = answer.status === 200 ? hostPageHeaders(JSON.parse(answer.body), search, logHeaderNote) : pageHeaders([]);
           return { ...headers, ...varyByHost };
         }
       : () => Promise.resolve(pageHeaders([]));

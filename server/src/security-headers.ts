@@ -3,6 +3,8 @@
  * server sends them and the nginx configuration generator writes them, so
  * both deployments answer alike.
  */
+import { parseConfig } from '@portico/shared-config/config';
+import { SECTION_IDS } from '@portico/shared-config/contract';
 
 /** `scheme://host[:port]` with nothing that could end a CSP source early. */
 const SAFE_ORIGIN = /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/;
@@ -19,22 +21,64 @@ export function originOf(value: unknown): string | undefined {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * Both headers grow with config.json (each allowed origin stands in four
+ * directives). Browsers take far more, but proxies and CDNs in front of the
+ * server commonly cap a response's header block at 8 to 16 KiB and then fail
+ * the whole page; past this, what does not fit is left out and logged.
+ */
+export const HEADER_LIMIT_BYTES = 8 * 1024;
+
+/** Fields of config.json whose problems change what the page may load. */
+const LOADING_FIELDS = /^(\(document\)|remotes|allowedRemoteOrigins|remoteIntegrity)(\.|$)/;
+
+interface PageSources {
+  /** Origins the page may load code from: the configured remotes', then those allowed for overrides. */
+  remoteOrigins: string[];
+  overrideOrigins: string[];
+  /** The manifests the page will fetch at once. */
+  manifests: string[];
+  /** What config.json names but the page will not use, for the server's log. */
+  leftOut: string[];
 }
 
 /**
- * The origins a host page may load code from, per the config.json it is
- * given: each configured remote's, and each origin allowed for per-visit
- * overrides. Anything that is not a clean http(s) origin is left out, so a
- * bad config can only narrow the policy, never widen or break it.
+ * What the host page will load, read from config.json by the page's own
+ * reader (`parseConfig`): only the three sections' URLs and the allowed
+ * origins that pass its checks. Anything else is named in `leftOut`, so a bad
+ * config can only narrow the policy, never widen or break it.
  */
+function pageSources(config: unknown, search = ''): PageSources {
+  const parsed = parseConfig(config);
+  const leftOut = parsed.problems
+    .filter((problem) => LOADING_FIELDS.test(problem.field))
+    .map((problem) => `${problem.field} (${problem.message})`);
+  const clean = (field: string, value: string): string | undefined => {
+    const origin = originOf(value);
+    if (!origin) leftOut.push(`${field} (${JSON.stringify(value)} is not a plain http(s) origin)`);
+    return origin;
+  };
+  const remotes = SECTION_IDS.flatMap((id) => {
+    const url = parsed.config.remotes[id];
+    const origin = url === undefined ? undefined : clean(`remotes.${id}`, url);
+    return url !== undefined && origin ? [{ id, url, origin }] : [];
+  });
+  const overrideOrigins = parsed.config.allowedRemoteOrigins.flatMap((value, index) => clean(`allowedRemoteOrigins.${index}`, value) ?? []);
+  // A section this visit loads from elsewhere (`?remote.contact=`) does not
+  // need its configured manifest.
+  const overridden = new URLSearchParams(search);
+  return {
+    remoteOrigins: [...new Set(remotes.map(({ origin }) => origin))],
+    overrideOrigins,
+    manifests: remotes.filter(({ id }) => !overridden.has(`remote.${id}`)).map(({ url }) => new URL(url).href),
+    leftOut,
+  };
+}
+
+/** The origins a host page may load code from, per the config.json it is given. */
 export function remoteOrigins(config: unknown): string[] {
-  if (!isRecord(config)) return [];
-  const remotes = isRecord(config.remotes) ? Object.values(config.remotes) : [];
-  const allowed = Array.isArray(config.allowedRemoteOrigins) ? config.allowedRemoteOrigins : [];
-  const origins = [...remotes, ...allowed].map(originOf).filter((origin): origin is string => origin !== undefined);
-  return [...new Set(origins)];
+  const { remoteOrigins: origins, overrideOrigins } = pageSources(config);
+  return [...new Set([...origins, ...overrideOrigins])];
 }
 
 /**
@@ -99,29 +143,55 @@ export function pageHeaders(origins: readonly string[]): Record<string, string> 
   };
 }
 
+const preloadOf = (url: string) => `<${url}>; rel=preload; as=fetch; crossorigin=anonymous`;
+
 /**
  * `Link` preloads of each configured section's mf-manifest.json. The browser
  * fetches them with the page, instead of after the scripts and config.json
  * that name them: the longest wait of a federated page is that staircase.
  */
 export function manifestPreloads(config: unknown, search = ''): string | undefined {
-  if (!isRecord(config) || !isRecord(config.remotes)) return undefined;
-  // A section this visit loads from elsewhere (`?remote.contact=`) does not
-  // need its configured manifest.
-  const overridden = new URLSearchParams(search);
-  const urls = Object.entries(config.remotes)
-    .filter(([section]) => !overridden.has(`remote.${section}`))
-    .map(([, url]) => url)
-    .filter((url) => originOf(url) !== undefined)
-    .map((url) => new URL(url as string).href);
-  if (urls.length === 0) return undefined;
-  return urls.map((url) => `<${url}>; rel=preload; as=fetch; crossorigin=anonymous`).join(', ');
+  const links = pageSources(config, search).manifests.map(preloadOf).join(', ');
+  return links === '' ? undefined : links;
 }
 
-/** Headers of the host's page for the config.json it will be given, at this address. */
-export function hostPageHeaders(config: unknown, search = ''): Record<string, string> {
-  const preloads = manifestPreloads(config, search);
-  return { ...pageHeaders(remoteOrigins(config)), ...(preloads ? { Link: preloads } : {}) };
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/**
+ * Headers of the host's page for the config.json it will be given, at this
+ * address. What config.json names but the page will not use, and what does
+ * not fit under HEADER_LIMIT_BYTES, is left out and named through `log`.
+ */
+export function hostPageHeaders(config: unknown, search = '', log?: (line: string) => void): Record<string, string> {
+  const sources = pageSources(config, search);
+  const notes = sources.leftOut.map((what) => `left out of the page's CSP and preloads: ${what}`);
+
+  // The configured remotes first: without them the page shows no section. Then
+  // the override origins, in order, as long as the policy fits.
+  const origins = [...sources.remoteOrigins];
+  const overrides = [...new Set(sources.overrideOrigins.filter((origin) => !origins.includes(origin)))];
+  const fits = (count: number) => bytes(contentSecurityPolicy([...origins, ...overrides.slice(0, count)])) <= HEADER_LIMIT_BYTES;
+  // The most override origins that fit, found by bisection: thousands of them must not cost thousands of policies.
+  let [fitting, over] = [0, overrides.length + 1];
+  while (over - fitting > 1) {
+    const middle = Math.floor((fitting + over) / 2);
+    if (fits(middle)) fitting = middle;
+    else over = middle;
+  }
+  if (fitting < overrides.length) {
+    notes.push(
+      `the Content-Security-Policy would be over ${HEADER_LIMIT_BYTES} bytes: left out ${overrides.length - fitting} of allowedRemoteOrigins (from ${overrides[fitting]}), so overrides from them are refused by the browser`,
+    );
+  }
+  origins.push(...overrides.slice(0, fitting));
+
+  const links: string[] = [];
+  for (const url of sources.manifests) {
+    if (bytes([...links, preloadOf(url)].join(', ')) <= HEADER_LIMIT_BYTES) links.push(preloadOf(url));
+    else notes.push(`the Link header would be over ${HEADER_LIMIT_BYTES} bytes: ${url.slice(0, 80)}… is not preloaded`);
+  }
+  for (const note of notes) log?.(`config.json: ${note}`);
+  return { ...pageHeaders(origins), ...(links.length > 0 ? { Link: links.join(', ') } : {}) };
 }
 
 /** Headers of config.json. */

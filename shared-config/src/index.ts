@@ -1,17 +1,6 @@
-export {
-  MARKETS,
-  REMOTE_LOADING_BOUNDS,
-  type ConfigProblem,
-  type GrievanceOfficer,
-  type LegalConfig,
-  type LegalDisclosures,
-  type Market,
-  type RemoteLoading,
-  type RuntimeConfig,
-  type SiteConfig,
-} from './config/config-schema';
+// The config.json schema, its types and its one reader (also `@portico/shared-config/config`, for Node).
+export * from './config';
 export { configWarnings } from './config/config-warnings';
-export { parseConfig, type ParsedConfig } from './config/parse-config';
 export { loadConfig, readConfig } from './config/load-config';
 export { CONFIG_TIMEOUT_MS } from './constants';
 export {

@@ -11,6 +11,8 @@ export type Fault =
   | { status: number; times?: number }
   /** Answer 200 with this body. */
   | { body: string; contentType?: string }
+  /** Answer 200 with these bodies, one per request in order; the last one again after that. */
+  | { bodies: string[]; contentType?: string }
   /** Accept the request and never answer (the socket is destroyed on close). */
   | { hang: true }
   /**
@@ -129,6 +131,10 @@ export async function startFaultServer(dist = path.join(REPO_ROOT, 'remote-conta
     if ('hang' in fault) return void hanging.add(req.socket);
     if ('rewrite' in fault) return void serveFile(pathname, res);
     if ('body' in fault) return void res.writeHead(200, headers(fault.contentType ?? 'text/plain')).end(fault.body);
+    if ('bodies' in fault) {
+      const body = fault.bodies.length > 1 ? fault.bodies.shift()! : fault.bodies[0];
+      return void res.writeHead(200, headers(fault.contentType ?? 'text/plain')).end(body);
+    }
     if (fault.times !== undefined) {
       fault.times -= 1;
       if (fault.times <= 0) faults.delete(pathname);

@@ -83,7 +83,7 @@ test('a missing manifest (404) is named with its status', async () => {
 
 test.each([
   ['an HTML page', '<!doctype html><title>CDN error</title>', 'is not JSON'],
-  ['JSON of another kind', { hello: 'world' }, 'is JSON but not a federation manifest'],
+  ['JSON of another kind', { hello: 'world' }, 'is not a Module Federation manifest (no metaData, exposes, shared)'],
 ])('%s is not a federation manifest', async (_what, body, problem) => {
   const check = await checkRemote('contact', publish(`/bad-${problem.length}/mf-manifest.json`, body), undefined, { hostShared: HOST });
   expect(check).toMatchObject({ reachable: true, manifest: false });
@@ -106,8 +106,8 @@ test("a remote whose React range the host's React does not satisfy is named with
   const url = publish('/react18/mf-manifest.json', manifest('contact', { react: '^18.2.0' }));
   const check = await checkRemote('contact', url, undefined, { hostShared: HOST });
   expect(check.sharedOk).toBe(false);
-  expect(check.problems).toContain('needs react ^18.2.0, but the host provides 19.3.1');
-  expect(check.problems).toContain('needs react-dom ^18.2.0, but the host provides 19.3.1');
+  expect(check.problems).toContain('needs react ^18.2.0 but the page shares 19.3.1');
+  expect(check.problems).toContain('needs react-dom ^18.2.0 but the page shares 19.3.1');
 });
 
 test('a remote that bundles its own React instead of sharing it is named', async () => {
@@ -170,6 +170,31 @@ test('the whole config: a table, problems in words, and a warning (not a problem
   expect(text).toContain('1 section(s) would not load correctly.');
 });
 
+test('a manifest over 1 MB is refused, as the page refuses it', async () => {
+  const url = publish('/huge/mf-manifest.json', { ...manifest('contact'), pad: 'x'.repeat(1024 * 1024) });
+  const check = await checkRemote('contact', url, undefined, { hostShared: HOST });
+  expect(check.problems).toEqual([`${url} is over 1 MB, too large to be a manifest`]);
+});
+
+test('config.json is read as the page reads it: a URL or pin the page would drop is named for its section', async () => {
+  const report = await checkRemotes(
+    {
+      remotes: {
+        home: publish('/read/home/mf-manifest.json', manifest('home')),
+        about: 'ftp://cdn.example/about/mf-manifest.json',
+        contact: publish('/read/contact/mf-manifest.json', manifest('contact')),
+      },
+      remoteIntegrity: { contact: 'sha384-short' },
+    },
+    { hostShared: HOST },
+  );
+  expect(report.checks.map((check) => check.problems)).toEqual([
+    [],
+    ['config.json remotes.about: is not a valid http(s) URL'],
+    [expect.stringMatching(/^config\.json remoteIntegrity\.contact: must be sha256-, sha384- or sha512-/)],
+  ]);
+});
+
 test("the host's shared versions come from what is installed for it", () => {
   const versions = hostSharedVersions();
   expect(Object.keys(versions).sort()).toEqual(['@portico/shared-config', 'react', 'react-dom', 'react-dom/client', 'react/jsx-runtime']);
@@ -209,7 +234,7 @@ describe('npm run check-remotes', () => {
       contact: publish('/cli2/contact/mf-manifest.json', manifest('contact')),
     };
     const result = await run(write({ remotes, legal }));
-    expect(result.stdout).toMatch(/problem: about: needs react \^18\.0\.0, but the host provides 19\./);
+    expect(result.stdout).toMatch(/problem: about: needs react \^18\.0\.0 but the page shares 19\./);
     expect(result.status).toBe(1);
   }, 30_000);
 });

@@ -1,5 +1,6 @@
 import { localeOf, SECTION_IDS, useConfig, usePortico } from '@portico/shared-config';
 import { useEffect, useRef } from 'react';
+import type { SectionLoads } from '../remotes/load-section';
 import { OverrideNotice } from '../remotes/override-notice';
 import { RemoteSection } from '../remotes/remote-section';
 import { BrandMark } from '../shell/brand-mark';
@@ -12,7 +13,12 @@ import { useActiveSection } from '../shell/use-active-section';
 import { useLanguageFromUrl } from '../shell/use-language-from-url';
 import { useStickyHeaderHeight } from '../shell/use-sticky-header-height';
 
-export function App() {
+export interface AppProps {
+  /** Each section's load, started at boot. */
+  sections: SectionLoads;
+}
+
+export function App({ sections }: AppProps) {
   const { comName } = useConfig();
   const { language, text } = usePortico();
   const [active, select] = useActiveSection();
@@ -56,7 +62,7 @@ export function App() {
             tabIndex={0}
             className="section-panel"
           >
-            <RemoteSection section={id} />
+            <RemoteSection section={id} load={sections[id]} />
           </section>
         ))}
       </main>

@@ -1,5 +1,14 @@
 import { satisfy } from '@module-federation/enhanced/runtime';
 
+/**
+ * The one check of a remote's mf-manifest.json, used by the page before it
+ * loads a section and by `npm run check-remotes` before a deploy (through
+ * this package's `./manifest-check` export). Pure, and Node-safe.
+ */
+
+/** Ours are a few KB; a manifest of megabytes is broken or hostile, and a phone must not download it. */
+export const MANIFEST_MAX_BYTES = 1024 * 1024;
+
 export interface ManifestExpectations {
   /** The module the host asks for, e.g. `./section`. */
   expose: string;
@@ -10,6 +19,18 @@ export interface ManifestExpectations {
    * then crashes with "Invalid hook call".
    */
   pageShares: Readonly<Record<string, string>>;
+  /** Modules the remote must share as singletons, or it would run its own copy beside the page's. */
+  singletons?: readonly string[];
+}
+
+/** What is wrong with a manifest, part by part; empty when the page may load it. */
+export interface ManifestReport {
+  /** Why it is no federation manifest at all; then nothing else is checked. */
+  notManifest?: string;
+  /** The modules it exposes (`./section`, …). */
+  exposes: string[];
+  exposeProblem?: string;
+  sharedProblems: string[];
 }
 
 interface ManifestExpose {
@@ -20,6 +41,7 @@ interface ManifestExpose {
 interface ManifestShared {
   name?: unknown;
   requiredVersion?: unknown;
+  singleton?: unknown;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -31,34 +53,91 @@ function exposeKey(expose: ManifestExpose): string | undefined {
   return typeof expose.name === 'string' && expose.name ? `./${expose.name}` : undefined;
 }
 
+/** The manifest's bytes as JSON, or why they are not. */
+export function parseManifest(bytes: Uint8Array): { manifest: unknown } | { problem: string } {
+  if (bytes.byteLength > MANIFEST_MAX_BYTES) return { problem: `is over ${MANIFEST_MAX_BYTES / 1024 / 1024} MB, too large to be a manifest` };
+  try {
+    return { manifest: JSON.parse(new TextDecoder().decode(bytes)) as unknown };
+  } catch {
+    return { problem: 'is not JSON' };
+  }
+}
+
 /**
- * Why the page must not load the remote this manifest describes, or
- * `undefined` when it may. Pure: the manifest is what the remote's
- * mf-manifest.json held.
+ * A response's body, read no further than MANIFEST_MAX_BYTES (the declared
+ * Content-Length first, then the bytes as they come, since a server may
+ * declare none or lie). Over it, the answer is `tooLarge` and the download is
+ * cancelled.
  */
-export function checkManifest(manifest: unknown, { expose, pageShares }: ManifestExpectations): string | undefined {
-  if (!isRecord(manifest)) return 'is not a Module Federation manifest (not a JSON object)';
+export async function readManifestBody(response: Response): Promise<{ bytes: Uint8Array<ArrayBuffer> } | { tooLarge: true }> {
+  const declared = Number(response.headers.get('Content-Length'));
+  if (declared > MANIFEST_MAX_BYTES) {
+    await response.body?.cancel().catch(() => undefined);
+    return { tooLarge: true };
+  }
+  if (!response.body) return { bytes: new Uint8Array(await response.arrayBuffer()) };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MANIFEST_MAX_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      return { tooLarge: true };
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return { bytes };
+}
+
+/** Every problem of a manifest, part by part (see ManifestReport). */
+export function inspectManifest(manifest: unknown, { expose, pageShares, singletons = [] }: ManifestExpectations): ManifestReport {
+  const report: ManifestReport = { exposes: [], sharedProblems: [] };
+  if (!isRecord(manifest)) return { ...report, notManifest: 'is not a Module Federation manifest (not a JSON object)' };
   const missing = [
     !isRecord(manifest.metaData) && 'metaData',
     !Array.isArray(manifest.exposes) && 'exposes',
     !Array.isArray(manifest.shared) && 'shared',
   ].filter(Boolean);
-  if (missing.length > 0) return `is not a Module Federation manifest (no ${missing.join(', ')})`;
+  if (missing.length > 0) return { ...report, notManifest: `is not a Module Federation manifest (no ${missing.join(', ')})` };
 
-  const exposes = (manifest.exposes as unknown[]).filter(isRecord).map(exposeKey).filter(Boolean);
-  if (!exposes.includes(expose)) {
-    return `does not expose ${expose} (it exposes ${exposes.length > 0 ? exposes.join(', ') : 'nothing'})`;
+  report.exposes = (manifest.exposes as unknown[]).filter(isRecord).map(exposeKey).filter((key) => key !== undefined);
+  if (!report.exposes.includes(expose)) {
+    report.exposeProblem = `does not expose ${expose} (it exposes ${report.exposes.length > 0 ? report.exposes.join(', ') : 'nothing'})`;
   }
 
-  const conflicts = (manifest.shared as unknown[]).filter(isRecord).flatMap((shared: ManifestShared) => {
-    const { name, requiredVersion } = shared;
-    if (typeof name !== 'string' || typeof requiredVersion !== 'string' || requiredVersion === '') return [];
+  const shared = (manifest.shared as unknown[]).filter(isRecord) as ManifestShared[];
+  for (const name of singletons) {
+    const entry = shared.find((candidate) => candidate.name === name);
+    if (!entry) report.sharedProblems.push(`does not share ${name}: it would run its own copy beside the host's`);
+    else if (entry.singleton !== true) report.sharedProblems.push(`shares ${name} but not as a singleton`);
+  }
+  for (const { name, requiredVersion } of shared) {
+    if (typeof name !== 'string' || typeof requiredVersion !== 'string' || requiredVersion === '') continue;
     const pageVersion = pageShares[name];
-    if (pageVersion === undefined || satisfy(pageVersion, requiredVersion)) return [];
-    return [`${name} ${requiredVersion} but the page shares ${pageVersion}`];
-  });
-  if (conflicts.length > 0) return `needs ${conflicts.join('; ')}`;
-  return undefined;
+    if (pageVersion !== undefined && !satisfy(pageVersion, requiredVersion)) {
+      report.sharedProblems.push(`needs ${name} ${requiredVersion} but the page shares ${pageVersion}`);
+    }
+  }
+  return report;
+}
+
+/**
+ * Why the page must not load the remote this manifest describes, or
+ * `undefined` when it may.
+ */
+export function checkManifest(manifest: unknown, expectations: ManifestExpectations): string | undefined {
+  const { notManifest, exposeProblem, sharedProblems } = inspectManifest(manifest, expectations);
+  if (notManifest ?? exposeProblem) return notManifest ?? exposeProblem;
+  return sharedProblems.length > 0 ? sharedProblems.join('; ') : undefined;
 }
 
 export interface ManifestFiles {

@@ -5,10 +5,11 @@ import {
   type ModuleFederationRuntimePlugin,
 } from '@module-federation/enhanced/runtime';
 import type { FailureStage } from './classify-failure';
+import { remoteIntegrityPlugin } from './integrity-plugin';
 
 /**
  * What the host's Module Federation runtime needs from us, and what we need
- * from it, in one place: the manifests we fetched and checked ourselves, and
+ * from it, in one place: the manifests the loader fetched and checked, and
  * how far each remote's load has got (for the stage of a time-out).
  */
 
@@ -16,23 +17,29 @@ export interface LoadProgress {
   stage: FailureStage;
 }
 
-const checkedManifests = new Map<string, string>();
+/** The bytes of each manifest the loader fetched and checked, by URL, until its load settles. */
+const checkedManifests = new Map<string, Uint8Array<ArrayBuffer>>();
+/** Every manifest URL the loader has handled: Module Federation never fetches one of these itself. */
+const loaderManifests = new Set<string>();
 const progressOf = new Map<string, LoadProgress>();
 
 /**
- * Hands Module Federation the manifest the loader already fetched and checked,
- * so it is not fetched twice (and not swapped between the check and the use),
- * and notes when a remote's remoteEntry.js has run: what still loads after
- * that is the exposed module's chunks.
+ * The one owner of Module Federation's `fetch` hook (the runtime keeps the
+ * last answer of that hook, so a second owner could swap the bytes). It hands
+ * the runtime the very bytes the loader fetched, pinned and checked, so a
+ * manifest is fetched once per attempt and what runs is what was checked. A
+ * section's manifest the loader did not fetch is refused rather than fetched
+ * unchecked. It also notes when a remote's remoteEntry.js has run: what still
+ * loads after that is the exposed module's chunks.
  */
 function porticoLoadingPlugin(): ModuleFederationRuntimePlugin {
   return {
     name: 'portico-remote-loading',
     fetch(url) {
-      const text = checkedManifests.get(url);
-      if (text === undefined) return undefined;
-      checkedManifests.delete(url);
-      return Promise.resolve(new Response(text, { headers: { 'Content-Type': 'application/json' } }));
+      const bytes = checkedManifests.get(url);
+      if (bytes) return Promise.resolve(new Response(bytes, { headers: { 'Content-Type': 'application/json' } }));
+      if (loaderManifests.has(url)) return Promise.reject(new Error(`${url} was not fetched and checked by the page's loader; refusing it`));
+      return undefined;
     },
     async afterLoadEntry({ remoteInfo, error }) {
       const progress = progressOf.get(remoteInfo.name);
@@ -43,9 +50,10 @@ function porticoLoadingPlugin(): ModuleFederationRuntimePlugin {
 
 let installed = false;
 
-function installPlugin(): void {
+/** The page's runtime plugins, each hook with one owner: loading (fetch, afterLoadEntry) and integrity (script and link elements). */
+function installPlugins(): void {
   if (installed) return;
-  registerPlugins([porticoLoadingPlugin()]);
+  registerPlugins([porticoLoadingPlugin(), remoteIntegrityPlugin()]);
   installed = true;
 }
 
@@ -81,18 +89,19 @@ const filesOf = new Map<string, ReadonlySet<string>>();
 export function registerCheckedRemote(
   name: string,
   manifestUrl: string,
-  manifest: { text: string; files: readonly string[] },
+  manifest: { bytes: Uint8Array<ArrayBuffer>; files: readonly string[] },
   progress: LoadProgress,
 ): void {
-  installPlugin();
+  installPlugins();
   delete (window as unknown as Record<string, unknown>)[`webpackChunk${name}`];
   registerRemotes([{ name, entry: manifestUrl }], { force: true });
   filesOf.set(name, new Set(manifest.files));
-  checkedManifests.set(manifestUrl, manifest.text);
+  loaderManifests.add(manifestUrl);
+  checkedManifests.set(manifestUrl, manifest.bytes);
   progressOf.set(name, progress);
 }
 
-/** Stops tracking a remote's load, and drops a manifest MF never asked for. */
+/** Stops tracking a remote's load, and drops its manifest's bytes. */
 export function settleRemote(name: string, manifestUrl: string, progress: LoadProgress): void {
   if (progressOf.get(name) === progress) progressOf.delete(name);
   checkedManifests.delete(manifestUrl);

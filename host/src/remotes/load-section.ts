@@ -1,4 +1,4 @@
-import { loadRemote, registerPlugins } from '@module-federation/enhanced/runtime';
+import { loadRemote } from '@module-federation/enhanced/runtime';
 import {
   EXPOSED_SECTION,
   remoteNameOf,
@@ -8,10 +8,10 @@ import {
   type SectionModule,
   type SiteConfig,
 } from '@portico/shared-config';
-import { checkManifest, filesOfManifest } from './check-manifest';
+import { checkManifest, filesOfManifest, MANIFEST_MAX_BYTES, parseManifest, readManifestBody } from './check-manifest';
 import { classifyFailure, isTransientStatus, RemoteFault, type FailureDetail } from './classify-failure';
 import { pageShares, pendingScriptOf, registerCheckedRemote, settleRemote, type LoadProgress } from './federation-runtime';
-import { remoteIntegrityPlugin } from './integrity-plugin';
+import { manifestHashes, manifestPins, sriMatches } from './remote-integrity';
 import { reportFailure, type RemoteFailure } from './report-failure';
 import { SectionLoadError } from './section-load-error';
 
@@ -22,17 +22,43 @@ import { SectionLoadError } from './section-load-error';
 export const DEFAULT_REMOTE_LOADING: RemoteLoading = { deadlineMs: 9000, retries: 2 };
 
 /** The first retry waits this long; each next one twice as long. */
-const FIRST_BACKOFF_MS = 250;
+export const FIRST_BACKOFF_MS = 250;
 
 export interface LoadSectionOptions extends Partial<RemoteLoading> {
-  /** Forget any earlier attempt and load again (Try again). */
-  fresh?: boolean;
+  /** config.json's `remoteIntegrity` pin of this manifest, if any. */
+  pin?: string;
 }
+
+/**
+ * What the loader needs from the browser and from Module Federation's
+ * runtime; unit tests give fakes, so the retry and deadline policy is tested
+ * without a network.
+ */
+export interface LoaderSeams {
+  fetch: typeof fetch;
+  pageShares: () => Record<string, string>;
+  /** Hands Module Federation the checked manifest's bytes and registers the remote afresh. */
+  register: (remote: string, manifestUrl: string, manifest: { bytes: Uint8Array<ArrayBuffer>; files: readonly string[] }, progress: LoadProgress) => void;
+  loadExposed: (remote: string) => Promise<Partial<SectionModule> | null | undefined>;
+  settle: (remote: string, manifestUrl: string, progress: LoadProgress) => void;
+  /** The remote's script still loading, if any, to name at a time-out. */
+  pendingScript: (remote: string) => string | undefined;
+}
+
+const browserSeams: LoaderSeams = {
+  fetch: (...args) => fetch(...args),
+  pageShares,
+  register: registerCheckedRemote,
+  loadExposed: (remote) => loadRemote<Partial<SectionModule>>(`${remote}/${EXPOSED_SECTION.replace(/^\.\//, '')}`),
+  settle: settleRemote,
+  pendingScript: pendingScriptOf,
+};
 
 interface Attempt {
   section: SectionId;
   remote: string;
   manifestUrl: string;
+  pin: string | undefined;
   signal: AbortSignal;
   progress: LoadProgress & { url: string };
 }
@@ -51,40 +77,53 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function fetchManifest({ manifestUrl: url, signal }: Attempt): Promise<string> {
-  let response: Response;
-  try {
-    response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
-  } catch (error) {
+const manifestFault = (url: string, cause: string, transient = false) => new RemoteFault({ stage: 'manifest', url, cause, transient });
+
+/** The manifest's bytes, fetched once for this attempt and read no further than the size cap. */
+async function fetchManifest(seams: LoaderSeams, { manifestUrl: url, signal }: Attempt): Promise<Uint8Array<ArrayBuffer>> {
+  const networkError = (error: unknown): never => {
     if (signal.aborted) throw error;
-    throw new RemoteFault({ stage: 'manifest', url, cause: 'could not be fetched (network error)', transient: true });
-  }
-  if (!response.ok) {
-    throw new RemoteFault({ stage: 'manifest', url, cause: `answered HTTP ${response.status}`, transient: isTransientStatus(response.status) });
-  }
-  return response.text();
+    throw manifestFault(url, 'could not be fetched (network error)', true);
+  };
+  const response = await seams.fetch(url, { signal, headers: { Accept: 'application/json' } }).catch(networkError);
+  if (!response.ok) throw manifestFault(url, `answered HTTP ${response.status}`, isTransientStatus(response.status));
+  const body = await readManifestBody(response).catch(networkError);
+  // Another try would download the same megabytes again.
+  if ('tooLarge' in body) throw manifestFault(url, `is over ${MANIFEST_MAX_BYTES / 1024 / 1024} MB, too large to be a manifest`);
+  return body.bytes;
 }
 
-/** One attempt: fetch and check the manifest, then let Module Federation load the exposed module. */
-async function loadOnce(attempt: Attempt): Promise<SectionModule> {
-  const { remote, manifestUrl, progress } = attempt;
+/** Refuses bytes that do not hash to config.json's pin: the very bytes Module Federation will parse. */
+async function checkPin(url: string, bytes: Uint8Array<ArrayBuffer>, pin: string, manifest: unknown): Promise<void> {
+  let matches: boolean;
+  try {
+    matches = await sriMatches(bytes, pin);
+  } catch (error) {
+    throw manifestFault(url, `cannot be checked against its remoteIntegrity pin: ${(error as Error).message}`);
+  }
+  if (!matches) throw manifestFault(url, 'does not match its remoteIntegrity pin in config.json; refusing it');
+  if (!manifestHashes(manifest, url)?.entryIntegrity) {
+    throw manifestFault(url, 'matches its pin but gives no remoteEntry integrity, so its code could not be checked');
+  }
+}
+
+/** One attempt: fetch, pin and check the manifest, then let Module Federation load the exposed module from those bytes. */
+async function loadOnce(seams: LoaderSeams, attempt: Attempt): Promise<SectionModule> {
+  const { remote, manifestUrl, pin, progress } = attempt;
   progress.stage = 'manifest';
   progress.url = manifestUrl;
-  const text = await fetchManifest(attempt);
-  let manifest: unknown;
-  try {
-    manifest = JSON.parse(text);
-  } catch {
-    throw new RemoteFault({ stage: 'manifest', url: manifestUrl, cause: 'is not JSON', transient: false });
-  }
-  const problem = checkManifest(manifest, { expose: EXPOSED_SECTION, pageShares: pageShares() });
-  if (problem) throw new RemoteFault({ stage: 'manifest', url: manifestUrl, cause: problem, transient: false });
+  const bytes = await fetchManifest(seams, attempt);
+  const parsed = parseManifest(bytes);
+  if ('problem' in parsed) throw manifestFault(manifestUrl, parsed.problem);
+  if (pin) await checkPin(manifestUrl, bytes, pin, parsed.manifest);
+  const problem = checkManifest(parsed.manifest, { expose: EXPOSED_SECTION, pageShares: seams.pageShares() });
+  if (problem) throw manifestFault(manifestUrl, problem);
 
-  const files = filesOfManifest(manifest as Record<string, unknown>, manifestUrl);
-  registerCheckedRemote(remote, manifestUrl, { text, files: files.scripts }, progress);
+  const files = filesOfManifest(parsed.manifest as Record<string, unknown>, manifestUrl);
+  seams.register(remote, manifestUrl, { bytes, files: files.scripts }, progress);
   progress.stage = 'entry';
   progress.url = files.entry;
-  const exposed = await loadRemote<Partial<SectionModule>>(`${remote}/${EXPOSED_SECTION.replace(/^\.\//, '')}`);
+  const exposed = await seams.loadExposed(remote);
   if (!exposed || typeof exposed.Section !== 'function') {
     throw new RemoteFault({ stage: 'chunk', url: files.entry, cause: `${EXPOSED_SECTION} has no Section component`, transient: false });
   }
@@ -92,10 +131,10 @@ async function loadOnce(attempt: Attempt): Promise<SectionModule> {
 }
 
 /** Attempts until one works, the fault is not transient, the retries are spent or time is up. */
-async function loadWithRetries(attempt: Attempt, retries: number, deadlineAt: number): Promise<SectionModule> {
+async function loadWithRetries(seams: LoaderSeams, attempt: Attempt, retries: number, deadlineAt: number): Promise<SectionModule> {
   for (let retry = 0; ; retry += 1) {
     try {
-      return await loadOnce(attempt);
+      return await loadOnce(seams, attempt);
     } catch (error) {
       if (attempt.signal.aborted) throw error;
       const detail = classifyFailure(error, { stage: attempt.progress.stage, manifestUrl: attempt.manifestUrl });
@@ -110,75 +149,86 @@ async function loadWithRetries(attempt: Attempt, retries: number, deadlineAt: nu
   }
 }
 
-async function load(section: SectionId, manifestUrl: string | undefined, { deadlineMs, retries }: RemoteLoading): Promise<SectionModule> {
-  const remote = remoteNameOf(section);
-  const fail = (detail: FailureDetail): never => {
-    const failure: RemoteFailure = { section, remote, ...detail };
-    reportFailure(failure);
-    throw new SectionLoadError(failure);
-  };
-  if (!manifestUrl) {
-    return fail({ stage: 'manifest', url: '(none)', cause: `config.json gives no valid URL in remotes.${section}`, transient: false });
-  }
-
-  const controller = new AbortController();
-  const attempt: Attempt = { section, remote, manifestUrl, signal: controller.signal, progress: { stage: 'manifest', url: manifestUrl } };
-  const deadlineAt = performance.now() + deadlineMs;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  // Module Federation waits 20 s for a script and webpack 120 s for a chunk;
-  // the visitor's deadline is enforced here, over every attempt together.
-  const timeUp = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const { stage, url } = attempt.progress;
-      const culprit = stage === 'manifest' ? url : (pendingScriptOf(remote) ?? url);
-      reject(new RemoteFault({ stage, url: culprit, cause: `did not load within ${deadlineMs / 1000} s`, transient: false }));
-      controller.abort();
-    }, deadlineMs);
-  });
-  const work = loadWithRetries(attempt, retries, deadlineAt);
-  // Once time is up the attempt's late outcome no longer matters.
-  work.catch(() => undefined);
-  try {
-    return await Promise.race([work, timeUp]);
-  } catch (error) {
-    return fail(classifyFailure(error, { stage: attempt.progress.stage, manifestUrl }));
-  } finally {
-    clearTimeout(timer);
-    settleRemote(remote, manifestUrl, attempt.progress);
-  }
-}
-
-const loads = new Map<SectionId, { manifestUrl: string | undefined; promise: Promise<SectionModule> }>();
-
 /**
- * Loads the one module a section's remote exposes, from its manifest URL.
- * Transient faults are retried with backoff; everything, retries included,
- * ends by the deadline. A failure is reported once (console and a
- * `portico:remote-error` event) and rejects with a SectionLoadError. Without
- * `fresh` a second call for the same section and URL shares the first load.
+ * A section's loader. Each call loads afresh (a Try again forgets the earlier
+ * attempt): the manifest is fetched once per attempt, transient faults are
+ * retried with backoff, and everything, retries included, ends by the
+ * deadline. A failure is reported once (console and a `portico:remote-error`
+ * event) and rejects with a SectionLoadError.
  */
-export function loadSection(
-  section: SectionId,
-  manifestUrl: string | undefined,
-  { fresh = false, deadlineMs = DEFAULT_REMOTE_LOADING.deadlineMs, retries = DEFAULT_REMOTE_LOADING.retries }: LoadSectionOptions = {},
-): Promise<SectionModule> {
-  const previous = loads.get(section);
-  if (!fresh && previous && previous.manifestUrl === manifestUrl) return previous.promise;
-  const promise = load(section, manifestUrl, { deadlineMs, retries });
-  loads.set(section, { manifestUrl, promise });
-  return promise;
+export function createSectionLoader(seams: LoaderSeams) {
+  return async function loadSection(
+    section: SectionId,
+    manifestUrl: string | undefined,
+    { deadlineMs = DEFAULT_REMOTE_LOADING.deadlineMs, retries = DEFAULT_REMOTE_LOADING.retries, pin }: LoadSectionOptions = {},
+  ): Promise<SectionModule> {
+    const remote = remoteNameOf(section);
+    const fail = (detail: FailureDetail): never => {
+      const failure: RemoteFailure = { section, remote, ...detail };
+      reportFailure(failure);
+      throw new SectionLoadError(failure);
+    };
+    if (!manifestUrl) {
+      return fail({ stage: 'manifest', url: '(none)', cause: `config.json gives no valid URL in remotes.${section}`, transient: false });
+    }
+
+    const controller = new AbortController();
+    const progress: Attempt['progress'] = { stage: 'manifest', url: manifestUrl };
+    const attempt: Attempt = { section, remote, manifestUrl, pin, signal: controller.signal, progress };
+    const deadlineAt = performance.now() + deadlineMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Module Federation waits 20 s for a script and webpack 120 s for a chunk;
+    // the visitor's deadline is enforced here, over every attempt together.
+    const timeUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const { stage, url } = attempt.progress;
+        const culprit = stage === 'manifest' ? url : (seams.pendingScript(remote) ?? url);
+        reject(new RemoteFault({ stage, url: culprit, cause: `did not load within ${deadlineMs / 1000} s`, transient: false }));
+        controller.abort();
+      }, deadlineMs);
+    });
+    const work = loadWithRetries(seams, attempt, retries, deadlineAt);
+    // Once time is up the attempt's late outcome no longer matters.
+    work.catch(() => undefined);
+    try {
+      return await Promise.race([work, timeUp]);
+    } catch (error) {
+      return fail(classifyFailure(error, { stage: attempt.progress.stage, manifestUrl }));
+    } finally {
+      clearTimeout(timer);
+      seams.settle(remote, manifestUrl, attempt.progress);
+    }
+  };
 }
+
+export const loadSection = createSectionLoader(browserSeams);
+
+/** A section's load as the page started it, and how to start it again (Try again). */
+export interface SectionLoad {
+  first: Promise<SectionModule>;
+  again: () => Promise<SectionModule>;
+}
+
+export type SectionLoads = Record<SectionId, SectionLoad>;
 
 /**
  * Starts every section's load as soon as config.json names them, before React
- * renders. Manifests pinned in config.json are checked, and every remote file
- * is loaded with the hash its manifest gives, from the first request on.
+ * renders, and hands the loads to the page. A manifest pinned in config.json
+ * is checked against its pin; an override loads another build, so the pin of
+ * the configured URL does not apply to it.
  */
-export function startSections(config: SiteConfig, remotes: Partial<Record<SectionId, string>>): void {
-  registerPlugins([remoteIntegrityPlugin(config)]);
-  for (const section of SECTION_IDS) {
-    // Each section's RemoteSection picks up this same load; a failure is
-    // handled (and reported) there, not here.
-    loadSection(section, remotes[section], config.remoteLoading).catch(() => undefined);
-  }
+export function startSections(
+  config: SiteConfig,
+  remotes: Partial<Record<SectionId, string>>,
+  load: typeof loadSection = loadSection,
+): SectionLoads {
+  const pins = manifestPins(config);
+  const start = (section: SectionId) => {
+    const url = remotes[section];
+    const loading = load(section, url, { ...config.remoteLoading, pin: url === undefined ? undefined : pins.get(url) });
+    // The section shows (and has reported) a failure; the page must not see an unhandled rejection.
+    loading.catch(() => undefined);
+    return loading;
+  };
+  return Object.fromEntries(SECTION_IDS.map((section) => [section, { first: start(section), again: () => start(section) }])) as SectionLoads;
 }

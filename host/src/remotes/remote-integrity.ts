@@ -14,7 +14,7 @@ function base64(bytes: ArrayBuffer): string {
  * localhost), so on plain HTTP a pin cannot be checked and this throws.
  */
 export async function sriMatches(
-  bytes: ArrayBuffer,
+  bytes: BufferSource,
   expected: string,
   subtle: Pick<SubtleCrypto, 'digest'> | null = globalThis.crypto?.subtle ?? null,
 ): Promise<boolean> {

@@ -1,7 +1,7 @@
-import { fill, remoteNameOf, useConfig, useText, type SectionId, type SectionModule } from '@portico/shared-config';
+import { fill, remoteNameOf, useText, type SectionId, type SectionModule } from '@portico/shared-config';
 import { Suspense, use, useState } from 'react';
 import { classifyFailure } from './classify-failure';
-import { loadSection } from './load-section';
+import type { SectionLoad } from './load-section';
 import { reportFailure, type RemoteFailure } from './report-failure';
 import { SectionAlert } from './section-alert';
 import { SectionBoundary } from './section-boundary';
@@ -10,6 +10,8 @@ import { useRemoteUrls } from './use-remote-urls';
 
 export interface RemoteSectionProps {
   section: SectionId;
+  /** The load the page started at boot, and how to start another (Try again). */
+  load: SectionLoad;
 }
 
 interface LoadedSectionProps {
@@ -27,12 +29,11 @@ function LoadedSection({ loading }: LoadedSectionProps) {
  * stays inside this component: it shows an alert with Try again, and the rest
  * of the page keeps working.
  */
-export function RemoteSection({ section }: RemoteSectionProps) {
+export function RemoteSection({ section, load }: RemoteSectionProps) {
   const text = useText();
   const manifestUrl = useRemoteUrls().remotes[section];
-  const { remoteLoading } = useConfig();
   const [attempt, setAttempt] = useState(0);
-  const [loading, setLoading] = useState(() => loadSection(section, manifestUrl, remoteLoading));
+  const [loading, setLoading] = useState(() => load.first);
   const name = text.nav.tabs[section];
 
   const failureOf = (error: unknown): RemoteFailure =>
@@ -41,7 +42,7 @@ export function RemoteSection({ section }: RemoteSectionProps) {
       : { section, remote: remoteNameOf(section), ...classifyFailure(error, { stage: 'render', manifestUrl: manifestUrl ?? '(none)' }) };
 
   const retry = () => {
-    setLoading(loadSection(section, manifestUrl, { ...remoteLoading, fresh: true }));
+    setLoading(load.again());
     setAttempt((n) => n + 1);
   };
 

@@ -1,5 +1,6 @@
 import {
   contentSecurityPolicy,
+  HEADER_LIMIT_BYTES,
   dataHeaders,
   hostPageHeaders,
   manifestPreloads,
@@ -108,5 +109,57 @@ describe('manifestPreloads', () => {
   test('the host page sends them beside its policy; nothing without remotes', () => {
     expect(hostPageHeaders(config).Link).toContain('rel=preload');
     expect(hostPageHeaders({}).Link).toBeUndefined();
+  });
+});
+
+describe('the host page is built from the parsed config.json only', () => {
+  const remotes = {
+    home: 'http://localhost:8081/mf-manifest.json',
+    about: 'http://localhost:8082/mf-manifest.json',
+    contact: 'http://localhost:8083/mf-manifest.json',
+  };
+
+  test('a remotes key that is not a section, and allowed origins the page refuses, are left out and named in the log', () => {
+    const log: string[] = [];
+    const headers = hostPageHeaders(
+      {
+        remotes: { ...remotes, extra: 'https://extra.example/mf-manifest.json' },
+        allowedRemoteOrigins: ['https://ok.example', 'https://cdn.example/with/path'],
+      },
+      '',
+      (line) => log.push(line),
+    );
+    const policy = headers['Content-Security-Policy']!;
+    expect(directives(policy)['script-src']).toEqual(["'self'", 'http://localhost:8081', 'http://localhost:8082', 'http://localhost:8083']);
+    expect(headers.Link).not.toContain('extra.example');
+    expect(log).toEqual([
+      "config.json: left out of the page's CSP and preloads: remotes.extra (is not a known field)",
+      expect.stringMatching(/^config\.json: left out of the page's CSP and preloads: allowedRemoteOrigins\.1 \(must be an origin/),
+    ]);
+  });
+
+  test('a section whose pin is malformed is not loaded by the page, so it is not in the policy either', () => {
+    const headers = hostPageHeaders({ remotes, remoteIntegrity: { contact: 'sha384-short' } });
+    expect(headers['Content-Security-Policy']).not.toContain('localhost:8083');
+    expect(headers.Link).not.toContain('8083');
+  });
+
+  test('thousands of allowed origins keep the policy under the limit: the remotes stay, the overrides that do not fit are named', () => {
+    const log: string[] = [];
+    const many = Array.from({ length: 3000 }, (_, i) => `https://preview-${i}.example`);
+    const headers = hostPageHeaders({ remotes, allowedRemoteOrigins: many }, '', (line) => log.push(line));
+    const policy = headers['Content-Security-Policy']!;
+    expect(Buffer.byteLength(policy)).toBeLessThanOrEqual(HEADER_LIMIT_BYTES);
+    expect(directives(policy)['script-src']).toEqual(expect.arrayContaining(['http://localhost:8083', 'https://preview-0.example']));
+    expect(log).toEqual([expect.stringMatching(/^config\.json: the Content-Security-Policy would be over 8192 bytes: left out \d+ of allowedRemoteOrigins/)]);
+  });
+
+  test('a manifest URL too long for the Link header is not preloaded, and the log says so', () => {
+    const log: string[] = [];
+    const long = `https://cdn.example/${'a'.repeat(HEADER_LIMIT_BYTES)}/mf-manifest.json`;
+    const headers = hostPageHeaders({ remotes: { ...remotes, contact: long } }, '', (line) => log.push(line));
+    expect(headers.Link).toContain('localhost:8082');
+    expect(headers.Link).not.toContain('cdn.example');
+    expect(log).toEqual([expect.stringContaining('the Link header would be over 8192 bytes: https://cdn.example/aaa')]);
   });
 });

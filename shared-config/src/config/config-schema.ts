@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { SectionId } from '../contract/section-contract';
+import { SECTION_IDS, type SectionId } from '../contract/section-contract';
 import { HEX_COLOR } from '../theme/contrast';
 import type { Theme } from '../theme/theme';
 
@@ -57,104 +57,78 @@ const integrity = z.string().check(
 );
 
 /**
- * Every field of config.json, one schema per field so that a bad field is
- * reported by name and the rest of the document is still used.
+ * config.json, as one schema. Each object's fields are checked one by one by
+ * `parseConfig`, so a bad field is named and dropped while the rest is used;
+ * the types below are inferred from it, never written out beside it.
  */
-export const configFields = {
+const remotesSchema = z.object({ home: httpUrl, about: httpUrl, contact: httpUrl } satisfies Record<SectionId, unknown>);
+
+const remoteLoadingSchema = z.object({
+  deadlineMs: wholeNumber(REMOTE_LOADING_BOUNDS.deadlineMs),
+  retries: wholeNumber(REMOTE_LOADING_BOUNDS.retries),
+});
+
+const grievanceOfficerSchema = z.object({ name: text, email: z.email(), phone: z.optional(phone) });
+
+/**
+ * Who the lender is, as a regulated lender must publish it. `market` and
+ * `companyName` are required once `legal` is given; the regulator's texts
+ * follow `market`.
+ */
+const legalSchema = z.object({
+  market: z.enum(MARKETS),
+  companyName: text,
+  registrationNumber: z.optional(text),
+  licenceNumber: z.optional(text),
+  registeredAddress: z.optional(text),
+  website: z.optional(httpUrl),
+  phone: z.optional(phone),
+  grievanceOfficer: z.optional(grievanceOfficerSchema),
+});
+
+const themeSchema = z.object({
+  background: z.optional(hexColor),
+  text: z.optional(hexColor),
+  primary: z.optional(hexColor),
+} satisfies Record<keyof Theme, unknown>);
+
+export const configSchema = z.object({
   comName: text,
   email: z.email(),
   address: text,
   copyright: text,
-  remotes: {
-    home: httpUrl,
-    about: httpUrl,
-    contact: httpUrl,
-  },
-  allowedRemoteOrigins: z.array(origin),
-  remoteLoading: {
-    deadlineMs: wholeNumber(REMOTE_LOADING_BOUNDS.deadlineMs),
-    retries: wholeNumber(REMOTE_LOADING_BOUNDS.retries),
-  },
-  legal: {
-    market: z.enum(MARKETS),
-    companyName: text,
-    registrationNumber: text,
-    licenceNumber: text,
-    registeredAddress: text,
-    website: httpUrl,
-    phone,
-    grievanceOfficer: { name: text, email: z.email(), phone },
-  },
-  theme: {
-    background: hexColor,
-    text: hexColor,
-    primary: hexColor,
-  },
-  remoteIntegrity: integrity,
-} as const;
+  remotes: remotesSchema,
+  /** Absent means no override is allowed. */
+  allowedRemoteOrigins: z._default(z.array(origin), () => []),
+  /** Each field may be left out; the host fills in its defaults. */
+  remoteLoading: z.optional(z.partial(remoteLoadingSchema)),
+  legal: z.optional(legalSchema),
+  theme: z.optional(themeSchema),
+  /** Optional pins: each section's mf-manifest.json must hash to this. */
+  remoteIntegrity: z.optional(z.partialRecord(z.enum(SECTION_IDS), integrity)),
+});
 
-export interface GrievanceOfficer {
-  name: string;
-  email: string;
-  phone?: string;
-}
+/** A complete, valid config.json. */
+export type RuntimeConfig = z.output<typeof configSchema>;
+/** How the host loads each section: its time limit, retries included, and how often it retries. */
+export type RemoteLoading = z.output<typeof remoteLoadingSchema>;
+export type LegalDisclosures = z.output<typeof legalSchema>;
+export type GrievanceOfficer = z.output<typeof grievanceOfficerSchema>;
 
-/**
- * Who the lender is, as a regulated lender must publish it (config.json
- * `legal`). `market` and `companyName` are required once `legal` is given;
- * the regulator's texts follow `market`.
- */
-export interface LegalDisclosures {
-  market: Market;
-  companyName: string;
-  registrationNumber?: string;
-  licenceNumber?: string;
-  registeredAddress?: string;
-  website?: string;
-  phone?: string;
-  grievanceOfficer?: GrievanceOfficer;
-}
-
-/** The valid part of `legal`: a bad field is left out like any other. */
-export type LegalConfig = Partial<Omit<LegalDisclosures, 'grievanceOfficer'>> & {
-  grievanceOfficer?: Partial<GrievanceOfficer>;
+/** What is left of a value once its bad fields are dropped: every field may be missing, at any depth. */
+type ValidPart<T> = {
+  [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object | undefined ? ValidPart<NonNullable<T[K]>> : T[K];
 };
 
-export interface RuntimeConfig {
-  comName: string;
-  email: string;
-  address: string;
-  copyright: string;
-  remotes: Record<SectionId, string>;
-  allowedRemoteOrigins: readonly string[];
-  remoteLoading?: RemoteLoading;
-  legal?: LegalDisclosures;
-  theme?: Partial<Theme>;
-  /** Optional pins: each section's mf-manifest.json must hash to this. */
-  remoteIntegrity?: Partial<Record<SectionId, string>>;
-}
+/** The valid part of `legal`: a bad field is left out like any other. */
+export type LegalConfig = ValidPart<LegalDisclosures>;
 
-/** How the host loads each section: its time limit, retries included, and how often it retries. */
-export interface RemoteLoading {
-  deadlineMs: number;
-  retries: number;
-}
-
-/** What the page can safely use: every valid field, and none of the bad ones. */
-export interface SiteConfig {
-  comName?: string;
-  email?: string;
-  address?: string;
-  copyright?: string;
-  remotes: Partial<Record<SectionId, string>>;
-  allowedRemoteOrigins: readonly string[];
-  /** Only the valid parts of `remoteLoading`; the host fills in its defaults. */
-  remoteLoading?: Partial<RemoteLoading>;
-  legal?: LegalConfig;
-  /** Only a theme whose colours all pass the contrast check; without it, base.css's own colours. */
-  theme?: Partial<Theme>;
-  remoteIntegrity?: Partial<Record<SectionId, string>>;
-}
+/**
+ * What the page can safely use: every valid field, and none of the bad ones.
+ * `theme` is there only if all its colours pass the contrast check.
+ */
+export type SiteConfig = ValidPart<Omit<RuntimeConfig, 'allowedRemoteOrigins'>> &
+  Pick<RuntimeConfig, 'allowedRemoteOrigins'> & { remotes: ValidPart<RuntimeConfig['remotes']> };
 
 export interface ConfigProblem {
   /** Dotted path of the field in config.json, e.g. `remotes.contact`. */

@@ -1,13 +1,7 @@
 import type * as z from 'zod/mini';
 import { SECTION_IDS, type SectionId } from '../contract/section-contract';
-import { THEME_KEYS, themeContrastProblems, type Theme } from '../theme/theme';
-import {
-  configFields,
-  type ConfigProblem,
-  type RemoteLoading,
-  type LegalConfig,
-  type SiteConfig,
-} from './config-schema';
+import { themeContrastProblems, type Theme } from '../theme/theme';
+import { configSchema, type ConfigProblem, type SiteConfig } from './config-schema';
 
 type Issue = z.core.$ZodIssue;
 
@@ -29,10 +23,8 @@ function describe(issue: Issue, value: unknown): string {
   return 'is not valid';
 }
 
-function problemsOf(field: string, schema: z.ZodMiniType, value: unknown): ConfigProblem[] {
-  const result = schema.safeParse(value);
-  if (result.success) return [];
-  return result.error.issues.map((issue) => {
+function problemsOf(field: string, issues: readonly Issue[], value: unknown): ConfigProblem[] {
+  return issues.map((issue) => {
     const path = [field, ...issue.path.map(String)].join('.');
     const at = issue.path.reduce<unknown>(
       (node, key) => (node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined),
@@ -46,61 +38,59 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * One field's valid value (trimmed where the schema trims), or undefined with
- * its problems recorded. An absent optional field is no problem.
- */
-function take<T>(
-  field: string,
-  schema: z.ZodMiniType<T>,
-  value: unknown,
-  problems: ConfigProblem[],
-  { optional = false } = {},
-): T | undefined {
-  if (optional && value === undefined) return undefined;
+/** One field's valid value (trimmed where the schema trims), or undefined with its problems recorded. */
+function take<T>(field: string, schema: z.ZodMiniType<T>, value: unknown, problems: ConfigProblem[]): T | undefined {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  problems.push(...problemsOf(field, schema, value));
+  problems.push(...problemsOf(field, result.error.issues, value));
   return undefined;
 }
 
-/** Keys of an object that config.json does not know: a typo would hide a disclosure silently. */
-function unknownKeys(field: string, raw: Record<string, unknown>, known: object): ConfigProblem[] {
-  return Object.keys(raw)
-    .filter((key) => !Object.hasOwn(known, key))
-    .map((key) => ({ field: `${field}.${key}`, message: 'is not a known field' }));
+type ObjectSchema = z.ZodMiniObject<Record<string, z.ZodMiniType>>;
+
+/** The object schema a field holds, itself or inside `optional`: its fields are then taken one by one. */
+function objectInside(schema: z.ZodMiniType): ObjectSchema | undefined {
+  const def = schema._zod.def as { type: string; innerType?: z.ZodMiniType };
+  if (def.type === 'object') return schema as ObjectSchema;
+  return def.type === 'optional' && def.innerType ? objectInside(def.innerType) : undefined;
 }
 
-function parseLegal(raw: unknown, problems: ConfigProblem[]): LegalConfig | undefined {
-  if (raw === undefined) return undefined;
+interface ObjectRules {
+  /** What to say when the value is not an object at all. */
+  notObject: string;
+  /** Name keys the schema does not know: a typo would otherwise drop a disclosure or a colour silently. */
+  namesUnknownKeys?: boolean;
+}
+
+/**
+ * An object of config.json, field by field: each bad field is named and left
+ * out, nested objects likewise, and every good field is kept.
+ */
+function takeObject(field: string, schema: ObjectSchema, raw: unknown, problems: ConfigProblem[], rules: ObjectRules) {
   if (!isRecord(raw)) {
-    problems.push({ field: 'legal', message: 'must be an object' });
+    problems.push({ field, message: rules.notObject });
     return undefined;
   }
-  const fields = configFields.legal;
-  problems.push(...unknownKeys('legal', raw, fields));
-  const legal: LegalConfig = {
-    market: take('legal.market', fields.market, raw.market, problems),
-    companyName: take('legal.companyName', fields.companyName, raw.companyName, problems),
-  };
-  for (const key of ['registrationNumber', 'licenceNumber', 'registeredAddress', 'website', 'phone'] as const) {
-    legal[key] = take(`legal.${key}`, fields[key], raw[key], problems, { optional: true });
+  if (rules.namesUnknownKeys) {
+    for (const key of Object.keys(raw).filter((key) => !Object.hasOwn(schema.shape, key))) {
+      problems.push({ field: `${field}.${key}`, message: 'is not a known field' });
+    }
   }
-
-  const officer = raw.grievanceOfficer;
-  if (officer !== undefined && !isRecord(officer)) {
-    problems.push({ field: 'legal.grievanceOfficer', message: 'must be an object' });
-  } else if (officer !== undefined) {
-    const officerFields = fields.grievanceOfficer;
-    problems.push(...unknownKeys('legal.grievanceOfficer', officer, officerFields));
-    legal.grievanceOfficer = {
-      name: take('legal.grievanceOfficer.name', officerFields.name, officer.name, problems),
-      email: take('legal.grievanceOfficer.email', officerFields.email, officer.email, problems),
-      phone: take('legal.grievanceOfficer.phone', officerFields.phone, officer.phone, problems, { optional: true }),
-    };
+  const kept: Record<string, unknown> = {};
+  for (const [key, fieldSchema] of Object.entries(schema.shape)) {
+    const inner = objectInside(fieldSchema);
+    const value =
+      inner && raw[key] !== undefined
+        ? takeObject(`${field}.${key}`, inner, raw[key], problems, { ...rules, notObject: 'must be an object' })
+        : take(`${field}.${key}`, fieldSchema, raw[key], problems);
+    if (value !== undefined) kept[key] = value;
   }
-  return withoutUndefined(legal);
+  return kept;
 }
+
+const fields = configSchema.shape;
+/** One pin of `remoteIntegrity`. */
+const PIN = fields.remoteIntegrity._zod.def.innerType._zod.def.valueType;
 
 /**
  * The operator's colours. A colour that is not `#rrggbb` is named and left
@@ -108,32 +98,14 @@ function parseLegal(raw: unknown, problems: ConfigProblem[]): LegalConfig | unde
  * any is below 4.5:1 the field to change is named and no theme is applied.
  */
 function parseTheme(raw: unknown, problems: ConfigProblem[]): Partial<Theme> | undefined {
-  if (raw === undefined) return undefined;
-  if (!isRecord(raw)) {
-    problems.push({
-      field: 'theme',
-      message: 'must be an object such as { "background": "#f6f8fb", "text": "#1b2430", "primary": "#0b5c6b" }',
-    });
-    return undefined;
-  }
-  problems.push(...unknownKeys('theme', raw, configFields.theme));
-  const theme: Partial<Theme> = {};
-  for (const key of THEME_KEYS) {
-    const value = take(`theme.${key}`, configFields.theme[key], raw[key], problems, { optional: true });
-    if (value !== undefined) theme[key] = value;
-  }
+  const theme: Partial<Theme> | undefined = takeObject('theme', objectInside(fields.theme)!, raw, problems, {
+    notObject: 'must be an object such as { "background": "#f6f8fb", "text": "#1b2430", "primary": "#0b5c6b" }',
+    namesUnknownKeys: true,
+  });
+  if (!theme) return undefined;
   const contrast = themeContrastProblems(theme);
   problems.push(...contrast.map(({ field, message }) => ({ field: `theme.${field}`, message })));
   return contrast.length === 0 && Object.keys(theme).length > 0 ? theme : undefined;
-}
-
-/** Drops keys whose value was left out, so a parsed object equals what was written. */
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, entry]) => entry !== undefined)
-      .map(([key, entry]) => [key, isRecord(entry) ? withoutUndefined(entry) : entry]),
-  ) as T;
 }
 
 export interface ParsedConfig {
@@ -144,7 +116,8 @@ export interface ParsedConfig {
 /**
  * Validates config.json field by field. A bad or missing field is reported by
  * its dotted name and left out; every good field is kept, so the page renders
- * what it safely can instead of nothing.
+ * what it safely can instead of nothing. The one reader of config.json: the
+ * page, the server (CSP, preloads) and the deploy tools all use it.
  */
 export function parseConfig(raw: unknown): ParsedConfig {
   const config: SiteConfig = { remotes: {}, allowedRemoteOrigins: [] };
@@ -154,51 +127,38 @@ export function parseConfig(raw: unknown): ParsedConfig {
   }
 
   for (const key of ['comName', 'email', 'address', 'copyright'] as const) {
-    const found = problemsOf(key, configFields[key], raw[key]);
-    if (found.length === 0) config[key] = (raw[key] as string).trim();
-    problems.push(...found);
+    const value = take(key, fields[key], raw[key], problems);
+    if (value !== undefined) config[key] = value;
   }
 
-  const remotes = raw.remotes;
-  if (!isRecord(remotes)) {
-    problems.push({
-      field: 'remotes',
-      message: remotes === undefined ? 'is missing (expected an object of manifest URLs)' : 'must be an object',
+  config.remotes =
+    takeObject('remotes', fields.remotes, raw.remotes, problems, {
+      notObject: raw.remotes === undefined ? 'is missing (expected an object of manifest URLs)' : 'must be an object',
+      // A key that is not a section loads nothing; naming it shows the typo.
+      namesUnknownKeys: true,
+    }) ?? {};
+
+  config.allowedRemoteOrigins = take('allowedRemoteOrigins', fields.allowedRemoteOrigins, raw.allowedRemoteOrigins, problems) ?? [];
+
+  if (raw.remoteLoading !== undefined) {
+    const remoteLoading = takeObject('remoteLoading', objectInside(fields.remoteLoading)!, raw.remoteLoading, problems, {
+      notObject: 'must be an object such as { "deadlineMs": 9000, "retries": 2 }',
     });
-  } else {
-    for (const id of SECTION_IDS) {
-      const found = problemsOf(`remotes.${id}`, configFields.remotes[id], remotes[id]);
-      if (found.length === 0) config.remotes[id] = remotes[id] as string;
-      problems.push(...found);
-    }
+    if (remoteLoading) config.remoteLoading = remoteLoading;
   }
 
-  if (raw.allowedRemoteOrigins !== undefined) {
-    const found = problemsOf('allowedRemoteOrigins', configFields.allowedRemoteOrigins, raw.allowedRemoteOrigins);
-    if (found.length === 0) config.allowedRemoteOrigins = raw.allowedRemoteOrigins as string[];
-    problems.push(...found);
+  if (raw.legal !== undefined) {
+    const legal = takeObject('legal', objectInside(fields.legal)!, raw.legal, problems, {
+      notObject: 'must be an object',
+      namesUnknownKeys: true,
+    });
+    if (legal) config.legal = legal;
   }
 
-  const remoteLoading = raw.remoteLoading;
-  if (remoteLoading !== undefined) {
-    if (!isRecord(remoteLoading)) {
-      problems.push({ field: 'remoteLoading', message: 'must be an object such as { "deadlineMs": 9000, "retries": 2 }' });
-    } else {
-      const kept: Partial<RemoteLoading> = {};
-      for (const key of ['deadlineMs', 'retries'] as const) {
-        if (remoteLoading[key] === undefined) continue;
-        const found = problemsOf(`remoteLoading.${key}`, configFields.remoteLoading[key], remoteLoading[key]);
-        if (found.length === 0) kept[key] = remoteLoading[key] as number;
-        problems.push(...found);
-      }
-      config.remoteLoading = kept;
-    }
+  if (raw.theme !== undefined) {
+    const theme = parseTheme(raw.theme, problems);
+    if (theme) config.theme = theme;
   }
-  const legal = parseLegal(raw.legal, problems);
-  if (legal) config.legal = legal;
-
-  const theme = parseTheme(raw.theme, problems);
-  if (theme) config.theme = theme;
 
   if (raw.remoteIntegrity !== undefined) problems.push(...parsePins(raw.remoteIntegrity, config));
 
@@ -223,9 +183,10 @@ function parsePins(pins: unknown, config: SiteConfig): ConfigProblem[] {
       continue;
     }
     const id = key as SectionId;
-    const found = problemsOf(`remoteIntegrity.${id}`, configFields.remoteIntegrity, value);
-    if (found.length === 0) {
-      kept[id] = value as string;
+    const found: ConfigProblem[] = [];
+    const pin = take(`remoteIntegrity.${id}`, PIN, value, found);
+    if (pin !== undefined) {
+      kept[id] = pin;
     } else {
       delete config.remotes[id];
       problems.push(...found.map((problem) => ({ ...problem, message: `${problem.message}; the ${id} section is not loaded unchecked` })));

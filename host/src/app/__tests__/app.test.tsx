@@ -1,21 +1,25 @@
+import { SECTION_IDS, type SectionId } from '@portico/shared-config';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { renderWithPortico } from '@portico/testing';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { SectionLoad, SectionLoads } from '../../remotes/load-section';
 import { App } from '../app';
 
 // Each remote stands in as a section whose heading names it; the real remotes
 // are loaded over the network only in the browser tests.
-jest.mock('../../remotes/load-section', () => ({
-  loadSection: async (section: string) => ({ Section: () => <h2>{`${section} content`}</h2> }),
-}));
+const standIn = (section: SectionId): SectionLoad => {
+  const loaded = async () => ({ Section: () => <h2>{`${section} content`}</h2> });
+  return { first: loaded(), again: loaded };
+};
+const sections = Object.fromEntries(SECTION_IDS.map((id) => [id, standIn(id)])) as SectionLoads;
 
 beforeEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
 test('the navigation shows the company name and three tabs, Home selected', async () => {
-  await renderWithPortico(<App />);
+  await renderWithPortico(<App sections={sections} />);
   const nav = screen.getByRole('navigation');
   expect(within(nav).getByText(sampleConfig.comName)).toBeVisible();
   const tabs = within(nav).getAllByRole('tab');
@@ -28,7 +32,7 @@ test('choosing a tab shows only its section, records it in the URL and scrolls t
   const user = userEvent.setup();
   const scrollTo = jest.spyOn(window, 'scrollTo');
   const scrollIntoView = jest.spyOn(Element.prototype, 'scrollIntoView');
-  await renderWithPortico(<App />);
+  await renderWithPortico(<App sections={sections} />);
 
   await user.click(screen.getByRole('tab', { name: 'Contact us' }));
 
@@ -45,7 +49,7 @@ test('choosing a tab shows only its section, records it in the URL and scrolls t
 test('the section in the URL hash is the one shown on load, and Back follows the hash', async () => {
   window.history.replaceState(null, '', '/#about');
   const user = userEvent.setup();
-  await renderWithPortico(<App />);
+  await renderWithPortico(<App sections={sections} />);
   expect(screen.getByRole('tab', { name: 'About Us' })).toHaveAttribute('aria-selected', 'true');
 
   await user.click(screen.getByRole('tab', { name: 'Home' }));
@@ -55,7 +59,7 @@ test('the section in the URL hash is the one shown on load, and Back follows the
 
 test('arrow keys move the focus between tabs and Enter selects', async () => {
   const user = userEvent.setup();
-  await renderWithPortico(<App />);
+  await renderWithPortico(<App sections={sections} />);
   await user.click(screen.getByRole('tab', { name: 'Home' }));
   await user.keyboard('{ArrowRight}');
   expect(screen.getByRole('tab', { name: 'About Us' })).toHaveFocus();
@@ -68,7 +72,7 @@ test('the first Tab reaches Skip to content, which moves the focus to the sectio
   window.history.replaceState(null, '', '/#contact');
   const user = userEvent.setup();
   const scrollIntoView = jest.spyOn(Element.prototype, 'scrollIntoView');
-  await renderWithPortico(<App />);
+  await renderWithPortico(<App sections={sections} />);
 
   await user.tab();
   expect(screen.getByRole('link', { name: 'Skip to content' })).toHaveFocus();
@@ -82,17 +86,17 @@ test('the first Tab reaches Skip to content, which moves the focus to the sectio
 });
 
 test('the skip link speaks Indonesian with the rest of the page', async () => {
-  await renderWithPortico(<App />, { language: 'id' });
+  await renderWithPortico(<App sections={sections} />, { language: 'id' });
   expect(screen.getByRole('link', { name: 'Langsung ke konten' })).toHaveAttribute('href', '#home');
 });
 
 test('the page title is the company name from config', async () => {
-  await renderWithPortico(<App />, { config: { ...sampleConfig, comName: 'Acme Loans' } });
+  await renderWithPortico(<App sections={sections} />, { config: { ...sampleConfig, comName: 'Acme Loans' } });
   expect(document.title).toBe('Acme Loans');
 });
 
 test('the footer shows the company details from config, the e-mail as a mailto link', async () => {
-  await renderWithPortico(<App />);
+  await renderWithPortico(<App sections={sections} />);
   const footer = screen.getByRole('contentinfo');
   expect(within(footer).getByText('Company Name').nextElementSibling).toHaveTextContent(sampleConfig.comName);
   expect(within(footer).getByText('Contact Address').nextElementSibling).toHaveTextContent(sampleConfig.address);
@@ -105,13 +109,13 @@ test('the footer shows the company details from config, the e-mail as a mailto l
 
 test('config values holding markup are shown as text', async () => {
   const comName = '<img src=x onerror=alert(1)>';
-  await renderWithPortico(<App />, { config: { ...sampleConfig, comName } });
+  await renderWithPortico(<App sections={sections} />, { config: { ...sampleConfig, comName } });
   expect(within(screen.getByRole('contentinfo')).getByText(comName)).toBeVisible();
   expect(document.querySelector('img[src="x"]')).toBeNull();
 });
 
 test('in Indonesian the nav, the footer and <html lang> are Indonesian', async () => {
-  await renderWithPortico(<App />, { language: 'id' });
+  await renderWithPortico(<App sections={sections} />, { language: 'id' });
   const tabs = within(screen.getByRole('navigation')).getAllByRole('tab');
   expect(tabs.map((tab) => tab.textContent)).toEqual(['Beranda', 'Tentang Kami', 'Hubungi Kami']);
   expect(within(screen.getByRole('contentinfo')).getByText('Nama Perusahaan')).toBeVisible();
@@ -121,7 +125,7 @@ test('in Indonesian the nav, the footer and <html lang> are Indonesian', async (
 
 test('the language switch names each language in its own language and links to the same section', async () => {
   window.history.replaceState(null, '', '/?remote.home=http%3A%2F%2Fcdn.example%2Fmf-manifest.json#about');
-  await renderWithPortico(<App />);
+  await renderWithPortico(<App sections={sections} />);
   const group = screen.getByRole('group', { name: 'Language' });
   const indonesian = within(group).getByRole('link', { name: 'Bahasa Indonesia' });
   expect(indonesian).toHaveAttribute('lang', 'id');
@@ -132,7 +136,7 @@ test('the language switch names each language in its own language and links to t
 test('choosing Bahasa Indonesia switches in place: same section, ?type=2, other parameters kept; Back returns', async () => {
   window.history.replaceState(null, '', '/?remote.home=x#contact');
   const user = userEvent.setup();
-  await renderWithPortico(<App />);
+  await renderWithPortico(<App sections={sections} />);
 
   await user.click(screen.getByRole('link', { name: 'Bahasa Indonesia' }));
 

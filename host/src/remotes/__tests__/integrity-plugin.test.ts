@@ -1,4 +1,3 @@
-import { sampleConfig } from '@portico/testing/sample-config';
 import { remoteIntegrityPlugin } from '../integrity-plugin';
 
 const integrity = `sha384-${'Q'.repeat(64)}`;
@@ -16,7 +15,7 @@ type Hooks = Required<ReturnType<typeof remoteIntegrityPlugin>>;
 const hooksOf = (plugin: ReturnType<typeof remoteIntegrityPlugin>) => plugin as Hooks;
 
 test('a remoteEntry.js whose manifest gave a hash is loaded with integrity and CORS', async () => {
-  const plugin = hooksOf(remoteIntegrityPlugin({ remotes: sampleConfig.remotes }));
+  const plugin = hooksOf(remoteIntegrityPlugin());
   await plugin.afterLoadManifest({ manifestUrl, manifestJson } as unknown as Parameters<Hooks['afterLoadManifest']>[0]);
 
   const script = plugin.createScript({ url: 'http://localhost:8083/remoteEntry.js' }) as HTMLScriptElement;
@@ -27,7 +26,7 @@ test('a remoteEntry.js whose manifest gave a hash is loaded with integrity and C
 });
 
 test("an expose's stylesheet the runtime fetches itself gets its hash and keeps the runtime's attributes", async () => {
-  const plugin = hooksOf(remoteIntegrityPlugin({ remotes: sampleConfig.remotes }));
+  const plugin = hooksOf(remoteIntegrityPlugin());
   await plugin.afterLoadManifest({ manifestUrl, manifestJson } as unknown as Parameters<Hooks['afterLoadManifest']>[0]);
 
   const link = plugin.createLink({ url: 'http://localhost:8083/expose.1.css', attrs: { rel: 'stylesheet', type: 'text/css' } }) as HTMLLinkElement;
@@ -38,15 +37,10 @@ test("an expose's stylesheet the runtime fetches itself gets its hash and keeps 
 });
 
 test('any other script is left to Module Federation as it is', () => {
-  const plugin = hooksOf(remoteIntegrityPlugin({ remotes: sampleConfig.remotes }));
+  const plugin = hooksOf(remoteIntegrityPlugin());
   expect(plugin.createScript({ url: 'http://localhost:8082/remoteEntry.js' })).toBeUndefined();
 });
 
-test('only pinned manifests are fetched by the plugin; others use the default fetch', async () => {
-  const notFound = { ok: false, status: 404 } as Response;
-  const fetchManifest = jest.fn<Promise<Response>, Parameters<typeof fetch>>().mockResolvedValue(notFound);
-  const plugin = hooksOf(remoteIntegrityPlugin({ remotes: sampleConfig.remotes, remoteIntegrity: { contact: integrity } }, fetchManifest));
-  expect(plugin.fetch(sampleConfig.remotes.home, {})).toBeUndefined();
-  await expect(plugin.fetch(sampleConfig.remotes.contact, {})).resolves.toBe(notFound);
-  expect(fetchManifest).toHaveBeenCalledWith(sampleConfig.remotes.contact, {});
+test('the plugin leaves fetching manifests to the loader: it answers no fetch hook', () => {
+  expect(remoteIntegrityPlugin()).not.toHaveProperty('fetch');
 });

@@ -1,15 +1,23 @@
 import { renderWithPortico } from '@portico/testing';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { loadSection } from '../load-section';
+import type { SectionModule } from '@portico/shared-config';
+import type { SectionLoad } from '../load-section';
 import { RemoteSection } from '../remote-section';
 import { REMOTE_ERROR_EVENT, type RemoteFailure } from '../report-failure';
 import { SectionLoadError } from '../section-load-error';
 
-// The loader (Module Federation, the network) is replaced; what is under test
-// is the section's boundary, its alert and its Try again.
-jest.mock('../load-section', () => ({ loadSection: jest.fn() }));
-const load = jest.mocked(loadSection);
+// The loads (Module Federation, the network) are given as the page gives
+// them; what is under test is the section's boundary, its alert and its Try again.
+function loads(...outcomes: (SectionModule | Error)[]): SectionLoad {
+  const next = () => {
+    const outcome = outcomes.shift() ?? new Error('no more loads');
+    const load = outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve(outcome);
+    load.catch(() => undefined);
+    return load;
+  };
+  return { first: next(), again: next };
+}
 
 let consoleErrors: jest.SpyInstance;
 let reported: RemoteFailure[];
@@ -36,9 +44,7 @@ const loadFailure = new SectionLoadError({
 
 test('a section that fails to load shows an alert with the reason, and Try again loads it afresh', async () => {
   const user = userEvent.setup();
-  load.mockRejectedValueOnce(loadFailure);
-  load.mockResolvedValueOnce({ Section: () => <h2>Contact form</h2> });
-  await renderWithPortico(<RemoteSection section="contact" />);
+  await renderWithPortico(<RemoteSection section="contact" load={loads(loadFailure, { Section: () => <h2>Contact form</h2> })} />);
 
   const alert = await screen.findByRole('alert');
   expect(alert).toHaveTextContent('The Contact us section could not be loaded.');
@@ -48,12 +54,10 @@ test('a section that fails to load shows an alert with the reason, and Try again
 
   expect(await screen.findByRole('heading', { name: 'Contact form' })).toBeVisible();
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-  expect(load).toHaveBeenLastCalledWith('contact', 'http://localhost:8083/mf-manifest.json', expect.objectContaining({ fresh: true }));
 });
 
 test('a load failure is not reported a second time by the boundary', async () => {
-  load.mockRejectedValueOnce(loadFailure);
-  await renderWithPortico(<RemoteSection section="contact" />);
+  await renderWithPortico(<RemoteSection section="contact" load={loads(loadFailure)} />);
   await screen.findByRole('alert');
   // The loader reports; the boundary only shows the alert.
   expect(porticoErrors()).toEqual([]);
@@ -61,14 +65,14 @@ test('a load failure is not reported a second time by the boundary', async () =>
 });
 
 test('a section that throws while rendering is contained in its own alert and reported once', async () => {
-  load.mockResolvedValueOnce({
+  const broken = {
     Section: () => {
       throw new Error('render bug');
     },
-  });
+  };
   await renderWithPortico(
     <>
-      <RemoteSection section="about" />
+      <RemoteSection section="about" load={loads(broken)} />
       <p>rest of the page</p>
     </>,
   );
@@ -88,13 +92,4 @@ test('a section that throws while rendering is contained in its own alert and re
   expect(porticoErrors()).toEqual([
     'Portico: the about section (remote portico_about) failed at the render stage: http://localhost:8082/mf-manifest.json threw while rendering: render bug',
   ]);
-});
-
-test('the section loads with config.json’s remoteLoading', async () => {
-  load.mockResolvedValueOnce({ Section: () => <h2>Home</h2> });
-  await renderWithPortico(<RemoteSection section="home" />, {
-    config: { remotes: { home: 'https://cdn.example/home/mf-manifest.json' }, allowedRemoteOrigins: [], remoteLoading: { retries: 0 } },
-  });
-  expect(await screen.findByRole('heading', { name: 'Home' })).toBeVisible();
-  expect(load).toHaveBeenCalledWith('home', 'https://cdn.example/home/mf-manifest.json', { retries: 0 });
 });

@@ -37,6 +37,15 @@ test('each bad remote URL is named on its own and the good ones are kept', () =>
   expect(config.remotes).toEqual({ about: sampleConfig.remotes.about });
 });
 
+test('a remotes key that is not a section is named and left out, so nothing loads from it', () => {
+  const { config, problems } = parseConfig({
+    ...sampleConfig,
+    remotes: { ...sampleConfig.remotes, extra: 'https://evil.example/mf-manifest.json' },
+  });
+  expect(problems).toEqual([{ field: 'remotes.extra', message: 'is not a known field' }]);
+  expect(config.remotes).toEqual(sampleConfig.remotes);
+});
+
 test('an allowed origin with a path, or of another scheme, is named by its index', () => {
   expect(
     fieldsOf({ ...sampleConfig, allowedRemoteOrigins: ['https://ok.example', 'https://cdn.example/path', 'ftp://x.example'] }),

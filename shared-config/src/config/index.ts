@@ -1,0 +1,17 @@
+/**
+ * The config.json reader alone, for Node (the server's CSP and preloads, the
+ * deploy tools): the same schema and parseConfig the page uses, without React.
+ */
+export {
+  MARKETS,
+  REMOTE_LOADING_BOUNDS,
+  type ConfigProblem,
+  type GrievanceOfficer,
+  type LegalConfig,
+  type LegalDisclosures,
+  type Market,
+  type RemoteLoading,
+  type RuntimeConfig,
+  type SiteConfig,
+} from './config-schema';
+export { parseConfig, type ParsedConfig } from './parse-config';
