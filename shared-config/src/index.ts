@@ -1,7 +1,9 @@
 export {
+  CONTACT_BOUNDS,
   MARKETS,
   REMOTE_LOADING_BOUNDS,
   type ConfigProblem,
+  type ContactSettings,
   type GrievanceOfficer,
   type LegalConfig,
   type LegalDisclosures,

@@ -28,6 +28,9 @@ export const REMOTE_LOADING_BOUNDS = {
   retries: { min: 0, max: 5 },
 } as const;
 
+/** Limits of `contact.retentionDays`: how long the server keeps a contact message, up to ten years. */
+export const CONTACT_BOUNDS = { retentionDays: { min: 1, max: 3650 } } as const;
+
 function wholeNumber({ min, max }: { min: number; max: number }) {
   const message = `must be a whole number from ${min} to ${max}`;
   return z.int(message).check(z.gte(min, message), z.lte(max, message));
@@ -91,6 +94,9 @@ export const configFields = {
     primary: hexColor,
   },
   remoteIntegrity: integrity,
+  contact: {
+    retentionDays: wholeNumber(CONTACT_BOUNDS.retentionDays),
+  },
 } as const;
 
 export interface GrievanceOfficer {
@@ -132,6 +138,13 @@ export interface RuntimeConfig {
   theme?: Partial<Theme>;
   /** Optional pins: each section's mf-manifest.json must hash to this. */
   remoteIntegrity?: Partial<Record<SectionId, string>>;
+  contact?: ContactSettings;
+}
+
+/** What the server does with contact messages, stated publicly by the form's privacy note. */
+export interface ContactSettings {
+  /** Days a message is kept before the server deletes it; 180 when absent. */
+  retentionDays: number;
 }
 
 /** How the host loads each section: its time limit, retries included, and how often it retries. */
@@ -154,6 +167,7 @@ export interface SiteConfig {
   /** Only a theme whose colours all pass the contrast check; without it, base.css's own colours. */
   theme?: Partial<Theme>;
   remoteIntegrity?: Partial<Record<SectionId, string>>;
+  contact?: Partial<ContactSettings>;
 }
 
 export interface ConfigProblem {

@@ -4,6 +4,7 @@ import { THEME_KEYS, themeContrastProblems, type Theme } from '../theme/theme';
 import {
   configFields,
   type ConfigProblem,
+  type ContactSettings,
   type RemoteLoading,
   type LegalConfig,
   type SiteConfig,
@@ -194,6 +195,22 @@ export function parseConfig(raw: unknown): ParsedConfig {
       config.remoteLoading = kept;
     }
   }
+  const contact = raw.contact;
+  if (contact !== undefined) {
+    if (!isRecord(contact)) {
+      problems.push({ field: 'contact', message: 'must be an object such as { "retentionDays": 180 }' });
+    } else {
+      problems.push(...unknownKeys('contact', contact, configFields.contact));
+      const kept: Partial<ContactSettings> = {};
+      if (contact.retentionDays !== undefined) {
+        const found = problemsOf('contact.retentionDays', configFields.contact.retentionDays, contact.retentionDays);
+        if (found.length === 0) kept.retentionDays = contact.retentionDays as number;
+        problems.push(...found);
+      }
+      config.contact = kept;
+    }
+  }
+
   const legal = parseLegal(raw.legal, problems);
   if (legal) config.legal = legal;
 
