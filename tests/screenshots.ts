@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+import { answerContact } from './support/contact-api';
 import { startPortico } from '@portico/server';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { REPO_ROOT } from './support/paths';
@@ -86,12 +87,21 @@ async function capture(browser: Browser, url: string, sections: readonly string[
         await page.getByRole('alert').waitFor();
         const failure = path.join(OUT, `${prefix}contact-toast-${language.name}-${viewport.width}.png`);
         await page.screenshot({ path: failure });
-        for (const field of await page.locator('#contact input, #contact textarea').all()) await field.fill('Asha 98765');
+        // The labelled fields only: the hidden one is for bots.
+        for (const field of await page.locator('#contact form > label + input, #contact form > label + textarea').all()) await field.fill('Asha 98765');
+        await answerContact(page, { status: 503, json: { error: 'store down' } });
+        await send.click();
+        await page.locator('#contact .contact-form__delivery').waitFor();
+        const undelivered = path.join(OUT, `${prefix}contact-not-sent-${language.name}-${viewport.width}.png`);
+        await page.screenshot({ path: undelivered, fullPage: true });
+        await page.unrouteAll();
+        await answerContact(page, { status: 201, json: { id: 'screenshot' } });
         await send.click();
         await page.getByRole('status').waitFor();
         const success = path.join(OUT, `${prefix}contact-toast-success-${language.name}-${viewport.width}.png`);
         await page.screenshot({ path: success });
-        written.push(failure, success);
+        await page.unrouteAll();
+        written.push(failure, undelivered, success);
       }
       await page.goto('about:blank');
       await page.goto(`${url}/#home`);

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { answerContact, serverStoresMessages } from '../support/contact-api';
 import { expect, serve, siteRemotes, test, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
 
 const SECTIONS = ['home', 'about', 'contact'] as const;
@@ -14,6 +15,8 @@ const LANGUAGES = [
     send: 'Send message',
     incomplete: 'Please provide complete information!',
     success: 'Submit successfully！',
+    retry: 'Try again',
+    busy: 'the server is busy',
   },
   {
     name: 'Indonesian',
@@ -24,6 +27,8 @@ const LANGUAGES = [
     send: 'Kirim pesan',
     incomplete: 'Mohon lengkapi semua data!',
     success: 'Berhasil dikirim!',
+    retry: 'Coba lagi',
+    busy: 'server sedang sibuk',
   },
 ] as const;
 
@@ -84,6 +89,7 @@ for (const language of LANGUAGES) {
   }
 
   test(`Contact in ${language.name} has none with the failure toast, nor with the success toast`, async ({ page, site }) => {
+    await serverStoresMessages(page);
     await page.clock.install({ time: new Date('2026-01-05T09:00:00') });
     const panel = await open(page, site, language, 'contact');
     await page.clock.pauseAt(new Date('2026-01-05T10:00:00'));
@@ -100,6 +106,26 @@ for (const language of LANGUAGES) {
     await expect(success).toHaveText(language.success);
     expect(await inSlowMotion(page, () => violations(page))).toEqual([]);
     await expect(success, 'the toast was on screen all along').toBeVisible();
+  });
+
+  test(`Contact in ${language.name} has none while sending, nor with the delivery alert and its ${language.retry}`, async ({ page, site }) => {
+    let release = () => {};
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    // The send waits until axe has looked at the busy form, then fails with a 503.
+    await answerContact(page, { status: 503, json: { error: 'store down' }, after: answered });
+    const panel = await open(page, site, language, 'contact');
+    for (const field of language.fields) await panel.getByLabel(field).fill('Asha 98765 43210');
+    const send = panel.getByRole('button', { name: language.send });
+    await send.click();
+    await expect(send).toHaveAttribute('aria-busy', 'true');
+    expect(await violations(page)).toEqual([]);
+
+    release();
+    const alert = panel.getByRole('alert').filter({ has: page.getByRole('button', { name: language.retry }) });
+    await expect(alert).toContainText(language.busy);
+    await expect(send).toBeEnabled();
+    expect(await violations(page)).toEqual([]);
+    await expect(alert).toBeVisible();
   });
 
   test(`the first Tab in ${language.name} shows the skip link, which takes the focus to the section`, async ({ page, site }) => {

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { serverStoresMessages } from '../support/contact-api';
 import { expect, serve, siteRemotes, test, workerPorts, writeConfig } from '../support/fixtures';
 
 /**
@@ -54,7 +55,8 @@ test('no type, ?type=1 and an unknown type are English, in rupees, with lang="en
   }
 });
 
-test('in Indonesian the contact form speaks Indonesian, toasts included', async ({ page, site }) => {
+test('in Indonesian the contact form speaks Indonesian, toasts and privacy note included', async ({ page, site }) => {
+  await serverStoresMessages(page);
   await page.goto(`${site.url}/?type=2#contact`);
   const send = page.getByRole('button', { name: 'Kirim pesan' });
   await send.click();
@@ -65,7 +67,9 @@ test('in Indonesian the contact form speaks Indonesian, toasts included', async 
   await page.getByLabel('Pesan').fill('Kapan saya bisa mengajukan?');
   await send.click();
   await expect(page.getByRole('status')).toHaveText('Berhasil dikirim!');
-  await expect(page.getByRole('tabpanel', { name: 'Hubungi Kami' })).toContainText('tidak mengirimkannya ke mana pun');
+  await expect(page.getByRole('tabpanel', { name: 'Hubungi Kami' })).toContainText(
+    'Kami menyimpan nama, nomor telepon, pesan, bahasa, dan waktu pengiriman Anda hanya untuk menjawab Anda, lalu menghapusnya setelah 180 hari.',
+  );
 });
 
 test('the language switch keeps the section, the other parameters and what was typed; Back returns', async ({

@@ -1,3 +1,4 @@
+import { serverStoresMessages } from '../support/contact-api';
 import { expect, test } from '../support/fixtures';
 
 declare global {
@@ -27,6 +28,7 @@ test('a whole visit (three tabs, both contact toasts) raises no CSP violation an
       }
     }).observe(document, { childList: true, subtree: true });
   });
+  await serverStoresMessages(page);
   const errors: string[] = [];
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   page.on('pageerror', (error) => errors.push(error.message));

@@ -1,54 +1,89 @@
-import { fill, type SectionProps } from '@portico/shared-config';
-import { useId, useState, type FormEvent } from 'react';
+import { fill, localeOf, usePortico, type SectionProps } from '@portico/shared-config';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { HONEYPOT_FIELD, type TextField } from '../api/send-contact-message';
 import { useContactText } from '../i18n/use-contact-text';
+import { deliveryMessage } from './delivery-message';
+import { PrivacyNote } from './privacy-note';
 import { Toast } from './toast';
+import { useSendMessage } from './use-send-message';
 import { useToast } from './use-toast';
 import './contact-section.css';
 
-type Field = 'name' | 'telephone' | 'message';
+type Field = TextField;
 const EMPTY: Record<Field, string> = { name: '', telephone: '', message: '' };
 const isBlank = (value: string) => value.trim() === '';
 
 /**
  * The contact form of the specification (points 5 and 8): all three fields
- * are required, a field of spaces counts as empty, and nothing is sent over
- * the network. What the visitor typed is kept after a send.
+ * are required and a field of spaces counts as empty. A complete message is
+ * posted to `/api/contact`; the success toast waits for the server to store
+ * it, and any failure keeps what was typed and says why until the next send.
  */
 export function ContactSection(_props: SectionProps) {
   const text = useContactText();
+  const { language } = usePortico();
   const id = useId();
   const [values, setValues] = useState(EMPTY);
-  // The specification's "submitted" flag; the visitor sees it as a thank-you note.
-  const [submitted, setSubmitted] = useState(false);
   // After a failed send, each empty field is marked and keeps a message on
   // screen until it is filled: the 1 s toast alone is too short for many people.
   const [checked, setChecked] = useState(false);
   const { toast, show } = useToast();
+  const { sending, last, send } = useSendMessage();
+  const trap = useRef<HTMLInputElement>(null);
+  const sendButton = useRef<HTMLButtonElement>(null);
+  const focusedAtSend = useRef<Element | null>(null);
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const deliver = async () => {
     if (Object.values(values).some(isBlank)) {
       setChecked(true);
       show('failure', text.incomplete);
       return;
     }
-    setSubmitted(true);
-    show('success', text.success);
+    focusedAtSend.current = document.activeElement;
+    const outcome = await send({ ...values, language, [HONEYPOT_FIELD]: trap.current?.value ?? '' });
+    if (!outcome) return;
+    if (outcome.kind === 'stored') show('success', text.success);
+    else show('failure', text.notSent);
   };
 
+  // A button that was disabled while sending, or a Try again that went with
+  // its alert, may have dropped the focus to the page: give it back.
+  useEffect(() => {
+    if (sending || !focusedAtSend.current) return;
+    const before = focusedAtSend.current;
+    focusedAtSend.current = null;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const target = before instanceof HTMLElement && before.isConnected ? before : sendButton.current;
+    target?.focus();
+  }, [sending]);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void deliver();
+  };
+
+  const failure = last && last.outcome.kind !== 'stored' ? last.outcome : null;
+  // A field the server refused stays marked until the visitor changes it.
+  const refused =
+    failure?.kind === 'invalid' && failure.field && values[failure.field] === last?.draft[failure.field] ? failure.field : null;
+  const alertId = `${id}-delivery`;
+
   const field = (name: Field) => {
-    const invalid = checked && isBlank(values[name]);
+    const empty = checked && isBlank(values[name]);
+    const invalid = empty || refused === name;
+    const describedBy = empty ? `${id}-${name}-error` : refused === name ? alertId : undefined;
     return {
       control: {
         id: `${id}-${name}`,
         name,
         value: values[name],
         'aria-invalid': invalid || undefined,
-        'aria-describedby': invalid ? `${id}-${name}-error` : undefined,
+        'aria-describedby': describedBy,
         onChange: (event: { target: { value: string } }) =>
           setValues((current) => ({ ...current, [name]: event.target.value })),
       },
-      error: invalid && (
+      error: empty && (
         <p id={`${id}-${name}-error`} className="contact-form__error">
           {text.required}
         </p>
@@ -63,7 +98,6 @@ export function ContactSection(_props: SectionProps) {
     <article className="contact-section">
       <h2>{text.heading}</h2>
       <p>{text.intro}</p>
-      <p className="contact-section__privacy">{text.privacy}</p>
       <form className="contact-form" noValidate onSubmit={onSubmit}>
         <label htmlFor={name.control.id}>{text.name}</label>
         <input type="text" autoComplete="name" {...name.control} />
@@ -74,11 +108,29 @@ export function ContactSection(_props: SectionProps) {
         <label htmlFor={message.control.id}>{text.message}</label>
         <textarea rows={5} {...message.control} />
         {message.error}
-        <button type="submit" className="button">
+        {/* Off screen and out of the tab order; only a bot that fills every input fills it. */}
+        <div className="contact-form__trap" aria-hidden="true">
+          <label htmlFor={`${id}-${HONEYPOT_FIELD}`}>{text.trap}</label>
+          <input ref={trap} id={`${id}-${HONEYPOT_FIELD}`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+        </div>
+        <button ref={sendButton} type="submit" className="button contact-form__send" disabled={sending} aria-busy={sending || undefined}>
+          {sending && <span className="contact-form__spinner" aria-hidden="true" />}
           {text.send}
         </button>
+        {failure && (
+          <div id={alertId} role="alert" className="contact-form__delivery">
+            {/* A new key per send: the same reason after a retry is announced again. */}
+            <p key={last?.attempt}>{deliveryMessage(failure, text, localeOf(language))}</p>
+            <button type="button" className="button contact-form__retry" disabled={sending} onClick={() => void deliver()}>
+              {text.retry}
+            </button>
+          </div>
+        )}
       </form>
-      {submitted && <p className="contact-section__thanks">{fill(text.thanks, { name: values.name.trim() })}</p>}
+      {last?.outcome.kind === 'stored' && (
+        <p className="contact-section__thanks">{fill(text.thanks, { name: last.draft.name.trim() })}</p>
+      )}
+      <PrivacyNote text={text} language={language} />
       <Toast toast={toast} />
     </article>
   );

@@ -28,6 +28,9 @@ export const REMOTE_LOADING_BOUNDS = {
   retries: { min: 0, max: 5 },
 } as const;
 
+/** Limits of `contact.retentionDays`: how long the server keeps a contact message, up to ten years. */
+export const CONTACT_BOUNDS = { retentionDays: { min: 1, max: 3650 } } as const;
+
 function wholeNumber({ min, max }: { min: number; max: number }) {
   const message = `must be a whole number from ${min} to ${max}`;
   return z.int(message).check(z.gte(min, message), z.lte(max, message));
@@ -68,6 +71,12 @@ const remoteLoadingSchema = z.object({
   retries: wholeNumber(REMOTE_LOADING_BOUNDS.retries),
 });
 
+/** What the server does with contact messages, stated publicly by the form's privacy note. */
+const contactSchema = z.object({
+  /** Days a message is kept before the server deletes it; 180 when absent. */
+  retentionDays: wholeNumber(CONTACT_BOUNDS.retentionDays),
+});
+
 const grievanceOfficerSchema = z.object({ name: text, email: z.email(), phone: z.optional(phone) });
 
 /**
@@ -106,6 +115,7 @@ export const configSchema = z.object({
   theme: z.optional(themeSchema),
   /** Optional pins: each section's mf-manifest.json must hash to this. */
   remoteIntegrity: z.optional(z.partialRecord(z.enum(SECTION_IDS), integrity)),
+  contact: z.optional(z.partial(contactSchema)),
 });
 
 /** A complete, valid config.json. */
@@ -114,6 +124,7 @@ export type RuntimeConfig = z.output<typeof configSchema>;
 export type RemoteLoading = z.output<typeof remoteLoadingSchema>;
 export type LegalDisclosures = z.output<typeof legalSchema>;
 export type GrievanceOfficer = z.output<typeof grievanceOfficerSchema>;
+export type ContactSettings = z.output<typeof contactSchema>;
 
 /** What is left of a value once its bad fields are dropped: every field may be missing, at any depth. */
 type ValidPart<T> = {

@@ -3,9 +3,11 @@
  * deploy tools): the same schema and parseConfig the page uses, without React.
  */
 export {
+  CONTACT_BOUNDS,
   MARKETS,
   REMOTE_LOADING_BOUNDS,
   type ConfigProblem,
+  type ContactSettings,
   type GrievanceOfficer,
   type LegalConfig,
   type LegalDisclosures,

@@ -147,6 +147,14 @@ export function parseConfig(raw: unknown): ParsedConfig {
     if (remoteLoading) config.remoteLoading = remoteLoading;
   }
 
+  if (raw.contact !== undefined) {
+    const contact = takeObject('contact', objectInside(fields.contact)!, raw.contact, problems, {
+      notObject: 'must be an object such as { "retentionDays": 180 }',
+      namesUnknownKeys: true,
+    });
+    if (contact) config.contact = contact;
+  }
+
   if (raw.legal !== undefined) {
     const legal = takeObject('legal', objectInside(fields.legal)!, raw.legal, problems, {
       notObject: 'must be an object',

@@ -2,18 +2,26 @@ import { renderWithPortico } from '@portico/testing';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ContactSection } from '../contact-section';
+import { fakeContactServer, removeFakeContactServer, stored } from './fake-contact-server';
 
 const INCOMPLETE = 'Please provide complete information!';
 const SUCCESS = 'Submit successfully！';
 
+/** Lets the fake server's answer, and whatever the page does with it, happen. */
+const settle = (ms = 0) => act(() => jest.advanceTimersByTimeAsync(ms));
+
 async function setup() {
   jest.useFakeTimers();
+  fakeContactServer(stored());
   const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
   await renderWithPortico(<ContactSection />);
   return user;
 }
 
-afterEach(() => jest.useRealTimers());
+afterEach(() => {
+  jest.useRealTimers();
+  removeFakeContactServer();
+});
 
 // Every combination of the three required fields; '   ' counts as empty.
 const combinations = [0, 1, 2, 3, 4, 5, 6, 7].map((bits) => ({
@@ -35,6 +43,7 @@ test.each(combinations)(
       if (value) await user.type(screen.getByLabelText(label), value);
     }
     await user.click(screen.getByRole('button', { name: 'Send message' }));
+    await settle();
 
     if (complete) {
       expect(screen.getByRole('status')).toHaveTextContent(SUCCESS);
@@ -96,11 +105,12 @@ test('the fields ask the browser for the visitor\'s name and telephone number', 
   expect(screen.getByLabelText('Telephone')).toHaveAttribute('autocomplete', 'tel');
 });
 
-test('in Indonesian the labels, the button and both toasts are Indonesian, and the privacy note says nothing is sent', async () => {
+test('in Indonesian the labels, the button and both toasts are Indonesian, and the privacy note says how long the message is kept', async () => {
   jest.useFakeTimers();
+  fakeContactServer(stored());
   const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
   await renderWithPortico(<ContactSection />, { language: 'id' });
-  expect(screen.getByText(/formulir ini tidak mengirimkannya ke mana pun/)).toBeVisible();
+  expect(screen.getByText(/menghapusnya setelah 180 hari/)).toBeVisible();
 
   await user.click(screen.getByRole('button', { name: 'Kirim pesan' }));
   expect(screen.getByRole('alert')).toHaveTextContent('Mohon lengkapi semua data!');
@@ -109,6 +119,7 @@ test('in Indonesian the labels, the button and both toasts are Indonesian, and t
   await user.type(screen.getByLabelText('Nomor telepon'), '0812 3456 7890');
   await user.type(screen.getByLabelText('Pesan'), 'Kapan saya bisa mengajukan?');
   await user.click(screen.getByRole('button', { name: 'Kirim pesan' }));
+  await settle();
   expect(screen.getByRole('status')).toHaveTextContent('Berhasil dikirim!');
   expect(screen.getByText(/Terima kasih, Budi\./)).toBeVisible();
 });

@@ -101,6 +101,34 @@ test('a good remoteLoading field survives beside a bad one', () => {
   expect(config.remoteLoading).toEqual({ deadlineMs: 5000 });
 });
 
+test('contact.retentionDays from 1 to 3650 is kept; contact is optional', () => {
+  expect(parseConfig(sampleConfig).config.contact).toBeUndefined();
+  for (const retentionDays of [1, 90, 3650]) {
+    expect(parseConfig({ ...sampleConfig, contact: { retentionDays } })).toEqual({
+      config: { ...sampleConfig, contact: { retentionDays } },
+      problems: [],
+    });
+  }
+});
+
+test.each([
+  [{ retentionDays: 0 }, 'contact.retentionDays', 'must be a whole number from 1 to 3650'],
+  [{ retentionDays: 3651 }, 'contact.retentionDays', 'must be a whole number from 1 to 3650'],
+  [{ retentionDays: 30.5 }, 'contact.retentionDays', 'must be a whole number from 1 to 3650'],
+  [{ retentionDays: '180' }, 'contact.retentionDays', 'expected number, got string'],
+  [{ retentionDay: 180 }, 'contact.retentionDay', 'is not a known field'],
+])('a contact of %p is named with what is wrong, and the default is used', (contact, field, message) => {
+  const { config, problems } = parseConfig({ ...sampleConfig, contact });
+  expect(problems).toEqual([{ field, message }]);
+  expect(config.contact).toEqual({});
+});
+
+test('a contact that is not an object is named', () => {
+  expect(parseConfig({ ...sampleConfig, contact: 180 }).problems).toEqual([
+    { field: 'contact', message: expect.stringContaining('must be an object') },
+  ]);
+});
+
 test('a remoteLoading that is not an object is named', () => {
   expect(parseConfig({ ...sampleConfig, remoteLoading: 9000 }).problems).toEqual([
     { field: 'remoteLoading', message: expect.stringContaining('must be an object') },

@@ -1,0 +1,37 @@
+import { fill, fillParts, localeOf, useConfig, type Language } from '@portico/shared-config';
+import type { ContactText } from '../i18n/contact-text';
+
+/** What the server applies when config.json sets no `contact.retentionDays`. */
+export const DEFAULT_RETENTION_DAYS = 180;
+
+export interface PrivacyNoteProps {
+  text: ContactText;
+  language: Language;
+}
+
+/**
+ * What is kept, why, for how long and whom to ask to delete it, from the
+ * same config.json the server reads its retention period from. The grievance
+ * officer, when `legal` names one, handles deletion requests; otherwise the
+ * site's own e-mail.
+ */
+export function PrivacyNote({ text, language }: PrivacyNoteProps) {
+  const { email, legal, contact } = useConfig();
+  const days = contact?.retentionDays ?? DEFAULT_RETENTION_DAYS;
+  const period = new Intl.NumberFormat(localeOf(language), { style: 'unit', unit: 'day', unitDisplay: 'long' }).format(days);
+  const officer = legal?.grievanceOfficer;
+  const mail = (address: string) => <a href={`mailto:${address}`}>{address}</a>;
+
+  const ask =
+    officer?.name && officer.email
+      ? fillParts(text.privacyDeleteOfficer, { officer: officer.name, email: mail(officer.email) })
+      : email
+        ? fillParts(text.privacyDelete, { email: mail(email) })
+        : text.privacyDeleteHere;
+
+  return (
+    <p className="contact-section__privacy">
+      {fill(text.privacy, { period })} {ask}
+    </p>
+  );
+}
