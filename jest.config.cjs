@@ -1,4 +1,4 @@
-const PACKAGES = ['webpack', 'shared-config', 'host', 'remote-home', 'remote-about', 'remote-contact', 'server', 'deploy'];
+const PACKAGES = ['webpack', 'shared-config', 'host', 'remote-home', 'remote-about', 'remote-contact', 'messages', 'server', 'deploy'];
 
 // Jest reads these only from the configuration it was started with and warns
 // when a project sets them, so each package's own coverage settings apply
