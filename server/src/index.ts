@@ -1,6 +1,6 @@
 export { APP_DIRS, APP_NAMES, basePort, portOf, type AppName } from './apps';
 export { answerConfig, requestHostname } from './config-endpoint';
-export { NOT_FOUND_PAGE, StartError, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';
+export { API_PREFIX, NOT_FOUND_PAGE, StartError, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';
 export {
   COMMON_HEADERS,
   contentSecurityPolicy,

@@ -16,7 +16,12 @@ export interface PorticoServerOptions {
   /** An operator's config.json (PORTICO_CONFIG), read afresh per request. */
   configPath?: string;
   log?: (line: string) => void;
+  /** Answers every request under `/api/` on the host's port (the contact endpoint). */
+  api?: (req: IncomingMessage, res: ServerResponse) => void;
 }
+
+/** Paths the `api` handler answers, on the host's port only. */
+export const API_PREFIX = '/api/';
 
 export interface RunningPortico {
   url: string;
@@ -134,7 +139,9 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
   try {
     for (const [index, app] of APP_NAMES.entries()) {
       const serving = appServing(app, options);
+      const api = app === 'host' ? options.api : undefined;
       const server = createServer((req, res) => {
+        if (api && (req.url ?? '').startsWith(API_PREFIX)) return api(req, res);
         if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(res);
         serving.handle(req, res, () => notFound(req, res, serving));
       });
