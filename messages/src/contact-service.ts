@@ -96,6 +96,7 @@ export async function startContactService(options: ContactServiceOptions): Promi
       log,
       pollMs: options.pollMs,
       maxAttempts: settings.attempts,
+      leaseSeconds: settings.leaseSeconds,
       retryDelaySeconds: (attempt) => backoffSeconds(attempt, settings.retrySeconds),
     });
   } else {

@@ -16,6 +16,12 @@ export interface ContactSettings {
   retrySeconds: number;
   /** Attempts before a message is marked failed (PORTICO_DELIVERY_ATTEMPTS). */
   attempts: number;
+  /**
+   * How long a claimed delivery is reserved for the process that claimed it
+   * (PORTICO_DELIVERY_LEASE_SECONDS): after a crash, that long until another
+   * process sends it. Longer than a channel's time-out.
+   */
+  leaseSeconds: number;
 }
 
 export class SettingsError extends Error {}
@@ -74,5 +80,6 @@ export function contactSettings(env: NodeJS.ProcessEnv, options: { rootDir: stri
     adminToken: env.PORTICO_ADMIN_TOKEN || undefined,
     retrySeconds: whole(env, 'PORTICO_DELIVERY_RETRY_SECONDS', 10, 0, 3600),
     attempts: whole(env, 'PORTICO_DELIVERY_ATTEMPTS', 10, 1, 100),
+    leaseSeconds: whole(env, 'PORTICO_DELIVERY_LEASE_SECONDS', 120, 1, 3600),
   };
 }

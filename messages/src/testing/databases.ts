@@ -37,3 +37,8 @@ export function serverTestsRun(): boolean {
   if (missing && postgresRequired()) throw new Error(`CI=true and the PostgreSQL tests cannot run: ${missing}`);
   return missing === undefined;
 }
+
+/** The server when this machine has one (it starts in a second), else the embedded database. */
+export function anyTestDatabase(): TestDatabase {
+  return serverTestsRun() ? serverTestDatabase() : embeddedTestDatabase();
+}
