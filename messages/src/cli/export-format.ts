@@ -43,7 +43,7 @@ export function toJson(messages: readonly StoredMessage[]): string {
  * escape sequence could rewrite the screen or the title) are shown as �.
  */
 function printable(text: string, keepNewlines = false): string {
-  return text.replace(keepNewlines ? /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g : /[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+  return text.replace(keepNewlines ? /(?!\n)\p{Cc}/gu : /\p{Cc}/gu, '\ufffd');
 }
 
 /** One message for `show`: its fields, then its text as typed. */
