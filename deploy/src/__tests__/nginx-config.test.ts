@@ -68,3 +68,20 @@ test('only GET and HEAD, hidden files 404, hashed files immutable', () => {
   expect(text).toContain('location ~ /\\. {\n      return 404;');
   expect(text).toContain('add_header Cache-Control "public, max-age=31536000, immutable";');
 });
+
+test('without --api-server, /api/ is not proxied and POST is refused everywhere', () => {
+  expect(text).not.toContain('proxy_pass');
+  expect(text).toContain('"~^[A-Z]+ /api/" 1;');
+});
+
+test('with API servers, /api/ goes to all of them with the forwarded headers, and only there may POST', () => {
+  const proxied = nginxConfig({ ...options, apiServers: ['127.0.0.1:9080', '10.0.0.7:9080'] });
+  expect(proxied).toContain('upstream portico_api {\n    server 127.0.0.1:9080;\n    server 10.0.0.7:9080;');
+  expect(proxied).toContain('location /api/ {');
+  for (const header of ['Host $http_host', 'X-Forwarded-For $proxy_add_x_forwarded_for', 'X-Forwarded-Proto $scheme', 'X-Forwarded-Host $http_host']) {
+    expect(proxied).toContain(`proxy_set_header ${header};`);
+  }
+  expect(proxied).toContain('"~^[A-Z]+ /api/" 0;');
+  expect(proxied.match(/location \/api\//g)).toHaveLength(1);
+  expect(() => nginxConfig({ ...options, apiServers: ['127.0.0.1:9080; evil'] })).toThrow('is not host:port');
+});
