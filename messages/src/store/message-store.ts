@@ -103,13 +103,7 @@ export class MessageStore {
   async submit(message: ContactMessage, options: { address: string; rateLimit?: RateLimit }): Promise<SubmitOutcome> {
     const hash = bodyHash(message);
     const { rateLimit } = options;
-    return this.db.transaction(async (sql) => {
-      if (rateLimit) {
-        const earlier = await this.findByKey(sql, message.idempotencyKey, hash);
-        if (earlier) return earlier;
-        const retryAfterSeconds = await this.overLimit(sql, options.address, rateLimit);
-        if (retryAfterSeconds !== undefined) return { kind: 'rate-limited', retryAfterSeconds };
-      }
+    const insert = async (sql: Sql): Promise<SubmitOutcome> => {
       const [inserted] = await sql.query<{ id: string }>(
         `WITH message AS (
            INSERT INTO contact_messages (id, idempotency_key, body_hash, name, telephone, message, language)
@@ -122,14 +116,24 @@ export class MessageStore {
          SELECT id FROM message`,
         [randomUUID(), message.idempotencyKey, hash, message.name, message.telephone, message.message, message.language],
       );
-      if (!inserted) {
-        // Another request with this key committed first (ON CONFLICT waited for it).
-        const earlier = await this.findByKey(sql, message.idempotencyKey, hash);
-        if (earlier) return earlier;
-        throw new Error(`the message under key ${message.idempotencyKey} vanished while being stored`);
-      }
-      if (rateLimit) await sql.query('INSERT INTO contact_rate_hits (client_address) VALUES ($1)', [options.address]);
-      return { kind: 'stored', id: inserted.id };
+      if (inserted) return { kind: 'stored', id: inserted.id };
+      // The key was stored before, or by a request that committed first (ON CONFLICT waited for it).
+      const earlier = await this.findByKey(sql, message.idempotencyKey, hash);
+      if (earlier) return earlier;
+      throw new Error(`the message under key ${message.idempotencyKey} vanished while being stored`);
+    };
+
+    // Without a rate limit, one statement stores the message and its outbox
+    // row: atomic on its own, and one round trip.
+    if (!rateLimit) return insert(this.db);
+    return this.db.transaction(async (sql) => {
+      const earlier = await this.findByKey(sql, message.idempotencyKey, hash);
+      if (earlier) return earlier;
+      const retryAfterSeconds = await this.overLimit(sql, options.address, rateLimit);
+      if (retryAfterSeconds !== undefined) return { kind: 'rate-limited', retryAfterSeconds };
+      const outcome = await insert(sql);
+      if (outcome.kind === 'stored') await sql.query('INSERT INTO contact_rate_hits (client_address) VALUES ($1)', [options.address]);
+      return outcome;
     });
   }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 /**
  * A throwaway PostgreSQL server for tests: a new cluster in a temp folder,
  * reached over a unix socket in that folder (no port to collide on), with
- * fsync off (a test's data need not survive a power cut). Debian's binaries
+ * fsync off unless `durable` (a test's data need not survive a power cut). Debian's binaries
  * are found under /usr/lib/postgresql; as root the server runs as the
  * `postgres` user, since PostgreSQL refuses to run as root.
  */
@@ -47,7 +47,7 @@ export function postgresRequired(): boolean {
   return process.env.CI === 'true';
 }
 
-export function startTestPostgres(): TestPostgres {
+export function startTestPostgres(options: { durable?: boolean } = {}): TestPostgres {
   const bin = binDir();
   const missing = postgresMissing();
   if (!bin || missing) throw new Error(`cannot start a test PostgreSQL: ${missing}`);
@@ -65,7 +65,13 @@ export function startTestPostgres(): TestPostgres {
   run('initdb', ['-D', data, '-U', 'portico', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
   writeFileSync(
     path.join(data, 'postgresql.auto.conf'),
-    [`listen_addresses = ''`, `unix_socket_directories = '${folder}'`, 'fsync = off', 'synchronous_commit = off', 'max_connections = 100'].join('\n') + '\n',
+    [
+      `listen_addresses = ''`,
+      `unix_socket_directories = '${folder}'`,
+      'max_connections = 100',
+      // The bench measures a server that keeps what it acknowledged; tests need not.
+      ...(options.durable ? [] : ['fsync = off', 'synchronous_commit = off']),
+    ].join('\n') + '\n',
   );
   const start = () => run('pg_ctl', ['-D', data, '-l', path.join(folder, 'server.log'), '-w', '-t', '30', 'start']);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
