@@ -21,7 +21,8 @@ const ALLOWED = {
   toolkit: [],
   testing: ['shared-config'],
   ...Object.fromEntries(APPS.map((app) => [app, ['shared-config', 'toolkit', 'webpack']])),
-  server: ['shared-config'],
+  messages: ['shared-config'],
+  server: ['messages', 'shared-config'],
   render: ['shared-config'],
   deploy: ['host', 'server', 'render', 'shared-config', 'webpack'],
   tests: ['server', 'shared-config', 'testing'],
@@ -102,7 +103,7 @@ export default tseslint.config(
   },
   {
     // Command-line programs talk to their operator on stdout.
-    files: ['server/src/main.ts', 'deploy/src/*-cli.ts', 'deploy/src/bench-server.ts', 'bench/**', 'tests/support/**', 'tests/screenshots.ts'],
+    files: ['server/src/main.ts', 'messages/src/cli/*-cli.ts', 'messages/src/bench/**', 'deploy/src/*-cli.ts', 'deploy/src/bench-server.ts', 'bench/**', 'tests/support/**', 'tests/screenshots.ts'],
     rules: { 'no-console': 'off' },
   },
   {

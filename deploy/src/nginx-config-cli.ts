@@ -6,6 +6,7 @@ import { DEBIAN_BROTLI_MODULE, nginxConfig } from './nginx-config';
 
 const USAGE = `npm run nginx:config -- --config path/to/config.json [--out nginx.conf]
   [--root DIR] [--port 8080] [--host ADDRESS] [--prefix DIR] [--brotli-module PATH|none]
+  [--api-server HOST:PORT ...]
 
   --config         the config.json nginx will serve at /config.json (required)
   --out            where to write the configuration (default: print it)
@@ -13,7 +14,9 @@ const USAGE = `npm run nginx:config -- --config path/to/config.json [--out nginx
   --port           the host's port; the remotes take the next three (default: PORT or 8080)
   --host           one address to listen on (default: every IPv4 and IPv6 interface)
   --prefix         folder for nginx's pid file, error log and scratch files (default: beside --out)
-  --brotli-module  the brotli_static module to load (default: Debian's, when installed)`;
+  --brotli-module  the brotli_static module to load (default: Debian's, when installed)
+  --api-server     an \`npm run serve\` (host port, PORTICO_TRUST_PROXY=1) that answers /api/;
+                   repeat it for several (default: none, /api/ is not proxied)`;
 
 // Paths the operator typed are relative to where they typed them.
 const here = process.env.INIT_CWD ?? process.cwd();
@@ -29,6 +32,7 @@ function main(): void {
       host: { type: 'string' },
       prefix: { type: 'string' },
       'brotli-module': { type: 'string' },
+      'api-server': { type: 'string', multiple: true },
       help: { type: 'boolean' },
     },
   });
@@ -60,6 +64,7 @@ function main(): void {
     prefix: values.prefix ? resolve(values.prefix) : out ? path.dirname(out) : here,
     brotliModule,
     log: (line) => console.error(`warning: ${line}`),
+    apiServers: values['api-server'] ?? [],
   });
   if (!out) {
     process.stdout.write(text);

@@ -38,6 +38,48 @@ export interface NginxOptions {
   template?: string;
   /** Told what config.json names that the page's CSP leaves out, and why. */
   log?: (line: string) => void;
+  /**
+   * The `npm run serve` processes that answer `/api/` (the contact endpoint),
+   * as `host:port` of their host port, run with PORTICO_TRUST_PROXY=1. Several
+   * share the load; none leaves `/api/` out (the form then says delivery is
+   * unavailable).
+   */
+  apiServers?: readonly string[];
+}
+
+const API_SERVER = /^([a-z0-9.-]+|\[[0-9a-f:.]+\]):\d{1,5}$/i;
+
+/** The upstream of the Node servers and the `/api/` location that uses it. */
+function apiBlocks(servers: readonly string[]): { upstream: string; location: string } {
+  if (servers.length === 0) {
+    return { upstream: '  # (no --api-server: /api/ is not proxied)', location: '    # (no --api-server: /api/ is not proxied)' };
+  }
+  for (const server of servers) {
+    if (!API_SERVER.test(server)) throw new Error(`--api-server ${JSON.stringify(server)} is not host:port`);
+  }
+  const upstream = ['  upstream portico_api {', ...servers.map((server) => `    server ${server};`), '    keepalive 16;', '  }'].join('\n');
+  const location = [
+    '    # The contact endpoint, on the Node servers. They read the client address,',
+    '    # scheme and host from these headers (PORTICO_TRUST_PROXY=1) and check',
+    "    # Origin against them. A POST may be retried on the next server: the",
+    '    # idempotency key makes a repeat answer the first id, never a second message.',
+    '    location /api/ {',
+    '      client_max_body_size 64k;',
+    '      proxy_pass http://portico_api;',
+    '      proxy_http_version 1.1;',
+    '      # Keep-alive to the upstream. Setting Connection drops the http block',
+    "      # proxy headers here (nginx inherits none once a location sets one),",
+    '      # so the four are repeated.',
+    '      proxy_set_header Connection "";',
+    '      proxy_set_header Host $http_host;',
+    '      proxy_set_header X-Forwarded-Host $http_host;',
+    '      proxy_set_header X-Forwarded-Proto $scheme;',
+    '      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+    '      proxy_next_upstream error timeout http_502 http_503 non_idempotent;',
+    '      proxy_read_timeout 30s;',
+    '    }',
+  ].join('\n');
+  return { upstream, location };
 }
 
 /** A value nginx reads literally inside double quotes. */
@@ -93,6 +135,7 @@ export function nginxConfig(options: NginxOptions): string {
     throw new Error('the nginx template has no "# BEGIN remote server" ... "# END remote server" section');
   }
 
+  const api = apiBlocks(options.apiServers ?? []);
   const distOf = (dir: string) => bare(path.join(path.resolve(options.rootDir), dir, 'dist'));
   const hostHeaders = hostPageHeaders(options.config, '', options.log);
   const shared: Record<string, string> = {
@@ -116,6 +159,9 @@ export function nginxConfig(options: NginxOptions): string {
     cache_immutable: CACHE_IMMUTABLE,
     cache_revalidate: CACHE_REVALIDATE,
     strict_transport_security: STRICT_TRANSPORT_SECURITY,
+    api_upstream: api.upstream,
+    api_location: api.location,
+    api_methods_refused: api.location.includes('location /api/') ? '0' : '1',
   };
 
   const remotes = (['home', 'about', 'contact'] as const).map((app, index) =>

@@ -13,7 +13,7 @@ export {
 export { answerClientError, guardRequests, type AsyncListener } from './guard';
 export { answerPlain, PLAIN_HEADERS } from './plain-answer';
 export { allowedHostnames, trustProxyFrom, visitorOf, type Visitor, type VisitorOptions } from './request-origin';
-export { NOT_FOUND_PAGE, StartError, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';
+export { API_PREFIX, NOT_FOUND_PAGE, StartError, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';
 export {
   COMMON_HEADERS,
   contentSecurityPolicy,

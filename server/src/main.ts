@@ -1,7 +1,10 @@
 import path from 'node:path';
+import { contactSettings, startContactService, type ContactService } from '@portico/messages';
 import { basePort } from '@portico/shared-config/contract';
+import { DEFAULT_CONFIG_PATH } from '@portico/shared-config/node-config';
 import { StartError, startPortico } from './portico-server';
-import { allowedHostnames, trustProxyFrom } from './request-origin';
+import { allowedHostnames, trustProxyFrom, visitorOf } from './request-origin';
+import { dataHeaders } from './security-headers';
 
 // Every request is answered in its own guarded promise; a rejection that
 // still escapes is a bug to log, not a reason to take four sites down.
@@ -16,20 +19,46 @@ const rootDir = path.resolve(__dirname, '../..');
 
 async function main(): Promise<void> {
   const configPath = process.env.PORTICO_CONFIG ? path.resolve(invokedFrom, process.env.PORTICO_CONFIG) : undefined;
-  const running = await startPortico({
-    rootDir,
-    basePort: basePort(process.env),
-    host: process.env.HOST || undefined,
-    configPath,
-    hostnames: allowedHostnames(),
-    trustProxy: trustProxyFrom(),
-    log: (line) => console.error(line),
+  const log = (line: string) => console.error(line);
+  const trustProxy = trustProxyFrom();
+  // The store opens first: the site is not announced until messages can be taken.
+  const contact: ContactService = await startContactService({
+    settings: contactSettings(process.env, { rootDir, invokedFrom }),
+    configPath: configPath ?? DEFAULT_CONFIG_PATH,
+    headers: dataHeaders(),
+    // The page's origin as the visitor sees it: the server's one reading of
+    // Host and, behind a trusted proxy, X-Forwarded-*.
+    requestOrigin: (req) => {
+      const visitor = visitorOf(req, { trustProxy });
+      return { origin: visitor.origin, address: visitor.address ?? 'unknown' };
+    },
+    log,
   });
+  let running;
+  try {
+    running = await startPortico({
+      rootDir,
+      basePort: basePort(process.env),
+      host: process.env.HOST || undefined,
+      configPath,
+      hostnames: allowedHostnames(),
+      trustProxy,
+      log,
+      api: contact.handleApi,
+    });
+  } catch (error) {
+    await contact.close();
+    throw error;
+  }
   if (configPath) console.log(`Serving config.json from ${configPath}`);
+  console.log(contact.summary);
   console.log(`Portico is serving at ${running.url}`);
 
   const stop = () => {
-    void running.close().then(() => process.exit(0));
+    void running
+      .close()
+      .then(() => contact.close())
+      .then(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -28,7 +28,12 @@ export interface PorticoServerOptions {
   trustProxy?: boolean;
   /** Where faults are reported (a config.json that cannot be served, a request that failed); stderr by default. */
   log?: (line: string) => void;
+  /** Answers every request under `/api/` on the host's port (the contact endpoint). */
+  api?: ApiHandler;
 }
+
+/** Paths the `api` handler answers, on the host's port only. */
+export const API_PREFIX = '/api/';
 
 export interface RunningPortico {
   url: string;
@@ -143,13 +148,24 @@ async function notFound(req: IncomingMessage, res: ServerResponse, serving: AppS
  * (400 for a malformed target or a host this server is not, 405 for a
  * method); everything else is the app's.
  */
-async function respond(req: IncomingMessage, res: ServerResponse, serving: AppServing, settings: Settings): Promise<void> {
-  if (requestTarget(req.url) === undefined) return answerPlain(req, res, 400, 'Bad request: malformed URL');
+type ApiHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+async function respond(
+  req: IncomingMessage,
+  res: ServerResponse,
+  serving: AppServing,
+  settings: Settings,
+  api: ApiHandler | undefined,
+): Promise<void> {
+  const target = requestTarget(req.url);
+  if (target === undefined) return answerPlain(req, res, 400, 'Bad request: malformed URL');
   const visitor = visitorOf(req, { trustProxy: settings.trustProxy });
   if (visitor.hostname === undefined || !settings.hostnames.has(visitor.hostname)) {
     return answerPlain(req, res, 400, 'Bad request: unknown host');
   }
   if (visitor.protocol === 'https') res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+  // The contact endpoint takes POST, on the host's port only; it checks the method itself.
+  if (api && target.pathname.startsWith(API_PREFIX)) return api(req, res);
   if (req.method !== 'GET' && req.method !== 'HEAD') return answerPlain(req, res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
   await serving.handle(req, res, () => notFound(req, res, serving));
 }
@@ -212,7 +228,8 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
   try {
     for (const [index, app] of APP_NAMES.entries()) {
       const serving = appServing(app, options.rootDir, settings);
-      const server = createServer(guardRequests((req, res) => respond(req, res, serving, settings), settings.log));
+      const api = app === 'host' ? options.api : undefined;
+      const server = createServer(guardRequests((req, res) => respond(req, res, serving, settings, api), settings.log));
       server.on('clientError', answerClientError);
       servers.push(server);
       await listen(server, options.basePort === 0 ? 0 : options.basePort + index, options.host, app);

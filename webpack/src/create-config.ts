@@ -262,6 +262,11 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
         historyApiFallback: false,
         headers: isRemote ? { 'Access-Control-Allow-Origin': '*' } : undefined,
         setupMiddlewares: isRemote ? undefined : serveConfigJson,
+        // The contact endpoint lives in the Node server only: with
+        // PORTICO_API_URL (a running `npm run serve`) the host's dev server
+        // passes /api/ on, keeping Host so its Origin check sees this page.
+        // Without it /api/ answers 404 and the form says delivery is unavailable.
+        proxy: !isRemote && process.env.PORTICO_API_URL ? [{ context: ['/api/'], target: process.env.PORTICO_API_URL }] : undefined,
         client: { overlay: { warnings: false } },
       },
     };

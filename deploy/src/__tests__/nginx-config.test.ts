@@ -79,11 +79,28 @@ test('every block of headers sends HSTS over https only', () => {
 
 test('what nginx proxies to the Node server carries Host and the X-Forwarded-* headers it trusts', () => {
   for (const line of [
-    'proxy_set_header Host $host;',
-    'proxy_set_header X-Forwarded-Host $host;',
+    'proxy_set_header Host $http_host;',
+    'proxy_set_header X-Forwarded-Host $http_host;',
     'proxy_set_header X-Forwarded-Proto $scheme;',
     'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
   ]) {
     expect(text).toContain(line);
   }
+});
+
+test('without --api-server, /api/ is not proxied and POST is refused everywhere', () => {
+  expect(text).not.toContain('proxy_pass');
+  expect(text).toContain('"~^[A-Z]+ /api/" 1;');
+});
+
+test('with API servers, /api/ goes to all of them with the forwarded headers, and only there may POST', () => {
+  const proxied = nginxConfig({ ...options, apiServers: ['127.0.0.1:9080', '10.0.0.7:9080'] });
+  expect(proxied).toContain('upstream portico_api {\n    server 127.0.0.1:9080;\n    server 10.0.0.7:9080;');
+  expect(proxied).toContain('location /api/ {');
+  for (const header of ['Host $http_host', 'X-Forwarded-For $proxy_add_x_forwarded_for', 'X-Forwarded-Proto $scheme', 'X-Forwarded-Host $http_host']) {
+    expect(proxied).toContain(`proxy_set_header ${header};`);
+  }
+  expect(proxied).toContain('"~^[A-Z]+ /api/" 0;');
+  expect(proxied.match(/location \/api\//g)).toHaveLength(1);
+  expect(() => nginxConfig({ ...options, apiServers: ['127.0.0.1:9080; evil'] })).toThrow('is not host:port');
 });

@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util';
+import { contactSettings } from '../settings';
+import { describeMessage, listLine, toCsv, toJson } from './export-format';
+import { openMessagesAccess } from './messages-access';
+
+export const USAGE = `npm run messages -- <command>
+
+  list [--since DATE]                        one line per message, newest first
+  show ID                                    one message in full, with its delivery
+  export [--since DATE] [--format csv|json]  every message (since DATE) to stdout; csv by default
+  delete ID                                  deletes one message (a visitor's deletion request)
+
+DATE is an ISO date or time (2026-05-01, 2026-05-01T09:00:00Z). The messages
+are read where the server keeps them: DATABASE_URL, or the embedded database
+in PORTICO_DATA_DIR (default data/) through the running server.`;
+
+class UsageError extends Error {}
+
+function dateOption(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new UsageError(`--since ${JSON.stringify(value)} is not a date`);
+  return date;
+}
+
+export interface CommandContext {
+  env: NodeJS.ProcessEnv;
+  rootDir: string;
+  invokedFrom: string;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+async function execute(args: string[], context: CommandContext): Promise<void> {
+  const { out, err } = context;
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { since: { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  const [command, id, ...extra] = positionals;
+  if (values.help || command === undefined) {
+    out(`${USAGE}\n`);
+    return;
+  }
+  if (extra.length > 0) throw new UsageError(`unexpected ${extra.join(' ')}`);
+  const needsId = command === 'show' || command === 'delete';
+  if (needsId && !id) throw new UsageError(`${command} needs a message id`);
+  if (!needsId && id) throw new UsageError(`${command} takes no id`);
+  if (!['list', 'show', 'export', 'delete'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  const format = values.format ?? 'csv';
+  if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json');
+  const since = dateOption(values.since);
+
+  const access = await openMessagesAccess(contactSettings(context.env, { rootDir: context.rootDir, invokedFrom: context.invokedFrom }));
+  try {
+    switch (command) {
+      case 'list': {
+        const messages = await access.list({ since });
+        for (const message of messages) out(`${listLine(message)}\n`);
+        err(`${messages.length} message(s)\n`);
+        break;
+      }
+      case 'show': {
+        const message = await access.get(id!);
+        if (!message) throw new Error(`no message ${id}`);
+        out(describeMessage(message));
+        break;
+      }
+      case 'export': {
+        const messages = await access.list({ since });
+        out(format === 'json' ? toJson(messages) : toCsv(messages));
+        break;
+      }
+      case 'delete': {
+        if (!(await access.delete(id!))) throw new Error(`no message ${id}`);
+        out(`deleted ${id}\n`);
+        break;
+      }
+    }
+  } finally {
+    await access.close();
+  }
+}
+
+/**
+ * `npm run messages -- ...args`, as a function: the exit code, with what it
+ * prints sent to `out` and `err`.
+ */
+export async function messagesCommand(args: string[], context: CommandContext): Promise<number> {
+  try {
+    await execute(args, context);
+    return 0;
+  } catch (error) {
+    context.err(`messages: ${(error as Error).message}${error instanceof UsageError ? `\n\n${USAGE}` : ''}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { startAdminEndpoint, type AdminEndpoint } from './admin/admin-endpoint';
+import { DataFolderBusyError, lockDataFolder, writeAdminFile } from './admin/data-folder';
+import { mailChannel, webhookChannel, type Channel } from './delivery/channels';
+import { backoffSeconds, startDeliverer, type Deliverer } from './delivery/deliverer';
+import { apiHandler } from './http/contact-endpoint';
+import { contactRequestOrigin, type RequestOriginOf } from './http/request-origin';
+import { retentionDays } from './retention';
+import type { ContactSettings } from './settings';
+import { openEmbeddedDatabase, openServerDatabase } from './store/database';
+import { MessageStore } from './store/message-store';
+
+export interface ContactServiceOptions {
+  settings: ContactSettings;
+  /** The config.json whose `contact.retentionDays` applies, read afresh at each retention run. */
+  configPath?: string;
+  /** The server's security headers, sent with every API answer. */
+  headers: Readonly<Record<string, string>>;
+  /** The page's origin and the client's address for a request; by default the package's own reading. */
+  requestOrigin?: RequestOriginOf;
+  log: (line: string) => void;
+  /** How often the retention job runs. */
+  retentionEveryMs?: number;
+  /** How often the deliverer looks for due messages. */
+  pollMs?: number;
+}
+
+export interface ContactService {
+  /** Answers everything under `/api/` on the host's port. */
+  handleApi: (req: IncomingMessage, res: ServerResponse) => void;
+  store: MessageStore;
+  /** One line for the start-up log: where messages go. */
+  summary: string;
+  /** Stops delivering (finishing what is under way), the retention job and the admin endpoint, and closes the store. */
+  close(): Promise<void>;
+}
+
+export class ContactStartError extends Error {}
+
+/** The folder of the embedded database inside PORTICO_DATA_DIR. */
+export const EMBEDDED_FOLDER = 'pglite';
+
+/** Opens the store, embedded (taking the data folder) or on the server. */
+export async function openStore(settings: ContactSettings): Promise<{ store: MessageStore; release(): void }> {
+  if (settings.databaseUrl) {
+    const db = openServerDatabase(settings.databaseUrl);
+    try {
+      return { store: await MessageStore.open(db), release: () => undefined };
+    } catch (error) {
+      await db.close();
+      const where = new URL(settings.databaseUrl).host || 'its socket';
+      throw new ContactStartError(`cannot open the message store on the PostgreSQL server at ${where}: ${(error as Error).message}`);
+    }
+  }
+  let lock;
+  try {
+    lock = lockDataFolder(settings.dataDir);
+  } catch (error) {
+    if (error instanceof DataFolderBusyError) {
+      throw new ContactStartError(`${error.message}: the embedded database serves one process; give each server its own PORTICO_DATA_DIR, or use DATABASE_URL`);
+    }
+    throw error;
+  }
+  try {
+    return { store: await MessageStore.open(await openEmbeddedDatabase(path.join(settings.dataDir, EMBEDDED_FOLDER))), release: lock.release };
+  } catch (error) {
+    lock.release();
+    throw new ContactStartError(`cannot open the embedded message store in ${settings.dataDir}: ${(error as Error).message}`);
+  }
+}
+
+function channelsOf(settings: ContactSettings): Channel[] {
+  const channels: Channel[] = [];
+  if (settings.webhook) channels.push(webhookChannel(settings.webhook));
+  if (settings.mail) channels.push(mailChannel(settings.mail));
+  return channels;
+}
+
+/**
+ * Everything behind `POST /api/contact` in one server process: the store,
+ * the deliverer, the retention job and, for the embedded database, the
+ * admin endpoint the `messages` command uses.
+ */
+export async function startContactService(options: ContactServiceOptions): Promise<ContactService> {
+  const { settings, log } = options;
+  const { store, release } = await openStore(settings);
+
+  const channels = channelsOf(settings);
+  let deliverer: Deliverer | undefined;
+  if (channels.length > 0) {
+    deliverer = startDeliverer({
+      store,
+      channels,
+      log,
+      pollMs: options.pollMs,
+      maxAttempts: settings.attempts,
+      leaseSeconds: settings.leaseSeconds,
+      retryDelaySeconds: (attempt) => backoffSeconds(attempt, settings.retrySeconds),
+    });
+  } else {
+    log('contact: no delivery channel is set (PORTICO_WEBHOOK_URL or PORTICO_SMTP_URL): messages are stored and queued until one is');
+  }
+
+  const applyRetention = async () => {
+    const { days, problem } = retentionDays(options.configPath);
+    if (problem) log(`contact: ${problem}`);
+    try {
+      const deleted = await store.deleteOlderThan(days);
+      if (deleted > 0) log(`contact: deleted ${deleted} message(s) older than ${days} days`);
+    } catch (error) {
+      log(`contact: the retention job failed: ${(error as Error).message}`);
+    }
+  };
+  let retention: Promise<void> = applyRetention();
+  const retentionTimer = setInterval(() => {
+    retention = applyRetention();
+  }, options.retentionEveryMs ?? 3_600_000);
+  retentionTimer.unref();
+
+  let admin: AdminEndpoint | undefined;
+  if (!settings.databaseUrl) {
+    const token = settings.adminToken ?? randomBytes(32).toString('base64url');
+    admin = await startAdminEndpoint({ store, token });
+    writeAdminFile(settings.dataDir, { pid: process.pid, port: admin.port, ...(settings.adminToken ? {} : { token }) });
+  }
+
+  const handleApi = apiHandler({
+    store,
+    requestOrigin: options.requestOrigin ?? contactRequestOrigin({ trustProxy: settings.trustProxy }),
+    headers: options.headers,
+    rateLimit: settings.rateLimit,
+    log,
+    onStored: () => deliverer?.wake(),
+  });
+
+  const where = settings.databaseUrl ? 'the PostgreSQL server (DATABASE_URL)' : `the embedded database in ${settings.dataDir}`;
+  const to = channels.map((channel) => channel.name).join(' and ') || 'nowhere yet';
+  return {
+    handleApi,
+    store,
+    summary: `Contact messages are stored in ${where} and delivered to ${to}`,
+    async close() {
+      clearInterval(retentionTimer);
+      await deliverer?.stop();
+      await retention;
+      await admin?.close();
+      await store.close();
+      release();
+    },
+  };
+}

@@ -1,0 +1,263 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { ContactMessage, MessageLanguage } from '../contact-message';
+import type { Database, Sql } from './database';
+import { migrate } from './migrations';
+
+/** At most `max` new messages per client address in any `windowSeconds`. */
+export interface RateLimit {
+  max: number;
+  windowSeconds: number;
+}
+
+export type SubmitOutcome =
+  | { kind: 'stored'; id: string }
+  /** The same key and the same fields again: the message is already stored. */
+  | { kind: 'repeated'; id: string }
+  /** The same key with other fields: a different message reusing a key. */
+  | { kind: 'conflict' }
+  | { kind: 'rate-limited'; retryAfterSeconds: number };
+
+export type DeliveryStatus = 'queued' | 'delivered' | 'failed';
+
+export interface StoredMessage {
+  id: string;
+  receivedAt: Date;
+  name: string;
+  telephone: string;
+  message: string;
+  language: MessageLanguage;
+  idempotencyKey: string;
+  delivery: { status: DeliveryStatus; attempts: number; lastError: string | null; deliveredAt: Date | null };
+}
+
+/** A message claimed for delivery, with the channels that already took it. */
+export interface ClaimedDelivery {
+  message: StoredMessage;
+  /** This attempt's number, from 1. */
+  attempt: number;
+  channelsDone: string[];
+}
+
+interface MessageRow {
+  id: string;
+  received_at: Date;
+  name: string;
+  telephone: string;
+  message: string;
+  language: MessageLanguage;
+  idempotency_key: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_error: string | null;
+  delivered_at: Date | null;
+}
+
+const MESSAGE_COLUMNS = `m.id, m.received_at, m.name, m.telephone, m.message, m.language, m.idempotency_key,
+  o.status, o.attempts, o.last_error, o.delivered_at`;
+
+function toMessage(row: MessageRow): StoredMessage {
+  return {
+    id: row.id,
+    receivedAt: new Date(row.received_at),
+    name: row.name,
+    telephone: row.telephone,
+    message: row.message,
+    language: row.language,
+    idempotencyKey: row.idempotency_key,
+    delivery: {
+      status: row.status,
+      attempts: row.attempts,
+      lastError: row.last_error,
+      deliveredAt: row.delivered_at === null ? null : new Date(row.delivered_at),
+    },
+  };
+}
+
+/** What tells a retry of one message from another message under the same key. */
+function bodyHash(message: ContactMessage): string {
+  const fields = [message.name, message.telephone, message.message, message.language];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Contact messages in PostgreSQL: storing one queues its delivery in the same
+ * transaction, so a stored message is never left undelivered and a message is
+ * never delivered without being stored.
+ */
+export class MessageStore {
+  private constructor(readonly db: Database) {}
+
+  /** Opens the store on `db`, bringing its schema up to date. */
+  static async open(db: Database): Promise<MessageStore> {
+    await migrate(db);
+    return new MessageStore(db);
+  }
+
+  /**
+   * Stores a message and queues its delivery, unless its key was seen before
+   * (answered first, so a retry is never refused by the rate limit) or the
+   * address is over `rateLimit`.
+   */
+  async submit(message: ContactMessage, options: { address: string; rateLimit?: RateLimit }): Promise<SubmitOutcome> {
+    const hash = bodyHash(message);
+    const { rateLimit } = options;
+    const insert = async (sql: Sql): Promise<SubmitOutcome> => {
+      const [inserted] = await sql.query<{ id: string }>(
+        `WITH message AS (
+           INSERT INTO contact_messages (id, idempotency_key, body_hash, name, telephone, message, language)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (idempotency_key) DO NOTHING
+           RETURNING id
+         ), queued AS (
+           INSERT INTO contact_outbox (message_id) SELECT id FROM message
+         )
+         SELECT id FROM message`,
+        [randomUUID(), message.idempotencyKey, hash, message.name, message.telephone, message.message, message.language],
+      );
+      if (inserted) return { kind: 'stored', id: inserted.id };
+      // The key was stored before, or by a request that committed first (ON CONFLICT waited for it).
+      const earlier = await this.findByKey(sql, message.idempotencyKey, hash);
+      if (earlier) return earlier;
+      throw new Error(`the message under key ${message.idempotencyKey} vanished while being stored`);
+    };
+
+    // Without a rate limit, one statement stores the message and its outbox
+    // row: atomic on its own, and one round trip.
+    if (!rateLimit) return insert(this.db);
+    return this.db.transaction(async (sql) => {
+      const earlier = await this.findByKey(sql, message.idempotencyKey, hash);
+      if (earlier) return earlier;
+      const retryAfterSeconds = await this.overLimit(sql, options.address, rateLimit);
+      if (retryAfterSeconds !== undefined) return { kind: 'rate-limited', retryAfterSeconds };
+      const outcome = await insert(sql);
+      if (outcome.kind === 'stored') await sql.query('INSERT INTO contact_rate_hits (client_address) VALUES ($1)', [options.address]);
+      return outcome;
+    });
+  }
+
+  private async findByKey(sql: Sql, key: string, hash: string): Promise<SubmitOutcome | undefined> {
+    const [row] = await sql.query<{ id: string; body_hash: string }>('SELECT id, body_hash FROM contact_messages WHERE idempotency_key = $1', [key]);
+    if (!row) return undefined;
+    return row.body_hash === hash ? { kind: 'repeated', id: row.id } : { kind: 'conflict' };
+  }
+
+  /** Seconds until the address may send again, or undefined when it may now. */
+  private async overLimit(sql: Sql, address: string, limit: RateLimit): Promise<number | undefined> {
+    // One address's requests are counted one at a time, on every instance.
+    await sql.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`contact-rate:${address}`]);
+    await sql.query('DELETE FROM contact_rate_hits WHERE client_address = $1 AND at <= now() - make_interval(secs => $2)', [
+      address,
+      limit.windowSeconds,
+    ]);
+    const [row] = await sql.query<{ hits: number; wait: number | null }>(
+      `SELECT count(*)::integer AS hits,
+              ceil(extract(epoch FROM min(at) + make_interval(secs => $2) - now()))::integer AS wait
+         FROM contact_rate_hits WHERE client_address = $1`,
+      [address, limit.windowSeconds],
+    );
+    if (!row || row.hits < limit.max) return undefined;
+    return Math.max(1, row.wait ?? limit.windowSeconds);
+  }
+
+  /** Newest first; only those received at or after `since` when given. */
+  async list(options: { since?: Date } = {}): Promise<StoredMessage[]> {
+    const rows = await this.db.query<MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM contact_messages m JOIN contact_outbox o ON o.message_id = m.id
+        WHERE $1::timestamptz IS NULL OR m.received_at >= $1::timestamptz
+        ORDER BY m.received_at DESC, m.id`,
+      [options.since?.toISOString() ?? null],
+    );
+    return rows.map(toMessage);
+  }
+
+  async get(id: string): Promise<StoredMessage | undefined> {
+    if (!UUID.test(id)) return undefined;
+    const [row] = await this.db.query<MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM contact_messages m JOIN contact_outbox o ON o.message_id = m.id WHERE m.id = $1`,
+      [id],
+    );
+    return row && toMessage(row);
+  }
+
+  /** Deletes one message (and its delivery record); false when there was none. */
+  async delete(id: string): Promise<boolean> {
+    if (!UUID.test(id)) return false;
+    const rows = await this.db.query('DELETE FROM contact_messages WHERE id = $1 RETURNING id', [id]);
+    return rows.length > 0;
+  }
+
+  /** The retention job: deletes messages received more than `days` days ago; returns how many. */
+  async deleteOlderThan(days: number): Promise<number> {
+    const rows = await this.db.query('DELETE FROM contact_messages WHERE received_at < now() - make_interval(days => $1) RETURNING id', [days]);
+    // Rate-limit entries older than a day serve no window.
+    await this.db.query("DELETE FROM contact_rate_hits WHERE at < now() - interval '1 day'");
+    return rows.length;
+  }
+
+  /**
+   * Claims up to `limit` due deliveries for `leaseSeconds`. Rows another
+   * process has locked are skipped, and a claimed row is not due again until
+   * the lease ends, so each delivery is attempted by one process at a time.
+   */
+  async claimDeliveries(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+    const rows = await this.db.query<MessageRow & { channels_done: string[] }>(
+      `WITH due AS (
+         SELECT message_id FROM contact_outbox
+          WHERE status = 'queued' AND next_attempt_at <= now()
+          ORDER BY next_attempt_at
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE contact_outbox o
+            SET attempts = o.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
+           FROM due WHERE o.message_id = due.message_id
+         RETURNING o.*
+       )
+       SELECT ${MESSAGE_COLUMNS}, o.channels_done
+         FROM claimed o JOIN contact_messages m ON m.id = o.message_id
+        ORDER BY m.received_at`,
+      [limit, leaseSeconds],
+    );
+    return rows.map((row) => ({ message: toMessage(row), attempt: row.attempts, channelsDone: row.channels_done }));
+  }
+
+  async markDelivered(id: string, channelsDone: readonly string[]): Promise<void> {
+    await this.db.query(
+      "UPDATE contact_outbox SET status = 'delivered', delivered_at = now(), channels_done = $2, last_error = NULL WHERE message_id = $1",
+      [id, [...channelsDone]],
+    );
+  }
+
+  /**
+   * Records a failed attempt: tried again in `retryInSeconds`, or marked
+   * failed for good (and still readable) when that is undefined.
+   */
+  async markFailed(id: string, options: { error: string; channelsDone: readonly string[]; retryInSeconds?: number }): Promise<void> {
+    await this.db.query(
+      `UPDATE contact_outbox
+          SET status = CASE WHEN $4::double precision IS NULL THEN 'failed' ELSE 'queued' END,
+              next_attempt_at = now() + make_interval(secs => coalesce($4::double precision, 0)),
+              channels_done = $3, last_error = $2
+        WHERE message_id = $1`,
+      [id, options.error.slice(0, 1000), [...options.channelsDone], options.retryInSeconds ?? null],
+    );
+  }
+
+  /** How many messages are stored and queued: for tests, the bench and the log. */
+  async counts(): Promise<{ messages: number; queued: number; delivered: number; failed: number }> {
+    const [row] = await this.db.query<{ messages: number; queued: number; delivered: number; failed: number }>(
+      `SELECT count(*)::integer AS messages,
+              count(*) FILTER (WHERE o.status = 'queued')::integer AS queued,
+              count(*) FILTER (WHERE o.status = 'delivered')::integer AS delivered,
+              count(*) FILTER (WHERE o.status = 'failed')::integer AS failed
+         FROM contact_messages m JOIN contact_outbox o ON o.message_id = m.id`,
+    );
+    return row!;
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}

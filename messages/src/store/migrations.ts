@@ -1,0 +1,60 @@
+import type { Database } from './database';
+
+/**
+ * The schema, as numbered steps applied once each and in order, on the
+ * embedded database and on a server alike. A step is never edited once
+ * released: change the schema by adding the next one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE contact_messages (
+    id uuid PRIMARY KEY,
+    idempotency_key text NOT NULL UNIQUE,
+    -- sha256 of the stored fields, to tell a retry of the same message from a different one
+    body_hash text NOT NULL,
+    name text NOT NULL,
+    telephone text NOT NULL,
+    message text NOT NULL,
+    language text NOT NULL CHECK (language IN ('en', 'id')),
+    received_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX contact_messages_received_at ON contact_messages (received_at);
+
+  -- One row per message, written in the message's transaction; the deliverer
+  -- claims due rows. A claimed row's next_attempt_at is pushed a lease ahead,
+  -- so a process that dies mid-delivery leaves it due again after the lease.
+  CREATE TABLE contact_outbox (
+    message_id uuid PRIMARY KEY REFERENCES contact_messages (id) ON DELETE CASCADE,
+    status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'delivered', 'failed')),
+    attempts integer NOT NULL DEFAULT 0,
+    next_attempt_at timestamptz NOT NULL DEFAULT now(),
+    channels_done text[] NOT NULL DEFAULT '{}',
+    last_error text,
+    delivered_at timestamptz
+  );
+  CREATE INDEX contact_outbox_due ON contact_outbox (next_attempt_at) WHERE status = 'queued';
+
+  -- Accepted messages per client address, kept for the rate limit's window only.
+  CREATE TABLE contact_rate_hits (
+    client_address text NOT NULL,
+    at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX contact_rate_hits_address_at ON contact_rate_hits (client_address, at);
+  `,
+];
+
+/** An arbitrary constant: the advisory lock that lets one process at a time migrate. */
+const MIGRATION_LOCK = 7_140_014;
+
+/** Brings the schema up to date; safe when several servers start at once. */
+export async function migrate(db: Database): Promise<void> {
+  await db.transaction(async (sql) => {
+    await sql.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await sql.query('CREATE TABLE IF NOT EXISTS portico_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const [row] = await sql.query<{ version: number }>('SELECT coalesce(max(version), 0) AS version FROM portico_migrations');
+    for (let version = (row?.version ?? 0) + 1; version <= MIGRATIONS.length; version++) {
+      await sql.exec(MIGRATIONS[version - 1]!);
+      await sql.query('INSERT INTO portico_migrations (version) VALUES ($1)', [version]);
+    }
+  });
+}

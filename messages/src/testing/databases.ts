@@ -1,0 +1,44 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openEmbeddedDatabase, openServerDatabase, type Database } from '../store/database';
+import { postgresMissing, postgresRequired, startTestPostgres, type TestPostgres } from './test-postgres';
+
+/** One of the two databases the store runs on, opened fresh for a test file. */
+export interface TestDatabase {
+  kind: 'embedded' | 'server';
+  open(): Promise<Database>;
+  /** The server's URL (DATABASE_URL), for the server kind. */
+  url?: string;
+  server?: TestPostgres;
+  cleanUp(): void;
+}
+
+export function embeddedTestDatabase(): TestDatabase {
+  const folder = mkdtempSync(path.join(tmpdir(), 'portico-pglite-'));
+  return {
+    kind: 'embedded',
+    open: () => openEmbeddedDatabase(folder),
+    cleanUp: () => rmSync(folder, { recursive: true, force: true }),
+  };
+}
+
+export function serverTestDatabase(): TestDatabase {
+  const server = startTestPostgres();
+  return { kind: 'server', url: server.url, server, open: () => Promise.resolve(openServerDatabase(server.url)), cleanUp: () => server.destroy() };
+}
+
+/**
+ * Whether this machine can run the PostgreSQL-server tests; in CI it must,
+ * so there a missing server fails the run instead of skipping it.
+ */
+export function serverTestsRun(): boolean {
+  const missing = postgresMissing();
+  if (missing && postgresRequired()) throw new Error(`CI=true and the PostgreSQL tests cannot run: ${missing}`);
+  return missing === undefined;
+}
+
+/** The server when this machine has one (it starts in a second), else the embedded database. */
+export function anyTestDatabase(): TestDatabase {
+  return serverTestsRun() ? serverTestDatabase() : embeddedTestDatabase();
+}
