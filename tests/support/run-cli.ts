@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './paths';
 
@@ -9,13 +11,19 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs `npm run serve`'s program exactly as an operator would, with extra env. */
+/**
+ * Runs `npm run serve`'s program exactly as an operator would, with extra env.
+ * Each process gets a message store of its own (the embedded database is one
+ * process per data folder), removed when it exits, unless `env` names one.
+ */
 export function runServe(env: Record<string, string>): ServeProcess {
+  const dataDir = env.PORTICO_DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'portico-data-'));
   const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(REPO_ROOT, 'server/src/main.ts')], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...(dataDir ? { PORTICO_DATA_DIR: dataDir } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (dataDir) child.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -23,7 +31,8 @@ export function runServe(env: Record<string, string>): ServeProcess {
   return { child, output: () => output, exited };
 }
 
-export async function waitForOutput(serve: ServeProcess, text: string, timeoutMs = 15_000): Promise<void> {
+// The first start of an embedded store creates its database (a few seconds).
+export async function waitForOutput(serve: ServeProcess, text: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!serve.output().includes(text)) {
     if (Date.now() > deadline || serve.child.exitCode !== null) {

@@ -1,0 +1,110 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, workerPorts } from '../support/fixtures';
+import { runServe, waitForOutput, type ServeProcess } from '../support/run-cli';
+
+/**
+ * The contact form against the real endpoint: `npm run serve`'s own program
+ * with its embedded message store, delivering to a webhook on loopback. The
+ * answers the form cannot get from a healthy server (timeouts, 503, 429) are
+ * scripted in contact-form.spec.ts; here nothing is faked.
+ */
+
+interface Webhook {
+  url: string;
+  bodies: string[];
+  close(): Promise<void>;
+}
+
+async function startWebhook(): Promise<Webhook> {
+  const bodies: string[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      bodies.push(body);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/contact`,
+    bodies,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+let webhook: Webhook;
+let serve: ServeProcess;
+let site: string;
+
+test.beforeAll(async () => {
+  webhook = await startWebhook();
+  const port = workerPorts(test.info().parallelIndex, 14);
+  serve = runServe({
+    PORT: String(port),
+    PORTICO_CONTACT_RATE_LIMIT: '0',
+    PORTICO_WEBHOOK_URL: webhook.url,
+    PORTICO_WEBHOOK_SECRET: 'browser-test-secret',
+  });
+  await waitForOutput(serve, 'Portico is serving at');
+  site = `http://localhost:${port}`;
+});
+
+test.afterAll(async () => {
+  serve.child.kill('SIGTERM');
+  await serve.exited;
+  await webhook.close();
+});
+
+/** The webhook calls carrying `name`, once delivery has had its moment. */
+async function deliveredFor(name: string): Promise<number> {
+  await expect.poll(() => webhook.bodies.filter((body) => body.includes(name)).length, { timeout: 10_000 }).toBeGreaterThan(0);
+  // A second delivery of the same message would come within the same poll.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return webhook.bodies.filter((body) => body.includes(name)).length;
+}
+
+test('a message is stored, then acknowledged, then delivered once, with no CSP violation', async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') violations.push(message.text());
+  });
+  await page.goto(`${site}/#contact`);
+  const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+  await contact.getByLabel('Name').fill('Asha Real-Endpoint');
+  await contact.getByLabel('Telephone').fill('+91 98765 43210');
+  await contact.getByLabel('Message').fill('Please call me about a loan.');
+  await contact.getByRole('button', { name: 'Send message' }).click();
+
+  await expect(page.getByRole('status')).toHaveText('Submit successfully！');
+  expect(await deliveredFor('Asha Real-Endpoint')).toBe(1);
+  // What was typed is still there after the send.
+  await expect(contact.getByLabel('Message')).toHaveValue('Please call me about a loan.');
+  expect(violations).toEqual([]);
+});
+
+test('in Indonesian, an answer lost on the way keeps the text; Coba lagi resends the same message, stored and delivered once', async ({ page }) => {
+  let lost = false;
+  // The request reaches the server and is stored; its answer never reaches the page.
+  await page.route('**/api/contact', async (route) => {
+    if (lost) return route.continue();
+    lost = true;
+    await route.fetch();
+    await route.abort('connectionreset');
+  });
+  await page.goto(`${site}/?type=2#contact`);
+  const contact = page.getByRole('tabpanel', { name: 'Hubungi Kami' });
+  await contact.getByLabel('Nama').fill('Budi Sekali-Saja');
+  await contact.getByLabel('Nomor telepon').fill('0812 3456 7890');
+  await contact.getByLabel('Pesan').fill('Mohon hubungi saya.');
+  await contact.getByRole('button', { name: 'Kirim pesan' }).click();
+
+  // The lasting alert, with the form's own Try again inside (not the 1 s toast).
+  await expect(contact.getByRole('alert').filter({ has: page.getByRole('button', { name: 'Coba lagi' }) })).toBeVisible();
+  await expect(contact.getByLabel('Pesan')).toHaveValue('Mohon hubungi saya.');
+  await contact.getByRole('button', { name: 'Coba lagi' }).click();
+
+  await expect(page.getByRole('status')).toHaveText('Berhasil dikirim!');
+  expect(await deliveredFor('Budi Sekali-Saja')).toBe(1);
+});
