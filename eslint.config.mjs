@@ -21,7 +21,9 @@ const ALLOWED = {
   toolkit: [],
   testing: ['shared-config'],
   ...Object.fromEntries(APPS.map((app) => [app, ['shared-config', 'toolkit', 'webpack']])),
-  server: ['shared-config'],
+  // The host's render worker loads the sections' node builds with @portico/render.
+  host: ['shared-config', 'toolkit', 'webpack', 'render'],
+  server: ['shared-config', 'render'],
   render: ['shared-config'],
   deploy: ['host', 'server', 'render', 'shared-config', 'webpack'],
   tests: ['server', 'shared-config', 'testing'],

@@ -14,6 +14,17 @@ process.on('unhandledRejection', (reason: unknown) => {
 const invokedFrom = process.env.INIT_CWD ?? process.cwd();
 const rootDir = path.resolve(__dirname, '../..');
 
+/** PORTICO_SSR_BUDGET_MS: how long a page may take to render on the server before the client-rendered page is sent. */
+function ssrBudgetMs(): number | undefined {
+  const value = process.env.PORTICO_SSR_BUDGET_MS;
+  if (value === undefined || value === '') return undefined;
+  const budget = Number(value);
+  if (!Number.isInteger(budget) || budget < 1 || budget > 10_000) {
+    throw new StartError(`PORTICO_SSR_BUDGET_MS must be a whole number of milliseconds from 1 to 10000, got "${value}"`);
+  }
+  return budget;
+}
+
 async function main(): Promise<void> {
   const configPath = process.env.PORTICO_CONFIG ? path.resolve(invokedFrom, process.env.PORTICO_CONFIG) : undefined;
   const running = await startPortico({
@@ -24,6 +35,7 @@ async function main(): Promise<void> {
     hostnames: allowedHostnames(),
     trustProxy: trustProxyFrom(),
     log: (line) => console.error(line),
+    ssr: { budgetMs: ssrBudgetMs() },
   });
   if (configPath) console.log(`Serving config.json from ${configPath}`);
   console.log(`Portico is serving at ${running.url}`);
