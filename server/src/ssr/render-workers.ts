@@ -210,11 +210,11 @@ export class RenderWorkers {
     }
     const pages = await this.warmPages();
     const warmed = await next.ask({ type: 'warm', pages }, WARM_MS);
-    if (!warmed) this.options.log(`render worker ${next.generation} did not warm within ${WARM_MS / 1000} s; switched in anyway`);
     if (this.closed || !next.alive) {
       next.end();
       return;
     }
+    if (!warmed) this.options.log(`render worker ${next.generation} did not warm within ${WARM_MS / 1000} s; switched in anyway`);
     const old = this.current;
     this.current = next;
     this.failures = 0;
