@@ -53,7 +53,7 @@ const importRules = (workspace, allowed) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.tsbuild/**', '**/coverage/**', 'tests/test-results/**', 'bench/out/**'] },
+  { ignores: ['**/dist/**', '**/dist-node/**', '**/node_modules/**', '**/.tsbuild/**', '**/coverage/**', 'tests/test-results/**', 'bench/out/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -104,7 +104,7 @@ export default tseslint.config(
   },
   {
     // Command-line programs talk to their operator on stdout.
-    files: ['server/src/main.ts', 'deploy/src/*-cli.ts', 'deploy/src/bench-server.ts', 'bench/**', 'tests/support/**', 'tests/screenshots.ts'],
+    files: ['server/src/main.ts', 'deploy/src/*-cli.ts', 'deploy/src/bench-server.ts', 'deploy/src/measure-ssr.ts', 'bench/**', 'tests/support/**', 'tests/screenshots.ts'],
     rules: { 'no-console': 'off' },
   },
   {

@@ -203,6 +203,7 @@ export class RenderWorkers {
     const next = new Worker(this.generation, this.options, (worker, reason) => this.onExit(worker, reason));
     this.running.add(next);
     if (!(await next.ready)) {
+      if (this.closed) return;
       this.options.log(`render worker ${next.generation} did not start; pages are rendered in the browser`);
       next.end();
       if (!this.current) this.restartLater();

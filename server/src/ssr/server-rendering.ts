@@ -24,6 +24,8 @@ const MANIFEST_TIMEOUT_MS = 3000;
 const MANIFEST_MAX_BYTES = 1024 * 1024;
 /** `npm run serve` waits this long at most for the first worker to be warm, then serves anyway. */
 const FIRST_WARM_MS = 15_000;
+/** How many distinct config.json answers a new worker warms up with. */
+const WARM_CONFIGS = 4;
 
 export interface ServerRenderingOptions {
   rootDir: string;
@@ -80,11 +82,22 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   const templateFile = path.join(options.rootDir, 'host/dist/index.html');
   const cache = new Map<string, RenderedPage & { etag: string }>();
   const inFlight = new Map<string, Promise<RenderedPage | undefined>>();
-  /** What a new worker renders to warm up: the latest page asked for (or primed), in each language. */
-  let latest: PageRequest | undefined;
+  /**
+   * What a new worker renders to warm up: the latest pages asked for (or
+   * primed) under each distinct config.json (the default one differs per
+   * host name), each in every language.
+   */
+  const recent = new Map<string, PageRequest>();
+  const remember = (request: PageRequest, configHash: string) => {
+    recent.delete(configHash);
+    recent.set(configHash, request);
+    if (recent.size > WARM_CONFIGS) recent.delete(recent.keys().next().value!);
+  };
 
   const workers = new RenderWorkers({ workerFile, heapMb: options.heapMb ?? DEFAULT_SSR_HEAP_MB, log: options.log }, async () =>
-    latest ? LANGUAGES.map((language) => ({ ...latest!, language, search: language === 'en' ? '' : '?type=2', budgetMs: 10_000 })) : [],
+    [...recent.values()].flatMap((page) =>
+      LANGUAGES.map((language) => ({ ...page, language, pathname: '/', search: language === 'en' ? '' : '?type=2', budgetMs: 10_000 })),
+    ),
   );
   const watcher = new ManifestWatcher({
     intervalMs: MANIFEST_POLL_MS,
@@ -125,8 +138,9 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     }
     const language = languageFromSearch(search);
     const request: PageRequest = { template: page.text, language, pathname, search, origin, config, manifests, budgetMs };
-    const key = sha256(JSON.stringify([language, pathname, search, origin, sha256(answer.body), hashes, page.stamp]));
-    return { request, key };
+    const configHash = sha256(answer.body);
+    const key = sha256(JSON.stringify([language, pathname, search, origin, configHash, hashes, page.stamp]));
+    return { request, key, configHash };
   }
 
   async function rendered(request: PageRequest, key: string): Promise<(RenderedPage & { etag: string }) | undefined> {
@@ -154,7 +168,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     if (!target || (target.pathname !== '/' && target.pathname !== '/index.html') || hasOverride(target.search)) return fallback();
     const asked = await pageOf(req, target.pathname, target.search);
     if (!asked) return fallback();
-    latest = asked.request;
+    remember(asked.request, asked.configHash);
     const page = await rendered(asked.request, asked.key);
     if (!page) return fallback();
 
@@ -175,13 +189,18 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
 
   async function start(hostHeaders: readonly string[]): Promise<void> {
     // Prime: the manifests a visitor by these host names gets, fetched once before the first worker warms with them.
-    for (const host of hostHeaders) {
-      const fake = { headers: { host }, url: '/', socket: {} } as unknown as IncomingMessage;
-      const asked = await pageOf(fake, '/', '').catch(() => undefined);
-      if (asked) latest ??= asked.request;
-    }
+    const primed = () =>
+      Promise.all(
+        hostHeaders.map(async (host) => {
+          const request = { headers: { host }, url: '/', socket: {} } as unknown as IncomingMessage;
+          const asked = await pageOf(request, '/', '').catch(() => undefined);
+          if (asked) remember(asked.request, asked.configHash);
+        }),
+      );
+    // Once to name the manifests to watch, once more with their texts.
+    await primed();
     await watcher.poll();
-    if (latest) latest = (await pageOf({ headers: { host: new URL(latest.origin).host }, url: '/', socket: {} } as unknown as IncomingMessage, '/', '').catch(() => undefined))?.request ?? latest;
+    await primed();
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, FIRST_WARM_MS).unref());
     await Promise.race([workers.renew(), timeout]);
   }
