@@ -21,8 +21,10 @@ const ALLOWED = {
   toolkit: [],
   testing: ['shared-config'],
   ...Object.fromEntries(APPS.map((app) => [app, ['shared-config', 'toolkit', 'webpack']])),
+  // The host's render worker loads the sections' node builds with @portico/render.
+  host: ['render', 'shared-config', 'toolkit', 'webpack'],
   messages: ['shared-config'],
-  server: ['messages', 'shared-config'],
+  server: ['messages', 'render', 'shared-config'],
   render: ['shared-config'],
   deploy: ['host', 'server', 'render', 'shared-config', 'webpack'],
   tests: ['server', 'shared-config', 'testing'],
@@ -52,7 +54,7 @@ const importRules = (workspace, allowed) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.tsbuild/**', '**/coverage/**', 'tests/test-results/**', 'bench/out/**'] },
+  { ignores: ['**/dist/**', '**/dist-node/**', '**/node_modules/**', '**/.tsbuild/**', '**/coverage/**', 'tests/test-results/**', 'bench/out/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -103,7 +105,7 @@ export default tseslint.config(
   },
   {
     // Command-line programs talk to their operator on stdout.
-    files: ['server/src/main.ts', 'messages/src/cli/*-cli.ts', 'messages/src/bench/**', 'deploy/src/*-cli.ts', 'deploy/src/bench-server.ts', 'bench/**', 'tests/support/**', 'tests/screenshots.ts'],
+    files: ['server/src/main.ts', 'messages/src/cli/*-cli.ts', 'messages/src/bench/**', 'deploy/src/*-cli.ts', 'deploy/src/bench-server.ts', 'deploy/src/measure-ssr.ts', 'bench/**', 'tests/support/**', 'tests/screenshots.ts'],
     rules: { 'no-console': 'off' },
   },
   {

@@ -1,3 +1,3 @@
 import { createConfig } from '@portico/webpack';
 
-export default createConfig({ app: 'host', dir: __dirname });
+export default createConfig({ app: 'host', dir: __dirname, renderWorker: 'src/server/render-worker.ts' });

@@ -3,11 +3,13 @@ import {
   languageFromSearch,
   loadConfig,
   loadPack,
+  parseConfig,
   type Language,
   type TextPack,
 } from '@portico/shared-config';
 import { applyTheme } from './app/apply-theme';
-import { startSections } from './remotes/load-section';
+import { readPageData } from './app/read-page-data';
+import { loadSection, startSections } from './remotes/load-section';
 import { resolvePageRemotes } from './remotes/page-remotes';
 
 /** The visitor's pack; a chunk lost on a flaky network is fetched once more. */
@@ -18,12 +20,16 @@ function loadTexts(language: Language): Promise<TextPack> {
 async function start(): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
-  const language = languageFromSearch(window.location.search);
+  // A server-rendered page carries config.json, the language and the
+  // manifests it was rendered from: the browser starts from the same ones.
+  const pageData = readPageData(document);
+  const language = pageData?.language ?? languageFromSearch(window.location.search);
   // The page's staircase is short only if nothing waits needlessly: the
   // sections start loading as soon as config.json names them, while the
   // language pack and React (index.ts requested it already) arrive.
   const page = import('./app/render-page');
-  const sectionsStarted = loadConfig().then(({ config, problems }) => {
+  const configRead = pageData ? Promise.resolve(parseConfig(pageData.config)) : loadConfig();
+  const sectionsStarted = configRead.then(({ config, problems }) => {
     if (problems.length > 0) {
       console.error(
         `Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`,
@@ -32,12 +38,12 @@ async function start(): Promise<void> {
     for (const warning of configWarnings(config)) console.warn(`Portico: ${warning}`);
     applyTheme(config.theme);
     const remotes = resolvePageRemotes(config, window.location.search);
-    const sections = startSections(config, remotes.remotes);
+    const sections = startSections(config, remotes.remotes, loadSection, pageData?.manifests);
     return { config, problems, remotes, sections };
   });
   const [{ config, problems, remotes, sections }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);
-  const { renderPage } = await page;
-  renderPage(container, { config, problems, language, text, remotes, sections });
+  const { hydratePage, renderPage } = await page;
+  (pageData ? hydratePage : renderPage)(container, { config, problems, language, text, remotes, sections });
   // An older version of the site may have left a service worker that would
   // pin stale remotes; removing it is off the critical path, in its own chunk.
   if ('serviceWorker' in navigator) {
@@ -49,7 +55,8 @@ void start().catch((error: unknown) => {
   // Without its texts the page has no language to speak, so it says both.
   console.error('Portico: the page could not start', error);
   const container = document.getElementById('root');
-  if (container) {
+  // A server-rendered page stays readable as it is; the client-rendered one would be blank.
+  if (container && !readPageData(document)) {
     container.textContent =
       'This page could not load. Please reload it. / Halaman ini gagal dimuat. Silakan muat ulang.';
   }

@@ -17,6 +17,17 @@ process.on('unhandledRejection', (reason: unknown) => {
 const invokedFrom = process.env.INIT_CWD ?? process.cwd();
 const rootDir = path.resolve(__dirname, '../..');
 
+/** PORTICO_SSR_BUDGET_MS: how long a page may take to render on the server before the client-rendered page is sent. */
+function ssrBudgetMs(): number | undefined {
+  const value = process.env.PORTICO_SSR_BUDGET_MS;
+  if (value === undefined || value === '') return undefined;
+  const budget = Number(value);
+  if (!Number.isInteger(budget) || budget < 1 || budget > 10_000) {
+    throw new StartError(`PORTICO_SSR_BUDGET_MS must be a whole number of milliseconds from 1 to 10000, got "${value}"`);
+  }
+  return budget;
+}
+
 async function main(): Promise<void> {
   const configPath = process.env.PORTICO_CONFIG ? path.resolve(invokedFrom, process.env.PORTICO_CONFIG) : undefined;
   const log = (line: string) => console.error(line);
@@ -45,6 +56,8 @@ async function main(): Promise<void> {
       trustProxy,
       log,
       api: contact.handleApi,
+      // PORTICO_SSR=0: the client-rendered page only, as a static host serves it.
+      ssr: process.env.PORTICO_SSR === '0' ? false : { budgetMs: ssrBudgetMs(), cache: process.env.PORTICO_SSR_CACHE !== '0' },
     });
   } catch (error) {
     await contact.close();

@@ -8,6 +8,7 @@ import { answerClientError, guardRequests } from './guard';
 import { answerPlain, clearFileHeaders } from './plain-answer';
 import { allowedHostnames, visitorOf } from './request-origin';
 import { dataHeaders, hostPageHeaders, pageHeaders, STRICT_TRANSPORT_SECURITY } from './security-headers';
+import { serverRendering, type ServerRendering } from './ssr/server-rendering';
 import { requestTarget, staticFiles, type Handler } from './static-files';
 
 export interface PorticoServerOptions {
@@ -30,6 +31,11 @@ export interface PorticoServerOptions {
   log?: (line: string) => void;
   /** Answers every request under `/api/` on the host's port (the contact endpoint). */
   api?: ApiHandler;
+  /**
+   * The page rendered on the server by the host's render worker (server/src/ssr/):
+   * on by default, `false` serves the client-rendered index.html only.
+   */
+  ssr?: false | { budgetMs?: number; heapMb?: number; cache?: boolean };
 }
 
 /** Paths the `api` handler answers, on the host's port only. */
@@ -39,6 +45,8 @@ export interface RunningPortico {
   url: string;
   /** The port of each app, in APP_NAMES order: host, home, about, contact. */
   ports: readonly number[];
+  /** The live render worker's generation and process id, when pages are server-rendered. */
+  renderWorker: () => { generation: number | undefined; pid: number | undefined } | undefined;
   close(): Promise<void>;
 }
 
@@ -61,6 +69,9 @@ interface Settings {
   hostnames: ReadonlySet<string>;
   trustProxy: boolean;
   log: (line: string) => void;
+  ssr: PorticoServerOptions['ssr'];
+  /** The host's server rendering, once the host's server is set up. */
+  rendering?: ServerRendering;
 }
 
 /** What each server needs to know about the app it serves. */
@@ -115,8 +126,23 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
   const files = staticFiles(distOf(rootDir, app), { crossOrigin: app !== 'host', pageHeaders: pageHeadersFor });
   if (app !== 'host') return { handle: files, pageHeaders: pageHeadersFor };
 
+  const rendering =
+    settings.ssr === false
+      ? undefined
+      : serverRendering({
+          rootDir,
+          configFor,
+          pageHeaders: pageHeadersFor,
+          originOf: (req) => visitorOf(req, { trustProxy: settings.trustProxy }).origin,
+          ...settings.ssr,
+          log: settings.log,
+        });
+  settings.rendering = rendering;
+
   const handle: Handler = async (req, res, next) => {
-    if (requestTarget(req.url)?.pathname !== '/config.json') return files(req, res, next);
+    const pathname = requestTarget(req.url)?.pathname;
+    if (rendering && (pathname === '/' || pathname === '/index.html')) return rendering.handle(req, res, () => files(req, res, next));
+    if (pathname !== '/config.json') return files(req, res, next);
     const answer = await configFor(req);
     if (answer.fault) settings.log(`config.json: ${answer.fault}`);
     res.writeHead(answer.status, {
@@ -206,15 +232,16 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
 
   const servers: Server[] = [];
   const close = () =>
-    Promise.all(
-      servers.map(
+    Promise.all([
+      settings.rendering?.close(),
+      ...servers.map(
         (server) =>
           new Promise<void>((resolve) => {
             server.close(() => resolve());
             server.closeAllConnections();
           }),
       ),
-    ).then(() => undefined);
+    ]).then(() => undefined);
 
   const settings: Settings = {
     configPath: options.configPath,
@@ -223,6 +250,7 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     hostnames: new Set(options.hostnames ?? allowedHostnames({})),
     trustProxy: options.trustProxy ?? false,
     log: options.log ?? ((line) => console.error(line)),
+    ssr: options.ssr,
   };
 
   try {
@@ -235,10 +263,17 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
       await listen(server, options.basePort === 0 ? 0 : options.basePort + index, options.host, app);
       settings.ports.push((server.address() as AddressInfo).port);
     }
+    // The first visitor already gets a server-rendered page: the first worker is warm before the server says it is ready.
+    await settings.rendering?.start(['localhost', '127.0.0.1'].filter((name) => settings.hostnames.has(name)).map((name) => `${name}:${settings.ports[0]!}`));
   } catch (error) {
     await close();
     throw error;
   }
 
-  return { url: `http://localhost:${settings.ports[0]!}`, ports: [...settings.ports], close };
+  return {
+    url: `http://localhost:${settings.ports[0]!}`,
+    ports: [...settings.ports],
+    renderWorker: () => settings.rendering?.worker(),
+    close,
+  };
 }

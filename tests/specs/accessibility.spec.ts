@@ -129,17 +129,23 @@ for (const language of LANGUAGES) {
   });
 
   test(`the first Tab in ${language.name} shows the skip link, which takes the focus to the section`, async ({ page, site }) => {
-    const panel = await open(page, site, language, 'contact');
+    await page.goto(`${site.url}/${language.query}`);
+    const home = page.getByRole('tabpanel', { name: language.tabs.home });
+    await expect(home.getByRole('heading', { level: 2 }).first()).toBeVisible();
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: language.skip });
     await expect(skip).toBeFocused();
     const box = await skip.boundingBox();
     expect(box && box.y >= 0 && box.height >= 24 && box.width >= 24).toBe(true);
-
     await page.keyboard.press('Enter');
-    await expect(panel).toBeFocused();
+    await expect(home).toBeFocused();
+
+    // Opened at a section's address, the browser starts the Tab order at that
+    // anchor, which the server-rendered page already holds: the first Tab is
+    // in the section, past the skip link it would otherwise offer.
+    const contact = await open(page, site, language, 'contact');
     await page.keyboard.press('Tab');
-    await expect(panel.getByLabel(language.fields[0])).toBeFocused();
+    await expect(contact.getByLabel(language.fields[0])).toBeFocused();
   });
 
   test(`in ${language.name} every link and button outside a sentence is at least 24 by 24 px`, async ({ page, site }) => {

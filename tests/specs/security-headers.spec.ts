@@ -18,7 +18,8 @@ test('a whole visit (three tabs, both contact toasts) raises no CSP violation an
     window.loadedElements = [];
     new MutationObserver((mutations) => {
       for (const node of mutations.flatMap((mutation) => [...mutation.addedNodes])) {
-        if (node instanceof HTMLScriptElement || (node instanceof HTMLLinkElement && node.rel === 'stylesheet')) {
+        // A server-rendered page's hydration data is a script element with no src: data, not code.
+        if ((node instanceof HTMLScriptElement && node.src) || (node instanceof HTMLLinkElement && node.rel === 'stylesheet')) {
           window.loadedElements.push({
             url: node instanceof HTMLScriptElement ? node.src : node.href,
             integrity: node.getAttribute('integrity'),

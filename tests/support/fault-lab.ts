@@ -27,7 +27,7 @@ interface LabWorker {
 }
 
 /**
- * Browser tests of faults: one site per worker served with a PORTICO_CONFIG
+ * Browser tests of faults: one site per worker, client-rendered, served with a PORTICO_CONFIG
  * file (read afresh on every request, so each test writes its own), and one
  * fault server. Every test starts with no fault and the default lab config.
  */
@@ -37,7 +37,10 @@ export const test = base.extend<{ lab: Lab }, { labWorker: LabWorker }>({
     async ({}, use, workerInfo) => {
       const basePort = workerPorts(workerInfo.parallelIndex, LAB_SLOT);
       const configPath = writeConfig(basePort);
-      const [site, faults] = await Promise.all([serve(basePort, configPath), startFaultServer()]);
+      // The lab tests what the browser does when it loads a section itself
+      // (as it does for a section the server left to it): the page is the
+      // client-rendered one, so each fault meets the browser first.
+      const [site, faults] = await Promise.all([serve(basePort, configPath, undefined, false), startFaultServer()]);
       await use({ site, faults, configPath });
       await Promise.all([site.close(), faults.close()]);
     },

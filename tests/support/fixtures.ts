@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
-import { startPortico, type RunningPortico } from '@portico/server';
+import { startPortico, type PorticoServerOptions, type RunningPortico } from '@portico/server';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { REPO_ROOT } from './paths';
 
@@ -29,9 +29,17 @@ export function workerPorts(parallelIndex: number, slot = 0): number {
   return TEST_PORT_BASE + parallelIndex * 80 + slot * 4;
 }
 
-/** Serves the built apps of `rootDir` (by default this repository's) on basePort..basePort+3. */
-export async function serve(basePort: number, configPath?: string, rootDir = REPO_ROOT): Promise<RunningPortico & PorticoSite> {
-  const running = await startPortico({ rootDir, basePort, configPath });
+/**
+ * Serves the built apps of `rootDir` (by default this repository's) on
+ * basePort..basePort+3, the page server-rendered unless `ssr` is false.
+ */
+export async function serve(
+  basePort: number,
+  configPath?: string,
+  rootDir = REPO_ROOT,
+  ssr?: PorticoServerOptions['ssr'],
+): Promise<RunningPortico & PorticoSite> {
+  const running = await startPortico({ rootDir, basePort, configPath, ssr });
   return { ...running, basePort, origin: (offset) => `http://localhost:${basePort + offset}` };
 }
 

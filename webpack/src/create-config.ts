@@ -14,6 +14,7 @@ import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
 import { addEntryIntegrity, addNodeEntry, type ManifestStats } from './manifest-integrity';
 import { NODE_BUILD_DIR, nodeSectionConfig, type NodeBuildOutput } from './node-section-build';
 import { PublicFilesPlugin } from './public-files-plugin';
+import { renderWorkerConfig } from './render-worker-build';
 import { sharedDependencies } from './shared-dependencies';
 import { StableModuleIdsPlugin } from './stable-module-ids-plugin';
 
@@ -31,6 +32,11 @@ export interface AppOptions {
   federation?: boolean;
   /** Overrides the federation name, for the benchmark's extra remotes. */
   federationName?: string;
+  /**
+   * The host only: the file under `src/` of its render worker, built beside
+   * the browser build in production (render-worker-build.ts).
+   */
+  renderWorker?: string;
 }
 
 export interface WebpackArgv {
@@ -46,6 +52,12 @@ function checkOptions(options: AppOptions): void {
   }
   if (options.app === 'host' && options.exposes) {
     throw new Error('createConfig: the host exposes nothing; remove `exposes`');
+  }
+  if (options.renderWorker !== undefined) {
+    if (options.app !== 'host') throw new Error('createConfig: only the host has a render worker; remove `renderWorker`');
+    if (!existsSync(path.join(options.dir, options.renderWorker))) {
+      throw new Error(`createConfig: renderWorker "${options.renderWorker}" does not exist in ${options.dir}`);
+    }
   }
   if (options.app !== 'host') {
     if (!options.exposes) throw new Error(`createConfig: remote "${options.app}" must name the file it exposes`);
@@ -115,7 +127,7 @@ export type ConfigFactory<T extends Configuration | Configuration[]> = (env: unk
  * section (node-section-build.ts), then the browser build, whose manifest
  * names the node build.
  */
-export function createConfig(options: AppOptions & { app: 'host' }): ConfigFactory<Configuration>;
+export function createConfig(options: AppOptions & { app: 'host'; renderWorker?: undefined }): ConfigFactory<Configuration>;
 export function createConfig(options: AppOptions): ConfigFactory<Configuration | Configuration[]>;
 export function createConfig(options: AppOptions): ConfigFactory<Configuration | Configuration[]> {
   checkOptions(options);
@@ -235,6 +247,8 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
         new PublicFilesPlugin(path.join(dir, 'public')),
         ...(standalonePage ? [new HtmlWebpackPlugin({
           // A remote's page is its team's standalone preview; the host's is the site.
+          // The host's keeps its `<!--!portico:…-->` markers (html-minifier-terser
+          // keeps comments that start with `!`): the render worker fills them.
           template: isRemote ? path.join(__dirname, '../templates/standalone.html') : './src/index.html',
           // A page without an icon makes the browser ask for /favicon.ico, a 404.
           favicon: path.join(__dirname, '../templates/favicon.svg'),
@@ -252,7 +266,9 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
           : []),
       ],
       // Production ids come from StableModuleIdsPlugin: reproducible builds.
-      optimization: production ? { moduleIds: false } : undefined,
+      // html-webpack-plugin minifies the page; webpack's own HTML minimizer
+      // would minify it again and drop the render worker's markers.
+      optimization: production ? { moduleIds: false, minimizeOptions: { html: false } } : undefined,
       performance: { hints: false },
       devServer: {
         port: portOf(app, process.env),
@@ -270,6 +286,9 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
         client: { overlay: { warnings: false } },
       },
     };
+    if (options.renderWorker && production && federation) {
+      return [browser, renderWorkerConfig({ dir, entry: options.renderWorker, scriptRule, resolve, repoRoot: REPO_ROOT })];
+    }
     if (!nodeBuild) return browser;
     const node = nodeSectionConfig({ name, dir, exposes: exposes!, scriptRule, resolve, repoRoot: REPO_ROOT, output: nodeBuild });
     return [node, { ...browser, name, dependencies: [node.name!] }];

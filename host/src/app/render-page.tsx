@@ -1,30 +1,30 @@
-import { PorticoProvider, type ConfigProblem, type Language, type SiteConfig, type TextPack } from '@portico/shared-config';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import type { SectionLoads } from '../remotes/load-section';
-import type { ResolvedRemotes } from '../remotes/resolve-remotes';
-import { RemoteUrlsContext } from '../remotes/remote-urls-context';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { logCaughtError } from '../remotes/section-boundary';
-import { App } from './app';
+import { PageRoot, type PageStart } from './page-root';
 
-export interface PageStart {
-  config: SiteConfig;
-  problems: readonly ConfigProblem[];
-  language: Language;
-  text: TextPack;
-  remotes: ResolvedRemotes;
-  sections: SectionLoads;
-}
+export type { PageStart } from './page-root';
 
 /** React and the shell: a chunk of its own, fetched while config and sections load. */
-export function renderPage(container: HTMLElement, { config, problems, language, text, remotes, sections }: PageStart): void {
-  createRoot(container, { onCaughtError: logCaughtError }).render(
-    <StrictMode>
-      <PorticoProvider config={config} problems={problems} language={language} text={text}>
-        <RemoteUrlsContext value={remotes}>
-          <App sections={sections} />
-        </RemoteUrlsContext>
-      </PorticoProvider>
-    </StrictMode>,
-  );
+export function renderPage(container: HTMLElement, start: PageStart): void {
+  createRoot(container, { onCaughtError: logCaughtError }).render(<PageRoot {...start} />);
+}
+
+/**
+ * A section the server could not render (it threw there) hydrates as a
+ * browser render of its boundary; React reports that as recoverable. It is
+ * expected and the section loads as usual, so it is a warning, not an error.
+ * A section the server left to the browser on purpose reports nothing.
+ */
+function logRecoverableError(error: unknown): void {
+  const digest = (error as { digest?: unknown } | null)?.digest;
+  if (digest === 'portico-server-render-failed') {
+    console.warn('Portico: a section that failed on the server is rendered in the browser');
+    return;
+  }
+  console.error(error);
+}
+
+/** Makes the server-rendered page live: the same tree, so the HTML is kept as it is. */
+export function hydratePage(container: HTMLElement, start: PageStart): void {
+  hydrateRoot(container, <PageRoot {...start} />, { onCaughtError: logCaughtError, onRecoverableError: logRecoverableError });
 }

@@ -27,6 +27,12 @@ export const FIRST_BACKOFF_MS = 250;
 export interface LoadSectionOptions extends Partial<RemoteLoading> {
   /** config.json's `remoteIntegrity` pin of this manifest, if any. */
   pin?: string;
+  /**
+   * The manifest's text as a server-rendered page carries it (as the server
+   * fetched it): the first attempt checks and uses these bytes instead of
+   * fetching the manifest, so the browser loads what the server rendered.
+   */
+  manifest?: string;
 }
 
 /**
@@ -61,6 +67,8 @@ interface Attempt {
   pin: string | undefined;
   signal: AbortSignal;
   progress: LoadProgress & { url: string };
+  /** The inlined manifest's bytes, until an attempt has used them. */
+  inlined: Uint8Array<ArrayBuffer> | undefined;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -112,7 +120,7 @@ async function loadOnce(seams: LoaderSeams, attempt: Attempt): Promise<SectionMo
   const { remote, manifestUrl, pin, progress } = attempt;
   progress.stage = 'manifest';
   progress.url = manifestUrl;
-  const bytes = await fetchManifest(seams, attempt);
+  const bytes = attempt.inlined ?? (await fetchManifest(seams, attempt));
   const parsed = parseManifest(bytes);
   if ('problem' in parsed) throw manifestFault(manifestUrl, parsed.problem);
   if (pin) await checkPin(manifestUrl, bytes, pin, parsed.manifest);
@@ -133,10 +141,21 @@ async function loadOnce(seams: LoaderSeams, attempt: Attempt): Promise<SectionMo
 /** Attempts until one works, the fault is not transient, the retries are spent or time is up. */
 async function loadWithRetries(seams: LoaderSeams, attempt: Attempt, retries: number, deadlineAt: number): Promise<SectionModule> {
   for (let retry = 0; ; retry += 1) {
+    const usedInlined = attempt.inlined !== undefined;
     try {
       return await loadOnce(seams, attempt);
     } catch (error) {
       if (attempt.signal.aborted) throw error;
+      attempt.inlined = undefined;
+      // The inlined manifest names an entry or chunk that is gone (the team
+      // redeployed since the server rendered): the current manifest is
+      // fetched at once, as a page without inlined data would have. That is
+      // not a retry of the same fault. A manifest refused on its own bytes
+      // (pin, checks) is refused as any fetched one.
+      if (usedInlined && attempt.progress.stage !== 'manifest') {
+        retry -= 1;
+        continue;
+      }
       const detail = classifyFailure(error, { stage: attempt.progress.stage, manifestUrl: attempt.manifestUrl });
       const wait = FIRST_BACKOFF_MS * 2 ** retry;
       if (!detail.transient || retry >= retries || performance.now() + wait >= deadlineAt) throw error;
@@ -160,7 +179,7 @@ export function createSectionLoader(seams: LoaderSeams) {
   return async function loadSection(
     section: SectionId,
     manifestUrl: string | undefined,
-    { deadlineMs = DEFAULT_REMOTE_LOADING.deadlineMs, retries = DEFAULT_REMOTE_LOADING.retries, pin }: LoadSectionOptions = {},
+    { deadlineMs = DEFAULT_REMOTE_LOADING.deadlineMs, retries = DEFAULT_REMOTE_LOADING.retries, pin, manifest }: LoadSectionOptions = {},
   ): Promise<SectionModule> {
     const remote = remoteNameOf(section);
     const fail = (detail: FailureDetail): never => {
@@ -174,7 +193,8 @@ export function createSectionLoader(seams: LoaderSeams) {
 
     const controller = new AbortController();
     const progress: Attempt['progress'] = { stage: 'manifest', url: manifestUrl };
-    const attempt: Attempt = { section, remote, manifestUrl, pin, signal: controller.signal, progress };
+    const inlined = manifest === undefined ? undefined : new TextEncoder().encode(manifest);
+    const attempt: Attempt = { section, remote, manifestUrl, pin, signal: controller.signal, progress, inlined };
     const deadlineAt = performance.now() + deadlineMs;
     let timer: ReturnType<typeof setTimeout> | undefined;
     // Module Federation waits 20 s for a script and webpack 120 s for a chunk;
@@ -215,20 +235,26 @@ export type SectionLoads = Record<SectionId, SectionLoad>;
  * Starts every section's load as soon as config.json names them, before React
  * renders, and hands the loads to the page. A manifest pinned in config.json
  * is checked against its pin; an override loads another build, so the pin of
- * the configured URL does not apply to it.
+ * the configured URL does not apply to it, nor does the configured manifest
+ * a server-rendered page carries (`inlined`, used by the first load only:
+ * Try again fetches afresh).
  */
 export function startSections(
   config: SiteConfig,
   remotes: Partial<Record<SectionId, string>>,
   load: typeof loadSection = loadSection,
+  inlined: Partial<Record<SectionId, string>> = {},
 ): SectionLoads {
   const pins = manifestPins(config);
-  const start = (section: SectionId) => {
+  const start = (section: SectionId, first: boolean) => {
     const url = remotes[section];
-    const loading = load(section, url, { ...config.remoteLoading, pin: url === undefined ? undefined : pins.get(url) });
+    const manifest = first && url !== undefined && url === config.remotes[section] ? inlined[section] : undefined;
+    const loading = load(section, url, { ...config.remoteLoading, pin: url === undefined ? undefined : pins.get(url), manifest });
     // The section shows (and has reported) a failure; the page must not see an unhandled rejection.
     loading.catch(() => undefined);
     return loading;
   };
-  return Object.fromEntries(SECTION_IDS.map((section) => [section, { first: start(section), again: () => start(section) }])) as SectionLoads;
+  return Object.fromEntries(
+    SECTION_IDS.map((section) => [section, { first: start(section, true), again: () => start(section, false) }]),
+  ) as SectionLoads;
 }

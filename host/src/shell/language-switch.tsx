@@ -6,13 +6,19 @@ import {
   type Language,
 } from '@portico/shared-config';
 import { useState, type MouseEvent } from 'react';
+import { usePageAddress } from './use-page-address';
 
 export type LanguageSwitchProps = Readonly<Record<never, never>>;
 
-/** This page in `language`: the same section, every other parameter kept. */
-function hrefFor(language: Language): string {
-  return `${window.location.pathname}${searchWithLanguage(window.location.search, language)}${window.location.hash}`;
+/** `address` (`/path?query#hash`) in `language`: the same section, every other parameter kept. */
+function hrefFor(address: string, language: Language): string {
+  const hashAt = address.includes('#') ? address.indexOf('#') : address.length;
+  const searchAt = address.slice(0, hashAt).includes('?') ? address.indexOf('?') : hashAt;
+  const search = searchWithLanguage(address.slice(searchAt, hashAt), language);
+  return `${address.slice(0, searchAt)}${search}${address.slice(hashAt)}`;
 }
+
+const currentAddress = () => `${window.location.pathname}${window.location.search}${window.location.hash}`;
 
 /**
  * Links to the page in each language, each named in its own language. A
@@ -22,6 +28,7 @@ function hrefFor(language: Language): string {
 export function LanguageSwitch(_props: LanguageSwitchProps) {
   const { language, text, switchLanguage } = usePortico();
   const [pending, setPending] = useState<Language | null>(null);
+  const address = usePageAddress();
 
   const choose = async (event: MouseEvent<HTMLAnchorElement>, target: Language) => {
     // A new tab or window is the browser's business.
@@ -29,7 +36,7 @@ export function LanguageSwitch(_props: LanguageSwitchProps) {
     event.preventDefault();
     if (target === language) return;
     // Read at click time: the hash may have changed since the last render.
-    const href = hrefFor(target);
+    const href = hrefFor(currentAddress(), target);
     setPending(target);
     try {
       if (await switchLanguage(target)) window.history.pushState(null, '', href);
@@ -47,7 +54,7 @@ export function LanguageSwitch(_props: LanguageSwitchProps) {
       {LANGUAGES.map((option) => (
         <a
           key={option}
-          href={hrefFor(option)}
+          href={hrefFor(address, option)}
           lang={LANGUAGE_NAMES[option].tag}
           hrefLang={LANGUAGE_NAMES[option].tag}
           aria-current={option === language ? 'true' : undefined}

@@ -1,6 +1,7 @@
 import { SECTION_IDS, type SectionId } from '@portico/shared-config';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useReducer } from 'react';
 import { flushSync } from 'react-dom';
+import { usePageAddress } from './use-page-address';
 
 export function sectionFromHash(hash: string): SectionId {
   const id = hash.replace(/^#/, '');
@@ -19,17 +20,11 @@ function scrollToSection(id: SectionId): void {
  * smoothly to the section's anchor (the specification's point 2).
  */
 export function useActiveSection(): [SectionId, (id: SectionId) => void] {
-  const [active, setActive] = useState<SectionId>(() => sectionFromHash(window.location.hash));
-
-  useEffect(() => {
-    const follow = () => setActive(sectionFromHash(window.location.hash));
-    window.addEventListener('popstate', follow);
-    window.addEventListener('hashchange', follow);
-    return () => {
-      window.removeEventListener('popstate', follow);
-      window.removeEventListener('hashchange', follow);
-    };
-  }, []);
+  // Follows Back, Forward and hash links; a server-rendered page hydrates
+  // with Home (the server has no hash) and shows the hash's section next.
+  const address = usePageAddress();
+  const active = sectionFromHash(address.includes('#') ? address.slice(address.indexOf('#')) : '');
+  const [, rerender] = useReducer((count: number) => count + 1, 0);
 
   const select = useCallback((id: SectionId) => {
     // pushState, not location.hash: the browser's own jump to the anchor
@@ -37,8 +32,9 @@ export function useActiveSection(): [SectionId, (id: SectionId) => void] {
     if (sectionFromHash(window.location.hash) !== id || window.location.hash === '') {
       window.history.pushState(null, '', `#${id}`);
     }
-    // The section must be visible before it can be scrolled to.
-    flushSync(() => setActive(id));
+    // The section must be visible before it can be scrolled to; pushState
+    // fires no event, so the address is read again by a render of our own.
+    flushSync(rerender);
     scrollToSection(id);
   }, []);
 

@@ -155,7 +155,7 @@ let running: RunningPortico;
 
 beforeAll(async () => {
   process.on('unhandledRejection', onRejection);
-  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line) });
+  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line), ssr: false });
 });
 afterAll(async () => {
   process.off('unhandledRejection', onRejection);

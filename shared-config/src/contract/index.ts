@@ -18,3 +18,5 @@ export {
   type AppName,
   type PortEnvironment,
 } from './apps';
+// The page's languages and how its address picks one: the server renders the language the browser would.
+export { LANGUAGES, languageFromSearch, localeOf, type Language } from '../i18n/language';

@@ -197,3 +197,45 @@ describe('startSections', () => {
     expect(network.requestTimes).toHaveLength(2);
   });
 });
+
+describe('a manifest the server-rendered page carries', () => {
+  test('is checked and used as it is, with no request for the manifest', async () => {
+    const network = fakeNetwork(404);
+    const { error } = await settle(createSectionLoader(network.seams)('contact', manifestUrl, { manifest: genuine, pin: pinOf(genuine) }));
+    expect(error).toBeUndefined();
+    expect(network.requestTimes).toEqual([]);
+    expect(network.handedOver).toEqual([genuine]);
+  });
+
+  test('whose entry is gone (a redeploy since) gives way at once to the manifest fetched afresh, not counted as a retry', async () => {
+    const network = fakeNetwork(genuine);
+    let loads = 0;
+    network.seams.loadExposed = async () => {
+      loads += 1;
+      if (loads === 1) throw new Error('ScriptExternalLoadError: remoteEntry.js did not load');
+      return { Section: () => null };
+    };
+    const { error, at } = await settle(createSectionLoader(network.seams)('contact', manifestUrl, { manifest: tampered, retries: 0 }));
+    expect(error).toBeUndefined();
+    expect(at).toBe(0);
+    expect(network.handedOver).toEqual([tampered, genuine]);
+  });
+
+  test('that does not match its pin is refused like a fetched one, and not fetched again', async () => {
+    const network = fakeNetwork(genuine);
+    const { error } = await settle(createSectionLoader(network.seams)('contact', manifestUrl, { manifest: tampered, pin: pinOf(genuine) }));
+    expect(error).toBeDefined();
+    expect(network.requestTimes).toEqual([]);
+    expect(reported).toEqual([expect.objectContaining({ stage: 'manifest', cause: expect.stringContaining('does not match its remoteIntegrity pin') })]);
+  });
+
+  test('is used by the first load only: Try again fetches the manifest', async () => {
+    const network = fakeNetwork(genuine);
+    const config = { ...sampleConfig, remotes: { ...sampleConfig.remotes, contact: manifestUrl } };
+    const loads = startSections(config, config.remotes, createSectionLoader(network.seams), { contact: genuine });
+    await settle(loads.contact.first);
+    expect(network.requestTimes.length).toBe(2); // home and about fetch theirs
+    await settle(loads.contact.again());
+    expect(network.requestTimes.length).toBe(3);
+  });
+});

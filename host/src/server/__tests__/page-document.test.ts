@@ -1,0 +1,31 @@
+/**
+ * @jest-environment node
+ */
+import { PAGE_DATA_ID } from '@portico/render/page-data';
+import { pageDocument, TemplateError } from '../page-document';
+
+// The built index.html, minified as the build writes it, with its markers.
+const template =
+  '<!doctype html><html lang=en-IN><head><title>Personal loans</title>' +
+  '<!--!portico:client-only--><link rel=preload href=/config.json as=fetch crossorigin=anonymous><!--!/portico:client-only-->' +
+  '<!--!portico:head--><script defer src=main.0123456789.js></script></head>' +
+  '<body><div id=root><!--!portico:root--><header class=site-header></header><!--!/portico:root--></div>' +
+  '<!--!portico:client-only--><noscript>This site needs JavaScript.</noscript><!--!/portico:client-only--></body></html>';
+
+const data = { config: { comName: 'Portico' }, language: 'id' as const, manifests: {} };
+
+test('the rendered page takes the shell’s place, with its language, title, head tags and data', () => {
+  const page = pageDocument({ template, lang: 'id', title: 'Kredit <Portico> & Co', head: '<meta name="description" content="x">', root: '<main>$& rendered</main>', data });
+  expect(page).toContain('<html lang="id">');
+  expect(page).toContain('<title>Kredit &#60;Portico&#62; &#38; Co</title>');
+  expect(page).toContain('<meta name="description" content="x"><script defer src=main.0123456789.js>');
+  expect(page).toContain('<div id=root><main>$& rendered</main></div>');
+  expect(page).toContain(`<script type="application/json" id="${PAGE_DATA_ID}">`);
+  expect(page).not.toContain('config.json');
+  expect(page).not.toContain('noscript');
+  expect(page).not.toContain('site-header');
+});
+
+test('a template without the markers is refused, so the client-rendered page is served instead', () => {
+  expect(() => pageDocument({ template: '<html><body><div id=root></div></body></html>', lang: 'en-IN', title: undefined, head: '', root: '', data })).toThrow(TemplateError);
+});

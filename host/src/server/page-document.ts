@@ -1,0 +1,49 @@
+import { pageDataScript, type PageData } from '@portico/render/page-data';
+
+/** index.html's markers (`<!--!…-->`: the minifier keeps comments that start with `!`). */
+const ROOT = /<!--!portico:root-->[\s\S]*?<!--!\/portico:root-->/;
+const CLIENT_ONLY = /<!--!portico:client-only-->[\s\S]*?<!--!\/portico:client-only-->/g;
+const HEAD_SLOT = '<!--!portico:head-->';
+const HTML_TAG = /<html(\s[^>]*)?>/;
+const TITLE = /<title>[\s\S]*?<\/title>/;
+
+export interface PageDocumentParts {
+  /** The built index.html. */
+  template: string;
+  /** `<html lang>`. */
+  lang: string;
+  /** `<title>`, or undefined to keep the template's. */
+  title: string | undefined;
+  /** Tags for `<head>`, inserted as they are. */
+  head: string;
+  /** The rendered React root, hydrated as it is. */
+  root: string;
+  data: PageData;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+export class TemplateError extends Error {}
+
+/**
+ * The server-rendered page: the built index.html (its scripts, styles and
+ * icon) with the rendered root in place of the shell it draws before
+ * scripts, the hydration data before `</body>`, and without what only the
+ * client-rendered page needs (the config.json preload, the noscript notice).
+ */
+export function pageDocument({ template, lang, title, head, root, data }: PageDocumentParts): string {
+  if (!ROOT.test(template) || !template.includes(HEAD_SLOT) || !HTML_TAG.test(template) || !template.includes('</body>')) {
+    throw new TemplateError('index.html lacks the markers of a server-rendered page (a host built before them?)');
+  }
+  // Functions as replacements: a `$` in the inserted text stays a `$`.
+  let page = template
+    .replace(HTML_TAG, () => `<html lang="${escapeHtml(lang)}">`)
+    .replace(CLIENT_ONLY, '')
+    .replace(HEAD_SLOT, () => head)
+    .replace(ROOT, () => root)
+    .replace('</body>', () => `${pageDataScript(data)}</body>`);
+  if (title !== undefined) page = page.replace(TITLE, () => `<title>${escapeHtml(title)}</title>`);
+  return page;
+}

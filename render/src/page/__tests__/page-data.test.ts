@@ -1,0 +1,25 @@
+import { pageDataScript, parsePageData, PAGE_DATA_ID, scriptSafeJson } from '../page-data';
+
+test('the JSON in a script element cannot end the element, open a comment or break a line', () => {
+  const hostile = { text: '</script><script>alert(1)</script><!-- & \u2028\u2029 >' };
+  const json = scriptSafeJson(hostile);
+  expect(json).not.toMatch(/[<>&\u2028\u2029]/);
+  expect(JSON.parse(json)).toEqual(hostile);
+});
+
+test('the page data reads back as written, manifests byte for byte', () => {
+  const manifest = '{"name":"portico_contact", "note":"</script> ü"}\n';
+  const script = pageDataScript({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest } });
+  expect(script.startsWith(`<script type="application/json" id="${PAGE_DATA_ID}">`)).toBe(true);
+  const text = script.slice(script.indexOf('>') + 1, script.lastIndexOf('</script>'));
+  expect(parsePageData(text)).toEqual({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest } });
+});
+
+test.each([
+  ['no data', null],
+  ['not JSON', '{'],
+  ['an unknown language', '{"config":{},"language":"fr","manifests":{}}'],
+  ['no manifests', '{"config":{},"language":"en"}'],
+])('%s is no page data', (_what, text) => {
+  expect(parsePageData(text)).toBeUndefined();
+});

@@ -1,0 +1,63 @@
+/**
+ * The hydration data a server-rendered page carries for the browser, in a
+ * `<script type="application/json">` (data, never run: the CSP stays as it
+ * is). Pure, no DOM and no Node: the render worker writes it, the host's
+ * browser bundle reads it.
+ */
+import type { Language, SectionId } from '@portico/shared-config/contract';
+
+/** The element id of the hydration data. */
+export const PAGE_DATA_ID = 'portico-page-data';
+
+export interface PageData {
+  /** config.json as the server read it (a JSON value); the browser parses it with the same parseConfig. */
+  config: unknown;
+  language: Language;
+  /**
+   * Each section's mf-manifest.json text exactly as the front server fetched
+   * it: the browser checks the pin on these bytes and loads the versions the
+   * server rendered, with no request for the manifest.
+   */
+  manifests: Partial<Record<SectionId, string>>;
+}
+
+const UNSAFE_IN_SCRIPT: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+
+/**
+ * JSON safe inside a `<script>` element: `<` cannot start `</script>` or
+ * `<!--`, and the line separators some parsers treat as line ends are
+ * escaped too. JSON.parse reads the escapes back to the same characters.
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => UNSAFE_IN_SCRIPT[character]!);
+}
+
+/** The `<script type="application/json">` element holding `data`. */
+export function pageDataScript(data: PageData): string {
+  return `<script type="application/json" id="${PAGE_DATA_ID}">${scriptSafeJson(data)}</script>`;
+}
+
+const LANGUAGE_VALUES: readonly string[] = ['en', 'id'];
+
+/** The page data from the script's text, or undefined when it is missing or not what the server writes. */
+export function parsePageData(text: string | null | undefined): PageData | undefined {
+  if (!text) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { config, language, manifests } = value as Record<string, unknown>;
+  if (typeof language !== 'string' || !LANGUAGE_VALUES.includes(language)) return undefined;
+  if (typeof manifests !== 'object' || manifests === null) return undefined;
+  const texts = Object.fromEntries(Object.entries(manifests).filter(([, manifest]) => typeof manifest === 'string'));
+  return { config, language: language as Language, manifests: texts };
+}

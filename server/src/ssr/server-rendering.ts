@@ -1,0 +1,217 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import type { PageRequest } from '@portico/render/protocol';
+import { parseConfig } from '@portico/shared-config/config';
+import { languageFromSearch, LANGUAGES, SECTION_IDS, type SectionId } from '@portico/shared-config/contract';
+import type { ConfigAnswer } from '@portico/shared-config/node-config';
+import { clearFileHeaders } from '../plain-answer';
+import { requestTarget } from '../static-files';
+import { ManifestWatcher } from './manifest-watcher';
+import { RenderWorkers, type RenderedPage } from './render-workers';
+
+/** The render worker the host's build writes (webpack/src/render-worker-build.ts). */
+export const RENDER_WORKER_PATH = 'host/dist-node/render-worker.js';
+
+export const DEFAULT_SSR_BUDGET_MS = 400;
+export const DEFAULT_SSR_HEAP_MB = 128;
+/** How many pages are kept; the key has the query in it, which visitors choose. */
+const CACHE_ENTRIES = 500;
+const MANIFEST_POLL_MS = 1000;
+const MANIFEST_TIMEOUT_MS = 3000;
+const MANIFEST_MAX_BYTES = 1024 * 1024;
+/** `npm run serve` waits this long at most for the first worker to be warm, then serves anyway. */
+const FIRST_WARM_MS = 15_000;
+/** How many distinct config.json answers a new worker warms up with. */
+const WARM_CONFIGS = 4;
+
+export interface ServerRenderingOptions {
+  rootDir: string;
+  /** The answer /config.json gives this request (the default config follows its Host). */
+  configFor: (req: IncomingMessage) => Promise<ConfigAnswer>;
+  /** The page's security headers for this request and query. */
+  pageHeaders: (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
+  /** The visitor-facing origin of the request. */
+  originOf: (req: IncomingMessage) => string | undefined;
+  budgetMs?: number;
+  heapMb?: number;
+  /** Off for each page rendered anew (measurements): the worker renders every request. */
+  cache?: boolean;
+  log: (line: string) => void;
+}
+
+export interface ServerRendering {
+  /** Answers `/` and `/index.html` server-rendered, or calls `fallback` (the client-rendered index.html). */
+  handle: (req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>) => Promise<void>;
+  /** Watches the config a visitor to `hostHeader` gets and starts the first worker; resolves once it is warm (or after a bounded wait). */
+  start: (hostHeaders: readonly string[]) => Promise<void>;
+  /** The live worker, for measurements and tests. */
+  worker: () => { generation: number | undefined; pid: number | undefined };
+  close: () => Promise<void>;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
+
+/** A `?remote.<section>=` override is rendered by the browser alone: its code never runs on the server. */
+function hasOverride(search: string): boolean {
+  return [...new URLSearchParams(search).keys()].some((name) => name.startsWith('remote.'));
+}
+
+interface Template {
+  text: string;
+  stamp: string;
+}
+
+/**
+ * The composed page rendered on the server. The front server (this) reads
+ * config.json per request, as it serves it, takes the manifests the
+ * background watcher last fetched, and asks the render worker for the page
+ * within the budget; anything short of a page in time is answered with the
+ * client-rendered index.html, so a visitor never waits longer than today.
+ * Pages are cached on what they are made of.
+ */
+export function serverRendering(options: ServerRenderingOptions): ServerRendering | undefined {
+  const workerFile = path.join(options.rootDir, RENDER_WORKER_PATH);
+  if (!existsSync(workerFile)) {
+    options.log(`no render worker at ${workerFile} (a host built before it?): pages are rendered in the browser`);
+    return undefined;
+  }
+  const budgetMs = options.budgetMs ?? DEFAULT_SSR_BUDGET_MS;
+  const templateFile = path.join(options.rootDir, 'host/dist/index.html');
+  const cache = new Map<string, RenderedPage & { etag: string }>();
+  const inFlight = new Map<string, Promise<RenderedPage | undefined>>();
+  /**
+   * What a new worker renders to warm up: the latest pages asked for (or
+   * primed) under each distinct config.json (the default one differs per
+   * host name), each in every language.
+   */
+  const recent = new Map<string, PageRequest>();
+  const remember = (request: PageRequest, configHash: string) => {
+    recent.delete(configHash);
+    recent.set(configHash, request);
+    if (recent.size > WARM_CONFIGS) recent.delete(recent.keys().next().value!);
+  };
+
+  const workers = new RenderWorkers({ workerFile, heapMb: options.heapMb ?? DEFAULT_SSR_HEAP_MB, log: options.log }, async () =>
+    [...recent.values()].flatMap((page) =>
+      LANGUAGES.map((language) => ({ ...page, language, pathname: '/', search: language === 'en' ? '' : '?type=2', budgetMs: 10_000 })),
+    ),
+  );
+  const watcher = new ManifestWatcher({
+    intervalMs: MANIFEST_POLL_MS,
+    timeoutMs: MANIFEST_TIMEOUT_MS,
+    maxBytes: MANIFEST_MAX_BYTES,
+    // A redeployed (or newly configured) section: a fresh worker loads it, and no old code stays.
+    onChange: () => void workers.renew(),
+    log: options.log,
+  });
+
+  let template: Template | undefined;
+  async function readTemplate(): Promise<Template | undefined> {
+    try {
+      const { mtimeMs, size } = await stat(templateFile);
+      const stamp = `${mtimeMs}:${size}`;
+      if (template?.stamp !== stamp) template = { text: await readFile(templateFile, 'utf8'), stamp };
+      return template;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The page to ask for, and its cache key; undefined when this request is not one the server renders. */
+  async function pageOf(req: IncomingMessage, pathname: string, search: string) {
+    const answer = await options.configFor(req);
+    const origin = options.originOf(req);
+    const page = await readTemplate();
+    if (answer.status !== 200 || origin === undefined || page === undefined) return undefined;
+    const config: unknown = JSON.parse(answer.body);
+    const { remotes } = parseConfig(config).config;
+    const manifests: Partial<Record<SectionId, string>> = {};
+    const hashes: string[] = [];
+    for (const id of SECTION_IDS) {
+      const url = remotes[id];
+      const watched = url === undefined ? undefined : watcher.current(url);
+      if (watched?.text !== undefined) manifests[id] = watched.text;
+      hashes.push(watched?.hash ?? '-');
+    }
+    const language = languageFromSearch(search);
+    const request: PageRequest = { template: page.text, language, pathname, search, origin, config, manifests, budgetMs };
+    const configHash = sha256(answer.body);
+    const key = sha256(JSON.stringify([language, pathname, search, origin, configHash, hashes, page.stamp]));
+    return { request, key, configHash };
+  }
+
+  async function rendered(request: PageRequest, key: string): Promise<(RenderedPage & { etag: string }) | undefined> {
+    const generation = workers.liveGeneration;
+    const fullKey = `${key}:${generation}`;
+    const cached = options.cache === false ? undefined : cache.get(fullKey);
+    if (cached) return cached;
+    let rendering = inFlight.get(fullKey);
+    if (!rendering) {
+      rendering = workers.render(request, budgetMs).finally(() => inFlight.delete(fullKey));
+      inFlight.set(fullKey, rendering);
+    }
+    const page = await rendering;
+    if (!page) return undefined;
+    const entry = { ...page, etag: `"${sha256(page.html).slice(0, 27)}"` };
+    if (options.cache !== false && page.generation === workers.liveGeneration) {
+      if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+      cache.set(fullKey, entry);
+    }
+    return entry;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>): Promise<void> {
+    const target = requestTarget(req.url);
+    if (!target || (target.pathname !== '/' && target.pathname !== '/index.html') || hasOverride(target.search)) return fallback();
+    const asked = await pageOf(req, target.pathname, target.search);
+    if (!asked) return fallback();
+    remember(asked.request, asked.configHash);
+    const page = await rendered(asked.request, asked.key);
+    if (!page) return fallback();
+
+    const headers = await options.pageHeaders(req, target.search);
+    // The manifests are in the page: preloading them would fetch each twice.
+    delete headers.Link;
+    clearFileHeaders(res);
+    const notModified = req.headers['if-none-match'] === page.etag;
+    res.writeHead(notModified ? 304 : 200, {
+      ...headers,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      ETag: page.etag,
+      ...(notModified ? {} : { 'Content-Length': String(Buffer.byteLength(page.html)) }),
+    });
+    res.end(req.method === 'HEAD' || notModified ? undefined : page.html);
+  }
+
+  async function start(hostHeaders: readonly string[]): Promise<void> {
+    // Prime: the manifests a visitor by these host names gets, fetched once before the first worker warms with them.
+    const primed = () =>
+      Promise.all(
+        hostHeaders.map(async (host) => {
+          const request = { headers: { host }, url: '/', socket: {} } as unknown as IncomingMessage;
+          const asked = await pageOf(request, '/', '').catch(() => undefined);
+          if (asked) remember(asked.request, asked.configHash);
+        }),
+      );
+    // Once to name the manifests to watch, once more with their texts.
+    await primed();
+    await watcher.poll();
+    await primed();
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, FIRST_WARM_MS).unref());
+    await Promise.race([workers.renew(), timeout]);
+  }
+
+  return {
+    handle,
+    start,
+    worker: () => ({ generation: workers.liveGeneration, pid: workers.pid }),
+    close: async () => {
+      watcher.close();
+      await workers.close();
+    },
+  };
+}

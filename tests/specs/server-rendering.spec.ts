@@ -1,0 +1,223 @@
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { sampleConfig } from '@portico/testing/sample-config';
+import { startFaultServer, type Fault } from '../support/fault-server';
+import { expect, serve, siteRemotes, test, workerPorts, writeConfig } from '../support/fixtures';
+import { REPO_ROOT } from '../support/paths';
+import { copyDists, redeploy, SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
+import { serveUnderPath } from '../support/static-server';
+
+// The composed page as the server renders it (server/src/ssr/, host/src/server/),
+// and the browser hydrating it.
+
+/** The page's HTML as the server sends it, before any script runs. */
+async function pageHtml(url: string): Promise<string> {
+  return (await fetch(url)).text();
+}
+
+/** The node build's path on a remote's origin, as its manifest names it. */
+function nodeBuildPath(app: string): string {
+  const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, app, 'dist/mf-manifest.json'), 'utf8')) as {
+    metaData: { ssrRemoteEntry: { path: string; name: string } };
+  };
+  return `/${manifest.metaData.ssrRemoteEntry.path}/${manifest.metaData.ssrRemoteEntry.name}`;
+}
+
+/** Console errors, uncaught errors and CSP violations of a visit. */
+async function watchProblems(page: Page) {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  return problems;
+}
+
+const CONTACT_RENDERED = '>Send message</button>';
+const CONTACT_LEFT_TO_BROWSER = 'Loading Contact us…';
+
+test.describe('with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false });
+
+  for (const [search, language] of [
+    ['', { lang: 'en-IN', home: 'A personal loan in three steps', step: 'Complete certification', about: 'Grievance officer', label: 'Telephone', footer: 'Company Name' }],
+    ['?type=2', { lang: 'id', home: 'Pinjaman pribadi dalam tiga langkah', step: 'Lengkapi verifikasi', about: 'Petugas pengaduan', label: 'Nomor telepon', footer: 'Nama Perusahaan' }],
+  ] as const) {
+    test(`the server-rendered page ${search || '/'} shows every section and the footer from the served config`, async ({ page, site }) => {
+      await page.goto(`${site.url}/${search}`);
+      await expect(page).toHaveTitle(sampleConfig.comName ?? '');
+      await expect(page.locator('html')).toHaveAttribute('lang', language.lang);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(sampleConfig.comName ?? '');
+      await expect(page.locator('#home')).toContainText(language.home);
+      await expect(page.locator('#home')).toContainText(language.step);
+      // The About Us and Contact panels are in the page, not yet shown as tabs without a script.
+      await expect(page.locator('#about')).toContainText(language.about);
+      await expect(page.locator('#about')).toContainText(sampleConfig.legal!.companyName);
+      await expect(page.locator('#contact label', { hasText: language.label })).toHaveCount(1);
+      const footer = page.getByRole('contentinfo');
+      await expect(footer).toContainText(language.footer);
+      for (const value of [sampleConfig.email, sampleConfig.address, sampleConfig.copyright]) await expect(footer).toContainText(value!);
+    });
+  }
+});
+
+test('a normal visit hydrates the server-rendered page with no error; tabs, language switch and the contact form work', async ({ page, site }) => {
+  const problems = await watchProblems(page);
+  // The heading as the server sent it: hydration keeps that element, a client render would replace it.
+  await page.addInitScript(() => {
+    document.addEventListener('readystatechange', () => {
+      if (document.readyState === 'interactive') Object.assign(window, { serverHeading: document.querySelector('#home h2') });
+    });
+  });
+  expect(await pageHtml(site.url)).toContain('A personal loan in three steps');
+  await page.goto(site.url);
+  await page.getByRole('tab', { name: 'Contact us' }).click();
+  await page.getByLabel('Name').fill('Asha');
+  await page.getByLabel('Telephone').fill('+91 98765 43210');
+  await page.getByLabel('Message').fill('When can I apply?');
+  await page.getByRole('button', { name: 'Send message' }).click();
+  await expect(page.getByRole('status')).toHaveText('Submit successfully！');
+  expect(await page.evaluate(() => (window as unknown as { serverHeading: Element }).serverHeading === document.querySelector('#home h2'))).toBe(true);
+
+  await page.getByRole('link', { name: 'Bahasa Indonesia' }).click();
+  await expect(page.getByRole('tab', { name: 'Hubungi Kami' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByLabel('Nomor telepon')).toHaveValue('+91 98765 43210');
+  await page.getByRole('tab', { name: 'Tentang Kami' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Tentang Kami' })).toContainText('Petugas pengaduan');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'id');
+  expect(problems).toEqual([]);
+});
+
+test('a visit to a section by its hash hydrates with Home, then shows that section', async ({ page, site }) => {
+  const problems = await watchProblems(page);
+  await page.goto(`${site.url}/?type=2#about`);
+  await expect(page.getByRole('tabpanel', { name: 'Tentang Kami' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'English' })).toHaveAttribute('href', '/?type=1#about');
+  expect(problems).toEqual([]);
+});
+
+test('CSP: a full visit of the server-rendered page violates nothing', async ({ page, site }) => {
+  const problems = await watchProblems(page);
+  const response = await page.goto(site.url);
+  expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+  expect(await response?.text()).toContain('type="application/json" id="portico-page-data"');
+  for (const tab of ['About Us', 'Contact us', 'Home']) {
+    await page.getByRole('tab', { name: tab }).click();
+    await expect(page.getByRole('tabpanel', { name: tab }).getByRole('heading', { level: 2 }).first()).toBeVisible();
+  }
+  await page.getByRole('link', { name: 'Bahasa Indonesia' }).click();
+  await expect(page.getByRole('tab', { name: 'Beranda' })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test.describe('a section the server cannot render is left to the browser', () => {
+  const nodeBuild = nodeBuildPath('remote-contact');
+
+  /**
+   * A site whose Contact comes from a fault server with `fault` in place
+   * from the start, server-rendered; `changes` go into its config.json.
+   */
+  async function withFaultySite(slot: number, parallelIndex: number, fault: Fault | undefined, changes: Record<string, unknown>, run: (url: string) => Promise<void>) {
+    const faults = await startFaultServer();
+    if (fault) faults.fault(nodeBuild, fault);
+    const basePort = workerPorts(parallelIndex, slot);
+    const configPath = writeConfig(basePort, changes);
+    writeConfig.rewrite(configPath, { remotes: { ...JSON.parse(readFileSync(configPath, 'utf8')).remotes, contact: faults.manifestUrl } });
+    const site = await serve(basePort, configPath);
+    try {
+      await run(site.url);
+    } finally {
+      await Promise.all([site.close(), faults.close()]);
+    }
+  }
+
+  async function expectLeftToBrowser(page: Page, url: string, problems: string[], browserShows: 'form' | 'alert') {
+    const html = await pageHtml(url);
+    expect(html).toContain(CONTACT_LEFT_TO_BROWSER);
+    expect(html).toContain('A personal loan in three steps');
+    expect(html).toContain('Company Name');
+    const started = Date.now();
+    await page.goto(`${url}/#contact`, { waitUntil: 'domcontentloaded' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+    if (browserShows === 'form') await expect(contact.getByRole('button', { name: 'Send message' })).toBeVisible();
+    else await expect(contact.getByRole('alert')).toContainText('The Contact us section could not be loaded.');
+    await expect(page.getByRole('tab', { name: 'Home' })).toBeVisible();
+    if (browserShows === 'form') expect(problems).toEqual([]);
+  }
+
+  test('a node build that throws as it loads', async ({ page }, testInfo) => {
+    const problems = await watchProblems(page);
+    const fault = { rewrite: (text: string) => `throw new Error('broken on the server');\n${text}` };
+    await withFaultySite(18, testInfo.parallelIndex, fault, {}, (url) => expectLeftToBrowser(page, url, problems, 'form'));
+  });
+
+  test('a node build that never arrives', async ({ page }, testInfo) => {
+    const problems = await watchProblems(page);
+    await withFaultySite(18, testInfo.parallelIndex, { hang: true }, {}, (url) => expectLeftToBrowser(page, url, problems, 'form'));
+  });
+
+  test('a tampered node build (not the hash its manifest gives) is refused on the server; the browser loads its own build', async ({ page }, testInfo) => {
+    const problems = await watchProblems(page);
+    const fault = { body: 'module.exports = { tampered: true };', contentType: 'text/javascript' };
+    await withFaultySite(18, testInfo.parallelIndex, fault, {}, (url) => expectLeftToBrowser(page, url, problems, 'form'));
+  });
+
+  test('a manifest that does not match its pin is refused on the server, and by the browser as before', async ({ page }, testInfo) => {
+    const problems = await watchProblems(page);
+    const pinned = { remoteIntegrity: { contact: `sha384-${'A'.repeat(64)}` } };
+    await withFaultySite(18, testInfo.parallelIndex, undefined, pinned, (url) => expectLeftToBrowser(page, url, problems, 'alert'));
+  });
+});
+
+test('a killed render worker: the next visitors get the client-rendered page at once, and a new worker takes over', async ({ page }, testInfo) => {
+  const site = await serve(workerPorts(testInfo.parallelIndex, 15));
+  try {
+    const before = site.renderWorker();
+    expect(before?.pid).toBeDefined();
+    process.kill(before!.pid!, 'SIGKILL');
+    const started = Date.now();
+    await page.goto(site.url, { waitUntil: 'domcontentloaded' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
+    await expect.poll(async () => pageHtml(site.url), { timeout: 10_000 }).toContain('A personal loan in three steps');
+    expect(site.renderWorker()?.generation).toBeGreaterThan(before!.generation!);
+  } finally {
+    await site.close();
+  }
+});
+
+// eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
+test('a swap in config.json and a redeploy of a remote: the server-rendered page shows the new section', async ({}, testInfo) => {
+  const root = copyDists();
+  // The render worker is built beside the host's dist/.
+  cpSync(path.join(REPO_ROOT, 'host/dist-node'), path.join(root, 'host/dist-node'), { recursive: true });
+  const basePort = workerPorts(testInfo.parallelIndex, 16);
+  const configPath = writeConfig(basePort);
+  const site = await serve(basePort, configPath, root);
+  const v2 = await serveUnderPath(path.join(secondBuildRoot(), 'remote-contact/dist'), '/contact/v2/', workerPorts(testInfo.parallelIndex, 17));
+  try {
+    expect(await pageHtml(site.url)).toContain(CONTACT_RENDERED);
+    expect(await pageHtml(site.url)).not.toContain(SECOND_BUILD_TEXT);
+
+    // The swap: config.json names the second build, served elsewhere.
+    const remotes = siteRemotes(basePort);
+    writeConfig.rewrite(configPath, { remotes: { ...remotes, contact: `${v2.url}mf-manifest.json` } });
+    await expect.poll(async () => pageHtml(site.url), { timeout: 10_000 }).toContain(SECOND_BUILD_TEXT);
+
+    // And back; then the redeploy: the second build copied over the one the site serves.
+    writeConfig.rewrite(configPath, { remotes });
+    await expect.poll(async () => pageHtml(site.url), { timeout: 10_000 }).not.toContain(SECOND_BUILD_TEXT);
+    redeploy(root, 'contact', secondBuildRoot());
+    await expect.poll(async () => pageHtml(site.url), { timeout: 10_000 }).toContain(SECOND_BUILD_TEXT);
+  } finally {
+    await Promise.all([site.close(), v2.close()]);
+    rmSync(root, { recursive: true, force: true });
+  }
+});
