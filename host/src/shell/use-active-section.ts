@@ -1,6 +1,7 @@
 import { SECTION_IDS, type SectionId } from '@portico/shared-config';
 import { useCallback, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
+import { useHydrated } from './use-hydrated';
 
 export function sectionFromHash(hash: string): SectionId {
   const id = hash.replace(/^#/, '');
@@ -19,7 +20,12 @@ function scrollToSection(id: SectionId): void {
  * smoothly to the section's anchor (the specification's point 2).
  */
 export function useActiveSection(): [SectionId, (id: SectionId) => void] {
-  const [active, setActive] = useState<SectionId>(() => sectionFromHash(window.location.hash));
+  const hydrated = useHydrated();
+  // Nothing chosen yet: the hash decides, which only the browser can read.
+  // The server (and hydration, which must match it) says Home; React
+  // re-renders with the hash as soon as the page is hydrated.
+  const [chosen, setActive] = useState<SectionId | undefined>(undefined);
+  const active = chosen ?? (hydrated ? sectionFromHash(window.location.hash) : 'home');
 
   useEffect(() => {
     const follow = () => setActive(sectionFromHash(window.location.hash));
