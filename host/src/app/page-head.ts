@@ -1,4 +1,4 @@
-import { LANGUAGE_NAMES, type Language, type SiteConfig, type TextPack } from '@portico/shared-config';
+import { LANGUAGE_NAMES, pagePath, type Language, type SiteConfig, type TextPack } from '@portico/shared-config';
 
 /**
  * The `<head>` tags that let search engines and link previews read the page:
@@ -22,9 +22,6 @@ export const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, type:
 
 /** Open Graph names locales with an underscore and a country. */
 const OG_LOCALE: Record<Language, string> = { en: 'en_IN', id: 'id_ID' };
-
-/** Where each language of the page lives; English is the default, so its canonical URL is `/`. */
-const PAGE_PATH: Record<Language, string> = { en: '/', id: '/?type=2' };
 
 const MARKET_COUNTRY = { IN: 'India', ID: 'Indonesia' } as const;
 
@@ -57,7 +54,7 @@ function pageOrigin(origin: string): string {
 /** The page's URL in each language, from its public origin. */
 export function pageUrls(origin: string): Record<Language, string> {
   const base = pageOrigin(origin);
-  return { en: `${base}${PAGE_PATH.en}`, id: `${base}${PAGE_PATH.id}` };
+  return { en: `${base}${pagePath('en')}`, id: `${base}${pagePath('id')}` };
 }
 
 /** schema.org's description of the lender, from what config.json says; absent fields are left out. */

@@ -18,3 +18,5 @@ export {
   type AppName,
   type PortEnvironment,
 } from './apps';
+// The page's languages and their URLs: the server's sitemap.xml and the page's head agree on them.
+export { LANGUAGE_NAMES, LANGUAGES, localeOf, pagePath, type Language } from '../i18n/language';
