@@ -38,6 +38,45 @@ export interface NginxOptions {
   template?: string;
   /** Told what config.json names that the page's CSP leaves out, and why. */
   log?: (line: string) => void;
+  /**
+   * The page rendered by the Node server (the default): nginx proxies `/`,
+   * `/index.html`, `/sitemap.xml`, `/robots.txt` and `/api/` to `upstreams`.
+   * False (`--no-ssr`): pure static hosting, the page rendered in the browser.
+   */
+  ssr?: boolean;
+  /** The Node servers (`host:port`), one or more; by default `127.0.0.1:` basePort + 10. */
+  upstreams?: readonly string[];
+}
+
+/** The Node server's port beside nginx when none is named: clear of the four nginx listens on. */
+export const DEFAULT_UPSTREAM_OFFSET = 10;
+
+/** `host:port`, IPv6 in brackets: what nginx's `server` line in an upstream takes. */
+const UPSTREAM = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+
+function upstreamServers(upstreams: readonly string[]): string {
+  if (upstreams.length === 0) throw new Error('server rendering needs at least one upstream (host:port of npm run serve)');
+  return indent(
+    upstreams.map((upstream) => {
+      const match = UPSTREAM.exec(upstream);
+      if (!match || Number(match[2]) < 1 || Number(match[2]) > 65_535) {
+        throw new Error(`an upstream is host:port (127.0.0.1:8090, [::1]:8090), got ${JSON.stringify(upstream)}`);
+      }
+      return `server ${upstream};`;
+    }),
+    4,
+  );
+}
+
+/**
+ * Keeps the template's `# BEGIN server-rendered …` blocks and drops its
+ * `# BEGIN static …` ones, or the other way round.
+ */
+function chooseMode(template: string, ssr: boolean): string {
+  return template.replace(
+    /^ *# BEGIN (static|server-rendered)([^\n]*)\n([\s\S]*?)^ *# END \1\2\n/gm,
+    (_block, mode: string, _name: string, body: string) => ((mode === 'server-rendered') === ssr ? body : ''),
+  );
 }
 
 /** A value nginx reads literally inside double quotes. */
@@ -86,7 +125,8 @@ function fill(template: string, values: Record<string, string>): string {
  * rules, CORS on the remotes, precompressed files, 404 page and methods.
  */
 export function nginxConfig(options: NginxOptions): string {
-  const template = options.template ?? readFileSync(TEMPLATE_PATH, 'utf8');
+  const ssr = options.ssr ?? true;
+  const template = chooseMode(options.template ?? readFileSync(TEMPLATE_PATH, 'utf8'), ssr);
   const [head, rest] = template.split(/^ *# BEGIN remote server\n/m);
   const [remoteBlock, tail] = (rest ?? '').split(/^ *# END remote server\n/m);
   if (head === undefined || remoteBlock === undefined || tail === undefined) {
@@ -116,6 +156,9 @@ export function nginxConfig(options: NginxOptions): string {
     cache_immutable: CACHE_IMMUTABLE,
     cache_revalidate: CACHE_REVALIDATE,
     strict_transport_security: STRICT_TRANSPORT_SECURITY,
+    upstream_servers: ssr
+      ? upstreamServers(options.upstreams ?? [`127.0.0.1:${options.basePort + DEFAULT_UPSTREAM_OFFSET}`])
+      : '',
   };
 
   const remotes = (['home', 'about', 'contact'] as const).map((app, index) =>
