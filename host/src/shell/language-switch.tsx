@@ -1,16 +1,23 @@
 import {
   LANGUAGE_NAMES,
   LANGUAGES,
+  pagePath,
   searchWithLanguage,
   usePortico,
   type Language,
 } from '@portico/shared-config';
 import { useState, type MouseEvent } from 'react';
+import { useHydrated } from './use-hydrated';
 
 export type LanguageSwitchProps = Readonly<Record<never, never>>;
 
-/** This page in `language`: the same section, every other parameter kept. */
-function hrefFor(language: Language): string {
+/**
+ * This page in `language`: the same section, every other parameter kept.
+ * The server (and hydration, which must match it) cannot see the address,
+ * so there it is the page's own URL in that language.
+ */
+function hrefFor(language: Language, hydrated: boolean): string {
+  if (!hydrated) return pagePath(language);
   return `${window.location.pathname}${searchWithLanguage(window.location.search, language)}${window.location.hash}`;
 }
 
@@ -22,6 +29,7 @@ function hrefFor(language: Language): string {
 export function LanguageSwitch(_props: LanguageSwitchProps) {
   const { language, text, switchLanguage } = usePortico();
   const [pending, setPending] = useState<Language | null>(null);
+  const hydrated = useHydrated();
 
   const choose = async (event: MouseEvent<HTMLAnchorElement>, target: Language) => {
     // A new tab or window is the browser's business.
@@ -29,7 +37,7 @@ export function LanguageSwitch(_props: LanguageSwitchProps) {
     event.preventDefault();
     if (target === language) return;
     // Read at click time: the hash may have changed since the last render.
-    const href = hrefFor(target);
+    const href = hrefFor(target, true);
     setPending(target);
     try {
       if (await switchLanguage(target)) window.history.pushState(null, '', href);
@@ -47,7 +55,7 @@ export function LanguageSwitch(_props: LanguageSwitchProps) {
       {LANGUAGES.map((option) => (
         <a
           key={option}
-          href={hrefFor(option)}
+          href={hrefFor(option, hydrated)}
           lang={LANGUAGE_NAMES[option].tag}
           hrefLang={LANGUAGE_NAMES[option].tag}
           aria-current={option === language ? 'true' : undefined}

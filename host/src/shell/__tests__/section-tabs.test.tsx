@@ -108,3 +108,14 @@ test('Space selects the focused tab, as Enter does', async () => {
   await user.keyboard('{Home}{Enter}');
   expect(screen.getByRole('tab', { name: 'Home' })).toHaveAttribute('aria-selected', 'true');
 });
+
+test('the language links are plain links in the server HTML, and keep the address once hydrated', async () => {
+  window.history.replaceState(null, '', '/?remote.home=x#about');
+  const container = await serverHtml();
+  expect(within(container).getByRole('link', { name: 'Bahasa Indonesia' })).toHaveAttribute('href', '/?type=2');
+  const ui = await page();
+  await act(async () => {
+    render(ui, { container, hydrate: true });
+  });
+  expect(screen.getByRole('link', { name: 'Bahasa Indonesia' })).toHaveAttribute('href', '/?remote.home=x&type=2#about');
+});
