@@ -52,10 +52,15 @@ export function singleBundleSsrConfigs(outDir: string, serverDir: string): Confi
     entry: { 'server-entry': path.join(__dirname, 'server-entry.tsx') },
     output: { path: serverDir, filename: '[name].js', library: { type: 'commonjs2' }, publicPath: '/', clean: true },
     resolve: base.resolve,
-    module: { rules: [scriptRule, { test: /\.(svg|png|webp|jpg)$/, type: 'asset/resource', generator: { emit: false } }] },
+    module: {
+      rules: [
+        scriptRule,
+        // Styles are the browser build's; here an import of one is a string nobody reads.
+        { test: /\.css$/, type: 'asset/source' },
+        { test: /\.(svg|png|webp|jpg)$/, type: 'asset/resource', generator: { emit: false } },
+      ],
+    },
     plugins: [
-      // Styles are the browser build's; the server renders markup only.
-      new webpack.IgnorePlugin({ resourceRegExp: /\.css$/ }),
       // One file: the language packs' chunks too.
       new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
     ],

@@ -54,7 +54,10 @@ export async function renderSinglePage({ indexHtml, config, problems, language, 
     </StrictMode>,
   );
   const withHead = withPageHead(indexHtml, pageHead({ config, language, text, origin }));
-  const root = /<div id="root">[\s\S]*?<\/header>\s*<\/div>/;
+  // The built index.html is minified: attribute values may be unquoted.
+  const root = /<div id="?root"?>[\s\S]*?<\/header>\s*<\/div>/;
   if (!root.test(withHead)) throw new Error('index.html has no #root holding the shell header');
-  return withHead.replace(/<html lang="[^"]*"/, `<html lang="${localeOf(language)}"`).replace(root, () => `<div id="root">${app}</div>`);
+  return withHead
+    .replace(/<html lang=("?)[^"\s>]*\1/, `<html lang="${localeOf(language)}"`)
+    .replace(root, () => `<div id="root">${app}</div>`);
 }

@@ -136,14 +136,25 @@ export function pageHead(input: PageHeadInput): string {
   ].join('\n    ');
 }
 
-/** index.html marks its static head block with these comments (`!`: the HTML minifier keeps them). */
-export const PAGE_HEAD_START = '<!--!page-head-->';
-export const PAGE_HEAD_END = '<!--!/page-head-->';
+/**
+ * The tags pageHead writes, as index.html may hold them (minified: attribute
+ * values unquoted). Our own build's HTML, so a pattern per kind suffices.
+ */
+const HEAD_TAGS = [
+  /<title\b[^>]*>[\s\S]*?<\/title>/gi,
+  /<meta\b[^>]*\b(?:name|property)=["']?(?:description|og:[\w:]+|twitter:[\w:]+)["'\s>][^>]*>/gi,
+  /<link\b[^>]*\brel=["']?(?:canonical|alternate)["'\s>][^>]*>/gi,
+  /<script\b[^>]*\btype=["']?application\/ld\+json["'\s>][^>]*>[\s\S]*?<\/script>/gi,
+];
 
-/** index.html with its static head block replaced by `tags` (`pageHead`). */
+/**
+ * index.html with its static head tags (title, description, Open Graph…)
+ * replaced by `tags` (`pageHead`), put at the end of its `<head>`, so the
+ * page has one of each.
+ */
 export function withPageHead(indexHtml: string, tags: string): string {
-  const start = indexHtml.indexOf(PAGE_HEAD_START);
-  const end = indexHtml.indexOf(PAGE_HEAD_END, start);
-  if (start === -1 || end === -1) throw new Error(`index.html has no ${PAGE_HEAD_START} ... ${PAGE_HEAD_END} block`);
-  return `${indexHtml.slice(0, start)}${tags}${indexHtml.slice(end + PAGE_HEAD_END.length)}`;
+  const end = indexHtml.search(/<\/head>/i);
+  if (end === -1) throw new Error('index.html has no </head>');
+  const head = HEAD_TAGS.reduce((html, pattern) => html.replace(pattern, ''), indexHtml.slice(0, end));
+  return `${head}${tags}${indexHtml.slice(end)}`;
 }

@@ -115,15 +115,27 @@ test('an origin with a path, a query or another scheme is refused', async () => 
   await expect(headOf(sampleConfig, 'en', `${ORIGIN}/`)).resolves.toBeDefined();
 });
 
-test("withPageHead puts the tags in place of index.html's static block, once", async () => {
+test("withPageHead puts the tags in place of index.html's static ones, once", async () => {
   const indexHtml = readFileSync(path.join(__dirname, '../../index.html'), 'utf8');
   const tags = pageHead({ config: sampleConfig, language: 'id', text: await loadPack('id'), origin: ORIGIN });
-  const page = new DOMParser().parseFromString(withPageHead(indexHtml, tags), 'text/html');
-  expect(page.querySelectorAll('title')).toHaveLength(1);
-  expect(page.title).toBe(sampleConfig.comName);
-  expect(page.querySelectorAll('meta[name="description"]')).toHaveLength(1);
-  expect(page.querySelectorAll('meta[property="og:title"]')).toHaveLength(1);
-  // What index.html holds outside the block stays.
-  expect(page.querySelector('link[rel="preload"][href="/config.json"]')).not.toBeNull();
-  expect(() => withPageHead('<html><head></head></html>', tags)).toThrow(/page-head/);
+  // As the source reads, and as the build's minifier writes it (comments gone, values unquoted).
+  const minified = indexHtml
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/="([^"\s]*)"/g, '=$1')
+    .replace(/>\s+</g, '><');
+  for (const html of [indexHtml, minified]) {
+    const page = new DOMParser().parseFromString(withPageHead(html, tags), 'text/html');
+    expect(page.querySelectorAll('title')).toHaveLength(1);
+    expect(page.title).toBe(sampleConfig.comName);
+    expect(page.querySelectorAll('meta[name="description"]')).toHaveLength(1);
+    expect(page.querySelector('meta[name="description"]')?.getAttribute('content')).toMatch(/^Pinjaman/);
+    expect(page.querySelectorAll('meta[property="og:title"]')).toHaveLength(1);
+    expect(page.querySelectorAll('meta[name="twitter:card"]')).toHaveLength(1);
+    // What index.html holds besides stays.
+    expect(page.querySelector('meta[charset]')).not.toBeNull();
+    expect(page.querySelector('meta[name="theme-color"]')).not.toBeNull();
+    expect(page.querySelector('link[rel="preload"][href="/config.json"]')).not.toBeNull();
+    expect(page.querySelector('#root header')).not.toBeNull();
+  }
+  expect(() => withPageHead('<p>no head</p>', tags)).toThrow('</head>');
 });
