@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -23,7 +23,15 @@ type RenderSinglePage = (input: SinglePageInput) => Promise<string>;
  */
 export async function startSingleSsrServer({ dist, serverEntry, port }: { dist: string; serverEntry: string; port: number }): Promise<SingleSsrServer> {
   const { renderSinglePage } = (await import(serverEntry)) as { renderSinglePage: RenderSinglePage };
-  const indexHtml = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  // The sections' styles are chunks the browser would fetch with their code,
+  // after the server's markup had been painted without them (a layout shift):
+  // the server-rendered page links them all from its head.
+  const linked = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const styles = readdirSync(dist)
+    .filter((file) => file.endsWith('.css') && !linked.includes(file))
+    .map((file) => `<link rel="stylesheet" href="/${file}">`)
+    .join('');
+  const indexHtml = linked.replace('</head>', `${styles}</head>`);
   const cache = new Map<string, Promise<string>>();
   const files = staticFiles(dist, { crossOrigin: false, pageHeaders: () => Promise.resolve({}) });
 
@@ -46,8 +54,10 @@ export async function startSingleSsrServer({ dist, serverEntry, port }: { dist: 
           cache.set(key, renderSinglePage({ indexHtml, config: parsed, problems, language, origin: origin ?? `http://localhost:${port}` }));
         }
         const html = await cache.get(key)!;
+        // The page's policy, without the preloads of the remotes' manifests: a single bundle loads none.
+        const { Link: _preloads, ...headers } = hostPageHeaders(raw, target.search);
         res.writeHead(200, {
-          ...hostPageHeaders(raw, target.search),
+          ...headers,
           'Content-Type': 'text/html; charset=utf-8',
           'Content-Length': String(Buffer.byteLength(html)),
           'Cache-Control': 'no-cache',
