@@ -98,12 +98,24 @@ export async function runLighthouse(url: string, runs: number): Promise<PageFigu
   const chrome = await launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS });
   try {
     const results: PageFigures[] = [];
-    for (let run = 0; run < runs; run += 1) {
+    // A run Lighthouse itself failed (a timeout on a busy machine: no paint
+    // metric, score 0) says nothing about the page: it is run again, twice
+    // at most per run, and named.
+    let failures = 0;
+    while (results.length < runs) {
       const result = await lighthouse(url, { port: chrome.port, logLevel: 'error', output: 'json' });
       if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+      const lhr = result.lhr as unknown as Lhr & { runtimeError?: { code: string } };
       const artifacts = result.artifacts as unknown as { DevtoolsLog?: NetworkEvent[]; devtoolsLogs?: Record<string, NetworkEvent[]> };
       const log = artifacts.DevtoolsLog ?? artifacts.devtoolsLogs?.defaultPass ?? [];
-      results.push(figuresOf(result.lhr as unknown as Lhr, log));
+      const figures = figuresOf(lhr, log);
+      if (lhr.runtimeError || Number.isNaN(figures.lcpMs)) {
+        failures += 1;
+        process.stdout.write(` [a run failed: ${lhr.runtimeError?.code ?? 'no LCP'}, run again]`);
+        if (failures > 2 * runs) throw new Error(`Lighthouse failed ${failures} times on ${url}`);
+        continue;
+      }
+      results.push(figures);
     }
     return results;
   } finally {

@@ -2,29 +2,40 @@ import { execSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_CONFIG_PATH, startPortico, type RunningPortico } from '@portico/server';
+import { DEFAULT_CONFIG_PATH, startPortico } from '@portico/server';
+import { runServe, waitForOutput } from '../tests/support/run-cli';
 import { serveUnderPath, type StaticServer } from '../tests/support/static-server';
 import { extraHostConfig, extraRemoteConfigs } from './extra-remotes/build-extra-remotes';
 import { medianFigures, runLighthouse, type PageFigures } from './lighthouse-runs';
 import { OUT_DIR, REPO_ROOT } from './paths';
-import { runWebpack, singleBundleConfig } from './single-bundle/build-single-bundle';
+import { runWebpack, singleBundleConfig, singleBundleSsrConfigs } from './single-bundle/build-single-bundle';
+import { startSingleSsrServer } from './single-bundle/ssr-server';
 
 /**
- * `npm run bench`: the federated page against a single-bundle build of the
- * same page, and the cost of each extra remote, measured with Lighthouse's
- * default mobile settings on loopback. Prints one table and writes
- * bench/results.json.
+ * `npm run bench`: four builds of the same page in one run, each measured
+ * with Lighthouse's default mobile settings on loopback: the federated page
+ * rendered on the server (`npm run serve`, SSR on) and in the browser
+ * (`PORTICO_SSR=0`), and a single bundle of it rendered in the browser and on
+ * the server (single-bundle/ssr-server.ts); then the cost of each extra
+ * remote. Prints one table and writes bench/results.json.
  */
 const { values: args } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
     extra: { type: 'string', default: '10' },
     'no-build': { type: 'boolean', default: false },
+    // Each page gets its own block of ports from here (BENCH_PORT too).
+    port: { type: 'string', default: process.env.BENCH_PORT ?? '8700' },
   },
 });
 const RUNS = Number(args.runs);
 const EXTRA = Number(args.extra);
-const PORTS = { federated: 8700, single: 8720, extra: 8740 };
+const BASE = Number(args.port);
+const PORTS = { federatedSsr: BASE, federated: BASE + 10, single: BASE + 20, singleSsr: BASE + 30, extra: BASE + 40 };
+const LOOPBACK = '127.0.0.1';
+
+/** The columns, in the table's order; federated SSR is null when this build has no render worker. */
+type Columns = { federatedSsr: PageFigures | null; federated: PageFigures; single: PageFigures; singleSsr: PageFigures; extra: PageFigures };
 
 /**
  * A tree laid out like the repository, so the production server serves it:
@@ -51,7 +62,7 @@ function siteRoot(name: string, { ownHost }: { ownHost: boolean }): string {
  */
 function extraConfig(): string {
   const config = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')) as object;
-  const origin = (port: number) => `http://localhost:${port}`;
+  const origin = (port: number) => `http://${LOOPBACK}:${port}`;
   const file = path.join(OUT_DIR, 'extra-config.json');
   const remotes = { home: 1, about: 2, contact: 3 };
   writeFileSync(
@@ -72,33 +83,80 @@ async function measure(name: string, url: string): Promise<PageFigures> {
   return medianFigures(runs);
 }
 
+/** Is the page this server answers rendered on the server? Its HTML then holds the sections' <main>. */
+async function serverRendered(url: string): Promise<boolean> {
+  const html = await (await fetch(url)).text();
+  return /<main\b/.test(html);
+}
+
+/**
+ * `npm run serve` as an operator starts it, on its own ports, until `use`
+ * is done. `ssr: false` sets PORTICO_SSR=0.
+ */
+async function withServe<T>(port: number, ssr: boolean, use: (url: string) => Promise<T>): Promise<T> {
+  const serve = runServe({ PORT: String(port), HOST: LOOPBACK, PORTICO_SSR: ssr ? '1' : '0' });
+  try {
+    await waitForOutput(serve, 'Portico is serving at', 120_000);
+    return await use(`http://${LOOPBACK}:${port}/`);
+  } finally {
+    if (serve.child.exitCode === null) {
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const extraRoot = path.join(OUT_DIR, 'extra-remotes');
+  const singleSsrDist = path.join(OUT_DIR, 'single-ssr/host/dist');
+  const singleSsrServer = path.join(OUT_DIR, 'single-ssr/server');
   if (!args['no-build']) {
     console.log('Building the federated site (npm run build)...');
     execSync('npm run build', { cwd: REPO_ROOT, stdio: 'ignore' });
-    console.log('Building the single bundle and the extra remotes...');
+    console.log('Building the single bundle (client-rendered, and server-rendered with its Node build) and the extra remotes...');
     await runWebpack(singleBundleConfig(path.join(OUT_DIR, 'single/host/dist')));
+    await runWebpack(singleBundleSsrConfigs(singleSsrDist, singleSsrServer));
     await runWebpack([...extraRemoteConfigs(extraRoot, EXTRA), extraHostConfig(path.join(OUT_DIR, 'extra/host/dist'), EXTRA)]);
   }
 
-  const servers: RunningPortico[] = [];
+  // One server at a time, so each page is measured on a machine doing nothing else.
+  const federatedSsr = await withServe(PORTS.federatedSsr, true, async (url) => {
+    if (!(await serverRendered(url))) {
+      console.log(`federated SSR: n/a (npm run serve answers ${url} without server-rendered sections: no render worker in this build)`);
+      return null;
+    }
+    return measure('federated SSR', url);
+  });
+  const federated = await withServe(PORTS.federated, false, async (url) => {
+    if (await serverRendered(url)) throw new Error('PORTICO_SSR=0 npm run serve still rendered the page on the server');
+    return measure('federated, client-rendered', url);
+  });
+
+  const servers: { close(): Promise<void> }[] = [];
   const extraServers: StaticServer[] = [];
   try {
-    servers.push(await startPortico({ rootDir: siteRoot('federated', { ownHost: false }), basePort: PORTS.federated }));
-    servers.push(await startPortico({ rootDir: siteRoot('single', { ownHost: true }), basePort: PORTS.single }));
+    const single = await startPortico({ rootDir: siteRoot('single', { ownHost: true }), basePort: PORTS.single, host: LOOPBACK });
+    servers.push(single);
+    const singleSsr = await startSingleSsrServer({
+      dist: singleSsrDist,
+      serverEntry: path.join(singleSsrServer, 'server-entry.js'),
+      port: PORTS.singleSsr,
+    });
+    servers.push(singleSsr);
     servers.push(
-      await startPortico({ rootDir: siteRoot('extra', { ownHost: true }), basePort: PORTS.extra, configPath: extraConfig() }),
+      await startPortico({ rootDir: siteRoot('extra', { ownHost: true }), basePort: PORTS.extra, host: LOOPBACK, configPath: extraConfig() }),
     );
     for (let index = 0; index < EXTRA; index += 1) {
       extraServers.push(await serveUnderPath(path.join(extraRoot, `extra-${index}/dist`), '/', PORTS.extra + 10 + index));
     }
 
-    const federated = await measure('federated', `http://localhost:${PORTS.federated}/`);
-    const single = await measure('single bundle', `http://localhost:${PORTS.single}/`);
-    const extra = await measure(`federated + ${EXTRA} remotes`, `http://localhost:${PORTS.extra}/`);
-    report({ federated, single, extra }, started);
+    const singleFigures = await measure('single bundle, client-rendered', `http://${LOOPBACK}:${PORTS.single}/`);
+    const singleSsrUrl = `http://${LOOPBACK}:${PORTS.singleSsr}/`;
+    if (!(await serverRendered(singleSsrUrl))) throw new Error(`${singleSsrUrl} is not server-rendered`);
+    const singleSsrFigures = await measure('single bundle SSR', singleSsrUrl);
+    const extra = await measure(`federated + ${EXTRA} remotes`, `http://${LOOPBACK}:${PORTS.extra}/`);
+    report({ federatedSsr, federated, single: singleFigures, singleSsr: singleSsrFigures, extra }, started);
   } finally {
     await Promise.all([...servers, ...extraServers].map((server) => server.close()));
   }
@@ -119,18 +177,32 @@ const ROWS: { key: keyof PageFigures; label: string; unit: string; digits: numbe
   { key: 'seo', label: 'SEO score', unit: '', digits: 0 },
 ];
 
-function report(results: Record<'federated' | 'single' | 'extra', PageFigures>, started: number): void {
-  const cell = (value: number, digits: number) => value.toFixed(digits);
-  const header = ['metric (median)', 'federated', 'single bundle', 'ratio', `+${EXTRA} remotes`, 'per extra remote'];
+function report(results: Columns, started: number): void {
+  const cell = (value: number | undefined, digits: number) => (value === undefined ? 'n/a' : value.toFixed(digits));
+  const ratio = (a: number | undefined, b: number) => (a === undefined || b === 0 ? 'n/a' : (a / b).toFixed(2));
+  const header = [
+    'metric (median)',
+    'federated SSR',
+    'federated CSR',
+    'single CSR',
+    'single SSR',
+    'fed SSR / single CSR',
+    'fed SSR / single SSR',
+    `+${EXTRA} remotes (CSR)`,
+    'per extra remote',
+  ];
   const lines = ROWS.map(({ key, label, unit, digits }) => {
+    const fedSsr = results.federatedSsr?.[key];
     const fed = results.federated[key];
-    const one = results.single[key];
     const extra = results.extra[key];
     return [
       unit ? `${label} (${unit})` : label,
+      cell(fedSsr, digits),
       cell(fed, digits),
-      cell(one, digits),
-      one === 0 ? '-' : (fed / one).toFixed(2),
+      cell(results.single[key], digits),
+      cell(results.singleSsr[key], digits),
+      ratio(fedSsr, results.single[key]),
+      ratio(fedSsr, results.singleSsr[key]),
       cell(extra, digits),
       cell((extra - fed) / EXTRA, Math.max(digits, 1)),
     ];

@@ -1,8 +1,15 @@
 import path from 'node:path';
 import { createConfig } from '@portico/webpack';
-import webpack, { type Configuration } from 'webpack';
+import webpack, { type Configuration, type RuleSetRule } from 'webpack';
 import { REPO_ROOT } from '../paths';
 import { replaceHostLoader } from '../replace-host-loader';
+
+const HOST_DIR = path.join(REPO_ROOT, 'host');
+const HOST_RENDER_PAGE = path.join(HOST_DIR, 'src/app/render-page');
+
+function hostConfig(): Configuration {
+  return createConfig({ app: 'host', dir: HOST_DIR, federation: false })(undefined, { mode: 'production' });
+}
 
 /**
  * The host built without Module Federation: the same page and the same
@@ -10,9 +17,7 @@ import { replaceHostLoader } from '../replace-host-loader';
  * `outDir`, laid out like the repository so the same server serves it.
  */
 export function singleBundleConfig(outDir: string): Configuration {
-  const config = createConfig({ app: 'host', dir: path.join(REPO_ROOT, 'host'), federation: false })(undefined, {
-    mode: 'production',
-  });
+  const config = hostConfig();
   return {
     ...config,
     output: { ...config.output, path: outDir },
@@ -21,6 +26,47 @@ export function singleBundleConfig(outDir: string): Configuration {
       replaceHostLoader(path.join(__dirname, 'load-section.ts')),
     ],
   };
+}
+
+/**
+ * The single bundle rendered on the server and hydrated: the browser build
+ * above with the host's render-page swapped for hydrate-page.tsx (into
+ * `outDir`), and a Node build of server-entry.tsx (into `serverDir`) that
+ * renders the same App with react-dom/server.
+ */
+export function singleBundleSsrConfigs(outDir: string, serverDir: string): Configuration[] {
+  const browser = singleBundleConfig(outDir);
+  const hydratePage = path.join(__dirname, 'hydrate-page.tsx');
+  browser.plugins!.push(
+    new webpack.NormalModuleReplacementPlugin(/render-page$/, (resource: { context: string; request: string }) => {
+      if (path.resolve(resource.context, resource.request) === HOST_RENDER_PAGE) resource.request = hydratePage;
+    }),
+  );
+  const base = hostConfig();
+  const scriptRule = base.module!.rules![0] as RuleSetRule;
+  const server: Configuration = {
+    name: 'single-bundle-server',
+    mode: 'production',
+    target: 'node',
+    context: HOST_DIR,
+    entry: { 'server-entry': path.join(__dirname, 'server-entry.tsx') },
+    output: { path: serverDir, filename: '[name].js', library: { type: 'commonjs2' }, publicPath: '/', clean: true },
+    resolve: base.resolve,
+    module: {
+      rules: [
+        scriptRule,
+        // Styles are the browser build's; here an import of one is a string nobody reads.
+        { test: /\.css$/, type: 'asset/source' },
+        { test: /\.(svg|png|webp|jpg)$/, type: 'asset/resource', generator: { emit: false } },
+      ],
+    },
+    plugins: [
+      // One file: the language packs' chunks too.
+      new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
+    ],
+    optimization: { minimize: false },
+  };
+  return [{ ...browser, name: 'single-bundle-ssr' }, server];
 }
 
 export function runWebpack(config: Configuration | Configuration[]): Promise<void> {

@@ -2,11 +2,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { basePort, remoteOrigins } from '@portico/server';
-import { DEBIAN_BROTLI_MODULE, nginxConfig } from './nginx-config';
+import { DEBIAN_BROTLI_MODULE, DEFAULT_UPSTREAM_OFFSET, nginxConfig } from './nginx-config';
 
 const USAGE = `npm run nginx:config -- --config path/to/config.json [--out nginx.conf]
   [--root DIR] [--port 8080] [--host ADDRESS] [--prefix DIR] [--brotli-module PATH|none]
-  [--api-server HOST:PORT ...]
+  [--upstream HOST:PORT ... | --no-ssr]
 
   --config         the config.json nginx will serve at /config.json (required)
   --out            where to write the configuration (default: print it)
@@ -15,8 +15,9 @@ const USAGE = `npm run nginx:config -- --config path/to/config.json [--out nginx
   --host           one address to listen on (default: every IPv4 and IPv6 interface)
   --prefix         folder for nginx's pid file, error log and scratch files (default: beside --out)
   --brotli-module  the brotli_static module to load (default: Debian's, when installed)
-  --api-server     an \`npm run serve\` (host port, PORTICO_TRUST_PROXY=1) that answers /api/;
-                   repeat it for several (default: none, /api/ is not proxied)`;
+  --upstream       a Node server rendering the page (npm run serve), repeatable to name
+                   several (default: 127.0.0.1 on the host's port + ${DEFAULT_UPSTREAM_OFFSET})
+  --no-ssr         pure static hosting: nginx serves index.html, rendered in the browser`;
 
 // Paths the operator typed are relative to where they typed them.
 const here = process.env.INIT_CWD ?? process.cwd();
@@ -32,7 +33,8 @@ function main(): void {
       host: { type: 'string' },
       prefix: { type: 'string' },
       'brotli-module': { type: 'string' },
-      'api-server': { type: 'string', multiple: true },
+      upstream: { type: 'string', multiple: true },
+      'no-ssr': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -41,6 +43,7 @@ function main(): void {
     return;
   }
   if (!values.config) throw new Error(`--config is required\n\n${USAGE}`);
+  if (values['no-ssr'] && values.upstream) throw new Error('--upstream names the Node server that --no-ssr goes without: give one or the other');
 
   const configPath = resolve(values.config);
   let config: unknown;
@@ -63,8 +66,9 @@ function main(): void {
     listenHost: values.host,
     prefix: values.prefix ? resolve(values.prefix) : out ? path.dirname(out) : here,
     brotliModule,
+    ssr: !values['no-ssr'],
+    upstreams: values.upstream,
     log: (line) => console.error(`warning: ${line}`),
-    apiServers: values['api-server'] ?? [],
   });
   if (!out) {
     process.stdout.write(text);
@@ -72,7 +76,8 @@ function main(): void {
   }
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, text);
-  console.log(`Wrote ${out}: host page scripts from 'self' ${origins.join(' ')}${brotliModule ? '' : ' (no brotli module: gzip only)'}`);
+  const page = values['no-ssr'] ? 'the page static, rendered in the browser' : 'the page proxied to the Node server';
+  console.log(`Wrote ${out}: ${page}; host page scripts from 'self' ${origins.join(' ')}${brotliModule ? '' : ' (no brotli module: gzip only)'}`);
 }
 
 try {

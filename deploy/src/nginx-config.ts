@@ -39,47 +39,44 @@ export interface NginxOptions {
   /** Told what config.json names that the page's CSP leaves out, and why. */
   log?: (line: string) => void;
   /**
-   * The `npm run serve` processes that answer `/api/` (the contact endpoint),
-   * as `host:port` of their host port, run with PORTICO_TRUST_PROXY=1. Several
-   * share the load; none leaves `/api/` out (the form then says delivery is
-   * unavailable).
+   * The page rendered by the Node server (the default): nginx proxies `/`,
+   * `/index.html`, `/sitemap.xml`, `/robots.txt` and `/api/` to `upstreams`.
+   * False (`--no-ssr`): pure static hosting, the page rendered in the browser.
    */
-  apiServers?: readonly string[];
+  ssr?: boolean;
+  /** The Node servers (`host:port`), one or more; by default `127.0.0.1:` basePort + 10. */
+  upstreams?: readonly string[];
 }
 
-const API_SERVER = /^([a-z0-9.-]+|\[[0-9a-f:.]+\]):\d{1,5}$/i;
+/** The Node server's port beside nginx when none is named: clear of the four nginx listens on. */
+export const DEFAULT_UPSTREAM_OFFSET = 10;
 
-/** The upstream of the Node servers and the `/api/` location that uses it. */
-function apiBlocks(servers: readonly string[]): { upstream: string; location: string } {
-  if (servers.length === 0) {
-    return { upstream: '  # (no --api-server: /api/ is not proxied)', location: '    # (no --api-server: /api/ is not proxied)' };
-  }
-  for (const server of servers) {
-    if (!API_SERVER.test(server)) throw new Error(`--api-server ${JSON.stringify(server)} is not host:port`);
-  }
-  const upstream = ['  upstream portico_api {', ...servers.map((server) => `    server ${server};`), '    keepalive 16;', '  }'].join('\n');
-  const location = [
-    '    # The contact endpoint, on the Node servers. They read the client address,',
-    '    # scheme and host from these headers (PORTICO_TRUST_PROXY=1) and check',
-    "    # Origin against them. A POST may be retried on the next server: the",
-    '    # idempotency key makes a repeat answer the first id, never a second message.',
-    '    location /api/ {',
-    '      client_max_body_size 64k;',
-    '      proxy_pass http://portico_api;',
-    '      proxy_http_version 1.1;',
-    '      # Keep-alive to the upstream. Setting Connection drops the http block',
-    "      # proxy headers here (nginx inherits none once a location sets one),",
-    '      # so the four are repeated.',
-    '      proxy_set_header Connection "";',
-    '      proxy_set_header Host $http_host;',
-    '      proxy_set_header X-Forwarded-Host $http_host;',
-    '      proxy_set_header X-Forwarded-Proto $scheme;',
-    '      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
-    '      proxy_next_upstream error timeout http_502 http_503 non_idempotent;',
-    '      proxy_read_timeout 30s;',
-    '    }',
-  ].join('\n');
-  return { upstream, location };
+/** `host:port`, IPv6 in brackets: what nginx's `server` line in an upstream takes. */
+const UPSTREAM = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+
+function upstreamServers(upstreams: readonly string[]): string {
+  if (upstreams.length === 0) throw new Error('server rendering needs at least one upstream (host:port of npm run serve)');
+  return indent(
+    upstreams.map((upstream) => {
+      const match = UPSTREAM.exec(upstream);
+      if (!match || Number(match[2]) < 1 || Number(match[2]) > 65_535) {
+        throw new Error(`an upstream is host:port (127.0.0.1:8090, [::1]:8090), got ${JSON.stringify(upstream)}`);
+      }
+      return `server ${upstream};`;
+    }),
+    4,
+  );
+}
+
+/**
+ * Keeps the template's `# BEGIN server-rendered …` blocks and drops its
+ * `# BEGIN static …` ones, or the other way round.
+ */
+function chooseMode(template: string, ssr: boolean): string {
+  return template.replace(
+    /^ *# BEGIN (static|server-rendered)([^\n]*)\n([\s\S]*?)^ *# END \1\2\n/gm,
+    (_block, mode: string, _name: string, body: string) => ((mode === 'server-rendered') === ssr ? body : ''),
+  );
 }
 
 /** A value nginx reads literally inside double quotes. */
@@ -128,14 +125,14 @@ function fill(template: string, values: Record<string, string>): string {
  * rules, CORS on the remotes, precompressed files, 404 page and methods.
  */
 export function nginxConfig(options: NginxOptions): string {
-  const template = options.template ?? readFileSync(TEMPLATE_PATH, 'utf8');
+  const ssr = options.ssr ?? true;
+  const template = chooseMode(options.template ?? readFileSync(TEMPLATE_PATH, 'utf8'), ssr);
   const [head, rest] = template.split(/^ *# BEGIN remote server\n/m);
   const [remoteBlock, tail] = (rest ?? '').split(/^ *# END remote server\n/m);
   if (head === undefined || remoteBlock === undefined || tail === undefined) {
     throw new Error('the nginx template has no "# BEGIN remote server" ... "# END remote server" section');
   }
 
-  const api = apiBlocks(options.apiServers ?? []);
   const distOf = (dir: string) => bare(path.join(path.resolve(options.rootDir), dir, 'dist'));
   const hostHeaders = hostPageHeaders(options.config, '', options.log);
   const shared: Record<string, string> = {
@@ -159,9 +156,9 @@ export function nginxConfig(options: NginxOptions): string {
     cache_immutable: CACHE_IMMUTABLE,
     cache_revalidate: CACHE_REVALIDATE,
     strict_transport_security: STRICT_TRANSPORT_SECURITY,
-    api_upstream: api.upstream,
-    api_location: api.location,
-    api_methods_refused: api.location.includes('location /api/') ? '0' : '1',
+    upstream_servers: ssr
+      ? upstreamServers(options.upstreams ?? [`127.0.0.1:${options.basePort + DEFAULT_UPSTREAM_OFFSET}`])
+      : '',
   };
 
   const remotes = (['home', 'about', 'contact'] as const).map((app, index) =>

@@ -10,6 +10,7 @@ export {
   parseHost,
   requestHostname,
 } from '@portico/shared-config/node-config';
+export { CRAWLER_PATHS, robotsTxt, sitemapXml } from './crawler-files';
 export { answerClientError, guardRequests, type AsyncListener } from './guard';
 export { answerPlain, PLAIN_HEADERS } from './plain-answer';
 export { allowedHostnames, trustProxyFrom, visitorOf, type Visitor, type VisitorOptions } from './request-origin';

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { APP_DIRS, APP_NAMES, type AppName } from '@portico/shared-config/contract';
 import { answerConfig } from '@portico/shared-config/node-config';
+import { answerCrawlerFile, isCrawlerPath } from './crawler-files';
 import { answerClientError, guardRequests } from './guard';
 import { answerPlain, clearFileHeaders } from './plain-answer';
 import { allowedHostnames, visitorOf } from './request-origin';
@@ -141,6 +142,11 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
 
   const handle: Handler = async (req, res, next) => {
     const pathname = requestTarget(req.url)?.pathname;
+    if (isCrawlerPath(pathname)) {
+      // respond() has checked the host, so the visitor has an origin.
+      const { origin } = visitorOf(req, { trustProxy: settings.trustProxy });
+      return answerCrawlerFile(req, res, pathname, { origin: origin!, vary: settings.trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host' });
+    }
     if (rendering && (pathname === '/' || pathname === '/index.html')) return rendering.handle(req, res, () => files(req, res, next));
     if (pathname !== '/config.json') return files(req, res, next);
     const answer = await configFor(req);

@@ -22,6 +22,7 @@ export {
   LANGUAGES,
   languageFromSearch,
   localeOf,
+  pagePath,
   searchWithLanguage,
   type Language,
 } from './i18n/language';

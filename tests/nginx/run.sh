@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm run test:nginx`: serves the built apps (`npm run build` first) with
 # Debian's nginx and the configuration `npm run nginx:config` generates, on
-# loopback ports 9300-9303, and runs a browser smoke test against it. It
+# loopback ports 9300-9303 (the Node server it proxies the page to on
+# 9310-9313), and runs a browser smoke test against it. It
 # installs nothing: .ci/run installs nginx and its brotli_static module.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -49,8 +50,11 @@ cat > "$work/config.json" <<JSON
 JSON
 chmod 644 "$work/config.json"
 
+# The page is proxied to `npm run serve`, which tests/nginx/ssr-proxy.spec.ts
+# starts (and stops) on the upstream port.
+upstream_port=$((port + 10))
 npm run --silent nginx:config -- --config "$work/config.json" --out "$work/nginx.conf" \
-  --port "$port" --host 127.0.0.1 --prefix "$work"
+  --port "$port" --host 127.0.0.1 --prefix "$work" --upstream "127.0.0.1:$upstream_port"
 "$nginx_bin" -t -q -e "$work/error.log" -c "$work/nginx.conf" -p "$work"
 # Started by root, nginx's workers would run as nobody, who may not be allowed
 # into the folder the repository was checked out in (a home folder).
@@ -69,5 +73,5 @@ for _ in $(seq 50); do
   sleep 0.2
 done
 
-PORTICO_NGINX_URL="http://127.0.0.1:$port" PORTICO_NGINX_CONFIG="$work/config.json" \
+PORTICO_NGINX_URL="http://127.0.0.1:$port" PORTICO_NGINX_CONFIG="$work/config.json" PORTICO_NGINX_UPSTREAM_PORT="$upstream_port" \
   npx playwright test -c tests/nginx/playwright.config.ts

@@ -79,7 +79,7 @@ test('every block of headers sends HSTS over https only', () => {
 
 test('what nginx proxies to the Node server carries Host and the X-Forwarded-* headers it trusts', () => {
   for (const line of [
-    'proxy_set_header Host $http_host;',
+    'proxy_set_header Host $host;',
     'proxy_set_header X-Forwarded-Host $http_host;',
     'proxy_set_header X-Forwarded-Proto $scheme;',
     'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
@@ -88,19 +88,65 @@ test('what nginx proxies to the Node server carries Host and the X-Forwarded-* h
   }
 });
 
-test('without --api-server, /api/ is not proxied and POST is refused everywhere', () => {
-  expect(text).not.toContain('proxy_pass');
-  expect(text).toContain('"~^[A-Z]+ /api/" 1;');
+/** The body of the first `location <match> {` block. */
+function location(config: string, match: string): string | undefined {
+  const start = config.indexOf(`location ${match} {`);
+  return start === -1 ? undefined : config.slice(start, config.indexOf('\n    }', start));
+}
+
+describe('server rendering (the default)', () => {
+  test('the page, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx', () => {
+    for (const match of ['= /', '= /index.html', '= /sitemap.xml', '= /robots.txt', '/api/']) {
+      expect(location(text, match)).toContain('proxy_pass http://portico_node;');
+    }
+    // Those five and nothing else: hashed files, config.json and the remotes are nginx's.
+    expect(text.match(/proxy_pass/g)).toHaveLength(5);
+  });
+
+  test('the upstream names the Node server beside nginx, or every one given', () => {
+    expect(text).toContain('upstream portico_node {\n    server 127.0.0.1:8090;\n    keepalive 16;\n  }');
+    const shared = nginxConfig({ ...options, upstreams: ['10.0.0.5:8080', '10.0.0.6:8080', '[::1]:9000'] });
+    expect(shared).toContain('    server 10.0.0.5:8080;\n    server 10.0.0.6:8080;\n    server [::1]:9000;\n');
+    expect(shared).toContain('proxy_http_version 1.1;');
+  });
+
+  test('an upstream that is not host:port is refused with the reason', () => {
+    for (const bad of ['10.0.0.5', 'http://10.0.0.5:8080', '10.0.0.5:8080; evil', 'a:99999']) {
+      expect(() => nginxConfig({ ...options, upstreams: [bad] })).toThrow('an upstream is host:port');
+    }
+    expect(() => nginxConfig({ ...options, upstreams: [] })).toThrow('at least one upstream');
+  });
+
+  test('a Node server that does not answer leaves the visitor today\'s static page, with its headers', () => {
+    expect(location(text, '= /')).toContain('error_page 502 503 504 = @static_page;');
+    const fallback = location(text, '@static_page')!;
+    expect(fallback).toContain('try_files /index.html =404;');
+    expect(fallback).toContain('add_header Content-Security-Policy');
+  });
+
+  test('the proxied page carries no header of nginx\'s: the Node server sends its own', () => {
+    for (const match of ['= /', '= /index.html', '= /sitemap.xml', '/api/']) expect(location(text, match)).not.toContain('add_header');
+  });
+
+  test('GET and HEAD only, except the contact API', () => {
+    expect(text).toContain('"~^(GET|HEAD) " 0;\n    "~^[A-Z]+ /api/" 0;\n    default 1;');
+    expect(text).toContain('if ($portico_method_denied) {\n      return 405;');
+  });
 });
 
-test('with API servers, /api/ goes to all of them with the forwarded headers, and only there may POST', () => {
-  const proxied = nginxConfig({ ...options, apiServers: ['127.0.0.1:9080', '10.0.0.7:9080'] });
-  expect(proxied).toContain('upstream portico_api {\n    server 127.0.0.1:9080;\n    server 10.0.0.7:9080;');
-  expect(proxied).toContain('location /api/ {');
-  for (const header of ['Host $http_host', 'X-Forwarded-For $proxy_add_x_forwarded_for', 'X-Forwarded-Proto $scheme', 'X-Forwarded-Host $http_host']) {
-    expect(proxied).toContain(`proxy_set_header ${header};`);
-  }
-  expect(proxied).toContain('"~^[A-Z]+ /api/" 0;');
-  expect(proxied.match(/location \/api\//g)).toHaveLength(1);
-  expect(() => nginxConfig({ ...options, apiServers: ['127.0.0.1:9080; evil'] })).toThrow('is not host:port');
+describe('--no-ssr: pure static hosting, as before', () => {
+  const staticText = nginxConfig({ ...options, ssr: false });
+
+  test('nothing is proxied and no upstream is declared', () => {
+    expect(staticText).not.toContain('proxy_pass');
+    expect(staticText).not.toContain('upstream portico_node');
+    expect(staticText).not.toMatch(/\{\{\w+\}\}|# (BEGIN|END) (static|server-rendered)/);
+  });
+
+  test('the page is index.html with the host page headers; /api/ is not allowed', () => {
+    expect(location(staticText, '= /')).toContain('rewrite ^ /index.html last;');
+    expect(location(staticText, '= /index.html')).toContain('add_header Content-Security-Policy');
+    expect(staticText).not.toContain('location /api/');
+    expect(staticText).toContain('"~^(GET|HEAD) " 0;\n    default 1;');
+  });
 });

@@ -10,6 +10,7 @@ import { SectionTabs, tabId } from '../shell/section-tabs';
 import { SiteFooter } from '../shell/site-footer';
 import { SkipLink } from '../shell/skip-link';
 import { useActiveSection } from '../shell/use-active-section';
+import { useHydrated } from '../shell/use-hydrated';
 import { useLanguageFromUrl } from '../shell/use-language-from-url';
 import { useStickyHeaderHeight } from '../shell/use-sticky-header-height';
 
@@ -22,6 +23,7 @@ export function App({ sections }: AppProps) {
   const { comName } = useConfig();
   const { language, text } = usePortico();
   const [active, select] = useActiveSection();
+  const hydrated = useHydrated();
   const header = useRef<HTMLElement>(null);
   useLanguageFromUrl();
   useStickyHeaderHeight(header);
@@ -51,14 +53,16 @@ export function App({ sections }: AppProps) {
       </header>
       <ConfigNotice />
       <OverrideNotice />
-      <main className="site-main">
+      {/* Server-rendered, no panel is hidden: with JavaScript off all three
+          read, and until hydration app.css shows the one the hash names. */}
+      <main className="site-main" data-hydrated={hydrated ? '' : undefined}>
         {SECTION_IDS.map((id) => (
           <section
             key={id}
             id={id}
             role="tabpanel"
             aria-labelledby={tabId(id)}
-            hidden={active !== id}
+            hidden={hydrated && active !== id}
             tabIndex={0}
             className="section-panel"
           >

@@ -8,8 +8,8 @@ import type { SectionLoads } from '../remotes/load-section';
 import { manifestPins } from '../remotes/remote-integrity';
 import { LeftToBrowser } from './browser-only';
 import type { NodeSections } from './node-sections';
+import { pageHead, withPageHead } from '../app/page-head';
 import { pageDocument } from './page-document';
-import { pageHead } from './page-head';
 
 /**
  * Of the page's budget, how long the sections' node builds may take to load
@@ -133,11 +133,14 @@ export async function renderComposedPage(page: PageRequest, nodeSections: NodeSe
   const root = await renderToHtml(tree, renderDeadline, (error) => {
     log(`a section threw while rendering on the server; the browser renders it: ${error instanceof Error ? error.message : String(error)}`);
   });
+  // index.html's static title, description and preview tags give way to the
+  // ones only the server knows (company, language, origin).
+  const head = pageHead({ config, language: page.language, text: await text, origin: page.origin });
   const html = pageDocument({
-    template: page.template,
+    template: withPageHead(page.template, head),
     lang: localeOf(page.language),
-    title: config.comName,
-    head: pageHead({ config, language: page.language, origin: page.origin, pathname: page.pathname, search: page.search }),
+    title: undefined,
+    head: '',
     root,
     data: { config: page.config, language: page.language, manifests: page.manifests },
   });

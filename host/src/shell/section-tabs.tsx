@@ -1,5 +1,6 @@
 import { SECTION_IDS, useText, type SectionId } from '@portico/shared-config';
-import { useRef, type KeyboardEvent } from 'react';
+import { useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { useHydrated } from './use-hydrated';
 
 export interface SectionTabsProps {
   active: SectionId;
@@ -11,12 +12,23 @@ export const tabId = (id: SectionId) => `tab-${id}`;
 /**
  * The tabs pattern with manual activation: arrow keys, Home and End move the
  * focus, Enter or Space selects (selecting scrolls, so focus alone must not).
+ * Each tab is a link to its section's anchor, so the server's HTML works
+ * with JavaScript off: every tab is in the Tab order and jumps to its
+ * section. Once hydrated, the links select in place and only the selected
+ * tab is a Tab stop.
  */
 export function SectionTabs({ active, onSelect }: SectionTabsProps) {
   const text = useText();
-  const tabs = useRef<Partial<Record<SectionId, HTMLButtonElement | null>>>({});
+  const hydrated = useHydrated();
+  const tabs = useRef<Partial<Record<SectionId, HTMLAnchorElement | null>>>({});
 
-  const moveFocus = (event: KeyboardEvent<HTMLButtonElement>, from: number) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLAnchorElement>, from: number) => {
+    // A link follows Enter by itself (as a click), but not Space.
+    if (event.key === ' ') {
+      event.preventDefault();
+      onSelect(SECTION_IDS[from]!);
+      return;
+    }
     const last = SECTION_IDS.length - 1;
     const to = { ArrowRight: from + 1, ArrowLeft: from - 1, Home: 0, End: last }[event.key];
     if (to === undefined) return;
@@ -24,26 +36,33 @@ export function SectionTabs({ active, onSelect }: SectionTabsProps) {
     tabs.current[SECTION_IDS[(to + SECTION_IDS.length) % SECTION_IDS.length]!]?.focus();
   };
 
+  const onClick = (event: MouseEvent<HTMLAnchorElement>, id: SectionId) => {
+    // A modified click (new tab, new window) is the browser's.
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    onSelect(id);
+  };
+
   return (
     <div role="tablist" aria-label={text.nav.label} className="section-tabs">
       {SECTION_IDS.map((id, index) => (
-        <button
+        <a
           key={id}
           ref={(element) => {
             tabs.current[id] = element;
           }}
-          type="button"
+          href={`#${id}`}
           role="tab"
           id={tabId(id)}
           aria-selected={active === id}
           aria-controls={id}
-          tabIndex={active === id ? 0 : -1}
+          tabIndex={!hydrated || active === id ? 0 : -1}
           className="section-tab"
-          onClick={() => onSelect(id)}
-          onKeyDown={(event) => moveFocus(event, index)}
+          onClick={(event) => onClick(event, id)}
+          onKeyDown={(event) => onKeyDown(event, index)}
         >
           {text.nav.tabs[id]}
-        </button>
+        </a>
       ))}
     </div>
   );

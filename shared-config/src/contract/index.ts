@@ -18,5 +18,7 @@ export {
   type AppName,
   type PortEnvironment,
 } from './apps';
-// The page's languages and how its address picks one: the server renders the language the browser would.
-export { LANGUAGES, languageFromSearch, localeOf, type Language } from '../i18n/language';
+// The page's languages, how its address picks one and their URLs: the server
+// renders the language the browser would, and its sitemap.xml and the page's
+// head agree on the URLs.
+export { LANGUAGE_NAMES, LANGUAGES, languageFromSearch, localeOf, pagePath, type Language } from '../i18n/language';

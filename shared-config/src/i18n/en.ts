@@ -3,6 +3,8 @@ import type { TextPack } from './text-pack';
 /** The host's texts in English (India). Texts quoted by the specification are kept exactly. */
 export const en: TextPack = {
   siteName: 'Personal loans',
+  metaDescription:
+    'Instant personal loans for salaried people: apply online, verify your identity and receive the funds in your bank account.',
   nav: { label: 'Sections', tabs: { home: 'Home', about: 'About Us', contact: 'Contact us' } },
   skipLink: 'Skip to content',
   languageSwitch: { label: 'Language' },

@@ -3,6 +3,8 @@ import type { TextPack } from './text-pack';
 /** The host's texts in Indonesian (Indonesia). */
 export const id: TextPack = {
   siteName: 'Pinjaman pribadi',
+  metaDescription:
+    'Pinjaman pribadi instan untuk karyawan bergaji: ajukan secara online, verifikasi identitas Anda, dan terima dananya di rekening bank Anda.',
   nav: { label: 'Bagian', tabs: { home: 'Beranda', about: 'Tentang Kami', contact: 'Hubungi Kami' } },
   skipLink: 'Langsung ke konten',
   languageSwitch: { label: 'Bahasa' },

@@ -22,6 +22,15 @@ export function localeOf(language: Language): string {
   return LANGUAGE_NAMES[language].tag;
 }
 
+/**
+ * The page's canonical path in `language`: English, the default, is `/`
+ * (the same page as `?type=1`), Indonesian `/?type=2`. Search engines and
+ * link previews are given these (canonical, hreflang, sitemap.xml).
+ */
+export function pagePath(language: Language): string {
+  return language === 'en' ? '/' : `/?${LANGUAGE_PARAM}=${TYPE_OF[language]}`;
+}
+
 /** The language a query string asks for; a missing or unknown `type` is English. */
 export function languageFromSearch(search: string): Language {
   const type = new URLSearchParams(search).get(LANGUAGE_PARAM);

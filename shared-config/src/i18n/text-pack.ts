@@ -8,6 +8,8 @@
 export interface TextPack {
   /** The page's heading when config.json names no company. */
   siteName: string;
+  /** The page's `<meta name="description">` and Open Graph description, for search results and link previews. */
+  metaDescription: string;
   nav: { label: string; tabs: { home: string; about: string; contact: string } };
   /** The first link of the page, for keyboard users: past the navigation to the section shown. */
   skipLink: string;

@@ -1,0 +1,160 @@
+import { LANGUAGE_NAMES, pagePath, type Language, type SiteConfig, type TextPack } from '@portico/shared-config';
+
+/**
+ * The `<head>` tags that let search engines and link previews read the page:
+ * title, description, canonical URL and language alternates, Open Graph and
+ * schema.org data. Pure, for the render worker (built from the host) to put
+ * into the server-rendered page in place of index.html's static block
+ * (`withPageHead`). Every value is escaped here; the caller adds nothing.
+ */
+export interface PageHeadInput {
+  /** The parsed config.json (`parseConfig`), bad fields already dropped. */
+  config: SiteConfig;
+  language: Language;
+  /** The host's texts in `language` (its `TextPack`). */
+  text: TextPack;
+  /** The page's public origin, as visitors reach it: `https://www.portico.example`. */
+  origin: string;
+}
+
+/** The social preview image in host/public, its size as Open Graph wants it said. */
+export const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, type: 'image/png' } as const;
+
+/** Open Graph names locales with an underscore and a country. */
+const OG_LOCALE: Record<Language, string> = { en: 'en_IN', id: 'id_ID' };
+
+const MARKET_COUNTRY = { IN: 'India', ID: 'Indonesia' } as const;
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text or an attribute value (always double-quoted here) as HTML. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
+}
+
+/**
+ * JSON for a `<script type="application/json">` or `application/ld+json`
+ * block: `<`, `>` and `&` as \u escapes so no `</script>` or `<!--` can end
+ * or change the block, and U+2028/2029 so the text is also valid JavaScript.
+ * JSON.parse reads it back unchanged.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The origin alone, checked: a path, a query or a non-http(s) scheme would make every URL below wrong. */
+function pageOrigin(origin: string): string {
+  const url = new URL(origin);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin.replace(/\/$/, '')) {
+    throw new Error(`pageHead needs the page's origin (scheme://host[:port]), got ${JSON.stringify(origin)}`);
+  }
+  return url.origin;
+}
+
+/** The page's URL in each language, from its public origin. */
+export function pageUrls(origin: string): Record<Language, string> {
+  const base = pageOrigin(origin);
+  return { en: `${base}${pagePath('en')}`, id: `${base}${pagePath('id')}` };
+}
+
+/** schema.org's description of the lender, from what config.json says; absent fields are left out. */
+export function structuredData({ config, language, text, origin }: PageHeadInput): Record<string, unknown> {
+  const urls = pageUrls(origin);
+  const name = config.comName ?? text.siteName;
+  const legal = config.legal;
+  const identifiers = [
+    legal?.registrationNumber && { '@type': 'PropertyValue', propertyID: 'registrationNumber', value: legal.registrationNumber },
+    legal?.licenceNumber && { '@type': 'PropertyValue', propertyID: 'licenceNumber', value: legal.licenceNumber },
+  ].filter(Boolean);
+  const officer = legal?.grievanceOfficer;
+  const data: Record<string, unknown> = {
+    '@context': 'https://schema.org',
+    '@type': 'FinancialService',
+    name,
+    description: text.metaDescription,
+    url: urls[language],
+    image: `${pageOrigin(origin)}${OG_IMAGE.path}`,
+    inLanguage: LANGUAGE_NAMES[language].tag,
+    email: config.email,
+    address: config.address,
+    legalName: legal?.companyName,
+    telephone: legal?.phone,
+    sameAs: legal?.website,
+    areaServed: legal?.market && { '@type': 'Country', name: MARKET_COUNTRY[legal.market] },
+    identifier: identifiers.length > 0 ? identifiers : undefined,
+    contactPoint: officer?.name && {
+      '@type': 'ContactPoint',
+      contactType: 'grievance officer',
+      name: officer.name,
+      email: officer.email,
+      telephone: officer.phone,
+    },
+  };
+  return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
+}
+
+const meta = (attribute: 'name' | 'property', key: string, content: string) =>
+  `<meta ${attribute}="${key}" content="${escapeHtml(content)}" />`;
+const link = (attributes: Record<string, string>) =>
+  `<link ${Object.entries(attributes)
+    .map(([name, value]) => `${name}="${escapeHtml(value)}"`)
+    .join(' ')} />`;
+
+/**
+ * The head tags of the page in `language`, one per line: they replace
+ * index.html's static block, which holds the same kinds of tag without the
+ * parts only the server knows (the origin, the company, the language).
+ */
+export function pageHead(input: PageHeadInput): string {
+  const { config, language, text } = input;
+  const urls = pageUrls(input.origin);
+  const title = config.comName ?? text.siteName;
+  const image = `${pageOrigin(input.origin)}${OG_IMAGE.path}`;
+  const other = language === 'en' ? 'id' : 'en';
+  return [
+    `<title>${escapeHtml(title)}</title>`,
+    meta('name', 'description', text.metaDescription),
+    link({ rel: 'canonical', href: urls[language] }),
+    // hreflang points at each language's canonical URL (`/` is `?type=1`), as search engines ask.
+    link({ rel: 'alternate', hreflang: LANGUAGE_NAMES.en.tag, href: urls.en }),
+    link({ rel: 'alternate', hreflang: LANGUAGE_NAMES.id.tag, href: urls.id }),
+    link({ rel: 'alternate', hreflang: 'x-default', href: urls.en }),
+    meta('property', 'og:type', 'website'),
+    meta('property', 'og:site_name', title),
+    meta('property', 'og:title', title),
+    meta('property', 'og:description', text.metaDescription),
+    meta('property', 'og:url', urls[language]),
+    meta('property', 'og:locale', OG_LOCALE[language]),
+    meta('property', 'og:locale:alternate', OG_LOCALE[other]),
+    meta('property', 'og:image', image),
+    meta('property', 'og:image:type', OG_IMAGE.type),
+    meta('property', 'og:image:width', String(OG_IMAGE.width)),
+    meta('property', 'og:image:height', String(OG_IMAGE.height)),
+    meta('property', 'og:image:alt', title),
+    meta('name', 'twitter:card', 'summary_large_image'),
+    `<script type="application/ld+json">${jsonForScript(structuredData(input))}</script>`,
+  ].join('\n    ');
+}
+
+/**
+ * The tags pageHead writes, as index.html may hold them (minified: attribute
+ * values unquoted). Our own build's HTML, so a pattern per kind suffices.
+ */
+const HEAD_TAGS = [
+  /<title\b[^>]*>[\s\S]*?<\/title>/gi,
+  /<meta\b[^>]*\b(?:name|property)=["']?(?:description|og:[\w:]+|twitter:[\w:]+)["'\s>][^>]*>/gi,
+  /<link\b[^>]*\brel=["']?(?:canonical|alternate)["'\s>][^>]*>/gi,
+  /<script\b[^>]*\btype=["']?application\/ld\+json["'\s>][^>]*>[\s\S]*?<\/script>/gi,
+];
+
+/**
+ * index.html with its static head tags (title, description, Open Graph…)
+ * replaced by `tags` (`pageHead`), put at the end of its `<head>`, so the
+ * page has one of each.
+ */
+export function withPageHead(indexHtml: string, tags: string): string {
+  const end = indexHtml.search(/<\/head>/i);
+  if (end === -1) throw new Error('index.html has no </head>');
+  const head = HEAD_TAGS.reduce((html, pattern) => html.replace(pattern, ''), indexHtml.slice(0, end));
+  return `${head}${tags}${indexHtml.slice(end)}`;
+}
