@@ -2,6 +2,7 @@ import { cpSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { sampleConfig } from '@portico/testing/sample-config';
+import { serverStoresMessages } from '../support/contact-api';
 import { startFaultServer, type Fault } from '../support/fault-server';
 import { expect, serve, siteRemotes, test, workerPorts, writeConfig } from '../support/fixtures';
 import { REPO_ROOT } from '../support/paths';
@@ -76,6 +77,8 @@ test('a normal visit hydrates the server-rendered page with no error; tabs, lang
     });
   });
   expect(await pageHtml(site.url)).toContain('A personal loan in three steps');
+  // This site serves no message store; contact-delivery.spec.ts posts to a real one.
+  await serverStoresMessages(page);
   await page.goto(site.url);
   await page.getByRole('tab', { name: 'Contact us' }).click();
   await page.getByLabel('Name').fill('Asha');
