@@ -61,6 +61,8 @@ test.describe('with JavaScript off', () => {
       await expect(page.locator('#about')).toContainText(language.about);
       await expect(page.locator('#about')).toContainText(sampleConfig.legal!.companyName);
       await expect(page.locator('#contact label', { hasText: language.label })).toHaveCount(1);
+      // Without a script the form cannot send: a native submit would put what was typed in the address.
+      await expect(page.locator('#contact button[type="submit"]')).toBeDisabled();
       const footer = page.getByRole('contentinfo');
       await expect(footer).toContainText(language.footer);
       for (const value of [sampleConfig.email, sampleConfig.address, sampleConfig.copyright]) await expect(footer).toContainText(value!);

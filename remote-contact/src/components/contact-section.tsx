@@ -6,6 +6,7 @@ import { deliveryMessage } from './delivery-message';
 import { PrivacyNote } from './privacy-note';
 import { Toast } from './toast';
 import { useSendMessage } from './use-send-message';
+import { useInteractive } from './use-interactive';
 import { useToast } from './use-toast';
 import './contact-section.css';
 
@@ -29,6 +30,7 @@ export function ContactSection(_props: SectionProps) {
   const [checked, setChecked] = useState(false);
   const { toast, show } = useToast();
   const { sending, last, send } = useSendMessage();
+  const interactive = useInteractive();
   const trap = useRef<HTMLInputElement>(null);
   const sendButton = useRef<HTMLButtonElement>(null);
   const focusedAtSend = useRef<Element | null>(null);
@@ -113,7 +115,7 @@ export function ContactSection(_props: SectionProps) {
           <label htmlFor={`${id}-${HONEYPOT_FIELD}`}>{text.trap}</label>
           <input ref={trap} id={`${id}-${HONEYPOT_FIELD}`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
-        <button ref={sendButton} type="submit" className="button contact-form__send" disabled={sending} aria-busy={sending || undefined}>
+        <button ref={sendButton} type="submit" className="button contact-form__send" disabled={sending || !interactive} aria-busy={sending || undefined}>
           {sending && <span className="contact-form__spinner" aria-hidden="true" />}
           {text.send}
         </button>
