@@ -82,6 +82,9 @@ export function ContactSection(_props: SectionProps) {
         value: values[name],
         'aria-invalid': invalid || undefined,
         'aria-describedby': describedBy,
+        // Typing into the server's HTML before hydration would not reach the
+        // form's state, and Send would then find the fields empty.
+        readOnly: !interactive,
         onChange: (event: { target: { value: string } }) =>
           setValues((current) => ({ ...current, [name]: event.target.value })),
       },
