@@ -1,11 +1,12 @@
 import { Writable } from 'node:stream';
-import { loadPack, PorticoProvider, localeOf, type ConfigProblem, type Language, type SiteConfig } from '@portico/shared-config';
+import { loadPack, pagePath, PorticoProvider, localeOf, type ConfigProblem, type Language, type SiteConfig } from '@portico/shared-config';
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { App } from '../../host/src/app/app';
 import { pageHead, withPageHead } from '../../host/src/app/page-head';
 import { resolveRemotes } from '../../host/src/remotes/resolve-remotes';
 import { RemoteUrlsContext } from '../../host/src/remotes/remote-urls-context';
+import { PageAddressContext } from '../../host/src/shell/page-address-context';
 import { startSections } from './load-section';
 
 export interface SinglePageInput {
@@ -48,16 +49,20 @@ export async function renderSinglePage({ indexHtml, config, problems, language, 
     <StrictMode>
       <PorticoProvider config={config} problems={problems} language={language} text={text}>
         <RemoteUrlsContext value={remotes}>
-          <App sections={startSections()} />
+          {/* The address the server renders for, as the render worker gives it. */}
+          <PageAddressContext value={pagePath(language)}>
+            <App sections={startSections()} />
+          </PageAddressContext>
         </RemoteUrlsContext>
       </PorticoProvider>
     </StrictMode>,
   );
   const withHead = withPageHead(indexHtml, pageHead({ config, language, text, origin }));
-  // The built index.html is minified: attribute values may be unquoted.
-  const root = /<div id="?root"?>[\s\S]*?<\/header>\s*<\/div>/;
-  if (!root.test(withHead)) throw new Error('index.html has no #root holding the shell header');
+  // The shell the client-rendered page draws is between index.html's root
+  // markers, as the render worker finds it.
+  const root = /<!--!portico:root-->[\s\S]*?<!--!\/portico:root-->/;
+  if (!root.test(withHead)) throw new Error('index.html has no root markers around the shell header');
   return withHead
     .replace(/<html lang=("?)[^"\s>]*\1/, `<html lang="${localeOf(language)}"`)
-    .replace(root, () => `<div id="root">${app}</div>`);
+    .replace(root, () => app);
 }
