@@ -75,6 +75,19 @@ export interface NodeSectionOptions {
  * render `./section` to HTML. One file, no chunk loading, no CSS, and no
  * copy of React or shared-config: the server provides them.
  */
+/**
+ * The loaders of a build that runs in Node (a section's node build, the
+ * render worker): scripts as in the browser, CSS left to the browser build,
+ * images named but not emitted (the browser build serves them).
+ */
+export function nodeModuleRules(scriptRule: RuleSetRule): RuleSetRule[] {
+  return [
+    scriptRule,
+    { test: /\.css$/, loader: path.join(__dirname, 'null-loader.cjs') },
+    { test: /\.(svg|png|webp|jpg)$/, type: 'asset/resource', generator: { emit: false } },
+  ];
+}
+
 export function nodeSectionConfig(options: NodeSectionOptions): Configuration {
   const { name, dir, exposes } = options;
   return {
@@ -95,13 +108,7 @@ export function nodeSectionConfig(options: NodeSectionOptions): Configuration {
       clean: true,
     },
     resolve: options.resolve,
-    module: {
-      rules: [
-        options.scriptRule,
-        { test: /\.css$/, loader: path.join(__dirname, 'null-loader.cjs') },
-        { test: /\.(svg|png|webp|jpg)$/, type: 'asset/resource', generator: { emit: false } },
-      ],
-    },
+    module: { rules: nodeModuleRules(options.scriptRule) },
     plugins: [
       // webpack's own container: the same init/get protocol as Module
       // Federation 2's, without its runtime (docs/decisions.md).

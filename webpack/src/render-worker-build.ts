@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DefinePlugin, optimize, type Configuration, type RuleSetRule } from 'webpack';
+import { nodeModuleRules } from './node-section-build';
 
 /** Where the host's render worker is written: beside dist/, never inside what the static server serves. */
 export const RENDER_WORKER_DIR = 'dist-node';
@@ -38,13 +39,7 @@ export function renderWorkerConfig(options: RenderWorkerOptions): Configuration 
       clean: true,
     },
     resolve: options.resolve,
-    module: {
-      rules: [
-        options.scriptRule,
-        { test: /\.css$/, loader: path.join(__dirname, 'null-loader.cjs') },
-        { test: /\.(svg|png|webp|jpg)$/, type: 'asset/resource', generator: { emit: false } },
-      ],
-    },
+    module: { rules: nodeModuleRules(options.scriptRule) },
     plugins: [
       // The version the sections' node builds check shared-config against (strictVersion).
       new DefinePlugin({ 'process.env.PORTICO_SHARED_CONFIG_VERSION': JSON.stringify(sharedConfigVersion) }),
