@@ -174,3 +174,19 @@ export function filesOfManifest(manifest: Record<string, unknown>, manifestUrl: 
   const chunks = [...assetScripts(manifest.exposes), ...assetScripts(manifest.shared)].map((file) => new URL(file, base).href);
   return { entry, scripts: [entry, ...chunks] };
 }
+
+/**
+ * The stylesheets of one exposed module (`./section`) as absolute URLs: the
+ * server-rendered page links them from its `<head>`, so a section rendered
+ * there is styled at the first paint rather than shifted when its code
+ * brings its CSS. Module Federation and webpack reuse a `<link>` already in
+ * the page for the same file, so the browser fetches each once.
+ */
+export function exposeStylesheets(manifest: unknown, manifestUrl: string, expose: string): string[] {
+  if (!isRecord(manifest) || !Array.isArray(manifest.exposes)) return [];
+  const publicPath = stringAt(manifest, 'metaData', 'publicPath');
+  const base = new URL(publicPath && publicPath !== 'auto' ? publicPath : '.', manifestUrl);
+  const item = manifest.exposes.filter(isRecord).find((candidate) => exposeKey(candidate) === expose);
+  const css = item && isRecord(item.assets) && isRecord(item.assets.css) ? item.assets.css.sync : undefined;
+  return Array.isArray(css) ? css.filter((file): file is string => typeof file === 'string').map((file) => new URL(file, base).href) : [];
+}

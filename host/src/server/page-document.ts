@@ -6,6 +6,10 @@ const CLIENT_ONLY = /<!--!portico:client-only-->[\s\S]*?<!--!\/portico:client-on
 const HEAD_SLOT = '<!--!portico:head-->';
 const HTML_TAG = /<html(\s[^>]*)?>/;
 const TITLE = /<title>[\s\S]*?<\/title>/;
+/** html-webpack-plugin's tag for the page's entry script (`scriptLoading: 'defer'`). */
+const DEFERRED_SCRIPT = /<script defer(?:="defer")? src="?([^"\s>]+)"?><\/script>/g;
+/** host/public/hydrate-after-paint.js, beside index.html. */
+export const AFTER_PAINT_SCRIPT = 'hydrate-after-paint.js';
 
 export interface PageDocumentParts {
   /** The built index.html. */
@@ -16,6 +20,12 @@ export interface PageDocumentParts {
   title: string | undefined;
   /** Tags for `<head>`, inserted as they are. */
   head: string;
+  /**
+   * Stylesheet links, last in `<head>`: after the shell's CSS, as the
+   * browser's own loading of a section's CSS would put them, so the cascade
+   * is the same either way.
+   */
+  styles?: string;
   /** The rendered React root, hydrated as it is. */
   root: string;
   data: PageData;
@@ -32,9 +42,10 @@ export class TemplateError extends Error {}
  * icon) with the rendered root in place of the shell it draws before
  * scripts, the hydration data before `</body>`, and without what only the
  * client-rendered page needs (the config.json preload, the noscript notice).
+ * Its entry script runs after the first paint, not before it.
  */
-export function pageDocument({ template, lang, title, head, root, data }: PageDocumentParts): string {
-  if (!ROOT.test(template) || !template.includes(HEAD_SLOT) || !HTML_TAG.test(template) || !template.includes('</body>')) {
+export function pageDocument({ template, lang, title, head, styles = '', root, data }: PageDocumentParts): string {
+  if (!ROOT.test(template) || !template.includes(HEAD_SLOT) || !HTML_TAG.test(template) || !template.includes('</head>') || !template.includes('</body>')) {
     throw new TemplateError('index.html lacks the markers of a server-rendered page (a host built before them?)');
   }
   // Functions as replacements: a `$` in the inserted text stays a `$`.
@@ -42,6 +53,12 @@ export function pageDocument({ template, lang, title, head, root, data }: PageDo
     .replace(HTML_TAG, () => `<html lang="${escapeHtml(lang)}">`)
     .replace(CLIENT_ONLY, '')
     .replace(HEAD_SLOT, () => head)
+    // Downloaded at once, run after the first paint (see hydrate-after-paint.js).
+    .replace(DEFERRED_SCRIPT, (_tag, src: string) => {
+      const url = escapeHtml(src);
+      return `<link rel="preload" href="${url}" as="script"><script defer src="${AFTER_PAINT_SCRIPT}" data-src="${url}"></script>`;
+    })
+    .replace('</head>', () => `${styles}</head>`)
     .replace(ROOT, () => root)
     .replace('</body>', () => `${pageDataScript(data)}</body>`);
   if (title !== undefined) page = page.replace(TITLE, () => `<title>${escapeHtml(title)}</title>`);

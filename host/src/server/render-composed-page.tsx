@@ -1,15 +1,16 @@
 import { Writable } from 'node:stream';
 import type { PageRequest, SectionOutcomes } from '@portico/render/protocol';
-import { loadPack, localeOf, parseConfig, SECTION_IDS, type SectionId, type SectionModule } from '@portico/shared-config';
+import { EXPOSED_SECTION, loadPack, localeOf, parseConfig, SECTION_IDS, type SectionId, type SectionModule } from '@portico/shared-config';
 import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { PageRoot } from '../app/page-root';
 import type { SectionLoads } from '../remotes/load-section';
-import { manifestPins } from '../remotes/remote-integrity';
+import { exposeStylesheets } from '../remotes/check-manifest';
+import { manifestHashes, manifestPins } from '../remotes/remote-integrity';
 import { LeftToBrowser } from './browser-only';
 import type { NodeSections } from './node-sections';
 import { pageHead, withPageHead } from '../app/page-head';
-import { pageDocument } from './page-document';
+import { escapeHtml, pageDocument } from './page-document';
 
 /**
  * Of the page's budget, how long the sections' node builds may take to load
@@ -68,6 +69,32 @@ function renderToHtml(tree: ReactNode, deadlineMs: number, onSectionError: (erro
     });
     const timer = setTimeout(() => stream.abort(new LeftToBrowser(`not rendered within ${deadlineMs} ms`)), deadlineMs);
   });
+}
+
+/**
+ * `<link rel="stylesheet">` tags for the sections rendered here, with the
+ * hashes their manifests give: render-blocking like the shell's own CSS, so
+ * the first paint has them styled and nothing shifts when their code lands.
+ */
+function sectionStyleLinks(manifests: PageRequest['manifests'], remotes: Partial<Record<SectionId, string>>, rendered: readonly SectionId[]): string {
+  return rendered
+    .flatMap((id) => {
+      const url = remotes[id];
+      const text = manifests[id];
+      if (url === undefined || text === undefined) return [];
+      try {
+        const manifest: unknown = JSON.parse(text);
+        const hashes = manifestHashes(manifest, url)?.byUrl;
+        return exposeStylesheets(manifest, url, EXPOSED_SECTION).map((href) => {
+          const integrity = hashes?.get(href);
+          return `<link rel="stylesheet" href="${escapeHtml(href)}" crossorigin="anonymous"${integrity ? ` integrity="${escapeHtml(integrity)}"` : ''} />`;
+        });
+      } catch {
+        // A manifest the worker could load is JSON; a section whose manifest is not was left to the browser.
+        return [];
+      }
+    })
+    .join('');
 }
 
 export interface ComposedPage {
@@ -141,6 +168,11 @@ export async function renderComposedPage(page: PageRequest, nodeSections: NodeSe
     lang: localeOf(page.language),
     title: undefined,
     head: '',
+    styles: sectionStyleLinks(
+      page.manifests,
+      config.remotes,
+      SECTION_IDS.filter((id) => outcomes[id] === 'server'),
+    ),
     root,
     data: { config: page.config, language: page.language, manifests: page.manifests },
   });

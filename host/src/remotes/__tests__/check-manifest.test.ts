@@ -1,10 +1,10 @@
-import { checkManifest, filesOfManifest } from '../check-manifest';
+import { checkManifest, exposeStylesheets, filesOfManifest } from '../check-manifest';
 
 const pageShares = { react: '19.3.1', 'react-dom': '19.3.1', '@portico/shared-config': '1.0.0' };
 
 /** The parts of a real mf-manifest.json (remote-contact's build) that matter here. */
 function manifest({ react = '^19.2.0', expose = 'section' } = {}) {
-  const assets = (sync: string[], async: string[] = []) => ({ js: { sync, async }, css: { sync: [], async: [] } });
+  const assets = (sync: string[], async: string[] = []) => ({ js: { sync, async }, css: { sync: [] as string[], async: [] as string[] } });
   return {
     id: 'portico_contact',
     name: 'portico_contact',
@@ -79,4 +79,18 @@ test('the files of a manifest with a publicPath and an entry path lie under them
   expect(filesOfManifest(published, 'https://cdn.example/mf-manifest.json').entry).toBe(
     'https://static.example/contact/entry/remoteEntry.js',
   );
+});
+
+test('the section’s stylesheets, beside the manifest or under its public path, and none for another expose', () => {
+  const styled = manifest();
+  styled.exposes[0]!.assets.css.sync = ['__federation_expose_section.css'];
+  expect(exposeStylesheets(styled, 'https://cdn.example/contact/v2/mf-manifest.json', './section')).toEqual([
+    'https://cdn.example/contact/v2/__federation_expose_section.css',
+  ]);
+  const underPublicPath = { ...styled, metaData: { ...styled.metaData, publicPath: 'https://static.example/contact/' } };
+  expect(exposeStylesheets(underPublicPath, 'https://cdn.example/contact/v2/mf-manifest.json', './section')).toEqual([
+    'https://static.example/contact/__federation_expose_section.css',
+  ]);
+  expect(exposeStylesheets(styled, 'https://cdn.example/contact/v2/mf-manifest.json', './other')).toEqual([]);
+  expect(exposeStylesheets({ exposes: 'not a list' }, 'https://cdn.example/mf-manifest.json', './section')).toEqual([]);
 });

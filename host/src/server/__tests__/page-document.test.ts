@@ -18,12 +18,25 @@ test('the rendered page takes the shell’s place, with its language, title, hea
   const page = pageDocument({ template, lang: 'id', title: 'Kredit <Portico> & Co', head: '<meta name="description" content="x">', root: '<main>$& rendered</main>', data });
   expect(page).toContain('<html lang="id">');
   expect(page).toContain('<title>Kredit &#60;Portico&#62; &#38; Co</title>');
-  expect(page).toContain('<meta name="description" content="x"><script defer src=main.0123456789.js>');
+  expect(page).toContain('<meta name="description" content="x"><link rel="preload" href="main.0123456789.js" as="script">');
   expect(page).toContain('<div id=root><main>$& rendered</main></div>');
   expect(page).toContain(`<script type="application/json" id="${PAGE_DATA_ID}">`);
   expect(page).not.toContain('config.json');
   expect(page).not.toContain('noscript');
   expect(page).not.toContain('site-header');
+});
+
+test('section stylesheets come last in the head, after the shell’s own, as the browser would add them', () => {
+  const withCss = template.replace('</head>', '<link href=main.0123456789.css rel=stylesheet></head>');
+  const link = '<link rel="stylesheet" href="https://home.example/section.css" crossorigin="anonymous" />';
+  const page = pageDocument({ template: withCss, lang: 'en-IN', title: undefined, head: '', styles: link, root: '', data });
+  expect(page).toContain(`<link href=main.0123456789.css rel=stylesheet>${link}</head>`);
+});
+
+test('the entry script is preloaded and started by the after-paint loader, so it cannot hold up the first paint', () => {
+  const page = pageDocument({ template, lang: 'en-IN', title: undefined, head: '', root: '<main></main>', data });
+  expect(page).toContain('<link rel="preload" href="main.0123456789.js" as="script"><script defer src="hydrate-after-paint.js" data-src="main.0123456789.js"></script>');
+  expect(page).not.toMatch(/<script defer src=main/);
 });
 
 test('a template without the markers is refused, so the client-rendered page is served instead', () => {
