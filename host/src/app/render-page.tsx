@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { logCaughtError } from '../remotes/section-boundary';
 import { PageRoot, type PageStart } from './page-root';
@@ -24,7 +25,15 @@ function logRecoverableError(error: unknown): void {
   console.error(error);
 }
 
-/** Makes the server-rendered page live: the same tree, so the HTML is kept as it is. */
+/**
+ * Makes the server-rendered page live: the same tree, so the HTML is kept as
+ * it is. As a transition, React hydrates in slices of a few milliseconds and
+ * yields to the browser between them (an urgent update, the default, would
+ * hydrate the whole shell in one long task): the page is already painted, so
+ * nothing is gained by blocking a tap or a scroll for it.
+ */
 export function hydratePage(container: HTMLElement, start: PageStart): void {
-  hydrateRoot(container, <PageRoot {...start} />, { onCaughtError: logCaughtError, onRecoverableError: logRecoverableError });
+  startTransition(() => {
+    hydrateRoot(container, <PageRoot {...start} />, { onCaughtError: logCaughtError, onRecoverableError: logRecoverableError });
+  });
 }
