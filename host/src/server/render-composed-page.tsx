@@ -6,6 +6,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { PageRoot } from '../app/page-root';
 import type { SectionLoads } from '../remotes/load-section';
 import { exposeStylesheets } from '../remotes/check-manifest';
+import { pageRemotes } from '../remotes/page-remotes';
 import { manifestHashes, manifestPins } from '../remotes/remote-integrity';
 import { LeftToBrowser } from './browser-only';
 import type { NodeSections } from './node-sections';
@@ -107,17 +108,27 @@ export interface ComposedPage {
  * visitor's language, footer, title and `<html lang>`, with the hydration
  * data the browser starts from. A section whose node build is missing,
  * refused, slow or throwing is rendered as the browser's loading line and
- * left to the browser; the rest of the page is still server-rendered.
+ * left to the browser; the rest of the page is still server-rendered. So is
+ * a section a `?remote.<section>=` override replaces for this visit: only
+ * the configured remotes' code ever runs here, and the override's is
+ * neither fetched nor named in the hydration data.
  */
 export async function renderComposedPage(page: PageRequest, nodeSections: NodeSections, log: (line: string) => void): Promise<ComposedPage> {
   const started = performance.now();
   const { config, problems } = parseConfig(page.config);
   const pins = manifestPins(config);
   const text = loadPack(page.language);
+  // The browser resolves the same config and address with the same function:
+  // the notice, and which sections it loads itself, match what is hydrated.
+  const remotes = pageRemotes(config, page.search);
+  const overridden = new Set(remotes.overrides.map(({ section }) => section));
+  const manifests: PageRequest['manifests'] = Object.fromEntries(
+    SECTION_IDS.flatMap((id) => (overridden.has(id) || page.manifests[id] === undefined ? [] : [[id, page.manifests[id]]])),
+  );
 
   const entries = SECTION_IDS.map((id) => {
     const url = config.remotes[id];
-    const manifest = page.manifests[id];
+    const manifest = manifests[id];
     return url === undefined || manifest === undefined ? undefined : nodeSections(url, manifest, pins.get(url));
   });
   const loadWait = page.budgetMs * LOAD_SHARE;
@@ -131,8 +142,9 @@ export async function renderComposedPage(page: PageRequest, nodeSections: NodeSe
       first = fulfilled(state.module);
       outcomes[id] = 'server';
     } else {
-      const reason =
-        state === undefined
+      const reason = overridden.has(id)
+        ? `overridden for this visit by ?remote.${id}=`
+        : state === undefined
           ? 'no manifest fetched yet'
           : state.status === 'loading'
             ? `node build not loaded within ${Math.round(loadWait)} ms`
@@ -151,7 +163,7 @@ export async function renderComposedPage(page: PageRequest, nodeSections: NodeSe
       problems={problems}
       language={page.language}
       text={await text}
-      remotes={{ remotes: { ...config.remotes }, overrides: [], refused: [] }}
+      remotes={remotes}
       sections={sections}
       address={address}
     />
@@ -169,12 +181,12 @@ export async function renderComposedPage(page: PageRequest, nodeSections: NodeSe
     title: undefined,
     head: '',
     styles: sectionStyleLinks(
-      page.manifests,
+      manifests,
       config.remotes,
       SECTION_IDS.filter((id) => outcomes[id] === 'server'),
     ),
     root,
-    data: { config: page.config, language: page.language, manifests: page.manifests },
+    data: { config: page.config, language: page.language, manifests },
   });
   return { html, sections: outcomes };
 }

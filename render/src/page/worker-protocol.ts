@@ -9,14 +9,21 @@ export interface PageRequest {
   /** The built host index.html: its scripts and styles, and the slots the page fills. */
   template: string;
   language: Language;
-  /** The page's address as asked for (no `?remote.` override ever reaches the worker), for its links. */
+  /**
+   * The page's address as asked for, for its links and its `?remote.<section>=`
+   * overrides: the worker resolves them as the browser will and leaves those
+   * sections to the browser, loading nothing from the address.
+   */
   pathname: string;
   search: string;
   /** The visitor-facing origin (`https://www.example`), for the head's absolute URLs. */
   origin: string;
   /** config.json as served, a JSON value: the worker parses it as the page does. */
   config: unknown;
-  /** Each configured section's mf-manifest.json text as the front server fetched it; absent: left to the browser. */
+  /**
+   * Each configured section's mf-manifest.json text as the front server
+   * fetched it (config.json's remotes only); absent: left to the browser.
+   */
   manifests: Partial<Record<SectionId, string>>;
   /** The front server's budget for this page; the worker leaves a section to the browser to keep inside it. */
   budgetMs: number;

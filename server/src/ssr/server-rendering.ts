@@ -54,11 +54,6 @@ export interface ServerRendering {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 
-/** A `?remote.<section>=` override is rendered by the browser alone: its code never runs on the server. */
-function hasOverride(search: string): boolean {
-  return [...new URLSearchParams(search).keys()].some((name) => name.startsWith('remote.'));
-}
-
 interface Template {
   text: string;
   stamp: string;
@@ -127,6 +122,9 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     const page = await readTemplate();
     if (answer.status !== 200 || origin === undefined || page === undefined) return undefined;
     const config: unknown = JSON.parse(answer.body);
+    // config.json's remotes only, never the address's `?remote.<section>=`:
+    // an override's manifest is neither watched nor sent to the worker (which
+    // leaves that section to the browser, see renderComposedPage).
     const { remotes } = parseConfig(config).config;
     const manifests: Partial<Record<SectionId, string>> = {};
     const hashes: string[] = [];
@@ -165,7 +163,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
 
   async function handle(req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>): Promise<void> {
     const target = requestTarget(req.url);
-    if (!target || (target.pathname !== '/' && target.pathname !== '/index.html') || hasOverride(target.search)) return fallback();
+    if (!target || (target.pathname !== '/' && target.pathname !== '/index.html')) return fallback();
     const asked = await pageOf(req, target.pathname, target.search);
     if (!asked) return fallback();
     remember(asked.request, asked.configHash);

@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { sampleConfig } from '@portico/testing/sample-config';
+import { startFaultServer, type FaultServer } from '../support/fault-server';
+import { expect, serve, test, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
+import { SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
+
+// A `?remote.contact=` visit to the server-rendered site: the page is
+// rendered on the server like any other, except the overridden section,
+// which the browser loads from the override as before. The override is the
+// Contact team's second build, on an origin of its own that counts every
+// request it gets, so anything the server fetched from it would show.
+
+const SLOT = 19;
+
+/** The manifest watcher polls once a second: a fetch it made of the override would have happened by then. */
+const WATCHER_ROUND_MS = 1500;
+
+const secondContactDist = () => path.join(secondBuildRoot(), 'remote-contact/dist');
+
+/** The node build's path, as the second build's manifest names it: only a server would ask for it. */
+function nodeBuildPath(dist: string): string {
+  const manifest = JSON.parse(readFileSync(path.join(dist, 'mf-manifest.json'), 'utf8')) as {
+    metaData: { ssrRemoteEntry: { path: string; name: string } };
+  };
+  return `/${manifest.metaData.ssrRemoteEntry.path}/${manifest.metaData.ssrRemoteEntry.name}`;
+}
+
+/**
+ * A server-rendered site whose Contact is its own build, which may be
+ * overridden from the second build's origin when `allowed`; the address of
+ * a visit that overrides Contact with the second build.
+ */
+async function withOverrideSite(
+  parallelIndex: number,
+  allowed: boolean,
+  run: (site: PorticoSite, override: FaultServer, url: string) => Promise<void>,
+) {
+  const override = await startFaultServer(secondContactDist());
+  const basePort = workerPorts(parallelIndex, SLOT);
+  const site = await serve(basePort, writeConfig(basePort, { allowedRemoteOrigins: allowed ? [override.origin] : [] }));
+  try {
+    await run(site, override, `${site.url}/?remote.contact=${encodeURIComponent(override.manifestUrl)}`);
+  } finally {
+    await Promise.all([site.close(), override.close()]);
+  }
+}
+
+/** Console errors (React's recoverable errors among them), uncaught errors and CSP violations of a visit. */
+async function watchProblems(page: Page) {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  return problems;
+}
+
+/** The paths the browser asked `origin` for. */
+function browserRequests(page: Page, origin: string): string[] {
+  const paths: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.origin === origin) paths.push(url.pathname);
+  });
+  return paths;
+}
+
+const overrideNotice = (page: Page) => page.getByRole('complementary', { name: 'Remote override' });
+
+test.describe('with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a ?remote.contact= visit shows Home, About Us, the footer and the notice from the server, and Contact as left to the browser', async ({
+    page,
+  }, testInfo) => {
+    await withOverrideSite(testInfo.parallelIndex, true, async (site, override, url) => {
+      const response = await page.goto(url);
+      expect(await response?.text()).toContain('id="portico-page-data"');
+      // The page's CSP lets the browser load the override, as the client-rendered page's does.
+      expect(response?.headers()['content-security-policy']).toContain(override.origin);
+
+      await expect(page.locator('html')).toHaveAttribute('lang', 'en-IN');
+      await expect(page).toHaveTitle(sampleConfig.comName ?? '');
+      await expect(page.locator('#home')).toContainText('A personal loan in three steps');
+      await expect(page.locator('#about')).toContainText('Grievance officer');
+      await expect(page.locator('#contact')).toContainText('Loading Contact us…');
+      await expect(page.locator('#contact label')).toHaveCount(0);
+      await expect(overrideNotice(page)).toContainText(`the Contact us section comes from ${override.manifestUrl}`);
+      await expect(page.getByRole('contentinfo')).toContainText(sampleConfig.address ?? '');
+
+      await page.waitForTimeout(WATCHER_ROUND_MS);
+      // No script ran: whatever the override's origin was asked for, the server asked.
+      expect(override.requests).toEqual([]);
+    });
+  });
+});
+
+test('a ?remote.contact= visit hydrates with no error and shows the override’s Contact; the server never requests the override', async ({
+  page,
+}, testInfo) => {
+  const problems = await watchProblems(page);
+  // The heading as the server sent it: hydration keeps that element, a client render would replace it.
+  await page.addInitScript(() => {
+    document.addEventListener('readystatechange', () => {
+      if (document.readyState === 'interactive') Object.assign(window, { serverHeading: document.querySelector('#home h2') });
+    });
+  });
+  await withOverrideSite(testInfo.parallelIndex, true, async (site, override, url) => {
+    const fromBrowser = browserRequests(page, override.origin);
+    const configuredContact = browserRequests(page, site.origin(3));
+    await page.goto(`${url}#contact`);
+
+    const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+    await expect(contact.getByLabel(SECOND_BUILD_TEXT)).toBeVisible();
+    await expect(contact.getByRole('button', { name: 'Send message' })).toBeEnabled();
+    await expect(overrideNotice(page)).toContainText(`the Contact us section comes from ${override.manifestUrl}`);
+    await page.getByRole('tab', { name: 'Home' }).click();
+    await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { serverHeading: Element | null }).serverHeading === document.querySelector('#home h2'))).toBe(
+      true,
+    );
+
+    await page.waitForTimeout(WATCHER_ROUND_MS);
+    // Every request the override's origin got was the browser's, and none was for its node build.
+    expect(fromBrowser).toEqual(expect.arrayContaining(['/mf-manifest.json', '/remoteEntry.js']));
+    expect([...override.requests].sort()).toEqual([...fromBrowser].sort());
+    expect(override.requests).not.toContain(nodeBuildPath(secondContactDist()));
+    // The configured Contact is replaced for this visit: the browser loads nothing of it.
+    expect(configuredContact).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+test('an override from an origin not allowed is refused on the server as in the browser: Contact is server-rendered, with no notice', async ({
+  page,
+}, testInfo) => {
+  const problems = await watchProblems(page);
+  await withOverrideSite(testInfo.parallelIndex, false, async (_site, override, url) => {
+    const html = await (await fetch(url)).text();
+    expect(html).toContain('>Send message</button>');
+    expect(html).not.toContain('Remote override');
+
+    await page.goto(`${url}#contact`);
+    const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+    await expect(contact.getByLabel('Message', { exact: true })).toBeVisible();
+    await expect(contact.getByRole('button', { name: 'Send message' })).toBeEnabled();
+    await expect(overrideNotice(page)).toHaveCount(0);
+    expect(override.requests).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
