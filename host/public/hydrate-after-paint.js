@@ -25,8 +25,9 @@
   }
   if (document.visibilityState === 'hidden') return start();
   document.addEventListener('visibilitychange', start);
-  // The frame callback runs just before the paint; the timeout, just after it.
+  // A frame callback runs just before its frame is painted: the second one
+  // comes once the first frame is out.
   requestAnimationFrame(function () {
-    setTimeout(start, 0);
+    requestAnimationFrame(start);
   });
 })();
