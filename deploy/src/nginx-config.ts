@@ -40,7 +40,7 @@ export interface NginxOptions {
   log?: (line: string) => void;
   /**
    * The page rendered by the Node server (the default): nginx proxies `/`,
-   * `/index.html`, `/sitemap.xml`, `/robots.txt` and `/api/` to `upstreams`.
+   * `/index.html`, `/theme.css`, `/sitemap.xml`, `/robots.txt` and `/api/` to `upstreams`.
    * False (`--no-ssr`): pure static hosting, the page rendered in the browser.
    */
   ssr?: boolean;

@@ -28,6 +28,15 @@ export function appendVary(res: ServerResponse, field: string): void {
   res.setHeader('Vary', current.join(', '));
 }
 
+/** Whether an If-None-Match names `etag`: one of a list, weak or strong alike (RFC 9110's weak comparison), or `*`. */
+export function matchesEtag(ifNoneMatch: string | string[] | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return String(ifNoneMatch)
+    .split(',')
+    .some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
+
 /** Headers of an answer that is not a file: it runs, embeds and may be framed by nothing. */
 export const PLAIN_HEADERS: Readonly<Record<string, string>> = {
   ...COMMON_HEADERS,

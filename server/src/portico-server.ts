@@ -11,6 +11,7 @@ import { allowedHostnames, visitorOf } from './request-origin';
 import { dataHeaders, hostPageHeaders, pageHeaders, STRICT_TRANSPORT_SECURITY } from './security-headers';
 import { serverRendering, type ServerRendering } from './ssr/server-rendering';
 import { requestTarget, staticFiles, type Handler } from './static-files';
+import { answerThemeStylesheet, isThemeStylesheetPath } from './theme-stylesheet';
 
 export interface PorticoServerOptions {
   /** The repository root, holding each app's folder and its dist/. */
@@ -141,11 +142,16 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
   settings.rendering = rendering;
 
   const handle: Handler = async (req, res, next) => {
-    const pathname = requestTarget(req.url)?.pathname;
+    const target = requestTarget(req.url);
+    const pathname = target?.pathname;
     if (isCrawlerPath(pathname)) {
       // respond() has checked the host, so the visitor has an origin.
       const { origin } = visitorOf(req, { trustProxy: settings.trustProxy });
       return answerCrawlerFile(req, res, pathname, { origin: origin!, vary: settings.trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host' });
+    }
+    if (isThemeStylesheetPath(pathname)) {
+      const answer = await configFor(req);
+      return answerThemeStylesheet(req, res, { answer, search: target!.search, vary: varyByHost.Vary });
     }
     if (rendering && (pathname === '/' || pathname === '/index.html')) return rendering.handle(req, res, () => files(req, res, next));
     if (pathname !== '/config.json') return files(req, res, next);

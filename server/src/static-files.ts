@@ -91,9 +91,9 @@ interface EncodingNegotiator {
   encodings(available: readonly string[], options: { preferred: readonly string[] }): string[];
 }
 
-/** The encoding to send among those on disk: the client's q-values first (`br;q=0` is a refusal), then ours. */
-function chooseEncoding(req: IncomingMessage, onDisk: readonly string[]): string {
-  const preferred = [...onDisk, 'identity'];
+/** The encoding to send among those available: the client's q-values first (`br;q=0` is a refusal), then ours (the order given). */
+export function chooseEncoding(req: IncomingMessage, available: readonly string[]): string {
+  const preferred = [...available, 'identity'];
   const negotiator = new Negotiator(req) as unknown as EncodingNegotiator;
   // Nothing acceptable at all (`identity;q=0`): the plain file, as nginx does.
   return negotiator.encodings(preferred, { preferred })[0] ?? 'identity';

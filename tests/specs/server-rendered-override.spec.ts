@@ -12,7 +12,7 @@ import { SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
 // Contact team's second build, on an origin of its own that counts every
 // request it gets, so anything the server fetched from it would show.
 
-const SLOT = 19;
+const SLOT = 9;
 
 /** The manifest watcher polls once a second: a fetch it made of the override would have happened by then. */
 const WATCHER_ROUND_MS = 1500;

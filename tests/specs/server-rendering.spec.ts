@@ -157,6 +157,62 @@ test('CSP: a full visit of the server-rendered page violates nothing', async ({ 
   expect(problems).toEqual([]);
 });
 
+/** The operator's colours, and how a browser reports them. */
+const THEME = { background: '#fbf9f4', text: '#222222', primary: '#6b2d5c' };
+const THEMED = { primary: 'rgb(107, 45, 92)', background: 'rgb(251, 249, 244)' };
+
+/** A site serving a config.json with THEME (port slot 19), server-rendered. */
+async function withThemedSite(parallelIndex: number, run: (url: string) => Promise<void>) {
+  const basePort = workerPorts(parallelIndex, 19);
+  const site = await serve(basePort, writeConfig(basePort, { theme: THEME }));
+  try {
+    await run(site.url);
+  } finally {
+    await site.close();
+  }
+}
+
+test.describe("the operator's theme in the server-rendered page", () => {
+  test.describe('with JavaScript off', () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("the first paint has the operator's colours, from a stylesheet the page links by its version", async ({ page }, testInfo) => {
+      await withThemedSite(testInfo.parallelIndex, async (url) => {
+        await page.goto(url);
+        await expect(page.getByRole('link', { name: 'Skip to content' })).toHaveCSS('background-color', THEMED.primary);
+        await expect(page.locator('body')).toHaveCSS('background-color', THEMED.background);
+        await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', THEME.primary);
+        // No script ran: the colours came from the server's stylesheet, not from applyTheme.
+        expect(await page.locator('html').getAttribute('style')).toBeNull();
+        const href = await page.locator('link[rel="stylesheet"][href^="/theme.css?v="]').getAttribute('href');
+        const stylesheet = await fetch(`${url}${href!}`);
+        expect(stylesheet.headers.get('cache-control')).toContain('immutable');
+        expect(await stylesheet.text()).toContain(`--color-primary:${THEME.primary}`);
+      });
+    });
+
+    test('without a theme in config.json the page links no theme stylesheet', async ({ page, site }) => {
+      await page.goto(site.url);
+      await expect(page.locator('link[href^="/theme.css"]')).toHaveCount(0);
+      await expect(page.locator('meta[name="theme-color"]')).toHaveCount(1);
+    });
+  });
+
+  test('with JavaScript on: the same colours after hydration, no CSP violation, no error', async ({ page }, testInfo) => {
+    const problems = await watchProblems(page);
+    await withThemedSite(testInfo.parallelIndex, async (url) => {
+      await page.goto(`${url}/#contact`);
+      const send = page.getByRole('button', { name: 'Send message' });
+      await expect(send).toBeEnabled();
+      await expect(send).toHaveCSS('background-color', THEMED.primary);
+      await expect(page.locator('body')).toHaveCSS('background-color', THEMED.background);
+      await page.getByRole('tab', { name: 'Home' }).click();
+      await expect(page.getByRole('tabpanel', { name: 'Home' })).toBeVisible();
+      expect(problems).toEqual([]);
+    });
+  });
+});
+
 test.describe('a section the server cannot render is left to the browser', () => {
   const nodeBuild = nodeBuildPath('remote-contact');
 

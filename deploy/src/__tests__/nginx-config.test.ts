@@ -95,12 +95,12 @@ function location(config: string, match: string): string | undefined {
 }
 
 describe('server rendering (the default)', () => {
-  test('the page, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx', () => {
-    for (const match of ['= /', '= /index.html', '= /sitemap.xml', '= /robots.txt', '/api/']) {
+  test('the page, /theme.css, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx', () => {
+    for (const match of ['= /', '= /index.html', '= /theme.css', '= /sitemap.xml', '= /robots.txt', '/api/']) {
       expect(location(text, match)).toContain('proxy_pass http://portico_node;');
     }
-    // Those five and nothing else: hashed files, config.json and the remotes are nginx's.
-    expect(text.match(/proxy_pass/g)).toHaveLength(5);
+    // Those six and nothing else: hashed files, config.json and the remotes are nginx's.
+    expect(text.match(/proxy_pass/g)).toHaveLength(6);
   });
 
   test('the upstream names the Node server beside nginx, or every one given', () => {
@@ -125,7 +125,7 @@ describe('server rendering (the default)', () => {
   });
 
   test('the proxied page carries no header of nginx\'s: the Node server sends its own', () => {
-    for (const match of ['= /', '= /index.html', '= /sitemap.xml', '/api/']) expect(location(text, match)).not.toContain('add_header');
+    for (const match of ['= /', '= /index.html', '= /theme.css', '= /sitemap.xml', '/api/']) expect(location(text, match)).not.toContain('add_header');
   });
 
   test('GET and HEAD only, except the contact API', () => {

@@ -1,4 +1,4 @@
-import { LANGUAGE_NAMES, pagePath, type Language, type SiteConfig, type TextPack } from '@portico/shared-config';
+import { LANGUAGE_NAMES, PAGE_COLORS, pagePath, type Language, type SiteConfig, type TextPack } from '@portico/shared-config';
 
 /**
  * The `<head>` tags that let search engines and link previews read the page:
@@ -15,6 +15,12 @@ export interface PageHeadInput {
   text: TextPack;
   /** The page's public origin, as visitors reach it: `https://www.portico.example`. */
   origin: string;
+  /**
+   * The operator's theme as a stylesheet (`/theme.css?v=<hash>`, from
+   * `themeStylesheet`), linked so the first paint has its colours; absent
+   * when config.json has no theme.
+   */
+  themeStylesheetHref?: string;
 }
 
 /** The social preview image in host/public, its size as Open Graph wants it said. */
@@ -113,6 +119,10 @@ export function pageHead(input: PageHeadInput): string {
   const other = language === 'en' ? 'id' : 'en';
   return [
     `<title>${escapeHtml(title)}</title>`,
+    // The phone's toolbar in the brand colour from the first paint; applyTheme keeps it so after hydration.
+    meta('name', 'theme-color', config.theme?.primary ?? PAGE_COLORS.primary),
+    // Render-blocking on purpose: after the build's stylesheets (these tags close the head), before the first paint.
+    ...(input.themeStylesheetHref ? [link({ rel: 'stylesheet', href: input.themeStylesheetHref })] : []),
     meta('name', 'description', text.metaDescription),
     link({ rel: 'canonical', href: urls[language] }),
     // hreflang points at each language's canonical URL (`/` is `?type=1`), as search engines ask.
@@ -142,7 +152,7 @@ export function pageHead(input: PageHeadInput): string {
  */
 const HEAD_TAGS = [
   /<title\b[^>]*>[\s\S]*?<\/title>/gi,
-  /<meta\b[^>]*\b(?:name|property)=["']?(?:description|og:[\w:]+|twitter:[\w:]+)["'\s>][^>]*>/gi,
+  /<meta\b[^>]*\b(?:name|property)=["']?(?:description|theme-color|og:[\w:]+|twitter:[\w:]+)["'\s>][^>]*>/gi,
   /<link\b[^>]*\brel=["']?(?:canonical|alternate)["'\s>][^>]*>/gi,
   /<script\b[^>]*\btype=["']?application\/ld\+json["'\s>][^>]*>[\s\S]*?<\/script>/gi,
 ];

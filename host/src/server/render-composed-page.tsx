@@ -3,6 +3,7 @@ import type { PageRequest, SectionOutcomes } from '@portico/render/protocol';
 import { EXPOSED_SECTION, loadPack, localeOf, parseConfig, SECTION_IDS, type SectionId, type SectionModule } from '@portico/shared-config';
 import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
+import { themeStylesheet } from '@portico/shared-config/theme-stylesheet';
 import { PageRoot } from '../app/page-root';
 import type { SectionLoads } from '../remotes/load-section';
 import { exposeStylesheets } from '../remotes/check-manifest';
@@ -174,7 +175,9 @@ export async function renderComposedPage(page: PageRequest, nodeSections: NodeSe
   });
   // index.html's static title, description and preview tags give way to the
   // ones only the server knows (company, language, origin).
-  const head = pageHead({ config, language: page.language, text: await text, origin: page.origin });
+  // The same stylesheet, and so the same version, as the front server answers at /theme.css for this config.json.
+  const themeStylesheetHref = themeStylesheet(config.theme)?.href;
+  const head = pageHead({ config, language: page.language, text: await text, origin: page.origin, themeStylesheetHref });
   const html = pageDocument({
     template: withPageHead(page.template, head),
     lang: localeOf(page.language),

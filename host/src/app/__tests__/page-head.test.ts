@@ -133,9 +133,21 @@ test("withPageHead puts the tags in place of index.html's static ones, once", as
     expect(page.querySelectorAll('meta[name="twitter:card"]')).toHaveLength(1);
     // What index.html holds besides stays.
     expect(page.querySelector('meta[charset]')).not.toBeNull();
-    expect(page.querySelector('meta[name="theme-color"]')).not.toBeNull();
+    expect(page.querySelectorAll('meta[name="theme-color"]')).toHaveLength(1);
     expect(page.querySelector('link[rel="preload"][href="/config.json"]')).not.toBeNull();
     expect(page.querySelector('#root header')).not.toBeNull();
   }
   expect(() => withPageHead('<p>no head</p>', tags)).toThrow('</head>');
+});
+
+test('the theme: its primary as the theme colour and its stylesheet linked, or the default colour and no link', async () => {
+  const themed = { ...sampleConfig, theme: { primary: '#6b2d5c' } };
+  const tags = pageHead({ config: themed, language: 'en', text: await loadPack('en'), origin: ORIGIN, themeStylesheetHref: '/theme.css?v=abc' });
+  const page = new DOMParser().parseFromString(`<!doctype html><html><head>${tags}</head><body></body></html>`, 'text/html');
+  expect(page.querySelector('meta[name="theme-color"]')?.getAttribute('content')).toBe('#6b2d5c');
+  expect(page.querySelector('link[rel="stylesheet"]')?.getAttribute('href')).toBe('/theme.css?v=abc');
+
+  const plain = await headOf(sampleConfig);
+  expect(plain.content('meta[name="theme-color"]')).toBe('#0b5c6b');
+  expect(plain.page.querySelector('link[rel="stylesheet"]')).toBeNull();
 });
