@@ -28,7 +28,7 @@ export {
 } from './i18n/language';
 export { createTextLoader, type TextImports, type TextLoader } from './i18n/create-text-loader';
 export { loadPack } from './i18n/load-pack';
-export { fill, formatMoney } from './i18n/fill';
+export { fill, formatMoney, formatWholeNumber } from './i18n/fill';
 export { fillParts } from './i18n/fill-parts';
 export type { TextPack } from './i18n/text-pack';
 export { contrastRatio, relativeLuminance, MIN_TEXT_CONTRAST } from './theme/contrast';

@@ -1,4 +1,4 @@
-import { fill, fillParts, localeOf, useConfig, type Language } from '@portico/shared-config';
+import { fill, fillParts, formatWholeNumber, localeOf, useConfig, type Language } from '@portico/shared-config';
 import type { ContactText } from '../i18n/contact-text';
 
 /** What the server applies when config.json sets no `contact.retentionDays`. */
@@ -18,7 +18,9 @@ export interface PrivacyNoteProps {
 export function PrivacyNote({ text, language }: PrivacyNoteProps) {
   const { email, legal, contact } = useConfig();
   const days = contact?.retentionDays ?? DEFAULT_RETENTION_DAYS;
-  const period = new Intl.NumberFormat(localeOf(language), { style: 'unit', unit: 'day', unitDisplay: 'long' }).format(days);
+  // From the pack, not Intl's units: the note hydrates with the page, and
+  // the first use of Intl costs a phone over 100 ms (see formatMoney).
+  const period = fill(days === 1 ? text.retentionPeriod.one : text.retentionPeriod.other, { days: formatWholeNumber(days, localeOf(language)) });
   const officer = legal?.grievanceOfficer;
   const mail = (address: string) => <a href={`mailto:${address}`}>{address}</a>;
 

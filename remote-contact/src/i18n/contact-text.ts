@@ -19,8 +19,10 @@ export interface DeliveryText {
 export interface ContactText {
   heading: string;
   intro: string;
-  /** What is kept, why and for how long; `{period}` is e.g. "180 days". */
+  /** What is kept, why and for how long; `{period}` is `retentionPeriod`, e.g. "180 days". */
   privacy: string;
+  /** `{days}` days, for one day and for any other number (Indonesian says both alike). */
+  retentionPeriod: { one: string; other: string };
   /** Whom to ask for deletion: the config's e-mail, */
   privacyDelete: string;
   /** or the grievance officer when `legal.grievanceOfficer` names one, */

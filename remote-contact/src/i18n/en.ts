@@ -6,6 +6,7 @@ export const en: ContactText = {
   intro: 'Leave us your name, your phone number and your question.',
   privacy:
     'We keep your name, telephone number, message, language and the time you sent it, only to answer you, and delete them after {period}.',
+  retentionPeriod: { one: '{days} day', other: '{days} days' },
   privacyDelete: 'To have them deleted sooner, write to {email}.',
   privacyDeleteOfficer: 'To have them deleted sooner, write to our grievance officer, {officer}, at {email}.',
   privacyDeleteHere: 'To have them deleted sooner, ask us with this form.',

@@ -6,6 +6,7 @@ export const id: ContactText = {
   intro: 'Tinggalkan nama, nomor telepon, dan pertanyaan Anda.',
   privacy:
     'Kami menyimpan nama, nomor telepon, pesan, bahasa, dan waktu pengiriman Anda hanya untuk menjawab Anda, lalu menghapusnya setelah {period}.',
+  retentionPeriod: { one: '{days} hari', other: '{days} hari' },
   privacyDelete: 'Untuk meminta penghapusan lebih cepat, kirim email ke {email}.',
   privacyDeleteOfficer: 'Untuk meminta penghapusan lebih cepat, hubungi petugas pengaduan kami, {officer}, di {email}.',
   privacyDeleteHere: 'Untuk meminta penghapusan lebih cepat, sampaikan melalui formulir ini.',

@@ -285,6 +285,16 @@ describe('the privacy note', () => {
     expect(within(note()).getByRole('link')).toHaveAttribute('href', 'mailto:support@portico.example');
   });
 
+  test('one day is a day', async () => {
+    await openForm([stored()], { config: { ...sampleConfig, contact: { retentionDays: 1 } } });
+    expect(note()).toHaveTextContent('delete them after 1 day.');
+  });
+
+  test('a period of thousands of days is grouped', async () => {
+    await openForm([stored()], { config: { ...sampleConfig, contact: { retentionDays: 3650 } } });
+    expect(note()).toHaveTextContent('delete them after 3,650 days.');
+  });
+
   test('in Indonesian, with one day and no valid e-mail at all', async () => {
     const { legal: _legal, email: _email, ...rest } = sampleConfig;
     await openForm([stored()], { language: 'id', config: { ...rest, contact: { retentionDays: 1 } } });

@@ -20,6 +20,8 @@ test.each(Object.entries(packs))('the %s pack fills only placeholders its texts 
   const given: Record<string, string[]> = {
     thanks: ['name'],
     privacy: ['period'],
+    'retentionPeriod.one': ['days'],
+    'retentionPeriod.other': ['days'],
     privacyDelete: ['email'],
     privacyDeleteOfficer: ['email', 'officer'],
     'delivery.rateLimited': ['wait'],
