@@ -5,9 +5,11 @@
  * is hundreds of milliseconds of the Module Federation runtime and React
  * between the HTML and the first paint. The server links the script as a
  * preload (downloaded at once, run never) and this file, which starts it
- * right after the next paint. A page in a background tab gets no animation
- * frames, so there it starts at once, or when the tab is hidden before its
- * frame came. The server adds this to its page only; the client-rendered
+ * once the browser reports the first contentful paint (a frame callback is
+ * not enough: the frame reaches the screen later). A page in a background
+ * tab paints nothing, so there it starts at once, or when the tab is hidden
+ * before its paint came; a browser that reports no paints starts it two
+ * frames on. The server adds this to its page only; the client-rendered
  * page runs its script as built.
  */
 (function () {
@@ -15,19 +17,29 @@
   var src = current && current.getAttribute('data-src');
   if (!src) return;
   var started = false;
+  var observer;
   function start() {
     if (started) return;
     started = true;
     document.removeEventListener('visibilitychange', start);
+    if (observer) observer.disconnect();
     var script = document.createElement('script');
     script.src = src;
     document.head.appendChild(script);
   }
   if (document.visibilityState === 'hidden') return start();
   document.addEventListener('visibilitychange', start);
-  // A frame callback runs just before its frame is painted: the second one
-  // comes once the first frame is out.
-  requestAnimationFrame(function () {
-    requestAnimationFrame(start);
+  var types = (window.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || [];
+  if (types.indexOf('paint') === -1) {
+    requestAnimationFrame(function () {
+      requestAnimationFrame(start);
+    });
+    return;
+  }
+  observer = new PerformanceObserver(function (list) {
+    if (list.getEntriesByName('first-contentful-paint').length > 0) start();
   });
+  observer.observe({ type: 'paint', buffered: true });
+  // Should the paint never be reported, the page still comes alive.
+  setTimeout(start, 3000);
 })();

@@ -9,6 +9,7 @@ import {
 } from '@portico/shared-config';
 import { applyTheme } from './app/apply-theme';
 import { readPageData } from './app/read-page-data';
+import { yieldToMain } from './app/yield-to-main';
 import { loadSection, startSections } from './remotes/load-section';
 import { resolvePageRemotes } from './remotes/page-remotes';
 
@@ -28,8 +29,12 @@ async function start(): Promise<void> {
   // sections start loading as soon as config.json names them, while the
   // language pack and React (index.ts requested it already) arrive.
   const page = import('./app/render-page');
-  const configRead = pageData ? Promise.resolve(parseConfig(pageData.config)) : loadConfig();
-  const sectionsStarted = configRead.then(({ config, problems }) => {
+  // Each step its own task: this module's imports were just evaluated, and
+  // checking the config, starting the sections and hydrating each take tens
+  // of milliseconds on a phone.
+  const configRead = pageData ? yieldToMain().then(() => parseConfig(pageData.config)) : loadConfig();
+  const sectionsStarted = configRead.then(async ({ config, problems }) => {
+    await yieldToMain();
     if (problems.length > 0) {
       console.error(
         `Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`,
@@ -43,6 +48,7 @@ async function start(): Promise<void> {
   });
   const [{ config, problems, remotes, sections }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);
   const { hydratePage, renderPage } = await page;
+  await yieldToMain();
   (pageData ? hydratePage : renderPage)(container, { config, problems, language, text, remotes, sections });
   // An older version of the site may have left a service worker that would
   // pin stale remotes; removing it is off the critical path, in its own chunk.

@@ -3,9 +3,14 @@
 import '@portico/shared-config/base.css';
 import './app/app.css';
 
-// The async boundary: shared modules (React, shared-config) are negotiated by
-// Module Federation before bootstrap's static imports run.
-void import('./bootstrap');
-// React's chunk is requested now, beside bootstrap's, not after it; bootstrap
-// imports the same module and reports a failure to load it.
-import('./app/render-page').catch(() => undefined);
+// In a task of its own: evaluating this file starts Module Federation's
+// runtime, and negotiating the shared modules for the imports below is as
+// much work again; back to back they were one long task on a phone.
+setTimeout(() => {
+  // The async boundary: shared modules (React, shared-config) are negotiated by
+  // Module Federation before bootstrap's static imports run.
+  void import('./bootstrap');
+  // React's chunk is requested now, beside bootstrap's, not after it; bootstrap
+  // imports the same module and reports a failure to load it.
+  import('./app/render-page').catch(() => undefined);
+}, 0);
