@@ -5,9 +5,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { startPortico, type RunningPortico } from '@portico/server';
+import { RENDER_WORKER_PATH, startPortico, type RunningPortico } from '@portico/server';
 import { APP_DIRS, APP_NAMES } from '@portico/shared-config/contract';
-import { formatRedeployReport, missedTargets, type MemorySnapshot, type RedeployReport } from './redeploy-report';
+import { formatRedeployReport, missedTargets, type MemorySnapshot, type RedeployReport, type StillRunning } from './redeploy-report';
 
 /**
  * `npm run measure:ssr [-- --redeploys N] [--check]`: the server-rendered
@@ -26,6 +26,13 @@ const RUNS = Number(process.env.RUNS ?? 300);
 const LABEL = /'Send message(?: \(build \d+\))?'/g;
 /** No new worker generation for this long: the renewals a redeploy caused are over (the watcher polls each second). */
 const QUIET_MS = 3000;
+/**
+ * How long the server may take to settle after the last redeploy showed: a
+ * second renewal (below) may start a worker (START_MS + WARM_MS in
+ * server/src/ssr/render-workers.ts) and the one it replaces then has
+ * RETIRE_GRACE_MS + KILL_AFTER_MS to be gone.
+ */
+const SETTLE_MS = 30_000;
 
 function copyBuilds(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'portico-measure-ssr-'));
@@ -73,12 +80,25 @@ function rssMb(pid: number | undefined): number | undefined {
   return kb === undefined ? undefined : Number.parseInt(kb, 10) / 1024;
 }
 
-/** Every process this one forked that still has a process entry, a zombie (exited, not reaped) included. */
-function childProcesses(): number[] {
+/** The processes of the worker file in `root`; undefined once gone. */
+function isWorkerOf(root: string, pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(path.join(root, RENDER_WORKER_PATH));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every render worker this process forked that still has a process entry, a
+ * zombie (exited, not reaped) included. By its command line: this process
+ * has other children (tsx's esbuild service).
+ */
+function workerProcesses(root: string): number[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .map(Number)
-    .filter((pid) => procStatus(pid, 'PPid') === String(process.pid));
+    .filter((pid) => procStatus(pid, 'PPid') === String(process.pid) && isWorkerOf(root, pid));
 }
 
 const collectGarbage = (() => {
@@ -141,33 +161,34 @@ function trackWorkers(site: RunningPortico): { seen: Set<number>; stop: () => vo
   return { seen, stop: () => clearInterval(timer) };
 }
 
-/** Older workers that still have a process entry: the seen ones, and any other child of this process. */
-function olderWorkers(seen: ReadonlySet<number>, live: number | undefined): number[] {
-  const entries = new Set([...[...seen].filter((pid) => procStatus(pid, 'State') !== undefined), ...childProcesses()]);
-  if (live !== undefined) entries.delete(live);
-  return [...entries];
+/** Every worker process but the live one that still has a process entry: the ones seen live, and any other this process forked. */
+function otherWorkers(root: string, seen: ReadonlySet<number>, live: number | undefined): StillRunning[] {
+  const pids = new Set([...[...seen].filter((pid) => procStatus(pid, 'State') !== undefined), ...workerProcesses(root)]);
+  if (live !== undefined) pids.delete(live);
+  return [...pids].map((pid) => ({ pid, wasLive: seen.has(pid), state: procStatus(pid, 'State') ?? 'gone' }));
 }
 
-/** Waits until no new generation went live for QUIET_MS (a redeploy seen by two polls renews twice). */
-async function quiet(site: RunningPortico): Promise<void> {
+/**
+ * Waits until the live worker has been the same for QUIET_MS and is the only
+ * worker process left, at most SETTLE_MS. The manifest watcher polls each
+ * URL it was asked for, and this server is asked for the same manifest under
+ * two host names (`localhost` by the requests, `127.0.0.1` by its own
+ * priming): when a poll sees the redeploy under one name only, the next one
+ * renews again, after the page already shows the redeploy.
+ */
+async function settle(root: string, site: RunningPortico, seen: ReadonlySet<number>): Promise<number> {
   const started = performance.now();
-  let generation = site.renderWorker()?.generation;
+  let live = site.renderWorker()?.pid;
   let since = performance.now();
-  while (performance.now() - since < QUIET_MS) {
-    if (performance.now() - started > 30_000) throw new Error('the render worker kept being renewed for 30 s after the last redeploy');
-    await sleep(50);
-    const now = site.renderWorker()?.generation;
-    if (now !== generation) {
-      generation = now;
+  while (performance.now() - started < SETTLE_MS) {
+    if (performance.now() - since >= QUIET_MS && otherWorkers(root, seen, live).length === 0) break;
+    await sleep(25);
+    const now = site.renderWorker()?.pid;
+    if (now !== live) {
+      live = now;
       since = performance.now();
     }
   }
-}
-
-/** A retiring worker has RETIRE_GRACE_MS + KILL_AFTER_MS (server/src/ssr/render-workers.ts) to be gone: waits that long at most. */
-async function settle(seen: ReadonlySet<number>, live: number | undefined): Promise<number> {
-  const started = performance.now();
-  while (olderWorkers(seen, live).length > 0 && performance.now() - started < 5000) await sleep(25);
   return performance.now() - started;
 }
 
@@ -179,11 +200,9 @@ async function measureRedeploys(root: string, site: RunningPortico, redeploys: n
 
     const delays: number[] = [];
     for (let build = 1; build <= redeploys; build += 1) delays.push(await redeployDelay(root, site.url, build));
-    const shownAt = performance.now();
-    await quiet(site);
+    const settledMs = await settle(root, site, tracked.seen);
     const live = site.renderWorker()?.pid;
-    const settledMs = performance.now() - shownAt + (await settle(tracked.seen, live));
-    const stillRunning = olderWorkers(tracked.seen, live);
+    const stillRunning = otherWorkers(root, tracked.seen, live);
 
     await fillCaches(site.url);
     const after = snapshot(site);

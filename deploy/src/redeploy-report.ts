@@ -18,6 +18,15 @@ export interface MemorySnapshot {
   generation: number | undefined;
 }
 
+/** A worker process other than the live one, after settling. */
+export interface StillRunning {
+  pid: number;
+  /** Whether it was ever the live worker (false: one started and never switched in). */
+  wasLive: boolean;
+  /** Its State in /proc/<pid>/status (`Z (zombie)`: exited, not reaped). */
+  state: string;
+}
+
 export interface RedeployReport {
   redeploys: number;
   start: MemorySnapshot;
@@ -26,9 +35,9 @@ export interface RedeployReport {
   delays: number[];
   /** How many distinct live workers were seen. */
   workersSeen: number;
-  /** Pids of older workers that still had a process entry (a zombie counts) after settling. */
-  stillRunning: number[];
-  /** How long the older workers took to be gone (or the wait, when some were not). */
+  /** Worker processes but the live one that still had a process entry (a zombie counts) after settling. */
+  stillRunning: StillRunning[];
+  /** From the last redeploy showing to one worker left with no renewal for a while (or the whole wait, when that never came). */
   settledMs: number;
 }
 
@@ -51,11 +60,14 @@ export function missedTargets(report: RedeployReport): string[] {
   const delta = memoryDelta(report);
   if (delta === undefined) missed.push('no live worker to measure');
   else if (delta > TARGETS.memoryDeltaMb) missed.push(`memory grew by ${delta.toFixed(1)} MB (target at most ${TARGETS.memoryDeltaMb} MB)`);
-  if (report.stillRunning.length > TARGETS.olderWorkers) missed.push(`older workers still running: ${report.stillRunning.join(', ')}`);
+  if (report.stillRunning.length > TARGETS.olderWorkers) missed.push(`workers still running besides the live one: ${describe(report.stillRunning)}`);
   const { max } = delayPercentiles(report.delays);
   if (max > TARGETS.redeployMs) missed.push(`a redeploy took ${(max / 1000).toFixed(2)} s to show (target at most ${TARGETS.redeployMs / 1000} s)`);
   return missed;
 }
+
+const describe = (workers: StillRunning[]) =>
+  workers.map(({ pid, wasLive, state }) => `${pid} (${wasLive ? 'was live' : 'never live'}, ${state})`).join(', ');
 
 const mb = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(1)} MB`);
 const signedMb = (value: number | undefined) => (value === undefined ? 'n/a' : `${value >= 0 ? '+' : ''}${value.toFixed(1)} MB`);
@@ -87,7 +99,9 @@ export function formatRedeployReport(report: RedeployReport, runs: number): stri
     row([
       'older workers still running',
       '',
-      `${report.stillRunning.length} (of ${report.workersSeen} seen; all others gone ${(report.settledMs / 1000).toFixed(2)} s after the last redeploy showed)`,
+      report.stillRunning.length === 0
+        ? `0 (of ${report.workersSeen} seen live; one worker left ${(report.settledMs / 1000).toFixed(2)} s after the last redeploy showed)`
+        : `${report.stillRunning.length}: ${describe(report.stillRunning)} (of ${report.workersSeen} seen live; waited ${(report.settledMs / 1000).toFixed(2)} s)`,
       '',
       `${TARGETS.olderWorkers}: ${verdict(report.stillRunning.length <= TARGETS.olderWorkers)}`,
     ]),
