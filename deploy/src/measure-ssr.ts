@@ -106,12 +106,18 @@ const collectGarbage = (() => {
   return vm.runInNewContext('gc') as () => void;
 })();
 
+const heapMb = ({ heapUsed, heapTotal, external }: NodeJS.MemoryUsage) => ({
+  heap: heapUsed / 1024 / 1024,
+  heapTotal: heapTotal / 1024 / 1024,
+  external: external / 1024 / 1024,
+});
+
 /** The front server's memory and the live worker's, after full collections in the front server (the worker's cannot be forced from outside). */
 function snapshot(site: RunningPortico): MemorySnapshot {
   for (let pass = 0; pass < 3; pass += 1) collectGarbage();
   const worker = site.renderWorker();
   return {
-    front: { rss: rssMb(process.pid)!, heap: process.memoryUsage().heapUsed / 1024 / 1024 },
+    front: { rss: rssMb(process.pid)!, ...heapMb(process.memoryUsage()) },
     workerRss: rssMb(worker?.pid),
     cachedPages: worker?.cachedPages ?? 0,
     generation: worker?.generation,

@@ -10,8 +10,8 @@ export const TARGETS = {
 
 /** One moment's memory, in MB (MiB). */
 export interface MemorySnapshot {
-  /** The front server: this process's RSS and its V8 heap in use, after full collections. */
-  front: { rss: number; heap: number };
+  /** The front server: this process's RSS, its V8 heap in use and reserved, and memory outside the heap (Buffers), after full collections. */
+  front: { rss: number; heap: number; heapTotal: number; external: number };
   /** The live worker's RSS; undefined when none was live. */
   workerRss: number | undefined;
   cachedPages: number;
@@ -87,6 +87,8 @@ export function formatRedeployReport(report: RedeployReport, runs: number): stri
     row(['---', '---', '---', '---', '---']),
     row(['front server RSS', mb(start.front.rss), mb(after.front.rss), signedMb(after.front.rss - start.front.rss), '']),
     row(['front server V8 heap used', mb(start.front.heap), mb(after.front.heap), signedMb(after.front.heap - start.front.heap), '']),
+    row(['front server V8 heap reserved', mb(start.front.heapTotal), mb(after.front.heapTotal), signedMb(after.front.heapTotal - start.front.heapTotal), '']),
+    row(['front server external (Buffers)', mb(start.front.external), mb(after.front.external), signedMb(after.front.external - start.front.external), '']),
     row(['live worker RSS', mb(start.workerRss), mb(after.workerRss), signedMb(after.workerRss === undefined || start.workerRss === undefined ? undefined : after.workerRss - start.workerRss), '']),
     row([
       '**front + worker RSS**',
