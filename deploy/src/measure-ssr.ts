@@ -1,20 +1,38 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startPortico, type RunningPortico } from '@portico/server';
+import { parseArgs } from 'node:util';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { RENDER_WORKER_PATH, startPortico, type RunningPortico } from '@portico/server';
 import { APP_DIRS, APP_NAMES } from '@portico/shared-config/contract';
+import { formatRedeployReport, missedTargets, type MemorySnapshot, type RedeployReport, type StillRunning } from './redeploy-report';
 
 /**
- * `npm run measure:ssr`: the server-rendered page on loopback, after a build.
- * Serves a copy of the four builds (and the render worker) on MEASURE_PORT..+3
- * (9500 by default) and prints: the page's time with the cache off (every
- * request rendered by the worker) and on, the time from a redeploy of
- * Contact's node build to the page showing it, and the worker's memory.
+ * `npm run measure:ssr [-- --redeploys N] [--check]`: the server-rendered
+ * page on loopback, after a build. Serves a copy of the four builds (and the
+ * render worker) on MEASURE_PORT..+3 (9500 by default) and prints: the
+ * page's time with the cache off (every request rendered by the worker) and
+ * on; then N redeploys of Contact's node build in a row (1 by default), each
+ * one's delay until the page shows it, the memory of the front server (this
+ * process) and of the live worker before and after them, and whether any
+ * older worker is still running. `--check` exits 1 when a target is missed.
  */
 const ROOT = path.resolve(__dirname, '../..');
 const PORT = Number(process.env.MEASURE_PORT ?? 9500);
 const RUNS = Number(process.env.RUNS ?? 300);
+/** The label the redeploys change: `(build N)` is added to it, so each redeploy is a different build. */
+const LABEL = /'Send message(?: \(build \d+\))?'/g;
+/** No new worker generation for this long: the renewals a redeploy caused are over (the watcher polls each second). */
+const QUIET_MS = 3000;
+/**
+ * How long the server may take to settle after the last redeploy showed: a
+ * second renewal (below) may start a worker (START_MS + WARM_MS in
+ * server/src/ssr/render-workers.ts) and the one it replaces then has
+ * RETIRE_GRACE_MS + KILL_AFTER_MS to be gone.
+ */
+const SETTLE_MS = 30_000;
 
 function copyBuilds(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'portico-measure-ssr-'));
@@ -24,6 +42,7 @@ function copyBuilds(): string {
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function timePages(url: string, runs: number): Promise<{ p50: number; p99: number }> {
   const times: number[] = [];
@@ -38,28 +57,87 @@ async function timePages(url: string, runs: number): Promise<{ p50: number; p99:
   return { p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
 }
 
-/** The worker's resident memory, from /proc (Linux). */
-function rssMb(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
+/** A few hundred visits, then each page in each encoding the server keeps, so every cache is as full as traffic makes it. */
+async function fillCaches(url: string): Promise<void> {
+  await timePages(url, RUNS);
+  for (const encoding of ['br', 'gzip', 'identity']) {
+    for (const target of ['/', '/?type=2']) await (await fetch(`${url}${target}`, { headers: { 'Accept-Encoding': encoding } })).arrayBuffer();
+  }
+}
+
+/** A field of /proc/<pid>/status, or undefined once the process is gone (Linux). */
+function procStatus(pid: number, field: string): string | undefined {
   try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
+    return new RegExp(`^${field}:\\s+(.*)$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   } catch {
     return undefined;
   }
 }
 
+/** Resident memory in MB (MiB), from VmRSS. */
+function rssMb(pid: number | undefined): number | undefined {
+  const kb = pid === undefined ? undefined : procStatus(pid, 'VmRSS');
+  return kb === undefined ? undefined : Number.parseInt(kb, 10) / 1024;
+}
+
+/** The processes of the worker file in `root`; undefined once gone. */
+function isWorkerOf(root: string, pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(path.join(root, RENDER_WORKER_PATH));
+  } catch {
+    return false;
+  }
+}
+
 /**
- * A redeploy of Contact as docs/deploy.md orders it: the new node build
- * first (a changed label, a new content-addressed name), then the manifest
- * naming it. Resolves to the milliseconds until the page shows it.
+ * Every render worker this process forked that still has a process entry, a
+ * zombie (exited, not reaped) included. By its command line: this process
+ * has other children (tsx's esbuild service).
  */
-async function redeployDelay(root: string, url: string): Promise<number> {
+function workerProcesses(root: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => procStatus(pid, 'PPid') === String(process.pid) && isWorkerOf(root, pid));
+}
+
+const collectGarbage = (() => {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+})();
+
+const heapMb = ({ heapUsed, heapTotal, external }: NodeJS.MemoryUsage) => ({
+  heap: heapUsed / 1024 / 1024,
+  heapTotal: heapTotal / 1024 / 1024,
+  external: external / 1024 / 1024,
+});
+
+/** The front server's memory and the live worker's, after full collections in the front server (the worker's cannot be forced from outside). */
+function snapshot(site: RunningPortico): MemorySnapshot {
+  for (let pass = 0; pass < 3; pass += 1) collectGarbage();
+  const worker = site.renderWorker();
+  return {
+    front: { rss: rssMb(process.pid)!, ...heapMb(process.memoryUsage()) },
+    workerRss: rssMb(worker?.pid),
+    cachedPages: worker?.cachedPages ?? 0,
+    generation: worker?.generation,
+  };
+}
+
+/**
+ * A redeploy of Contact as docs/deploy.md orders it: a new node build first
+ * (its label says `(build <build>)`, so it has a new content-addressed name),
+ * then the manifest naming it. Resolves to the milliseconds until the page
+ * shows it.
+ */
+async function redeployDelay(root: string, url: string, build: number): Promise<number> {
   const dist = path.join(root, 'remote-contact/dist');
   const manifestFile = path.join(dist, 'mf-manifest.json');
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { metaData: { ssrRemoteEntry: { path: string; name: string; integrity: string } } };
   const entry = manifest.metaData.ssrRemoteEntry;
-  const code = readFileSync(path.join(dist, entry.path, entry.name), 'utf8').replaceAll('Send message', 'Send your message');
+  const label = `Send message (build ${build})`;
+  const code = readFileSync(path.join(dist, entry.path, entry.name), 'utf8').replace(LABEL, `'${label}'`);
+  if (!code.includes(label)) throw new Error("Contact's node build has no 'Send message' label to change");
   const digest = createHash('sha384').update(code).digest();
   const name = `remoteEntry.${digest.toString('hex').slice(0, 10)}.js`;
   writeFileSync(path.join(dist, entry.path, name), code);
@@ -67,11 +145,77 @@ async function redeployDelay(root: string, url: string): Promise<number> {
   const started = performance.now();
   // The build's compressed copies of the manifest would be served instead: a real deploy replaces them too.
   for (const suffix of ['.br', '.gz']) rmSync(manifestFile + suffix, { force: true });
-  writeFileSync(manifestFile, JSON.stringify(manifest));
+  // Renamed into place, as an upload tool does: a poll must not read a half-written manifest.
+  writeFileSync(`${manifestFile}.next`, JSON.stringify(manifest));
+  renameSync(`${manifestFile}.next`, manifestFile);
   for (;;) {
-    if ((await (await fetch(url)).text()).includes('Send your message')) return performance.now() - started;
-    if (performance.now() - started > 30_000) throw new Error('the redeployed section did not show within 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    if ((await (await fetch(url)).text()).includes(label)) return performance.now() - started;
+    if (performance.now() - started > 30_000) throw new Error(`redeploy ${build} did not show within 30 s`);
+    await sleep(25);
+  }
+}
+
+/** The live worker's pid, sampled every few milliseconds: every worker that answered pages is seen. */
+function trackWorkers(site: RunningPortico): { seen: Set<number>; stop: () => void } {
+  const seen = new Set<number>();
+  const sample = () => {
+    const pid = site.renderWorker()?.pid;
+    if (pid !== undefined) seen.add(pid);
+  };
+  sample();
+  const timer = setInterval(sample, 10);
+  return { seen, stop: () => clearInterval(timer) };
+}
+
+/** Every worker process but the live one that still has a process entry: the ones seen live, and any other this process forked. */
+function otherWorkers(root: string, seen: ReadonlySet<number>, live: number | undefined): StillRunning[] {
+  const pids = new Set([...[...seen].filter((pid) => procStatus(pid, 'State') !== undefined), ...workerProcesses(root)]);
+  if (live !== undefined) pids.delete(live);
+  return [...pids].map((pid) => ({ pid, wasLive: seen.has(pid), state: procStatus(pid, 'State') ?? 'gone' }));
+}
+
+/**
+ * Waits until the live worker has been the same for QUIET_MS and is the only
+ * worker process left, at most SETTLE_MS. The manifest watcher polls each
+ * URL it was asked for, and this server is asked for the same manifest under
+ * two host names (`localhost` by the requests, `127.0.0.1` by its own
+ * priming): when a poll sees the redeploy under one name only, the next one
+ * renews again, after the page already shows the redeploy.
+ */
+async function settle(root: string, site: RunningPortico, seen: ReadonlySet<number>): Promise<number> {
+  const started = performance.now();
+  let live = site.renderWorker()?.pid;
+  let since = performance.now();
+  while (performance.now() - started < SETTLE_MS) {
+    if (performance.now() - since >= QUIET_MS && otherWorkers(root, seen, live).length === 0) break;
+    await sleep(25);
+    const now = site.renderWorker()?.pid;
+    if (now !== live) {
+      live = now;
+      since = performance.now();
+    }
+  }
+  return performance.now() - started;
+}
+
+async function measureRedeploys(root: string, site: RunningPortico, redeploys: number): Promise<RedeployReport> {
+  const tracked = trackWorkers(site);
+  try {
+    await fillCaches(site.url);
+    const start = snapshot(site);
+
+    const delays: number[] = [];
+    for (let build = 1; build <= redeploys; build += 1) delays.push(await redeployDelay(root, site.url, build));
+    const settledMs = await settle(root, site, tracked.seen);
+    const live = site.renderWorker()?.pid;
+    const stillRunning = otherWorkers(root, tracked.seen, live);
+
+    await fillCaches(site.url);
+    const after = snapshot(site);
+    if (site.renderWorker()?.pid !== live) throw new Error('the live worker changed while it was measured: the figures would mix two workers');
+    return { redeploys, start, after, delays, workersSeen: tracked.seen.size, stillRunning, settledMs };
+  } finally {
+    tracked.stop();
   }
 }
 
@@ -80,26 +224,36 @@ async function serve(root: string, cache: boolean): Promise<RunningPortico> {
 }
 
 async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { redeploys: { type: 'string', default: '1' }, check: { type: 'boolean', default: false } } });
+  const redeploys = Number(values.redeploys);
+  if (!Number.isInteger(redeploys) || redeploys < 1) throw new Error(`--redeploys takes a whole number of at least 1, not ${values.redeploys}`);
+
   const root = copyBuilds();
   try {
     let site = await serve(root, false);
     const uncached = await timePages(site.url, RUNS);
-    const workerRss = rssMb(site.renderWorker()?.pid);
     await site.close();
     site = await serve(root, true);
-    const cached = await timePages(site.url, RUNS);
-    const redeploy = await redeployDelay(root, site.url);
-    const afterRedeploy = rssMb(site.renderWorker()?.pid);
-    await site.close();
+    let cached: { p50: number; p99: number };
+    let report: RedeployReport;
+    try {
+      cached = await timePages(site.url, RUNS);
+      report = await measureRedeploys(root, site, redeploys);
+    } finally {
+      await site.close();
+    }
 
     const ms = (value: number) => `${value.toFixed(1)} ms`;
-    const mb = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(0)} MB`);
-    console.log(`Server-rendered page on loopback, ${RUNS} sequential requests each (\`/\` and \`/?type=2\` alternately):`);
-    console.log(`| measure | value |\n| --- | --- |`);
+    console.log(`Server-rendered page on loopback, ${RUNS} sequential requests each (\`/\` and \`/?type=2\` alternately):\n`);
+    console.log('| measure | value |\n| --- | --- |');
     console.log(`| page, cache off (every request rendered by the worker): p50 / p99 | ${ms(uncached.p50)} / ${ms(uncached.p99)} |`);
-    console.log(`| page, cache on: p50 / p99 | ${ms(cached.p50)} / ${ms(cached.p99)} |`);
-    console.log(`| redeploy of Contact's node build to the page showing it | ${ms(redeploy)} |`);
-    console.log(`| render worker RSS after the uncached run / after the redeploy (new worker) | ${mb(workerRss)} / ${mb(afterRedeploy)} |`);
+    console.log(`| page, cache on: p50 / p99 | ${ms(cached.p50)} / ${ms(cached.p99)} |\n`);
+    console.log(formatRedeployReport(report, RUNS));
+    const missed = missedTargets(report);
+    if (values.check && missed.length > 0) {
+      console.error(`missed: ${missed.join('; ')}`);
+      process.exitCode = 1;
+    }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -40,3 +40,4 @@ export {
   type Handler,
   type RequestTarget,
 } from './static-files';
+export { RENDER_WORKER_PATH } from './ssr/server-rendering';

@@ -9,7 +9,7 @@ import { answerClientError, guardRequests } from './guard';
 import { answerPlain, clearFileHeaders } from './plain-answer';
 import { allowedHostnames, visitorOf } from './request-origin';
 import { dataHeaders, hostPageHeaders, pageHeaders, STRICT_TRANSPORT_SECURITY } from './security-headers';
-import { serverRendering, type ServerRendering } from './ssr/server-rendering';
+import { serverRendering, type RenderWorkerState, type ServerRendering } from './ssr/server-rendering';
 import { requestTarget, staticFiles, type Handler } from './static-files';
 import { answerThemeStylesheet, isThemeStylesheetPath } from './theme-stylesheet';
 
@@ -47,8 +47,8 @@ export interface RunningPortico {
   url: string;
   /** The port of each app, in APP_NAMES order: host, home, about, contact. */
   ports: readonly number[];
-  /** The live render worker's generation and process id, when pages are server-rendered. */
-  renderWorker: () => { generation: number | undefined; pid: number | undefined } | undefined;
+  /** The live render worker's generation and process id, and the pages cached, when pages are server-rendered. */
+  renderWorker: () => RenderWorkerState | undefined;
   close(): Promise<void>;
 }
 

@@ -18,6 +18,8 @@ export interface RenderWorkersOptions {
   /** The worker's V8 heap limit, in MB. */
   heapMb: number;
   log: (line: string) => void;
+  /** Another generation answers pages from now on (undefined: none, until a new one is warm). */
+  onLive?: (generation: number | undefined) => void;
 }
 
 /** A request the worker has not answered for this long means it is stuck (a section looping): it is replaced. */
@@ -217,9 +219,14 @@ export class RenderWorkers {
     }
     if (!warmed) this.options.log(`render worker ${next.generation} did not warm within ${WARM_MS / 1000} s; switched in anyway`);
     const old = this.current;
-    this.current = next;
+    this.switchTo(next);
     this.failures = 0;
     if (old) this.retire(old);
+  }
+
+  private switchTo(worker: Worker | undefined): void {
+    this.current = worker;
+    this.options.onLive?.(worker?.generation);
   }
 
   /** Lets the old worker answer what it was asked, then ends it. */
@@ -237,7 +244,7 @@ export class RenderWorkers {
     this.running.delete(worker);
     if (this.closed || worker !== this.current) return;
     this.options.log(`render worker ${worker.generation} ${reason}; pages are rendered in the browser until a new one is warm`);
-    this.current = undefined;
+    this.switchTo(undefined);
     this.restartLater();
   }
 
@@ -250,7 +257,7 @@ export class RenderWorkers {
   close(): Promise<void> {
     this.closed = true;
     clearInterval(this.watchdog);
-    this.current = undefined;
+    this.switchTo(undefined);
     const ending = [...this.running].filter((worker) => worker.alive);
     return Promise.all(
       ending.map(

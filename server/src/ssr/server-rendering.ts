@@ -12,6 +12,7 @@ import type { ConfigAnswer } from '@portico/shared-config/node-config';
 import { clearFileHeaders, matchesEtag } from '../plain-answer';
 import { chooseEncoding, requestTarget } from '../static-files';
 import { ManifestWatcher } from './manifest-watcher';
+import { PageCache } from './page-cache';
 import { RenderWorkers, type RenderedPage } from './render-workers';
 
 /** The render worker the host's build writes (webpack/src/render-worker-build.ts). */
@@ -49,9 +50,15 @@ export interface ServerRendering {
   handle: (req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>) => Promise<void>;
   /** Watches the config a visitor to `hostHeader` gets and starts the first worker; resolves once it is warm (or after a bounded wait). */
   start: (hostHeaders: readonly string[]) => Promise<void>;
-  /** The live worker, for measurements and tests. */
-  worker: () => { generation: number | undefined; pid: number | undefined };
+  /** The live worker and how many pages are cached, for measurements and tests. */
+  worker: () => RenderWorkerState;
   close: () => Promise<void>;
+}
+
+export interface RenderWorkerState {
+  generation: number | undefined;
+  pid: number | undefined;
+  cachedPages: number;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
@@ -127,7 +134,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   }
   const budgetMs = options.budgetMs ?? DEFAULT_SSR_BUDGET_MS;
   const templateFile = path.join(options.rootDir, 'host/dist/index.html');
-  const cache = new Map<string, CachedPage>();
+  const cache = new PageCache<CachedPage>(CACHE_ENTRIES);
   const inFlight = new Map<string, Promise<CachedPage | undefined>>();
   /**
    * What a new worker renders to warm up: the latest pages asked for (or
@@ -141,10 +148,12 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     if (recent.size > WARM_CONFIGS) recent.delete(recent.keys().next().value!);
   };
 
-  const workers = new RenderWorkers({ workerFile, heapMb: options.heapMb ?? DEFAULT_SSR_HEAP_MB, log: options.log }, async () =>
-    [...recent.values()].flatMap((page) =>
-      LANGUAGES.map((language) => ({ ...page, language, pathname: '/', search: language === 'en' ? '' : '?type=2', budgetMs: 10_000 })),
-    ),
+  const workers = new RenderWorkers(
+    { workerFile, heapMb: options.heapMb ?? DEFAULT_SSR_HEAP_MB, log: options.log, onLive: (generation) => cache.live(generation) },
+    async () =>
+      [...recent.values()].flatMap((page) =>
+        LANGUAGES.map((language) => ({ ...page, language, pathname: '/', search: language === 'en' ? '' : '?type=2', budgetMs: 10_000 })),
+      ),
   );
   const watcher = new ManifestWatcher({
     intervalMs: MANIFEST_POLL_MS,
@@ -195,8 +204,9 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
 
   async function rendered(request: PageRequest, key: string): Promise<CachedPage | undefined> {
     const generation = workers.liveGeneration;
+    // Renders in flight for a generation being replaced are not shared with the next one.
     const fullKey = `${key}:${generation}`;
-    const cached = options.cache === false ? undefined : cache.get(fullKey);
+    const cached = options.cache === false ? undefined : cache.get(key, generation);
     if (cached) return cached;
     let rendering = inFlight.get(fullKey);
     if (!rendering) {
@@ -209,10 +219,8 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     }
     const entry = await rendering;
     if (!entry) return undefined;
-    if (options.cache !== false && entry.generation === workers.liveGeneration) {
-      if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-      cache.set(fullKey, entry);
-    }
+    // A page the replaced generation finished after the switch is not kept (the cache knows which is live).
+    if (options.cache !== false) cache.set(key, entry.generation, entry);
     return entry;
   }
 
@@ -266,7 +274,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   return {
     handle,
     start,
-    worker: () => ({ generation: workers.liveGeneration, pid: workers.pid }),
+    worker: () => ({ generation: workers.liveGeneration, pid: workers.pid, cachedPages: cache.size }),
     close: async () => {
       watcher.close();
       await workers.close();
