@@ -43,7 +43,8 @@ async function start(): Promise<void> {
     for (const warning of configWarnings(config)) console.warn(`Portico: ${warning}`);
     applyTheme(config.theme);
     const remotes = resolvePageRemotes(config, window.location.search);
-    const sections = startSections(config, remotes.remotes, loadSection, pageData?.manifests);
+    // Each section's start (its manifest checked, its remote registered) in a task of its own.
+    const sections = startSections(config, remotes.remotes, (...load) => yieldToMain().then(() => loadSection(...load)), pageData?.manifests);
     return { config, problems, remotes, sections };
   });
   const [{ config, problems, remotes, sections }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);
