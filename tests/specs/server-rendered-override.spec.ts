@@ -5,6 +5,7 @@ import { sampleConfig } from '@portico/testing/sample-config';
 import { startFaultServer, type FaultServer } from '../support/fault-server';
 import { expect, serve, test, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
 import { SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
+import { watchProblems } from '../support/page-problems';
 
 // A `?remote.contact=` visit to the server-rendered site: the page is
 // rendered on the server like any other, except the overridden section,
@@ -45,21 +46,6 @@ async function withOverrideSite(
   } finally {
     await Promise.all([site.close(), override.close()]);
   }
-}
-
-/** Console errors (React's recoverable errors among them), uncaught errors and CSP violations of a visit. */
-async function watchProblems(page: Page) {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
-    });
-  });
-  return problems;
 }
 
 /** The paths the browser asked `origin` for. */

@@ -8,6 +8,7 @@ import { expect, serve, siteRemotes, test, workerPorts, writeConfig } from '../s
 import { REPO_ROOT } from '../support/paths';
 import { copyDists, redeploy, SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
 import { serveUnderPath } from '../support/static-server';
+import { watchProblems } from '../support/page-problems';
 
 // The composed page as the server renders it (server/src/ssr/, host/src/server/),
 // and the browser hydrating it.
@@ -23,21 +24,6 @@ function nodeBuildPath(app: string): string {
     metaData: { ssrRemoteEntry: { path: string; name: string } };
   };
   return `/${manifest.metaData.ssrRemoteEntry.path}/${manifest.metaData.ssrRemoteEntry.name}`;
-}
-
-/** Console errors, uncaught errors and CSP violations of a visit. */
-async function watchProblems(page: Page) {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
-    });
-  });
-  return problems;
 }
 
 const CONTACT_RENDERED = '>Send message</button>';
