@@ -18,7 +18,9 @@ function loadTexts(language: Language): Promise<TextPack> {
   return loadPack(language).catch(() => loadPack(language));
 }
 
-async function start(): Promise<void> {
+type PageModule = typeof import('./app/render-page');
+
+async function start(page: Promise<PageModule>): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
   // A server-rendered page carries config.json, the language and the
@@ -27,8 +29,7 @@ async function start(): Promise<void> {
   const language = pageData?.language ?? languageFromSearch(window.location.search);
   // The page's staircase is short only if nothing waits needlessly: the
   // sections start loading as soon as config.json names them, while the
-  // language pack and React (index.ts requested it already) arrive.
-  const page = import('./app/render-page');
+  // language pack and React (`page`, which index.ts requested already) arrive.
   // Each step its own task: this module's imports were just evaluated, and
   // checking the config, starting the sections and hydrating each take tens
   // of milliseconds on a phone.
@@ -58,13 +59,21 @@ async function start(): Promise<void> {
   }
 }
 
-void start().catch((error: unknown) => {
-  // Without its texts the page has no language to speak, so it says both.
-  console.error('Portico: the page could not start', error);
-  const container = document.getElementById('root');
-  // A server-rendered page stays readable as it is; the client-rendered one would be blank.
-  if (container && !readPageData(document)) {
-    container.textContent =
-      'This page could not load. Please reload it. / Halaman ini gagal dimuat. Silakan muat ulang.';
-  }
-});
+/**
+ * Starts the page with React and the shell (`render-page`), whose chunk
+ * index.ts requested beside this one: one request, one chunk, where an
+ * import of its own here would make webpack split the module into a second
+ * chunk and fetch it twice.
+ */
+export function startPage(page: Promise<PageModule>): void {
+  void start(page).catch((error: unknown) => {
+    // Without its texts the page has no language to speak, so it says both.
+    console.error('Portico: the page could not start', error);
+    const container = document.getElementById('root');
+    // A server-rendered page stays readable as it is; the client-rendered one would be blank.
+    if (container && !readPageData(document)) {
+      container.textContent =
+        'This page could not load. Please reload it. / Halaman ini gagal dimuat. Silakan muat ulang.';
+    }
+  });
+}

@@ -7,10 +7,11 @@ import './app/app.css';
 // runtime, and negotiating the shared modules for the imports below is as
 // much work again; back to back they were one long task on a phone.
 setTimeout(() => {
+  // React's chunk is requested now, beside bootstrap's, not after it;
+  // bootstrap waits for it and reports a failure to load it.
+  const page = import('./app/render-page');
+  page.catch(() => undefined);
   // The async boundary: shared modules (React, shared-config) are negotiated by
   // Module Federation before bootstrap's static imports run.
-  void import('./bootstrap');
-  // React's chunk is requested now, beside bootstrap's, not after it; bootstrap
-  // imports the same module and reports a failure to load it.
-  import('./app/render-page').catch(() => undefined);
+  void import('./bootstrap').then(({ startPage }) => startPage(page));
 }, 0);
