@@ -58,7 +58,8 @@ test('a bad field in config.json is named, and the rest of the page still works'
     await expect(page.getByRole('complementary', { name: 'Configuration' })).toContainText('email');
     await expect(page.getByRole('contentinfo')).toContainText('Contact EmailNot configured');
     await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
-    expect(errors.join('\n')).toContain('email: expected string, got number');
+    // Logged by the script, which starts after the server-rendered page is painted.
+    await expect.poll(() => errors.join('\n')).toContain('email: expected string, got number');
   } finally {
     await site.close();
   }
