@@ -44,7 +44,7 @@ async function load(url: string): Promise<autocannon.Result> {
 
 /** `npm run serve`'s program, on loopback, until close() ends it (SIGTERM, as Ctrl-C would). */
 async function startServe(): Promise<{ close(): Promise<void> }> {
-  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(ROOT, 'server/src/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', ...(CACHE ? {} : { PORTICO_SSR_CACHE: '0' }) },
     stdio: ['ignore', 'pipe', 'inherit'],

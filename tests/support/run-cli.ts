@@ -12,13 +12,17 @@ export interface ServeProcess {
 }
 
 /**
- * Runs `npm run serve`'s program exactly as an operator would, with extra env.
+ * Runs `npm run serve`'s program exactly as an operator would, with extra env:
+ * one Node process with tsx's loader (`node --import tsx`), so a signal
+ * reaches the server itself. (tsx's CLI wraps it in a second process that
+ * gives it 30 ms to acknowledge a SIGTERM and then kills it with SIGKILL: a
+ * busy server was not stopped cleanly.)
  * Each process gets a message store of its own (the embedded database is one
  * process per data folder), removed when it exits, unless `env` names one.
  */
 export function runServe(env: Record<string, string>): ServeProcess {
   const dataDir = env.PORTICO_DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'portico-data-'));
-  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(REPO_ROOT, 'server/src/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server/src/main.ts')], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...(dataDir ? { PORTICO_DATA_DIR: dataDir } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
