@@ -88,7 +88,8 @@ test('without legal: a short neutral About Us, and a console warning that the di
     const about = page.getByRole('tabpanel', { name: 'About Us' });
     await expect(about).toContainText('Portico Credit offers short-term personal loans');
     await expect(about.getByRole('heading', { level: 3 })).toHaveCount(0);
-    expect(warnings.join('\n')).toContain('config.json has no `legal` object');
+    // Warned by the script, which on the server-rendered page starts after the first paint.
+    await expect.poll(() => warnings.join('\n')).toContain('config.json has no `legal` object');
     await expect(page.getByRole('complementary', { name: 'Configuration' })).toHaveCount(0);
   } finally {
     await site.close();

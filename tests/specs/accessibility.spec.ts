@@ -292,11 +292,15 @@ test('an operator theme colours the page through custom properties on <html>, an
     await expect(send).toBeVisible();
     await expect(send).toHaveCSS('background-color', 'rgb(107, 45, 92)');
     await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(251, 249, 244)');
-    const html = await page.evaluate(() => ({
-      primary: document.documentElement.style.getPropertyValue('--color-primary'),
-      styleElements: document.querySelectorAll('style').length,
-    }));
-    expect(html).toEqual({ primary: '#6b2d5c', styleElements: 0 });
+    // The server's page is themed by /theme.css; the script sets the same properties on <html> once it runs.
+    await expect
+      .poll(() =>
+        page.evaluate(() => ({
+          primary: document.documentElement.style.getPropertyValue('--color-primary'),
+          styleElements: document.querySelectorAll('style').length,
+        })),
+      )
+      .toEqual({ primary: '#6b2d5c', styleElements: 0 });
     await expect(page.getByRole('complementary', { name: 'Configuration' })).toHaveCount(0);
     expect(await violations(page)).toEqual([]);
   } finally {
