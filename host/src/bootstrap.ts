@@ -31,11 +31,10 @@ async function start(page: Promise<PageModule>): Promise<void> {
   // sections start loading as soon as config.json names them, while the
   // language pack and React (`page`, which index.ts requested already) arrive.
   // Each step its own task: this module's imports were just evaluated, and
-  // checking the config, starting the sections and hydrating each take tens
+  // checking the config, starting each section and hydrating each take tens
   // of milliseconds on a phone.
   const configRead = pageData ? yieldToMain().then(() => parseConfig(pageData.config)) : loadConfig();
-  const sectionsStarted = configRead.then(async ({ config, problems }) => {
-    await yieldToMain();
+  const sectionsStarted = configRead.then(({ config, problems }) => {
     if (problems.length > 0) {
       console.error(
         `Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`,

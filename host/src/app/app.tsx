@@ -10,7 +10,7 @@ import { SectionTabs, tabId } from '../shell/section-tabs';
 import { SiteFooter } from '../shell/site-footer';
 import { SkipLink } from '../shell/skip-link';
 import { useActiveSection } from '../shell/use-active-section';
-import { useHydrated } from '../shell/use-hydrated';
+import { useHydrated } from '@portico/shared-config/hydration';
 import { useLanguageFromUrl } from '../shell/use-language-from-url';
 import { useStickyHeaderHeight } from '../shell/use-sticky-header-height';
 

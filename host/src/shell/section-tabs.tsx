@@ -1,6 +1,6 @@
 import { SECTION_IDS, useText, type SectionId } from '@portico/shared-config';
 import { useRef, type KeyboardEvent, type MouseEvent } from 'react';
-import { useHydrated } from './use-hydrated';
+import { useHydrated } from '@portico/shared-config/hydration';
 
 export interface SectionTabsProps {
   active: SectionId;

@@ -6,7 +6,7 @@ import { deliveryMessage } from './delivery-message';
 import { PrivacyNote } from './privacy-note';
 import { Toast } from './toast';
 import { useSendMessage } from './use-send-message';
-import { useInteractive } from './use-interactive';
+import { useHydrated } from '@portico/shared-config/hydration';
 import { useToast } from './use-toast';
 import './contact-section.css';
 
@@ -30,7 +30,7 @@ export function ContactSection(_props: SectionProps) {
   const [checked, setChecked] = useState(false);
   const { toast, show } = useToast();
   const { sending, last, send } = useSendMessage();
-  const interactive = useInteractive();
+  const interactive = useHydrated();
   const trap = useRef<HTMLInputElement>(null);
   const sendButton = useRef<HTMLButtonElement>(null);
   const focusedAtSend = useRef<Element | null>(null);
