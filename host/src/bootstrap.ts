@@ -4,7 +4,9 @@ import {
   loadConfig,
   loadPack,
   parseConfig,
+  SECTION_IDS,
   type Language,
+  type SectionId,
   type TextPack,
 } from '@portico/shared-config';
 import { applyTheme } from './app/apply-theme';
@@ -12,6 +14,7 @@ import { readPageData } from './app/read-page-data';
 import { yieldToMain } from './app/yield-to-main';
 import { loadSection, startSections } from './remotes/load-section';
 import { resolvePageRemotes } from './remotes/page-remotes';
+import { ISLAND_ATTRIBUTE, type IslandStart } from './remotes/island-contract';
 
 /** The visitor's pack; a chunk lost on a flaky network is fetched once more. */
 function loadTexts(language: Language): Promise<TextPack> {
@@ -20,12 +23,26 @@ function loadTexts(language: Language): Promise<TextPack> {
 
 type PageModule = typeof import('./app/render-page');
 
+/**
+ * Each section's container as the page arrived, read before React starts:
+ * the shell keeps that markup as it is, and the sections the server rendered
+ * hydrate it.
+ */
+function islandStarts(rendered: readonly SectionId[]): Record<SectionId, IslandStart> {
+  const starts = SECTION_IDS.map((id) => {
+    const html = document.querySelector(`[${ISLAND_ATTRIBUTE}="${id}"]`)?.innerHTML ?? '';
+    return [id, { html, hydrate: rendered.includes(id) }];
+  });
+  return Object.fromEntries(starts) as Record<SectionId, IslandStart>;
+}
+
 async function start(page: Promise<PageModule>): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
   // A server-rendered page carries config.json, the language and the
   // manifests it was rendered from: the browser starts from the same ones.
   const pageData = readPageData(document);
+  const islands = islandStarts(pageData?.rendered ?? []);
   const language = pageData?.language ?? languageFromSearch(window.location.search);
   // The page's staircase is short only if nothing waits needlessly: the
   // sections start loading as soon as config.json names them, while the
@@ -50,7 +67,7 @@ async function start(page: Promise<PageModule>): Promise<void> {
   const [{ config, problems, remotes, sections }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);
   const { hydratePage, renderPage } = await page;
   await yieldToMain();
-  (pageData ? hydratePage : renderPage)(container, { config, problems, language, text, remotes, sections });
+  (pageData ? hydratePage : renderPage)(container, { config, problems, language, text, remotes, sections, islands });
   // An older version of the site may have left a service worker that would
   // pin stale remotes; removing it is off the critical path, in its own chunk.
   if ('serviceWorker' in navigator) {

@@ -35,6 +35,13 @@ export interface ContactService {
   summary: string;
   /** Stops delivering (finishing what is under way), the retention job and the admin endpoint, and closes the store. */
   close(): Promise<void>;
+  /**
+   * For a stop that cannot wait any longer: removes the lock and the admin
+   * file at once, before the process exits. The database is left as a killed
+   * process leaves it (PGlite recovers it at the next start), and a message
+   * not yet delivered stays in the outbox.
+   */
+  abandon(): void;
 }
 
 export class ContactStartError extends Error {}
@@ -147,6 +154,9 @@ export async function startContactService(options: ContactServiceOptions): Promi
       await retention;
       await admin?.close();
       await store.close();
+      release();
+    },
+    abandon() {
       release();
     },
   };

@@ -40,4 +40,4 @@ export {
   type Handler,
   type RequestTarget,
 } from './static-files';
-export { RENDER_WORKER_PATH } from './ssr/server-rendering';
+export { SECTION_WORKER_PATH, SHELL_WORKER_PATH, SSR_LIMITS, type RenderWorkerState } from './ssr/server-rendering';

@@ -2,8 +2,9 @@ import path from 'node:path';
 import { contactSettings, startContactService, type ContactService } from '@portico/messages';
 import { basePort } from '@portico/shared-config/contract';
 import { DEFAULT_CONFIG_PATH } from '@portico/shared-config/node-config';
-import { StartError, startPortico } from './portico-server';
+import { StartError, startPortico, type RunningPortico } from './portico-server';
 import { allowedHostnames, trustProxyFrom, visitorOf } from './request-origin';
+import { workerUser } from './ssr/sandbox';
 import { dataHeaders } from './security-headers';
 
 // Every request is answered in its own guarded promise; a rejection that
@@ -28,12 +29,44 @@ function ssrBudgetMs(): number | undefined {
   return budget;
 }
 
+/**
+ * SIGTERM or Ctrl-C ends the process within this long in every state
+ * (starting, serving, a worker stuck): what is under way gets the time to
+ * finish, then the process exits anyway, its lock removed. A delivery not
+ * finished by then stays in the outbox for the next start.
+ */
+const STOP_WITHIN_MS = 14_000;
+
+let running: RunningPortico | undefined;
+let contact: ContactService | undefined;
+let stopping = false;
+
+function stop(code: number): void {
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => {
+    console.error(`Portico: not stopped cleanly within ${STOP_WITHIN_MS / 1000} s; exiting (undelivered messages stay queued)`);
+    contact?.abandon();
+    process.exit(code === 0 ? 1 : code);
+  }, STOP_WITHIN_MS);
+  void (async () => {
+    await running?.close().catch((error: unknown) => console.error(`Portico: stopping the server: ${(error as Error).message}`));
+    await contact?.close().catch((error: unknown) => console.error(`Portico: closing the message store: ${(error as Error).message}`));
+    process.exit(code);
+  })();
+}
+
+// From the first moment: a stop asked for while the server starts (a worker
+// warming, the store opening) ends it too, rather than waiting or leaving the lock.
+process.once('SIGTERM', () => stop(0));
+process.once('SIGINT', () => stop(0));
+
 async function main(): Promise<void> {
   const configPath = process.env.PORTICO_CONFIG ? path.resolve(invokedFrom, process.env.PORTICO_CONFIG) : undefined;
   const log = (line: string) => console.error(line);
   const trustProxy = trustProxyFrom();
   // The store opens first: the site is not announced until messages can be taken.
-  const contact: ContactService = await startContactService({
+  contact = await startContactService({
     settings: contactSettings(process.env, { rootDir, invokedFrom }),
     configPath: configPath ?? DEFAULT_CONFIG_PATH,
     headers: dataHeaders(),
@@ -45,7 +78,7 @@ async function main(): Promise<void> {
     },
     log,
   });
-  let running;
+  if (stopping) return;
   try {
     running = await startPortico({
       rootDir,
@@ -57,27 +90,28 @@ async function main(): Promise<void> {
       log,
       api: contact.handleApi,
       // PORTICO_SSR=0: the client-rendered page only, as a static host serves it.
-      ssr: process.env.PORTICO_SSR === '0' ? false : { budgetMs: ssrBudgetMs(), cache: process.env.PORTICO_SSR_CACHE !== '0' },
+      ssr:
+        process.env.PORTICO_SSR === '0'
+          ? false
+          : {
+              budgetMs: ssrBudgetMs(),
+              cache: process.env.PORTICO_SSR_CACHE !== '0',
+              // How section code is contained (bubblewrap, another user, or refused): server/src/ssr/sandbox.ts.
+              sandbox: { setting: process.env.PORTICO_SSR_SANDBOX, user: workerUser() },
+            },
     });
   } catch (error) {
     await contact.close();
+    contact = undefined;
     throw error;
   }
+  if (stopping) return;
   if (configPath) console.log(`Serving config.json from ${configPath}`);
   console.log(contact.summary);
   console.log(`Portico is serving at ${running.url}`);
-
-  const stop = () => {
-    void running
-      .close()
-      .then(() => contact.close())
-      .then(() => process.exit(0));
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
 }
 
 main().catch((error: unknown) => {
   console.error(`Portico could not start: ${error instanceof StartError || error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  stop(1);
 });

@@ -9,7 +9,7 @@ import { answerClientError, guardRequests } from './guard';
 import { answerPlain, clearFileHeaders } from './plain-answer';
 import { allowedHostnames, visitorOf } from './request-origin';
 import { dataHeaders, hostPageHeaders, pageHeaders, STRICT_TRANSPORT_SECURITY } from './security-headers';
-import { serverRendering, type RenderWorkerState, type ServerRendering } from './ssr/server-rendering';
+import { serverRendering, type RenderWorkerState, type ServerRendering, type ServerRenderingOptions } from './ssr/server-rendering';
 import { requestTarget, staticFiles, type Handler } from './static-files';
 import { answerThemeStylesheet, isThemeStylesheetPath } from './theme-stylesheet';
 
@@ -34,10 +34,11 @@ export interface PorticoServerOptions {
   /** Answers every request under `/api/` on the host's port (the contact endpoint). */
   api?: ApiHandler;
   /**
-   * The page rendered on the server by the host's render worker (server/src/ssr/):
+   * The page rendered on the server by the host's shell worker and a sandboxed
+   * worker per section (server/src/ssr/):
    * on by default, `false` serves the client-rendered index.html only.
    */
-  ssr?: false | { budgetMs?: number; heapMb?: number; cache?: boolean };
+  ssr?: false | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox'>;
 }
 
 /** Paths the `api` handler answers, on the host's port only. */
@@ -47,7 +48,7 @@ export interface RunningPortico {
   url: string;
   /** The port of each app, in APP_NAMES order: host, home, about, contact. */
   ports: readonly number[];
-  /** The live render worker's generation and process id, and the pages cached, when pages are server-rendered. */
+  /** The live workers' process ids and generations, the sandbox and the caches, when pages are server-rendered. */
   renderWorker: () => RenderWorkerState | undefined;
   close(): Promise<void>;
 }
@@ -100,13 +101,10 @@ function onceEach(log: ((line: string) => void) | undefined): (line: string) => 
 
 function appServing(app: AppName, rootDir: string, settings: Settings): AppServing {
   const logHeaderNote = onceEach(settings.log);
-  const configFor = (req: IncomingMessage) =>
-    answerConfig({
-      configPath: settings.configPath,
-      hostHeader: visitorOf(req, { trustProxy: settings.trustProxy }).host,
-      basePort: settings.basePort,
-      ports: settings.ports,
-    });
+  const hostOf = (req: IncomingMessage) => visitorOf(req, { trustProxy: settings.trustProxy }).host;
+  const configForHost = (host: string | undefined) =>
+    answerConfig({ configPath: settings.configPath, hostHeader: host, basePort: settings.basePort, ports: settings.ports });
+  const configFor = (req: IncomingMessage) => configForHost(hostOf(req));
   // The default config.json names remotes on the host the visitor used, so
   // it and the host page's policy differ per Host: caches must know.
   const varyByHost: Record<string, string> = settings.configPath
@@ -133,7 +131,8 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
       ? undefined
       : serverRendering({
           rootDir,
-          configFor,
+          configFor: configForHost,
+          hostOf,
           pageHeaders: pageHeadersFor,
           originOf: (req) => visitorOf(req, { trustProxy: settings.trustProxy }).origin,
           ...settings.ssr,

@@ -12,6 +12,8 @@ export {
   type SectionProps,
 } from './contract/section-contract';
 export { PorticoProvider, type PorticoProviderProps } from './context/portico-provider';
+export { PorticoIslandProvider, type PorticoIslandProviderProps } from './context/portico-island-provider';
+export type { PorticoContextValue } from './context/portico-context';
 export { usePortico } from './context/use-portico';
 export { useConfig } from './context/use-config';
 export { useText } from './context/use-text';

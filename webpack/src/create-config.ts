@@ -14,7 +14,7 @@ import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
 import { addEntryIntegrity, addNodeEntry, type ManifestStats } from './manifest-integrity';
 import { NODE_BUILD_DIR, nodeSectionConfig, type NodeBuildOutput } from './node-section-build';
 import { PublicFilesPlugin } from './public-files-plugin';
-import { renderWorkerConfig } from './render-worker-build';
+import { serverWorkersConfig } from './server-workers-build';
 import { sharedDependencies } from './shared-dependencies';
 import { StableModuleIdsPlugin } from './stable-module-ids-plugin';
 
@@ -33,10 +33,11 @@ export interface AppOptions {
   /** Overrides the federation name, for the benchmark's extra remotes. */
   federationName?: string;
   /**
-   * The host only: the file under `src/` of its render worker, built beside
-   * the browser build in production (render-worker-build.ts).
+   * The host only: the files under `src/` of its server workers (the shell
+   * worker and the section worker), built beside the browser build in
+   * production (server-workers-build.ts).
    */
-  renderWorker?: string;
+  serverWorkers?: { shell: string; section: string };
 }
 
 export interface WebpackArgv {
@@ -53,10 +54,12 @@ function checkOptions(options: AppOptions): void {
   if (options.app === 'host' && options.exposes) {
     throw new Error('createConfig: the host exposes nothing; remove `exposes`');
   }
-  if (options.renderWorker !== undefined) {
-    if (options.app !== 'host') throw new Error('createConfig: only the host has a render worker; remove `renderWorker`');
-    if (!existsSync(path.join(options.dir, options.renderWorker))) {
-      throw new Error(`createConfig: renderWorker "${options.renderWorker}" does not exist in ${options.dir}`);
+  if (options.serverWorkers !== undefined) {
+    if (options.app !== 'host') throw new Error('createConfig: only the host has server workers; remove `serverWorkers`');
+    for (const [worker, entry] of Object.entries(options.serverWorkers)) {
+      if (!existsSync(path.join(options.dir, entry))) {
+        throw new Error(`createConfig: serverWorkers.${worker} "${entry}" does not exist in ${options.dir}`);
+      }
     }
   }
   if (options.app !== 'host') {
@@ -127,7 +130,7 @@ export type ConfigFactory<T extends Configuration | Configuration[]> = (env: unk
  * section (node-section-build.ts), then the browser build, whose manifest
  * names the node build.
  */
-export function createConfig(options: AppOptions & { app: 'host'; renderWorker?: undefined }): ConfigFactory<Configuration>;
+export function createConfig(options: AppOptions & { app: 'host'; serverWorkers?: undefined }): ConfigFactory<Configuration>;
 export function createConfig(options: AppOptions): ConfigFactory<Configuration | Configuration[]>;
 export function createConfig(options: AppOptions): ConfigFactory<Configuration | Configuration[]> {
   checkOptions(options);
@@ -286,8 +289,8 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
         client: { overlay: { warnings: false } },
       },
     };
-    if (options.renderWorker && production && federation) {
-      return [browser, renderWorkerConfig({ dir, entry: options.renderWorker, scriptRule, resolve, repoRoot: REPO_ROOT })];
+    if (options.serverWorkers && production && federation) {
+      return [browser, ...serverWorkersConfig({ dir, entries: options.serverWorkers, scriptRule, resolve, repoRoot: REPO_ROOT })];
     }
     if (!nodeBuild) return browser;
     const node = nodeSectionConfig({ name, dir, exposes: exposes!, scriptRule, resolve, repoRoot: REPO_ROOT, output: nodeBuild });

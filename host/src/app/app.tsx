@@ -1,8 +1,10 @@
-import { localeOf, SECTION_IDS, useConfig, usePortico } from '@portico/shared-config';
+import { localeOf, SECTION_IDS, useConfig, usePortico, type SectionId } from '@portico/shared-config';
 import { useEffect, useRef } from 'react';
 import type { SectionLoads } from '../remotes/load-section';
 import { OverrideNotice } from '../remotes/override-notice';
+import type { IslandStart } from '../remotes/island-contract';
 import { RemoteSection } from '../remotes/remote-section';
+import { SectionIsland } from '../remotes/section-island';
 import { BrandMark } from '../shell/brand-mark';
 import { ConfigNotice } from '../shell/config-notice';
 import { LanguageSwitch } from '../shell/language-switch';
@@ -17,9 +19,15 @@ import { useStickyHeaderHeight } from '../shell/use-sticky-header-height';
 export interface AppProps {
   /** Each section's load, started at boot. */
   sections: SectionLoads;
+  /**
+   * How each section's island (a React root of its own) starts: the
+   * server's markup, or none. Without it, as in the benchmark's single-bundle
+   * build, the sections are part of this tree, as in any one-root React app.
+   */
+  islands?: Record<SectionId, IslandStart>;
 }
 
-export function App({ sections }: AppProps) {
+export function App({ sections, islands }: AppProps) {
   const { comName } = useConfig();
   const { language, text } = usePortico();
   const [active, select] = useActiveSection();
@@ -66,7 +74,7 @@ export function App({ sections }: AppProps) {
             tabIndex={0}
             className="section-panel"
           >
-            <RemoteSection section={id} load={sections[id]} />
+            {islands ? <SectionIsland section={id} load={sections[id]} start={islands[id]} /> : <RemoteSection section={id} load={sections[id]} />}
           </section>
         ))}
       </main>

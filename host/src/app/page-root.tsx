@@ -1,6 +1,7 @@
-import { PorticoProvider, type ConfigProblem, type Language, type SiteConfig, type TextPack } from '@portico/shared-config';
+import { PorticoProvider, type ConfigProblem, type Language, type SectionId, type SiteConfig, type TextPack } from '@portico/shared-config';
 import { StrictMode } from 'react';
 import type { SectionLoads } from '../remotes/load-section';
+import type { IslandStart } from '../remotes/island-contract';
 import { RemoteUrlsContext } from '../remotes/remote-urls-context';
 import type { ResolvedRemotes } from '../remotes/resolve-remotes';
 import { PageAddressContext } from '../shell/page-address-context';
@@ -13,6 +14,8 @@ export interface PageStart {
   text: TextPack;
   remotes: ResolvedRemotes;
   sections: SectionLoads;
+  /** How each section's island starts: the markup its container holds, and whether to hydrate it. */
+  islands: Record<SectionId, IslandStart>;
 }
 
 export interface PageRootProps extends PageStart {
@@ -21,16 +24,17 @@ export interface PageRootProps extends PageStart {
 }
 
 /**
- * The page's whole tree, the one the render worker renders and the browser
- * renders or hydrates: both must build the same tree for hydration to match.
+ * The shell's tree, the one the shell worker renders and the browser renders
+ * or hydrates: both must build the same tree for hydration to match. Each
+ * section is a root of its own inside it (SectionIsland).
  */
-export function PageRoot({ config, problems, language, text, remotes, sections, address }: PageRootProps) {
+export function PageRoot({ config, problems, language, text, remotes, sections, islands, address }: PageRootProps) {
   return (
     <StrictMode>
       <PorticoProvider config={config} problems={problems} language={language} text={text}>
         <PageAddressContext value={address}>
           <RemoteUrlsContext value={remotes}>
-            <App sections={sections} />
+            <App sections={sections} islands={islands} />
           </RemoteUrlsContext>
         </PageAddressContext>
       </PorticoProvider>

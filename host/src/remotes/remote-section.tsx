@@ -1,5 +1,5 @@
 import { fill, remoteNameOf, useText, type SectionId, type SectionModule } from '@portico/shared-config';
-import { memo, Suspense, use, useState } from 'react';
+import { Suspense, use, useState } from 'react';
 import { classifyFailure } from './classify-failure';
 import type { SectionLoad } from './load-section';
 import { reportFailure, type RemoteFailure } from './report-failure';
@@ -29,7 +29,7 @@ function LoadedSection({ loading }: LoadedSectionProps) {
  * stays inside this component: it shows an alert with Try again, and the rest
  * of the page keeps working.
  */
-function RemoteSectionUnmemoized({ section, load }: RemoteSectionProps) {
+export function RemoteSection({ section, load }: RemoteSectionProps) {
   const text = useText();
   const manifestUrl = useRemoteUrls().remotes[section];
   const [attempt, setAttempt] = useState(0);
@@ -65,11 +65,3 @@ function RemoteSectionUnmemoized({ section, load }: RemoteSectionProps) {
     </SectionBoundary>
   );
 }
-
-/**
- * Memoised so that the shell's own re-render right after hydration (the
- * scripted state it applies then) does not reach a section whose Suspense
- * boundary is still waiting for its code: React would drop that section's
- * server HTML and render it again in the browser.
- */
-export const RemoteSection = memo(RemoteSectionUnmemoized);

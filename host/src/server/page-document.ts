@@ -1,4 +1,4 @@
-import { pageDataScript, type PageData } from '@portico/render/page-data';
+import { PAGE_DATA_SLOT } from '@portico/render/protocol';
 
 /** index.html's markers (`<!--!…-->`: the minifier keeps comments that start with `!`). */
 const ROOT = /<!--!portico:root-->[\s\S]*?<!--!\/portico:root-->/;
@@ -28,7 +28,6 @@ export interface PageDocumentParts {
   styles?: string;
   /** The rendered React root, hydrated as it is. */
   root: string;
-  data: PageData;
 }
 
 export function escapeHtml(text: string): string {
@@ -40,11 +39,12 @@ export class TemplateError extends Error {}
 /**
  * The server-rendered page: the built index.html (its scripts, styles and
  * icon) with the rendered root in place of the shell it draws before
- * scripts, the hydration data before `</body>`, and without what only the
+ * scripts, a slot for the hydration data before `</body>` (the front server
+ * writes it, once it knows which sections it filled in), and without what only the
  * client-rendered page needs (the config.json preload, the noscript notice).
  * Its entry script runs after the first paint, not before it.
  */
-export function pageDocument({ template, lang, title, head, styles = '', root, data }: PageDocumentParts): string {
+export function pageDocument({ template, lang, title, head, styles = '', root }: PageDocumentParts): string {
   if (!ROOT.test(template) || !template.includes(HEAD_SLOT) || !HTML_TAG.test(template) || !template.includes('</head>') || !template.includes('</body>')) {
     throw new TemplateError('index.html lacks the markers of a server-rendered page (a host built before them?)');
   }
@@ -60,7 +60,7 @@ export function pageDocument({ template, lang, title, head, styles = '', root, d
     })
     .replace('</head>', () => `${styles}</head>`)
     .replace(ROOT, () => root)
-    .replace('</body>', () => `${pageDataScript(data)}</body>`);
+    .replace('</body>', () => `${PAGE_DATA_SLOT}</body>`);
   if (title !== undefined) page = page.replace(TITLE, () => `<title>${escapeHtml(title)}</title>`);
   return page;
 }

@@ -44,14 +44,15 @@ function isSectionModule(value: unknown): value is SectionModule {
 
 /**
  * Runs a node build (a `commonjs-module` container) in a context of its own:
- * its globals are the language's alone, plus `console`. No `require`,
+ * its globals are the language's alone, plus `console` (the caller's, or
+ * one it gives: a section worker gives one that writes plain lines). No `require`,
  * `process`, `Buffer` or timers: the build needs none, so a section cannot
  * reach the disk or the environment through them, and strings are never
  * compiled to code there. This is not a sandbox (the shared modules are the
  * caller's own objects); the process the caller runs it in is the boundary.
  */
-export async function evaluateSection(code: string, url: string, shared: SharedModules): Promise<SectionModule> {
-  const context = vm.createContext({ console }, { name: url, codeGeneration: { strings: false, wasm: false } });
+export async function evaluateSection(code: string, url: string, shared: SharedModules, sectionConsole: Partial<Console> = console): Promise<SectionModule> {
+  const context = vm.createContext({ console: sectionConsole }, { name: url, codeGeneration: { strings: false, wasm: false } });
   // One line of wrapper before the code, so line numbers in stack traces are the file's.
   const source = `(() => { const module = { exports: {} }; (function (module, exports) {${code}\n}).call(module.exports, module, module.exports); return module.exports; })()`;
   let container: unknown;

@@ -4,7 +4,7 @@
  * is). Pure, no DOM and no Node: the render worker writes it, the host's
  * browser bundle reads it.
  */
-import type { Language, SectionId } from '@portico/shared-config/contract';
+import { SECTION_IDS, type Language, type SectionId } from '@portico/shared-config/contract';
 
 /** The element id of the hydration data. */
 export const PAGE_DATA_ID = 'portico-page-data';
@@ -19,6 +19,11 @@ export interface PageData {
    * server rendered, with no request for the manifest.
    */
   manifests: Partial<Record<SectionId, string>>;
+  /**
+   * The sections whose HTML the server put in the page (each rendered by its
+   * own section worker): the browser hydrates those and renders the others.
+   */
+  rendered: SectionId[];
 }
 
 const UNSAFE_IN_SCRIPT: Record<string, string> = {
@@ -55,9 +60,10 @@ export function parsePageData(text: string | null | undefined): PageData | undef
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { config, language, manifests } = value as Record<string, unknown>;
+  const { config, language, manifests, rendered } = value as Record<string, unknown>;
   if (typeof language !== 'string' || !LANGUAGE_VALUES.includes(language)) return undefined;
   if (typeof manifests !== 'object' || manifests === null) return undefined;
   const texts = Object.fromEntries(Object.entries(manifests).filter(([, manifest]) => typeof manifest === 'string'));
-  return { config, language: language as Language, manifests: texts };
+  const hydrated = Array.isArray(rendered) ? SECTION_IDS.filter((id) => rendered.includes(id)) : [];
+  return { config, language: language as Language, manifests: texts, rendered: hydrated };
 }

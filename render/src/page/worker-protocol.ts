@@ -1,44 +1,97 @@
 /**
- * The messages between the front server (`npm run serve`) and the render
- * worker it forks, over Node's IPC channel. Types and constants only.
+ * The messages between the front server (`npm run serve`) and the processes
+ * it starts to render the page, over Node's IPC channel (JSON). Types and
+ * constants only.
+ *
+ * Two kinds of worker:
+ * - the **shell worker** runs the host's own code only (trusted): it renders
+ *   the page around the sections (head, nav, notices, footer) with an empty
+ *   slot where each section goes;
+ * - a **section worker** per section runs that section team's node build
+ *   (untrusted) inside an OS sandbox, and renders that section alone.
+ * The front server composes the page from their answers, which it checks.
  */
+import type { ConfigProblem, SiteConfig } from '@portico/shared-config/config';
 import type { Language, SectionId } from '@portico/shared-config/contract';
 
-/** One page to render: everything the worker needs comes in the message; it reads no file. */
-export interface PageRequest {
+/** One page's shell to render: everything the worker needs comes in the message; it reads no file. */
+export interface ShellRequest {
   /** The built host index.html: its scripts and styles, and the slots the page fills. */
   template: string;
   language: Language;
   /**
    * The page's address as asked for, for its links and its `?remote.<section>=`
-   * overrides: the worker resolves them as the browser will and leaves those
-   * sections to the browser, loading nothing from the address.
+   * overrides (the notice; the override's section is left to the browser).
    */
   pathname: string;
   search: string;
   /** The visitor-facing origin (`https://www.example`), for the head's absolute URLs. */
   origin: string;
-  /** config.json as served, a JSON value: the worker parses it as the page does. */
-  config: unknown;
+  /** config.json as the front server parsed it, once. */
+  config: SiteConfig;
+  problems: readonly ConfigProblem[];
   /**
-   * Each configured section's mf-manifest.json text as the front server
-   * fetched it (config.json's remotes only); absent: left to the browser.
+   * The manifests the page carries, by section: the shell names each
+   * section's stylesheets from them (linked only for the sections the front
+   * server then fills in).
    */
   manifests: Partial<Record<SectionId, string>>;
-  /** The front server's budget for this page; the worker leaves a section to the browser to keep inside it. */
-  budgetMs: number;
 }
 
-export type ToWorker =
-  | { type: 'render'; id: number; page: PageRequest }
-  /** Loads every section the pages name and renders each page once, before the worker is switched in. */
-  | { type: 'warm'; id: number; pages: PageRequest[] };
+/** The shell as the front server composes it. */
+export interface RenderedShell {
+  /**
+   * The whole document, with `SECTION_SLOT(id)` inside each section's
+   * container, `STYLES_SLOT` last in `<head>` and `PAGE_DATA_SLOT` last in
+   * `<body>`.
+   */
+  html: string;
+  /** Each section's markup while it is left to the browser (its loading line). */
+  fallbacks: Record<SectionId, string>;
+  /** Each section's `<link rel="stylesheet">` tags, added to the head when that section is filled in. */
+  styles: Partial<Record<SectionId, string>>;
+  /** The sections a `?remote.<section>=` override takes for this visit (by the one rule the browser uses): left to the browser. */
+  overridden: SectionId[];
+}
 
-/** How each section came out: rendered on the server, or left to the browser (and why). */
-export type SectionOutcomes = Partial<Record<SectionId, 'server' | `browser: ${string}`>>;
+/** Where the front server puts a section's HTML: a comment React never writes and text in the shell cannot forge (React escapes `<`). */
+export const SECTION_SLOT = (section: SectionId) => `<!--portico:section:${section}-->`;
+export const STYLES_SLOT = '<!--portico:section-styles-->';
+/** Before `</body>`: the hydration data (render/src/page/page-data.ts), written by the front server. */
+export const PAGE_DATA_SLOT = '<!--portico:page-data-->';
 
-export type FromWorker =
+export type ToShellWorker = { type: 'render'; id: number; page: ShellRequest };
+
+export type FromShellWorker =
   | { type: 'ready' }
-  | { type: 'page'; id: number; html: string; sections: SectionOutcomes; renderMs: number }
-  | { type: 'warmed'; id: number }
+  | ({ type: 'shell'; id: number } & RenderedShell)
+  | { type: 'failed'; id: number; reason: string };
+
+/** A section's node build, fetched and checked by the front server, handed to its worker as text. */
+export interface NodeBuild {
+  /** The node build's SHA-384 (as its manifest gives it): the build's identity. */
+  key: string;
+  /** Where it was fetched from, for stack traces and messages. */
+  url: string;
+  code: string;
+}
+
+/** What one section is rendered from: the section alone, never the visitor's address. */
+export interface SectionRenderRequest {
+  /** `NodeBuild.key` of a build this worker has loaded. */
+  build: string;
+  config: SiteConfig;
+  problems: readonly ConfigProblem[];
+  language: Language;
+}
+
+export type ToSectionWorker =
+  /** Evaluates each build; the answer says which failed. */
+  | { type: 'load'; id: number; section: SectionId; builds: NodeBuild[] }
+  | { type: 'render'; id: number; request: SectionRenderRequest };
+
+export type FromSectionWorker =
+  | { type: 'ready' }
+  | { type: 'loaded'; id: number; failed: { key: string; reason: string }[] }
+  | { type: 'html'; id: number; html: string }
   | { type: 'failed'; id: number; reason: string };

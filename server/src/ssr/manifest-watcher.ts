@@ -1,17 +1,21 @@
 import { createHash } from 'node:crypto';
+import { locateNodeEntry, type NodeEntry } from '@portico/render';
+import type { SectionId } from '@portico/shared-config/contract';
 
 export interface WatchedManifest {
   /** The text as fetched; undefined until fetched, or while the remote answers with an error. */
   text: string | undefined;
   /** SHA-256 of the text, for cache keys. */
   hash: string | undefined;
+  /** Where its node build is and the hash it must have, read once per text; or why it names none the server runs. */
+  nodeEntry: NodeEntry | { refused: string } | undefined;
 }
 
 export interface ManifestWatcherOptions {
   intervalMs: number;
   /** Each request's time limit. */
   timeoutMs: number;
-  /** The same 1 MB cap the page applies. */
+  /** Larger manifests are not watched (nor inlined in the page, nor their section rendered on the server). */
   maxBytes: number;
   /** A manifest appeared, changed or went away. */
   onChange: () => void;
@@ -21,6 +25,8 @@ export interface ManifestWatcherOptions {
 interface Entry extends WatchedManifest {
   etag: string | undefined;
   lastWanted: number;
+  /** The sections a config named this URL for. */
+  sections: Set<SectionId>;
 }
 
 /** A manifest nobody's config names any more is dropped after this long. */
@@ -55,15 +61,27 @@ export class ManifestWatcher {
     this.timer.unref();
   }
 
-  /** What the last poll saw of `url`; a URL not yet watched is watched from now on, and the next poll fetches it. */
-  current(url: string): WatchedManifest {
+  /** What the last poll saw of `url`, `section`'s manifest; a URL not yet watched is watched from now on, and the next poll fetches it. */
+  current(url: string, section: SectionId): WatchedManifest {
     let entry = this.entries.get(url);
     if (!entry) {
-      entry = { text: undefined, hash: undefined, etag: undefined, lastWanted: 0 };
+      entry = { text: undefined, hash: undefined, nodeEntry: undefined, etag: undefined, lastWanted: 0, sections: new Set() };
       this.entries.set(url, entry);
     }
+    if (!entry.sections.has(section)) {
+      entry.sections.add(section);
+      // A URL a config names for another section too: that section's plan changes now, not at the next poll.
+      if (entry.text !== undefined) queueMicrotask(() => this.options.onChange());
+    }
     entry.lastWanted = Date.now();
-    return { text: entry.text, hash: entry.hash };
+    return { text: entry.text, hash: entry.hash, nodeEntry: entry.nodeEntry };
+  }
+
+  /** The manifests watched for `section` (fetched or not), each with its URL. */
+  watched(section: SectionId): { url: string; manifest: WatchedManifest }[] {
+    return [...this.entries]
+      .filter(([, entry]) => entry.sections.has(section))
+      .map(([url, entry]) => ({ url, manifest: { text: entry.text, hash: entry.hash, nodeEntry: entry.nodeEntry } }));
   }
 
   /** One round over every watched manifest (one at a time per round; concurrent rounds never overlap). */
@@ -81,6 +99,7 @@ export class ManifestWatcher {
       [...this.entries].map(async ([url, entry]) => {
         if (now - entry.lastWanted > FORGET_AFTER_MS) {
           this.entries.delete(url);
+          changed = true;
           return;
         }
         const before = entry.hash;
@@ -113,14 +132,23 @@ export class ManifestWatcher {
       this.forget(entry);
       return;
     }
-    entry.text = text;
-    entry.hash = createHash('sha256').update(bytes).digest('base64');
+    const hash = createHash('sha256').update(bytes).digest('base64');
+    if (hash !== entry.hash) {
+      entry.text = text;
+      entry.hash = hash;
+      try {
+        entry.nodeEntry = locateNodeEntry(url, text);
+      } catch (error) {
+        entry.nodeEntry = { refused: (error as Error).message };
+      }
+    }
     entry.etag = response.headers.get('etag') ?? undefined;
   }
 
   private forget(entry: Entry): void {
     entry.text = undefined;
     entry.hash = undefined;
+    entry.nodeEntry = undefined;
     entry.etag = undefined;
   }
 

@@ -5,61 +5,130 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import type { PageRequest } from '@portico/render/protocol';
-import { parseConfig } from '@portico/shared-config/config';
-import { languageFromSearch, LANGUAGES, SECTION_IDS, type SectionId } from '@portico/shared-config/contract';
+import { assertSri, fetchVerified, isSri } from '@portico/render';
+import { pageDataScript } from '@portico/render/page-data';
+import {
+  PAGE_DATA_SLOT,
+  SECTION_SLOT,
+  STYLES_SLOT,
+  type FromSectionWorker,
+  type FromShellWorker,
+  type NodeBuild,
+  type RenderedShell,
+  type ShellRequest,
+  type ToSectionWorker,
+  type ToShellWorker,
+} from '@portico/render/protocol';
+import { parseConfig, type ConfigProblem, type SiteConfig } from '@portico/shared-config/config';
+import { languageFromSearch, LANGUAGES, SECTION_IDS, type Language, type SectionId } from '@portico/shared-config/contract';
 import type { ConfigAnswer } from '@portico/shared-config/node-config';
 import { clearFileHeaders, matchesEtag } from '../plain-answer';
 import { chooseEncoding, requestTarget } from '../static-files';
+import { ByteCache } from './byte-cache';
 import { ManifestWatcher } from './manifest-watcher';
-import { PageCache } from './page-cache';
-import { RenderWorkers, type RenderedPage } from './render-workers';
+import { chooseSandbox, containedNodeOptions, type Sandbox, type SandboxOptions } from './sandbox';
+import { checkSectionHtml, idsIn } from './section-html';
+import { Supervisor, type Plan } from './supervisor';
+import { WorkerProcess } from './worker-process';
 
-/** The render worker the host's build writes (webpack/src/render-worker-build.ts). */
-export const RENDER_WORKER_PATH = 'host/dist-node/render-worker.js';
+/** The host's server workers, as its build writes them (webpack/src/server-workers-build.ts). */
+export const SHELL_WORKER_PATH = 'host/dist-node/shell-worker.js';
+export const SECTION_WORKER_PATH = 'host/dist-node/section-worker.js';
 
-export const DEFAULT_SSR_BUDGET_MS = 400;
-export const DEFAULT_SSR_HEAP_MB = 128;
-/** How many pages are kept; the key has the query in it, which visitors choose. */
-const CACHE_ENTRIES = 500;
+/**
+ * The documented limits of server rendering (README, "Server rendering").
+ * Each bounds what a visitor or a section team could otherwise make the
+ * server spend.
+ */
+export const SSR_LIMITS = {
+  /** How long a page may take on the server before the client-rendered page is sent instead. */
+  budgetMs: 400,
+  /** V8's heap limit per worker; the RSS watchdog below is the real cap. */
+  heapMb: 128,
+  /** A worker's resident memory (its whole process tree) over this, and it is killed. */
+  workerMemoryMb: 256,
+  /** A manifest larger than this is neither inlined in the page nor its section rendered on the server. */
+  manifestInlineBytes: 64 * 1024,
+  /** A section's HTML larger than this is not put into the page (the section is rendered in the browser). */
+  sectionHtmlBytes: 256 * 1024,
+  /** The composed pages kept, with their compressed copies. */
+  pageCacheBytes: 64 * 1024 * 1024,
+  /** The shells and the sections' HTML kept. */
+  shellCacheBytes: 16 * 1024 * 1024,
+  sectionCacheBytes: 16 * 1024 * 1024,
+  /** `npm run serve` waits this long at most for the first workers to be warm, then serves anyway. */
+  firstWarmMs: 30_000,
+} as const;
+
+export const DEFAULT_SSR_BUDGET_MS = SSR_LIMITS.budgetMs;
+
 const MANIFEST_POLL_MS = 1000;
 const MANIFEST_TIMEOUT_MS = 3000;
-const MANIFEST_MAX_BYTES = 1024 * 1024;
-/** `npm run serve` waits this long at most for the first worker to be warm, then serves anyway. */
-const FIRST_WARM_MS = 15_000;
-/** How many distinct config.json answers a new worker warms up with. */
-const WARM_CONFIGS = 4;
+/** A section's render unanswered this long means its worker loops: it is killed. */
+const SECTION_RENDER_KILL_MS = 3000;
+/** Evaluating a section's builds (top-level code) unanswered this long: killed. */
+const SECTION_LOAD_KILL_MS = 5000;
+const SHELL_RENDER_KILL_MS = 5000;
+const WORKER_START_MS = 10_000;
+/** A section that failed to render is asked again after this long, not at every page. */
+const FAILED_RENDER_MS = 5000;
+/** A node build that could not be fetched is tried again after this long. */
+const FAILED_FETCH_MS = 5000;
+/** A manifest URL no request or config named for this long drops out of what its section's worker loads. */
+const PLAN_WINDOW_MS = 10_000;
+/** How many distinct host names a new worker warms up with (the default config.json differs per host). */
+const WARM_HOSTS = 4;
+/** The largest answer a worker may send: a section's HTML (capped again when checked), a shell with its template. */
+const SECTION_MESSAGE_BYTES = 2 * SSR_LIMITS.sectionHtmlBytes;
+const SHELL_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 export interface ServerRenderingOptions {
   rootDir: string;
-  /** The answer /config.json gives this request (the default config follows its Host). */
-  configFor: (req: IncomingMessage) => Promise<ConfigAnswer>;
+  /** The answer /config.json gives a visitor who asked for this host (the default config follows it). */
+  configFor: (host: string | undefined) => Promise<ConfigAnswer>;
+  /** The host a request was made to (Host, or X-Forwarded-Host behind a trusted proxy). */
+  hostOf: (req: IncomingMessage) => string | undefined;
   /** The page's security headers for this request and query. */
   pageHeaders: (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
   /** The visitor-facing origin of the request. */
   originOf: (req: IncomingMessage) => string | undefined;
   budgetMs?: number;
   heapMb?: number;
-  /** Off for each page rendered anew (measurements): the worker renders every request. */
+  /** Off for each page rendered anew (measurements): the workers render every request. */
   cache?: boolean;
+  /** PORTICO_SSR_SANDBOX and the workers' user; for tests, where bubblewrap and unshare are and whether the server is root. */
+  sandbox?: Omit<SandboxOptions, 'workerFile'>;
   log: (line: string) => void;
 }
 
 export interface ServerRendering {
   /** Answers `/` and `/index.html` server-rendered, or calls `fallback` (the client-rendered index.html). */
   handle: (req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>) => Promise<void>;
-  /** Watches the config a visitor to `hostHeader` gets and starts the first worker; resolves once it is warm (or after a bounded wait). */
+  /** Chooses the sandbox, starts the workers for the config a visitor to `hostHeaders` gets; resolves once they are warm (or after a bounded wait). */
   start: (hostHeaders: readonly string[]) => Promise<void>;
-  /** The live worker and how many pages are cached, for measurements and tests. */
+  /** The workers and the caches, for measurements and tests. */
   worker: () => RenderWorkerState;
   close: () => Promise<void>;
 }
 
-export interface RenderWorkerState {
-  generation: number | undefined;
+export interface WorkerState {
   pid: number | undefined;
-  cachedPages: number;
+  generation: number | undefined;
 }
+
+export interface RenderWorkerState {
+  /** The shell worker's. */
+  pid: number | undefined;
+  generation: number | undefined;
+  sections: Record<SectionId, WorkerState & { quarantined: boolean }>;
+  /** How section code is contained here, or undefined when it does not run on this server. */
+  sandbox: Sandbox['mode'] | undefined;
+  cachedPages: number;
+  cacheBytes: number;
+}
+
+type ShellWorker = WorkerProcess<ToShellWorker, FromShellWorker>;
+type SectionWorker = WorkerProcess<ToSectionWorker, FromSectionWorker>;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 
@@ -93,22 +162,15 @@ function compress(html: Buffer, encoding: PageEncoding): Promise<Buffer> {
   return Promise.resolve(html);
 }
 
-/** A rendered page as cached: its bytes in each encoding a visitor asked for, each made once. */
-interface CachedPage extends RenderedPage {
+/** A composed page as cached: its bytes in each encoding a visitor asked for, each made once. */
+interface CachedPage {
+  key: string;
+  html: Buffer;
   /** The identity ETag; an encoding's is this with the encoding's name added (the bytes differ). */
   hash: string;
   bodies: Map<PageEncoding, Promise<Buffer>>;
-}
-
-function bodyOf(page: CachedPage, encoding: PageEncoding): Promise<Buffer> {
-  let body = page.bodies.get(encoding);
-  if (!body) {
-    body = compress(Buffer.from(page.html), encoding);
-    page.bodies.set(encoding, body);
-    // A failed compression is tried again by the next visitor, not remembered.
-    body.catch(() => page.bodies.delete(encoding));
-  }
-  return body;
+  /** What it holds, for the cache's byte budget. */
+  bytes: number;
 }
 
 const etagOf = (page: CachedPage, encoding: PageEncoding) => `"${page.hash}${encoding === 'identity' ? '' : `-${encoding}`}"`;
@@ -118,51 +180,73 @@ interface Template {
   stamp: string;
 }
 
+/** config.json as one request's page is made from it: read and parsed once. */
+interface Site {
+  /** The text /config.json answers, for the hydration data and the cache keys. */
+  body: string;
+  hash: string;
+  /** The parsed JSON value the browser parses again with parseConfig. */
+  raw: unknown;
+  config: SiteConfig;
+  problems: readonly ConfigProblem[];
+}
+
+/** A section's HTML as its worker answered it, checked: or the reason it is left to the browser. */
+type SectionResult = { html: string; ids: ReadonlySet<string> } | { failed: string; at: number };
+
+interface ShellEntry extends RenderedShell {
+  ids: ReadonlySet<string>;
+  key: string;
+}
+
+interface Flight<T> {
+  started: number;
+  promise: Promise<T>;
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
+
 /**
- * The composed page rendered on the server. The front server (this) reads
- * config.json per request, as it serves it, takes the manifests the
- * background watcher last fetched, and asks the render worker for the page
- * within the budget; anything short of a page in time is answered with the
- * client-rendered index.html, so a visitor never waits longer than today.
- * Pages are cached on what they are made of.
+ * The composed page rendered on the server from parts (docs/decisions.md,
+ * "Section code on the server"):
+ * - the **shell** (head, nav, notices, footer: the host's code only) by the
+ *   shell worker, with a slot per section;
+ * - each **section** by a worker of its own that runs that team's node build
+ *   inside an OS sandbox and renders that section alone, from the config and
+ *   the language only;
+ * - the front server (this) puts each section's checked HTML into its slot,
+ *   the section's stylesheets into the head and the hydration data at the end.
+ * Anything short of a part in time leaves that part to the browser (the
+ * whole page, for the shell); a visitor never waits longer than the budget.
  */
 export function serverRendering(options: ServerRenderingOptions): ServerRendering | undefined {
-  const workerFile = path.join(options.rootDir, RENDER_WORKER_PATH);
-  if (!existsSync(workerFile)) {
-    options.log(`no render worker at ${workerFile} (a host built before it?): pages are rendered in the browser`);
+  const shellFile = path.join(options.rootDir, SHELL_WORKER_PATH);
+  const sectionFile = path.join(options.rootDir, SECTION_WORKER_PATH);
+  if (!existsSync(shellFile) || !existsSync(sectionFile)) {
+    options.log(`no server workers in ${path.dirname(shellFile)} (a host built before them?): pages are rendered in the browser`);
     return undefined;
   }
-  const budgetMs = options.budgetMs ?? DEFAULT_SSR_BUDGET_MS;
+  const budgetMs = options.budgetMs ?? SSR_LIMITS.budgetMs;
+  const heapMb = options.heapMb ?? SSR_LIMITS.heapMb;
+  const caching = options.cache !== false;
   const templateFile = path.join(options.rootDir, 'host/dist/index.html');
-  const cache = new PageCache<CachedPage>(CACHE_ENTRIES);
-  const inFlight = new Map<string, Promise<CachedPage | undefined>>();
-  /**
-   * What a new worker renders to warm up: the latest pages asked for (or
-   * primed) under each distinct config.json (the default one differs per
-   * host name), each in every language.
-   */
-  const recent = new Map<string, PageRequest>();
-  const remember = (request: PageRequest, configHash: string) => {
-    recent.delete(configHash);
-    recent.set(configHash, request);
-    if (recent.size > WARM_CONFIGS) recent.delete(recent.keys().next().value!);
-  };
+  const pages = new ByteCache<CachedPage>(SSR_LIMITS.pageCacheBytes);
+  const shells = new ByteCache<ShellEntry>(SSR_LIMITS.shellCacheBytes);
+  const sectionResults = new ByteCache<SectionResult>(SSR_LIMITS.sectionCacheBytes);
+  const shellFlights = new Map<string, Flight<ShellEntry | undefined>>();
+  const sectionFlights = new Map<string, Flight<SectionResult | undefined>>();
+  let sandbox: Sandbox | undefined;
+  let closed = false;
 
-  const workers = new RenderWorkers(
-    { workerFile, heapMb: options.heapMb ?? DEFAULT_SSR_HEAP_MB, log: options.log, onLive: (generation) => cache.live(generation) },
-    async () =>
-      [...recent.values()].flatMap((page) =>
-        LANGUAGES.map((language) => ({ ...page, language, pathname: '/', search: language === 'en' ? '' : '?type=2', budgetMs: 10_000 })),
-      ),
-  );
-  const watcher = new ManifestWatcher({
-    intervalMs: MANIFEST_POLL_MS,
-    timeoutMs: MANIFEST_TIMEOUT_MS,
-    maxBytes: MANIFEST_MAX_BYTES,
-    // A redeployed (or newly configured) section: a fresh worker loads it, and no old code stays.
-    onChange: () => void workers.renew(),
-    log: options.log,
-  });
+  /** Host names visitors came by (the default config.json names remotes on the visitor's host), latest last. */
+  const knownHosts: string[] = [];
+  const noteHost = (host: string | undefined) => {
+    if (host === undefined || knownHosts.at(-1) === host) return;
+    const at = knownHosts.indexOf(host);
+    if (at !== -1) knownHosts.splice(at, 1);
+    knownHosts.push(host);
+    if (knownHosts.length > WARM_HOSTS) knownHosts.shift();
+  };
 
   let template: Template | undefined;
   async function readTemplate(): Promise<Template | undefined> {
@@ -176,61 +260,392 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     }
   }
 
-  /** The page to ask for, and its cache key; undefined when this request is not one the server renders. */
-  async function pageOf(req: IncomingMessage, pathname: string, search: string) {
-    const answer = await options.configFor(req);
-    const origin = options.originOf(req);
-    const page = await readTemplate();
-    if (answer.status !== 200 || origin === undefined || page === undefined) return undefined;
-    const config: unknown = JSON.parse(answer.body);
-    // config.json's remotes only, never the address's `?remote.<section>=`:
-    // an override's manifest is neither watched nor sent to the worker (which
-    // leaves that section to the browser, see renderComposedPage).
-    const { remotes } = parseConfig(config).config;
-    const manifests: Partial<Record<SectionId, string>> = {};
-    const hashes: string[] = [];
-    for (const id of SECTION_IDS) {
-      const url = remotes[id];
-      const watched = url === undefined ? undefined : watcher.current(url);
-      if (watched?.text !== undefined) manifests[id] = watched.text;
-      hashes.push(watched?.hash ?? '-');
-    }
-    const language = languageFromSearch(search);
-    const request: PageRequest = { template: page.text, language, pathname, search, origin, config, manifests, budgetMs };
-    const configHash = sha256(answer.body);
-    const key = sha256(JSON.stringify([language, pathname, search, origin, configHash, hashes, page.stamp]));
-    return { request, key, configHash };
+  /** config.json for `host`, read once and parsed once; undefined when it cannot be served. */
+  async function siteFor(host: string | undefined): Promise<Site | undefined> {
+    const answer = await options.configFor(host);
+    if (answer.status !== 200) return undefined;
+    const raw: unknown = JSON.parse(answer.body);
+    const { config, problems } = parseConfig(raw);
+    return { body: answer.body, hash: sha256(answer.body), raw, config, problems };
   }
 
-  async function rendered(request: PageRequest, key: string): Promise<CachedPage | undefined> {
-    const generation = workers.liveGeneration;
-    // Renders in flight for a generation being replaced are not shared with the next one.
-    const fullKey = `${key}:${generation}`;
-    const cached = options.cache === false ? undefined : cache.get(key, generation);
-    if (cached) return cached;
-    let rendering = inFlight.get(fullKey);
-    if (!rendering) {
-      // One entry for everyone waiting on this render, so they share its compressed bytes too.
-      rendering = workers
-        .render(request, budgetMs)
-        .then((page) => page && { ...page, hash: sha256(page.html).slice(0, 27), bodies: new Map() })
-        .finally(() => inFlight.delete(fullKey));
-      inFlight.set(fullKey, rendering);
+  // --- The manifests, polled in the background, and the node builds they name.
+
+  const watcher = new ManifestWatcher({
+    intervalMs: MANIFEST_POLL_MS,
+    timeoutMs: MANIFEST_TIMEOUT_MS,
+    maxBytes: SSR_LIMITS.manifestInlineBytes,
+    onChange: () => void replan(),
+    log: options.log,
+  });
+  /** URL -> when a config read for a known host, or a request, last named it for its section. */
+  const named = new Map<string, number>();
+  const nameUrls = (config: SiteConfig) => {
+    for (const id of SECTION_IDS) {
+      const url = config.remotes[id];
+      if (url === undefined) continue;
+      watcher.current(url, id);
+      named.set(url, Date.now());
     }
-    const entry = await rendering;
-    if (!entry) return undefined;
-    // A page the replaced generation finished after the switch is not kept (the cache knows which is live).
-    if (options.cache !== false) cache.set(key, entry.generation, entry);
+  };
+  /** Each round: the current config.json of the known hosts names what is watched, so a change is seen without a visitor. */
+  const timer = setInterval(() => void readConfigs(), MANIFEST_POLL_MS);
+  timer.unref();
+  async function readConfigs(): Promise<void> {
+    for (const host of knownHosts) {
+      const site = await siteFor(host).catch(() => undefined);
+      if (site) nameUrls(site.config);
+    }
+  }
+
+  const builds = new Map<string, Promise<NodeBuild | { failed: string; at: number }>>();
+  /** The node build of a manifest, fetched by this server from the manifest's origin and checked against its hash; shared by every URL that names the same build. */
+  function nodeBuildOf(url: string, integrity: string): Promise<NodeBuild | { failed: string; at: number }> {
+    let build = builds.get(integrity);
+    if (!build) {
+      build = fetchVerified(url, integrity).then(
+        (bytes): NodeBuild => ({ key: integrity, url, code: bytes.toString('utf8') }),
+        (error: unknown) => ({ failed: (error as Error).message, at: Date.now() }),
+      );
+      builds.set(integrity, build);
+    }
+    return build;
+  }
+
+  /** Per section: its worker supervisor, and which builds its live worker has loaded. */
+  const loaded = new WeakMap<SectionWorker, Map<string, string | undefined>>();
+  const sections = Object.fromEntries(
+    SECTION_IDS.map((id) => [
+      id,
+      new Supervisor<SectionWorker>({
+        name: `the ${id} section's worker`,
+        start: () =>
+          sandbox &&
+          new WorkerProcess<ToSectionWorker, FromSectionWorker>({
+            name: `${id} section worker`,
+            launch: sandbox.launch(heapMb),
+            maxMessageBytes: SECTION_MESSAGE_BYTES,
+            memoryLimitMb: SSR_LIMITS.workerMemoryMb,
+            startMs: WORKER_START_MS,
+            log: options.log,
+          }),
+        log: options.log,
+        onLive: (worker) => {
+          // Pages made with another generation's sections are not served again.
+          if (worker) pages.clear();
+        },
+      }),
+    ]),
+  ) as Record<SectionId, Supervisor<SectionWorker>>;
+
+  /** The sites a new worker warms up with: the current config.json of each known host, read now. */
+  async function currentSites(): Promise<Site[]> {
+    const sites = await Promise.all(knownHosts.map((host) => siteFor(host).catch(() => undefined)));
+    const byHash = new Map(sites.filter((site): site is Site => site !== undefined).map((site) => [site.hash, site]));
+    return [...byHash.values()];
+  }
+
+  /** Loads the plan's builds into a new section worker, then renders each in every language with the current config. */
+  async function prepareSection(section: SectionId, wanted: NodeBuild[], worker: SectionWorker): Promise<boolean> {
+    const answer = await worker.ask({ type: 'load', section, builds: wanted }, { answerWithinMs: SECTION_LOAD_KILL_MS, killAfterMs: SECTION_LOAD_KILL_MS });
+    if (answer?.type !== 'loaded' || !Array.isArray(answer.failed)) return false;
+    const refused = new Map(answer.failed.map(({ key, reason }) => [String(key), String(reason).slice(0, 300)]));
+    for (const [key, reason] of refused) options.log(`the ${section} section's node build ${key.slice(0, 19)}… is not rendered on the server: ${reason}`);
+    loaded.set(worker, new Map(wanted.map(({ key }) => [key, refused.get(key)])));
+    for (const site of await currentSites()) {
+      for (const build of wanted.filter(({ key }) => !refused.has(key))) {
+        for (const language of LANGUAGES) {
+          const result = await renderSection(worker, section, build.key, site, language);
+          if (!worker.alive) return false;
+          if (result && caching) sectionResults.set(sectionKey(section, build.key, site, language), result, resultBytes(result));
+        }
+      }
+    }
+    return worker.alive;
+  }
+
+  /** What each section's worker should run now: the builds of the manifests named for it lately, fetched and checked here. */
+  let replanning: Promise<void> | undefined;
+  let replanAgain = false;
+  function replan(): Promise<void> {
+    if (replanning) {
+      replanAgain = true;
+      return replanning;
+    }
+    replanning = replanSections().finally(() => {
+      replanning = undefined;
+      if (replanAgain && !closed) {
+        replanAgain = false;
+        void replan();
+      }
+    });
+    return replanning;
+  }
+
+  async function replanSections(): Promise<void> {
+    if (!sandbox || closed) return;
+    const now = Date.now();
+    let retryLater = false;
+    for (const id of SECTION_IDS) {
+      const wanted = new Map<string, NodeBuild>();
+      for (const { url, manifest } of watcher.watched(id)) {
+        if (now - (named.get(url) ?? 0) > PLAN_WINDOW_MS) continue;
+        const entry = manifest.nodeEntry;
+        if (!entry || 'refused' in entry) continue;
+        let build = await nodeBuildOf(entry.url, entry.integrity);
+        if ('failed' in build && now - build.at > FAILED_FETCH_MS) {
+          builds.delete(entry.integrity);
+          build = await nodeBuildOf(entry.url, entry.integrity);
+        }
+        if ('failed' in build) {
+          options.log(`the ${id} section's node build ${entry.url} is not rendered on the server: ${build.failed}`);
+          retryLater = true;
+          continue;
+        }
+        wanted.set(build.key, build);
+      }
+      const list = [...wanted.values()];
+      const plan: Plan<SectionWorker> | undefined =
+        list.length === 0 ? undefined : { key: list.map(({ key }) => key).sort().join(' '), prepare: (worker) => prepareSection(id, list, worker) };
+      sections[id].want(plan);
+    }
+    // Builds no plan names are dropped.
+    const inPlans = new Set(SECTION_IDS.flatMap((id) => watcher.watched(id).flatMap(({ manifest }) => (manifest.nodeEntry && 'integrity' in manifest.nodeEntry ? [manifest.nodeEntry.integrity] : []))));
+    for (const key of builds.keys()) if (!inPlans.has(key)) builds.delete(key);
+    if (retryLater) setTimeout(() => void replan(), FAILED_FETCH_MS).unref();
+  }
+
+  // --- The shell worker: the host's own code, trusted, not sandboxed, but with no secrets and Node's permission model.
+
+  const shellSupervisor = new Supervisor<ShellWorker>({
+    name: 'the shell worker',
+    start: () =>
+      new WorkerProcess<ToShellWorker, FromShellWorker>({
+        name: 'shell worker',
+        launch: { file: process.execPath, args: [...containedNodeOptions(shellFile, heapMb), shellFile], env: { NODE_ENV: 'production' } },
+        maxMessageBytes: SHELL_MESSAGE_BYTES,
+        memoryLimitMb: SSR_LIMITS.workerMemoryMb,
+        startMs: WORKER_START_MS,
+        log: options.log,
+      }),
+    log: options.log,
+    // The host's own code is never set aside: it is restarted, at most every 30 s.
+    quarantineAfter: Number.POSITIVE_INFINITY,
+    onLive: () => {
+      shells.clear();
+      pages.clear();
+    },
+  });
+
+  async function prepareShell(worker: ShellWorker): Promise<boolean> {
+    const page = await readTemplate();
+    if (!page) return worker.alive;
+    for (const site of await currentSites()) {
+      for (const language of LANGUAGES) {
+        const request = shellRequest(page, site, language, '/', language === 'en' ? '' : '?type=2', 'http://localhost', {});
+        const answer = await worker.ask({ type: 'render', page: request }, { answerWithinMs: SHELL_RENDER_KILL_MS, killAfterMs: SHELL_RENDER_KILL_MS });
+        if (!worker.alive) return false;
+        if (answer?.type !== 'shell') options.log(`the shell worker could not render a page while warming: ${answer?.type === 'failed' ? answer.reason : 'no answer'}`);
+      }
+    }
+    return worker.alive;
+  }
+
+  function shellRequest(
+    page: Template,
+    site: Site,
+    language: Language,
+    pathname: string,
+    search: string,
+    origin: string,
+    manifests: Partial<Record<SectionId, string>>,
+  ): ShellRequest {
+    return { template: page.text, language, pathname, search, origin, config: site.config, problems: site.problems, manifests };
+  }
+
+  async function shellFor(request: ShellRequest, key: string, deadline: number): Promise<ShellEntry | undefined> {
+    const cached = caching ? shells.get(key) : undefined;
+    if (cached) return cached;
+    const worker = shellSupervisor.worker;
+    if (!worker) return undefined;
+    let flight = shellFlights.get(key);
+    if (!flight) {
+      const promise = worker
+        .ask({ type: 'render', page: request }, { answerWithinMs: SHELL_RENDER_KILL_MS, killAfterMs: SHELL_RENDER_KILL_MS })
+        .then((answer): ShellEntry | undefined => {
+          if (answer?.type === 'failed') options.log(`the shell worker could not render a page: ${answer.reason}`);
+          if (answer?.type !== 'shell') return undefined;
+          const entry: ShellEntry = { html: answer.html, fallbacks: answer.fallbacks, styles: answer.styles, overridden: answer.overridden, ids: idsIn(answer.html), key };
+          if (caching) shells.set(key, entry, 2 * answer.html.length);
+          return entry;
+        })
+        .finally(() => shellFlights.delete(key));
+      flight = { started: performance.now(), promise };
+      shellFlights.set(key, flight);
+    }
+    return Promise.race([flight.promise, delay(deadline - performance.now()).then(() => undefined)]);
+  }
+
+  // --- A section's HTML from its worker, checked.
+
+  const sectionKey = (section: SectionId, build: string, site: Site, language: Language) => `${section} ${build} ${site.hash} ${language}`;
+  const resultBytes = (result: SectionResult) => ('html' in result ? 2 * result.html.length : 256);
+
+  async function renderSection(worker: SectionWorker, section: SectionId, build: string, site: Site, language: Language): Promise<SectionResult | undefined> {
+    const answer = await worker.ask(
+      { type: 'render', request: { build, config: site.config, problems: site.problems, language } },
+      { answerWithinMs: SECTION_RENDER_KILL_MS, killAfterMs: SECTION_RENDER_KILL_MS },
+    );
+    if (answer === undefined) return undefined;
+    if (answer.type === 'failed') return { failed: `it threw while rendering: ${String(answer.reason).slice(0, 300)}`, at: Date.now() };
+    if (answer.type !== 'html') return { failed: 'its worker answered something else than HTML', at: Date.now() };
+    const checked = checkSectionHtml(answer.html, { maxBytes: SSR_LIMITS.sectionHtmlBytes, reservedIds: new Set() });
+    if (!checked.ok) return { failed: `its HTML was refused: ${checked.reason}`, at: Date.now() };
+    return { html: answer.html, ids: idsIn(answer.html) };
+  }
+
+  const reported = new Set<string>();
+  function report(line: string): void {
+    if (reported.has(line)) return;
+    if (reported.size > 200) reported.clear();
+    reported.add(line);
+    options.log(line);
+  }
+
+  /** The section's HTML for this page, or why it is left to the browser; waits no later than `deadline`. */
+  async function sectionFor(section: SectionId, build: string, site: Site, language: Language, deadline: number): Promise<SectionResult | undefined> {
+    const key = sectionKey(section, build, site, language);
+    const cached = caching ? sectionResults.get(key) : undefined;
+    if (cached && ('html' in cached || Date.now() - cached.at < FAILED_RENDER_MS)) return cached;
+    const worker = sections[section].worker;
+    const refusal = worker ? loaded.get(worker)?.get(build) : undefined;
+    if (!worker || !loaded.get(worker)?.has(build)) return undefined;
+    if (refusal !== undefined) return { failed: refusal, at: Date.now() };
+    let flight = sectionFlights.get(key);
+    if (!flight) {
+      const promise = renderSection(worker, section, build, site, language)
+        .then((result) => {
+          if (result && caching) sectionResults.set(key, result, resultBytes(result));
+          if (result && 'failed' in result) report(`the ${section} section is rendered in the browser: ${result.failed}`);
+          return result;
+        })
+        .finally(() => sectionFlights.delete(key));
+      flight = { started: performance.now(), promise };
+      sectionFlights.set(key, flight);
+    }
+    // A render already older than a page's budget is not waited for again: its worker is stuck or slow.
+    if (performance.now() - flight.started > budgetMs) return undefined;
+    return Promise.race([flight.promise, delay(deadline - performance.now()).then(() => undefined)]);
+  }
+
+  // --- One page.
+
+  const pinChecks = new Map<string, boolean>();
+  /** Whether a manifest's text matches config.json's pin for it (checked once per text and pin). */
+  function matchesPin(text: string, hash: string, pin: string): boolean {
+    const key = `${hash} ${pin}`;
+    let ok = pinChecks.get(key);
+    if (ok === undefined) {
+      try {
+        if (!isSri(pin)) throw new Error('not an integrity value');
+        assertSri(Buffer.from(text, 'utf8'), pin, 'pin', 'the manifest');
+        ok = true;
+      } catch {
+        ok = false;
+      }
+      if (pinChecks.size > 64) pinChecks.clear();
+      pinChecks.set(key, ok);
+    }
+    return ok;
+  }
+
+  const SLOT = /<!--portico:(?:section:(home|about|contact)|section-styles|page-data)-->/g;
+
+  async function compose(req: IncomingMessage, pathname: string, search: string): Promise<CachedPage | undefined> {
+    const deadline = performance.now() + budgetMs;
+    const host = options.hostOf(req);
+    const origin = options.originOf(req);
+    const [site, page] = await Promise.all([siteFor(host).catch(() => undefined), readTemplate()]);
+    if (!site || origin === undefined || page === undefined) return undefined;
+    noteHost(host);
+    nameUrls(site.config);
+    const language = languageFromSearch(search);
+
+    // The configured sections' manifests as this server watches them: inlined for the browser, and the builds rendered here.
+    const manifests: Partial<Record<SectionId, string>> = {};
+    const sectionWork: Partial<Record<SectionId, Promise<SectionResult | undefined>>> = {};
+    for (const id of SECTION_IDS) {
+      const url = site.config.remotes[id];
+      if (url === undefined) continue;
+      const watched = watcher.current(url, id);
+      if (watched.text === undefined || watched.hash === undefined) continue;
+      const pin = site.config.remoteIntegrity?.[id];
+      // A manifest its pin refuses is refused by the browser too: neither inlined nor rendered.
+      if (pin !== undefined && !matchesPin(watched.text, watched.hash, pin)) continue;
+      manifests[id] = watched.text;
+      const entry = watched.nodeEntry;
+      if (entry && 'integrity' in entry) sectionWork[id] = sectionFor(id, entry.integrity, site, language, deadline);
+    }
+    const shellKey = sha256(JSON.stringify([shellSupervisor.generation, page.stamp, site.hash, language, pathname, search, origin, Object.values(manifests).map(sha256)]));
+    const shell = await shellFor(shellRequest(page, site, language, pathname, search, origin, manifests), shellKey, deadline);
+    if (!shell) return undefined;
+
+    const overridden = new Set(shell.overridden);
+    const filled = new Map<SectionId, string>();
+    for (const id of SECTION_IDS) {
+      if (overridden.has(id)) {
+        delete manifests[id];
+        continue;
+      }
+      const result = await sectionWork[id];
+      if (!result || !('html' in result)) continue;
+      const clash = [...result.ids].find((value) => shell.ids.has(value));
+      if (clash !== undefined) {
+        report(`the ${id} section is rendered in the browser: its HTML takes the id "${clash}", which the page around it uses`);
+        continue;
+      }
+      filled.set(id, result.html);
+    }
+    const rendered = SECTION_IDS.filter((id) => filled.has(id));
+
+    const key = JSON.stringify([shell.key, rendered.map((id) => sha256(filled.get(id)!)), Object.keys(manifests)]);
+    const cached = caching ? pages.get(key) : undefined;
+    if (cached) return cached;
+    const data = pageDataScript({ config: site.raw, language, manifests, rendered });
+    // One pass over the shell: what is put in is never read again for slots.
+    const html = shell.html.replace(SLOT, (slot, section: SectionId | undefined) => {
+      if (section) return filled.get(section) ?? shell.fallbacks[section];
+      if (slot === STYLES_SLOT) return rendered.map((id) => shell.styles[id] ?? '').join('');
+      if (slot === PAGE_DATA_SLOT) return data;
+      return '';
+    });
+    const bytes = Buffer.from(html);
+    const entry: CachedPage = { key, html: bytes, hash: sha256(html).slice(0, 27), bodies: new Map(), bytes: bytes.length };
+    if (caching) pages.set(key, entry, entry.bytes);
     return entry;
+  }
+
+  function bodyOf(page: CachedPage, encoding: PageEncoding): Promise<Buffer> {
+    let body = page.bodies.get(encoding);
+    if (!body) {
+      body = compress(page.html, encoding);
+      page.bodies.set(encoding, body);
+      // A failed compression is tried again by the next visitor, not remembered.
+      body.then(
+        (bytes) => {
+          page.bytes += bytes.length;
+          if (caching) pages.resize(page.key, page.bytes);
+        },
+        () => page.bodies.delete(encoding),
+      );
+    }
+    return body;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>): Promise<void> {
     const target = requestTarget(req.url);
     if (!target || (target.pathname !== '/' && target.pathname !== '/index.html')) return fallback();
-    const asked = await pageOf(req, target.pathname, target.search);
-    if (!asked) return fallback();
-    remember(asked.request, asked.configHash);
-    const page = await rendered(asked.request, asked.key);
+    const page = await compose(req, target.pathname, target.search);
     if (!page) return fallback();
 
     const headers = await options.pageHeaders(req, target.search);
@@ -254,30 +669,46 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   }
 
   async function start(hostHeaders: readonly string[]): Promise<void> {
-    // Prime: the manifests a visitor by these host names gets, fetched once before the first worker warms with them.
-    const primed = () =>
-      Promise.all(
-        hostHeaders.map(async (host) => {
-          const request = { headers: { host }, url: '/', socket: {} } as unknown as IncomingMessage;
-          const asked = await pageOf(request, '/', '').catch(() => undefined);
-          if (asked) remember(asked.request, asked.configHash);
-        }),
-      );
-    // Once to name the manifests to watch, once more with their texts.
-    await primed();
+    for (const host of hostHeaders) noteHost(host);
+    const choice = await chooseSandbox({ ...options.sandbox, workerFile: sectionFile });
+    if (choice.sandbox) {
+      sandbox = choice.sandbox;
+      options.log(`section code runs on the server in ${sandbox.description}`);
+      if (choice.warning) options.log(`warning: ${choice.warning}`);
+    } else {
+      options.log(`sections are rendered in the browser only: ${choice.problem}`);
+    }
+    const stamp = await stat(shellFile).then(({ mtimeMs, size }) => `${mtimeMs}:${size}`);
+    shellSupervisor.want({ key: stamp, prepare: prepareShell });
+    await readConfigs();
     await watcher.poll();
-    await primed();
-    const timeout = new Promise<void>((resolve) => setTimeout(resolve, FIRST_WARM_MS).unref());
-    await Promise.race([workers.renew(), timeout]);
+    await replan();
+    const warm = Promise.all([shellSupervisor.whenSettled(), ...SECTION_IDS.map((id) => sections[id].whenSettled())]);
+    await Promise.race([warm, delay(SSR_LIMITS.firstWarmMs)]);
+  }
+
+  function state(): RenderWorkerState {
+    const of = (supervisor: Supervisor<SectionWorker>) => ({ pid: supervisor.worker?.pid, generation: supervisor.generation, quarantined: supervisor.quarantinedNow });
+    return {
+      pid: shellSupervisor.worker?.pid,
+      generation: shellSupervisor.generation,
+      sections: Object.fromEntries(SECTION_IDS.map((id) => [id, of(sections[id])])) as RenderWorkerState['sections'],
+      sandbox: sandbox?.mode,
+      cachedPages: pages.size,
+      cacheBytes: pages.bytes + shells.bytes + sectionResults.bytes,
+    };
   }
 
   return {
     handle,
     start,
-    worker: () => ({ generation: workers.liveGeneration, pid: workers.pid, cachedPages: cache.size }),
+    worker: state,
     close: async () => {
+      closed = true;
+      clearInterval(timer);
       watcher.close();
-      await workers.close();
+      await Promise.all([shellSupervisor.close(), ...SECTION_IDS.map((id) => sections[id].close())]);
+      sandbox?.close();
     },
   };
 }

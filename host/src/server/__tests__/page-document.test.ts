@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { PAGE_DATA_ID } from '@portico/render/page-data';
+import { PAGE_DATA_SLOT } from '@portico/render/protocol';
 import { pageDocument, TemplateError } from '../page-document';
 
 // The built index.html, minified as the build writes it, with its markers.
@@ -12,15 +12,13 @@ const template =
   '<body><div id=root><!--!portico:root--><header class=site-header></header><!--!/portico:root--></div>' +
   '<!--!portico:client-only--><noscript>This site needs JavaScript.</noscript><!--!/portico:client-only--></body></html>';
 
-const data = { config: { comName: 'Portico' }, language: 'id' as const, manifests: {} };
-
-test('the rendered page takes the shell’s place, with its language, title, head tags and data', () => {
-  const page = pageDocument({ template, lang: 'id', title: 'Kredit <Portico> & Co', head: '<meta name="description" content="x">', root: '<main>$& rendered</main>', data });
+test('the rendered shell takes the static one’s place, with its language, title, head tags and the slot for the data', () => {
+  const page = pageDocument({ template, lang: 'id', title: 'Kredit <Portico> & Co', head: '<meta name="description" content="x">', root: '<main>$& rendered</main>' });
   expect(page).toContain('<html lang="id">');
   expect(page).toContain('<title>Kredit &#60;Portico&#62; &#38; Co</title>');
   expect(page).toContain('<meta name="description" content="x"><link rel="preload" href="main.0123456789.js" as="script">');
   expect(page).toContain('<div id=root><main>$& rendered</main></div>');
-  expect(page).toContain(`<script type="application/json" id="${PAGE_DATA_ID}">`);
+  expect(page).toContain(`${PAGE_DATA_SLOT}</body>`);
   expect(page).not.toContain('config.json');
   expect(page).not.toContain('noscript');
   expect(page).not.toContain('site-header');
@@ -29,16 +27,16 @@ test('the rendered page takes the shell’s place, with its language, title, hea
 test('section stylesheets come last in the head, after the shell’s own, as the browser would add them', () => {
   const withCss = template.replace('</head>', '<link href=main.0123456789.css rel=stylesheet></head>');
   const link = '<link rel="stylesheet" href="https://home.example/section.css" crossorigin="anonymous" />';
-  const page = pageDocument({ template: withCss, lang: 'en-IN', title: undefined, head: '', styles: link, root: '', data });
+  const page = pageDocument({ template: withCss, lang: 'en-IN', title: undefined, head: '', styles: link, root: '' });
   expect(page).toContain(`<link href=main.0123456789.css rel=stylesheet>${link}</head>`);
 });
 
 test('the entry script is preloaded and started by the after-paint loader, so it cannot hold up the first paint', () => {
-  const page = pageDocument({ template, lang: 'en-IN', title: undefined, head: '', root: '<main></main>', data });
+  const page = pageDocument({ template, lang: 'en-IN', title: undefined, head: '', root: '<main></main>' });
   expect(page).toContain('<link rel="preload" href="main.0123456789.js" as="script"><script defer src="hydrate-after-paint.js" data-src="main.0123456789.js"></script>');
   expect(page).not.toMatch(/<script defer src=main/);
 });
 
 test('a template without the markers is refused, so the client-rendered page is served instead', () => {
-  expect(() => pageDocument({ template: '<html><body><div id=root></div></body></html>', lang: 'en-IN', title: undefined, head: '', root: '', data })).toThrow(TemplateError);
+  expect(() => pageDocument({ template: '<html><body><div id=root></div></body></html>', lang: 'en-IN', title: undefined, head: '', root: '' })).toThrow(TemplateError);
 });

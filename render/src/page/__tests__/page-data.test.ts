@@ -9,10 +9,15 @@ test('the JSON in a script element cannot end the element, open a comment or bre
 
 test('the page data reads back as written, manifests byte for byte', () => {
   const manifest = '{"name":"portico_contact", "note":"</script> ü"}\n';
-  const script = pageDataScript({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest } });
+  const script = pageDataScript({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest }, rendered: ['home', 'contact'] });
   expect(script.startsWith(`<script type="application/json" id="${PAGE_DATA_ID}">`)).toBe(true);
   const text = script.slice(script.indexOf('>') + 1, script.lastIndexOf('</script>'));
-  expect(parsePageData(text)).toEqual({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest } });
+  expect(parsePageData(text)).toEqual({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest }, rendered: ['home', 'contact'] });
+});
+
+test('only known sections count as rendered by the server: anything else is rendered in the browser', () => {
+  expect(parsePageData('{"config":{},"language":"en","manifests":{},"rendered":["home","root","contact",1]}')?.rendered).toEqual(['home', 'contact']);
+  expect(parsePageData('{"config":{},"language":"en","manifests":{},"rendered":"home"}')?.rendered).toEqual([]);
 });
 
 test.each([

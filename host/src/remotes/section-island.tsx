@@ -1,0 +1,107 @@
+import { PorticoIslandProvider, usePortico, type PorticoContextValue, type SectionId } from '@portico/shared-config';
+import { memo, startTransition, StrictMode, useEffect, useRef, useState } from 'react';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
+import { ISLAND_ATTRIBUTE, islandIdPrefix, islandMarkup, type IslandStart } from './island-contract';
+import type { SectionLoad } from './load-section';
+import { RemoteSection } from './remote-section';
+import { RemoteUrlsContext } from './remote-urls-context';
+import type { ResolvedRemotes } from './resolve-remotes';
+import { logCaughtError } from './section-boundary';
+import { useRemoteUrls } from './use-remote-urls';
+
+/**
+ * A hydration mismatch, in the shell or in a section: React then renders that
+ * part afresh in the browser, so the page still works, but the server and
+ * the browser disagreed, which is a fault to see on the console.
+ */
+export function logRecoverableError(error: unknown): void {
+  console.error(error);
+}
+
+function IslandTree({ portico, remotes, section, load }: { portico: PorticoContextValue; remotes: ResolvedRemotes; section: SectionId; load: SectionLoad }) {
+  return (
+    <StrictMode>
+      <PorticoIslandProvider value={portico}>
+        <RemoteUrlsContext value={remotes}>
+          <RemoteSection section={section} load={load} />
+        </RemoteUrlsContext>
+      </PorticoIslandProvider>
+    </StrictMode>
+  );
+}
+
+/**
+ * The roots by container: an effect's clean-up defers the unmount, so a
+ * remount of the same container right after (React's development checks
+ * mount every effect twice) takes the root back instead of starting a second
+ * one on it.
+ */
+const roots = new WeakMap<Element, { root: Root; unmount?: ReturnType<typeof setTimeout> }>();
+
+export interface SectionIslandProps {
+  section: SectionId;
+  load: SectionLoad;
+  start: IslandStart;
+}
+
+/**
+ * A section as a React root of its own inside the shell (an island). The
+ * section's HTML comes from a section worker on the server that runs that
+ * team's code alone, in a sandbox, and the front server puts it in this
+ * container; the shell's own HTML never holds a section's markup. So the
+ * shell hydrates without the section, and the section hydrates its own
+ * markup here, under the same id prefix the server used. The container's
+ * markup is given to React as `dangerouslySetInnerHTML`, exactly as the page
+ * arrived with it and kept as one object, so the shell never touches it; the
+ * island's root is the one element inside it (`islandMarkup`).
+ */
+function SectionIslandUnmemoized({ section, load, start }: SectionIslandProps) {
+  const portico = usePortico();
+  const remotes = useRemoteUrls();
+  const container = useRef<HTMLDivElement>(null);
+  const [inner] = useState(() => ({ __html: start.html === '' ? islandMarkup('') : start.html }));
+  const [hydrate] = useState(() => start.hydrate);
+  const tree = <IslandTree portico={portico} remotes={remotes} section={section} load={load} />;
+  const latest = useRef(tree);
+  latest.current = tree;
+
+  useEffect(() => {
+    const element = container.current!.firstElementChild ?? container.current!.appendChild(document.createElement('div'));
+    let held = roots.get(element);
+    if (held?.unmount) clearTimeout(held.unmount);
+    if (!held) {
+      const options = { identifierPrefix: islandIdPrefix(section), onCaughtError: logCaughtError, onRecoverableError: logRecoverableError };
+      const root = hydrate ? hydrateRoot(element, latest.current, options) : createRoot(element, options);
+      if (!hydrate) root.render(latest.current);
+      held = { root };
+      roots.set(element, held);
+    }
+    const own = held;
+    own.unmount = undefined;
+    return () => {
+      // Not during the shell's commit: React refuses to unmount a root while it renders.
+      own.unmount = setTimeout(() => {
+        roots.delete(element);
+        own.root.unmount();
+      }, 0);
+    };
+  }, [section, hydrate]);
+
+  // The shell's language or remotes changed: the island follows, keeping its
+  // content on screen while the section fetches texts in the new language.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const element = container.current?.firstElementChild;
+    const held = element && roots.get(element);
+    if (held) startTransition(() => held.root.render(latest.current));
+  }, [portico, remotes, load]);
+
+  return <div ref={container} className="section-island" {...{ [ISLAND_ATTRIBUTE]: section }} dangerouslySetInnerHTML={inner} />;
+}
+
+/** Memoised: the shell's own re-renders reach an island only when what it shows changes. */
+export const SectionIsland = memo(SectionIslandUnmemoized);

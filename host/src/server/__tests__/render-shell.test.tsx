@@ -1,0 +1,60 @@
+/**
+ * @jest-environment node
+ */
+import { PAGE_DATA_SLOT, SECTION_SLOT, STYLES_SLOT, type ShellRequest } from '@portico/render/protocol';
+import { parseConfig, SECTION_IDS } from '@portico/shared-config';
+import { sampleConfig } from '@portico/testing/sample-config';
+import { renderShell } from '../render-shell';
+
+// The built index.html's markers, as in page-document.test.ts.
+const template =
+  '<!doctype html><html lang=en-IN><head><title>Personal loans</title>' +
+  '<!--!portico:head--><script defer src=main.0123456789.js></script></head>' +
+  '<body><div id=root><!--!portico:root--><!--!/portico:root--></div></body></html>';
+
+const PREVIEW = 'https://preview.example';
+const OVERRIDE_URL = `${PREVIEW}/contact/mf-manifest.json`;
+const overrideSearch = `?remote.contact=${encodeURIComponent(OVERRIDE_URL)}`;
+
+/** A manifest naming one stylesheet for `./section`, as the build writes it. */
+const manifestWithCss = JSON.stringify({
+  metaData: { publicPath: 'auto' },
+  exposes: [{ path: './section', assets: { css: { sync: ['static/css/section.0123456789.css'], async: [] }, js: { sync: [], async: [] } } }],
+});
+
+function shellRequest(search: string, allowedRemoteOrigins: string[]): ShellRequest {
+  const { config, problems } = parseConfig({ ...sampleConfig, allowedRemoteOrigins });
+  return { template, language: 'en', pathname: '/', search, origin: 'https://portico.example', config, problems, manifests: { home: manifestWithCss } };
+}
+
+test('the shell has a slot for each section, none of their content, and the slots for their styles and the data', async () => {
+  const shell = await renderShell(shellRequest('', []));
+  for (const id of SECTION_IDS) expect(shell.html.split(SECTION_SLOT(id))).toHaveLength(2);
+  expect(shell.html).toContain(`${STYLES_SLOT}</head>`);
+  expect(shell.html).toContain(`${PAGE_DATA_SLOT}</body>`);
+  // The nav and footer are the host's, from the served config.
+  expect(shell.html).toContain('>About Us<');
+  expect(shell.html).toContain(sampleConfig.copyright);
+  expect(shell.fallbacks.contact).toBe('<p class="section-loading" aria-busy="true">Loading Contact us…</p>');
+  expect(shell.overridden).toEqual([]);
+});
+
+test("a section's stylesheets are named from its manifest, to be linked only when it is filled in", async () => {
+  const { styles } = await renderShell(shellRequest('', []));
+  const home = new URL('static/css/section.0123456789.css', sampleConfig.remotes!.home).href;
+  expect(styles.home).toBe(`<link rel="stylesheet" href="${home}" crossorigin="anonymous" />`);
+  expect(styles.about).toBeUndefined();
+});
+
+test('an allowed ?remote.contact= override: the notice is in the shell and Contact is named as left to the browser', async () => {
+  const shell = await renderShell(shellRequest(overrideSearch, [PREVIEW]));
+  expect(shell.html).toContain('aria-label="Remote override"');
+  expect(shell.html).toContain(`Testing override: the Contact us section comes from ${OVERRIDE_URL} for this visit only.`);
+  expect(shell.overridden).toEqual(['contact']);
+});
+
+test('an override from an origin not allowed is refused: no notice, nothing overridden', async () => {
+  const shell = await renderShell(shellRequest(overrideSearch, []));
+  expect(shell.html).not.toContain('Remote override');
+  expect(shell.overridden).toEqual([]);
+});

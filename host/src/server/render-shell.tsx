@@ -1,0 +1,106 @@
+import { SECTION_SLOT, STYLES_SLOT, type RenderedShell, type ShellRequest } from '@portico/render/protocol';
+import { EXPOSED_SECTION, fill, loadPack, localeOf, SECTION_IDS, type SectionId, type SectionModule, type TextPack } from '@portico/shared-config';
+import { themeStylesheet } from '@portico/shared-config/theme-stylesheet';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { pageHead, withPageHead } from '../app/page-head';
+import { PageRoot } from '../app/page-root';
+import { exposeStylesheets } from '../remotes/check-manifest';
+import { islandMarkup, type IslandStart } from '../remotes/island-contract';
+import type { SectionLoads } from '../remotes/load-section';
+import { pageRemotes } from '../remotes/page-remotes';
+import { manifestHashes } from '../remotes/remote-integrity';
+import { escapeHtml, pageDocument } from './page-document';
+import { renderToHtml } from './render-to-html';
+
+/**
+ * `<link rel="stylesheet">` tags for a section, with the hashes its manifest
+ * gives: render-blocking like the shell's own CSS, so the first paint has
+ * the section styled and nothing shifts when its code lands.
+ */
+function sectionStyleLinks(manifestText: string, url: string): string {
+  try {
+    const manifest: unknown = JSON.parse(manifestText);
+    const hashes = manifestHashes(manifest, url)?.byUrl;
+    return exposeStylesheets(manifest, url, EXPOSED_SECTION)
+      .map((href) => {
+        const integrity = hashes?.get(href);
+        return `<link rel="stylesheet" href="${escapeHtml(href)}" crossorigin="anonymous"${integrity ? ` integrity="${escapeHtml(integrity)}"` : ''} />`;
+      })
+      .join('');
+  } catch {
+    // Not JSON: the front server inlines only manifests it could read, and renders no section from one it could not.
+    return '';
+  }
+}
+
+/** What a section shows while its code loads in the browser: RemoteSection's Suspense fallback, the same markup. */
+function loadingLine(text: TextPack, section: SectionId): string {
+  return renderToStaticMarkup(
+    <p className="section-loading" aria-busy="true">
+      {fill(text.sections.loading, { section: text.nav.tabs[section] })}
+    </p>,
+  );
+}
+
+/** Loads nothing: the server renders each section apart (section workers), so the shell's loads are never read here. */
+const NOT_LOADED_HERE: SectionLoads = Object.fromEntries(
+  SECTION_IDS.map((id) => {
+    const never = new Promise<SectionModule>(() => undefined);
+    return [id, { first: never, again: () => never }];
+  }),
+) as SectionLoads;
+
+/** The shell renders no section: each container holds the slot the front server fills. */
+const SLOTS = Object.fromEntries(SECTION_IDS.map((id) => [id, { html: islandMarkup(SECTION_SLOT(id)), hydrate: false }])) as Record<SectionId, IslandStart>;
+
+const SHELL_DEADLINE_MS = 2000;
+
+/**
+ * The page around the sections for one request: nav, tabs, notices, footer,
+ * title, `<html lang>` and the head, in the visitor's language, with a slot
+ * in each section's container. Host code only: no section's code runs here
+ * (each section is rendered by a sandboxed worker of its own, and the front
+ * server puts its HTML into its slot), so no section can change what the
+ * shell shows, in this page or the next.
+ */
+export async function renderShell(page: ShellRequest): Promise<RenderedShell> {
+  const { config, problems } = page;
+  const text = await loadPack(page.language);
+  // The browser resolves the same config and address with the same function:
+  // the notice, and which sections it loads itself, match what is hydrated.
+  const remotes = pageRemotes(config, page.search);
+  const root = await renderToHtml(
+    <PageRoot
+      config={config}
+      problems={problems}
+      language={page.language}
+      text={text}
+      remotes={remotes}
+      sections={NOT_LOADED_HERE}
+      islands={SLOTS}
+      address={`${page.pathname}${page.search}`}
+    />,
+    { deadlineMs: SHELL_DEADLINE_MS },
+  );
+  // index.html's static title, description and preview tags give way to the
+  // ones only the server knows (company, language, origin).
+  // The same stylesheet, and so the same version, as the front server answers at /theme.css for this config.json.
+  const themeStylesheetHref = themeStylesheet(config.theme)?.href;
+  const head = pageHead({ config, language: page.language, text, origin: page.origin, themeStylesheetHref });
+  const html = pageDocument({
+    template: withPageHead(page.template, head),
+    lang: localeOf(page.language),
+    title: undefined,
+    head: '',
+    styles: STYLES_SLOT,
+    root,
+  });
+  const fallbacks = Object.fromEntries(SECTION_IDS.map((id) => [id, loadingLine(text, id)])) as Record<SectionId, string>;
+  const styles: Partial<Record<SectionId, string>> = {};
+  for (const id of SECTION_IDS) {
+    const url = config.remotes[id];
+    const manifest = page.manifests[id];
+    if (url !== undefined && manifest !== undefined) styles[id] = sectionStyleLinks(manifest, url);
+  }
+  return { html, fallbacks, styles, overridden: remotes.overrides.map(({ section }) => section) };
+}

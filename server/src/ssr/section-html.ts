@@ -1,0 +1,172 @@
+/**
+ * The check of a section worker's answer before it goes into a page. The
+ * worker runs a section team's code, so its HTML is attacker-written: it
+ * must be what React writes for a tree of ordinary elements, closed where it
+ * opens, so it stays inside the section's container; nothing in it may act
+ * on the rest of the page (scripts, styles, `<base>`, `<meta>` refresh,
+ * frames, event handlers, `javascript:` URLs, an `id` the shell uses, a
+ * `name` that would shadow a `document` property). Anything else and the
+ * section is left to the browser for that page, as if its worker had failed.
+ */
+
+export interface SectionHtmlRules {
+  /** Larger than this (UTF-8 bytes) and it is not put into a page. */
+  maxBytes: number;
+  /** The ids the page around the section uses (the shell's). */
+  reservedIds: ReadonlySet<string>;
+}
+
+export type SectionHtmlCheck = { ok: true } | { ok: false; reason: string };
+
+/** Elements that act beyond their place in the page, or that the HTML parser reads differently. */
+const REFUSED_ELEMENTS = new Set([
+  'script',
+  'style',
+  'link',
+  'meta',
+  'base',
+  'html',
+  'head',
+  'body',
+  'title',
+  'template',
+  'slot',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'portal',
+  'noscript',
+  'noembed',
+  'noframes',
+  'plaintext',
+  'xmp',
+  'listing',
+  'math',
+  'foreignobject',
+  'annotation-xml',
+]);
+
+const VOID_ELEMENTS = new Set(['area', 'br', 'col', 'hr', 'img', 'input', 'param', 'source', 'track', 'wbr']);
+
+/** `name` shadows a property of `document` on these; on form controls it names a field only. */
+const NAMED_CONTROLS = new Set(['input', 'select', 'textarea', 'button', 'output', 'fieldset']);
+
+/** Attributes whose value the browser follows as a URL. */
+const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'poster', 'data', 'cite', 'ping', 'background']);
+const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
+
+const TAG_NAME = /^[a-zA-Z][a-zA-Z0-9-]*$/;
+/** One attribute as React writes it: a name and a double-quoted value (React escapes `"`). */
+const ATTRIBUTE = /\s+([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:="([^"]*)")?/y;
+/** React's own comments: Suspense and text separators (`<!--$-->`, `<!--/$-->`, `<!-- -->`…). */
+const REACT_COMMENT = /^[$/?!&F ]{0,4}$/;
+const MAX_DEPTH = 256;
+
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", colon: ':', tab: '\t', newline: '\n', nbsp: ' ' };
+
+/** An attribute value as the browser reads it: character references decoded. */
+function decodeAttribute(value: string): string {
+  return value.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);?/gi, (whole, reference: string) => {
+    if (reference[0] === '#') {
+      const code = reference[1] === 'x' || reference[1] === 'X' ? parseInt(reference.slice(2), 16) : parseInt(reference.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+    }
+    return NAMED_ENTITIES[reference.toLowerCase()] ?? whole;
+  });
+}
+
+/** Whether a URL attribute leads only where a link may: a relative URL, or http(s), mailto or tel. */
+function safeUrl(value: string): boolean {
+  // Browsers drop tabs and newlines inside URLs and leading control characters and spaces.
+  const url = decodeAttribute(value).replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url);
+  if (!scheme) return !/^[^/?#]*:/.test(url);
+  return SAFE_SCHEMES.has(scheme[1]!.toLowerCase());
+}
+
+function checkAttributes(element: string, attributes: string, reservedIds: ReadonlySet<string>): string | undefined {
+  ATTRIBUTE.lastIndex = 0;
+  let at = 0;
+  while (at < attributes.length) {
+    ATTRIBUTE.lastIndex = at;
+    const match = ATTRIBUTE.exec(attributes);
+    if (!match) return attributes.slice(at).trim() === '' ? undefined : `<${element}> has an attribute React does not write (${attributes.slice(at, at + 40)})`;
+    at = ATTRIBUTE.lastIndex;
+    const name = match[1]!.toLowerCase();
+    const value = match[2] ?? '';
+    if (name.startsWith('on')) return `<${element}> has an event handler attribute (${name})`;
+    if (name === 'id' && reservedIds.has(decodeAttribute(value))) return `<${element}> takes the id "${value}", which the page around it uses`;
+    if (name === 'name' && !NAMED_CONTROLS.has(element)) return `<${element}> has a name, which would shadow a property of document`;
+    if (name === 'http-equiv' || name === 'srcdoc' || name === 'is') return `<${element}> has the attribute ${name}`;
+    if (URL_ATTRIBUTES.has(name) && !safeUrl(value)) return `<${element} ${name}> leads to a URL that is not http(s), mailto or tel`;
+    if (name === 'srcset' && value.split(',').some((candidate) => !safeUrl(candidate.trim().split(/\s+/)[0] ?? ''))) {
+      return `<${element} srcset> names a URL that is not http(s)`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether `html` may be put into the page as a section's content. Not a
+ * general HTML sanitizer: it accepts the narrow form React's server renderer
+ * writes, and refuses everything else.
+ */
+export function checkSectionHtml(html: unknown, { maxBytes, reservedIds }: SectionHtmlRules): SectionHtmlCheck {
+  if (typeof html !== 'string') return { ok: false, reason: 'the answer is not HTML text' };
+  if (Buffer.byteLength(html) > maxBytes) return { ok: false, reason: `the HTML is over ${maxBytes} bytes` };
+  const open: string[] = [];
+  let at = 0;
+  while (at < html.length) {
+    const lt = html.indexOf('<', at);
+    if (lt === -1) break;
+    if (html.startsWith('<!--', lt)) {
+      const end = html.indexOf('-->', lt + 4);
+      if (end === -1) return { ok: false, reason: 'a comment is never closed' };
+      if (!REACT_COMMENT.test(html.slice(lt + 4, end))) return { ok: false, reason: 'a comment React does not write' };
+      at = end + 3;
+      continue;
+    }
+    const gt = html.indexOf('>', lt);
+    if (gt === -1) return { ok: false, reason: 'a tag is never closed' };
+    const tag = html.slice(lt + 1, gt);
+    if (tag.startsWith('/')) {
+      const name = tag.slice(1).toLowerCase();
+      if (open.pop() !== name) return { ok: false, reason: `</${name}> does not close the element open there` };
+      at = gt + 1;
+      continue;
+    }
+    const nameEnd = tag.search(/[\s/]|$/);
+    const element = tag.slice(0, nameEnd);
+    if (!TAG_NAME.test(element)) return { ok: false, reason: `"<${tag.slice(0, 20)}" is not an element React writes` };
+    const name = element.toLowerCase();
+    if (REFUSED_ELEMENTS.has(name)) return { ok: false, reason: `<${name}> is not allowed in a section` };
+    const selfClosing = tag.endsWith('/');
+    const problem = checkAttributes(name, tag.slice(nameEnd, selfClosing ? -1 : undefined), reservedIds);
+    if (problem) return { ok: false, reason: problem };
+    at = gt + 1;
+    if (VOID_ELEMENTS.has(name)) continue;
+    if (selfClosing && !open.includes('svg')) return { ok: false, reason: `<${name}/> is not a void element` };
+    if (selfClosing) continue;
+    if (name === 'textarea') {
+      // Its content is text to the browser whatever it holds: it must hold no markup.
+      const close = html.toLowerCase().indexOf('</textarea>', at);
+      if (close === -1 || html.slice(at, close).includes('<')) return { ok: false, reason: 'a <textarea> holds markup' };
+      at = close + '</textarea>'.length;
+      continue;
+    }
+    open.push(name);
+    if (open.length > MAX_DEPTH) return { ok: false, reason: `elements nest deeper than ${MAX_DEPTH}` };
+  }
+  if (open.length > 0) return { ok: false, reason: `<${open.at(-1)!}> is never closed` };
+  return { ok: true };
+}
+
+/** The ids an HTML text uses, so a section's HTML may not take one of them. */
+export function idsIn(html: string): Set<string> {
+  const ids = new Set<string>();
+  for (const match of html.matchAll(/\sid="([^"]*)"/g)) ids.add(decodeAttribute(match[1]!));
+  return ids;
+}

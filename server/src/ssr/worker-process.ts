@@ -1,0 +1,200 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Duplex, Readable } from 'node:stream';
+import { readLines, writeLine } from '@portico/render/channel';
+import type { Launch } from './sandbox';
+
+export interface WorkerProcessOptions {
+  /** For the log: `section worker contact #3`. */
+  name: string;
+  launch: Launch;
+  /** The largest message the worker may send; a bigger one ends it. */
+  maxMessageBytes: number;
+  /** Resident memory of the worker (its whole process tree), over which it is killed. */
+  memoryLimitMb: number;
+  /** How long the worker has to say it is ready. */
+  startMs: number;
+  log: (line: string) => void;
+}
+
+/** A message before it is numbered. */
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+interface Pending {
+  resolve: (message: unknown) => void;
+  sentAt: number;
+  /** Unanswered this long, the worker is taken to be stuck and killed. */
+  killAfterMs: number;
+}
+
+/** How often the front server looks at each worker's memory and unanswered requests. */
+const WATCH_MS = 250;
+/** A worker's stdout and stderr reach the log as at most this many lines of this many characters: the worker runs a section's code. */
+const LOG_LINES = 20;
+const LOG_LINE_CHARS = 300;
+
+/** The resident memory of `pid` and every process under it (bubblewrap starts the worker two levels down), in kB. */
+export function treeRssKb(pid: number): number {
+  let total = 0;
+  const pending = [pid];
+  for (let visited = 0; pending.length > 0 && visited < 64; visited += 1) {
+    const current = pending.pop()!;
+    try {
+      const status = readFileSync(`/proc/${current}/status`, 'utf8');
+      total += Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      for (const task of readdirSync(`/proc/${current}/task`)) {
+        const children = readFileSync(`/proc/${current}/task/${task}/children`, 'utf8').trim();
+        if (children) pending.push(...children.split(/\s+/).map(Number));
+      }
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
+
+/**
+ * One worker process, started as its Launch says (in its sandbox), spoken to
+ * over file descriptor 3 in JSON lines. The front server owns its life: it
+ * answers within a time or is killed, it stays under its memory limit or is
+ * killed, and what it writes is read within caps, because a section worker
+ * runs code the server does not trust.
+ */
+export class WorkerProcess<To extends { id: number }, From extends { type: string }> {
+  readonly child: ChildProcess;
+  readonly ready: Promise<boolean>;
+  readonly exited: Promise<string>;
+  private readonly pending = new Map<number, Pending>();
+  private readonly watch: NodeJS.Timeout;
+  private nextId = 1;
+  private logged = 0;
+  private killedFor: string | undefined;
+  alive = true;
+
+  constructor(private readonly options: WorkerProcessOptions) {
+    const { launch } = options;
+    this.child = spawn(launch.file, launch.args, {
+      uid: launch.uid,
+      gid: launch.gid,
+      env: launch.env,
+      cwd: '/',
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    });
+    const channel = this.child.stdio[3] as Duplex;
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => {
+        this.alive = false;
+        clearInterval(this.watch);
+        for (const pending of this.pending.values()) pending.resolve(undefined);
+        this.pending.clear();
+        resolve(this.killedFor ?? (signal ? `ended by ${signal}` : `exited with code ${code}`));
+      });
+    });
+    // A spawn that fails (no such file) emits 'error' and no 'exit'.
+    this.child.once('error', (error) => {
+      this.killedFor ??= `could not be started: ${error.message}`;
+      if (this.child.exitCode === null && this.child.pid === undefined) this.child.emit('exit', null, null);
+    });
+    this.ready = new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.kill(`did not start within ${options.startMs / 1000} s`);
+        resolve(false);
+      }, options.startMs);
+      void this.exited.then(() => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+      readLines(channel, {
+        maxBytes: options.maxMessageBytes,
+        onMessage: (message) => {
+          const { type, id } = (message ?? {}) as { type?: unknown; id?: unknown };
+          if (type === 'ready') {
+            clearTimeout(timer);
+            resolve(true);
+            return;
+          }
+          const pending = typeof id === 'number' ? this.pending.get(id) : undefined;
+          if (!pending) return;
+          this.pending.delete(id as number);
+          pending.resolve(message);
+        },
+        onFault: (reason) => this.kill(reason),
+      });
+    });
+    channel.on('error', () => undefined);
+    this.readOutput(this.child.stdout);
+    this.readOutput(this.child.stderr);
+    this.watch = setInterval(() => this.check(), WATCH_MS);
+    this.watch.unref();
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /**
+   * The answer, or undefined when the worker is gone or did not answer
+   * within `answerWithinMs`. A request still unanswered after `killAfterMs`
+   * (a section looping) gets the worker killed.
+   */
+  ask(message: WithoutId<To>, { answerWithinMs, killAfterMs }: { answerWithinMs: number; killAfterMs: number }): Promise<From | undefined> {
+    if (!this.alive) return Promise.resolve(undefined);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), answerWithinMs);
+      this.pending.set(id, {
+        sentAt: performance.now(),
+        killAfterMs,
+        resolve: (answer) => {
+          clearTimeout(timer);
+          resolve(answer as From | undefined);
+        },
+      });
+      writeLine(this.child.stdio[3] as Duplex, { ...message, id });
+    });
+  }
+
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+
+  /** Ends the worker at once (SIGKILL: a section's code gets no say), with the reason its exit reports. */
+  kill(reason: string): void {
+    if (!this.alive) return;
+    this.killedFor ??= reason;
+    this.child.kill('SIGKILL');
+  }
+
+  private check(): void {
+    const now = performance.now();
+    for (const pending of this.pending.values()) {
+      if (now - pending.sentAt > pending.killAfterMs) {
+        this.kill(`did not answer within ${pending.killAfterMs / 1000} s`);
+        return;
+      }
+    }
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    const rssMb = treeRssKb(pid) / 1024;
+    if (rssMb > this.options.memoryLimitMb) this.kill(`used ${Math.round(rssMb)} MB, over its ${this.options.memoryLimitMb} MB`);
+  }
+
+  /** What the worker prints reaches the log prefixed, stripped of control characters, and capped. */
+  private readOutput(stream: Readable | null): void {
+    let partial = '';
+    stream?.on('data', (chunk: Buffer) => {
+      if (this.logged > LOG_LINES) return;
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop()!.slice(0, LOG_LINE_CHARS);
+      for (const line of lines) {
+        this.logged += 1;
+        if (this.logged > LOG_LINES) {
+          this.options.log(`${this.options.name}: further output not logged`);
+          return;
+        }
+        const clean = line.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').slice(0, LOG_LINE_CHARS);
+        this.options.log(`${this.options.name}: ${clean}`);
+      }
+    });
+  }
+}

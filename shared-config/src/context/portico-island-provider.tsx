@@ -1,0 +1,19 @@
+import type { ReactNode } from 'react';
+import { PorticoContext, type PorticoContextValue } from './portico-context';
+
+export interface PorticoIslandProviderProps {
+  /** The page's context value as the shell's PorticoProvider holds it (or, on the server, as the page is rendered). */
+  value: PorticoContextValue;
+  children: ReactNode;
+}
+
+/**
+ * The page's context for a section rendered as a React root of its own (an
+ * island): the same value the shell's PorticoProvider gives, passed in, so a
+ * language switch in the shell reaches the section when the shell renders it
+ * again. The section worker renders a section on the server inside this same
+ * provider, so both sides build the same tree for hydration.
+ */
+export function PorticoIslandProvider({ value, children }: PorticoIslandProviderProps) {
+  return <PorticoContext.Provider value={value}>{children}</PorticoContext.Provider>;
+}
