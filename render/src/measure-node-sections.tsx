@@ -7,10 +7,10 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { loadNodeSection } from './node-section/load-node-section';
-import { builtRemote } from './testing/built-remote';
+import { builtRemote } from '@portico/testing/built-apps';
 import { hostShared } from './testing/host-shared';
 import { renderSection } from './testing/render-section';
-import { serveDist } from './testing/serve-dist';
+import { serveDist } from '@portico/testing/serve-dist';
 
 const RUNS = Number(process.env.RUNS ?? 30);
 const REMOTES = ['remote-home', 'remote-about', 'remote-contact'] as const;

@@ -1,32 +1,17 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { themeStylesheet } from '@portico/shared-config/theme-stylesheet';
-import { RENDER_WORKER_PATH } from '../ssr/server-rendering';
 import { startPortico, type RunningPortico } from '../portico-server';
 import { httpRequest, makeBuiltSite, portOf, rawRequest, type RawAnswer } from './built-site';
+import { writeFakeWorkers } from './fake-workers';
 
-/**
- * A render worker that speaks the worker protocol (render/src/page/worker-protocol.ts)
- * and renders a page of a real page's size from the request alone: the front
- * server's answers (encoding, ETag, 304, HEAD) are what is under test here,
- * not React.
- */
-const FAKE_WORKER = `
-const page = (request) => '<!doctype html><html lang="' + request.language + '"><title>rendered by the fake worker</title><body>'
-  + '<p>' + request.config.comName + ' in ' + request.language + ': steps, disclosures and a contact form.</p>'.repeat(300) + '</body></html>';
-process.on('message', (message) => {
-  if (message.type === 'warm') process.send({ type: 'warmed', id: message.id });
-  if (message.type === 'render') process.send({ type: 'page', id: message.id, html: page(message.page), sections: {}, renderMs: 1 });
-});
-process.on('disconnect', () => process.exit(0));
-process.send({ type: 'ready' });
-`;
+// The front server's answers (encoding, ETag, 304, HEAD, /theme.css) with
+// workers that render a page of a real page's size from the request alone.
 
 const THEME = { background: '#fbf9f4', primary: '#6b2d5c' };
 const site = makeBuiltSite();
-mkdirSync(path.join(site.root, path.dirname(RENDER_WORKER_PATH)), { recursive: true });
-writeFileSync(path.join(site.root, RENDER_WORKER_PATH), FAKE_WORKER);
+writeFakeWorkers(site.root);
 const configPath = path.join(site.root, 'config.json');
 const config = (theme?: unknown) => ({
   comName: 'Lender',

@@ -41,6 +41,8 @@ export interface Sandbox {
   description: string;
   /** The command that starts the staged worker in this sandbox, with that heap limit. */
   launch: (heapMb: number) => Launch;
+  /** The copy of the worker this sandbox starts (the only file it may read). */
+  stagedFile: string;
   /** Removes the staged copy of the worker. */
   close: () => void;
 }
@@ -160,6 +162,7 @@ function bwrapSandbox(bwrap: string, staged: Staged, user: WorkerUser | undefine
     mode: 'bwrap',
     description: `bubblewrap: no network, its own PID namespace, a read-only /usr and its own file${user ? `, as user ${user.uid}` : ''}`,
     launch: (heapMb) => launchFile(staged.file, heapMb),
+    stagedFile: staged.file,
     launchFile,
     close: () => rmSync(staged.dir, { recursive: true, force: true }),
   };
@@ -178,6 +181,7 @@ function uidSandbox(unshare: string | undefined, staged: Staged, user: WorkerUse
       ? `user ${user.uid} in a network namespace of its own (no bubblewrap)`
       : `user ${user.uid} (no bubblewrap, no network namespace: sockets are not blocked)`,
     launch: (heapMb) => launchFile(staged.file, heapMb),
+    stagedFile: staged.file,
     launchFile,
     close: () => rmSync(staged.dir, { recursive: true, force: true }),
   };
@@ -189,6 +193,7 @@ function weakSandbox(staged: Staged): Sandbox & { launchFile: LaunchFile } {
     mode: 'weak',
     description: "Node's permission model only (PORTICO_SSR_SANDBOX=weak): files and processes are refused, sockets and signals are not",
     launch: (heapMb) => launchFile(staged.file, heapMb),
+    stagedFile: staged.file,
     launchFile,
     close: () => rmSync(staged.dir, { recursive: true, force: true }),
   };

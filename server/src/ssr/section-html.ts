@@ -47,9 +47,116 @@ const REFUSED_ELEMENTS = new Set([
   'math',
   'foreignobject',
   'annotation-xml',
+  // SVG's other HTML integration point (its content is read as HTML), and elements the parser reads as void.
+  'desc',
+  'keygen',
+  'basefont',
+  'bgsound',
 ]);
 
-const VOID_ELEMENTS = new Set(['area', 'br', 'col', 'hr', 'img', 'input', 'param', 'source', 'track', 'wbr']);
+const VOID_ELEMENTS = new Set(['area', 'br', 'col', 'hr', 'img', 'input', 'link', 'param', 'source', 'track', 'wbr']);
+/** What React writes before a tree's HTML for each image in it (`<link rel="preload" as="image">`): the only <link> accepted. */
+const IMAGE_PRELOAD_ATTRIBUTES = new Set(['rel', 'as', 'href', 'imagesrcset', 'imagesizes', 'crossorigin', 'integrity', 'type', 'fetchpriority', 'referrerpolicy']);
+
+/*
+ * Where the HTML parser would not put an element inside the one open before
+ * it: it closes elements on its own (a <li> ends the <li> open around it, a
+ * <button> the button, a <div> the <p>, an <input> the <select>), drops
+ * others (a <tr> outside a table), moves others (a <div> in a table), or
+ * leaves <svg> for HTML elements. Then the elements it closed are not the
+ * ones the section's end tags close, and a `</div>` the check pairs with
+ * the section's own <div> ends the section's container in the browser. So
+ * the check refuses every such place, and in what it accepts the browser's
+ * elements are the check's.
+ */
+
+/** `<p>` is ended by these when it is open (HTML's "close a p element"). */
+const CLOSES_P = new Set([
+  'address', 'article', 'aside', 'blockquote', 'center', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption',
+  'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'li', 'listing', 'main', 'menu', 'nav', 'ol',
+  'p', 'plaintext', 'pre', 'search', 'section', 'summary', 'table', 'ul', 'xmp',
+]);
+/** The elements an "in scope" search stops at (the foreign ones are refused). */
+const SCOPE = new Set(['applet', 'caption', 'html', 'table', 'td', 'th', 'marquee', 'object', 'template']);
+const BUTTON_SCOPE = new Set([...SCOPE, 'button']);
+/** HTML's special elements that can be open: a search for an open <li>, <dd> or <dt> stops at them, except at address, div and p. */
+const STOPS_LIST_ITEMS = new Set([
+  'applet', 'article', 'aside', 'blockquote', 'button', 'caption', 'center', 'colgroup', 'details', 'dir', 'dl', 'fieldset', 'figcaption',
+  'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'main', 'marquee', 'menu', 'nav', 'ol', 'pre',
+  'search', 'section', 'select', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+]);
+/** Inside these only these elements stay where they are written. */
+const ONLY_CHILDREN: Record<string, readonly string[]> = {
+  table: ['caption', 'colgroup', 'thead', 'tbody', 'tfoot'],
+  thead: ['tr'],
+  tbody: ['tr'],
+  tfoot: ['tr'],
+  tr: ['td', 'th'],
+  colgroup: ['col'],
+  select: ['option', 'optgroup', 'hr'],
+  optgroup: ['option'],
+  option: [],
+};
+/** These stay where they are written only inside these. */
+const ONLY_IN: Record<string, readonly string[]> = {
+  caption: ['table'],
+  colgroup: ['table'],
+  thead: ['table'],
+  tbody: ['table'],
+  tfoot: ['table'],
+  tr: ['thead', 'tbody', 'tfoot'],
+  td: ['tr'],
+  th: ['tr'],
+  col: ['colgroup'],
+  option: ['select', 'optgroup', 'datalist'],
+  optgroup: ['select'],
+  rb: ['ruby'],
+  rtc: ['ruby'],
+  rt: ['ruby', 'rtc'],
+  rp: ['ruby', 'rtc'],
+};
+/** HTML elements that end an open <svg> where they start (the parser's breakout from foreign content). */
+const LEAVE_SVG = new Set([
+  'b', 'big', 'blockquote', 'body', 'br', 'center', 'code', 'dd', 'div', 'dl', 'dt', 'em', 'embed', 'font', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'head', 'hr', 'i', 'img', 'li', 'listing', 'menu', 'meta', 'nobr', 'ol', 'p', 'pre', 'ruby', 's', 'small', 'span', 'strike', 'strong', 'sub',
+  'sup', 'table', 'tt', 'u', 'ul', 'var',
+]);
+const HEADING = /^h[1-6]$/;
+
+/** Whether `name` is open in `open` before one of `stops`, searching from the innermost. */
+function inScope(open: readonly string[], name: string, stops: ReadonlySet<string>): boolean {
+  for (let at = open.length - 1; at >= 0; at -= 1) {
+    if (open[at] === name) return true;
+    if (stops.has(open[at]!)) return false;
+  }
+  return false;
+}
+
+/** Why the browser would not put `<name>` inside the element open last (`open`, innermost last), or undefined. */
+function misplaced(name: string, open: readonly string[]): string | undefined {
+  if (open.includes('svg')) return LEAVE_SVG.has(name) ? `<${name}> inside <svg> ends the <svg> in a browser` : undefined;
+  const parent = open.at(-1);
+  const children = parent === undefined ? undefined : ONLY_CHILDREN[parent];
+  if (children && !children.includes(name)) return `<${name}> inside <${parent}> is not kept there by a browser`;
+  const parents = ONLY_IN[name];
+  if (parents && !parents.includes(parent ?? '')) return `<${name}> outside ${parents.map((one) => `<${one}>`).join(' or ')} is not kept there by a browser`;
+  if (name === 'image') return '<image> outside <svg> is read as <img>';
+  if (CLOSES_P.has(name) && inScope(open, 'p', BUTTON_SCOPE)) return `<${name}> inside <p> ends the <p> in a browser`;
+  if (HEADING.test(name) && HEADING.test(parent ?? '')) return `<${name}> inside <${parent}> ends the <${parent}> in a browser`;
+  if (name === 'button' && inScope(open, 'button', SCOPE)) return '<button> inside <button> ends the outer one in a browser';
+  if ((name === 'a' || name === 'nobr' || name === 'form') && open.includes(name)) return `<${name}> inside <${name}> is not kept there by a browser`;
+  if (name === 'li' || name === 'dd' || name === 'dt') {
+    const items = name === 'li' ? ['li'] : ['dd', 'dt'];
+    for (let at = open.length - 1; at >= 0; at -= 1) {
+      const element = open[at]!;
+      if (items.includes(element)) return `<${name}> inside <${element}> ends the <${element}> in a browser`;
+      if (STOPS_LIST_ITEMS.has(element)) return undefined;
+    }
+    // The search would go on into the page around the section.
+    return `<${name}> outside a list is not kept there by a browser`;
+  }
+  return undefined;
+}
 
 /** `name` shadows a property of `document` on these; on form controls it names a field only. */
 const NAMED_CONTROLS = new Set(['input', 'select', 'textarea', 'button', 'output', 'fieldset']);
@@ -63,6 +170,7 @@ const TAG_NAME = /^[a-zA-Z][a-zA-Z0-9-]*$/;
 const ATTRIBUTE = /\s+([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:="([^"]*)")?/y;
 /** React's own comments: Suspense and text separators (`<!--$-->`, `<!--/$-->`, `<!-- -->`…). */
 const REACT_COMMENT = /^[$/?!&F ]{0,4}$/;
+const TEXTAREA_END = /<\/textarea>/gi;
 const MAX_DEPTH = 256;
 
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", colon: ':', tab: '\t', newline: '\n', nbsp: ' ' };
@@ -101,12 +209,27 @@ function checkAttributes(element: string, attributes: string, reservedIds: Reado
     if (name === 'id' && reservedIds.has(decodeAttribute(value))) return `<${element}> takes the id "${value}", which the page around it uses`;
     if (name === 'name' && !NAMED_CONTROLS.has(element)) return `<${element}> has a name, which would shadow a property of document`;
     if (name === 'http-equiv' || name === 'srcdoc' || name === 'is') return `<${element}> has the attribute ${name}`;
+    // Each names an element by its id, maybe one outside the section: another section's form to send elsewhere, the shell's dialog.
+    if (name === 'form' || name === 'popovertarget' || name === 'commandfor') return `<${element}> has the attribute ${name}, which acts on an element outside it`;
+    // SVG animation sets the attribute it names to any value it lists: an href to a javascript: URL too.
+    if (name === 'attributename' && /href|^\s*on/i.test(decodeAttribute(value))) return `<${element}> animates the attribute ${value}`;
     if (URL_ATTRIBUTES.has(name) && !safeUrl(value)) return `<${element} ${name}> leads to a URL that is not http(s), mailto or tel`;
-    if (name === 'srcset' && value.split(',').some((candidate) => !safeUrl(candidate.trim().split(/\s+/)[0] ?? ''))) {
+    if ((name === 'srcset' || name === 'imagesrcset') && value.split(',').some((candidate) => !safeUrl(candidate.trim().split(/\s+/)[0] ?? ''))) {
       return `<${element} srcset> names a URL that is not http(s)`;
     }
   }
   return undefined;
+}
+
+/** Whether a <link>'s attributes are those of React's image preload, each once. */
+function imagePreload(attributes: string): boolean {
+  const values = new Map<string, string>();
+  for (const match of attributes.matchAll(/\s+([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:="([^"]*)")?/g)) {
+    const name = match[1]!.toLowerCase();
+    if (values.has(name) || !IMAGE_PRELOAD_ATTRIBUTES.has(name)) return false;
+    values.set(name, match[2] ?? '');
+  }
+  return values.get('rel') === 'preload' && values.get('as') === 'image';
 }
 
 /**
@@ -142,9 +265,12 @@ export function checkSectionHtml(html: unknown, { maxBytes, reservedIds }: Secti
     const element = tag.slice(0, nameEnd);
     if (!TAG_NAME.test(element)) return { ok: false, reason: `"<${tag.slice(0, 20)}" is not an element React writes` };
     const name = element.toLowerCase();
-    if (REFUSED_ELEMENTS.has(name)) return { ok: false, reason: `<${name}> is not allowed in a section` };
     const selfClosing = tag.endsWith('/');
-    const problem = checkAttributes(name, tag.slice(nameEnd, selfClosing ? -1 : undefined), reservedIds);
+    const attributes = tag.slice(nameEnd, selfClosing ? -1 : undefined);
+    // React puts its image preloads first, outside every element.
+    const preload = name === 'link' && open.length === 0 && imagePreload(attributes);
+    if (REFUSED_ELEMENTS.has(name) && !preload) return { ok: false, reason: `<${name}> is not allowed in a section` };
+    const problem = misplaced(name, open) ?? checkAttributes(name, attributes, reservedIds);
     if (problem) return { ok: false, reason: problem };
     at = gt + 1;
     if (VOID_ELEMENTS.has(name)) continue;
@@ -152,7 +278,9 @@ export function checkSectionHtml(html: unknown, { maxBytes, reservedIds }: Secti
     if (selfClosing) continue;
     if (name === 'textarea') {
       // Its content is text to the browser whatever it holds: it must hold no markup.
-      const close = html.toLowerCase().indexOf('</textarea>', at);
+      // Searched in place: a lowercased copy is not as long as the text where it holds "İ", and copying it for each <textarea> is quadratic.
+      TEXTAREA_END.lastIndex = at;
+      const close = TEXTAREA_END.exec(html)?.index ?? -1;
       if (close === -1 || html.slice(at, close).includes('<')) return { ok: false, reason: 'a <textarea> holds markup' };
       at = close + '</textarea>'.length;
       continue;
@@ -167,6 +295,7 @@ export function checkSectionHtml(html: unknown, { maxBytes, reservedIds }: Secti
 /** The ids an HTML text uses, so a section's HTML may not take one of them. */
 export function idsIn(html: string): Set<string> {
   const ids = new Set<string>();
-  for (const match of html.matchAll(/\sid="([^"]*)"/g)) ids.add(decodeAttribute(match[1]!));
+  // Attribute names are read in any case: `ID="…"` is an id too.
+  for (const match of html.matchAll(/\sid="([^"]*)"/gi)) ids.add(decodeAttribute(match[1]!));
   return ids;
 }

@@ -74,8 +74,6 @@ const WORKER_START_MS = 10_000;
 const FAILED_RENDER_MS = 5000;
 /** A node build that could not be fetched is tried again after this long. */
 const FAILED_FETCH_MS = 5000;
-/** A manifest URL no request or config named for this long drops out of what its section's worker loads. */
-const PLAN_WINDOW_MS = 10_000;
 /** How many distinct host names a new worker warms up with (the default config.json differs per host). */
 const WARM_HOSTS = 4;
 /** The largest answer a worker may send: a section's HTML (capped again when checked), a shell with its template. */
@@ -278,23 +276,25 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     onChange: () => void replan(),
     log: options.log,
   });
-  /** URL -> when a config read for a known host, or a request, last named it for its section. */
-  const named = new Map<string, number>();
-  const nameUrls = (config: SiteConfig) => {
+  /** Watches the manifests a config.json names, so the next poll fetches any that are new. */
+  const watchRemotes = (config: SiteConfig) => {
     for (const id of SECTION_IDS) {
       const url = config.remotes[id];
-      if (url === undefined) continue;
-      watcher.current(url, id);
-      named.set(url, Date.now());
+      if (url !== undefined) watcher.current(url, id);
     }
   };
   /** Each round: the current config.json of the known hosts names what is watched, so a change is seen without a visitor. */
   const timer = setInterval(() => void readConfigs(), MANIFEST_POLL_MS);
   timer.unref();
+  let lastConfigs = '';
   async function readConfigs(): Promise<void> {
-    for (const host of knownHosts) {
-      const site = await siteFor(host).catch(() => undefined);
-      if (site) nameUrls(site.config);
+    const sites = await currentSites();
+    for (const site of sites) watchRemotes(site.config);
+    // An edit that names the same manifests changes no plan; one that names others does, at once if they are known.
+    const configs = sites.map((site) => site.hash).join(' ');
+    if (configs !== lastConfigs) {
+      lastConfigs = configs;
+      void replan();
     }
   }
 
@@ -382,23 +382,33 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     return replanning;
   }
 
+  /**
+   * Each section's plan: the node builds of the manifests that the current
+   * config.json of the known hosts names for it, read now (not the last
+   * request's): a build the config no longer names is not loaded by the next
+   * generation, so a rolled-back build never runs again.
+   */
   async function replanSections(): Promise<void> {
     if (!sandbox || closed) return;
-    const now = Date.now();
+    const sites = await currentSites();
     let retryLater = false;
     for (const id of SECTION_IDS) {
       const wanted = new Map<string, NodeBuild>();
-      for (const { url, manifest } of watcher.watched(id)) {
-        if (now - (named.get(url) ?? 0) > PLAN_WINDOW_MS) continue;
-        const entry = manifest.nodeEntry;
-        if (!entry || 'refused' in entry) continue;
+      for (const site of sites) {
+        const url = site.config.remotes[id];
+        if (url === undefined) continue;
+        const watched = watcher.current(url, id);
+        const entry = watched.nodeEntry;
+        if (!entry || 'refused' in entry || watched.text === undefined || watched.hash === undefined) continue;
+        const pin = site.config.remoteIntegrity?.[id];
+        if (pin !== undefined && !matchesPin(watched.text, watched.hash, pin)) continue;
         let build = await nodeBuildOf(entry.url, entry.integrity);
-        if ('failed' in build && now - build.at > FAILED_FETCH_MS) {
+        if ('failed' in build && Date.now() - build.at > FAILED_FETCH_MS) {
           builds.delete(entry.integrity);
           build = await nodeBuildOf(entry.url, entry.integrity);
         }
         if ('failed' in build) {
-          options.log(`the ${id} section's node build ${entry.url} is not rendered on the server: ${build.failed}`);
+          report(`the ${id} section's node build ${entry.url} is not rendered on the server: ${build.failed}`);
           retryLater = true;
           continue;
         }
@@ -409,8 +419,8 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
         list.length === 0 ? undefined : { key: list.map(({ key }) => key).sort().join(' '), prepare: (worker) => prepareSection(id, list, worker) };
       sections[id].want(plan);
     }
-    // Builds no plan names are dropped.
-    const inPlans = new Set(SECTION_IDS.flatMap((id) => watcher.watched(id).flatMap(({ manifest }) => (manifest.nodeEntry && 'integrity' in manifest.nodeEntry ? [manifest.nodeEntry.integrity] : []))));
+    // The code of builds no plan names is not kept.
+    const inPlans = new Set(SECTION_IDS.flatMap((id) => sections[id].planKey?.split(' ') ?? []));
     for (const key of builds.keys()) if (!inPlans.has(key)) builds.delete(key);
     if (retryLater) setTimeout(() => void replan(), FAILED_FETCH_MS).unref();
   }
@@ -568,7 +578,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     const [site, page] = await Promise.all([siteFor(host).catch(() => undefined), readTemplate()]);
     if (!site || origin === undefined || page === undefined) return undefined;
     noteHost(host);
-    nameUrls(site.config);
+    watchRemotes(site.config);
     const language = languageFromSearch(search);
 
     // The configured sections' manifests as this server watches them: inlined for the browser, and the builds rendered here.

@@ -77,6 +77,11 @@ export class Supervisor<W extends Supervised> {
     return this.worker ? this.live!.number : undefined;
   }
 
+  /** The key of what should run now. */
+  get planKey(): string | undefined {
+    return this.wanted?.key;
+  }
+
   /** The current plan is set aside after repeated deaths. */
   get quarantinedNow(): boolean {
     return this.wanted !== undefined && this.quarantined.has(this.wanted.key);

@@ -166,6 +166,15 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
   }
 
   private check(): void {
+    // Memory first: a section taking memory fast is stopped for that, whatever else it does.
+    const pid = this.child.pid;
+    if (pid !== undefined) {
+      const rssMb = treeRssKb(pid) / 1024;
+      if (rssMb > this.options.memoryLimitMb) {
+        this.kill(`used ${Math.round(rssMb)} MB, over its ${this.options.memoryLimitMb} MB`);
+        return;
+      }
+    }
     const now = performance.now();
     for (const pending of this.pending.values()) {
       if (now - pending.sentAt > pending.killAfterMs) {
@@ -173,10 +182,6 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
         return;
       }
     }
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    const rssMb = treeRssKb(pid) / 1024;
-    if (rssMb > this.options.memoryLimitMb) this.kill(`used ${Math.round(rssMb)} MB, over its ${this.options.memoryLimitMb} MB`);
   }
 
   /** What the worker prints reaches the log prefixed, stripped of control characters, and capped. */

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { builtRemote } from '../../testing/built-remote';
+import { builtRemote } from '@portico/testing/built-apps';
 import { hostShared } from '../../testing/host-shared';
 import { renderSection } from '../../testing/render-section';
-import { serveDist, type DistServer } from '../../testing/serve-dist';
+import { serveDist, type DistServer } from '@portico/testing/serve-dist';
 import { loadNodeSection, type LoadNodeSectionOptions } from '../load-node-section';
 import { NodeSectionError, type NodeSectionRefusal } from '../node-section-error';
 

