@@ -134,7 +134,10 @@ function inScope(open: readonly string[], name: string, stops: ReadonlySet<strin
 
 /** Why the browser would not put `<name>` inside the element open last (`open`, innermost last), or undefined. */
 function misplaced(name: string, open: readonly string[]): string | undefined {
-  if (open.includes('svg')) return LEAVE_SVG.has(name) ? `<${name}> inside <svg> ends the <svg> in a browser` : undefined;
+  if (open.includes('svg')) {
+    if (LEAVE_SVG.has(name)) return `<${name}> inside <svg> ends the <svg> in a browser`;
+    return VOID_ELEMENTS.has(name) ? `<${name}> inside <svg> is not void there` : undefined;
+  }
   const parent = open.at(-1);
   const children = parent === undefined ? undefined : ONLY_CHILDREN[parent];
   if (children && !children.includes(name)) return `<${name}> inside <${parent}> is not kept there by a browser`;

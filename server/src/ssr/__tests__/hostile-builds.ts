@@ -143,7 +143,7 @@ export const TOP_LEVEL_LOOP = ';for (;;) {}';
 export const MICROTASK_LOOP = ';(function spin() { Promise.resolve().then(spin); })();';
 
 /** A render that takes ArrayBuffers (outside V8's heap limit) until it is stopped: a gigabyte and more. */
-export const MEMORY_BOMB = `;(function () { ${wrapSection('const held = []; for (;;) held.push(new Uint8Array(10 * 1024 * 1024).fill(1));')} })();`;
+export const MEMORY_BOMB = `;(function () { ${wrapSection('const held = []; for (;;) held.push(new Uint8Array(100 * 1024 * 1024).fill(1));')} })();`;
 
 /**
  * A section that writes to what it is given (the host's texts and the

@@ -74,7 +74,7 @@ test('a flood of distinct addresses with sections at and over the caps: the page
     if (response.status === 200 && html.includes('<div id="root">')) served += 1;
     bytes += html.length;
   };
-  for (let index = 0; index < pages; index += 15) await Promise.all(Array.from({ length: 15 }, (_, offset) => visit(index + offset)));
+  for (let index = 0; index < pages; index += 15) await Promise.all(Array.from({ length: Math.min(15, pages - index) }, (_, offset) => visit(index + offset)));
   const growth = retained() - before;
   console.info(`${pages} pages, ${Math.round(bytes / 1024 / 1024)} MB sent; kept: ${growth.toFixed(1)} MB more, caches ${(running.renderWorker()!.cacheBytes / 1024 / 1024).toFixed(1)} MB`);
 

@@ -1,0 +1,107 @@
+/**
+ * @jest-environment jsdom
+ */
+import { checkSectionHtml } from '../section-html';
+
+// The check reads a section's HTML as a tree of elements; a browser builds
+// its tree with the HTML parser, which closes, drops and moves elements on
+// its own. Here the section's HTML is put into a page shaped like the
+// shell's and parsed as a browser does (jsdom's parser follows the HTML
+// standard), to show that what the check refuses does leave the slot, and
+// that what it accepts is read by the browser exactly as written.
+
+const RULES = { maxBytes: 1024 * 1024, reservedIds: new Set<string>() };
+
+/** The page around a section, as the shell writes it, with a footer after it. */
+function parsePage(sectionHtml: string): { root: Element; body: HTMLElement } {
+  const page =
+    '<!doctype html><html><head><title>Portico</title></head><body>' +
+    `<section id="home"><div data-section-island="home"><div class="section-root">${sectionHtml}</div></div></section>` +
+    '<footer id="page-footer">The operator\'s footer</footer></body></html>';
+  const document = new DOMParser().parseFromString(page, 'text/html');
+  return { root: document.querySelector('.section-root')!, body: document.body };
+}
+
+/** Whether anything the section wrote ended up outside its slot, or the slot took in the page after it. */
+function leavesSlot(sectionHtml: string): boolean {
+  const { root, body } = parsePage(sectionHtml);
+  const marker = body.querySelector('[data-attacker]');
+  const footer = body.querySelector('#page-footer');
+  return (marker !== null && !root.contains(marker)) || root.contains(footer) || footer?.parentElement !== body;
+}
+
+describe('HTML that is well nested as text but not to a browser', () => {
+  // Each ends with an element the attacker wants outside the section.
+  const after = '<footer data-attacker="">Pay here</footer>';
+  test.each([
+    ['an <li> inside a <div> inside an <li>', `<ul><li><div><li></li></div></li></ul>${after}`],
+    ['a <dt> inside a <div> inside a <dd>', `<dl><dd><div><dt></dt></div></dd></dl>${after}`],
+    ['a <button> inside a <div> inside a <button>', `<button><div><button></button></div></button>${after}`],
+    ['an <input> inside a <div> inside a <select>', `<select><div><input/></div></select>${after}`],
+    ['a <select> inside a <div> inside a <select>', `<select><div><select></select></div></select>${after}`],
+    ['a <table> inside a <div> inside a <table>', `<table><div><table></table></div></table>${after}`],
+    ['a self-closed <div> inside <svg>, which stays open', '<svg><div/></svg>'],
+    ['an HTML element inside <svg>, then a self-closed <section>', '<svg><b></b><section/></svg>'],
+    ['a self-closed <div> inside <svg><desc>', '<svg><desc><div/></desc></svg>'],
+  ])('%s: a browser takes it out of the slot, and the check refuses it', (_what, html) => {
+    expect(leavesSlot(html)).toBe(true);
+    expect(checkSectionHtml(html, RULES)).toEqual({ ok: false, reason: expect.any(String) });
+  });
+
+  test('two nested escapes reach the page body: an <li> that closes the divs, a <button> that closes the <section>', () => {
+    const html = '<ul><li><div><div><div><li></li></div></div></div></li></ul><button><section><button></button></section></button><footer data-attacker="">Pay here</footer>';
+    const { body } = parsePage(html);
+    expect(body.querySelector('[data-attacker]')?.parentElement).toBe(body);
+    expect(checkSectionHtml(html, RULES).ok).toBe(false);
+  });
+});
+
+describe('whatever the check accepts, a browser reads as written', () => {
+  // Elements whose place the HTML parser treats specially, and ordinary ones.
+  const NAMES = [
+    'ul', 'ol', 'li', 'dl', 'dd', 'dt', 'div', 'p', 'span', 'section', 'button', 'select', 'option', 'optgroup', 'datalist', 'input',
+    'textarea', 'table', 'caption', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'a', 'b', 'i', 'nobr', 'form', 'h1',
+    'h2', 'svg', 'g', 'path', 'text', 'ruby', 'rt', 'rp', 'rb', 'rtc', 'hr', 'br', 'img', 'label', 'em', 'menu', 'details', 'summary',
+    'fieldset', 'header', 'pre', 'image', 'marquee', 'font', 'code', 'address', 'main', 'nav', 'figure', 'dialog', 'center', 'u', 's',
+    'var', 'sub', 'strong', 'article', 'blockquote', 'footer', 'figcaption', 'area', 'wbr', 'source', 'keygen', 'frame', 'head', 'body',
+    'desc', 'foreignobject', 'math', 'object', 'applet', 'embed', 'noscript', 'template', 'script', 'link', 'meta',
+  ];
+  const VOID = new Set(['area', 'br', 'col', 'hr', 'img', 'input', 'link', 'source', 'wbr', 'embed', 'keygen', 'meta', 'frame']);
+
+  /** A small deterministic generator (the same trees on every run). */
+  function randomFrom(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff;
+      return state / 0x7fffffff;
+    };
+  }
+
+  function randomTree(random: () => number, depth = 0): string {
+    let html = '';
+    const count = Math.floor(random() * 3) + (depth === 0 ? 1 : 0);
+    for (let index = 0; index < count; index += 1) {
+      const name = NAMES[Math.floor(random() * NAMES.length)]!;
+      if (VOID.has(name)) html += `<${name}>`;
+      else if (name === 'textarea') html += '<textarea>t</textarea>';
+      else html += `<${name}>${depth < 5 ? randomTree(random, depth + 1) : ''}</${name}>`;
+    }
+    return html;
+  }
+
+  test('6000 trees of elements in every order: each one accepted stays in its slot, element for element', () => {
+    const random = randomFrom(20260523);
+    const misread: string[] = [];
+    let accepted = 0;
+    for (let tree = 0; tree < 6000; tree += 1) {
+      const html = randomTree(random);
+      if (!checkSectionHtml(html, RULES).ok) continue;
+      accepted += 1;
+      const { root, body } = parsePage(html);
+      if (root.innerHTML !== html || body.lastElementChild?.id !== 'page-footer' || body.children.length !== 2) misread.push(html);
+    }
+    expect(misread.slice(0, 5)).toEqual([]);
+    // Not a test of nothing: many of the trees go through.
+    expect(accepted).toBeGreaterThan(600);
+  });
+});
