@@ -5,19 +5,21 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { RENDER_WORKER_PATH, startPortico, type RunningPortico } from '@portico/server';
+import { startPortico, treeRssKb, type RunningPortico } from '@portico/server';
 import { APP_DIRS, APP_NAMES } from '@portico/shared-config/contract';
 import { formatRedeployReport, missedTargets, type MemorySnapshot, type RedeployReport, type StillRunning } from './redeploy-report';
 
 /**
  * `npm run measure:ssr [-- --redeploys N] [--check]`: the server-rendered
  * page on loopback, after a build. Serves a copy of the four builds (and the
- * render worker) on MEASURE_PORT..+3 (9500 by default) and prints: the
- * page's time with the cache off (every request rendered by the worker) and
- * on; then N redeploys of Contact's node build in a row (1 by default), each
- * one's delay until the page shows it, the memory of the front server (this
- * process) and of the live worker before and after them, and whether any
- * older worker is still running. `--check` exits 1 when a target is missed.
+ * server workers) on MEASURE_PORT..+3 (9500 by default) and prints: how long
+ * the server takes to start with every worker warm; the page's time with the
+ * cache off (every request rendered by the shell worker and the sandboxed
+ * section workers) and on; then N redeploys of Contact's node build in a row
+ * (1 by default), each one's delay until the page shows it, the memory of
+ * the front server (this process) and of Contact's live worker before and
+ * after them, and whether any older Contact worker is still running.
+ * `--check` exits 1 when a target is missed.
  */
 const ROOT = path.resolve(__dirname, '../..');
 const PORT = Number(process.env.MEASURE_PORT ?? 9500);
@@ -28,11 +30,13 @@ const LABEL = /'Send message(?: \(build \d+\))?'/g;
 const QUIET_MS = 3000;
 /**
  * How long the server may take to settle after the last redeploy showed: a
- * second renewal (below) may start a worker (START_MS + WARM_MS in
- * server/src/ssr/render-workers.ts) and the one it replaces then has
- * RETIRE_GRACE_MS + KILL_AFTER_MS to be gone.
+ * worker that is starting warms, and the one it replaces then has the
+ * supervisor's grace (server/src/ssr/supervisor.ts) to be gone.
  */
 const SETTLE_MS = 30_000;
+/** The section whose redeploys are measured, and whose worker is the one watched. */
+const SECTION = 'contact';
+const WORKER_FILE = 'section-worker.js';
 
 function copyBuilds(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'portico-measure-ssr-'));
@@ -80,25 +84,34 @@ function rssMb(pid: number | undefined): number | undefined {
   return kb === undefined ? undefined : Number.parseInt(kb, 10) / 1024;
 }
 
-/** The processes of the worker file in `root`; undefined once gone. */
-function isWorkerOf(root: string, pid: number): boolean {
+/** Whether a process runs a section worker (its sandbox's command line names the staged worker file). */
+function isSectionWorker(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(path.join(root, RENDER_WORKER_PATH));
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.endsWith(WORKER_FILE));
   } catch {
     return false;
   }
 }
 
+/** The live Contact worker's process (the sandbox around it, when there is one). */
+const contactWorker = (site: RunningPortico) => site.renderWorker()?.sections[SECTION].pid;
+
 /**
- * Every render worker this process forked that still has a process entry, a
- * zombie (exited, not reaped) included. By its command line: this process
- * has other children (tsx's esbuild service).
+ * Every section worker this process started that still has a process entry,
+ * a zombie (exited, not reaped) included. By its command line: this process
+ * has other children (tsx's esbuild service, the shell worker).
  */
-function workerProcesses(root: string): number[] {
+function workerProcesses(): number[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .map(Number)
-    .filter((pid) => procStatus(pid, 'PPid') === String(process.pid) && isWorkerOf(root, pid));
+    .filter((pid) => procStatus(pid, 'PPid') === String(process.pid) && isSectionWorker(pid));
+}
+
+/** Resident memory of a worker and the processes under it (its sandbox starts it two levels down), in MB. */
+function treeRssMb(pid: number | undefined): number | undefined {
+  if (pid === undefined || procStatus(pid, 'VmRSS') === undefined) return undefined;
+  return treeRssKb(pid) / 1024;
 }
 
 const collectGarbage = (() => {
@@ -112,15 +125,15 @@ const heapMb = ({ heapUsed, heapTotal, external }: NodeJS.MemoryUsage) => ({
   external: external / 1024 / 1024,
 });
 
-/** The front server's memory and the live worker's, after full collections in the front server (the worker's cannot be forced from outside). */
+/** The front server's memory and Contact's live worker's, after full collections in the front server (the worker's cannot be forced from outside). */
 function snapshot(site: RunningPortico): MemorySnapshot {
   for (let pass = 0; pass < 3; pass += 1) collectGarbage();
-  const worker = site.renderWorker();
+  const state = site.renderWorker();
   return {
     front: { rss: rssMb(process.pid)!, ...heapMb(process.memoryUsage()) },
-    workerRss: rssMb(worker?.pid),
-    cachedPages: worker?.cachedPages ?? 0,
-    generation: worker?.generation,
+    workerRss: treeRssMb(state?.sections[SECTION].pid),
+    cachedPages: state?.cachedPages ?? 0,
+    generation: state?.sections[SECTION].generation,
   };
 }
 
@@ -159,7 +172,7 @@ async function redeployDelay(root: string, url: string, build: number): Promise<
 function trackWorkers(site: RunningPortico): { seen: Set<number>; stop: () => void } {
   const seen = new Set<number>();
   const sample = () => {
-    const pid = site.renderWorker()?.pid;
+    const pid = contactWorker(site);
     if (pid !== undefined) seen.add(pid);
   };
   sample();
@@ -167,29 +180,27 @@ function trackWorkers(site: RunningPortico): { seen: Set<number>; stop: () => vo
   return { seen, stop: () => clearInterval(timer) };
 }
 
-/** Every worker process but the live one that still has a process entry: the ones seen live, and any other this process forked. */
-function otherWorkers(root: string, seen: ReadonlySet<number>, live: number | undefined): StillRunning[] {
-  const pids = new Set([...[...seen].filter((pid) => procStatus(pid, 'State') !== undefined), ...workerProcesses(root)]);
-  if (live !== undefined) pids.delete(live);
+/** Every section worker but the live ones that still has a process entry: the Contact workers seen live, and any other this process started. */
+function otherWorkers(site: RunningPortico, seen: ReadonlySet<number>): StillRunning[] {
+  const state = site.renderWorker();
+  const live = new Set(Object.values(state?.sections ?? {}).map(({ pid }) => pid));
+  const pids = new Set([...[...seen].filter((pid) => procStatus(pid, 'State') !== undefined), ...workerProcesses()]);
+  for (const pid of live) if (pid !== undefined) pids.delete(pid);
   return [...pids].map((pid) => ({ pid, wasLive: seen.has(pid), state: procStatus(pid, 'State') ?? 'gone' }));
 }
 
 /**
- * Waits until the live worker has been the same for QUIET_MS and is the only
- * worker process left, at most SETTLE_MS. The manifest watcher polls each
- * URL it was asked for, and this server is asked for the same manifest under
- * two host names (`localhost` by the requests, `127.0.0.1` by its own
- * priming): when a poll sees the redeploy under one name only, the next one
- * renews again, after the page already shows the redeploy.
+ * Waits until Contact's live worker has been the same for QUIET_MS and no
+ * other section worker is left, at most SETTLE_MS.
  */
-async function settle(root: string, site: RunningPortico, seen: ReadonlySet<number>): Promise<number> {
+async function settle(site: RunningPortico, seen: ReadonlySet<number>): Promise<number> {
   const started = performance.now();
-  let live = site.renderWorker()?.pid;
+  let live = contactWorker(site);
   let since = performance.now();
   while (performance.now() - started < SETTLE_MS) {
-    if (performance.now() - since >= QUIET_MS && otherWorkers(root, seen, live).length === 0) break;
+    if (performance.now() - since >= QUIET_MS && otherWorkers(site, seen).length === 0) break;
     await sleep(25);
-    const now = site.renderWorker()?.pid;
+    const now = contactWorker(site);
     if (now !== live) {
       live = now;
       since = performance.now();
@@ -206,13 +217,13 @@ async function measureRedeploys(root: string, site: RunningPortico, redeploys: n
 
     const delays: number[] = [];
     for (let build = 1; build <= redeploys; build += 1) delays.push(await redeployDelay(root, site.url, build));
-    const settledMs = await settle(root, site, tracked.seen);
-    const live = site.renderWorker()?.pid;
-    const stillRunning = otherWorkers(root, tracked.seen, live);
+    const settledMs = await settle(site, tracked.seen);
+    const live = contactWorker(site);
+    const stillRunning = otherWorkers(site, tracked.seen);
 
     await fillCaches(site.url);
     const after = snapshot(site);
-    if (site.renderWorker()?.pid !== live) throw new Error('the live worker changed while it was measured: the figures would mix two workers');
+    if (contactWorker(site) !== live) throw new Error("Contact's live worker changed while it was measured: the figures would mix two workers");
     return { redeploys, start, after, delays, workersSeen: tracked.seen.size, stillRunning, settledMs };
   } finally {
     tracked.stop();
@@ -230,7 +241,9 @@ async function main(): Promise<void> {
 
   const root = copyBuilds();
   try {
+    const starting = performance.now();
     let site = await serve(root, false);
+    const startMs = performance.now() - starting;
     const uncached = await timePages(site.url, RUNS);
     await site.close();
     site = await serve(root, true);
@@ -246,6 +259,7 @@ async function main(): Promise<void> {
     const ms = (value: number) => `${value.toFixed(1)} ms`;
     console.log(`Server-rendered page on loopback, ${RUNS} sequential requests each (\`/\` and \`/?type=2\` alternately):\n`);
     console.log('| measure | value |\n| --- | --- |');
+    console.log(`| server start, every worker warm (sandbox chosen, shell and three section workers started, each page rendered in both languages) | ${ms(startMs)} |`);
     console.log(`| page, cache off (every request rendered by the worker): p50 / p99 | ${ms(uncached.p50)} / ${ms(uncached.p99)} |`);
     console.log(`| page, cache on: p50 / p99 | ${ms(cached.p50)} / ${ms(cached.p99)} |\n`);
     console.log(formatRedeployReport(report, RUNS));

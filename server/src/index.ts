@@ -41,3 +41,4 @@ export {
   type RequestTarget,
 } from './static-files';
 export { SECTION_WORKER_PATH, SHELL_WORKER_PATH, SSR_LIMITS, type RenderWorkerState } from './ssr/server-rendering';
+export { treeRssKb } from './ssr/worker-process';

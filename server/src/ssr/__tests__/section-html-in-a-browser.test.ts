@@ -12,14 +12,21 @@ import { checkSectionHtml } from '../section-html';
 
 const RULES = { maxBytes: 1024 * 1024, reservedIds: new Set<string>() };
 
-/** The page around a section, as the shell writes it, with a footer after it. */
-function parsePage(sectionHtml: string): { root: Element; body: HTMLElement } {
+const slot = (id: string, html: string) => `<section id="${id}"><div data-section-island="${id}"><div class="section-root">${html}</div></div></section>`;
+
+/** Pages shaped like the shell's: a slot for each section, then a footer. */
+function parseSlots(sections: readonly string[]): { roots: Element[]; body: HTMLElement } {
   const page =
     '<!doctype html><html><head><title>Portico</title></head><body>' +
-    `<section id="home"><div data-section-island="home"><div class="section-root">${sectionHtml}</div></div></section>` +
+    sections.map((html, index) => slot(`section-${index}`, html)).join('') +
     '<footer id="page-footer">The operator\'s footer</footer></body></html>';
   const document = new DOMParser().parseFromString(page, 'text/html');
-  return { root: document.querySelector('.section-root')!, body: document.body };
+  return { roots: [...document.querySelectorAll('.section-root')], body: document.body };
+}
+
+function parsePage(sectionHtml: string): { root: Element; body: HTMLElement } {
+  const { roots, body } = parseSlots([sectionHtml]);
+  return { root: roots[0]!, body };
 }
 
 /** Whether anything the section wrote ended up outside its slot, or the slot took in the page after it. */
@@ -40,8 +47,9 @@ describe('HTML that is well nested as text but not to a browser', () => {
     ['an <input> inside a <div> inside a <select>', `<select><div><input/></div></select>${after}`],
     ['a <select> inside a <div> inside a <select>', `<select><div><select></select></div></select>${after}`],
     ['a <table> inside a <div> inside a <table>', `<table><div><table></table></div></table>${after}`],
-    ['a self-closed <div> inside <svg>, which stays open', '<svg><div/></svg>'],
-    ['an HTML element inside <svg>, then a self-closed <section>', '<svg><b></b><section/></svg>'],
+    // A <table> left open takes in the rest of the page: the shell's end tags do not reach past it.
+    ['a self-closed <table> inside <svg>, which stays open', '<svg><table/></svg>'],
+    ['an HTML element inside <svg>, then a self-closed <table>', '<svg><b></b><table/></svg>'],
     ['a self-closed <div> inside <svg><desc>', '<svg><desc><div/></desc></svg>'],
   ])('%s: a browser takes it out of the slot, and the check refuses it', (_what, html) => {
     expect(leavesSlot(html)).toBe(true);
@@ -89,19 +97,23 @@ describe('whatever the check accepts, a browser reads as written', () => {
     return html;
   }
 
-  test('6000 trees of elements in every order: each one accepted stays in its slot, element for element', () => {
+  test('8000 trees of elements in every order: each one accepted stays in its slot, element for element', () => {
     const random = randomFrom(20260523);
-    const misread: string[] = [];
-    let accepted = 0;
-    for (let tree = 0; tree < 6000; tree += 1) {
+    const accepted: string[] = [];
+    for (let tree = 0; tree < 8000; tree += 1) {
       const html = randomTree(random);
-      if (!checkSectionHtml(html, RULES).ok) continue;
-      accepted += 1;
-      const { root, body } = parsePage(html);
-      if (root.innerHTML !== html || body.lastElementChild?.id !== 'page-footer' || body.children.length !== 2) misread.push(html);
+      if (checkSectionHtml(html, RULES).ok) accepted.push(html);
     }
-    expect(misread.slice(0, 5)).toEqual([]);
     // Not a test of nothing: many of the trees go through.
-    expect(accepted).toBeGreaterThan(600);
+    expect(accepted.length).toBeGreaterThan(800);
+    // A hundred sections to a page, as many slots; a tree read otherwise shows in its own slot or the ones after it.
+    for (let first = 0; first < accepted.length; first += 100) {
+      const sections = accepted.slice(first, first + 100);
+      const { roots, body } = parseSlots(sections);
+      const misread = sections.find((html, index) => roots[index]?.innerHTML !== html);
+      expect(misread).toBeUndefined();
+      expect(body.children).toHaveLength(sections.length + 1);
+      expect(body.lastElementChild?.id).toBe('page-footer');
+    }
   });
 });
