@@ -63,7 +63,8 @@ export class Supervisor<W extends Supervised> {
   private readonly quarantined = new Set<string>();
   private generations = 0;
   private closed = false;
-  private readonly retiring = new Set<W>();
+  /** Every worker started and not yet exited (live, starting, retiring, or killed and not yet gone): what close() waits for. */
+  private readonly running = new Set<W>();
   private readonly waiters = new Set<() => void>();
 
   constructor(private readonly options: SupervisorOptions<W>) {}
@@ -118,6 +119,11 @@ export class Supervisor<W extends Supervised> {
   private reconcile(): void {
     if (this.closed) return;
     const plan = this.wanted;
+    if (this.starting && this.starting.key !== plan?.key) {
+      // Started for a plan that is gone (replaced, or withdrawn): it never goes live.
+      this.starting.worker.kill('replaced by a newer plan before it was live');
+      this.starting = undefined;
+    }
     if (this.live && (!plan || this.live.key !== plan.key) && !this.starting && (!plan || this.quarantined.has(plan.key))) {
       // Nothing will replace it: a plan gone, or one set aside, must not keep running old code.
       this.retire(this.live);
@@ -125,19 +131,22 @@ export class Supervisor<W extends Supervised> {
     }
     if (!plan) return this.notify();
     if (this.live?.key === plan.key && this.live.worker.alive) return this.notify();
-    if (this.starting) {
-      if (this.starting.key === plan.key) return;
-      // Started for a plan that is gone: it never goes live.
-      this.starting.worker.kill('replaced by a newer plan before it was live');
-      this.starting = undefined;
-    }
+    // Started for this plan: it goes live or dies.
+    if (this.starting) return;
     if (this.quarantined.has(plan.key) || this.retry) return this.notify();
     void this.startGeneration(plan);
   }
 
   private async startGeneration(plan: Plan<W>): Promise<void> {
-    const worker = this.options.start();
+    let worker: W | undefined;
+    try {
+      worker = this.options.start();
+    } catch (error) {
+      // The system refused a process (spawn throws on ENOMEM, E2BIG, EPERM…): a worker that died at once, waited for and tried again.
+      return this.failed(plan.key, `could not be started: ${error instanceof Error ? error.message : String(error)}`);
+    }
     if (!worker) return;
+    this.running.add(worker);
     this.generations += 1;
     const generation: Generation<W> = { key: plan.key, worker, number: this.generations };
     this.starting = generation;
@@ -167,7 +176,7 @@ export class Supervisor<W extends Supervised> {
   }
 
   private onExit(generation: Generation<W>, reason: string): void {
-    this.retiring.delete(generation.worker);
+    this.running.delete(generation.worker);
     if (this.closed) return;
     const wasLive = this.live === generation;
     const wasStarting = this.starting === generation || (!wasLive && generation.liveSince === undefined && generation.key === this.wanted?.key);
@@ -175,15 +184,15 @@ export class Supervisor<W extends Supervised> {
     if (this.starting === generation) this.starting = undefined;
     if (!wasLive && !wasStarting) return;
     if (wasLive && performance.now() - generation.liveSince! > (this.options.stableMs ?? DEFAULT_STABLE_MS)) this.failures = 0;
-    this.failed(generation, reason);
+    this.failed(generation.key, reason);
   }
 
-  private failed(generation: Generation<W>, reason: string): void {
-    if (generation.key !== this.wanted?.key) return this.reconcile();
+  private failed(key: string, reason: string): void {
+    if (key !== this.wanted?.key) return this.reconcile();
     this.failures += 1;
     const limit = this.options.quarantineAfter ?? DEFAULT_QUARANTINE_AFTER;
     if (this.failures >= limit) {
-      this.quarantined.add(generation.key);
+      this.quarantined.add(key);
       this.options.log(
         `${this.options.name} ${reason}, ${this.failures} times in a row: this build is rendered in the browser only until it changes`,
       );
@@ -208,7 +217,6 @@ export class Supervisor<W extends Supervised> {
   /** Lets a replaced worker finish what it was asked, then ends it. */
   private retire(generation: Generation<W>): void {
     const { worker } = generation;
-    this.retiring.add(worker);
     const started = performance.now();
     const check = setInterval(() => {
       if (!worker.alive || !worker.busy || performance.now() - started > RETIRE_GRACE_MS) {
@@ -223,7 +231,7 @@ export class Supervisor<W extends Supervised> {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);
-    const workers = [this.live?.worker, this.starting?.worker, ...this.retiring].filter((worker): worker is W => worker !== undefined);
+    const workers = [...this.running];
     this.live = undefined;
     this.starting = undefined;
     this.options.onLive?.(undefined);
