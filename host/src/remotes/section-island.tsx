@@ -1,5 +1,5 @@
 import { PorticoIslandProvider, usePortico, type PorticoContextValue, type SectionId } from '@portico/shared-config';
-import { memo, startTransition, StrictMode, useEffect, useRef, useState } from 'react';
+import { memo, startTransition, StrictMode, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { ISLAND_ATTRIBUTE, islandIdPrefix, islandMarkup, type IslandStart } from './island-contract';
 import type { SectionLoad } from './load-section';
@@ -61,9 +61,8 @@ function SectionIslandUnmemoized({ section, load, start }: SectionIslandProps) {
   const container = useRef<HTMLDivElement>(null);
   const [inner] = useState(() => ({ __html: start.html === '' ? islandMarkup('') : start.html }));
   const [hydrate] = useState(() => start.hydrate);
-  const tree = <IslandTree portico={portico} remotes={remotes} section={section} load={load} />;
-  const latest = useRef(tree);
-  latest.current = tree;
+  // The tree as of now, read by the effects (not a dependency of the one that creates the root).
+  const currentTree = useEffectEvent(() => <IslandTree portico={portico} remotes={remotes} section={section} load={load} />);
 
   useEffect(() => {
     const element = container.current!.firstElementChild ?? container.current!.appendChild(document.createElement('div'));
@@ -71,8 +70,8 @@ function SectionIslandUnmemoized({ section, load, start }: SectionIslandProps) {
     if (held?.unmount) clearTimeout(held.unmount);
     if (!held) {
       const options = { identifierPrefix: islandIdPrefix(section), onCaughtError: logCaughtError, onRecoverableError: logRecoverableError };
-      const root = hydrate ? hydrateRoot(element, latest.current, options) : createRoot(element, options);
-      if (!hydrate) root.render(latest.current);
+      const root = hydrate ? hydrateRoot(element, currentTree(), options) : createRoot(element, options);
+      if (!hydrate) root.render(currentTree());
       held = { root };
       roots.set(element, held);
     }
@@ -97,7 +96,7 @@ function SectionIslandUnmemoized({ section, load, start }: SectionIslandProps) {
     }
     const element = container.current?.firstElementChild;
     const held = element && roots.get(element);
-    if (held) startTransition(() => held.root.render(latest.current));
+    if (held) startTransition(() => held.root.render(currentTree()));
   }, [portico, remotes, load]);
 
   return <div ref={container} className="section-island" {...{ [ISLAND_ATTRIBUTE]: section }} dangerouslySetInnerHTML={inner} />;

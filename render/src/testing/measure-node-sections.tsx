@@ -6,10 +6,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { loadNodeSection } from './node-section/load-node-section';
+import { loadNodeSection } from '../node-section/load-node-section';
 import { builtRemote } from '@portico/testing/built-apps';
-import { hostShared } from './testing/host-shared';
-import { renderSection } from './testing/render-section';
+import { hostShared } from './host-shared';
+import { renderSection } from './render-section';
 import { serveDist } from '@portico/testing/serve-dist';
 
 const RUNS = Number(process.env.RUNS ?? 30);

@@ -192,7 +192,7 @@ function decodeAttribute(value: string): string {
 /** Whether a URL attribute leads only where a link may: a relative URL, or http(s), mailto or tel. */
 function safeUrl(value: string): boolean {
   // Browsers drop tabs and newlines inside URLs and leading control characters and spaces.
-  const url = decodeAttribute(value).replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
+  const url = decodeAttribute(value).replace(/[\t\n\r]/g, '').replace(/^[\p{Cc} ]+/u, '');
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url);
   if (!scheme) return !/^[^/?#]*:/.test(url);
   return SAFE_SCHEMES.has(scheme[1]!.toLowerCase());

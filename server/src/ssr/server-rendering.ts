@@ -9,7 +9,6 @@ import { assertSri, fetchVerified, isSri } from '@portico/render';
 import { pageDataScript } from '@portico/render/page-data';
 import {
   PAGE_DATA_SLOT,
-  SECTION_SLOT,
   STYLES_SLOT,
   type FromSectionWorker,
   type FromShellWorker,

@@ -90,10 +90,10 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
         resolve(this.killedFor ?? (signal ? `ended by ${signal}` : `exited with code ${code}`));
       });
     });
-    // A spawn that fails (no such file) emits 'error' and no 'exit'.
+    // A spawn that fails (no such file) emits 'error' and no 'exit'; Node has set exitCode to the negative errno by then.
     this.child.once('error', (error) => {
       this.killedFor ??= `could not be started: ${error.message}`;
-      if (this.child.exitCode === null && this.child.pid === undefined) this.child.emit('exit', null, null);
+      if (this.child.pid === undefined) this.child.emit('exit', null, null);
     });
     this.ready = new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -197,7 +197,7 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
           this.options.log(`${this.options.name}: further output not logged`);
           return;
         }
-        const clean = line.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').slice(0, LOG_LINE_CHARS);
+        const clean = line.replace(/[\p{Cc}\u2028\u2029]/gu, ' ').slice(0, LOG_LINE_CHARS);
         this.options.log(`${this.options.name}: ${clean}`);
       }
     });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parsePageData, PAGE_DATA_ID } from '@portico/render/page-data';
@@ -63,7 +63,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, seco
 function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return !/^State:\s+Z/m.test(require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8') as string);
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
   } catch {
     return false;
   }

@@ -76,7 +76,6 @@ test('a flood of distinct addresses with sections at and over the caps: the page
   };
   for (let index = 0; index < pages; index += 15) await Promise.all(Array.from({ length: Math.min(15, pages - index) }, (_, offset) => visit(index + offset)));
   const growth = retained() - before;
-  console.info(`${pages} pages, ${Math.round(bytes / 1024 / 1024)} MB sent; kept: ${growth.toFixed(1)} MB more, caches ${(running.renderWorker()!.cacheBytes / 1024 / 1024).toFixed(1)} MB`);
 
   expect(served).toBe(pages);
   // Without a bound the server would keep every one of these pages.

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   folder = mkdtempSync(path.join(tmpdir(), 'portico-sandbox-test-'));
   // A data folder as the server keeps it (0700), with the admin token in it.
   dataDir = path.join(folder, 'data');
-  require('node:fs').mkdirSync(dataDir, { mode: 0o700 });
+  mkdirSync(dataDir, { mode: 0o700 });
   writeFileSync(path.join(dataDir, 'admin.json'), '{"token":"the-admin-token"}', { mode: 0o600 });
   listener = createServer((socket) => socket.end('connected'));
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
