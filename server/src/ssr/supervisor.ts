@@ -37,6 +37,8 @@ interface Generation<W> {
   worker: W;
   number: number;
   liveSince?: number;
+  /** Ended by the supervisor because its plan went: its exit is not a death of the plan's workers. */
+  dismissed?: boolean;
 }
 
 const DEFAULT_BACKOFF_MS = [500, 2000, 8000, 30_000];
@@ -121,6 +123,7 @@ export class Supervisor<W extends Supervised> {
     const plan = this.wanted;
     if (this.starting && this.starting.key !== plan?.key) {
       // Started for a plan that is gone (replaced, or withdrawn): it never goes live.
+      this.starting.dismissed = true;
       this.starting.worker.kill('replaced by a newer plan before it was live');
       this.starting = undefined;
     }
@@ -179,7 +182,8 @@ export class Supervisor<W extends Supervised> {
     this.running.delete(generation.worker);
     if (this.closed) return;
     const wasLive = this.live === generation;
-    const wasStarting = this.starting === generation || (!wasLive && generation.liveSince === undefined && generation.key === this.wanted?.key);
+    const wasStarting =
+      this.starting === generation || (!wasLive && generation.liveSince === undefined && !generation.dismissed && generation.key === this.wanted?.key);
     if (wasLive) this.switchTo(undefined);
     if (this.starting === generation) this.starting = undefined;
     if (!wasLive && !wasStarting) return;

@@ -418,6 +418,21 @@ describe('workers that die', () => {
     }
   });
 
+  test('plans that change back and forth while workers start: the workers the supervisor itself ended are not counted as deaths', async () => {
+    const { supervisor, workers, log } = supervise();
+    supervisor.want(plan('build-1'));
+    for (let round = 0; round < 3; round += 1) {
+      supervisor.want(plan('build-2'));
+      supervisor.want(plan('build-1'));
+      await pass();
+    }
+    expect(supervisor.quarantinedNow).toBe(false);
+    expect(log).toEqual([]);
+    workers.at(-1)!.becomeReady();
+    await pass();
+    expect(supervisor.worker).toBe(workers.at(-1));
+  });
+
   test('the old generation dying while the new one warms up is not counted against the new plan', async () => {
     const { supervisor, workers, log } = supervise();
     supervisor.want(plan('build-1'));
