@@ -601,6 +601,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
 
     const overridden = new Set(shell.overridden);
     const filled = new Map<SectionId, string>();
+    const taken = new Set<string>();
     for (const id of SECTION_IDS) {
       if (overridden.has(id)) {
         delete manifests[id];
@@ -608,11 +609,13 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       }
       const result = await sectionWork[id];
       if (!result || !('html' in result)) continue;
-      const clash = [...result.ids].find((value) => shell.ids.has(value));
+      // An id of the shell's, or of a section filled in before it: a label or a link would point into another part.
+      const clash = [...result.ids].find((value) => shell.ids.has(value) || taken.has(value));
       if (clash !== undefined) {
         report(`the ${id} section is rendered in the browser: its HTML takes the id "${clash}", which the page around it uses`);
         continue;
       }
+      for (const value of result.ids) taken.add(value);
       filled.set(id, result.html);
     }
     const rendered = SECTION_IDS.filter((id) => filled.has(id));

@@ -197,7 +197,8 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
           this.options.log(`${this.options.name}: further output not logged`);
           return;
         }
-        const clean = line.replace(/[\p{Cc}\u2028\u2029]/gu, ' ').slice(0, LOG_LINE_CHARS);
+        // Control and format characters (bidi overrides among them) could forge or hide a log line.
+        const clean = line.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, ' ').slice(0, LOG_LINE_CHARS);
         this.options.log(`${this.options.name}: ${clean}`);
       }
     });
