@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { startAdminEndpoint, type AdminEndpoint } from './admin/admin-endpoint';
-import { DataFolderBusyError, lockDataFolder, writeAdminFile } from './admin/data-folder';
+import { DataFolderBusyError, DataFolderError, lockDataFolder, writeAdminFile } from './admin/data-folder';
 import { mailChannel, webhookChannel, type Channel } from './delivery/channels';
 import { backoffSeconds, startDeliverer, type Deliverer } from './delivery/deliverer';
 import { apiHandler } from './http/contact-endpoint';
@@ -68,6 +68,7 @@ export async function openStore(settings: ContactSettings): Promise<{ store: Mes
     if (error instanceof DataFolderBusyError) {
       throw new ContactStartError(`${error.message}: the embedded database serves one process; give each server its own PORTICO_DATA_DIR, or use DATABASE_URL`);
     }
+    if (error instanceof DataFolderError) throw new ContactStartError(error.message);
     throw error;
   }
   try {
