@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { startAdminEndpoint, type AdminEndpoint } from './admin/admin-endpoint';
-import { DataFolderBusyError, DataFolderError, lockDataFolder, writeAdminFile } from './admin/data-folder';
+import { DataFolderBusyError, DataFolderError, lockDataFolder, privateDataFolder, writeAdminFile } from './admin/data-folder';
 import { mailChannel, webhookChannel, type Channel } from './delivery/channels';
 import { backoffSeconds, startDeliverer, type Deliverer } from './delivery/deliverer';
 import { apiHandler } from './http/contact-endpoint';
@@ -49,8 +49,11 @@ export class ContactStartError extends Error {}
 /** The folder of the embedded database inside PORTICO_DATA_DIR. */
 export const EMBEDDED_FOLDER = 'pglite';
 
-/** Opens the store, embedded (taking the data folder) or on the server. */
-export async function openStore(settings: ContactSettings): Promise<{ store: MessageStore; release(): void }> {
+/**
+ * Opens the store, embedded (taking the data folder) or on the server.
+ * `log` hears what was done to the data folder at start.
+ */
+export async function openStore(settings: ContactSettings, log: (line: string) => void = () => undefined): Promise<{ store: MessageStore; release(): void }> {
   if (settings.databaseUrl) {
     const db = openServerDatabase(settings.databaseUrl);
     try {
@@ -63,6 +66,15 @@ export async function openStore(settings: ContactSettings): Promise<{ store: Mes
   }
   let lock;
   try {
+    // The stored messages are for this user alone: files PGlite or PostgreSQL
+    // create from now on are owner-only (process-wide, and nothing else this
+    // process writes is meant for others), and a folder an older version left
+    // open to others is closed before the database reads it.
+    process.umask(0o077);
+    const folder = privateDataFolder(settings.dataDir);
+    if (!folder.created && folder.tightened > 0) {
+      log(`contact: ${settings.dataDir} was open to other users: made ${folder.tightened} folder(s) and file(s) in it private to this user (0700/0600)`);
+    }
     lock = lockDataFolder(settings.dataDir);
   } catch (error) {
     if (error instanceof DataFolderBusyError) {
@@ -71,9 +83,14 @@ export async function openStore(settings: ContactSettings): Promise<{ store: Mes
     if (error instanceof DataFolderError) throw new ContactStartError(error.message);
     throw error;
   }
+  let store;
   try {
-    return { store: await MessageStore.open(await openEmbeddedDatabase(path.join(settings.dataDir, EMBEDDED_FOLDER))), release: lock.release };
+    store = await MessageStore.open(await openEmbeddedDatabase(path.join(settings.dataDir, EMBEDDED_FOLDER)));
+    // PGlite unpacks a new database's files world-readable (0666), whatever the umask.
+    privateDataFolder(settings.dataDir);
+    return { store, release: lock.release };
   } catch (error) {
+    await store?.close();
     lock.release();
     throw new ContactStartError(`cannot open the embedded message store in ${settings.dataDir}: ${(error as Error).message}`);
   }
@@ -93,7 +110,7 @@ function channelsOf(settings: ContactSettings): Channel[] {
  */
 export async function startContactService(options: ContactServiceOptions): Promise<ContactService> {
   const { settings, log } = options;
-  const { store, release } = await openStore(settings);
+  const { store, release } = await openStore(settings, log);
 
   const channels = channelsOf(settings);
   let deliverer: Deliverer | undefined;

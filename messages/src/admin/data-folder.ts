@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -35,7 +35,7 @@ export class DataFolderBusyError extends Error {
   }
 }
 
-/** The data folder cannot be locked; the message names the file and the fix. */
+/** The data folder cannot be locked or made private; the message names the file and the fix. */
 export class DataFolderError extends Error {}
 
 function alive(pid: number): boolean {
@@ -173,4 +173,71 @@ export function readAdminFile(folder: string): AdminFile | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What `privateDataFolder` found and did. */
+export interface PrivateFolder {
+  /** The folder did not exist and was made, owner-only. */
+  created: boolean;
+  /** Folders and files other users could read, write or enter, now owner-only. */
+  tightened: number;
+}
+
+/**
+ * Makes `folder` and everything in it private to this user: folders 0700
+ * (or less), files 0600 (or less), the owner's own bits kept. A missing
+ * folder is created 0700 (its parents are the operator's business).
+ * Symbolic links are not followed, inside the folder; the folder itself may
+ * be one (a data disk mounted elsewhere). Throws DataFolderError, naming the
+ * path and the fix, for anything it cannot tighten.
+ */
+export function privateDataFolder(folder: string): PrivateFolder {
+  const refuse = (entry: string, error: unknown) =>
+    new DataFolderError(
+      `cannot make ${entry} private to this user (${(error as NodeJS.ErrnoException).code ?? String(error)}): other users could read the stored messages. Run the server as the folder's owner, or run \`chmod -R go= ${folder}\``,
+    );
+  mkdirSync(path.dirname(folder), { recursive: true });
+  let created = true;
+  try {
+    mkdirSync(folder, { mode: 0o700 });
+  } catch (error) {
+    if (!isErrno(error, 'EEXIST')) throw refuse(folder, error);
+    created = false;
+  }
+  let tightened = 0;
+  const tighten = (entry: string, mode: number) => {
+    if ((mode & 0o077) === 0) return;
+    try {
+      chmodSync(entry, mode & 0o700);
+    } catch (error) {
+      throw refuse(entry, error);
+    }
+    tightened++;
+  };
+  tighten(folder, statSync(folder).mode);
+  const pending = [folder];
+  while (pending.length > 0) {
+    const dir = pending.pop()!;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch (error) {
+      throw refuse(dir, error);
+    }
+    for (const name of names) {
+      const entry = path.join(dir, name);
+      let stats;
+      try {
+        stats = lstatSync(entry);
+      } catch (error) {
+        // Another process's lock attempt comes and goes.
+        if (isErrno(error, 'ENOENT')) continue;
+        throw refuse(entry, error);
+      }
+      if (stats.isSymbolicLink()) continue;
+      tighten(entry, stats.mode);
+      if (stats.isDirectory()) pending.push(entry);
+    }
+  }
+  return { created, tightened };
 }
