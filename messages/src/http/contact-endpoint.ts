@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseContact } from '../contact-message';
 import type { MessageStore, RateLimit } from '../store/message-store';
+import { clientNetwork } from './client-network';
 import { readBody } from './read-body';
 import type { RequestOriginOf } from './request-origin';
 
@@ -96,7 +97,8 @@ export function contactEndpoint(options: ContactEndpointOptions): Handler {
 
         let outcome;
         try {
-          outcome = await options.store.submit(parsed.message, { address, rateLimit: options.rateLimit });
+          // Counted per network: an IPv6 host has a /64 of addresses to choose from.
+          outcome = await options.store.submit(parsed.message, { address: clientNetwork(address), rateLimit: options.rateLimit });
         } catch (error) {
           options.log(`contact: the message store is unavailable: ${(error as Error).message}`);
           return answer(res, 503, { error: 'messages cannot be stored just now; please try again' });
