@@ -10,6 +10,7 @@ export {
   parseHost,
   requestHostname,
 } from '@portico/shared-config/node-config';
+export { applyTimeouts, ConnectionCap, connectionsPerClientFrom, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 export { CRAWLER_PATHS, robotsTxt, sitemapXml } from './crawler-files';
 export { answerClientError, guardRequests, type AsyncListener } from './guard';
 export { answerPlain, PLAIN_HEADERS } from './plain-answer';

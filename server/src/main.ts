@@ -2,6 +2,7 @@ import path from 'node:path';
 import { contactSettings, startContactService, type ContactService } from '@portico/messages';
 import { basePort } from '@portico/shared-config/contract';
 import { DEFAULT_CONFIG_PATH } from '@portico/shared-config/node-config';
+import { connectionsPerClientFrom } from './client-limits';
 import { StartError, startPortico, type RunningPortico } from './portico-server';
 import { allowedHostnames, trustProxyFrom, visitorOf } from './request-origin';
 import { workerUser } from './ssr/sandbox';
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
   const configPath = process.env.PORTICO_CONFIG ? path.resolve(invokedFrom, process.env.PORTICO_CONFIG) : undefined;
   const log = (line: string) => console.error(line);
   const trustProxy = trustProxyFrom();
+  const connectionsPerClient = connectionsPerClientFrom();
   // The store opens first: the site is not announced until messages can be taken.
   contact = await startContactService({
     settings: contactSettings(process.env, { rootDir, invokedFrom }),
@@ -99,6 +101,7 @@ async function main(): Promise<void> {
               // How section code is contained (bubblewrap, another user, or refused): server/src/ssr/sandbox.ts.
               sandbox: { setting: process.env.PORTICO_SSR_SANDBOX, user: workerUser() },
             },
+      clientLimits: connectionsPerClient === undefined ? {} : { connectionsPerClient },
     });
   } catch (error) {
     await contact.close();

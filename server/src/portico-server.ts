@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { APP_DIRS, APP_NAMES, type AppName } from '@portico/shared-config/contract';
 import { answerConfig } from '@portico/shared-config/node-config';
+import { applyTimeouts, ConnectionCap, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 import { answerCrawlerFile, isCrawlerPath } from './crawler-files';
 import { answerClientError, guardRequests } from './guard';
 import { answerPlain, clearFileHeaders } from './plain-answer';
@@ -39,6 +40,12 @@ export interface PorticoServerOptions {
    * on by default, `false` serves the client-rendered index.html only.
    */
   ssr?: false | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox'>;
+  /**
+   * How long a client may take and how many connections it may hold
+   * (DEFAULT_CLIENT_LIMITS). Behind a trusted proxy every connection is the
+   * proxy's, so the per-client cap is off there.
+   */
+  clientLimits?: Partial<ClientLimits>;
 }
 
 /** Paths the `api` handler answers, on the host's port only. */
@@ -264,11 +271,19 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     ssr: options.ssr,
   };
 
+  const limits = { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits };
+  const cap = settings.trustProxy ? undefined : new ConnectionCap(limits.connectionsPerClient, settings.log);
+
   try {
     for (const [index, app] of APP_NAMES.entries()) {
       const serving = appServing(app, options.rootDir, settings);
       const api = app === 'host' ? options.api : undefined;
-      const server = createServer(guardRequests((req, res) => respond(req, res, serving, settings, api), settings.log));
+      const server = createServer(
+        { connectionsCheckingInterval: TIMEOUT_CHECK_MS },
+        guardRequests((req, res) => respond(req, res, serving, settings, api), settings.log),
+      );
+      applyTimeouts(server, limits);
+      cap?.watch(server);
       server.on('clientError', answerClientError);
       servers.push(server);
       await listen(server, options.basePort === 0 ? 0 : options.basePort + index, options.host, app);

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startContactService, type ContactService } from '../contact-service';
@@ -236,6 +237,42 @@ describe('POST /api/contact over the rate limit, and with the store down', () =>
       expect(await statuses(['198.51.100.20', '198.51.100.20', '198.51.100.20', '198.51.100.21'])).toEqual([201, 201, 429, 201]);
     } finally {
       await proxied.close();
+    }
+  });
+
+  it('answers 408 and closes the connection when the body trickles in slower than its time', async () => {
+    const handleApi = apiHandler({
+      store: service.store,
+      requestOrigin: (req) => ({ origin: `http://${req.headers.host}`, address: '198.51.100.9' }),
+      headers: HEADERS,
+      bodyTimeMs: 300,
+      log: (line) => lines.push(line),
+    });
+    const slow = await serveApi({ handleApi });
+    const before = await stored();
+    try {
+      const { host } = new URL(slow.base);
+      const body = JSON.stringify(formBody(newKey()));
+      const socket = connect({ host: '127.0.0.1', port: Number(new URL(slow.base).port) });
+      let answer = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      socket.write(
+        `POST /api/contact HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${slow.base}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      // One byte every 50 ms: the whole body would take several seconds.
+      let sent = 0;
+      const trickle = setInterval(() => {
+        if (sent < body.length && socket.writable) socket.write(body[sent++]!);
+      }, 50);
+      await new Promise((resolve) => socket.once('close', resolve));
+      clearInterval(trickle);
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toMatch(/^Connection: close/im);
+      expect(sent).toBeLessThan(body.length);
+      expect(await stored()).toBe(before);
+    } finally {
+      await slow.close();
     }
   });
 

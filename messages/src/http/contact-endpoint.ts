@@ -9,6 +9,13 @@ import type { RequestOriginOf } from './request-origin';
 /** 64 KB: room for any script's 5,000 characters and the other fields, far below what could hurt. */
 export const BODY_LIMIT = 64 * 1024;
 
+/**
+ * 5 s to send the body once its headers are in: a real message (at most about
+ * 21 KB, most under 2 KB) takes well under a second even on a slow mobile
+ * link, and 64 KB needs about 13 KB/s. A client that trickles it gets 408.
+ */
+export const BODY_TIME_MS = 5_000;
+
 export const CONTACT_PATH = '/api/contact';
 
 export interface ContactEndpointOptions {
@@ -22,6 +29,8 @@ export interface ContactEndpointOptions {
   log: (line: string) => void;
   /** Called once a message is stored, so delivery need not wait for its next poll. */
   onStored?: () => void;
+  /** How long the body may take to arrive (BODY_TIME_MS). */
+  bodyTimeMs?: number;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -78,9 +87,10 @@ export function contactEndpoint(options: ContactEndpointOptions): Handler {
       return answer(res, 415, { error: 'the body must be application/json' });
     }
 
-    void readBody(req, BODY_LIMIT)
+    void readBody(req, BODY_LIMIT, options.bodyTimeMs ?? BODY_TIME_MS)
       .then(async (body) => {
-        if (!body.ok) return answer(res, body.status, { error: body.error }, body.status === 413 ? { Connection: 'close' } : {});
+        // After 413 or 408 the rest of the body is not waited for.
+        if (!body.ok) return answer(res, body.status, { error: body.error }, body.status === 400 ? {} : { Connection: 'close' });
         let json: unknown;
         try {
           json = JSON.parse(body.text);
