@@ -4,7 +4,7 @@ import { basePort } from '@portico/shared-config/contract';
 import { DEFAULT_CONFIG_PATH } from '@portico/shared-config/node-config';
 import { connectionsPerClientFrom } from './client-limits';
 import { StartError, startPortico, type RunningPortico } from './portico-server';
-import { allowedHostnames, trustProxyFrom, visitorOf } from './request-origin';
+import { allowedHosts, trustProxyFrom, visitorOf } from './request-origin';
 import { workerUser } from './ssr/sandbox';
 import { dataHeaders } from './security-headers';
 
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
       basePort: basePort(process.env),
       host: process.env.HOST || undefined,
       configPath,
-      hostnames: allowedHostnames(),
+      hostnames: allowedHosts(),
       trustProxy,
       log,
       api: contact.handleApi,

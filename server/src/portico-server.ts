@@ -8,7 +8,7 @@ import { applyTimeouts, ConnectionCap, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, 
 import { answerCrawlerFile, isCrawlerPath } from './crawler-files';
 import { answerClientError, guardRequests } from './guard';
 import { answerPlain, clearFileHeaders } from './plain-answer';
-import { allowedHostnames, visitorOf } from './request-origin';
+import { allowedHosts, hostAllowed, parseHostRule, visitorOf, type HostRule } from './request-origin';
 import { dataHeaders, hostPageHeaders, pageHeaders, STRICT_TRANSPORT_SECURITY } from './security-headers';
 import { serverRendering, type RenderWorkerState, type ServerRendering, type ServerRenderingOptions } from './ssr/server-rendering';
 import { requestTarget, staticFiles, type Handler } from './static-files';
@@ -24,10 +24,11 @@ export interface PorticoServerOptions {
   /** An operator's config.json (PORTICO_CONFIG), read afresh per request. */
   configPath?: string;
   /**
-   * Host names answered (PORTICO_HOSTS); any other Host gets 400. By default
-   * `localhost`, the loopback addresses and this machine's own addresses.
+   * Hosts answered (PORTICO_HOSTS: `name` or `name:port`, see hostAllowed);
+   * any other Host gets 400. By default `localhost`, the loopback addresses
+   * and this machine's own addresses, on the port each request came in on.
    */
-  hostnames?: Iterable<string>;
+  hostnames?: Iterable<string | HostRule>;
   /** A proxy in front sets X-Forwarded-Host, -Proto and -For (PORTICO_TRUST_PROXY=1). */
   trustProxy?: boolean;
   /** Where faults are reported (a config.json that cannot be served, a request that failed); stderr by default. */
@@ -76,7 +77,7 @@ interface Settings {
   basePort: number;
   /** Where each app listens, in APP_NAMES order, once it does. */
   ports: number[];
-  hostnames: ReadonlySet<string>;
+  hosts: readonly HostRule[];
   trustProxy: boolean;
   log: (line: string) => void;
   ssr: PorticoServerOptions['ssr'];
@@ -204,7 +205,7 @@ async function respond(
   const target = requestTarget(req.url);
   if (target === undefined) return answerPlain(req, res, 400, 'Bad request: malformed URL');
   const visitor = visitorOf(req, { trustProxy: settings.trustProxy });
-  if (visitor.hostname === undefined || !settings.hostnames.has(visitor.hostname)) {
+  if (!hostAllowed(settings.hosts, visitor, { localPort: req.socket.localPort, trustProxy: settings.trustProxy })) {
     return answerPlain(req, res, 400, 'Bad request: unknown host');
   }
   if (visitor.protocol === 'https') res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
@@ -265,7 +266,7 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     configPath: options.configPath,
     basePort: options.basePort,
     ports: [],
-    hostnames: new Set(options.hostnames ?? allowedHostnames({})),
+    hosts: [...(options.hostnames ?? allowedHosts({}))].map((entry) => (typeof entry === 'string' ? parseHostRule(entry) : entry)),
     trustProxy: options.trustProxy ?? false,
     log: options.log ?? ((line) => console.error(line)),
     ssr: options.ssr,
@@ -290,7 +291,10 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
       settings.ports.push((server.address() as AddressInfo).port);
     }
     // The first visitor already gets a server-rendered page: the first worker is warm before the server says it is ready.
-    await settings.rendering?.start(['localhost', '127.0.0.1'].filter((name) => settings.hostnames.has(name)).map((name) => `${name}:${settings.ports[0]!}`));
+    const warmHosts = settings.hosts
+      .filter((rule) => rule.hostname === 'localhost' || rule.hostname === '127.0.0.1')
+      .map((rule) => `${rule.hostname}:${rule.port ?? settings.ports[0]!}`);
+    await settings.rendering?.start(warmHosts);
   } catch (error) {
     await close();
     throw error;

@@ -23,7 +23,8 @@ test.beforeAll(async () => {
     HOST: '127.0.0.1',
     PORTICO_CONFIG: configPath,
     PORTICO_TRUST_PROXY: '1',
-    PORTICO_HOSTS: '127.0.0.1',
+    // nginx passes on the Host the browser wrote, port included: the port nginx serves the page on.
+    PORTICO_HOSTS: `127.0.0.1:${new URL(url).port}`,
   });
   await waitForOutput(serve, 'Portico is serving at', 60_000);
 });
