@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { APP_DIRS, APP_NAMES, type AppName } from '@portico/shared-config/contract';
 import { answerConfig } from '@portico/shared-config/node-config';
@@ -41,6 +42,12 @@ export interface PorticoServerOptions {
    * on by default, `false` serves the client-rendered index.html only.
    */
   ssr?: false | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox'>;
+  /**
+   * The host's port opens once the first render worker is warm, or after
+   * this long without one (FIRST_WORKER_WAIT_MS), serving the client-rendered
+   * page until one is. The remotes' ports open first.
+   */
+  firstWorkerWaitMs?: number;
   /**
    * How long a client may take and how many connections it may hold
    * (DEFAULT_CLIENT_LIMITS). Behind a trusted proxy every connection is the
@@ -239,6 +246,42 @@ function listen(server: Server, port: number, host: string | undefined, app: App
   });
 }
 
+/** How long the host's port waits for the first render worker to be warm before it opens anyway. */
+export const FIRST_WORKER_WAIT_MS = 30_000;
+
+/** A port free now on `host`, for the host's server to listen on later (basePort 0: tests). */
+async function freePort(host: string | undefined): Promise<number> {
+  const probe = createServer();
+  await listen(probe, 0, host, 'host');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * Waits (at most `waitMs`) for the first render worker to be warm, logging
+ * why the host's port is not open yet, and, if none was warm in time, that
+ * it opens with the client-rendered page.
+ */
+async function firstWorkerWarm(rendering: ServerRendering, settings: Settings, waitMs: number): Promise<void> {
+  const port = settings.ports[0]!;
+  settings.log(
+    `Portico: home, about and contact listen on ports ${settings.ports.slice(1).join(', ')}; the host's port ${port} opens once the first render worker is warm (at most ${waitMs / 1000} s)`,
+  );
+  const started = performance.now();
+  // The first visitor already gets a server-rendered page.
+  const warmHosts = settings.hosts
+    .filter((rule) => rule.hostname === 'localhost' || rule.hostname === '127.0.0.1')
+    .map((rule) => `${rule.hostname}:${rule.port ?? port}`);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([rendering.start(warmHosts), new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+  clearTimeout(timer);
+  if (rendering.worker().generation === undefined) {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    settings.log(`Portico: no render worker was warm after ${seconds} s; port ${port} opens anyway, serving the client-rendered page until one is`);
+  }
+}
+
 /** Serves the host and the three remotes, each from its own dist/ and port. */
 export async function startPortico(options: PorticoServerOptions): Promise<RunningPortico> {
   // The host's build is its page; a remote's is the manifest the host loads.
@@ -276,7 +319,7 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
   const cap = settings.trustProxy ? undefined : new ConnectionCap(limits.connectionsPerClient, settings.log);
 
   try {
-    for (const [index, app] of APP_NAMES.entries()) {
+    for (const app of APP_NAMES) {
       const serving = appServing(app, options.rootDir, settings);
       const api = app === 'host' ? options.api : undefined;
       const server = createServer(
@@ -287,14 +330,24 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
       cap?.watch(server);
       server.on('clientError', answerClientError);
       servers.push(server);
-      await listen(server, options.basePort === 0 ? 0 : options.basePort + index, options.host, app);
-      settings.ports.push((server.address() as AddressInfo).port);
     }
-    // The first visitor already gets a server-rendered page: the first worker is warm before the server says it is ready.
-    const warmHosts = settings.hosts
-      .filter((rule) => rule.hostname === 'localhost' || rule.hostname === '127.0.0.1')
-      .map((rule) => `${rule.hostname}:${rule.port ?? settings.ports[0]!}`);
-    await settings.rendering?.start(warmHosts);
+    const portFor = (index: number) => (options.basePort === 0 ? 0 : options.basePort + index);
+    // The remotes first: the render worker warms up on the manifests they serve.
+    for (const [index, app] of APP_NAMES.entries()) {
+      if (app === 'host') continue;
+      await listen(servers[index]!, portFor(index), options.host, app);
+      settings.ports[index] = (servers[index]!.address() as AddressInfo).port;
+    }
+    settings.ports[0] = options.basePort === 0 ? await freePort(options.host) : options.basePort;
+    // The page's port opens once it serves the server-rendered page: a load
+    // balancer or a monitor sends visitors as soon as the port answers.
+    if (settings.rendering) await firstWorkerWarm(settings.rendering, settings, options.firstWorkerWaitMs ?? FIRST_WORKER_WAIT_MS);
+    await listen(servers[0]!, settings.ports[0], options.host, 'host').catch((error: unknown) => {
+      // An ephemeral port someone took in the meantime: any other will do.
+      if (options.basePort !== 0) throw error;
+      return listen(servers[0]!, 0, options.host, 'host');
+    });
+    settings.ports[0] = (servers[0]!.address() as AddressInfo).port;
   } catch (error) {
     await close();
     throw error;
