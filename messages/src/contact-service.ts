@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startAdminEndpoint, type AdminEndpoint } from './admin/admin-endpoint';
 import { DataFolderBusyError, DataFolderError, lockDataFolder, privateDataFolder, writeAdminFile } from './admin/data-folder';
 import { mailChannel, webhookChannel, type Channel } from './delivery/channels';
@@ -25,6 +26,15 @@ export interface ContactServiceOptions {
   retentionEveryMs?: number;
   /** How often the deliverer looks for due messages. */
   pollMs?: number;
+  /**
+   * With DATABASE_URL, a server that cannot be reached is tried again (after
+   * `firstRetryMs`, 1 s by default, doubling up to 30 s) until it answers or
+   * `signal` aborts, instead of failing the start: `npm run serve` takes
+   * visitors meanwhile, answering 503 on /api/. The embedded database is
+   * never waited for: what stops it opening (a busy or unsafe folder) does
+   * not pass.
+   */
+  waitForDatabase?: { signal?: AbortSignal; firstRetryMs?: number };
 }
 
 export interface ContactService {
@@ -60,7 +70,8 @@ export async function openStore(settings: ContactSettings, log: (line: string) =
       return { store: await MessageStore.open(db), release: () => undefined };
     } catch (error) {
       await db.close();
-      const where = new URL(settings.databaseUrl).host || 'its socket';
+      // `postgres://user@/db?host=/socket/dir` has no host, which WHATWG's URL refuses with a user name.
+      const where = URL.canParse(settings.databaseUrl) ? new URL(settings.databaseUrl).host || 'its socket' : 'its socket';
       throw new ContactStartError(`cannot open the message store on the PostgreSQL server at ${where}: ${(error as Error).message}`);
     }
   }
@@ -103,6 +114,24 @@ function channelsOf(settings: ContactSettings): Channel[] {
   return channels;
 }
 
+/** The longest wait between two tries of a database server that does not answer. */
+const RETRY_AT_MOST_MS = 30_000;
+
+/** openStore, trying a database server again until it answers (see ContactServiceOptions.waitForDatabase). */
+async function openStoreWaiting(settings: ContactSettings, log: (line: string) => void, wait: ContactServiceOptions['waitForDatabase']) {
+  if (!wait || !settings.databaseUrl) return openStore(settings, log);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await openStore(settings, log);
+    } catch (error) {
+      if (!(error instanceof ContactStartError)) throw error;
+      const waitMs = Math.min(RETRY_AT_MOST_MS, (wait.firstRetryMs ?? 1000) * 2 ** attempt);
+      log(`contact: ${error.message}; trying again in ${waitMs / 1000} s (until then /api/contact answers 503)`);
+      await sleep(waitMs, undefined, { signal: wait.signal });
+    }
+  }
+}
+
 /**
  * Everything behind `POST /api/contact` in one server process: the store,
  * the deliverer, the retention job and, for the embedded database, the
@@ -110,7 +139,7 @@ function channelsOf(settings: ContactSettings): Channel[] {
  */
 export async function startContactService(options: ContactServiceOptions): Promise<ContactService> {
   const { settings, log } = options;
-  const { store, release } = await openStore(settings, log);
+  const { store, release } = await openStoreWaiting(settings, log, options.waitForDatabase);
 
   const channels = channelsOf(settings);
   let deliverer: Deliverer | undefined;

@@ -133,6 +133,25 @@ export function contactEndpoint(options: ContactEndpointOptions): Handler {
 }
 
 /**
+ * `/api/` while the store is still opening (the server does not wait for it
+ * to listen): 503 with Retry-After, the answer of a store that is down.
+ */
+export function storeOpeningApi(headers: Readonly<Record<string, string>>): Handler {
+  const text = JSON.stringify({ error: 'messages cannot be stored just now; please try again' });
+  return (req, res) => {
+    req.resume();
+    res.writeHead(503, {
+      ...headers,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(text)),
+      'Cache-Control': 'no-store',
+      'Retry-After': '5',
+    });
+    res.end(text);
+  };
+}
+
+/**
  * Everything under `/api/` on the host's port: the contact endpoint, and a
  * JSON 404 for any other path.
  */
