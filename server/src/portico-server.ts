@@ -249,13 +249,17 @@ function listen(server: Server, port: number, host: string | undefined, app: App
 /** How long the host's port waits for the first render worker to be warm before it opens anyway. */
 export const FIRST_WORKER_WAIT_MS = 30_000;
 
-/** A port free now on `host`, for the host's server to listen on later (basePort 0: tests). */
-async function freePort(host: string | undefined): Promise<number> {
+/**
+ * Checks that `port` is free on `host` now (0: finds one), for the host's
+ * server to listen on once the render worker is warm: a port taken stops the
+ * start at once, not after the warm-up.
+ */
+async function freePort(port: number, host: string | undefined): Promise<number> {
   const probe = createServer();
-  await listen(probe, 0, host, 'host');
-  const { port } = probe.address() as AddressInfo;
+  await listen(probe, port, host, 'host');
+  const free = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
-  return port;
+  return free;
 }
 
 /**
@@ -332,13 +336,13 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
       servers.push(server);
     }
     const portFor = (index: number) => (options.basePort === 0 ? 0 : options.basePort + index);
+    settings.ports[0] = await freePort(portFor(0), options.host);
     // The remotes first: the render worker warms up on the manifests they serve.
     for (const [index, app] of APP_NAMES.entries()) {
       if (app === 'host') continue;
       await listen(servers[index]!, portFor(index), options.host, app);
       settings.ports[index] = (servers[index]!.address() as AddressInfo).port;
     }
-    settings.ports[0] = options.basePort === 0 ? await freePort(options.host) : options.basePort;
     // The page's port opens once it serves the server-rendered page: a load
     // balancer or a monitor sends visitors as soon as the port answers.
     if (settings.rendering) await firstWorkerWarm(settings.rendering, settings, options.firstWorkerWaitMs ?? FIRST_WORKER_WAIT_MS);

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { RENDER_WORKER_PATH } from '../ssr/server-rendering';
 import { startPortico, type PorticoServerOptions, type RunningPortico } from '../portico-server';
@@ -101,6 +101,21 @@ describe('the host port opens when the server can serve what it promises', () =>
       site.remove();
     }
   }, 60_000);
+
+  test('a host port already taken stops the start at once, not after the warm-up', async () => {
+    const site = siteWithSlowWorker();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const taken = (blocker.address() as AddressInfo).port;
+    try {
+      // The worker never warms and the wait is longer than this test may take: only an early check passes.
+      const starting = startPortico({ rootDir: site.root, basePort: taken, host: '127.0.0.1', log: () => undefined, firstWorkerWaitMs: 120_000 });
+      await expect(starting).rejects.toThrow(`port ${taken} (host) is already in use`);
+    } finally {
+      blocker.close();
+      site.remove();
+    }
+  }, 30_000);
 
   test('with server rendering off, nothing is waited for', async () => {
     const site = siteWithSlowWorker();
