@@ -1,39 +1,66 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import path from 'node:path';
-import { RENDER_WORKER_PATH } from '../ssr/server-rendering';
+import { SHELL_WORKER_PATH } from '../ssr/server-rendering';
 import { startPortico, type PorticoServerOptions, type RunningPortico } from '../portico-server';
 import { httpRequest, INDEX_HTML, makeBuiltSite, portOf, rawRequest } from './built-site';
+import { channel, writeFakeWorkers } from './fake-workers';
 
 /**
- * A render worker (the worker protocol, as in server-rendered-answers.test.ts)
- * that answers `warm` only once the test creates `release`: the test decides
- * when the first worker is warm, and looks at the ports before and after.
+ * A shell worker (the fake workers' channel) that answers no page, its
+ * warm-up's included, until the test opens the gate: a TCP connection to the
+ * test on which the test writes a byte (the worker may read no file but its
+ * own). So the test decides when the first worker is warm, and looks at the
+ * ports before and after.
  */
-const slowWorker = (release: string) => `
-const fs = require('node:fs');
-process.on('message', (message) => {
-  if (message.type === 'warm') {
-    const check = setInterval(() => {
-      if (!fs.existsSync(${JSON.stringify(release)})) return;
-      clearInterval(check);
-      process.send({ type: 'warmed', id: message.id });
-    }, 20);
-  }
-  if (message.type === 'render') {
-    process.send({ type: 'page', id: message.id, html: '<!doctype html><title>rendered by the slow worker</title>', sections: {}, renderMs: 1 });
-  }
-});
-process.on('disconnect', () => process.exit(0));
-process.send({ type: 'ready' });
-`;
+const gatedShell = (gatePort: number) =>
+  channel(`(() => {
+  let open = false;
+  const waiting = [];
+  const island = (id) => '<section id="' + id + '"><div data-section-island="' + id + '"><div class="section-root"><!--portico:section:' + id + '--></div></div></section>';
+  const answer = (message) => send({
+    type: 'shell',
+    id: message.id,
+    html: '<!doctype html><html lang="' + message.page.language + '"><head><title>rendered by the gated worker</title><!--portico:section-styles--></head><body>'
+      + ['home', 'about', 'contact'].map(island).join('') + '<!--portico:page-data--></body></html>',
+    fallbacks: { home: '<p>Loading Home</p>', about: '<p>Loading About Us</p>', contact: '<p>Loading Contact us</p>' },
+    styles: {},
+    overridden: [],
+  });
+  const gate = require('node:net').connect(${gatePort}, '127.0.0.1');
+  gate.on('error', () => undefined);
+  gate.on('data', () => {
+    open = true;
+    waiting.splice(0).forEach(answer);
+  });
+  return (message) => (open ? answer(message) : waiting.push(message));
+})()`);
 
-function siteWithSlowWorker() {
+/** A built site whose shell worker warms only once `release()` is called. */
+async function siteWithGatedWorker() {
   const site = makeBuiltSite();
-  const release = path.join(site.root, 'warm-now');
-  mkdirSync(path.join(site.root, path.dirname(RENDER_WORKER_PATH)), { recursive: true });
-  writeFileSync(path.join(site.root, RENDER_WORKER_PATH), slowWorker(release));
-  return { ...site, release: () => writeFileSync(release, '') };
+  const workers = new Set<Socket>();
+  let released = false;
+  const gate: Server = createServer((socket) => {
+    workers.add(socket);
+    socket.on('error', () => undefined);
+    if (released) socket.write('go');
+  });
+  await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+  writeFakeWorkers(site.root);
+  writeFileSync(path.join(site.root, SHELL_WORKER_PATH), gatedShell((gate.address() as AddressInfo).port));
+  return {
+    ...site,
+    release: () => {
+      released = true;
+      for (const socket of workers) socket.write('go');
+    },
+    remove: () => {
+      for (const socket of workers) socket.destroy();
+      gate.close();
+      site.remove();
+    },
+  };
 }
 
 /** Whether something accepts a TCP connection on the port. */
@@ -56,7 +83,7 @@ const WAITING = /home, about and contact listen on ports (\d+), (\d+), (\d+); th
 
 describe('the host port opens when the server can serve what it promises', () => {
   test('the remotes listen first; the host port stays closed until the first render worker is warm, then serves the rendered page', async () => {
-    const site = siteWithSlowWorker();
+    const site = await siteWithGatedWorker();
     const logged: string[] = [];
     let running: RunningPortico | undefined;
     const starting = startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line) }).then((started) => (running = started));
@@ -75,7 +102,7 @@ describe('the host port opens when the server can serve what it promises', () =>
       expect(running!.ports).toEqual([host, home, about, contact]);
       const page = await rawRequest(host, httpRequest('/', { host: `127.0.0.1:${host}` }));
       expect(page?.status).toBe(200);
-      expect(page?.body).toContain('rendered by the slow worker');
+      expect(page?.body).toContain('rendered by the gated worker');
       expect(logged.filter((line) => line.includes('no render worker was warm'))).toEqual([]);
     } finally {
       site.release();
@@ -85,7 +112,7 @@ describe('the host port opens when the server can serve what it promises', () =>
   }, 60_000);
 
   test('with no worker warm within the bound, the host port opens anyway with the client-rendered page, and says so', async () => {
-    const site = siteWithSlowWorker();
+    const site = await siteWithGatedWorker();
     const logged: string[] = [];
     const options: PorticoServerOptions = { rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line), firstWorkerWaitMs: 300 };
     const running = await startPortico(options);
@@ -95,7 +122,6 @@ describe('the host port opens when the server can serve what it promises', () =>
       const page = await rawRequest(port, httpRequest('/', { host: `127.0.0.1:${port}` }));
       expect(page?.status).toBe(200);
       expect(page?.body).toBe(INDEX_HTML('host'));
-      expect(existsSync(path.join(site.root, 'warm-now'))).toBe(false);
     } finally {
       await running.close();
       site.remove();
@@ -103,7 +129,7 @@ describe('the host port opens when the server can serve what it promises', () =>
   }, 60_000);
 
   test('a host port already taken stops the start at once, not after the warm-up', async () => {
-    const site = siteWithSlowWorker();
+    const site = await siteWithGatedWorker();
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const taken = (blocker.address() as AddressInfo).port;
@@ -118,7 +144,7 @@ describe('the host port opens when the server can serve what it promises', () =>
   }, 30_000);
 
   test('with server rendering off, nothing is waited for', async () => {
-    const site = siteWithSlowWorker();
+    const site = await siteWithGatedWorker();
     const logged: string[] = [];
     const running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line), ssr: false });
     try {
