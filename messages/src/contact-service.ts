@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startAdminEndpoint, type AdminEndpoint } from './admin/admin-endpoint';
-import { DataFolderBusyError, lockDataFolder, writeAdminFile } from './admin/data-folder';
+import { DataFolderBusyError, DataFolderError, lockDataFolder, privateDataFolder, writeAdminFile } from './admin/data-folder';
 import { mailChannel, webhookChannel, type Channel } from './delivery/channels';
 import { backoffSeconds, startDeliverer, type Deliverer } from './delivery/deliverer';
 import { apiHandler } from './http/contact-endpoint';
@@ -25,6 +26,15 @@ export interface ContactServiceOptions {
   retentionEveryMs?: number;
   /** How often the deliverer looks for due messages. */
   pollMs?: number;
+  /**
+   * With DATABASE_URL, a server that cannot be reached is tried again (after
+   * `firstRetryMs`, 1 s by default, doubling up to 30 s) until it answers or
+   * `signal` aborts, instead of failing the start: `npm run serve` takes
+   * visitors meanwhile, answering 503 on /api/. The embedded database is
+   * never waited for: what stops it opening (a busy or unsafe folder) does
+   * not pass.
+   */
+  waitForDatabase?: { signal?: AbortSignal; firstRetryMs?: number };
 }
 
 export interface ContactService {
@@ -49,30 +59,49 @@ export class ContactStartError extends Error {}
 /** The folder of the embedded database inside PORTICO_DATA_DIR. */
 export const EMBEDDED_FOLDER = 'pglite';
 
-/** Opens the store, embedded (taking the data folder) or on the server. */
-export async function openStore(settings: ContactSettings): Promise<{ store: MessageStore; release(): void }> {
+/**
+ * Opens the store, embedded (taking the data folder) or on the server.
+ * `log` hears what was done to the data folder at start.
+ */
+export async function openStore(settings: ContactSettings, log: (line: string) => void = () => undefined): Promise<{ store: MessageStore; release(): void }> {
   if (settings.databaseUrl) {
     const db = openServerDatabase(settings.databaseUrl);
     try {
       return { store: await MessageStore.open(db), release: () => undefined };
     } catch (error) {
       await db.close();
-      const where = new URL(settings.databaseUrl).host || 'its socket';
+      // `postgres://user@/db?host=/socket/dir` has no host, which WHATWG's URL refuses with a user name.
+      const where = URL.canParse(settings.databaseUrl) ? new URL(settings.databaseUrl).host || 'its socket' : 'its socket';
       throw new ContactStartError(`cannot open the message store on the PostgreSQL server at ${where}: ${(error as Error).message}`);
     }
   }
   let lock;
   try {
+    // The stored messages are for this user alone: files PGlite or PostgreSQL
+    // create from now on are owner-only (process-wide, and nothing else this
+    // process writes is meant for others), and a folder an older version left
+    // open to others is closed before the database reads it.
+    process.umask(0o077);
+    const folder = privateDataFolder(settings.dataDir);
+    if (!folder.created && folder.tightened > 0) {
+      log(`contact: ${settings.dataDir} was open to other users: made ${folder.tightened} folder(s) and file(s) in it private to this user (0700/0600)`);
+    }
     lock = lockDataFolder(settings.dataDir);
   } catch (error) {
     if (error instanceof DataFolderBusyError) {
       throw new ContactStartError(`${error.message}: the embedded database serves one process; give each server its own PORTICO_DATA_DIR, or use DATABASE_URL`);
     }
+    if (error instanceof DataFolderError) throw new ContactStartError(error.message);
     throw error;
   }
+  let store;
   try {
-    return { store: await MessageStore.open(await openEmbeddedDatabase(path.join(settings.dataDir, EMBEDDED_FOLDER))), release: lock.release };
+    store = await MessageStore.open(await openEmbeddedDatabase(path.join(settings.dataDir, EMBEDDED_FOLDER)));
+    // PGlite unpacks a new database's files world-readable (0666), whatever the umask.
+    privateDataFolder(settings.dataDir);
+    return { store, release: lock.release };
   } catch (error) {
+    await store?.close();
     lock.release();
     throw new ContactStartError(`cannot open the embedded message store in ${settings.dataDir}: ${(error as Error).message}`);
   }
@@ -85,6 +114,24 @@ function channelsOf(settings: ContactSettings): Channel[] {
   return channels;
 }
 
+/** The longest wait between two tries of a database server that does not answer. */
+const RETRY_AT_MOST_MS = 30_000;
+
+/** openStore, trying a database server again until it answers (see ContactServiceOptions.waitForDatabase). */
+async function openStoreWaiting(settings: ContactSettings, log: (line: string) => void, wait: ContactServiceOptions['waitForDatabase']) {
+  if (!wait || !settings.databaseUrl) return openStore(settings, log);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await openStore(settings, log);
+    } catch (error) {
+      if (!(error instanceof ContactStartError)) throw error;
+      const waitMs = Math.min(RETRY_AT_MOST_MS, (wait.firstRetryMs ?? 1000) * 2 ** attempt);
+      log(`contact: ${error.message}; trying again in ${waitMs / 1000} s (until then /api/contact answers 503)`);
+      await sleep(waitMs, undefined, { signal: wait.signal });
+    }
+  }
+}
+
 /**
  * Everything behind `POST /api/contact` in one server process: the store,
  * the deliverer, the retention job and, for the embedded database, the
@@ -92,7 +139,7 @@ function channelsOf(settings: ContactSettings): Channel[] {
  */
 export async function startContactService(options: ContactServiceOptions): Promise<ContactService> {
   const { settings, log } = options;
-  const { store, release } = await openStore(settings);
+  const { store, release } = await openStoreWaiting(settings, log, options.waitForDatabase);
 
   const channels = channelsOf(settings);
   let deliverer: Deliverer | undefined;
@@ -106,6 +153,9 @@ export async function startContactService(options: ContactServiceOptions): Promi
       leaseSeconds: settings.leaseSeconds,
       retryDelaySeconds: (attempt) => backoffSeconds(attempt, settings.retrySeconds),
     });
+    if (settings.mail?.allowPlaintext) {
+      log('contact: PORTICO_SMTP_ALLOW_PLAINTEXT=1: mail goes to the SMTP server without STARTTLS if it offers none, the password and the messages readable on the way');
+    }
   } else {
     log('contact: no delivery channel is set (PORTICO_WEBHOOK_URL or PORTICO_SMTP_URL): messages are stored and queued until one is');
   }

@@ -10,7 +10,8 @@ export interface ContactSettings {
   rateLimit?: RateLimit;
   trustProxy: boolean;
   webhook?: { url: string; secret: string };
-  mail?: { smtpUrl: string; from: string; to: string };
+  /** `allowPlaintext`: PORTICO_SMTP_ALLOW_PLAINTEXT=1, plain `smtp://` without STARTTLS to another machine. */
+  mail?: { smtpUrl: string; from: string; to: string; allowPlaintext: boolean };
   adminToken?: string;
   /** The first retry's wait; each next one doubles (PORTICO_DELIVERY_RETRY_SECONDS). */
   retrySeconds: number;
@@ -34,6 +35,14 @@ function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, min: numb
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw new SettingsError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
   return value;
+}
+
+/** A 0/1 switch; unset is 0. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name]?.trim() ?? '';
+  if (raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new SettingsError(`${name} must be 1 or 0, not ${JSON.stringify(env[name])}`);
 }
 
 function httpUrl(name: string, raw: string): string {
@@ -67,7 +76,7 @@ export function contactSettings(env: NodeJS.ProcessEnv, options: { rootDir: stri
   if (env.PORTICO_SMTP_URL) {
     if (!/^smtps?:\/\//.test(env.PORTICO_SMTP_URL)) throw new SettingsError('PORTICO_SMTP_URL must be an smtp:// or smtps:// URL');
     if (!env.PORTICO_MAIL_TO || !env.PORTICO_MAIL_FROM) throw new SettingsError('PORTICO_SMTP_URL needs PORTICO_MAIL_TO and PORTICO_MAIL_FROM');
-    mail = { smtpUrl: env.PORTICO_SMTP_URL, to: env.PORTICO_MAIL_TO, from: env.PORTICO_MAIL_FROM };
+    mail = { smtpUrl: env.PORTICO_SMTP_URL, to: env.PORTICO_MAIL_TO, from: env.PORTICO_MAIL_FROM, allowPlaintext: flag(env, 'PORTICO_SMTP_ALLOW_PLAINTEXT') };
   }
 
   return {

@@ -52,5 +52,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const body = `${STATUS_CODES[status]}\n`;
   const headers = { ...PLAIN_HEADERS, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`);
+  // Closed, not half-closed, once the answer is out: a client still trickling bytes would otherwise keep it.
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }

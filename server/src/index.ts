@@ -10,10 +10,11 @@ export {
   parseHost,
   requestHostname,
 } from '@portico/shared-config/node-config';
+export { applyTimeouts, ConnectionCap, connectionsPerClientFrom, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 export { CRAWLER_PATHS, robotsTxt, sitemapXml } from './crawler-files';
 export { answerClientError, guardRequests, type AsyncListener } from './guard';
 export { answerPlain, PLAIN_HEADERS } from './plain-answer';
-export { allowedHostnames, trustProxyFrom, visitorOf, type Visitor, type VisitorOptions } from './request-origin';
+export { allowedHosts, hostAllowed, parseHostRule, trustProxyFrom, visitorOf, type HostRule, type Visitor, type VisitorOptions } from './request-origin';
 export { API_PREFIX, NOT_FOUND_PAGE, StartError, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';
 export {
   COMMON_HEADERS,

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { contactSettings, startContactService, type ContactService } from '@portico/messages';
+import { contactSettings, startContactService, storeOpeningApi, type ContactService } from '@portico/messages';
 import { basePort } from '@portico/shared-config/contract';
 import { DEFAULT_CONFIG_PATH } from '@portico/shared-config/node-config';
+import { connectionsPerClientFrom } from './client-limits';
 import { StartError, startPortico, type RunningPortico } from './portico-server';
-import { allowedHostnames, trustProxyFrom, visitorOf } from './request-origin';
+import { allowedHosts, trustProxyFrom, visitorOf } from './request-origin';
 import { workerUser } from './ssr/sandbox';
 import { dataHeaders } from './security-headers';
 
@@ -40,10 +41,13 @@ const STOP_WITHIN_MS = 14_000;
 let running: RunningPortico | undefined;
 let contact: ContactService | undefined;
 let stopping = false;
+/** Ends the wait for a database server that has not answered yet. */
+const databaseWait = new AbortController();
 
 function stop(code: number): void {
   if (stopping) return;
   stopping = true;
+  databaseWait.abort();
   setTimeout(() => {
     console.error(`Portico: not stopped cleanly within ${STOP_WITHIN_MS / 1000} s; exiting (undelivered messages stay queued)`);
     contact?.abandon();
@@ -65,9 +69,10 @@ async function main(): Promise<void> {
   const configPath = process.env.PORTICO_CONFIG ? path.resolve(invokedFrom, process.env.PORTICO_CONFIG) : undefined;
   const log = (line: string) => console.error(line);
   const trustProxy = trustProxyFrom();
-  // The store opens first: the site is not announced until messages can be taken.
-  contact = await startContactService({
-    settings: contactSettings(process.env, { rootDir, invokedFrom }),
+  const connectionsPerClient = connectionsPerClientFrom();
+  const settings = contactSettings(process.env, { rootDir, invokedFrom });
+  const contactStarting = startContactService({
+    settings,
     configPath: configPath ?? DEFAULT_CONFIG_PATH,
     headers: dataHeaders(),
     // The page's origin as the visitor sees it: the server's one reading of
@@ -77,18 +82,28 @@ async function main(): Promise<void> {
       return { origin: visitor.origin, address: visitor.address ?? 'unknown' };
     },
     log,
+    waitForDatabase: { signal: databaseWait.signal },
   });
+  // Awaited below; a stop during the wait rejects it, which is no fault.
+  contactStarting.catch(() => undefined);
+  // Readiness is the render worker, not the database. The embedded database
+  // runs in this process and holds it while it opens (initdb: seconds on a
+  // first start), so it is open before any port is. A database server is
+  // waited for while the ports open, /api/ answering 503 until it answers:
+  // one that is slow or away keeps no server from taking visitors.
+  if (!settings.databaseUrl) contact = await contactStarting;
   if (stopping) return;
+  const storeOpening = storeOpeningApi(dataHeaders());
   try {
     running = await startPortico({
       rootDir,
       basePort: basePort(process.env),
       host: process.env.HOST || undefined,
       configPath,
-      hostnames: allowedHostnames(),
+      hostnames: allowedHosts(),
       trustProxy,
       log,
-      api: contact.handleApi,
+      api: (req, res) => (contact ? contact.handleApi(req, res) : storeOpening(req, res)),
       // PORTICO_SSR=0: the client-rendered page only, as a static host serves it.
       ssr:
         process.env.PORTICO_SSR === '0'
@@ -99,16 +114,22 @@ async function main(): Promise<void> {
               // How section code is contained (bubblewrap, another user, or refused): server/src/ssr/sandbox.ts.
               sandbox: { setting: process.env.PORTICO_SSR_SANDBOX, user: workerUser() },
             },
+      clientLimits: connectionsPerClient === undefined ? {} : { connectionsPerClient },
     });
   } catch (error) {
-    await contact.close();
+    await contact?.close();
     contact = undefined;
     throw error;
   }
   if (stopping) return;
   if (configPath) console.log(`Serving config.json from ${configPath}`);
-  console.log(contact.summary);
+  if (contact) console.log(contact.summary);
   console.log(`Portico is serving at ${running.url}`);
+  if (!contact) {
+    contact = await contactStarting;
+    if (stopping) return;
+    console.log(contact.summary);
+  }
 }
 
 main().catch((error: unknown) => {

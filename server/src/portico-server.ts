@@ -1,13 +1,15 @@
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { APP_DIRS, APP_NAMES, type AppName } from '@portico/shared-config/contract';
 import { answerConfig } from '@portico/shared-config/node-config';
+import { applyTimeouts, ConnectionCap, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 import { answerCrawlerFile, isCrawlerPath } from './crawler-files';
 import { answerClientError, guardRequests } from './guard';
 import { answerPlain, clearFileHeaders } from './plain-answer';
-import { allowedHostnames, visitorOf } from './request-origin';
+import { allowedHosts, hostAllowed, parseHostRule, visitorOf, type HostRule } from './request-origin';
 import { dataHeaders, hostPageHeaders, pageHeaders, STRICT_TRANSPORT_SECURITY } from './security-headers';
 import { serverRendering, type RenderWorkerState, type ServerRendering, type ServerRenderingOptions } from './ssr/server-rendering';
 import { requestTarget, staticFiles, type Handler } from './static-files';
@@ -23,10 +25,11 @@ export interface PorticoServerOptions {
   /** An operator's config.json (PORTICO_CONFIG), read afresh per request. */
   configPath?: string;
   /**
-   * Host names answered (PORTICO_HOSTS); any other Host gets 400. By default
-   * `localhost`, the loopback addresses and this machine's own addresses.
+   * Hosts answered (PORTICO_HOSTS: `name` or `name:port`, see hostAllowed);
+   * any other Host gets 400. By default `localhost`, the loopback addresses
+   * and this machine's own addresses, on the port each request came in on.
    */
-  hostnames?: Iterable<string>;
+  hostnames?: Iterable<string | HostRule>;
   /** A proxy in front sets X-Forwarded-Host, -Proto and -For (PORTICO_TRUST_PROXY=1). */
   trustProxy?: boolean;
   /** Where faults are reported (a config.json that cannot be served, a request that failed); stderr by default. */
@@ -39,6 +42,18 @@ export interface PorticoServerOptions {
    * on by default, `false` serves the client-rendered index.html only.
    */
   ssr?: false | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox'>;
+  /**
+   * The host's port opens once the first render worker is warm, or after
+   * this long without one (FIRST_WORKER_WAIT_MS), serving the client-rendered
+   * page until one is. The remotes' ports open first.
+   */
+  firstWorkerWaitMs?: number;
+  /**
+   * How long a client may take and how many connections it may hold
+   * (DEFAULT_CLIENT_LIMITS). Behind a trusted proxy every connection is the
+   * proxy's, so the per-client cap is off there.
+   */
+  clientLimits?: Partial<ClientLimits>;
 }
 
 /** Paths the `api` handler answers, on the host's port only. */
@@ -69,7 +84,7 @@ interface Settings {
   basePort: number;
   /** Where each app listens, in APP_NAMES order, once it does. */
   ports: number[];
-  hostnames: ReadonlySet<string>;
+  hosts: readonly HostRule[];
   trustProxy: boolean;
   log: (line: string) => void;
   ssr: PorticoServerOptions['ssr'];
@@ -197,7 +212,7 @@ async function respond(
   const target = requestTarget(req.url);
   if (target === undefined) return answerPlain(req, res, 400, 'Bad request: malformed URL');
   const visitor = visitorOf(req, { trustProxy: settings.trustProxy });
-  if (visitor.hostname === undefined || !settings.hostnames.has(visitor.hostname)) {
+  if (!hostAllowed(settings.hosts, visitor, { localPort: req.socket.localPort, trustProxy: settings.trustProxy })) {
     return answerPlain(req, res, 400, 'Bad request: unknown host');
   }
   if (visitor.protocol === 'https') res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
@@ -231,6 +246,46 @@ function listen(server: Server, port: number, host: string | undefined, app: App
   });
 }
 
+/** How long the host's port waits for the first render worker to be warm before it opens anyway. */
+export const FIRST_WORKER_WAIT_MS = 30_000;
+
+/**
+ * Checks that `port` is free on `host` now (0: finds one), for the host's
+ * server to listen on once the render worker is warm: a port taken stops the
+ * start at once, not after the warm-up.
+ */
+async function freePort(port: number, host: string | undefined): Promise<number> {
+  const probe = createServer();
+  await listen(probe, port, host, 'host');
+  const free = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  return free;
+}
+
+/**
+ * Waits (at most `waitMs`) for the first render worker to be warm, logging
+ * why the host's port is not open yet, and, if none was warm in time, that
+ * it opens with the client-rendered page.
+ */
+async function firstWorkerWarm(rendering: ServerRendering, settings: Settings, waitMs: number): Promise<void> {
+  const port = settings.ports[0]!;
+  settings.log(
+    `Portico: home, about and contact listen on ports ${settings.ports.slice(1).join(', ')}; the host's port ${port} opens once the first render worker is warm (at most ${waitMs / 1000} s)`,
+  );
+  const started = performance.now();
+  // The first visitor already gets a server-rendered page.
+  const warmHosts = settings.hosts
+    .filter((rule) => rule.hostname === 'localhost' || rule.hostname === '127.0.0.1')
+    .map((rule) => `${rule.hostname}:${rule.port ?? port}`);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([rendering.start(warmHosts), new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+  clearTimeout(timer);
+  if (rendering.worker().generation === undefined) {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    settings.log(`Portico: no render worker was warm after ${seconds} s; port ${port} opens anyway, serving the client-rendered page until one is`);
+  }
+}
+
 /** Serves the host and the three remotes, each from its own dist/ and port. */
 export async function startPortico(options: PorticoServerOptions): Promise<RunningPortico> {
   // The host's build is its page; a remote's is the manifest the host loads.
@@ -258,24 +313,45 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     configPath: options.configPath,
     basePort: options.basePort,
     ports: [],
-    hostnames: new Set(options.hostnames ?? allowedHostnames({})),
+    hosts: [...(options.hostnames ?? allowedHosts({}))].map((entry) => (typeof entry === 'string' ? parseHostRule(entry) : entry)),
     trustProxy: options.trustProxy ?? false,
     log: options.log ?? ((line) => console.error(line)),
     ssr: options.ssr,
   };
 
+  const limits = { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits };
+  const cap = settings.trustProxy ? undefined : new ConnectionCap(limits.connectionsPerClient, settings.log);
+
   try {
-    for (const [index, app] of APP_NAMES.entries()) {
+    for (const app of APP_NAMES) {
       const serving = appServing(app, options.rootDir, settings);
       const api = app === 'host' ? options.api : undefined;
-      const server = createServer(guardRequests((req, res) => respond(req, res, serving, settings, api), settings.log));
+      const server = createServer(
+        { connectionsCheckingInterval: TIMEOUT_CHECK_MS },
+        guardRequests((req, res) => respond(req, res, serving, settings, api), settings.log),
+      );
+      applyTimeouts(server, limits);
+      cap?.watch(server);
       server.on('clientError', answerClientError);
       servers.push(server);
-      await listen(server, options.basePort === 0 ? 0 : options.basePort + index, options.host, app);
-      settings.ports.push((server.address() as AddressInfo).port);
     }
-    // The first visitor already gets a server-rendered page: the first worker is warm before the server says it is ready.
-    await settings.rendering?.start(['localhost', '127.0.0.1'].filter((name) => settings.hostnames.has(name)).map((name) => `${name}:${settings.ports[0]!}`));
+    const portFor = (index: number) => (options.basePort === 0 ? 0 : options.basePort + index);
+    settings.ports[0] = await freePort(portFor(0), options.host);
+    // The remotes first: the render worker warms up on the manifests they serve.
+    for (const [index, app] of APP_NAMES.entries()) {
+      if (app === 'host') continue;
+      await listen(servers[index]!, portFor(index), options.host, app);
+      settings.ports[index] = (servers[index]!.address() as AddressInfo).port;
+    }
+    // The page's port opens once it serves the server-rendered page: a load
+    // balancer or a monitor sends visitors as soon as the port answers.
+    if (settings.rendering) await firstWorkerWarm(settings.rendering, settings, options.firstWorkerWaitMs ?? FIRST_WORKER_WAIT_MS);
+    await listen(servers[0]!, settings.ports[0], options.host, 'host').catch((error: unknown) => {
+      // An ephemeral port someone took in the meantime: any other will do.
+      if (options.basePort !== 0) throw error;
+      return listen(servers[0]!, 0, options.host, 'host');
+    });
+    settings.ports[0] = (servers[0]!.address() as AddressInfo).port;
   } catch (error) {
     await close();
     throw error;

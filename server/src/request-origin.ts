@@ -63,24 +63,73 @@ function asHostname(address: string): string {
 }
 
 /**
- * The host names the server answers for. PORTICO_HOSTS (comma-separated)
+ * A host the server answers for: a name (or address, IPv6 in brackets),
+ * and the one port it is reached on when the operator named one.
+ */
+export interface HostRule {
+  hostname: string;
+  port?: number;
+}
+
+/** The port a parsed `host[:port]` names, if any. */
+function portOfHost(parsed: { host: string; hostname: string }): number | undefined {
+  return parsed.host.length > parsed.hostname.length ? Number(parsed.host.slice(parsed.hostname.length + 1)) : undefined;
+}
+
+/** A PORTICO_HOSTS entry: `name`, `name:port`, `[v6]`, `[v6]:port` or a bare IPv6 address; throws naming a bad one. */
+export function parseHostRule(entry: string): HostRule {
+  const trimmed = entry.trim();
+  if (isIP(trimmed) === 6) return { hostname: asHostname(trimmed) };
+  const parsed = parseHost(trimmed);
+  const port = parsed && portOfHost(parsed);
+  if (!parsed || port === 0) {
+    throw new Error(`PORTICO_HOSTS: "${entry}" is not a host name, an address or either with a port (www.portico.example, 192.0.2.7:8443, [2001:db8::1])`);
+  }
+  return port === undefined ? { hostname: parsed.hostname } : { hostname: parsed.hostname, port };
+}
+
+/**
+ * The hosts the server answers for. PORTICO_HOSTS (comma-separated)
  * replaces the default: `localhost`, the loopback addresses and every address
  * of this machine's interfaces, so a phone on the same network can use the
- * machine's LAN address.
+ * machine's LAN address; none with a port (see `hostAllowed`).
  */
-export function allowedHostnames(env: NodeJS.ProcessEnv = process.env): Set<string> {
+export function allowedHosts(env: NodeJS.ProcessEnv = process.env): HostRule[] {
   const listed = env.PORTICO_HOSTS?.split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
-  if (listed && listed.length > 0) {
-    return new Set(listed.map((name) => asHostname(name.replace(/^\[(.*)\]$/, '$1'))));
-  }
+  if (listed && listed.length > 0) return listed.map(parseHostRule);
   const interfaces = Object.values(networkInterfaces())
     .flatMap((addresses) => addresses ?? [])
     // A link-local IPv6 address needs a zone (`%eth0`), which a Host header cannot carry.
     .filter((info) => !info.address.includes('%'))
     .map((info) => asHostname(info.address));
-  return new Set(['localhost', '127.0.0.1', '[::1]', ...interfaces]);
+  return [...new Set(['localhost', '127.0.0.1', '[::1]', ...interfaces])].map((hostname) => ({ hostname }));
+}
+
+const DEFAULT_PORTS = { http: 80, https: 443 } as const;
+
+/**
+ * Whether the server answers for the host a visitor named, port included:
+ * the page's canonical URL, `og:url`, robots.txt, the sitemap and the
+ * default config.json are made from it, and must not name a port the site
+ * is not served on.
+ *
+ * A rule with a port matches that port only (the port a visitor uses when a
+ * proxy or a port mapping sits in front). A rule without one matches the
+ * port the request came in on (`localPort`), and, behind a trusted proxy,
+ * also the scheme's default port (a visitor on `https://www.portico.example`
+ * reaches the proxy on 443, not the server's port). A Host without a port
+ * names the scheme's default port.
+ */
+export function hostAllowed(rules: readonly HostRule[], visitor: Pick<Visitor, 'host' | 'hostname' | 'protocol'>, context: { localPort: number | undefined; trustProxy: boolean }): boolean {
+  if (visitor.host === undefined || visitor.hostname === undefined) return false;
+  const port = portOfHost({ host: visitor.host, hostname: visitor.hostname }) ?? DEFAULT_PORTS[visitor.protocol];
+  return rules.some((rule) => {
+    if (rule.hostname !== visitor.hostname) return false;
+    if (rule.port !== undefined) return port === rule.port;
+    return port === context.localPort || (context.trustProxy && port === DEFAULT_PORTS[visitor.protocol]);
+  });
 }
 
 /** PORTICO_TRUST_PROXY=1 trusts the proxy in front of the server; unset or 0 does not. */

@@ -23,7 +23,9 @@ test.beforeAll(async () => {
     HOST: '127.0.0.1',
     PORTICO_CONFIG: configPath,
     PORTICO_TRUST_PROXY: '1',
-    PORTICO_HOSTS: '127.0.0.1',
+    // nginx passes on the Host the browser wrote, port included: the port nginx serves the page on;
+    // 127.0.0.1 without a port is the Node server's own port, which the test also asks directly.
+    PORTICO_HOSTS: `127.0.0.1:${new URL(url).port},127.0.0.1`,
   });
   await waitForOutput(serve, 'Portico is serving at', 60_000);
 });

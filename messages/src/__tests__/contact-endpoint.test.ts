@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startContactService, type ContactService } from '../contact-service';
 import { apiHandler } from '../http/contact-endpoint';
+import { contactRequestOrigin } from '../http/request-origin';
 import { contactSettings } from '../settings';
 import { serveApi } from '../testing/api-server';
 import { formBody, postContact, send } from '../testing/http-client';
@@ -207,6 +209,70 @@ describe('POST /api/contact over the rate limit, and with the store down', () =>
       expect((await postContact(limited.base, formBody(firstKey))).status).toBe(200);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('counts an IPv6 client by its /64, also behind a trusted proxy, and an IPv4 client by its address', async () => {
+    const handleApi = apiHandler({
+      store: service.store,
+      requestOrigin: contactRequestOrigin({ trustProxy: true }),
+      headers: HEADERS,
+      rateLimit: { max: 2, windowSeconds: 600 },
+      log: (line) => lines.push(line),
+    });
+    const proxied = await serveApi({ handleApi });
+    const from = (address: string) =>
+      postContact(proxied.base, formBody(newKey()), { 'X-Forwarded-For': `203.0.113.250, ${address}`, 'X-Forwarded-Host': new URL(proxied.base).host });
+    try {
+      const statuses = async (addresses: string[]) => {
+        const answers: number[] = [];
+        for (const address of addresses) answers.push((await from(address)).status);
+        return answers;
+      };
+      // Three addresses of one /64: a new address is not a new budget.
+      expect(await statuses(['2001:db8:77:1::1', '2001:db8:77:1::2', '2001:db8:77:1:ffff::3'])).toEqual([201, 201, 429]);
+      // The next /64 is another client.
+      expect(await statuses(['2001:db8:77:2::1'])).toEqual([201]);
+      // IPv4 stays per address (carrier-grade NAT), as documented.
+      expect(await statuses(['198.51.100.20', '198.51.100.20', '198.51.100.20', '198.51.100.21'])).toEqual([201, 201, 429, 201]);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('answers 408 and closes the connection when the body trickles in slower than its time', async () => {
+    const handleApi = apiHandler({
+      store: service.store,
+      requestOrigin: (req) => ({ origin: `http://${req.headers.host}`, address: '198.51.100.9' }),
+      headers: HEADERS,
+      bodyTimeMs: 300,
+      log: (line) => lines.push(line),
+    });
+    const slow = await serveApi({ handleApi });
+    const before = await stored();
+    try {
+      const { host } = new URL(slow.base);
+      const body = JSON.stringify(formBody(newKey()));
+      const socket = connect({ host: '127.0.0.1', port: Number(new URL(slow.base).port) });
+      let answer = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      socket.write(
+        `POST /api/contact HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${slow.base}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      // One byte every 50 ms: the whole body would take several seconds.
+      let sent = 0;
+      const trickle = setInterval(() => {
+        if (sent < body.length && socket.writable) socket.write(body[sent++]!);
+      }, 50);
+      await new Promise((resolve) => socket.once('close', resolve));
+      clearInterval(trickle);
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toMatch(/^Connection: close/im);
+      expect(sent).toBeLessThan(body.length);
+      expect(await stored()).toBe(before);
+    } finally {
+      await slow.close();
     }
   });
 

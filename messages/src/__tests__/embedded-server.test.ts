@@ -60,10 +60,10 @@ describe('a server on the embedded database', () => {
     // The escape sequence a visitor typed never reaches the lender's terminal.
     expect(list.stdout).not.toContain('\u001b');
     expect(show.stdout).toContain('Line one,\n"quoted"');
-    expect(csv.stdout.split('\r\n')[0]).toBe('id,receivedAt,language,name,telephone,message,delivery,attempts,deliveredAt,lastError');
-    // A spreadsheet shows the formula a visitor typed as text; a telephone number stays as it is.
+    expect(csv.stdout.split('\r\n')[0]).toBe('"id","receivedAt","language","name","telephone","message","delivery","attempts","deliveredAt","lastError"');
+    // A spreadsheet shows the formula a visitor typed as text, and a telephone number as text too (export-format.test.ts tries the rest).
     expect(csv.stdout).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
-    expect(csv.stdout).toContain(',+91 98765 43210,');
+    expect(csv.stdout).toContain(`,"'+91 98765 43210",`);
     expect(json.sort()).toEqual([...ids].sort());
   }, 30_000);
 

@@ -39,8 +39,15 @@ describe('contact settings from the environment', () => {
       rateLimit: undefined,
       trustProxy: true,
       webhook: { url: 'https://hooks.lender.example/contact', secret: 's3cret' },
-      mail: { smtpUrl: 'smtps://user:pass@mail.lender.example:465', to: 'contact@lender.example', from: 'portico@lender.example' },
+      mail: { smtpUrl: 'smtps://user:pass@mail.lender.example:465', to: 'contact@lender.example', from: 'portico@lender.example', allowPlaintext: false },
     });
+  });
+
+  it('sends mail in clear to another machine only when PORTICO_SMTP_ALLOW_PLAINTEXT is 1', () => {
+    const mail = { PORTICO_SMTP_URL: 'smtp://mail.lender.example', PORTICO_MAIL_TO: 'a@lender.example', PORTICO_MAIL_FROM: 'b@lender.example' };
+    expect(contactSettings({ ...mail, PORTICO_SMTP_ALLOW_PLAINTEXT: '1' }, where).mail?.allowPlaintext).toBe(true);
+    expect(contactSettings({ ...mail, PORTICO_SMTP_ALLOW_PLAINTEXT: '0' }, where).mail?.allowPlaintext).toBe(false);
+    expect(() => contactSettings({ ...mail, PORTICO_SMTP_ALLOW_PLAINTEXT: 'yes' }, where)).toThrow('PORTICO_SMTP_ALLOW_PLAINTEXT must be 1 or 0, not "yes"');
   });
 
   it.each([

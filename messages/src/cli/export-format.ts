@@ -18,19 +18,34 @@ function row(message: StoredMessage): Record<(typeof COLUMNS)[number], string> {
 }
 
 /**
- * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR
- * first) gets a leading `'`, unless it is a plain telephone number such as
- * `+62 21 0000`: a visitor's text must not become code in the lender's
- * spreadsheet.
+ * A place where a spreadsheet may start reading a cell, followed by what it
+ * would read as a formula there.
+ *
+ * The places: the cell's start and, inside it, after a `,` or `;` (a
+ * spreadsheet whose list separator is the other one splits the line there:
+ * Excel in Indonesia and much of Europe uses `;`), a tab or a line break (a
+ * multi-line cell read line by line).
+ *
+ * The formula: OWASP's list (`=`, `+`, `-`, `@`, tab, carriage return), also
+ * behind spaces, which spreadsheets skip, and a `"`, which would open a
+ * quoted cell in such a split.
  */
-function safeCell(value: string): string {
-  const guarded = /^[=+\-@\t\r]/.test(value) && !/^\+?[\d\s().-]+$/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(guarded) || guarded !== value ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+const FORMULA_AT_CELL_START = /(?<=^|[,;\t\r\n])(?=[ \u00a0]*["=+@\t\r-])/g;
+
+/**
+ * One CSV cell that no spreadsheet runs: a `'` before a formula character
+ * wherever a cell could start (so `=cmd|…` shows as text, in any locale),
+ * then quoted, as every cell is (RFC 4180, `""` for a quote). A telephone
+ * number such as `+62 21 0000` gets its `'` too: spreadsheets show it as
+ * text, which is what it is, and `-1+1` in that column would be a formula.
+ */
+export function csvCell(value: string): string {
+  return `"${value.replace(FORMULA_AT_CELL_START, "'").replace(/"/g, '""')}"`;
 }
 
-/** RFC 4180 CSV with a header line, CRLF line ends. */
+/** RFC 4180 CSV with a header line, every cell quoted, CRLF line ends. */
 export function toCsv(messages: readonly StoredMessage[]): string {
-  const lines = [COLUMNS.join(','), ...messages.map((message) => COLUMNS.map((column) => safeCell(row(message)[column])).join(','))];
+  const lines = [COLUMNS.map(csvCell).join(','), ...messages.map((message) => COLUMNS.map((column) => csvCell(row(message)[column])).join(','))];
   return `${lines.join('\r\n')}\r\n`;
 }
 

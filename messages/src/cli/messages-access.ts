@@ -57,7 +57,7 @@ function throughServer(port: number, token: string): MessagesAccess {
  * running server's admin endpoint when a server holds the folder (PGlite is
  * one process per folder), else the folder itself.
  */
-export async function openMessagesAccess(settings: ContactSettings): Promise<MessagesAccess> {
+export async function openMessagesAccess(settings: ContactSettings, log?: (line: string) => void): Promise<MessagesAccess> {
   if (!settings.databaseUrl) {
     const holder = folderHolder(settings.dataDir);
     if (holder !== undefined) {
@@ -71,7 +71,7 @@ export async function openMessagesAccess(settings: ContactSettings): Promise<Mes
       return throughServer(admin.port, token);
     }
   }
-  const { store, release } = await openStore(settings);
+  const { store, release } = await openStore(settings, log);
   return {
     list: (options) => store.list(options),
     get: (id) => store.get(id),

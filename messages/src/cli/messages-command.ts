@@ -52,7 +52,7 @@ async function execute(args: string[], context: CommandContext): Promise<void> {
   if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json');
   const since = dateOption(values.since);
 
-  const access = await openMessagesAccess(contactSettings(context.env, { rootDir: context.rootDir, invokedFrom: context.invokedFrom }));
+  const access = await openMessagesAccess(contactSettings(context.env, { rootDir: context.rootDir, invokedFrom: context.invokedFrom }), (line) => err(`${line}\n`));
   try {
     switch (command) {
       case 'list': {

@@ -1,5 +1,9 @@
 import { createHmac } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 import nodemailer from 'nodemailer';
+import { encodeWord } from 'nodemailer/lib/mime-funcs';
+import { parseConnectionUrl } from 'nodemailer/lib/shared';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { StoredMessage } from '../store/message-store';
 
 /** A place the lender reads messages: a webhook or a mailbox. */
@@ -60,30 +64,87 @@ export function webhookChannel(options: { url: string; secret: string; timeoutMs
 }
 
 /** One line, for a header: no line breaks a visitor could use to add headers. */
-const oneLine = (text: string) => text.replace(/[\r\n\t]+/g, ' ').slice(0, 80);
+const oneLine = (text: string) => Array.from(text.replace(/[\r\n\t]+/g, ' ')).slice(0, 80).join('');
+
+/**
+ * The Subject, with the visitor's name as RFC 2047 encoded-words made here:
+ * a name that is itself an encoded-word (`=?utf-8?b?…?=`), which nodemailer
+ * passes through as already encoded, is shown by the mail client as the
+ * characters the visitor typed, never as the text it would decode to.
+ */
+export function mailSubject(name: string): string {
+  return `Contact message from ${encodeWord(oneLine(name), 'Q', 52)}`;
+}
+
+/** Every line break a mail client might show as one. */
+const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
+/** Control characters (but tab) and the marks that reorder or hide text; shown as �. */
+const HIDDEN = /(?!\t)[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** How each line of the visitor's text starts in the mail: nothing the server writes does. */
+export const VISITOR_LINE = '| ';
+
+const fenced = (text: string) => text.split(LINE_BREAK).map((line) => `${VISITOR_LINE}${line.replace(HIDDEN, '\ufffd')}`);
+
+/**
+ * The mail's plain-text body: the server's own lines first, then each field
+ * the visitor filled under its label, every line of it behind `| `. A name
+ * such as `Asha\nTelephone: +91 …` stays inside the name, visibly.
+ */
+export function mailText(message: StoredMessage): string {
+  return [
+    `Contact message ${message.id}`,
+    `Received: ${message.receivedAt.toISOString()}`,
+    `Language: ${message.language}`,
+    '',
+    `The visitor's words follow, each line behind "${VISITOR_LINE.trim()}".`,
+    '',
+    'Name:',
+    ...fenced(message.name),
+    'Telephone:',
+    ...fenced(message.telephone),
+    'Message:',
+    ...fenced(message.message),
+    '',
+  ].join('\n');
+}
+
+/** Whether a URL's host is this machine: what goes there never crosses a network. */
+function isLoopback(hostname: string): boolean {
+  const bare = hostname.replace(/^\[(.*)\]$/, '$1');
+  if (bare.toLowerCase() === 'localhost') return true;
+  return ipaddr.isValid(bare) && ipaddr.process(bare).range() === 'loopback';
+}
+
+/**
+ * nodemailer's options for PORTICO_SMTP_URL. `smtps://` is TLS from the
+ * first byte; `smtp://` must upgrade with STARTTLS before AUTH or the
+ * message is sent (nodemailer would otherwise go on in clear when the
+ * server does not offer it), unless the server is on this machine or the
+ * operator set PORTICO_SMTP_ALLOW_PLAINTEXT=1.
+ */
+export function smtpOptions(smtpUrl: string, allowPlaintext = false): SMTPTransport.Options {
+  const options: SMTPTransport.Options = parseConnectionUrl(smtpUrl);
+  if (options.secure || allowPlaintext || isLoopback(options.host ?? '')) return options;
+  return { ...options, requireTLS: true, ignoreTLS: false };
+}
 
 /** Sends each message as a plain-text e-mail (never HTML: the text is the visitor's). */
-export function mailChannel(options: { smtpUrl: string; from: string; to: string }): Channel {
-  const transport = nodemailer.createTransport(options.smtpUrl);
+export function mailChannel(options: { smtpUrl: string; from: string; to: string; allowPlaintext?: boolean }): Channel {
+  const transport = nodemailer.createTransport(smtpOptions(options.smtpUrl, options.allowPlaintext));
   return {
     name: 'mail',
     async send(message) {
       await transport.sendMail({
         from: options.from,
         to: options.to,
-        subject: `Contact message from ${oneLine(message.name)}`,
         messageId: `<${message.id}@portico.contact>`,
-        headers: { 'X-Portico-Message-Id': message.id, 'Idempotency-Key': message.idempotencyKey },
-        text: [
-          `Name: ${message.name}`,
-          `Telephone: ${message.telephone}`,
-          `Language: ${message.language}`,
-          `Received: ${message.receivedAt.toISOString()}`,
-          `Message id: ${message.id}`,
-          '',
-          message.message,
-          '',
-        ].join('\n'),
+        headers: {
+          Subject: { prepared: true, foldLines: true, value: mailSubject(message.name) },
+          'X-Portico-Message-Id': message.id,
+          'Idempotency-Key': message.idempotencyKey,
+        },
+        text: mailText(message),
       });
     },
     close: () => transport.close(),

@@ -2,11 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseContact } from '../contact-message';
 import type { MessageStore, RateLimit } from '../store/message-store';
+import { clientNetwork } from './client-network';
 import { readBody } from './read-body';
 import type { RequestOriginOf } from './request-origin';
 
 /** 64 KB: room for any script's 5,000 characters and the other fields, far below what could hurt. */
 export const BODY_LIMIT = 64 * 1024;
+
+/**
+ * 5 s to send the body once its headers are in: a real message (at most about
+ * 21 KB, most under 2 KB) takes well under a second even on a slow mobile
+ * link, and 64 KB needs about 13 KB/s. A client that trickles it gets 408.
+ */
+export const BODY_TIME_MS = 5_000;
 
 export const CONTACT_PATH = '/api/contact';
 
@@ -21,6 +29,8 @@ export interface ContactEndpointOptions {
   log: (line: string) => void;
   /** Called once a message is stored, so delivery need not wait for its next poll. */
   onStored?: () => void;
+  /** How long the body may take to arrive (BODY_TIME_MS). */
+  bodyTimeMs?: number;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -77,9 +87,10 @@ export function contactEndpoint(options: ContactEndpointOptions): Handler {
       return answer(res, 415, { error: 'the body must be application/json' });
     }
 
-    void readBody(req, BODY_LIMIT)
+    void readBody(req, BODY_LIMIT, options.bodyTimeMs ?? BODY_TIME_MS)
       .then(async (body) => {
-        if (!body.ok) return answer(res, body.status, { error: body.error }, body.status === 413 ? { Connection: 'close' } : {});
+        // After 413 or 408 the rest of the body is not waited for.
+        if (!body.ok) return answer(res, body.status, { error: body.error }, body.status === 400 ? {} : { Connection: 'close' });
         let json: unknown;
         try {
           json = JSON.parse(body.text);
@@ -96,7 +107,8 @@ export function contactEndpoint(options: ContactEndpointOptions): Handler {
 
         let outcome;
         try {
-          outcome = await options.store.submit(parsed.message, { address, rateLimit: options.rateLimit });
+          // Counted per network: an IPv6 host has a /64 of addresses to choose from.
+          outcome = await options.store.submit(parsed.message, { address: clientNetwork(address), rateLimit: options.rateLimit });
         } catch (error) {
           options.log(`contact: the message store is unavailable: ${(error as Error).message}`);
           return answer(res, 503, { error: 'messages cannot be stored just now; please try again' });
@@ -117,6 +129,25 @@ export function contactEndpoint(options: ContactEndpointOptions): Handler {
         options.log(`contact: ${(error as Error).message}`);
         if (!res.headersSent) answer(res, 500, { error: 'internal error' });
       });
+  };
+}
+
+/**
+ * `/api/` while the store is still opening (the server does not wait for it
+ * to listen): 503 with Retry-After, the answer of a store that is down.
+ */
+export function storeOpeningApi(headers: Readonly<Record<string, string>>): Handler {
+  const text = JSON.stringify({ error: 'messages cannot be stored just now; please try again' });
+  return (req, res) => {
+    req.resume();
+    res.writeHead(503, {
+      ...headers,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(text)),
+      'Cache-Control': 'no-store',
+      'Retry-After': '5',
+    });
+    res.end(text);
   };
 }
 

@@ -3,7 +3,7 @@ import type { ContactMessage, MessageLanguage } from '../contact-message';
 import type { Database, Sql } from './database';
 import { migrate } from './migrations';
 
-/** At most `max` new messages per client address in any `windowSeconds`. */
+/** At most `max` new messages per client (`clientNetwork`: an IPv4 address, an IPv6 /64) in any `windowSeconds`. */
 export interface RateLimit {
   max: number;
   windowSeconds: number;

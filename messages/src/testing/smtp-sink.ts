@@ -7,13 +7,23 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** A mailbox on loopback that takes every mail, without TLS or login. */
-export async function startSmtpSink() {
+/**
+ * A mailbox that takes every mail, without TLS (no STARTTLS offered), on
+ * `host` (loopback by default). It accepts any login in clear and records
+ * the user names, so a test sees whether a client sent its password.
+ */
+export async function startSmtpSink(options: { host?: string } = {}) {
   const mails: ReceivedMail[] = [];
+  const logins: string[] = [];
   const server = new SMTPServer({
     authOptional: true,
+    allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onAuth(auth, _session, callback) {
+      logins.push(auth.username ?? '');
+      callback(null, { user: auth.username });
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -27,7 +37,8 @@ export async function startSmtpSink() {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, () => resolve()));
   const port = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: `smtp://${host.includes(':') ? `[${host}]` : host}:${port}`, port, mails, logins, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

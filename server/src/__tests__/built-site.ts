@@ -60,6 +60,8 @@ export const portOf = (url: string) => Number(new URL(url).port);
  */
 export function rawRequest(port: number, request: string | Buffer, timeoutMs = 5_000): Promise<RawAnswer | undefined> {
   const bodyless = /^HEAD /.test(String(request));
+  // httpRequest's default Host names the port the request goes to.
+  if (typeof request === 'string') request = request.replace(`Host: localhost:${PORT_SLOT}\r\n`, `Host: localhost:${port}\r\n`);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const received = () => parseAnswer(Buffer.concat(chunks).toString('latin1'));
@@ -99,13 +101,20 @@ function parseAnswer(raw: string): RawAnswer | undefined {
   return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine ?? '')?.[1] ?? 0), headers, body: raw.slice(split + 4) };
 }
 
-/** `METHOD target HTTP/1.1` with a Host, `Connection: close` and any other fields, as written. */
+/** Stands for the port in httpRequest's default Host, until rawRequest knows it. */
+const PORT_SLOT = '{port}';
+
+/**
+ * `METHOD target HTTP/1.1` with a Host (by default `localhost:` and the port
+ * rawRequest sends it to, as a browser would), `Connection: close` and any
+ * other fields, as written.
+ */
 export function httpRequest(
   target: string,
   options: { method?: string; host?: string | null; headers?: Record<string, string>; version?: string } = {},
 ): string {
   const lines = [`${options.method ?? 'GET'} ${target} HTTP/${options.version ?? '1.1'}`];
-  if (options.host !== null) lines.push(`Host: ${options.host ?? 'localhost'}`);
+  if (options.host !== null) lines.push(`Host: ${options.host ?? `localhost:${PORT_SLOT}`}`);
   lines.push('Connection: close');
   for (const [name, value] of Object.entries(options.headers ?? {})) lines.push(`${name}: ${value}`);
   return `${lines.join('\r\n')}\r\n\r\n`;

@@ -63,7 +63,17 @@ test('the host answers /robots.txt as text naming its sitemap; the static file i
   const answer = await ask(running, '/robots.txt');
   expect(answer.status).toBe(200);
   expect(answer.headers['content-type']).toBe('text/plain; charset=utf-8');
-  expect(answer.body).toBe(robotsTxt('http://localhost'));
+  expect(answer.body).toBe(robotsTxt(running.url));
+});
+
+test('robots.txt and the sitemap never name a port the server is not on: such a Host is refused', async () => {
+  for (const path of ['/robots.txt', '/sitemap.xml']) {
+    for (const host of ['localhost:1', '127.0.0.1:1', 'localhost', `localhost:${running.ports[1]}`]) {
+      const answer = await ask(running, path, { host });
+      expect(`${path} ${host}: ${answer.status}`).toBe(`${path} ${host}: 400`);
+      expect(answer.body).not.toContain(':1/');
+    }
+  }
 });
 
 test('behind a trusted proxy the URLs carry the public host and scheme', async () => {
@@ -74,6 +84,27 @@ test('behind a trusted proxy the URLs carry the public host and scheme', async (
   expect(answer.body).toContain('<loc>https://www.portico.example/</loc>');
   expect(answer.headers.vary).toBe('Host, X-Forwarded-Host, X-Forwarded-Proto');
   expect((await ask(proxied, '/robots.txt', { host: 'evil.example' })).status).toBe(400);
+  // The proxy passes on the port the visitor wrote; only the scheme's default is the site's.
+  for (const forwardedHost of ['www.portico.example:1', 'www.portico.example:8443', 'www.portico.example:80']) {
+    const answer = await ask(proxied, '/sitemap.xml', { host: '127.0.0.1', headers: { 'X-Forwarded-Host': forwardedHost, 'X-Forwarded-Proto': 'https' } });
+    expect(`${forwardedHost}: ${answer.status}`).toBe(`${forwardedHost}: 400`);
+  }
+  expect((await ask(proxied, '/sitemap.xml', { host: '127.0.0.1', headers: { 'X-Forwarded-Host': 'www.portico.example:443', 'X-Forwarded-Proto': 'https' } })).status).toBe(200);
+});
+
+test('a PORTICO_HOSTS entry with a port is the one port answered for that name', async () => {
+  const mapped = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: () => undefined, trustProxy: true, hostnames: ['www.portico.example:8443'] });
+  try {
+    const asked = (forwardedHost: string) =>
+      ask(mapped, '/sitemap.xml', { host: '127.0.0.1', headers: { 'X-Forwarded-Host': forwardedHost, 'X-Forwarded-Proto': 'https' } });
+    const answer = await asked('www.portico.example:8443');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('<loc>https://www.portico.example:8443/</loc>');
+    expect((await asked('www.portico.example')).status).toBe(400);
+    expect((await asked('www.portico.example:443')).status).toBe(400);
+  } finally {
+    await mapped.close();
+  }
 });
 
 test('a remote has no sitemap, and only the exact paths answer', async () => {

@@ -7,7 +7,7 @@ import { SECTION_WORKER_PATH, SHELL_WORKER_PATH } from '../ssr/server-rendering'
  * lines on file descriptor 3, `handle` called with each request, `send` in
  * scope. What is under test with these is the front server, not React.
  */
-const channel = (handle: string) => `
+export const channel = (handle: string) => `
 const socket = new (require('node:net').Socket)({ fd: 3, readable: true, writable: true });
 const send = (message) => socket.write(JSON.stringify(message) + '\\n');
 const handle = ${handle};

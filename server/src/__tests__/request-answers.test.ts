@@ -215,24 +215,33 @@ describe('the Host header', () => {
     expect((await ask('/', { host: null, version: '1.0' })).status).toBe(400);
   });
 
-  test.each(['localhost:8080', '127.0.0.1:8080', '[::1]:8080', 'LOCALHOST'])('Host "%s" is one of ours', async (host) => {
-    expect((await ask('/', { host })).status).toBe(200);
+  test.each(['localhost:PORT', '127.0.0.1:PORT', '[::1]:PORT', 'LOCALHOST:PORT'])('Host "%s" is one of ours', async (host) => {
+    expect((await ask('/', { host: host.replace('PORT', String(port)) })).status).toBe(200);
+  });
+
+  test.each(['localhost', 'localhost:1', '127.0.0.1:8080', '[::1]:80'])('Host "%s", a port the page is not served on, answers 400', async (host) => {
+    const answer = await ask('/', { host });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toBe('Bad request: unknown host\n');
   });
 
   test("the default config's remotes follow the Host, and the answer says it varies by it", async () => {
     for (const target of ['/', '/config.json', '/nope']) {
-      const answer = await ask(target, { host: '127.0.0.1:1234' });
+      const answer = await ask(target, { host: `127.0.0.1:${port}` });
       expect(`${target}: ${answer.headers.vary}`).toBe(`${target}: Host`);
     }
-    const config = JSON.parse((await ask('/config.json', { host: '127.0.0.1:1234' })).body) as { remotes: Record<string, string> };
+    const config = JSON.parse((await ask('/config.json', { host: `127.0.0.1:${port}` })).body) as { remotes: Record<string, string> };
     expect(Object.values(config.remotes).every((url) => url.startsWith('http://127.0.0.1:'))).toBe(true);
   });
 
-  test('PORTICO_HOSTS names the only hosts answered', async () => {
-    await withServer({ hostnames: ['portico.example', '192.0.2.7'] }, async (own) => {
-      expect((await ask('/', { host: 'portico.example' }, own)).status).toBe(200);
-      expect((await ask('/', { host: '192.0.2.7:8080' }, own)).status).toBe(200);
-      expect((await ask('/', { host: 'localhost' }, own)).status).toBe(400);
+  test('PORTICO_HOSTS names the only hosts answered, on the server\'s port or the one given', async () => {
+    await withServer({ hostnames: ['portico.example', '192.0.2.7', 'mapped.example:8080'] }, async (own) => {
+      expect((await ask('/', { host: `portico.example:${own}` }, own)).status).toBe(200);
+      expect((await ask('/', { host: `192.0.2.7:${own}` }, own)).status).toBe(200);
+      expect((await ask('/', { host: '192.0.2.7:8080' }, own)).status).toBe(400);
+      expect((await ask('/', { host: 'mapped.example:8080' }, own)).status).toBe(200);
+      expect((await ask('/', { host: `mapped.example:${own}` }, own)).status).toBe(400);
+      expect((await ask('/', { host: `localhost:${own}` }, own)).status).toBe(400);
     });
   });
 

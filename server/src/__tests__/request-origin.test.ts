@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { parseHost } from '@portico/shared-config/node-config';
-import { allowedHostnames, trustProxyFrom, visitorOf } from '../request-origin';
+import { allowedHosts, hostAllowed, parseHostRule, trustProxyFrom, visitorOf } from '../request-origin';
 
 /** A request as the server sees it: headers, and the socket's peer. */
 function requestOf(headers: Record<string, string | string[]>, socket: Partial<Socket> & { encrypted?: boolean } = {}): IncomingMessage {
@@ -76,20 +76,71 @@ test('parseHost keeps IPv6 brackets and lower-cases', () => {
   expect(parseHost('LocalHost')).toEqual({ host: 'localhost', hostname: 'localhost' });
 });
 
-describe('allowedHostnames', () => {
-  test('by default: localhost, loopback and every address of this machine', () => {
-    const names = allowedHostnames({});
-    for (const name of ['localhost', '127.0.0.1', '[::1]']) expect(names.has(name)).toBe(true);
-    expect([...names].every((name) => !name.includes('%'))).toBe(true);
+describe('allowedHosts', () => {
+  test('by default: localhost, loopback and every address of this machine, on the port the request came in on', () => {
+    const hosts = allowedHosts({});
+    for (const hostname of ['localhost', '127.0.0.1', '[::1]']) expect(hosts).toContainEqual({ hostname });
+    expect(hosts.every((rule) => !rule.hostname.includes('%') && rule.port === undefined)).toBe(true);
   });
 
-  test('PORTICO_HOSTS replaces the default', () => {
-    expect([...allowedHostnames({ PORTICO_HOSTS: 'www.portico.example, 192.0.2.7,[2001:db8::1], ::2' })]).toEqual([
-      'www.portico.example',
-      '192.0.2.7',
-      '[2001:db8::1]',
-      '[::2]',
+  test('PORTICO_HOSTS replaces the default, with or without a port', () => {
+    expect(allowedHosts({ PORTICO_HOSTS: 'www.portico.example, 192.0.2.7:8443,[2001:db8::1], ::2, [2001:db8::3]:9000, WWW.Portico.example:443' })).toEqual([
+      { hostname: 'www.portico.example' },
+      { hostname: '192.0.2.7', port: 8443 },
+      { hostname: '[2001:db8::1]' },
+      { hostname: '[::2]' },
+      { hostname: '[2001:db8::3]', port: 9000 },
+      { hostname: 'www.portico.example', port: 443 },
     ]);
+  });
+
+  test.each(['www.portico.example:0', 'www.portico.example:99999', 'http://www.portico.example', 'a b', 'www.portico.example:', 'user@host'])(
+    'a bad PORTICO_HOSTS entry (%p) stops the start, named',
+    (entry) => {
+      expect(() => allowedHosts({ PORTICO_HOSTS: `localhost,${entry}` })).toThrow(`PORTICO_HOSTS: "${entry}" is not a host name`);
+    },
+  );
+});
+
+describe('hostAllowed: the Host, port included', () => {
+  const direct = { localPort: 8080, trustProxy: false };
+  const proxied = { localPort: 8090, trustProxy: true };
+  const visitor = (host: string, protocol: 'http' | 'https' = 'http') => ({ host, hostname: host.replace(/:\d+$/, ''), protocol });
+  const rules = [parseHostRule('localhost'), parseHostRule('[::1]'), parseHostRule('www.portico.example'), parseHostRule('mapped.example:9000')];
+
+  test.each([
+    ['localhost:8080', direct, true],
+    ['[::1]:8080', direct, true],
+    // Not the port the server is reached on: the canonical URL would name a port nobody serves.
+    ['localhost:1', direct, false],
+    ['localhost:8081', direct, false],
+    // No port is port 80.
+    ['localhost', direct, false],
+    ['mapped.example:9000', direct, true],
+    ['mapped.example:8080', direct, false],
+    ['mapped.example', direct, false],
+    ['evil.example:8080', direct, false],
+  ] as const)('directly, %s is %s', (host, context, allowed) => {
+    expect(hostAllowed(rules, visitor(host), context)).toBe(allowed);
+  });
+
+  test.each([
+    ['www.portico.example', 'https', true],
+    ['www.portico.example:443', 'https', true],
+    ['www.portico.example', 'http', true],
+    ['www.portico.example:1', 'https', false],
+    ['www.portico.example:80', 'https', false],
+    ['www.portico.example:8443', 'https', false],
+    // The server's own port still works (a health check to the server itself).
+    ['www.portico.example:8090', 'http', true],
+    ['mapped.example:9000', 'https', true],
+    ['mapped.example', 'https', false],
+  ] as const)('behind a trusted proxy, %s over %s is %s', (host, protocol, allowed) => {
+    expect(hostAllowed(rules, visitor(host, protocol), proxied)).toBe(allowed);
+  });
+
+  test('no host, no answer', () => {
+    expect(hostAllowed(rules, { host: undefined, hostname: undefined, protocol: 'http' }, direct)).toBe(false);
   });
 });
 

@@ -122,7 +122,8 @@ const RAW = [
   'GET / HTTP/1.1\nHost: localhost\n\n',
 ];
 
-function generate(count: number): string[] {
+/** `count` requests, most of them to `ownHost` (the server's `localhost:port`). */
+function generate(count: number, ownHost: string): string[] {
   const next = random(15);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
   const requests: string[] = [];
@@ -135,7 +136,7 @@ function generate(count: number): string[] {
     const target = next() < 0.4 ? pick(TARGETS.slice(0, 5)) : pick(TARGETS);
     const lines = [`${pick(METHODS)} ${target} HTTP/1.1`];
     const [, hosts] = HEADERS[0]!;
-    if (next() < 0.95) lines.push(`Host: ${next() < 0.8 ? 'localhost' : pick(hosts)}`);
+    if (next() < 0.95) lines.push(`Host: ${next() < 0.8 ? ownHost : pick(hosts)}`);
     const [, ranges] = HEADERS[1]!;
     if (next() < 0.3) lines.push(`Range: ${pick(ranges)}`);
     for (const [name, values] of HEADERS.slice(2)) {
@@ -165,7 +166,7 @@ afterAll(async () => {
 
 test(`${REQUESTS} malformed requests: no 5xx, no fault logged, every HTML answer protected, then a plain request is served`, async () => {
   const port = running.ports[0]!;
-  const requests = generate(REQUESTS);
+  const requests = generate(REQUESTS, `localhost:${port}`);
   const answers: { request: string; answer: RawAnswer | undefined }[] = [];
   for (let start = 0; start < requests.length; start += PARALLEL) {
     const batch = requests.slice(start, start + PARALLEL);
@@ -194,7 +195,7 @@ test(`${REQUESTS} malformed requests: no 5xx, no fault logged, every HTML answer
   expect(logged.filter((line) => !line.startsWith('config.json: '))).toEqual([]);
   expect(rejections).toEqual([]);
 
-  const after = await rawRequest(port, 'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+  const after = await rawRequest(port, `GET / HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: close\r\n\r\n`);
   expect(after?.status).toBe(200);
   expect(after?.body).toBe(INDEX_HTML('host'));
 }, 30_000);
