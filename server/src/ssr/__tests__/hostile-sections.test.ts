@@ -30,7 +30,8 @@ async function serve(remotes: Record<string, string>, cache = true) {
   const file = path.join(folder, 'config.json');
   writeFileSync(file, JSON.stringify({ ...sampleConfig, remotes }));
   const log: string[] = [];
-  const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath: file, log: (line) => log.push(line), ssr: { cache } });
+  // A generous page budget: a busy machine must not turn a page into the client-rendered one while a test reads it.
+  const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath: file, log: (line) => log.push(line), ssr: { cache, budgetMs: 5000 } });
   return {
     running,
     log,
