@@ -96,7 +96,7 @@ async function serverRendered(url: string): Promise<boolean> {
 async function withServe<T>(port: number, ssr: boolean, use: (url: string) => Promise<T>): Promise<T> {
   const serve = runServe({ PORT: String(port), HOST: LOOPBACK, PORTICO_SSR: ssr ? '1' : '0' });
   try {
-    await waitForOutput(serve, 'Portico is serving at', 120_000);
+    await waitForOutput(serve);
     return await use(`http://${LOOPBACK}:${port}/`);
   } finally {
     if (serve.child.exitCode === null) {

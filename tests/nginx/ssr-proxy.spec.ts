@@ -27,7 +27,7 @@ test.beforeAll(async () => {
     // 127.0.0.1 without a port is the Node server's own port, which the test also asks directly.
     PORTICO_HOSTS: `127.0.0.1:${new URL(url).port},127.0.0.1`,
   });
-  await waitForOutput(serve, 'Portico is serving at', 60_000);
+  await waitForOutput(serve);
 });
 
 test.afterAll(async () => {

@@ -5,6 +5,7 @@ import { sampleConfig } from '@portico/testing/sample-config';
 import { serverStoresMessages } from '../support/contact-api';
 import { startFaultServer, type Fault } from '../support/fault-server';
 import { expect, serve, siteRemotes, test, workerPorts, writeConfig } from '../support/fixtures';
+import { installClock, stopClock } from '../support/page-clock';
 import { REPO_ROOT } from '../support/paths';
 import { copyDists, redeploy, SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
 import { serveUnderPath } from '../support/static-server';
@@ -104,13 +105,17 @@ test('a normal visit hydrates the server-rendered page with no error; tabs, lang
   expect(await pageHtml(site.url)).toContain('A personal loan in three steps');
   // This site serves no message store; contact-delivery.spec.ts posts to a real one.
   await serverStoresMessages(page);
+  await installClock(page);
   await page.goto(site.url);
   await page.getByRole('tab', { name: 'Contact us' }).click();
   await page.getByLabel('Name').fill('Asha');
   await page.getByLabel('Telephone').fill('+91 98765 43210');
   await page.getByLabel('Message').fill('When can I apply?');
+  // Stopped while the 1 s toast is looked at, then on again.
+  await stopClock(page, page.getByRole('button', { name: 'Send message' }));
   await page.getByRole('button', { name: 'Send message' }).click();
   await expect(page.getByRole('status')).toHaveText('Submit successfully！');
+  await page.clock.resume();
   expect(await page.evaluate(() => (window as unknown as { serverHeading: Element }).serverHeading === document.querySelector('#home h2'))).toBe(true);
 
   await page.getByRole('link', { name: 'Bahasa Indonesia' }).click();
@@ -226,9 +231,8 @@ test.describe('a section the server cannot render is left to the browser', () =>
     expect(html).toContain(CONTACT_LEFT_TO_BROWSER);
     expect(html).toContain('A personal loan in three steps');
     expect(html).toContain('Company Name');
-    const started = Date.now();
+    // How soon is the server's page budget (server/src/ssr/__tests__/hostile-sections.test.ts); here, what the visitor gets.
     await page.goto(`${url}/#contact`, { waitUntil: 'domcontentloaded' });
-    expect(Date.now() - started).toBeLessThan(2000);
     const contact = page.getByRole('tabpanel', { name: 'Contact us' });
     if (browserShows === 'form') await expect(contact.getByRole('button', { name: 'Send message' })).toBeVisible();
     else await expect(contact.getByRole('alert')).toContainText('The Contact us section could not be loaded.');
@@ -266,9 +270,8 @@ test('a killed render worker: the next visitors get the client-rendered page at 
     const before = site.renderWorker();
     expect(before?.pid).toBeDefined();
     process.kill(before!.pid!, 'SIGKILL');
-    const started = Date.now();
+    // That the page arrives while workers die is checked in server/src/ssr/__tests__/hostile-sections.test.ts; here, what the visitor gets.
     await page.goto(site.url, { waitUntil: 'domcontentloaded' });
-    expect(Date.now() - started).toBeLessThan(2000);
     await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
     await expect.poll(async () => pageHtml(site.url), { timeout: 10_000 }).toContain('A personal loan in three steps');
     expect(site.renderWorker()?.generation).toBeGreaterThan(before!.generation!);

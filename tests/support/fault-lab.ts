@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startFaultServer, type FaultServer } from './fault-server';
+import { SERVER_START_LIMIT_MS } from './start-limit';
 import { serve, test as base, workerPorts, writeConfig, type PorticoSite } from './fixtures';
 
 /** This worker's port slot for the lab's site (see workerPorts). */
@@ -44,7 +45,8 @@ export const test = base.extend<{ lab: Lab }, { labWorker: LabWorker }>({
       await use({ site, faults, configPath });
       await Promise.all([site.close(), faults.close()]);
     },
-    { scope: 'worker' },
+    // Its own time limit: start-up is not the first test's time.
+    { scope: 'worker', timeout: SERVER_START_LIMIT_MS },
   ],
   lab: async ({ labWorker }, use) => {
     const { site, faults, configPath } = labWorker;

@@ -5,6 +5,7 @@ import { test as base } from '@playwright/test';
 import { startPortico, type PorticoServerOptions, type RunningPortico } from '@portico/server';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { REPO_ROOT } from './paths';
+import { allowServerStart, SERVER_START_LIMIT_MS, withinStartLimit } from './start-limit';
 
 export interface PorticoSite {
   url: string;
@@ -32,6 +33,8 @@ export function workerPorts(parallelIndex: number, slot = 0): number {
 /**
  * Serves the built apps of `rootDir` (by default this repository's) on
  * basePort..basePort+3, the page server-rendered unless `ssr` is false.
+ * Ready means startPortico resolved: its ports are open and its first render
+ * worker warm (it waits as long as the start-up limit for one).
  */
 export async function serve(
   basePort: number,
@@ -39,7 +42,17 @@ export async function serve(
   rootDir = REPO_ROOT,
   ssr?: PorticoServerOptions['ssr'],
 ): Promise<RunningPortico & PorticoSite> {
-  const running = await startPortico({ rootDir, basePort, configPath, ssr });
+  allowServerStart();
+  const lines: string[] = [];
+  const log = (line: string) => {
+    lines.push(line);
+    process.stderr.write(`${line}\n`);
+  };
+  const running = await withinStartLimit(
+    `Portico on port ${basePort}`,
+    () => startPortico({ rootDir, basePort, configPath, ssr, log, firstWorkerWaitMs: SERVER_START_LIMIT_MS }),
+    () => lines.join('\n'),
+  );
   return { ...running, basePort, origin: (offset) => `http://localhost:${basePort + offset}` };
 }
 
@@ -79,7 +92,8 @@ export const test = base.extend<object, { site: PorticoSite }>({
       await use(running);
       await running.close();
     },
-    { scope: 'worker' },
+    // Its own time limit: start-up is not the first test's time.
+    { scope: 'worker', timeout: SERVER_START_LIMIT_MS },
   ],
 });
 

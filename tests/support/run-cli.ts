@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './paths';
+import { allowServerStart, SERVER_START_LIMIT_MS } from './start-limit';
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -10,6 +11,9 @@ export interface ServeProcess {
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
 }
+
+/** The line `npm run serve` prints once every port is open and the page is server-rendered: readiness. */
+export const READY_LINE = 'Portico is serving at';
 
 /**
  * Runs `npm run serve`'s program exactly as an operator would, with extra env:
@@ -19,8 +23,10 @@ export interface ServeProcess {
  * busy server was not stopped cleanly.)
  * Each process gets a message store of its own (the embedded database is one
  * process per data folder), removed when it exits, unless `env` names one.
+ * In a test, the test gets the start-up limit on top of its own time.
  */
 export function runServe(env: Record<string, string>): ServeProcess {
+  allowServerStart();
   const dataDir = env.PORTICO_DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'portico-data-'));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server/src/main.ts')], {
     cwd: REPO_ROOT,
@@ -35,12 +41,18 @@ export function runServe(env: Record<string, string>): ServeProcess {
   return { child, output: () => output, exited };
 }
 
-// The first start of an embedded store creates its database (a few seconds).
-export async function waitForOutput(serve: ServeProcess, text: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Waits for `text` in the output (the ready line, by default), for as long as
+ * the start-up limit: the first start of an embedded store creates its
+ * database, and the render workers warm in their sandboxes. Fails with the
+ * whole output if the line never comes or the process exits first.
+ */
+export async function waitForOutput(serve: ServeProcess, text = READY_LINE, timeoutMs = SERVER_START_LIMIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!serve.output().includes(text)) {
     if (Date.now() > deadline || serve.child.exitCode !== null) {
-      throw new Error(`"${text}" never appeared; output was:\n${serve.output()}`);
+      const why = serve.child.exitCode !== null ? `it exited with ${serve.child.exitCode}` : `not within ${timeoutMs / 1000} s`;
+      throw new Error(`npm run serve did not start ("${text}" never appeared: ${why}); its output was:\n${serve.output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
