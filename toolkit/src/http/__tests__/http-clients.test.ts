@@ -169,13 +169,11 @@ describe('createJsonClient', () => {
 
   test('gives up after the timeout it was given', async () => {
     const client = createJsonClient({ baseURL, search: '', timeout: 100 });
-    const started = Date.now();
-
+    // The server never answers: only the client's own timeout ends this (ECONNABORTED).
     const error: unknown = await client.get('/hang').catch((reason: unknown) => reason);
 
     expect(error).toBeInstanceOf(AxiosError);
     expect((error as AxiosError).code).toBe(AxiosError.ECONNABORTED);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   test('waits 60 seconds by default', () => {
