@@ -1,5 +1,6 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import type { SectionId, SectionModule } from '@portico/shared-config';
+import type { SectionModule } from '@portico/shared-config';
+import type { SectionId } from '@portico/contract/sections';
 import { createElement, Fragment } from 'react';
 import {
   loadSection as loadOne,

@@ -1,4 +1,5 @@
-import { SECTION_IDS, type SectionId, type SectionModule } from '@portico/shared-config';
+import { type SectionModule } from '@portico/shared-config';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { SectionLoads } from '../../host/src/remotes/load-section';
 import * as about from '../../remote-about/src/exposes/section';
 import * as contact from '../../remote-contact/src/exposes/section';

@@ -1,10 +1,11 @@
 import { Writable } from 'node:stream';
-import { loadPack, pagePath, PorticoProvider, localeOf, type ConfigProblem, type Language, type SiteConfig } from '@portico/shared-config';
+import { loadPack, PorticoProvider, type ConfigProblem, type SiteConfig } from '@portico/shared-config';
+import { pagePath, localeOf, type Language } from '@portico/contract/languages';
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { App } from '../../host/src/app/app';
 import { pageHead, withPageHead } from '../../host/src/app/page-head';
-import { resolveRemotes } from '../../host/src/remotes/resolve-remotes';
+import { resolveRemotes } from '@portico/contract/override';
 import { RemoteUrlsContext } from '../../host/src/remotes/remote-urls-context';
 import { PageAddressContext } from '../../host/src/shell/page-address-context';
 import { startSections } from './load-section';

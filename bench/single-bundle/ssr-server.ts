@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { answerConfig, hostPageHeaders, requestTarget, staticFiles, visitorOf } from '@portico/server';
-import { languageFromSearch, type Language } from '@portico/shared-config';
+import { hostPageHeaders, requestTarget, staticFiles, visitorOf } from '@portico/server';
+import { answerConfig } from '@portico/shared-config/node-config';
+import { languageFromSearch, type Language } from '@portico/contract/languages';
 import { parseConfig } from '@portico/shared-config/config';
 import type { SinglePageInput } from './server-entry';
 
@@ -46,16 +47,16 @@ export async function startSingleSsrServer({ dist, serverEntry, port }: { dist: 
         return;
       }
       if (target?.pathname === '/' || target?.pathname === '/index.html') {
-        const raw: unknown = JSON.parse(config.body);
+        const read = parseConfig(JSON.parse(config.body));
         const language: Language = languageFromSearch(target.search);
         const key = `${language} ${origin} ${config.body}`;
         if (!cache.has(key)) {
-          const { config: parsed, problems } = parseConfig(raw);
+          const { config: parsed, problems } = read;
           cache.set(key, renderSinglePage({ indexHtml, config: parsed, problems, language, origin: origin ?? `http://localhost:${port}` }));
         }
         const html = await cache.get(key)!;
         // The page's policy, without the preloads of the remotes' manifests: a single bundle loads none.
-        const { Link: _preloads, ...headers } = hostPageHeaders(raw, target.search);
+        const { Link: _preloads, ...headers } = hostPageHeaders(read, target.search);
         res.writeHead(200, {
           ...headers,
           'Content-Type': 'text/html; charset=utf-8',

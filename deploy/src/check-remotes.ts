@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inspectManifest, parseManifest, readManifestBody } from '@portico/host/manifest-check';
+import { readManifest, type Manifest } from '@portico/contract/manifest';
+import { inspectManifest, readManifestBody } from '@portico/host/manifest-check';
 import { parseConfig } from '@portico/shared-config/config';
-import { DEFAULT_FETCH_LIMITS, fetchVerified, locateNodeEntry, NodeSectionError } from '@portico/render';
-import { EXPOSED_SECTION, remoteNameOf, SECTION_IDS, type SectionId } from '@portico/shared-config/contract';
+import { DEFAULT_FETCH_LIMITS, fetchVerified, NodeSectionError } from '@portico/render';
+import { EXPOSED_SECTION, remoteNameOf, SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { sharedDependencies } from '@portico/webpack';
 
 /** Shared modules a section must take from the host, or it would run a second copy. */
@@ -62,12 +63,6 @@ export interface CheckOptions {
   timeoutMs?: number;
 }
 
-/** The parts of a manifest the report shows, once the page's check has passed it. */
-interface Manifest {
-  name?: unknown;
-  metaData?: { buildInfo?: { buildVersion?: unknown; buildId?: unknown } };
-}
-
 async function fetchBytes(url: string, timeoutMs: number): Promise<{ bytes: Uint8Array } | { problem: string }> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
@@ -86,9 +81,10 @@ async function fetchBytes(url: string, timeoutMs: number): Promise<{ bytes: Uint
  * section (@portico/render): named in the manifest with its hash, on the
  * manifest's origin, reachable, matching the hash. Each problem in words.
  */
-export async function checkNodeBuild(manifestUrl: string, manifestText: string, timeoutMs: number): Promise<string[]> {
+export async function checkNodeBuild(manifest: Manifest, timeoutMs: number): Promise<string[]> {
+  const entry = manifest.nodeEntry;
+  if ('problem' in entry) return [`the server cannot render it, the browser only: ${entry.problem}`];
   try {
-    const entry = locateNodeEntry(manifestUrl, manifestText);
     await fetchVerified(entry.url, entry.integrity, { ...DEFAULT_FETCH_LIMITS, timeoutMs });
     return [];
   } catch (error) {
@@ -134,22 +130,18 @@ export async function checkRemote(
     if (!check.pinOk) check.problems.push(`the manifest does not match remoteIntegrity.${section}: the host will refuse it`);
   }
 
-  const parsed = parseManifest(fetched.bytes);
-  if ('problem' in parsed) {
-    check.problems.push(`${url} ${parsed.problem}, so not a federation manifest`);
+  const read = readManifest(fetched.bytes, url);
+  if ('problem' in read) {
+    check.problems.push(`${url} ${read.problem}`);
     return check;
   }
+  const { manifest } = read;
   // The page's own check, with the host's installed versions as what the page shares.
-  const report = inspectManifest(parsed.manifest, {
+  const report = inspectManifest(manifest, {
     expose: EXPOSED_SECTION,
     pageShares: options.hostShared ?? hostSharedVersions(),
     singletons: REQUIRED_SINGLETONS,
   });
-  if (report.notManifest) {
-    check.problems.push(`${url} ${report.notManifest}`);
-    return check;
-  }
-  const manifest = parsed.manifest as Manifest;
   if (manifest.name !== remoteNameOf(section)) {
     check.problems.push(`is the manifest of "${String(manifest.name)}", not of ${remoteNameOf(section)}`);
   } else {
@@ -160,13 +152,12 @@ export async function checkRemote(
   check.sharedOk = report.sharedProblems.length === 0;
   check.problems.push(...report.sharedProblems);
 
-  const nodeProblems = await checkNodeBuild(url, new TextDecoder().decode(fetched.bytes), options.timeoutMs ?? 5000);
+  const nodeProblems = await checkNodeBuild(manifest, options.timeoutMs ?? 5000);
   check.nodeBuildOk = nodeProblems.length === 0;
   check.problems.push(...nodeProblems);
 
-  const info = manifest.metaData?.buildInfo;
-  check.version = typeof info?.buildVersion === 'string' ? info.buildVersion : '-';
-  check.buildId = typeof info?.buildId === 'string' ? info.buildId : '-';
+  check.version = manifest.build.version ?? '-';
+  check.buildId = manifest.build.id ?? '-';
   return check;
 }
 

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { startPortico, treeRssKb, type RunningPortico } from '@portico/server';
-import { APP_DIRS, APP_NAMES } from '@portico/shared-config/contract';
+import { APP_DIRS, APP_NAMES } from '@portico/contract/sections';
 import { formatRedeployReport, missedTargets, type MemorySnapshot, type RedeployReport, type StillRunning } from './redeploy-report';
 
 /**

@@ -1,7 +1,9 @@
+import { parseConfig, type ParsedConfig } from '@portico/shared-config/config';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { basePort, remoteOrigins } from '@portico/server';
+import { remoteOrigins } from '@portico/server';
+import { basePort } from '@portico/contract/sections';
 import { DEBIAN_BROTLI_MODULE, DEFAULT_UPSTREAM_OFFSET, nginxConfig } from './nginx-config';
 
 const USAGE = `npm run nginx:config -- --config path/to/config.json [--out nginx.conf]
@@ -46,9 +48,9 @@ function main(): void {
   if (values['no-ssr'] && values.upstream) throw new Error('--upstream names the Node server that --no-ssr goes without: give one or the other');
 
   const configPath = resolve(values.config);
-  let config: unknown;
+  let config: ParsedConfig;
   try {
-    config = JSON.parse(readFileSync(configPath, 'utf8'));
+    config = parseConfig(JSON.parse(readFileSync(configPath, 'utf8')));
   } catch (error) {
     throw new Error(`cannot read ${configPath} as JSON: ${(error as Error).message}`);
   }

@@ -1,18 +1,8 @@
+import type { ParsedConfig } from '@portico/shared-config/config';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  APP_DIRS,
-  CACHE_IMMUTABLE,
-  CACHE_REVALIDATE,
-  COMMON_HEADERS,
-  CROSS_ORIGIN_HEADERS,
-  dataHeaders,
-  HASHED_FILE,
-  NOT_FOUND_PAGE,
-  hostPageHeaders,
-  pageHeaders,
-  STRICT_TRANSPORT_SECURITY,
-} from '@portico/server';
+import { CACHE_IMMUTABLE, CACHE_REVALIDATE, COMMON_HEADERS, CROSS_ORIGIN_HEADERS, dataHeaders, HASHED_FILE, NOT_FOUND_PAGE, hostPageHeaders, pageHeaders, STRICT_TRANSPORT_SECURITY } from '@portico/server';
+import { APP_DIRS } from '@portico/contract/sections';
 
 export const TEMPLATE_PATH = path.join(__dirname, '../nginx.conf.template');
 
@@ -20,8 +10,8 @@ export const TEMPLATE_PATH = path.join(__dirname, '../nginx.conf.template');
 export const DEBIAN_BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
 
 export interface NginxOptions {
-  /** The config.json the site serves; its remote origins make the host page's CSP. */
-  config: unknown;
+  /** The config.json the site serves, as parseConfig read it: its remote origins make the host page's CSP. */
+  config: ParsedConfig;
   /** Absolute path nginx serves /config.json from. */
   configPath: string;
   /** The folder holding host/dist and each remote-NAME/dist. */

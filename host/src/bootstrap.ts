@@ -1,14 +1,6 @@
-import {
-  configWarnings,
-  languageFromSearch,
-  loadConfig,
-  loadPack,
-  parseConfig,
-  SECTION_IDS,
-  type Language,
-  type SectionId,
-  type TextPack,
-} from '@portico/shared-config';
+import { configWarnings, loadConfig, loadPack, parseConfig, type TextPack } from '@portico/shared-config';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { languageFromSearch, type Language } from '@portico/contract/languages';
 import { applyTheme } from './app/apply-theme';
 import { readPageData } from './app/read-page-data';
 import { yieldToMain } from './app/yield-to-main';

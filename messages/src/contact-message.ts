@@ -5,19 +5,11 @@
  * answer so a visitor can be told which field to shorten.
  */
 
-export const LANGUAGES = ['en', 'id'] as const;
-export type MessageLanguage = (typeof LANGUAGES)[number];
+import { FIELD_LIMITS, HONEYPOT_FIELD, IDEMPOTENCY_KEY } from '@portico/contract/contact-wire';
+import { LANGUAGES, type Language } from '@portico/contract/languages';
 
-/** Character limits, counted in characters (code points), not bytes. */
-export const FIELD_LIMITS = { name: 200, telephone: 40, message: 5000 } as const;
-
-export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
-
-/**
- * The field people never see: a bot that fills every input fills this one
- * too. Its name says nothing about what it is.
- */
-export const HONEYPOT_FIELD = 'website';
+/** The languages a message may be in: the page's. */
+export type MessageLanguage = Language;
 
 export interface ContactMessage {
   name: string;

@@ -1,6 +1,5 @@
 export { loadNodeSection, type LoadNodeSectionOptions } from './node-section/load-node-section';
 export { evaluateSection, type SharedModules } from './node-section/evaluate-container';
 export { DEFAULT_FETCH_LIMITS, fetchVerified, type FetchLimits } from './node-section/fetch-verified';
-export { locateNodeEntry, type NodeEntry } from './node-section/node-entry';
 export { NodeSectionError, type NodeSectionRefusal } from './node-section/node-section-error';
-export { assertSri, isSri } from './node-section/sri';
+export { assertSri } from './node-section/sri';

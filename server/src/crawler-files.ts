@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LANGUAGE_NAMES, LANGUAGES, pagePath } from '@portico/shared-config/contract';
+import { LANGUAGE_NAMES, LANGUAGES, pagePath } from '@portico/contract/languages';
 import { clearFileHeaders } from './plain-answer';
 import { dataHeaders } from './security-headers';
 

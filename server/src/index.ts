@@ -1,15 +1,5 @@
-// The port table and the config answer live in shared-config (the build needs
-// them too); the server's callers keep importing them from here.
-export { APP_DIRS, APP_NAMES, basePort, DEFAULT_PORT, portOf, type AppName } from '@portico/shared-config/contract';
-export {
-  answerConfig,
-  DEFAULT_CONFIG_PATH,
-  jsonDepth,
-  MAX_CONFIG_BYTES,
-  MAX_CONFIG_DEPTH,
-  parseHost,
-  requestHostname,
-} from '@portico/shared-config/node-config';
+// The server's own API. The port table is @portico/contract's, the config
+// answer @portico/shared-config/node-config's: each name has one import path.
 export { applyTimeouts, ConnectionCap, connectionsPerClientFrom, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 export { CRAWLER_PATHS, robotsTxt, sitemapXml } from './crawler-files';
 export { answerClientError, guardRequests, type AsyncListener } from './guard';

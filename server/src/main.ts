@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { contactSettings, startContactService, storeOpeningApi, type ContactService } from '@portico/messages';
-import { basePort } from '@portico/shared-config/contract';
+import { basePort } from '@portico/contract/sections';
 import { DEFAULT_CONFIG_PATH } from '@portico/shared-config/node-config';
 import { connectionsPerClientFrom } from './client-limits';
 import { StartError, startPortico, type RunningPortico } from './portico-server';

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
-import { APP_DIRS, APP_NAMES, type AppName } from '@portico/shared-config/contract';
+import { APP_DIRS, APP_NAMES, type AppName } from '@portico/contract/sections';
 import { answerConfig } from '@portico/shared-config/node-config';
 import { applyTimeouts, ConnectionCap, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 import { answerCrawlerFile, isCrawlerPath } from './crawler-files';
@@ -11,6 +11,7 @@ import { answerClientError, guardRequests } from './guard';
 import { answerPlain, clearFileHeaders } from './plain-answer';
 import { allowedHosts, hostAllowed, parseHostRule, visitorOf, type HostRule } from './request-origin';
 import { dataHeaders, hostPageHeaders, pageHeaders, STRICT_TRANSPORT_SECURITY } from './security-headers';
+import { oncePerRequest, siteContext } from './site-context';
 import { serverRendering, type RenderWorkerState, type ServerRendering, type ServerRenderingOptions } from './ssr/server-rendering';
 import { requestTarget, staticFiles, type Handler } from './static-files';
 import { answerThemeStylesheet, isThemeStylesheetPath } from './theme-stylesheet';
@@ -117,9 +118,10 @@ function onceEach(log: ((line: string) => void) | undefined): (line: string) => 
 function appServing(app: AppName, rootDir: string, settings: Settings): AppServing {
   const logHeaderNote = onceEach(settings.log);
   const hostOf = (req: IncomingMessage) => visitorOf(req, { trustProxy: settings.trustProxy }).host;
-  const configForHost = (host: string | undefined) =>
-    answerConfig({ configPath: settings.configPath, hostHeader: host, basePort: settings.basePort, ports: settings.ports });
-  const configFor = (req: IncomingMessage) => configForHost(hostOf(req));
+  // config.json, read and parsed once per request (site-context.ts), or for a host the server renders for in the background.
+  const siteForHost = async (host: string | undefined) =>
+    siteContext(await answerConfig({ configPath: settings.configPath, hostHeader: host, basePort: settings.basePort, ports: settings.ports }));
+  const siteOf = oncePerRequest((req) => siteForHost(hostOf(req)));
   // The default config.json names remotes on the host the visitor used, so
   // it and the host page's policy differ per Host: caches must know.
   const varyByHost: Record<string, string> = settings.configPath
@@ -132,8 +134,8 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
   const pageHeadersFor =
     app === 'host'
       ? async (req: IncomingMessage, search: string) => {
-          const answer = await configFor(req);
-          const headers = answer.status === 200 ? hostPageHeaders(JSON.parse(answer.body), search, logHeaderNote) : pageHeaders([]);
+          const { site } = await siteOf(req);
+          const headers = site ? hostPageHeaders(site, search, logHeaderNote) : pageHeaders([]);
           return { ...headers, ...varyByHost };
         }
       : () => Promise.resolve(pageHeaders([]));
@@ -146,7 +148,8 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
       ? undefined
       : serverRendering({
           rootDir,
-          configFor: configForHost,
+          siteForHost,
+          siteOf,
           hostOf,
           pageHeaders: pageHeadersFor,
           originOf: (req) => visitorOf(req, { trustProxy: settings.trustProxy }).origin,
@@ -164,12 +167,12 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
       return answerCrawlerFile(req, res, pathname, { origin: origin!, vary: settings.trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host' });
     }
     if (isThemeStylesheetPath(pathname)) {
-      const answer = await configFor(req);
-      return answerThemeStylesheet(req, res, { answer, search: target!.search, vary: varyByHost.Vary });
+      const { site } = await siteOf(req);
+      return answerThemeStylesheet(req, res, { config: site?.config, search: target!.search, vary: varyByHost.Vary });
     }
     if (rendering && (pathname === '/' || pathname === '/index.html')) return rendering.handle(req, res, () => files(req, res, next));
     if (pathname !== '/config.json') return files(req, res, next);
-    const answer = await configFor(req);
+    const { answer } = await siteOf(req);
     if (answer.fault) settings.log(`config.json: ${answer.fault}`);
     res.writeHead(answer.status, {
       ...dataHeaders(),

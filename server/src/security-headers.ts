@@ -3,8 +3,15 @@
  * server sends them and the nginx configuration generator writes them, so
  * both deployments answer alike.
  */
-import { parseConfig } from '@portico/shared-config/config';
-import { SECTION_IDS } from '@portico/shared-config/contract';
+import { resolveRemotes } from '@portico/contract/override';
+import { SECTION_IDS } from '@portico/contract/sections';
+import type { ConfigProblem, SiteConfig } from '@portico/shared-config/config';
+
+/** config.json as parseConfig read it (once, for the request): a ParsedConfig or a site context's Site. */
+export interface PageConfig {
+  config: SiteConfig;
+  problems: readonly ConfigProblem[];
+}
 
 /** `scheme://host[:port]` with nothing that could end a CSP source early. */
 const SAFE_ORIGIN = /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/;
@@ -43,40 +50,38 @@ interface PageSources {
 }
 
 /**
- * What the host page will load, read from config.json by the page's own
- * reader (`parseConfig`): only the three sections' URLs and the allowed
- * origins that pass its checks. Anything else is named in `leftOut`, so a bad
- * config can only narrow the policy, never widen or break it.
+ * What the host page will load, from config.json as the page's own reader
+ * (`parseConfig`) read it, once, for this request: only the three sections'
+ * URLs and the allowed origins that pass its checks. Anything else is named
+ * in `leftOut`, so a bad config can only narrow the policy, never widen or
+ * break it.
  */
-function pageSources(config: unknown, search = ''): PageSources {
-  const parsed = parseConfig(config);
-  const leftOut = parsed.problems
-    .filter((problem) => LOADING_FIELDS.test(problem.field))
-    .map((problem) => `${problem.field} (${problem.message})`);
+function pageSources({ config, problems }: PageConfig, search = ''): PageSources {
+  const leftOut = problems.filter((problem) => LOADING_FIELDS.test(problem.field)).map((problem) => `${problem.field} (${problem.message})`);
   const clean = (field: string, value: string): string | undefined => {
     const origin = originOf(value);
     if (!origin) leftOut.push(`${field} (${JSON.stringify(value)} is not a plain http(s) origin)`);
     return origin;
   };
   const remotes = SECTION_IDS.flatMap((id) => {
-    const url = parsed.config.remotes[id];
+    const url = config.remotes[id];
     const origin = url === undefined ? undefined : clean(`remotes.${id}`, url);
     return url !== undefined && origin ? [{ id, url, origin }] : [];
   });
-  const overrideOrigins = parsed.config.allowedRemoteOrigins.flatMap((value, index) => clean(`allowedRemoteOrigins.${index}`, value) ?? []);
-  // A section this visit loads from elsewhere (`?remote.contact=`) does not
-  // need its configured manifest.
-  const overridden = new URLSearchParams(search);
+  const overrideOrigins = config.allowedRemoteOrigins.flatMap((value, index) => clean(`allowedRemoteOrigins.${index}`, value) ?? []);
+  // A section this visit loads from elsewhere (`?remote.contact=`, by the one
+  // rule the page applies) does not need its configured manifest.
+  const overridden = new Set(resolveRemotes(config.remotes, config.allowedRemoteOrigins, search).overrides.map(({ section }) => section));
   return {
     remoteOrigins: [...new Set(remotes.map(({ origin }) => origin))],
     overrideOrigins,
-    manifests: remotes.filter(({ id }) => !overridden.has(`remote.${id}`)).map(({ url }) => new URL(url).href),
+    manifests: remotes.filter(({ id }) => !overridden.has(id)).map(({ url }) => new URL(url).href),
     leftOut,
   };
 }
 
 /** The origins a host page may load code from, per the config.json it is given. */
-export function remoteOrigins(config: unknown): string[] {
+export function remoteOrigins(config: PageConfig): string[] {
   const { remoteOrigins: origins, overrideOrigins } = pageSources(config);
   return [...new Set([...origins, ...overrideOrigins])];
 }
@@ -150,7 +155,7 @@ const preloadOf = (url: string) => `<${url}>; rel=preload; as=fetch; crossorigin
  * fetches them with the page, instead of after the scripts and config.json
  * that name them: the longest wait of a federated page is that staircase.
  */
-export function manifestPreloads(config: unknown, search = ''): string | undefined {
+export function manifestPreloads(config: PageConfig, search = ''): string | undefined {
   const links = pageSources(config, search).manifests.map(preloadOf).join(', ');
   return links === '' ? undefined : links;
 }
@@ -162,7 +167,7 @@ const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
  * address. What config.json names but the page will not use, and what does
  * not fit under HEADER_LIMIT_BYTES, is left out and named through `log`.
  */
-export function hostPageHeaders(config: unknown, search = '', log?: (line: string) => void): Record<string, string> {
+export function hostPageHeaders(config: PageConfig, search = '', log?: (line: string) => void): Record<string, string> {
   const sources = pageSources(config, search);
   const notes = sources.leftOut.map((what) => `left out of the page's CSP and preloads: ${what}`);
 

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseConfig } from '@portico/shared-config/config';
-import type { ConfigAnswer } from '@portico/shared-config/node-config';
+import type { SiteConfig } from '@portico/shared-config/config';
 import { THEME_STYLESHEET_PATH, themeStylesheet } from '@portico/shared-config/theme-stylesheet';
 import { answerPlain, clearFileHeaders, matchesEtag } from './plain-answer';
 import { CACHE_IMMUTABLE, CACHE_REVALIDATE } from './static-files';
@@ -20,9 +19,9 @@ export { THEME_STYLESHEET_PATH };
 export function answerThemeStylesheet(
   req: IncomingMessage,
   res: ServerResponse,
-  { answer, search, vary }: { answer: ConfigAnswer; search: string; vary?: string },
+  { config, search, vary }: { config: SiteConfig | undefined; search: string; vary?: string },
 ): void {
-  const sheet = answer.status === 200 ? themeStylesheet(parseConfig(JSON.parse(answer.body)).config.theme) : undefined;
+  const sheet = config ? themeStylesheet(config.theme) : undefined;
   const varyHeader: Record<string, string> = vary ? { Vary: vary } : {};
   if (!sheet) return answerPlain(req, res, 404, 'No theme in config.json', varyHeader);
 

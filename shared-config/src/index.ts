@@ -3,21 +3,13 @@ export * from './config';
 export { configWarnings } from './config/config-warnings';
 export { loadConfig, readConfig } from './config/load-config';
 export { CONFIG_TIMEOUT_MS } from './constants';
-export {
-  EXPOSED_SECTION,
-  SECTION_IDS,
-  remoteNameOf,
-  type SectionId,
-  type SectionModule,
-  type SectionProps,
-} from './contract/section-contract';
-export { PorticoProvider, type PorticoProviderProps } from './context/portico-provider';
-export { PorticoIslandProvider, type PorticoIslandProviderProps } from './context/portico-island-provider';
-export type { PorticoContextValue } from './context/portico-context';
-export { usePortico } from './context/use-portico';
-export { useConfig } from './context/use-config';
-export { useText } from './context/use-text';
-export { useSectionText } from './context/use-section-text';
+export { type SectionModule, type SectionProps } from './contract/section-contract';
+// Kept for sections already deployed, and only for them: a section built
+// against shared-config 1.x takes these from the shared singleton at run time,
+// so removing them would break it on the next host deploy. Their home is
+// @portico/contract; eslint.config.mjs keeps this repository's code from
+// importing them from here. Dropped in shared-config 2.0.
+export { EXPOSED_SECTION, remoteNameOf, SECTION_IDS, type SectionId } from '@portico/contract/sections';
 export {
   LANGUAGE_NAMES,
   LANGUAGE_PARAM,
@@ -27,7 +19,14 @@ export {
   pagePath,
   searchWithLanguage,
   type Language,
-} from './i18n/language';
+} from '@portico/contract/languages';
+export { PorticoProvider, type PorticoProviderProps } from './context/portico-provider';
+export { PorticoIslandProvider, type PorticoIslandProviderProps } from './context/portico-island-provider';
+export type { PorticoContextValue } from './context/portico-context';
+export { usePortico } from './context/use-portico';
+export { useConfig } from './context/use-config';
+export { useText } from './context/use-text';
+export { useSectionText } from './context/use-section-text';
 export { createTextLoader, type TextImports, type TextLoader } from './i18n/create-text-loader';
 export { loadPack } from './i18n/load-pack';
 export { fill, formatMoney, formatWholeNumber } from './i18n/fill';

@@ -1,15 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { readManifest } from '@portico/contract/manifest';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
+
+/** Where a dist/ would be served from, for the manifest reader (it reads only http(s) manifests). */
+const SERVED_AT = 'http://localhost/mf-manifest.json';
 
 function hasNodeBuild(dist: string): boolean {
   const manifest = path.join(dist, 'mf-manifest.json');
   if (!existsSync(manifest)) return false;
-  const entry = (JSON.parse(readFileSync(manifest, 'utf8')) as { metaData?: { ssrRemoteEntry?: { path: string; name: string } } }).metaData
-    ?.ssrRemoteEntry;
-  return entry !== undefined && existsSync(path.join(dist, entry.path, entry.name));
+  const read = readManifest(readFileSync(manifest), SERVED_AT);
+  const node = 'manifest' in read ? read.manifest.nodeEntry : undefined;
+  return node !== undefined && 'url' in node && existsSync(path.join(dist, decodeURIComponent(new URL(node.url).pathname)));
 }
 
 function build(folder: string): void {

@@ -2,7 +2,8 @@ import { StrictMode, Suspense, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 // The section reads the context through the federated
 // `@portico/shared-config` instance; this provider is that same instance.
-import { languageFromSearch, loadPack, localeOf, PorticoProvider, type SectionProps } from '@portico/shared-config';
+import { loadPack, PorticoProvider, type SectionProps } from '@portico/shared-config';
+import { languageFromSearch, localeOf } from '@portico/contract/languages';
 import '@portico/shared-config/base.css';
 import { sampleConfig } from './sample-config';
 

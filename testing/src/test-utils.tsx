@@ -1,4 +1,5 @@
-import { loadPack, PorticoProvider, type Language, type SiteConfig } from '@portico/shared-config';
+import { loadPack, PorticoProvider, type SiteConfig } from '@portico/shared-config';
+import { type Language } from '@portico/contract/languages';
 import { act, render, type RenderOptions, type RenderResult } from '@testing-library/react';
 import { Suspense, type ReactElement, type ReactNode } from 'react';
 import { sampleConfig } from './sample-config';

@@ -1,15 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import {
-  APP_DIRS,
-  CACHE_IMMUTABLE,
-  COMMON_HEADERS,
-  contentSecurityPolicy,
-  CROSS_ORIGIN_HEADERS,
-  DATA_CSP,
-  hostPageHeaders,
-} from '@portico/server';
+import { parseConfig } from '@portico/shared-config/config';
+import { CACHE_IMMUTABLE, COMMON_HEADERS, contentSecurityPolicy, CROSS_ORIGIN_HEADERS, DATA_CSP, hostPageHeaders } from '@portico/server';
+import { APP_DIRS } from '@portico/contract/sections';
 import { REPO_ROOT } from '../support/paths';
 
 const url = process.env.PORTICO_NGINX_URL ?? '';
@@ -48,7 +42,7 @@ test('the site composes behind nginx: three sections, no CSP violation, no conso
 });
 
 test('nginx sends the headers `npm run serve` sends', async ({ request }) => {
-  const config: unknown = JSON.parse(readFileSync(configPath, 'utf8'));
+  const config = parseConfig(JSON.parse(readFileSync(configPath, 'utf8')));
   const page = (await request.get(`${url}/`)).headers();
   for (const [name, value] of Object.entries(hostPageHeaders(config))) expect(page[name.toLowerCase()], name).toBe(value);
   expect(page['content-security-policy']).toBe(

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { APP_DIRS } from '@portico/server';
+import { APP_DIRS } from '@portico/contract/sections';
 import { expect, serve, test, workerPorts, writeConfig } from '../support/fixtures';
 import { copyDists, redeploy, SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
 

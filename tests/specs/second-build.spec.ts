@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { APP_DIRS, type AppName } from '@portico/server';
+import { APP_DIRS, type AppName } from '@portico/contract/sections';
 import { expect, serve, test, workerPorts, writeConfig } from '../support/fixtures';
 import { REPO_ROOT } from '../support/paths';
 import { copyDists, redeploy, SECOND_BUILD_LABEL, SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { APP_DIRS, APP_NAMES, type AppName } from '@portico/server';
+import { APP_DIRS, APP_NAMES, type AppName } from '@portico/contract/sections';
 import { REPO_ROOT } from './paths';
 
 /**

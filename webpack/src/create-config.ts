@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { constants as zlib, type BrotliOptions } from 'node:zlib';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { APP_NAMES, basePort, EXPOSED_SECTION, portOf, remoteNameOf, type AppName } from '@portico/shared-config/contract';
+import { APP_NAMES, basePort, EXPOSED_SECTION, portOf, remoteNameOf, type AppName } from '@portico/contract/sections';
 import { answerConfig } from '@portico/shared-config/node-config';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { EXPOSED_SECTION } from '@portico/shared-config/contract';
+import { EXPOSED_SECTION } from '@portico/contract/sections';
 import { container, optimize, type Compiler, type Configuration, type RuleSetRule } from 'webpack';
 import { sriOf } from './integrity';
 import { sharedDependencies } from './shared-dependencies';

@@ -1,3 +1,4 @@
+import { parseConfig } from '@portico/shared-config/config';
 import { contentSecurityPolicy } from '@portico/server';
 import { nginxConfig, type NginxOptions } from '../nginx-config';
 
@@ -10,7 +11,7 @@ const config = {
   allowedRemoteOrigins: ['https://staging.example'],
 };
 const options: NginxOptions = {
-  config,
+  config: parseConfig(config),
   configPath: '/srv/portico/config.json',
   rootDir: '/srv/portico',
   basePort: 8080,

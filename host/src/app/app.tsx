@@ -1,4 +1,6 @@
-import { localeOf, SECTION_IDS, useConfig, usePortico, type SectionId } from '@portico/shared-config';
+import { useConfig, usePortico } from '@portico/shared-config';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { localeOf } from '@portico/contract/languages';
 import { useEffect, useRef } from 'react';
 import type { SectionLoads } from '../remotes/load-section';
 import { OverrideNotice } from '../remotes/override-notice';

@@ -1,4 +1,6 @@
-import { LANGUAGE_NAMES, PAGE_COLORS, pagePath, type Language, type SiteConfig, type TextPack } from '@portico/shared-config';
+import { escapeHtml, scriptSafeJson } from '@portico/contract/html';
+import { PAGE_COLORS, type SiteConfig, type TextPack } from '@portico/shared-config';
+import { LANGUAGE_NAMES, pagePath, type Language } from '@portico/contract/languages';
 
 /**
  * The `<head>` tags that let search engines and link previews read the page:
@@ -30,23 +32,6 @@ export const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, type:
 const OG_LOCALE: Record<Language, string> = { en: 'en_IN', id: 'id_ID' };
 
 const MARKET_COUNTRY = { IN: 'India', ID: 'Indonesia' } as const;
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text or an attribute value (always double-quoted here) as HTML. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
-}
-
-/**
- * JSON for a `<script type="application/json">` or `application/ld+json`
- * block: `<`, `>` and `&` as \u escapes so no `</script>` or `<!--` can end
- * or change the block, and U+2028/2029 so the text is also valid JavaScript.
- * JSON.parse reads it back unchanged.
- */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 /** The origin alone, checked: a path, a query or a non-http(s) scheme would make every URL below wrong. */
 function pageOrigin(origin: string): string {
@@ -142,7 +127,7 @@ export function pageHead(input: PageHeadInput): string {
     meta('property', 'og:image:height', String(OG_IMAGE.height)),
     meta('property', 'og:image:alt', title),
     meta('name', 'twitter:card', 'summary_large_image'),
-    `<script type="application/ld+json">${jsonForScript(structuredData(input))}</script>`,
+    `<script type="application/ld+json">${scriptSafeJson(structuredData(input))}</script>`,
   ].join('\n    ');
 }
 

@@ -1,9 +1,11 @@
-import { PorticoProvider, type ConfigProblem, type Language, type SectionId, type SiteConfig, type TextPack } from '@portico/shared-config';
+import { PorticoProvider, type ConfigProblem, type SiteConfig, type TextPack } from '@portico/shared-config';
+import { type SectionId } from '@portico/contract/sections';
+import { type Language } from '@portico/contract/languages';
 import { StrictMode } from 'react';
 import type { SectionLoads } from '../remotes/load-section';
 import type { IslandStart } from '../remotes/island-contract';
 import { RemoteUrlsContext } from '../remotes/remote-urls-context';
-import type { ResolvedRemotes } from '../remotes/resolve-remotes';
+import type { ResolvedRemotes } from '@portico/contract/override';
 import { PageAddressContext } from '../shell/page-address-context';
 import { App } from './app';
 

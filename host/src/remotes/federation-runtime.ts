@@ -5,7 +5,7 @@ import {
   type ModuleFederationRuntimePlugin,
 } from '@module-federation/enhanced/runtime';
 import type { FailureStage } from './classify-failure';
-import { remoteIntegrityPlugin } from './integrity-plugin';
+import { rememberHashes, remoteIntegrityPlugin } from './integrity-plugin';
 
 /**
  * What the host's Module Federation runtime needs from us, and what we need
@@ -86,13 +86,16 @@ const filesOf = new Map<string, ReadonlySet<string>>();
  * script load with any new request for the same URL, so a new attempt gets
  * its outcome (see docs/decisions.md).
  */
-export function registerCheckedRemote(
-  name: string,
-  manifestUrl: string,
-  manifest: { bytes: Uint8Array<ArrayBuffer>; files: readonly string[] },
-  progress: LoadProgress,
-): void {
+/** A manifest the loader fetched, read and checked: its bytes (what the runtime parses), its scripts and their hashes. */
+export interface CheckedManifest {
+  bytes: Uint8Array<ArrayBuffer>;
+  files: readonly string[];
+  hashes: ReadonlyMap<string, string>;
+}
+
+export function registerCheckedRemote(name: string, manifestUrl: string, manifest: CheckedManifest, progress: LoadProgress): void {
   installPlugins();
+  rememberHashes(manifest.hashes);
   delete (window as unknown as Record<string, unknown>)[`webpackChunk${name}`];
   registerRemotes([{ name, entry: manifestUrl }], { force: true });
   filesOf.set(name, new Set(manifest.files));

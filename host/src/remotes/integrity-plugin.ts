@@ -1,5 +1,4 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
-import { manifestHashes } from './remote-integrity';
 
 /**
  * Integrity from config.json down to every chunk of a remote:
@@ -14,8 +13,15 @@ import { manifestHashes } from './remote-integrity';
  *
  * A refusal is an error like any failed load: the section shows its alert.
  */
+/** Every file's hash, by absolute URL, from each manifest the loader checked (read once, by @portico/contract's reader). */
+const hashes = new Map<string, string>();
+
+/** Notes a checked manifest's hashes, before the runtime loads any of its files. */
+export function rememberHashes(found: ReadonlyMap<string, string>): void {
+  for (const [url, integrity] of found) hashes.set(url, integrity);
+}
+
 export function remoteIntegrityPlugin(): ModuleFederationRuntimePlugin {
-  const hashes = new Map<string, string>();
 
   /**
    * The element Module Federation asked for, with the file's hash and CORS
@@ -39,12 +45,6 @@ export function remoteIntegrityPlugin(): ModuleFederationRuntimePlugin {
 
   return {
     name: 'portico-remote-integrity',
-
-    async afterLoadManifest(args) {
-      const found = args.manifestJson && manifestHashes(args.manifestJson, args.manifestUrl);
-      for (const [url, integrity] of found ? found.byUrl : []) hashes.set(url, integrity);
-      return args;
-    },
 
     createScript({ url, attrs }) {
       return withIntegrity('script', url, attrs);

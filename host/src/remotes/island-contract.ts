@@ -3,7 +3,7 @@
  * React root of its own): no React here, so bootstrap reads it before
  * React's chunk has arrived.
  */
-import type { SectionId } from '@portico/shared-config';
+import type { SectionId } from '@portico/contract/sections';
 
 /**
  * The `identifierPrefix` of a section's React root, on the server (its

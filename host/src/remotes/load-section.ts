@@ -1,17 +1,11 @@
+import { MANIFEST_MAX_BYTES, readManifest, type Manifest } from '@portico/contract/manifest';
 import { loadRemote } from '@module-federation/enhanced/runtime';
-import {
-  EXPOSED_SECTION,
-  remoteNameOf,
-  SECTION_IDS,
-  type RemoteLoading,
-  type SectionId,
-  type SectionModule,
-  type SiteConfig,
-} from '@portico/shared-config';
-import { checkManifest, filesOfManifest, MANIFEST_MAX_BYTES, parseManifest, readManifestBody } from './check-manifest';
+import { type RemoteLoading, type SectionModule, type SiteConfig } from '@portico/shared-config';
+import { EXPOSED_SECTION, remoteNameOf, SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { checkManifest, readManifestBody } from './check-manifest';
 import { classifyFailure, isTransientStatus, RemoteFault, type FailureDetail } from './classify-failure';
-import { pageShares, pendingScriptOf, registerCheckedRemote, settleRemote, type LoadProgress } from './federation-runtime';
-import { manifestHashes, manifestPins, sriMatches } from './remote-integrity';
+import { pageShares, pendingScriptOf, registerCheckedRemote, settleRemote, type CheckedManifest, type LoadProgress } from './federation-runtime';
+import { manifestPins, sriMatches } from './remote-integrity';
 import { reportFailure, type RemoteFailure } from './report-failure';
 import { SectionLoadError } from './section-load-error';
 
@@ -44,7 +38,7 @@ export interface LoaderSeams {
   fetch: typeof fetch;
   pageShares: () => Record<string, string>;
   /** Hands Module Federation the checked manifest's bytes and registers the remote afresh. */
-  register: (remote: string, manifestUrl: string, manifest: { bytes: Uint8Array<ArrayBuffer>; files: readonly string[] }, progress: LoadProgress) => void;
+  register: (remote: string, manifestUrl: string, manifest: CheckedManifest, progress: LoadProgress) => void;
   loadExposed: (remote: string) => Promise<Partial<SectionModule> | null | undefined>;
   settle: (remote: string, manifestUrl: string, progress: LoadProgress) => void;
   /** The remote's script still loading, if any, to name at a time-out. */
@@ -102,7 +96,7 @@ async function fetchManifest(seams: LoaderSeams, { manifestUrl: url, signal }: A
 }
 
 /** Refuses bytes that do not hash to config.json's pin: the very bytes Module Federation will parse. */
-async function checkPin(url: string, bytes: Uint8Array<ArrayBuffer>, pin: string, manifest: unknown): Promise<void> {
+async function checkPin(url: string, bytes: Uint8Array<ArrayBuffer>, pin: string, manifest: Manifest): Promise<void> {
   let matches: boolean;
   try {
     matches = await sriMatches(bytes, pin);
@@ -110,7 +104,7 @@ async function checkPin(url: string, bytes: Uint8Array<ArrayBuffer>, pin: string
     throw manifestFault(url, `cannot be checked against its remoteIntegrity pin: ${(error as Error).message}`);
   }
   if (!matches) throw manifestFault(url, 'does not match its remoteIntegrity pin in config.json; refusing it');
-  if (!manifestHashes(manifest, url)?.entryIntegrity) {
+  if (!manifest.entry.integrity) {
     throw manifestFault(url, 'matches its pin but gives no remoteEntry integrity, so its code could not be checked');
   }
 }
@@ -121,19 +115,19 @@ async function loadOnce(seams: LoaderSeams, attempt: Attempt): Promise<SectionMo
   progress.stage = 'manifest';
   progress.url = manifestUrl;
   const bytes = attempt.inlined ?? (await fetchManifest(seams, attempt));
-  const parsed = parseManifest(bytes);
-  if ('problem' in parsed) throw manifestFault(manifestUrl, parsed.problem);
-  if (pin) await checkPin(manifestUrl, bytes, pin, parsed.manifest);
-  const problem = checkManifest(parsed.manifest, { expose: EXPOSED_SECTION, pageShares: seams.pageShares() });
+  const read = readManifest(bytes, manifestUrl);
+  if ('problem' in read) throw manifestFault(manifestUrl, read.problem);
+  const { manifest } = read;
+  if (pin) await checkPin(manifestUrl, bytes, pin, manifest);
+  const problem = checkManifest(manifest, { expose: EXPOSED_SECTION, pageShares: seams.pageShares() });
   if (problem) throw manifestFault(manifestUrl, problem);
 
-  const files = filesOfManifest(parsed.manifest as Record<string, unknown>, manifestUrl);
-  seams.register(remote, manifestUrl, { bytes, files: files.scripts }, progress);
+  seams.register(remote, manifestUrl, { bytes, files: manifest.scripts, hashes: manifest.hashes }, progress);
   progress.stage = 'entry';
-  progress.url = files.entry;
+  progress.url = manifest.entry.url;
   const exposed = await seams.loadExposed(remote);
   if (!exposed || typeof exposed.Section !== 'function') {
-    throw new RemoteFault({ stage: 'chunk', url: files.entry, cause: `${EXPOSED_SECTION} has no Section component`, transient: false });
+    throw new RemoteFault({ stage: 'chunk', url: manifest.entry.url, cause: `${EXPOSED_SECTION} has no Section component`, transient: false });
   }
   return exposed as SectionModule;
 }

@@ -1,5 +1,5 @@
 import type { SiteConfig } from '@portico/shared-config';
-import { resolveRemotes, type ResolvedRemotes } from './resolve-remotes';
+import { resolveRemotes, type ResolvedRemotes } from '@portico/contract/override';
 
 /**
  * This page load's remotes from config.json and the address, with no side

@@ -1,4 +1,5 @@
-import { SECTION_IDS, type SiteConfig } from '@portico/shared-config';
+import { type SiteConfig } from '@portico/shared-config';
+import { SECTION_IDS } from '@portico/contract/sections';
 
 const ALGORITHMS = { sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' } as const;
 
@@ -34,45 +35,4 @@ export function manifestPins(config: Pick<SiteConfig, 'remotes' | 'remoteIntegri
     if (url && pin) pins.set(url, pin);
   }
   return pins;
-}
-
-interface ManifestMeta {
-  publicPath?: string;
-  remoteEntry?: { name?: string; path?: string; integrity?: string };
-  integrity?: Record<string, unknown>;
-}
-
-export interface ManifestHashes {
-  /** Where Module Federation will load remoteEntry.js from. */
-  entryUrl: string;
-  entryIntegrity?: string;
-  /** Every file with a hash in the manifest, by its absolute URL, the entry included. */
-  byUrl: Map<string, string>;
-}
-
-/**
- * The hashes a manifest from our builds carries (`metaData.remoteEntry
- * .integrity` and `metaData.integrity`), keyed by the URLs Module Federation
- * will load those files from: `publicPath: "auto"` means the manifest's own
- * folder, as the runtime derives it.
- */
-export function manifestHashes(manifest: unknown, manifestUrl: string): ManifestHashes | undefined {
-  const meta = (manifest as { metaData?: ManifestMeta } | null)?.metaData;
-  const entry = meta?.remoteEntry;
-  if (!meta || !entry?.name) return undefined;
-  const auto = meta.publicPath === undefined || meta.publicPath === 'auto' || meta.publicPath === '';
-  let base: URL;
-  try {
-    base = new URL(auto ? manifestUrl.replace(/[?#].*$/, '').replace(/\/[^/]*$/, '/') : (meta.publicPath as string), globalThis.location?.href);
-  } catch {
-    return undefined;
-  }
-  const urlOf = (file: string) => new URL(file.replace(/^\/+/, ''), base).href;
-  const entryUrl = urlOf([entry.path, entry.name].filter(Boolean).join('/'));
-  const byUrl = new Map<string, string>();
-  for (const [file, hash] of Object.entries(meta.integrity ?? {})) {
-    if (typeof hash === 'string') byUrl.set(urlOf(file), hash);
-  }
-  if (entry.integrity) byUrl.set(entryUrl, entry.integrity);
-  return { entryUrl, entryIntegrity: entry.integrity, byUrl };
 }

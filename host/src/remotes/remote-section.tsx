@@ -1,4 +1,5 @@
-import { fill, remoteNameOf, useText, type SectionId, type SectionModule } from '@portico/shared-config';
+import { fill, useText, type SectionModule } from '@portico/shared-config';
+import { remoteNameOf, type SectionId } from '@portico/contract/sections';
 import { Suspense, use, useState } from 'react';
 import { classifyFailure } from './classify-failure';
 import type { SectionLoad } from './load-section';

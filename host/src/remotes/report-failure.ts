@@ -1,4 +1,4 @@
-import type { SectionId } from '@portico/shared-config';
+import type { SectionId } from '@portico/contract/sections';
 import type { FailureDetail } from './classify-failure';
 
 /** The event a section's failure dispatches on `window`, for monitoring scripts and tests. */

@@ -1,11 +1,12 @@
-import { PorticoIslandProvider, usePortico, type PorticoContextValue, type SectionId } from '@portico/shared-config';
+import { PorticoIslandProvider, usePortico, type PorticoContextValue } from '@portico/shared-config';
+import { type SectionId } from '@portico/contract/sections';
 import { memo, startTransition, StrictMode, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { ISLAND_ATTRIBUTE, islandIdPrefix, islandMarkup, type IslandStart } from './island-contract';
 import type { SectionLoad } from './load-section';
 import { RemoteSection } from './remote-section';
 import { RemoteUrlsContext } from './remote-urls-context';
-import type { ResolvedRemotes } from './resolve-remotes';
+import type { ResolvedRemotes } from '@portico/contract/override';
 import { logCaughtError } from './section-boundary';
 import { useRemoteUrls } from './use-remote-urls';
 

@@ -1,3 +1,4 @@
+import { escapeHtml } from '@portico/contract/html';
 import { PAGE_DATA_SLOT } from '@portico/render/protocol';
 
 /** index.html's markers (`<!--!…-->`: the minifier keeps comments that start with `!`). */
@@ -28,10 +29,6 @@ export interface PageDocumentParts {
   styles?: string;
   /** The rendered React root, hydrated as it is. */
   root: string;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 export class TemplateError extends Error {}

@@ -1,5 +1,6 @@
 import type { SectionRenderRequest } from '@portico/render/protocol';
-import { loadPack, PorticoIslandProvider, type PorticoContextValue, type SectionId, type SectionModule } from '@portico/shared-config';
+import { loadPack, PorticoIslandProvider, type PorticoContextValue, type SectionModule } from '@portico/shared-config';
+import { type SectionId } from '@portico/contract/sections';
 import { Suspense } from 'react';
 import { islandIdPrefix } from '../remotes/island-contract';
 import { renderToHtml } from './render-to-html';

@@ -1,15 +1,16 @@
 import { SECTION_SLOT, STYLES_SLOT, type RenderedShell, type ShellRequest } from '@portico/render/protocol';
-import { EXPOSED_SECTION, fill, loadPack, localeOf, SECTION_IDS, type SectionId, type SectionModule, type TextPack } from '@portico/shared-config';
+import { fill, loadPack, type SectionModule, type TextPack } from '@portico/shared-config';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { localeOf } from '@portico/contract/languages';
 import { themeStylesheet } from '@portico/shared-config/theme-stylesheet';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { escapeHtml } from '@portico/contract/html';
 import { pageHead, withPageHead } from '../app/page-head';
 import { PageRoot } from '../app/page-root';
-import { exposeStylesheets } from '../remotes/check-manifest';
 import { islandMarkup, type IslandStart } from '../remotes/island-contract';
 import type { SectionLoads } from '../remotes/load-section';
 import { pageRemotes } from '../remotes/page-remotes';
-import { manifestHashes } from '../remotes/remote-integrity';
-import { escapeHtml, pageDocument } from './page-document';
+import { pageDocument } from './page-document';
 import { renderToHtml } from './render-to-html';
 
 /**
@@ -17,20 +18,13 @@ import { renderToHtml } from './render-to-html';
  * gives: render-blocking like the shell's own CSS, so the first paint has
  * the section styled and nothing shifts when its code lands.
  */
-function sectionStyleLinks(manifestText: string, url: string): string {
-  try {
-    const manifest: unknown = JSON.parse(manifestText);
-    const hashes = manifestHashes(manifest, url)?.byUrl;
-    return exposeStylesheets(manifest, url, EXPOSED_SECTION)
-      .map((href) => {
-        const integrity = hashes?.get(href);
-        return `<link rel="stylesheet" href="${escapeHtml(href)}" crossorigin="anonymous"${integrity ? ` integrity="${escapeHtml(integrity)}"` : ''} />`;
-      })
-      .join('');
-  } catch {
-    // Not JSON: the front server inlines only manifests it could read, and renders no section from one it could not.
-    return '';
-  }
+function sectionStyleLinks(stylesheets: readonly { href: string; integrity?: string }[]): string {
+  return stylesheets
+    .map(
+      ({ href, integrity }) =>
+        `<link rel="stylesheet" href="${escapeHtml(href)}" crossorigin="anonymous"${integrity ? ` integrity="${escapeHtml(integrity)}"` : ''} />`,
+    )
+    .join('');
 }
 
 /** What a section shows while its code loads in the browser: RemoteSection's Suspense fallback, the same markup. */
@@ -98,9 +92,8 @@ export async function renderShell(page: ShellRequest): Promise<RenderedShell> {
   const fallbacks = Object.fromEntries(SECTION_IDS.map((id) => [id, loadingLine(text, id)])) as Record<SectionId, string>;
   const styles: Partial<Record<SectionId, string>> = {};
   for (const id of SECTION_IDS) {
-    const url = config.remotes[id];
-    const manifest = page.manifests[id];
-    if (url !== undefined && manifest !== undefined) styles[id] = sectionStyleLinks(manifest, url);
+    const stylesheets = page.stylesheets[id];
+    if (stylesheets !== undefined) styles[id] = sectionStyleLinks(stylesheets);
   }
   return { html, fallbacks, styles, overridden: remotes.overrides.map(({ section }) => section) };
 }

@@ -9,8 +9,10 @@
  */
 import { evaluateSection, type SharedModules } from '@portico/render/evaluate';
 import type { FromSectionWorker, NodeBuild, ToSectionWorker } from '@portico/render/protocol';
+// eslint-disable-next-line no-restricted-imports -- the whole singleton, as the sections' node builds get it (deployed ones use every name)
 import * as sharedConfig from '@portico/shared-config';
-import type { SectionId, SectionModule } from '@portico/shared-config';
+import type { SectionModule } from '@portico/shared-config';
+import type { SectionId } from '@portico/contract/sections';
 import * as React from 'react';
 import * as jsxRuntime from 'react/jsx-runtime';
 import * as ReactDOM from 'react-dom';

@@ -1,10 +1,5 @@
-import {
-  LANGUAGE_NAMES,
-  LANGUAGES,
-  searchWithLanguage,
-  usePortico,
-  type Language,
-} from '@portico/shared-config';
+import { usePortico } from '@portico/shared-config';
+import { LANGUAGE_NAMES, LANGUAGES, searchWithLanguage, type Language } from '@portico/contract/languages';
 import { useState, type MouseEvent } from 'react';
 import { usePageAddress } from './use-page-address';
 

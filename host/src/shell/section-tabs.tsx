@@ -1,4 +1,5 @@
-import { SECTION_IDS, useText, type SectionId } from '@portico/shared-config';
+import { useText } from '@portico/shared-config';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { useHydrated } from '@portico/shared-config/hydration';
 

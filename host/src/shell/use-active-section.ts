@@ -1,4 +1,4 @@
-import { SECTION_IDS, type SectionId } from '@portico/shared-config';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { useCallback, useReducer } from 'react';
 import { flushSync } from 'react-dom';
 import { usePageAddress } from './use-page-address';

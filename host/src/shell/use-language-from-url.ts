@@ -1,4 +1,5 @@
-import { languageFromSearch, usePortico } from '@portico/shared-config';
+import { usePortico } from '@portico/shared-config';
+import { languageFromSearch } from '@portico/contract/languages';
 import { useEffect } from 'react';
 
 /**

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CONTACT_BODY_LIMIT, CONTACT_PATH } from '@portico/contract/contact-wire';
 import { parseContact } from '../contact-message';
 import type { MessageStore, RateLimit } from '../store/message-store';
 import { clientNetwork } from './client-network';
 import { readBody } from './read-body';
 import type { RequestOriginOf } from './request-origin';
 
-/** 64 KB: room for any script's 5,000 characters and the other fields, far below what could hurt. */
-export const BODY_LIMIT = 64 * 1024;
+/** 64 KB (the wire contract's): room for any script's 5,000 characters and the other fields, far below what could hurt. */
+const BODY_LIMIT = CONTACT_BODY_LIMIT;
 
 /**
  * 5 s to send the body once its headers are in: a real message (at most about
@@ -15,8 +16,6 @@ export const BODY_LIMIT = 64 * 1024;
  * link, and 64 KB needs about 13 KB/s. A client that trickles it gets 408.
  */
 export const BODY_TIME_MS = 5_000;
-
-export const CONTACT_PATH = '/api/contact';
 
 export interface ContactEndpointOptions {
   store: Pick<MessageStore, 'submit'>;

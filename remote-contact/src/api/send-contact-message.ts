@@ -1,31 +1,10 @@
-import type { Language } from '@portico/shared-config';
+import { CONTACT_PATH, FIELD_LIMITS, type ContactRequest, type TextField } from '@portico/contract/contact-wire';
 
-/** Where the form posts: the page's own origin, which the CSP's `connect-src 'self'` allows. */
-export const CONTACT_ENDPOINT = '/api/contact';
+/** Where the form posts (the wire contract's path). */
+export const CONTACT_ENDPOINT = CONTACT_PATH;
 
 /** The specification's HTTP timeout (point 7), the same as the toolkit's clients. */
 export const SEND_TIMEOUT_MS = 60_000;
-
-/**
- * The hidden field a bot fills and a person never sees; the server answers
- * 201 and drops the message when it holds anything.
- */
-export const HONEYPOT_FIELD = 'website';
-
-/** The server's limits, in characters (the contract in the README); named to the visitor after a 400. */
-export const FIELD_LIMITS = { name: 200, telephone: 40, message: 5000 } as const;
-
-export type TextField = keyof typeof FIELD_LIMITS;
-
-/** What the form posts, exactly the body of `POST /api/contact`. */
-export interface ContactRequest {
-  name: string;
-  telephone: string;
-  message: string;
-  language: Language;
-  idempotencyKey: string;
-  [HONEYPOT_FIELD]: string;
-}
 
 /** What became of one send, in the terms the visitor is told. */
 export type SendOutcome =

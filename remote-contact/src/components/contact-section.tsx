@@ -1,6 +1,7 @@
-import { fill, localeOf, usePortico, type SectionProps } from '@portico/shared-config';
+import { fill, usePortico, type SectionProps } from '@portico/shared-config';
+import { localeOf } from '@portico/contract/languages';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { HONEYPOT_FIELD, type TextField } from '../api/send-contact-message';
+import { HONEYPOT_FIELD, type TextField } from '@portico/contract/contact-wire';
 import { useContactText } from '../i18n/use-contact-text';
 import { deliveryMessage } from './delivery-message';
 import { PrivacyNote } from './privacy-note';

@@ -1,5 +1,6 @@
 import { fill } from '@portico/shared-config';
-import { FIELD_LIMITS, type SendOutcome } from '../api/send-contact-message';
+import { FIELD_LIMITS } from '@portico/contract/contact-wire';
+import type { SendOutcome } from '../api/send-contact-message';
 import type { ContactText } from '../i18n/contact-text';
 
 export type Failure = Exclude<SendOutcome, { kind: 'stored' }>;

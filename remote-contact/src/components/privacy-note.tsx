@@ -1,4 +1,5 @@
-import { fill, fillParts, formatWholeNumber, localeOf, useConfig, type Language } from '@portico/shared-config';
+import { fill, fillParts, formatWholeNumber, useConfig } from '@portico/shared-config';
+import { localeOf, type Language } from '@portico/contract/languages';
 import type { ContactText } from '../i18n/contact-text';
 
 /** What the server applies when config.json sets no `contact.retentionDays`. */

@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { newIdempotencyKey } from '../api/idempotency-key';
-import { sendContactMessage, type ContactRequest, type SendOutcome } from '../api/send-contact-message';
+import type { ContactRequest } from '@portico/contract/contact-wire';
+import { sendContactMessage, type SendOutcome } from '../api/send-contact-message';
 
 /** What the visitor sends: the request without its key, which this hook owns. */
 export type Draft = Omit<ContactRequest, 'idempotencyKey'>;

@@ -1,4 +1,5 @@
-import { fill, formatMoney, localeOf, usePortico, type SectionProps } from '@portico/shared-config';
+import { fill, formatMoney, usePortico, type SectionProps } from '@portico/shared-config';
+import { localeOf } from '@portico/contract/languages';
 import { useHomeText } from '../i18n/use-home-text';
 import { HomeBanner } from './home-banner';
 import './home-section.css';

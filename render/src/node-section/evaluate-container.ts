@@ -1,5 +1,6 @@
 import vm from 'node:vm';
-import { EXPOSED_SECTION, type SectionModule } from '@portico/shared-config/contract';
+import { type SectionModule } from '@portico/shared-config/contract';
+import { EXPOSED_SECTION } from '@portico/contract/sections';
 import { NodeSectionError } from './node-section-error';
 
 /**

@@ -1,7 +1,8 @@
+import { readManifest } from '@portico/contract/manifest';
 import type { SectionModule } from '@portico/shared-config/contract';
+import { NodeSectionError } from './node-section-error';
 import { evaluateSection, type SharedModules } from './evaluate-container';
 import { DEFAULT_FETCH_LIMITS, fetchVerified, type FetchLimits } from './fetch-verified';
-import { locateNodeEntry } from './node-entry';
 import { assertSri } from './sri';
 
 export interface LoadNodeSectionOptions extends Partial<FetchLimits> {
@@ -25,7 +26,10 @@ export interface LoadNodeSectionOptions extends Partial<FetchLimits> {
 export async function loadNodeSection(options: LoadNodeSectionOptions): Promise<SectionModule> {
   const bytes = typeof options.manifest === 'string' ? Buffer.from(options.manifest, 'utf8') : options.manifest;
   if (options.remoteIntegrity !== undefined) assertSri(bytes, options.remoteIntegrity, 'pin', `${options.manifestUrl} (remoteIntegrity)`);
-  const entry = locateNodeEntry(options.manifestUrl, Buffer.from(bytes).toString('utf8'));
+  const read = readManifest(bytes, options.manifestUrl);
+  if ('problem' in read) throw new NodeSectionError('manifest', `${options.manifestUrl} ${read.problem}`);
+  const entry = read.manifest.nodeEntry;
+  if ('problem' in entry) throw new NodeSectionError(entry.refusal, entry.problem);
   const code = await fetchVerified(entry.url, entry.integrity, {
     maxBytes: options.maxBytes ?? DEFAULT_FETCH_LIMITS.maxBytes,
     timeoutMs: options.timeoutMs ?? DEFAULT_FETCH_LIMITS.timeoutMs,

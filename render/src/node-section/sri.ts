@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
+import { isSri } from '@portico/contract/manifest';
 import { NodeSectionError, type NodeSectionRefusal } from './node-section-error';
 
-const SRI = /^(sha256|sha384|sha512)-[A-Za-z0-9+/]+={0,2}$/;
-
-/** Whether `value` is one Subresource Integrity value we check: `sha256-`, `sha384-` or `sha512-` and base64. */
-export function isSri(value: unknown): value is string {
-  return typeof value === 'string' && SRI.test(value);
-}
 
 /**
  * Throws unless `bytes` hash to `expected`, a Subresource Integrity value.

@@ -4,7 +4,9 @@
  * is). Pure, no DOM and no Node: the render worker writes it, the host's
  * browser bundle reads it.
  */
-import { SECTION_IDS, type Language, type SectionId } from '@portico/shared-config/contract';
+import { scriptSafeJson } from '@portico/contract/html';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { type Language } from '@portico/contract/languages';
 
 /** The element id of the hydration data. */
 export const PAGE_DATA_ID = 'portico-page-data';
@@ -24,23 +26,6 @@ export interface PageData {
    * own section worker): the browser hydrates those and renders the others.
    */
   rendered: SectionId[];
-}
-
-const UNSAFE_IN_SCRIPT: Record<string, string> = {
-  '<': '\\u003c',
-  '>': '\\u003e',
-  '&': '\\u0026',
-  '\u2028': '\\u2028',
-  '\u2029': '\\u2029',
-};
-
-/**
- * JSON safe inside a `<script>` element: `<` cannot start `</script>` or
- * `<!--`, and the line separators some parsers treat as line ends are
- * escaped too. JSON.parse reads the escapes back to the same characters.
- */
-export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => UNSAFE_IN_SCRIPT[character]!);
 }
 
 /** The `<script type="application/json">` element holding `data`. */

@@ -12,7 +12,8 @@
  * The front server composes the page from their answers, which it checks.
  */
 import type { ConfigProblem, SiteConfig } from '@portico/shared-config/config';
-import type { Language, SectionId } from '@portico/shared-config/contract';
+import type { SectionId } from '@portico/contract/sections';
+import type { Language } from '@portico/contract/languages';
 
 /** One page's shell to render: everything the worker needs comes in the message; it reads no file. */
 export interface ShellRequest {
@@ -31,11 +32,11 @@ export interface ShellRequest {
   config: SiteConfig;
   problems: readonly ConfigProblem[];
   /**
-   * The manifests the page carries, by section: the shell names each
-   * section's stylesheets from them (linked only for the sections the front
-   * server then fills in).
+   * Each section's stylesheets with their hashes, as the front server read
+   * them from its manifest (the shell parses no manifest): linked only for
+   * the sections the front server then fills in.
    */
-  manifests: Partial<Record<SectionId, string>>;
+  stylesheets: Partial<Record<SectionId, readonly { href: string; integrity?: string }[]>>;
 }
 
 /** The shell as the front server composes it. */

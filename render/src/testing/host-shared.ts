@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+// eslint-disable-next-line no-restricted-imports -- the whole singleton, as the sections' node builds get it (deployed ones use every name)
 import * as sharedConfig from '@portico/shared-config';
 import * as React from 'react';
 import * as jsxRuntime from 'react/jsx-runtime';

@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { readManifest } from '@portico/contract/manifest';
 import { loadNodeSection } from '../node-section/load-node-section';
 import { builtRemote } from '@portico/testing/built-apps';
 import { hostShared } from './host-shared';
@@ -21,9 +22,11 @@ const ms = (value: number) => `${value.toFixed(2)} ms`;
 async function measure(folder: (typeof REMOTES)[number]) {
   const dist = builtRemote(folder);
   const manifest = readFileSync(path.join(dist, 'mf-manifest.json'));
-  const { ssrRemoteEntry } = (JSON.parse(manifest.toString()) as { metaData: { ssrRemoteEntry: { path: string; name: string } } }).metaData;
-  const entryFile = path.join(dist, ssrRemoteEntry.path, ssrRemoteEntry.name);
   const server = await serveDist(dist);
+  const read = readManifest(manifest, `${server.origin}/mf-manifest.json`);
+  const node = 'manifest' in read ? read.manifest.nodeEntry : undefined;
+  if (!node || !('url' in node)) throw new Error(`${folder} has no node build to measure`);
+  const entryFile = path.join(dist, decodeURIComponent(new URL(node.url).pathname));
   const loads: number[] = [];
   const firstRenders: number[] = [];
   const warmRenders: number[] = [];

@@ -1,4 +1,5 @@
-import { loadPack, PorticoProvider, type Language } from '@portico/shared-config';
+import { loadPack, PorticoProvider } from '@portico/shared-config';
+import { type Language } from '@portico/contract/languages';
 import type { SectionModule } from '@portico/shared-config/contract';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { prerenderToNodeStream } from 'react-dom/static';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { APP_DIRS, APP_NAMES } from '@portico/shared-config/contract';
+import { APP_DIRS, APP_NAMES } from '@portico/contract/sections';
 import { startPortico, type RunningPortico } from '../portico-server';
 
 

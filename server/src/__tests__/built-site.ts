@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { APP_DIRS, APP_NAMES } from '@portico/shared-config/contract';
+import { APP_DIRS, APP_NAMES } from '@portico/contract/sections';
 
 /** What every file outside a dist/ holds: no answer may ever contain it. */
 export const SECRET = 'not-for-the-web';

@@ -1,3 +1,4 @@
+import { parseConfig } from '@portico/shared-config/config';
 import {
   contentSecurityPolicy,
   HEADER_LIMIT_BYTES,
@@ -12,17 +13,20 @@ import {
 const directives = (policy: string) =>
   Object.fromEntries(policy.split('; ').map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1)]));
 
+/** config.json as the server reads it, once per request. */
+const read = (raw: unknown) => parseConfig(raw);
+
 describe('remoteOrigins', () => {
   test('takes the origins of the remotes and of allowedRemoteOrigins, once each', () => {
     expect(
-      remoteOrigins({
+      remoteOrigins(read({
         remotes: {
           home: 'https://home.example/mf-manifest.json',
           about: 'https://cdn.example:8443/about/v3/mf-manifest.json?x=1',
           contact: 'https://cdn.example:8443/contact/mf-manifest.json',
         },
         allowedRemoteOrigins: ['https://staging.example', 'https://home.example'],
-      }),
+      })),
     ).toEqual(['https://home.example', 'https://cdn.example:8443', 'https://staging.example']);
   });
 
@@ -34,13 +38,13 @@ describe('remoteOrigins', () => {
     ['a host that would end the directive', 'https://evil.example;script-src'],
     ['a quoted keyword', "https://x.example'unsafe-inline'"],
   ])('leaves out %s', (_what, value) => {
-    expect(remoteOrigins({ remotes: { home: value }, allowedRemoteOrigins: [value] })).toEqual([]);
+    expect(remoteOrigins(read({ remotes: { home: value }, allowedRemoteOrigins: [value] }))).toEqual([]);
   });
 
   test.each([[null], ['text'], [[]], [{ remotes: 'x', allowedRemoteOrigins: 'y' }]])(
     'a config that is not usable (%p) gives no origins, never an error',
     (config) => {
-      expect(remoteOrigins(config)).toEqual([]);
+      expect(remoteOrigins(read(config))).toEqual([]);
     },
   );
 
@@ -94,21 +98,24 @@ describe('manifestPreloads', () => {
   };
 
   test('preloads each configured http(s) manifest, CORS-mode like the fetch that uses it', () => {
-    expect(manifestPreloads(config)).toBe(
+    expect(manifestPreloads(read(config))).toBe(
       '<http://localhost:8081/mf-manifest.json>; rel=preload; as=fetch; crossorigin=anonymous, ' +
         '<https://cdn.example.com/contact/mf-manifest.json>; rel=preload; as=fetch; crossorigin=anonymous',
     );
   });
 
-  test('leaves out a section this visit overrides', () => {
-    expect(manifestPreloads(config, '?remote.contact=https%3A%2F%2Fpreview.example%2Fmf-manifest.json')).toBe(
+  test('leaves out a section this visit overrides, by the rule the page applies: an override it refuses keeps the preload', () => {
+    const override = '?remote.contact=https%3A%2F%2Fpreview.example%2Fmf-manifest.json';
+    expect(manifestPreloads(read({ ...config, allowedRemoteOrigins: ['https://preview.example'] }), override)).toBe(
       '<http://localhost:8081/mf-manifest.json>; rel=preload; as=fetch; crossorigin=anonymous',
     );
+    // Not an allowed origin: the page loads the configured Contact, so it is preloaded as usual.
+    expect(manifestPreloads(read(config), override)).toBe(manifestPreloads(read(config)));
   });
 
   test('the host page sends them beside its policy; nothing without remotes', () => {
-    expect(hostPageHeaders(config).Link).toContain('rel=preload');
-    expect(hostPageHeaders({}).Link).toBeUndefined();
+    expect(hostPageHeaders(read(config)).Link).toContain('rel=preload');
+    expect(hostPageHeaders(read({})).Link).toBeUndefined();
   });
 });
 
@@ -121,11 +128,11 @@ describe('the host page is built from the parsed config.json only', () => {
 
   test('a remotes key that is not a section, and allowed origins the page refuses, are left out and named in the log', () => {
     const log: string[] = [];
-    const headers = hostPageHeaders(
+    const headers = hostPageHeaders(read(
       {
         remotes: { ...remotes, extra: 'https://extra.example/mf-manifest.json' },
         allowedRemoteOrigins: ['https://ok.example', 'https://cdn.example/with/path'],
-      },
+      }),
       '',
       (line) => log.push(line),
     );
@@ -139,7 +146,7 @@ describe('the host page is built from the parsed config.json only', () => {
   });
 
   test('a section whose pin is malformed is not loaded by the page, so it is not in the policy either', () => {
-    const headers = hostPageHeaders({ remotes, remoteIntegrity: { contact: 'sha384-short' } });
+    const headers = hostPageHeaders(read({ remotes, remoteIntegrity: { contact: 'sha384-short' } }));
     expect(headers['Content-Security-Policy']).not.toContain('localhost:8083');
     expect(headers.Link).not.toContain('8083');
   });
@@ -147,7 +154,7 @@ describe('the host page is built from the parsed config.json only', () => {
   test('thousands of allowed origins keep the policy under the limit: the remotes stay, the overrides that do not fit are named', () => {
     const log: string[] = [];
     const many = Array.from({ length: 3000 }, (_, i) => `https://preview-${i}.example`);
-    const headers = hostPageHeaders({ remotes, allowedRemoteOrigins: many }, '', (line) => log.push(line));
+    const headers = hostPageHeaders(read({ remotes, allowedRemoteOrigins: many }), '', (line) => log.push(line));
     const policy = headers['Content-Security-Policy']!;
     expect(Buffer.byteLength(policy)).toBeLessThanOrEqual(HEADER_LIMIT_BYTES);
     expect(directives(policy)['script-src']).toEqual(expect.arrayContaining(['http://localhost:8083', 'https://preview-0.example']));
@@ -157,7 +164,7 @@ describe('the host page is built from the parsed config.json only', () => {
   test('a manifest URL too long for the Link header is not preloaded, and the log says so', () => {
     const log: string[] = [];
     const long = `https://cdn.example/${'a'.repeat(HEADER_LIMIT_BYTES)}/mf-manifest.json`;
-    const headers = hostPageHeaders({ remotes: { ...remotes, contact: long } }, '', (line) => log.push(line));
+    const headers = hostPageHeaders(read({ remotes: { ...remotes, contact: long } }), '', (line) => log.push(line));
     expect(headers.Link).toContain('localhost:8082');
     expect(headers.Link).not.toContain('cdn.example');
     expect(log).toEqual([expect.stringContaining('the Link header would be over 8192 bytes: https://cdn.example/aaa')]);

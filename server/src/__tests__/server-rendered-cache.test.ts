@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { APP_DIRS } from '@portico/shared-config/contract';
+import { APP_DIRS } from '@portico/contract/sections';
 import { startPortico, type RunningPortico } from '../portico-server';
 import { makeBuiltSite } from './built-site';
 import { writeFakeWorkers } from './fake-workers';
@@ -21,7 +21,7 @@ function deployHome(build: string): void {
   writeFileSync(path.join(homeDist, 'server', 'remoteEntry.js'), build);
   const integrity = `sha384-${createHash('sha384').update(build).digest('base64')}`;
   const ssrRemoteEntry = { name: 'remoteEntry.js', path: 'server', type: 'commonjs-module', integrity };
-  writeFileSync(path.join(homeDist, 'mf-manifest.json'), JSON.stringify({ id: 'portico_home', metaData: { publicPath: 'auto', ssrRemoteEntry } }));
+  writeFileSync(path.join(homeDist, 'mf-manifest.json'), JSON.stringify({ id: 'portico_home', metaData: { publicPath: 'auto', ssrRemoteEntry }, exposes: [], shared: [] }));
 }
 
 let running: RunningPortico;

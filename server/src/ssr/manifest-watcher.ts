@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { locateNodeEntry, type NodeEntry } from '@portico/render';
-import type { SectionId } from '@portico/shared-config/contract';
+import { readManifest, type ManifestReading } from '@portico/contract/manifest';
+import type { SectionId } from '@portico/contract/sections';
 
 export interface WatchedManifest {
   /** The text as fetched; undefined until fetched, or while the remote answers with an error. */
   text: string | undefined;
   /** SHA-256 of the text, for cache keys. */
   hash: string | undefined;
-  /** Where its node build is and the hash it must have, read once per text; or why it names none the server runs. */
-  nodeEntry: NodeEntry | { refused: string } | undefined;
+  /** The manifest read (by the one reader, once per text): its node build, stylesheets and hashes; or why it is no manifest. */
+  read: ManifestReading | undefined;
 }
 
 export interface ManifestWatcherOptions {
@@ -65,7 +65,7 @@ export class ManifestWatcher {
   current(url: string, section: SectionId): WatchedManifest {
     let entry = this.entries.get(url);
     if (!entry) {
-      entry = { text: undefined, hash: undefined, nodeEntry: undefined, etag: undefined, lastWanted: 0, sections: new Set() };
+      entry = { text: undefined, hash: undefined, read: undefined, etag: undefined, lastWanted: 0, sections: new Set() };
       this.entries.set(url, entry);
     }
     if (!entry.sections.has(section)) {
@@ -74,14 +74,14 @@ export class ManifestWatcher {
       if (entry.text !== undefined) queueMicrotask(() => this.options.onChange());
     }
     entry.lastWanted = Date.now();
-    return { text: entry.text, hash: entry.hash, nodeEntry: entry.nodeEntry };
+    return { text: entry.text, hash: entry.hash, read: entry.read };
   }
 
   /** The manifests watched for `section` (fetched or not), each with its URL. */
   watched(section: SectionId): { url: string; manifest: WatchedManifest }[] {
     return [...this.entries]
       .filter(([, entry]) => entry.sections.has(section))
-      .map(([url, entry]) => ({ url, manifest: { text: entry.text, hash: entry.hash, nodeEntry: entry.nodeEntry } }));
+      .map(([url, entry]) => ({ url, manifest: { text: entry.text, hash: entry.hash, read: entry.read } }));
   }
 
   /** One round over every watched manifest (one at a time per round; concurrent rounds never overlap). */
@@ -136,11 +136,7 @@ export class ManifestWatcher {
     if (hash !== entry.hash) {
       entry.text = text;
       entry.hash = hash;
-      try {
-        entry.nodeEntry = locateNodeEntry(url, text);
-      } catch (error) {
-        entry.nodeEntry = { refused: (error as Error).message };
-      }
+      entry.read = readManifest(text, url);
     }
     entry.etag = response.headers.get('etag') ?? undefined;
   }
@@ -148,7 +144,7 @@ export class ManifestWatcher {
   private forget(entry: Entry): void {
     entry.text = undefined;
     entry.hash = undefined;
-    entry.nodeEntry = undefined;
+    entry.read = undefined;
     entry.etag = undefined;
   }
 

@@ -5,7 +5,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import { assertSri, fetchVerified, isSri } from '@portico/render';
+import { isSri, type Manifest, type NodeEntry } from '@portico/contract/manifest';
+import { assertSri, fetchVerified } from '@portico/render';
 import { pageDataScript } from '@portico/render/page-data';
 import {
   PAGE_DATA_SLOT,
@@ -18,17 +19,29 @@ import {
   type ToSectionWorker,
   type ToShellWorker,
 } from '@portico/render/protocol';
-import { parseConfig, type ConfigProblem, type SiteConfig } from '@portico/shared-config/config';
-import { languageFromSearch, LANGUAGES, SECTION_IDS, type Language, type SectionId } from '@portico/shared-config/contract';
-import type { ConfigAnswer } from '@portico/shared-config/node-config';
+import type { SiteConfig } from '@portico/shared-config/config';
+import { EXPOSED_SECTION, SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { languageFromSearch, LANGUAGES, type Language } from '@portico/contract/languages';
 import { clearFileHeaders, matchesEtag } from '../plain-answer';
 import { chooseEncoding, requestTarget } from '../static-files';
 import { ByteCache } from './byte-cache';
-import { ManifestWatcher } from './manifest-watcher';
+import type { Site, SiteContext } from '../site-context';
+import { ManifestWatcher, type WatchedManifest } from './manifest-watcher';
 import { chooseSandbox, containedNodeOptions, type Sandbox, type SandboxOptions } from './sandbox';
 import { checkSectionHtml, idsIn } from './section-html';
 import { Supervisor, type Plan } from './supervisor';
 import { WorkerProcess } from './worker-process';
+
+/** The node build a watched manifest names (read once, when it was fetched); undefined where it names none the server runs. */
+function nodeEntryOf(watched: WatchedManifest): NodeEntry | undefined {
+  const node = watched.read && 'manifest' in watched.read ? watched.read.manifest.nodeEntry : undefined;
+  return node && 'url' in node ? node : undefined;
+}
+
+/** A section's stylesheets, with the hashes its manifest gives, for the shell to link from the head. */
+function sectionStylesheets(manifest: Manifest): { href: string; integrity?: string }[] {
+  return (manifest.stylesheets[EXPOSED_SECTION] ?? []).map((href) => ({ href, integrity: manifest.hashes.get(href) }));
+}
 
 /** The host's server workers, as its build writes them (webpack/src/server-workers-build.ts). */
 export const SHELL_WORKER_PATH = 'host/dist-node/shell-worker.js';
@@ -81,8 +94,10 @@ const SHELL_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 export interface ServerRenderingOptions {
   rootDir: string;
-  /** The answer /config.json gives a visitor who asked for this host (the default config follows it). */
-  configFor: (host: string | undefined) => Promise<ConfigAnswer>;
+  /** config.json as a visitor who asked for this host gets it (the default config follows the host), read and parsed once: for the background work. */
+  siteForHost: (host: string | undefined) => Promise<SiteContext>;
+  /** The same for one request, once per request: the page, its headers and /config.json share it. */
+  siteOf: (req: IncomingMessage) => Promise<SiteContext>;
   /** The host a request was made to (Host, or X-Forwarded-Host behind a trusted proxy). */
   hostOf: (req: IncomingMessage) => string | undefined;
   /** The page's security headers for this request and query. */
@@ -177,16 +192,6 @@ interface Template {
   stamp: string;
 }
 
-/** config.json as one request's page is made from it: read and parsed once. */
-interface Site {
-  /** The text /config.json answers, for the hydration data and the cache keys. */
-  body: string;
-  hash: string;
-  /** The parsed JSON value the browser parses again with parseConfig. */
-  raw: unknown;
-  config: SiteConfig;
-  problems: readonly ConfigProblem[];
-}
 
 /** A section's HTML as its worker answered it, checked: or the reason it is left to the browser. */
 type SectionResult = { html: string; ids: ReadonlySet<string> } | { failed: string; at: number };
@@ -257,13 +262,9 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     }
   }
 
-  /** config.json for `host`, read once and parsed once; undefined when it cannot be served. */
+  /** config.json for `host` (read once and parsed once); undefined when it cannot be served. */
   async function siteFor(host: string | undefined): Promise<Site | undefined> {
-    const answer = await options.configFor(host);
-    if (answer.status !== 200) return undefined;
-    const raw: unknown = JSON.parse(answer.body);
-    const { config, problems } = parseConfig(raw);
-    return { body: answer.body, hash: sha256(answer.body), raw, config, problems };
+    return (await options.siteForHost(host)).site;
   }
 
   // --- The manifests, polled in the background, and the node builds they name.
@@ -397,8 +398,8 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
         const url = site.config.remotes[id];
         if (url === undefined) continue;
         const watched = watcher.current(url, id);
-        const entry = watched.nodeEntry;
-        if (!entry || 'refused' in entry || watched.text === undefined || watched.hash === undefined) continue;
+        const entry = nodeEntryOf(watched);
+        if (!entry || watched.text === undefined || watched.hash === undefined) continue;
         const pin = site.config.remoteIntegrity?.[id];
         if (pin !== undefined && !matchesPin(watched.text, watched.hash, pin)) continue;
         let build = await nodeBuildOf(entry.url, entry.integrity);
@@ -467,9 +468,9 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     pathname: string,
     search: string,
     origin: string,
-    manifests: Partial<Record<SectionId, string>>,
+    stylesheets: ShellRequest['stylesheets'],
   ): ShellRequest {
-    return { template: page.text, language, pathname, search, origin, config: site.config, problems: site.problems, manifests };
+    return { template: page.text, language, pathname, search, origin, config: site.config, problems: site.problems, stylesheets };
   }
 
   async function shellFor(request: ShellRequest, key: string, deadline: number): Promise<ShellEntry | undefined> {
@@ -574,7 +575,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     const deadline = performance.now() + budgetMs;
     const host = options.hostOf(req);
     const origin = options.originOf(req);
-    const [site, page] = await Promise.all([siteFor(host).catch(() => undefined), readTemplate()]);
+    const [site, page] = await Promise.all([options.siteOf(req).then((context) => context.site, () => undefined), readTemplate()]);
     if (!site || origin === undefined || page === undefined) return undefined;
     noteHost(host);
     watchRemotes(site.config);
@@ -582,6 +583,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
 
     // The configured sections' manifests as this server watches them: inlined for the browser, and the builds rendered here.
     const manifests: Partial<Record<SectionId, string>> = {};
+    const stylesheets: ShellRequest['stylesheets'] = {};
     const sectionWork: Partial<Record<SectionId, Promise<SectionResult | undefined>>> = {};
     for (const id of SECTION_IDS) {
       const url = site.config.remotes[id];
@@ -592,11 +594,12 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       // A manifest its pin refuses is refused by the browser too: neither inlined nor rendered.
       if (pin !== undefined && !matchesPin(watched.text, watched.hash, pin)) continue;
       manifests[id] = watched.text;
-      const entry = watched.nodeEntry;
-      if (entry && 'integrity' in entry) sectionWork[id] = sectionFor(id, entry.integrity, site, language, deadline);
+      if (watched.read && 'manifest' in watched.read) stylesheets[id] = sectionStylesheets(watched.read.manifest);
+      const entry = nodeEntryOf(watched);
+      if (entry) sectionWork[id] = sectionFor(id, entry.integrity, site, language, deadline);
     }
     const shellKey = sha256(JSON.stringify([shellSupervisor.generation, page.stamp, site.hash, language, pathname, search, origin, Object.values(manifests).map(sha256)]));
-    const shell = await shellFor(shellRequest(page, site, language, pathname, search, origin, manifests), shellKey, deadline);
+    const shell = await shellFor(shellRequest(page, site, language, pathname, search, origin, stylesheets), shellKey, deadline);
     if (!shell) return undefined;
 
     const overridden = new Set(shell.overridden);

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { SECTION_IDS, type SectionId } from '../contract/section-contract';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { HEX_COLOR } from '../theme/contrast';
 import type { Theme } from '../theme/theme';
 

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { SECTION_IDS, type SectionId } from '../contract/section-contract';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { themeContrastProblems, type Theme } from '../theme/theme';
 import { configSchema, type ConfigProblem, type SiteConfig } from './config-schema';
 

@@ -1,6 +1,6 @@
 import { createContext } from 'react';
 import type { ConfigProblem, SiteConfig } from '../config/config-schema';
-import type { Language } from '../i18n/language';
+import type { Language } from '@portico/contract/languages';
 import type { TextPack } from '../i18n/text-pack';
 
 export interface PorticoContextValue {

@@ -1,6 +1,6 @@
 import { startTransition, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ConfigProblem, SiteConfig } from '../config/config-schema';
-import type { Language } from '../i18n/language';
+import type { Language } from '@portico/contract/languages';
 import { loadPack } from '../i18n/load-pack';
 import type { TextPack } from '../i18n/text-pack';
 import { PorticoContext, type PorticoContextValue } from './portico-context';

@@ -1,4 +1,4 @@
-import type { Language } from './language';
+import type { Language } from '@portico/contract/languages';
 
 /** How a package imports its texts of one language: one dynamic import, one chunk. */
 export type TextImports<T> = Readonly<Record<Language, () => Promise<T>>>;

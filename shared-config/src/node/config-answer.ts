@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { defaultRemoteUrls } from '../contract/apps';
+import { defaultRemoteUrls } from '@portico/contract/sections';
 
 // Node only: what `/config.json` answers, for the production server and for
 // the host's dev server alike. Here rather than in the server so the build
@@ -11,6 +11,8 @@ export const DEFAULT_CONFIG_PATH = path.join(__dirname, '../../config/default-co
 export interface ConfigAnswer {
   status: number;
   body: string;
+  /** The JSON value `body` is made from, parsed once here (absent when the file cannot be served). */
+  value?: unknown;
   /** Why the configured file could not be served, for the server's log. */
   fault?: string;
 }
@@ -107,8 +109,9 @@ export async function answerConfig(options: {
   if ('fault' in read) {
     return { status: 503, body: JSON.stringify({ error: 'config.json is unavailable' }), fault: read.fault };
   }
-  if (options.configPath) return { status: 200, body: JSON.stringify(read.value) };
+  if (options.configPath) return { status: 200, body: JSON.stringify(read.value), value: read.value };
 
   const remotes = defaultRemoteUrls(requestHostname(options.hostHeader), options.basePort, options.ports);
-  return { status: 200, body: JSON.stringify({ ...(read.value as object), remotes }) };
+  const value = { ...(read.value as object), remotes };
+  return { status: 200, body: JSON.stringify(value), value };
 }

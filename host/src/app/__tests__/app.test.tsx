@@ -1,4 +1,4 @@
-import { SECTION_IDS, type SectionId } from '@portico/shared-config';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { renderWithPortico } from '@portico/testing';
 import { screen, within } from '@testing-library/react';

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadPack, type Language, type SiteConfig } from '@portico/shared-config';
+import { loadPack, type SiteConfig } from '@portico/shared-config';
+import { type Language } from '@portico/contract/languages';
 import { sampleConfig } from '@portico/testing/sample-config';
-import { jsonForScript, pageHead, withPageHead } from '../page-head';
+import { pageHead, withPageHead } from '../page-head';
 
 const ORIGIN = 'https://www.portico.example';
 
@@ -100,13 +101,6 @@ test('hostile values stay text: no element, attribute or script is added, and JS
   // The block holds no raw < > & or line separators for a parser to trip on.
   const block = tags.slice(tags.indexOf('<script type="application/ld+json">') + 35, tags.lastIndexOf('</script>'));
   expect(block).not.toMatch(/[<>&\u2028\u2029]/);
-});
-
-test('jsonForScript escapes what could end or change a script block and parses back unchanged', () => {
-  const value = { text: '</script><!--&\u2028\u2029>' };
-  const json = jsonForScript(value);
-  expect(json).toBe('{"text":"\\u003c/script\\u003e\\u003c!--\\u0026\\u2028\\u2029\\u003e"}');
-  expect(JSON.parse(json)).toEqual(value);
 });
 
 test('an origin with a path, a query or another scheme is refused', async () => {

@@ -1,4 +1,5 @@
-import { checkManifest, exposeStylesheets, filesOfManifest } from '../check-manifest';
+import { readManifest, type Manifest } from '@portico/contract/manifest';
+import { checkManifest } from '../check-manifest';
 
 const pageShares = { react: '19.3.1', 'react-dom': '19.3.1', '@portico/shared-config': '1.0.0' };
 
@@ -23,74 +24,35 @@ function manifest({ react = '^19.2.0', expose = 'section' } = {}) {
   };
 }
 
+/** The manifest as the page reads it (the reader's own tests are @portico/contract's). */
+function read(value: unknown): Manifest {
+  const reading = readManifest(JSON.stringify(value), 'https://cdn.example/contact/v2/mf-manifest.json');
+  if ('problem' in reading) throw new Error(reading.problem);
+  return reading.manifest;
+}
+
 test('a manifest that exposes the section and accepts the page’s shared versions may load', () => {
-  expect(checkManifest(manifest(), { expose: './section', pageShares })).toBeUndefined();
+  expect(checkManifest(read(manifest()), { expose: './section', pageShares })).toBeUndefined();
 });
 
 test('a remote that needs another React is refused, naming both versions', () => {
-  expect(checkManifest(manifest({ react: '^17.0.0' }), { expose: './section', pageShares })).toBe(
+  expect(checkManifest(read(manifest({ react: '^17.0.0' })), { expose: './section', pageShares })).toBe(
     'needs react ^17.0.0 but the page shares 19.3.1',
   );
 });
 
 test('a range the page satisfies another way is accepted', () => {
-  expect(checkManifest(manifest({ react: '>=18 <20' }), { expose: './section', pageShares })).toBeUndefined();
+  expect(checkManifest(read(manifest({ react: '>=18 <20' })), { expose: './section', pageShares })).toBeUndefined();
 });
 
 test('a shared module the page does not share is the remote’s own business', () => {
   const withLodash = manifest();
   withLodash.shared.push({ ...withLodash.shared[0]!, name: 'lodash', requiredVersion: '^4.0.0' });
-  expect(checkManifest(withLodash, { expose: './section', pageShares })).toBeUndefined();
+  expect(checkManifest(read(withLodash), { expose: './section', pageShares })).toBeUndefined();
 });
 
 test('a remote whose expose was renamed is refused, naming what it exposes', () => {
-  expect(checkManifest(manifest({ expose: 'form' }), { expose: './section', pageShares })).toBe(
+  expect(checkManifest(read(manifest({ expose: 'form' })), { expose: './section', pageShares })).toBe(
     'does not expose ./section (it exposes ./form)',
   );
-});
-
-test.each([
-  [null, 'is not a Module Federation manifest (not a JSON object)'],
-  [[1, 2], 'is not a Module Federation manifest (not a JSON object)'],
-  [{ name: 'contact', version: '1.0.0' }, 'is not a Module Federation manifest (no metaData, exposes, shared)'],
-  [{ ...manifest(), exposes: {} }, 'is not a Module Federation manifest (no exposes)'],
-])('%p is not a manifest', (raw, reason) => {
-  expect(checkManifest(raw, { expose: './section', pageShares })).toBe(reason);
-});
-
-test('the files of a manifest with publicPath auto lie beside it', () => {
-  expect(filesOfManifest(manifest(), 'https://cdn.example/contact/v2/mf-manifest.json')).toEqual({
-    entry: 'https://cdn.example/contact/v2/remoteEntry.js',
-    scripts: [
-      'https://cdn.example/contact/v2/remoteEntry.js',
-      'https://cdn.example/contact/v2/__federation_expose_section.js',
-      'https://cdn.example/contact/v2/499.js',
-      'https://cdn.example/contact/v2/320.js',
-      'https://cdn.example/contact/v2/325.js',
-      'https://cdn.example/contact/v2/696.js',
-    ],
-  });
-});
-
-test('the files of a manifest with a publicPath and an entry path lie under them', () => {
-  const published = manifest();
-  published.metaData.publicPath = 'https://static.example/contact/';
-  published.metaData.remoteEntry.path = 'entry';
-  expect(filesOfManifest(published, 'https://cdn.example/mf-manifest.json').entry).toBe(
-    'https://static.example/contact/entry/remoteEntry.js',
-  );
-});
-
-test('the section’s stylesheets, beside the manifest or under its public path, and none for another expose', () => {
-  const styled = manifest();
-  styled.exposes[0]!.assets.css.sync = ['__federation_expose_section.css'];
-  expect(exposeStylesheets(styled, 'https://cdn.example/contact/v2/mf-manifest.json', './section')).toEqual([
-    'https://cdn.example/contact/v2/__federation_expose_section.css',
-  ]);
-  const underPublicPath = { ...styled, metaData: { ...styled.metaData, publicPath: 'https://static.example/contact/' } };
-  expect(exposeStylesheets(underPublicPath, 'https://cdn.example/contact/v2/mf-manifest.json', './section')).toEqual([
-    'https://static.example/contact/__federation_expose_section.css',
-  ]);
-  expect(exposeStylesheets(styled, 'https://cdn.example/contact/v2/mf-manifest.json', './other')).toEqual([]);
-  expect(exposeStylesheets({ exposes: 'not a list' }, 'https://cdn.example/mf-manifest.json', './section')).toEqual([]);
 });

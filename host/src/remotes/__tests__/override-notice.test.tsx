@@ -2,7 +2,7 @@ import { renderWithPortico } from '@portico/testing';
 import { screen } from '@testing-library/react';
 import { OverrideNotice } from '../override-notice';
 import { RemoteUrlsContext } from '../remote-urls-context';
-import type { ResolvedRemotes } from '../resolve-remotes';
+import type { ResolvedRemotes } from '@portico/contract/override';
 
 const url = 'https://preview.example/contact/mf-manifest.json';
 

@@ -15,7 +15,7 @@ const template =
 test('the rendered shell takes the static one’s place, with its language, title, head tags and the slot for the data', () => {
   const page = pageDocument({ template, lang: 'id', title: 'Kredit <Portico> & Co', head: '<meta name="description" content="x">', root: '<main>$& rendered</main>' });
   expect(page).toContain('<html lang="id">');
-  expect(page).toContain('<title>Kredit &#60;Portico&#62; &#38; Co</title>');
+  expect(page).toContain('<title>Kredit &lt;Portico&gt; &amp; Co</title>');
   expect(page).toContain('<meta name="description" content="x"><link rel="preload" href="main.0123456789.js" as="script">');
   expect(page).toContain('<div id=root><main>$& rendered</main></div>');
   expect(page).toContain(`${PAGE_DATA_SLOT}</body>`);

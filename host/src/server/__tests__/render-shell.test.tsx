@@ -2,7 +2,8 @@
  * @jest-environment node
  */
 import { PAGE_DATA_SLOT, SECTION_SLOT, STYLES_SLOT, type ShellRequest } from '@portico/render/protocol';
-import { parseConfig, SECTION_IDS } from '@portico/shared-config';
+import { parseConfig } from '@portico/shared-config';
+import { SECTION_IDS } from '@portico/contract/sections';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { renderShell } from '../render-shell';
 
@@ -16,15 +17,13 @@ const PREVIEW = 'https://preview.example';
 const OVERRIDE_URL = `${PREVIEW}/contact/mf-manifest.json`;
 const overrideSearch = `?remote.contact=${encodeURIComponent(OVERRIDE_URL)}`;
 
-/** A manifest naming one stylesheet for `./section`, as the build writes it. */
-const manifestWithCss = JSON.stringify({
-  metaData: { publicPath: 'auto' },
-  exposes: [{ path: './section', assets: { css: { sync: ['static/css/section.0123456789.css'], async: [] }, js: { sync: [], async: [] } } }],
-});
+/** Home's stylesheet as the front server read it from the manifest, and one with a hash whose quote must not end the attribute. */
+const HOME_CSS = `${sampleConfig.remotes.home.replace(/mf-manifest\.json$/, '')}static/css/section.0123456789.css`;
+const stylesheets = { home: [{ href: HOME_CSS }], about: [{ href: 'https://cdn.example/a.css', integrity: 'sha384-x"><script>' }] };
 
 function shellRequest(search: string, allowedRemoteOrigins: string[]): ShellRequest {
   const { config, problems } = parseConfig({ ...sampleConfig, allowedRemoteOrigins });
-  return { template, language: 'en', pathname: '/', search, origin: 'https://portico.example', config, problems, manifests: { home: manifestWithCss } };
+  return { template, language: 'en', pathname: '/', search, origin: 'https://portico.example', config, problems, stylesheets };
 }
 
 test('the shell has a slot for each section, none of their content, and the slots for their styles and the data', async () => {
@@ -39,11 +38,11 @@ test('the shell has a slot for each section, none of their content, and the slot
   expect(shell.overridden).toEqual([]);
 });
 
-test("a section's stylesheets are named from its manifest, to be linked only when it is filled in", async () => {
+test("a section's stylesheets, as the front server read them from its manifest, are linked with their hashes, escaped", async () => {
   const { styles } = await renderShell(shellRequest('', []));
-  const home = new URL('static/css/section.0123456789.css', sampleConfig.remotes!.home).href;
-  expect(styles.home).toBe(`<link rel="stylesheet" href="${home}" crossorigin="anonymous" />`);
-  expect(styles.about).toBeUndefined();
+  expect(styles.home).toBe(`<link rel="stylesheet" href="${HOME_CSS}" crossorigin="anonymous" />`);
+  expect(styles.about).toBe('<link rel="stylesheet" href="https://cdn.example/a.css" crossorigin="anonymous" integrity="sha384-x&quot;&gt;&lt;script&gt;" />');
+  expect(styles.contact).toBeUndefined();
 });
 
 test('an allowed ?remote.contact= override: the notice is in the shell and Contact is named as left to the browser', async () => {

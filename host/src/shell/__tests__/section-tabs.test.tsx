@@ -1,4 +1,5 @@
-import { loadPack, PorticoProvider, SECTION_IDS, type SectionId } from '@portico/shared-config';
+import { loadPack, PorticoProvider } from '@portico/shared-config';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -1,6 +1,7 @@
 import { sampleConfig } from '@portico/testing/sample-config';
 import { renderWithPortico } from '@portico/testing';
-import type { Language, SiteConfig } from '@portico/shared-config';
+import type { SiteConfig } from '@portico/shared-config';
+import type { Language } from '@portico/contract/languages';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ContactSection } from '../contact-section';

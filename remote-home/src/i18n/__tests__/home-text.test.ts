@@ -1,4 +1,5 @@
-import { fill, formatMoney, localeOf } from '@portico/shared-config';
+import { fill, formatMoney } from '@portico/shared-config';
+import { localeOf } from '@portico/contract/languages';
 import { placeholdersOf, textLeaves } from '@portico/testing';
 import type { HomeText } from '../home-text';
 import { loadHomeText } from '../use-home-text';

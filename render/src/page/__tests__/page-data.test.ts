@@ -1,11 +1,4 @@
-import { pageDataScript, parsePageData, PAGE_DATA_ID, scriptSafeJson } from '../page-data';
-
-test('the JSON in a script element cannot end the element, open a comment or break a line', () => {
-  const hostile = { text: '</script><script>alert(1)</script><!-- & \u2028\u2029 >' };
-  const json = scriptSafeJson(hostile);
-  expect(json).not.toMatch(/[<>&\u2028\u2029]/);
-  expect(JSON.parse(json)).toEqual(hostile);
-});
+import { pageDataScript, parsePageData, PAGE_DATA_ID } from '../page-data';
 
 test('the page data reads back as written, manifests byte for byte', () => {
   const manifest = '{"name":"portico_contact", "note":"</script> ü"}\n';

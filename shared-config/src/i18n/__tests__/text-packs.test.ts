@@ -1,7 +1,7 @@
 import { placeholdersOf, textLeaves } from '@portico/testing';
 import { en } from '../en';
 import { id } from '../id';
-import { LANGUAGE_NAMES, localeOf } from '../language';
+import { LANGUAGE_NAMES, localeOf } from '@portico/contract/languages';
 import type { TextPack } from '../text-pack';
 
 const packs = { en, id } satisfies Record<string, TextPack>;

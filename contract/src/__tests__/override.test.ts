@@ -1,4 +1,4 @@
-import { resolveRemotes } from '../resolve-remotes';
+import { resolveRemotes } from '../override';
 
 const configured = {
   home: 'https://www.example/home/mf-manifest.json',

@@ -1,4 +1,10 @@
-import { SECTION_IDS, type SectionId } from '@portico/shared-config';
+import { SECTION_IDS, type SectionId } from './sections';
+
+/**
+ * The per-visit override rule, the one both sides apply: the browser's
+ * loader (which section loads from where), the shell worker (the notice),
+ * and the front server (what it renders and preloads, and its CSP).
+ */
 
 const PARAM_PREFIX = 'remote.';
 

@@ -1,4 +1,13 @@
-import { APP_DIRS, APP_NAMES, basePort, DEFAULT_PORT, defaultRemoteUrls, portOf } from '../apps';
+import { APP_DIRS, APP_NAMES, basePort, DEFAULT_PORT, defaultRemoteUrls, EXPOSED_SECTION, portOf, remoteNameOf, SECTION_IDS } from '../sections';
+
+test('the three sections, in tab order', () => {
+  expect(SECTION_IDS).toEqual(['home', 'about', 'contact']);
+});
+
+test('each remote has its own federation name and exposes the same key', () => {
+  expect(SECTION_IDS.map(remoteNameOf)).toEqual(['portico_home', 'portico_about', 'portico_contact']);
+  expect(EXPOSED_SECTION).toBe('./section');
+});
 
 test('the host and one remote per section, each in its own folder, in port order', () => {
   expect(APP_NAMES).toEqual(['host', 'home', 'about', 'contact']);

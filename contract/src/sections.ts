@@ -1,4 +1,14 @@
-import type { SectionId } from './section-contract';
+/** The three sections, in tab order. */
+export const SECTION_IDS = ['home', 'about', 'contact'] as const;
+export type SectionId = (typeof SECTION_IDS)[number];
+
+/** The request the host makes of each remote, and the remote's expose key. */
+export const EXPOSED_SECTION = './section';
+
+/** A section's remote, by its federation name. */
+export function remoteNameOf(id: SectionId): string {
+  return `portico_${id}`;
+}
 
 /** The four apps: the host and one remote per section, in port order. */
 export const APP_NAMES = ['host', 'home', 'about', 'contact'] as const;
@@ -16,8 +26,8 @@ export const DEFAULT_PORT = 8080;
 
 /**
  * The environment variables a port is read from. Passed in rather than read
- * from `process.env`: this module is part of the contract, which the browser
- * bundles too, so it uses nothing of Node's.
+ * from `process.env`: the contract is bundled into browsers too, so it uses
+ * nothing of Node's.
  */
 export type PortEnvironment = Readonly<Record<string, string | undefined>>;
 

@@ -1,5 +1,4 @@
-import { languageFromSearch, searchWithLanguage } from '../language';
-import { loadPack } from '../load-pack';
+import { languageFromSearch, searchWithLanguage } from '../languages';
 
 test.each([
   ['', 'en'],
@@ -21,11 +20,4 @@ test('switching language sets type and keeps every other parameter exactly as wr
   expect(searchWithLanguage(`?${override}`, 'id')).toBe(`?${override}&type=2`);
   expect(searchWithLanguage(`?a=1&type=1&${override}`, 'id')).toBe(`?a=1&type=2&${override}`);
   expect(searchWithLanguage('?type=1&type=2&b', 'id')).toBe('?type=2&b');
-});
-
-test('loadPack fetches each language once and resolves to its texts', async () => {
-  const [english, indonesian] = await Promise.all([loadPack('en'), loadPack('id')]);
-  expect(english.nav.tabs.home).toBe('Home');
-  expect(indonesian.nav.tabs.home).toBe('Beranda');
-  expect(loadPack('id')).toBe(loadPack('id'));
 });

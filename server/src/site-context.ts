@@ -1,0 +1,50 @@
+import type { IncomingMessage } from 'node:http';
+import { parseConfig, type ConfigProblem, type SiteConfig } from '@portico/shared-config/config';
+import type { ConfigAnswer } from '@portico/shared-config/node-config';
+import { createHash } from 'node:crypto';
+
+/** config.json as the site serves it, read once and parsed once. */
+export interface Site {
+  /** The text `/config.json` answers, for the hydration data and cache keys. */
+  body: string;
+  /** SHA-256 of `body`. */
+  hash: string;
+  /** The JSON value served: what the browser is given (and parses with parseConfig itself). */
+  raw: unknown;
+  config: SiteConfig;
+  problems: readonly ConfigProblem[];
+}
+
+/**
+ * Everything one request needs of config.json: `/config.json`'s answer and,
+ * when it is served, the site read from it. The file is read once (in
+ * answerConfig) and parsed once (JSON.parse there, parseConfig here) per
+ * request, then handed to the CSP and preloads, the page render, the theme
+ * stylesheet and `/config.json` alike: nothing re-parses a string it was given.
+ */
+export interface SiteContext {
+  answer: ConfigAnswer;
+  site: Site | undefined;
+}
+
+export function siteContext(answer: ConfigAnswer): SiteContext {
+  if (answer.status !== 200 || answer.value === undefined) return { answer, site: undefined };
+  const { config, problems } = parseConfig(answer.value);
+  return {
+    answer,
+    site: { body: answer.body, hash: createHash('sha256').update(answer.body).digest('base64'), raw: answer.value, config, problems },
+  };
+}
+
+/** `read`, once per request: every part of the server that asks for the same request gets the same context. */
+export function oncePerRequest(read: (req: IncomingMessage) => Promise<SiteContext>): (req: IncomingMessage) => Promise<SiteContext> {
+  const made = new WeakMap<IncomingMessage, Promise<SiteContext>>();
+  return (req) => {
+    let context = made.get(req);
+    if (!context) {
+      context = read(req);
+      made.set(req, context);
+    }
+    return context;
+  };
+}
