@@ -6,8 +6,7 @@ import { startAdminEndpoint, type AdminEndpoint } from './admin/admin-endpoint';
 import { DataFolderBusyError, DataFolderError, lockDataFolder, privateDataFolder, writeAdminFile } from './admin/data-folder';
 import { mailChannel, webhookChannel, type Channel } from './delivery/channels';
 import { backoffSeconds, startDeliverer, type Deliverer } from './delivery/deliverer';
-import { apiHandler } from './http/contact-endpoint';
-import { contactRequestOrigin, type RequestOriginOf } from './http/request-origin';
+import { apiHandler, type RequestOriginOf } from './http/contact-endpoint';
 import { retentionDays } from './retention';
 import type { ContactSettings } from './settings';
 import { openEmbeddedDatabase, openServerDatabase } from './store/database';
@@ -20,7 +19,8 @@ export interface ContactServiceOptions {
   /** The server's security headers, sent with every API answer. */
   headers: Readonly<Record<string, string>>;
   /** The page's origin and the client's address for a request; by default the package's own reading. */
-  requestOrigin?: RequestOriginOf;
+  /** The server's reading of a request's origin and address: the one place that knows about a trusted proxy. */
+  requestOrigin: RequestOriginOf;
   log: (line: string) => void;
   /** How often the retention job runs. */
   retentionEveryMs?: number;
@@ -185,7 +185,7 @@ export async function startContactService(options: ContactServiceOptions): Promi
 
   const handleApi = apiHandler({
     store,
-    requestOrigin: options.requestOrigin ?? contactRequestOrigin({ trustProxy: settings.trustProxy }),
+    requestOrigin: options.requestOrigin,
     headers: options.headers,
     rateLimit: settings.rateLimit,
     log,

@@ -8,7 +8,6 @@ export interface ContactSettings {
   /** PORTICO_DATA_DIR: the embedded database's folder and the admin file. */
   dataDir: string;
   rateLimit?: RateLimit;
-  trustProxy: boolean;
   webhook?: { url: string; secret: string };
   /** `allowPlaintext`: PORTICO_SMTP_ALLOW_PLAINTEXT=1, plain `smtp://` without STARTTLS to another machine. */
   mail?: { smtpUrl: string; from: string; to: string; allowPlaintext: boolean };
@@ -83,7 +82,6 @@ export function contactSettings(env: NodeJS.ProcessEnv, options: { rootDir: stri
     databaseUrl,
     dataDir: env.PORTICO_DATA_DIR ? path.resolve(options.invokedFrom, env.PORTICO_DATA_DIR) : path.join(options.rootDir, 'data'),
     rateLimit: limit === 0 ? undefined : { max: limit, windowSeconds: RATE_WINDOW_SECONDS },
-    trustProxy: env.PORTICO_TRUST_PROXY === '1',
     webhook,
     mail,
     adminToken: env.PORTICO_ADMIN_TOKEN || undefined,

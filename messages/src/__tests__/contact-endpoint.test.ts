@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startContactService, type ContactService } from '../contact-service';
 import { apiHandler } from '../http/contact-endpoint';
-import { contactRequestOrigin } from '../http/request-origin';
+import { directOrigin } from '../testing/direct-origin';
 import { contactSettings } from '../settings';
 import { serveApi } from '../testing/api-server';
 import { formBody, postContact, send } from '../testing/http-client';
@@ -23,6 +23,7 @@ beforeAll(async () => {
   service = await startContactService({
     settings: contactSettings({ PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: folder, invokedFrom: folder }),
     headers: HEADERS,
+    requestOrigin: directOrigin,
     log: (line) => lines.push(line),
   });
   api = await serveApi(service);
@@ -215,7 +216,8 @@ describe('POST /api/contact over the rate limit, and with the store down', () =>
   it('counts an IPv6 client by its /64, also behind a trusted proxy, and an IPv4 client by its address', async () => {
     const handleApi = apiHandler({
       store: service.store,
-      requestOrigin: contactRequestOrigin({ trustProxy: true }),
+      // The last X-Forwarded-For hop, as the server reads it behind its trusted proxy (server/src/request-origin.ts, tested there).
+      requestOrigin: (req) => ({ origin: `http://${String(req.headers['x-forwarded-host'])}`, address: String(req.headers['x-forwarded-for']).split(',').at(-1)!.trim() }),
       headers: HEADERS,
       rateLimit: { max: 2, windowSeconds: 600 },
       log: (line) => lines.push(line),

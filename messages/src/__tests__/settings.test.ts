@@ -12,7 +12,6 @@ describe('contact settings from the environment', () => {
       databaseUrl: undefined,
       dataDir: '/srv/portico/data',
       rateLimit: { max: 5, windowSeconds: 600 },
-      trustProxy: false,
       webhook: undefined,
       mail: undefined,
     });
@@ -24,7 +23,6 @@ describe('contact settings from the environment', () => {
         DATABASE_URL: 'postgres://portico@db.internal/portico',
         PORTICO_DATA_DIR: 'messages-data',
         PORTICO_CONTACT_RATE_LIMIT: '0',
-        PORTICO_TRUST_PROXY: '1',
         PORTICO_WEBHOOK_URL: 'https://hooks.lender.example/contact',
         PORTICO_WEBHOOK_SECRET: 's3cret',
         PORTICO_SMTP_URL: 'smtps://user:pass@mail.lender.example:465',
@@ -37,7 +35,6 @@ describe('contact settings from the environment', () => {
       databaseUrl: 'postgres://portico@db.internal/portico',
       dataDir: '/home/operator/messages-data',
       rateLimit: undefined,
-      trustProxy: true,
       webhook: { url: 'https://hooks.lender.example/contact', secret: 's3cret' },
       mail: { smtpUrl: 'smtps://user:pass@mail.lender.example:465', to: 'contact@lender.example', from: 'portico@lender.example', allowPlaintext: false },
     });

@@ -5,7 +5,6 @@ import { parseContact } from '../contact-message';
 import type { MessageStore, RateLimit } from '../store/message-store';
 import { clientNetwork } from './client-network';
 import { readBody } from './read-body';
-import type { RequestOriginOf } from './request-origin';
 
 /** 64 KB (the wire contract's): room for any script's 5,000 characters and the other fields, far below what could hurt. */
 const BODY_LIMIT = CONTACT_BODY_LIMIT;
@@ -16,6 +15,17 @@ const BODY_LIMIT = CONTACT_BODY_LIMIT;
  * link, and 64 KB needs about 13 KB/s. A client that trickles it gets 408.
  */
 export const BODY_TIME_MS = 5_000;
+
+/** Where a request came from, as the endpoint needs it. */
+export interface RequestOrigin {
+  /** The page's own origin as the visitor's browser sees it, e.g. `https://lender.example`. */
+  origin: string | undefined;
+  /** The client's address, the rate limit's key. */
+  address: string;
+}
+
+/** The server's one reading of a request's origin and address (behind a trusted proxy, its X-Forwarded-*). */
+export type RequestOriginOf = (req: IncomingMessage) => RequestOrigin;
 
 export interface ContactEndpointOptions {
   store: Pick<MessageStore, 'submit'>;

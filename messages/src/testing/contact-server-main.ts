@@ -2,6 +2,7 @@ import path from 'node:path';
 import { startContactService } from '../contact-service';
 import { contactSettings } from '../settings';
 import { serveApi } from './api-server';
+import { directOrigin } from './direct-origin';
 
 /**
  * A server process for the tests that need real processes (two instances on
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   const service = await startContactService({
     settings: contactSettings(process.env, { rootDir: root, invokedFrom: process.cwd() }),
     headers: {},
+    requestOrigin: directOrigin,
     log: (line) => process.stderr.write(`${line}\n`),
     pollMs: 50,
   });
