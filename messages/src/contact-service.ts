@@ -161,7 +161,7 @@ export async function startContactService(options: ContactServiceOptions): Promi
   }
 
   const applyRetention = async () => {
-    const { days, problem } = retentionDays(options.configPath);
+    const { days, problem } = await retentionDays(options.configPath);
     if (problem) log(`contact: ${problem}`);
     try {
       const deleted = await store.deleteOlderThan(days);

@@ -67,21 +67,21 @@ describe('contact.retentionDays from config.json', () => {
     return file;
   };
 
-  it('is 180 days unless the config says otherwise', () => {
-    expect(retentionDays(undefined)).toEqual({ days: 180 });
-    expect(retentionDays(configWith({ comName: 'Portico' }))).toEqual({ days: 180 });
-    expect(retentionDays(configWith({ contact: { retentionDays: 30 } }))).toEqual({ days: 30 });
+  it('is 180 days unless the config says otherwise', async () => {
+    expect(await retentionDays(undefined)).toEqual({ days: 180 });
+    expect(await retentionDays(configWith({ comName: 'Portico' }))).toEqual({ days: 180 });
+    expect(await retentionDays(configWith({ contact: { retentionDays: 30 } }))).toEqual({ days: 30 });
   });
 
-  it.each([[0], [1.5], ['90'], [10000]])('names a bad value (%j) and keeps the default', (value) => {
-    expect(retentionDays(configWith({ contact: { retentionDays: value } }))).toEqual({
+  it.each([[0], [1.5], ['90'], [10000]])('names a bad value (%j) and keeps the default', async (value) => {
+    expect(await retentionDays(configWith({ contact: { retentionDays: value } }))).toEqual({
       days: 180,
       problem: expect.stringMatching(/^contact\.retentionDays (must be a whole number from 1 to 3650|expected number, got string); using 180 days$/),
     });
   });
 
-  it('keeps the default when the file cannot be read, and says why', () => {
-    expect(retentionDays(path.join(folder, 'missing.json'))).toEqual({ days: 180, problem: expect.stringContaining('cannot read') });
-    expect(retentionDays(configWith({ contact: [] }))).toEqual({ days: 180, problem: expect.stringContaining('contact must be an object') });
+  it('keeps the default when the file cannot be read, and says why', async () => {
+    expect(await retentionDays(path.join(folder, 'missing.json'))).toEqual({ days: 180, problem: expect.stringContaining('cannot read') });
+    expect(await retentionDays(configWith({ contact: [] }))).toEqual({ days: 180, problem: expect.stringContaining('contact must be an object') });
   });
 });
