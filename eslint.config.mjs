@@ -23,12 +23,12 @@ const ALLOWED = {
   toolkit: [],
   testing: ['contract', 'shared-config'],
   ...Object.fromEntries(APPS.map((app) => [app, ['contract', 'shared-config', 'toolkit', 'webpack']])),
-  // The host's render worker loads the sections' node builds with @portico/render.
-  host: ['contract', 'render', 'shared-config', 'toolkit', 'webpack'],
+  // The host's render workers evaluate the sections' node builds with @portico/node-sections.
+  host: ['contract', 'node-sections', 'shared-config', 'toolkit', 'webpack'],
   messages: ['contract', 'shared-config'],
-  server: ['contract', 'messages', 'render', 'shared-config'],
-  render: ['contract', 'shared-config'],
-  deploy: ['contract', 'host', 'server', 'render', 'shared-config', 'webpack'],
+  server: ['contract', 'messages', 'node-sections', 'shared-config'],
+  'node-sections': ['contract', 'shared-config'],
+  deploy: ['contract', 'host', 'server', 'node-sections', 'shared-config', 'webpack'],
   tests: ['contract', 'server', 'shared-config', 'testing'],
 };
 const WORKSPACES = Object.keys(ALLOWED);

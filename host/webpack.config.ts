@@ -3,5 +3,5 @@ import { createConfig } from '@portico/webpack';
 export default createConfig({
   app: 'host',
   dir: __dirname,
-  serverWorkers: { shell: 'src/server/shell-worker.ts', section: 'src/server/section-worker.ts' },
+  serverWorkers: { shell: 'src/workers/shell-worker.ts', section: 'src/workers/section-worker.ts' },
 });

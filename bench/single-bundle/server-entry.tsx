@@ -4,7 +4,7 @@ import { pagePath, localeOf, type Language } from '@portico/contract/languages';
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { App } from '../../host/src/app/app';
-import { pageHead, withPageHead } from '../../host/src/app/page-head';
+import { pageHead, withPageHead } from '../../host/src/workers/page-head';
 import { resolveRemotes } from '@portico/contract/override';
 import { RemoteUrlsContext } from '../../host/src/remotes/remote-urls-context';
 import { PageAddressContext } from '../../host/src/shell/page-address-context';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { readManifest, type Manifest } from '@portico/contract/manifest';
 import { inspectManifest, readManifestBody } from '@portico/host/manifest-check';
 import { parseConfig } from '@portico/shared-config/config';
-import { DEFAULT_FETCH_LIMITS, fetchVerified, NodeSectionError } from '@portico/render';
+import { DEFAULT_FETCH_LIMITS, fetchVerified, NodeSectionError } from '@portico/node-sections';
 import { EXPOSED_SECTION, remoteNameOf, SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { sharedDependencies } from '@portico/webpack';
 
@@ -78,7 +78,7 @@ async function fetchBytes(url: string, timeoutMs: number): Promise<{ bytes: Uint
 
 /**
  * The section's node build, as the server would load it to render the
- * section (@portico/render): named in the manifest with its hash, on the
+ * section (@portico/node-sections): named in the manifest with its hash, on the
  * manifest's origin, reachable, matching the hash. Each problem in words.
  */
 export async function checkNodeBuild(manifest: Manifest, timeoutMs: number): Promise<string[]> {

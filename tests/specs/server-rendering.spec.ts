@@ -11,7 +11,7 @@ import { copyDists, redeploy, SECOND_BUILD_TEXT, secondBuildRoot } from '../supp
 import { serveUnderPath } from '../support/static-server';
 import { watchProblems } from '../support/page-problems';
 
-// The composed page as the server renders it (server/src/ssr/, host/src/server/),
+// The composed page as the server renders it (server/src/ssr/, host/src/workers/),
 // and the browser hydrating it.
 
 /** The page's HTML as the server sends it, before any script runs. */

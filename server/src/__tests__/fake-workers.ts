@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SECTION_WORKER_PATH, SHELL_WORKER_PATH } from '../ssr/server-rendering';
 
 /**
- * The worker side of the channel (render/src/page/line-channel.ts): JSON
+ * The worker side of the channel (node-sections/src/page/line-channel.ts): JSON
  * lines on file descriptor 3, `handle` called with each request, `send` in
  * scope. What is under test with these is the front server, not React.
  */

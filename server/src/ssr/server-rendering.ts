@@ -6,8 +6,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { isSri, type Manifest, type NodeEntry } from '@portico/contract/manifest';
-import { assertSri, fetchVerified } from '@portico/render';
-import { pageDataScript } from '@portico/render/page-data';
+import { assertSri, fetchVerified } from '@portico/node-sections';
+import { pageDataScript } from '@portico/contract/page-data';
 import {
   PAGE_DATA_SLOT,
   STYLES_SLOT,
@@ -18,7 +18,7 @@ import {
   type ShellRequest,
   type ToSectionWorker,
   type ToShellWorker,
-} from '@portico/render/protocol';
+} from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
 import { EXPOSED_SECTION, SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { languageFromSearch, LANGUAGES, type Language } from '@portico/contract/languages';

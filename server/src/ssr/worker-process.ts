@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Duplex, Readable } from 'node:stream';
-import { readLines, writeLine } from '@portico/render/channel';
+import { readLines, writeLine } from '@portico/node-sections/channel';
 import type { Launch } from './sandbox';
 
 export interface WorkerProcessOptions {

@@ -5,7 +5,7 @@ import { sampleConfig } from '@portico/testing/sample-config';
 import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useId } from 'react';
-import { renderSectionHtml } from '../../server/render-section';
+import { renderSectionHtml } from '../../workers/render-section';
 import { islandMarkup } from '../island-contract';
 import { SectionIsland } from '../section-island';
 

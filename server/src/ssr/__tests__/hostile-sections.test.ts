@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parsePageData, PAGE_DATA_ID } from '@portico/render/page-data';
+import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
 import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startPortico, type RunningPortico } from '../../portico-server';

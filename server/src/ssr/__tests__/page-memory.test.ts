@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { parsePageData, PAGE_DATA_ID } from '@portico/render/page-data';
+import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
 import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startPortico, type RunningPortico } from '../../portico-server';

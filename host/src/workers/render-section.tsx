@@ -1,4 +1,4 @@
-import type { SectionRenderRequest } from '@portico/render/protocol';
+import type { SectionRenderRequest } from '@portico/node-sections/protocol';
 import { loadPack, PorticoIslandProvider, type PorticoContextValue, type SectionModule } from '@portico/shared-config';
 import { type SectionId } from '@portico/contract/sections';
 import { Suspense } from 'react';

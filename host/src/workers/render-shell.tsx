@@ -1,11 +1,11 @@
-import { SECTION_SLOT, STYLES_SLOT, type RenderedShell, type ShellRequest } from '@portico/render/protocol';
+import { SECTION_SLOT, STYLES_SLOT, type RenderedShell, type ShellRequest } from '@portico/node-sections/protocol';
 import { fill, loadPack, type SectionModule, type TextPack } from '@portico/shared-config';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { localeOf } from '@portico/contract/languages';
 import { themeStylesheet } from '@portico/shared-config/theme-stylesheet';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { escapeHtml } from '@portico/contract/html';
-import { pageHead, withPageHead } from '../app/page-head';
+import { pageHead, withPageHead } from './page-head';
 import { PageRoot } from '../app/page-root';
 import { islandMarkup, type IslandStart } from '../remotes/island-contract';
 import type { SectionLoads } from '../remotes/load-section';

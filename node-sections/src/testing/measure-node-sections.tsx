@@ -1,5 +1,5 @@
 /**
- * `npm run measure -w @portico/render`: for each built remote, the size of
+ * `npm run measure -w @portico/node-sections`: for each built remote, the size of
  * its node build, and on loopback the time to load it (fetch, SHA-384 check,
  * evaluation, init/get) plus its first render, then a warm render.
  */

@@ -1,5 +1,5 @@
 import { Socket } from 'node:net';
-import { CHANNEL_FD, readLines, writeLine } from '@portico/render/channel';
+import { CHANNEL_FD, readLines, writeLine } from '@portico/node-sections/channel';
 
 /** Requests carry a section's node build (at most 2 MB) and the page template. */
 const MAX_REQUEST_BYTES = 16 * 1024 * 1024;

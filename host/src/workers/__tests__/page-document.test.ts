@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { PAGE_DATA_SLOT } from '@portico/render/protocol';
+import { PAGE_DATA_SLOT } from '@portico/node-sections/protocol';
 import { pageDocument, TemplateError } from '../page-document';
 
 // The built index.html, minified as the build writes it, with its markers.

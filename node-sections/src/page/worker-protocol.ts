@@ -58,7 +58,7 @@ export interface RenderedShell {
 /** Where the front server puts a section's HTML: a comment React never writes and text in the shell cannot forge (React escapes `<`). */
 export const SECTION_SLOT = (section: SectionId) => `<!--portico:section:${section}-->`;
 export const STYLES_SLOT = '<!--portico:section-styles-->';
-/** Before `</body>`: the hydration data (render/src/page/page-data.ts), written by the front server. */
+/** Before `</body>`: the hydration data (node-sections/src/page/page-data.ts), written by the front server. */
 export const PAGE_DATA_SLOT = '<!--portico:page-data-->';
 
 export type ToShellWorker = { type: 'render'; id: number; page: ShellRequest };

@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { PAGE_DATA_SLOT, SECTION_SLOT, STYLES_SLOT, type ShellRequest } from '@portico/render/protocol';
+import { PAGE_DATA_SLOT, SECTION_SLOT, STYLES_SLOT, type ShellRequest } from '@portico/node-sections/protocol';
 import { parseConfig } from '@portico/shared-config';
 import { SECTION_IDS } from '@portico/contract/sections';
 import { sampleConfig } from '@portico/testing/sample-config';

@@ -4,9 +4,9 @@
  * is). Pure, no DOM and no Node: the render worker writes it, the host's
  * browser bundle reads it.
  */
-import { scriptSafeJson } from '@portico/contract/html';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
-import { type Language } from '@portico/contract/languages';
+import { scriptSafeJson } from './html';
+import { SECTION_IDS, type SectionId } from './sections';
+import { type Language } from './languages';
 
 /** The element id of the hydration data. */
 export const PAGE_DATA_ID = 'portico-page-data';

@@ -7,8 +7,8 @@
  * answers each render with that section's HTML alone. What it answers is
  * checked by the front server before it goes into a page.
  */
-import { evaluateSection, type SharedModules } from '@portico/render/evaluate';
-import type { FromSectionWorker, NodeBuild, ToSectionWorker } from '@portico/render/protocol';
+import { evaluateSection, type SharedModules } from '@portico/node-sections/evaluate';
+import type { FromSectionWorker, NodeBuild, ToSectionWorker } from '@portico/node-sections/protocol';
 // eslint-disable-next-line no-restricted-imports -- the whole singleton, as the sections' node builds get it (deployed ones use every name)
 import * as sharedConfig from '@portico/shared-config';
 import type { SectionModule } from '@portico/shared-config';

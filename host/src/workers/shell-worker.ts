@@ -4,7 +4,7 @@
  * around the sections on request (JSON lines on file descriptor 3). It runs the host's code only; each section is rendered
  * by a sandboxed section worker of its own (section-worker.ts).
  */
-import type { FromShellWorker, ToShellWorker } from '@portico/render/protocol';
+import type { FromShellWorker, ToShellWorker } from '@portico/node-sections/protocol';
 import { renderShell } from './render-shell';
 import { workerChannel } from './worker-channel';
 

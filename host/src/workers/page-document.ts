@@ -1,5 +1,5 @@
 import { escapeHtml } from '@portico/contract/html';
-import { PAGE_DATA_SLOT } from '@portico/render/protocol';
+import { PAGE_DATA_SLOT } from '@portico/node-sections/protocol';
 
 /** index.html's markers (`<!--!…-->`: the minifier keeps comments that start with `!`). */
 const ROOT = /<!--!portico:root-->[\s\S]*?<!--!\/portico:root-->/;
