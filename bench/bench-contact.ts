@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { openStore } from '../contact-service';
-import { contactSettings } from '../settings';
-import { openServerDatabase } from '../store/database';
-import { startServerProcess } from '../testing/server-process';
-import { postgresMissing, startTestPostgres } from '../testing/test-postgres';
+import { openStore } from '../messages/src/contact-service';
+import { contactSettings } from '../messages/src/settings';
+import { openServerDatabase } from '../messages/src/store/database';
+import { startServerProcess } from '../messages/src/testing/server-process';
+import { postgresMissing, startTestPostgres } from '../messages/src/testing/test-postgres';
 
 /**
  * `npm run bench:contact`: a bounded load test (BENCH_REQUESTS messages, 6000 by default) of POST /api/contact on

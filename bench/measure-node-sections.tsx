@@ -1,5 +1,5 @@
 /**
- * `npm run measure -w @portico/node-sections`: for each built remote, the size of
+ * `npm run measure:node-sections`: for each built remote, the size of
  * its node build, and on loopback the time to load it (fetch, SHA-384 check,
  * evaluation, init/get) plus its first render, then a warm render.
  */
@@ -7,10 +7,10 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { readManifest } from '@portico/contract/manifest';
-import { loadNodeSection } from '../node-section/load-node-section';
+import { loadNodeSection } from '../node-sections/src/node-section/load-node-section';
 import { builtRemote } from '@portico/testing/built-apps';
-import { hostShared } from './host-shared';
-import { renderSection } from './render-section';
+import { hostShared } from '../node-sections/src/testing/host-shared';
+import { renderSection } from '../node-sections/src/testing/render-section';
 import { serveDist } from '@portico/testing/serve-dist';
 
 const RUNS = Number(process.env.RUNS ?? 30);
