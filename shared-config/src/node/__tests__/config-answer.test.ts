@@ -20,11 +20,12 @@ test('without a file of its own, the default config with remotes on the host nam
   });
 });
 
-test("an operator's file is served as written", async () => {
+test("an operator's file is served as written, with the value it was read as (nobody parses the body again)", async () => {
   const file = path.join(folder, 'config.json');
-  writeFileSync(file, JSON.stringify({ comName: 'Operator', remotes: { home: 'https://home.example/mf-manifest.json' } }));
+  const written = { comName: 'Operator', remotes: { home: 'https://home.example/mf-manifest.json' } };
+  writeFileSync(file, JSON.stringify(written));
   const answer = await answerConfig({ configPath: file, hostHeader: 'localhost:8080', basePort: 8080 });
-  expect(answer).toEqual({ status: 200, body: JSON.stringify({ comName: 'Operator', remotes: { home: 'https://home.example/mf-manifest.json' } }) });
+  expect(answer).toEqual({ status: 200, body: JSON.stringify(written), value: written });
 });
 
 test('a missing file or one that is not JSON answers 503, with the reason for the log', async () => {
