@@ -4,8 +4,8 @@ import { clientNetwork } from '@portico/messages';
 
 /**
  * What one client may hold of the server. Each limit closes the connection
- * when passed; the numbers and why are in docs/decisions.md ("Hardening,
- * second round").
+ * when passed; the numbers and why are in docs/decisions.md ("Slow and many
+ * clients").
  */
 export interface ClientLimits {
   /** From the connection (or the end of the last answer on it) to the end of the request's headers. */

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /**
- * How a section worker is contained (docs/decisions.md, "Section code on the
- * server: threat model"):
+ * How a section worker is contained (docs/decisions.md, "Threat model:
+ * section code may render its section's HTML, nothing else"):
  * - `bwrap`: bubblewrap, with no network, its own PID, IPC and UTS
  *   namespaces, no capabilities, a file system of the system's read-only
  *   `/usr` and the worker's own file, as an unprivileged user when the

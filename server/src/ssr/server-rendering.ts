@@ -48,7 +48,7 @@ export const SHELL_WORKER_PATH = 'host/dist-node/shell-worker.js';
 export const SECTION_WORKER_PATH = 'host/dist-node/section-worker.js';
 
 /**
- * The documented limits of server rendering (README, "Server rendering").
+ * The documented limits of server rendering (docs/server.md, "Server rendering").
  * Each bounds what a visitor or a section team could otherwise make the
  * server spend.
  */
