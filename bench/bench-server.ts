@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { REPO_ROOT } from './paths';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
@@ -16,7 +17,7 @@ import autocannon from 'autocannon';
  * rendered afresh. Not part of `npm test`: its numbers depend on the machine
  * (the load generator shares its cores with the server).
  */
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = REPO_ROOT;
 const { values: args } = parseArgs({ options: { 'no-cache': { type: 'boolean', default: false } } });
 const PORT = Number(process.env.BENCH_PORT ?? 9400);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

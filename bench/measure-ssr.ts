@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { REPO_ROOT } from './paths';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -21,7 +22,7 @@ import { formatRedeployReport, missedTargets, type MemorySnapshot, type Redeploy
  * after them, and whether any older Contact worker is still running.
  * `--check` exits 1 when a target is missed.
  */
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = REPO_ROOT;
 const PORT = Number(process.env.MEASURE_PORT ?? 9500);
 const RUNS = Number(process.env.RUNS ?? 300);
 /** The label the redeploys change: `(build N)` is added to it, so each redeploy is a different build. */
