@@ -42,9 +42,9 @@ test('the site composes behind nginx: three sections, no CSP violation, no conso
 });
 
 test('nginx sends the headers `npm run serve` sends', async ({ request }) => {
-  const config = parseConfig(JSON.parse(readFileSync(configPath, 'utf8')));
+  const config: unknown = JSON.parse(readFileSync(configPath, 'utf8'));
   const page = (await request.get(`${url}/`)).headers();
-  for (const [name, value] of Object.entries(hostPageHeaders(config))) expect(page[name.toLowerCase()], name).toBe(value);
+  for (const [name, value] of Object.entries(hostPageHeaders(parseConfig(config)))) expect(page[name.toLowerCase()], name).toBe(value);
   expect(page['content-security-policy']).toBe(
     contentSecurityPolicy([origin(1), origin(2), origin(3), 'https://staging.portico.example']),
   );
