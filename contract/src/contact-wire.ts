@@ -9,7 +9,7 @@ import type { Language } from './languages';
 /** Where the form posts: the page's own origin, which the CSP's `connect-src 'self'` allows. */
 export const CONTACT_PATH = '/api/contact';
 
-/** The largest body the endpoint reads, in bytes. */
+/** The largest body the endpoint reads, in bytes: room for any script's 5,000 characters and the other fields, far below what could hurt. */
 export const CONTACT_BODY_LIMIT = 64 * 1024;
 
 /** Character limits, counted in characters (code points), not bytes. */

@@ -10,6 +10,9 @@
 /** Ours are a few KB; a manifest of megabytes is broken or hostile, and a phone must not download it. */
 export const MANIFEST_MAX_BYTES = 1024 * 1024;
 
+/** Why a manifest over the cap is refused, whoever counted its bytes (the reader, or a download cut short). */
+export const MANIFEST_TOO_LARGE = `is over ${MANIFEST_MAX_BYTES / 1024 / 1024} MB, too large to be a manifest`;
+
 /** A module the remote shares, as its manifest declares it. */
 export interface ManifestShare {
   name: string;
@@ -151,7 +154,7 @@ function utf8Length(text: string): number {
 /** Reads a manifest's bytes or text, fetched from `manifestUrl`; or says why it is no manifest a page can load. */
 export function readManifest(source: Uint8Array | string, manifestUrl: string): ManifestReading {
   const size = typeof source === 'string' ? utf8Length(source) : source.byteLength;
-  if (size > MANIFEST_MAX_BYTES) return { problem: `is over ${MANIFEST_MAX_BYTES / 1024 / 1024} MB, too large to be a manifest` };
+  if (size > MANIFEST_MAX_BYTES) return { problem: MANIFEST_TOO_LARGE };
   let location: URL;
   try {
     location = new URL(manifestUrl);

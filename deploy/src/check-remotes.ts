@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readManifest, type Manifest } from '@portico/contract/manifest';
+import { MANIFEST_TOO_LARGE, readManifest, type Manifest } from '@portico/contract/manifest';
 import { inspectManifest, readManifestBody } from '@portico/host/manifest-check';
 import { parseConfig } from '@portico/shared-config/config';
 import { DEFAULT_FETCH_LIMITS, fetchVerified, NodeSectionError } from '@portico/node-sections';
@@ -69,7 +69,7 @@ async function fetchBytes(url: string, timeoutMs: number): Promise<{ bytes: Uint
     if (!response.ok) return { problem: `${url} answered HTTP ${response.status}` };
     const body = await readManifestBody(response);
     // The page refuses it too, whatever it holds.
-    return 'tooLarge' in body ? { problem: `${url} is over 1 MB, too large to be a manifest` } : body;
+    return 'tooLarge' in body ? { problem: `${url} ${MANIFEST_TOO_LARGE}` } : body;
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     return { problem: `${url} cannot be reached (${cause?.code ?? cause?.message ?? (error as Error).message})` };

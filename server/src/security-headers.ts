@@ -5,13 +5,7 @@
  */
 import { resolveRemotes } from '@portico/contract/override';
 import { SECTION_IDS } from '@portico/contract/sections';
-import type { ConfigProblem, SiteConfig } from '@portico/shared-config/config';
-
-/** config.json as parseConfig read it (once, for the request): a ParsedConfig or a site context's Site. */
-export interface PageConfig {
-  config: SiteConfig;
-  problems: readonly ConfigProblem[];
-}
+import type { ParsedConfig } from '@portico/shared-config/config';
 
 /** `scheme://host[:port]` with nothing that could end a CSP source early. */
 const SAFE_ORIGIN = /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/;
@@ -56,7 +50,7 @@ interface PageSources {
  * in `leftOut`, so a bad config can only narrow the policy, never widen or
  * break it.
  */
-function pageSources({ config, problems }: PageConfig, search = ''): PageSources {
+function pageSources({ config, problems }: ParsedConfig, search = ''): PageSources {
   const leftOut = problems.filter((problem) => LOADING_FIELDS.test(problem.field)).map((problem) => `${problem.field} (${problem.message})`);
   const clean = (field: string, value: string): string | undefined => {
     const origin = originOf(value);
@@ -81,7 +75,7 @@ function pageSources({ config, problems }: PageConfig, search = ''): PageSources
 }
 
 /** The origins a host page may load code from, per the config.json it is given. */
-export function remoteOrigins(config: PageConfig): string[] {
+export function remoteOrigins(config: ParsedConfig): string[] {
   const { remoteOrigins: origins, overrideOrigins } = pageSources(config);
   return [...new Set([...origins, ...overrideOrigins])];
 }
@@ -155,7 +149,7 @@ const preloadOf = (url: string) => `<${url}>; rel=preload; as=fetch; crossorigin
  * fetches them with the page, instead of after the scripts and config.json
  * that name them: the longest wait of a federated page is that staircase.
  */
-export function manifestPreloads(config: PageConfig, search = ''): string | undefined {
+export function manifestPreloads(config: ParsedConfig, search = ''): string | undefined {
   const links = pageSources(config, search).manifests.map(preloadOf).join(', ');
   return links === '' ? undefined : links;
 }
@@ -167,7 +161,7 @@ const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
  * address. What config.json names but the page will not use, and what does
  * not fit under HEADER_LIMIT_BYTES, is left out and named through `log`.
  */
-export function hostPageHeaders(config: PageConfig, search = '', log?: (line: string) => void): Record<string, string> {
+export function hostPageHeaders(config: ParsedConfig, search = '', log?: (line: string) => void): Record<string, string> {
   const sources = pageSources(config, search);
   const notes = sources.leftOut.map((what) => `left out of the page's CSP and preloads: ${what}`);
 

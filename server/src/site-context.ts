@@ -1,18 +1,16 @@
 import type { IncomingMessage } from 'node:http';
-import { parseConfig, type ConfigProblem, type SiteConfig } from '@portico/shared-config/config';
+import { parseConfig, type ParsedConfig } from '@portico/shared-config/config';
 import type { ConfigAnswer } from '@portico/shared-config/node-config';
 import { createHash } from 'node:crypto';
 
-/** config.json as the site serves it, read once and parsed once. */
-export interface Site {
+/** config.json as the site serves it, read once and parsed once (`config` and `problems` are parseConfig's). */
+export interface Site extends ParsedConfig {
   /** The text `/config.json` answers, for the hydration data and cache keys. */
   body: string;
   /** SHA-256 of `body`. */
   hash: string;
   /** The JSON value served: what the browser is given (and parses with parseConfig itself). */
   raw: unknown;
-  config: SiteConfig;
-  problems: readonly ConfigProblem[];
 }
 
 /**

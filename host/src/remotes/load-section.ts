@@ -1,4 +1,4 @@
-import { MANIFEST_MAX_BYTES, readManifest, type Manifest } from '@portico/contract/manifest';
+import { MANIFEST_TOO_LARGE, readManifest, type Manifest } from '@portico/contract/manifest';
 import { loadRemote } from '@module-federation/enhanced/runtime';
 import { type RemoteLoading, type SectionModule, type SiteConfig } from '@portico/shared-config';
 import { EXPOSED_SECTION, remoteNameOf, SECTION_IDS, type SectionId } from '@portico/contract/sections';
@@ -91,7 +91,7 @@ async function fetchManifest(seams: LoaderSeams, { manifestUrl: url, signal }: A
   if (!response.ok) throw manifestFault(url, `answered HTTP ${response.status}`, isTransientStatus(response.status));
   const body = await readManifestBody(response).catch(networkError);
   // Another try would download the same megabytes again.
-  if ('tooLarge' in body) throw manifestFault(url, `is over ${MANIFEST_MAX_BYTES / 1024 / 1024} MB, too large to be a manifest`);
+  if ('tooLarge' in body) throw manifestFault(url, MANIFEST_TOO_LARGE);
   return body.bytes;
 }
 

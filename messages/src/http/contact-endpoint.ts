@@ -6,8 +6,6 @@ import type { MessageStore, RateLimit } from '../store/message-store';
 import { clientNetwork } from './client-network';
 import { readBody } from './read-body';
 
-/** 64 KB (the wire contract's): room for any script's 5,000 characters and the other fields, far below what could hurt. */
-const BODY_LIMIT = CONTACT_BODY_LIMIT;
 
 /**
  * 5 s to send the body once its headers are in: a real message (at most about
@@ -96,7 +94,7 @@ export function contactEndpoint(options: ContactEndpointOptions): Handler {
       return answer(res, 415, { error: 'the body must be application/json' });
     }
 
-    void readBody(req, BODY_LIMIT, options.bodyTimeMs ?? BODY_TIME_MS)
+    void readBody(req, CONTACT_BODY_LIMIT, options.bodyTimeMs ?? BODY_TIME_MS)
       .then(async (body) => {
         // After 413 or 408 the rest of the body is not waited for.
         if (!body.ok) return answer(res, body.status, { error: body.error }, body.status === 400 ? {} : { Connection: 'close' });

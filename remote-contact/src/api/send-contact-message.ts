@@ -1,8 +1,5 @@
 import { CONTACT_PATH, FIELD_LIMITS, type ContactRequest, type TextField } from '@portico/contract/contact-wire';
 
-/** Where the form posts (the wire contract's path). */
-export const CONTACT_ENDPOINT = CONTACT_PATH;
-
 /** The specification's HTTP timeout (point 7), the same as the toolkit's clients. */
 export const SEND_TIMEOUT_MS = 60_000;
 
@@ -93,7 +90,7 @@ export async function sendContactMessage(request: ContactRequest, { timeoutMs = 
     controller.abort();
   }, timeoutMs);
   try {
-    const response = await fetch(CONTACT_ENDPOINT, {
+    const response = await fetch(CONTACT_PATH, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify(request),

@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { APP_DIRS } from '@portico/contract/sections';
 import * as configModule from '@portico/shared-config/config';
-import { startPortico, type RunningPortico } from '../portico-server';
+import type { RunningPortico } from '../portico-server';
 import { makeBuiltSite } from './built-site';
-import { writeFakeWorkers } from './fake-workers';
+import { startWithHome, writeFakeWorkers } from './fake-workers';
 
 // How often one server-rendered page view reads and parses config.json: once
 // and once. The file's opens and the JSON.parse of its text are counted by
@@ -22,29 +20,11 @@ jest.mock('@portico/shared-config/config', () => {
 const site = makeBuiltSite();
 writeFakeWorkers(site.root);
 const configPath = path.join(site.root, 'config.json');
-const homeDist = path.join(site.root, APP_DIRS.home, 'dist');
-
 let running: RunningPortico;
 beforeAll(async () => {
   // Only the intervals are the test's: everything else runs in real time.
   jest.useFakeTimers({ doNotFake: ['Date', 'hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout'] });
-  const build = '/* a node build */';
-  mkdirSync(path.join(homeDist, 'server'), { recursive: true });
-  writeFileSync(path.join(homeDist, 'server', 'remoteEntry.js'), build);
-  const ssrRemoteEntry = { name: 'remoteEntry.js', path: 'server', type: 'commonjs-module', integrity: `sha384-${createHash('sha384').update(build).digest('base64')}` };
-  writeFileSync(path.join(homeDist, 'mf-manifest.json'), JSON.stringify({ id: 'portico_home', metaData: { publicPath: 'auto', ssrRemoteEntry }, exposes: [], shared: [] }));
-  writeFileSync(configPath, JSON.stringify({ comName: 'Lender', email: 'help@lender.example', address: 'Somewhere', copyright: '(c) Lender' }));
-  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', configPath, log: () => undefined, ssr: { sandbox: { setting: 'weak' } } });
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      comName: 'Lender',
-      email: 'help@lender.example',
-      address: 'Somewhere',
-      copyright: '(c) Lender',
-      remotes: { home: `http://127.0.0.1:${running.ports[1]!}/mf-manifest.json` },
-    }),
-  );
+  running = await startWithHome(site.root, configPath);
 }, 30_000);
 afterAll(async () => {
   await running.close();

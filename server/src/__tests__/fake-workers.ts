@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { APP_DIRS } from '@portico/contract/sections';
+import { startPortico, type RunningPortico } from '../portico-server';
 import { SECTION_WORKER_PATH, SHELL_WORKER_PATH } from '../ssr/server-rendering';
 
 /**
@@ -49,4 +52,29 @@ export function writeFakeWorkers(root: string): void {
   mkdirSync(path.join(root, path.dirname(SHELL_WORKER_PATH)), { recursive: true });
   writeFileSync(path.join(root, SHELL_WORKER_PATH), FAKE_SHELL);
   writeFileSync(path.join(root, SECTION_WORKER_PATH), FAKE_SECTION);
+}
+
+/** A deploy of Home into a built site: its node build `build`, then the manifest that names it with its hash. */
+export function deployHome(root: string, build: string): void {
+  const homeDist = path.join(root, APP_DIRS.home, 'dist');
+  mkdirSync(path.join(homeDist, 'server'), { recursive: true });
+  writeFileSync(path.join(homeDist, 'server', 'remoteEntry.js'), build);
+  const integrity = `sha384-${createHash('sha384').update(build).digest('base64')}`;
+  const ssrRemoteEntry = { name: 'remoteEntry.js', path: 'server', type: 'commonjs-module', integrity };
+  writeFileSync(path.join(homeDist, 'mf-manifest.json'), JSON.stringify({ id: 'portico_home', metaData: { publicPath: 'auto', ssrRemoteEntry }, exposes: [], shared: [] }));
+}
+
+/**
+ * A front server on the built site at `root`, with the fake workers in the
+ * weak sandbox (containment is hostile-sections.test.ts's), whose config.json
+ * (`configPath`) names Home as this very server serves it: rewriting Home's
+ * files is a redeploy of Home.
+ */
+export async function startWithHome(root: string, configPath: string): Promise<RunningPortico> {
+  deployHome(root, '/* the first build */');
+  const company = { comName: 'Lender', email: 'help@lender.example', address: 'Somewhere', copyright: '(c) Lender' };
+  writeFileSync(configPath, JSON.stringify(company));
+  const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath, log: () => undefined, ssr: { sandbox: { setting: 'weak' } } });
+  writeFileSync(configPath, JSON.stringify({ ...company, remotes: { home: `http://127.0.0.1:${running.ports[1]!}/mf-manifest.json` } }));
+  return running;
 }

@@ -1,10 +1,7 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { APP_DIRS } from '@portico/contract/sections';
-import { startPortico, type RunningPortico } from '../portico-server';
+import type { RunningPortico } from '../portico-server';
 import { makeBuiltSite } from './built-site';
-import { writeFakeWorkers } from './fake-workers';
+import { deployHome, startWithHome, writeFakeWorkers } from './fake-workers';
 
 // The composed page's cache across a redeploy of one section, with workers
 // that say which of them rendered (fake-workers.ts). Containment is not under
@@ -13,33 +10,9 @@ import { writeFakeWorkers } from './fake-workers';
 const site = makeBuiltSite();
 writeFakeWorkers(site.root);
 const configPath = path.join(site.root, 'config.json');
-const homeDist = path.join(site.root, APP_DIRS.home, 'dist');
-
-/** A redeploy of Home: a new node build, and the manifest that names it with its hash. */
-function deployHome(build: string): void {
-  mkdirSync(path.join(homeDist, 'server'), { recursive: true });
-  writeFileSync(path.join(homeDist, 'server', 'remoteEntry.js'), build);
-  const integrity = `sha384-${createHash('sha384').update(build).digest('base64')}`;
-  const ssrRemoteEntry = { name: 'remoteEntry.js', path: 'server', type: 'commonjs-module', integrity };
-  writeFileSync(path.join(homeDist, 'mf-manifest.json'), JSON.stringify({ id: 'portico_home', metaData: { publicPath: 'auto', ssrRemoteEntry }, exposes: [], shared: [] }));
-}
-
 let running: RunningPortico;
 beforeAll(async () => {
-  deployHome('/* the first build */');
-  writeFileSync(configPath, JSON.stringify({ comName: 'Lender', email: 'help@lender.example', address: 'Somewhere', copyright: '(c) Lender' }));
-  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', configPath, log: () => undefined, ssr: { sandbox: { setting: 'weak' } } });
-  // Home's manifest as this very server serves it: rewriting the files is a redeploy of Home.
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      comName: 'Lender',
-      email: 'help@lender.example',
-      address: 'Somewhere',
-      copyright: '(c) Lender',
-      remotes: { home: `http://127.0.0.1:${running.ports[1]!}/mf-manifest.json` },
-    }),
-  );
+  running = await startWithHome(site.root, configPath);
 }, 30_000);
 afterAll(async () => {
   await running.close();
@@ -64,7 +37,7 @@ test("a redeploy of one section: its new worker's HTML is in the next page, and 
   expect(state().cachedPages).toBeGreaterThan(0);
   const before = state().sections.home.generation!;
 
-  deployHome('/* the second build */');
+  deployHome(site.root, '/* the second build */');
   await until("Home's new worker live", () => (state().sections.home.generation ?? 0) > before);
   // Nothing was asked since: the pages went at the switch, not at the next request.
   expect(state().cachedPages).toBe(0);
