@@ -26,9 +26,11 @@ const ALLOWED = {
   // The host's render workers evaluate the sections' node builds with @portico/node-sections.
   host: ['contract', 'node-sections', 'shared-config', 'toolkit', 'webpack'],
   messages: ['contract', 'shared-config'],
-  server: ['contract', 'messages', 'node-sections', 'shared-config'],
+  // The control plane: the release store, its checks (the page's own manifest check) and the control API.
+  releases: ['contract', 'host', 'messages', 'node-sections', 'shared-config', 'webpack'],
+  server: ['contract', 'messages', 'node-sections', 'releases', 'shared-config'],
   'node-sections': ['contract', 'shared-config'],
-  deploy: ['contract', 'host', 'server', 'node-sections', 'shared-config', 'webpack'],
+  deploy: ['contract', 'host', 'server', 'node-sections', 'releases', 'shared-config', 'webpack'],
   tests: ['contract', 'server', 'shared-config', 'testing'],
 };
 const WORKSPACES = Object.keys(ALLOWED);

@@ -1,0 +1,2 @@
+// The publish checks (filled in by the checks work).
+export {};

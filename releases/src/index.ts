@@ -1,0 +1,1 @@
+export type { ActiveReleases, Actor, AuditAction, AuditEntry, CheckResult, Release, ReleaseState, Scope } from './release';
