@@ -1,6 +1,7 @@
 import { configWarnings, loadConfig, loadPack, parseConfig, type TextPack } from '@portico/shared-config';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { languageFromSearch, type Language } from '@portico/contract/languages';
+import { configUrlFor } from '@portico/contract/preview';
 import { applyTheme } from './app/apply-theme';
 import { readPageData } from './app/read-page-data';
 import { yieldToMain } from './app/yield-to-main';
@@ -42,7 +43,7 @@ async function start(page: Promise<PageModule>): Promise<void> {
   // Each step its own task: this module's imports were just evaluated, and
   // checking the config, starting each section and hydrating each take tens
   // of milliseconds on a phone.
-  const configRead = pageData ? yieldToMain().then(() => parseConfig(pageData.config)) : loadConfig();
+  const configRead = pageData ? yieldToMain().then(() => parseConfig(pageData.config)) : loadConfig(configUrlFor(window.location.search));
   const sectionsStarted = configRead.then(({ config, problems }) => {
     if (problems.length > 0) {
       console.error(

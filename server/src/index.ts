@@ -5,7 +5,7 @@ export { CRAWLER_PATHS, robotsTxt, sitemapXml } from './crawler-files';
 export { answerClientError, guardRequests, type AsyncListener } from './guard';
 export { answerPlain, PLAIN_HEADERS } from './plain-answer';
 export { allowedHosts, hostAllowed, parseHostRule, trustProxyFrom, visitorOf, type HostRule, type Visitor, type VisitorOptions } from './request-origin';
-export { API_PREFIX, NOT_FOUND_PAGE, StartError, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';
+export { API_PREFIX, NOT_FOUND_PAGE, StartError, startPortico, WARM_RELEASE_WITHIN_MS, type PorticoServerOptions, type RunningPortico } from './portico-server';
 export {
   COMMON_HEADERS,
   contentSecurityPolicy,
@@ -33,3 +33,4 @@ export {
 } from './static-files';
 export { SECTION_WORKER_PATH, SHELL_WORKER_PATH, SSR_LIMITS, type RenderWorkerState } from './ssr/server-rendering';
 export { treeRssKb } from './ssr/worker-process';
+export { RELEASES_READ_MS, withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';

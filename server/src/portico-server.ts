@@ -3,7 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
-import { APP_DIRS, APP_NAMES, type AppName } from '@portico/contract/sections';
+import { APP_DIRS, APP_NAMES, type AppName, type SectionId } from '@portico/contract/sections';
+import type { NodeBuild } from '@portico/node-sections/protocol';
+import { previewTokenIn } from '@portico/contract/preview';
+import type { ActiveReleases } from '@portico/releases';
 import { answerConfig } from '@portico/shared-config/node-config';
 import { applyTimeouts, ConnectionCap, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 import { answerCrawlerFile, isCrawlerPath } from './crawler-files';
@@ -11,7 +14,8 @@ import { answerClientError, guardRequests } from './guard';
 import { answerPlain, clearFileHeaders } from './plain-answer';
 import { allowedHosts, hostAllowed, parseHostRule, visitorOf, type HostRule } from './request-origin';
 import { dataHeaders, hostPageHeaders, pageHeaders, STRICT_TRANSPORT_SECURITY } from './security-headers';
-import { oncePerRequest, siteContext } from './site-context';
+import { ServedReleases, withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
+import { oncePerRequest, siteContext, type SiteContext } from './site-context';
 import { serverRendering, type RenderWorkerState, type ServerRendering, type ServerRenderingOptions } from './ssr/server-rendering';
 import { requestTarget, staticFiles, type Handler } from './static-files';
 import { answerThemeStylesheet, isThemeStylesheetPath } from './theme-stylesheet';
@@ -55,7 +59,16 @@ export interface PorticoServerOptions {
    * proxy's, so the per-client cap is off there.
    */
   clientLimits?: Partial<ClientLimits>;
+  /**
+   * Releases (PostgreSQL): each section's active release decides its remote
+   * in config.json, on every server at once, and preview links show one.
+   * Without it, config.json is served as written.
+   */
+  releases?: ReleaseFeed;
 }
+
+/** How long an activation waits for the render workers to be warm with it before it is served anyway. */
+export const WARM_RELEASE_WITHIN_MS = 1200;
 
 /** Paths the `api` handler answers, on the host's port only. */
 export const API_PREFIX = '/api/';
@@ -66,6 +79,10 @@ export interface RunningPortico {
   ports: readonly number[];
   /** The live workers' process ids and generations, the sandbox and the caches, when pages are server-rendered. */
   renderWorker: () => RenderWorkerState | undefined;
+  /** The releases served now (empty without a release store). */
+  releases: () => ActiveReleases;
+  /** A publish's render check, in the sandbox of the section workers (see ServerRendering.checkRender). */
+  checkRender: (section: SectionId, build: NodeBuild) => Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -91,6 +108,10 @@ interface Settings {
   ssr: PorticoServerOptions['ssr'];
   /** The host's server rendering, once the host's server is set up. */
   rendering?: ServerRendering;
+  releases?: ServedReleases;
+  /** Warms the render workers for releases about to be served. */
+  warmFor?: (next: ActiveReleases) => Promise<void>;
+  openPreview?: (token: string) => Promise<PreviewVisit>;
 }
 
 /** What each server needs to know about the app it serves. */
@@ -119,9 +140,15 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
   const logHeaderNote = onceEach(settings.log);
   const hostOf = (req: IncomingMessage) => visitorOf(req, { trustProxy: settings.trustProxy }).host;
   // config.json, read and parsed once per request (site-context.ts), or for a host the server renders for in the background.
-  const siteForHost = async (host: string | undefined) =>
-    siteContext(await answerConfig({ configPath: settings.configPath, hostHeader: host, basePort: settings.basePort, ports: settings.ports }));
-  const siteOf = oncePerRequest((req) => siteForHost(hostOf(req)));
+  const siteForHost = (host: string | undefined) => siteWith(host, settings.releases?.current() ?? {});
+  const siteWith = async (host: string | undefined, releases: ActiveReleases, previewToken?: string): Promise<SiteContext> => {
+    const answer = await answerConfig({ configPath: settings.configPath, hostHeader: host, basePort: settings.basePort, ports: settings.ports });
+    const preview = previewToken === undefined || !settings.openPreview ? undefined : await settings.openPreview(previewToken);
+    return siteContext(withReleases(answer, releases, preview));
+  };
+  const siteOf = oncePerRequest((req) =>
+    siteWith(hostOf(req), settings.releases?.current() ?? {}, previewTokenIn(requestTarget(req.url)?.search ?? '')),
+  );
   // The default config.json names remotes on the host the visitor used, so
   // it and the host page's policy differ per Host: caches must know.
   const varyByHost: Record<string, string> = settings.configPath
@@ -157,6 +184,7 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
           log: settings.log,
         });
   settings.rendering = rendering;
+  settings.warmFor = (next) => rendering?.warm((host) => siteWith(host, next), WARM_RELEASE_WITHIN_MS) ?? Promise.resolve();
 
   const handle: Handler = async (req, res, next) => {
     const target = requestTarget(req.url);
@@ -303,6 +331,7 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
   const close = () =>
     Promise.all([
       settings.rendering?.close(),
+      settings.releases?.close(),
       ...servers.map(
         (server) =>
           new Promise<void>((resolve) => {
@@ -321,6 +350,11 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     log: options.log ?? ((line) => console.error(line)),
     ssr: options.ssr,
   };
+  const feed = options.releases;
+  if (feed) {
+    settings.openPreview = (token) => feed.openPreview(token);
+    settings.releases = new ServedReleases({ feed, warm: (next) => settings.warmFor?.(next) ?? Promise.resolve(), log: settings.log });
+  }
 
   const limits = { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits };
   const cap = settings.trustProxy ? undefined : new ConnectionCap(limits.connectionsPerClient, settings.log);
@@ -340,6 +374,8 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     }
     const portFor = (index: number) => (options.basePort === 0 ? 0 : options.basePort + index);
     settings.ports[0] = await freePort(portFor(0), options.host);
+    // What is active decides what the first workers warm up with.
+    await settings.releases?.start();
     // The remotes first: the render worker warms up on the manifests they serve.
     for (const [index, app] of APP_NAMES.entries()) {
       if (app === 'host') continue;
@@ -364,6 +400,9 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     url: `http://localhost:${settings.ports[0]!}`,
     ports: [...settings.ports],
     renderWorker: () => settings.rendering?.worker(),
+    releases: () => settings.releases?.current() ?? {},
+    checkRender: (section, build) =>
+      settings.rendering ? settings.rendering.checkRender(section, build) : Promise.resolve(['not run: this server renders pages in the browser only (PORTICO_SSR=0)']),
     close,
   };
 }

@@ -9,6 +9,7 @@ import { RemoteSection } from '../remotes/remote-section';
 import { SectionIsland } from '../remotes/section-island';
 import { BrandMark } from '../shell/brand-mark';
 import { ConfigNotice } from '../shell/config-notice';
+import { PreviewNotice } from '../shell/preview-notice';
 import { LanguageSwitch } from '../shell/language-switch';
 import { SectionTabs, tabId } from '../shell/section-tabs';
 import { SiteFooter } from '../shell/site-footer';
@@ -63,6 +64,7 @@ export function App({ sections, islands }: AppProps) {
       </header>
       <ConfigNotice />
       <OverrideNotice />
+      <PreviewNotice />
       {/* Server-rendered, no panel is hidden: with JavaScript off all three
           read, and until hydration app.css shows the one the hash names. */}
       <main className="site-main" data-hydrated={hydrated ? '' : undefined}>

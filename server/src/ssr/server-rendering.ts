@@ -88,6 +88,8 @@ const FAILED_RENDER_MS = 5000;
 const FAILED_FETCH_MS = 5000;
 /** How many distinct host names a new worker warms up with (the default config.json differs per host). */
 const WARM_HOSTS = 4;
+/** How many previewed releases of one section are kept warm besides its live one (least recently opened first out). */
+export const PREVIEW_SITES = 2;
 /** The largest answer a worker may send: a section's HTML (capped again when checked), a shell with its template. */
 const SECTION_MESSAGE_BYTES = 2 * SSR_LIMITS.sectionHtmlBytes;
 const SHELL_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -118,6 +120,19 @@ export interface ServerRendering {
   handle: (req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>) => Promise<void>;
   /** Chooses the sandbox, starts the workers for the config a visitor to `hostHeaders` gets; resolves once they are warm (or after a bounded wait). */
   start: (hostHeaders: readonly string[]) => Promise<void>;
+  /**
+   * Warms the workers for the config the known hosts will get next (an
+   * activation or a rollback about to be served): resolves once each section's
+   * worker runs those builds, or after `withinMs`, whichever is first.
+   */
+  warm: (next: (host: string | undefined) => Promise<SiteContext>, withinMs: number) => Promise<void>;
+  /**
+   * A publish's render check: the build evaluated in a worker of its own, in
+   * the same sandbox as every section's, and the section rendered in each
+   * language with the current config, each within the render deadline.
+   * Each problem in words; none means it renders.
+   */
+  checkRender: (section: SectionId, build: NodeBuild) => Promise<string[]>;
   /** The workers and the caches, for measurements and tests. */
   worker: () => RenderWorkerState;
   close: () => Promise<void>;
@@ -338,10 +353,33 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     ]),
   ) as Record<SectionId, Supervisor<SectionWorker>>;
 
-  /** The sites a new worker warms up with: the current config.json of each known host, read now. */
+  /** The config about to be served (see `warm`), for a while: its builds are in every plan. */
+  let upcoming: Site[] = [];
+  /**
+   * Preview visits' configs (config.preview set), latest last, at most
+   * PREVIEW_SITES per section: their builds are kept warm as well, so a
+   * preview link is server-rendered like the live page.
+   */
+  const previews: Site[] = [];
+  function notePreview(site: Site): void {
+    const section = site.config.preview?.section;
+    if (!section) return;
+    const at = previews.findIndex((other) => other.hash === site.hash);
+    if (at !== -1) {
+      if (at === previews.length - 1) return;
+      previews.splice(at, 1);
+    }
+    previews.push(site);
+    const ofSection = previews.filter((other) => other.config.preview?.section === section);
+    if (ofSection.length > PREVIEW_SITES) previews.splice(previews.indexOf(ofSection[0]!), 1);
+    void replan();
+  }
+
+  /** The sites a new worker warms up with: the current config.json of each known host, read now, the upcoming ones and the previews. */
   async function currentSites(): Promise<Site[]> {
     const sites = await Promise.all(knownHosts.map((host) => siteFor(host).catch(() => undefined)));
-    const byHash = new Map(sites.filter((site): site is Site => site !== undefined).map((site) => [site.hash, site]));
+    const all = [...sites.filter((site): site is Site => site !== undefined), ...upcoming, ...previews];
+    const byHash = new Map(all.map((site) => [site.hash, site]));
     return [...byHash.values()];
   }
 
@@ -577,7 +615,8 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     const origin = options.originOf(req);
     const [site, page] = await Promise.all([options.siteOf(req).then((context) => context.site, () => undefined), readTemplate()]);
     if (!site || origin === undefined || page === undefined) return undefined;
-    noteHost(host);
+    if (site.config.preview) notePreview(site);
+    else noteHost(host);
     watchRemotes(site.config);
     const language = languageFromSearch(search);
 
@@ -702,6 +741,56 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     await Promise.race([warm, delay(SSR_LIMITS.firstWarmMs)]);
   }
 
+  async function warm(next: (host: string | undefined) => Promise<SiteContext>, withinMs: number): Promise<void> {
+    if (!sandbox || closed) return;
+    const contexts = await Promise.all(knownHosts.map((host) => next(host).catch(() => undefined)));
+    upcoming = contexts.flatMap((context) => (context?.site ? [context.site] : []));
+    for (const site of upcoming) watchRemotes(site.config);
+    const settled = (async () => {
+      // A round under way may have started before these URLs were watched: then one more.
+      await watcher.poll();
+      if (upcoming.some((site) => SECTION_IDS.some((id) => site.config.remotes[id] && watcher.current(site.config.remotes[id], id).text === undefined))) await watcher.poll();
+      // Likewise a plan being made from the config before.
+      await replan();
+      await replan();
+      await Promise.all(SECTION_IDS.map((id) => sections[id].whenSettled()));
+    })();
+    await Promise.race([settled, delay(withinMs)]);
+    // Served from now on: the known hosts' own reading names these builds.
+    upcoming = [];
+  }
+
+  async function checkRender(section: SectionId, build: NodeBuild): Promise<string[]> {
+    if (!sandbox) return [`not run: section code does not run on this server${closed ? ' (closing)' : ''}`];
+    const [site] = await currentSites();
+    if (!site) return ['not run: config.json cannot be read, so there is nothing to render the section with'];
+    const worker = new WorkerProcess<ToSectionWorker, FromSectionWorker>({
+      name: `${section} publish check`,
+      launch: sandbox.launch(heapMb),
+      maxMessageBytes: SECTION_MESSAGE_BYTES,
+      memoryLimitMb: SSR_LIMITS.workerMemoryMb,
+      startMs: WORKER_START_MS,
+      log: options.log,
+    });
+    try {
+      if (!(await worker.ready)) return ['its worker did not start'];
+      const answer = await worker.ask({ type: 'load', section, builds: [build] }, { answerWithinMs: SECTION_LOAD_KILL_MS, killAfterMs: SECTION_LOAD_KILL_MS });
+      if (answer?.type !== 'loaded') return [`its node build was not evaluated within ${SECTION_LOAD_KILL_MS / 1000} s`];
+      const refused = Array.isArray(answer.failed) ? answer.failed[0] : undefined;
+      if (refused) return [`its node build failed to load: ${String(refused.reason).slice(0, 300)}`];
+      const problems: string[] = [];
+      for (const language of LANGUAGES) {
+        const result = await renderSection(worker, section, build.key, site, language);
+        if (result === undefined) problems.push(`rendering it in "${language}" took longer than ${SECTION_RENDER_KILL_MS / 1000} s`);
+        else if ('failed' in result) problems.push(`rendering it in "${language}": ${result.failed}`);
+        if (!worker.alive) break;
+      }
+      return problems;
+    } finally {
+      worker.kill('the publish check is done');
+    }
+  }
+
   function state(): RenderWorkerState {
     const of = (supervisor: Supervisor<SectionWorker>) => ({ pid: supervisor.worker?.pid, generation: supervisor.generation, quarantined: supervisor.quarantinedNow });
     return {
@@ -717,6 +806,8 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   return {
     handle,
     start,
+    warm,
+    checkRender,
     worker: state,
     close: async () => {
       closed = true;

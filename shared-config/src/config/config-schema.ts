@@ -101,6 +101,21 @@ const themeSchema = z.object({
   primary: z.optional(hexColor),
 } satisfies Record<keyof Theme, unknown>);
 
+/**
+ * Set by the server, never by an operator (the server replaces it): the
+ * visit opened a release's preview link (`npm run release -- preview`), and
+ * the page says so, or the link did not open one, and the page says why.
+ */
+const previewSchema = z.object({
+  section: z.enum(SECTION_IDS),
+  release: text,
+  buildId: text,
+  version: text,
+  expiresAt: text,
+});
+
+export const PREVIEW_REFUSALS = ['expired', 'invalid'] as const;
+
 export const configSchema = z.object({
   comName: text,
   email: z.email(),
@@ -116,6 +131,8 @@ export const configSchema = z.object({
   /** Optional pins: each section's mf-manifest.json must hash to this. */
   remoteIntegrity: z.optional(z.partialRecord(z.enum(SECTION_IDS), integrity)),
   contact: z.optional(z.partial(contactSchema)),
+  preview: z.optional(previewSchema),
+  previewRefused: z.optional(z.enum(PREVIEW_REFUSALS)),
 });
 
 /** A complete, valid config.json. */
@@ -125,6 +142,7 @@ export type RemoteLoading = z.output<typeof remoteLoadingSchema>;
 export type LegalDisclosures = z.output<typeof legalSchema>;
 export type GrievanceOfficer = z.output<typeof grievanceOfficerSchema>;
 export type ContactSettings = z.output<typeof contactSchema>;
+export type PreviewNote = z.output<typeof previewSchema>;
 
 /** What is left of a value once its bad fields are dropped: every field may be missing, at any depth. */
 type ValidPart<T> = {

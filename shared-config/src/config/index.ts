@@ -5,6 +5,7 @@
 export {
   CONTACT_BOUNDS,
   MARKETS,
+  PREVIEW_REFUSALS,
   REMOTE_LOADING_BOUNDS,
   type ConfigProblem,
   type ContactSettings,
@@ -12,6 +13,7 @@ export {
   type LegalConfig,
   type LegalDisclosures,
   type Market,
+  type PreviewNote,
   type RemoteLoading,
   type RuntimeConfig,
   type SiteConfig,

@@ -170,6 +170,15 @@ export function parseConfig(raw: unknown): ParsedConfig {
 
   if (raw.remoteIntegrity !== undefined) problems.push(...parsePins(raw.remoteIntegrity, config));
 
+  if (raw.preview !== undefined) {
+    const preview = take('preview', fields.preview, raw.preview, problems);
+    if (preview) config.preview = preview;
+  }
+  if (raw.previewRefused !== undefined) {
+    const refused = take('previewRefused', fields.previewRefused, raw.previewRefused, problems);
+    if (refused) config.previewRefused = refused;
+  }
+
   return { config, problems };
 }
 

@@ -20,6 +20,10 @@ export const id: TextPack = {
     tryAgain: 'Coba lagi',
     override: 'Mode uji (override): bagian {section} dimuat dari {url}, hanya untuk kunjungan ini.',
     overrideLabel: 'Mode uji (override)',
+    preview: 'Pratinjau rilis (preview): bagian {section} adalah rilis {release} (build {build}), hanya untuk kunjungan ini; pengunjung mendapatkan rilis yang aktif. Tautan berlaku hingga {expires}.',
+    previewLabel: 'Pratinjau rilis (preview)',
+    previewExpired: 'Tautan pratinjau rilis (preview) ini sudah kedaluwarsa: Anda melihat situs yang sedang berjalan.',
+    previewInvalid: 'Tautan pratinjau rilis (preview) ini tidak sah: Anda melihat situs yang sedang berjalan.',
   },
   configProblem:
     'Situs ini belum dikonfigurasi sepenuhnya, sehingga beberapa detail tidak ditampilkan. Kolom yang perlu diperbaiki (penjelasannya ada di konsol browser):',

@@ -23,6 +23,12 @@ export interface TextPack {
     override: string;
     /** The accessible name of the notice listing overridden sections. */
     overrideLabel: string;
+    /** A release's preview link: the section, the release, its build and when the link expires. */
+    preview: string;
+    /** The accessible name of the preview notice. */
+    previewLabel: string;
+    previewExpired: string;
+    previewInvalid: string;
   };
   configProblem: string;
   /** The accessible name of the configuration notice. */

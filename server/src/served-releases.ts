@@ -1,0 +1,152 @@
+import type { ConfigAnswer } from '@portico/shared-config/node-config';
+import { SECTION_IDS } from '@portico/contract/sections';
+import type { ActiveReleases, Release } from '@portico/releases';
+
+/** A preview link, opened: the release it shows and until when, or why it shows none. */
+export type PreviewVisit = { release: Release; expiresAt: Date } | { refused: 'expired' | 'invalid' };
+
+/**
+ * What the server needs of the release store to serve releases: the active
+ * ones, a way to hear that they changed (every server on the database hears
+ * it), and preview links opened.
+ */
+export interface ReleaseFeed {
+  read(): Promise<ActiveReleases>;
+  /** Calls `onChange` when an activation or a rollback may have changed what is active. */
+  watch(onChange: () => void): Promise<{ close(): Promise<void> }>;
+  openPreview(token: string): Promise<PreviewVisit>;
+}
+
+/** How often the store is read besides the notifications. */
+export const RELEASES_READ_MS = 5000;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The same releases, by id and pin. */
+const sameReleases = (a: ActiveReleases, b: ActiveReleases) =>
+  SECTION_IDS.every((id) => a[id]?.id === b[id]?.id && a[id]?.integrity === b[id]?.integrity);
+
+/**
+ * config.json as a visitor gets it: the operator's file with each section's
+ * `remotes[s]` and `remoteIntegrity[s]` taken from its active release where
+ * it has one, and a preview visit's release over that. `preview` and
+ * `previewRefused` are the server's to set: an operator's are dropped.
+ */
+export function withReleases(answer: ConfigAnswer, active: ActiveReleases, preview?: PreviewVisit): ConfigAnswer {
+  if (answer.status !== 200 || !isRecord(answer.value)) return answer;
+  const { preview: _ignored, previewRefused: _alsoIgnored, ...file } = answer.value;
+  const releases: ActiveReleases = { ...active };
+  if (preview && 'release' in preview) releases[preview.release.section] = preview.release;
+  const chosen = SECTION_IDS.filter((id) => releases[id] !== undefined);
+  if (chosen.length === 0 && preview === undefined && _ignored === undefined && _alsoIgnored === undefined) return answer;
+
+  const value: Record<string, unknown> = { ...file };
+  // A `remotes` or `remoteIntegrity` that is not an object stays as written: parseConfig names it.
+  if (chosen.length > 0 && (file.remotes === undefined || isRecord(file.remotes)) && (file.remoteIntegrity === undefined || isRecord(file.remoteIntegrity))) {
+    const remotes: Record<string, unknown> = { ...(file.remotes as Record<string, unknown> | undefined) };
+    const pins: Record<string, unknown> = { ...(file.remoteIntegrity as Record<string, unknown> | undefined) };
+    for (const id of chosen) {
+      remotes[id] = releases[id]!.manifestUrl;
+      pins[id] = releases[id]!.integrity;
+    }
+    value.remotes = remotes;
+    value.remoteIntegrity = pins;
+  }
+  if (preview && 'release' in preview) {
+    const { release } = preview;
+    value.preview = { section: release.section, release: release.id, buildId: release.buildId, version: release.version, expiresAt: preview.expiresAt.toISOString() };
+  } else if (preview) {
+    value.previewRefused = preview.refused;
+  }
+  return { ...answer, body: JSON.stringify(value), value };
+}
+
+export interface ServedReleasesOptions {
+  feed: ReleaseFeed;
+  /** Warms the render workers for `next` before it is served (bounded by the caller). */
+  warm: (next: ActiveReleases) => Promise<void>;
+  log: (line: string) => void;
+}
+
+/**
+ * The releases this server serves: read from the store at start and again
+ * whenever any server activates or rolls back, warmed, then swapped in. When
+ * the database cannot be read, the last releases known stay served (and the
+ * log says so, once per outage).
+ */
+export class ServedReleases {
+  private active: ActiveReleases = {};
+  private refreshing: Promise<void> | undefined;
+  private again = false;
+  private outage = false;
+  private watching: { close(): Promise<void> } | undefined;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: ServedReleasesOptions) {}
+
+  /** What is served now. */
+  current(): ActiveReleases {
+    return this.active;
+  }
+
+  /** Reads what is active (warming nothing: nothing is served yet) and starts listening. */
+  async start(): Promise<void> {
+    await this.read(false);
+    this.watching = await this.options.feed.watch(() => void this.refresh()).catch((error: unknown) => {
+      this.options.log(`releases: cannot listen for activations (${(error as Error).message}); this server sees them when it next reads the store`);
+      return undefined;
+    });
+    // A notification lost (the listening connection dropped, the database
+    // away for a while) is made up for here.
+    this.timer = setInterval(() => void this.refresh(), RELEASES_READ_MS);
+    this.timer.unref();
+  }
+
+  /** Reads the store again, warming and swapping in what changed; one read at a time, the last request always followed. */
+  refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
+    }
+    this.refreshing = this.read(true).finally(() => {
+      this.refreshing = undefined;
+      if (this.again && !this.closed) {
+        this.again = false;
+        void this.refresh();
+      }
+    });
+    return this.refreshing;
+  }
+
+  private async read(warm: boolean): Promise<void> {
+    let next: ActiveReleases;
+    try {
+      next = await this.options.feed.read();
+    } catch (error) {
+      if (!this.outage) {
+        const known = SECTION_IDS.filter((id) => this.active[id]).map((id) => this.active[id]!.id);
+        this.options.log(
+          `releases: the database cannot be read (${(error as Error).message}); serving the last active releases known (${known.join(', ') || 'none: config.json as written'})`,
+        );
+      }
+      this.outage = true;
+      return;
+    }
+    if (this.outage) this.options.log('releases: the database answers again');
+    this.outage = false;
+    if (sameReleases(next, this.active)) return;
+    if (warm) await this.options.warm(next);
+    const changed = SECTION_IDS.filter((id) => next[id]?.id !== this.active[id]?.id);
+    this.active = next;
+    for (const id of changed) this.options.log(`releases: ${id} is now ${next[id] ? `release ${next[id].id} (build ${next[id].buildId})` : 'the URL config.json names'}`);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.watching?.close();
+  }
+}
