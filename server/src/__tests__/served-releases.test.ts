@@ -1,0 +1,113 @@
+import type { ActiveReleases, Release } from '@portico/releases';
+import { ServedReleases, withReleases, type ReleaseFeed } from '../served-releases';
+
+const FILE = {
+  comName: 'Lender',
+  remotes: { home: 'http://localhost:8081/mf-manifest.json', about: 'http://localhost:8082/mf-manifest.json', contact: 'http://localhost:8083/mf-manifest.json' },
+  remoteIntegrity: { about: 'sha384-fromTheFile' },
+};
+const answerOf = (value: unknown) => ({ status: 200, body: JSON.stringify(value), value });
+
+function release(id: string, section: Release['section'], url: string): Release {
+  return { id, section, manifestUrl: url, integrity: `sha384-${id}`, version: '1.0.0', buildId: `build-${id}`, createdAt: '2026-11-25T10:00:00.000Z', createdBy: 'ci', note: null };
+}
+
+describe('config.json with releases', () => {
+  it("takes a section's remote and pin from its active release and leaves the others as the file has them", () => {
+    const contact = release('contact-7', 'contact', 'https://contact.example/v7/mf-manifest.json');
+    const served = withReleases(answerOf(FILE), { contact });
+    expect(served.value).toEqual({
+      ...FILE,
+      remotes: { ...FILE.remotes, contact: contact.manifestUrl },
+      remoteIntegrity: { about: 'sha384-fromTheFile', contact: 'sha384-contact-7' },
+    });
+    expect(JSON.parse(served.body)).toEqual(served.value);
+  });
+
+  it('drops a preview an operator wrote into the file: only the server says a visit is a preview', () => {
+    const served = withReleases(answerOf({ ...FILE, preview: { section: 'home', release: 'home-1' }, previewRefused: 'expired' }), {});
+    expect(served.value).toEqual(FILE);
+  });
+
+  it("shows a preview visit the previewed release over the active one, and says so in the config", () => {
+    const active = release('contact-7', 'contact', 'https://contact.example/v7/mf-manifest.json');
+    const previewed = release('contact-9', 'contact', 'https://contact.example/v9/mf-manifest.json');
+    const expiresAt = new Date('2026-11-26T10:00:00.000Z');
+    const { value } = withReleases(answerOf(FILE), { contact: active }, { release: previewed, expiresAt });
+    expect(value).toMatchObject({
+      remotes: { contact: previewed.manifestUrl },
+      remoteIntegrity: { contact: 'sha384-contact-9' },
+      preview: { section: 'contact', release: 'contact-9', buildId: 'build-contact-9', version: '1.0.0', expiresAt: '2026-11-26T10:00:00.000Z' },
+    });
+  });
+
+  it('tells a visit whose link opened nothing why, with the live releases', () => {
+    const { value } = withReleases(answerOf(FILE), {}, { refused: 'expired' });
+    expect(value).toEqual({ ...FILE, previewRefused: 'expired' });
+  });
+
+  it('leaves a remotes field that is not an object as written, for parseConfig to name', () => {
+    const broken = { ...FILE, remotes: 'http://x' };
+    expect(withReleases(answerOf(broken), { home: release('home-1', 'home', 'https://h.example/m.json') }).value).toEqual(broken);
+  });
+
+  it('passes a config.json that cannot be served through untouched', () => {
+    const unavailable = { status: 503, body: '{"error":"config.json is unavailable"}', fault: 'no such file' };
+    expect(withReleases(unavailable, { home: release('home-1', 'home', 'https://h.example/m.json') })).toBe(unavailable);
+  });
+});
+
+describe('the releases a server serves', () => {
+  function fakeFeed() {
+    let active: ActiveReleases = {};
+    let down = false;
+    let onChange: (() => void) | undefined;
+    const feed: ReleaseFeed = {
+      read: () => (down ? Promise.reject(new Error('connection refused')) : Promise.resolve(active)),
+      watch: (listener) => {
+        onChange = listener;
+        return Promise.resolve({ close: () => Promise.resolve() });
+      },
+      openPreview: () => Promise.resolve({ refused: 'invalid' }),
+    };
+    return {
+      feed,
+      set: (next: ActiveReleases) => (active = next),
+      setDown: (value: boolean) => (down = value),
+      notify: () => onChange?.(),
+    };
+  }
+
+  it('warms a new release before serving it, and keeps the last one known while the database is away', async () => {
+    const store = fakeFeed();
+    const log: string[] = [];
+    const servedDuringWarm: (string | undefined)[] = [];
+    const served: ServedReleases = new ServedReleases({
+      feed: store.feed,
+      warm: () => {
+        servedDuringWarm.push(served.current().contact?.id);
+        return Promise.resolve();
+      },
+      log: (line) => log.push(line),
+    });
+    const first = release('contact-1', 'contact', 'https://c.example/1/mf-manifest.json');
+    store.set({ contact: first });
+    await served.start();
+    expect(served.current().contact?.id).toBe('contact-1');
+
+    store.set({ contact: release('contact-2', 'contact', 'https://c.example/2/mf-manifest.json') });
+    store.notify();
+    await served.refresh();
+    expect(servedDuringWarm).toEqual(['contact-1']);
+    expect(served.current().contact?.id).toBe('contact-2');
+
+    store.setDown(true);
+    await served.refresh();
+    await served.refresh();
+    expect(served.current().contact?.id).toBe('contact-2');
+    expect(log.filter((line) => line.includes('cannot be read'))).toEqual([
+      'releases: the database cannot be read (connection refused); serving the last active releases known (contact-2)',
+    ]);
+    await served.close();
+  });
+});
