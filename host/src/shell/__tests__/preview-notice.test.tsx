@@ -1,4 +1,5 @@
-import { renderWithPortico, sampleConfig } from '@portico/testing';
+import { renderWithPortico } from '@portico/testing';
+import { sampleConfig } from '@portico/testing/sample-config';
 import { parseConfig } from '@portico/shared-config/config';
 import { screen } from '@testing-library/react';
 import { PreviewNotice } from '../preview-notice';
