@@ -131,6 +131,8 @@ export function nginxConfig(options: NginxOptions): string {
     load_brotli: options.brotliModule ? `load_module ${bare(options.brotliModule)};` : '# (no brotli_static module: gzip only)',
     brotli_static: options.brotliModule ? 'brotli_static on;' : '# brotli_static needs libnginx-mod-http-brotli-static',
     config_path: bare(path.resolve(options.configPath)),
+    config_dir: bare(path.dirname(path.resolve(options.configPath))),
+    config_file: bare(path.basename(options.configPath)),
     host_listen: listen(options.basePort, options.listenHost),
     host_root: distOf(APP_DIRS.host),
     host_page_headers: addHeaders(hostHeaders, true),

@@ -41,8 +41,7 @@ test("the host page's CSP is the one `npm run serve` computes from the same conf
   expect(text).toContain(`add_header Content-Security-Policy "${csp}" always;`);
 });
 
-test('config.json is served from the operator file; precompressed files are served as they are', () => {
-  expect(text).toContain('alias /srv/portico/config.json;');
+test('precompressed files are served as they are', () => {
   expect(text).toContain('load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;');
   expect(text).toContain('brotli_static on;');
   expect(text).toContain('gzip_static on;');
@@ -96,12 +95,23 @@ function location(config: string, match: string): string | undefined {
 }
 
 describe('server rendering (the default)', () => {
-  test('the page, /theme.css, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx', () => {
-    for (const match of ['= /', '= /index.html', '= /theme.css', '= /sitemap.xml', '= /robots.txt', '/api/']) {
+  test('the page, config.json, /theme.css, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx', () => {
+    for (const match of ['= /', '= /index.html', '= /config.json', '= /theme.css', '= /sitemap.xml', '= /robots.txt', '/api/']) {
       expect(location(text, match)).toContain('proxy_pass http://portico_node;');
     }
-    // Those six and nothing else: hashed files, config.json and the remotes are nginx's.
-    expect(text.match(/proxy_pass/g)).toHaveLength(6);
+    // Those seven and nothing else: hashed files and the remotes are nginx's.
+    expect(text.match(/proxy_pass/g)).toHaveLength(7);
+  });
+
+  test("with no Node server answering, config.json is the operator's file as written (the fresh-install state)", () => {
+    expect(location(text, '= /config.json')).toContain('error_page 502 503 504 = @static_config;');
+    const fallback = location(text, '@static_config')!;
+    expect(fallback).toContain('root /srv/portico;');
+    expect(fallback).toContain('try_files /config.json @config_unavailable;');
+  });
+
+  test('without server rendering, config.json is the operator file', () => {
+    expect(location(nginxConfig({ ...options, ssr: false }), '= /config.json')).toContain('alias /srv/portico/config.json;');
   });
 
   test('the upstream names the Node server beside nginx, or every one given', () => {
