@@ -31,19 +31,27 @@ export const DEFAULT_PORT = 8080;
  */
 export type PortEnvironment = Readonly<Record<string, string | undefined>>;
 
-/** `PORT=N` puts the host on N and the remotes on N+1..N+3. */
+/** The control API (releases, tokens, messages) listens on the host's port + this: 8084 by default, never on a page's port. */
+export const CONTROL_PORT_OFFSET = 4;
+
+/** `PORT=N` puts the host on N, the remotes on N+1..N+3 and the control API on N+4. */
 export function basePort(env: PortEnvironment): number {
   const raw = env.PORT;
   if (raw === undefined || raw === '') return DEFAULT_PORT;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65_532) {
-    throw new Error(`PORT must be a whole number from 1 to 65532 (it and the next three are used), got "${raw}"`);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535 - CONTROL_PORT_OFFSET) {
+    throw new Error(`PORT must be a whole number from 1 to ${65_535 - CONTROL_PORT_OFFSET} (it and the next four are used), got "${raw}"`);
   }
   return port;
 }
 
 export function portOf(app: AppName, env: PortEnvironment): number {
   return basePort(env) + APP_NAMES.indexOf(app);
+}
+
+/** Where the control API listens: PORT + 4. */
+export function controlPort(env: PortEnvironment): number {
+  return basePort(env) + CONTROL_PORT_OFFSET;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { APP_DIRS, APP_NAMES, basePort, DEFAULT_PORT, defaultRemoteUrls, EXPOSED_SECTION, portOf, remoteNameOf, SECTION_IDS } from '../sections';
+import { APP_DIRS, APP_NAMES, basePort, controlPort, DEFAULT_PORT, defaultRemoteUrls, EXPOSED_SECTION, portOf, remoteNameOf, SECTION_IDS } from '../sections';
 
 test('the three sections, in tab order', () => {
   expect(SECTION_IDS).toEqual(['home', 'about', 'contact']);
@@ -21,13 +21,15 @@ test('without PORT the apps are on 8080 to 8083', () => {
   expect(APP_NAMES.map((app) => portOf(app, {}))).toEqual([8080, 8081, 8082, 8083]);
 });
 
-test('PORT=N moves the host to N and the remotes to N+1 to N+3', () => {
+test('PORT=N moves the host to N, the remotes to N+1 to N+3 and the control API to N+4', () => {
   expect(APP_NAMES.map((app) => portOf(app, { PORT: '9100' }))).toEqual([9100, 9101, 9102, 9103]);
-  expect(basePort({ PORT: '65532' })).toBe(65_532);
+  expect(controlPort({ PORT: '9100' })).toBe(9104);
+  expect(controlPort({})).toBe(8084);
+  expect(basePort({ PORT: '65531' })).toBe(65_531);
 });
 
-test.each(['0', '65533', '80.5', 'abc', '-1'])('PORT=%s is refused with the reason', (port) => {
-  expect(() => basePort({ PORT: port })).toThrow(`PORT must be a whole number from 1 to 65532 (it and the next three are used), got "${port}"`);
+test.each(['0', '65532', '80.5', 'abc', '-1'])('PORT=%s is refused with the reason', (port) => {
+  expect(() => basePort({ PORT: port })).toThrow(`PORT must be a whole number from 1 to 65531 (it and the next four are used), got "${port}"`);
 });
 
 test("the default remotes are each section's manifest on its own port of the given host", () => {
