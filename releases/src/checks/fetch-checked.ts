@@ -95,12 +95,15 @@ export async function fetchChecked(url: string, maxBytes: number, rules: FetchRu
   if (refused) return { problem: refused };
   const signal = AbortSignal.timeout(rules.timeoutMs);
   try {
-    const response = await rules.fetch(url, { redirect: 'manual', signal, headers: { accept: '*/*' } });
-    if (response.status >= 300 && response.status < 400) {
+    // Called on its own, not as a method of `rules`: some fetch implementations refuse another `this`.
+    const get = rules.fetch;
+    const response = await get(url, { redirect: 'manual', signal, headers: { accept: '*/*' } });
+    // A fetch with a browser's rules hides where a redirect leads ('opaqueredirect'); Node's shows it.
+    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
       await response.body?.cancel().catch(() => undefined);
       const target = resolved(response.headers.get('location'), url);
       const elsewhere = target !== undefined && httpOrigin(target) !== httpOrigin(url) ? ` on another origin (${httpOrigin(target) ?? target})` : '';
-      return { problem: `${url} answered with a redirect (HTTP ${response.status}) to ${target ?? 'nowhere'}${elsewhere}, which is not followed: give the URL of the file itself` };
+      return { problem: `${url} answered with a redirect (HTTP ${response.status || 'status hidden'}) to ${target ?? 'an address it does not show'}${elsewhere}, which is not followed: give the URL of the file itself` };
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
