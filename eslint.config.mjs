@@ -30,7 +30,8 @@ const ALLOWED = {
   releases: ['contract', 'host', 'messages', 'node-sections', 'shared-config', 'webpack'],
   server: ['contract', 'messages', 'node-sections', 'releases', 'shared-config'],
   'node-sections': ['contract', 'shared-config'],
-  deploy: ['contract', 'host', 'server', 'node-sections', 'releases', 'shared-config', 'webpack'],
+  // check-remotes runs the publish checks' parts (@portico/releases/checks), which hold the page's manifest check.
+  deploy: ['contract', 'server', 'releases', 'shared-config'],
   tests: ['contract', 'server', 'shared-config', 'testing'],
 };
 const WORKSPACES = Object.keys(ALLOWED);

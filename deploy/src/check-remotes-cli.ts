@@ -6,9 +6,10 @@ const USAGE = `npm run check-remotes [path/to/config.json | URL of config.json]
 
 Fetches every section's mf-manifest.json named in config.json (by default
 http://localhost:8080/config.json, the running site's) and checks that the host
-can load it: reachable, a federation manifest of that section, exposing
-./section, sharing react, react-dom and @portico/shared-config in ranges the
-host's versions satisfy, matching its remoteIntegrity pin if any, and naming a
+can load it: reachable at that URL (no redirect is followed), a federation
+manifest of that section, exposing ./section, sharing react and
+@portico/shared-config (and react-dom if it uses it) as singletons in ranges
+the host's versions satisfy, matching its remoteIntegrity pin if any, and naming a
 node build of the section (for server rendering) that is reachable on the
 manifest's origin and matches its hash.
 Exits 1 when any section would not load.`;

@@ -1,44 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { MANIFEST_TOO_LARGE, readManifest, type Manifest } from '@portico/contract/manifest';
-import { inspectManifest, readManifestBody } from '@portico/host/manifest-check';
+import { MANIFEST_MAX_BYTES, MANIFEST_TOO_LARGE, readManifest } from '@portico/contract/manifest';
 import { parseConfig } from '@portico/shared-config/config';
-import { DEFAULT_FETCH_LIMITS, fetchVerified, NodeSectionError } from '@portico/node-sections';
-import { EXPOSED_SECTION, remoteNameOf, SECTION_IDS, type SectionId } from '@portico/contract/sections';
-import { sharedDependencies } from '@portico/webpack';
-
-/** Shared modules a section must take from the host, or it would run a second copy. */
-const REQUIRED_SINGLETONS = ['react', 'react-dom', '@portico/shared-config'];
-
-const REPO_ROOT = path.resolve(__dirname, '../..');
-
-function packageOf(request: string): string {
-  const parts = request.split('/');
-  return request.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
-}
-
-/** The version of `pkg` the host is built with: the one installed beside it. */
-function installedVersion(pkg: string, from: string): string | undefined {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    const file = path.join(dir, 'node_modules', pkg, 'package.json');
-    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-    if (path.dirname(dir) === dir) return undefined;
-  }
-}
-
-/**
- * What the host shares and at which versions: the names from
- * webpack/src/shared-dependencies.ts, the versions installed for the host.
- */
-export function hostSharedVersions(hostDir = path.join(REPO_ROOT, 'host')): Record<string, string> {
-  const versions: Record<string, string> = {};
-  for (const name of Object.keys(sharedDependencies)) {
-    const version = installedVersion(packageOf(name), hostDir);
-    if (version) versions[name] = version;
-  }
-  return versions;
-}
+import { EXPOSED_SECTION, SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { fetchChecked, fetchNodeBuild, hostSharedVersions, inspectSection, originSet, type FetchRules } from '@portico/releases/checks';
 
 export interface RemoteCheck {
   section: SectionId;
@@ -61,36 +25,6 @@ export interface CheckOptions {
   /** The host's shared modules and versions (default: this repository's). */
   hostShared?: Record<string, string>;
   timeoutMs?: number;
-}
-
-async function fetchBytes(url: string, timeoutMs: number): Promise<{ bytes: Uint8Array } | { problem: string }> {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
-    if (!response.ok) return { problem: `${url} answered HTTP ${response.status}` };
-    const body = await readManifestBody(response);
-    // The page refuses it too, whatever it holds.
-    return 'tooLarge' in body ? { problem: `${url} ${MANIFEST_TOO_LARGE}` } : body;
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { problem: `${url} cannot be reached (${cause?.code ?? cause?.message ?? (error as Error).message})` };
-  }
-}
-
-/**
- * The section's node build, as the server would load it to render the
- * section (@portico/node-sections): named in the manifest with its hash, on the
- * manifest's origin, reachable, matching the hash. Each problem in words.
- */
-export async function checkNodeBuild(manifest: Manifest, timeoutMs: number): Promise<string[]> {
-  const entry = manifest.nodeEntry;
-  if ('problem' in entry) return [`the server cannot render it, the browser only: ${entry.problem}`];
-  try {
-    await fetchVerified(entry.url, entry.integrity, { ...DEFAULT_FETCH_LIMITS, timeoutMs });
-    return [];
-  } catch (error) {
-    if (!(error instanceof NodeSectionError)) throw error;
-    return [`the server cannot render it, the browser only: ${error.message}`];
-  }
 }
 
 /** Fetches one section's manifest and checks it against the contract and the host. */
@@ -117,7 +51,9 @@ export async function checkRemote(
     return check;
   }
 
-  const fetched = await fetchBytes(url, options.timeoutMs ?? 5000);
+  // The manifest's own origin only: the node build must be there too (the manifest reader refuses any other).
+  const rules: FetchRules = { allowedOrigins: originSet([url]), timeoutMs: options.timeoutMs ?? 5000, fetch };
+  const fetched = await fetchChecked(url, MANIFEST_MAX_BYTES, rules, MANIFEST_TOO_LARGE);
   if ('problem' in fetched) {
     check.problems.push(fetched.problem);
     return check;
@@ -136,25 +72,17 @@ export async function checkRemote(
     return check;
   }
   const { manifest } = read;
-  // The page's own check, with the host's installed versions as what the page shares.
-  const report = inspectManifest(manifest, {
-    expose: EXPOSED_SECTION,
-    pageShares: options.hostShared ?? hostSharedVersions(),
-    singletons: REQUIRED_SINGLETONS,
-  });
-  if (manifest.name !== remoteNameOf(section)) {
-    check.problems.push(`is the manifest of "${String(manifest.name)}", not of ${remoteNameOf(section)}`);
-  } else {
-    check.manifest = true;
-  }
+  const report = inspectSection(manifest, section, options.hostShared ?? hostSharedVersions());
+  if (report.nameProblem) check.problems.push(report.nameProblem);
+  else check.manifest = true;
   check.exposesSection = report.exposeProblem === undefined;
   if (report.exposeProblem) check.problems.push(report.exposeProblem);
   check.sharedOk = report.sharedProblems.length === 0;
   check.problems.push(...report.sharedProblems);
 
-  const nodeProblems = await checkNodeBuild(manifest, options.timeoutMs ?? 5000);
-  check.nodeBuildOk = nodeProblems.length === 0;
-  check.problems.push(...nodeProblems);
+  const node = await fetchNodeBuild(manifest, rules);
+  check.nodeBuildOk = !('problem' in node);
+  if ('problem' in node) check.problems.push(`the server cannot render it, the browser only: ${node.problem}`);
 
   check.version = manifest.build.version ?? '-';
   check.buildId = manifest.build.id ?? '-';

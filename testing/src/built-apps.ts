@@ -31,6 +31,19 @@ export function builtRemote(folder: 'remote-home' | 'remote-about' | 'remote-con
   return dist;
 }
 
+/**
+ * A remote's production dist/ as `npm run build` left it, for tests with a
+ * time budget that must not build (a build takes minutes); throws, saying
+ * what to run, when it is missing.
+ */
+export function existingBuild(folder: 'remote-home' | 'remote-about' | 'remote-contact'): string {
+  const dist = path.join(REPO_ROOT, folder, 'dist');
+  if (!hasNodeBuild(dist)) {
+    throw new Error(`${folder}/dist has no complete build (mf-manifest.json and its node build): run \`npm run build\` first (\`npm test\` builds before the unit tests)`);
+  }
+  return dist;
+}
+
 /** The host's production build with its server workers (host/dist-node), built if missing: the repository root to serve. */
 export function builtHost(): string {
   const workers = ['shell-worker.js', 'section-worker.js'].map((file) => path.join(REPO_ROOT, 'host', 'dist-node', file));

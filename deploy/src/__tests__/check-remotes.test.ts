@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { checkRemote, checkRemotes, formatReport, hostSharedVersions } from '../check-remotes';
+import { checkRemote, checkRemotes, formatReport } from '../check-remotes';
 
 /** Every manifest below names this node build; the test server answers it beside any manifest. */
 const NODE_BUILD = { file: 'remoteEntry.0123456789.js', code: 'module.exports = { init() {}, get() {} };' };
@@ -42,6 +42,7 @@ const bodies: Record<string, string> = {};
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/moved/mf-manifest.json') return void res.writeHead(302, { Location: '/good/mf-manifest.json' }).end();
     const body = req.url?.endsWith(`/server/${NODE_BUILD.file}`) ? NODE_BUILD.code : bodies[req.url ?? ''];
     res.writeHead(body === undefined ? 404 : 200, { 'Content-Type': 'application/json' }).end(body);
   });
@@ -74,6 +75,13 @@ test('an unreachable remote is named as such', async () => {
   const check = await checkRemote('contact', `http://127.0.0.1:${await closedPort()}/mf-manifest.json`, undefined, { hostShared: HOST });
   expect(check.reachable).toBe(false);
   expect(check.problems).toEqual([expect.stringMatching(/cannot be reached \(ECONNREFUSED\)/)]);
+});
+
+test('a manifest URL that redirects is named: the server would follow no redirect either', async () => {
+  publish('/good/mf-manifest.json', manifest('contact'));
+  const check = await checkRemote('contact', `${base}/moved/mf-manifest.json`, undefined, { hostShared: HOST });
+  expect(check.reachable).toBe(false);
+  expect(check.problems).toEqual([`${base}/moved/mf-manifest.json answered with a redirect (HTTP 302) to ${base}/good/mf-manifest.json, which is not followed: give the URL of the file itself`]);
 });
 
 test('a missing manifest (404) is named with its status', async () => {
@@ -193,12 +201,6 @@ test('config.json is read as the page reads it: a URL or pin the page would drop
     ['config.json remotes.about: is not a valid http(s) URL'],
     [expect.stringMatching(/^config\.json remoteIntegrity\.contact: must be sha256-, sha384- or sha512-/)],
   ]);
-});
-
-test("the host's shared versions come from what is installed for it", () => {
-  const versions = hostSharedVersions();
-  expect(Object.keys(versions).sort()).toEqual(['@portico/shared-config', 'react', 'react-dom', 'react-dom/client', 'react/jsx-runtime']);
-  expect(versions.react).toMatch(/^19\./);
 });
 
 describe('npm run check-remotes', () => {

@@ -1,0 +1,260 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { existingBuild } from '@portico/testing/built-apps';
+import { serveDist, type DistServer } from '@portico/testing/serve-dist';
+import { PUBLISH_CHECKS, runPublishChecks, type NodeBuild, type PublishCheckOptions, type PublishChecks } from '../index';
+
+/** The part of a built mf-manifest.json the tests change. */
+interface BuiltManifest {
+  name: string;
+  metaData: {
+    publicPath: string;
+    buildInfo: { buildVersion: string; buildId: string };
+    integrity: Record<string, string>;
+    ssrRemoteEntry: { name: string; path: string; integrity: string };
+  };
+  shared: { name: string; version: string; requiredVersion: string; singleton: boolean; assets?: { js: { sync: string[] } } }[];
+  exposes: { name: string; path: string }[];
+}
+
+// Real builds (`npm run build`), served as a CDN would serve them; a test changes what one path answers.
+const contactDist = existingBuild('remote-contact');
+const homeDist = existingBuild('remote-home');
+const builtManifest = readFileSync(path.join(contactDist, 'mf-manifest.json'));
+const manifestJson = () => JSON.parse(builtManifest.toString('utf8')) as BuiltManifest;
+const nodeBuildPath = (() => {
+  const { path: folder, name } = manifestJson().metaData.ssrRemoteEntry;
+  return `/${folder}/${name}`;
+})();
+const listedFiles = Object.keys(manifestJson().metaData.integrity);
+
+let contact: DistServer;
+let home: DistServer;
+/** Another origin, never allowed: what it is asked for shows what a check fetched from where it must not. */
+let elsewhere: DistServer;
+let emptyDir: string;
+
+beforeAll(async () => {
+  emptyDir = mkdtempSync(path.join(tmpdir(), 'portico-elsewhere-'));
+  [contact, home, elsewhere] = await Promise.all([serveDist(contactDist), serveDist(homeDist), serveDist(emptyDir)]);
+});
+afterAll(async () => {
+  await Promise.all([contact.close(), home.close(), elsewhere.close()]);
+  rmSync(emptyDir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  for (const server of [contact, home, elsewhere]) {
+    server.overrides.clear();
+    server.requests.length = 0;
+  }
+});
+
+const manifestUrl = () => `${contact.origin}/mf-manifest.json`;
+
+/** Rendering is the server's render worker's job; here, a stand-in that renders nothing and finds no problem. */
+const renders: [string, NodeBuild][] = [];
+const renderCheck = async (section: string, nodeBuild: NodeBuild) => {
+  renders.push([section, nodeBuild]);
+  return [];
+};
+beforeEach(() => (renders.length = 0));
+
+function publish(options: Partial<PublishCheckOptions> = {}): Promise<PublishChecks> {
+  return runPublishChecks({ section: 'contact', manifestUrl: manifestUrl(), allowedOrigins: [contact.origin, home.origin], renderCheck, ...options });
+}
+
+/** Serves the contact build's manifest with `change` made to it. */
+function changeManifest(change: (manifest: BuiltManifest) => void): void {
+  const manifest = manifestJson();
+  change(manifest);
+  contact.overrides.set('/mf-manifest.json', { body: JSON.stringify(manifest) });
+}
+
+/** Serves `file` of the contact build with one byte changed. */
+function tamper(file: string): void {
+  const bytes = readFileSync(path.join(contactDist, file));
+  bytes[bytes.length >> 1]! ^= 0x01;
+  contact.overrides.set(`/${file}`, { body: bytes });
+}
+
+const redirectTo = (location: string) => (_req: unknown, res: import('node:http').ServerResponse) => void res.writeHead(302, { Location: location }).end();
+
+const check = (result: PublishChecks, name: string) => result.checks.find((candidate) => candidate.name === name)!;
+const failed = (result: PublishChecks) => result.checks.filter(({ ok }) => !ok).map(({ name }) => name);
+
+test('a real build passes every check, and the pin is the SHA-384 of the manifest exactly as served', async () => {
+  const result = await publish();
+
+  expect(result.checks.map(({ name }) => name)).toEqual([...PUBLISH_CHECKS]);
+  expect(failed(result)).toEqual([]);
+  expect(result.ok).toBe(true);
+  const openssl = execFileSync('sh', ['-c', 'openssl dgst -sha384 -binary "$1" | base64', 'sh', path.join(contactDist, 'mf-manifest.json')]).toString().trim();
+  expect(result.manifest?.integrity).toBe(`sha384-${openssl}`);
+  expect(result.manifest).toMatchObject({ version: '1.0.0', buildId: manifestJson().metaData.buildInfo.buildId });
+  // Every file the manifest lists was fetched to be compared with its hash.
+  expect(contact.requests).toEqual(expect.arrayContaining(['/mf-manifest.json', '/remoteEntry.js', nodeBuildPath, ...listedFiles.map((file) => `/${file}`)]));
+  expect(check(result, 'integrity').detail).toMatch(new RegExp(`^remoteEntry\\.js and the ${listedFiles.length} other files the manifest lists match their hashes`));
+  // The render worker is handed the node build whose bytes matched.
+  expect(renders).toEqual([['contact', { url: `${contact.origin}${nodeBuildPath}`, integrity: manifestJson().metaData.ssrRemoteEntry.integrity, code: readFileSync(path.join(contactDist, nodeBuildPath), 'utf8') }]]);
+  expect(result.manifest?.nodeBuild?.code).toBe(renders[0]![1].code);
+});
+
+test('without a render worker the render is not run, and the publish does not pass', async () => {
+  const result = await publish({ renderCheck: undefined });
+  expect(failed(result)).toEqual(['render']);
+  expect(check(result, 'render').detail).toBe('not run: no render worker');
+  expect(result.ok).toBe(false);
+});
+
+test("the render worker's problems are the render check's words", async () => {
+  const result = await publish({ renderCheck: async () => ['id: Section threw TypeError: x is undefined', 'en: took longer than 2000 ms'] });
+  expect(failed(result)).toEqual(['render']);
+  expect(check(result, 'render').detail).toBe('id: Section threw TypeError: x is undefined; en: took longer than 2000 ms');
+});
+
+test("a shared range the host's React does not satisfy fails the shared check, naming both versions", async () => {
+  changeManifest((manifest) => {
+    for (const share of manifest.shared) if (share.name === 'react') share.requiredVersion = '^18.2.0';
+  });
+  const result = await publish();
+  expect(failed(result)).toEqual(['shared']);
+  expect(check(result, 'shared').detail).toMatch(/^needs react \^18\.2\.0 but the page shares 19\.\d+\.\d+$/);
+});
+
+test('react-dom, when a build shares it, must be a singleton (our builds use none, so list none)', async () => {
+  changeManifest((manifest) => {
+    manifest.shared.push({ name: 'react-dom', version: '19.3.1', requiredVersion: '^19.2.0', singleton: false });
+  });
+  const result = await publish();
+  expect(failed(result)).toEqual(['shared']);
+  expect(check(result, 'shared').detail).toBe('shares react-dom but not as a singleton');
+});
+
+test.each([
+  ['remoteEntry.js', 'remoteEntry.js'],
+  ['an exposed chunk', listedFiles.find((file) => file.startsWith('__federation_expose_section') && file.endsWith('.js'))!],
+  ["react's chunk (shared)", manifestJson().shared.find(({ name }) => name === 'react')!.assets!.js.sync[0]!],
+  ['the stylesheet', listedFiles.find((file) => file.endsWith('.css'))!],
+])('%s with one byte changed fails the integrity check, naming the file', async (_what, file) => {
+  tamper(file);
+  const result = await publish();
+  expect(failed(result)).toEqual(['integrity']);
+  expect(check(result, 'integrity').detail).toMatch(new RegExp(`^${contact.origin}/${file.replace(/\./g, '\\.')} does not match its hash: expected sha384-`));
+});
+
+test('a listed file the manifest gives no hash fails the integrity check: the browser would run it unchecked', async () => {
+  const file = listedFiles.find((name) => name.endsWith('.js'))!;
+  changeManifest((manifest) => delete manifest.metaData.integrity[file]);
+  const result = await publish();
+  expect(check(result, 'integrity')).toMatchObject({ ok: false, detail: `${contact.origin}/${file} has no hash in the manifest: the browser would run it unchecked` });
+});
+
+test('a build that does not expose ./section fails the exposes check, naming what it exposes', async () => {
+  changeManifest((manifest) => {
+    manifest.exposes = manifest.exposes.map((expose) => ({ ...expose, name: 'contact-form', path: './contact-form' }));
+  });
+  const result = await publish();
+  expect(failed(result)).toEqual(['exposes']);
+  expect(check(result, 'exposes').detail).toBe('does not expose ./section (it exposes ./contact-form)');
+});
+
+test('a node build whose bytes do not match its hash fails, and is not handed to the render worker', async () => {
+  tamper(nodeBuildPath.slice(1));
+  const result = await publish();
+  expect(failed(result)).toEqual(['node-build', 'render']);
+  expect(check(result, 'node-build').detail).toMatch(/does not match its hash: expected sha384-/);
+  expect(check(result, 'render').detail).toBe('not run: no node build to render');
+  expect(renders).toEqual([]);
+  expect(result.manifest?.nodeBuild).toBeUndefined();
+});
+
+test("another section's manifest in this section's place fails, and nothing it names is fetched", async () => {
+  const result = await publish({ manifestUrl: `${home.origin}/mf-manifest.json` });
+  expect(check(result, 'manifest')).toEqual({ name: 'manifest', ok: false, detail: 'is the manifest of "portico_home", not of portico_contact' });
+  expect(result.checks.slice(2).map(({ ok, detail }) => [ok, detail])).toEqual(
+    PUBLISH_CHECKS.slice(2).map(() => [false, 'not run: the manifest is not a release of contact']),
+  );
+  expect(home.requests).toEqual(['/mf-manifest.json']);
+});
+
+test.each([
+  ['not JSON', '<!doctype html><title>CDN error</title>', 'is not JSON'],
+  ['JSON of another kind', '{"hello":"world"}', 'is not a Module Federation manifest (no metaData, exposes, shared)'],
+])('a manifest that is %s fails the manifest check', async (_what, body, problem) => {
+  contact.overrides.set('/mf-manifest.json', { body });
+  const result = await publish();
+  expect(check(result, 'manifest').detail).toBe(`${manifestUrl()} ${problem}`);
+  expect(result.manifest).toBeUndefined();
+  expect(contact.requests).toEqual(['/mf-manifest.json']);
+});
+
+describe('origins: nothing is fetched from anywhere but an allowed origin', () => {
+  test('a manifest URL on an origin that is not allowed is refused, naming it, and the server is never asked', async () => {
+    const result = await publish({ allowedOrigins: ['https://cdn.example', 'https://cdn.example/contact/mf-manifest.json'] });
+    expect(result.refusedOrigin).toBe(contact.origin);
+    expect(result.ok).toBe(false);
+    expect(check(result, 'reachable').detail).toBe(`not fetched: ${manifestUrl()} is on ${contact.origin}, which is not an allowed release origin`);
+    expect(result.checks.every(({ ok }) => !ok)).toBe(true);
+    expect(contact.requests).toEqual([]);
+  });
+
+  test.each(['file:///etc/passwd', 'ftp://127.0.0.1/mf-manifest.json', 'not a url'])('%s is refused as not http(s)', async (url) => {
+    const result = await publish({ manifestUrl: url });
+    expect(result.refusedOrigin).toBeDefined();
+    expect(check(result, 'reachable').detail).toBe(`not fetched: ${url} is not an http(s) URL`);
+  });
+
+  test('a redirect of the manifest to another origin is refused, and that origin is never asked', async () => {
+    contact.overrides.set('/moved/mf-manifest.json', redirectTo(`${elsewhere.origin}/mf-manifest.json`));
+    const result = await publish({ manifestUrl: `${contact.origin}/moved/mf-manifest.json` });
+    expect(check(result, 'reachable')).toMatchObject({ ok: false, detail: expect.stringContaining(`redirect (HTTP 302) to ${elsewhere.origin}/mf-manifest.json on another origin (${elsewhere.origin}), which is not followed`) });
+    expect(elsewhere.requests).toEqual([]);
+  });
+
+  test("a redirect within the manifest's own origin is refused too: a release is the bytes at its URL", async () => {
+    contact.overrides.set('/latest/mf-manifest.json', redirectTo('/mf-manifest.json'));
+    const result = await publish({ manifestUrl: `${contact.origin}/latest/mf-manifest.json` });
+    expect(check(result, 'reachable').detail).toBe(
+      `${contact.origin}/latest/mf-manifest.json answered with a redirect (HTTP 302) to ${manifestUrl()}, which is not followed: give the URL of the file itself`,
+    );
+    expect(contact.requests).toEqual(['/latest/mf-manifest.json']);
+  });
+
+  test('a listed file that redirects to another origin fails the integrity check, and that origin is never asked', async () => {
+    contact.overrides.set('/remoteEntry.js', redirectTo(`${elsewhere.origin}/remoteEntry.js`));
+    const result = await publish();
+    expect(failed(result)).toEqual(['integrity']);
+    expect(check(result, 'integrity').detail).toContain(`on another origin (${elsewhere.origin})`);
+    expect(elsewhere.requests).toEqual([]);
+  });
+
+  test('a manifest whose publicPath is on another origin is refused, naming it, and nothing there is fetched', async () => {
+    changeManifest((manifest) => (manifest.metaData.publicPath = `${elsewhere.origin}/contact/`));
+    const result = await publish();
+    expect(check(result, 'manifest')).toEqual({
+      name: 'manifest',
+      ok: false,
+      detail: `it names files on ${elsewhere.origin}, not an allowed release origin of contact (see its publicPath): nothing was fetched from there`,
+    });
+    expect(elsewhere.requests).toEqual([]);
+  });
+});
+
+describe('bounds', () => {
+  test('a manifest over 1 MB is refused, as the page refuses it', async () => {
+    contact.overrides.set('/mf-manifest.json', { body: Buffer.alloc(1024 * 1024 + 1, 0x20) });
+    const result = await publish();
+    expect(check(result, 'reachable').detail).toBe(`${manifestUrl()} is over 1 MB, too large to be a manifest`);
+  });
+
+  test('a file that never arrives fails within the timeout', async () => {
+    const file = listedFiles.find((name) => name.endsWith('.css'))!;
+    contact.overrides.set(`/${file}`, 'hang');
+    const started = Date.now();
+    const result = await publish({ timeoutMs: 300 });
+    expect(check(result, 'integrity').detail).toBe(`${contact.origin}/${file} did not arrive within 300 ms`);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});

@@ -1,0 +1,72 @@
+import type { Manifest } from '@portico/contract/manifest';
+import { assertSri, NodeSectionError } from '@portico/node-sections';
+import { fetchChecked, type FetchRules } from './fetch-checked';
+
+/** Our largest chunk is tens of kilobytes; a file of megabytes is not a section's. */
+export const FILE_MAX_BYTES = 5 * 1024 * 1024;
+/** Our builds list about a dozen files: a manifest of hundreds would make one publish a flood of requests. */
+export const MAX_FILES = 200;
+/** All of a build's files together. */
+export const TOTAL_MAX_BYTES = 25 * 1024 * 1024;
+/** Files fetched at once, as a browser would from one origin. */
+const PARALLEL = 6;
+
+/**
+ * Every file the manifest names, each once, remoteEntry.js first: its
+ * scripts (the entry, the exposed and the shared modules' chunks), its
+ * stylesheets and every file of its integrity map. These are what a page
+ * may load for the section.
+ */
+export function listedFiles(manifest: Manifest): string[] {
+  const others = new Set([...manifest.scripts, ...Object.values(manifest.stylesheets).flat(), ...manifest.hashes.keys()]);
+  others.delete(manifest.entry.url);
+  return [manifest.entry.url, ...[...others].sort()];
+}
+
+export interface FilesReport {
+  /** Each file that is missing, unhashed or altered, in words; empty when all match. */
+  problems: string[];
+  /** How many files matched, and their bytes. */
+  matched: number;
+  bytes: number;
+}
+
+/**
+ * Fetches every listed file under `rules` and compares it with the hash
+ * the manifest gives it, as the page's integrity plugin makes the browser
+ * do. A file with no hash is a problem: the browser would run it unchecked.
+ */
+export async function checkFiles(manifest: Manifest, rules: FetchRules): Promise<FilesReport> {
+  const files = listedFiles(manifest);
+  if (files.length > MAX_FILES) return { problems: [`the manifest lists ${files.length} files, more than ${MAX_FILES}`], matched: 0, bytes: 0 };
+  // By the file's place in the list, so the words come in the same order however the fetches finish.
+  const problems: (string | undefined)[] = [];
+  let matched = 0;
+  let bytes = 0;
+  let next = 0;
+  const checkOne = async (url: string): Promise<string | undefined> => {
+    const integrity = manifest.hashes.get(url);
+    if (integrity === undefined) return `${url} has no hash in the manifest: the browser would run it unchecked`;
+    const fetched = await fetchChecked(url, FILE_MAX_BYTES, rules);
+    if ('problem' in fetched) return fetched.problem;
+    bytes += fetched.bytes.byteLength;
+    try {
+      assertSri(fetched.bytes, integrity, 'integrity', url);
+    } catch (error) {
+      if (error instanceof NodeSectionError) return error.message;
+      throw error;
+    }
+    matched += 1;
+    return undefined;
+  };
+  const worker = async () => {
+    while (next < files.length && bytes <= TOTAL_MAX_BYTES) {
+      const index = next++;
+      problems[index] = await checkOne(files[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  const found = problems.filter((problem): problem is string => problem !== undefined);
+  if (next < files.length) found.push(`the files are over ${TOTAL_MAX_BYTES} bytes together: ${files.length - next} were not fetched`);
+  return { problems: found, matched, bytes };
+}

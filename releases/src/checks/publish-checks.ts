@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import { MANIFEST_MAX_BYTES, MANIFEST_TOO_LARGE, readManifest, type Manifest } from '@portico/contract/manifest';
+import { EXPOSED_SECTION, remoteNameOf, type SectionId } from '@portico/contract/sections';
+import type { CheckResult } from '../release';
+import { checkFiles, listedFiles } from './file-integrity';
+import { fetchChecked, httpOrigin, originProblem, originSet, type FetchRules } from './fetch-checked';
+import { hostSharedVersions } from './host-shared';
+import { fetchNodeBuild, type NodeBuild } from './node-build';
+import { CHECKED_SHARES, inspectSection } from './section-contract';
+
+/** The checks of a publish, in the order they run and are reported. */
+export const PUBLISH_CHECKS = ['reachable', 'manifest', 'exposes', 'shared', 'integrity', 'node-build', 'render'] as const;
+export type PublishCheckName = (typeof PUBLISH_CHECKS)[number];
+
+/**
+ * Renders `section` from its node build in both languages within a
+ * deadline, in a contained worker; resolves each problem in words (none
+ * when it rendered). The server provides it: the checks hold no worker.
+ */
+export type RenderCheck = (section: SectionId, nodeBuild: NodeBuild) => Promise<string[]>;
+
+export interface PublishCheckOptions {
+  section: SectionId;
+  manifestUrl: string;
+  /**
+   * The origins (or URLs, reduced to their origins) a release of this
+   * section may be fetched from. Nothing on any other origin is requested.
+   */
+  allowedOrigins: Iterable<string>;
+  /** The host's shared modules and versions (default: those installed for this repository's host). */
+  hostShared?: Readonly<Record<string, string>>;
+  renderCheck?: RenderCheck;
+  /** For each fetch, headers and body (default 5 s). */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** What a release records of the manifest it checked. */
+export interface CheckedManifest {
+  /** `sha384-` and the base64 of the manifest's exact bytes: the pin the page checks them against. */
+  integrity: string;
+  version: string;
+  buildId: string;
+  /** Present when the node build was fetched and matched its hash. */
+  nodeBuild?: NodeBuild;
+}
+
+export interface PublishChecks {
+  /** Every check passed. */
+  ok: boolean;
+  /** One result per name of PUBLISH_CHECKS, in that order. */
+  checks: CheckResult[];
+  /** The manifest URL's origin, when it is not an allowed one: nothing was fetched. */
+  refusedOrigin?: string;
+  /** Present once the manifest was read as a federation manifest, passed or not. */
+  manifest?: CheckedManifest;
+}
+
+const DEFAULT_TIMEOUT_MS = 5000;
+
+/** The origin a URL names, as well as it can be named, for a refusal. */
+function originNamed(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return httpOrigin(url) ?? `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return url.slice(0, 200);
+  }
+}
+
+/** Results so far; the checks not reached are reported as not run, with why. */
+class Results {
+  private readonly results = new Map<PublishCheckName, CheckResult>();
+
+  pass(name: PublishCheckName, detail: string): void {
+    this.results.set(name, { name, ok: true, detail });
+  }
+
+  fail(name: PublishCheckName, detail: string): void {
+    this.results.set(name, { name, ok: false, detail });
+  }
+
+  notRun(names: readonly PublishCheckName[], why: string): void {
+    for (const name of names) this.fail(name, `not run: ${why}`);
+  }
+
+  finish(extra: Omit<PublishChecks, 'ok' | 'checks'> = {}): PublishChecks {
+    const checks = PUBLISH_CHECKS.map((name) => this.results.get(name) ?? { name, ok: false, detail: 'not run' });
+    return { ok: checks.every((check) => check.ok), checks, ...extra };
+  }
+}
+
+const AFTER_MANIFEST = ['exposes', 'shared', 'integrity', 'node-build', 'render'] as const;
+
+/** What is wrong with the manifest as a release of `section`, or undefined. */
+function manifestProblem(manifest: Manifest, section: SectionId, nameProblem: string | undefined, rules: FetchRules): string | undefined {
+  if (nameProblem) return nameProblem;
+  const elsewhere = [...new Set(listedFiles(manifest).filter((url) => originProblem(url, rules)).map(originNamed))];
+  if (elsewhere.length > 0) {
+    return `it names files on ${elsewhere.join(', ')}, not an allowed release origin of ${section} (see its publicPath): nothing was fetched from there`;
+  }
+  if (!manifest.build.id) return 'gives no build id (metaData.buildInfo.buildId)';
+  if (!manifest.build.version) return 'gives no version (metaData.buildInfo.buildVersion)';
+  return undefined;
+}
+
+function sharedDetail(manifest: Manifest, hostShared: Readonly<Record<string, string>>): string {
+  const accepted = CHECKED_SHARES.flatMap((name) => {
+    const share = manifest.shared.find((candidate) => candidate.name === name);
+    return share ? [`${name} ${share.requiredVersion ?? '(any)'} accepts the host's ${hostShared[name] ?? '(none)'}`] : [];
+  });
+  return `${accepted.join('; ')}; all shared as singletons`;
+}
+
+/**
+ * Every check a build must pass before it may be stored as releasable,
+ * each a named result in words. The manifest URL's origin comes first:
+ * when it is not allowed, nothing is fetched. Every later fetch (the
+ * manifest, remoteEntry.js, each listed file, the node build) is on an
+ * allowed origin, follows no redirect, and is bounded in size and time.
+ */
+export async function runPublishChecks(options: PublishCheckOptions): Promise<PublishChecks> {
+  const { section, manifestUrl } = options;
+  const rules: FetchRules = {
+    allowedOrigins: originSet(options.allowedOrigins),
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    fetch: options.fetch ?? fetch,
+  };
+  const results = new Results();
+
+  const refused = originProblem(manifestUrl, rules);
+  if (refused) {
+    results.fail('reachable', `not fetched: ${refused}`);
+    results.notRun(['manifest', ...AFTER_MANIFEST], 'the manifest was not fetched');
+    return results.finish({ refusedOrigin: originNamed(manifestUrl) });
+  }
+
+  const fetched = await fetchChecked(manifestUrl, MANIFEST_MAX_BYTES, rules, MANIFEST_TOO_LARGE);
+  if ('problem' in fetched) {
+    results.fail('reachable', fetched.problem);
+    results.notRun(['manifest', ...AFTER_MANIFEST], 'the manifest was not fetched');
+    return results.finish();
+  }
+  results.pass('reachable', `${manifestUrl} answered with ${fetched.bytes.byteLength} bytes`);
+
+  const read = readManifest(fetched.bytes, manifestUrl);
+  if ('problem' in read) {
+    results.fail('manifest', `${manifestUrl} ${read.problem}`);
+    results.notRun(AFTER_MANIFEST, 'no federation manifest to check');
+    return results.finish();
+  }
+  const { manifest } = read;
+  const checked: CheckedManifest = {
+    integrity: `sha384-${createHash('sha384').update(fetched.bytes).digest('base64')}`,
+    version: manifest.build.version ?? '',
+    buildId: manifest.build.id ?? '',
+  };
+  const hostShared = options.hostShared ?? hostSharedVersions();
+  const report = inspectSection(manifest, section, hostShared);
+  const problem = manifestProblem(manifest, section, report.nameProblem, rules);
+  if (problem) {
+    results.fail('manifest', problem);
+    results.notRun(AFTER_MANIFEST, `the manifest is not a release of ${section}`);
+    return results.finish({ manifest: checked });
+  }
+  results.pass('manifest', `the federation manifest of ${remoteNameOf(section)}, build ${checked.buildId} (version ${checked.version})`);
+
+  if (report.exposeProblem) results.fail('exposes', report.exposeProblem);
+  else results.pass('exposes', `exposes ${EXPOSED_SECTION}`);
+  if (report.sharedProblems.length > 0) results.fail('shared', report.sharedProblems.join('; '));
+  else results.pass('shared', sharedDetail(manifest, hostShared));
+
+  const [files, node] = await Promise.all([checkFiles(manifest, rules), fetchNodeBuild(manifest, rules)]);
+  if (files.problems.length > 0) results.fail('integrity', files.problems.join('; '));
+  else results.pass('integrity', `remoteEntry.js and the ${files.matched - 1} other files the manifest lists match their hashes (${files.bytes} bytes)`);
+
+  if ('problem' in node) {
+    results.fail('node-build', node.problem);
+    results.notRun(['render'], 'no node build to render');
+    return results.finish({ manifest: checked });
+  }
+  checked.nodeBuild = node.nodeBuild;
+  results.pass('node-build', `${node.nodeBuild.url} matches its hash`);
+
+  if (!options.renderCheck) {
+    results.notRun(['render'], 'no render worker');
+    return results.finish({ manifest: checked });
+  }
+  let renderProblems: string[];
+  try {
+    renderProblems = await options.renderCheck(section, node.nodeBuild);
+  } catch (error) {
+    renderProblems = [`the render check failed: ${(error as Error).message}`];
+  }
+  if (renderProblems.length > 0) results.fail('render', renderProblems.join('; '));
+  else results.pass('render', `${section} renders from its node build without a problem`);
+  return results.finish({ manifest: checked });
+}
