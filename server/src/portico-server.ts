@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
+import { answerConfig } from '@portico/config-server/config-answer';
 import { APP_DIRS, APP_NAMES, type AppName } from '@portico/contract/sections';
-import { answerConfig } from '@portico/shared-config/node-config';
 import { applyTimeouts, ConnectionCap, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 import { answerCrawlerFile, isCrawlerPath } from './crawler-files';
 import { answerClientError, guardRequests } from './guard';
