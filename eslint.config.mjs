@@ -1,7 +1,8 @@
 // One lint setup for every package. The import rules keep the architecture:
 // packages meet only through their `exports`, every workspace imports only the
 // workspaces ALLOWED names, remotes never import the host or each other, and
-// shared-config imports no workspace and, outside src/node/, nothing of Node.
+// shared-config imports no workspace and nothing of Node (Node's side of the
+// config is config-server's).
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -16,19 +17,21 @@ const APPS = ['host', 'remote-home', 'remote-about', 'remote-contact'];
  * allowed per file below, not here.
  */
 const ALLOWED = {
-  webpack: ['contract', 'shared-config'],
+  webpack: ['config-server', 'contract', 'shared-config'],
   // What everyone agrees on: pure, imports no workspace.
   contract: [],
   'shared-config': ['contract'],
+  // Node only: the config.json and theme stylesheet answers, for the server and the dev server.
+  'config-server': ['contract', 'shared-config'],
   toolkit: [],
   testing: ['contract', 'shared-config'],
   ...Object.fromEntries(APPS.map((app) => [app, ['contract', 'shared-config', 'toolkit', 'webpack']])),
   // The host's render workers evaluate the sections' node builds with @portico/node-sections.
-  host: ['contract', 'node-sections', 'shared-config', 'toolkit', 'webpack'],
-  messages: ['contract', 'shared-config'],
+  host: ['config-server', 'contract', 'node-sections', 'shared-config', 'toolkit', 'webpack'],
+  messages: ['config-server', 'contract', 'shared-config'],
   // The control plane: the release store, its checks (the page's own manifest check) and the control API.
   releases: ['contract', 'host', 'messages', 'node-sections', 'shared-config', 'webpack'],
-  server: ['contract', 'messages', 'node-sections', 'releases', 'shared-config'],
+  server: ['config-server', 'contract', 'messages', 'node-sections', 'releases', 'shared-config'],
   'node-sections': ['contract', 'shared-config'],
   // check-remotes runs the publish checks' parts (@portico/releases/checks), which hold the page's manifest check.
   deploy: ['contract', 'server', 'releases', 'shared-config'],
@@ -97,9 +100,9 @@ export default tseslint.config(
   })),
   {
     // The contract and the runtime modules are bundled for the browser; only
-    // src/node/ (the config answer) and tests may use Node's modules.
+    // tests may use Node's modules.
     files: ['shared-config/src/**'],
-    ignores: ['shared-config/src/node/**', '**/__tests__/**'],
+    ignores: ['**/__tests__/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -107,7 +110,7 @@ export default tseslint.config(
           patterns: [
             noReachingIn,
             boundaries('shared-config', ALLOWED['shared-config']),
-            { group: ['node:*'], message: 'shared-config is bundled for the browser; Node-only code goes in src/node/.' },
+            { group: ['node:*'], message: 'shared-config is bundled for the browser; Node-only code goes in @portico/config-server.' },
           ],
         },
       ],

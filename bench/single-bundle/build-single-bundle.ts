@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import { createConfig } from '@portico/webpack';
 import webpack, { type Configuration, type RuleSetRule } from 'webpack';
 import { REPO_ROOT } from '../paths';
@@ -7,8 +8,18 @@ import { replaceHostLoader } from '../replace-host-loader';
 const HOST_DIR = path.join(REPO_ROOT, 'host');
 const HOST_RENDER_PAGE = path.join(HOST_DIR, 'src/app/render-page');
 
+/**
+ * The host's production browser build without Module Federation: the factory
+ * builds only what the product ships, so the bench takes its config and
+ * removes the one ModuleFederationPlugin; everything else is the host's.
+ */
 function hostConfig(): Configuration {
-  return createConfig({ app: 'host', dir: HOST_DIR, federation: false })(undefined, { mode: 'production' });
+  const config = createConfig({ app: 'host', dir: HOST_DIR })(undefined, { mode: 'production' });
+  const plugins = (config.plugins ?? []).filter((plugin) => !(plugin instanceof ModuleFederationPlugin));
+  if (plugins.length !== (config.plugins ?? []).length - 1) {
+    throw new Error('single bundle: expected the host config to hold exactly one ModuleFederationPlugin to remove');
+  }
+  return { ...config, plugins };
 }
 
 /**

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { hostPageHeaders, requestTarget, staticFiles, visitorOf } from '@portico/server';
-import { answerConfig } from '@portico/shared-config/node-config';
+import { answerConfig } from '@portico/config-server/config-answer';
 import { languageFromSearch, type Language } from '@portico/contract/languages';
 import { parseConfig } from '@portico/shared-config/config';
 import type { SinglePageInput } from './server-entry';

@@ -1,5 +1,5 @@
 import { parseConfig } from '@portico/shared-config/config';
-import { answerConfig } from '@portico/shared-config/node-config';
+import { answerConfig } from '@portico/config-server/config-answer';
 
 export const DEFAULT_RETENTION_DAYS = 180;
 

@@ -1,5 +1,5 @@
 // The server's own API. The port table is @portico/contract's, the config
-// answer @portico/shared-config/node-config's: each name has one import path.
+// answer @portico/config-server/config-answer's: each name has one import path.
 export { applyTimeouts, ConnectionCap, connectionsPerClientFrom, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 export { CRAWLER_PATHS, robotsTxt, sitemapXml } from './crawler-files';
 export { answerClientError, guardRequests, type AsyncListener } from './guard';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { contactSettings, startContactService, storeOpeningApi, type ContactService } from '@portico/messages';
 import { basePort } from '@portico/contract/sections';
-import { DEFAULT_CONFIG_PATH } from '@portico/shared-config/node-config';
+import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
 import { connectionsPerClientFrom } from './client-limits';
 import { StartError, startPortico, type RunningPortico } from './portico-server';
 import { allowedHosts, trustProxyFrom, visitorOf } from './request-origin';

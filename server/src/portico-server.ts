@@ -3,11 +3,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
+import { answerConfig } from '@portico/config-server/config-answer';
 import { APP_DIRS, APP_NAMES, type AppName, type SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import { previewTokenIn } from '@portico/contract/preview';
 import type { ActiveReleases } from '@portico/releases';
-import { answerConfig } from '@portico/shared-config/node-config';
 import { applyTimeouts, ConnectionCap, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 import { answerCrawlerFile, isCrawlerPath } from './crawler-files';
 import { answerClientError, guardRequests } from './guard';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { parseHost } from '@portico/shared-config/node-config';
+import { parseHost } from '@portico/config-server/config-answer';
 
 /** Who asked, and for which address, as the visitor's browser sees it. */
 export interface Visitor {

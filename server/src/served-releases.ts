@@ -1,4 +1,4 @@
-import type { ConfigAnswer } from '@portico/shared-config/node-config';
+import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import { SECTION_IDS } from '@portico/contract/sections';
 import type { ActiveReleases, Release } from '@portico/releases';
 

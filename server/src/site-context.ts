@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { parseConfig, type ParsedConfig } from '@portico/shared-config/config';
-import type { ConfigAnswer } from '@portico/shared-config/node-config';
+import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import { createHash } from 'node:crypto';
 
 /** config.json as the site serves it, read once and parsed once (`config` and `problems` are parseConfig's). */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SiteConfig } from '@portico/shared-config/config';
-import { THEME_STYLESHEET_PATH, themeStylesheet } from '@portico/shared-config/theme-stylesheet';
+import { THEME_STYLESHEET_PATH, themeStylesheet } from '@portico/config-server/theme-stylesheet';
 import { answerPlain, clearFileHeaders, matchesEtag } from './plain-answer';
 import { CACHE_IMMUTABLE, CACHE_REVALIDATE } from './static-files';
 import { dataHeaders } from './security-headers';

@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { constants as zlib, type BrotliOptions } from 'node:zlib';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import { answerConfig } from '@portico/config-server/config-answer';
 import { APP_NAMES, basePort, EXPOSED_SECTION, portOf, remoteNameOf, type AppName } from '@portico/contract/sections';
-import { answerConfig } from '@portico/shared-config/node-config';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
@@ -25,13 +25,6 @@ export interface AppOptions {
   dir: string;
   /** Remotes only: the file under `src/` that is the section they expose. */
   exposes?: string;
-  /**
-   * `false` builds the app without Module Federation: the benchmark's
-   * single-bundle build of the same page. Default `true`.
-   */
-  federation?: boolean;
-  /** Overrides the federation name, for the benchmark's extra remotes. */
-  federationName?: string;
   /**
    * The host only: the files under `src/` of its server workers (the shell
    * worker and the section worker), built beside the browser build in
@@ -136,8 +129,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
   checkOptions(options);
   const { app, dir, exposes } = options;
   const isRemote = app !== 'host';
-  const name = options.federationName ?? (app === 'host' ? 'portico_host' : remoteNameOf(app));
-  const federation = options.federation ?? true;
+  const name = app === 'host' ? 'portico_host' : remoteNameOf(app);
 
   const scriptRule: RuleSetRule = {
     test: /\.tsx?$/,
@@ -172,43 +164,40 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
    * build is therefore only loadable by a host; its standalone page exists on
    * its dev server, where it keeps a runtime of its own.
    */
-  const federationPlugins = (production: boolean, nodeBuild?: NodeBuildOutput) => {
-    if (!federation) return [];
+  const federationPlugin = (production: boolean, nodeBuild?: NodeBuildOutput) => {
     const sharedRuntime = isRemote
       ? { externalRuntime: true, optimization: { disableSnapshot: true, disableRemote: true, target: 'web' as const } }
       : { provideExternalRuntime: true, optimization: { target: 'web' as const } };
-    return [
-      new ModuleFederationPlugin({
-        name,
-        filename: 'remoteEntry.js',
-        exposes: exposes ? { [EXPOSED_SECTION]: `./${exposes}` } : undefined,
-        shared: sharedDependencies,
-        // The host registers remotes at run time from config.json, so it
-        // never waits for every remote before its own code runs.
-        shareStrategy: 'loaded-first',
-        // Remotes' manifests carry the hashes of remoteEntry.js and of the
-        // files they list, for the host to check (manifest-integrity.ts).
-        manifest: isRemote
-          ? {
-              additionalData: (args: { stats: ManifestStats; compilation: Compilation }) => {
-                addEntryIntegrity(args);
-                if (nodeBuild) addNodeEntry(args, nodeBuild);
-              },
-            }
-          : true,
-        // Types are a contract in @portico/shared-config instead; generating
-        // them makes the host's build depend on running remotes.
-        dts: false,
-        experiments: production ? sharedRuntime : undefined,
-      }),
-    ];
+    return new ModuleFederationPlugin({
+      name,
+      filename: 'remoteEntry.js',
+      exposes: exposes ? { [EXPOSED_SECTION]: `./${exposes}` } : undefined,
+      shared: sharedDependencies,
+      // The host registers remotes at run time from config.json, so it
+      // never waits for every remote before its own code runs.
+      shareStrategy: 'loaded-first',
+      // Remotes' manifests carry the hashes of remoteEntry.js and of the
+      // files they list, for the host to check (manifest-integrity.ts).
+      manifest: isRemote
+        ? {
+            additionalData: (args: { stats: ManifestStats; compilation: Compilation }) => {
+              addEntryIntegrity(args);
+              if (nodeBuild) addNodeEntry(args, nodeBuild);
+            },
+          }
+        : true,
+      // Types are a contract in @portico/shared-config instead; generating
+      // them makes the host's build depend on running remotes.
+      dts: false,
+      experiments: production ? sharedRuntime : undefined,
+    });
   };
 
   return (_env: unknown, argv: WebpackArgv = {}): Configuration | Configuration[] => {
     const production = argv.mode !== 'development';
     // A remote's production build also emits the node build of its section,
     // first, so the browser build's manifest can name it with its hash.
-    const nodeBuild: NodeBuildOutput | undefined = isRemote && production && federation ? {} : undefined;
+    const nodeBuild: NodeBuildOutput | undefined = isRemote && production ? {} : undefined;
     const hashed = production ? '.[contenthash:10]' : '';
     // A remote's production dist/ is what the host loads and nothing more.
     const standalonePage = !isRemote || !production;
@@ -246,7 +235,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
         ],
       },
       plugins: [
-        ...federationPlugins(production, nodeBuild),
+        federationPlugin(production, nodeBuild),
         new PublicFilesPlugin(path.join(dir, 'public')),
         ...(standalonePage ? [new HtmlWebpackPlugin({
           // A remote's page is its team's standalone preview; the host's is the site.
@@ -289,7 +278,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
         client: { overlay: { warnings: false } },
       },
     };
-    if (options.serverWorkers && production && federation) {
+    if (options.serverWorkers && production) {
       return [browser, ...serverWorkersConfig({ dir, entries: options.serverWorkers, scriptRule, resolve, repoRoot: REPO_ROOT })];
     }
     if (!nodeBuild) return browser;

@@ -2,7 +2,7 @@ import { SECTION_SLOT, STYLES_SLOT, type RenderedShell, type ShellRequest } from
 import { fill, loadPack, type SectionModule, type TextPack } from '@portico/shared-config';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { localeOf } from '@portico/contract/languages';
-import { themeStylesheet } from '@portico/shared-config/theme-stylesheet';
+import { themeStylesheet } from '@portico/config-server/theme-stylesheet';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { escapeHtml } from '@portico/contract/html';
 import { pageHead, withPageHead } from './page-head';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { parseHost } from '@portico/shared-config/node-config';
+import { parseHost } from '@portico/config-server/config-answer';
 import { allowedHosts, hostAllowed, parseHostRule, trustProxyFrom, visitorOf } from '../request-origin';
 
 /** A request as the server sees it: headers, and the socket's peer. */

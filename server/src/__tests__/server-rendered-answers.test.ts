@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { themeStylesheet } from '@portico/shared-config/theme-stylesheet';
+import { themeStylesheet } from '@portico/config-server/theme-stylesheet';
 import { startPortico, type RunningPortico } from '../portico-server';
 import { httpRequest, makeBuiltSite, portOf, rawRequest, type RawAnswer } from './built-site';
 import { writeFakeWorkers } from './fake-workers';

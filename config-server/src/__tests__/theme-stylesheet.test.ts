@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { parseConfig } from '../../config/parse-config';
+import { parseConfig } from '@portico/shared-config/config';
 import { themeStylesheet } from '../theme-stylesheet';
 
 const base = { comName: 'Lender', email: 'help@lender.example', address: 'Somewhere', copyright: '(c) Lender' };

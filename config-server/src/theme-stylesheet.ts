@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { HEX_COLOR } from '../theme/contrast';
-import { themeProperties, type Theme } from '../theme/theme';
+import { HEX_COLOR, themeProperties, type Theme } from '@portico/shared-config/theme';
 
 // Node only: the operator's theme as a stylesheet, for the server-rendered
 // page's first paint. The browser sets the same properties through the CSSOM

@@ -3,10 +3,11 @@ import path from 'node:path';
 import { defaultRemoteUrls } from '@portico/contract/sections';
 
 // Node only: what `/config.json` answers, for the production server and for
-// the host's dev server alike. Here rather than in the server so the build
-// (webpack/) can serve the same answer without depending on the server.
+// the host's dev server alike. A package of its own rather than the server's,
+// so the build (webpack/) can serve the same answer without depending on the
+// server, and rather than shared-config's, which is bundled for the browser.
 
-export const DEFAULT_CONFIG_PATH = path.join(__dirname, '../../config/default-config.json');
+export const DEFAULT_CONFIG_PATH = path.join(__dirname, '../config/default-config.json');
 
 export interface ConfigAnswer {
   status: number;
