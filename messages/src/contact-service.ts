@@ -9,7 +9,7 @@ import { backoffSeconds, startDeliverer, type Deliverer } from './delivery/deliv
 import { apiHandler, type RequestOriginOf } from './http/contact-endpoint';
 import { retentionDays } from './retention';
 import type { ContactSettings } from './settings';
-import { openEmbeddedDatabase, openServerDatabase } from './store/database';
+import { openEmbeddedDatabase, openServerDatabase, type Database } from './store/database';
 import { MessageStore } from './store/message-store';
 
 export interface ContactServiceOptions {
@@ -41,6 +41,12 @@ export interface ContactService {
   /** Answers everything under `/api/` on the host's port. */
   handleApi: (req: IncomingMessage, res: ServerResponse) => void;
   store: MessageStore;
+  /**
+   * The store's database, for the other packages that keep their tables in
+   * it (the releases): the embedded database is one process per folder, so
+   * they must share this object rather than open the folder again.
+   */
+  database: Database;
   /** One line for the start-up log: where messages go. */
   summary: string;
   /** Stops delivering (finishing what is under way), the retention job and the admin endpoint, and closes the store. */
@@ -197,6 +203,7 @@ export async function startContactService(options: ContactServiceOptions): Promi
   return {
     handleApi,
     store,
+    database: store.db,
     summary: `Contact messages are stored in ${where} and delivered to ${to}`,
     async close() {
       clearInterval(retentionTimer);

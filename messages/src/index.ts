@@ -5,3 +5,5 @@ export { clientNetwork } from './http/client-network';
 export { type ContactMessage } from './contact-message';
 export { DEFAULT_RETENTION_DAYS } from './retention';
 export { SIGNATURE_HEADER, signature } from './delivery/channels';
+export { openEmbeddedDatabase, openServerDatabase, type Database, type Listening, type Sql } from './store/database';
+export { applyMigrations, type MigrationPlan } from './store/migrations';
