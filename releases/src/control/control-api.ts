@@ -144,7 +144,14 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         const input = parsed(publishBody, await body());
         const section = sectionOf(input.section);
         needSection(actor, section);
-        const outcome = await options.publishChecks({ section, manifestUrl: input.manifestUrl });
+        let outcome;
+        try {
+          outcome = await options.publishChecks({ section, manifestUrl: input.manifestUrl });
+        } catch (error) {
+          // The checks report what they find as failed checks; a throw is the checker itself failing.
+          log(`control: the publish checks of ${input.manifestUrl} could not run: ${(error as Error).message}`);
+          throw new Refusal(503, `the publish checks could not run: ${(error as Error).message}`, {}, { 'Retry-After': '5' });
+        }
         if (outcome.refusedOrigin !== undefined) {
           const error = `${outcome.refusedOrigin} is not one of ${section}'s release origins: nothing was fetched from it`;
           await store.audit({ actor: actor.name, action: 'publish-refused', section, detail: `${input.manifestUrl}: ${error}` });

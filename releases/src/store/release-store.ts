@@ -513,7 +513,8 @@ export class ReleaseStore {
    */
   async watch(onChange: (section: SectionId) => void, options: { pollMs?: number } = {}): Promise<{ close(): Promise<void> }> {
     const generations = async () => new Map((await this.db.query<{ section: SectionId; generation: string }>('SELECT section, generation::text AS generation FROM release_sections')).map((row) => [row.section, row.generation]));
-    let known = await generations();
+    // With the database away at first, every section counts as changed at the first poll that reaches it.
+    let known = await generations().catch(() => new Map<SectionId, string>());
     let listening: Listening | undefined;
     let closed = false;
     const listen = async () => {

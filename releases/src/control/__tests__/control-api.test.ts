@@ -159,6 +159,24 @@ describe('publishing', () => {
     expect(answer.body.error).toContain(error);
   });
 
+  it('answers 503 when the checks themselves cannot run, storing nothing', async () => {
+    const failing = await startControlApi({
+      store,
+      port: 0,
+      publishChecks: () => Promise.reject(new Error('no render worker could start')),
+      publicUrl: 'http://localhost:8080',
+      log: (line) => log.push(line),
+    });
+    try {
+      const answer = await call('POST', '/api/releases', { server: failing, body: { section: 'home', manifestUrl: `${CDN}/home/no-worker/mf-manifest.json` } });
+      expect(answer.status).toBe(503);
+      expect(answer.body.error).toBe('the publish checks could not run: no render worker could start');
+      expect((await store.list({ sections: ['home'] })).some((release) => release.manifestUrl.includes('no-worker'))).toBe(false);
+    } finally {
+      await failing.close();
+    }
+  });
+
   it('answers 413 to a body over 16 KB, and 404 to an unknown section', async () => {
     const large = await call('POST', '/api/releases', { body: { section: 'home', manifestUrl: `${CDN}/home/x/mf-manifest.json`, note: 'x'.repeat(17 * 1024) } });
     expect(large.status).toBe(413);
