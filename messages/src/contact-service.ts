@@ -1,15 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startAdminEndpoint, type AdminEndpoint } from './admin/admin-endpoint';
-import { DataFolderBusyError, DataFolderError, lockDataFolder, privateDataFolder, writeAdminFile } from './admin/data-folder';
+import { DataFolderBusyError, DataFolderError, lockDataFolder, privateDataFolder } from './store/data-folder';
 import { mailChannel, webhookChannel, type Channel } from './delivery/channels';
 import { backoffSeconds, startDeliverer, type Deliverer } from './delivery/deliverer';
 import { apiHandler, type RequestOriginOf } from './http/contact-endpoint';
 import { retentionDays } from './retention';
 import type { ContactSettings } from './settings';
-import { openEmbeddedDatabase, openServerDatabase } from './store/database';
+import { openEmbeddedDatabase, openServerDatabase, type Database } from './store/database';
 import { MessageStore } from './store/message-store';
 
 export interface ContactServiceOptions {
@@ -41,13 +39,19 @@ export interface ContactService {
   /** Answers everything under `/api/` on the host's port. */
   handleApi: (req: IncomingMessage, res: ServerResponse) => void;
   store: MessageStore;
+  /**
+   * The store's database, for the other packages that keep their tables in
+   * it (the releases): the embedded database is one process per folder, so
+   * they must share this object rather than open the folder again.
+   */
+  database: Database;
   /** One line for the start-up log: where messages go. */
   summary: string;
-  /** Stops delivering (finishing what is under way), the retention job and the admin endpoint, and closes the store. */
+  /** Stops delivering (finishing what is under way) and the retention job, and closes the store. */
   close(): Promise<void>;
   /**
-   * For a stop that cannot wait any longer: removes the lock and the admin
-   * file at once, before the process exits. The database is left as a killed
+   * For a stop that cannot wait any longer: removes the lock at once,
+   * before the process exits. The database is left as a killed
    * process leaves it (PGlite recovers it at the next start), and a message
    * not yet delivered stays in the outbox.
    */
@@ -134,8 +138,9 @@ async function openStoreWaiting(settings: ContactSettings, log: (line: string) =
 
 /**
  * Everything behind `POST /api/contact` in one server process: the store,
- * the deliverer, the retention job and, for the embedded database, the
- * admin endpoint the `messages` command uses.
+ * the deliverer and the retention job. The lender reads and deletes
+ * messages through the control API (@portico/releases), which the server
+ * starts on this service's database.
  */
 export async function startContactService(options: ContactServiceOptions): Promise<ContactService> {
   const { settings, log } = options;
@@ -176,13 +181,6 @@ export async function startContactService(options: ContactServiceOptions): Promi
   }, options.retentionEveryMs ?? 3_600_000);
   retentionTimer.unref();
 
-  let admin: AdminEndpoint | undefined;
-  if (!settings.databaseUrl) {
-    const token = settings.adminToken ?? randomBytes(32).toString('base64url');
-    admin = await startAdminEndpoint({ store, token });
-    writeAdminFile(settings.dataDir, { pid: process.pid, port: admin.port, ...(settings.adminToken ? {} : { token }) });
-  }
-
   const handleApi = apiHandler({
     store,
     requestOrigin: options.requestOrigin,
@@ -197,12 +195,12 @@ export async function startContactService(options: ContactServiceOptions): Promi
   return {
     handleApi,
     store,
+    database: store.db,
     summary: `Contact messages are stored in ${where} and delivered to ${to}`,
     async close() {
       clearInterval(retentionTimer);
       await deliverer?.stop();
       await retention;
-      await admin?.close();
       await store.close();
       release();
     },

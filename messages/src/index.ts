@@ -1,7 +1,13 @@
-export { contactSettings, SettingsError, type ContactSettings } from './settings';
+export { contactSettings, dataFolder, SettingsError, type ContactSettings, type Whereabouts } from './settings';
 export { ContactStartError, startContactService, type ContactService, type ContactServiceOptions } from './contact-service';
 export { BODY_TIME_MS, storeOpeningApi, type RequestOrigin, type RequestOriginOf } from './http/contact-endpoint';
+export { readBody, type BodyResult } from './http/read-body';
 export { clientNetwork } from './http/client-network';
 export { type ContactMessage } from './contact-message';
 export { DEFAULT_RETENTION_DAYS } from './retention';
 export { SIGNATURE_HEADER, signature } from './delivery/channels';
+export { openEmbeddedDatabase, openServerDatabase, type Database, type Listening, type Sql } from './store/database';
+export { applyMigrations, type MigrationPlan } from './store/migrations';
+export { CONTROL_PORT_OFFSET, CONTROL_TOKEN_FILE, controlHost, controlPort, controlToken, controlUrl, type ControlToken } from './control/control-address';
+export { type StoredMessage } from './store/message-store';
+export { messagesCommand, type CommandContext } from './cli/messages-command';

@@ -5,13 +5,12 @@ import type { RateLimit } from './store/message-store';
 export interface ContactSettings {
   /** A PostgreSQL server (DATABASE_URL), or undefined for the embedded database. */
   databaseUrl?: string;
-  /** PORTICO_DATA_DIR: the embedded database's folder and the admin file. */
+  /** PORTICO_DATA_DIR: the embedded database's folder and the control token file. */
   dataDir: string;
   rateLimit?: RateLimit;
   webhook?: { url: string; secret: string };
   /** `allowPlaintext`: PORTICO_SMTP_ALLOW_PLAINTEXT=1, plain `smtp://` without STARTTLS to another machine. */
   mail?: { smtpUrl: string; from: string; to: string; allowPlaintext: boolean };
-  adminToken?: string;
   /** The first retry's wait; each next one doubles (PORTICO_DELIVERY_RETRY_SECONDS). */
   retrySeconds: number;
   /** Attempts before a message is marked failed (PORTICO_DELIVERY_ATTEMPTS). */
@@ -54,12 +53,22 @@ function httpUrl(name: string, raw: string): string {
   throw new SettingsError(`${name} must be an http(s) URL`);
 }
 
+/** Where a command or the server was started: a relative path is taken from `invokedFrom`, the defaults from `rootDir`. */
+export interface Whereabouts {
+  rootDir: string;
+  invokedFrom: string;
+}
+
 /**
- * Reads the contact settings, naming the variable at fault. `dataDir`
- * defaults to `data/` at the repository root; a relative PORTICO_DATA_DIR is
- * taken from where the command was typed.
+ * The data folder: PORTICO_DATA_DIR, a relative one taken from where the
+ * command was typed, else `data/` at the repository root.
  */
-export function contactSettings(env: NodeJS.ProcessEnv, options: { rootDir: string; invokedFrom: string }): ContactSettings {
+export function dataFolder(env: NodeJS.ProcessEnv, where: Whereabouts): string {
+  return env.PORTICO_DATA_DIR ? path.resolve(where.invokedFrom, env.PORTICO_DATA_DIR) : path.join(where.rootDir, 'data');
+}
+
+/** Reads the contact settings, naming the variable at fault. */
+export function contactSettings(env: NodeJS.ProcessEnv, options: Whereabouts): ContactSettings {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new SettingsError('DATABASE_URL must be a postgres:// URL');
 
@@ -80,11 +89,10 @@ export function contactSettings(env: NodeJS.ProcessEnv, options: { rootDir: stri
 
   return {
     databaseUrl,
-    dataDir: env.PORTICO_DATA_DIR ? path.resolve(options.invokedFrom, env.PORTICO_DATA_DIR) : path.join(options.rootDir, 'data'),
+    dataDir: dataFolder(env, options),
     rateLimit: limit === 0 ? undefined : { max: limit, windowSeconds: RATE_WINDOW_SECONDS },
     webhook,
     mail,
-    adminToken: env.PORTICO_ADMIN_TOKEN || undefined,
     retrySeconds: whole(env, 'PORTICO_DELIVERY_RETRY_SECONDS', 10, 0, 3600),
     attempts: whole(env, 'PORTICO_DELIVERY_ATTEMPTS', 10, 1, 100),
     leaseSeconds: whole(env, 'PORTICO_DELIVERY_LEASE_SECONDS', 120, 1, 3600),

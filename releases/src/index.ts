@@ -1,1 +1,20 @@
-export type { ActiveReleases, Actor, AuditAction, AuditEntry, CheckResult, Release, ReleaseState, Scope } from './release';
+export type { ActiveReleases, Actor, AuditAction, AuditEntry, CheckResult, PublishCheckOutcome, PublishChecks, Release, ReleaseState, Scope } from './release';
+export {
+  ReleaseStore,
+  RELEASES_CHANNEL,
+  WATCH_POLL_MS,
+  type AuditInput,
+  type BrokenMark,
+  type CreatedToken,
+  type ListedRelease,
+  type PublishInput,
+  type ReleaseStoreOptions,
+  type SectionState,
+  type SectionSwitch,
+  type ShownRelease,
+  type StoredRelease,
+} from './store/release-store';
+export { ReleaseError, type ReleaseErrorKind } from './store/release-error';
+export { CONTROL_BODY_LIMIT, startControlApi, type ControlApi, type ControlApiOptions, type MessagesAdmin } from './control/control-api';
+export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, PREVIEW_PARAM, previewUrl, publicUrlOf, signPreview, verifyPreview, type PreviewGrant } from './preview-link';
+export { ALL_SCOPES, ENVIRONMENT_ACTOR, mayActOn, OWNER_TOKEN_NAME, visibleSections } from './scopes';

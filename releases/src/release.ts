@@ -63,3 +63,16 @@ export interface AuditEntry {
 
 /** What every server serves: each section's active release, where it has one. */
 export type ActiveReleases = Partial<Record<SectionId, Release>>;
+
+/** What a publish's checks found: every check in words, and the manifest's facts when they all passed. */
+export interface PublishCheckOutcome {
+  ok: boolean;
+  checks: CheckResult[];
+  /** Set when the manifest URL's origin is not one of the section's release origins: nothing was fetched. */
+  refusedOrigin?: string;
+  /** The pin computed from the manifest's exact bytes, and what the manifest says of itself (when ok). */
+  manifest?: { integrity: string; version: string; buildId: string };
+}
+
+/** Runs every publish check on a section's build before anything is stored as releasable (`./checks`). */
+export type PublishChecks = (request: { section: SectionId; manifestUrl: string }) => Promise<PublishCheckOutcome>;

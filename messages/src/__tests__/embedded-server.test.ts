@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { messagesCommand } from '../cli/messages-command';
@@ -6,19 +8,19 @@ import { formBody, postContact } from '../testing/http-client';
 import { startServerProcess, type ServerProcess } from '../testing/server-process';
 
 /**
- * A server process on the embedded database: `npm run messages` through its
- * admin endpoint, then a SIGKILL while messages pour in, and the command
- * opening the folder itself once the process is gone.
+ * A server process on the embedded database: `npm run messages` sent to the
+ * control API while it holds the folder, then a SIGKILL while messages pour
+ * in, and the command opening the folder itself once the process is gone.
  */
 const folder = mkdtempSync(path.join(tmpdir(), 'portico-embedded-'));
 const ENV = { PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0', DATABASE_URL: '' };
 
-/** `npm run messages -- ...args` on this test's data folder. */
-async function messages(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+/** `npm run messages -- ...args` on this test's data folder, with `env` added to its environment. */
+async function messagesWith(env: Record<string, string>, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   let stdout = '';
   let stderr = '';
   const code = await messagesCommand(args, {
-    env: ENV,
+    env: { ...ENV, ...env },
     rootDir: folder,
     invokedFrom: folder,
     out: (text) => (stdout += text),
@@ -26,6 +28,8 @@ async function messages(...args: string[]): Promise<{ stdout: string; stderr: st
   });
   return { stdout, stderr, code };
 }
+
+const messages = (...args: string[]) => messagesWith({}, ...args);
 
 const exportedIds = async () => (JSON.parse((await messages('export', '--format', 'json')).stdout) as { id: string }[]).map((message) => message.id);
 
@@ -48,31 +52,27 @@ describe('a server on the embedded database', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('serves npm run messages through its admin endpoint, whose token file only its owner reads', async () => {
-    expect(statSync(path.join(folder, 'admin.json')).mode & 0o777).toBe(0o600);
-    const [list, show, csv, json] = await Promise.all([
-      messages('list'),
-      messages('show', ids[0]!),
-      messages('export', '--format', 'csv', '--since', '2020-01-01'),
-      exportedIds(),
-    ]);
-    expect(list.stdout.trim().split('\n')).toHaveLength(2);
-    // The escape sequence a visitor typed never reaches the lender's terminal.
-    expect(list.stdout).not.toContain('\u001b');
-    expect(show.stdout).toContain('Line one,\n"quoted"');
-    expect(csv.stdout.split('\r\n')[0]).toBe('"id","receivedAt","language","name","telephone","message","delivery","attempts","deliveredAt","lastError"');
-    // A spreadsheet shows the formula a visitor typed as text, and a telephone number as text too (export-format.test.ts tries the rest).
-    expect(csv.stdout).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
-    expect(csv.stdout).toContain(`,"'+91 98765 43210",`);
-    expect(json.sort()).toEqual([...ids].sort());
-  }, 30_000);
+  // The command through a real control API is tried in @portico/releases (messages-through-control-api.test.ts), which serves it.
+  it('goes to the control API while a server holds the folder, and says why when it cannot', async () => {
+    const noToken = await messages('list');
+    expect(noToken.code).toBe(1);
+    expect(noToken.stderr).toContain(`holds ${folder}`);
+    expect(noToken.stderr).toContain('PORTICO_TOKEN');
 
-  it('deletes a message, and says so when there is none or the input is wrong', async () => {
-    expect((await messages('delete', ids[1]!)).stdout).toContain(`deleted ${ids[1]}`);
-    const [again, format] = await Promise.all([messages('delete', ids[1]!), messages('list', '--since', 'yesterday-ish')]);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain(`no message ${ids[1]}`);
-    expect(format.stderr).toContain('is not a date');
+    // A port nothing listens on: taken and closed again for this.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    writeFileSync(path.join(folder, 'control-token'), 'the-owner-token\n', { mode: 0o600 });
+    const unreachable = await messagesWith({ PORTICO_CONTROL_URL: `http://127.0.0.1:${closed}` }, 'list');
+    rmSync(path.join(folder, 'control-token'));
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain(`the server's control API at http://127.0.0.1:${closed} does not answer`);
+    // Nothing was read around the server: the folder is still its alone.
+    expect(server.child.exitCode).toBeNull();
   }, 30_000);
 
   it('keeps every message it answered 201 for through a SIGKILL, and the command then opens the folder itself', async () => {

@@ -12,7 +12,9 @@ export const USAGE = `npm run messages -- <command>
 
 DATE is an ISO date or time (2026-05-01, 2026-05-01T09:00:00Z). The messages
 are read where the server keeps them: DATABASE_URL, or the embedded database
-in PORTICO_DATA_DIR (default data/) through the running server.`;
+in PORTICO_DATA_DIR (default data/), through the running server's control API
+when a server holds it (PORTICO_CONTROL_URL, default http://127.0.0.1:8084 or
+PORT+4; the token in PORTICO_TOKEN, else the data folder's control-token).`;
 
 class UsageError extends Error {}
 
@@ -52,7 +54,7 @@ async function execute(args: string[], context: CommandContext): Promise<void> {
   if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json');
   const since = dateOption(values.since);
 
-  const access = await openMessagesAccess(contactSettings(context.env, { rootDir: context.rootDir, invokedFrom: context.invokedFrom }), (line) => err(`${line}\n`));
+  const access = await openMessagesAccess(contactSettings(context.env, { rootDir: context.rootDir, invokedFrom: context.invokedFrom }), context.env, (line) => err(`${line}\n`));
   try {
     switch (command) {
       case 'list': {

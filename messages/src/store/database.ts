@@ -17,7 +17,27 @@ export interface Database extends Sql {
   readonly kind: 'embedded' | 'server';
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Hears `NOTIFY channel` from every process on the database. A listening
+   * connection can die quietly with its server: the caller watches `alive`
+   * and listens again, and polls meanwhile, since a notification sent while
+   * nobody listened is gone.
+   */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<Listening>;
   close(): Promise<void>;
+}
+
+/** One `LISTEN` on one channel. */
+export interface Listening {
+  close(): Promise<void>;
+  /** False once the connection it listens on is gone; then nothing more is heard. */
+  readonly alive: boolean;
+}
+
+/** A channel name goes into `LISTEN` as an identifier, which takes no parameter. */
+function channelName(channel: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`${JSON.stringify(channel)} is not a channel name (lower-case letters, digits and _)`);
+  return channel;
 }
 
 /** The embedded PostgreSQL (PGlite): one process, one folder, no server to install. */
@@ -32,6 +52,21 @@ export async function openEmbeddedDatabase(folder: string): Promise<Database> {
     kind: 'embedded',
     ...sqlOf(db),
     transaction: (work) => db.transaction((tx) => work(sqlOf(tx))),
+    async listen(channel, onNotify) {
+      const unlisten = await db.listen(channelName(channel), onNotify);
+      let alive = true;
+      return {
+        get alive() {
+          // One process holds the embedded database: its notifications are lost only when it closes.
+          return alive && !db.closed;
+        },
+        async close() {
+          if (!alive) return;
+          alive = false;
+          if (!db.closed) await unlisten();
+        },
+      };
+    },
     close: () => db.close(),
   };
 }
@@ -72,6 +107,36 @@ export function openServerDatabase(url: string, options: { poolSize?: number } =
       } finally {
         client.release(broken);
       }
+    },
+    async listen(channel, onNotify) {
+      const name = channelName(channel);
+      // Its own connection, outside the pool: a LISTEN lasts as long as the
+      // session, and a pooled client would be handed to other queries.
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+      let alive = true;
+      const gone = () => (alive = false);
+      client.on('error', gone);
+      client.on('end', gone);
+      client.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${name}`);
+      } catch (error) {
+        gone();
+        await client.end().catch(() => undefined);
+        throw error;
+      }
+      return {
+        get alive() {
+          return alive;
+        },
+        async close() {
+          gone();
+          await client.end().catch(() => undefined);
+        },
+      };
     },
     close: () => pool.end(),
   };

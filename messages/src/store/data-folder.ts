@@ -16,16 +16,6 @@ export const LOCK_FILE = 'server.lock';
  */
 export const TAKEOVER_FILE = 'server.lock.takeover';
 
-/** Written by a running server: how the `messages` command reaches it. */
-export const ADMIN_FILE = 'admin.json';
-
-export interface AdminFile {
-  pid: number;
-  port: number;
-  /** Absent when the token is PORTICO_ADMIN_TOKEN, which the command reads from its own environment. */
-  token?: string;
-}
-
 export class DataFolderBusyError extends Error {
   constructor(
     readonly folder: string,
@@ -131,7 +121,7 @@ export function lockDataFolder(folder: string): { release(): void } {
     for (let round = 0; round < 50; round++) {
       try {
         linkSync(mine, lock);
-        return heldLock(folder, lock);
+        return heldLock(lock);
       } catch (error) {
         if (!isErrno(error, 'EEXIST')) throw error;
       }
@@ -142,7 +132,7 @@ export function lockDataFolder(folder: string): { release(): void } {
       }
       // Our own pid in a lock we do not hold is a dead process's, given our pid since.
       if (holder !== process.pid && alive(holder)) throw new DataFolderBusyError(folder, holder);
-      if (takeOver(folder, lock, mine, holder)) return heldLock(folder, lock);
+      if (takeOver(folder, lock, mine, holder)) return heldLock(lock);
     }
     throw new DataFolderError(`${lock} kept changing hands; try again`);
   } finally {
@@ -150,29 +140,14 @@ export function lockDataFolder(folder: string): { release(): void } {
   }
 }
 
-function heldLock(folder: string, lock: string): { release(): void } {
+function heldLock(lock: string): { release(): void } {
   return {
     release() {
       // Only our own: a lock that is not ours any more belongs to its new holder.
       if (pidIn(lock) !== process.pid) return;
-      rmSync(path.join(folder, ADMIN_FILE), { force: true });
       rmSync(lock, { force: true });
     },
   };
-}
-
-export function writeAdminFile(folder: string, admin: AdminFile): void {
-  // Made afresh, so the mode applies even over a file a killed server left.
-  rmSync(path.join(folder, ADMIN_FILE), { force: true });
-  writeFileSync(path.join(folder, ADMIN_FILE), JSON.stringify(admin), { mode: 0o600 });
-}
-
-export function readAdminFile(folder: string): AdminFile | undefined {
-  try {
-    return JSON.parse(readFileSync(path.join(folder, ADMIN_FILE), 'utf8')) as AdminFile;
-  } catch {
-    return undefined;
-  }
 }
 
 /** What `privateDataFolder` found and did. */

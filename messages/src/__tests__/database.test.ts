@@ -1,0 +1,74 @@
+import type { Database } from '../store/database';
+import { applyMigrations, migrate } from '../store/migrations';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '../testing/databases';
+
+const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
+
+/** Resolves with what `take` returns once it returns something, or rejects after `ms`. */
+async function within<T>(ms: number, take: () => T | undefined): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = take();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`nothing within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe.each(KINDS)('the %s database', (kind) => {
+  let database: TestDatabase;
+  let db: Database;
+
+  beforeAll(async () => {
+    database = kind === 'embedded' ? embeddedTestDatabase() : serverTestDatabase();
+    db = await database.open();
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.close();
+    database?.cleanUp();
+  });
+
+  it('hears a NOTIFY committed on its channel, and nothing once it stopped listening', async () => {
+    const heard: string[] = [];
+    const listening = await db.listen('portico_test', (payload) => heard.push(payload));
+    expect(listening.alive).toBe(true);
+    await db.transaction(async (sql) => {
+      await sql.query("SELECT pg_notify('portico_test', 'inside a transaction')");
+      await sql.query("SELECT pg_notify('another_channel', 'not for us')");
+    });
+    await within(5000, () => (heard.length > 0 ? heard : undefined));
+    expect(heard).toEqual(['inside a transaction']);
+
+    await listening.close();
+    expect(listening.alive).toBe(false);
+    await db.query("SELECT pg_notify('portico_test', 'after close')");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(heard).toEqual(['inside a transaction']);
+  });
+
+  it('refuses a channel name that is not an identifier, before touching the database', async () => {
+    await expect(db.listen('x; DROP TABLE y', () => undefined)).rejects.toThrow('is not a channel name');
+  });
+
+  it("keeps a second package's numbered steps apart from the messages' own", async () => {
+    await migrate(db);
+    const plan = { table: 'portico_test_migrations', lock: 1234, steps: ['CREATE TABLE test_one (n integer)'] };
+    await applyMigrations(db, plan);
+    await applyMigrations(db, { ...plan, steps: [...plan.steps, 'CREATE TABLE test_two (n integer)'] });
+    // Applied once each: running the same plan again changes nothing.
+    await applyMigrations(db, { ...plan, steps: [...plan.steps, 'CREATE TABLE test_two (n integer)'] });
+    expect(await db.query('SELECT version FROM portico_test_migrations ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(await db.query('SELECT version FROM portico_migrations ORDER BY version')).toEqual([{ version: 1 }]);
+    await expect(applyMigrations(db, { ...plan, table: 'bad name' })).rejects.toThrow('is not a table name');
+  });
+
+  if (kind === 'server') {
+    it('says a listening connection the server dropped is no longer alive', async () => {
+      const listening = await db.listen('portico_dropped', () => undefined);
+      await db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN portico_dropped'");
+      await within(5000, () => (listening.alive ? undefined : true));
+      await listening.close();
+    });
+  }
+});

@@ -1,0 +1,174 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { embeddedTestDatabase, type TestDatabase } from '@portico/messages/testing';
+import { startControlApi, type ControlApi } from '../../control/control-api';
+import type { PublishChecks } from '../../release';
+import { ReleaseStore } from '../../store/release-store';
+import { releaseCommand } from '../release-command';
+
+const TOKEN = 'the-integrator-token';
+
+/** Passes every build but one whose URL says `broken`, which fails two checks. */
+const checks: PublishChecks = ({ section, manifestUrl }) =>
+  Promise.resolve(
+    manifestUrl.includes('broken')
+      ? {
+          ok: false,
+          checks: [
+            { name: 'exposes ./section', ok: true, detail: 'it does' },
+            { name: 'shared versions', ok: false, detail: 'react ^18.2.0 does not accept 19.2.0' },
+            { name: 'file hashes', ok: false, detail: 'remoteEntry.js does not match its hash' },
+          ],
+        }
+      : { ok: true, checks: [], manifest: { integrity: `sha384-${manifestUrl.length}${section}`, version: manifestUrl.includes('v2') ? '2.0.0' : '1.0.0', buildId: `build-${manifestUrl.split('/').at(-2)}` } },
+  );
+
+let database: TestDatabase;
+let store: ReleaseStore;
+let api: ControlApi;
+let folder: string;
+
+beforeAll(async () => {
+  database = embeddedTestDatabase();
+  folder = mkdtempSync(path.join(tmpdir(), 'portico-release-cli-'));
+  store = await ReleaseStore.open(await database.open(), { environmentToken: TOKEN });
+  api = await startControlApi({
+    store,
+    port: 0,
+    publishChecks: checks,
+    publicUrl: 'http://localhost:8080',
+    log: () => undefined,
+    configuredRemotes: () => Promise.resolve({ home: 'http://localhost:8081/mf-manifest.json', about: 'http://localhost:8082/mf-manifest.json', contact: 'http://localhost:8083/mf-manifest.json' }),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+  await store?.db.close();
+  database?.cleanUp();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** `npm run release -- ...args` against the test's control API, with PORTICO_TOKEN unless `env` says otherwise. */
+async function release(args: string[], env: Record<string, string> = { PORTICO_TOKEN: TOKEN }): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await releaseCommand(args, {
+    env: { PORTICO_CONTROL_URL: api.url, PORTICO_DATA_DIR: folder, ...env },
+    rootDir: folder,
+    invokedFrom: folder,
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
+  });
+  return { code, stdout, stderr };
+}
+
+describe('npm run release', () => {
+  it('shows config.json as the source of every section with no release', async () => {
+    const status = await release(['status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toBe(
+      [
+        'SECTION  ACTIVE       BUILD                                   SINCE  BY',
+        'home     config.json  http://localhost:8081/mf-manifest.json',
+        'about    config.json  http://localhost:8082/mf-manifest.json',
+        'contact  config.json  http://localhost:8083/mf-manifest.json',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('publishes, activates and rolls back, then shows the table of active releases', async () => {
+    const first = await release(['publish', 'contact', 'https://cdn.example/contact/v1/mf-manifest.json', '--note', 'first']);
+    expect(first).toMatchObject({ code: 0 });
+    const id1 = /published (contact-\d+)/.exec(first.stdout)![1]!;
+    const second = await release(['publish', 'contact', 'https://cdn.example/contact/v2/mf-manifest.json']);
+    const id2 = /published (contact-\d+)/.exec(second.stdout)![1]!;
+
+    expect((await release(['activate', 'contact', id1])).code).toBe(0);
+    const activated = await release(['activate', 'contact', id2, '--note', 'the new form']);
+    expect(activated.stdout).toBe(`contact: ${id2} (build build-v2 (version 2.0.0)) is active; a rollback would go back to ${id1} (build build-v1)\n`);
+
+    const status = await release(['status']);
+    const [header, , , contact] = status.stdout.split('\n');
+    expect(header).toMatch(/^SECTION +ACTIVE +BUILD +SINCE +BY$/);
+    expect(contact).toMatch(new RegExp(`^contact +${id2} +build-v2 \\(version 2\\.0\\.0\\) +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +environment$`));
+
+    const back = await release(['rollback', 'contact']);
+    expect(back.stdout).toBe(`contact: ${id1} (build build-v1) is active; a rollback would go back to none\n`);
+    const list = await release(['list', 'contact']);
+    expect(list.stdout.split('\n').slice(1, 3).map((line) => line.split(/ +/).slice(0, 2))).toEqual([
+      [id2, 'available'],
+      [id1, 'active'],
+    ]);
+    const audit = await release(['audit', '--section', 'contact', '--limit', '2']);
+    expect(audit.stdout.split('\n')[1]).toMatch(new RegExp(`environment +rollback +contact +${id1} +${id2}`));
+  });
+
+  it('exits 1 with the server\'s reason and each failed check when refused', async () => {
+    const refused = await release(['publish', 'home', 'https://cdn.example/home/broken/mf-manifest.json']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      [
+        'release: refused: the build failed 2 check(s): shared versions, file hashes',
+        '  ✗ shared versions: react ^18.2.0 does not accept 19.2.0',
+        '  ✗ file hashes: remoteEntry.js does not match its hash',
+        '',
+      ].join('\n'),
+    );
+    const nothing = await release(['rollback', 'about']);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain('about has no active release to roll back from');
+    const wrongToken = await release(['status'], { PORTICO_TOKEN: 'wrong' });
+    expect(wrongToken.code).toBe(1);
+    expect(wrongToken.stderr).toContain('(the token from PORTICO_TOKEN)');
+  });
+
+  it('exits 2 on a usage error, with no token, or when the control API does not answer', async () => {
+    expect((await release(['activate', 'home'])).code).toBe(2);
+    expect((await release(['frobnicate'])).code).toBe(2);
+    expect((await release(['preview', 'home-1', '--expires-in', 'soon'])).code).toBe(2);
+    const noToken = await release(['status'], {});
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain(`no token: set PORTICO_TOKEN`);
+
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const unreachable = await release(['status'], { PORTICO_TOKEN: TOKEN, PORTICO_CONTROL_URL: `http://127.0.0.1:${closed}` });
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toContain(`the control API at http://127.0.0.1:${closed} does not answer`);
+  });
+
+  it('reads the owner token from the data folder, and creates and revokes a token', async () => {
+    writeFileSync(path.join(folder, 'control-token'), `${TOKEN}\n`, { mode: 0o600 });
+    const created = await release(['token', 'create', 'ci-home', '--section', 'home'], {});
+    expect(created.code).toBe(0);
+    const token = created.stdout.trim();
+    expect(created.stderr).toContain('the token ci-home (section:home), shown this once');
+    const preview = await release(['preview', 'contact-1', '--expires-in', '600'], { PORTICO_TOKEN: token });
+    // A home token may not preview a contact release.
+    expect(preview.code).toBe(1);
+    expect((await release(['token', 'revoke', 'ci-home'], {})).stdout).toBe('revoked ci-home\n');
+    expect((await release(['list'], { PORTICO_TOKEN: token })).code).toBe(1);
+  });
+
+  it('exits with its code as a process, as CI sees it', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../release-cli.ts'), 'rollback', 'home'], {
+      env: { ...process.env, PORTICO_CONTROL_URL: api.url, PORTICO_TOKEN: TOKEN },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(stderr).toContain('home has no active release to roll back from');
+    expect(code).toBe(1);
+  }, 20_000);
+});

@@ -1,0 +1,257 @@
+import { parseArgs } from 'node:util';
+import { controlToken, controlUrl, dataFolder, SettingsError, type Whereabouts } from '@portico/messages';
+import type { AuditEntry, CheckResult } from '../release';
+import type { ListedRelease, SectionState, ShownRelease } from '../store/release-store';
+
+export const USAGE = `npm run release -- <command>
+
+  publish <section> <manifestUrl> [--note TEXT]   checks the build and stores it as a release
+  list [section]                                  the releases, newest first, with their state
+  activate <section> <release> [--note TEXT]      makes a release what every visitor gets
+  rollback <section> [release] [--note TEXT]      one step back in the section's history, or to a release
+  preview <release> [--expires-in SECONDS]        a signed link to the page with that release (24 h by default)
+  status                                          each section's active release, since when, by whom
+  audit [--section S] [--limit N]                 who did what, newest first
+  token create <name> [--section S] [--scope X]   a new token, shown once (--scope: releases, messages,
+                                                  section:<id>; repeatable; default: the section's, else releases)
+  token revoke <name>                             revokes a token
+
+The control API is PORTICO_CONTROL_URL (default http://127.0.0.1:8084, or
+PORT+4); the token is PORTICO_TOKEN, else the owner token the server wrote to
+<data folder>/control-token (PORTICO_DATA_DIR, default data/).
+Exit codes: 0 done, 1 refused (the reason printed), 2 usage or the API unreachable.`;
+
+export interface ReleaseCommandContext extends Whereabouts {
+  env: NodeJS.ProcessEnv;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** Exit 2: the command line is wrong, or the API cannot be reached or cannot answer now. */
+class UsageError extends Error {}
+class UnreachableError extends Error {}
+/** Exit 1: the API refused, with its reason and, for a publish, the failed checks. */
+class RefusedError extends Error {
+  constructor(
+    message: string,
+    readonly checks: CheckResult[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Text from the server for the operator's terminal: a manifest's build id
+ * or a note is someone else's input, and an escape sequence in it could
+ * rewrite the screen. Control characters are shown as �.
+ */
+function printable(text: string | null | undefined): string {
+  return (text ?? '').replace(/\p{Cc}/gu, '\ufffd');
+}
+
+/** Columns padded to their widest cell, the last one left as it is. */
+function table(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => printable(row[column]).length)));
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? printable(cell) : printable(cell).padEnd(widths[column]!))).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+/** `2026-05-01 09:00 UTC`: minutes are enough to tell activations apart by eye. */
+const when = (iso: string | null) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '');
+
+/** The build id, and the version only when it says something (every build says 1.0.0 today). */
+const buildOf = (release: Pick<ShownRelease, 'buildId' | 'version'>) => (release.version === '1.0.0' ? release.buildId : `${release.buildId} (version ${release.version})`);
+
+const named = (release: ShownRelease | null) => (release ? `${release.id} (build ${printable(buildOf(release))})` : 'none');
+
+interface Client {
+  call(method: string, route: string, body?: unknown): Promise<unknown>;
+}
+
+function client(context: ReleaseCommandContext): Client {
+  let base: string;
+  try {
+    base = controlUrl(context.env);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const folder = dataFolder(context.env, context);
+  let token;
+  try {
+    token = controlToken(context.env, folder);
+  } catch (error) {
+    if (error instanceof SettingsError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (!token) throw new UsageError(`no token: set PORTICO_TOKEN, or run the command on the server's machine as its user (the owner token is in ${folder}/control-token)`);
+  return {
+    async call(method, route, body) {
+      let response: Response;
+      try {
+        response = await fetch(`${base}${route}`, {
+          method,
+          headers: { Authorization: `Bearer ${token.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      } catch (error) {
+        const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
+        throw new UnreachableError(`the control API at ${base} does not answer (${cause}); is the server running? PORTICO_CONTROL_URL says where it listens`);
+      }
+      const answer = (await response.json().catch(() => ({ error: `the control API answered ${response.status} with no JSON` }))) as Record<string, unknown>;
+      if (response.ok) return answer;
+      const error = typeof answer.error === 'string' ? answer.error : `answered ${response.status}`;
+      if (response.status >= 500) throw new UnreachableError(`the control API cannot do it now (${response.status}): ${error}`);
+      if (response.status === 401) throw new RefusedError(`${error} (the token from ${token.from})`);
+      throw new RefusedError(error, Array.isArray(answer.checks) ? (answer.checks as CheckResult[]) : []);
+    },
+  };
+}
+
+/** A path segment as the operator typed it, encoded. */
+const segment = (text: string) => encodeURIComponent(text);
+
+async function execute(args: string[], context: ReleaseCommandContext): Promise<void> {
+  const { out } = context;
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        note: { type: 'string' },
+        'expires-in': { type: 'string' },
+        section: { type: 'string' },
+        scope: { type: 'string', multiple: true },
+        limit: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { positionals, values } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined) {
+    out(`${USAGE}\n`);
+    return;
+  }
+  const take = (min: number, max: number, names: string) => {
+    if (rest.length < min || rest.length > max) throw new UsageError(`${command} takes ${names}`);
+    return rest;
+  };
+  const note = values.note === undefined ? {} : { note: values.note };
+
+  switch (command) {
+    case 'publish': {
+      const [section, manifestUrl] = take(2, 2, '<section> <manifestUrl>');
+      const release = (await client(context).call('POST', '/api/releases', { section, manifestUrl, ...note })) as ShownRelease;
+      out(`published ${release.id}: build ${printable(buildOf(release))}, ${printable(release.manifestUrl)}\n`);
+      return;
+    }
+    case 'list': {
+      const [section] = take(0, 1, '[section]');
+      const releases = (await client(context).call('GET', `/api/releases${section ? `?section=${encodeURIComponent(section)}` : ''}`)) as ListedRelease[];
+      if (releases.length === 0) {
+        out('no releases\n');
+        return;
+      }
+      out(
+        table([
+          ['RELEASE', 'STATE', 'BUILD', 'CREATED', 'BY', 'NOTE'],
+          ...releases.map((release) => [release.id, release.state, buildOf(release), when(release.createdAt), release.createdBy, release.broken ? `broken: ${release.broken.detail}` : (release.note ?? '')]),
+        ]),
+      );
+      return;
+    }
+    case 'activate':
+    case 'rollback': {
+      const [section, release] = command === 'activate' ? take(2, 2, '<section> <release>') : take(1, 2, '<section> [release]');
+      const body = { ...(release === undefined ? {} : { release }), ...note };
+      const answer = (await client(context).call('POST', `/api/sections/${segment(section!)}/${command === 'activate' ? 'active' : 'rollback'}`, body)) as { active: ShownRelease | null; previous: ShownRelease | null };
+      out(`${section}: ${named(answer.active)} is active; a rollback would go back to ${named(answer.previous)}\n`);
+      return;
+    }
+    case 'preview': {
+      const [release] = take(1, 1, '<release>');
+      const expiresIn = values['expires-in'];
+      if (expiresIn !== undefined && !/^\d+$/.test(expiresIn)) throw new UsageError('--expires-in is a number of seconds');
+      const answer = (await client(context).call('POST', `/api/releases/${segment(release!)}/preview`, expiresIn === undefined ? {} : { expiresIn: Number(expiresIn) })) as { url: string; expiresAt: string };
+      out(`${answer.url}\n`);
+      context.err(`shows ${release} to whoever opens it, until ${when(answer.expiresAt)}\n`);
+      return;
+    }
+    case 'status': {
+      take(0, 0, 'no arguments');
+      const sections = (await client(context).call('GET', '/api/sections')) as Record<string, SectionState & { configured?: string }>;
+      out(
+        table([
+          ['SECTION', 'ACTIVE', 'BUILD', 'SINCE', 'BY'],
+          ...Object.entries(sections).map(([section, state]) =>
+            state.active
+              ? [section, state.active.id, `${buildOf(state.active)}${state.active.broken ? ` BROKEN: ${state.active.broken.detail}` : ''}`, when(state.since), state.by ?? '']
+              : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', '', ''],
+          ),
+        ]),
+      );
+      return;
+    }
+    case 'audit': {
+      take(0, 0, 'no arguments (--section S, --limit N)');
+      const query = new URLSearchParams();
+      if (values.section) query.set('section', values.section);
+      if (values.limit) query.set('limit', values.limit);
+      const entries = (await client(context).call('GET', `/api/audit${query.size > 0 ? `?${query}` : ''}`)) as AuditEntry[];
+      out(
+        table([
+          ['AT', 'ACTOR', 'ACTION', 'SECTION', 'RELEASE', 'FROM', 'DETAIL'],
+          ...entries.map((entry) => [entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'), entry.actor, entry.action, entry.section ?? '', entry.release ?? '', entry.from ?? '', entry.detail]),
+        ]),
+      );
+      return;
+    }
+    case 'token': {
+      const [action, name] = take(2, 2, 'create <name> or revoke <name>');
+      if (action === 'create') {
+        const body = { name, ...(values.section ? { section: values.section } : {}), ...(values.scope ? { scopes: values.scope } : {}) };
+        const created = (await client(context).call('POST', '/api/tokens', body)) as { name: string; scopes: string[]; token: string };
+        out(`${created.token}\n`);
+        context.err(`the token ${created.name} (${created.scopes.join(', ')}), shown this once: keep it in your CI's secrets\n`);
+        return;
+      }
+      if (action === 'revoke') {
+        await client(context).call('DELETE', `/api/tokens/${segment(name!)}`);
+        out(`revoked ${name}\n`);
+        return;
+      }
+      throw new UsageError(`token ${action}: create or revoke`);
+    }
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  }
+}
+
+/**
+ * `npm run release -- ...args`, as a function: the exit code (0 done, 1
+ * refused, 2 usage or unreachable), what it prints sent to `out` and `err`.
+ */
+export async function releaseCommand(args: string[], context: ReleaseCommandContext): Promise<number> {
+  try {
+    await execute(args, context);
+    return 0;
+  } catch (error) {
+    if (error instanceof RefusedError) {
+      context.err(`release: refused: ${printable(error.message)}\n`);
+      for (const check of error.checks.filter((one) => !one.ok)) context.err(`  ✗ ${printable(check.name)}: ${printable(check.detail)}\n`);
+      return 1;
+    }
+    if (error instanceof UsageError) {
+      context.err(`release: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof UnreachableError) {
+      context.err(`release: ${error.message}\n`);
+      return 2;
+    }
+    context.err(`release: ${(error as Error).message}\n`);
+    return 2;
+  }
+}

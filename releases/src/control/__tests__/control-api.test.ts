@@ -1,0 +1,381 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { contactSettings, startContactService, type ContactService } from '@portico/messages';
+import { verifyPreview } from '../../preview-link';
+import type { PublishCheckOutcome, PublishChecks } from '../../release';
+import { ReleaseStore } from '../../store/release-store';
+import { startControlApi, type ControlApi } from '../control-api';
+
+const ENV_TOKEN = 'the-integrator-token-from-the-environment';
+const CDN = 'https://cdn.example';
+
+/**
+ * The publish checks, faked: the real ones (./checks) fetch and render a
+ * build. Here `served` says what each manifest URL holds: a build that
+ * passes (its pin computed from the text), or `broken`, which fails two
+ * checks. Another origin than the CDN is refused before anything is fetched.
+ */
+const served = new Map<string, string>();
+const checked: string[] = [];
+const fakeChecks: PublishChecks = ({ section, manifestUrl }) => {
+  const origin = new URL(manifestUrl).origin;
+  if (origin !== CDN) return Promise.resolve({ ok: false, checks: [], refusedOrigin: origin });
+  checked.push(manifestUrl);
+  const text = served.get(manifestUrl) ?? `${section} build`;
+  const outcome: PublishCheckOutcome =
+    text === 'broken'
+      ? {
+          ok: false,
+          checks: [
+            { name: 'manifest', ok: true, detail: `a federation manifest of ${section} exposing ./section` },
+            { name: 'shared versions', ok: false, detail: 'react ^18.2.0 does not accept the host\'s 19.2.0' },
+            { name: 'server render', ok: false, detail: 'the node build threw: window is not defined' },
+          ],
+        }
+      : {
+          ok: true,
+          checks: [{ name: 'manifest', ok: true, detail: `a federation manifest of ${section} exposing ./section` }],
+          manifest: { integrity: `sha384-${createHash('sha384').update(text).digest('base64')}`, version: '1.0.0', buildId: createHash('sha1').update(text).digest('hex').slice(0, 7) },
+        };
+  return Promise.resolve(outcome);
+};
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown> & unknown[];
+}
+
+let folder: string;
+let service: ContactService;
+let store: ReleaseStore;
+let api: ControlApi;
+const tokens: Record<string, string> = {};
+const log: string[] = [];
+
+/** One request to `server` (the shared API by default), as a CI job sends it. */
+async function call(method: string, route: string, options: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string>; server?: ControlApi } = {}): Promise<Answer> {
+  const token = options.token === undefined ? ENV_TOKEN : options.token;
+  const response = await fetch(`${(options.server ?? api).url}${route}`, {
+    method,
+    headers: { ...(token === null ? {} : { Authorization: `Bearer ${token}` }), 'Content-Type': 'application/json', ...options.headers },
+    body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+  });
+  // Every answer, refusals included, is JSON that no cache keeps.
+  expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Answer['body'] };
+}
+
+const publish = (section: string, name: string, token?: string) => call('POST', '/api/releases', { token, body: { section, manifestUrl: `${CDN}/${section}/${name}/mf-manifest.json` } });
+
+beforeAll(async () => {
+  folder = mkdtempSync(path.join(tmpdir(), 'portico-control-'));
+  // The server's wiring: the release store on the contact service's database object.
+  service = await startContactService({
+    settings: contactSettings({ PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: folder, invokedFrom: folder }),
+    headers: {},
+    requestOrigin: () => ({ origin: undefined, address: '127.0.0.1' }),
+    log: () => undefined,
+  });
+  store = await ReleaseStore.open(service.database, { environmentToken: ENV_TOKEN });
+  api = await startControlApi({
+    store,
+    port: 0,
+    publishChecks: fakeChecks,
+    messages: service.store,
+    publicUrl: 'https://www.lender.example',
+    log: (line) => log.push(line),
+    configuredRemotes: () => Promise.resolve({ about: 'https://static.lender.example/about/mf-manifest.json' }),
+  });
+  for (const [name, section] of [['ci-home', 'home'], ['ci-contact', 'contact']] as const) {
+    tokens[name] = (await store.createToken({ name, section, actor: 'test' })).token;
+  }
+  tokens.integrator = (await store.createToken({ name: 'integrator', actor: 'test' })).token;
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+  await service?.close().catch(() => undefined);
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('publishing', () => {
+  it('answers 201 with the release, its pin computed from the bytes; the same URL and bytes again 200 with the same release', async () => {
+    const first = await publish('home', 'v1', tokens['ci-home']);
+    expect(first.status).toBe(201);
+    expect(Object.keys(first.body).sort()).toEqual(['buildId', 'createdAt', 'createdBy', 'id', 'integrity', 'manifestUrl', 'note', 'section', 'version']);
+    expect(first.body).toMatchObject({ section: 'home', manifestUrl: `${CDN}/home/v1/mf-manifest.json`, integrity: expect.stringMatching(/^sha384-/), version: '1.0.0', createdBy: 'ci-home', note: null });
+    const again = await publish('home', 'v1', tokens['ci-home']);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+
+    // The same URL whose bytes changed on the host is a new release.
+    served.set(`${CDN}/home/v1/mf-manifest.json`, 'home build, rebuilt');
+    const changed = await publish('home', 'v1', tokens['ci-home']);
+    expect(changed.status).toBe(201);
+    expect(changed.body.id).not.toBe(first.body.id);
+    expect(changed.body.integrity).not.toBe(first.body.integrity);
+  });
+
+  it('answers 422 with every check when one fails, stores nothing releasable and audits the attempt', async () => {
+    served.set(`${CDN}/contact/broken/mf-manifest.json`, 'broken');
+    const refused = await call('POST', '/api/releases', { token: tokens['ci-contact'], body: { section: 'contact', manifestUrl: `${CDN}/contact/broken/mf-manifest.json`, note: 'new form' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toBe('the build failed 2 check(s): shared versions, server render');
+    expect(refused.body.checks).toEqual([
+      { name: 'manifest', ok: true, detail: expect.any(String) },
+      { name: 'shared versions', ok: false, detail: "react ^18.2.0 does not accept the host's 19.2.0" },
+      { name: 'server render', ok: false, detail: 'the node build threw: window is not defined' },
+    ]);
+    const listed = await call('GET', '/api/releases?section=contact');
+    expect((listed.body as { manifestUrl: string }[]).map((release) => release.manifestUrl)).not.toContain(`${CDN}/contact/broken/mf-manifest.json`);
+    const [entry] = (await call('GET', '/api/audit?section=contact')).body as { action: string; actor: string; detail: string }[];
+    expect(entry).toMatchObject({ action: 'publish-refused', actor: 'ci-contact' });
+    expect(entry!.detail).toContain("shared versions: react ^18.2.0 does not accept the host's 19.2.0");
+    expect(entry!.detail).toContain('server render: the node build threw');
+  });
+
+  it("answers 422 naming an origin that is not one of the section's release origins, having fetched nothing", async () => {
+    const before = checked.length;
+    const refused = await call('POST', '/api/releases', { body: { section: 'contact', manifestUrl: 'https://attacker.example/mf-manifest.json' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toContain('https://attacker.example');
+    expect(refused.body.origin).toBe('https://attacker.example');
+    expect(checked.length).toBe(before);
+  });
+
+  it.each([
+    ['not JSON', '{"section": "home",', 'the body is not valid JSON'],
+    ['a relative manifest URL', JSON.stringify({ section: 'home', manifestUrl: '/home/mf-manifest.json' }), 'manifestUrl: manifestUrl must be an absolute http(s) URL'],
+    ['a file: URL', JSON.stringify({ section: 'home', manifestUrl: 'file:///etc/passwd' }), 'manifestUrl: manifestUrl must be an absolute http(s) URL'],
+    ['no section', JSON.stringify({ manifestUrl: `${CDN}/home/x/mf-manifest.json` }), 'section'],
+    ['an unknown key', JSON.stringify({ section: 'home', manifestUrl: `${CDN}/home/x/mf-manifest.json`, releases: 1 }), 'releases'],
+  ])('answers 400 to %s', async (_what, raw, error) => {
+    const answer = await call('POST', '/api/releases', { raw });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toContain(error);
+  });
+
+  it('answers 503 when the checks themselves cannot run, storing nothing', async () => {
+    const failing = await startControlApi({
+      store,
+      port: 0,
+      publishChecks: () => Promise.reject(new Error('no render worker could start')),
+      publicUrl: 'http://localhost:8080',
+      log: (line) => log.push(line),
+    });
+    try {
+      const answer = await call('POST', '/api/releases', { server: failing, body: { section: 'home', manifestUrl: `${CDN}/home/no-worker/mf-manifest.json` } });
+      expect(answer.status).toBe(503);
+      expect(answer.body.error).toBe('the publish checks could not run: no render worker could start');
+      expect((await store.list({ sections: ['home'] })).some((release) => release.manifestUrl.includes('no-worker'))).toBe(false);
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it('answers 413 to a body over 16 KB, and 404 to an unknown section', async () => {
+    const large = await call('POST', '/api/releases', { body: { section: 'home', manifestUrl: `${CDN}/home/x/mf-manifest.json`, note: 'x'.repeat(17 * 1024) } });
+    expect(large.status).toBe(413);
+    const unknown = await call('POST', '/api/releases', { body: { section: 'careers', manifestUrl: `${CDN}/careers/x/mf-manifest.json` } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toContain('careers');
+  });
+});
+
+describe('activating and rolling back', () => {
+  it('answers { section, active, previous } and lists the releases newest first with their state', async () => {
+    const ids = [];
+    for (const name of ['a1', 'a2', 'a3']) ids.push((await publish('about', name)).body.id as string);
+    const [one, two, three] = ids as [string, string, string];
+    for (const id of ids) expect((await call('POST', '/api/sections/about/active', { body: { release: id } })).status).toBe(200);
+    const listed = await call('GET', '/api/releases?section=about');
+    expect((listed.body as { id: string; state: string }[]).map((release) => [release.id, release.state])).toEqual([
+      [three, 'active'],
+      [two, 'previous'],
+      [one, 'available'],
+    ]);
+
+    const back = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator, body: { note: 'the new page breaks on iOS' } });
+    expect(back.status).toBe(200);
+    expect(back.body).toEqual({ section: 'about', active: expect.objectContaining({ id: two }), previous: expect.objectContaining({ id: one }) });
+    expect(Object.keys(back.body.active as object).sort()).toEqual(['buildId', 'createdAt', 'createdBy', 'id', 'integrity', 'manifestUrl', 'note', 'section', 'version']);
+    const twice = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator });
+    expect(twice.body).toMatchObject({ active: { id: one }, previous: null });
+    const none = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator, body: {} });
+    expect(none.status).toBe(409);
+    expect(none.body.error).toContain('no earlier release');
+    // Forward again to a named release, which goes on top.
+    expect((await call('POST', '/api/sections/about/rollback', { body: { release: three } })).body).toMatchObject({ active: { id: three }, previous: { id: one } });
+
+    const [latest] = (await call('GET', '/api/audit?section=about&limit=1')).body as Record<string, unknown>[];
+    expect(latest).toEqual({ at: expect.any(String), actor: 'environment', action: 'rollback', section: 'about', release: three, from: one, detail: '' });
+  });
+
+  it('answers 404 for an unknown section or release, 409 for a release of another section, 400 for a bad body', async () => {
+    const home = (await publish('home', 'h404')).body.id as string;
+    expect((await call('POST', '/api/sections/careers/active', { body: { release: home } })).status).toBe(404);
+    expect((await call('POST', '/api/sections/home/active', { body: { release: 'home-987654' } })).status).toBe(404);
+    const other = await call('POST', '/api/sections/contact/active', { body: { release: home } });
+    expect(other.status).toBe(409);
+    expect(other.body.error).toBe(`${home} is a release of home, not of contact`);
+    expect((await call('POST', '/api/sections/contact/rollback', { body: { release: home } })).status).toBe(409);
+    expect((await call('POST', '/api/sections/home/active', { body: {} })).status).toBe(400);
+    expect((await call('POST', '/api/sections/home/active', { raw: 'release=home-1' })).status).toBe(400);
+    expect((await call('GET', '/api/nowhere')).status).toBe(404);
+    const wrongMethod = await call('DELETE', '/api/sections/home/active');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('POST');
+  });
+
+  it('shows each section the token may see, with its active release and since when, and config.json where it has none', async () => {
+    const all = await call('GET', '/api/sections');
+    expect(Object.keys(all.body)).toEqual(['home', 'about', 'contact']);
+    expect(all.body).toMatchObject({
+      about: { active: { section: 'about' }, previous: { section: 'about' }, since: expect.any(String), by: 'environment', health: {}, configured: 'https://static.lender.example/about/mf-manifest.json' },
+      contact: { active: null, previous: null, since: null, by: null, health: {} },
+    });
+    const own = await call('GET', '/api/sections', { token: tokens['ci-contact'] });
+    expect(Object.keys(own.body)).toEqual(['contact']);
+  });
+});
+
+describe('tokens and scopes', () => {
+  it('keeps a section token to its own section: 403 on another section, on another section\'s release, and on tokens', async () => {
+    const about = ((await call('GET', '/api/releases?section=about')).body as { id: string }[])[0]!.id;
+    const contact = (await publish('contact', 'c1', tokens['ci-contact'])).body.id as string;
+    const token = tokens['ci-contact'];
+    for (const [method, route, body] of [
+      ['POST', '/api/releases', { section: 'home', manifestUrl: `${CDN}/home/by-contact/mf-manifest.json` }],
+      ['POST', '/api/sections/home/active', { release: about }],
+      ['POST', '/api/sections/about/rollback', {}],
+      // Its own section, another section's release: 403, where an integrator gets 409.
+      ['POST', '/api/sections/contact/active', { release: about }],
+      ['POST', `/api/releases/${about}/preview`, {}],
+      ['GET', '/api/releases?section=home', undefined],
+      ['GET', '/api/audit?section=home', undefined],
+      ['POST', '/api/tokens', { name: 'sneaky' }],
+      ['DELETE', '/api/tokens/integrator', undefined],
+      ['GET', '/api/messages', undefined],
+    ] as const) {
+      const answer = await call(method, route, { token, body });
+      expect([route, answer.status]).toEqual([route, 403]);
+    }
+    // Its own: fine, and it sees only its own.
+    expect((await call('POST', '/api/sections/contact/active', { token, body: { release: contact } })).status).toBe(200);
+    const listed = (await call('GET', '/api/releases', { token })).body as { section: string }[];
+    expect(new Set(listed.map((release) => release.section))).toEqual(new Set(['contact']));
+    const audit = (await call('GET', '/api/audit', { token })).body as { section: string }[];
+    expect(audit.length).toBeGreaterThan(0);
+    expect(new Set(audit.map((entry) => entry.section))).toEqual(new Set(['contact']));
+    // Nothing the refused requests asked for happened.
+    expect(((await call('GET', '/api/sections')).body.home as { active: { id: string } | null }).active?.id).not.toBe(about);
+    expect((await store.list({ sections: ['home'] })).some((release) => release.manifestUrl.includes('by-contact'))).toBe(false);
+  });
+
+  it('answers 401 with no token, a wrong one or a revoked one, and changes nothing', async () => {
+    expect((await call('GET', '/api/releases', { token: null })).status).toBe(401);
+    expect((await call('GET', '/api/releases', { token: 'not-a-token' })).status).toBe(401);
+    const created = await call('POST', '/api/tokens', { token: tokens.integrator, body: { name: 'ci-about', section: 'about' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'ci-about', section: 'about', token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    const token = created.body.token as string;
+    expect((await call('GET', '/api/releases?section=about', { token })).status).toBe(200);
+    expect((await call('DELETE', '/api/tokens/ci-about', { token: tokens.integrator })).body).toEqual({ name: 'ci-about', revoked: true });
+    const activeBefore = (await store.active()).about?.id;
+    const revoked = await call('POST', '/api/sections/about/rollback', { token, body: {} });
+    expect(revoked.status).toBe(401);
+    expect((await store.active()).about?.id).toBe(activeBefore);
+    expect(revoked.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await call('DELETE', '/api/tokens/ci-about', { token: tokens.integrator })).status).toBe(404);
+    const log = (await call('GET', '/api/audit?limit=5')).body as { action: string; actor: string; detail: string }[];
+    expect(log.slice(0, 2).map((entry) => [entry.action, entry.actor, entry.detail])).toEqual([
+      ['token', 'integrator', 'revoked ci-about'],
+      ['token', 'integrator', 'created ci-about (section:about)'],
+    ]);
+  });
+
+  it('lets a token grant only what it holds: an integrator cannot mint a messages reader', async () => {
+    const refused = await call('POST', '/api/tokens', { token: tokens.integrator, body: { name: 'reader', scopes: ['messages'] } });
+    expect(refused.status).toBe(403);
+    const granted = await call('POST', '/api/tokens', { body: { name: 'lender', scopes: ['messages'] } });
+    expect(granted.status).toBe(201);
+    expect((await call('DELETE', '/api/tokens/lender', { token: tokens.integrator })).status).toBe(403);
+    expect((await call('POST', '/api/tokens', { body: { name: 'lender' } })).status).toBe(409);
+    expect((await call('POST', '/api/tokens', { body: { name: 'bad name!' } })).status).toBe(400);
+  });
+
+  it('refuses a browser before looking at its token', async () => {
+    const answer = await call('GET', '/api/releases', { headers: { Origin: 'https://evil.example' } });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toContain('browsers');
+  });
+
+  it('answers 429 after 10 failed authentications a minute from one address, a good token included, and logs them', async () => {
+    const guarded = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'http://localhost:8080', log: (line) => log.push(line) });
+    try {
+      for (let attempt = 0; attempt < 10; attempt++) expect((await call('GET', '/api/releases', { server: guarded, token: `guess-${attempt}` })).status).toBe(401);
+      const limited = await call('GET', '/api/releases', { server: guarded });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(log.some((line) => line.includes('unknown or revoked token'))).toBe(true);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe('preview links', () => {
+  it('answers 201 with a link on the public address that the shared secret verifies, and audits it', async () => {
+    const release = (await publish('contact', 'preview-me', tokens['ci-contact'])).body.id as string;
+    const before = Date.now();
+    const answer = await call('POST', `/api/releases/${release}/preview`, { token: tokens['ci-contact'], body: { expiresIn: 3600 } });
+    expect(answer.status).toBe(201);
+    const url = new URL(answer.body.url as string);
+    expect(`${url.origin}${url.pathname}`).toBe('https://www.lender.example/');
+    const grant = verifyPreview(await store.previewSecret(), url.searchParams.get('preview')!);
+    expect(grant).toEqual({ release, expiresAt: new Date(answer.body.expiresAt as string) });
+    expect(Date.parse(answer.body.expiresAt as string) - before).toBeGreaterThan(3590_000);
+    expect(Date.parse(answer.body.expiresAt as string) - before).toBeLessThanOrEqual(3600_000);
+
+    const byDefault = await call('POST', `/api/releases/${release}/preview`, {});
+    expect(Date.parse(byDefault.body.expiresAt as string) - before).toBeGreaterThan(24 * 3600_000 - 10_000);
+    expect((await call('POST', `/api/releases/${release}/preview`, { body: { expiresIn: 5 } })).status).toBe(400);
+    expect((await call('POST', '/api/releases/contact-999999/preview', {})).status).toBe(404);
+    const [entry] = (await call('GET', '/api/audit?section=contact&limit=1')).body as { action: string; release: string }[];
+    expect(entry).toMatchObject({ action: 'preview', release });
+  });
+});
+
+describe('contact messages', () => {
+  it('lists, shows and deletes messages for a token with the messages scope only', async () => {
+    const outcome = await service.store.submit(
+      { name: 'Asha Rao', telephone: '+91 98765 43210', message: 'Please call me.', language: 'en', idempotencyKey: 'control-api-0001' },
+      { address: '192.0.2.1' },
+    );
+    const id = (outcome as { id: string }).id;
+    const listed = await call('GET', '/api/messages?since=2020-01-01');
+    expect((listed.body as { id: string }[]).map((message) => message.id)).toEqual([id]);
+    expect((await call('GET', `/api/messages/${id}`)).body).toMatchObject({ id, name: 'Asha Rao' });
+    expect((await call('GET', '/api/messages', { token: tokens.integrator })).status).toBe(403);
+    expect((await call('GET', '/api/messages?since=yesterday-ish')).status).toBe(400);
+    expect((await call('DELETE', `/api/messages/${id}`)).body).toEqual({ deleted: id });
+    expect((await call('GET', `/api/messages/${id}`)).status).toBe(404);
+  });
+});
+
+describe('with the database gone', () => {
+  it('answers 503 to publish, activate and reads, and says so in the log', async () => {
+    await service.database.close();
+    const published = await publish('home', 'while-down');
+    expect(published.status).toBe(503);
+    expect((await call('POST', '/api/sections/home/rollback', { body: {} })).status).toBe(503);
+    expect((await call('GET', '/api/sections')).status).toBe(503);
+    // A database token cannot even be checked.
+    expect((await call('GET', '/api/sections', { token: tokens.integrator })).status).toBe(503);
+    expect(log.some((line) => line.includes('failed'))).toBe(true);
+  });
+});

@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { messagesCommand } from '@portico/messages';
+import { formBody, postContact } from '@portico/messages/testing';
+import { releaseCommand } from '../../cli/release-command';
+
+/**
+ * A server process holding the embedded database, as `npm run serve` holds
+ * it: the owner token it writes at first start, and the `messages` and
+ * `release` commands reaching it through its control API with that token.
+ */
+const folder = mkdtempSync(path.join(tmpdir(), 'portico-control-server-'));
+let child: ChildProcess;
+let contactBase: string;
+let controlUrl: string;
+const ids: string[] = [];
+
+async function run(command: typeof messagesCommand | typeof releaseCommand, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await command(args, {
+    env: { PORTICO_DATA_DIR: folder, PORTICO_CONTROL_URL: controlUrl, DATABASE_URL: '' },
+    rootDir: folder,
+    invokedFrom: folder,
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
+  });
+  return { code, stdout, stderr };
+}
+
+beforeAll(async () => {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0', DATABASE_URL: '' };
+  delete env.PORTICO_CONTROL_TOKEN;
+  child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../testing/control-server-main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (\S+) (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        [, contactBase, controlUrl] = match as unknown as [string, string, string];
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`the server exited (${code}):\n${output}`)));
+  });
+  expect(output).toContain(`the owner token is in ${path.join(folder, 'control-token')}`);
+  for (const [key, overrides] of [
+    ['control-message-1', { name: '=HYPERLINK("http://evil.example")', message: 'Line one,\n"quoted"' }],
+    ['control-message-2', { name: 'Dewi \u001b]0;pwned\u0007', language: 'id' }],
+  ] as const) {
+    ids.push((await postContact(contactBase, formBody(key, overrides))).json().id as string);
+  }
+}, 40_000);
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(folder, { recursive: true, force: true });
+});
+
+it('writes the owner token at first start, readable by its user only', () => {
+  expect(statSync(path.join(folder, 'control-token')).mode & 0o777).toBe(0o600);
+});
+
+it('serves npm run messages through the control API with the owner token', async () => {
+  const [list, show, csv] = await Promise.all([run(messagesCommand, ['list']), run(messagesCommand, ['show', ids[0]!]), run(messagesCommand, ['export', '--format', 'csv', '--since', '2020-01-01'])]);
+  expect(list.code).toBe(0);
+  expect(list.stdout.trim().split('\n')).toHaveLength(2);
+  // The escape sequence a visitor typed never reaches the lender's terminal.
+  expect(list.stdout).not.toContain('\u001b');
+  expect(show.stdout).toContain('Line one,\n"quoted"');
+  expect(csv.stdout).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
+
+  expect((await run(messagesCommand, ['delete', ids[1]!])).stdout).toBe(`deleted ${ids[1]}\n`);
+  const again = await run(messagesCommand, ['delete', ids[1]!]);
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain(`no message ${ids[1]}`);
+}, 20_000);
+
+it('serves npm run release status with the same token, config.json for every section of a fresh install', async () => {
+  const status = await run(releaseCommand, ['status']);
+  expect(status.code).toBe(0);
+  expect(status.stdout.split('\n').slice(1, 4).map((line) => line.split(/ +/).slice(0, 2))).toEqual([
+    ['home', 'config.json'],
+    ['about', 'config.json'],
+    ['contact', 'config.json'],
+  ]);
+});

@@ -1,0 +1,207 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { SectionId } from '@portico/contract/sections';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { ReleaseError } from '../release-error';
+import { ReleaseStore, type PublishInput } from '../release-store';
+
+const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
+
+let builds = 0;
+/** A checked build of `section`, as a publish that passed its checks hands it to the store. */
+function build(section: SectionId, overrides: Partial<PublishInput> = {}): PublishInput {
+  builds++;
+  return {
+    section,
+    manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`,
+    integrity: `sha384-${String(builds).padStart(64, '0')}`,
+    version: '1.0.0',
+    buildId: `build-${builds}`,
+    createdBy: 'ci',
+    note: null,
+    checks: [{ name: 'manifest', ok: true, detail: 'a federation manifest of the section' }],
+    ...overrides,
+  };
+}
+
+describe.each(KINDS)('the release store on the %s database', (kind) => {
+  let database: TestDatabase;
+  let store: ReleaseStore;
+
+  beforeAll(async () => {
+    database = kind === 'embedded' ? embeddedTestDatabase() : serverTestDatabase();
+    store = await ReleaseStore.open(await database.open(), { environmentToken: 'the-environment-token' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await store?.db.close();
+    database?.cleanUp();
+  });
+
+  beforeEach(async () => {
+    await store.db.exec('TRUNCATE releases, release_sections, release_activations, release_tokens, release_audit CASCADE');
+  });
+
+  const publish = async (section: SectionId, overrides: Partial<PublishInput> = {}) => (await store.publish(build(section, overrides))).release.id;
+
+  it('stores a release under <section>-<n>, and the same URL with the same bytes again as that release', async () => {
+    const input = build('home', { note: 'first' });
+    const first = await store.publish(input);
+    expect(first.created).toBe(true);
+    expect(first.release).toMatchObject({ section: 'home', manifestUrl: input.manifestUrl, integrity: input.integrity, buildId: input.buildId, createdBy: 'ci', note: 'first', broken: null });
+    expect(first.release.id).toMatch(/^home-\d+$/);
+    const again = await store.publish({ ...input, createdBy: 'someone else' });
+    expect(again).toEqual({ release: first.release, created: false });
+    // The same URL with other bytes is another release.
+    const changed = await store.publish({ ...input, integrity: 'sha384-other' });
+    expect(changed.created).toBe(true);
+    expect(changed.release.id).not.toBe(first.release.id);
+    expect(await store.get(first.release.id)).toEqual(first.release);
+    expect(await store.get('home-999999')).toBeUndefined();
+  });
+
+  it('activates, and rolls back one step at a time: twice goes back two releases, never to the one rolled back from', async () => {
+    const [one, two, three] = [await publish('contact'), await publish('contact'), await publish('contact')];
+    await store.activate('contact', one, 'integrator');
+    await store.activate('contact', two, 'integrator');
+    const activated = await store.activate('contact', three, 'integrator', 'the new form');
+    expect(activated).toMatchObject({ section: 'contact', active: { id: three }, previous: { id: two } });
+
+    const back = await store.rollback('contact', undefined, 'integrator');
+    expect(back).toMatchObject({ active: { id: two }, previous: { id: one } });
+    const twice = await store.rollback('contact', undefined, 'integrator');
+    expect(twice.active?.id).toBe(one);
+    expect(twice.previous).toBeNull();
+    await expect(store.rollback('contact', undefined, 'integrator')).rejects.toMatchObject({ kind: 'conflict' });
+    expect((await store.active()).contact?.id).toBe(one);
+
+    const log = await store.auditLog({ sections: ['contact'] });
+    expect(log.slice(0, 2).map((entry) => [entry.action, entry.release, entry.from])).toEqual([
+      ['rollback', one, two],
+      ['rollback', two, three],
+    ]);
+    expect(log.find((entry) => entry.action === 'activate' && entry.release === three)?.detail).toBe('the new form');
+  });
+
+  it('rolls back to a named release: down the history to it, or pushed when it was never active', async () => {
+    const [one, two, three, never] = [await publish('about'), await publish('about'), await publish('about'), await publish('about')];
+    for (const id of [one, two, three]) await store.activate('about', id, 'integrator');
+
+    expect(await store.rollback('about', one, 'integrator')).toMatchObject({ active: { id: one }, previous: null });
+    // `never` goes on top of `one`, as an activation would.
+    expect(await store.rollback('about', never, 'integrator')).toMatchObject({ active: { id: never }, previous: { id: one } });
+    await expect(store.rollback('about', never, 'integrator')).rejects.toThrow(`${never} is already the active release of about`);
+    // Activating the active release again changes nothing in the history.
+    await store.activate('about', never, 'integrator');
+    expect((await store.rollback('about', undefined, 'integrator')).active?.id).toBe(one);
+  });
+
+  it('refuses an unknown release (404), another section\'s (409) and a section with nothing to roll back (409)', async () => {
+    const home = await publish('home');
+    const expectKind = async (promise: Promise<unknown>, kind: string) => {
+      const error = await promise.then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(ReleaseError);
+      expect((error as ReleaseError).kind).toBe(kind);
+    };
+    await expectKind(store.activate('home', 'home-424242', 'integrator'), 'not-found');
+    await expectKind(store.activate('about', home, 'integrator'), 'conflict');
+    await expectKind(store.rollback('about', home, 'integrator'), 'conflict');
+    await expectKind(store.rollback('home', undefined, 'integrator'), 'conflict');
+    await expectKind(store.activate('nowhere' as SectionId, home, 'integrator'), 'not-found');
+    // Nothing changed.
+    expect(await store.active()).toEqual({});
+  });
+
+  it('lists releases newest first with their state, of the sections asked for', async () => {
+    const [one, two, three, broken] = [await publish('home'), await publish('home'), await publish('home'), await publish('home')];
+    const about = await publish('about');
+    for (const id of [one, two, three]) await store.activate('home', id, 'integrator');
+    await store.markBroken(broken, 'remoteEntry.js answers 404');
+
+    const listed = await store.list({ sections: ['home'] });
+    expect(listed.map((release) => [release.id, release.state])).toEqual([
+      [broken, 'broken'],
+      [three, 'active'],
+      [two, 'previous'],
+      [one, 'available'],
+    ]);
+    expect(listed[0]!.broken).toMatchObject({ detail: 'remoteEntry.js answers 404' });
+    expect(listed[1]).not.toHaveProperty('broken');
+    expect((await store.list()).map((release) => release.id)).toContain(about);
+
+    const states = await store.sectionStates();
+    expect(states.home).toMatchObject({ active: { id: three }, previous: { id: two }, by: 'integrator' });
+    expect(Date.now() - Date.parse(states.home.since!)).toBeLessThan(60_000);
+    expect(states.about).toEqual({ active: null, previous: null, since: null, by: null });
+  });
+
+  it('audits a broken release once, and its repair', async () => {
+    const id = await publish('home');
+    expect(await store.markBroken(id, 'a chunk changed')).toBe(true);
+    expect(await store.markBroken(id, 'still changed')).toBe(true);
+    expect(await store.markBroken('home-0', 'none')).toBe(false);
+    expect((await store.get(id))?.broken?.detail).toBe('still changed');
+    await store.clearBroken(id);
+    expect((await store.get(id))?.broken).toBeNull();
+    const log = await store.auditLog();
+    expect(log.filter((entry) => entry.action === 'broken').map((entry) => entry.detail)).toEqual(['whole again: no longer broken', 'a chunk changed']);
+  });
+
+  it('keeps tokens hashed, knows who holds one, and forgets a revoked one', async () => {
+    const created = await store.createToken({ name: 'ci-contact', section: 'contact', actor: 'owner' });
+    expect(created).toMatchObject({ name: 'ci-contact', section: 'contact', scopes: ['section:contact'] });
+    expect(created.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const [row] = await store.db.query<{ hash: string }>('SELECT hash FROM release_tokens');
+    expect(row!.hash).not.toContain(created.token);
+
+    expect(await store.authenticate(created.token)).toEqual({ name: 'ci-contact', scopes: ['section:contact'] });
+    expect(await store.authenticate('the-environment-token')).toEqual({ name: 'environment', scopes: ['releases', 'messages'] });
+    expect(await store.authenticate(`${created.token}x`)).toBeUndefined();
+    expect(await store.authenticate(undefined)).toBeUndefined();
+
+    await expect(store.createToken({ name: 'ci-contact', actor: 'owner' })).rejects.toThrow('exists');
+    await expect(store.createToken({ name: 'environment', actor: 'owner' })).rejects.toThrow('reserved');
+    await expect(store.createToken({ name: 'has space', actor: 'owner' })).rejects.toThrow("a token's name");
+
+    expect(await store.revokeToken('ci-contact', 'owner')).toBe(true);
+    expect(await store.revokeToken('ci-contact', 'owner')).toBe(false);
+    expect(await store.authenticate(created.token)).toBeUndefined();
+    // The name is free again once its token is revoked.
+    const integrator = await store.createToken({ name: 'ci-contact', actor: 'owner' });
+    expect(await store.authenticate(integrator.token)).toEqual({ name: 'ci-contact', scopes: ['releases'] });
+    expect((await store.auditLog()).filter((entry) => entry.action === 'token').map((entry) => entry.detail)).toEqual([
+      'created ci-contact (releases)',
+      'revoked ci-contact',
+      'created ci-contact (section:contact)',
+    ]);
+  });
+
+  it('writes a fresh install\'s owner token once to <data folder>/control-token, 0600, with every scope; never with PORTICO_CONTROL_TOKEN set', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'portico-data-'));
+    try {
+      expect(await store.ensureOwnerToken(folder)).toBeUndefined();
+      const fresh = await ReleaseStore.open(store.db);
+      const file = await fresh.ensureOwnerToken(folder);
+      expect(file).toBe(path.join(folder, 'control-token'));
+      expect(statSync(file!).mode & 0o777).toBe(0o600);
+      const token = readFileSync(file!, 'utf8').trim();
+      expect(await fresh.authenticate(token)).toEqual({ name: 'owner', scopes: ['releases', 'messages'] });
+      // The next start finds it and writes nothing.
+      expect(await fresh.ensureOwnerToken(folder)).toBeUndefined();
+      expect(readFileSync(file!, 'utf8').trim()).toBe(token);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('hands out the same preview secret every time, 32 bytes', async () => {
+    const secret = await store.previewSecret();
+    expect(secret).toHaveLength(32);
+    const other = await ReleaseStore.open(store.db);
+    expect((await other.previewSecret()).equals(secret)).toBe(true);
+  });
+});

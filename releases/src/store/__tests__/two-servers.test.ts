@@ -1,0 +1,100 @@
+import type { SectionId } from '@portico/contract/sections';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { ReleaseStore, type PublishInput } from '../release-store';
+
+/** Resolves once `check` holds, polling every 10 ms; rejects after `ms`. */
+async function until(what: string, ms: number, check: () => boolean | Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return Date.now() - started;
+}
+
+let builds = 0;
+const build = (section: SectionId): PublishInput => ({
+  section,
+  manifestUrl: `https://cdn.example/${section}/${++builds}/mf-manifest.json`,
+  integrity: `sha384-${builds}`,
+  version: '1.0.0',
+  buildId: `build-${builds}`,
+  createdBy: 'ci',
+  checks: [],
+});
+
+/** Two stores as two servers have them: on a server, two pools; embedded, one database object in one process. */
+const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
+
+describe.each(KINDS)('two release stores on one %s database', (kind) => {
+  let database: TestDatabase;
+  let first: ReleaseStore;
+  let second: ReleaseStore;
+
+  beforeAll(async () => {
+    database = kind === 'embedded' ? embeddedTestDatabase() : serverTestDatabase();
+    const db = await database.open();
+    first = await ReleaseStore.open(db);
+    second = await ReleaseStore.open(kind === 'embedded' ? db : await database.open());
+  }, 60_000);
+
+  afterAll(async () => {
+    await first?.db.close();
+    if (second?.db !== first?.db) await second?.db.close();
+    database?.cleanUp();
+  });
+
+  it('hears an activation on the other one within 2 s, through the notification', async () => {
+    const heard: SectionId[] = [];
+    // A poll too slow to be what delivers it.
+    const watching = await second.watch((section) => heard.push(section), { pollMs: 60_000 });
+    try {
+      const { release } = await first.publish(build('contact'));
+      await first.activate('contact', release.id, 'integrator');
+      const delay = await until('the notification', 2000, () => heard.includes('contact'));
+      process.stderr.write(`${kind}: activation heard by the other store after ${delay} ms\n`);
+      expect((await second.active()).contact?.id).toBe(release.id);
+    } finally {
+      await watching.close();
+    }
+  });
+
+  it('converges through the poll when the notification is lost, and listens again', async () => {
+    const heard: SectionId[] = [];
+    const watching = await second.watch((section) => heard.push(section), { pollMs: 100 });
+    try {
+      if (kind === 'server') {
+        // The listening connection dies with no one told: the poll must notice, and catch up.
+        await first.db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN portico_releases'");
+      }
+      // A change with no notification at all: only the poll can see it.
+      await first.db.query("UPDATE release_sections SET generation = generation + 1 WHERE section = 'contact'");
+      await until('the poll', 3000, () => heard.includes('contact'));
+      if (kind === 'server') {
+        await until('listening again', 3000, async () => {
+          const [row] = await first.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN portico_releases'");
+          return row!.n === 1;
+        });
+      }
+    } finally {
+      await watching.close();
+    }
+  });
+
+  it('serialises simultaneous activations of one section: each applied in turn, each audited, the last one active for both', async () => {
+    const releases = await Promise.all(Array.from({ length: 8 }, () => first.publish(build('home'))));
+    const ids = releases.map(({ release }) => release.id);
+    const results = await Promise.all(ids.map((id, index) => (index % 2 === 0 ? first : second).activate('home', id, `server-${index % 2}`)));
+    expect(results.every((result) => ids.includes(result.active!.id))).toBe(true);
+
+    const log = (await first.auditLog({ sections: ['home'], limit: 100 })).filter((entry) => entry.action === 'activate').reverse();
+    expect(log.map((entry) => entry.release).sort()).toEqual([...ids].sort());
+    // In turn: each activation saw the one before it as active.
+    expect(log.map((entry) => entry.from)).toEqual([null, ...log.slice(0, -1).map((entry) => entry.release)]);
+    const winner = log.at(-1)!.release;
+    expect((await first.active()).home?.id).toBe(winner);
+    expect((await second.active()).home?.id).toBe(winner);
+    // The history is the order they ran in: a rollback goes back to the one applied before the winner.
+    expect((await second.rollback('home', undefined, 'integrator')).active?.id).toBe(log.at(-2)!.release);
+  });
+});

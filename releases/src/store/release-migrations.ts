@@ -1,0 +1,91 @@
+import { applyMigrations, type Database } from '@portico/messages';
+
+/**
+ * The releases' schema, numbered apart from the messages' (their own table
+ * of applied steps and their own lock), in the messages' database. A step is
+ * never edited once released: change the schema by adding the next one.
+ */
+const STEPS: readonly string[] = [
+  `
+  CREATE TABLE releases (
+    -- Global, so ids are never reused, even across sections.
+    n bigserial PRIMARY KEY,
+    section text NOT NULL,
+    id text GENERATED ALWAYS AS (section || '-' || n::text) STORED UNIQUE,
+    manifest_url text NOT NULL,
+    integrity text NOT NULL,
+    version text NOT NULL,
+    build_id text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    created_by text NOT NULL,
+    note text,
+    checks jsonb NOT NULL DEFAULT '[]',
+    broken_at timestamptz,
+    broken_detail text,
+    -- The same URL with the same bytes is the same release.
+    UNIQUE (section, manifest_url, integrity)
+  );
+
+  -- One row per section that ever had a release active: the row an
+  -- activation locks (so one section's changes happen one at a time, on
+  -- every server), what it changed last, and a counter the watchers poll.
+  CREATE TABLE release_sections (
+    section text PRIMARY KEY,
+    generation bigint NOT NULL DEFAULT 0,
+    changed_at timestamptz,
+    changed_by text
+  );
+
+  -- The activation history of each section, as a stack: the live rows
+  -- (popped_at null), newest on top, are what rollbacks go back through.
+  CREATE TABLE release_activations (
+    seq bigserial PRIMARY KEY,
+    section text NOT NULL,
+    release_id text NOT NULL REFERENCES releases (id),
+    at timestamptz NOT NULL DEFAULT now(),
+    actor text NOT NULL,
+    popped_at timestamptz
+  );
+  CREATE INDEX release_activations_stack ON release_activations (section, seq) WHERE popped_at IS NULL;
+
+  CREATE TABLE release_tokens (
+    id bigserial PRIMARY KEY,
+    name text NOT NULL,
+    scopes text[] NOT NULL,
+    -- sha256 of the token, hex: the token itself is shown once and never stored.
+    hash text NOT NULL UNIQUE,
+    owner boolean NOT NULL DEFAULT false,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    created_by text NOT NULL,
+    revoked_at timestamptz
+  );
+  -- A name is taken while its token lives; once revoked it may name a new one.
+  CREATE UNIQUE INDEX release_tokens_live_name ON release_tokens (name) WHERE revoked_at IS NULL;
+  CREATE UNIQUE INDEX release_tokens_live_owner ON release_tokens (owner) WHERE revoked_at IS NULL AND owner;
+
+  CREATE TABLE release_audit (
+    seq bigserial PRIMARY KEY,
+    at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    actor text NOT NULL,
+    action text NOT NULL,
+    section text,
+    release text,
+    from_release text,
+    detail text NOT NULL DEFAULT ''
+  );
+  CREATE INDEX release_audit_section ON release_audit (section, seq);
+
+  -- Values every server on the database shares (the preview-signing secret).
+  CREATE TABLE release_settings (
+    name text PRIMARY KEY,
+    value text NOT NULL
+  );
+  `,
+];
+
+/** An arbitrary constant, not the messages' one: the advisory lock that lets one process at a time migrate the releases' schema. */
+const RELEASE_MIGRATION_LOCK = 7_140_023;
+
+export function migrateReleases(db: Database): Promise<void> {
+  return applyMigrations(db, { table: 'portico_release_migrations', lock: RELEASE_MIGRATION_LOCK, steps: STEPS });
+}

@@ -1,0 +1,568 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { CONTROL_TOKEN_FILE, type Database, type Listening, type Sql } from '@portico/messages';
+import type { ActiveReleases, Actor, AuditAction, AuditEntry, CheckResult, Release, ReleaseState, Scope } from '../release';
+import { ALL_SCOPES, ENVIRONMENT_ACTOR, isScope, isSection, OWNER_TOKEN_NAME } from '../scopes';
+import { ReleaseError } from './release-error';
+import { migrateReleases } from './release-migrations';
+
+/** The channel every activation and rollback is announced on, with the section as payload. */
+export const RELEASES_CHANNEL = 'portico_releases';
+
+/** How often `watch` looks at the database besides listening: the bound on a lost notification. */
+export const WATCH_POLL_MS = 5000;
+
+/** A release found broken after it was published (its files removed or changed on its host). */
+export interface BrokenMark {
+  at: string;
+  detail: string;
+}
+
+/** A release as the store keeps it: the contract's fields, its checks and whether it was found broken. */
+export interface StoredRelease extends Release {
+  checks: CheckResult[];
+  broken: BrokenMark | null;
+}
+
+/** A release as the control API shows it: the contract's fields, `broken` only when it is. */
+export type ShownRelease = Release & { broken?: BrokenMark };
+
+export type ListedRelease = ShownRelease & { state: ReleaseState };
+
+export interface PublishInput {
+  section: SectionId;
+  manifestUrl: string;
+  integrity: string;
+  version: string;
+  buildId: string;
+  /** The publishing token's name. */
+  createdBy: string;
+  note?: string | null;
+  checks: CheckResult[];
+}
+
+/** A section's state: what its visitors get, and what a rollback would go back to. */
+export interface SectionState {
+  active: ShownRelease | null;
+  /** The release a rollback without a release id would make active. */
+  previous: ShownRelease | null;
+  /** When the active release became active (its activation, or the rollback back to it), and by whom. */
+  since: string | null;
+  by: string | null;
+}
+
+/** The answer to an activation or a rollback. */
+export interface SectionSwitch {
+  section: SectionId;
+  active: ShownRelease | null;
+  previous: ShownRelease | null;
+}
+
+export interface CreatedToken {
+  name: string;
+  section: SectionId | null;
+  scopes: Scope[];
+  /** Shown this once; the store keeps only its hash. */
+  token: string;
+}
+
+/** An audit entry to record: who and what, and where it applies; the time is the database's. */
+export type AuditInput = Pick<AuditEntry, 'actor' | 'action'> & Partial<Pick<AuditEntry, 'section' | 'release' | 'from' | 'detail'>>;
+
+export interface ReleaseStoreOptions {
+  /** PORTICO_CONTROL_TOKEN: accepted as an integrator token (actor `environment`, scopes releases and messages). */
+  environmentToken?: string;
+}
+
+interface ReleaseRow {
+  id: string;
+  section: SectionId;
+  manifest_url: string;
+  integrity: string;
+  version: string;
+  build_id: string;
+  created_at: Date | string;
+  created_by: string;
+  note: string | null;
+  checks: CheckResult[] | string;
+  broken_at: Date | string | null;
+  broken_detail: string | null;
+}
+
+const RELEASE_COLUMNS = 'r.id, r.section, r.manifest_url, r.integrity, r.version, r.build_id, r.created_at, r.created_by, r.note, r.checks, r.broken_at, r.broken_detail';
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+function toStored(row: ReleaseRow): StoredRelease {
+  return {
+    id: row.id,
+    section: row.section,
+    manifestUrl: row.manifest_url,
+    integrity: row.integrity,
+    version: row.version,
+    buildId: row.build_id,
+    createdAt: iso(row.created_at),
+    createdBy: row.created_by,
+    note: row.note,
+    checks: typeof row.checks === 'string' ? (JSON.parse(row.checks) as CheckResult[]) : row.checks,
+    broken: row.broken_at === null ? null : { at: iso(row.broken_at), detail: row.broken_detail ?? '' },
+  };
+}
+
+function shown(release: StoredRelease): ShownRelease {
+  const { checks: _checks, broken, ...fields } = release;
+  return broken ? { ...fields, broken } : fields;
+}
+
+const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest();
+
+/** Letters, digits, `.`, `_`, `-`: a token's name is typed on command lines and read in the audit log. */
+const TOKEN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The live activation history of a section, top (active) first. */
+interface StackEntry {
+  seq: string;
+  release_id: string;
+}
+
+/**
+ * Releases, their activation history, tokens and the audit log, in the
+ * messages' PostgreSQL database (embedded or a server). Every server on
+ * the database shares one state: an activation is serialised per section
+ * (a row lock every server takes), committed with its audit entry, and
+ * announced on RELEASES_CHANNEL for the others to pick up.
+ */
+export class ReleaseStore {
+  private secret: Promise<Buffer> | undefined;
+  private readonly environmentHash: Buffer | undefined;
+
+  private constructor(
+    readonly db: Database,
+    options: ReleaseStoreOptions,
+  ) {
+    this.environmentHash = options.environmentToken ? hashOf(options.environmentToken) : undefined;
+  }
+
+  /** Opens the store on `db` (the contact service's database object: PGlite is one per folder), bringing its schema up to date. */
+  static async open(db: Database, options: ReleaseStoreOptions = {}): Promise<ReleaseStore> {
+    await migrateReleases(db);
+    return new ReleaseStore(db, options);
+  }
+
+  // --- releases -----------------------------------------------------------
+
+  /** Stores a checked release; the same URL with the same integrity answers the existing one (`created` false). */
+  async publish(input: PublishInput): Promise<{ release: StoredRelease; created: boolean }> {
+    if (!isSection(input.section)) throw new ReleaseError('not-found', `no section ${JSON.stringify(input.section)}`);
+    return this.db.transaction(async (sql) => {
+      const [inserted] = await sql.query<ReleaseRow>(
+        `INSERT INTO releases AS r (section, manifest_url, integrity, version, build_id, created_by, note, checks)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)
+         ON CONFLICT (section, manifest_url, integrity) DO NOTHING
+         RETURNING ${RELEASE_COLUMNS}`,
+        [input.section, input.manifestUrl, input.integrity, input.version, input.buildId, input.createdBy, input.note ?? null, JSON.stringify(input.checks)],
+      );
+      if (inserted) {
+        const release = toStored(inserted);
+        await this.record(sql, { actor: input.createdBy, action: 'publish', section: input.section, release: release.id, detail: `build ${release.buildId}, version ${release.version}, ${release.manifestUrl}` });
+        return { release, created: true };
+      }
+      const [existing] = await sql.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases r WHERE section = $1 AND manifest_url = $2 AND integrity = $3`, [
+        input.section,
+        input.manifestUrl,
+        input.integrity,
+      ]);
+      if (!existing) throw new Error(`the release of ${input.manifestUrl} vanished while being published`);
+      const release = toStored(existing);
+      await this.record(sql, { actor: input.createdBy, action: 'publish', section: input.section, release: release.id, detail: 'published again: the same URL with the same bytes' });
+      return { release, created: false };
+    });
+  }
+
+  async get(id: string): Promise<StoredRelease | undefined> {
+    const [row] = await this.db.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases r WHERE id = $1`, [id]);
+    return row && toStored(row);
+  }
+
+  /** The releases of `sections` (every section by default), newest first, each with its state. */
+  async list(options: { sections?: readonly SectionId[] } = {}): Promise<ListedRelease[]> {
+    const sections = options.sections ?? SECTION_IDS;
+    const [rows, stacks] = await Promise.all([
+      this.db.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases r WHERE section = ANY($1::text[]) ORDER BY n DESC`, [[...sections]]),
+      this.stackTops(this.db),
+    ]);
+    const candidates = this.candidateIds();
+    return rows.map((row) => {
+      const release = toStored(row);
+      const stack = stacks.get(release.section) ?? [];
+      return { ...shown(release), state: stateOf(release, stack, candidates) };
+    });
+  }
+
+  /**
+   * The releases in a canary now: none until canaries are built. The place
+   * `list` learns which releases to call `candidate`.
+   */
+  private candidateIds(): ReadonlySet<string> {
+    return new Set();
+  }
+
+  /** Each section's active release, where it has one: what every server serves. */
+  async active(): Promise<ActiveReleases> {
+    const rows = await this.db.query<ReleaseRow>(
+      `SELECT DISTINCT ON (a.section) ${RELEASE_COLUMNS}
+       FROM release_activations a JOIN releases r ON r.id = a.release_id
+       WHERE a.popped_at IS NULL ORDER BY a.section, a.seq DESC`,
+    );
+    const active: ActiveReleases = {};
+    for (const row of rows) {
+      const { checks: _checks, broken: _broken, ...release } = toStored(row);
+      active[row.section] = release;
+    }
+    return active;
+  }
+
+  /** Every section's active and previous release, and since when and by whom the active one is. */
+  async sectionStates(): Promise<Record<SectionId, SectionState>> {
+    return this.statesOf(this.db);
+  }
+
+  private async statesOf(sql: Sql, only?: SectionId): Promise<Record<SectionId, SectionState>> {
+    const [tops, changes] = await Promise.all([
+      this.stackTops(sql),
+      sql.query<{ section: SectionId; changed_at: Date | string | null; changed_by: string | null }>('SELECT section, changed_at, changed_by FROM release_sections'),
+    ]);
+    const ids = [...tops.values()].flat();
+    const releases = new Map<string, StoredRelease>();
+    if (ids.length > 0) {
+      for (const row of await sql.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases r WHERE id = ANY($1::text[])`, [ids])) releases.set(row.id, toStored(row));
+    }
+    const pick = (id: string | undefined) => {
+      const release = id === undefined ? undefined : releases.get(id);
+      return release ? shown(release) : null;
+    };
+    const states = {} as Record<SectionId, SectionState>;
+    for (const section of only ? [only] : SECTION_IDS) {
+      const [active, previous] = tops.get(section) ?? [];
+      const change = changes.find((row) => row.section === section);
+      states[section] = {
+        active: pick(active),
+        previous: pick(previous),
+        since: active !== undefined && change?.changed_at ? iso(change.changed_at) : null,
+        by: active !== undefined ? (change?.changed_by ?? null) : null,
+      };
+    }
+    return states;
+  }
+
+  /** The two top entries of every section's stack: the active release and the one a rollback goes back to. */
+  private async stackTops(sql: Sql): Promise<Map<SectionId, string[]>> {
+    const rows = await sql.query<{ section: SectionId; release_id: string }>(
+      `SELECT section, release_id FROM (
+         SELECT section, release_id, row_number() OVER (PARTITION BY section ORDER BY seq DESC) AS depth
+         FROM release_activations WHERE popped_at IS NULL
+       ) stack WHERE depth <= 2 ORDER BY section, depth`,
+    );
+    const tops = new Map<SectionId, string[]>();
+    for (const row of rows) tops.set(row.section, [...(tops.get(row.section) ?? []), row.release_id]);
+    return tops;
+  }
+
+  // --- activation history -------------------------------------------------
+
+  /** Makes `releaseId` the section's active release: pushed on its history (already active: nothing changes). */
+  activate(section: SectionId, releaseId: string, actor: string, note?: string | null): Promise<SectionSwitch> {
+    return this.change(section, actor, async (sql, stack) => {
+      await this.releaseOf(sql, section, releaseId);
+      const from = stack[0]?.release_id ?? null;
+      if (from !== releaseId) await this.push(sql, section, releaseId, actor);
+      return { action: 'activate', release: releaseId, from, detail: note ?? (from === releaseId ? 'already active' : '') };
+    });
+  }
+
+  /**
+   * Goes back in the section's history. Without a release: one step (the
+   * active release is popped, the one below becomes active; twice in a row
+   * goes back two). To a release lower in the history: down to it. To one
+   * not in it: pushed, as an activation. 409 when there is nothing to go
+   * back to, or the release is the active one.
+   */
+  rollback(section: SectionId, releaseId: string | undefined, actor: string, note?: string | null): Promise<SectionSwitch> {
+    return this.change(section, actor, async (sql, stack) => {
+      const top = stack[0];
+      if (releaseId === undefined) {
+        if (!top) throw new ReleaseError('conflict', `${section} has no active release to roll back from`);
+        const below = stack[1];
+        if (!below) throw new ReleaseError('conflict', `${section} has no earlier release to roll back to: ${top.release_id} is the only one in its history`);
+        await sql.query('UPDATE release_activations SET popped_at = now() WHERE seq = $1', [top.seq]);
+        return { action: 'rollback', release: below.release_id, from: top.release_id, detail: note ?? '' };
+      }
+      await this.releaseOf(sql, section, releaseId);
+      if (top?.release_id === releaseId) throw new ReleaseError('conflict', `${releaseId} is already the active release of ${section}`);
+      const target = stack.find((entry) => entry.release_id === releaseId);
+      if (target) {
+        await sql.query('UPDATE release_activations SET popped_at = now() WHERE section = $1 AND popped_at IS NULL AND seq > $2', [section, target.seq]);
+      } else {
+        await this.push(sql, section, releaseId, actor);
+      }
+      return { action: 'rollback', release: releaseId, from: top?.release_id ?? null, detail: note ?? '' };
+    });
+  }
+
+  /**
+   * One change of a section's active release, serialised with every other
+   * change of that section on every server (a row lock on its
+   * release_sections row), audited in the same transaction and announced
+   * on RELEASES_CHANNEL when it commits.
+   */
+  private async change(
+    section: SectionId,
+    actor: string,
+    work: (sql: Sql, stack: StackEntry[]) => Promise<{ action: AuditAction; release: string; from: string | null; detail: string }>,
+  ): Promise<SectionSwitch> {
+    if (!isSection(section)) throw new ReleaseError('not-found', `no section ${JSON.stringify(section)}`);
+    return this.db.transaction(async (sql) => {
+      await sql.query('INSERT INTO release_sections (section) VALUES ($1) ON CONFLICT (section) DO NOTHING', [section]);
+      await sql.query('SELECT section FROM release_sections WHERE section = $1 FOR UPDATE', [section]);
+      const stack = await sql.query<StackEntry>('SELECT seq::text AS seq, release_id FROM release_activations WHERE section = $1 AND popped_at IS NULL ORDER BY seq DESC', [section]);
+      const done = await work(sql, stack);
+      await this.record(sql, { actor, section, ...done });
+      await sql.query('UPDATE release_sections SET generation = generation + 1, changed_at = now(), changed_by = $2 WHERE section = $1', [section, actor]);
+      // Delivered when the transaction commits, and only then.
+      await sql.query('SELECT pg_notify($1, $2)', [RELEASES_CHANNEL, section]);
+      const { active, previous } = (await this.statesOf(sql, section))[section];
+      return { section, active, previous };
+    });
+  }
+
+  private async push(sql: Sql, section: SectionId, releaseId: string, actor: string): Promise<void> {
+    await sql.query('INSERT INTO release_activations (section, release_id, actor) VALUES ($1, $2, $3)', [section, releaseId, actor]);
+  }
+
+  /** The release `id` of `section`: 404 when there is none, 409 when it is another section's. */
+  private async releaseOf(sql: Sql, section: SectionId, id: string): Promise<void> {
+    const [row] = await sql.query<{ section: SectionId }>('SELECT section FROM releases WHERE id = $1', [id]);
+    if (!row) throw new ReleaseError('not-found', `no release ${id}`);
+    if (row.section !== section) throw new ReleaseError('conflict', `${id} is a release of ${row.section}, not of ${section}`);
+  }
+
+  /** Marks a release found broken by the background check (audited the first time); false when there is no such release. */
+  async markBroken(id: string, detail: string): Promise<boolean> {
+    return this.db.transaction(async (sql) => {
+      const [first] = await sql.query<{ section: SectionId }>('UPDATE releases SET broken_at = now(), broken_detail = $2 WHERE id = $1 AND broken_at IS NULL RETURNING section', [id, detail]);
+      if (first) {
+        await this.record(sql, { actor: 'background-check', action: 'broken', section: first.section, release: id, detail });
+        return true;
+      }
+      return (await sql.query('UPDATE releases SET broken_detail = $2 WHERE id = $1 RETURNING id', [id, detail])).length > 0;
+    });
+  }
+
+  /** The background check found the release whole again. */
+  async clearBroken(id: string): Promise<void> {
+    await this.db.transaction(async (sql) => {
+      const [cleared] = await sql.query<{ section: SectionId }>('UPDATE releases SET broken_at = NULL, broken_detail = NULL WHERE id = $1 AND broken_at IS NOT NULL RETURNING section', [id]);
+      if (cleared) await this.record(sql, { actor: 'background-check', action: 'broken', section: cleared.section, release: id, detail: 'whole again: no longer broken' });
+    });
+  }
+
+  // --- audit log ----------------------------------------------------------
+
+  /** Records what a caller did outside the store's own changes (a refused publish, a preview link). */
+  async audit(entry: AuditInput): Promise<void> {
+    await this.record(this.db, entry);
+  }
+
+  private async record(sql: Sql, entry: AuditInput): Promise<void> {
+    await sql.query('INSERT INTO release_audit (actor, action, section, release, from_release, detail) VALUES ($1, $2, $3, $4, $5, $6)', [
+      entry.actor,
+      entry.action,
+      entry.section ?? null,
+      entry.release ?? null,
+      entry.from ?? null,
+      entry.detail ?? '',
+    ]);
+  }
+
+  /** The audit log, newest first: of `sections` only (entries with no section, such as tokens, left out), or all. */
+  async auditLog(options: { sections?: readonly SectionId[]; limit?: number } = {}): Promise<AuditEntry[]> {
+    const limit = Math.max(1, Math.min(options.limit ?? 100, 10_000));
+    const rows = await this.db.query<{ at: Date | string; actor: string; action: AuditAction; section: SectionId | null; release: string | null; from_release: string | null; detail: string }>(
+      `SELECT at, actor, action, section, release, from_release, detail FROM release_audit
+       ${options.sections ? 'WHERE section = ANY($2::text[])' : ''} ORDER BY seq DESC LIMIT $1`,
+      options.sections ? [limit, [...options.sections]] : [limit],
+    );
+    return rows.map((row) => ({ at: iso(row.at), actor: row.actor, action: row.action, section: row.section, release: row.release, from: row.from_release, detail: row.detail }));
+  }
+
+  // --- tokens -------------------------------------------------------------
+
+  /**
+   * A new token, random, returned this once and stored as its sha256. With a
+   * section and no scopes it is that section's token; with neither, an
+   * integrator's (`releases`).
+   */
+  async createToken(options: { name: string; section?: SectionId | null; scopes?: readonly Scope[]; actor: string }): Promise<CreatedToken> {
+    const { name, actor } = options;
+    if (!TOKEN_NAME.test(name)) throw new ReleaseError('invalid', `a token's name is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
+    if (name === ENVIRONMENT_ACTOR || name === OWNER_TOKEN_NAME) throw new ReleaseError('conflict', `the name ${name} is reserved`);
+    const section = options.section ?? null;
+    if (section !== null && !isSection(section)) throw new ReleaseError('not-found', `no section ${JSON.stringify(section)}`);
+    const scopes = [...new Set(options.scopes ?? [section ? (`section:${section}` as const) : 'releases'])];
+    if (scopes.length === 0 || !scopes.every(isScope)) throw new ReleaseError('invalid', `scopes are releases, messages or section:<${SECTION_IDS.join('|')}>`);
+    return this.db.transaction(async (sql) => {
+      const token = randomBytes(32).toString('base64url');
+      const inserted = await sql.query('INSERT INTO release_tokens (name, scopes, hash, created_by) VALUES ($1, $2::text[], $3, $4) ON CONFLICT DO NOTHING RETURNING id', [
+        name,
+        scopes,
+        hashOf(token).toString('hex'),
+        actor,
+      ]);
+      if (inserted.length === 0) throw new ReleaseError('conflict', `a token named ${name} exists; revoke it first`);
+      await this.record(sql, { actor, action: 'token', section, detail: `created ${name} (${scopes.join(', ')})` });
+      return { name, section, scopes, token };
+    });
+  }
+
+  /** The live token named `name`, without its secret; undefined when there is none. */
+  async token(name: string): Promise<{ name: string; scopes: Scope[]; owner: boolean } | undefined> {
+    const [row] = await this.db.query<{ name: string; scopes: Scope[]; owner: boolean }>('SELECT name, scopes, owner FROM release_tokens WHERE name = $1 AND revoked_at IS NULL', [name]);
+    return row;
+  }
+
+  /** Revokes the live token named `name`; false when there is none. */
+  async revokeToken(name: string, actor: string): Promise<boolean> {
+    return this.db.transaction(async (sql) => {
+      const [revoked] = await sql.query<{ scopes: Scope[] }>('UPDATE release_tokens SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL RETURNING scopes', [name]);
+      if (!revoked) return false;
+      const section = revoked.scopes.find((scope) => scope.startsWith('section:'))?.slice('section:'.length) ?? null;
+      await this.record(sql, { actor, action: 'token', section: isSection(section) ? section : null, detail: `revoked ${name}` });
+      return true;
+    });
+  }
+
+  /**
+   * Who a bearer token is, or undefined. Looked up by its sha256 (an index
+   * hit whatever the token), then the hashes compared in constant time;
+   * PORTICO_CONTROL_TOKEN is compared the same way.
+   */
+  async authenticate(bearer: string | undefined): Promise<Actor | undefined> {
+    if (!bearer) return undefined;
+    const given = hashOf(bearer);
+    if (this.environmentHash && timingSafeEqual(given, this.environmentHash)) return { name: ENVIRONMENT_ACTOR, scopes: ALL_SCOPES };
+    const [row] = await this.db.query<{ name: string; scopes: Scope[]; hash: string }>('SELECT name, scopes, hash FROM release_tokens WHERE hash = $1 AND revoked_at IS NULL', [
+      given.toString('hex'),
+    ]);
+    if (!row) return undefined;
+    const stored = Buffer.from(row.hash, 'hex');
+    return stored.length === given.length && timingSafeEqual(stored, given) ? { name: row.name, scopes: row.scopes.filter(isScope) } : undefined;
+  }
+
+  /**
+   * At a fresh install's first start: when no owner token lives and
+   * PORTICO_CONTROL_TOKEN is unset, creates one with every scope and writes
+   * it to `<dataDir>/control-token` (0600), where the commands on this
+   * machine read it. Answers the file's path when it wrote one.
+   */
+  async ensureOwnerToken(dataDir: string): Promise<string | undefined> {
+    if (this.environmentHash) return undefined;
+    return this.db.transaction(async (sql) => {
+      const token = randomBytes(32).toString('base64url');
+      const [inserted] = await sql.query<{ id: string }>(
+        `INSERT INTO release_tokens (name, scopes, hash, owner, created_by) VALUES ($1, $2::text[], $3, true, 'server')
+         ON CONFLICT DO NOTHING RETURNING id`,
+        [OWNER_TOKEN_NAME, [...ALL_SCOPES], hashOf(token).toString('hex')],
+      );
+      if (!inserted) return undefined;
+      const file = path.join(dataDir, CONTROL_TOKEN_FILE);
+      // Written before the commit: a token that cannot be written is not created.
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+      try {
+        writeFileSync(temporary, `${token}\n`, { mode: 0o600, flag: 'wx' });
+        renameSync(temporary, file);
+      } finally {
+        rmSync(temporary, { force: true });
+      }
+      await this.record(sql, { actor: 'server', action: 'token', detail: `created ${OWNER_TOKEN_NAME} (${ALL_SCOPES.join(', ')}) at first start, written to ${file}` });
+      return file;
+    });
+  }
+
+  // --- preview links and watching -----------------------------------------
+
+  /** The key preview links are signed with: 32 random bytes made once, shared by every server on the database. */
+  previewSecret(): Promise<Buffer> {
+    this.secret ??= (async () => {
+      await this.db.query("INSERT INTO release_settings (name, value) VALUES ('preview-secret', $1) ON CONFLICT (name) DO NOTHING", [randomBytes(32).toString('base64')]);
+      const [row] = await this.db.query<{ value: string }>("SELECT value FROM release_settings WHERE name = 'preview-secret'");
+      return Buffer.from(row!.value, 'base64');
+    })();
+    // A failure (the database down) is tried again next time, not kept.
+    this.secret.catch(() => (this.secret = undefined));
+    return this.secret;
+  }
+
+  /**
+   * Calls `onChange(section)` after each activation or rollback on any
+   * server: at once through LISTEN, and from a poll every `pollMs` that
+   * catches what a dropped connection missed (listening again meanwhile).
+   * A change may be reported more than once; the caller reads `active()`.
+   */
+  async watch(onChange: (section: SectionId) => void, options: { pollMs?: number } = {}): Promise<{ close(): Promise<void> }> {
+    const generations = async () => new Map((await this.db.query<{ section: SectionId; generation: string }>('SELECT section, generation::text AS generation FROM release_sections')).map((row) => [row.section, row.generation]));
+    // With the database away at first, every section counts as changed at the first poll that reaches it.
+    let known = await generations().catch(() => new Map<SectionId, string>());
+    let listening: Listening | undefined;
+    let closed = false;
+    const listen = async () => {
+      try {
+        listening = await this.db.listen(RELEASES_CHANNEL, (payload) => {
+          if (isSection(payload)) onChange(payload);
+        });
+      } catch {
+        // The next poll listens again.
+        listening = undefined;
+      }
+    };
+    await listen();
+    let polling = false;
+    const poll = async () => {
+      if (polling || closed) return;
+      polling = true;
+      try {
+        if (!listening?.alive) {
+          await listening?.close().catch(() => undefined);
+          await listen();
+        }
+        const now = await generations();
+        for (const [section, generation] of now) if (known.get(section) !== generation && isSection(section)) onChange(section);
+        known = now;
+      } catch {
+        // The database is away: what was last known stays served; the next poll tries again.
+      } finally {
+        polling = false;
+      }
+    };
+    const timer = setInterval(() => void poll(), options.pollMs ?? WATCH_POLL_MS);
+    timer.unref();
+    return {
+      async close() {
+        closed = true;
+        clearInterval(timer);
+        await listening?.close().catch(() => undefined);
+      },
+    };
+  }
+}
+
+/** A release's state in its section: what visitors get first, then whether it is safe to go back to. */
+function stateOf(release: StoredRelease, stack: readonly string[], candidates: ReadonlySet<string>): ReleaseState {
+  if (stack[0] === release.id) return 'active';
+  if (candidates.has(release.id)) return 'candidate';
+  if (release.broken) return 'broken';
+  if (stack[1] === release.id) return 'previous';
+  return 'available';
+}
