@@ -8,6 +8,6 @@ export { DEFAULT_RETENTION_DAYS } from './retention';
 export { SIGNATURE_HEADER, signature } from './delivery/channels';
 export { openEmbeddedDatabase, openServerDatabase, type Database, type Listening, type Sql } from './store/database';
 export { applyMigrations, type MigrationPlan } from './store/migrations';
-export { CONTROL_PORT_OFFSET, CONTROL_TOKEN_FILE, controlHost, controlPort, controlToken, controlUrl, type ControlToken } from './control/control-address';
+export { CONTROL_TOKEN_FILE, controlHost, controlToken, controlUrl, type ControlToken } from './control/control-address';
 export { type StoredMessage } from './store/message-store';
 export { messagesCommand, type CommandContext } from './cli/messages-command';

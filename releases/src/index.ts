@@ -16,5 +16,5 @@ export {
 } from './store/release-store';
 export { ReleaseError, type ReleaseErrorKind } from './store/release-error';
 export { CONTROL_BODY_LIMIT, startControlApi, type ControlApi, type ControlApiOptions, type MessagesAdmin } from './control/control-api';
-export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, PREVIEW_PARAM, previewUrl, publicUrlOf, signPreview, verifyPreview, type PreviewGrant } from './preview-link';
+export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, previewUrl, publicUrlOf, signPreview, verifyPreview, type PreviewGrant } from './preview-link';
 export { ALL_SCOPES, ENVIRONMENT_ACTOR, mayActOn, OWNER_TOKEN_NAME, visibleSections } from './scopes';

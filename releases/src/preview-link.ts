@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { PREVIEW_PARAM } from '@portico/contract/preview';
 
 /** A preview link lasts this long unless its maker says otherwise: a working day and a night, for a review across time zones. */
 export const DEFAULT_PREVIEW_SECONDS = 24 * 60 * 60;
@@ -6,8 +7,6 @@ export const DEFAULT_PREVIEW_SECONDS = 24 * 60 * 60;
 /** The longest a preview link may last: a link is a capability, and one that never expires is a second production. */
 export const MAX_PREVIEW_SECONDS = 30 * 24 * 60 * 60;
 
-/** The query parameter that carries a preview token on the page's address. */
-export const PREVIEW_PARAM = 'preview';
 
 export interface PreviewGrant {
   release: string;

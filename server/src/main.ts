@@ -1,6 +1,8 @@
 import path from 'node:path';
-import { contactSettings, startContactService, storeOpeningApi, type ContactService } from '@portico/messages';
-import { basePort } from '@portico/contract/sections';
+import { contactSettings, controlHost, startContactService, storeOpeningApi, type ContactService } from '@portico/messages';
+import { basePort, controlPort } from '@portico/contract/sections';
+import { publicUrlOf, type ReleaseStore } from '@portico/releases';
+import { releaseFeed, startControlPlane, type ControlPlane } from './control-plane';
 import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
 import { connectionsPerClientFrom } from './client-limits';
 import { StartError, startPortico, type RunningPortico } from './portico-server';
@@ -40,6 +42,7 @@ const STOP_WITHIN_MS = 14_000;
 
 let running: RunningPortico | undefined;
 let contact: ContactService | undefined;
+let control: ControlPlane | undefined;
 let stopping = false;
 /** Ends the wait for a database server that has not answered yet. */
 const databaseWait = new AbortController();
@@ -54,6 +57,7 @@ function stop(code: number): void {
     process.exit(code === 0 ? 1 : code);
   }, STOP_WITHIN_MS);
   void (async () => {
+    await control?.close().catch((error: unknown) => console.error(`Portico: stopping the control API: ${(error as Error).message}`));
     await running?.close().catch((error: unknown) => console.error(`Portico: stopping the server: ${(error as Error).message}`));
     await contact?.close().catch((error: unknown) => console.error(`Portico: closing the message store: ${(error as Error).message}`));
     process.exit(code);
@@ -94,6 +98,34 @@ async function main(): Promise<void> {
   if (!settings.databaseUrl) contact = await contactStarting;
   if (stopping) return;
   const storeOpening = storeOpeningApi(dataHeaders());
+
+  // Releases live in the same database: the control API (port + 4) opens on
+  // it once it is open, and until then config.json is served as written.
+  const port = basePort(process.env);
+  let storeOpened: (store: ReleaseStore) => void = () => undefined;
+  const releaseStore = new Promise<ReleaseStore>((resolve) => (storeOpened = resolve));
+  const startControl = async (service: ContactService) => {
+    control = await startControlPlane(service.database, {
+      configPath,
+      basePort: port,
+      ports: () => running?.ports ?? [],
+      environmentToken: process.env.PORTICO_CONTROL_TOKEN || undefined,
+      dataDir: settings.databaseUrl ? undefined : settings.dataDir,
+      listen: { port: controlPort(process.env), host: controlHost(process.env) },
+      publicUrl: publicUrlOf(process.env, port),
+      messages: service.store,
+      renderCheck: () => {
+        const check = running?.checkRender;
+        // The worker keys a build by its hash, as the page's builds are keyed.
+        return check && ((section, build) => check(section, { key: build.integrity, url: build.url, code: build.code }));
+      },
+      log,
+    });
+    storeOpened(control.store);
+    console.log(`The control API (releases, tokens, messages) listens at ${control.api.url}`);
+  };
+  if (contact) await startControl(contact);
+  if (stopping) return;
   try {
     running = await startPortico({
       rootDir,
@@ -115,8 +147,11 @@ async function main(): Promise<void> {
               sandbox: { setting: process.env.PORTICO_SSR_SANDBOX, user: workerUser() },
             },
       clientLimits: connectionsPerClient === undefined ? {} : { connectionsPerClient },
+      releases: releaseFeed(releaseStore),
     });
   } catch (error) {
+    await control?.close();
+    control = undefined;
     await contact?.close();
     contact = undefined;
     throw error;
@@ -129,6 +164,7 @@ async function main(): Promise<void> {
     contact = await contactStarting;
     if (stopping) return;
     console.log(contact.summary);
+    await startControl(contact);
   }
 }
 

@@ -1,12 +1,10 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import { controlHost, controlPort, controlToken, controlUrl } from '../control/control-address';
+import { controlHost, controlToken, controlUrl } from '../control/control-address';
 
 describe('where the control API is', () => {
   it('is on loopback, port 8084, or PORT+4', () => {
-    expect(controlPort({})).toBe(8084);
-    expect(controlPort({ PORT: '9000' })).toBe(9004);
     expect(controlHost({})).toBe('127.0.0.1');
     expect(controlUrl({})).toBe('http://127.0.0.1:8084');
     expect(controlUrl({ PORT: '9000' })).toBe('http://127.0.0.1:9004');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { basePort, type PortEnvironment } from '@portico/contract/sections';
+import { controlPort, type PortEnvironment } from '@portico/contract/sections';
 import { SettingsError } from '../settings';
 
 // Where the control API listens and which token a command on this machine
@@ -10,14 +10,6 @@ import { SettingsError } from '../settings';
 
 /** In the data folder: the owner token a fresh install writes (0600), read by the commands when PORTICO_TOKEN is unset. */
 export const CONTROL_TOKEN_FILE = 'control-token';
-
-/** The control API's port is the page's port plus this (8084 by default). */
-export const CONTROL_PORT_OFFSET = 4;
-
-/** `PORT=N` puts the control API on N+4. */
-export function controlPort(env: PortEnvironment): number {
-  return basePort(env) + CONTROL_PORT_OFFSET;
-}
 
 /** The address the control API listens on: loopback unless PORTICO_CONTROL_HOST names another. */
 export function controlHost(env: PortEnvironment): string {

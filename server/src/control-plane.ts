@@ -1,0 +1,186 @@
+import { answerConfig } from '@portico/config-server/config-answer';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { Database } from '@portico/messages';
+import {
+  ReleaseStore,
+  startControlApi,
+  verifyPreview,
+  type ControlApi,
+  type MessagesAdmin,
+  type PublishChecks,
+  type Release,
+  type StoredRelease,
+} from '@portico/releases';
+import { runPublishChecks, type RenderCheck } from '@portico/releases/checks';
+import { parseConfig } from '@portico/shared-config/config';
+import type { PreviewVisit, ReleaseFeed } from './served-releases';
+
+/** How often the active releases' files are checked again in the background (and first, this long after start). */
+export const RECHECK_EVERY_MS = 10 * 60_000;
+const FIRST_RECHECK_MS = 30_000;
+/** Released builds are immutable: a preview visit looks its release up once. */
+const RELEASES_KEPT = 256;
+
+export interface ControlPlaneOptions {
+  /** The operator's config.json (PORTICO_CONFIG), or the default one. */
+  configPath?: string;
+  basePort: number;
+  /** The page's ports once open (the default config.json names the remotes on them). */
+  ports: () => readonly number[];
+  /** PORTICO_CONTROL_TOKEN: accepted as an integrator token, actor `environment`. */
+  environmentToken?: string;
+  /** Where a fresh install writes its owner token. */
+  dataDir?: string;
+  /** The control API's address; port 0 for any (tests). */
+  listen: { port: number; host: string };
+  publicUrl: string;
+  messages?: MessagesAdmin;
+  /** The render check of the server's section workers (RunningPortico.checkRender). */
+  renderCheck: () => RenderCheck | undefined;
+  log: (line: string) => void;
+}
+
+export interface ControlPlane {
+  store: ReleaseStore;
+  api: ControlApi;
+  /** Checks each active release's files again now: a build removed or changed on its host is marked broken. */
+  recheck(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The origins a section's releases may be fetched from: the origin of the
+ * file's own `remotes[section]` and every `allowedRemoteOrigins` entry. The
+ * server requests nothing anywhere else (a publish naming another origin is
+ * refused before any request).
+ */
+async function allowedOriginsOf(section: SectionId, options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports'>): Promise<string[]> {
+  const answer = await answerConfig({ configPath: options.configPath, basePort: options.basePort, ports: options.ports(), hostHeader: 'localhost' });
+  if (answer.value === undefined) return [];
+  const { config } = parseConfig(answer.value);
+  const own = config.remotes[section];
+  return [...(own && URL.canParse(own) ? [new URL(own).origin] : []), ...config.allowedRemoteOrigins];
+}
+
+/**
+ * A release feed for the page server over a store that may not be open yet
+ * (a database server still being waited for): until it is, reading fails
+ * (config.json is served as written) and the listener is attached once it
+ * opens, with a read straight away.
+ */
+export function releaseFeed(store: Promise<ReleaseStore>): ReleaseFeed {
+  let opened: ReleaseStore | undefined;
+  void store.then((value) => (opened = value), () => undefined);
+  const releases = new Map<string, Release>();
+  const releaseById = async (id: string): Promise<Release | undefined> => {
+    const known = releases.get(id);
+    if (known) return known;
+    const found = await opened?.get(id);
+    if (!found) return undefined;
+    if (releases.size >= RELEASES_KEPT) releases.delete(releases.keys().next().value!);
+    releases.set(id, found);
+    return found;
+  };
+  let secret: Buffer | undefined;
+  return {
+    read: () => (opened ? opened.active() : Promise.reject(new Error('the release store is not open yet'))),
+    async watch(onChange) {
+      let closed = false;
+      let watching: { close(): Promise<void> } | undefined;
+      void store.then(async (value) => {
+        if (closed) return;
+        watching = await value.watch(() => onChange());
+        onChange();
+      }, () => undefined);
+      return {
+        async close() {
+          closed = true;
+          await watching?.close();
+        },
+      };
+    },
+    async openPreview(token): Promise<PreviewVisit> {
+      if (!opened) return { refused: 'invalid' };
+      secret ??= await opened.previewSecret();
+      const grant = verifyPreview(secret, token);
+      if ('problem' in grant) return { refused: grant.problem.startsWith('expired') ? 'expired' : 'invalid' };
+      const release = await releaseById(grant.release);
+      return release ? { release, expiresAt: grant.expiresAt } : { refused: 'invalid' };
+    },
+  };
+}
+
+/** The checks a publish runs, with this server's render workers and the sections' allowed origins. */
+export function publishChecksFor(options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports' | 'renderCheck'>): PublishChecks {
+  return async ({ section, manifestUrl }) =>
+    runPublishChecks({ section, manifestUrl, allowedOrigins: await allowedOriginsOf(section, options), renderCheck: options.renderCheck() });
+}
+
+/** The names of the checks that say whether a released build's files are still there, unchanged. */
+const STILL_THERE = new Set(['reachable', 'manifest', 'integrity', 'node-build']);
+
+/** One release's files checked again: a problem in words, or none. */
+async function stillServed(release: StoredRelease, options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports'>): Promise<string | undefined> {
+  const result = await runPublishChecks({ section: release.section, manifestUrl: release.manifestUrl, allowedOrigins: await allowedOriginsOf(release.section, options) });
+  if (result.refusedOrigin) return `its origin ${result.refusedOrigin} is no longer allowed by config.json`;
+  const failed = result.checks.filter((check) => STILL_THERE.has(check.name) && !check.ok);
+  if (failed.length > 0) return failed.map((check) => `${check.name}: ${check.detail}`).join('; ');
+  if (result.manifest && result.manifest.integrity !== release.integrity) return 'its manifest is not the bytes that were published (the pin no longer matches)';
+  return undefined;
+}
+
+/** Opens the release store on `database`, makes sure there is an owner token, and starts the control API. */
+export async function startControlPlane(database: Database, options: ControlPlaneOptions): Promise<ControlPlane> {
+  const store = await ReleaseStore.open(database, { environmentToken: options.environmentToken });
+  if (options.dataDir) {
+    const written = await store.ensureOwnerToken(options.dataDir);
+    if (written) options.log(`control: a new owner token (every scope) is in ${written}; npm run release on this machine reads it from there`);
+  }
+  const api = await startControlApi({
+    store,
+    port: options.listen.port,
+    host: options.listen.host,
+    publishChecks: publishChecksFor(options),
+    messages: options.messages,
+    publicUrl: options.publicUrl,
+    log: options.log,
+    configuredRemotes: async () => {
+      const answer = await answerConfig({ configPath: options.configPath, basePort: options.basePort, ports: options.ports(), hostHeader: 'localhost' });
+      return answer.value === undefined ? {} : parseConfig(answer.value).config.remotes;
+    },
+  });
+
+  const recheck = async () => {
+    const active = await store.active().catch(() => ({}) as Awaited<ReturnType<ReleaseStore['active']>>);
+    for (const id of SECTION_IDS) {
+      const release = active[id] && (await store.get(active[id].id).catch(() => undefined));
+      if (!release) continue;
+      const problem = await stillServed(release, options).catch((error: unknown) => `the check failed: ${(error as Error).message}`);
+      if (problem && !release.broken) {
+        await store.markBroken(release.id, problem);
+        await store.audit({ actor: 'server', action: 'broken', section: release.section, release: release.id, detail: problem });
+        options.log(`releases: the active ${id} release ${release.id} is broken: ${problem}`);
+      } else if (!problem && release.broken) {
+        await store.clearBroken(release.id);
+      }
+    }
+  };
+  let rechecking: Promise<void> = Promise.resolve();
+  const run = () => (rechecking = rechecking.then(recheck).catch((error: unknown) => options.log(`releases: the background check failed: ${(error as Error).message}`)));
+  const first = setTimeout(run, FIRST_RECHECK_MS);
+  const every = setInterval(run, RECHECK_EVERY_MS);
+  first.unref();
+  every.unref();
+
+  return {
+    store,
+    api,
+    recheck: () => run(),
+    async close() {
+      clearTimeout(first);
+      clearInterval(every);
+      await api.close();
+      await rechecking;
+    },
+  };
+}
