@@ -17,7 +17,7 @@ const REPO_ROOT = path.resolve(__dirname, '../../..');
 const SECRET = `webhook-secret-${Math.random().toString(36).slice(2)}`;
 const MESSAGE = `message-marker-${Math.random().toString(36).slice(2)}`;
 
-/** Four free ports in a row, for PORT=N (N…N+3). */
+/** Five free ports in a row, for PORT=N (N…N+3, the control API on N+4). */
 async function freePortBase(): Promise<number> {
   for (;;) {
     const base = 20_000 + Math.floor(Math.random() * 40_000);
@@ -110,7 +110,8 @@ describe('a hostile Contact build on a running server', () => {
       body: JSON.stringify({ name: 'Asha', telephone: '+91 98765 43210', message: MESSAGE, language: 'en', idempotencyKey: 'hostile-test-0001' }),
     });
     expect(stored.status).toBe(201);
-    const admin = JSON.parse(readFileSync(path.join(serve.dataDir, 'admin.json'), 'utf8')) as { port: number; token: string };
+    // The owner token a fresh install writes, and the control API that takes it.
+    const admin = { token: readFileSync(path.join(serve.dataDir, 'control-token'), 'utf8').trim(), port: serve.port + 4 };
 
     serve.configure({
       home: cdn.publish('home', 'remote-home'),
@@ -120,7 +121,7 @@ describe('a hostile Contact build on a running server', () => {
         'remote-contact',
         stealPayload({
           secretName: 'PORTICO_WEBHOOK_SECRET',
-          files: [path.join(serve.dataDir, 'admin.json'), path.join(serve.dataDir, 'server.lock'), path.join(REPO_ROOT, 'README.md'), '/etc/shadow'],
+          files: [path.join(serve.dataDir, 'control-token'), path.join(serve.dataDir, 'server.lock'), path.join(REPO_ROOT, 'README.md'), '/etc/shadow'],
           frontPid: serve.child.pid!,
           otherPid: bystander.pid!,
           ports: [serve.port, admin.port],
@@ -138,12 +139,12 @@ describe('a hostile Contact build on a running server', () => {
     expect(bystander.exitCode).toBeNull();
     expect(serve.child.exitCode).toBeNull();
     expect((await fetch(origin)).status).toBe(200);
-    const messages = (await (await fetch(`http://127.0.0.1:${admin.port}/messages`, { headers: { Authorization: `Bearer ${admin.token}` } })).json()) as unknown[];
+    const messages = (await (await fetch(`http://127.0.0.1:${admin.port}/api/messages`, { headers: { Authorization: `Bearer ${admin.token}` } })).json()) as unknown[];
     expect(messages).toHaveLength(1);
   });
 });
 
-test('SIGTERM while a section worker fails to start: the process exits within 15 s, its lock and admin file removed', async () => {
+test('SIGTERM while a section worker fails to start: the process exits within 15 s, its lock removed', async () => {
   const serve = await startServe({ home: cdn.publish('home', 'remote-home'), contact: cdn.publish('microtask-loop', 'remote-contact', MICROTASK_LOOP) });
   await until("the first failed start of Contact's worker", () => serve.output().includes("the contact section's worker did not answer"));
   expect(serve.output()).not.toContain('Portico is serving at');
@@ -154,6 +155,5 @@ test('SIGTERM while a section worker fails to start: the process exits within 15
   if (code === 'still running') serve.child.kill('SIGKILL');
   expect(code).toBe(0);
   expect(existsSync(path.join(serve.dataDir, 'server.lock'))).toBe(false);
-  expect(existsSync(path.join(serve.dataDir, 'admin.json'))).toBe(false);
   serve.remove();
 });
