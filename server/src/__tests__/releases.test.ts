@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Database } from '@portico/messages';
+import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { existingBuild } from '@portico/testing/built-apps';
+import { sampleConfig } from '@portico/testing/sample-config';
+import { serveDist, type DistServer } from '@portico/testing/serve-dist';
+import { releaseFeed, startControlPlane, type ControlPlane } from '../control-plane';
+import { startPortico, type RunningPortico } from '../portico-server';
+
+// Releases end to end below the browser: a control API publishing real
+// builds through every check (the render check in the server's own section
+// sandbox), and two page servers on one PostgreSQL server serving what is
+// active. The browser test (tests/specs/releases.spec.ts) shows the page.
+
+jest.setTimeout(120_000);
+
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+const TOKEN = 'integrator-token-for-the-test';
+const runs = serverTestsRun();
+const describeWithPostgres = runs ? describe : describe.skip;
+
+interface BuiltManifest {
+  metaData: { ssrRemoteEntry: { name: string; path: string; integrity: string } };
+}
+
+/**
+ * The contact build as its team's CDN serves it, on an origin of its own;
+ * `payload` appended to its node build (renamed and re-hashed, as a build
+ * would name it) makes another release of it.
+ */
+async function contactRelease(payload?: string): Promise<DistServer> {
+  const dist = existingBuild('remote-contact');
+  const server = await serveDist(dist);
+  if (payload !== undefined) {
+    const manifest = JSON.parse(readFileSync(path.join(dist, 'mf-manifest.json'), 'utf8')) as BuiltManifest;
+    const entry = manifest.metaData.ssrRemoteEntry;
+    const code = `${readFileSync(path.join(dist, entry.path, entry.name), 'utf8')}\n${payload}`;
+    const name = `remoteEntry.${createHash('sha256').update(code).digest('hex').slice(0, 10)}.js`;
+    manifest.metaData.ssrRemoteEntry = { ...entry, name, integrity: `sha384-${createHash('sha384').update(code).digest('base64')}` };
+    server.overrides.set(`/${entry.path}/${name}`, { body: code });
+    server.overrides.set('/mf-manifest.json', { body: JSON.stringify(manifest) });
+  }
+  return server;
+}
+
+describeWithPostgres('releases on two servers sharing one PostgreSQL server', () => {
+  let database: TestDatabase;
+  let first: DistServer;
+  let second: DistServer;
+  let throwing: DistServer;
+  let folder: string;
+  const pools: Database[] = [];
+  const servers: RunningPortico[] = [];
+  let control: ControlPlane;
+  const log: string[] = [];
+
+  beforeAll(async () => {
+    database = serverTestDatabase();
+    [first, second, throwing] = await Promise.all([contactRelease(), contactRelease('/* the second release */'), contactRelease(';throw new Error("this build throws as it loads");')]);
+    folder = mkdtempSync(path.join(tmpdir(), 'portico-releases-'));
+    const configPath = path.join(folder, 'config.json');
+    writeFileSync(configPath, JSON.stringify({ ...sampleConfig, allowedRemoteOrigins: [first.origin, second.origin, throwing.origin] }));
+    for (let index = 0; index < 2; index++) {
+      const db = await database.open();
+      pools.push(db);
+      const storeOpened = index === 0 ? startControlPlane(db, {
+        configPath,
+        basePort: 0,
+        ports: () => servers[0]?.ports ?? [],
+        environmentToken: TOKEN,
+        listen: { port: 0, host: '127.0.0.1' },
+        publicUrl: 'http://localhost',
+        renderCheck: () => servers[0]?.checkRender && ((section, build) => servers[0]!.checkRender(section, { key: build.integrity, url: build.url, code: build.code })),
+        log: (line) => log.push(line),
+      }).then((plane) => (control = plane).store) : (await import('@portico/releases')).ReleaseStore.open(db);
+      servers.push(await startPortico({ rootDir: REPO_ROOT, basePort: 0, configPath, log: (line) => log.push(line), releases: releaseFeed(storeOpened) }));
+    }
+  });
+  afterAll(async () => {
+    await control?.close();
+    await Promise.all(servers.map((server) => server.close()));
+    await Promise.all(pools.map((db) => db.close()));
+    await Promise.all([first, second, throwing].map((server) => server?.close()));
+    database?.cleanUp();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  const api = async (method: string, route: string, body?: unknown) => {
+    const response = await fetch(`${control.api.url}${route}`, {
+      method,
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> & { checks?: { name: string; ok: boolean; detail: string }[] } };
+  };
+  const served = async (server: RunningPortico) => ((await (await fetch(`${server.url}/config.json`)).json()) as { remotes: Record<string, string> }).remotes.contact;
+  /** How long until both servers serve `url` for contact in config.json. */
+  async function bothServe(url: string): Promise<number> {
+    const started = Date.now();
+    while ((await Promise.all(servers.map(served))).some((remote) => remote !== url)) {
+      if (Date.now() - started > 20_000) throw new Error(`not served by both within 20 s: ${JSON.stringify(await Promise.all(servers.map(served)))}\n${log.join('\n')}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return Date.now() - started;
+  }
+
+  test('a build passes every check, the render in the section sandbox included, and its activation reaches both servers, server-rendered', async () => {
+    const published = await api('POST', '/api/releases', { section: 'contact', manifestUrl: `${first.origin}/mf-manifest.json` });
+    expect(published.status).toBe(201);
+    const pin = `sha384-${createHash('sha384').update(readFileSync(path.join(existingBuild('remote-contact'), 'mf-manifest.json'))).digest('base64')}`;
+    expect(published.body).toMatchObject({ id: expect.stringMatching(/^contact-\d+$/), integrity: pin });
+
+    expect((await api('POST', '/api/sections/contact/active', { release: published.body.id })).status).toBe(200);
+    await bothServe(`${first.origin}/mf-manifest.json`);
+    // The other server's page is rendered on the server with the release, as its workers warmed it.
+    // (config.json's other sections are on ports nobody serves here: only Contact is rendered.)
+    let page = '';
+    for (const started = Date.now(); !/"rendered":\["contact"\]/.test(page) && Date.now() - started < 20_000; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      page = await (await fetch(servers[1]!.url)).text();
+    }
+    expect(page).toMatch(/"rendered":\["contact"\]/);
+  });
+
+  test('a node build that throws is refused by the render check, with the reason, and nothing is served from it', async () => {
+    const refused = await api('POST', '/api/releases', { section: 'contact', manifestUrl: `${throwing.origin}/mf-manifest.json` });
+    expect(refused.status).toBe(422);
+    const render = refused.body.checks?.find((check) => check.name === 'render');
+    expect(render).toMatchObject({ ok: false, detail: expect.stringContaining('this build throws as it loads') });
+    expect(refused.body.checks?.filter((check) => !check.ok).map((check) => check.name)).toEqual(['render']);
+    const listed = await api('GET', '/api/releases?section=contact');
+    expect(JSON.stringify(listed.body)).not.toContain(throwing.origin);
+  });
+
+  test('rollback to the release two back, and a plain rollback, reach both servers', async () => {
+    const v2 = await api('POST', '/api/releases', { section: 'contact', manifestUrl: `${second.origin}/mf-manifest.json` });
+    expect(v2.status).toBe(201);
+    const v1 = (await api('GET', '/api/releases?section=contact')).body as unknown as { id: string; manifestUrl: string }[];
+    const firstId = v1.find((release) => release.manifestUrl.startsWith(first.origin))!.id;
+    await api('POST', '/api/sections/contact/active', { release: v2.body.id });
+    await bothServe(`${second.origin}/mf-manifest.json`);
+
+    // Back to the first, two steps down the history: first, second, (first again).
+    const back = await api('POST', '/api/sections/contact/rollback', {});
+    expect(back.status).toBe(200);
+    expect(back.body).toMatchObject({ active: { id: firstId } });
+    await bothServe(`${first.origin}/mf-manifest.json`);
+
+    const none = await api('POST', '/api/sections/contact/rollback', {});
+    expect(none.status).toBe(409);
+  });
+
+  test('a published build later changed on its host is marked broken by the background check', async () => {
+    const active = (await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string; manifestUrl: string } } };
+    const { id, manifestUrl } = active.contact.active;
+    const host = [first, second].find((server) => manifestUrl.startsWith(server.origin))!;
+    const original = readFileSync(path.join(existingBuild('remote-contact'), 'remoteEntry.js'));
+    host.overrides.set('/remoteEntry.js', { body: Buffer.concat([original, Buffer.from('\n// changed after publishing')]) });
+    await control.recheck();
+    const listed = (await api('GET', '/api/releases?section=contact')).body as unknown as { id: string; broken?: { detail: string } }[];
+    expect(listed.find((release) => release.id === id)?.broken?.detail).toContain('integrity');
+    const audit = (await api('GET', '/api/audit')).body as unknown as { action: string; release: string }[];
+    expect(audit[0]).toMatchObject({ action: 'broken', release: id });
+    host.overrides.delete('/remoteEntry.js');
+  });
+});
