@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { APP_DIRS } from '@portico/contract/sections';
+import { expect, test, workerPorts, writeConfig } from '../support/fixtures';
+import { REPO_ROOT } from '../support/paths';
+import { runServe, waitForOutput } from '../support/run-cli';
+import { SECOND_BUILD_LABEL, secondBuildRoot } from '../support/second-build';
+import { serveUnderPath } from '../support/static-server';
+
+const run = promisify(execFile);
+const TOKEN = 'the-integrators-ci-token';
+
+// The deploy workflow of docs/deploy.md, in a real browser against `npm run
+// serve`: a section team's second build, uploaded to a static host of its
+// own, published through every check, previewed, activated for everyone
+// and rolled back, each with `npm run release`. Port slot 14: the control
+// API takes the port after the remotes' (slot 15's first, not otherwise in
+// use while this test runs on its worker).
+
+test('the Contact team publishes its second build, previews it, the integrator activates it and rolls it back: the page shows each', async ({ page }, testInfo) => {
+  const port = workerPorts(testInfo.parallelIndex, 14);
+  const upload = await serveUnderPath(path.join(secondBuildRoot(), APP_DIRS.contact, 'dist'), '/contact/v2/', workerPorts(testInfo.parallelIndex, 18));
+  const configPath = writeConfig(port, { allowedRemoteOrigins: [new URL(upload.url).origin] });
+  const serve = runServe({ PORT: String(port), PORTICO_CONFIG: configPath, PORTICO_CONTROL_TOKEN: TOKEN });
+  const release = async (...args: string[]) => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, PORT: String(port), PORTICO_TOKEN: TOKEN },
+    });
+    return stdout;
+  };
+  const messageField = (label: string) => page.getByRole('tabpanel', { name: 'Contact us' }).getByRole('textbox', { name: label, exact: true });
+  try {
+    await waitForOutput(serve);
+    // What runs now becomes the first release, so there is something to roll back to.
+    const first = /contact-\d+/.exec(await release('publish', 'contact', `http://localhost:${port + 3}/mf-manifest.json`))![0];
+    await release('activate', 'contact', first);
+
+    const published = await release('publish', 'contact', `${upload.url}mf-manifest.json`, '--note', 'longer message label');
+    const second = /contact-\d+/.exec(published)![0];
+
+    // The preview link shows the new build to whoever opens it, and says so.
+    const link = (await release('preview', second)).split('\n')[0]!;
+    await page.goto(`${link}#contact`);
+    await expect(page.getByRole('complementary', { name: 'Release preview' })).toContainText(`release ${second}`);
+    await expect(messageField(SECOND_BUILD_LABEL.en.after)).toBeVisible();
+
+    // Everyone else still gets the active release.
+    await page.goto(`http://localhost:${port}/#contact`);
+    await expect(messageField(SECOND_BUILD_LABEL.en.before)).toBeVisible();
+    await expect(page.getByRole('complementary', { name: 'Release preview' })).toHaveCount(0);
+
+    await release('activate', 'contact', second);
+    await expect(async () => {
+      await page.reload();
+      await expect(messageField(SECOND_BUILD_LABEL.en.after)).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
+
+    await release('rollback', 'contact');
+    await expect(async () => {
+      await page.reload();
+      await expect(messageField(SECOND_BUILD_LABEL.en.before)).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
+
+    const status = await release('status');
+    expect(status).toMatch(new RegExp(`contact\\s+${first}\\s`));
+  } finally {
+    serve.child.kill('SIGTERM');
+    await serve.exited;
+    await upload.close();
+  }
+});
