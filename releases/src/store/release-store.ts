@@ -326,7 +326,11 @@ export class ReleaseStore {
     return this.db.transaction(async (sql) => {
       await sql.query('INSERT INTO release_sections (section) VALUES ($1) ON CONFLICT (section) DO NOTHING', [section]);
       await sql.query('SELECT section FROM release_sections WHERE section = $1 FOR UPDATE', [section]);
-      const stack = await sql.query<StackEntry>('SELECT seq::text AS seq, release_id FROM release_activations WHERE section = $1 AND popped_at IS NULL ORDER BY seq DESC', [section]);
+      // Ordered by the column, not by the text alias: as text, seq 10 sorts below seq 9.
+      const stack = await sql.query<StackEntry>(
+        'SELECT a.seq::text AS seq, a.release_id FROM release_activations a WHERE a.section = $1 AND a.popped_at IS NULL ORDER BY a.seq DESC',
+        [section],
+      );
       const done = await work(sql, stack);
       await this.record(sql, { actor, section, ...done });
       await sql.query('UPDATE release_sections SET generation = generation + 1, changed_at = now(), changed_by = $2 WHERE section = $1', [section, actor]);

@@ -84,6 +84,16 @@ describe.each(KINDS)('the release store on the %s database', (kind) => {
     expect(log.find((entry) => entry.action === 'activate' && entry.release === three)?.detail).toBe('the new form');
   });
 
+  it('keeps its history in order past ten activations (the stack is ordered by number, not as text)', async () => {
+    const [one, two] = [await publish('home'), await publish('home')];
+    for (let round = 0; round < 12; round++) {
+      const id = round % 2 === 0 ? one : two;
+      expect((await store.activate('home', id, 'integrator')).active?.id).toBe(id);
+      expect((await store.active()).home?.id).toBe(id);
+    }
+    expect((await store.rollback('home', undefined, 'integrator')).active?.id).toBe(one);
+  });
+
   it('rolls back to a named release: down the history to it, or pushed when it was never active', async () => {
     const [one, two, three, never] = [await publish('about'), await publish('about'), await publish('about'), await publish('about')];
     for (const id of [one, two, three]) await store.activate('about', id, 'integrator');

@@ -1,0 +1,133 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startTestPostgres } from '@portico/messages/testing';
+import { sampleConfig } from '@portico/testing/sample-config';
+
+// What the releases issue asks to measure, on this machine: the delay from
+// an activation to every server serving it (two `npm run serve` processes on
+// one PostgreSQL server: a new visit gets it in /config.json and in the
+// server-rendered page), p50 and max over ACTIVATIONS; and how long a
+// publish takes with every check (fetches, hashes, the render in the
+// section sandbox). `npm run measure:releases [-- --activations N]`.
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+const TOKEN = 'measure-releases-token';
+const PORTS = [Number(process.env.MEASURE_PORT) || 9600, (Number(process.env.MEASURE_PORT) || 9600) + 100];
+const count = (() => {
+  const at = process.argv.indexOf('--activations');
+  return at === -1 ? 20 : Number(process.argv[at + 1]);
+})();
+
+interface Serve {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<unknown>;
+}
+
+function serve(port: number, databaseUrl: string, configPath: string, dataDir: string): Serve {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server/src/main.ts')], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, PORTICO_CONFIG: configPath, PORTICO_DATA_DIR: dataDir, PORTICO_CONTROL_TOKEN: TOKEN },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output, exited: new Promise((resolve) => child.on('exit', resolve)) };
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, seconds: number): Promise<void> {
+  for (const started = performance.now(); !(await check()); await new Promise((resolve) => setTimeout(resolve, 10))) {
+    if (performance.now() - started > seconds * 1000) throw new Error(`${what}: not within ${seconds} s`);
+  }
+}
+
+async function control(method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`http://127.0.0.1:${PORTS[0]! + 4}${route}`, {
+    method,
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** Whether a new visit to `port` gets `manifestUrl` for Contact, in /config.json and in the server-rendered page. */
+async function serves(port: number, manifestUrl: string): Promise<boolean> {
+  const [config, page] = await Promise.all([
+    fetch(`http://localhost:${port}/config.json`).then((response) => response.json() as Promise<{ remotes: { contact: string } }>),
+    fetch(`http://localhost:${port}/`).then((response) => response.text()),
+  ]);
+  // The page's hydration data carries the config it was rendered with.
+  return config.remotes.contact === manifestUrl && page.includes(manifestUrl);
+}
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
+
+async function main(): Promise<void> {
+  const postgres = startTestPostgres();
+  const folder = mkdtempSync(path.join(tmpdir(), 'portico-measure-releases-'));
+  const configPath = path.join(folder, 'config.json');
+  // Each server's own contact build is a release's host: the same bytes at two URLs, two releases.
+  const urls = PORTS.map((port) => `http://localhost:${port + 3}/mf-manifest.json`);
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      ...sampleConfig,
+      remotes: { home: `http://localhost:${PORTS[0]! + 1}/mf-manifest.json`, about: `http://localhost:${PORTS[0]! + 2}/mf-manifest.json`, contact: urls[0] },
+      allowedRemoteOrigins: urls.map((url) => new URL(url).origin),
+    }),
+  );
+  const servers = PORTS.map((port, index) => serve(port, postgres.url, configPath, path.join(folder, `data-${index}`)));
+  try {
+    await Promise.all(servers.map((server, index) => until(`server ${index} ready`, () => server.output().includes('Portico is serving at'), 120)));
+
+    const publishMs: number[] = [];
+    const ids: string[] = [];
+    for (const url of urls) {
+      const started = performance.now();
+      const published = await control('POST', '/api/releases', { section: 'contact', manifestUrl: url });
+      publishMs.push(performance.now() - started);
+      if (published.status !== 201) throw new Error(`publish ${url}: ${published.status} ${JSON.stringify(published.body)}`);
+      ids.push(String(published.body.id));
+    }
+    // Settle on the first, served by both, before timing.
+    await control('POST', '/api/sections/contact/active', { release: ids[0] });
+    await Promise.all(PORTS.map((port) => until('the first activation', () => serves(port, urls[0]!), 30)));
+
+    const delays: number[] = [];
+    for (let round = 1; round <= count; round++) {
+      const target = round % 2;
+      const started = performance.now();
+      const answer = await control('POST', '/api/sections/contact/active', { release: ids[target] });
+      if (answer.status !== 200) throw new Error(`activate: ${answer.status} ${JSON.stringify(answer.body)}`);
+      const reached = await Promise.all(
+        PORTS.map(async (port) => {
+          await until(`activation ${round} on port ${port}`, () => serves(port, urls[target]!), 30);
+          return performance.now() - started;
+        }),
+      );
+      delays.push(Math.max(...reached));
+    }
+    const ms = (value: number) => `${Math.round(value)} ms`;
+    console.log(`publish with every check: ${publishMs.map(ms).join(', ')}`);
+    console.log(`activation to both servers serving it (config.json and the server-rendered page), ${count} activations: p50 ${ms(percentile(delays, 50))}, max ${ms(Math.max(...delays))}`);
+    const status = await control('GET', '/api/sections');
+    console.log(`contact active: ${JSON.stringify((status.body.contact as { active: { id: string } }).active.id)}`);
+  } catch (error) {
+    for (const [index, server] of servers.entries()) console.error(`--- server ${index}:\n${server.output().split('\n').slice(-25).join('\n')}`);
+    throw error;
+  } finally {
+    for (const server of servers) server.child.kill('SIGTERM');
+    await Promise.all(servers.map((server) => server.exited));
+    postgres.destroy();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`measure:releases: ${(error as Error).message}`);
+  process.exit(1);
+});
