@@ -3,8 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { startTestPostgres } from '@portico/messages/testing';
+import { existingBuild } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
+import { serveDist, type DistServer } from '@portico/testing/serve-dist';
 
 // What the releases issue asks to measure, on this machine: the delay from
 // an activation to every server serving it (two `npm run serve` processes on
@@ -54,14 +58,33 @@ async function control(method: string, route: string, body?: unknown): Promise<{
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-/** Whether a new visit to `port` gets `manifestUrl` for Contact, in /config.json and in the server-rendered page. */
-async function serves(port: number, manifestUrl: string): Promise<boolean> {
+/** Whether a new visit to `port` gets `manifestUrl` for Contact, in /config.json and in the server-rendered page (and, with `rendered`, the section rendered by that build). */
+async function serves(port: number, manifestUrl: string, rendered = false): Promise<boolean> {
   const [config, page] = await Promise.all([
     fetch(`http://localhost:${port}/config.json`).then((response) => response.json() as Promise<{ remotes: { contact: string } }>),
     fetch(`http://localhost:${port}/`).then((response) => response.text()),
   ]);
   // The page's hydration data carries the config it was rendered with.
-  return config.remotes.contact === manifestUrl && page.includes(manifestUrl);
+  return config.remotes.contact === manifestUrl && page.includes(manifestUrl) && (!rendered || /"rendered":\[[^\]]*"contact"/.test(page));
+}
+
+/**
+ * The contact build on a static host of its own, its node build made
+ * another by `marker` (renamed and re-hashed as a build names it): each
+ * activation then switches the section workers to another build, as a real
+ * release does, and the measured delay includes warming them.
+ */
+async function contactBuild(marker: string): Promise<DistServer> {
+  const dist = existingBuild('remote-contact');
+  const server = await serveDist(dist);
+  const manifest = JSON.parse(readFileSync(path.join(dist, 'mf-manifest.json'), 'utf8')) as { metaData: { ssrRemoteEntry: { name: string; path: string; integrity: string } } };
+  const entry = manifest.metaData.ssrRemoteEntry;
+  const code = `${readFileSync(path.join(dist, entry.path, entry.name), 'utf8')}\n/* ${marker} */`;
+  const name = `remoteEntry.${createHash('sha256').update(code).digest('hex').slice(0, 10)}.js`;
+  manifest.metaData.ssrRemoteEntry = { ...entry, name, integrity: `sha384-${createHash('sha384').update(code).digest('base64')}` };
+  server.overrides.set(`/${entry.path}/${name}`, { body: code });
+  server.overrides.set('/mf-manifest.json', { body: JSON.stringify(manifest) });
+  return server;
 }
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
@@ -70,19 +93,19 @@ async function main(): Promise<void> {
   const postgres = startTestPostgres();
   const folder = mkdtempSync(path.join(tmpdir(), 'portico-measure-releases-'));
   const configPath = path.join(folder, 'config.json');
-  // Each server's own contact build is a release's host: the same bytes at two URLs, two releases.
-  const urls = PORTS.map((port) => `http://localhost:${port + 3}/mf-manifest.json`);
+  const hosts = await Promise.all(['release A', 'release B'].map(contactBuild));
+  const urls = hosts.map((host) => `${host.origin}/mf-manifest.json`);
   writeFileSync(
     configPath,
     JSON.stringify({
       ...sampleConfig,
-      remotes: { home: `http://localhost:${PORTS[0]! + 1}/mf-manifest.json`, about: `http://localhost:${PORTS[0]! + 2}/mf-manifest.json`, contact: urls[0] },
+      remotes: { home: `http://localhost:${PORTS[0]! + 1}/mf-manifest.json`, about: `http://localhost:${PORTS[0]! + 2}/mf-manifest.json`, contact: `http://localhost:${PORTS[0]! + 3}/mf-manifest.json` },
       allowedRemoteOrigins: urls.map((url) => new URL(url).origin),
     }),
   );
   const servers = PORTS.map((port, index) => serve(port, postgres.url, configPath, path.join(folder, `data-${index}`)));
   try {
-    await Promise.all(servers.map((server, index) => until(`server ${index} ready`, () => server.output().includes('Portico is serving at'), 120)));
+    await Promise.all(servers.map((server, index) => until(`server ${index} ready`, () => server.output().includes('The control API (releases, tokens, messages) listens at'), 120)));
 
     const publishMs: number[] = [];
     const ids: string[] = [];
@@ -98,6 +121,7 @@ async function main(): Promise<void> {
     await Promise.all(PORTS.map((port) => until('the first activation', () => serves(port, urls[0]!), 30)));
 
     const delays: number[] = [];
+    const renderedDelays: number[] = [];
     for (let round = 1; round <= count; round++) {
       const target = round % 2;
       const started = performance.now();
@@ -110,11 +134,19 @@ async function main(): Promise<void> {
         }),
       );
       delays.push(Math.max(...reached));
+      const rendered = await Promise.all(
+        PORTS.map(async (port) => {
+          await until(`activation ${round} rendered on port ${port}`, () => serves(port, urls[target]!, true), 30);
+          return performance.now() - started;
+        }),
+      );
+      renderedDelays.push(Math.max(...rendered));
     }
     const ms = (value: number) => `${Math.round(value)} ms`;
     console.log(`publish with every check: ${publishMs.map(ms).join(', ')}`);
     console.log(`activation to both servers serving it (config.json and the server-rendered page), ${count} activations: p50 ${ms(percentile(delays, 50))}, max ${ms(Math.max(...delays))}`);
     const status = await control('GET', '/api/sections');
+    console.log(`... and Contact server-rendered by the new build on both: p50 ${ms(percentile(renderedDelays, 50))}, max ${ms(Math.max(...renderedDelays))}`);
     console.log(`contact active: ${JSON.stringify((status.body.contact as { active: { id: string } }).active.id)}`);
   } catch (error) {
     for (const [index, server] of servers.entries()) console.error(`--- server ${index}:\n${server.output().split('\n').slice(-25).join('\n')}`);
@@ -123,6 +155,7 @@ async function main(): Promise<void> {
     for (const server of servers) server.child.kill('SIGTERM');
     await Promise.all(servers.map((server) => server.exited));
     postgres.destroy();
+    await Promise.all(hosts.map((host) => host.close()));
     rmSync(folder, { recursive: true, force: true });
   }
 }
