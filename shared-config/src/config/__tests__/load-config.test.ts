@@ -38,3 +38,14 @@ test('an unreachable server is explained', async () => {
   const { problems } = await readConfig('http://127.0.0.1:1/config.json');
   expect(problems[0]?.message).toMatch(/^could not be fetched/);
 });
+
+test('the page reads config.json once: the host and every section share the one answer', async () => {
+  const { loadConfig } = await import('../load-config');
+  reply = { status: 200, body: JSON.stringify(sampleConfig) };
+  const first = loadConfig(url);
+  await expect(first).resolves.toEqual({ config: sampleConfig, problems: [] });
+  // The server's answer has changed since; the page does not ask again.
+  reply = { status: 503, body: '{}' };
+  expect(loadConfig(url)).toBe(first);
+  await expect(loadConfig(url)).resolves.toEqual({ config: sampleConfig, problems: [] });
+});

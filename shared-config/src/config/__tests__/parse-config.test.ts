@@ -305,3 +305,13 @@ describe('remoteIntegrity', () => {
     expect(config.remotes).toEqual({});
   });
 });
+
+test("a preview visit's note is kept whole, and a bad one is named and dropped", () => {
+  const preview = { section: 'contact', release: 'contact-3', buildId: 'abc123', version: '1.0.0', expiresAt: '2026-11-26T10:00:00.000Z' };
+  expect(parseConfig({ ...sampleConfig, preview }).config.preview).toEqual(preview);
+  const broken = parseConfig({ ...sampleConfig, preview: { ...preview, section: 'pricing' }, previewRefused: 'lost' });
+  expect(broken.config.preview).toBeUndefined();
+  expect(broken.config.previewRefused).toBeUndefined();
+  expect(broken.problems.map((problem) => problem.field)).toEqual(['preview.section', 'previewRefused']);
+  expect(parseConfig({ ...sampleConfig, previewRefused: 'expired' }).config.previewRefused).toBe('expired');
+});
