@@ -1,4 +1,5 @@
-export type { ActiveReleases, Actor, AuditAction, AuditEntry, CheckResult, PublishCheckOutcome, PublishChecks, Release, ReleaseState, Scope } from './release';
+export type { ActiveReleases, Actor, AuditAction, AuditEntry, Canary, CheckResult, PublishCheckOutcome, PublishChecks, Release, ReleaseHealth, ReleaseState, Scope, ServedState } from './release';
+export { CANARY_DEFAULTS } from './release';
 export {
   ReleaseStore,
   RELEASES_CHANNEL,

@@ -76,3 +76,41 @@ export interface PublishCheckOutcome {
 
 /** Runs every publish check on a section's build before anything is stored as releasable (`./checks`). */
 export type PublishChecks = (request: { section: SectionId; manifestUrl: string }) => Promise<PublishCheckOutcome>;
+
+/** A candidate served to a share of visits, and the thresholds that decide it (docs/releases.md, "Canaries"). */
+export interface Canary {
+  section: SectionId;
+  release: Release;
+  /** 1-99: the cohorts (buckets 0-99) below this get the candidate. */
+  percent: number;
+  minVisits: number;
+  /** A fraction: 0.02 is 2 percentage points. */
+  maxFailureDelta: number;
+  /** A fraction: 0.25 is 25 % slower. */
+  maxSlowdown: number;
+  promoteAfterVisits: number | null;
+  startedAt: string;
+  startedBy: string;
+}
+
+export const CANARY_DEFAULTS = { minVisits: 50, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null } as const;
+
+/** What every server serves: the active releases, and the candidate and share of each section in a canary. */
+export interface ServedState {
+  active: ActiveReleases;
+  canaries: Partial<Record<SectionId, { release: Release; percent: number }>>;
+}
+
+/** One release's health over a window (visits reported by pages that ran it). */
+export interface ReleaseHealth {
+  visits: number;
+  failures: number;
+  /** failures / visits; 0 with no visits. */
+  failureRate: number;
+  /** Failures per class. */
+  failuresByClass: Partial<Record<'timeout' | 'integrity' | 'network' | 'render' | 'hydration', number>>;
+  /** p75 of the visits that reported it; null when none did. */
+  lcpP75: number | null;
+  inpP75: number | null;
+  clsP75: number | null;
+}
