@@ -157,8 +157,8 @@ export async function startControlPlane(database: Database, options: ControlPlan
       if (!release) continue;
       const problem = await stillServed(release, options).catch((error: unknown) => `the check failed: ${(error as Error).message}`);
       if (problem && !release.broken) {
+        // Audited by the store, once.
         await store.markBroken(release.id, problem);
-        await store.audit({ actor: 'server', action: 'broken', section: release.section, release: release.id, detail: problem });
         options.log(`releases: the active ${id} release ${release.id} is broken: ${problem}`);
       } else if (!problem && release.broken) {
         await store.clearBroken(release.id);
