@@ -152,6 +152,24 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     expect(none.status).toBe(409);
   });
 
+  test("a preview link is server-rendered by a worker of its own: the live section's worker is not restarted", async () => {
+    const candidate = await api('POST', '/api/releases', { section: 'contact', manifestUrl: `${second.origin}/mf-manifest.json` });
+    const link = await api('POST', `/api/releases/${String(candidate.body.id)}/preview`, {});
+    expect(link.status).toBe(201);
+    const token = new URL(String(link.body.url)).searchParams.get('preview')!;
+    const live = servers[0]!.renderWorker()!.sections.contact;
+    let page = '';
+    for (const started = Date.now(); !/"rendered":\["contact"\]/.test(page) && Date.now() - started < 20_000; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      page = await (await fetch(`${servers[0]!.url}/?preview=${token}`)).text();
+    }
+    expect(page).toMatch(/"rendered":\["contact"\]/);
+    expect(page).toContain(`${second.origin}/mf-manifest.json`);
+    expect(page).toContain(`release ${String(candidate.body.id)}`);
+    expect(servers[0]!.renderWorker()!.sections.contact).toEqual(live);
+    // Everyone else still gets the live release.
+    expect(await served(servers[0]!)).not.toBe(`${second.origin}/mf-manifest.json`);
+  });
+
   test('a published build later changed on its host is marked broken by the background check', async () => {
     const active = (await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string; manifestUrl: string } } };
     const { id, manifestUrl } = active.contact.active;

@@ -329,29 +329,33 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
 
   /** Per section: its worker supervisor, and which builds its live worker has loaded. */
   const loaded = new WeakMap<SectionWorker, Map<string, string | undefined>>();
-  const sections = Object.fromEntries(
-    SECTION_IDS.map((id) => [
-      id,
-      new Supervisor<SectionWorker>({
-        name: `the ${id} section's worker`,
-        start: () =>
-          sandbox &&
-          new WorkerProcess<ToSectionWorker, FromSectionWorker>({
-            name: `${id} section worker`,
-            launch: sandbox.launch(heapMb),
-            maxMessageBytes: SECTION_MESSAGE_BYTES,
-            memoryLimitMb: SSR_LIMITS.workerMemoryMb,
-            startMs: WORKER_START_MS,
-            log: options.log,
-          }),
-        log: options.log,
-        onLive: (worker) => {
-          // Pages made with another generation's sections are not served again.
-          if (worker) pages.clear();
-        },
-      }),
-    ]),
-  ) as Record<SectionId, Supervisor<SectionWorker>>;
+  const sectionSupervisor = (id: SectionId, name: string) =>
+    new Supervisor<SectionWorker>({
+      name: `the ${name}`,
+      start: () =>
+        sandbox &&
+        new WorkerProcess<ToSectionWorker, FromSectionWorker>({
+          name,
+          launch: sandbox.launch(heapMb),
+          maxMessageBytes: SECTION_MESSAGE_BYTES,
+          memoryLimitMb: SSR_LIMITS.workerMemoryMb,
+          startMs: WORKER_START_MS,
+          log: options.log,
+        }),
+      log: options.log,
+      onLive: (worker) => {
+        // Pages made with another generation's sections are not served again.
+        if (worker) pages.clear();
+      },
+    });
+  const sections = Object.fromEntries(SECTION_IDS.map((id) => [id, sectionSupervisor(id, `${id} section worker`)])) as Record<SectionId, Supervisor<SectionWorker>>;
+  /**
+   * A previewed release's build, in a worker of its own (by section and
+   * build): a preview never restarts the live section's worker, and at most
+   * PREVIEW_SITES per section are kept, the least recently opened closed.
+   */
+  const previewWorkers = new Map<string, Supervisor<SectionWorker>>();
+  const previewKey = (section: SectionId, build: string) => `${section} ${build}`;
 
   /** The config about to be served (see `warm`), for a while: its builds are in every plan. */
   let upcoming: Site[] = [];
@@ -375,22 +379,22 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     void replan();
   }
 
-  /** The sites a new worker warms up with: the current config.json of each known host, read now, the upcoming ones and the previews. */
+  /** The sites a new worker warms up with: the current config.json of each known host, read now, and the upcoming ones. */
   async function currentSites(): Promise<Site[]> {
     const sites = await Promise.all(knownHosts.map((host) => siteFor(host).catch(() => undefined)));
-    const all = [...sites.filter((site): site is Site => site !== undefined), ...upcoming, ...previews];
+    const all = [...sites.filter((site): site is Site => site !== undefined), ...upcoming];
     const byHash = new Map(all.map((site) => [site.hash, site]));
     return [...byHash.values()];
   }
 
   /** Loads the plan's builds into a new section worker, then renders each in every language with the current config. */
-  async function prepareSection(section: SectionId, wanted: NodeBuild[], worker: SectionWorker): Promise<boolean> {
+  async function prepareSection(section: SectionId, wanted: NodeBuild[], worker: SectionWorker, sites?: readonly Site[]): Promise<boolean> {
     const answer = await worker.ask({ type: 'load', section, builds: wanted }, { answerWithinMs: SECTION_LOAD_KILL_MS, killAfterMs: SECTION_LOAD_KILL_MS });
     if (answer?.type !== 'loaded' || !Array.isArray(answer.failed)) return false;
     const refused = new Map(answer.failed.map(({ key, reason }) => [String(key), String(reason).slice(0, 300)]));
     for (const [key, reason] of refused) options.log(`the ${section} section's node build ${key.slice(0, 19)}… is not rendered on the server: ${reason}`);
     loaded.set(worker, new Map(wanted.map(({ key }) => [key, refused.get(key)])));
-    for (const site of await currentSites()) {
+    for (const site of sites ?? (await currentSites())) {
       for (const build of wanted.filter(({ key }) => !refused.has(key))) {
         for (const language of LANGUAGES) {
           const result = await renderSection(worker, section, build.key, site, language);
@@ -430,35 +434,60 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     if (!sandbox || closed) return;
     const sites = await currentSites();
     let retryLater = false;
+    /** The node build `site` names for section `id`, fetched and checked here; undefined when there is none to run (yet). */
+    const buildFor = async (site: Site, id: SectionId): Promise<NodeBuild | undefined> => {
+      const url = site.config.remotes[id];
+      if (url === undefined) return undefined;
+      const watched = watcher.current(url, id);
+      const entry = nodeEntryOf(watched);
+      if (!entry || watched.text === undefined || watched.hash === undefined) return undefined;
+      const pin = site.config.remoteIntegrity?.[id];
+      if (pin !== undefined && !matchesPin(watched.text, watched.hash, pin)) return undefined;
+      let build = await nodeBuildOf(entry.url, entry.integrity);
+      if ('failed' in build && Date.now() - build.at > FAILED_FETCH_MS) {
+        builds.delete(entry.integrity);
+        build = await nodeBuildOf(entry.url, entry.integrity);
+      }
+      if ('failed' in build) {
+        report(`the ${id} section's node build ${entry.url} is not rendered on the server: ${build.failed}`);
+        retryLater = true;
+        return undefined;
+      }
+      return build;
+    };
     for (const id of SECTION_IDS) {
       const wanted = new Map<string, NodeBuild>();
       for (const site of sites) {
-        const url = site.config.remotes[id];
-        if (url === undefined) continue;
-        const watched = watcher.current(url, id);
-        const entry = nodeEntryOf(watched);
-        if (!entry || watched.text === undefined || watched.hash === undefined) continue;
-        const pin = site.config.remoteIntegrity?.[id];
-        if (pin !== undefined && !matchesPin(watched.text, watched.hash, pin)) continue;
-        let build = await nodeBuildOf(entry.url, entry.integrity);
-        if ('failed' in build && Date.now() - build.at > FAILED_FETCH_MS) {
-          builds.delete(entry.integrity);
-          build = await nodeBuildOf(entry.url, entry.integrity);
-        }
-        if ('failed' in build) {
-          report(`the ${id} section's node build ${entry.url} is not rendered on the server: ${build.failed}`);
-          retryLater = true;
-          continue;
-        }
-        wanted.set(build.key, build);
+        const build = await buildFor(site, id);
+        if (build) wanted.set(build.key, build);
       }
       const list = [...wanted.values()];
       const plan: Plan<SectionWorker> | undefined =
         list.length === 0 ? undefined : { key: list.map(({ key }) => key).sort().join(' '), prepare: (worker) => prepareSection(id, list, worker) };
       sections[id].want(plan);
     }
+    // Each previewed build the live plan does not run: a worker of its own, warmed with the preview's config.
+    const previewing = new Set<string>();
+    for (const site of previews) {
+      const id = site.config.preview?.section;
+      const build = id && (await buildFor(site, id));
+      if (!id || !build || sections[id].planKey?.split(' ').includes(build.key)) continue;
+      const key = previewKey(id, build.key);
+      previewing.add(key);
+      let supervisor = previewWorkers.get(key);
+      if (!supervisor) {
+        supervisor = sectionSupervisor(id, `${id} preview worker`);
+        previewWorkers.set(key, supervisor);
+      }
+      supervisor.want({ key: build.key, prepare: (worker) => prepareSection(id, [build], worker, [site]) });
+    }
+    for (const [key, supervisor] of previewWorkers) {
+      if (previewing.has(key)) continue;
+      previewWorkers.delete(key);
+      void supervisor.close();
+    }
     // The code of builds no plan names is not kept.
-    const inPlans = new Set(SECTION_IDS.flatMap((id) => sections[id].planKey?.split(' ') ?? []));
+    const inPlans = new Set([...SECTION_IDS.flatMap((id) => sections[id].planKey?.split(' ') ?? []), ...[...previewWorkers.values()].map((supervisor) => supervisor.planKey ?? '')]);
     for (const key of builds.keys()) if (!inPlans.has(key)) builds.delete(key);
     if (retryLater) setTimeout(() => void replan(), FAILED_FETCH_MS).unref();
   }
@@ -565,7 +594,8 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     const key = sectionKey(section, build, site, language);
     const cached = caching ? sectionResults.get(key) : undefined;
     if (cached && ('html' in cached || Date.now() - cached.at < FAILED_RENDER_MS)) return cached;
-    const worker = sections[section].worker;
+    const live = sections[section].worker;
+    const worker = live && loaded.get(live)?.has(build) ? live : (previewWorkers.get(previewKey(section, build))?.worker ?? live);
     const refusal = worker ? loaded.get(worker)?.get(build) : undefined;
     if (!worker || !loaded.get(worker)?.has(build)) return undefined;
     if (refusal !== undefined) return { failed: refusal, at: Date.now() };
@@ -813,7 +843,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       closed = true;
       clearInterval(timer);
       watcher.close();
-      await Promise.all([shellSupervisor.close(), ...SECTION_IDS.map((id) => sections[id].close())]);
+      await Promise.all([shellSupervisor.close(), ...SECTION_IDS.map((id) => sections[id].close()), ...[...previewWorkers.values()].map((supervisor) => supervisor.close())]);
       sandbox?.close();
     },
   };
