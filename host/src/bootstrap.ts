@@ -3,6 +3,7 @@ import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { languageFromSearch, type Language } from '@portico/contract/languages';
 import { configUrlFor } from '@portico/contract/preview';
 import { applyTheme } from './app/apply-theme';
+import { startVisitReport } from './health/visit-report';
 import { readPageData } from './app/read-page-data';
 import { yieldToMain } from './app/yield-to-main';
 import { loadSection, startSections } from './remotes/load-section';
@@ -52,6 +53,7 @@ async function start(page: Promise<PageModule>): Promise<void> {
     }
     for (const warning of configWarnings(config)) console.warn(`Portico: ${warning}`);
     applyTheme(config.theme);
+    startVisitReport(config.health);
     const remotes = resolvePageRemotes(config, window.location.search);
     // Each section's start (its manifest checked, its remote registered) in a task of its own.
     const sections = startSections(config, remotes.remotes, (...load) => yieldToMain().then(() => loadSection(...load)), pageData?.manifests);

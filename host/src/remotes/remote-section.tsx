@@ -1,6 +1,7 @@
 import { fill, useText, type SectionModule } from '@portico/shared-config';
 import { remoteNameOf, type SectionId } from '@portico/contract/sections';
-import { Suspense, use, useState } from 'react';
+import { Suspense, use, useEffect, useState } from 'react';
+import { noteArrival } from '../health/visit-outcomes';
 import { classifyFailure } from './classify-failure';
 import type { SectionLoad } from './load-section';
 import { reportFailure, type RemoteFailure } from './report-failure';
@@ -13,14 +14,23 @@ export interface RemoteSectionProps {
   section: SectionId;
   /** The load the page started at boot, and how to start another (Try again). */
   load: SectionLoad;
+  /** It hydrates the server's HTML (its arrival is `ssr`), rather than rendering afresh (`csr`). */
+  hydrating?: boolean;
 }
 
 interface LoadedSectionProps {
   loading: Promise<SectionModule>;
+  section: SectionId;
+  arrival: 'ssr' | 'csr';
 }
 
-function LoadedSection({ loading }: LoadedSectionProps) {
+function LoadedSection({ loading, section, arrival }: LoadedSectionProps) {
   const { Section } = use(loading);
+  // Committed with the section, so only once it rendered: its arrival, for
+  // the visit report. Here rather than in a sibling: a sibling would change
+  // the tree's shape, hence the ids useId gives, and the server's HTML would
+  // no longer match.
+  useEffect(() => noteArrival(section, arrival), [section, arrival]);
   return <Section />;
 }
 
@@ -30,7 +40,7 @@ function LoadedSection({ loading }: LoadedSectionProps) {
  * stays inside this component: it shows an alert with Try again, and the rest
  * of the page keeps working.
  */
-export function RemoteSection({ section, load }: RemoteSectionProps) {
+export function RemoteSection({ section, load, hydrating = false }: RemoteSectionProps) {
   const text = useText();
   const manifestUrl = useRemoteUrls().remotes[section];
   const [attempt, setAttempt] = useState(0);
@@ -61,7 +71,8 @@ export function RemoteSection({ section, load }: RemoteSectionProps) {
           </p>
         }
       >
-        <LoadedSection loading={loading} />
+        {/* A retry renders afresh: only the first attempt can be the server's HTML. */}
+        <LoadedSection loading={loading} section={section} arrival={hydrating && attempt === 0 ? 'ssr' : 'csr'} />
       </Suspense>
     </SectionBoundary>
   );

@@ -8,6 +8,7 @@ import { RemoteSection } from './remote-section';
 import { RemoteUrlsContext } from './remote-urls-context';
 import type { ResolvedRemotes } from '@portico/contract/override';
 import { logCaughtError } from './section-boundary';
+import { noteFailure } from '../health/visit-outcomes';
 import { useRemoteUrls } from './use-remote-urls';
 
 /**
@@ -19,12 +20,20 @@ export function logRecoverableError(error: unknown): void {
   console.error(error);
 }
 
-function IslandTree({ portico, remotes, section, load }: { portico: PorticoContextValue; remotes: ResolvedRemotes; section: SectionId; load: SectionLoad }) {
+interface IslandTreeProps {
+  portico: PorticoContextValue;
+  remotes: ResolvedRemotes;
+  section: SectionId;
+  load: SectionLoad;
+  hydrating: boolean;
+}
+
+function IslandTree({ portico, remotes, section, load, hydrating }: IslandTreeProps) {
   return (
     <StrictMode>
       <PorticoIslandProvider value={portico}>
         <RemoteUrlsContext value={remotes}>
-          <RemoteSection section={section} load={load} />
+          <RemoteSection section={section} load={load} hydrating={hydrating} />
         </RemoteUrlsContext>
       </PorticoIslandProvider>
     </StrictMode>
@@ -63,14 +72,22 @@ function SectionIslandUnmemoized({ section, load, start }: SectionIslandProps) {
   const [inner] = useState(() => ({ __html: start.html === '' ? islandMarkup('') : start.html }));
   const [hydrate] = useState(() => start.hydrate);
   // The tree as of now, read by the effects (not a dependency of the one that creates the root).
-  const currentTree = useEffectEvent(() => <IslandTree portico={portico} remotes={remotes} section={section} load={load} />);
+  const currentTree = useEffectEvent(() => <IslandTree portico={portico} remotes={remotes} section={section} load={load} hydrating={hydrate} />);
 
   useEffect(() => {
     const element = container.current!.firstElementChild ?? container.current!.appendChild(document.createElement('div'));
     let held = roots.get(element);
     if (held?.unmount) clearTimeout(held.unmount);
     if (!held) {
-      const options = { identifierPrefix: islandIdPrefix(section), onCaughtError: logCaughtError, onRecoverableError: logRecoverableError };
+      const options = {
+        identifierPrefix: islandIdPrefix(section),
+        onCaughtError: logCaughtError,
+        // A mismatch in this section's HTML: the visit report says so.
+        onRecoverableError: (error: unknown) => {
+          logRecoverableError(error);
+          noteFailure(section, 'hydration');
+        },
+      };
       const root = hydrate ? hydrateRoot(element, currentTree(), options) : createRoot(element, options);
       if (!hydrate) root.render(currentTree());
       held = { root };

@@ -116,6 +116,16 @@ const previewSchema = z.object({
 
 export const PREVIEW_REFUSALS = ['expired', 'invalid'] as const;
 
+/**
+ * Set by the server, never by an operator: the release each section runs on
+ * this page and the token the server signed over them, which the page's
+ * visit report carries (contract/src/beacon.ts, HealthNote).
+ */
+const healthSchema = z.object({
+  releases: z.partialRecord(z.enum(SECTION_IDS), text),
+  token: text,
+});
+
 export const configSchema = z.object({
   comName: text,
   email: z.email(),
@@ -133,6 +143,7 @@ export const configSchema = z.object({
   contact: z.optional(z.partial(contactSchema)),
   preview: z.optional(previewSchema),
   previewRefused: z.optional(z.enum(PREVIEW_REFUSALS)),
+  health: z.optional(healthSchema),
 });
 
 /** A complete, valid config.json. */

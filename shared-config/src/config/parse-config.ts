@@ -174,6 +174,10 @@ export function parseConfig(raw: unknown): ParsedConfig {
     const preview = take('preview', fields.preview, raw.preview, problems);
     if (preview) config.preview = preview;
   }
+  if (raw.health !== undefined) {
+    const health = take('health', fields.health, raw.health, problems);
+    if (health) config.health = health;
+  }
   if (raw.previewRefused !== undefined) {
     const refused = take('previewRefused', fields.previewRefused, raw.previewRefused, problems);
     if (refused) config.previewRefused = refused;
