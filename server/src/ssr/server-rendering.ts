@@ -329,13 +329,13 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
 
   /** Per section: its worker supervisor, and which builds its live worker has loaded. */
   const loaded = new WeakMap<SectionWorker, Map<string, string | undefined>>();
-  const sectionSupervisor = (id: SectionId, name: string) =>
+  const sectionSupervisor = (id: SectionId, kind: 'worker' | 'preview worker') =>
     new Supervisor<SectionWorker>({
-      name: `the ${name}`,
+      name: `the ${id} section's ${kind}`,
       start: () =>
         sandbox &&
         new WorkerProcess<ToSectionWorker, FromSectionWorker>({
-          name,
+          name: `${id} section ${kind}`,
           launch: sandbox.launch(heapMb),
           maxMessageBytes: SECTION_MESSAGE_BYTES,
           memoryLimitMb: SSR_LIMITS.workerMemoryMb,
@@ -348,7 +348,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
         if (worker) pages.clear();
       },
     });
-  const sections = Object.fromEntries(SECTION_IDS.map((id) => [id, sectionSupervisor(id, `${id} section worker`)])) as Record<SectionId, Supervisor<SectionWorker>>;
+  const sections = Object.fromEntries(SECTION_IDS.map((id) => [id, sectionSupervisor(id, 'worker')])) as Record<SectionId, Supervisor<SectionWorker>>;
   /**
    * A previewed release's build, in a worker of its own (by section and
    * build): a preview never restarts the live section's worker, and at most
@@ -476,7 +476,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       previewing.add(key);
       let supervisor = previewWorkers.get(key);
       if (!supervisor) {
-        supervisor = sectionSupervisor(id, `${id} preview worker`);
+        supervisor = sectionSupervisor(id, 'preview worker');
         previewWorkers.set(key, supervisor);
       }
       supervisor.want({ key: build.key, prepare: (worker) => prepareSection(id, [build], worker, [site]) });
