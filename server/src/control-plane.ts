@@ -83,7 +83,11 @@ export function releaseFeed(store: Promise<ReleaseStore>): ReleaseFeed {
   };
   let secret: Buffer | undefined;
   return {
-    read: () => (opened ? opened.active() : Promise.reject(new Error('the release store is not open yet'))),
+    // Canaries come with their store (issue "Health and canaries"): until then, none.
+    read: async () => {
+      if (!opened) throw new Error('the release store is not open yet');
+      return { active: await opened.active(), canaries: {} };
+    },
     async watch(onChange) {
       let closed = false;
       let watching: { close(): Promise<void> } | undefined;

@@ -7,14 +7,26 @@ import { answerConfig } from '@portico/config-server/config-answer';
 import { APP_DIRS, APP_NAMES, type AppName, type SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import { previewTokenIn } from '@portico/contract/preview';
-import type { ActiveReleases } from '@portico/releases';
+import type { ActiveReleases, ServedState } from '@portico/releases';
 import { applyTimeouts, ConnectionCap, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 import { answerCrawlerFile, isCrawlerPath } from './crawler-files';
 import { answerClientError, guardRequests } from './guard';
 import { answerPlain, clearFileHeaders } from './plain-answer';
 import { allowedHosts, hostAllowed, parseHostRule, visitorOf, type HostRule } from './request-origin';
 import { dataHeaders, hostPageHeaders, pageHeaders, STRICT_TRANSPORT_SECURITY } from './security-headers';
-import { ServedReleases, withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
+import { randomInt } from 'node:crypto';
+import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
+import {
+  COHORT_COOKIE,
+  COHORT_DAYS,
+  cohortVariants,
+  releaseIds,
+  releasesFor,
+  ServedReleases,
+  withReleases,
+  type PreviewVisit,
+  type ReleaseFeed,
+} from './served-releases';
 import { oncePerRequest, siteContext, type SiteContext } from './site-context';
 import { serverRendering, type RenderWorkerState, type ServerRendering, type ServerRenderingOptions } from './ssr/server-rendering';
 import { requestTarget, staticFiles, type Handler } from './static-files';
@@ -67,6 +79,40 @@ export interface PorticoServerOptions {
   releases?: ReleaseFeed;
 }
 
+const NO_RELEASES: ServedState = { active: {}, canaries: {} };
+
+/** A visitor's cohort, for one request: the bucket it is served by (none: the active releases), and the cookie to set when it was drawn now. */
+interface Cohort {
+  bucket: number | undefined;
+  setCookie?: string;
+}
+const cohorts = new WeakMap<IncomingMessage, Cohort>();
+
+/**
+ * The cohort of a request while a canary runs: the visitor's cookie, or, on
+ * a page answer without one, a bucket drawn now and set (30 days), so a new
+ * browser can land in the candidate. Other answers without a cookie
+ * (config.json, the theme) get the active releases. No canary: no cohort,
+ * no cookie.
+ */
+function cohortOf(req: IncomingMessage, state: ServedState, secure: boolean): Cohort {
+  const known = cohorts.get(req);
+  if (known) return known;
+  let cohort: Cohort = { bucket: undefined };
+  if (Object.keys(state.canaries).length > 0) {
+    const given = parseCookies(req.headers.cookie ?? '')[COHORT_COOKIE];
+    const pathname = requestTarget(req.url)?.pathname;
+    if (given !== undefined && /^\d{1,2}$/.test(given)) {
+      cohort = { bucket: Number(given) };
+    } else if (pathname === '/' || pathname === '/index.html') {
+      const bucket = randomInt(100);
+      cohort = { bucket, setCookie: serializeCookie(COHORT_COOKIE, String(bucket), { path: '/', sameSite: 'lax', httpOnly: true, secure, maxAge: COHORT_DAYS * 86_400 }) };
+    }
+  }
+  cohorts.set(req, cohort);
+  return cohort;
+}
+
 /** How long an activation waits for the render workers to be warm with it before it is served anyway. */
 export const WARM_RELEASE_WITHIN_MS = 1200;
 
@@ -79,8 +125,8 @@ export interface RunningPortico {
   ports: readonly number[];
   /** The live workers' process ids and generations, the sandbox and the caches, when pages are server-rendered. */
   renderWorker: () => RenderWorkerState | undefined;
-  /** The releases served now (empty without a release store). */
-  releases: () => ActiveReleases;
+  /** The releases and canaries served now (none without a release store). */
+  releases: () => ServedState;
   /** A publish's render check, in the sandbox of the section workers (see ServerRendering.checkRender). */
   checkRender: (section: SectionId, build: NodeBuild) => Promise<string[]>;
   close(): Promise<void>;
@@ -110,8 +156,9 @@ interface Settings {
   rendering?: ServerRendering;
   releases?: ServedReleases;
   /** Warms the render workers for releases about to be served. */
-  warmFor?: (next: ActiveReleases) => Promise<void>;
+  warmFor?: (next: ServedState) => Promise<void>;
   openPreview?: (token: string) => Promise<PreviewVisit>;
+  healthToken?: ReleaseFeed['healthToken'];
 }
 
 /** What each server needs to know about the app it serves. */
@@ -140,15 +187,29 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
   const logHeaderNote = onceEach(settings.log);
   const hostOf = (req: IncomingMessage) => visitorOf(req, { trustProxy: settings.trustProxy }).host;
   // config.json, read and parsed once per request (site-context.ts), or for a host the server renders for in the background.
-  const siteForHost = (host: string | undefined) => siteWith(host, settings.releases?.current() ?? {});
+  const served = () => settings.releases?.current() ?? NO_RELEASES;
+  const isHttps = (req: IncomingMessage) => visitorOf(req, { trustProxy: settings.trustProxy }).protocol === 'https';
   const siteWith = async (host: string | undefined, releases: ActiveReleases, previewToken?: string): Promise<SiteContext> => {
     const answer = await answerConfig({ configPath: settings.configPath, hostHeader: host, basePort: settings.basePort, ports: settings.ports });
     const preview = previewToken === undefined || !settings.openPreview ? undefined : await settings.openPreview(previewToken);
-    return siteContext(withReleases(answer, releases, preview));
+    const ids = releaseIds(releases);
+    const token = Object.keys(ids).length > 0 ? settings.healthToken?.(ids) : undefined;
+    return siteContext(withReleases(answer, releases, preview, token === undefined ? undefined : { releases: ids, token }));
   };
+  /** Every config.json a visitor to `host` may get under `state`: one per cohort's releases. */
+  const variantsFor = (host: string | undefined, state: ServedState) => Promise.all(cohortVariants(state).map((releases) => siteWith(host, releases)));
+  const siteForHost = (host: string | undefined) => variantsFor(host, served());
   const siteOf = oncePerRequest((req) =>
-    siteWith(hostOf(req), settings.releases?.current() ?? {}, previewTokenIn(requestTarget(req.url)?.search ?? '')),
+    siteWith(hostOf(req), releasesFor(served(), cohortOf(req, served(), isHttps(req)).bucket), previewTokenIn(requestTarget(req.url)?.search ?? '')),
   );
+  /** The cookie to set and the Vary to send while a canary runs: cohorts are per visitor. */
+  const cohortHeaders = (req: IncomingMessage): Record<string, string> => {
+    const state = served();
+    if (Object.keys(state.canaries).length === 0) return {};
+    const { setCookie } = cohortOf(req, state, isHttps(req));
+    return setCookie ? { 'Set-Cookie': setCookie } : {};
+  };
+  const varyCookie = (vary: string | undefined) => (Object.keys(served().canaries).length === 0 ? vary : [vary, 'Cookie'].filter(Boolean).join(', '));
   // The default config.json names remotes on the host the visitor used, so
   // it and the host page's policy differ per Host: caches must know.
   const varyByHost: Record<string, string> = settings.configPath
@@ -163,7 +224,8 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
       ? async (req: IncomingMessage, search: string) => {
           const { site } = await siteOf(req);
           const headers = site ? hostPageHeaders(site, search, logHeaderNote) : pageHeaders([]);
-          return { ...headers, ...varyByHost };
+          const vary = varyCookie(varyByHost.Vary);
+          return { ...headers, ...cohortHeaders(req), ...(vary ? { Vary: vary } : {}) };
         }
       : () => Promise.resolve(pageHeaders([]));
 
@@ -184,7 +246,7 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
           log: settings.log,
         });
   settings.rendering = rendering;
-  settings.warmFor = (next) => rendering?.warm((host) => siteWith(host, next), WARM_RELEASE_WITHIN_MS) ?? Promise.resolve();
+  settings.warmFor = (next) => rendering?.warm((host) => variantsFor(host, next), WARM_RELEASE_WITHIN_MS) ?? Promise.resolve();
 
   const handle: Handler = async (req, res, next) => {
     const target = requestTarget(req.url);
@@ -202,9 +264,10 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
     if (pathname !== '/config.json') return files(req, res, next);
     const { answer } = await siteOf(req);
     if (answer.fault) settings.log(`config.json: ${answer.fault}`);
+    const vary = varyCookie(varyByHost.Vary);
     res.writeHead(answer.status, {
       ...dataHeaders(),
-      ...varyByHost,
+      ...(vary ? { Vary: vary } : {}),
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': String(Buffer.byteLength(answer.body)),
       'Cache-Control': 'no-cache',
@@ -353,6 +416,7 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
   const feed = options.releases;
   if (feed) {
     settings.openPreview = (token) => feed.openPreview(token);
+    settings.healthToken = feed.healthToken && ((releases) => feed.healthToken!(releases));
     settings.releases = new ServedReleases({ feed, warm: (next) => settings.warmFor?.(next) ?? Promise.resolve(), log: settings.log });
   }
 
@@ -400,7 +464,7 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     url: `http://localhost:${settings.ports[0]!}`,
     ports: [...settings.ports],
     renderWorker: () => settings.rendering?.worker(),
-    releases: () => settings.releases?.current() ?? {},
+    releases: () => settings.releases?.current() ?? NO_RELEASES,
     checkRender: (section, build) =>
       settings.rendering ? settings.rendering.checkRender(section, build) : Promise.resolve(['not run: this server renders pages in the browser only (PORTICO_SSR=0)']),
     close,

@@ -1,6 +1,7 @@
 import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import { SECTION_IDS } from '@portico/contract/sections';
-import type { ActiveReleases, Release } from '@portico/releases';
+import type { HealthNote } from '@portico/contract/beacon';
+import type { ActiveReleases, Release, ServedState } from '@portico/releases';
 
 /** A preview link, opened: the release it shows and until when, or why it shows none. */
 export type PreviewVisit = { release: Release; expiresAt: Date } | { refused: 'expired' | 'invalid' };
@@ -11,10 +12,51 @@ export type PreviewVisit = { release: Release; expiresAt: Date } | { refused: 'e
  * it), and preview links opened.
  */
 export interface ReleaseFeed {
-  read(): Promise<ActiveReleases>;
+  /** The active releases and the canaries running. */
+  read(): Promise<ServedState>;
   /** Calls `onChange` when an activation or a rollback may have changed what is active. */
   watch(onChange: () => void): Promise<{ close(): Promise<void> }>;
   openPreview(token: string): Promise<PreviewVisit>;
+  /**
+   * The token a page's visit report carries for the releases it was served
+   * (signed, shared by every server, renewed every few hours; the same for
+   * every visitor of those releases, so pages stay cacheable); undefined
+   * while it cannot be made.
+   */
+  healthToken?(releases: HealthNote['releases']): string | undefined;
+}
+
+/** The first-party cookie holding a visitor's cohort: a number 0-99, nothing else. */
+export const COHORT_COOKIE = 'portico_cohort';
+export const COHORT_DAYS = 30;
+
+/** What a visitor in `bucket` (0-99) is served: the active releases, with each canary's candidate where the bucket is below its share. No bucket: the active ones. */
+export function releasesFor(state: ServedState, bucket: number | undefined): ActiveReleases {
+  const releases: ActiveReleases = { ...state.active };
+  if (bucket === undefined) return releases;
+  for (const id of SECTION_IDS) {
+    const canary = state.canaries[id];
+    if (canary && bucket < canary.percent) releases[id] = canary.release;
+  }
+  return releases;
+}
+
+/** The distinct sets of releases the cohorts get (one without a canary): what the servers warm and render. */
+export function cohortVariants(state: ServedState): ActiveReleases[] {
+  const buckets = [0, ...SECTION_IDS.flatMap((id) => (state.canaries[id] ? [state.canaries[id].percent] : []))].filter((bucket) => bucket <= 99);
+  const variants = new Map<string, ActiveReleases>([[releaseKey(state.active), state.active]]);
+  for (const bucket of buckets) {
+    const releases = releasesFor(state, bucket);
+    variants.set(releaseKey(releases), releases);
+  }
+  return [...variants.values()];
+}
+
+const releaseKey = (releases: ActiveReleases) => SECTION_IDS.map((id) => releases[id]?.id ?? '-').join(' ');
+
+/** Each section's release id, for the page's visit report. */
+export function releaseIds(releases: ActiveReleases): HealthNote['releases'] {
+  return Object.fromEntries(SECTION_IDS.flatMap((id) => (releases[id] ? [[id, releases[id].id]] : [])));
 }
 
 /** How often the store is read besides the notifications. */
@@ -24,9 +66,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The same releases, by id and pin. */
-const sameReleases = (a: ActiveReleases, b: ActiveReleases) =>
-  SECTION_IDS.every((id) => a[id]?.id === b[id]?.id && a[id]?.integrity === b[id]?.integrity);
+/** The same releases and canaries, by id, pin and share. */
+const sameState = (a: ServedState, b: ServedState) =>
+  SECTION_IDS.every(
+    (id) =>
+      a.active[id]?.id === b.active[id]?.id &&
+      a.active[id]?.integrity === b.active[id]?.integrity &&
+      a.canaries[id]?.release.id === b.canaries[id]?.release.id &&
+      a.canaries[id]?.percent === b.canaries[id]?.percent,
+  );
 
 /**
  * config.json as a visitor gets it: the operator's file with each section's
@@ -34,13 +82,14 @@ const sameReleases = (a: ActiveReleases, b: ActiveReleases) =>
  * it has one, and a preview visit's release over that. `preview` and
  * `previewRefused` are the server's to set: an operator's are dropped.
  */
-export function withReleases(answer: ConfigAnswer, active: ActiveReleases, preview?: PreviewVisit): ConfigAnswer {
+export function withReleases(answer: ConfigAnswer, active: ActiveReleases, preview?: PreviewVisit, health?: HealthNote): ConfigAnswer {
   if (answer.status !== 200 || !isRecord(answer.value)) return answer;
-  const { preview: _ignored, previewRefused: _alsoIgnored, ...file } = answer.value;
+  const { preview: _ignored, previewRefused: _alsoIgnored, health: _healthIgnored, ...file } = answer.value;
   const releases: ActiveReleases = { ...active };
   if (preview && 'release' in preview) releases[preview.release.section] = preview.release;
   const chosen = SECTION_IDS.filter((id) => releases[id] !== undefined);
-  if (chosen.length === 0 && preview === undefined && _ignored === undefined && _alsoIgnored === undefined) return answer;
+  const serversOwn = [_ignored, _alsoIgnored, _healthIgnored].some((field) => field !== undefined);
+  if (chosen.length === 0 && preview === undefined && !serversOwn) return answer;
 
   const value: Record<string, unknown> = { ...file };
   // A `remotes` or `remoteIntegrity` that is not an object stays as written: parseConfig names it.
@@ -60,13 +109,15 @@ export function withReleases(answer: ConfigAnswer, active: ActiveReleases, previ
   } else if (preview) {
     value.previewRefused = preview.refused;
   }
+  // A preview visit is not a visitor's: it reports nothing.
+  if (health && !preview) value.health = health;
   return { ...answer, body: JSON.stringify(value), value };
 }
 
 export interface ServedReleasesOptions {
   feed: ReleaseFeed;
   /** Warms the render workers for `next` before it is served (bounded by the caller). */
-  warm: (next: ActiveReleases) => Promise<void>;
+  warm: (next: ServedState) => Promise<void>;
   log: (line: string) => void;
 }
 
@@ -77,7 +128,7 @@ export interface ServedReleasesOptions {
  * log says so, once per outage).
  */
 export class ServedReleases {
-  private active: ActiveReleases = {};
+  private state: ServedState = { active: {}, canaries: {} };
   private refreshing: Promise<void> | undefined;
   private again = false;
   private outage = false;
@@ -88,8 +139,8 @@ export class ServedReleases {
   constructor(private readonly options: ServedReleasesOptions) {}
 
   /** What is served now. */
-  current(): ActiveReleases {
-    return this.active;
+  current(): ServedState {
+    return this.state;
   }
 
   /** Reads what is active (warming nothing: nothing is served yet) and starts listening. */
@@ -122,12 +173,12 @@ export class ServedReleases {
   }
 
   private async read(warm: boolean): Promise<void> {
-    let next: ActiveReleases;
+    let next: ServedState;
     try {
       next = await this.options.feed.read();
     } catch (error) {
       if (!this.outage) {
-        const known = SECTION_IDS.filter((id) => this.active[id]).map((id) => this.active[id]!.id);
+        const known = SECTION_IDS.filter((id) => this.state.active[id]).map((id) => this.state.active[id]!.id);
         this.options.log(
           `releases: the database cannot be read (${(error as Error).message}); serving the last active releases known (${known.join(', ') || 'none: config.json as written'})`,
         );
@@ -137,11 +188,18 @@ export class ServedReleases {
     }
     if (this.outage) this.options.log('releases: the database answers again');
     this.outage = false;
-    if (sameReleases(next, this.active)) return;
+    if (sameState(next, this.state)) return;
     if (warm) await this.options.warm(next);
-    const changed = SECTION_IDS.filter((id) => next[id]?.id !== this.active[id]?.id);
-    this.active = next;
-    for (const id of changed) this.options.log(`releases: ${id} is now ${next[id] ? `release ${next[id].id} (build ${next[id].buildId})` : 'the URL config.json names'}`);
+    const before = this.state;
+    this.state = next;
+    for (const id of SECTION_IDS) {
+      const active = next.active[id];
+      if (active?.id !== before.active[id]?.id) this.options.log(`releases: ${id} is now ${active ? `release ${active.id} (build ${active.buildId})` : 'the URL config.json names'}`);
+      const canary = next.canaries[id];
+      if (canary?.release.id !== before.canaries[id]?.release.id || canary?.percent !== before.canaries[id]?.percent) {
+        this.options.log(`releases: ${id} ${canary ? `canary ${canary.release.id} for ${canary.percent} % of visitors` : 'has no canary'}`);
+      }
+    }
   }
 
   async close(): Promise<void> {

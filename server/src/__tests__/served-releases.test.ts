@@ -1,5 +1,5 @@
 import type { ActiveReleases, Release } from '@portico/releases';
-import { ServedReleases, withReleases, type ReleaseFeed } from '../served-releases';
+import { cohortVariants, releasesFor, ServedReleases, withReleases, type ReleaseFeed } from '../served-releases';
 
 const FILE = {
   comName: 'Lender',
@@ -63,7 +63,7 @@ describe('the releases a server serves', () => {
     let down = false;
     let onChange: (() => void) | undefined;
     const feed: ReleaseFeed = {
-      read: () => (down ? Promise.reject(new Error('connection refused')) : Promise.resolve(active)),
+      read: () => (down ? Promise.reject(new Error('connection refused')) : Promise.resolve({ active, canaries: {} })),
       watch: (listener) => {
         onChange = listener;
         return Promise.resolve({ close: () => Promise.resolve() });
@@ -85,7 +85,7 @@ describe('the releases a server serves', () => {
     const served: ServedReleases = new ServedReleases({
       feed: store.feed,
       warm: () => {
-        servedDuringWarm.push(served.current().contact?.id);
+        servedDuringWarm.push(served.current().active.contact?.id);
         return Promise.resolve();
       },
       log: (line) => log.push(line),
@@ -93,21 +93,45 @@ describe('the releases a server serves', () => {
     const first = release('contact-1', 'contact', 'https://c.example/1/mf-manifest.json');
     store.set({ contact: first });
     await served.start();
-    expect(served.current().contact?.id).toBe('contact-1');
+    expect(served.current().active.contact?.id).toBe('contact-1');
 
     store.set({ contact: release('contact-2', 'contact', 'https://c.example/2/mf-manifest.json') });
     store.notify();
     await served.refresh();
     expect(servedDuringWarm).toEqual(['contact-1']);
-    expect(served.current().contact?.id).toBe('contact-2');
+    expect(served.current().active.contact?.id).toBe('contact-2');
 
     store.setDown(true);
     await served.refresh();
     await served.refresh();
-    expect(served.current().contact?.id).toBe('contact-2');
+    expect(served.current().active.contact?.id).toBe('contact-2');
     expect(log.filter((line) => line.includes('cannot be read'))).toEqual([
       'releases: the database cannot be read (connection refused); serving the last active releases known (contact-2)',
     ]);
     await served.close();
+  });
+});
+
+describe('cohorts while a canary runs', () => {
+  const active = { contact: release('contact-7', 'contact', 'https://c.example/7/m.json'), home: release('home-2', 'home', 'https://h.example/2/m.json') };
+  const candidate = release('contact-9', 'contact', 'https://c.example/9/m.json');
+  const homeCandidate = release('home-3', 'home', 'https://h.example/3/m.json');
+
+  it('serves the candidate to the buckets below its share, the active release to the rest and to a visit with no bucket', () => {
+    const state = { active, canaries: { contact: { release: candidate, percent: 10 } } };
+    expect(releasesFor(state, 0).contact?.id).toBe('contact-9');
+    expect(releasesFor(state, 9).contact?.id).toBe('contact-9');
+    expect(releasesFor(state, 10).contact?.id).toBe('contact-7');
+    expect(releasesFor(state, 99).contact?.id).toBe('contact-7');
+    expect(releasesFor(state, undefined).contact?.id).toBe('contact-7');
+    expect(releasesFor(state, 3).home?.id).toBe('home-2');
+  });
+
+  it('names each distinct set of releases the cohorts get, for the servers to warm and render', () => {
+    const ids = (sets: ActiveReleases[]) => sets.map((set) => `${set.home?.id} ${set.contact?.id}`).sort();
+    expect(ids(cohortVariants({ active, canaries: {} }))).toEqual(['home-2 contact-7']);
+    const two = { active, canaries: { contact: { release: candidate, percent: 10 }, home: { release: homeCandidate, percent: 50 } } };
+    // Buckets 0-9: both candidates; 10-49: Home's only; 50-99: neither.
+    expect(ids(cohortVariants(two))).toEqual(['home-2 contact-7', 'home-3 contact-7', 'home-3 contact-9']);
   });
 });

@@ -97,7 +97,12 @@ const SHELL_MESSAGE_BYTES = 8 * 1024 * 1024;
 export interface ServerRenderingOptions {
   rootDir: string;
   /** config.json as a visitor who asked for this host gets it (the default config follows the host), read and parsed once: for the background work. */
-  siteForHost: (host: string | undefined) => Promise<SiteContext>;
+  /**
+   * Each config.json a visitor to this host may get now: one, or one per
+   * cohort's releases while a canary runs. For the background work: every
+   * one of them is warmed and rendered.
+   */
+  siteForHost: (host: string | undefined) => Promise<SiteContext[]>;
   /** The same for one request, once per request: the page, its headers and /config.json share it. */
   siteOf: (req: IncomingMessage) => Promise<SiteContext>;
   /** The host a request was made to (Host, or X-Forwarded-Host behind a trusted proxy). */
@@ -125,7 +130,7 @@ export interface ServerRendering {
    * activation or a rollback about to be served): resolves once each section's
    * worker runs those builds, or after `withinMs`, whichever is first.
    */
-  warm: (next: (host: string | undefined) => Promise<SiteContext>, withinMs: number) => Promise<void>;
+  warm: (next: (host: string | undefined) => Promise<SiteContext[]>, withinMs: number) => Promise<void>;
   /**
    * A publish's render check: the build evaluated in a worker of its own, in
    * the same sandbox as every section's, and the section rendered in each
@@ -277,9 +282,9 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     }
   }
 
-  /** config.json for `host` (read once and parsed once); undefined when it cannot be served. */
-  async function siteFor(host: string | undefined): Promise<Site | undefined> {
-    return (await options.siteForHost(host)).site;
+  /** Each config.json for `host` (read once and parsed once) that can be served. */
+  async function sitesFor(host: string | undefined): Promise<Site[]> {
+    return (await options.siteForHost(host)).flatMap((context) => (context.site ? [context.site] : []));
   }
 
   // --- The manifests, polled in the background, and the node builds they name.
@@ -381,8 +386,8 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
 
   /** The sites a new worker warms up with: the current config.json of each known host, read now, and the upcoming ones. */
   async function currentSites(): Promise<Site[]> {
-    const sites = await Promise.all(knownHosts.map((host) => siteFor(host).catch(() => undefined)));
-    const all = [...sites.filter((site): site is Site => site !== undefined), ...upcoming];
+    const sites = await Promise.all(knownHosts.map((host) => sitesFor(host).catch((): Site[] => [])));
+    const all = [...sites.flat(), ...upcoming];
     const byHash = new Map(all.map((site) => [site.hash, site]));
     return [...byHash.values()];
   }
@@ -771,10 +776,10 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     await Promise.race([warm, delay(SSR_LIMITS.firstWarmMs)]);
   }
 
-  async function warm(next: (host: string | undefined) => Promise<SiteContext>, withinMs: number): Promise<void> {
+  async function warm(next: (host: string | undefined) => Promise<SiteContext[]>, withinMs: number): Promise<void> {
     if (!sandbox || closed) return;
-    const contexts = await Promise.all(knownHosts.map((host) => next(host).catch(() => undefined)));
-    upcoming = contexts.flatMap((context) => (context?.site ? [context.site] : []));
+    const contexts = await Promise.all(knownHosts.map((host) => next(host).catch((): SiteContext[] => [])));
+    upcoming = contexts.flat().flatMap((context) => (context.site ? [context.site] : []));
     for (const site of upcoming) watchRemotes(site.config);
     const settled = (async () => {
       // A round under way may have started before these URLs were watched: then one more.

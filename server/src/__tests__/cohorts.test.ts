@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Release, ServedState } from '@portico/releases';
+import { builtHost } from '@portico/testing/built-apps';
+import { sampleConfig } from '@portico/testing/sample-config';
+import { startPortico, type RunningPortico } from '../portico-server';
+import type { ReleaseFeed } from '../served-releases';
+
+// A canary's cohorts as a visitor's browser meets them: the first page
+// answer draws a bucket and sets it in a cookie holding nothing else; each
+// later answer (the page, config.json) follows it. A release store stands in
+// (the feed); the store's own canaries are tested in @portico/releases.
+
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+function release(id: string, url: string): Release {
+  return { id, section: 'contact', manifestUrl: url, integrity: `sha384-${'A'.repeat(64)}`, version: '1.0.0', buildId: id, createdAt: '2026-11-25T10:00:00.000Z', createdBy: 'ci', note: null };
+}
+const ACTIVE = release('contact-7', 'https://contact.example/7/mf-manifest.json');
+const CANDIDATE = release('contact-9', 'https://contact.example/9/mf-manifest.json');
+
+let state: ServedState;
+/** What the store's notification would do: the server reads the feed again. */
+let notify: () => void = () => undefined;
+let running: RunningPortico;
+let folder: string;
+
+beforeAll(async () => {
+  builtHost();
+  folder = mkdtempSync(path.join(tmpdir(), 'portico-cohorts-'));
+  const configPath = path.join(folder, 'config.json');
+  writeFileSync(configPath, JSON.stringify({ ...sampleConfig, allowedRemoteOrigins: ['https://contact.example'] }));
+  const feed: ReleaseFeed = {
+    read: () => Promise.resolve(state),
+    watch: (onChange) => {
+      notify = onChange;
+      return Promise.resolve({ close: () => Promise.resolve() });
+    },
+    openPreview: () => Promise.resolve({ refused: 'invalid' }),
+    healthToken: (releases) => `token-for-${releases.contact}`,
+  };
+  state = { active: { contact: ACTIVE }, canaries: { contact: { release: CANDIDATE, percent: 50 } } };
+  running = await startPortico({ rootDir: REPO_ROOT, basePort: 0, configPath, ssr: false, releases: feed, log: () => undefined });
+});
+afterAll(async () => {
+  await running.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const configWith = async (cookie?: string) => {
+  const response = await fetch(`${running.url}/config.json`, { headers: cookie ? { cookie } : {} });
+  const config = (await response.json()) as { remotes: { contact: string }; health?: { releases: Record<string, string>; token: string } };
+  return { response, config };
+};
+
+test('the first page answer draws a cohort and sets it in a cookie holding only that number; config.json follows the cookie', async () => {
+  const page = await fetch(running.url);
+  const cookie = page.headers.get('set-cookie')!;
+  expect(cookie).toMatch(/^portico_cohort=(\d{1,2}); Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/);
+  expect(page.headers.get('vary')).toContain('Cookie');
+  const bucket = Number(/=(\d+)/.exec(cookie)![1]);
+  const { response, config } = await configWith(`portico_cohort=${bucket}`);
+  expect(response.headers.get('set-cookie')).toBeNull();
+  const expected = bucket < 50 ? CANDIDATE : ACTIVE;
+  expect(config.remotes.contact).toBe(expected.manifestUrl);
+  // The visit report names what this visitor got, with the token signed for it.
+  expect(config.health).toEqual({ releases: { contact: expected.id }, token: `token-for-${expected.id}` });
+});
+
+test('a visitor in bucket 3 gets the candidate on every visit, one in bucket 70 the active release; no cookie on config.json is the active release', async () => {
+  for (let visit = 0; visit < 3; visit++) {
+    expect((await configWith('portico_cohort=3')).config.remotes.contact).toBe(CANDIDATE.manifestUrl);
+    expect((await configWith('portico_cohort=70')).config.remotes.contact).toBe(ACTIVE.manifestUrl);
+  }
+  const { response, config } = await configWith();
+  expect(config.remotes.contact).toBe(ACTIVE.manifestUrl);
+  expect(response.headers.get('set-cookie')).toBeNull();
+});
+
+test('a cookie that is not a bucket is replaced on the page answer; the page answer with a good one sets nothing', async () => {
+  for (const bad of ['portico_cohort=100', 'portico_cohort=abc', 'portico_cohort=-1', 'portico_cohort=7%3B%20admin%3D1']) {
+    const page = await fetch(running.url, { headers: { cookie: bad } });
+    expect(page.headers.get('set-cookie')).toMatch(/^portico_cohort=\d{1,2};/);
+  }
+  expect((await fetch(running.url, { headers: { cookie: 'portico_cohort=42' } })).headers.get('set-cookie')).toBeNull();
+});
+
+test('with no canary running, no cookie is set and nothing varies by it', async () => {
+  const canaries = state.canaries;
+  state = { active: { contact: ACTIVE }, canaries: {} };
+  try {
+    notify();
+    for (let tries = 0; Object.keys(running.releases().canaries).length > 0 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const page = await fetch(running.url);
+    expect(page.headers.get('set-cookie')).toBeNull();
+    expect(page.headers.get('vary') ?? '').not.toContain('Cookie');
+  } finally {
+    state = { active: { contact: ACTIVE }, canaries };
+  }
+});
