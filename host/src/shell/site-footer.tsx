@@ -22,6 +22,13 @@ export function SiteFooter() {
           </div>
         </dl>
         {copyright && <p className="site-footer__copyright">{copyright}</p>}
+        {/* The host's own statement, in the page's language; #privacy links to it. */}
+        <details className="site-footer__privacy" id="privacy">
+          <summary>{text.footer.privacy.summary}</summary>
+          <p>{text.footer.privacy.measurement}</p>
+          <p>{text.footer.privacy.address}</p>
+          <p>{text.footer.privacy.cookie}</p>
+        </details>
       </div>
     </footer>
   );

@@ -13,6 +13,14 @@ export const en: TextPack = {
     email: 'Contact Email',
     address: 'Contact Address',
     notConfigured: 'Not configured',
+    privacy: {
+      summary: 'Privacy: what this site measures',
+      measurement:
+        'When you leave a page, it sends an anonymous report of how its sections loaded and how fast it was (Core Web Vitals). The report holds no name, no address and no identifier; only totals per release and hour are kept, for 30 days unless the operator sets otherwise.',
+      address: 'Your network address is used for a few minutes, in memory, to stop abuse of the report, and is never stored.',
+      cookie:
+        'While a new version of a section is tried with some visitors, this site sets one cookie, portico_cohort, holding only a random number from 0 to 99, so you see the same version on each visit. It lasts 30 days. Messages sent with the contact form are covered by the note beside it.',
+    },
   },
   sections: {
     loading: 'Loading {section}…',

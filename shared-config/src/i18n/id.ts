@@ -13,6 +13,14 @@ export const id: TextPack = {
     email: 'Email Kontak',
     address: 'Alamat Kontak',
     notConfigured: 'Belum diatur',
+    privacy: {
+      summary: 'Privasi: apa yang diukur situs ini',
+      measurement:
+        'Saat Anda meninggalkan halaman, halaman mengirim laporan anonim tentang cara bagian-bagiannya dimuat dan seberapa cepat halaman itu (Core Web Vitals). Laporan tidak berisi nama, alamat, atau pengenal apa pun; yang disimpan hanya jumlah total per rilis dan per jam, selama 30 hari kecuali operator mengaturnya lain.',
+      address: 'Alamat jaringan Anda dipakai beberapa menit saja, di memori, untuk mencegah penyalahgunaan laporan, dan tidak pernah disimpan.',
+      cookie:
+        'Selama versi baru sebuah bagian dicoba pada sebagian pengunjung, situs ini memasang satu cookie, portico_cohort, yang hanya berisi angka acak dari 0 sampai 99, agar Anda melihat versi yang sama di setiap kunjungan. Cookie ini berlaku 30 hari. Pesan yang dikirim lewat formulir kontak diatur oleh catatan di sebelahnya.',
+    },
   },
   sections: {
     loading: 'Memuat {section}…',

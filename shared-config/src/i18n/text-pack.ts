@@ -15,7 +15,14 @@ export interface TextPack {
   skipLink: string;
   /** The accessible name of the group of language links in the nav. */
   languageSwitch: { label: string };
-  footer: { companyName: string; email: string; address: string; notConfigured: string };
+  footer: {
+    companyName: string;
+    email: string;
+    address: string;
+    notConfigured: string;
+    /** The host's privacy statement: the anonymous visit report and the cohort cookie (the contact form's note covers messages). */
+    privacy: { summary: string; measurement: string; address: string; cookie: string };
+  };
   sections: {
     loading: string;
     failed: string;
