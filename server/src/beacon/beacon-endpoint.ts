@@ -68,6 +68,8 @@ export interface BeaconEndpoint {
   flush(): Promise<void>;
   /** Stops the timer and flushes what is left (once; counts the database refuses then are lost, and logged). */
   close(): Promise<void>;
+  /** How many networks and nonces are held in memory now (each for its window at most, traffic or not). */
+  remembered(): { networks: number; nonces: number };
 }
 
 type Body = { ok: true; text: string } | { ok: false; status: 408 | 413 | 400; error: string };
@@ -253,7 +255,12 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
     flushing ??= flushOnce().finally(() => (flushing = undefined));
     return flushing;
   };
-  const timer = setInterval(() => void flush(), limits.flushMs);
+  const timer = setInterval(() => {
+    // Forgotten when their window ends even with no report coming to sweep them.
+    sweep(networks, Date.now());
+    sweep(nonces, Date.now());
+    void flush();
+  }, limits.flushMs);
   timer.unref();
 
   return {
@@ -268,6 +275,9 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
       await flush();
       const left = [...pending.values()].reduce((sum, row) => sum + row.count, 0);
       if (left > 0) options.log(`beacon: ${left} count(s) could not be stored before stopping`);
+      networks.clear();
+      nonces.clear();
     },
+    remembered: () => ({ networks: networks.size, nonces: nonces.size }),
   };
 }

@@ -285,6 +285,31 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
   });
 });
 
+test('forgets each network and nonce when its window ends, with no further report to sweep them', async () => {
+  const secret = randomBytes(32);
+  const endpoint = beaconEndpoint({
+    health: { record: () => Promise.resolve() },
+    secret: () => Promise.resolve(secret),
+    originOf: () => 'http://page.example',
+    networkOf: (req) => req.socket.remoteAddress ?? 'unknown',
+    log: () => undefined,
+    limits: { windowMs: 300, nonceMs: 300, flushMs: 50 },
+  });
+  const server = createServer((req, res) => void endpoint.handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BEACON_PATH}`;
+    const body = JSON.stringify({ v: 1, token: signHealthToken(secret, { releases: { home: 'home-1' } }, new Date(Date.now() + 60_000)), nonce: randomUUID(), sections: { home: { release: 'home-1', arrival: 'ssr' } }, vitals: {} });
+    for (const from of ['127.0.0.31', '127.0.0.32']) expect((await send(url, body, { from, headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example' } })).status).toBe(204);
+    expect(endpoint.remembered()).toEqual({ networks: 1, nonces: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(endpoint.remembered()).toEqual({ networks: 0, nonces: 0 });
+  } finally {
+    await endpoint.close();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
 describe('the beacon without its database', () => {
   let server: Server;
   let url: string;
