@@ -2,6 +2,10 @@ import { answerConfig } from '@portico/config-server/config-answer';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/messages';
 import {
+  DEFAULT_HEALTH_RETENTION_DAYS,
+  HEALTH_TOKEN_HOURS,
+  signHealthToken,
+  HealthStore,
   ReleaseStore,
   startControlApi,
   verifyPreview,
@@ -18,6 +22,9 @@ import type { PreviewVisit, ReleaseFeed } from './served-releases';
 /** How often the active releases' files are checked again in the background (and first, this long after start). */
 export const RECHECK_EVERY_MS = 10 * 60_000;
 const FIRST_RECHECK_MS = 30_000;
+/** How often the health older than its retention is deleted (and first, this long after start). */
+export const HEALTH_RETENTION_EVERY_MS = 60 * 60_000;
+const FIRST_HEALTH_RETENTION_MS = 60_000;
 /** Released builds are immutable: a preview visit looks its release up once. */
 const RELEASES_KEPT = 256;
 
@@ -37,11 +44,15 @@ export interface ControlPlaneOptions {
   messages?: MessagesAdmin;
   /** The render check of the server's section workers (RunningPortico.checkRender). */
   renderCheck: () => RenderCheck | undefined;
+  /** How many days of health are kept (PORTICO_HEALTH_RETENTION_DAYS, 30 by default). */
+  healthRetentionDays?: number;
   log: (line: string) => void;
 }
 
 export interface ControlPlane {
   store: ReleaseStore;
+  /** Each release's health from the visit reports, on the same database: the beacon endpoint writes to it. */
+  health: HealthStore;
   api: ControlApi;
   /** Checks each active release's files again now: a build removed or changed on its host is marked broken. */
   recheck(): Promise<void>;
@@ -70,7 +81,17 @@ async function allowedOriginsOf(section: SectionId, options: Pick<ControlPlaneOp
  */
 export function releaseFeed(store: Promise<ReleaseStore>): ReleaseFeed {
   let opened: ReleaseStore | undefined;
-  void store.then((value) => (opened = value), () => undefined);
+  let secret: Buffer | undefined;
+  void store.then(
+    async (value) => {
+      opened = value;
+      // Read once: the page's health tokens are signed synchronously with it.
+      secret ??= await value.previewSecret().catch(() => undefined);
+    },
+    () => undefined,
+  );
+  /** The health token of each release set served, renewed an hour before it expires: one per cache entry, not per visitor. */
+  const tokens = new Map<string, { token: string; renewAt: number }>();
   const releases = new Map<string, Release>();
   const releaseById = async (id: string): Promise<Release | undefined> => {
     const known = releases.get(id);
@@ -81,7 +102,6 @@ export function releaseFeed(store: Promise<ReleaseStore>): ReleaseFeed {
     releases.set(id, found);
     return found;
   };
-  let secret: Buffer | undefined;
   return {
     // Canaries come with their store (issue "Health and canaries"): until then, none.
     read: async () => {
@@ -102,6 +122,17 @@ export function releaseFeed(store: Promise<ReleaseStore>): ReleaseFeed {
           await watching?.close();
         },
       };
+    },
+    healthToken(releases) {
+      if (!secret) return undefined;
+      const key = JSON.stringify(releases);
+      const now = Date.now();
+      const held = tokens.get(key);
+      if (held && now < held.renewAt) return held.token;
+      const token = signHealthToken(secret, { releases }, new Date(now + HEALTH_TOKEN_HOURS * 3_600_000));
+      if (tokens.size >= RELEASES_KEPT) tokens.clear();
+      tokens.set(key, { token, renewAt: now + (HEALTH_TOKEN_HOURS - 1) * 3_600_000 });
+      return token;
     },
     async openPreview(token): Promise<PreviewVisit> {
       if (!opened) return { refused: 'invalid' };
@@ -133,9 +164,13 @@ async function stillServed(release: StoredRelease, options: Pick<ControlPlaneOpt
   return undefined;
 }
 
-/** Opens the release store on `database`, makes sure there is an owner token, and starts the control API. */
+/**
+ * Opens the release and health stores on `database`, makes sure there is an
+ * owner token, starts the control API, and deletes old health every hour.
+ */
 export async function startControlPlane(database: Database, options: ControlPlaneOptions): Promise<ControlPlane> {
   const store = await ReleaseStore.open(database, { environmentToken: options.environmentToken });
+  const health = await HealthStore.open(database);
   if (options.dataDir) {
     const written = await store.ensureOwnerToken(options.dataDir);
     if (written) options.log(`control: a new owner token (every scope) is in ${written}; npm run release on this machine reads it from there`);
@@ -148,6 +183,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
     messages: options.messages,
     publicUrl: options.publicUrl,
     log: options.log,
+    health: health.health,
     configuredRemotes: async () => {
       const answer = await answerConfig({ configPath: options.configPath, basePort: options.basePort, ports: options.ports(), hostHeader: 'localhost' });
       return answer.value === undefined ? {} : parseConfig(answer.value).config.remotes;
@@ -176,15 +212,34 @@ export async function startControlPlane(database: Database, options: ControlPlan
   first.unref();
   every.unref();
 
+  // Every server runs it: a delete of what another server deleted already deletes nothing.
+  const retentionDays = options.healthRetentionDays ?? DEFAULT_HEALTH_RETENTION_DAYS;
+  let pruning: Promise<void> = Promise.resolve();
+  const prune = () =>
+    (pruning = pruning
+      .then(() => health.deleteOlderThan(retentionDays))
+      .then((deleted) => {
+        if (deleted > 0) options.log(`health: deleted ${deleted} row(s) of hours older than ${retentionDays} days`);
+      })
+      .catch((error: unknown) => options.log(`health: deleting old hours failed (tried again in an hour): ${(error as Error).message}`)));
+  const firstPrune = setTimeout(prune, FIRST_HEALTH_RETENTION_MS);
+  const everyPrune = setInterval(prune, HEALTH_RETENTION_EVERY_MS);
+  firstPrune.unref();
+  everyPrune.unref();
+
   return {
     store,
+    health,
     api,
     recheck: () => run(),
     async close() {
       clearTimeout(first);
       clearInterval(every);
+      clearTimeout(firstPrune);
+      clearInterval(everyPrune);
       await api.close();
       await rechecking;
+      await pruning;
     },
   };
 }

@@ -34,3 +34,14 @@ export {
 export { SECTION_WORKER_PATH, SHELL_WORKER_PATH, SSR_LIMITS, type RenderWorkerState } from './ssr/server-rendering';
 export { treeRssKb } from './ssr/worker-process';
 export { RELEASES_READ_MS, withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
+export {
+  BEACON_FLUSH_MS,
+  BEACON_REPORTS_PER_NETWORK,
+  BEACON_WINDOW_MS,
+  beaconEndpoint,
+  DEFAULT_BEACON_LIMITS,
+  type BeaconEndpoint,
+  type BeaconEndpointOptions,
+  type BeaconLimits,
+  type HealthRecorder,
+} from './beacon/beacon-endpoint';

@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { contactSettings, controlHost, startContactService, storeOpeningApi, type ContactService } from '@portico/messages';
+import { clientNetwork, contactSettings, controlHost, startContactService, storeOpeningApi, type ContactService } from '@portico/messages';
 import { basePort, controlPort } from '@portico/contract/sections';
-import { publicUrlOf, type ReleaseStore } from '@portico/releases';
+import { healthRetentionDays, publicUrlOf, type ReleaseStore } from '@portico/releases';
+import { beaconEndpoint, type BeaconEndpoint } from './beacon/beacon-endpoint';
 import { releaseFeed, startControlPlane, type ControlPlane } from './control-plane';
 import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
 import { connectionsPerClientFrom } from './client-limits';
@@ -43,6 +44,7 @@ const STOP_WITHIN_MS = 14_000;
 let running: RunningPortico | undefined;
 let contact: ContactService | undefined;
 let control: ControlPlane | undefined;
+let beacon: BeaconEndpoint | undefined;
 let stopping = false;
 /** Ends the wait for a database server that has not answered yet. */
 const databaseWait = new AbortController();
@@ -59,6 +61,8 @@ function stop(code: number): void {
   void (async () => {
     await control?.close().catch((error: unknown) => console.error(`Portico: stopping the control API: ${(error as Error).message}`));
     await running?.close().catch((error: unknown) => console.error(`Portico: stopping the server: ${(error as Error).message}`));
+    // The health counts gathered since the last flush, while the database is still open.
+    await beacon?.close().catch((error: unknown) => console.error(`Portico: storing the last health counts: ${(error as Error).message}`));
     await contact?.close().catch((error: unknown) => console.error(`Portico: closing the message store: ${(error as Error).message}`));
     process.exit(code);
   })();
@@ -74,6 +78,7 @@ async function main(): Promise<void> {
   const log = (line: string) => console.error(line);
   const trustProxy = trustProxyFrom();
   const connectionsPerClient = connectionsPerClientFrom();
+  const retentionDays = healthRetentionDays(process.env);
   const settings = contactSettings(process.env, { rootDir, invokedFrom });
   const contactStarting = startContactService({
     settings,
@@ -114,6 +119,7 @@ async function main(): Promise<void> {
       listen: { port: controlPort(process.env), host: controlHost(process.env) },
       publicUrl: publicUrlOf(process.env, port),
       messages: service.store,
+      healthRetentionDays: retentionDays,
       renderCheck: () => {
         const check = running?.checkRender;
         // The worker keys a build by its hash, as the page's builds are keyed.
@@ -126,6 +132,17 @@ async function main(): Promise<void> {
   };
   if (contact) await startControl(contact);
   if (stopping) return;
+  // The page's visit reports. Until the control plane is open (a database
+  // server still awaited) it answers 503: a report cannot be verified
+  // without the shared secret, and the page never reads the answer.
+  beacon = beaconEndpoint({
+    health: () => control?.health,
+    secret: () => (control ? control.store.previewSecret() : Promise.resolve(undefined)),
+    originOf: (req) => visitorOf(req, { trustProxy }).origin,
+    // Per network, in this process's memory only: an address is never written anywhere.
+    networkOf: (req) => clientNetwork(visitorOf(req, { trustProxy }).address ?? 'unknown'),
+    log,
+  });
   try {
     running = await startPortico({
       rootDir,
@@ -136,6 +153,7 @@ async function main(): Promise<void> {
       trustProxy,
       log,
       api: (req, res) => (contact ? contact.handleApi(req, res) : storeOpening(req, res)),
+      beacon,
       // PORTICO_SSR=0: the client-rendered page only, as a static host serves it.
       ssr:
         process.env.PORTICO_SSR === '0'

@@ -7,6 +7,7 @@ import { answerConfig } from '@portico/config-server/config-answer';
 import { APP_DIRS, APP_NAMES, type AppName, type SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import { previewTokenIn } from '@portico/contract/preview';
+import { BEACON_PATH } from '@portico/contract/beacon';
 import type { ActiveReleases, ServedState } from '@portico/releases';
 import { applyTimeouts, ConnectionCap, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 import { answerCrawlerFile, isCrawlerPath } from './crawler-files';
@@ -51,8 +52,10 @@ export interface PorticoServerOptions {
   trustProxy?: boolean;
   /** Where faults are reported (a config.json that cannot be served, a request that failed); stderr by default. */
   log?: (line: string) => void;
-  /** Answers every request under `/api/` on the host's port (the contact endpoint). */
+  /** Answers every request under `/api/` on the host's port (the contact endpoint), but the beacon's. */
   api?: ApiHandler;
+  /** Answers `/api/beacon` on the host's port (server/src/beacon/beacon-endpoint.ts): the page's visit reports. */
+  beacon?: { handle: ApiHandler };
   /**
    * The page rendered on the server by the host's shell worker and a sandboxed
    * worker per section (server/src/ssr/):
@@ -301,7 +304,7 @@ async function respond(
   res: ServerResponse,
   serving: AppServing,
   settings: Settings,
-  api: ApiHandler | undefined,
+  api: { api?: ApiHandler; beacon?: ApiHandler },
 ): Promise<void> {
   const target = requestTarget(req.url);
   if (target === undefined) return answerPlain(req, res, 400, 'Bad request: malformed URL');
@@ -310,8 +313,9 @@ async function respond(
     return answerPlain(req, res, 400, 'Bad request: unknown host');
   }
   if (visitor.protocol === 'https') res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
-  // The contact endpoint takes POST, on the host's port only; it checks the method itself.
-  if (api && target.pathname.startsWith(API_PREFIX)) return api(req, res);
+  // The beacon and the contact endpoint take POST, on the host's port only; they check the method themselves.
+  if (api.beacon && target.pathname === BEACON_PATH) return api.beacon(req, res);
+  if (api.api && target.pathname.startsWith(API_PREFIX)) return api.api(req, res);
   if (req.method !== 'GET' && req.method !== 'HEAD') return answerPlain(req, res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
   await serving.handle(req, res, () => notFound(req, res, serving));
 }
@@ -423,10 +427,13 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
   const limits = { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits };
   const cap = settings.trustProxy ? undefined : new ConnectionCap(limits.connectionsPerClient, settings.log);
 
+  const { beacon } = options;
+  const hostApi = { api: options.api, beacon: beacon && ((req: IncomingMessage, res: ServerResponse) => beacon.handle(req, res)) };
+
   try {
     for (const app of APP_NAMES) {
       const serving = appServing(app, options.rootDir, settings);
-      const api = app === 'host' ? options.api : undefined;
+      const api = app === 'host' ? hostApi : {};
       const server = createServer(
         { connectionsCheckingInterval: TIMEOUT_CHECK_MS },
         guardRequests((req, res) => respond(req, res, serving, settings, api), settings.log),

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { controlToken, controlUrl, dataFolder, SettingsError, type Whereabouts } from '@portico/messages';
-import type { AuditEntry, CheckResult } from '../release';
+import type { AuditEntry, CheckResult, ReleaseHealth } from '../release';
 import type { ListedRelease, SectionState, ShownRelease } from '../store/release-store';
 
 export const USAGE = `npm run release -- <command>
@@ -10,7 +10,8 @@ export const USAGE = `npm run release -- <command>
   activate <section> <release> [--note TEXT]      makes a release what every visitor gets
   rollback <section> [release] [--note TEXT]      one step back in the section's history, or to a release
   preview <release> [--expires-in SECONDS]        a signed link to the page with that release (24 h by default)
-  status                                          each section's active release, since when, by whom
+  status [--hours N]                              each section's active release, since when, by whom, and its
+                                                  health from real visits over the last N hours (24 by default)
   audit [--section S] [--limit N]                 who did what, newest first
   token create <name> [--section S] [--scope X]   a new token, shown once (--scope: releases, messages,
                                                   section:<id>; repeatable; default: the section's, else releases)
@@ -62,6 +63,23 @@ const when = (iso: string | null) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11,
 const buildOf = (release: Pick<ShownRelease, 'buildId' | 'version'>) => (release.version === '1.0.0' ? release.buildId : `${release.buildId} (version ${release.version})`);
 
 const named = (release: ShownRelease | null) => (release ? `${release.id} (build ${printable(buildOf(release))})` : 'none');
+
+const HEALTH_COLUMNS = ['VISITS', 'FAILED', 'LCP P75', 'INP P75', 'CLS P75', 'FAILURES BY CLASS'];
+
+/** A release's health as the status table shows it: visits, failure rate, p75 vitals, failures per class; dashes where nothing was reported. */
+function healthCells(health: ReleaseHealth | undefined): string[] {
+  if (!health) return HEALTH_COLUMNS.map(() => '-');
+  const ms = (value: number | null) => (value === null ? '-' : `${value} ms`);
+  const classes = Object.entries(health.failuresByClass).map(([name, count]) => `${name} ${count}`);
+  return [
+    String(health.visits),
+    health.visits === 0 ? '-' : `${(health.failureRate * 100).toFixed(1)} %`,
+    ms(health.lcpP75),
+    ms(health.inpP75),
+    health.clsP75 === null ? '-' : String(health.clsP75),
+    classes.join(', '),
+  ];
+}
 
 interface Client {
   call(method: string, route: string, body?: unknown): Promise<unknown>;
@@ -122,6 +140,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
         section: { type: 'string' },
         scope: { type: 'string', multiple: true },
         limit: { type: 'string' },
+        hours: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -180,18 +199,31 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       return;
     }
     case 'status': {
-      take(0, 0, 'no arguments');
-      const sections = (await client(context).call('GET', '/api/sections')) as Record<string, SectionState & { configured?: string }>;
+      take(0, 0, 'no arguments (--hours N)');
+      const hours = values.hours;
+      if (hours !== undefined && !/^\d+$/.test(hours)) throw new UsageError('--hours is a whole number of hours');
+      const sections = (await client(context).call('GET', `/api/sections${hours === undefined ? '' : `?hours=${hours}`}`)) as Record<
+        string,
+        SectionState & { configured?: string; health?: Record<string, ReleaseHealth> }
+      >;
       out(
         table([
-          ['SECTION', 'ACTIVE', 'BUILD', 'SINCE', 'BY'],
+          ['SECTION', 'ACTIVE', 'BUILD', 'SINCE', 'BY', ...HEALTH_COLUMNS],
           ...Object.entries(sections).map(([section, state]) =>
             state.active
-              ? [section, state.active.id, `${buildOf(state.active)}${state.active.broken ? ` BROKEN: ${state.active.broken.detail}` : ''}`, when(state.since), state.by ?? '']
+              ? [
+                  section,
+                  state.active.id,
+                  `${buildOf(state.active)}${state.active.broken ? ` BROKEN: ${state.active.broken.detail}` : ''}`,
+                  when(state.since),
+                  state.by ?? '',
+                  ...healthCells(state.health?.[state.active.id]),
+                ]
               : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', '', ''],
           ),
         ]),
       );
+      context.err(`health: the visits reported in the last ${hours ?? 24} hours (by whole hours)\n`);
       return;
     }
     case 'audit': {

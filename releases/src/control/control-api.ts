@@ -5,6 +5,7 @@ import { BODY_TIME_MS, readBody, type ContactService } from '@portico/messages';
 import { z } from 'zod';
 import { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, previewUrl, signPreview } from '../preview-link';
 import type { Actor, PublishChecks, Scope } from '../release';
+import type { HealthSource } from '../health/health-store';
 import { isScope, isSection, mayActOn, mayGrant, visibleSections } from '../scopes';
 import { ReleaseError } from '../store/release-error';
 import type { ReleaseStore } from '../store/release-store';
@@ -12,6 +13,11 @@ import { FailedAuthLimit } from './failed-auth-limit';
 
 /** A request body past this is refused (413): the largest real one, a publish with a note, is well under 2 KB. */
 export const CONTROL_BODY_LIMIT = 16 * 1024;
+
+/** `GET /api/sections` shows each release's health over this many hours unless `?hours=` says otherwise. */
+export const DEFAULT_HEALTH_WINDOW_HOURS = 24;
+/** The longest health window asked for: the health kept by default (30 days). */
+const MAX_HEALTH_WINDOW_HOURS = 30 * 24;
 
 /** The contact messages' operations the control API offers to a `messages` token. */
 export type MessagesAdmin = Pick<ContactService['store'], 'list' | 'get' | 'delete'>;
@@ -32,6 +38,8 @@ export interface ControlApiOptions {
   configuredRemotes?: () => Promise<Partial<Record<SectionId, string>>>;
   /** Failed authentications allowed per address and window before 429 (10 a minute by default). */
   failedAuth?: { max: number; windowMs: number };
+  /** Each release's health from the visit reports (HealthStore.health); without it every section's `health` is `{}`. */
+  health?: HealthSource;
 }
 
 export interface ControlApi {
@@ -223,13 +231,23 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     {
       method: 'GET',
       pattern: /^\/api\/sections$/,
-      async handle({ actor }) {
+      async handle({ actor, url }) {
         const sections = sectionsToShow(actor, null);
+        const hoursText = url.searchParams.get('hours');
+        const hours = hoursText === null ? DEFAULT_HEALTH_WINDOW_HOURS : Number(hoursText);
+        if (!Number.isInteger(hours) || hours < 1 || hours > MAX_HEALTH_WINDOW_HOURS) throw new Refusal(400, `hours must be a whole number from 1 to ${MAX_HEALTH_WINDOW_HOURS}`, { field: 'hours' });
+        const healthSince = new Date(Date.now() - hours * 3_600_000);
         const [states, configured] = await Promise.all([store.sectionStates(), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
+        // The releases whose health is shown: the active one (a section without one runs config.json's URL, which no report names).
+        const healthOf = (section: SectionId) => {
+          const active = states[section].active;
+          return options.health && active ? options.health(section, [active.id], healthSince) : Promise.resolve({});
+        };
+        const health = await Promise.all(sections.map(healthOf));
         const answer: Record<string, unknown> = {};
-        for (const section of sections) {
+        for (const [index, section] of sections.entries()) {
           const configuredUrl = (configured as Partial<Record<SectionId, string>>)[section];
-          answer[section] = { ...states[section], health: {}, ...(configuredUrl ? { configured: configuredUrl } : {}) };
+          answer[section] = { ...states[section], health: health[index], healthSince: healthSince.toISOString(), ...(configuredUrl ? { configured: configuredUrl } : {}) };
         }
         return [200, answer];
       },

@@ -142,6 +142,17 @@ describe('a hostile Contact build on a running server', () => {
     const messages = (await (await fetch(`http://127.0.0.1:${admin.port}/api/messages`, { headers: { Authorization: `Bearer ${admin.token}` } })).json()) as unknown[];
     expect(messages).toHaveLength(1);
   });
+
+  test("takes the page's visit reports on its own port, and the control API shows each section's health", async () => {
+    const origin = `http://localhost:${serve.port}`;
+    const report = (headers: Record<string, string>) => fetch(`${origin}/api/beacon`, { method: 'POST', headers: { 'Content-Type': 'text/plain;charset=UTF-8', ...headers }, body: '{}' });
+    // Open (not 503): the store is, and the body is checked.
+    expect((await report({ Origin: origin })).status).toBe(400);
+    expect((await report({ Origin: 'https://elsewhere.example' })).status).toBe(403);
+    const token = readFileSync(path.join(serve.dataDir, 'control-token'), 'utf8').trim();
+    const sections = (await (await fetch(`http://127.0.0.1:${serve.port + 4}/api/sections`, { headers: { Authorization: `Bearer ${token}` } })).json()) as Record<string, unknown>;
+    expect(sections.contact).toMatchObject({ health: {}, healthSince: expect.any(String) });
+  });
 });
 
 test('SIGTERM while a section worker fails to start: the process exits within 15 s, its lock removed', async () => {

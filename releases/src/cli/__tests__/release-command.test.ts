@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { embeddedTestDatabase, type TestDatabase } from '@portico/messages/testing';
 import { startControlApi, type ControlApi } from '../../control/control-api';
+import { HealthStore } from '../../health/health-store';
+import { bucketOf } from '../../health/vital-histogram';
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { releaseCommand } from '../release-command';
@@ -29,6 +31,7 @@ const checks: PublishChecks = ({ section, manifestUrl }) =>
 
 let database: TestDatabase;
 let store: ReleaseStore;
+let health: HealthStore;
 let api: ControlApi;
 let folder: string;
 
@@ -36,8 +39,10 @@ beforeAll(async () => {
   database = embeddedTestDatabase();
   folder = mkdtempSync(path.join(tmpdir(), 'portico-release-cli-'));
   store = await ReleaseStore.open(await database.open(), { environmentToken: TOKEN });
+  health = await HealthStore.open(store.db);
   api = await startControlApi({
     store,
+    health: health.health,
     port: 0,
     publishChecks: checks,
     publicUrl: 'http://localhost:8080',
@@ -73,7 +78,7 @@ describe('npm run release', () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toBe(
       [
-        'SECTION  ACTIVE       BUILD                                   SINCE  BY',
+        'SECTION  ACTIVE       BUILD                                   SINCE  BY  VISITS  FAILED  LCP P75  INP P75  CLS P75  FAILURES BY CLASS',
         'home     config.json  http://localhost:8081/mf-manifest.json',
         'about    config.json  http://localhost:8082/mf-manifest.json',
         'contact  config.json  http://localhost:8083/mf-manifest.json',
@@ -95,8 +100,29 @@ describe('npm run release', () => {
 
     const status = await release(['status']);
     const [header, , , contact] = status.stdout.split('\n');
-    expect(header).toMatch(/^SECTION +ACTIVE +BUILD +SINCE +BY$/);
-    expect(contact).toMatch(new RegExp(`^contact +${id2} +build-v2 \\(version 2\\.0\\.0\\) +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +environment$`));
+    expect(header).toMatch(/^SECTION +ACTIVE +BUILD +SINCE +BY +VISITS +FAILED +LCP P75 +INP P75 +CLS P75 +FAILURES BY CLASS$/);
+    // No visit reported yet: no rates, no vitals.
+    expect(contact).toMatch(new RegExp(`^contact +${id2} +build-v2 \\(version 2\\.0\\.0\\) +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +environment +0 +- +- +- +-$`));
+
+    // 200 visits of the active release, 5 failed (3 render errors, 2 timeouts), LCP 2.4 s, INP 150 ms, CLS 0.
+    const count = (key: string, n: number) => ({ hour: new Date(), section: 'contact' as const, releaseId: id2, key, count: n });
+    await health.record([
+      count('visits', 200),
+      count('arrival:failed', 5),
+      count('failed:render', 3),
+      count('failed:timeout', 2),
+      count(`lcp:${bucketOf('lcp', 2400)}`, 200),
+      count(`inp:${bucketOf('inp', 150)}`, 120),
+      count(`cls:${bucketOf('cls', 0)}`, 200),
+    ]);
+    const withHealth = await release(['status', '--hours', '6']);
+    const line = withHealth.stdout.split('\n')[3]!;
+    expect(line).toMatch(/ environment +200 +2\.5 % +\d+ ms +\d+ ms +0 +timeout 2, render 3$/);
+    const [lcp, inp] = [...line.matchAll(/(\d+) ms/g)].map((match) => Number(match[1]));
+    expect(Math.abs(lcp! - 2400)).toBeLessThanOrEqual(120);
+    expect(Math.abs(inp! - 150)).toBeLessThanOrEqual(8);
+    expect(withHealth.stderr).toBe('health: the visits reported in the last 6 hours (by whole hours)\n');
+    expect((await release(['status', '--hours', 'six'])).code).toBe(2);
 
     const back = await release(['rollback', 'contact']);
     expect(back.stdout).toBe(`contact: ${id1} (build build-v1) is active; a rollback would go back to none\n`);

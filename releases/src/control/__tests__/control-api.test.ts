@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { contactSettings, startContactService, type ContactService } from '@portico/messages';
+import { HealthStore } from '../../health/health-store';
+import { bucketOf } from '../../health/vital-histogram';
 import { verifyPreview } from '../../preview-link';
 import type { PublishCheckOutcome, PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
@@ -51,6 +53,7 @@ interface Answer {
 let folder: string;
 let service: ContactService;
 let store: ReleaseStore;
+let health: HealthStore;
 let api: ControlApi;
 const tokens: Record<string, string> = {};
 const log: string[] = [];
@@ -81,8 +84,10 @@ beforeAll(async () => {
     log: () => undefined,
   });
   store = await ReleaseStore.open(service.database, { environmentToken: ENV_TOKEN });
+  health = await HealthStore.open(service.database);
   api = await startControlApi({
     store,
+    health: health.health,
     port: 0,
     publishChecks: fakeChecks,
     messages: service.store,
@@ -240,6 +245,37 @@ describe('activating and rolling back', () => {
     });
     const own = await call('GET', '/api/sections', { token: tokens['ci-contact'] });
     expect(Object.keys(own.body)).toEqual(['contact']);
+  });
+
+  it("shows the active release's health from the visit reports, over the last 24 hours or the hours asked for", async () => {
+    const about = ((await call('GET', '/api/sections')).body.about as { active: { id: string } }).active.id;
+    const hour = (hoursAgo: number) => new Date(Date.now() - hoursAgo * 3_600_000);
+    const count = (at: Date, key: string, n: number) => ({ hour: at, section: 'about' as const, releaseId: about, key, count: n });
+    await health.record([
+      count(hour(0), 'visits', 40),
+      count(hour(0), 'arrival:ssr', 38),
+      count(hour(0), 'arrival:failed', 2),
+      count(hour(0), 'failed:timeout', 2),
+      count(hour(0), `lcp:${bucketOf('lcp', 1800)}`, 40),
+      count(hour(0), `inp:${bucketOf('inp', 90)}`, 30),
+      count(hour(0), `cls:${bucketOf('cls', 0)}`, 40),
+      // Older than a day: outside the default window.
+      count(hour(30), 'visits', 60),
+      count(hour(30), 'arrival:failed', 60),
+      // Another release of the section, not active: not shown.
+      { ...count(hour(0), 'visits', 7), releaseId: 'about-999' },
+    ]);
+    const shown = (await call('GET', '/api/sections')).body.about as { health: Record<string, Record<string, unknown>>; healthSince: string };
+    expect(Object.keys(shown.health)).toEqual([about]);
+    expect(shown.health[about]).toEqual({ visits: 40, failures: 2, failureRate: 0.05, failuresByClass: { timeout: 2 }, lcpP75: expect.any(Number), inpP75: expect.any(Number), clsP75: 0 });
+    expect(Math.abs((shown.health[about]!.lcpP75 as number) - 1800)).toBeLessThanOrEqual(90);
+    expect(Math.abs((shown.health[about]!.inpP75 as number) - 90)).toBeLessThanOrEqual(5);
+    expect(Date.now() - Date.parse(shown.healthSince)).toBeGreaterThanOrEqual(24 * 3_600_000);
+    expect(((await call('GET', '/api/sections?hours=48')).body.about as typeof shown).health[about]).toMatchObject({ visits: 100, failures: 62 });
+    // A section without an active release has no release to report on.
+    expect(((await call('GET', '/api/sections')).body.contact as typeof shown).health).toEqual({});
+    expect((await call('GET', '/api/sections?hours=0')).status).toBe(400);
+    expect((await call('GET', '/api/sections?hours=721')).body).toMatchObject({ field: 'hours' });
   });
 });
 

@@ -1,0 +1,203 @@
+import { FAILURE_CLASSES, VITALS, type FailureClass, type Vital } from '@portico/contract/beacon';
+import type { SectionId } from '@portico/contract/sections';
+import { applyMigrations, type Database } from '@portico/messages';
+import type { ReleaseHealth } from '../release';
+import { parseVitalKey, percentiles, type Histogram } from './vital-histogram';
+
+/**
+ * Where health comes from, as the control API and the canary decision read
+ * it: each of `releaseIds`' health in `section` since `since` (by whole
+ * hours, see HealthStore.health), an entry for every id asked for.
+ */
+export type HealthSource = (section: SectionId, releaseIds: readonly string[], since: Date) => Promise<Record<string, ReleaseHealth>>;
+
+/** One count to add: `count` more of `key` for a section's release in the hour starting at `hour`. */
+export interface HealthCount {
+  hour: Date;
+  section: SectionId;
+  releaseId: string;
+  key: string;
+  count: number;
+}
+
+/** A vital's percentiles over a window, for the docs and the bench (the control API shows p75 only). */
+export interface VitalSummary {
+  /** How many visits reported it. */
+  count: number;
+  p50: number | null;
+  p75: number | null;
+  p95: number | null;
+}
+
+/** Health is kept this long unless PORTICO_HEALTH_RETENTION_DAYS says otherwise. */
+export const DEFAULT_HEALTH_RETENTION_DAYS = 30;
+const RETENTION_RANGE = { min: 1, max: 3650 } as const;
+
+/** PORTICO_HEALTH_RETENTION_DAYS: whole days from 1 to 3650; unset means 30; anything else throws, naming the variable. */
+export function healthRetentionDays(env: Readonly<Record<string, string | undefined>>): number {
+  const value = env.PORTICO_HEALTH_RETENTION_DAYS?.trim();
+  if (value === undefined || value === '') return DEFAULT_HEALTH_RETENTION_DAYS;
+  const days = Number(value);
+  if (!/^\d+$/.test(value) || days < RETENTION_RANGE.min || days > RETENTION_RANGE.max) {
+    throw new Error(`PORTICO_HEALTH_RETENTION_DAYS must be a whole number of days from ${RETENTION_RANGE.min} to ${RETENTION_RANGE.max}, got "${value}"`);
+  }
+  return days;
+}
+
+/**
+ * The health schema, numbered apart from the releases' (a table of applied
+ * steps and a lock of its own), so it never takes a step number another
+ * part of the release schema wants. Never edit a step: add the next one.
+ *
+ * Aggregates only: what a visit adds is a count under a key, per hour,
+ * section and release. Nothing in a row says who, from where or with what
+ * browser: no address, user agent, nonce, token or identifier has a column.
+ */
+const HEALTH_STEPS: readonly string[] = [
+  `
+  CREATE TABLE release_health (
+    section text NOT NULL,
+    release_id text NOT NULL,
+    -- The hour the reports arrived in (its start, UTC): the finest time kept.
+    hour timestamptz NOT NULL,
+    -- visits, arrival:<ssr|csr|failed>, failed:<class>, <vital>:<bucket> (releases/src/health/vital-histogram.ts)
+    key text NOT NULL,
+    count bigint NOT NULL CHECK (count > 0),
+    PRIMARY KEY (section, release_id, hour, key)
+  );
+  -- For retention, which deletes by hour across every release.
+  CREATE INDEX release_health_hour ON release_health (hour);
+  `,
+];
+
+/** An arbitrary constant, not the messages' or the releases' one: the advisory lock of the health schema's migrations. */
+const HEALTH_MIGRATION_LOCK = 7_140_031;
+
+const HOUR_MS = 3_600_000;
+
+/** The start of the hour `at` is in. */
+export const hourOf = (at: Date | number) => new Date(Math.floor(new Date(at).getTime() / HOUR_MS) * HOUR_MS);
+
+/** The same section, release, hour and key added up: one row each, as one upsert statement needs. */
+function merged(batch: readonly HealthCount[]): HealthCount[] {
+  const rows = new Map<string, HealthCount>();
+  for (const count of batch) {
+    if (!Number.isSafeInteger(count.count) || count.count <= 0) throw new Error(`a health count must be a positive whole number, got ${count.count}`);
+    const hour = hourOf(count.hour);
+    const id = JSON.stringify([count.section, count.releaseId, hour.getTime(), count.key]);
+    const known = rows.get(id);
+    if (known) known.count += count.count;
+    else rows.set(id, { ...count, hour });
+  }
+  return [...rows.values()];
+}
+
+const ZERO: ReleaseHealth = { visits: 0, failures: 0, failureRate: 0, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null };
+
+/**
+ * Each release's health, as counts per hour in PostgreSQL (the messages'
+ * database, embedded or a server): what the beacon endpoint of every server
+ * adds, and what the control API and the canary decision read.
+ */
+export class HealthStore {
+  private constructor(readonly db: Database) {}
+
+  /** Opens the store on `db` (the database object the release store uses), bringing its schema up to date. */
+  static async open(db: Database): Promise<HealthStore> {
+    await applyMigrations(db, { table: 'portico_health_migrations', lock: HEALTH_MIGRATION_LOCK, steps: HEALTH_STEPS });
+    return new HealthStore(db);
+  }
+
+  /**
+   * Adds a batch of counts in one statement (one transaction). The rows go
+   * in the primary key's order, so two servers adding to the same rows at
+   * once wait for each other instead of deadlocking.
+   */
+  async record(batch: readonly HealthCount[]): Promise<void> {
+    const rows = merged(batch).map((row) => ({ section: row.section, release_id: row.releaseId, hour: row.hour.toISOString(), key: row.key, count: row.count }));
+    if (rows.length === 0) return;
+    await this.db.transaction((sql) =>
+      sql.query(
+        `INSERT INTO release_health AS h (section, release_id, hour, key, count)
+         SELECT section, release_id, hour, key, count
+         FROM jsonb_to_recordset($1::jsonb) AS t(section text, release_id text, hour timestamptz, key text, count bigint)
+         ORDER BY section, release_id, hour, key
+         ON CONFLICT (section, release_id, hour, key) DO UPDATE SET count = h.count + excluded.count`,
+        [JSON.stringify(rows)],
+      ),
+    );
+  }
+
+  /** Every count of `releaseIds` in `section` from the hour holding `since` on, added up per release and key. */
+  private async sums(section: SectionId, releaseIds: readonly string[], since: Date): Promise<Map<string, Map<string, number>>> {
+    const sums = new Map<string, Map<string, number>>(releaseIds.map((id) => [id, new Map()]));
+    if (releaseIds.length === 0) return sums;
+    const rows = await this.db.query<{ release_id: string; key: string; count: string }>(
+      `SELECT release_id, key, sum(count)::text AS count FROM release_health
+       WHERE section = $1 AND release_id = ANY($2::text[]) AND hour >= $3::timestamptz
+       GROUP BY release_id, key`,
+      [section, [...releaseIds], hourOf(since).toISOString()],
+    );
+    for (const row of rows) sums.get(row.release_id)?.set(row.key, Number(row.count));
+    return sums;
+  }
+
+  /**
+   * The health of each of `releaseIds` in `section` over the hours from the
+   * one holding `since` to now (hours are the finest time kept, so the hour
+   * `since` falls in counts whole: compare releases over the same `since`).
+   * A release with no reports has zero visits and null vitals.
+   */
+  health: HealthSource = async (section, releaseIds, since) => {
+    const sums = await this.sums(section, releaseIds, since);
+    const answer: Record<string, ReleaseHealth> = {};
+    for (const [id, counts] of sums) {
+      const visits = counts.get('visits') ?? 0;
+      if (visits === 0) {
+        answer[id] = { ...ZERO, failuresByClass: {} };
+        continue;
+      }
+      const failures = counts.get('arrival:failed') ?? 0;
+      const failuresByClass: Partial<Record<FailureClass, number>> = {};
+      for (const failure of FAILURE_CLASSES) {
+        const count = counts.get(`failed:${failure}`);
+        if (count) failuresByClass[failure] = count;
+      }
+      const p75 = (vital: Vital) => percentiles(vital, histogramOf(counts, vital), [0.75])[0]!;
+      answer[id] = { visits, failures, failureRate: failures / visits, failuresByClass, lcpP75: p75('lcp'), inpP75: p75('inp'), clsP75: p75('cls') };
+    }
+    return answer;
+  };
+
+  /** p50, p75 and p95 of every vital one release's visits reported since `since` (by whole hours, as `health`). */
+  async vitals(section: SectionId, releaseId: string, since: Date): Promise<Record<Vital, VitalSummary>> {
+    const counts = (await this.sums(section, [releaseId], since)).get(releaseId)!;
+    const summary = {} as Record<Vital, VitalSummary>;
+    for (const vital of VITALS) {
+      const histogram = histogramOf(counts, vital);
+      const [p50, p75, p95] = percentiles(vital, histogram, [0.5, 0.75, 0.95]);
+      summary[vital] = { count: [...histogram.values()].reduce((sum, count) => sum + count, 0), p50: p50!, p75: p75!, p95: p95! };
+    }
+    return summary;
+  }
+
+  /** Deletes the hours that started more than `days` days before `now`; answers how many rows went. */
+  async deleteOlderThan(days: number, now: Date = new Date()): Promise<number> {
+    if (!Number.isFinite(days) || days <= 0) throw new Error(`health is kept for a positive number of days, not ${days}`);
+    const rows = await this.db.query<{ n: number }>(
+      'WITH gone AS (DELETE FROM release_health WHERE hour < $1::timestamptz RETURNING 1) SELECT count(*)::integer AS n FROM gone',
+      [new Date(now.getTime() - days * 24 * HOUR_MS).toISOString()],
+    );
+    return rows[0]?.n ?? 0;
+  }
+}
+
+/** The histogram of one vital out of a release's summed counts. */
+function histogramOf(counts: ReadonlyMap<string, number>, vital: Vital): Histogram {
+  const histogram = new Map<number, number>();
+  for (const [key, count] of counts) {
+    const parsed = parseVitalKey(key);
+    if (parsed?.vital === vital) histogram.set(parsed.bucket, count);
+  }
+  return histogram;
+}
