@@ -79,7 +79,7 @@ async function allowedOriginsOf(section: SectionId, options: Pick<ControlPlaneOp
  * (config.json is served as written) and the listener is attached once it
  * opens, with a read straight away.
  */
-export function releaseFeed(store: Promise<ReleaseStore>): ReleaseFeed {
+export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: boolean } = {}): ReleaseFeed {
   let opened: ReleaseStore | undefined;
   let secret: Buffer | undefined;
   void store.then(
@@ -124,7 +124,7 @@ export function releaseFeed(store: Promise<ReleaseStore>): ReleaseFeed {
       };
     },
     healthToken(releases) {
-      if (!secret) return undefined;
+      if (!secret || options.health === false) return undefined;
       const key = JSON.stringify(releases);
       const now = Date.now();
       const held = tokens.get(key);

@@ -135,7 +135,11 @@ async function main(): Promise<void> {
   // The page's visit reports. Until the control plane is open (a database
   // server still awaited) it answers 503: a report cannot be verified
   // without the shared secret, and the page never reads the answer.
-  beacon = beaconEndpoint({
+  // PORTICO_HEALTH=0: no visit report (no health note in the page, so no
+  // web-vitals and no beacon) and no endpoint for one: canaries then have
+  // no health to judge by and run until promoted or aborted by hand.
+  const healthOn = process.env.PORTICO_HEALTH !== '0';
+  beacon = !healthOn ? undefined : beaconEndpoint({
     health: () => control?.health,
     secret: () => (control ? control.store.previewSecret() : Promise.resolve(undefined)),
     originOf: (req) => visitorOf(req, { trustProxy }).origin,
@@ -165,7 +169,7 @@ async function main(): Promise<void> {
               sandbox: { setting: process.env.PORTICO_SSR_SANDBOX, user: workerUser() },
             },
       clientLimits: connectionsPerClient === undefined ? {} : { connectionsPerClient },
-      releases: releaseFeed(releaseStore),
+      releases: releaseFeed(releaseStore, { health: healthOn }),
     });
   } catch (error) {
     await control?.close();
