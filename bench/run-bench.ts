@@ -32,11 +32,52 @@ const { values: args } = parseArgs({
 const RUNS = Number(args.runs);
 const EXTRA = Number(args.extra);
 const BASE = Number(args.port);
-const PORTS = { federatedSsr: BASE, federated: BASE + 10, single: BASE + 20, singleSsr: BASE + 30, extra: BASE + 40 };
+const PORTS = { federatedSsr: BASE, federated: BASE + 10, single: BASE + 20, singleSsr: BASE + 30, extra: BASE + 40, beaconOff: BASE + 50 };
 const LOOPBACK = '127.0.0.1';
 
 /** The columns, in the table's order; federated SSR is null when this build has no render worker. */
-type Columns = { federatedSsr: PageFigures | null; federated: PageFigures; single: PageFigures; singleSsr: PageFigures; extra: PageFigures };
+type Columns = {
+  federatedSsr: PageFigures | null;
+  /** The same page, its releases active, with the visit report off (PORTICO_HEALTH=0): what the beacon costs. */
+  beaconOff: PageFigures | null;
+  federated: PageFigures;
+  single: PageFigures;
+  singleSsr: PageFigures;
+  extra: PageFigures;
+};
+
+const CONTROL_TOKEN = 'bench-control-token';
+
+/**
+ * The federated site as production runs it: its three sections published
+ * and active as releases (so the page carries the health note and reports
+ * its visit), from a config naming the remotes on the loopback address the
+ * page is measured on.
+ */
+function releasesConfig(port: number): string {
+  const config = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')) as object;
+  const file = path.join(OUT_DIR, `releases-config-${port}.json`);
+  const remotes = { home: 1, about: 2, contact: 3 };
+  writeFileSync(file, JSON.stringify({ ...config, remotes: Object.fromEntries(Object.entries(remotes).map(([id, offset]) => [id, `http://${LOOPBACK}:${port + offset}/mf-manifest.json`])) }));
+  return file;
+}
+
+async function activateReleases(port: number): Promise<void> {
+  const control = (route: string, body: unknown) =>
+    fetch(`http://127.0.0.1:${port + 4}${route}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${CONTROL_TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (response) => ({ status: response.status, body: (await response.json()) as { id?: string } }));
+  for (const [section, offset] of [['home', 1], ['about', 2], ['contact', 3]] as const) {
+    const published = await control('/api/releases', { section, manifestUrl: `http://${LOOPBACK}:${port + offset}/mf-manifest.json` });
+    if (published.status !== 201 && published.status !== 200) throw new Error(`publishing ${section} for the bench: ${published.status} ${JSON.stringify(published.body)}`);
+    const activated = await control(`/api/sections/${section}/active`, { release: published.body.id });
+    if (activated.status !== 200) throw new Error(`activating ${section} for the bench: ${activated.status}`);
+  }
+  // Every server serves an activation within 2 s.
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+}
 
 /**
  * A tree laid out like the repository, so the production server serves it:
@@ -94,10 +135,16 @@ async function serverRendered(url: string): Promise<boolean> {
  * `npm run serve` as an operator starts it, on its own ports, until `use`
  * is done. `ssr: false` sets PORTICO_SSR=0.
  */
-async function withServe<T>(port: number, ssr: boolean, use: (url: string) => Promise<T>): Promise<T> {
-  const serve = runServe({ PORT: String(port), HOST: LOOPBACK, PORTICO_SSR: ssr ? '1' : '0' });
+async function withServe<T>(port: number, ssr: boolean, use: (url: string) => Promise<T>, releases?: { health: boolean }): Promise<T> {
+  const serve = runServe({
+    PORT: String(port),
+    HOST: LOOPBACK,
+    PORTICO_SSR: ssr ? '1' : '0',
+    ...(releases ? { PORTICO_CONFIG: releasesConfig(port), PORTICO_CONTROL_TOKEN: CONTROL_TOKEN, PORTICO_HEALTH: releases.health ? '1' : '0' } : {}),
+  });
   try {
     await waitForOutput(serve);
+    if (releases) await activateReleases(port);
     return await use(`http://${LOOPBACK}:${port}/`);
   } finally {
     if (serve.child.exitCode === null) {
@@ -122,13 +169,15 @@ async function main(): Promise<void> {
   }
 
   // One server at a time, so each page is measured on a machine doing nothing else.
-  const federatedSsr = await withServe(PORTS.federatedSsr, true, async (url) => {
+  const measureSsr = (name: string) => async (url: string) => {
     if (!(await serverRendered(url))) {
-      console.log(`federated SSR: n/a (npm run serve answers ${url} without server-rendered sections: no render worker in this build)`);
+      console.log(`${name}: n/a (npm run serve answers ${url} without server-rendered sections: no render worker in this build)`);
       return null;
     }
-    return measure('federated SSR', url);
-  });
+    return measure(name, url);
+  };
+  const federatedSsr = await withServe(PORTS.federatedSsr, true, measureSsr('federated SSR'), { health: true });
+  const beaconOff = await withServe(PORTS.beaconOff, true, measureSsr('federated SSR, beacon off'), { health: false });
   const federated = await withServe(PORTS.federated, false, async (url) => {
     if (await serverRendered(url)) throw new Error('PORTICO_SSR=0 npm run serve still rendered the page on the server');
     return measure('federated, client-rendered', url);
@@ -157,7 +206,7 @@ async function main(): Promise<void> {
     if (!(await serverRendered(singleSsrUrl))) throw new Error(`${singleSsrUrl} is not server-rendered`);
     const singleSsrFigures = await measure('single bundle SSR', singleSsrUrl);
     const extra = await measure(`federated + ${EXTRA} remotes`, `http://${LOOPBACK}:${PORTS.extra}/`);
-    report({ federatedSsr, federated, single: singleFigures, singleSsr: singleSsrFigures, extra }, started);
+    report({ federatedSsr, beaconOff, federated, single: singleFigures, singleSsr: singleSsrFigures, extra }, started);
   } finally {
     await Promise.all([...servers, ...extraServers].map((server) => server.close()));
   }
@@ -184,6 +233,7 @@ function report(results: Columns, started: number): void {
   const header = [
     'metric (median)',
     'federated SSR',
+    'fed SSR, beacon off',
     'federated CSR',
     'single CSR',
     'single SSR',
@@ -199,6 +249,7 @@ function report(results: Columns, started: number): void {
     return [
       unit ? `${label} (${unit})` : label,
       cell(fedSsr, digits),
+      cell(results.beaconOff?.[key], digits),
       cell(fed, digits),
       cell(results.single[key], digits),
       cell(results.singleSsr[key], digits),
