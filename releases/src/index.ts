@@ -1,4 +1,4 @@
-export type { ActiveReleases, Actor, AuditAction, AuditEntry, Canary, CheckResult, PublishCheckOutcome, PublishChecks, Release, ReleaseHealth, ReleaseState, Scope, ServedState } from './release';
+export type { ActiveReleases, Actor, AuditAction, AuditEntry, Canary, CheckResult, HealthSource, PublishCheckOutcome, PublishChecks, Release, ReleaseHealth, ReleaseState, Scope, ServedState } from './release';
 export { CANARY_DEFAULTS } from './release';
 export {
   ReleaseStore,
@@ -6,6 +6,7 @@ export {
   WATCH_POLL_MS,
   type AuditInput,
   type BrokenMark,
+  type CanarySettlement,
   type CreatedToken,
   type ListedRelease,
   type PublishInput,
@@ -19,3 +20,6 @@ export { ReleaseError, type ReleaseErrorKind } from './store/release-error';
 export { CONTROL_BODY_LIMIT, startControlApi, type ControlApi, type ControlApiOptions, type MessagesAdmin } from './control/control-api';
 export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, previewUrl, publicUrlOf, signPreview, verifyPreview, type PreviewGrant } from './preview-link';
 export { ALL_SCOPES, ENVIRONMENT_ACTOR, mayActOn, OWNER_TOKEN_NAME, visibleSections } from './scopes';
+export { decideCanary, type CanaryDecision, type CanaryHealth } from './canary/decide-canary';
+export { JUDGE_ACTOR, JUDGE_EVERY_MS, startCanaryJudge, type CanaryJudge, type CanaryJudgeOptions } from './canary/canary-judge';
+export { canarySettingsProblem, type CanaryOptions, type CanarySettings } from './canary/canary-settings';
