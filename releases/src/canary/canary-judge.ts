@@ -1,16 +1,13 @@
 import type { SectionId } from '@portico/contract/sections';
-import type { Canary, HealthSource, ReleaseHealth } from '../release';
+import type { Canary, HealthSource } from '../release';
 import type { ReleaseStore } from '../store/release-store';
-import { decideCanary, type CanaryDecision } from './decide-canary';
+import { decideCanary, NO_VISITS, type CanaryDecision } from './decide-canary';
 
 /** How often each server judges the canaries: a candidate failing its visitors is served at most this much longer than it must. */
 export const JUDGE_EVERY_MS = 5000;
 
 /** The actor the judge's promotions and rollbacks are audited under. */
 export const JUDGE_ACTOR = 'canary-judge';
-
-/** A release the health source knows no visits of. */
-const NO_VISITS: ReleaseHealth = { visits: 0, failures: 0, failureRate: 0, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null };
 
 export interface CanaryJudgeOptions {
   store: Pick<ReleaseStore, 'canaries' | 'active' | 'settleCanary'>;

@@ -6,6 +6,9 @@ export interface CanaryHealth {
   candidate: ReleaseHealth;
 }
 
+/** The health of a release the health source knows no visits of. */
+export const NO_VISITS: ReleaseHealth = { visits: 0, failures: 0, failureRate: 0, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null };
+
 /** What the judge does with a canary, why in a sentence, and for an ending the numbers that decided it. */
 export type CanaryDecision =
   | { action: 'continue'; reason: string }

@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { BODY_TIME_MS, readBody, type ContactService } from '@portico/messages';
 import { z } from 'zod';
+import { NO_VISITS } from '../canary/decide-canary';
 import { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, previewUrl, signPreview } from '../preview-link';
-import type { Actor, PublishChecks, Scope } from '../release';
+import type { Actor, HealthSource, PublishChecks, ReleaseHealth, Scope } from '../release';
 import { isScope, isSection, mayActOn, mayGrant, visibleSections } from '../scopes';
 import { ReleaseError } from '../store/release-error';
-import type { ReleaseStore } from '../store/release-store';
+import type { ReleaseStore, SectionState } from '../store/release-store';
 import { FailedAuthLimit } from './failed-auth-limit';
 
 /** A request body past this is refused (413): the largest real one, a publish with a note, is well under 2 KB. */
@@ -32,6 +33,8 @@ export interface ControlApiOptions {
   configuredRemotes?: () => Promise<Partial<Record<SectionId, string>>>;
   /** Failed authentications allowed per address and window before 429 (10 a minute by default). */
   failedAuth?: { max: number; windowMs: number };
+  /** The releases' health from the visits' reports; without it each section's `health` is `{}`. */
+  health?: HealthSource;
 }
 
 export interface ControlApi {
@@ -54,6 +57,9 @@ class Refusal extends Error {
 
 const STATUS_OF: Record<ReleaseError['kind'], number> = { 'not-found': 404, conflict: 409, invalid: 400 };
 
+/** Health with no canary running: the last day of visits. */
+const HEALTH_WINDOW_MS = 24 * 60 * 60_000;
+
 // The bodies, validated once here; unknown keys are refused so a typo is an error, not ignored.
 const note = z.string().max(1000).optional();
 const publishBody = z.strictObject({
@@ -63,6 +69,17 @@ const publishBody = z.strictObject({
 });
 const activateBody = z.strictObject({ release: z.string().min(1).max(100), note });
 const rollbackBody = z.strictObject({ release: z.string().min(1).max(100).optional(), note });
+// The ranges are the store's to check (one check for every caller); here only the types.
+const canaryBody = z.strictObject({
+  release: z.string().min(1).max(100),
+  percent: z.number(),
+  minVisits: z.number().optional(),
+  maxFailureDelta: z.number().optional(),
+  maxSlowdown: z.number().optional(),
+  promoteAfterVisits: z.number().nullable().optional(),
+  note,
+});
+const canaryEndBody = z.strictObject({ note });
 const previewBody = z.strictObject({ expiresIn: z.int().min(60).max(MAX_PREVIEW_SECONDS).optional() });
 const tokenBody = z.strictObject({
   name: z.string().min(1).max(64),
@@ -221,17 +238,44 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
       },
     },
     {
+      method: 'POST',
+      pattern: /^\/api\/sections\/([^/]+)\/canary$/,
+      async handle({ actor, body }, [name]) {
+        const section = sectionOf(name);
+        needSection(actor, section);
+        const { release, ...settings } = parsed(canaryBody, await body());
+        await needReleaseOf(actor, release);
+        await store.startCanary(section, release, settings, actor.name);
+        return [200, (await sectionAnswers([section]))[section]];
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/sections\/([^/]+)\/canary\/promote$/,
+      async handle({ actor, body }, [name]) {
+        const section = sectionOf(name);
+        needSection(actor, section);
+        const input = parsed(canaryEndBody, await body());
+        await store.promoteCanary(section, actor.name, input.note);
+        return [200, (await sectionAnswers([section]))[section]];
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/api\/sections\/([^/]+)\/canary$/,
+      async handle({ actor, body }, [name]) {
+        const section = sectionOf(name);
+        needSection(actor, section);
+        const input = parsed(canaryEndBody, await body());
+        await store.abortCanary(section, actor.name, 'abort', input.note);
+        return [200, (await sectionAnswers([section]))[section]];
+      },
+    },
+    {
       method: 'GET',
       pattern: /^\/api\/sections$/,
       async handle({ actor }) {
-        const sections = sectionsToShow(actor, null);
-        const [states, configured] = await Promise.all([store.sectionStates(), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
-        const answer: Record<string, unknown> = {};
-        for (const section of sections) {
-          const configuredUrl = (configured as Partial<Record<SectionId, string>>)[section];
-          answer[section] = { ...states[section], health: {}, ...(configuredUrl ? { configured: configuredUrl } : {}) };
-        }
-        return [200, answer];
+        return [200, await sectionAnswers(sectionsToShow(actor, null))];
       },
     },
     {
@@ -301,6 +345,36 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
       },
     },
   ];
+
+  /**
+   * Each section's state as `GET /api/sections` answers it (and the canary
+   * endpoints, for theirs): the store's state, the releases' health, and
+   * the section's URL in config.json.
+   */
+  async function sectionAnswers(sections: readonly SectionId[]): Promise<Record<string, unknown>> {
+    const [states, configured] = await Promise.all([store.sectionStates(), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
+    const healths = await Promise.all(sections.map((section) => healthOf(section, states[section])));
+    const answer: Record<string, unknown> = {};
+    sections.forEach((section, index) => {
+      const configuredUrl = (configured as Partial<Record<SectionId, string>>)[section];
+      answer[section] = { ...states[section], health: healths[index], ...(configuredUrl ? { configured: configuredUrl } : {}) };
+    });
+    return answer;
+  }
+
+  /**
+   * The health of the section's active release and its candidate, by id:
+   * while a canary runs over its window (since it started), the one the
+   * judge compares, else over the last day. A release with no visits
+   * reported shows zeros.
+   */
+  async function healthOf(section: SectionId, state: SectionState): Promise<Record<string, ReleaseHealth>> {
+    const ids = [state.active?.id, state.candidate?.id].filter((id): id is string => id !== undefined);
+    if (!options.health || ids.length === 0) return {};
+    const since = state.canary ? new Date(state.canary.startedAt) : new Date(Date.now() - HEALTH_WINDOW_MS);
+    const found = await options.health(section, ids, since);
+    return Object.fromEntries(ids.map((id) => [id, found[id] ?? NO_VISITS]));
+  }
 
   /** The release `id` must exist (404) and be of a section the token covers (403); its section's match is the store's (409). */
   async function needReleaseOf(actor: Actor, id: string): Promise<void> {
@@ -373,7 +447,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     handle(req, res)
       .catch((error: unknown) => {
         if (error instanceof Refusal) return send(res, error.status, { error: error.message, ...error.extra }, error.headers);
-        if (error instanceof ReleaseError) return send(res, STATUS_OF[error.kind], { error: error.message });
+        if (error instanceof ReleaseError) return send(res, STATUS_OF[error.kind], { error: error.message, ...(error.field ? { field: error.field } : {}) });
         // Anything else is the database (or a check run) failing under us: the state is unchanged, so try again later.
         log(`control: ${req.method} ${req.url?.split('?')[0]} failed: ${(error as Error).message}`);
         send(res, 503, { error: 'the release database is unavailable; nothing was changed, try again' }, { 'Retry-After': '5' });

@@ -499,7 +499,7 @@ export class ReleaseStore {
       const given = Object.fromEntries(Object.entries(options).filter(([key, value]) => value !== undefined && key !== 'note')) as Partial<CanarySettings>;
       const settings: CanarySettings = { ...CANARY_DEFAULTS, ...(running?.canary ?? {}), ...given } as CanarySettings;
       const problem = canarySettingsProblem(settings);
-      if (problem) throw new ReleaseError('invalid', `${problem.field}: ${problem.problem}`);
+      if (problem) throw new ReleaseError('invalid', `${problem.field}: ${problem.problem}`, problem.field);
       const values = [section, releaseId, settings.percent, settings.minVisits, settings.maxFailureDelta, settings.maxSlowdown, settings.promoteAfterVisits];
       let detail: string;
       if (running) {
