@@ -53,8 +53,12 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     other = await ReleaseStore.open(kind === 'embedded' ? db : await database.open());
   }, 60_000);
 
+  // A judge left running would judge the next test's canary, and its transactions would meet the TRUNCATE below.
+  afterEach(async () => {
+    await Promise.all(judges.splice(0).map((judge) => judge.close()));
+  });
+
   afterAll(async () => {
-    await Promise.all(judges.map((judge) => judge.close()));
     await store?.db.close();
     if (other?.db !== store?.db) await other?.db.close();
     database?.cleanUp();
