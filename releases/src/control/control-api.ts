@@ -353,11 +353,22 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
    */
   async function sectionAnswers(sections: readonly SectionId[]): Promise<Record<string, unknown>> {
     const [states, configured] = await Promise.all([store.sectionStates(), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
-    const healths = await Promise.all(sections.map((section) => healthOf(section, states[section])));
+    // The health failing must not fail the answer: a canary endpoint answers after its change is committed.
+    const healths = await Promise.all(
+      sections.map((section) =>
+        healthOf(section, states[section]).then(
+          (health) => ({ health }),
+          (error: unknown) => {
+            log(`control: the health of ${section}'s releases cannot be read: ${(error as Error).message}`);
+            return { health: {}, healthError: `the health of the releases cannot be read now: ${(error as Error).message}` };
+          },
+        ),
+      ),
+    );
     const answer: Record<string, unknown> = {};
     sections.forEach((section, index) => {
       const configuredUrl = (configured as Partial<Record<SectionId, string>>)[section];
-      answer[section] = { ...states[section], health: healths[index], ...(configuredUrl ? { configured: configuredUrl } : {}) };
+      answer[section] = { ...states[section], ...healths[index], ...(configuredUrl ? { configured: configuredUrl } : {}) };
     });
     return answer;
   }

@@ -468,6 +468,15 @@ describe('canaries', () => {
     expect(promoted.status).toBe(200);
     expect(promoted.body).toMatchObject({ active: { id: next }, previous: { id: old }, by: 'environment' });
     expect(promoted.body).not.toHaveProperty('percent');
+    // Health that cannot be read does not fail the answer, nor pretend there were no visits.
+    const failing = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'https://www.lender.example', log: () => undefined, health: () => Promise.reject(new Error('aggregates away')) });
+    try {
+      const sections = await call('GET', '/api/sections', { server: failing });
+      expect(sections.status).toBe(200);
+      expect(sections.body.home).toMatchObject({ active: { id: next }, health: {}, healthError: 'the health of the releases cannot be read now: aggregates away' });
+    } finally {
+      await failing.close();
+    }
     const log = ((await call('GET', '/api/audit?section=home&limit=3')).body as { action: string; release: string; from: string; detail: string }[]).map((entry) => [entry.action, entry.release, entry.from]);
     expect(log).toEqual([
       ['promote', next, old],
