@@ -114,3 +114,9 @@ export interface ReleaseHealth {
   inpP75: number | null;
   clsP75: number | null;
 }
+
+/**
+ * Each of `releaseIds`' health in `section` over the visits reported since
+ * `since`, by release id (a release with no visits may be missing).
+ */
+export type HealthSource = (section: SectionId, releaseIds: readonly string[], since: Date) => Promise<Record<string, ReleaseHealth>>;

@@ -7,7 +7,9 @@ import {
   signHealthToken,
   HealthStore,
   ReleaseStore,
+  startCanaryJudge,
   startControlApi,
+  type CanaryJudge,
   verifyPreview,
   type ControlApi,
   type MessagesAdmin,
@@ -46,6 +48,8 @@ export interface ControlPlaneOptions {
   renderCheck: () => RenderCheck | undefined;
   /** How many days of health are kept (PORTICO_HEALTH_RETENTION_DAYS, 30 by default). */
   healthRetentionDays?: number;
+  /** `false`: no canary judge on this server (canaries are then decided by the other servers, or by hand). */
+  judgeCanaries?: boolean;
   log: (line: string) => void;
 }
 
@@ -53,6 +57,8 @@ export interface ControlPlane {
   store: ReleaseStore;
   /** Each release's health from the visit reports, on the same database: the beacon endpoint writes to it. */
   health: HealthStore;
+  /** The canary judge of this server (none when turned off). */
+  judge: CanaryJudge | undefined;
   api: ControlApi;
   /** Checks each active release's files again now: a build removed or changed on its host is marked broken. */
   recheck(): Promise<void>;
@@ -103,11 +109,7 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
     return found;
   };
   return {
-    // Canaries come with their store (issue "Health and canaries"): until then, none.
-    read: async () => {
-      if (!opened) throw new Error('the release store is not open yet');
-      return { active: await opened.active(), canaries: {} };
-    },
+    read: () => (opened ? opened.served() : Promise.reject(new Error('the release store is not open yet'))),
     async watch(onChange) {
       let closed = false;
       let watching: { close(): Promise<void> } | undefined;
@@ -227,12 +229,17 @@ export async function startControlPlane(database: Database, options: ControlPlan
   firstPrune.unref();
   everyPrune.unref();
 
+  // Every server judges the canaries; the section's row lock makes each decision once.
+  const judge = options.judgeCanaries === false ? undefined : startCanaryJudge({ store, health: health.health, log: options.log });
+
   return {
     store,
     health,
     api,
+    judge,
     recheck: () => run(),
     async close() {
+      await judge?.close();
       clearTimeout(first);
       clearInterval(every);
       clearTimeout(firstPrune);

@@ -79,6 +79,10 @@ async function main(): Promise<void> {
   const trustProxy = trustProxyFrom();
   const connectionsPerClient = connectionsPerClientFrom();
   const retentionDays = healthRetentionDays(process.env);
+  // PORTICO_HEALTH=0: no visit report (no health note in the page, so no
+  // web-vitals and no beacon), no endpoint for one and no canary judge:
+  // canaries then run until promoted or aborted by hand.
+  const healthOn = process.env.PORTICO_HEALTH !== '0';
   const settings = contactSettings(process.env, { rootDir, invokedFrom });
   const contactStarting = startContactService({
     settings,
@@ -120,6 +124,7 @@ async function main(): Promise<void> {
       publicUrl: publicUrlOf(process.env, port),
       messages: service.store,
       healthRetentionDays: retentionDays,
+      judgeCanaries: healthOn,
       renderCheck: () => {
         const check = running?.checkRender;
         // The worker keys a build by its hash, as the page's builds are keyed.
@@ -135,10 +140,6 @@ async function main(): Promise<void> {
   // The page's visit reports. Until the control plane is open (a database
   // server still awaited) it answers 503: a report cannot be verified
   // without the shared secret, and the page never reads the answer.
-  // PORTICO_HEALTH=0: no visit report (no health note in the page, so no
-  // web-vitals and no beacon) and no endpoint for one: canaries then have
-  // no health to judge by and run until promoted or aborted by hand.
-  const healthOn = process.env.PORTICO_HEALTH !== '0';
   beacon = !healthOn ? undefined : beaconEndpoint({
     health: () => control?.health,
     secret: () => (control ? control.store.previewSecret() : Promise.resolve(undefined)),

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { controlToken, controlUrl, dataFolder, SettingsError, type Whereabouts } from '@portico/messages';
+import { describeThresholds } from '../canary/canary-settings';
 import type { AuditEntry, CheckResult, ReleaseHealth } from '../release';
 import type { ListedRelease, SectionState, ShownRelease } from '../store/release-store';
 
@@ -9,9 +10,15 @@ export const USAGE = `npm run release -- <command>
   list [section]                                  the releases, newest first, with their state
   activate <section> <release> [--note TEXT]      makes a release what every visitor gets
   rollback <section> [release] [--note TEXT]      one step back in the section's history, or to a release
+  canary <section> <release> --percent N          serves the release to N % of visits (1-99) beside the active
+         [--min-visits N] [--max-failure-delta F] one, rolled back automatically when worse (defaults: 50 visits,
+         [--max-slowdown F] [--promote-after N]   0.02, 0.25; promoted after N healthy visits when asked)
+         [--note TEXT]                            the same release again changes its share and thresholds
+  promote <section> [--note TEXT]                 makes the section's canary its active release
+  abort <section> [--note TEXT]                   ends the section's canary: every visit gets the active release
   preview <release> [--expires-in SECONDS]        a signed link to the page with that release (24 h by default)
-  status [--hours N]                              each section's active release, since when, by whom, and its
-                                                  health from real visits over the last N hours (24 by default)
+  status [--hours N]                              each section's active release, since when, by whom, its canary, and
+                                                  their health from real visits (the canary's window, else the last N hours, 24 by default)
   audit [--section S] [--limit N]                 who did what, newest first
   token create <name> [--section S] [--scope X]   a new token, shown once (--scope: releases, messages,
                                                   section:<id>; repeatable; default: the section's, else releases)
@@ -81,6 +88,17 @@ function healthCells(health: ReleaseHealth | undefined): string[] {
   ];
 }
 
+/** A section as `GET /api/sections` and the canary commands answer it. */
+type ShownSection = SectionState & { configured?: string; health?: Record<string, ReleaseHealth> };
+
+/** A number option as typed, or undefined when not given; its range is the control API's to check. */
+function numberOption(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`${name} is a number, not ${JSON.stringify(text)}`);
+  return value;
+}
+
 interface Client {
   call(method: string, route: string, body?: unknown): Promise<unknown>;
 }
@@ -141,6 +159,11 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
         scope: { type: 'string', multiple: true },
         limit: { type: 'string' },
         hours: { type: 'string' },
+        percent: { type: 'string' },
+        'min-visits': { type: 'string' },
+        'max-failure-delta': { type: 'string' },
+        'max-slowdown': { type: 'string' },
+        'promote-after': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -189,6 +212,33 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       out(`${section}: ${named(answer.active)} is active; a rollback would go back to ${named(answer.previous)}\n`);
       return;
     }
+    case 'canary': {
+      const [section, release] = take(2, 2, '<section> <release> --percent N');
+      if (values.percent === undefined) throw new UsageError('canary needs --percent N: the share of visits (1-99) the release gets');
+      const settings = {
+        percent: numberOption('--percent', values.percent),
+        minVisits: numberOption('--min-visits', values['min-visits']),
+        maxFailureDelta: numberOption('--max-failure-delta', values['max-failure-delta']),
+        maxSlowdown: numberOption('--max-slowdown', values['max-slowdown']),
+        promoteAfterVisits: numberOption('--promote-after', values['promote-after']),
+      };
+      const body = { release, ...Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)), ...note };
+      const state = (await client(context).call('POST', `/api/sections/${segment(section!)}/canary`, body)) as ShownSection;
+      out(`${section}: ${named(state.candidate ?? null)} serves ${state.percent} % of visits beside ${named(state.active)}; ${state.canary ? describeThresholds(state.canary) : ''}\n`);
+      return;
+    }
+    case 'promote': {
+      const [section] = take(1, 1, '<section>');
+      const state = (await client(context).call('POST', `/api/sections/${segment(section!)}/canary/promote`, note)) as ShownSection;
+      out(`${section}: ${named(state.active)} is active; a rollback would go back to ${named(state.previous)}\n`);
+      return;
+    }
+    case 'abort': {
+      const [section] = take(1, 1, '<section>');
+      const state = (await client(context).call('DELETE', `/api/sections/${segment(section!)}/canary`, note)) as ShownSection;
+      out(`${section}: the canary ended; every visit gets ${state.active ? named(state.active) : 'the URL in config.json'}\n`);
+      return;
+    }
     case 'preview': {
       const [release] = take(1, 1, '<release>');
       const expiresIn = values['expires-in'];
@@ -202,14 +252,11 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       take(0, 0, 'no arguments (--hours N)');
       const hours = values.hours;
       if (hours !== undefined && !/^\d+$/.test(hours)) throw new UsageError('--hours is a whole number of hours');
-      const sections = (await client(context).call('GET', `/api/sections${hours === undefined ? '' : `?hours=${hours}`}`)) as Record<
-        string,
-        SectionState & { configured?: string; health?: Record<string, ReleaseHealth> }
-      >;
+      const sections = (await client(context).call('GET', `/api/sections${hours === undefined ? '' : `?hours=${hours}`}`)) as Record<string, ShownSection>;
       out(
         table([
           ['SECTION', 'ACTIVE', 'BUILD', 'SINCE', 'BY', ...HEALTH_COLUMNS],
-          ...Object.entries(sections).map(([section, state]) =>
+          ...Object.entries(sections).flatMap(([section, state]) => [
             state.active
               ? [
                   section,
@@ -220,10 +267,14 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
                   ...healthCells(state.health?.[state.active.id]),
                 ]
               : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', '', ''],
-          ),
+            // The candidate under its section, with the share of visits it gets.
+            ...(state.candidate && state.canary
+              ? [['  canary', state.candidate.id, `${buildOf(state.candidate)}, ${state.percent} % of visits`, when(state.canary.startedAt), state.canary.startedBy, ...healthCells(state.health?.[state.candidate.id])]]
+              : []),
+          ]),
         ]),
       );
-      context.err(`health: the visits reported in the last ${hours ?? 24} hours (by whole hours)\n`);
+      context.err(`health: the visits reported since the canary started, else in the last ${hours ?? 24} hours (by whole hours)\n`);
       return;
     }
     case 'audit': {

@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { BODY_TIME_MS, readBody, type ContactService } from '@portico/messages';
 import { z } from 'zod';
+import { NO_VISITS } from '../canary/decide-canary';
 import { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, previewUrl, signPreview } from '../preview-link';
-import type { Actor, PublishChecks, Scope } from '../release';
-import type { HealthSource } from '../health/health-store';
+import type { Actor, HealthSource, PublishChecks, ReleaseHealth, Scope } from '../release';
 import { isScope, isSection, mayActOn, mayGrant, visibleSections } from '../scopes';
 import { ReleaseError } from '../store/release-error';
-import type { ReleaseStore } from '../store/release-store';
+import type { ReleaseStore, SectionState } from '../store/release-store';
 import { FailedAuthLimit } from './failed-auth-limit';
 
 /** A request body past this is refused (413): the largest real one, a publish with a note, is well under 2 KB. */
@@ -62,6 +62,7 @@ class Refusal extends Error {
 
 const STATUS_OF: Record<ReleaseError['kind'], number> = { 'not-found': 404, conflict: 409, invalid: 400 };
 
+
 // The bodies, validated once here; unknown keys are refused so a typo is an error, not ignored.
 const note = z.string().max(1000).optional();
 const publishBody = z.strictObject({
@@ -71,6 +72,17 @@ const publishBody = z.strictObject({
 });
 const activateBody = z.strictObject({ release: z.string().min(1).max(100), note });
 const rollbackBody = z.strictObject({ release: z.string().min(1).max(100).optional(), note });
+// The ranges are the store's to check (one check for every caller); here only the types.
+const canaryBody = z.strictObject({
+  release: z.string().min(1).max(100),
+  percent: z.number(),
+  minVisits: z.number().optional(),
+  maxFailureDelta: z.number().optional(),
+  maxSlowdown: z.number().optional(),
+  promoteAfterVisits: z.number().nullable().optional(),
+  note,
+});
+const canaryEndBody = z.strictObject({ note });
 const previewBody = z.strictObject({ expiresIn: z.int().min(60).max(MAX_PREVIEW_SECONDS).optional() });
 const tokenBody = z.strictObject({
   name: z.string().min(1).max(64),
@@ -229,27 +241,47 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
       },
     },
     {
+      method: 'POST',
+      pattern: /^\/api\/sections\/([^/]+)\/canary$/,
+      async handle({ actor, body }, [name]) {
+        const section = sectionOf(name);
+        needSection(actor, section);
+        const { release, ...settings } = parsed(canaryBody, await body());
+        await needReleaseOf(actor, release);
+        await store.startCanary(section, release, settings, actor.name);
+        return [200, (await sectionAnswers([section]))[section]];
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/sections\/([^/]+)\/canary\/promote$/,
+      async handle({ actor, body }, [name]) {
+        const section = sectionOf(name);
+        needSection(actor, section);
+        const input = parsed(canaryEndBody, await body());
+        await store.promoteCanary(section, actor.name, input.note);
+        return [200, (await sectionAnswers([section]))[section]];
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/api\/sections\/([^/]+)\/canary$/,
+      async handle({ actor, body }, [name]) {
+        const section = sectionOf(name);
+        needSection(actor, section);
+        const input = parsed(canaryEndBody, await body());
+        await store.abortCanary(section, actor.name, 'abort', input.note);
+        return [200, (await sectionAnswers([section]))[section]];
+      },
+    },
+    {
       method: 'GET',
       pattern: /^\/api\/sections$/,
       async handle({ actor, url }) {
-        const sections = sectionsToShow(actor, null);
         const hoursText = url.searchParams.get('hours');
         const hours = hoursText === null ? DEFAULT_HEALTH_WINDOW_HOURS : Number(hoursText);
         if (!Number.isInteger(hours) || hours < 1 || hours > MAX_HEALTH_WINDOW_HOURS) throw new Refusal(400, `hours must be a whole number from 1 to ${MAX_HEALTH_WINDOW_HOURS}`, { field: 'hours' });
-        const healthSince = new Date(Date.now() - hours * 3_600_000);
-        const [states, configured] = await Promise.all([store.sectionStates(), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
-        // The releases whose health is shown: the active one (a section without one runs config.json's URL, which no report names).
-        const healthOf = (section: SectionId) => {
-          const active = states[section].active;
-          return options.health && active ? options.health(section, [active.id], healthSince) : Promise.resolve({});
-        };
-        const health = await Promise.all(sections.map(healthOf));
-        const answer: Record<string, unknown> = {};
-        for (const [index, section] of sections.entries()) {
-          const configuredUrl = (configured as Partial<Record<SectionId, string>>)[section];
-          answer[section] = { ...states[section], health: health[index], healthSince: healthSince.toISOString(), ...(configuredUrl ? { configured: configuredUrl } : {}) };
-        }
-        return [200, answer];
+        return [200, await sectionAnswers(sectionsToShow(actor, null), hours)];
       },
     },
     {
@@ -319,6 +351,47 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
       },
     },
   ];
+
+  /**
+   * Each section's state as `GET /api/sections` answers it (and the canary
+   * endpoints, for theirs): the store's state, the releases' health, and
+   * the section's URL in config.json.
+   */
+  async function sectionAnswers(sections: readonly SectionId[], hours = DEFAULT_HEALTH_WINDOW_HOURS): Promise<Record<string, unknown>> {
+    const [states, configured] = await Promise.all([store.sectionStates(), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
+    // The health failing must not fail the answer: a canary endpoint answers after its change is committed.
+    const healths = await Promise.all(
+      sections.map((section) =>
+        healthOf(section, states[section], hours).then(
+          ({ health, since }) => ({ health, healthSince: since.toISOString() }),
+          (error: unknown) => {
+            log(`control: the health of ${section}'s releases cannot be read: ${(error as Error).message}`);
+            return { health: {}, healthError: `the health of the releases cannot be read now: ${(error as Error).message}` };
+          },
+        ),
+      ),
+    );
+    const answer: Record<string, unknown> = {};
+    sections.forEach((section, index) => {
+      const configuredUrl = (configured as Partial<Record<SectionId, string>>)[section];
+      answer[section] = { ...states[section], ...healths[index], ...(configuredUrl ? { configured: configuredUrl } : {}) };
+    });
+    return answer;
+  }
+
+  /**
+   * The health of the section's active release and its candidate, by id:
+   * while a canary runs over its window (since it started), the one the
+   * judge compares, else over the last day. A release with no visits
+   * reported shows zeros.
+   */
+  async function healthOf(section: SectionId, state: SectionState, hours: number): Promise<{ health: Record<string, ReleaseHealth>; since: Date }> {
+    const ids = [state.active?.id, state.candidate?.id].filter((id): id is string => id !== undefined);
+    const since = state.canary ? new Date(state.canary.startedAt) : new Date(Date.now() - hours * 3_600_000);
+    if (!options.health || ids.length === 0) return { health: {}, since };
+    const found = await options.health(section, ids, since);
+    return { health: Object.fromEntries(ids.map((id) => [id, found[id] ?? NO_VISITS])), since };
+  }
 
   /** The release `id` must exist (404) and be of a section the token covers (403); its section's match is the store's (409). */
   async function needReleaseOf(actor: Actor, id: string): Promise<void> {
@@ -391,7 +464,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     handle(req, res)
       .catch((error: unknown) => {
         if (error instanceof Refusal) return send(res, error.status, { error: error.message, ...error.extra }, error.headers);
-        if (error instanceof ReleaseError) return send(res, STATUS_OF[error.kind], { error: error.message });
+        if (error instanceof ReleaseError) return send(res, STATUS_OF[error.kind], { error: error.message, ...(error.field ? { field: error.field } : {}) });
         // Anything else is the database (or a check run) failing under us: the state is unchanged, so try again later.
         log(`control: ${req.method} ${req.url?.split('?')[0]} failed: ${(error as Error).message}`);
         send(res, 503, { error: 'the release database is unavailable; nothing was changed, try again' }, { 'Retry-After': '5' });

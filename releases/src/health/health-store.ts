@@ -1,15 +1,9 @@
 import { FAILURE_CLASSES, VITALS, type FailureClass, type Vital } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
 import { applyMigrations, type Database } from '@portico/messages';
-import type { ReleaseHealth } from '../release';
+import type { HealthSource, ReleaseHealth } from '../release';
 import { parseVitalKey, percentiles, type Histogram } from './vital-histogram';
 
-/**
- * Where health comes from, as the control API and the canary decision read
- * it: each of `releaseIds`' health in `section` since `since` (by whole
- * hours, see HealthStore.health), an entry for every id asked for.
- */
-export type HealthSource = (section: SectionId, releaseIds: readonly string[], since: Date) => Promise<Record<string, ReleaseHealth>>;
 
 /** One count to add: `count` more of `key` for a section's release in the hour starting at `hour`. */
 export interface HealthCount {

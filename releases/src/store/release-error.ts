@@ -8,6 +8,8 @@ export class ReleaseError extends Error {
   constructor(
     readonly kind: ReleaseErrorKind,
     message: string,
+    /** For `invalid`: the request's field that is wrong, when one is. */
+    readonly field?: string,
   ) {
     super(message);
   }

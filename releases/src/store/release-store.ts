@@ -3,12 +3,14 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { CONTROL_TOKEN_FILE, type Database, type Listening, type Sql } from '@portico/messages';
-import type { ActiveReleases, Actor, AuditAction, AuditEntry, CheckResult, Release, ReleaseState, Scope } from '../release';
+import { canarySettingsProblem, describeThresholds, type CanaryOptions, type CanarySettings } from '../canary/canary-settings';
+import { CANARY_DEFAULTS, type ActiveReleases, type Actor, type AuditAction, type AuditEntry, type Canary, type CheckResult, type Release, type ReleaseState, type Scope, type ServedState } from '../release';
 import { ALL_SCOPES, ENVIRONMENT_ACTOR, isScope, isSection, OWNER_TOKEN_NAME } from '../scopes';
+import { migrateCanaries } from './canary-migrations';
 import { ReleaseError } from './release-error';
 import { migrateReleases } from './release-migrations';
 
-/** The channel every activation and rollback is announced on, with the section as payload. */
+/** The channel every activation, rollback and canary change is announced on, with the section as payload. */
 export const RELEASES_CHANNEL = 'portico_releases';
 
 /** How often `watch` looks at the database besides listening: the bound on a lost notification. */
@@ -51,6 +53,16 @@ export interface SectionState {
   /** When the active release became active (its activation, or the rollback back to it), and by whom. */
   since: string | null;
   by: string | null;
+  /** While a canary runs: the candidate, the share of visits it gets, and its thresholds and start. */
+  candidate?: ShownRelease;
+  percent?: number;
+  canary?: Omit<CanarySettings, 'percent'> & { startedAt: string; startedBy: string };
+}
+
+/** How the judge ends a canary, in the audit log's words. */
+export interface CanarySettlement {
+  action: 'promote' | 'auto-rollback';
+  detail: string;
 }
 
 /** The answer to an activation or a rollback. */
@@ -94,6 +106,46 @@ interface ReleaseRow {
 const RELEASE_COLUMNS = 'r.id, r.section, r.manifest_url, r.integrity, r.version, r.build_id, r.created_at, r.created_by, r.note, r.checks, r.broken_at, r.broken_detail';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
+
+interface CanaryRow extends ReleaseRow {
+  percent: number;
+  min_visits: number;
+  max_failure_delta: number | string;
+  max_slowdown: number | string;
+  promote_after_visits: number | null;
+  started_at: Date | string;
+  started_by: string;
+}
+
+const CANARY_COLUMNS = `c.percent, c.min_visits, c.max_failure_delta, c.max_slowdown, c.promote_after_visits, c.started_at, c.started_by, ${RELEASE_COLUMNS}`;
+
+/** A canary as the store reads it: the contract's shape, and its candidate as the control API shows it (broken or not). */
+interface StoredCanary {
+  canary: Canary;
+  candidate: ShownRelease;
+}
+
+function toCanary(row: CanaryRow): StoredCanary {
+  const stored = toStored(row);
+  const { checks: _checks, broken: _broken, ...release } = stored;
+  return {
+    canary: {
+      section: row.section,
+      release,
+      percent: Number(row.percent),
+      minVisits: Number(row.min_visits),
+      maxFailureDelta: Number(row.max_failure_delta),
+      maxSlowdown: Number(row.max_slowdown),
+      promoteAfterVisits: row.promote_after_visits === null ? null : Number(row.promote_after_visits),
+      startedAt: iso(row.started_at),
+      startedBy: row.started_by,
+    },
+    candidate: shown(stored),
+  };
+}
+
+/** `a; b`, leaving out what is empty: several facts in one audit detail. */
+const joined = (...parts: (string | null | undefined)[]) => parts.filter((part) => part).join('; ');
 
 function toStored(row: ReleaseRow): StoredRelease {
   return {
@@ -148,6 +200,7 @@ export class ReleaseStore {
   /** Opens the store on `db` (the contact service's database object: PGlite is one per folder), bringing its schema up to date. */
   static async open(db: Database, options: ReleaseStoreOptions = {}): Promise<ReleaseStore> {
     await migrateReleases(db);
+    await migrateCanaries(db);
     return new ReleaseStore(db, options);
   }
 
@@ -189,11 +242,11 @@ export class ReleaseStore {
   /** The releases of `sections` (every section by default), newest first, each with its state. */
   async list(options: { sections?: readonly SectionId[] } = {}): Promise<ListedRelease[]> {
     const sections = options.sections ?? SECTION_IDS;
-    const [rows, stacks] = await Promise.all([
+    const [rows, stacks, candidates] = await Promise.all([
       this.db.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases r WHERE section = ANY($1::text[]) ORDER BY n DESC`, [[...sections]]),
       this.stackTops(this.db),
+      this.candidateIds(),
     ]);
-    const candidates = this.candidateIds();
     return rows.map((row) => {
       const release = toStored(row);
       const stack = stacks.get(release.section) ?? [];
@@ -201,12 +254,9 @@ export class ReleaseStore {
     });
   }
 
-  /**
-   * The releases in a canary now: none until canaries are built. The place
-   * `list` learns which releases to call `candidate`.
-   */
-  private candidateIds(): ReadonlySet<string> {
-    return new Set();
+  /** The releases in a canary now: the ones `list` calls `candidate`. */
+  private async candidateIds(): Promise<ReadonlySet<string>> {
+    return new Set((await this.db.query<{ release_id: string }>('SELECT release_id FROM release_canaries')).map((row) => row.release_id));
   }
 
   /** Each section's active release, where it has one: what every server serves. */
@@ -224,6 +274,44 @@ export class ReleaseStore {
     return active;
   }
 
+  /**
+   * What every server serves: each section's active release and, for a
+   * section in a canary, its candidate and share. One statement, so one
+   * snapshot: a promotion is never seen half done (the candidate both
+   * active and in a canary, or neither).
+   */
+  async served(): Promise<ServedState> {
+    const rows = await this.db.query<ReleaseRow & { percent: number | null }>(
+      `SELECT NULL::integer AS percent, ${RELEASE_COLUMNS} FROM (
+         SELECT DISTINCT ON (section) release_id FROM release_activations WHERE popped_at IS NULL ORDER BY section, seq DESC
+       ) a JOIN releases r ON r.id = a.release_id
+       UNION ALL
+       SELECT c.percent, ${RELEASE_COLUMNS} FROM release_canaries c JOIN releases r ON r.id = c.release_id`,
+    );
+    const served: ServedState = { active: {}, canaries: {} };
+    for (const row of rows) {
+      const { checks: _checks, broken: _broken, ...release } = toStored(row);
+      if (row.percent === null) served.active[row.section] = release;
+      else served.canaries[row.section] = { release, percent: Number(row.percent) };
+    }
+    return served;
+  }
+
+  /** The canaries running now, by section. */
+  async canaries(): Promise<Partial<Record<SectionId, Canary>>> {
+    const canaries: Partial<Record<SectionId, Canary>> = {};
+    for (const [section, { canary }] of await this.canariesIn(this.db)) canaries[section] = canary;
+    return canaries;
+  }
+
+  private async canariesIn(sql: Sql, only?: SectionId): Promise<Map<SectionId, StoredCanary>> {
+    const rows = await sql.query<CanaryRow>(
+      `SELECT ${CANARY_COLUMNS} FROM release_canaries c JOIN releases r ON r.id = c.release_id ${only ? 'WHERE c.section = $1' : ''}`,
+      only ? [only] : [],
+    );
+    return new Map(rows.map((row) => [row.section, toCanary(row)]));
+  }
+
   /** Every section's active and previous release, and since when and by whom the active one is. */
   async sectionStates(): Promise<Record<SectionId, SectionState>> {
     return this.statesOf(this.db);
@@ -234,6 +322,8 @@ export class ReleaseStore {
       this.stackTops(sql),
       sql.query<{ section: SectionId; changed_at: Date | string | null; changed_by: string | null }>('SELECT section, changed_at, changed_by FROM release_sections'),
     ]);
+    // Not a third at once: in a transaction `sql` is one connection, and node-postgres queues (and warns) past two.
+    const canaries = await this.canariesIn(sql);
     const ids = [...tops.values()].flat();
     const releases = new Map<string, StoredRelease>();
     if (ids.length > 0) {
@@ -253,6 +343,11 @@ export class ReleaseStore {
         since: active !== undefined && change?.changed_at ? iso(change.changed_at) : null,
         by: active !== undefined ? (change?.changed_by ?? null) : null,
       };
+      const running = canaries.get(section);
+      if (running) {
+        const { section: _section, release: _release, percent, ...thresholds } = running.canary;
+        states[section] = { ...states[section], candidate: running.candidate, percent, canary: thresholds };
+      }
     }
     return states;
   }
@@ -312,16 +407,12 @@ export class ReleaseStore {
   }
 
   /**
-   * One change of a section's active release, serialised with every other
-   * change of that section on every server (a row lock on its
-   * release_sections row), audited in the same transaction and announced
-   * on RELEASES_CHANNEL when it commits.
+   * Runs `work` in one transaction holding the section's row lock: every
+   * change of a section (activation, rollback, canary) on every server
+   * takes it, so they happen one after the other. `work` sees the
+   * section's activation history and its canary as they are under the lock.
    */
-  private async change(
-    section: SectionId,
-    actor: string,
-    work: (sql: Sql, stack: StackEntry[]) => Promise<{ action: AuditAction; release: string; from: string | null; detail: string }>,
-  ): Promise<SectionSwitch> {
+  private async locked<T>(section: SectionId, work: (sql: Sql, now: { stack: StackEntry[]; canary: StoredCanary | undefined }) => Promise<T>): Promise<T> {
     if (!isSection(section)) throw new ReleaseError('not-found', `no section ${JSON.stringify(section)}`);
     return this.db.transaction(async (sql) => {
       await sql.query('INSERT INTO release_sections (section) VALUES ($1) ON CONFLICT (section) DO NOTHING', [section]);
@@ -331,14 +422,163 @@ export class ReleaseStore {
         'SELECT a.seq::text AS seq, a.release_id FROM release_activations a WHERE a.section = $1 AND a.popped_at IS NULL ORDER BY a.seq DESC',
         [section],
       );
-      const done = await work(sql, stack);
-      await this.record(sql, { actor, section, ...done });
-      await sql.query('UPDATE release_sections SET generation = generation + 1, changed_at = now(), changed_by = $2 WHERE section = $1', [section, actor]);
-      // Delivered when the transaction commits, and only then.
-      await sql.query('SELECT pg_notify($1, $2)', [RELEASES_CHANNEL, section]);
-      const { active, previous } = (await this.statesOf(sql, section))[section];
-      return { section, active, previous };
+      const canary = (await this.canariesIn(sql, section)).get(section);
+      return work(sql, { stack, canary });
     });
+  }
+
+  /**
+   * Closes a change made under the lock: its audit entry, in the same
+   * transaction; the section's generation, which the watchers poll (and
+   * when the active release changed, since when and by whom); and the
+   * announcement on RELEASES_CHANNEL, delivered when the transaction
+   * commits, and only then.
+   */
+  private async announce(sql: Sql, section: SectionId, entry: AuditInput, activeChanged: boolean): Promise<void> {
+    await this.record(sql, { ...entry, section });
+    if (activeChanged) {
+      await sql.query('UPDATE release_sections SET generation = generation + 1, changed_at = now(), changed_by = $2 WHERE section = $1', [section, entry.actor]);
+    } else {
+      await sql.query('UPDATE release_sections SET generation = generation + 1 WHERE section = $1', [section]);
+    }
+    await sql.query('SELECT pg_notify($1, $2)', [RELEASES_CHANNEL, section]);
+  }
+
+  /**
+   * One change of a section's active release (an activation or a
+   * rollback), under the section's lock, audited and announced. It ends
+   * the section's canary, if one runs: the operator has said what every
+   * visitor gets, and the canary was judged against the release that was
+   * active. The audit entry's detail says so.
+   */
+  private change(
+    section: SectionId,
+    actor: string,
+    work: (sql: Sql, stack: StackEntry[]) => Promise<{ action: AuditAction; release: string; from: string | null; detail: string }>,
+  ): Promise<SectionSwitch> {
+    return this.locked(section, async (sql, { stack, canary }) => {
+      const done = await work(sql, stack);
+      let detail = done.detail;
+      if (canary) {
+        await sql.query('DELETE FROM release_canaries WHERE section = $1', [section]);
+        detail = joined(detail, `ended the canary of ${canary.canary.release.id} (${canary.canary.percent} % of visits)`);
+      }
+      await this.announce(sql, section, { actor, ...done, detail }, true);
+      return this.switchOf(sql, section);
+    });
+  }
+
+  private async switchOf(sql: Sql, section: SectionId): Promise<SectionSwitch> {
+    const { active, previous } = (await this.statesOf(sql, section))[section];
+    return { section, active, previous };
+  }
+
+  // --- canaries -----------------------------------------------------------
+
+  /**
+   * Starts serving `releaseId` to `options.percent` % of the section's
+   * visits beside its active release; a threshold not given takes its
+   * CANARY_DEFAULTS value. The release must be the section's (404, 409),
+   * not the active one (409), and the section must have an active release
+   * to judge it against (409). A canary of another release already
+   * running: 409 (promote or abort it first: replacing it would drop its
+   * judgement unseen). The same release again changes its share and the
+   * thresholds given (the others stay), keeping its start: raising the
+   * share step by step keeps every visitor already in the candidate's
+   * cohort in it, and the judgement's window whole.
+   */
+  startCanary(section: SectionId, releaseId: string, options: CanaryOptions & { note?: string | null }, actor: string): Promise<Canary> {
+    return this.locked(section, async (sql, { stack, canary: running }) => {
+      await this.releaseOf(sql, section, releaseId);
+      const active = stack[0]?.release_id;
+      if (active === undefined) throw new ReleaseError('conflict', `${section} has no active release to judge a canary against: activate one first`);
+      if (active === releaseId) throw new ReleaseError('conflict', `${releaseId} is already the active release of ${section}`);
+      if (running && running.canary.release.id !== releaseId) {
+        throw new ReleaseError('conflict', `${section} already has a canary, ${running.canary.release.id} (${running.canary.percent} % since ${running.canary.startedAt}): promote or abort it first`);
+      }
+      const given = Object.fromEntries(Object.entries(options).filter(([key, value]) => value !== undefined && key !== 'note')) as Partial<CanarySettings>;
+      const settings: CanarySettings = { ...CANARY_DEFAULTS, ...(running?.canary ?? {}), ...given } as CanarySettings;
+      const problem = canarySettingsProblem(settings);
+      if (problem) throw new ReleaseError('invalid', `${problem.field}: ${problem.problem}`, problem.field);
+      const values = [section, releaseId, settings.percent, settings.minVisits, settings.maxFailureDelta, settings.maxSlowdown, settings.promoteAfterVisits];
+      let detail: string;
+      if (running) {
+        await sql.query(
+          `UPDATE release_canaries SET percent = $3, min_visits = $4, max_failure_delta = $5, max_slowdown = $6, promote_after_visits = $7
+           WHERE section = $1 AND release_id = $2`,
+          values,
+        );
+        detail = `now ${settings.percent} % of visits (was ${running.canary.percent} %), started ${running.canary.startedAt}; ${describeThresholds(settings)}`;
+      } else {
+        await sql.query(
+          `INSERT INTO release_canaries (section, release_id, percent, min_visits, max_failure_delta, max_slowdown, promote_after_visits, started_by)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [...values, actor],
+        );
+        detail = `${settings.percent} % of visits; ${describeThresholds(settings)}`;
+      }
+      await this.announce(sql, section, { actor, action: 'canary', release: releaseId, from: active, detail: joined(options.note, detail) }, false);
+      return (await this.canariesIn(sql, section)).get(section)!.canary;
+    });
+  }
+
+  /**
+   * Makes the section's candidate its active release, through the
+   * activation history as `activate` does (so a rollback goes back to the
+   * release it replaced), and ends the canary. 409 when none runs.
+   */
+  promoteCanary(section: SectionId, actor: string, detail?: string | null): Promise<SectionSwitch> {
+    return this.locked(section, async (sql, { stack, canary }) => {
+      if (!canary) throw new ReleaseError('conflict', `${section} has no canary to promote`);
+      await this.promoteIn(sql, section, stack, canary.canary, actor, detail);
+      return this.switchOf(sql, section);
+    });
+  }
+
+  /** Ends the section's canary, its candidate served to no one: `abort` by an operator, `auto-rollback` by the judge. 409 when none runs. */
+  abortCanary(section: SectionId, actor: string, action: 'abort' | 'auto-rollback', detail?: string | null): Promise<Canary> {
+    return this.locked(section, async (sql, { stack, canary }) => {
+      if (!canary) throw new ReleaseError('conflict', `${section} has no canary to abort`);
+      await this.abortIn(sql, section, stack, canary.canary, actor, action, detail);
+      return canary.canary;
+    });
+  }
+
+  /**
+   * The judge's step, taken once whichever server gets there first: under
+   * the section's lock, `decide` sees the canary as it is now (its
+   * thresholds included) and the active release, and answers how the
+   * canary ends, or undefined to let it run (nothing recorded). A canary
+   * other than `expected` (ended meanwhile, or another one started) is left
+   * alone: the health the caller read was of another window.
+   */
+  settleCanary(
+    section: SectionId,
+    expected: { release: string; startedAt: string },
+    decide: (canary: Canary, active: string) => CanarySettlement | undefined,
+    actor: string,
+  ): Promise<CanarySettlement | undefined> {
+    return this.locked(section, async (sql, { stack, canary }) => {
+      const active = stack[0]?.release_id;
+      if (!canary || active === undefined || canary.canary.release.id !== expected.release || canary.canary.startedAt !== expected.startedAt) return undefined;
+      const settlement = decide(canary.canary, active);
+      if (settlement?.action === 'promote') await this.promoteIn(sql, section, stack, canary.canary, actor, settlement.detail);
+      else if (settlement) await this.abortIn(sql, section, stack, canary.canary, actor, 'auto-rollback', settlement.detail);
+      return settlement;
+    });
+  }
+
+  private async promoteIn(sql: Sql, section: SectionId, stack: StackEntry[], canary: Canary, actor: string, detail: string | null | undefined): Promise<void> {
+    await this.push(sql, section, canary.release.id, actor);
+    await sql.query('DELETE FROM release_canaries WHERE section = $1', [section]);
+    const fallback = `promoted from the canary (${canary.percent} % of visits since ${canary.startedAt})`;
+    await this.announce(sql, section, { actor, action: 'promote', release: canary.release.id, from: stack[0]?.release_id ?? null, detail: detail || fallback }, true);
+  }
+
+  private async abortIn(sql: Sql, section: SectionId, stack: StackEntry[], canary: Canary, actor: string, action: 'abort' | 'auto-rollback', detail: string | null | undefined): Promise<void> {
+    await sql.query('DELETE FROM release_canaries WHERE section = $1', [section]);
+    const fallback = `the canary ended (${canary.percent} % of visits since ${canary.startedAt}); every visit gets ${stack[0]?.release_id ?? 'the active release'}`;
+    await this.announce(sql, section, { actor, action, release: canary.release.id, from: stack[0]?.release_id ?? null, detail: detail || fallback }, false);
   }
 
   private async push(sql: Sql, section: SectionId, releaseId: string, actor: string): Promise<void> {

@@ -197,4 +197,49 @@ describe('npm run release', () => {
     expect(stderr).toContain('home has no active release to roll back from');
     expect(code).toBe(1);
   }, 20_000);
+
+  it('runs a canary: started, shown under its section in status, ramped, aborted, started again and promoted', async () => {
+    const published = async (name: string) => /published (about-\d+)/.exec((await release(['publish', 'about', `https://cdn.example/about/${name}/mf-manifest.json`])).stdout)![1]!;
+    const [old, next] = [await published('a1'), await published('a2')];
+    expect((await release(['activate', 'about', old])).code).toBe(0);
+
+    const noPercent = await release(['canary', 'about', next]);
+    expect(noPercent.code).toBe(2);
+    expect(noPercent.stderr).toContain('canary needs --percent N');
+    expect((await release(['canary', 'about', next, '--percent', 'ten'])).code).toBe(2);
+    const outOfRange = await release(['canary', 'about', next, '--percent', '100']);
+    expect(outOfRange.code).toBe(1);
+    expect(outOfRange.stderr).toContain('refused: percent: a whole number from 1 to 99');
+
+    const started = await release(['canary', 'about', next, '--percent', '10', '--min-visits', '20', '--max-failure-delta', '0.05', '--max-slowdown', '0.5', '--promote-after', '200']);
+    expect(started).toMatchObject({ code: 0, stderr: '' });
+    expect(started.stdout).toBe(
+      `about: ${next} (build build-a2) serves 10 % of visits beside ${old} (build build-a1); judged from 20 visits: rolled back when its failure rate is over the active's by more than 5.0 points ` +
+        'or its p75 LCP or INP more than 50.0 % slower; promoted automatically after 200 healthy visits\n',
+    );
+    const status = (await release(['status'])).stdout.split('\n');
+    const at = status.findIndex((line) => line.startsWith('about '));
+    expect(status[at]).toMatch(new RegExp(`^about +${old} +build-a1 +`));
+    expect(status[at + 1]).toMatch(new RegExp(`^  canary +${next} +build-a2, 10 % of visits +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +environment$`));
+    expect(status[at + 2]).toMatch(/^contact /);
+
+    expect((await release(['canary', 'about', next, '--percent', '50'])).stdout).toMatch(/serves 50 % of visits .* judged from 20 visits/);
+    const other = await published('a3');
+    const second = await release(['canary', 'about', other, '--percent', '10']);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`about already has a canary, ${next}`);
+
+    expect(await release(['abort', 'about', '--note', 'wrong build'])).toMatchObject({ code: 0, stdout: `about: the canary ended; every visit gets ${old} (build build-a1)\n` });
+    const none = await release(['abort', 'about']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('about has no canary to abort');
+    expect((await release(['promote', 'about'])).code).toBe(1);
+
+    expect((await release(['canary', 'about', next, '--percent', '5'])).code).toBe(0);
+    expect(await release(['promote', 'about'])).toMatchObject({ code: 0, stdout: `about: ${next} (build build-a2) is active; a rollback would go back to ${old} (build build-a1)\n` });
+    expect((await release(['status'])).stdout).not.toContain('canary');
+    const audit = await release(['audit', '--section', 'about', '--limit', '6']);
+    // AT is a date and a time: the action is the fourth word.
+    expect(audit.stdout.split('\n').slice(1, 7).map((line) => line.split(/ +/)[3])).toEqual(['promote', 'canary', 'abort', 'publish', 'canary', 'canary']);
+  });
 });

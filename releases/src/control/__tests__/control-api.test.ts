@@ -6,7 +6,7 @@ import { contactSettings, startContactService, type ContactService } from '@port
 import { HealthStore } from '../../health/health-store';
 import { bucketOf } from '../../health/vital-histogram';
 import { verifyPreview } from '../../preview-link';
-import type { PublishCheckOutcome, PublishChecks } from '../../release';
+import type { HealthSource, PublishCheckOutcome, PublishChecks, ReleaseHealth } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi } from '../control-api';
 
@@ -400,6 +400,125 @@ describe('contact messages', () => {
     expect((await call('GET', '/api/messages?since=yesterday-ish')).status).toBe(400);
     expect((await call('DELETE', `/api/messages/${id}`)).body).toEqual({ deleted: id });
     expect((await call('GET', `/api/messages/${id}`)).status).toBe(404);
+  });
+});
+
+describe('canaries', () => {
+  /** The health backend, faked: aggregates by release id, and what it was asked. */
+  const healthOf = new Map<string, ReleaseHealth>();
+  const asked: { section: string; releaseIds: readonly string[]; since: Date }[] = [];
+  const health: HealthSource = (section, releaseIds, since) => {
+    asked.push({ section, releaseIds, since });
+    return Promise.resolve(Object.fromEntries(releaseIds.filter((id) => healthOf.has(id)).map((id) => [id, healthOf.get(id)!])));
+  };
+  let withHealth: ControlApi;
+  let old: string;
+  let next: string;
+  const canary = (body: unknown, options: { token?: string; section?: string } = {}) =>
+    call('POST', `/api/sections/${options.section ?? 'home'}/canary`, { server: withHealth, token: options.token, body });
+
+  beforeAll(async () => {
+    withHealth = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'https://www.lender.example', log: () => undefined, health });
+    old = (await publish('home', 'canary-old')).body.id as string;
+    next = (await publish('home', 'canary-next')).body.id as string;
+    expect((await call('POST', '/api/sections/home/active', { body: { release: old } })).status).toBe(200);
+  });
+
+  afterAll(() => withHealth?.close());
+
+  it("starts one: 200 with the section's state, the candidate, its share and thresholds, and both releases' health since it started", async () => {
+    healthOf.set(old, { visits: 40, failures: 1, failureRate: 0.025, failuresByClass: { timeout: 1 }, lcpP75: 2100, inpP75: 90, clsP75: 0.02 });
+    const started = await canary({ release: next, percent: 10, minVisits: 20, promoteAfterVisits: 100, note: 'the new banner' }, { token: tokens['ci-home'] });
+    expect(started.status).toBe(200);
+    expect(started.body).toEqual({
+      active: expect.objectContaining({ id: old }),
+      previous: null,
+      since: expect.any(String),
+      by: 'environment',
+      candidate: expect.objectContaining({ id: next, section: 'home' }),
+      percent: 10,
+      canary: { minVisits: 20, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: 100, startedAt: expect.any(String), startedBy: 'ci-home' },
+      health: {
+        [old]: { visits: 40, failures: 1, failureRate: 0.025, failuresByClass: { timeout: 1 }, lcpP75: 2100, inpP75: 90, clsP75: 0.02 },
+        [next]: { visits: 0, failures: 0, failureRate: 0, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null },
+      },
+    });
+    const startedAt = (started.body.canary as { startedAt: string }).startedAt;
+    expect(asked.at(-1)).toEqual({ section: 'home', releaseIds: [old, next], since: new Date(startedAt) });
+    // The same object GET /api/sections gives for the section.
+    expect((await call('GET', '/api/sections', { server: withHealth })).body.home).toEqual(started.body);
+    expect(((await call('GET', '/api/releases?section=home')).body as { id: string; state: string }[]).find((release) => release.id === next)?.state).toBe('candidate');
+    const [entry] = (await call('GET', '/api/audit?section=home&limit=1')).body as Record<string, unknown>[];
+    expect(entry).toMatchObject({ actor: 'ci-home', action: 'canary', release: next, from: old, detail: expect.stringMatching(/^the new banner; 10 % of visits; judged from 20 visits/) });
+  });
+
+  it('refuses a bad body (400, naming the field), an unknown section or release (404), a section token elsewhere (403), and a conflict (409)', async () => {
+    for (const [body, field] of [
+      [{ release: next, percent: 0 }, 'percent'],
+      [{ release: next, percent: 100 }, 'percent'],
+      [{ release: next, percent: '10' }, 'percent'],
+      [{ release: next }, 'percent'],
+      [{ release: next, percent: 10, maxFailureDelta: -0.1 }, 'maxFailureDelta'],
+      [{ release: next, percent: 10, maxSlowdown: -1 }, 'maxSlowdown'],
+      [{ release: next, percent: 10, minVisits: 2.5 }, 'minVisits'],
+      [{ release: next, percent: 10, percentage: 10 }, ''],
+    ] as const) {
+      const answer = await canary(body);
+      expect([body, answer.status, answer.body.field ?? '']).toEqual([body, 400, field]);
+    }
+    expect((await canary({ release: next, percent: 10 }, { section: 'careers' })).status).toBe(404);
+    expect((await canary({ release: 'home-987654', percent: 10 })).status).toBe(404);
+    expect((await canary({ release: next, percent: 10 }, { token: tokens['ci-contact'] })).status).toBe(403);
+    expect((await canary({ release: next, percent: 10 }, { token: tokens['ci-contact'], section: 'contact' })).status).toBe(403);
+    const contact = (await publish('contact', 'canary-elsewhere')).body.id as string;
+    expect((await canary({ release: contact, percent: 10 })).status).toBe(409);
+    expect((await canary({ release: old, percent: 10 })).status).toBe(409);
+    const another = (await publish('home', 'canary-another')).body.id as string;
+    const second = await canary({ release: another, percent: 10 });
+    expect(second.status).toBe(409);
+    expect(second.body.error).toContain(`already has a canary, ${next}`);
+    for (const route of ['/api/sections/home/canary/promote', '/api/sections/home/canary']) {
+      expect((await call(route.endsWith('promote') ? 'POST' : 'DELETE', route, { token: tokens['ci-contact'] })).status).toBe(403);
+    }
+    const wrongMethod = await call('GET', '/api/sections/home/canary');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('POST, DELETE');
+    // The canary is as it was.
+    expect((await store.canaries()).home).toMatchObject({ release: { id: next }, percent: 10, minVisits: 20 });
+  });
+
+  it('aborts (200, the active release alone) and promotes (200, the candidate active); 409 when no canary runs', async () => {
+    const aborted = await call('DELETE', '/api/sections/home/canary', { server: withHealth, token: tokens['ci-home'] });
+    expect(aborted.status).toBe(200);
+    expect(aborted.body).toMatchObject({ active: { id: old } });
+    expect(aborted.body).not.toHaveProperty('candidate');
+    expect(Object.keys(aborted.body.health as object)).toEqual([old]);
+    // With no canary, health is over the last day.
+    expect(Date.now() - asked.at(-1)!.since.getTime()).toBeGreaterThanOrEqual(24 * 3600_000);
+    expect(Date.now() - asked.at(-1)!.since.getTime()).toBeLessThan(24 * 3600_000 + 60_000);
+    expect((await call('DELETE', '/api/sections/home/canary')).status).toBe(409);
+    expect((await call('POST', '/api/sections/home/canary/promote', { body: {} })).status).toBe(409);
+
+    expect((await canary({ release: next, percent: 50 })).status).toBe(200);
+    const promoted = await call('POST', '/api/sections/home/canary/promote', { server: withHealth, body: { note: 'good numbers' } });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body).toMatchObject({ active: { id: next }, previous: { id: old }, by: 'environment' });
+    expect(promoted.body).not.toHaveProperty('percent');
+    // Health that cannot be read does not fail the answer, nor pretend there were no visits.
+    const failing = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'https://www.lender.example', log: () => undefined, health: () => Promise.reject(new Error('aggregates away')) });
+    try {
+      const sections = await call('GET', '/api/sections', { server: failing });
+      expect(sections.status).toBe(200);
+      expect(sections.body.home).toMatchObject({ active: { id: next }, health: {}, healthError: 'the health of the releases cannot be read now: aggregates away' });
+    } finally {
+      await failing.close();
+    }
+    const log = ((await call('GET', '/api/audit?section=home&limit=3')).body as { action: string; release: string; from: string; detail: string }[]).map((entry) => [entry.action, entry.release, entry.from]);
+    expect(log).toEqual([
+      ['promote', next, old],
+      ['canary', next, old],
+      ['abort', next, old],
+    ]);
   });
 });
 

@@ -1,0 +1,167 @@
+import type { SectionId } from '@portico/contract/sections';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import type { HealthSource, ReleaseHealth } from '../../release';
+import { ReleaseStore, type PublishInput } from '../../store/release-store';
+import { JUDGE_ACTOR, startCanaryJudge, type CanaryJudge } from '../canary-judge';
+
+const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
+
+let builds = 0;
+const build = (section: SectionId): PublishInput => {
+  builds++;
+  return { section, manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`, integrity: `sha384-${builds}`, version: '1.0.0', buildId: `build-${builds}`, createdBy: 'ci', checks: [] };
+};
+
+const health = (visits: number, failures: number): ReleaseHealth => ({
+  visits,
+  failures,
+  failureRate: visits === 0 ? 0 : failures / visits,
+  failuresByClass: failures === 0 ? {} : { render: failures },
+  lcpP75: null,
+  inpP75: null,
+  clsP75: null,
+});
+
+/**
+ * The health backend, faked: synthetic aggregates by release id, set by the
+ * test; what the judge asked for is kept, to check the window it compares.
+ */
+function fakeHealth() {
+  const byRelease = new Map<string, ReleaseHealth>();
+  const asked: { section: SectionId; releaseIds: readonly string[]; since: Date }[] = [];
+  let failing: Error | undefined;
+  const source: HealthSource = (section, releaseIds, since) => {
+    asked.push({ section, releaseIds, since });
+    if (failing) return Promise.reject(failing);
+    return Promise.resolve(Object.fromEntries(releaseIds.filter((id) => byRelease.has(id)).map((id) => [id, byRelease.get(id)!])));
+  };
+  return { source, byRelease, asked, fail: (error: Error | undefined) => (failing = error) };
+}
+
+describe.each(KINDS)('the canary judge on the %s database', (kind) => {
+  let database: TestDatabase;
+  let store: ReleaseStore;
+  let other: ReleaseStore;
+  const judges: CanaryJudge[] = [];
+  const log: string[] = [];
+
+  beforeAll(async () => {
+    database = kind === 'embedded' ? embeddedTestDatabase() : serverTestDatabase();
+    const db = await database.open();
+    store = await ReleaseStore.open(db);
+    // A second server's store: on a server its own pool; embedded, the one database object a process has.
+    other = await ReleaseStore.open(kind === 'embedded' ? db : await database.open());
+  }, 60_000);
+
+  // A judge left running would judge the next test's canary, and its transactions would meet the TRUNCATE below.
+  afterEach(async () => {
+    await Promise.all(judges.splice(0).map((judge) => judge.close()));
+  });
+
+  afterAll(async () => {
+    await store?.db.close();
+    if (other?.db !== store?.db) await other?.db.close();
+    database?.cleanUp();
+  });
+
+  beforeEach(async () => {
+    log.length = 0;
+    await store.db.exec('TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries CASCADE');
+  });
+
+  const judge = (on: ReleaseStore, health: HealthSource, everyMs = 60_000) => {
+    const started = startCanaryJudge({ store: on, health, everyMs, log: (line) => log.push(line) });
+    judges.push(started);
+    return started;
+  };
+
+  /** contact with `old` active and `next` in a canary. */
+  async function canary(options: { minVisits?: number; promoteAfterVisits?: number } = {}) {
+    const old = (await store.publish(build('contact'))).release.id;
+    await store.activate('contact', old, 'integrator');
+    const next = (await store.publish(build('contact'))).release.id;
+    const started = await store.startCanary('contact', next, { percent: 50, minVisits: 10, ...options }, 'integrator');
+    return { old, next, started };
+  }
+  const judgeEntries = async () => (await store.auditLog({ sections: ['contact'] })).filter((entry) => entry.actor === JUDGE_ACTOR);
+
+  it('rolls back a failing candidate once it has minVisits visits, comparing both since the canary started, with the numbers in the audit log', async () => {
+    const { old, next, started } = await canary();
+    const fake = fakeHealth();
+    fake.byRelease.set(old, health(13, 0));
+    fake.byRelease.set(next, health(9, 6));
+    const judging = judge(store, fake.source);
+    await judging.judgeNow();
+    expect(await store.canaries()).toHaveProperty('contact');
+    expect(fake.asked).toEqual([{ section: 'contact', releaseIds: [old, next], since: new Date(started.startedAt) }]);
+
+    fake.byRelease.set(next, health(11, 6));
+    await judging.judgeNow();
+    expect(await store.served()).toMatchObject({ active: { contact: { id: old } }, canaries: {} });
+    const [entry] = await judgeEntries();
+    expect(entry).toMatchObject({
+      action: 'auto-rollback',
+      release: next,
+      from: old,
+      detail: `${next} is worse than ${old}: its failure rate past the threshold — candidate ${next}: 11 visits, 6 failures (54.5 %); active ${old}: 13 visits, 0 failures (0.0 %); failure rate 54.5 points over, more than 2.0`,
+    });
+    expect(log).toEqual([`canary: contact: ${next} rolled back automatically: ${entry!.detail}`]);
+  });
+
+  it('lets a healthy candidate run, and promotes it at promoteAfterVisits: a rollback then goes back to the release it replaced', async () => {
+    const { old, next } = await canary({ promoteAfterVisits: 20 });
+    const fake = fakeHealth();
+    fake.byRelease.set(old, health(40, 1));
+    fake.byRelease.set(next, health(19, 0));
+    const judging = judge(store, fake.source);
+    await judging.judgeNow();
+    expect(await judgeEntries()).toEqual([]);
+
+    fake.byRelease.set(next, health(20, 0));
+    await judging.judgeNow();
+    expect(await judgeEntries()).toEqual([expect.objectContaining({ action: 'promote', release: next, from: old, detail: expect.stringContaining('failure rate 2.5 points under') })]);
+    expect(await store.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
+    expect((await store.rollback('contact', undefined, 'integrator')).active?.id).toBe(old);
+  });
+
+  it('judges on its own every everyMs, and treats a release the health source does not know as having no visits', async () => {
+    const { next } = await canary();
+    const fake = fakeHealth();
+    fake.byRelease.set(next, health(10, 1));
+    judge(store, fake.source, 20);
+    const started = Date.now();
+    while ((await store.canaries()).contact && Date.now() - started < 3000) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await judgeEntries()).toEqual([expect.objectContaining({ action: 'auto-rollback', detail: expect.stringContaining('active contact-') })]);
+    expect((await judgeEntries())[0]!.detail).toContain(': no visits; failure rate 10.0 points over');
+  });
+
+  it('logs a health source that fails once, leaves the canary running, and says when it judges again', async () => {
+    const { old, next } = await canary();
+    const fake = fakeHealth();
+    fake.fail(new Error('the aggregates are away'));
+    const judging = judge(store, fake.source);
+    await judging.judgeNow();
+    await judging.judgeNow();
+    expect(log).toEqual(['canary: the canaries cannot be judged now (contact: the aggregates are away); trying again every 60000 ms']);
+    expect(await store.canaries()).toHaveProperty('contact');
+    fake.fail(undefined);
+    fake.byRelease.set(old, health(10, 0));
+    fake.byRelease.set(next, health(10, 0));
+    await judging.judgeNow();
+    expect(log.at(-1)).toBe('canary: judging the canaries again');
+  });
+
+  it('takes the decision once when two servers judge at the same moment', async () => {
+    const { old, next } = await canary();
+    const fake = fakeHealth();
+    fake.byRelease.set(old, health(20, 0));
+    fake.byRelease.set(next, health(20, 10));
+    // Four judges on each of two servers, each round at the same moment: several read the canary, one ends it.
+    const everyJudge = [store, other, store, other, store, other, store, other].map((on) => judge(on, fake.source));
+    await Promise.all(everyJudge.map((one) => one.judgeNow()));
+    expect((await judgeEntries()).map((entry) => entry.action)).toEqual(['auto-rollback']);
+    expect(fake.asked.length).toBeGreaterThanOrEqual(2);
+    expect(await other.served()).toMatchObject({ active: { contact: { id: old } }, canaries: {} });
+  });
+});
+

@@ -1,0 +1,104 @@
+import type { SectionId } from '@portico/contract/sections';
+import type { Canary, HealthSource } from '../release';
+import type { ReleaseStore } from '../store/release-store';
+import { decideCanary, NO_VISITS, type CanaryDecision } from './decide-canary';
+
+/** How often each server judges the canaries: a candidate failing its visitors is served at most this much longer than it must. */
+export const JUDGE_EVERY_MS = 5000;
+
+/** The actor the judge's promotions and rollbacks are audited under. */
+export const JUDGE_ACTOR = 'canary-judge';
+
+export interface CanaryJudgeOptions {
+  store: Pick<ReleaseStore, 'canaries' | 'active' | 'settleCanary'>;
+  health: HealthSource;
+  everyMs?: number;
+  log: (line: string) => void;
+}
+
+export interface CanaryJudge {
+  /** One round now, after any round under way; resolves when it is done (a failure is logged, not thrown). */
+  judgeNow(): Promise<void>;
+  /** Stops judging, once the round under way is done. */
+  close(): Promise<void>;
+}
+
+/**
+ * Judges every running canary every `everyMs`, on every server. For each
+ * canary it reads both releases' health since the canary started, then,
+ * under the section's lock, checks the canary is still the one it read and
+ * decides: a rollback or a promotion is applied, audited with its numbers
+ * and announced in that transaction, so it happens once whichever server
+ * gets there first; the others find the canary gone.
+ *
+ * The health is read before the lock, not under it: the health source reads
+ * through the database object, which on the embedded database (one
+ * connection) would wait for the very transaction holding the lock, and a
+ * section's activations need not wait for an aggregate query.
+ */
+export function startCanaryJudge(options: CanaryJudgeOptions): CanaryJudge {
+  const { store, health, log } = options;
+  let lastProblem: string | undefined;
+
+  const judge = async (section: SectionId, activeId: string, canary: Canary) => {
+    const read = await health(section, [activeId, canary.release.id], new Date(canary.startedAt));
+    const both = { active: read[activeId] ?? NO_VISITS, candidate: read[canary.release.id] ?? NO_VISITS };
+    let decision: CanaryDecision | undefined;
+    const settled = await store.settleCanary(
+      section,
+      { release: canary.release.id, startedAt: canary.startedAt },
+      (now, activeNow) => {
+        // Another active release than the health was read for: judged next round.
+        if (activeNow !== activeId) return undefined;
+        decision = decideCanary(now, both, activeNow);
+        if (decision.action === 'continue') return undefined;
+        return { action: decision.action === 'abort' ? 'auto-rollback' : 'promote', detail: `${decision.reason} — ${decision.numbers}` };
+      },
+      JUDGE_ACTOR,
+    );
+    if (settled) log(`canary: ${section}: ${canary.release.id} ${settled.action === 'promote' ? 'promoted' : 'rolled back automatically'}: ${settled.detail}`);
+  };
+
+  const round = async () => {
+    const problems: string[] = [];
+    try {
+      const [canaries, active] = await Promise.all([store.canaries(), store.active()]);
+      for (const [section, canary] of Object.entries(canaries) as [SectionId, Canary][]) {
+        const activeId = active[section]?.id;
+        // A canary is started beside an active release, and an activation ends it: none here means it ended meanwhile.
+        if (activeId === undefined) continue;
+        await judge(section, activeId, canary).catch((error: unknown) => problems.push(`${section}: ${(error as Error).message}`));
+      }
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+    // Once per outage, not every round: a database away for a minute is one line, and one when it is back.
+    const problem = problems.join('; ') || undefined;
+    if (problem !== undefined && problem !== lastProblem) log(`canary: the canaries cannot be judged now (${problem}); trying again every ${options.everyMs ?? JUDGE_EVERY_MS} ms`);
+    if (problem === undefined && lastProblem !== undefined) log('canary: judging the canaries again');
+    lastProblem = problem;
+  };
+
+  let rounds: Promise<void> = Promise.resolve();
+  let queued = 0;
+  let closed = false;
+  const judgeNow = () => {
+    queued++;
+    rounds = rounds.then(round).finally(() => queued--);
+    return rounds;
+  };
+  const timer = setInterval(() => {
+    // A slow round is not piled on: the next tick after it runs.
+    if (queued === 0 && !closed) void judgeNow();
+  }, options.everyMs ?? JUDGE_EVERY_MS);
+  timer.unref();
+
+  return {
+    judgeNow,
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await rounds;
+    },
+  };
+}

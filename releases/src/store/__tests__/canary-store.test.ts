@@ -1,0 +1,197 @@
+import type { SectionId } from '@portico/contract/sections';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { CANARY_DEFAULTS } from '../../release';
+import { ReleaseStore, type PublishInput } from '../release-store';
+
+const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
+
+let builds = 0;
+const build = (section: SectionId): PublishInput => {
+  builds++;
+  return { section, manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`, integrity: `sha384-${builds}`, version: '1.0.0', buildId: `build-${builds}`, createdBy: 'ci', checks: [] };
+};
+
+describe.each(KINDS)('canaries in the release store on the %s database', (kind) => {
+  let database: TestDatabase;
+  let store: ReleaseStore;
+
+  beforeAll(async () => {
+    database = kind === 'embedded' ? embeddedTestDatabase() : serverTestDatabase();
+    store = await ReleaseStore.open(await database.open());
+  }, 60_000);
+
+  afterAll(async () => {
+    await store?.db.close();
+    database?.cleanUp();
+  });
+
+  beforeEach(async () => {
+    await store.db.exec('TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries CASCADE');
+  });
+
+  const publish = async (section: SectionId) => (await store.publish(build(section))).release.id;
+  /** A section with `old` active and `next` published beside it. */
+  const section = async (id: SectionId = 'contact') => {
+    const old = await publish(id);
+    await store.activate(id, old, 'integrator');
+    return { old, next: await publish(id) };
+  };
+  const lastAudit = async (id: SectionId = 'contact') => (await store.auditLog({ sections: [id], limit: 1 }))[0]!;
+
+  it('starts a canary with the documented defaults, lists its release as candidate and serves it to its share', async () => {
+    const { old, next } = await section();
+    const canary = await store.startCanary('contact', next, { percent: 10 }, 'ci-contact');
+    expect(canary).toEqual({
+      section: 'contact',
+      release: expect.objectContaining({ id: next, section: 'contact' }),
+      percent: 10,
+      ...CANARY_DEFAULTS,
+      startedAt: expect.any(String),
+      startedBy: 'ci-contact',
+    });
+    expect(Object.keys(canary.release)).not.toContain('checks');
+    expect(await store.canaries()).toEqual({ contact: canary });
+    expect((await store.list({ sections: ['contact'] })).map((release) => [release.id, release.state])).toEqual([
+      [next, 'candidate'],
+      [old, 'active'],
+    ]);
+    const served = await store.served();
+    expect(served.active.contact?.id).toBe(old);
+    expect(served.canaries).toEqual({ contact: { release: canary.release, percent: 10 } });
+    expect(await lastAudit()).toMatchObject({
+      actor: 'ci-contact',
+      action: 'canary',
+      release: next,
+      from: old,
+      detail:
+        "10 % of visits; judged from 50 visits: rolled back when its failure rate is over the active's by more than 2.0 points or its p75 LCP or INP more than 25.0 % slower; not promoted automatically",
+    });
+    // The section's state shows it beside the active release, whose `since` a canary does not move.
+    const before = (await store.sectionStates()).contact;
+    expect(before).toMatchObject({ active: { id: old }, candidate: { id: next }, percent: 10, canary: { minVisits: 50, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, startedBy: 'ci-contact' }, by: 'integrator' });
+    expect((await store.sectionStates()).home).not.toHaveProperty('candidate');
+  });
+
+  it('refuses a release that is not the section’s, the active one, a section with nothing active, bad settings, and a second canary', async () => {
+    const { old, next } = await section();
+    const home = await publish('home');
+    await expect(store.startCanary('contact', 'contact-999999', { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(store.startCanary('contact', home, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: `${home} is a release of home, not of contact` });
+    await expect(store.startCanary('contact', old, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: `${old} is already the active release of contact` });
+    await expect(store.startCanary('home', home, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining('no active release') });
+    for (const [options, field] of [
+      [{ percent: 0 }, 'percent'],
+      [{ percent: 100 }, 'percent'],
+      [{ percent: 5.5 }, 'percent'],
+      [{ percent: 10, minVisits: 0 }, 'minVisits'],
+      [{ percent: 10, maxFailureDelta: -0.01 }, 'maxFailureDelta'],
+      [{ percent: 10, maxFailureDelta: 1.5 }, 'maxFailureDelta'],
+      [{ percent: 10, maxSlowdown: -1 }, 'maxSlowdown'],
+      [{ percent: 10, maxSlowdown: Number.NaN }, 'maxSlowdown'],
+      [{ percent: 10, minVisits: 50, promoteAfterVisits: 49 }, 'promoteAfterVisits'],
+    ] as const) {
+      await expect(store.startCanary('contact', next, options, 'ci')).rejects.toMatchObject({ kind: 'invalid', message: expect.stringMatching(new RegExp(`^${field}: `)) });
+    }
+    expect(await store.canaries()).toEqual({});
+
+    await store.startCanary('contact', next, { percent: 10 }, 'ci');
+    const third = await publish('contact');
+    await expect(store.startCanary('contact', third, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining(`already has a canary, ${next}`) });
+    expect((await store.canaries()).contact?.release.id).toBe(next);
+  });
+
+  it('changes the share and the thresholds given when the same release is started again, keeping its start and the others', async () => {
+    const { next } = await section();
+    const first = await store.startCanary('contact', next, { percent: 10, minVisits: 20, promoteAfterVisits: 200 }, 'ci');
+    const ramped = await store.startCanary('contact', next, { percent: 50, maxSlowdown: 0.5 }, 'integrator');
+    expect(ramped).toEqual({ ...first, percent: 50, maxSlowdown: 0.5 });
+    expect((await lastAudit()).detail).toMatch(/^now 50 % of visits \(was 10 %\), started .*; judged from 20 visits: .* more than 50\.0 % slower; promoted automatically after 200 healthy visits$/);
+    expect((await store.startCanary('contact', next, { percent: 50, promoteAfterVisits: null }, 'ci')).promoteAfterVisits).toBeNull();
+  });
+
+  it('promotes through the activation history: the candidate is active, a rollback goes back to the release it replaced', async () => {
+    const { old, next } = await section();
+    await expect(store.promoteCanary('contact', 'integrator')).rejects.toMatchObject({ kind: 'conflict', message: 'contact has no canary to promote' });
+    await store.startCanary('contact', next, { percent: 25 }, 'ci');
+    const promoted = await store.promoteCanary('contact', 'integrator', 'looks fine');
+    expect(promoted).toMatchObject({ section: 'contact', active: { id: next }, previous: { id: old } });
+    expect(await store.canaries()).toEqual({});
+    expect(await store.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
+    expect(await lastAudit()).toMatchObject({ actor: 'integrator', action: 'promote', release: next, from: old, detail: 'looks fine' });
+    expect((await store.sectionStates()).contact).toMatchObject({ by: 'integrator' });
+    expect((await store.rollback('contact', undefined, 'integrator')).active?.id).toBe(old);
+  });
+
+  it('aborts: the candidate is served to no one, the active release unchanged and its since kept', async () => {
+    const { old, next } = await section();
+    await expect(store.abortCanary('contact', 'integrator', 'abort')).rejects.toMatchObject({ kind: 'conflict', message: 'contact has no canary to abort' });
+    await store.startCanary('contact', next, { percent: 25 }, 'ci');
+    const { since } = (await store.sectionStates()).contact;
+    const ended = await store.abortCanary('contact', 'integrator', 'abort');
+    expect(ended.release.id).toBe(next);
+    expect(await store.served()).toMatchObject({ active: { contact: { id: old } }, canaries: {} });
+    expect((await store.list({ sections: ['contact'] })).find((release) => release.id === next)?.state).toBe('available');
+    expect(await lastAudit()).toMatchObject({ action: 'abort', release: next, from: old, detail: expect.stringMatching(new RegExp(`^the canary ended \\(25 % of visits since .*\\); every visit gets ${old}$`)) });
+    expect((await store.sectionStates()).contact).toMatchObject({ since, by: 'integrator' });
+
+    await store.startCanary('contact', next, { percent: 25 }, 'ci');
+    await store.abortCanary('contact', 'canary-judge', 'auto-rollback', 'the numbers');
+    expect(await lastAudit()).toMatchObject({ actor: 'canary-judge', action: 'auto-rollback', release: next, detail: 'the numbers' });
+  });
+
+  it('ends a canary when the section is activated or rolled back, and says so in that entry', async () => {
+    const { old, next } = await section();
+    const third = await publish('contact');
+    await store.startCanary('contact', next, { percent: 10 }, 'ci');
+    await store.activate('contact', third, 'integrator', 'hotfix');
+    expect(await store.canaries()).toEqual({});
+    expect(await lastAudit()).toMatchObject({ action: 'activate', release: third, from: old, detail: `hotfix; ended the canary of ${next} (10 % of visits)` });
+
+    await store.startCanary('contact', next, { percent: 10 }, 'ci');
+    await store.rollback('contact', undefined, 'integrator');
+    expect(await store.canaries()).toEqual({});
+    expect(await lastAudit()).toMatchObject({ action: 'rollback', release: old, detail: `ended the canary of ${next} (10 % of visits)` });
+  });
+
+  it('settles a canary only if it is still the one expected, and records nothing when it goes on', async () => {
+    const { old, next } = await section();
+    const canary = await store.startCanary('contact', next, { percent: 10 }, 'ci');
+    const entries = (await store.auditLog()).length;
+    const seen: [string, string][] = [];
+    expect(await store.settleCanary('contact', { release: next, startedAt: canary.startedAt }, (now, active) => void seen.push([now.release.id, active]), 'canary-judge')).toBeUndefined();
+    expect(seen).toEqual([[next, old]]);
+    expect((await store.auditLog()).length).toBe(entries);
+
+    const stale = await store.settleCanary('contact', { release: next, startedAt: '2000-01-01T00:00:00.000Z' }, () => ({ action: 'auto-rollback', detail: 'stale' }), 'canary-judge');
+    expect(stale).toBeUndefined();
+    expect(await store.canaries()).toHaveProperty('contact');
+
+    const settled = await store.settleCanary('contact', { release: next, startedAt: canary.startedAt }, () => ({ action: 'promote', detail: 'healthy' }), 'canary-judge');
+    expect(settled).toEqual({ action: 'promote', detail: 'healthy' });
+    expect(await store.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
+    expect(await lastAudit()).toMatchObject({ actor: 'canary-judge', action: 'promote', release: next, from: old, detail: 'healthy' });
+  });
+
+  it('announces every canary change to the watchers, as activations are', async () => {
+    const { next } = await section();
+    const heard: SectionId[] = [];
+    const watching = await store.watch((id) => heard.push(id), { pollMs: 60_000 });
+    try {
+      await store.startCanary('contact', next, { percent: 10 }, 'ci');
+      await waitFor(() => heard.length === 1);
+      await store.abortCanary('contact', 'integrator', 'abort');
+      await waitFor(() => heard.length === 2);
+      expect(heard).toEqual(['contact', 'contact']);
+    } finally {
+      await watching.close();
+    }
+  });
+});
+
+async function waitFor(done: () => boolean): Promise<void> {
+  const started = Date.now();
+  while (!done()) {
+    if (Date.now() - started > 2000) throw new Error('not heard within 2 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
