@@ -17,7 +17,8 @@ export const en: TextPack = {
       summary: 'Privacy: what this site measures',
       measurement:
         'When you leave a page, it sends an anonymous report of how its sections loaded and how fast it was (Core Web Vitals). The report holds no name, no address and no identifier; only totals per release and hour are kept, for 30 days unless the operator sets otherwise.',
-      address: 'Your network address is used for a few minutes, in memory, to stop abuse of the report, and is never stored.',
+      address:
+        'To stop anyone flooding these totals, each of our servers counts at most 30 reports from one network address in 10 minutes (so with several servers, that many times more). That is processing of personal data under India’s DPDP Act and Indonesia’s UU PDP, even though the address is held in memory for minutes only and never stored.',
       cookie:
         'While a new version of a section is tried with some visitors, this site sets one cookie, portico_cohort, holding only a random number from 0 to 99, so you see the same version on each visit. It lasts 30 days. Messages sent with the contact form are covered by the note beside it.',
     },

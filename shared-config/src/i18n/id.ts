@@ -17,7 +17,8 @@ export const id: TextPack = {
       summary: 'Privasi: apa yang diukur situs ini',
       measurement:
         'Saat Anda meninggalkan halaman, halaman mengirim laporan anonim tentang cara bagian-bagiannya dimuat dan seberapa cepat halaman itu (Core Web Vitals). Laporan tidak berisi nama, alamat, atau pengenal apa pun; yang disimpan hanya jumlah total per rilis dan per jam, selama 30 hari kecuali operator mengaturnya lain.',
-      address: 'Alamat jaringan Anda dipakai beberapa menit saja, di memori, untuk mencegah penyalahgunaan laporan, dan tidak pernah disimpan.',
+      address:
+        'Agar tidak ada yang membanjiri hitungan ini, setiap server kami menghitung paling banyak 30 laporan dari satu alamat jaringan dalam 10 menit (dengan beberapa server, batasnya berlipat sebanyak itu). Ini termasuk pemrosesan data pribadi menurut UU DPDP India dan UU PDP Indonesia, meskipun alamat itu hanya disimpan di memori selama beberapa menit dan tidak pernah disimpan permanen.',
       cookie:
         'Selama versi baru sebuah bagian dicoba pada sebagian pengunjung, situs ini memasang satu cookie, portico_cohort, yang hanya berisi angka acak dari 0 sampai 99, agar Anda melihat versi yang sama di setiap kunjungan. Cookie ini berlaku 30 hari. Pesan yang dikirim lewat formulir kontak diatur oleh catatan di sebelahnya.',
     },

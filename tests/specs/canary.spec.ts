@@ -1,0 +1,155 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser, BrowserContext } from '@playwright/test';
+import { APP_DIRS } from '@portico/contract/sections';
+import { brokenInTheBrowser } from '../support/broken-build';
+import { expect, test, workerPorts, writeConfig } from '../support/fixtures';
+import { REPO_ROOT } from '../support/paths';
+import { runServe, waitForOutput, type ServeProcess } from '../support/run-cli';
+import { SECOND_BUILD_LABEL, secondBuildRoot } from '../support/second-build';
+import { serveUnderPath, type StaticServer } from '../support/static-server';
+
+const run = promisify(execFile);
+const TOKEN = 'the-integrators-canary-token';
+/** Bounds on the number of visits a decision may take: far above what the thresholds need. */
+const MAX_VISITS = 60;
+
+// Canaries judged by what real browsers report (docs/releases.md, "Canaries"):
+// `npm run serve` with its canary judge, visits from fresh browser contexts
+// (fresh cohorts), each leaving its page so the page sends its visit report.
+// Port slot 16 (the control API on slot 17's first port, unused meanwhile).
+// The slowdown rule is left out here (maxSlowdown 100): headless visits have
+// no INP and a p75 LCP over a dozen visits is noise; it is unit-tested.
+
+test.describe.configure({ mode: 'serial' });
+
+let serve: ServeProcess;
+let port: number;
+let healthy: StaticServer;
+let broken: StaticServer;
+let removeBroken: () => void;
+
+test.beforeAll(async ({}, testInfo) => {
+  port = workerPorts(testInfo.parallelIndex, 16);
+  const secondDist = path.join(secondBuildRoot(), APP_DIRS.contact, 'dist');
+  const brokenBuild = brokenInTheBrowser(secondDist);
+  removeBroken = brokenBuild.remove;
+  healthy = await serveUnderPath(secondDist, '/contact/healthy/', workerPorts(testInfo.parallelIndex, 13));
+  broken = await serveUnderPath(brokenBuild.dir, '/contact/broken/', workerPorts(testInfo.parallelIndex, 13) + 1);
+  const configPath = writeConfig(port, {
+    allowedRemoteOrigins: [new URL(healthy.url).origin, new URL(broken.url).origin],
+    // A failed section is not tried again: each visit is decided quickly.
+    remoteLoading: { retries: 0 },
+  });
+  serve = runServe({ PORT: String(port), PORTICO_CONFIG: configPath, PORTICO_CONTROL_TOKEN: TOKEN });
+  await waitForOutput(serve);
+  const first = await release('publish', 'contact', `http://localhost:${port + 3}/mf-manifest.json`);
+  await release('activate', 'contact', /contact-\d+/.exec(first)![0]);
+});
+
+test.afterAll(async () => {
+  serve?.child.kill('SIGTERM');
+  await serve?.exited;
+  await Promise.all([healthy?.close(), broken?.close()]);
+  removeBroken?.();
+});
+
+async function release(...args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: String(port), PORTICO_TOKEN: TOKEN },
+  });
+  return stdout;
+}
+
+async function control(method: string, route: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`http://127.0.0.1:${port + 4}${route}`, {
+    method,
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.status, `${method} ${route}`).toBeLessThan(300);
+  return response.json();
+}
+
+type Seen = 'before' | 'after' | 'failed';
+
+/** One visit to Contact in `context`: which build the visitor saw; the page is then left, so it reports. */
+async function visit(context: BrowserContext): Promise<Seen> {
+  const page = await context.newPage();
+  await page.goto(`http://localhost:${port}/#contact`);
+  // Settled: the section hydrated, or its code failed to load.
+  await page.waitForLoadState('networkidle');
+  const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+  const seen: Seen = (await contact.getByRole('alert').count())
+    ? 'failed'
+    : (await contact.getByRole('textbox', { name: SECOND_BUILD_LABEL.en.after, exact: true }).count())
+      ? 'after'
+      : 'before';
+  await page.close({ runBeforeUnload: true });
+  return seen;
+}
+
+/** Visits from fresh browsers (each a new cohort) until the audit log has `action`: the visits it took, and the entry. */
+async function visitUntil(browser: Browser, action: string): Promise<{ visits: number; seen: Record<Seen, number>; entry: { detail: string; actor: string } }> {
+  const seen: Record<Seen, number> = { before: 0, after: 0, failed: 0 };
+  for (let visits = 1; visits <= MAX_VISITS; visits++) {
+    const context = await browser.newContext();
+    seen[await visit(context)] += 1;
+    await context.close();
+    const audit = (await control('GET', '/api/audit?section=contact')) as { action: string; detail: string; actor: string }[];
+    const entry = audit.find((item) => item.action === action);
+    if (entry) return { visits, seen, entry };
+  }
+  // The reports are flushed every 2 s and the judge runs every 5 s: give them one more round.
+  await new Promise((resolve) => setTimeout(resolve, 8000));
+  const audit = (await control('GET', '/api/audit?section=contact')) as { action: string; detail: string; actor: string }[];
+  const entry = audit.find((item) => item.action === action);
+  if (!entry) throw new Error(`no ${action} after ${MAX_VISITS} visits (seen ${JSON.stringify(seen)}); ${JSON.stringify(await control('GET', '/api/sections'))}`);
+  return { visits: MAX_VISITS, seen, entry };
+}
+
+test('a visitor keeps their cohort across ten visits; a healthy candidate is promoted by the judge once it has its visits', async ({ browser }, testInfo) => {
+  const candidate = /contact-\d+/.exec(await release('publish', 'contact', `${healthy.url}mf-manifest.json`))![0];
+  await release('canary', 'contact', candidate, '--percent', '50', '--min-visits', '1000', '--max-slowdown', '100');
+
+  const context = await browser.newContext();
+  const seen = new Set<Seen>();
+  for (let count = 0; count < 10; count++) seen.add(await visit(context));
+  await context.close();
+  expect(seen.size, `one browser saw ${[...seen].join(' and ')}`).toBe(1);
+
+  // The same canary, now asking for promotion after five healthy visits (its window kept).
+  await control('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 5, promoteAfterVisits: 5, maxSlowdown: 100 });
+  const { visits, seen: counts, entry } = await visitUntil(browser, 'promote');
+  testInfo.annotations.push({ type: 'promoted', description: `after ${visits} visits (${JSON.stringify(counts)}): ${entry.detail}` });
+  process.stdout.write(`canary promoted after ${visits} visits ${JSON.stringify(counts)}: ${entry.detail}\n`);
+  expect(entry.actor).toBe('canary-judge');
+  expect(counts.failed).toBe(0);
+  for (let count = 0; count < 3; count++) {
+    const fresh = await browser.newContext();
+    expect(await visit(fresh)).toBe('after');
+    await fresh.close();
+  }
+});
+
+test('a candidate that fails in the browser is rolled back by the judge, with the numbers; then every visit gets the active release', async ({ browser }, testInfo) => {
+  const candidate = /contact-\d+/.exec(await release('publish', 'contact', `${broken.url}mf-manifest.json`))![0];
+  await control('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 10, maxSlowdown: 100 });
+
+  const { visits, seen, entry } = await visitUntil(browser, 'auto-rollback');
+  testInfo.annotations.push({ type: 'rolled back', description: `after ${visits} visits (${JSON.stringify(seen)}): ${entry.detail}` });
+  process.stdout.write(`canary rolled back after ${visits} visits ${JSON.stringify(seen)}: ${entry.detail}\n`);
+  expect(entry.actor).toBe('canary-judge');
+  expect(entry.detail).toMatch(new RegExp(`candidate ${candidate}: \\d+ visits, \\d+ failures`));
+  expect(seen.failed).toBeGreaterThanOrEqual(10);
+
+  // The canary is over: no cohort cookie, the active (promoted) release for everyone.
+  for (let count = 0; count < 5; count++) {
+    const fresh = await browser.newContext();
+    expect(await visit(fresh)).toBe('after');
+    expect(await fresh.cookies()).toEqual([]);
+    await fresh.close();
+  }
+});
