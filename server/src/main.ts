@@ -2,7 +2,7 @@ import path from 'node:path';
 import { clientNetwork, contactSettings, controlHost, startContactService, storeOpeningApi, type ContactService } from '@portico/messages';
 import { basePort, controlPort } from '@portico/contract/sections';
 import { healthRetentionDays, publicUrlOf, type ReleaseStore } from '@portico/releases';
-import { beaconEndpoint, type BeaconEndpoint } from './beacon/beacon-endpoint';
+import { beaconEndpoint, reportsPerNetworkFrom, type BeaconEndpoint } from './beacon/beacon-endpoint';
 import { releaseFeed, startControlPlane, type ControlPlane } from './control-plane';
 import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
 import { connectionsPerClientFrom } from './client-limits';
@@ -83,6 +83,7 @@ async function main(): Promise<void> {
   // web-vitals and no beacon), no endpoint for one and no canary judge:
   // canaries then run until promoted or aborted by hand.
   const healthOn = process.env.PORTICO_HEALTH !== '0';
+  const reportsPerNetwork = reportsPerNetworkFrom();
   const settings = contactSettings(process.env, { rootDir, invokedFrom });
   const contactStarting = startContactService({
     settings,
@@ -147,6 +148,7 @@ async function main(): Promise<void> {
     // Per network, in this process's memory only: an address is never written anywhere.
     networkOf: (req) => clientNetwork(visitorOf(req, { trustProxy }).address ?? 'unknown'),
     log,
+    limits: reportsPerNetwork === undefined ? {} : { perNetwork: reportsPerNetwork },
   });
   try {
     running = await startPortico({

@@ -19,10 +19,11 @@ const MAX_VISITS = 60;
 // `npm run serve` with its canary judge, visits from fresh browser contexts
 // (fresh cohorts), each leaving its page so the page sends its visit report.
 // Port slot 16 (the control API on slot 17's first port, unused meanwhile).
-// The slowdown rule is left out here (maxSlowdown 100): headless visits have
+// The slowdown rule is left out here (maxSlowdown 10: ten times slower): headless visits have
 // no INP and a p75 LCP over a dozen visits is noise; it is unit-tested.
 
-test.describe.configure({ mode: 'serial' });
+// Each decision takes a few dozen visits, a flush (2 s) and a judge's round (5 s).
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
 let serve: ServeProcess;
 let port: number;
@@ -42,7 +43,13 @@ test.beforeAll(async ({}, testInfo) => {
     // A failed section is not tried again: each visit is decided quickly.
     remoteLoading: { retries: 0 },
   });
-  serve = runServe({ PORT: String(port), PORTICO_CONFIG: configPath, PORTICO_CONTROL_TOKEN: TOKEN });
+  serve = runServe({
+    PORT: String(port),
+    PORTICO_CONFIG: configPath,
+    PORTICO_CONTROL_TOKEN: TOKEN,
+    // Every visit here comes from this one machine: past the default 30 per 10 minutes, its reports would not count.
+    PORTICO_BEACON_REPORTS_PER_NETWORK: '1000',
+  });
   await waitForOutput(serve);
   const first = await release('publish', 'contact', `http://localhost:${port + 3}/mf-manifest.json`);
   await release('activate', 'contact', /contact-\d+/.exec(first)![0]);
@@ -112,7 +119,7 @@ async function visitUntil(browser: Browser, action: string): Promise<{ visits: n
 
 test('a visitor keeps their cohort across ten visits; a healthy candidate is promoted by the judge once it has its visits', async ({ browser }, testInfo) => {
   const candidate = /contact-\d+/.exec(await release('publish', 'contact', `${healthy.url}mf-manifest.json`))![0];
-  await release('canary', 'contact', candidate, '--percent', '50', '--min-visits', '1000', '--max-slowdown', '100');
+  await release('canary', 'contact', candidate, '--percent', '50', '--min-visits', '1000', '--max-slowdown', '10');
 
   const context = await browser.newContext();
   const seen = new Set<Seen>();
@@ -121,7 +128,7 @@ test('a visitor keeps their cohort across ten visits; a healthy candidate is pro
   expect(seen.size, `one browser saw ${[...seen].join(' and ')}`).toBe(1);
 
   // The same canary, now asking for promotion after five healthy visits (its window kept).
-  await control('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 5, promoteAfterVisits: 5, maxSlowdown: 100 });
+  await control('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 5, promoteAfterVisits: 5, maxSlowdown: 10 });
   const { visits, seen: counts, entry } = await visitUntil(browser, 'promote');
   testInfo.annotations.push({ type: 'promoted', description: `after ${visits} visits (${JSON.stringify(counts)}): ${entry.detail}` });
   process.stdout.write(`canary promoted after ${visits} visits ${JSON.stringify(counts)}: ${entry.detail}\n`);
@@ -136,7 +143,7 @@ test('a visitor keeps their cohort across ten visits; a healthy candidate is pro
 
 test('a candidate that fails in the browser is rolled back by the judge, with the numbers; then every visit gets the active release', async ({ browser }, testInfo) => {
   const candidate = /contact-\d+/.exec(await release('publish', 'contact', `${broken.url}mf-manifest.json`))![0];
-  await control('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 10, maxSlowdown: 100 });
+  await control('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 10, maxSlowdown: 10 });
 
   const { visits, seen, entry } = await visitUntil(browser, 'auto-rollback');
   testInfo.annotations.push({ type: 'rolled back', description: `after ${visits} visits (${JSON.stringify(seen)}): ${entry.detail}` });

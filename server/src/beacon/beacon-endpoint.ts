@@ -34,6 +34,21 @@ export interface BeaconLimits {
   bodyTimeMs: number;
 }
 
+/**
+ * PORTICO_BEACON_REPORTS_PER_NETWORK: the per-network bound, for a site whose
+ * visitors share few addresses (an office behind one NAT; a test that makes
+ * every visit from one machine). Undefined when unset.
+ */
+export function reportsPerNetworkFrom(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.PORTICO_BEACON_REPORTS_PER_NETWORK?.trim() ?? '';
+  if (raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 100_000) {
+    throw new Error(`PORTICO_BEACON_REPORTS_PER_NETWORK must be a whole number from 1 to 100000, got "${raw}"`);
+  }
+  return value;
+}
+
 export const DEFAULT_BEACON_LIMITS: Readonly<BeaconLimits> = {
   perNetwork: BEACON_REPORTS_PER_NETWORK,
   windowMs: BEACON_WINDOW_MS,

@@ -11,7 +11,7 @@ import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestData
 import { HealthStore, ReleaseStore, signHealthToken, type HealthCount } from '@portico/releases';
 import { startPortico, type RunningPortico } from '../../portico-server';
 import { visitorOf } from '../../request-origin';
-import { BEACON_REPORTS_PER_NETWORK, beaconEndpoint, type BeaconEndpoint } from '../beacon-endpoint';
+import { BEACON_REPORTS_PER_NETWORK, beaconEndpoint, reportsPerNetworkFrom, type BeaconEndpoint } from '../beacon-endpoint';
 
 // The beacon's contract through real HTTP, on a real page server, into the
 // health store on both databases. Each test sends from loopback addresses
@@ -368,4 +368,12 @@ describe('the beacon without its database', () => {
     expect(visits).toEqual([expect.objectContaining({ section: 'about', releaseId: 'about-2', count: 4 })]);
     expect(log.at(-1)).toBe('beacon: the health store takes counts again');
   });
+});
+
+test('PORTICO_BEACON_REPORTS_PER_NETWORK raises or lowers the per-network bound; anything but a whole number from 1 to 100000 stops the start, named', () => {
+  expect(reportsPerNetworkFrom({})).toBeUndefined();
+  expect(reportsPerNetworkFrom({ PORTICO_BEACON_REPORTS_PER_NETWORK: ' 500 ' })).toBe(500);
+  for (const bad of ['0', '100001', '2.5', 'many', '-3']) {
+    expect(() => reportsPerNetworkFrom({ PORTICO_BEACON_REPORTS_PER_NETWORK: bad })).toThrow(`PORTICO_BEACON_REPORTS_PER_NETWORK must be a whole number from 1 to 100000, got "${bad}"`);
+  }
 });
