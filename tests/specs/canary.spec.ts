@@ -31,6 +31,7 @@ let healthy: StaticServer;
 let broken: StaticServer;
 let removeBroken: () => void;
 
+// eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
 test.beforeAll(async ({}, testInfo) => {
   port = workerPorts(testInfo.parallelIndex, 16);
   const secondDist = path.join(secondBuildRoot(), APP_DIRS.contact, 'dist');
