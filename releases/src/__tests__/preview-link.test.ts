@@ -39,7 +39,7 @@ describe('a preview link', () => {
     };
     expect(verifyPreview(secret, signed('not json'), now)).toEqual({ problem: 'malformed: the payload is not JSON' });
     expect(verifyPreview(secret, signed('{"r":"home-1"}'), now)).toEqual({ problem: 'malformed: the payload lacks its release or expiry' });
-    expect(verifyPreview(secret, signed('null'), now)).toEqual({ problem: 'malformed: the payload lacks its release or expiry' });
+    expect(verifyPreview(secret, signed('null'), now)).toEqual({ problem: 'malformed: the payload is not an object' });
   });
 
   it('opens the page at PORTICO_PUBLIC_URL, else http://localhost:<port>', () => {

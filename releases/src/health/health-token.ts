@@ -1,6 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { isSectionId } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
+import { openFields, signFields } from '../signed-token';
 
 /**
  * How long a report token is good for. The server signs one per cached page
@@ -17,8 +18,6 @@ export interface HealthGrant {
   cohort?: number;
 }
 
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-
 const keys = new WeakMap<Buffer, Buffer>();
 
 /**
@@ -33,8 +32,6 @@ function keyOf(secret: Buffer): Buffer {
   return key;
 }
 
-const macOf = (secret: Buffer, payload: string) => createHmac('sha256', keyOf(secret)).update(payload, 'utf8').digest();
-
 /**
  * A report token: base64url of `{"r": releases, "c"?: cohort, "e": expiry
  * in seconds}`, a dot, base64url of its HMAC-SHA256. The page sends it back
@@ -42,26 +39,14 @@ const macOf = (secret: Buffer, payload: string) => createHmac('sha256', keyOf(se
  */
 export function signHealthToken(secret: Buffer, note: HealthGrant, expiresAt: Date): string {
   const fields = { r: note.releases, ...(note.cohort === undefined ? {} : { c: note.cohort }), e: Math.floor(expiresAt.getTime() / 1000) };
-  const payload = Buffer.from(JSON.stringify(fields), 'utf8').toString('base64url');
-  return `${payload}.${macOf(secret, payload).toString('base64url')}`;
+  return signFields(keyOf(secret), fields);
 }
 
 /** The releases (and cohort) a report token vouches for, or why it vouches for nothing (malformed, tampered or expired). */
 export function verifyHealthToken(secret: Buffer, token: string, now: Date = new Date()): (HealthGrant & { expiresAt: Date }) | { problem: string } {
-  const parts = token.split('.');
-  if (parts.length !== 2 || !parts.every((part) => BASE64URL.test(part))) return { problem: 'malformed: not a report token' };
-  const [payload, mac] = parts as [string, string];
-  const given = Buffer.from(mac, 'base64url');
-  const expected = macOf(secret, payload);
-  // The MAC first, in constant time: nothing of an unsigned payload is read.
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { problem: 'tampered: the signature does not match' };
-  let fields: unknown;
-  try {
-    fields = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-  } catch {
-    return { problem: 'malformed: the payload is not JSON' };
-  }
-  const { r: releases, c: cohort, e: expires } = (fields ?? {}) as { r?: unknown; c?: unknown; e?: unknown };
+  const opened = openFields(keyOf(secret), token, 'report token');
+  if ('problem' in opened) return opened;
+  const { r: releases, c: cohort, e: expires } = opened.fields;
   if (typeof expires !== 'number' || !Number.isSafeInteger(expires)) return { problem: 'malformed: the payload lacks its expiry' };
   if (typeof releases !== 'object' || releases === null || Array.isArray(releases)) return { problem: 'malformed: the payload lacks its releases' };
   const named: Partial<Record<SectionId, string>> = {};
