@@ -121,7 +121,7 @@ describe('npm run release', () => {
     const [lcp, inp] = [...line.matchAll(/(\d+) ms/g)].map((match) => Number(match[1]));
     expect(Math.abs(lcp! - 2400)).toBeLessThanOrEqual(120);
     expect(Math.abs(inp! - 150)).toBeLessThanOrEqual(8);
-    expect(withHealth.stderr).toBe('health: the visits reported in the last 6 hours (by whole hours)\n');
+    expect(withHealth.stderr).toBe('health: the visits reported since the canary started, else in the last 6 hours (by whole hours)\n');
     expect((await release(['status', '--hours', 'six'])).code).toBe(2);
 
     const back = await release(['rollback', 'contact']);
@@ -220,7 +220,8 @@ describe('npm run release', () => {
     const status = (await release(['status'])).stdout.split('\n');
     const at = status.findIndex((line) => line.startsWith('about '));
     expect(status[at]).toMatch(new RegExp(`^about +${old} +build-a1 +`));
-    expect(status[at + 1]).toMatch(new RegExp(`^  canary +${next} +build-a2, 10 % of visits +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +environment$`));
+    // The candidate's health beside the active one's: no visits reported yet.
+    expect(status[at + 1]).toMatch(new RegExp(`^  canary +${next} +build-a2, 10 % of visits +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +environment +0 +- +- +- +-$`));
     expect(status[at + 2]).toMatch(/^contact /);
 
     expect((await release(['canary', 'about', next, '--percent', '50'])).stdout).toMatch(/serves 50 % of visits .* judged from 20 visits/);

@@ -442,6 +442,8 @@ describe('canaries', () => {
         [old]: { visits: 40, failures: 1, failureRate: 0.025, failuresByClass: { timeout: 1 }, lcpP75: 2100, inpP75: 90, clsP75: 0.02 },
         [next]: { visits: 0, failures: 0, failureRate: 0, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null },
       },
+      // The canary's window: both releases compared since it started.
+      healthSince: (started.body.canary as { startedAt: string }).startedAt,
     });
     const startedAt = (started.body.canary as { startedAt: string }).startedAt;
     expect(asked.at(-1)).toEqual({ section: 'home', releaseIds: [old, next], since: new Date(startedAt) });
