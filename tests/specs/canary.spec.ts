@@ -87,14 +87,15 @@ type Seen = 'before' | 'after' | 'failed';
 async function visit(context: BrowserContext): Promise<Seen> {
   const page = await context.newPage();
   await page.goto(`http://localhost:${port}/#contact`);
-  // Settled: the section hydrated, or its code failed to load.
+  // Settled: the section hydrated, or its code failed to load; then on screen
+  // (a page rendered in the browser, under load, may still be loading it).
   await page.waitForLoadState('networkidle');
   const contact = page.getByRole('tabpanel', { name: 'Contact us' });
-  const seen: Seen = (await contact.getByRole('alert').count())
-    ? 'failed'
-    : (await contact.getByRole('textbox', { name: SECOND_BUILD_LABEL.en.after, exact: true }).count())
-      ? 'after'
-      : 'before';
+  const before = contact.getByRole('textbox', { name: SECOND_BUILD_LABEL.en.before, exact: true });
+  const after = contact.getByRole('textbox', { name: SECOND_BUILD_LABEL.en.after, exact: true });
+  const alert = contact.getByRole('alert');
+  await expect(before.or(after).or(alert).first()).toBeVisible({ timeout: 15_000 });
+  const seen: Seen = (await alert.count()) ? 'failed' : (await after.count()) ? 'after' : 'before';
   await page.close({ runBeforeUnload: true });
   return seen;
 }
