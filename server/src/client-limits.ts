@@ -1,3 +1,4 @@
+import { wholeNumberFrom } from './env-number';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { clientNetwork } from '@portico/messages';
@@ -90,11 +91,5 @@ export class ConnectionCap {
  * default.
  */
 export function connectionsPerClientFrom(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const raw = env.PORTICO_CONNECTIONS_PER_CLIENT?.trim() ?? '';
-  if (raw === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 16 || value > 65_535) {
-    throw new Error(`PORTICO_CONNECTIONS_PER_CLIENT must be a whole number from 16 to 65535, got "${raw}"`);
-  }
-  return value;
+  return wholeNumberFrom(env, 'PORTICO_CONNECTIONS_PER_CLIENT', 16, 65_535);
 }

@@ -1,3 +1,4 @@
+import { wholeNumberFrom } from '../env-number';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BEACON_MAX_BYTES } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
@@ -40,13 +41,7 @@ export interface BeaconLimits {
  * every visit from one machine). Undefined when unset.
  */
 export function reportsPerNetworkFrom(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const raw = env.PORTICO_BEACON_REPORTS_PER_NETWORK?.trim() ?? '';
-  if (raw === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 100_000) {
-    throw new Error(`PORTICO_BEACON_REPORTS_PER_NETWORK must be a whole number from 1 to 100000, got "${raw}"`);
-  }
-  return value;
+  return wholeNumberFrom(env, 'PORTICO_BEACON_REPORTS_PER_NETWORK', 1, 100_000);
 }
 
 export const DEFAULT_BEACON_LIMITS: Readonly<BeaconLimits> = {
