@@ -1,3 +1,3 @@
 import { createConfig } from '@portico/webpack';
 
-export default createConfig({ app: 'home', dir: __dirname, exposes: 'src/exposes/section.ts' });
+export default createConfig({ app: 'home', dir: __dirname, exposes: 'src/exposes/section.ts', hydration: { mode: 'static' } });

@@ -86,7 +86,7 @@ function withFederationName(configs: Configuration[], from: string, to: string):
 export function extraRemoteConfigs(root: string, count: number): Configuration[] {
   // Each remote is two compilations: its section's node build, then the browser build.
   return writeSources(root, count).flatMap((dir, index) => {
-    const about = createConfig({ app: 'about', dir, exposes: 'src/exposes/section.tsx' })(undefined, { mode: 'production' });
+    const about = createConfig({ app: 'about', dir, exposes: 'src/exposes/section.tsx', hydration: { mode: 'static' } })(undefined, { mode: 'production' });
     return withFederationName([about].flat(), remoteNameOf('about'), `bench_extra_${index}`);
   });
 }

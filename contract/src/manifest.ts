@@ -7,6 +7,8 @@
  * resolver does), so no two readers can disagree on where a file is.
  */
 
+import { readHydration, type Hydration } from './hydration';
+
 /** Ours are a few KB; a manifest of megabytes is broken or hostile, and a phone must not download it. */
 export const MANIFEST_MAX_BYTES = 1024 * 1024;
 
@@ -53,6 +55,8 @@ export interface Manifest {
   stylesheets: Readonly<Record<string, readonly string[]>>;
   /** The node build for server rendering, or why there is none to run. */
   nodeEntry: NodeEntry | NodeEntryProblem;
+  /** How the section hydrates (`metaData.hydration`; the default when it declares nothing). */
+  hydration: Hydration;
 }
 
 export type ManifestReading = { manifest: Manifest } | { problem: string };
@@ -176,6 +180,8 @@ export function readManifest(source: Uint8Array | string, manifestUrl: string): 
 
   const base = filesBase(meta, location);
   if (typeof base === 'string') return { problem: base };
+  const hydration = readHydration(meta.hydration);
+  if ('problem' in hydration) return { problem: `gives a metaData.hydration the page cannot follow: ${hydration.problem}` };
   const absolute = (file: string) => new URL(file.replace(/^\/+/, ''), base).href;
 
   const exposeItems = (raw.exposes as unknown[]).filter(isRecord);
@@ -218,6 +224,7 @@ export function readManifest(source: Uint8Array | string, manifestUrl: string): 
       hashes,
       stylesheets,
       nodeEntry: nodeEntryOf(meta, base, location),
+      hydration,
     },
   };
 }

@@ -7,6 +7,7 @@
 import { scriptSafeJson } from './html';
 import { SECTION_IDS, type SectionId } from './sections';
 import { type Language } from './languages';
+import { DEFAULT_HYDRATION, readHydration, type Hydration } from './hydration';
 
 /** The element id of the hydration data. */
 export const PAGE_DATA_ID = 'portico-page-data';
@@ -26,6 +27,12 @@ export interface PageData {
    * own section worker): the browser hydrates those and renders the others.
    */
   rendered: SectionId[];
+  /**
+   * How each section with a manifest hydrates, as its manifest declares
+   * (`hydration.ts`): the page's first script reads it to know which
+   * sections ever need code, and when.
+   */
+  hydration: Partial<Record<SectionId, Hydration>>;
 }
 
 /** The `<script type="application/json">` element holding `data`. */
@@ -45,10 +52,15 @@ export function parsePageData(text: string | null | undefined): PageData | undef
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { config, language, manifests, rendered } = value as Record<string, unknown>;
+  const { config, language, manifests, rendered, hydration } = value as Record<string, unknown>;
   if (typeof language !== 'string' || !LANGUAGE_VALUES.includes(language)) return undefined;
   if (typeof manifests !== 'object' || manifests === null) return undefined;
   const texts = Object.fromEntries(Object.entries(manifests).filter(([, manifest]) => typeof manifest === 'string'));
   const hydrated = Array.isArray(rendered) ? SECTION_IDS.filter((id) => rendered.includes(id)) : [];
-  return { config, language: language as Language, manifests: texts, rendered: hydrated };
+  const declared: Partial<Record<SectionId, Hydration>> = {};
+  for (const id of SECTION_IDS) {
+    const read = readHydration(typeof hydration === 'object' && hydration !== null ? (hydration as Record<string, unknown>)[id] : undefined);
+    if (id in texts) declared[id] = 'problem' in read ? DEFAULT_HYDRATION : read;
+  }
+  return { config, language: language as Language, manifests: texts, rendered: hydrated, hydration: declared };
 }

@@ -6,9 +6,17 @@ import { applyTheme } from './app/apply-theme';
 import { startVisitReport } from './health/visit-report';
 import { readPageData } from './app/read-page-data';
 import { yieldToMain } from './app/yield-to-main';
-import { loadSection, startSections } from './remotes/load-section';
+import { loadSection, startSection, startSections } from './remotes/load-section';
 import { resolvePageRemotes } from './remotes/page-remotes';
-import { ISLAND_ATTRIBUTE, type IslandStart } from './remotes/island-contract';
+import {
+  ISLAND_ATTRIBUTE,
+  ISLAND_HYDRATED_EVENT,
+  ISLAND_REQUESTED_EVENT,
+  ISLAND_STATE_ATTRIBUTE,
+  type IslandStart,
+} from './remotes/island-contract';
+import { SECTION_OUTCOME_EVENT } from './health/visit-outcomes';
+import type { PageData } from '@portico/contract/page-data';
 
 /** The visitor's pack; a chunk lost on a flaky network is fetched once more. */
 function loadTexts(language: Language): Promise<TextPack> {
@@ -30,39 +38,95 @@ function islandStarts(rendered: readonly SectionId[]): Record<SectionId, IslandS
   return Object.fromEntries(starts) as Record<SectionId, IslandStart>;
 }
 
+function reportConfig(problems: readonly { field: string; message: string }[], warnings: readonly string[]): void {
+  if (problems.length > 0) {
+    console.error(`Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`);
+  }
+  for (const warning of warnings) console.warn(`Portico: ${warning}`);
+}
+
+const islandContainer = (section: SectionId) => document.querySelector(`[${ISLAND_ATTRIBUTE}="${section}"]`);
+
+/**
+ * A server-rendered page: its shell is never hydrated (the page script
+ * gives it its behaviour) and this script was loaded because an island asked
+ * for it. Each island the page script requests, now or later, is started
+ * alone: its section loaded from the manifest the server inlined, then its
+ * HTML hydrated (or the section rendered, when the server could not).
+ */
+async function startIslands(pageData: PageData, page: Promise<PageModule>): Promise<void> {
+  const { config, problems } = parseConfig(pageData.config);
+  reportConfig(problems, configWarnings(config));
+  const remotes = resolvePageRemotes(config, window.location.search);
+  const started = new Set<SectionId>();
+  // Each section starts loading as soon as it is asked for, while the texts and React arrive.
+  const loads = new Map<SectionId, ReturnType<typeof startSection>>();
+  const load = (section: SectionId) => {
+    if (!loads.has(section)) loads.set(section, startSection(section, config, remotes.remotes, loadSection, pageData.manifests));
+    return loads.get(section)!;
+  };
+  const requested = () =>
+    SECTION_IDS.filter((section) => islandContainer(section)?.getAttribute(ISLAND_STATE_ATTRIBUTE) === 'requested' && !started.has(section));
+  requested().forEach(load);
+  // An island is hydrated once its section has arrived in it: the page script then makes a held submit again.
+  window.addEventListener(SECTION_OUTCOME_EVENT, ({ detail }) => {
+    const container = islandContainer(detail.section);
+    if (detail.arrival === 'failed' || !container || !started.has(detail.section)) return;
+    container.setAttribute(ISLAND_STATE_ATTRIBUTE, 'hydrated');
+    document.dispatchEvent(new CustomEvent(ISLAND_HYDRATED_EVENT, { detail: detail.section }));
+  });
+
+  const [text, { startIsland }] = await Promise.all([loadTexts(pageData.language), page]);
+  const portico = {
+    config,
+    problems,
+    language: pageData.language,
+    text,
+    // The language is switched by a navigation (the language links); an island never switches it.
+    switchLanguage: () => Promise.resolve(false),
+  };
+  const startOne = (section: SectionId) => {
+    const container = islandContainer(section);
+    if (started.has(section) || !container) return;
+    started.add(section);
+    startIsland(container, { portico, remotes, section, load: load(section), hydrate: pageData.rendered.includes(section) });
+  };
+  document.addEventListener(ISLAND_REQUESTED_EVENT, (event) => startOne((event as CustomEvent<SectionId>).detail));
+  for (const section of requested()) {
+    await yieldToMain();
+    startOne(section);
+  }
+}
+
 async function start(page: Promise<PageModule>): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
   // A server-rendered page carries config.json, the language and the
-  // manifests it was rendered from: the browser starts from the same ones.
+  // manifests it was rendered from: its islands start from the same ones.
   const pageData = readPageData(document);
-  const islands = islandStarts(pageData?.rendered ?? []);
-  const language = pageData?.language ?? languageFromSearch(window.location.search);
+  if (pageData) return startIslands(pageData, page);
+  const islands = islandStarts([]);
+  const language = languageFromSearch(window.location.search);
   // The page's staircase is short only if nothing waits needlessly: the
   // sections start loading as soon as config.json names them, while the
   // language pack and React (`page`, which index.ts requested already) arrive.
   // Each step its own task: this module's imports were just evaluated, and
   // checking the config, starting each section and hydrating each take tens
   // of milliseconds on a phone.
-  const configRead = pageData ? yieldToMain().then(() => parseConfig(pageData.config)) : loadConfig(configUrlFor(window.location.search));
+  const configRead = loadConfig(configUrlFor(window.location.search));
   const sectionsStarted = configRead.then(({ config, problems }) => {
-    if (problems.length > 0) {
-      console.error(
-        `Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`,
-      );
-    }
-    for (const warning of configWarnings(config)) console.warn(`Portico: ${warning}`);
+    reportConfig(problems, configWarnings(config));
     applyTheme(config.theme);
     startVisitReport(config.health);
     const remotes = resolvePageRemotes(config, window.location.search);
     // Each section's start (its manifest checked, its remote registered) in a task of its own.
-    const sections = startSections(config, remotes.remotes, (...load) => yieldToMain().then(() => loadSection(...load)), pageData?.manifests);
+    const sections = startSections(config, remotes.remotes, (...load) => yieldToMain().then(() => loadSection(...load)));
     return { config, problems, remotes, sections };
   });
   const [{ config, problems, remotes, sections }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);
-  const { hydratePage, renderPage } = await page;
+  const { renderPage } = await page;
   await yieldToMain();
-  (pageData ? hydratePage : renderPage)(container, { config, problems, language, text, remotes, sections, islands });
+  renderPage(container, { config, problems, language, text, remotes, sections, islands });
   // An older version of the site may have left a service worker that would
   // pin stale remotes; removing it is off the critical path, in its own chunk.
   if ('serviceWorker' in navigator) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { constants as zlib, type BrotliOptions } from 'node:zlib';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import { answerConfig } from '@portico/config-server/config-answer';
+import { readHydration, type Hydration } from '@portico/contract/hydration';
 import { APP_NAMES, basePort, EXPOSED_SECTION, portOf, remoteNameOf, type AppName } from '@portico/contract/sections';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
@@ -13,6 +14,7 @@ import type { Configuration as DevServerConfiguration } from 'webpack-dev-server
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
 import { addEntryIntegrity, addNodeEntry, type ManifestStats } from './manifest-integrity';
 import { NODE_BUILD_DIR, nodeSectionConfig, type NodeBuildOutput } from './node-section-build';
+import { pageScriptConfig, pageScriptIn } from './page-script-build';
 import { PublicFilesPlugin } from './public-files-plugin';
 import { serverWorkersConfig } from './server-workers-build';
 import { sharedDependencies } from './shared-dependencies';
@@ -25,6 +27,21 @@ export interface AppOptions {
   dir: string;
   /** Remotes only: the file under `src/` that is the section they expose. */
   exposes?: string;
+  /**
+   * Remotes only, and required of them: how the section hydrates in the
+   * page (`static`: the server's HTML is final and its code is never sent;
+   * or `interactive`, and when). Written into mf-manifest.json as
+   * `metaData.hydration`, the section contract's declaration.
+   */
+  hydration?: Hydration;
+  /**
+   * The host only: the file under `src/` of the server-rendered page's
+   * script (tabs, hash, scrolling, language links, and each island's
+   * hydration when it is due), built without Module Federation so the page
+   * starts with a few kilobytes instead of the federation runtime
+   * (page-script-build.ts).
+   */
+  pageScript?: string;
   /**
    * The host only: the files under `src/` of its server workers (the shell
    * worker and the section worker), built beside the browser build in
@@ -47,6 +64,15 @@ function checkOptions(options: AppOptions): void {
   if (options.app === 'host' && options.exposes) {
     throw new Error('createConfig: the host exposes nothing; remove `exposes`');
   }
+  if (options.app === 'host' && options.hydration) {
+    throw new Error('createConfig: the host is not a section; remove `hydration`');
+  }
+  if (options.pageScript !== undefined) {
+    if (options.app !== 'host') throw new Error('createConfig: only the host has a page script; remove `pageScript`');
+    if (!existsSync(path.join(options.dir, options.pageScript))) {
+      throw new Error(`createConfig: pageScript "${options.pageScript}" does not exist in ${options.dir}`);
+    }
+  }
   if (options.serverWorkers !== undefined) {
     if (options.app !== 'host') throw new Error('createConfig: only the host has server workers; remove `serverWorkers`');
     for (const [worker, entry] of Object.entries(options.serverWorkers)) {
@@ -57,6 +83,10 @@ function checkOptions(options: AppOptions): void {
   }
   if (options.app !== 'host') {
     if (!options.exposes) throw new Error(`createConfig: remote "${options.app}" must name the file it exposes`);
+    const hydration = readHydration(options.hydration ?? null);
+    if ('problem' in hydration) {
+      throw new Error(`createConfig: remote "${options.app}" must declare how it hydrates ({ mode: 'static' } or { mode: 'interactive', when: [...] }): ${hydration.problem}`);
+    }
     if (!existsSync(path.join(options.dir, options.exposes))) {
       throw new Error(`createConfig: exposes "${options.exposes}" does not exist in ${options.dir}`);
     }
@@ -182,6 +212,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
         ? {
             additionalData: (args: { stats: ManifestStats; compilation: Compilation }) => {
               addEntryIntegrity(args);
+              args.stats.metaData.hydration = options.hydration;
               if (nodeBuild) addNodeEntry(args, nodeBuild);
             },
           }
@@ -201,6 +232,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
     const hashed = production ? '.[contenthash:10]' : '';
     // A remote's production dist/ is what the host loads and nothing more.
     const standalonePage = !isRemote || !production;
+    const withPageScript = production && options.pageScript !== undefined;
     const browser: Configuration = {
       mode: production ? 'production' : 'development',
       context: dir,
@@ -218,7 +250,11 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
         chunkFilename: `[name]${hashed}.js`,
         assetModuleFilename: `assets/[name]${hashed}[ext]`,
         uniqueName: name,
-        clean: nodeBuild ? { keep: (file: string) => file.startsWith(`${NODE_BUILD_DIR}/`) } : true,
+        clean: nodeBuild
+          ? { keep: (file: string) => file.startsWith(`${NODE_BUILD_DIR}/`) }
+          : withPageScript
+            ? { keep: (file: string) => file.startsWith('page-script') }
+            : true,
         // Chunks are checked against their SHA-384 (below); a cross-origin
         // script only reports integrity failures when fetched with CORS.
         crossOriginLoading: 'anonymous',
@@ -245,6 +281,14 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
           // A page without an icon makes the browser ask for /favicon.ico, a 404.
           favicon: path.join(__dirname, '../templates/favicon.svg'),
           scriptLoading: 'defer',
+          // The page script the render worker names in the server-rendered page
+          // (`<%= pageScript %>` in index.html), built just before this.
+          templateParameters: (compilation, assets, assetTags, pluginOptions) => ({
+            compilation,
+            webpackConfig: compilation.options,
+            htmlWebpackPlugin: { tags: assetTags, files: assets, options: pluginOptions },
+            pageScript: (withPageScript && pageScriptIn(path.join(dir, 'dist'))) || '',
+          }),
         })] : []),
         ...(production
           ? [
@@ -279,7 +323,10 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
       },
     };
     if (options.serverWorkers && production) {
-      return [browser, ...serverWorkersConfig({ dir, entries: options.serverWorkers, scriptRule, resolve, repoRoot: REPO_ROOT })];
+      const workers = serverWorkersConfig({ dir, entries: options.serverWorkers, scriptRule, resolve, repoRoot: REPO_ROOT });
+      if (!withPageScript) return [browser, ...workers];
+      const page = pageScriptConfig({ dir, entry: options.pageScript!, scriptRule, resolve, precompression: precompression() });
+      return [page, { ...browser, name, dependencies: [page.name!] }, ...workers];
     }
     if (!nodeBuild) return browser;
     const node = nodeSectionConfig({ name, dir, exposes: exposes!, scriptRule, resolve, repoRoot: REPO_ROOT, output: nodeBuild });

@@ -1,3 +1,4 @@
+import type { Hydration } from '@portico/contract/hydration';
 import type { Compilation } from 'webpack';
 import { sriOf } from './integrity';
 import { NODE_BUILD_DIR, type NodeBuildOutput } from './node-section-build';
@@ -16,6 +17,8 @@ export interface ManifestStats {
     buildInfo: { buildVersion: string; buildName: string; buildId?: string };
     /** File (as the manifest lists it) → its Subresource Integrity value. */
     integrity?: Record<string, string>;
+    /** How the section hydrates (the section contract, contract/src/hydration.ts). */
+    hydration?: Hydration;
   };
   exposes?: { assets?: AssetLists }[];
   shared?: { assets?: AssetLists }[];

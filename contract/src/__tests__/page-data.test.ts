@@ -2,10 +2,18 @@ import { pageDataScript, parsePageData, PAGE_DATA_ID } from '../page-data';
 
 test('the page data reads back as written, manifests byte for byte', () => {
   const manifest = '{"name":"portico_contact", "note":"</script> ü"}\n';
-  const script = pageDataScript({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest }, rendered: ['home', 'contact'] });
+  const hydration = { contact: { mode: 'interactive', when: ['selected', 'interaction'] } } as const;
+  const script = pageDataScript({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest }, rendered: ['home', 'contact'], hydration });
   expect(script.startsWith(`<script type="application/json" id="${PAGE_DATA_ID}">`)).toBe(true);
   const text = script.slice(script.indexOf('>') + 1, script.lastIndexOf('</script>'));
-  expect(parsePageData(text)).toEqual({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest }, rendered: ['home', 'contact'] });
+  expect(parsePageData(text)).toEqual({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest }, rendered: ['home', 'contact'], hydration });
+});
+
+test('a section whose declaration is missing or not one the page can follow hydrates on load, as before declarations existed', () => {
+  const data = parsePageData(
+    '{"config":{},"language":"en","manifests":{"home":"{}","about":"{}","contact":"{}"},"rendered":[],"hydration":{"home":{"mode":"static"},"about":{"mode":"eval"}}}',
+  );
+  expect(data?.hydration).toEqual({ home: { mode: 'static' }, about: { mode: 'interactive', when: ['load'] }, contact: { mode: 'interactive', when: ['load'] } });
 });
 
 test('only known sections count as rendered by the server: anything else is rendered in the browser', () => {

@@ -1,7 +1,7 @@
 import { useConfig, usePortico } from '@portico/shared-config';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { localeOf } from '@portico/contract/languages';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import type { SectionLoads } from '../remotes/load-section';
 import { OverrideNotice } from '../remotes/override-notice';
 import type { IslandStart } from '../remotes/island-contract';
@@ -12,12 +12,9 @@ import { ConfigNotice } from '../shell/config-notice';
 import { PreviewNotice } from '../shell/preview-notice';
 import { LanguageSwitch } from '../shell/language-switch';
 import { SectionTabs, tabId } from '../shell/section-tabs';
+import { startShellBehaviour } from '../page-script/shell-behaviour';
 import { SiteFooter } from '../shell/site-footer';
 import { SkipLink } from '../shell/skip-link';
-import { useActiveSection } from '../shell/use-active-section';
-import { useHydrated } from '@portico/shared-config/hydration';
-import { useLanguageFromUrl } from '../shell/use-language-from-url';
-import { useStickyHeaderHeight } from '../shell/use-sticky-header-height';
 
 export interface AppProps {
   /** Each section's load, started at boot. */
@@ -33,11 +30,10 @@ export interface AppProps {
 export function App({ sections, islands }: AppProps) {
   const { comName } = useConfig();
   const { language, text } = usePortico();
-  const [active, select] = useActiveSection();
-  const hydrated = useHydrated();
-  const header = useRef<HTMLElement>(null);
-  useLanguageFromUrl();
-  useStickyHeaderHeight(header);
+
+  // A client-rendered page: the shell's behaviour once React has drawn it.
+  // (A server-rendered page's shell is never hydrated: its page script does this.)
+  useEffect(() => startShellBehaviour(document, { storage: window.sessionStorage }), []);
 
   useEffect(() => {
     if (comName) document.title = comName;
@@ -50,31 +46,30 @@ export function App({ sections, islands }: AppProps) {
 
   return (
     <>
-      <SkipLink target={active} />
-      <header ref={header} className="site-header">
+      <SkipLink />
+      <header className="site-header">
         <nav className="site-nav" aria-label={comName ?? text.nav.label}>
           {/* The page's one h1: every section's title is an h2 under it. */}
           <h1 className="site-nav__brand">
             <BrandMark />
             {comName ?? text.siteName}
           </h1>
-          <SectionTabs active={active} onSelect={select} />
+          <SectionTabs />
           <LanguageSwitch />
         </nav>
       </header>
       <ConfigNotice />
       <OverrideNotice />
       <PreviewNotice />
-      {/* Server-rendered, no panel is hidden: with JavaScript off all three
-          read, and until hydration app.css shows the one the hash names. */}
-      <main className="site-main" data-hydrated={hydrated ? '' : undefined}>
+      {/* As rendered, no panel is hidden: with JavaScript off all three read,
+          and until the page script runs app.css shows the one the hash names. */}
+      <main className="site-main">
         {SECTION_IDS.map((id) => (
           <section
             key={id}
             id={id}
             role="tabpanel"
             aria-labelledby={tabId(id)}
-            hidden={hydrated && active !== id}
             tabIndex={0}
             className="section-panel"
           >

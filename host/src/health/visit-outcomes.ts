@@ -8,9 +8,23 @@ export interface SectionOutcome {
   failure?: FailureClass;
 }
 
-// One page load's outcomes: module state, like the page itself. Nothing here
-// leaves the page except in the visit report.
-const outcomes = new Map<SectionId, SectionOutcome>();
+/**
+ * The event each outcome is told by, on `window`: the page script (which
+ * sends the report of a server-rendered page) and the host's script (which
+ * hydrates or renders the sections) are two bundles with no module in
+ * common at run time, so they meet through the page.
+ */
+export const SECTION_OUTCOME_EVENT = 'portico:section-outcome';
+
+type OutcomeDetail = SectionOutcome & { section: SectionId };
+
+declare global {
+  interface WindowEventMap {
+    [SECTION_OUTCOME_EVENT]: CustomEvent<OutcomeDetail>;
+  }
+}
+
+const tell = (detail: OutcomeDetail) => window.dispatchEvent(new CustomEvent(SECTION_OUTCOME_EVENT, { detail }));
 
 /** The class of a failure the loader or a section's render reported, in the report's words. */
 export function failureClassOf({ stage, cause, transient }: Pick<FailureDetail, 'stage' | 'cause' | 'transient'>): FailureClass {
@@ -22,25 +36,25 @@ export function failureClassOf({ stage, cause, transient }: Pick<FailureDetail, 
   return 'render';
 }
 
-/**
- * The section is on the page: hydrated from the server's HTML (`ssr`) or
- * rendered here (`csr`). A later arrival (Try again) replaces a load
- * failure, never a hydration mismatch: that page load did mismatch.
- */
+/** The section is on the page: from the server's HTML (`ssr`, hydrated or static) or rendered here (`csr`). */
 export function noteArrival(section: SectionId, arrival: Exclude<Arrival, 'failed'>): void {
-  if (outcomes.get(section)?.failure === 'hydration') return;
-  outcomes.set(section, { arrival });
+  tell({ section, arrival });
 }
 
 export function noteFailure(section: SectionId, failure: FailureClass): void {
-  outcomes.set(section, { arrival: 'failed', failure });
+  tell({ section, arrival: 'failed', failure });
 }
 
-export function sectionOutcomes(): ReadonlyMap<SectionId, SectionOutcome> {
+/**
+ * This page load's outcomes, from now on: each told outcome replaces the
+ * section's last, except that a later arrival (Try again) never replaces a
+ * hydration mismatch: that page load did mismatch.
+ */
+export function collectOutcomes(): ReadonlyMap<SectionId, SectionOutcome> {
+  const outcomes = new Map<SectionId, SectionOutcome>();
+  window.addEventListener(SECTION_OUTCOME_EVENT, ({ detail: { section, arrival, failure } }) => {
+    if (arrival !== 'failed' && outcomes.get(section)?.failure === 'hydration') return;
+    outcomes.set(section, failure ? { arrival, failure } : { arrival });
+  });
   return outcomes;
-}
-
-/** For tests: a new page load. */
-export function forgetOutcomes(): void {
-  outcomes.clear();
 }

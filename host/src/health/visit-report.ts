@@ -1,7 +1,7 @@
 import { BEACON_PATH, VITALS, type HealthNote, type Vital, type VisitReport } from '@portico/contract/beacon';
 import { SECTION_IDS } from '@portico/contract/sections';
 import { REMOTE_ERROR_EVENT } from '../remotes/report-failure';
-import { failureClassOf, noteFailure, sectionOutcomes } from './visit-outcomes';
+import { collectOutcomes, failureClassOf, noteFailure } from './visit-outcomes';
 
 /** What the page needs of the browser to report; the real one in the page, a fake in unit tests. */
 export interface ReportSeams {
@@ -47,13 +47,14 @@ function pageLoadNonce(): string {
 export function startVisitReport(given: Partial<HealthNote> | undefined, seams: ReportSeams = browserSeams()): void {
   const send = seams.sendBeacon;
   // parseConfig keeps `health` whole or not at all; the type allows parts.
-  const note = given?.releases && given.token ? { releases: given.releases, token: given.token } : undefined;
+  const note = typeof given?.releases === 'object' && given.releases !== null && typeof given.token === 'string' ? { releases: given.releases, token: given.token } : undefined;
   if (!note || !send || Object.keys(note.releases).length === 0) return;
   const nonce = pageLoadNonce();
   const vitals: VisitReport['vitals'] = {};
   seams.measureVitals((name, value) => {
     if ((VITALS as readonly string[]).includes(name) && Number.isFinite(value)) vitals[name] = Math.round(name === 'cls' ? value * 1000 : value) / (name === 'cls' ? 1000 : 1);
   });
+  const outcomes = collectOutcomes();
   window.addEventListener(REMOTE_ERROR_EVENT, (event) => noteFailure(event.detail.section, failureClassOf(event.detail)));
 
   let sent = false;
@@ -64,7 +65,7 @@ export function startVisitReport(given: Partial<HealthNote> | undefined, seams: 
     const sections: VisitReport['sections'] = {};
     for (const id of SECTION_IDS) {
       const release = note.releases[id];
-      const outcome = sectionOutcomes().get(id);
+      const outcome = outcomes.get(id);
       // Still loading when the page was left: nothing to say about it.
       if (release && outcome) sections[id] = { release, ...outcome };
     }

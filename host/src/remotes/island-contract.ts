@@ -41,3 +41,16 @@ export interface IslandStart {
   /** The server rendered this section: the browser hydrates that HTML instead of rendering afresh. */
   hydrate: boolean;
 }
+
+/**
+ * Where an island is, on its container, for the page script and the host's
+ * script to agree without sharing any code at run time: `requested` (the
+ * page script asked for it), `hydrated` (its React root has hydrated the
+ * server's HTML, or rendered the section afresh).
+ */
+export const ISLAND_STATE_ATTRIBUTE = 'data-island-state';
+export type IslandState = 'requested' | 'hydrated';
+
+/** Fired on the document when an island is requested (detail: its section id), and when one is hydrated. */
+export const ISLAND_REQUESTED_EVENT = 'portico:island-requested';
+export const ISLAND_HYDRATED_EVENT = 'portico:island-hydrated';

@@ -239,8 +239,19 @@ export function startSections(
   load: typeof loadSection = loadSection,
   inlined: Partial<Record<SectionId, string>> = {},
 ): SectionLoads {
+  return Object.fromEntries(SECTION_IDS.map((section) => [section, startSection(section, config, remotes, load, inlined)])) as SectionLoads;
+}
+
+/** One section's load (startSections), for a page that starts each island only when it is due. */
+export function startSection(
+  section: SectionId,
+  config: SiteConfig,
+  remotes: Partial<Record<SectionId, string>>,
+  load: typeof loadSection = loadSection,
+  inlined: Partial<Record<SectionId, string>> = {},
+): SectionLoad {
   const pins = manifestPins(config);
-  const start = (section: SectionId, first: boolean) => {
+  const start = (first: boolean) => {
     const url = remotes[section];
     const manifest = first && url !== undefined && url === config.remotes[section] ? inlined[section] : undefined;
     const loading = load(section, url, { ...config.remoteLoading, pin: url === undefined ? undefined : pins.get(url), manifest });
@@ -248,7 +259,5 @@ export function startSections(
     loading.catch(() => undefined);
     return loading;
   };
-  return Object.fromEntries(
-    SECTION_IDS.map((section) => [section, { first: start(section, true), again: () => start(section, false) }]),
-  ) as SectionLoads;
+  return { first: start(true), again: () => start(false) };
 }

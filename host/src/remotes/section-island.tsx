@@ -1,6 +1,6 @@
 import { PorticoIslandProvider, usePortico, type PorticoContextValue } from '@portico/shared-config';
 import { type SectionId } from '@portico/contract/sections';
-import { memo, startTransition, StrictMode, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { memo, startTransition, StrictMode, useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { ISLAND_ATTRIBUTE, islandIdPrefix, islandMarkup, type IslandStart } from './island-contract';
 import type { SectionLoad } from './load-section';
@@ -40,6 +40,46 @@ function IslandTree({ portico, remotes, section, load, hydrating }: IslandTreePr
   );
 }
 
+/** The element a section's island root lives in, inside its container (`islandMarkup`). */
+function islandRootIn(container: Element): Element {
+  return container.firstElementChild ?? container.appendChild(document.createElement('div'));
+}
+
+/** A section's React root: hydrating the server's HTML in `element`, or rendering the section afresh there. */
+function mountIsland(element: Element, section: SectionId, tree: ReactNode, hydrate: boolean): Root {
+  const options = {
+    identifierPrefix: islandIdPrefix(section),
+    onCaughtError: logCaughtError,
+    // A mismatch in this section's HTML: the visit report says so.
+    onRecoverableError: (error: unknown) => {
+      logRecoverableError(error);
+      noteFailure(section, 'hydration');
+    },
+  };
+  if (hydrate) return hydrateRoot(element, tree, options);
+  const root = createRoot(element, options);
+  root.render(tree);
+  return root;
+}
+
+export interface StandaloneIslandProps {
+  portico: PorticoContextValue;
+  remotes: ResolvedRemotes;
+  section: SectionId;
+  load: SectionLoad;
+  /** The server rendered it: hydrate that HTML; otherwise render the section in its container. */
+  hydrate: boolean;
+}
+
+/**
+ * A section's island on a server-rendered page, whose shell is never
+ * hydrated (its page script gives it its behaviour): the island is the only
+ * React on the page that concerns it, started when the page script asks.
+ */
+export function startIsland(container: Element, { portico, remotes, section, load, hydrate }: StandaloneIslandProps): void {
+  mountIsland(islandRootIn(container), section, <IslandTree portico={portico} remotes={remotes} section={section} load={load} hydrating={hydrate} />, hydrate);
+}
+
 /**
  * The roots by container: an effect's clean-up defers the unmount, so a
  * remount of the same container right after (React's development checks
@@ -75,22 +115,11 @@ function SectionIslandUnmemoized({ section, load, start }: SectionIslandProps) {
   const currentTree = useEffectEvent(() => <IslandTree portico={portico} remotes={remotes} section={section} load={load} hydrating={hydrate} />);
 
   useEffect(() => {
-    const element = container.current!.firstElementChild ?? container.current!.appendChild(document.createElement('div'));
+    const element = islandRootIn(container.current!);
     let held = roots.get(element);
     if (held?.unmount) clearTimeout(held.unmount);
     if (!held) {
-      const options = {
-        identifierPrefix: islandIdPrefix(section),
-        onCaughtError: logCaughtError,
-        // A mismatch in this section's HTML: the visit report says so.
-        onRecoverableError: (error: unknown) => {
-          logRecoverableError(error);
-          noteFailure(section, 'hydration');
-        },
-      };
-      const root = hydrate ? hydrateRoot(element, currentTree(), options) : createRoot(element, options);
-      if (!hydrate) root.render(currentTree());
-      held = { root };
+      held = { root: mountIsland(element, section, currentTree(), hydrate) };
       roots.set(element, held);
     }
     const own = held;

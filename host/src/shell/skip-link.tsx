@@ -1,28 +1,15 @@
 import { useText } from '@portico/shared-config';
-import type { MouseEvent } from 'react';
-
-export interface SkipLinkProps {
-  /** The id of the element that receives the focus: the tabpanel shown. */
-  target: string;
-}
 
 /**
  * The page's first focusable element, hidden until focused: one key press
- * past the brand, the tabs and the language links. The hash holds the active
- * tab, so the link moves the focus itself instead of following its href.
+ * past the brand, the tabs and the language links. The page script points
+ * it at the section shown and moves the focus there itself (the hash holds
+ * the active tab, so following the href would change it).
  */
-export function SkipLink({ target }: SkipLinkProps) {
+export function SkipLink() {
   const text = useText();
-  const skip = (event: MouseEvent<HTMLAnchorElement>) => {
-    const element = document.getElementById(target);
-    if (!element) return;
-    event.preventDefault();
-    element.focus({ preventScroll: true });
-    // base.css's scroll-padding-top keeps the panel's top, and its focus ring, below the sticky header.
-    element.scrollIntoView({ block: 'start' });
-  };
   return (
-    <a className="skip-link" href={`#${target}`} onClick={skip}>
+    <a className="skip-link" href="#home">
       {text.skipLink}
     </a>
   );

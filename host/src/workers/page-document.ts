@@ -9,8 +9,8 @@ const HTML_TAG = /<html(\s[^>]*)?>/;
 const TITLE = /<title>[\s\S]*?<\/title>/;
 /** html-webpack-plugin's tag for the page's entry script (`scriptLoading: 'defer'`). */
 const DEFERRED_SCRIPT = /<script defer(?:="defer")? src="?([^"\s>]+)"?><\/script>/g;
-/** host/public/hydrate-after-paint.js, beside index.html. */
-export const AFTER_PAINT_SCRIPT = 'hydrate-after-paint.js';
+/** index.html's note of the page script's file (`<!--!portico:page-script page-script.<hash>.js-->`). */
+const PAGE_SCRIPT = /<!--!portico:page-script ([\w.-]*)-->/;
 
 export interface PageDocumentParts {
   /** The built index.html. */
@@ -33,28 +33,35 @@ export interface PageDocumentParts {
 
 export class TemplateError extends Error {}
 
+/** The page script index.html names, or undefined (a host built without one). */
+export function pageScriptOf(template: string): string | undefined {
+  return PAGE_SCRIPT.exec(template)?.[1] || undefined;
+}
+
 /**
  * The server-rendered page: the built index.html (its scripts, styles and
  * icon) with the rendered root in place of the shell it draws before
  * scripts, a slot for the hydration data before `</body>` (the front server
  * writes it, once it knows which sections it filled in), and without what only the
  * client-rendered page needs (the config.json preload, the noscript notice).
- * Its entry script runs after the first paint, not before it.
+ * Its one script is the page script, which loads the entry script when an
+ * island needs it.
  */
 export function pageDocument({ template, lang, title, head, styles = '', root }: PageDocumentParts): string {
   if (!ROOT.test(template) || !template.includes(HEAD_SLOT) || !HTML_TAG.test(template) || !template.includes('</head>') || !template.includes('</body>')) {
     throw new TemplateError('index.html lacks the markers of a server-rendered page (a host built before them?)');
   }
+  const pageScript = pageScriptOf(template);
+  if (!pageScript) throw new TemplateError('index.html names no page script (a development build, or a host built before it?)');
   // Functions as replacements: a `$` in the inserted text stays a `$`.
   let page = template
     .replace(HTML_TAG, () => `<html lang="${escapeHtml(lang)}">`)
     .replace(CLIENT_ONLY, '')
     .replace(HEAD_SLOT, () => head)
-    // Downloaded at once, run after the first paint (see hydrate-after-paint.js).
-    .replace(DEFERRED_SCRIPT, (_tag, src: string) => {
-      const url = escapeHtml(src);
-      return `<link rel="preload" href="${url}" as="script"><script defer src="${AFTER_PAINT_SCRIPT}" data-src="${url}"></script>`;
-    })
+    .replace(PAGE_SCRIPT, '')
+    // The page script runs; the host's own script (the federation runtime,
+    // React) is loaded by it only when an island needs it.
+    .replace(DEFERRED_SCRIPT, (_tag, src: string) => `<script defer src="${escapeHtml(pageScript)}" data-src="${escapeHtml(src)}"></script>`)
     .replace('</head>', () => `${styles}</head>`)
     .replace(ROOT, () => root)
     .replace('</body>', () => `${PAGE_DATA_SLOT}</body>`);

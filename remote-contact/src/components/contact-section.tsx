@@ -1,7 +1,8 @@
 import { fill, usePortico, type SectionProps } from '@portico/shared-config';
 import { localeOf } from '@portico/contract/languages';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { HONEYPOT_FIELD, type TextField } from '@portico/contract/contact-wire';
+import { ENABLED_BY_SCRIPT } from '@portico/contract/hydration';
 import { useContactText } from '../i18n/use-contact-text';
 import { deliveryMessage } from './delivery-message';
 import { PrivacyNote } from './privacy-note';
@@ -13,6 +14,7 @@ import './contact-section.css';
 
 type Field = TextField;
 const EMPTY: Record<Field, string> = { name: '', telephone: '', message: '' };
+const FIELDS = Object.keys(EMPTY) as Field[];
 const isBlank = (value: string) => value.trim() === '';
 
 /**
@@ -35,6 +37,24 @@ export function ContactSection(_props: SectionProps) {
   const trap = useRef<HTMLInputElement>(null);
   const sendButton = useRef<HTMLButtonElement>(null);
   const focusedAtSend = useRef<Element | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+
+  // Hydrating the server's HTML: what was typed before (the fields work
+  // without this code, and a language switch fills them in again) is in the
+  // fields, not in the state React hydrated with. React keeps a field's value
+  // as it finds it; the state takes it over here, before the first paint and
+  // before a submit held by the page's script is made again.
+  useLayoutEffect(() => {
+    const fields = form.current?.elements;
+    if (!fields) return;
+    const typed = Object.fromEntries(
+      FIELDS.map((name) => {
+        const control = fields.namedItem(name);
+        return [name, control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control.value : ''];
+      }),
+    ) as Record<Field, string>;
+    if (FIELDS.some((name) => typed[name] !== '')) setValues(typed);
+  }, []);
 
   const deliver = async () => {
     if (Object.values(values).some(isBlank)) {
@@ -83,9 +103,6 @@ export function ContactSection(_props: SectionProps) {
         value: values[name],
         'aria-invalid': invalid || undefined,
         'aria-describedby': describedBy,
-        // Typing into the server's HTML before hydration would not reach the
-        // form's state, and Send would then find the fields empty.
-        readOnly: !interactive,
         onChange: (event: { target: { value: string } }) =>
           setValues((current) => ({ ...current, [name]: event.target.value })),
       },
@@ -104,7 +121,7 @@ export function ContactSection(_props: SectionProps) {
     <article className="contact-section">
       <h2>{text.heading}</h2>
       <p>{text.intro}</p>
-      <form className="contact-form" noValidate onSubmit={onSubmit}>
+      <form ref={form} className="contact-form" noValidate onSubmit={onSubmit}>
         <label htmlFor={name.control.id}>{text.name}</label>
         <input type="text" autoComplete="name" {...name.control} />
         {name.error}
@@ -119,7 +136,17 @@ export function ContactSection(_props: SectionProps) {
           <label htmlFor={`${id}-${HONEYPOT_FIELD}`}>{text.trap}</label>
           <input ref={trap} id={`${id}-${HONEYPOT_FIELD}`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
-        <button ref={sendButton} type="submit" className="button contact-form__send" disabled={sending || !interactive} aria-busy={sending || undefined}>
+        {/* Disabled in the server's HTML: without script a native submit would
+            put the fields in the address. The page's script enables it and
+            holds a submit until this form is hydrated. */}
+        <button
+          ref={sendButton}
+          type="submit"
+          className="button contact-form__send"
+          disabled={sending || !interactive}
+          aria-busy={sending || undefined}
+          {...{ [ENABLED_BY_SCRIPT]: '' }}
+        >
           {sending && <span className="contact-form__spinner" aria-hidden="true" />}
           {text.send}
         </button>

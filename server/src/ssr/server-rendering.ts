@@ -8,6 +8,7 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { isSri, type Manifest, type NodeEntry } from '@portico/contract/manifest';
 import { assertSri, fetchVerified } from '@portico/node-sections';
 import { pageDataScript } from '@portico/contract/page-data';
+import type { Hydration } from '@portico/contract/hydration';
 import {
   PAGE_DATA_SLOT,
   STYLES_SLOT,
@@ -657,6 +658,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
 
     // The configured sections' manifests as this server watches them: inlined for the browser, and the builds rendered here.
     const manifests: Partial<Record<SectionId, string>> = {};
+    const hydration: Partial<Record<SectionId, Hydration>> = {};
     const stylesheets: ShellRequest['stylesheets'] = {};
     const sectionWork: Partial<Record<SectionId, Promise<SectionResult | undefined>>> = {};
     for (const id of SECTION_IDS) {
@@ -668,7 +670,10 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       // A manifest its pin refuses is refused by the browser too: neither inlined nor rendered.
       if (pin !== undefined && !matchesPin(watched.text, watched.hash, pin)) continue;
       manifests[id] = watched.text;
-      if (watched.read && 'manifest' in watched.read) stylesheets[id] = sectionStylesheets(watched.read.manifest);
+      if (watched.read && 'manifest' in watched.read) {
+        stylesheets[id] = sectionStylesheets(watched.read.manifest);
+        hydration[id] = watched.read.manifest.hydration;
+      }
       const entry = nodeEntryOf(watched);
       if (entry) sectionWork[id] = sectionFor(id, entry.integrity, site, language, deadline);
     }
@@ -682,6 +687,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     for (const id of SECTION_IDS) {
       if (overridden.has(id)) {
         delete manifests[id];
+        delete hydration[id];
         continue;
       }
       const result = await sectionWork[id];
@@ -700,7 +706,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     const key = JSON.stringify([shell.key, rendered.map((id) => sha256(filled.get(id)!)), Object.keys(manifests)]);
     const cached = caching ? pages.get(key) : undefined;
     if (cached) return cached;
-    const data = pageDataScript({ config: site.raw, language, manifests, rendered });
+    const data = pageDataScript({ config: site.raw, language, manifests, rendered, hydration });
     // One pass over the shell: what is put in is never read again for slots.
     const html = shell.html.replace(SLOT, (slot, section: SectionId | undefined) => {
       if (section) return filled.get(section) ?? shell.fallbacks[section];

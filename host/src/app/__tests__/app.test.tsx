@@ -132,21 +132,3 @@ test('the language switch names each language in its own language and links to t
   expect(indonesian).toHaveAttribute('href', '/?remote.home=http%3A%2F%2Fcdn.example%2Fmf-manifest.json&type=2#about');
   expect(within(group).getByRole('link', { name: 'English' })).toHaveAttribute('aria-current', 'true');
 });
-
-test('choosing Bahasa Indonesia switches in place: same section, ?type=2, other parameters kept; Back returns', async () => {
-  window.history.replaceState(null, '', '/?remote.home=x#contact');
-  const user = userEvent.setup();
-  await renderWithPortico(<App sections={sections} />);
-
-  await user.click(screen.getByRole('link', { name: 'Bahasa Indonesia' }));
-
-  expect(await screen.findByRole('tab', { name: 'Hubungi Kami' })).toHaveAttribute('aria-selected', 'true');
-  expect(window.location.search).toBe('?remote.home=x&type=2');
-  expect(window.location.hash).toBe('#contact');
-  expect(document.documentElement.lang).toBe('id');
-  expect(screen.getByRole('link', { name: 'Bahasa Indonesia' })).toHaveAttribute('aria-current', 'true');
-
-  window.history.back();
-  expect(await screen.findByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
-  expect(document.documentElement.lang).toBe('en-IN');
-});

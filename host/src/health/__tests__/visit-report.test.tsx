@@ -6,7 +6,7 @@ import type { SectionModule } from '@portico/shared-config';
 import type { SectionLoad } from '../../remotes/load-section';
 import { RemoteSection } from '../../remotes/remote-section';
 import { reportFailure } from '../../remotes/report-failure';
-import { failureClassOf, forgetOutcomes } from '../visit-outcomes';
+import { failureClassOf } from '../visit-outcomes';
 import { startVisitReport, type ReportSeams } from '../visit-report';
 
 // The browser's sendBeacon and web-vitals are the seams; what is under test is
@@ -42,7 +42,6 @@ function hide(): void {
 
 beforeEach(() => {
   sent = [];
-  forgetOutcomes();
   jest.spyOn(console, 'error').mockImplementation(() => {});
   Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
 });

@@ -10,7 +10,7 @@ import { renderShell } from '../render-shell';
 // The built index.html's markers, as in page-document.test.ts.
 const template =
   '<!doctype html><html lang=en-IN><head><title>Personal loans</title>' +
-  '<!--!portico:head--><script defer src=main.0123456789.js></script></head>' +
+  '<!--!portico:page-script page-script.abcdef0123.js--><!--!portico:head--><script defer src=main.0123456789.js></script></head>' +
   '<body><div id=root><!--!portico:root--><!--!/portico:root--></div></body></html>';
 
 const PREVIEW = 'https://preview.example';

@@ -1,0 +1,199 @@
+import { loadPack, PorticoProvider } from '@portico/shared-config';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { pageDataScript } from '@portico/contract/page-data';
+import type { Hydration } from '@portico/contract/hydration';
+import { sampleConfig } from '@portico/testing/sample-config';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense } from 'react';
+import { renderToString } from 'react-dom/server';
+import { App } from '../../app/app';
+import { ISLAND_ATTRIBUTE, ISLAND_HYDRATED_EVENT, ISLAND_REQUESTED_EVENT, ISLAND_STATE_ATTRIBUTE, islandMarkup } from '../../remotes/island-contract';
+import type { SectionLoad, SectionLoads } from '../../remotes/load-section';
+import { startPageScript } from '../start-page-script';
+
+// The page as the server sends it (the shell rendered by React on the server,
+// each section's HTML in its island, the page data), then the page script
+// alone on it, as in a browser before any of the host's or a section's code.
+
+const never = new Promise<never>(() => undefined);
+const stillLoading: SectionLoad = { first: never, again: () => never };
+const sections = Object.fromEntries(SECTION_IDS.map((id) => [id, stillLoading])) as unknown as SectionLoads;
+
+const SECTION_HTML: Record<SectionId, string> = {
+  home: '<h2>Home content</h2>',
+  about: '<h2>About content</h2>',
+  contact:
+    '<h2>Contact content</h2><form><label for="contact-name">Name</label><input id="contact-name" name="name">' +
+    '<button type="submit" disabled data-enabled-by-script>Send message</button></form>',
+};
+
+const DECLARED: Record<SectionId, Hydration> = {
+  home: { mode: 'static' },
+  about: { mode: 'static' },
+  contact: { mode: 'interactive', when: ['selected', 'interaction'] },
+};
+
+async function serverPage({ rendered = [...SECTION_IDS] }: { rendered?: SectionId[] } = {}): Promise<void> {
+  const text = await loadPack('en');
+  const islands = Object.fromEntries(
+    SECTION_IDS.map((id) => [id, { html: islandMarkup(rendered.includes(id) ? SECTION_HTML[id] : '<p>Loading…</p>'), hydrate: rendered.includes(id) }]),
+  ) as Parameters<typeof App>[0]['islands'];
+  const shell = renderToString(
+    <PorticoProvider config={sampleConfig} language="en" text={text}>
+      <Suspense>
+        <App sections={sections} islands={islands} />
+      </Suspense>
+    </PorticoProvider>,
+  );
+  const manifests = Object.fromEntries(SECTION_IDS.map((id) => [id, '{}']));
+  document.body.innerHTML = `<div id="root">${shell}</div>${pageDataScript({ config: {}, language: 'en', manifests, rendered, hydration: DECLARED })}`;
+}
+
+let requested: SectionId[];
+let stops: (() => void)[] = [];
+const onRequested = (event: Event) => requested.push((event as CustomEvent<SectionId>).detail);
+
+beforeEach(() => {
+  window.history.replaceState(null, '', '/');
+  window.sessionStorage.clear();
+  requested = [];
+  document.addEventListener(ISLAND_REQUESTED_EVENT, onRequested);
+  jest.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  document.removeEventListener(ISLAND_REQUESTED_EVENT, onRequested);
+  stops.forEach((stop) => stop());
+  stops = [];
+});
+
+test('without JavaScript the tabs are links to #home, #about and #contact, each reachable with Tab, and every section reads', async () => {
+  await serverPage();
+  const tabs = screen.getAllByRole('tab');
+  expect(tabs.map((tab) => tab.getAttribute('href'))).toEqual(['#home', '#about', '#contact']);
+  for (const tab of tabs) expect(tab.tabIndex).toBe(0);
+  for (const panel of screen.getAllByRole('tabpanel')) expect(panel).toBeVisible();
+  expect(screen.getByRole('heading', { name: 'Contact content' })).toBeVisible();
+  // Send stays disabled: a native submit would put the fields in the address.
+  expect(screen.getByRole('button', { name: 'Send message' })).toBeDisabled();
+});
+
+test('a visit to /#about: the page script shows About Us only and selects its tab, one Tab stop, and asks for no code at all', async () => {
+  window.history.replaceState(null, '', '/#about');
+  await serverPage();
+  stops.push(startPageScript(document, null));
+  expect(screen.getByRole('tab', { name: 'About Us' })).toHaveAttribute('aria-selected', 'true');
+  expect(screen.getByRole('tabpanel', { name: 'About Us' })).toBeVisible();
+  expect(screen.queryByRole('tabpanel', { name: 'Home' })).not.toBeInTheDocument();
+  expect(screen.getByRole('tab', { name: 'Home' })).toHaveAttribute('tabindex', '-1');
+  expect(requested).toEqual([]);
+});
+
+test('a click on a tab selects in place (hash recorded, section shown), and selecting Contact asks for its island, never for Home’s or About’s', async () => {
+  const user = userEvent.setup();
+  await serverPage();
+  stops.push(startPageScript(document, null));
+  await user.click(screen.getByRole('tab', { name: 'About Us' }));
+  expect(requested).toEqual([]);
+  await user.click(screen.getByRole('tab', { name: 'Contact us' }));
+  expect(window.location.hash).toBe('#contact');
+  expect(screen.getByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
+  expect(screen.getByRole('tabpanel', { name: 'Contact us' })).toBeVisible();
+  expect(requested).toEqual(['contact']);
+  expect(document.querySelector(`[${ISLAND_ATTRIBUTE}="contact"]`)).toHaveAttribute(ISLAND_STATE_ATTRIBUTE, 'requested');
+  // The language links keep the section.
+  expect(screen.getByRole('link', { name: 'Bahasa Indonesia' })).toHaveAttribute('href', '/?type=2#contact');
+});
+
+test('arrow keys move the focus between tabs; Space and Enter select; Back follows the hash', async () => {
+  const user = userEvent.setup();
+  await serverPage();
+  stops.push(startPageScript(document, null));
+  screen.getByRole('tab', { name: 'Home' }).focus();
+  await user.keyboard('{ArrowRight}{ArrowRight} ');
+  expect(screen.getByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
+  expect(screen.getByRole('tab', { name: 'Contact us' })).toHaveFocus();
+  await user.keyboard('{Home}{Enter}');
+  expect(screen.getByRole('tab', { name: 'Home' })).toHaveAttribute('aria-selected', 'true');
+  window.history.back();
+  await screen.findByRole('tabpanel', { name: 'Contact us' });
+  expect(screen.getByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
+});
+
+test('the skip link moves the focus to the section shown', async () => {
+  const user = userEvent.setup();
+  window.history.replaceState(null, '', '/#contact');
+  await serverPage();
+  stops.push(startPageScript(document, null));
+  await user.click(screen.getByRole('link', { name: 'Skip to content' }));
+  expect(screen.getByRole('tabpanel', { name: 'Contact us' })).toHaveFocus();
+});
+
+test('the first focus or keystroke in Contact asks for its island, though its tab was never chosen', async () => {
+  const user = userEvent.setup();
+  await serverPage();
+  stops.push(startPageScript(document, null));
+  // Reached without its tab (JavaScript's view of a panel hidden to the eye is enough for the test).
+  screen.getByLabelText('Name', { selector: 'input' }).focus();
+  await user.keyboard('A');
+  expect(requested).toEqual(['contact']);
+});
+
+test('a section the server could not render is asked for at once, static or not', async () => {
+  await serverPage({ rendered: ['home', 'contact'] });
+  stops.push(startPageScript(document, null));
+  expect(requested).toEqual(['about']);
+});
+
+test('Send before the form is hydrated neither submits natively nor loses a letter: it is made again once the island is hydrated', async () => {
+  const user = userEvent.setup();
+  window.history.replaceState(null, '', '/#contact');
+  await serverPage();
+  stops.push(startPageScript(document, null));
+  const submits: boolean[] = [];
+  const form = document.querySelector('form')!;
+  // The section's own handler, as React's would be once hydrated.
+  form.addEventListener('submit', (event) => {
+    submits.push(event.defaultPrevented);
+    event.preventDefault();
+  });
+
+  await user.type(screen.getByLabelText('Name', { selector: 'input' }), 'Asha{Enter}');
+  await user.click(screen.getByRole('button', { name: 'Send message' }));
+  // Held: the browser's own submission was prevented each time.
+  expect(submits).toEqual([true, true]);
+  expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('Asha');
+
+  document.querySelector(`[${ISLAND_ATTRIBUTE}="contact"]`)!.setAttribute(ISLAND_STATE_ATTRIBUTE, 'hydrated');
+  document.dispatchEvent(new CustomEvent(ISLAND_HYDRATED_EVENT, { detail: 'contact' }));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  // Made once again, now for the section to handle (not prevented before it).
+  expect(submits).toEqual([true, true, false]);
+});
+
+test('what was typed survives a switch of language: kept for the next page load in this tab, put back into the same field once', async () => {
+  const user = userEvent.setup();
+  await serverPage();
+  stops.push(startPageScript(document, null));
+  await user.type(screen.getByLabelText('Name', { selector: 'input' }), 'Budi');
+  const indonesian = screen.getByRole('link', { name: 'Bahasa Indonesia' });
+  // jsdom does not navigate; the browser would load /?type=2.
+  indonesian.addEventListener('click', (event) => event.preventDefault());
+  await user.click(indonesian);
+
+  await serverPage();
+  stops.push(startPageScript(document, null));
+  expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('Budi');
+  await serverPage();
+  stops.push(startPageScript(document, null));
+  expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('');
+});
+
+test('drafts in storage are only ever a field’s value: markup in them is not parsed', async () => {
+  window.sessionStorage.setItem('portico:drafts', JSON.stringify({ 'contact-name': '<img src=x onerror=alert(1)>', root: '<b>x</b>' }));
+  await serverPage();
+  stops.push(startPageScript(document, null));
+  expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('<img src=x onerror=alert(1)>');
+  expect(document.querySelector('img')).toBeNull();
+  expect(within(document.getElementById('root')!).queryByText('x')).toBeNull();
+});

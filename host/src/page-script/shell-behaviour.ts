@@ -1,0 +1,156 @@
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { STICKY_HEADER_PROPERTY } from '../shell/sticky-header';
+import { saveDrafts } from './form-drafts';
+
+/** The attribute the page script sets on `<main>` once it keeps the panels' state: app.css then leaves `:target` to it. */
+export const ENHANCED_ATTRIBUTE = 'data-enhanced';
+
+export function sectionFromHash(hash: string): SectionId {
+  const id = hash.replace(/^#/, '');
+  return (SECTION_IDS as readonly string[]).includes(id) ? (id as SectionId) : 'home';
+}
+
+export interface ShellBehaviourOptions {
+  /** A section was selected (a tab, the hash, Back or Forward, or the page's first address). */
+  onSelected?: (id: SectionId) => void;
+  /** Where drafts go on a language switch; session storage in the page. */
+  storage?: Storage;
+}
+
+const isPlainClick = (event: MouseEvent) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+
+/**
+ * The shell's behaviour, on whatever rendered its markup (the server, or
+ * React in a client-rendered page), with no React and no federation runtime:
+ * - the tabs pattern with manual activation: arrow keys, Home and End move
+ *   the focus, Enter, Space or a click selects; only the selected tab is a
+ *   Tab stop; the tab lives in the URL hash, so a reload, Back or a shared
+ *   link keep it;
+ * - selecting shows the section, scrolls to the top and then smoothly to it
+ *   (the specification's point 2);
+ * - the skip link moves the focus to the section shown;
+ * - the sticky header's height is published for `scroll-padding-top`;
+ * - the language links keep the section and what was typed: the page in the
+ *   other language comes from the server (a static section has no code in
+ *   the browser to re-render it), and the fields are filled in again.
+ * Returns the clean-up (a client-rendered page's React unmounting in tests).
+ */
+export function startShellBehaviour(doc: Document, options: ShellBehaviourOptions = {}): () => void {
+  const win = doc.defaultView!;
+  const tabs = () => [...doc.querySelectorAll<HTMLAnchorElement>('.section-tabs [role="tab"]')];
+  const idOf = (tab: Element) => tab.getAttribute('aria-controls') as SectionId;
+
+  const show = (active: SectionId) => {
+    for (const tab of tabs()) {
+      const selected = idOf(tab) === active;
+      tab.setAttribute('aria-selected', String(selected));
+      tab.tabIndex = selected ? 0 : -1;
+    }
+    for (const id of SECTION_IDS) {
+      const panel = doc.getElementById(id);
+      if (panel?.getAttribute('role') === 'tabpanel') panel.hidden = id !== active;
+    }
+    doc.querySelector('.site-main')?.setAttribute(ENHANCED_ATTRIBUTE, '');
+    const skip = doc.querySelector<HTMLAnchorElement>('.skip-link');
+    if (skip) skip.setAttribute('href', `#${active}`);
+    // The language links keep the section shown.
+    for (const link of doc.querySelectorAll<HTMLAnchorElement>('.language-switch a[href]')) {
+      const url = new URL(link.href, win.location.href);
+      url.hash = win.location.hash;
+      link.setAttribute('href', `${url.pathname}${url.search}${url.hash}`);
+    }
+    options.onSelected?.(active);
+  };
+  const current = () => sectionFromHash(win.location.hash);
+
+  const scrollTo = (id: SectionId) => {
+    const reduceMotion = win.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+    win.scrollTo({ top: 0 });
+    doc.getElementById(id)?.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
+  };
+
+  const select = (id: SectionId) => {
+    // pushState, not location.hash: the browser's own jump to the anchor
+    // would skip the smooth scroll. The query (?type, overrides) is kept.
+    if (current() !== id || win.location.hash === '') win.history.pushState(null, '', `#${id}`);
+    show(id);
+    scrollTo(id);
+  };
+
+  const onClick = (event: MouseEvent) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const tab = target?.closest<HTMLAnchorElement>('.section-tabs [role="tab"]');
+    if (tab && isPlainClick(event)) {
+      event.preventDefault();
+      select(idOf(tab));
+      return;
+    }
+    const skip = target?.closest('.skip-link');
+    if (skip) {
+      const panel = doc.getElementById(current());
+      if (!panel) return;
+      event.preventDefault();
+      panel.focus({ preventScroll: true });
+      // base.css's scroll-padding-top keeps the panel's top below the sticky header.
+      panel.scrollIntoView({ block: 'start' });
+      return;
+    }
+    const language = target?.closest<HTMLAnchorElement>('.language-switch a[href]');
+    if (language && isPlainClick(event)) {
+      if (language.getAttribute('aria-current') === 'true') {
+        event.preventDefault();
+        return;
+      }
+      // The browser follows the link; what was typed waits for the next page.
+      saveDrafts(doc, options.storage);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    const tab = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('.section-tabs [role="tab"]') : null;
+    if (!tab) return;
+    const all = tabs();
+    const from = all.indexOf(tab);
+    // A link follows Enter by itself (as a click), but not Space.
+    if (event.key === ' ') {
+      event.preventDefault();
+      select(idOf(tab));
+      return;
+    }
+    const to = { ArrowRight: from + 1, ArrowLeft: from - 1, Home: 0, End: all.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    all[(to + all.length) % all.length]?.focus();
+  };
+
+  const onAddress = () => show(current());
+
+  // The sticky header's real height: it depends on the language, the width
+  // and the reader's text size, so no constant in CSS would fit them all.
+  const header = doc.querySelector<HTMLElement>('.site-header');
+  const publish = () => {
+    if (!header) return;
+    const sticky = win.getComputedStyle(header).position === 'sticky';
+    doc.documentElement.style.setProperty(STICKY_HEADER_PROPERTY, `${sticky ? Math.ceil(header.getBoundingClientRect().height) : 0}px`);
+  };
+  const resize = typeof win.ResizeObserver === 'function' ? new win.ResizeObserver(publish) : undefined;
+  if (header) resize?.observe(header);
+  publish();
+
+  doc.addEventListener('click', onClick);
+  doc.addEventListener('keydown', onKeyDown);
+  win.addEventListener('hashchange', onAddress);
+  win.addEventListener('popstate', onAddress);
+  win.addEventListener('resize', publish);
+  show(current());
+
+  return () => {
+    doc.removeEventListener('click', onClick);
+    doc.removeEventListener('keydown', onKeyDown);
+    win.removeEventListener('hashchange', onAddress);
+    win.removeEventListener('popstate', onAddress);
+    win.removeEventListener('resize', publish);
+    resize?.disconnect();
+    doc.documentElement.style.removeProperty(STICKY_HEADER_PROPERTY);
+  };
+}

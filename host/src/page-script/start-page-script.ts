@@ -1,0 +1,118 @@
+import { DEFAULT_HYDRATION, ENABLED_BY_SCRIPT } from '@portico/contract/hydration';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { type PageData } from '@portico/contract/page-data';
+import { readPageData } from '../app/read-page-data';
+import { noteArrival } from '../health/visit-outcomes';
+import { startVisitReport } from '../health/visit-report';
+import {
+  ISLAND_ATTRIBUTE,
+  ISLAND_HYDRATED_EVENT,
+  ISLAND_REQUESTED_EVENT,
+  ISLAND_STATE_ATTRIBUTE,
+} from '../remotes/island-contract';
+import { afterFirstPaint } from './after-first-paint';
+import { restoreDrafts } from './form-drafts';
+import { watchIslands, type IslandPlan } from './island-triggers';
+import { startShellBehaviour } from './shell-behaviour';
+
+const islandOf = (doc: Document, section: SectionId) => doc.querySelector(`[${ISLAND_ATTRIBUTE}="${section}"]`);
+const isHydrated = (island: Element | null) => island?.getAttribute(ISLAND_STATE_ATTRIBUTE) === 'hydrated';
+
+/**
+ * A submit in an island not yet hydrated (Enter in a field, or Send) never
+ * reaches the browser's native submission, which would put the fields in
+ * the address and clear them: it waits, and is made again once the island's
+ * React has taken the form over (with what was typed, see the Contact
+ * section's draft reading).
+ */
+function holdSubmitsUntilHydrated(doc: Document): () => void {
+  const held = new Map<HTMLFormElement, HTMLElement | null>();
+  const hold = (event: Event) => {
+    const form = event.target instanceof HTMLFormElement ? event.target : null;
+    const island = form?.closest(`[${ISLAND_ATTRIBUTE}]`) ?? null;
+    if (!form || !island || isHydrated(island)) return;
+    event.preventDefault();
+    held.set(form, (event as SubmitEvent).submitter);
+  };
+  const release = (event: Event) => {
+    const island = islandOf(doc, (event as CustomEvent<SectionId>).detail);
+    for (const [form, submitter] of held) {
+      if (!island?.contains(form)) continue;
+      held.delete(form);
+      // A task later: the section's state has taken over what was typed
+      // (a layout effect's update, committed right after the hydration).
+      setTimeout(() => {
+        if (form.isConnected) form.requestSubmit(submitter && form.contains(submitter) ? submitter : null);
+      }, 0);
+    }
+  };
+  doc.addEventListener('submit', hold, true);
+  doc.addEventListener(ISLAND_HYDRATED_EVENT, release);
+  return () => {
+    doc.removeEventListener('submit', hold, true);
+    doc.removeEventListener(ISLAND_HYDRATED_EVENT, release);
+  };
+}
+
+/** The islands of this page, as the server wrote them: what each declares, and whether the server rendered it. */
+function islandPlans(data: PageData): IslandPlan[] {
+  return SECTION_IDS.filter((section) => section in data.manifests).map((section) => ({
+    section,
+    hydration: data.hydration[section] ?? DEFAULT_HYDRATION,
+    rendered: data.rendered.includes(section),
+  }));
+}
+
+/**
+ * The server-rendered page's script: the shell's behaviour at once, and the
+ * host's script (the federation runtime, React, the sections' loader) only
+ * when an island asks for it. A static section the server rendered never
+ * brings any code; Contact's when the visitor is about to use it.
+ * `hostScript` is the host's entry, which the server names on this script's
+ * tag (`data-src`). Returns the clean-up (for tests: a page lives until unloaded).
+ */
+export function startPageScript(doc: Document, hostScript: string | null): () => void {
+  const data = readPageData(doc);
+  const storage = (() => {
+    try {
+      return doc.defaultView?.sessionStorage;
+    } catch {
+      return undefined;
+    }
+  })();
+  // Controls a section keeps disabled for a page without script (a native
+  // submit would lose the form): with this script here, submits are held.
+  for (const control of doc.querySelectorAll<HTMLButtonElement>(`[${ISLAND_ATTRIBUTE}] [${ENABLED_BY_SCRIPT}]`)) control.disabled = false;
+  restoreDrafts(doc, storage);
+  const stopHolding = holdSubmitsUntilHydrated(doc);
+
+  let hostRequested = false;
+  const request = (section: SectionId) => {
+    islandOf(doc, section)?.setAttribute(ISLAND_STATE_ATTRIBUTE, 'requested');
+    doc.dispatchEvent(new CustomEvent(ISLAND_REQUESTED_EVENT, { detail: section }));
+    if (hostRequested || !hostScript) return;
+    hostRequested = true;
+    afterFirstPaint(() => {
+      const script = doc.createElement('script');
+      script.src = hostScript;
+      doc.head.appendChild(script);
+    });
+  };
+
+  const plans = data ? islandPlans(data) : [];
+  for (const plan of plans) if (plan.rendered) noteArrival(plan.section, 'ssr');
+  const triggers = watchIslands(doc, plans, request);
+  const stopShell = startShellBehaviour(doc, { onSelected: (section) => triggers.selected(section), storage });
+  const health = data && typeof data.config === 'object' && data.config !== null ? (data.config as { health?: unknown }).health : undefined;
+  startVisitReport(health as Parameters<typeof startVisitReport>[0]);
+  // An older version of the site may have left a service worker that would
+  // pin stale remotes; its removal is in a chunk of its own, fetched only then.
+  void doc.defaultView?.navigator.serviceWorker?.getRegistrations().then((registrations) => {
+    if (registrations.length > 0) void import('@portico/toolkit/service-worker').then(({ unregisterServiceWorkers }) => unregisterServiceWorkers());
+  });
+  return () => {
+    stopHolding();
+    triggers.stop();
+    stopShell();
+  };
+}
