@@ -33,6 +33,12 @@ export interface PageData {
    * sections ever need code, and when.
    */
   hydration: Partial<Record<SectionId, Hydration>>;
+  /**
+   * What the server's reading of config.json found wrong, field by field:
+   * the page script tells the operator on the console without the schema
+   * (the shell already shows the notice).
+   */
+  problems: { field: string; message: string }[];
 }
 
 /** The `<script type="application/json">` element holding `data`. */
@@ -52,7 +58,7 @@ export function parsePageData(text: string | null | undefined): PageData | undef
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { config, language, manifests, rendered, hydration } = value as Record<string, unknown>;
+  const { config, language, manifests, rendered, hydration, problems } = value as Record<string, unknown>;
   if (typeof language !== 'string' || !LANGUAGE_VALUES.includes(language)) return undefined;
   if (typeof manifests !== 'object' || manifests === null) return undefined;
   const texts = Object.fromEntries(Object.entries(manifests).filter(([, manifest]) => typeof manifest === 'string'));
@@ -62,5 +68,16 @@ export function parsePageData(text: string | null | undefined): PageData | undef
     const read = readHydration(typeof hydration === 'object' && hydration !== null ? (hydration as Record<string, unknown>)[id] : undefined);
     if (id in texts) declared[id] = 'problem' in read ? DEFAULT_HYDRATION : read;
   }
-  return { config, language: language as Language, manifests: texts, rendered: hydrated, hydration: declared };
+  const named = (Array.isArray(problems) ? problems : []).filter(
+    (problem): problem is { field: string; message: string } =>
+      typeof problem === 'object' && problem !== null && typeof problem.field === 'string' && typeof problem.message === 'string',
+  );
+  return {
+    config,
+    language: language as Language,
+    manifests: texts,
+    rendered: hydrated,
+    hydration: declared,
+    problems: named.map(({ field, message }) => ({ field, message })),
+  };
 }

@@ -55,8 +55,8 @@ const islandContainer = (section: SectionId) => document.querySelector(`[${ISLAN
  * HTML hydrated (or the section rendered, when the server could not).
  */
 async function startIslands(pageData: PageData, page: Promise<PageModule>): Promise<void> {
+  // The page script has told the console what config.json has wrong.
   const { config, problems } = parseConfig(pageData.config);
-  reportConfig(problems, configWarnings(config));
   const remotes = resolvePageRemotes(config, window.location.search);
   const started = new Set<SectionId>();
   // Each section starts loading as soon as it is asked for, while the texts and React arrive.

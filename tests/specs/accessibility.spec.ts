@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { answerContact, serverStoresMessages } from '../support/contact-api';
+import { expectHydrated } from '../support/page-clock';
 import { expect, serve, siteRemotes, test, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
 
 const SECTIONS = ['home', 'about', 'contact'] as const;
@@ -93,7 +94,7 @@ for (const language of LANGUAGES) {
     await page.clock.install({ time: new Date('2026-01-05T09:00:00') });
     const panel = await open(page, site, language, 'contact');
     // The server's form takes input once hydrated, which the start-up's own timers get to before the clock stops.
-    await expect(panel.getByRole('button', { name: language.send })).toBeEnabled();
+    await expectHydrated(panel.getByRole('button', { name: language.send }));
     await page.clock.pauseAt(new Date('2026-01-05T10:00:00'));
 
     await panel.getByRole('button', { name: language.send }).click();
@@ -125,7 +126,7 @@ for (const language of LANGUAGES) {
     release();
     const alert = panel.getByRole('alert').filter({ has: page.getByRole('button', { name: language.retry }) });
     await expect(alert).toContainText(language.busy);
-    await expect(send).toBeEnabled();
+    await expectHydrated(send);
     expect(await violations(page)).toEqual([]);
     await expect(alert).toBeVisible();
   });
@@ -280,7 +281,7 @@ for (const viewport of [
   }
 }
 
-test('an operator theme colours the page through custom properties on <html>, and stays free of violations', async ({
+test('an operator theme colours the page through its stylesheet, before and after Contact hydrates, and stays free of violations', async ({
   page,
 }, testInfo) => {
   const basePort = workerPorts(testInfo.parallelIndex, 12);
@@ -292,15 +293,10 @@ test('an operator theme colours the page through custom properties on <html>, an
     await expect(send).toBeVisible();
     await expect(send).toHaveCSS('background-color', 'rgb(107, 45, 92)');
     await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(251, 249, 244)');
-    // The server's page is themed by /theme.css; the script sets the same properties on <html> once it runs.
-    await expect
-      .poll(() =>
-        page.evaluate(() => ({
-          primary: document.documentElement.style.getPropertyValue('--color-primary'),
-          styleElements: document.querySelectorAll('style').length,
-        })),
-      )
-      .toEqual({ primary: '#6b2d5c', styleElements: 0 });
+    // The server's page is themed by /theme.css (the shell is never hydrated); the hydrated form keeps the colours.
+    await expect(page.locator('[data-section-island="contact"]')).toHaveAttribute('data-island-state', 'hydrated');
+    await expect(send).toHaveCSS('background-color', 'rgb(107, 45, 92)');
+    expect(await page.evaluate(() => document.querySelectorAll('style').length)).toBe(0);
     await expect(page.getByRole('complementary', { name: 'Configuration' })).toHaveCount(0);
     expect(await violations(page)).toEqual([]);
   } finally {

@@ -1,10 +1,13 @@
 import { expect, test } from '../support/fixtures';
 
-test('the page composes three sections, each loaded from its own origin', async ({ page, site }) => {
-  // The server-rendered page carries each manifest; each section's code comes from its own origin.
+test('the page composes three sections, each from its own origin', async ({ page, site }) => {
+  // Each section's HTML is rendered by its own build and styled by its own stylesheet, from its origin;
+  // only the interactive one (Contact) brings code, from its origin, when chosen.
   const entries: string[] = [];
+  const stylesheets = new Set<string>();
   page.on('response', (response) => {
     if (response.url().endsWith('/remoteEntry.js') && response.ok()) entries.push(new URL(response.url()).origin);
+    if (response.request().resourceType() === 'stylesheet' && response.ok()) stylesheets.add(new URL(response.url()).origin);
   });
   await page.goto(site.url);
 
@@ -16,8 +19,8 @@ test('the page composes three sections, each loaded from its own origin', async 
     await page.getByRole('tab', { name: tab }).click();
     await expect(page.getByRole('tabpanel', { name: tab }).getByRole('heading', { name: heading })).toBeVisible();
   }
-  // The sections' code arrives as the page hydrates, after the server's HTML is already on screen.
-  await expect.poll(() => [...entries].sort()).toEqual([site.origin(1), site.origin(2), site.origin(3)]);
+  for (const port of [1, 2, 3]) expect(stylesheets).toContain(site.origin(port));
+  await expect.poll(() => [...entries].sort()).toEqual([site.origin(3)]);
 });
 
 test('choosing a tab shows its section alone and puts it in the address', async ({ page, site }) => {
@@ -51,9 +54,11 @@ test('the remotes use the host instance of shared-config: the config the page ca
   });
   await page.goto(site.url);
   await page.getByRole('tab', { name: 'About Us' }).click();
-  // About's text names the company from the config the host loaded; a second
-  // shared-config instance would have no config and the section would fail.
   await expect(page.getByRole('tabpanel', { name: 'About Us' })).toContainText('Portico Credit offers');
+  // Contact's privacy note names the company from the config the host holds; a second
+  // shared-config instance would have no config and the section would fail.
+  await page.getByRole('tab', { name: 'Contact us' }).click();
+  await expect(page.locator('[data-section-island="contact"]')).toHaveAttribute('data-island-state', 'hydrated');
 
   const instances = () => page.evaluate(() => {
     const share = (globalThis as { __FEDERATION__?: { __SHARE__?: Record<string, Record<string, Record<string, Record<string, { loaded?: boolean; from: string }>>>> } }).__FEDERATION__?.__SHARE__ ?? {};
@@ -63,7 +68,7 @@ test('the remotes use the host instance of shared-config: the config the page ca
   });
   // The server-rendered page carries config.json in its hydration data: no request for it at all.
   expect(configReads).toEqual([]);
-  // The About text above is the server's; the shared instance is the one its hydration loaded.
+  // The shared instance is the host's, the one Contact's hydration used.
   await expect.poll(async () => new Set(await instances())).toEqual(new Set(['portico_host']));
 });
 

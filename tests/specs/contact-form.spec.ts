@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { answerContact, serverStoresMessages, watchContactPosts, type ContactAnswer } from '../support/contact-api';
 import { expect, test, type PorticoSite } from '../support/fixtures';
-import { expectLastsExactly, installClock, stopClock } from '../support/page-clock';
+import { expectLastsExactly, installClock, stopClock, expectHydrated } from '../support/page-clock';
 
 const LANGUAGES = [
   {
@@ -126,7 +126,7 @@ for (const language of LANGUAGES) {
 
     const toast = page.getByRole('status');
     await expect(toast).toHaveText(language.success);
-    await expect(send).toBeEnabled();
+    await expectHydrated(send);
     await expect(send).not.toHaveAttribute('aria-busy');
     await expect(panel.getByText(language.thanks)).toBeVisible();
     // The second is the page's own, on its stopped clock.
@@ -200,7 +200,7 @@ test('a server that never answers is given up after 60 s: the text is kept and t
     await expect(send).toHaveAttribute('aria-busy', 'true');
     await page.clock.fastForward(1_500);
     await expect(deliveryAlert(page, language)).toContainText(language.reasons.timeout);
-    await expect(send).toBeEnabled();
+    await expectHydrated(send);
     await expectTextKept(page, language);
   }
 });

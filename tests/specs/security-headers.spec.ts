@@ -62,7 +62,8 @@ test('a whole visit (three tabs, both contact toasts) raises no CSP violation an
   const fromRemotes = (await page.evaluate(() => window.loadedElements)).filter(
     (element) => new URL(element.url).origin !== site.url,
   );
-  expect(fromRemotes.filter((element) => element.url.endsWith('/remoteEntry.js'))).toHaveLength(3);
+  // Home and About are static: the server's HTML is final and their code never loads; Contact's does.
+  expect(fromRemotes.filter((element) => element.url.endsWith('/remoteEntry.js')).map((element) => new URL(element.url).origin)).toEqual([site.origin(3)]);
   expect(fromRemotes.some((element) => element.url.endsWith('.css'))).toBe(true);
   for (const element of fromRemotes) {
     expect(element.integrity, element.url).toMatch(/^sha384-/);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startFaultServer, type FaultServer } from '../support/fault-server';
+import { expectHydrated } from '../support/page-clock';
 import { expect, serve, test, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
 import { SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
 import { watchProblems } from '../support/page-problems';
@@ -105,7 +106,7 @@ test('a ?remote.contact= visit hydrates with no error and shows the override’s
 
     const contact = page.getByRole('tabpanel', { name: 'Contact us' });
     await expect(contact.getByLabel(SECOND_BUILD_TEXT)).toBeVisible();
-    await expect(contact.getByRole('button', { name: 'Send message' })).toBeEnabled();
+    await expectHydrated(contact.getByRole('button', { name: 'Send message' }));
     await expect(overrideNotice(page)).toContainText(`the Contact us section comes from ${override.manifestUrl}`);
     await page.getByRole('tab', { name: 'Home' }).click();
     await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
@@ -136,7 +137,7 @@ test('an override from an origin not allowed is refused on the server as in the 
     await page.goto(`${url}#contact`);
     const contact = page.getByRole('tabpanel', { name: 'Contact us' });
     await expect(contact.getByLabel('Message', { exact: true })).toBeVisible();
-    await expect(contact.getByRole('button', { name: 'Send message' })).toBeEnabled();
+    await expectHydrated(contact.getByRole('button', { name: 'Send message' }));
     await expect(overrideNotice(page)).toHaveCount(0);
     expect(override.requests).toEqual([]);
     expect(problems).toEqual([]);

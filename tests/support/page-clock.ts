@@ -11,6 +11,16 @@ export async function installClock(page: Page): Promise<void> {
 }
 
 /**
+ * Waits until `control` takes input from the section's own code: enabled, and
+ * its section's island hydrated (before that, the page script holds a submit
+ * and makes it again after hydration, which runs on the page's timers).
+ */
+export async function expectHydrated(control: Locator): Promise<void> {
+  await expect(control).toBeEnabled();
+  await expect(control.locator('xpath=ancestor::*[@data-section-island][1]')).toHaveAttribute('data-island-state', 'hydrated');
+}
+
+/**
  * Stops the page's clock (an hour after the start, so real time spent loading
  * can never have passed it). From here on only `page.clock.runFor` moves it:
  * a duration the specification sets (a toast's second, a deadline) is then
@@ -20,7 +30,7 @@ export async function installClock(page: Page): Promise<void> {
  * run on timers, so the clock stops only once the page takes input.
  */
 export async function stopClock(page: Page, ready?: Locator): Promise<void> {
-  if (ready) await expect(ready).toBeEnabled();
+  if (ready) await expectHydrated(ready);
   await page.clock.pauseAt(new Date(START.getTime() + 3_600_000));
 }
 

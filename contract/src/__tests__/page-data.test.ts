@@ -3,10 +3,10 @@ import { pageDataScript, parsePageData, PAGE_DATA_ID } from '../page-data';
 test('the page data reads back as written, manifests byte for byte', () => {
   const manifest = '{"name":"portico_contact", "note":"</script> ü"}\n';
   const hydration = { contact: { mode: 'interactive', when: ['selected', 'interaction'] } } as const;
-  const script = pageDataScript({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest }, rendered: ['home', 'contact'], hydration });
+  const script = pageDataScript({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest }, rendered: ['home', 'contact'], hydration, problems: [{ field: 'email', message: 'expected string' }] });
   expect(script.startsWith(`<script type="application/json" id="${PAGE_DATA_ID}">`)).toBe(true);
   const text = script.slice(script.indexOf('>') + 1, script.lastIndexOf('</script>'));
-  expect(parsePageData(text)).toEqual({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest }, rendered: ['home', 'contact'], hydration });
+  expect(parsePageData(text)).toEqual({ config: { comName: 'A & B' }, language: 'id', manifests: { contact: manifest }, rendered: ['home', 'contact'], hydration, problems: [{ field: 'email', message: 'expected string' }] });
 });
 
 test('a section whose declaration is missing or not one the page can follow hydrates on load, as before declarations existed', () => {

@@ -13,6 +13,7 @@ import { PreviewNotice } from '../shell/preview-notice';
 import { LanguageSwitch } from '../shell/language-switch';
 import { SectionTabs, tabId } from '../shell/section-tabs';
 import { startShellBehaviour } from '../page-script/shell-behaviour';
+import { restoreDrafts } from '../page-script/form-drafts';
 import { SiteFooter } from '../shell/site-footer';
 import { SkipLink } from '../shell/skip-link';
 
@@ -33,7 +34,14 @@ export function App({ sections, islands }: AppProps) {
 
   // A client-rendered page: the shell's behaviour once React has drawn it.
   // (A server-rendered page's shell is never hydrated: its page script does this.)
-  useEffect(() => startShellBehaviour(document, { storage: window.sessionStorage }), []);
+  useEffect(() => {
+    const stopShell = startShellBehaviour(document, { storage: window.sessionStorage });
+    const stopRestoring = restoreDrafts(document, window.sessionStorage);
+    return () => {
+      stopShell();
+      stopRestoring();
+    };
+  }, []);
 
   useEffect(() => {
     if (comName) document.title = comName;

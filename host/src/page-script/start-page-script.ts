@@ -1,4 +1,6 @@
 import { DEFAULT_HYDRATION, ENABLED_BY_SCRIPT } from '@portico/contract/hydration';
+import { configWarnings } from '@portico/shared-config/config-warnings';
+import type { SiteConfig } from '@portico/shared-config/config';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { type PageData } from '@portico/contract/page-data';
 import { readPageData } from '../app/read-page-data';
@@ -39,11 +41,13 @@ function holdSubmitsUntilHydrated(doc: Document): () => void {
     for (const [form, submitter] of held) {
       if (!island?.contains(form)) continue;
       held.delete(form);
-      // A task later: the section's state has taken over what was typed
-      // (a layout effect's update, committed right after the hydration).
-      setTimeout(() => {
+      // Once the current work is done: the section's state has then taken
+      // over what was typed (its layout effect's update is rendered in the
+      // same task as the hydration). A microtask, not a timer: a page whose
+      // timers are held (a paused clock) still sends.
+      queueMicrotask(() => {
         if (form.isConnected) form.requestSubmit(submitter && form.contains(submitter) ? submitter : null);
-      }, 0);
+      });
     }
   };
   doc.addEventListener('submit', hold, true);
@@ -54,9 +58,14 @@ function holdSubmitsUntilHydrated(doc: Document): () => void {
   };
 }
 
-/** The islands of this page, as the server wrote them: what each declares, and whether the server rendered it. */
+/**
+ * The islands of this page, as the server wrote them: what each declares,
+ * and whether the server rendered it. A section it did not render (its
+ * manifest unreachable or refused, its node build broken, an override) is
+ * the browser's to render, or to show its failure, at once.
+ */
 function islandPlans(data: PageData): IslandPlan[] {
-  return SECTION_IDS.filter((section) => section in data.manifests).map((section) => ({
+  return SECTION_IDS.map((section) => ({
     section,
     hydration: data.hydration[section] ?? DEFAULT_HYDRATION,
     rendered: data.rendered.includes(section),
@@ -83,7 +92,7 @@ export function startPageScript(doc: Document, hostScript: string | null): () =>
   // Controls a section keeps disabled for a page without script (a native
   // submit would lose the form): with this script here, submits are held.
   for (const control of doc.querySelectorAll<HTMLButtonElement>(`[${ISLAND_ATTRIBUTE}] [${ENABLED_BY_SCRIPT}]`)) control.disabled = false;
-  restoreDrafts(doc, storage);
+  const stopRestoring = restoreDrafts(doc, storage);
   const stopHolding = holdSubmitsUntilHydrated(doc);
 
   let hostRequested = false;
@@ -103,14 +112,23 @@ export function startPageScript(doc: Document, hostScript: string | null): () =>
   for (const plan of plans) if (plan.rendered) noteArrival(plan.section, 'ssr');
   const triggers = watchIslands(doc, plans, request);
   const stopShell = startShellBehaviour(doc, { onSelected: (section) => triggers.selected(section), storage });
-  const health = data && typeof data.config === 'object' && data.config !== null ? (data.config as { health?: unknown }).health : undefined;
-  startVisitReport(health as Parameters<typeof startVisitReport>[0]);
+  const config = data && typeof data.config === 'object' && data.config !== null ? (data.config as Partial<SiteConfig>) : undefined;
+  // For the operator, as the client-rendered page tells them: what config.json
+  // has wrong (as the server read it) and what a valid one still lacks (read
+  // from `legal` only, defensively).
+  const problems = data?.problems ?? [];
+  if (problems.length > 0) {
+    console.error(`Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`);
+  }
+  if (config) for (const warning of configWarnings(config as SiteConfig)) console.warn(`Portico: ${warning}`);
+  startVisitReport(config?.health);
   // An older version of the site may have left a service worker that would
   // pin stale remotes; its removal is in a chunk of its own, fetched only then.
   void doc.defaultView?.navigator.serviceWorker?.getRegistrations().then((registrations) => {
     if (registrations.length > 0) void import('@portico/toolkit/service-worker').then(({ unregisterServiceWorkers }) => unregisterServiceWorkers());
   });
   return () => {
+    stopRestoring();
     stopHolding();
     triggers.stop();
     stopShell();

@@ -706,7 +706,8 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     const key = JSON.stringify([shell.key, rendered.map((id) => sha256(filled.get(id)!)), Object.keys(manifests)]);
     const cached = caching ? pages.get(key) : undefined;
     if (cached) return cached;
-    const data = pageDataScript({ config: site.raw, language, manifests, rendered, hydration });
+    const problems = site.problems.map(({ field, message }) => ({ field, message }));
+    const data = pageDataScript({ config: site.raw, language, manifests, rendered, hydration, problems });
     // One pass over the shell: what is put in is never read again for slots.
     const html = shell.html.replace(SLOT, (slot, section: SectionId | undefined) => {
       if (section) return filled.get(section) ?? shell.fallbacks[section];

@@ -5,9 +5,17 @@ import { configSchema, type ConfigProblem, type SiteConfig } from './config-sche
 
 type Issue = z.core.$ZodIssue;
 
+/**
+ * zod's own wording ("Invalid input", or "Invalid input: expected string,
+ * received number" once any module in the process has loaded zod's English
+ * locale, as the server's do): ours replaces it, so the server and the
+ * browser name a problem the same way.
+ */
+const zodsOwn = (message: string) => message.startsWith('Invalid input');
+
 function describe(issue: Issue, value: unknown): string {
-  // A number that is not whole fails zod's `int` type check: say what is wanted instead.
-  if (issue.code === 'invalid_type' && typeof value === 'number' && issue.message !== 'Invalid input') return issue.message;
+  // A number that is not whole fails zod's `int` type check: the schema's own message says what is wanted.
+  if (issue.code === 'invalid_type' && typeof value === 'number' && !zodsOwn(issue.message)) return issue.message;
   if (issue.code === 'invalid_type') {
     const got = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
     return value === undefined ? `is missing (expected ${issue.expected})` : `expected ${issue.expected}, got ${got}`;
@@ -19,7 +27,7 @@ function describe(issue: Issue, value: unknown): string {
   if (issue.code === 'invalid_format' && issue.format !== 'regex') {
     return `is not a valid ${issue.format === 'url' ? 'http(s) URL' : issue.format}`;
   }
-  if (issue.message && issue.message !== 'Invalid input') return issue.message;
+  if (issue.message && !zodsOwn(issue.message)) return issue.message;
   return 'is not valid';
 }
 

@@ -47,7 +47,7 @@ async function serverPage({ rendered = [...SECTION_IDS] }: { rendered?: SectionI
     </PorticoProvider>,
   );
   const manifests = Object.fromEntries(SECTION_IDS.map((id) => [id, '{}']));
-  document.body.innerHTML = `<div id="root">${shell}</div>${pageDataScript({ config: {}, language: 'en', manifests, rendered, hydration: DECLARED })}`;
+  document.body.innerHTML = `<div id="root">${shell}</div>${pageDataScript({ config: {}, language: 'en', manifests, rendered, hydration: DECLARED, problems: [] })}`;
 }
 
 let requested: SectionId[];
@@ -190,7 +190,7 @@ test('what was typed survives a switch of language: kept for the next page load 
 });
 
 test('drafts in storage are only ever a field’s value: markup in them is not parsed', async () => {
-  window.sessionStorage.setItem('portico:drafts', JSON.stringify({ 'contact-name': '<img src=x onerror=alert(1)>', root: '<b>x</b>' }));
+  window.sessionStorage.setItem('portico:drafts', JSON.stringify({ 'contact/name': '<img src=x onerror=alert(1)>', root: '<b>x</b>' }));
   await serverPage();
   stops.push(startPageScript(document, null));
   expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('<img src=x onerror=alert(1)>');
