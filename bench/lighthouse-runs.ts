@@ -10,8 +10,12 @@ export interface PageFigures {
   lcpMs: number;
   tbtMs: number;
   cls: number;
-  /** JavaScript bytes on the wire (compressed as served). */
-  jsBytes: number;
+  /**
+   * JavaScript transferred before any interaction: every script the page
+   * loaded until Lighthouse found it idle, as it travelled (compressed as
+   * served, headers included: Lighthouse's transfer size).
+   */
+  jsBeforeInteractionBytes: number;
   requests: number;
   /** Requests in the longest staircase before LCP, each waiting for the one before. */
   chainLength: number;
@@ -85,7 +89,7 @@ function figuresOf(lhr: Lhr, devtoolsLog: NetworkEvent[]): PageFigures {
     lcpMs: value('largest-contentful-paint'),
     tbtMs: value('total-blocking-time'),
     cls: value('cumulative-layout-shift'),
-    jsBytes: requests.filter((item) => item.resourceType === 'Script').reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
+    jsBeforeInteractionBytes: requests.filter((item) => item.resourceType === 'Script').reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
     requests: requests.length,
     chainLength: chain.length,
     chainMs: chain.endMs,

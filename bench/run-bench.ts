@@ -6,6 +6,7 @@ import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
 import { startPortico } from '@portico/server';
 import { runServe, waitForOutput } from '../tests/support/run-cli';
 import { serveUnderPath, type StaticServer } from '../tests/support/static-server';
+import { marksIslandState, visitContact } from './contact-visit';
 import { extraHostConfig, extraRemoteConfigs } from './extra-remotes/build-extra-remotes';
 import { medianFigures, runLighthouse, type PageFigures } from './lighthouse-runs';
 import { OUT_DIR, REPO_ROOT } from './paths';
@@ -17,8 +18,11 @@ import { startSingleSsrServer } from './single-bundle/ssr-server';
  * with Lighthouse's default mobile settings on loopback: the federated page
  * rendered on the server (`npm run serve`, SSR on) and in the browser
  * (`PORTICO_SSR=0`), and a single bundle of it rendered in the browser and on
- * the server (single-bundle/ssr-server.ts); then the cost of each extra
- * remote. Prints one table and writes bench/results.json.
+ * the server (single-bundle/ssr-server.ts, which serves it as the product
+ * serves the federated page); then the cost of each extra remote. Each
+ * column also gets one visit that selects Contact us (contact-visit.ts): the
+ * JavaScript it costs to reach a working form. Prints one table and writes
+ * bench/results.json. The columns are described in bench/README.md.
  */
 const { values: args } = parseArgs({
   options: {
@@ -35,15 +39,23 @@ const BASE = Number(args.port);
 const PORTS = { federatedSsr: BASE, federated: BASE + 10, single: BASE + 20, singleSsr: BASE + 30, extra: BASE + 40, beaconOff: BASE + 50 };
 const LOOPBACK = '127.0.0.1';
 
+/** Lighthouse's medians, and what one visit to the Contact form transferred. */
+type ColumnFigures = PageFigures & {
+  /** JavaScript transferred once the visitor selected Contact us and its form hydrated, in all (contact-visit.ts); null when the visit failed. */
+  jsAfterContactHydratedBytes: number | null;
+  /** How that visit knew the form had hydrated. */
+  contactHydratedBy: string | null;
+};
+
 /** The columns, in the table's order; federated SSR is null when this build has no render worker. */
 type Columns = {
-  federatedSsr: PageFigures | null;
+  federatedSsr: ColumnFigures | null;
   /** The same page, its releases active, with the visit report off (PORTICO_HEALTH=0): what the beacon costs. */
-  beaconOff: PageFigures | null;
-  federated: PageFigures;
-  single: PageFigures;
-  singleSsr: PageFigures;
-  extra: PageFigures;
+  beaconOff: ColumnFigures | null;
+  federated: ColumnFigures;
+  single: ColumnFigures;
+  singleSsr: ColumnFigures;
+  extra: ColumnFigures;
 };
 
 const CONTROL_TOKEN = 'bench-control-token';
@@ -118,11 +130,25 @@ function extraConfig(): string {
   return file;
 }
 
-async function measure(name: string, url: string): Promise<PageFigures> {
+/**
+ * Lighthouse `RUNS` times, then one visit to the Contact form (its bytes do
+ * not vary between visits as timings do). `islandState`: the host marks when
+ * each island has hydrated (marksIslandState).
+ */
+async function measureColumn(name: string, url: string, islandState: boolean): Promise<ColumnFigures> {
   process.stdout.write(`Lighthouse x${RUNS} on ${name} (${url})...`);
   const runs = await runLighthouse(url, RUNS);
   process.stdout.write(` performance ${runs.map((run) => run.performance).join(', ')}\n`);
-  return medianFigures(runs);
+  const figures = medianFigures(runs);
+  const visit = await visitContact(url, { islandState }).catch((error: unknown) => {
+    console.log(`  Contact visit failed, its figure is n/a: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  });
+  if (visit) {
+    console.log(`  JavaScript: ${figures.jsBeforeInteractionBytes} B before interaction, ${visit.jsBytes} B once Contact had hydrated (${visit.hydratedBy})`);
+    if (visit.errors.length > 0) console.log(`  the page logged ${visit.errors.length} error(s) on that visit, the first: ${visit.errors[0]}`);
+  }
+  return { ...figures, jsAfterContactHydratedBytes: visit?.jsBytes ?? null, contactHydratedBy: visit?.hydratedBy ?? null };
 }
 
 /** Is the page this server answers rendered on the server? Its HTML then holds the sections' <main>. */
@@ -167,6 +193,10 @@ async function main(): Promise<void> {
     await runWebpack(singleBundleSsrConfigs(singleSsrDist, singleSsrServer));
     await runWebpack([...extraRemoteConfigs(extraRoot, EXTRA), extraHostConfig(path.join(OUT_DIR, 'extra/host/dist'), EXTRA)]);
   }
+
+  // Every host in this run is built from the same sources: one look at the product's build says whether islands mark their state.
+  const islandState = marksIslandState(path.join(REPO_ROOT, 'host/dist'));
+  const measure = (name: string, url: string) => measureColumn(name, url, islandState);
 
   // One server at a time, so each page is measured on a machine doing nothing else.
   const measureSsr = (name: string) => async (url: string) => {
@@ -213,13 +243,16 @@ async function main(): Promise<void> {
   }
 }
 
-const ROWS: { key: keyof PageFigures; label: string; unit: string; digits: number }[] = [
+type NumericKey = { [Key in keyof ColumnFigures]-?: ColumnFigures[Key] extends number | null ? Key : never }[keyof ColumnFigures];
+
+const ROWS: { key: NumericKey; label: string; unit: string; digits: number }[] = [
   { key: 'performance', label: 'Performance score', unit: '', digits: 0 },
   { key: 'fcpMs', label: 'First Contentful Paint', unit: 'ms', digits: 0 },
   { key: 'lcpMs', label: 'Largest Contentful Paint', unit: 'ms', digits: 0 },
   { key: 'tbtMs', label: 'Total Blocking Time', unit: 'ms', digits: 0 },
   { key: 'cls', label: 'Cumulative Layout Shift', unit: '', digits: 3 },
-  { key: 'jsBytes', label: 'JavaScript transferred', unit: 'B', digits: 0 },
+  { key: 'jsBeforeInteractionBytes', label: 'JS before interaction', unit: 'bytes', digits: 0 },
+  { key: 'jsAfterContactHydratedBytes', label: 'JS after Contact hydrated', unit: 'bytes', digits: 0 },
   { key: 'requests', label: 'Requests', unit: '', digits: 0 },
   { key: 'chainLength', label: 'Request staircase before LCP (steps)', unit: '', digits: 0 },
   { key: 'chainMs', label: 'Staircase ends at, unthrottled', unit: 'ms', digits: 0 },
@@ -229,8 +262,9 @@ const ROWS: { key: keyof PageFigures; label: string; unit: string; digits: numbe
 ];
 
 function report(results: Columns, started: number): void {
-  const cell = (value: number | undefined, digits: number) => (value === undefined ? 'n/a' : value.toFixed(digits));
-  const ratio = (a: number | undefined, b: number) => (a === undefined || b === 0 ? 'n/a' : (a / b).toFixed(2));
+  const cell = (value: number | null | undefined, digits: number) => (value === undefined || value === null ? 'n/a' : value.toFixed(digits));
+  const ratio = (a: number | null | undefined, b: number | null) => (a === undefined || a === null || b === null || b === 0 ? 'n/a' : (a / b).toFixed(2));
+  const perExtra = (extra: number | null, fed: number | null) => (extra === null || fed === null ? null : (extra - fed) / EXTRA);
   const header = [
     'metric (median)',
     'federated SSR',
@@ -257,13 +291,15 @@ function report(results: Columns, started: number): void {
       ratio(fedSsr, results.single[key]),
       ratio(fedSsr, results.singleSsr[key]),
       cell(extra, digits),
-      cell((extra - fed) / EXTRA, Math.max(digits, 1)),
+      cell(perExtra(extra, fed), Math.max(digits, 1)),
     ];
   });
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
   const row = (cells: string[]) => `| ${cells.map((text, column) => text.padEnd(widths[column]!)).join(' | ')} |`;
   console.log(`\n${row(header)}\n${row(widths.map((width) => '-'.repeat(width)))}\n${lines.map(row).join('\n')}`);
-  console.log(`\nLighthouse ${RUNS} runs each, default mobile settings; finished in ${Math.round((Date.now() - started) / 1000)} s.`);
+  console.log(
+    `\nLighthouse ${RUNS} runs each, default mobile settings; "JS after Contact hydrated" from one visit per column (bench/contact-visit.ts); finished in ${Math.round((Date.now() - started) / 1000)} s.`,
+  );
   const file = path.join(REPO_ROOT, 'bench/results.json');
   writeFileSync(
     file,

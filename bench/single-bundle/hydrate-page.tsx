@@ -7,12 +7,11 @@ import { RemoteUrlsContext } from '../../host/src/remotes/remote-urls-context';
 import { logCaughtError } from '../../host/src/remotes/section-boundary';
 
 /**
- * Stands in for the host's `app/render-page.tsx` in the benchmark's
- * single-bundle SSR build: the same tree, hydrated when the server drew it
- * (its `<main>` is in #root), rendered afresh otherwise.
+ * The whole page as one React root, the sections inside it: the islands the
+ * host's bootstrap passes are not used, as a one-root app has none.
  */
-export function renderPage(container: HTMLElement, { config, problems, language, text, remotes, sections }: PageStart): void {
-  const page = (
+function singlePage({ config, problems, language, text, remotes, sections }: PageStart) {
+  return (
     <StrictMode>
       <PorticoProvider config={config} problems={problems} language={language} text={text}>
         <RemoteUrlsContext value={remotes}>
@@ -21,9 +20,23 @@ export function renderPage(container: HTMLElement, { config, problems, language,
       </PorticoProvider>
     </StrictMode>
   );
-  if (container.querySelector('main')) {
-    hydrateRoot(container, page, { onCaughtError: logCaughtError });
-  } else {
-    createRoot(container, { onCaughtError: logCaughtError }).render(page);
-  }
+}
+
+/**
+ * Stands in for the host's `app/render-page.tsx` in the benchmark's
+ * single-bundle SSR build. The host's bootstrap calls `hydratePage` when
+ * the page carries the server's page data, as the single SSR server's page
+ * does, and `renderPage` otherwise.
+ */
+export function renderPage(container: HTMLElement, start: PageStart): void {
+  createRoot(container, { onCaughtError: logCaughtError }).render(singlePage(start));
+}
+
+/**
+ * Hydrated as a standard server-rendered React app is: one `hydrateRoot` of
+ * the whole tree (the federated page's shell hydrates as a transition and
+ * each section as a root of its own; that is what the benchmark compares).
+ */
+export function hydratePage(container: HTMLElement, start: PageStart): void {
+  hydrateRoot(container, singlePage(start), { onCaughtError: logCaughtError });
 }

@@ -1,9 +1,13 @@
 import { Writable } from 'node:stream';
 import { loadPack, PorticoProvider, type ConfigProblem, type SiteConfig } from '@portico/shared-config';
 import { pagePath, localeOf, type Language } from '@portico/contract/languages';
+import { pageDataScript } from '@portico/contract/page-data';
+import { SECTION_IDS } from '@portico/contract/sections';
+import { PAGE_DATA_SLOT } from '@portico/node-sections/protocol';
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { App } from '../../host/src/app/app';
+import { pageDocument } from '../../host/src/workers/page-document';
 import { pageHead, withPageHead } from '../../host/src/workers/page-head';
 import { resolveRemotes } from '@portico/contract/override';
 import { RemoteUrlsContext } from '../../host/src/remotes/remote-urls-context';
@@ -13,6 +17,10 @@ import { startSections } from './load-section';
 export interface SinglePageInput {
   /** The single bundle's built index.html. */
   indexHtml: string;
+  /** `<link rel="stylesheet">` tags of the sections' CSS, put last in `<head>` as the federated page puts its sections'. */
+  styles: string;
+  /** config.json as read (a JSON value), for the page data; `config` is it parsed. */
+  rawConfig: unknown;
   config: SiteConfig;
   problems: readonly ConfigProblem[];
   language: Language;
@@ -38,12 +46,17 @@ function renderToHtml(page: React.ReactNode): Promise<string> {
 }
 
 /**
- * The single-bundle page rendered on the server, for the benchmark's fourth
- * column: the host's App with the sections imported directly, put into the
- * built index.html with the page's head; the browser hydrates it
- * (hydrate-page.tsx).
+ * The single-bundle page rendered on the server, for the benchmark's single
+ * SSR column, composed as the product's shell worker and front server
+ * compose the federated page: the host's App with the sections imported
+ * directly, put into the built index.html with the page's head by the
+ * host's own `pageDocument` (the entry script preloaded and started after
+ * the first paint by hydrate-after-paint.js, the client-only config.json
+ * preload and noscript notice left out, the sections' stylesheets last in
+ * the head), and the page data the browser starts from instead of fetching
+ * config.json. The browser hydrates it (hydrate-page.tsx).
  */
-export async function renderSinglePage({ indexHtml, config, problems, language, origin }: SinglePageInput): Promise<string> {
+export async function renderSinglePage({ indexHtml, styles, rawConfig, config, problems, language, origin }: SinglePageInput): Promise<string> {
   const text = await loadPack(language);
   const remotes = resolveRemotes(config.remotes, config.allowedRemoteOrigins, '');
   const app = await renderToHtml(
@@ -58,12 +71,15 @@ export async function renderSinglePage({ indexHtml, config, problems, language, 
       </PorticoProvider>
     </StrictMode>,
   );
-  const withHead = withPageHead(indexHtml, pageHead({ config, language, text, origin }));
-  // The shell the client-rendered page draws is between index.html's root
-  // markers, as the render worker finds it.
-  const root = /<!--!portico:root-->[\s\S]*?<!--!\/portico:root-->/;
-  if (!root.test(withHead)) throw new Error('index.html has no root markers around the shell header');
-  return withHead
-    .replace(/<html lang=("?)[^"\s>]*\1/, `<html lang="${localeOf(language)}"`)
-    .replace(root, () => app);
+  const page = pageDocument({
+    template: withPageHead(indexHtml, pageHead({ config, language, text, origin })),
+    lang: localeOf(language),
+    title: undefined,
+    head: '',
+    styles,
+    root: app,
+  });
+  // No manifests: nothing is federated. Every section is in the server's HTML.
+  const data = pageDataScript({ config: rawConfig, language, manifests: {}, rendered: [...SECTION_IDS] });
+  return page.replace(PAGE_DATA_SLOT, () => data);
 }

@@ -1,9 +1,21 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { hostPageHeaders, requestTarget, staticFiles, visitorOf } from '@portico/server';
+import {
+  answerPage,
+  compressPage,
+  dataHeaders,
+  hostPageHeaders,
+  requestTarget,
+  staticFiles,
+  visitorOf,
+  type EncodedPage,
+  type PageEncoding,
+} from '@portico/server';
 import { answerConfig } from '@portico/config-server/config-answer';
+import { escapeHtml } from '@portico/contract/html';
 import { languageFromSearch, type Language } from '@portico/contract/languages';
 import { parseConfig } from '@portico/shared-config/config';
 import type { SinglePageInput } from './server-entry';
@@ -16,24 +28,56 @@ export interface SingleSsrServer {
 type RenderSinglePage = (input: SinglePageInput) => Promise<string>;
 
 /**
- * The benchmark's server for the single bundle rendered on the server: `/`
- * and `/index.html` rendered by the Node build of server-entry.tsx (cached
- * per language and config.json text, as a real server would), /config.json
- * as `npm run serve` answers it, every other file from the single bundle's
- * dist/ with the production server's own file handler and headers.
+ * The sections' stylesheets as the federated page links them (the shell
+ * worker's `sectionStyleLinks`): render-blocking, last in the head, with
+ * their hash. In the single bundle the section components are split out of
+ * the entry into a chunk of their own, so their CSS is the stylesheets
+ * index.html does not link; the browser would otherwise fetch them with that
+ * chunk's code, after the server's markup had been painted without them (a
+ * layout shift). Named as webpack names them (relative, like index.html's
+ * own), so its CSS loader finds them linked and does not add them again.
+ */
+function sectionStyleLinks(dist: string, indexHtml: string): string {
+  return readdirSync(dist)
+    .filter((file) => file.endsWith('.css') && !indexHtml.includes(file))
+    .sort()
+    .map((file) => {
+      const integrity = `sha384-${createHash('sha384').update(readFileSync(path.join(dist, file))).digest('base64')}`;
+      return `<link rel="stylesheet" href="${escapeHtml(file)}" crossorigin="anonymous" integrity="${integrity}" />`;
+    })
+    .join('');
+}
+
+/** A rendered page as the product's page cache keeps it: each encoding made once, on first ask. */
+function encodedPage(html: string): EncodedPage {
+  const bytes = Buffer.from(html);
+  const bodies = new Map<PageEncoding, Promise<Buffer>>();
+  return {
+    hash: createHash('sha256').update(html).digest('base64').slice(0, 27),
+    bodyOf: (encoding) => {
+      if (!bodies.has(encoding)) bodies.set(encoding, compressPage(bytes, encoding));
+      return bodies.get(encoding)!;
+    },
+  };
+}
+
+/**
+ * The benchmark's server for the single bundle rendered on the server,
+ * serving it as `npm run serve` serves the federated page: `/` and
+ * `/index.html` rendered by the Node build of server-entry.tsx (composed by
+ * the host's own pageDocument, cached per language, origin and config.json
+ * text, as the product caches its page) and answered by the product's own
+ * `answerPage` (brotli or gzip by Accept-Encoding, an ETag per encoding,
+ * no-cache) with the host page's headers; /config.json as `npm run serve`
+ * answers it; every other file from the single bundle's dist/ with the
+ * production server's own file handler and headers (the build's .br/.gz,
+ * hashed files immutable for a year, the rest revalidated).
  */
 export async function startSingleSsrServer({ dist, serverEntry, port }: { dist: string; serverEntry: string; port: number }): Promise<SingleSsrServer> {
   const { renderSinglePage } = (await import(serverEntry)) as { renderSinglePage: RenderSinglePage };
-  // The sections' styles are chunks the browser would fetch with their code,
-  // after the server's markup had been painted without them (a layout shift):
-  // the server-rendered page links them all from its head.
-  const linked = readFileSync(path.join(dist, 'index.html'), 'utf8');
-  const styles = readdirSync(dist)
-    .filter((file) => file.endsWith('.css') && !linked.includes(file))
-    .map((file) => `<link rel="stylesheet" href="/${file}">`)
-    .join('');
-  const indexHtml = linked.replace('</head>', `${styles}</head>`);
-  const cache = new Map<string, Promise<string>>();
+  const indexHtml = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const styles = sectionStyleLinks(dist, indexHtml);
+  const cache = new Map<string, Promise<EncodedPage>>();
   const files = staticFiles(dist, { crossOrigin: false, pageHeaders: () => Promise.resolve({}) });
 
   const server: Server = createServer((req, res) => {
@@ -42,28 +86,28 @@ export async function startSingleSsrServer({ dist, serverEntry, port }: { dist: 
       const { origin, host } = visitorOf(req, { trustProxy: false });
       const config = await answerConfig({ hostHeader: host, basePort: port });
       if (target?.pathname === '/config.json') {
-        res.writeHead(config.status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' });
+        res.writeHead(config.status, { ...dataHeaders(), 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' });
         res.end(config.body);
         return;
       }
       if (target?.pathname === '/' || target?.pathname === '/index.html') {
-        const read = parseConfig(JSON.parse(config.body));
+        const rawConfig: unknown = JSON.parse(config.body);
+        const read = parseConfig(rawConfig);
         const language: Language = languageFromSearch(target.search);
         const key = `${language} ${origin} ${config.body}`;
         if (!cache.has(key)) {
           const { config: parsed, problems } = read;
-          cache.set(key, renderSinglePage({ indexHtml, config: parsed, problems, language, origin: origin ?? `http://localhost:${port}` }));
+          const rendering = renderSinglePage({ indexHtml, styles, rawConfig, config: parsed, problems, language, origin: origin ?? `http://localhost:${port}` });
+          cache.set(key, rendering.then(encodedPage));
         }
-        const html = await cache.get(key)!;
-        // The page's policy, without the preloads of the remotes' manifests: a single bundle loads none.
+        const page = await cache.get(key)!;
+        // The page's policy, without the preloads of the remotes' manifests, as
+        // the product sends its server-rendered page (there: the manifests are
+        // inlined; here: a single bundle loads none). The default config.json
+        // names the remotes on the visitor's host, so the page varies by Host,
+        // as the product's does.
         const { Link: _preloads, ...headers } = hostPageHeaders(read, target.search);
-        res.writeHead(200, {
-          ...headers,
-          'Content-Type': 'text/html; charset=utf-8',
-          'Content-Length': String(Buffer.byteLength(html)),
-          'Cache-Control': 'no-cache',
-        });
-        res.end(req.method === 'HEAD' ? undefined : html);
+        await answerPage(req, res, page, { ...headers, Vary: 'Host' });
         return;
       }
       await files(req, res, () => {

@@ -32,6 +32,7 @@ export {
   type RequestTarget,
 } from './static-files';
 export { SECTION_WORKER_PATH, SHELL_WORKER_PATH, SSR_LIMITS, type RenderWorkerState } from './ssr/server-rendering';
+export { answerPage, compressPage, PAGE_ENCODINGS, type EncodedPage, type PageEncoding } from './ssr/page-answer';
 export { treeRssKb } from './ssr/worker-process';
 export { RELEASES_READ_MS, withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
 export {

@@ -3,8 +3,6 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { isSri, type Manifest, type NodeEntry } from '@portico/contract/manifest';
 import { assertSri, fetchVerified } from '@portico/node-sections';
 import { pageDataScript } from '@portico/contract/page-data';
@@ -23,11 +21,11 @@ import {
 import type { SiteConfig } from '@portico/shared-config/config';
 import { EXPOSED_SECTION, SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { languageFromSearch, LANGUAGES, type Language } from '@portico/contract/languages';
-import { clearFileHeaders, matchesEtag } from '../plain-answer';
-import { chooseEncoding, requestTarget } from '../static-files';
+import { requestTarget } from '../static-files';
 import { ByteCache } from './byte-cache';
 import type { Site, SiteContext } from '../site-context';
 import { ManifestWatcher, type WatchedManifest } from './manifest-watcher';
+import { answerPage, compressPage, type PageEncoding } from './page-answer';
 import { chooseSandbox, containedNodeOptions, type Sandbox, type SandboxOptions } from './sandbox';
 import { checkSectionHtml, idsIn } from './section-html';
 import { Supervisor, type Plan } from './supervisor';
@@ -165,36 +163,6 @@ type SectionWorker = WorkerProcess<ToSectionWorker, FromSectionWorker>;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 
-/** What the page is sent in, best first: the client's q-values decide, then this order. */
-const PAGE_ENCODINGS = ['br', 'gzip'] as const;
-type PageEncoding = (typeof PAGE_ENCODINGS)[number] | 'identity';
-
-/**
- * Brotli 5: about as small as gzip -9 in a fraction of the time, on a page
- * compressed once per cache entry but, with the cache off, once per request
- * (docs/decisions.md has the measurements).
- */
-export const PAGE_BROTLI_QUALITY = 5;
-const PAGE_GZIP_LEVEL = 6;
-
-const brotli = promisify(brotliCompress);
-const gzipped = promisify(gzip);
-
-/** On the thread pool, not the event loop: other visitors are answered meanwhile. */
-function compress(html: Buffer, encoding: PageEncoding): Promise<Buffer> {
-  if (encoding === 'br') {
-    return brotli(html, {
-      params: {
-        [zlib.BROTLI_PARAM_QUALITY]: PAGE_BROTLI_QUALITY,
-        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-        [zlib.BROTLI_PARAM_SIZE_HINT]: html.length,
-      },
-    });
-  }
-  if (encoding === 'gzip') return gzipped(html, { level: PAGE_GZIP_LEVEL });
-  return Promise.resolve(html);
-}
-
 /** A composed page as cached: its bytes in each encoding a visitor asked for, each made once. */
 interface CachedPage {
   key: string;
@@ -205,8 +173,6 @@ interface CachedPage {
   /** What it holds, for the cache's byte budget. */
   bytes: number;
 }
-
-const etagOf = (page: CachedPage, encoding: PageEncoding) => `"${page.hash}${encoding === 'identity' ? '' : `-${encoding}`}"`;
 
 interface Template {
   text: string;
@@ -724,7 +690,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   function bodyOf(page: CachedPage, encoding: PageEncoding): Promise<Buffer> {
     let body = page.bodies.get(encoding);
     if (!body) {
-      body = compress(page.html, encoding);
+      body = compressPage(page.html, encoding);
       page.bodies.set(encoding, body);
       // A failed compression is tried again by the next visitor, not remembered.
       body.then(
@@ -747,21 +713,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     const headers = await options.pageHeaders(req, target.search);
     // The manifests are in the page: preloading them would fetch each twice.
     delete headers.Link;
-    const encoding = chooseEncoding(req, PAGE_ENCODINGS) as PageEncoding;
-    const etag = etagOf(page, encoding);
-    const notModified = matchesEtag(req.headers['if-none-match'], etag);
-    const body = notModified ? undefined : await bodyOf(page, encoding);
-    clearFileHeaders(res);
-    res.writeHead(notModified ? 304 : 200, {
-      ...headers,
-      Vary: [headers.Vary, 'Accept-Encoding'].filter(Boolean).join(', '),
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-cache',
-      ETag: etag,
-      ...(encoding === 'identity' || notModified ? {} : { 'Content-Encoding': encoding }),
-      ...(body === undefined ? {} : { 'Content-Length': String(body.length) }),
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    await answerPage(req, res, { hash: page.hash, bodyOf: (encoding) => bodyOf(page, encoding) }, headers);
   }
 
   async function start(hostHeaders: readonly string[]): Promise<void> {

@@ -1,0 +1,69 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { clearFileHeaders, matchesEtag } from '../plain-answer';
+import { chooseEncoding } from '../static-files';
+
+/** What the page is sent in, best first: the client's q-values decide, then this order. */
+export const PAGE_ENCODINGS = ['br', 'gzip'] as const;
+export type PageEncoding = (typeof PAGE_ENCODINGS)[number] | 'identity';
+
+/**
+ * Brotli 5: about as small as gzip -9 in a fraction of the time, on a page
+ * compressed once per cache entry but, with the cache off, once per request
+ * (docs/decisions.md has the measurements).
+ */
+export const PAGE_BROTLI_QUALITY = 5;
+const PAGE_GZIP_LEVEL = 6;
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/** On the thread pool, not the event loop: other visitors are answered meanwhile. */
+export function compressPage(html: Buffer, encoding: PageEncoding): Promise<Buffer> {
+  if (encoding === 'br') {
+    return brotli(html, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: PAGE_BROTLI_QUALITY,
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: html.length,
+      },
+    });
+  }
+  if (encoding === 'gzip') return gzipped(html, { level: PAGE_GZIP_LEVEL });
+  return Promise.resolve(html);
+}
+
+/** A composed HTML page, ready to be sent in whichever encoding a visitor accepts. */
+export interface EncodedPage {
+  /** The identity ETag's value; an encoding's is this with the encoding's name added (the bytes differ). */
+  hash: string;
+  /** The page in `encoding` (`compressPage`), made once by whoever keeps the page. */
+  bodyOf: (encoding: PageEncoding) => Promise<Buffer>;
+}
+
+/**
+ * Sends a page the server composed: compressed as the visitor's
+ * Accept-Encoding allows, revalidated on every use (no-cache and an ETag
+ * per encoding, 304 when it matches), with `headers` (the page's policy)
+ * and Accept-Encoding added to their Vary. The one way the server-rendered
+ * page is answered, so that anything else serving a composed page (the
+ * benchmark's single-bundle baseline) serves it the same way.
+ */
+export async function answerPage(req: IncomingMessage, res: ServerResponse, page: EncodedPage, headers: Readonly<Record<string, string>>): Promise<void> {
+  const encoding = chooseEncoding(req, PAGE_ENCODINGS) as PageEncoding;
+  const etag = `"${page.hash}${encoding === 'identity' ? '' : `-${encoding}`}"`;
+  const notModified = matchesEtag(req.headers['if-none-match'], etag);
+  const body = notModified ? undefined : await page.bodyOf(encoding);
+  clearFileHeaders(res);
+  res.writeHead(notModified ? 304 : 200, {
+    ...headers,
+    Vary: [headers.Vary, 'Accept-Encoding'].filter(Boolean).join(', '),
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    ETag: etag,
+    ...(encoding === 'identity' || notModified ? {} : { 'Content-Encoding': encoding }),
+    ...(body === undefined ? {} : { 'Content-Length': String(body.length) }),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
