@@ -7,6 +7,7 @@ import { replaceHostLoader } from '../replace-host-loader';
 
 const HOST_DIR = path.join(REPO_ROOT, 'host');
 const HOST_RENDER_PAGE = path.join(HOST_DIR, 'src/app/render-page');
+const HOST_BOOTSTRAP = path.join(HOST_DIR, 'src/bootstrap');
 
 /**
  * The host's production browser build without Module Federation: the factory
@@ -48,9 +49,14 @@ export function singleBundleConfig(outDir: string): Configuration {
 export function singleBundleSsrConfigs(outDir: string, serverDir: string): Configuration[] {
   const browser = singleBundleConfig(outDir);
   const hydratePage = path.join(__dirname, 'hydrate-page.tsx');
+  const bootstrap = path.join(__dirname, 'bootstrap.ts');
   browser.plugins!.push(
     new webpack.NormalModuleReplacementPlugin(/render-page$/, (resource: { context: string; request: string }) => {
       if (path.resolve(resource.context, resource.request) === HOST_RENDER_PAGE) resource.request = hydratePage;
+    }),
+    // One root hydrated at once: the host's bootstrap would start islands.
+    new webpack.NormalModuleReplacementPlugin(/bootstrap$/, (resource: { context: string; request: string }) => {
+      if (path.resolve(resource.context, resource.request) === HOST_BOOTSTRAP) resource.request = bootstrap;
     }),
   );
   const base = hostConfig();

@@ -51,7 +51,7 @@ function renderToHtml(page: React.ReactNode): Promise<string> {
  * compose the federated page: the host's App with the sections imported
  * directly, put into the built index.html with the page's head by the
  * host's own `pageDocument` (the entry script preloaded and started after
- * the first paint by hydrate-after-paint.js, the client-only config.json
+ * the first paint by hydrate-after-paint.js, its page script; the client-only config.json
  * preload and noscript notice left out, the sections' stylesheets last in
  * the head), and the page data the browser starts from instead of fetching
  * config.json. The browser hydrates it (hydrate-page.tsx).
@@ -71,8 +71,15 @@ export async function renderSinglePage({ indexHtml, styles, rawConfig, config, p
       </PorticoProvider>
     </StrictMode>,
   );
+  // The monolith's page script is the loader that starts its entry after the
+  // first paint (host/public/hydrate-after-paint.js): it has the whole page to
+  // hydrate, so its entry is preloaded at once, as the federated page would
+  // if it had to hydrate everything.
+  const template = withPageHead(indexHtml, pageHead({ config, language, text, origin }))
+    .replace(/<!--!portico:page-script [\w.-]*-->/, '<!--!portico:page-script hydrate-after-paint.js-->')
+    .replace(/<script defer(?:="defer")? src="?([^"\s>]+)"?><\/script>/, (tag, src: string) => `<link rel="preload" href="${src}" as="script">${tag}`);
   const page = pageDocument({
-    template: withPageHead(indexHtml, pageHead({ config, language, text, origin })),
+    template,
     lang: localeOf(language),
     title: undefined,
     head: '',
@@ -80,6 +87,6 @@ export async function renderSinglePage({ indexHtml, styles, rawConfig, config, p
     root: app,
   });
   // No manifests: nothing is federated. Every section is in the server's HTML.
-  const data = pageDataScript({ config: rawConfig, language, manifests: {}, rendered: [...SECTION_IDS] });
+  const data = pageDataScript({ config: rawConfig, language, manifests: {}, rendered: [...SECTION_IDS], hydration: {}, problems: [...problems] });
   return page.replace(PAGE_DATA_SLOT, () => data);
 }

@@ -19,7 +19,7 @@ test('the page composes three sections, each from its own origin', async ({ page
     await page.getByRole('tab', { name: tab }).click();
     await expect(page.getByRole('tabpanel', { name: tab }).getByRole('heading', { name: heading })).toBeVisible();
   }
-  for (const port of [1, 2, 3]) expect(stylesheets).toContain(site.origin(port));
+  for (const port of [1, 2, 3] as const) expect(stylesheets).toContain(site.origin(port));
   await expect.poll(() => [...entries].sort()).toEqual([site.origin(3)]);
 });
 

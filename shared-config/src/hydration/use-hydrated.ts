@@ -6,12 +6,11 @@ const subscribe = () => () => {};
  * False while the page is rendered on the server and while the browser
  * hydrates that HTML; true once the browser's React owns the component, and
  * at once in a client-only render (React re-renders with `true` right after
- * hydrating). The host's shell applies its scripted state (hidden panels,
- * the roving tab stop, the tab read from the hash) only when this is true,
- * so the server's HTML reads without JavaScript and hydrates without a
- * mismatch; the Contact form keeps its fields read-only and Send disabled
- * until then, since a click would otherwise submit the form natively and
- * lose what was typed.
+ * hydrating). A section renders what needs its code only when this is
+ * true, so its server HTML reads without JavaScript and hydrates without a
+ * mismatch: the Contact form keeps Send disabled until then (the page
+ * script enables it and holds a submit until hydration), since without
+ * script a click would submit the form natively and lose what was typed.
  *
  * A subpath of its own, compiled into each app that imports it: it holds no
  * state, so it needs no single instance, and the shared singleton stays as
