@@ -11,8 +11,12 @@ const CONTACT_ISLAND = `[${ISLAND_ATTRIBUTE}="contact"]`;
 const HYDRATED_ISLAND = `${CONTACT_ISLAND}[data-island-state="hydrated"]`;
 /** The hydration data only a server-rendered page carries. */
 const SERVER_RENDERED = `#${PAGE_DATA_ID}`;
-/** A one-root page (the single bundle SSR): the shell's `<main>` once React owns it, which is when the whole tree, the form too, has hydrated. */
-const HYDRATED_PAGE = 'main[data-hydrated]';
+/**
+ * A one-root page (the single bundle SSR, which has no page script): the
+ * shell's `<main>` once the App's effect has started the shell's behaviour,
+ * which is when the whole tree, the form too, has hydrated.
+ */
+const HYDRATED_PAGE = 'main[data-enhanced]';
 
 /** No request for this long: the network is idle, as Lighthouse's own network-quiet threshold has it. */
 const QUIET_MS = 1000;

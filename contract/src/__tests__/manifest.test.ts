@@ -130,3 +130,12 @@ describe('the node build', () => {
     expect((found as Partial<NodeEntry>).url).toBeUndefined();
   });
 });
+
+test('a section’s hydration is read from metaData.hydration: the default when absent, refused in words when the page cannot follow it', () => {
+  expect(read(manifest()).hydration).toEqual({ mode: 'interactive', when: ['load'] });
+  expect(read(manifest({ hydration: { mode: 'static' } })).hydration).toEqual({ mode: 'static' });
+  expect(problem(JSON.stringify(manifest({ hydration: { mode: 'interactive', when: ['load', 'onerror=alert(1)'] } })))).toMatch(
+    /metaData.hydration the page cannot follow: hydration.when has "onerror=alert\(1\)"/,
+  );
+  expect(problem(JSON.stringify(manifest({ hydration: 'static' })))).toMatch(/hydration is not an object/);
+});
