@@ -264,6 +264,7 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
       return answerThemeStylesheet(req, res, { config: site?.config, search: target!.search, vary: varyByHost.Vary });
     }
     if (rendering && (pathname === '/' || pathname === '/index.html')) return rendering.handle(req, res, () => files(req, res, next));
+    if (rendering?.sectionStyles.handles(pathname)) return rendering.sectionStyles.answer(req, res, pathname!);
     if (pathname !== '/config.json') return files(req, res, next);
     const { answer } = await siteOf(req);
     if (answer.fault) settings.log(`config.json: ${answer.fault}`);

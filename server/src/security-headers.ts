@@ -83,8 +83,9 @@ export function remoteOrigins(config: ParsedConfig): string[] {
 /**
  * The host page's Content-Security-Policy. Scripts, styles (a remote's CSS
  * chunks come from its origin), images and fetches (manifests) may come from
- * the page's own origin and the remotes' origins only; nothing inline and no
- * eval: zod runs jitless, Module Federation loads remoteEntry.js as a script
+ * the page's own origin and the remotes' origins only; no eval, and nothing
+ * inline but the server-rendered page's own page script, which the front
+ * server allows by its hash (ssr/inline-page-script.ts): zod runs jitless, Module Federation loads remoteEntry.js as a script
  * file, React sets styles through the CSSOM.
  */
 export function contentSecurityPolicy(origins: readonly string[]): string {

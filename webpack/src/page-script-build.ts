@@ -43,7 +43,10 @@ export function pageScriptConfig(options: PageScriptOptions): Configuration {
     devtool: false,
     output: {
       path: path.join(options.dir, 'dist'),
-      publicPath: 'auto',
+      // The front server inlines the page script into the page, where `auto`
+      // (which reads the script's own src) has nothing to read; the host is
+      // served at the root of its origin.
+      publicPath: '/',
       filename: '[name].[contenthash:10].js',
       chunkFilename: 'page-script-[name].[contenthash:10].js',
       uniqueName: 'portico_host_page_script',

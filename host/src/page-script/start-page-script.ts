@@ -78,9 +78,13 @@ function islandPlans(data: PageData): IslandPlan[] {
  * when an island asks for it. A static section the server rendered never
  * brings any code; Contact's when the visitor is about to use it.
  * `hostScript` is the host's entry, which the server names on this script's
- * tag (`data-src`). Returns the clean-up (for tests: a page lives until unloaded).
+ * tag (`data-src`). What changes the page (the shell's state, the
+ * enabled controls, the islands' observers) waits for the first paint
+ * (`whenPainted`): the server's HTML and `:target` styles are right until
+ * then, and work done before the paint would stand between the HTML and the
+ * screen. Returns the clean-up (for tests: a page lives until unloaded).
  */
-export function startPageScript(doc: Document, hostScript: string | null): () => void {
+export function startPageScript(doc: Document, hostScript: string | null, whenPainted: (start: () => void) => void = afterFirstPaint): () => void {
   const data = readPageData(doc);
   const storage = (() => {
     try {
@@ -89,9 +93,6 @@ export function startPageScript(doc: Document, hostScript: string | null): () =>
       return undefined;
     }
   })();
-  // Controls a section keeps disabled for a page without script (a native
-  // submit would lose the form): with this script here, submits are held.
-  for (const control of doc.querySelectorAll<HTMLButtonElement>(`[${ISLAND_ATTRIBUTE}] [${ENABLED_BY_SCRIPT}]`)) control.disabled = false;
   const stopRestoring = restoreDrafts(doc, storage);
   const stopHolding = holdSubmitsUntilHydrated(doc);
 
@@ -110,8 +111,20 @@ export function startPageScript(doc: Document, hostScript: string | null): () =>
 
   const plans = data ? islandPlans(data) : [];
   for (const plan of plans) if (plan.rendered) noteArrival(plan.section, 'ssr');
-  const triggers = watchIslands(doc, plans, request);
-  const stopShell = startShellBehaviour(doc, { onSelected: (section) => triggers.selected(section), storage });
+  let stop = () => {};
+  let stopped = false;
+  whenPainted(() => {
+    if (stopped) return;
+    // Controls a section keeps disabled for a page without script (a native
+    // submit would lose the form): with this script here, submits are held.
+    for (const control of doc.querySelectorAll<HTMLButtonElement>(`[${ISLAND_ATTRIBUTE}] [${ENABLED_BY_SCRIPT}]`)) control.disabled = false;
+    const triggers = watchIslands(doc, plans, request);
+    const stopShell = startShellBehaviour(doc, { onSelected: (section) => triggers.selected(section), storage });
+    stop = () => {
+      triggers.stop();
+      stopShell();
+    };
+  });
   const config = data && typeof data.config === 'object' && data.config !== null ? (data.config as Partial<SiteConfig>) : undefined;
   // For the operator, as the client-rendered page tells them: what config.json
   // has wrong (as the server read it) and what a valid one still lacks (read
@@ -128,9 +141,9 @@ export function startPageScript(doc: Document, hostScript: string | null): () =>
     if (registrations.length > 0) void import('@portico/toolkit/service-worker').then(({ unregisterServiceWorkers }) => unregisterServiceWorkers());
   });
   return () => {
+    stopped = true;
     stopRestoring();
     stopHolding();
-    triggers.stop();
-    stopShell();
+    stop();
   };
 }

@@ -28,6 +28,8 @@ import { ManifestWatcher, type WatchedManifest } from './manifest-watcher';
 import { answerPage, compressPage, type PageEncoding } from './page-answer';
 import { chooseSandbox, containedNodeOptions, type Sandbox, type SandboxOptions } from './sandbox';
 import { checkSectionHtml, idsIn } from './section-html';
+import { SectionStyles } from './section-styles';
+import { allowingPageScript, pageScriptIn, pageScriptReader, withInlinePageScript, type PageScriptCode } from './inline-page-script';
 import { Supervisor, type Plan } from './supervisor';
 import { WorkerProcess } from './worker-process';
 
@@ -137,6 +139,8 @@ export interface ServerRendering {
    * Each problem in words; none means it renders.
    */
   checkRender: (section: SectionId, build: NodeBuild) => Promise<string[]>;
+  /** The sections' stylesheets the page links from its own origin (`/section-styles/…`). */
+  sectionStyles: Pick<SectionStyles, 'handles' | 'answer'>;
   /** The workers and the caches, for measurements and tests. */
   worker: () => RenderWorkerState;
   close: () => Promise<void>;
@@ -172,6 +176,8 @@ interface CachedPage {
   bodies: Map<PageEncoding, Promise<Buffer>>;
   /** What it holds, for the cache's byte budget. */
   bytes: number;
+  /** The page script inlined in it, whose hash the page's CSP allows. */
+  script?: PageScriptCode;
 }
 
 interface Template {
@@ -220,6 +226,8 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   const caching = options.cache !== false;
   const templateFile = path.join(options.rootDir, 'host/dist/index.html');
   const pages = new ByteCache<CachedPage>(SSR_LIMITS.pageCacheBytes);
+  const sectionStyles = new SectionStyles(options.log);
+  const readPageScript = pageScriptReader(path.dirname(templateFile));
   const shells = new ByteCache<ShellEntry>(SSR_LIMITS.shellCacheBytes);
   const sectionResults = new ByteCache<SectionResult>(SSR_LIMITS.sectionCacheBytes);
   const shellFlights = new Map<string, Flight<ShellEntry | undefined>>();
@@ -637,7 +645,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       if (pin !== undefined && !matchesPin(watched.text, watched.hash, pin)) continue;
       manifests[id] = watched.text;
       if (watched.read && 'manifest' in watched.read) {
-        stylesheets[id] = sectionStylesheets(watched.read.manifest);
+        stylesheets[id] = sectionStyles.local(sectionStylesheets(watched.read.manifest));
         hydration[id] = watched.read.manifest.hydration;
       }
       const entry = nodeEntryOf(watched);
@@ -674,15 +682,19 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     if (cached) return cached;
     const problems = site.problems.map(({ field, message }) => ({ field, message }));
     const data = pageDataScript({ config: site.raw, language, manifests, rendered, hydration, problems });
+    const named = pageScriptIn(shell.html);
+    const script = named ? await readPageScript(named) : undefined;
     // One pass over the shell: what is put in is never read again for slots.
-    const html = shell.html.replace(SLOT, (slot, section: SectionId | undefined) => {
+    const composed = shell.html.replace(SLOT, (slot, section: SectionId | undefined) => {
       if (section) return filled.get(section) ?? shell.fallbacks[section];
       if (slot === STYLES_SLOT) return rendered.map((id) => shell.styles[id] ?? '').join('');
       if (slot === PAGE_DATA_SLOT) return data;
       return '';
     });
+    // After the slots are filled: the script's code is never read for slots.
+    const html = script ? withInlinePageScript(composed, script) : composed;
     const bytes = Buffer.from(html);
-    const entry: CachedPage = { key, html: bytes, hash: sha256(html).slice(0, 27), bodies: new Map(), bytes: bytes.length };
+    const entry: CachedPage = { key, html: bytes, hash: sha256(html).slice(0, 27), bodies: new Map(), bytes: bytes.length, script: html === composed ? undefined : script };
     if (caching) pages.set(key, entry, entry.bytes);
     return entry;
   }
@@ -710,9 +722,10 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     const page = await compose(req, target.pathname, target.search);
     if (!page) return fallback();
 
-    const headers = await options.pageHeaders(req, target.search);
+    const policy = await options.pageHeaders(req, target.search);
     // The manifests are in the page: preloading them would fetch each twice.
-    delete headers.Link;
+    delete policy.Link;
+    const headers = page.script ? allowingPageScript(policy, page.script) : policy;
     await answerPage(req, res, { hash: page.hash, bodyOf: (encoding) => bodyOf(page, encoding) }, headers);
   }
 
@@ -802,6 +815,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     start,
     warm,
     checkRender,
+    sectionStyles,
     worker: state,
     close: async () => {
       closed = true;

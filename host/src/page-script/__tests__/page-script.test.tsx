@@ -81,7 +81,7 @@ test('without JavaScript the tabs are links to #home, #about and #contact, each 
 test('a visit to /#about: the page script shows About Us only and selects its tab, one Tab stop, and asks for no code at all', async () => {
   window.history.replaceState(null, '', '/#about');
   await serverPage();
-  stops.push(startPageScript(document, null));
+  stops.push(startPageScript(document, null, (start) => start()));
   expect(screen.getByRole('tab', { name: 'About Us' })).toHaveAttribute('aria-selected', 'true');
   expect(screen.getByRole('tabpanel', { name: 'About Us' })).toBeVisible();
   expect(screen.queryByRole('tabpanel', { name: 'Home' })).not.toBeInTheDocument();
@@ -92,7 +92,7 @@ test('a visit to /#about: the page script shows About Us only and selects its ta
 test('a click on a tab selects in place (hash recorded, section shown), and selecting Contact asks for its island, never for Home’s or About’s', async () => {
   const user = userEvent.setup();
   await serverPage();
-  stops.push(startPageScript(document, null));
+  stops.push(startPageScript(document, null, (start) => start()));
   await user.click(screen.getByRole('tab', { name: 'About Us' }));
   expect(requested).toEqual([]);
   await user.click(screen.getByRole('tab', { name: 'Contact us' }));
@@ -108,7 +108,7 @@ test('a click on a tab selects in place (hash recorded, section shown), and sele
 test('arrow keys move the focus between tabs; Space and Enter select; Back follows the hash', async () => {
   const user = userEvent.setup();
   await serverPage();
-  stops.push(startPageScript(document, null));
+  stops.push(startPageScript(document, null, (start) => start()));
   screen.getByRole('tab', { name: 'Home' }).focus();
   await user.keyboard('{ArrowRight}{ArrowRight} ');
   expect(screen.getByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
@@ -124,7 +124,7 @@ test('the skip link moves the focus to the section shown', async () => {
   const user = userEvent.setup();
   window.history.replaceState(null, '', '/#contact');
   await serverPage();
-  stops.push(startPageScript(document, null));
+  stops.push(startPageScript(document, null, (start) => start()));
   await user.click(screen.getByRole('link', { name: 'Skip to content' }));
   expect(screen.getByRole('tabpanel', { name: 'Contact us' })).toHaveFocus();
 });
@@ -132,7 +132,7 @@ test('the skip link moves the focus to the section shown', async () => {
 test('the first focus or keystroke in Contact asks for its island, though its tab was never chosen', async () => {
   const user = userEvent.setup();
   await serverPage();
-  stops.push(startPageScript(document, null));
+  stops.push(startPageScript(document, null, (start) => start()));
   // Reached without its tab (JavaScript's view of a panel hidden to the eye is enough for the test).
   screen.getByLabelText('Name', { selector: 'input' }).focus();
   await user.keyboard('A');
@@ -141,7 +141,7 @@ test('the first focus or keystroke in Contact asks for its island, though its ta
 
 test('a section the server could not render is asked for at once, static or not', async () => {
   await serverPage({ rendered: ['home', 'contact'] });
-  stops.push(startPageScript(document, null));
+  stops.push(startPageScript(document, null, (start) => start()));
   expect(requested).toEqual(['about']);
 });
 
@@ -149,7 +149,7 @@ test('Send before the form is hydrated neither submits natively nor loses a lett
   const user = userEvent.setup();
   window.history.replaceState(null, '', '/#contact');
   await serverPage();
-  stops.push(startPageScript(document, null));
+  stops.push(startPageScript(document, null, (start) => start()));
   const submits: boolean[] = [];
   const form = document.querySelector('form')!;
   // The section's own handler, as React's would be once hydrated.
@@ -174,7 +174,7 @@ test('Send before the form is hydrated neither submits natively nor loses a lett
 test('what was typed survives a switch of language: kept for the next page load in this tab, put back into the same field once', async () => {
   const user = userEvent.setup();
   await serverPage();
-  stops.push(startPageScript(document, null));
+  stops.push(startPageScript(document, null, (start) => start()));
   await user.type(screen.getByLabelText('Name', { selector: 'input' }), 'Budi');
   const indonesian = screen.getByRole('link', { name: 'Bahasa Indonesia' });
   // jsdom does not navigate; the browser would load /?type=2.
@@ -182,18 +182,32 @@ test('what was typed survives a switch of language: kept for the next page load 
   await user.click(indonesian);
 
   await serverPage();
-  stops.push(startPageScript(document, null));
+  stops.push(startPageScript(document, null, (start) => start()));
   expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('Budi');
   await serverPage();
-  stops.push(startPageScript(document, null));
+  stops.push(startPageScript(document, null, (start) => start()));
   expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('');
 });
 
 test('drafts in storage are only ever a field’s value: markup in them is not parsed', async () => {
   window.sessionStorage.setItem('portico:drafts', JSON.stringify({ 'contact/name': '<img src=x onerror=alert(1)>', root: '<b>x</b>' }));
   await serverPage();
-  stops.push(startPageScript(document, null));
+  stops.push(startPageScript(document, null, (start) => start()));
   expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('<img src=x onerror=alert(1)>');
   expect(document.querySelector('img')).toBeNull();
   expect(within(document.getElementById('root')!).queryByText('x')).toBeNull();
+});
+
+test('until the first paint the page script changes nothing on the page: the server’s HTML and the `:target` styles stand alone', async () => {
+  window.history.replaceState(null, '', '/#contact');
+  await serverPage();
+  let paint = () => {};
+  stops.push(startPageScript(document, null, (start) => (paint = start)));
+  const before = document.getElementById('root')!.innerHTML;
+  expect(screen.getByRole('button', { name: 'Send message' })).toBeDisabled();
+  paint();
+  expect(document.getElementById('root')!.innerHTML).not.toBe(before);
+  expect(screen.getByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
+  expect(screen.getByRole('button', { name: 'Send message' })).toBeEnabled();
+  expect(requested).toEqual(['contact']);
 });

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** The page script's tag as the render worker writes it (host/src/workers/page-document.ts). */
+const PAGE_SCRIPT_TAG = /<script defer src="(page-script\.[0-9a-f]{10}\.js)" data-src="([^"<>]+)"><\/script>/;
+
+/** The page script's code as read from the host's dist/, and its CSP hash. */
+export interface PageScriptCode {
+  file: string;
+  code: string;
+  /** `'sha256-…'`, for the page's `script-src`. */
+  source: string;
+}
+
+/**
+ * Reads `file` (a page script the host built) from `distDir`, once per
+ * change; undefined when it cannot be inlined: not there, or holding the
+ * text `</script` (it would end the element early).
+ */
+export function pageScriptReader(distDir: string): (file: string) => Promise<PageScriptCode | undefined> {
+  const read = new Map<string, Promise<PageScriptCode | undefined>>();
+  return (file) => {
+    let code = read.get(file);
+    if (!code) {
+      code = readFile(path.join(distDir, path.basename(file)), 'utf8').then(
+        (text) => (/<\/script/i.test(text) ? undefined : { file, code: text, source: `'sha256-${createHash('sha256').update(text).digest('base64')}'` }),
+        () => undefined,
+      );
+      // A hashed name is one content: kept while it is the one the template names.
+      read.clear();
+      read.set(file, code);
+    }
+    return code;
+  };
+}
+
+/** The page script the composed page names, if any. */
+export function pageScriptIn(html: string): string | undefined {
+  return PAGE_SCRIPT_TAG.exec(html)?.[1];
+}
+
+/**
+ * The composed page with its page script inline, last in `<body>` (after
+ * the page data it reads), instead of a file fetched beside the page: the
+ * page's only script before any interaction is then in the HTML's own
+ * bytes, and no request of its own stands before the page's first paint.
+ * It keeps `data-src` (the host's entry). The CSP allows it by its hash.
+ */
+export function withInlinePageScript(html: string, script: PageScriptCode): string {
+  const tag = PAGE_SCRIPT_TAG.exec(html);
+  if (!tag || tag[1] !== script.file) return html;
+  const entry = tag[2]!;
+  return html.replace(PAGE_SCRIPT_TAG, '').replace('</body>', () => `<script data-src="${entry}">${script.code}</script></body>`);
+}
+
+/** `headers` with the page script's hash added to the CSP's `script-src`. */
+export function allowingPageScript(headers: Record<string, string>, script: PageScriptCode): Record<string, string> {
+  const csp = headers['Content-Security-Policy'];
+  if (!csp) return headers;
+  return { ...headers, 'Content-Security-Policy': csp.replace(/(^|;\s*)script-src /, (match) => `${match}${script.source} `) };
+}
