@@ -47,6 +47,14 @@ test('the page is the Node server\'s answer, rendered for the origin nginx was r
   // Rendered for the public origin (X-Forwarded-Host), not the upstream's.
   expect(html).toContain(`<link rel="canonical" href="${url}/"`);
   expect(html).not.toContain(nodeUrl);
+  // The sections' stylesheets it links from its own origin come through nginx from the Node server.
+  const styles = [...html.matchAll(/href="(\/section-styles\/[^"]+\.css)"/g)].map((match) => match[1]!);
+  expect(styles).toHaveLength(3);
+  for (const path of styles) {
+    const css = await request.get(`${url}${path}`);
+    expect(css.status(), path).toBe(200);
+    expect(css.headers()['content-type']).toBe('text/css; charset=utf-8');
+  }
   const indonesian = await (await request.get(`${url}/index.html?type=2`)).text();
   expect(indonesian).toContain('<html lang="id"');
   expect(indonesian).toContain('<main');

@@ -95,12 +95,12 @@ function location(config: string, match: string): string | undefined {
 }
 
 describe('server rendering (the default)', () => {
-  test('the page, config.json, /theme.css, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx', () => {
-    for (const match of ['= /', '= /index.html', '= /config.json', '= /theme.css', '= /sitemap.xml', '= /robots.txt', '/api/']) {
+  test('the page, config.json, /theme.css, the sections\' stylesheets, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx', () => {
+    for (const match of ['= /', '= /index.html', '= /config.json', '= /theme.css', '^~ /section-styles/', '= /sitemap.xml', '= /robots.txt', '/api/']) {
       expect(location(text, match)).toContain('proxy_pass http://portico_node;');
     }
-    // Those seven and nothing else: hashed files and the remotes are nginx's.
-    expect(text.match(/proxy_pass/g)).toHaveLength(7);
+    // Those eight and nothing else: hashed files and the remotes are nginx's.
+    expect(text.match(/proxy_pass/g)).toHaveLength(8);
   });
 
   test("with no Node server answering, config.json is the operator's file as written (the fresh-install state)", () => {
