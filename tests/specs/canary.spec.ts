@@ -100,6 +100,15 @@ async function visit(context: BrowserContext): Promise<Seen> {
   return seen;
 }
 
+/**
+ * Until this server serves the canary: it warms the candidate's build first
+ * (up to 1.2 s) and swaps it in when warm, so a visit right after the
+ * command may still get the page without cohorts (no cookie).
+ */
+async function untilCanaryServed(): Promise<void> {
+  await expect.poll(async () => (await fetch(`http://localhost:${port}/`)).headers.get('set-cookie') ?? '', { timeout: 15_000 }).toContain('portico_cohort=');
+}
+
 /** Fresh browsers visiting at once: a batch of visitors, each a new cohort. */
 const BATCH = 4;
 
@@ -132,6 +141,7 @@ async function visitUntil(browser: Browser, action: string): Promise<{ visits: n
 test('a visitor keeps their cohort across ten visits; a healthy candidate is promoted by the judge once it has its visits', async ({ browser }, testInfo) => {
   const candidate = /contact-\d+/.exec(await release('publish', 'contact', `${healthy.url}mf-manifest.json`))![0];
   await release('canary', 'contact', candidate, '--percent', '50', '--min-visits', '1000', '--max-slowdown', '10');
+  await untilCanaryServed();
 
   // The first visit draws the cohort; the nine after it, at once, carry its cookie.
   const context = await browser.newContext();
