@@ -25,18 +25,8 @@ function loadTexts(language: Language): Promise<TextPack> {
 
 type PageModule = typeof import('./app/render-page');
 
-/**
- * Each section's container as the page arrived, read before React starts:
- * the shell keeps that markup as it is, and the sections the server rendered
- * hydrate it.
- */
-function islandStarts(rendered: readonly SectionId[]): Record<SectionId, IslandStart> {
-  const starts = SECTION_IDS.map((id) => {
-    const html = document.querySelector(`[${ISLAND_ATTRIBUTE}="${id}"]`)?.innerHTML ?? '';
-    return [id, { html, hydrate: rendered.includes(id) }];
-  });
-  return Object.fromEntries(starts) as Record<SectionId, IslandStart>;
-}
+/** The client-rendered page's islands: no section's HTML came with it, so each renders its section afresh. */
+const CLIENT_ISLANDS = Object.fromEntries(SECTION_IDS.map((id) => [id, { html: '', hydrate: false }])) as Record<SectionId, IslandStart>;
 
 function reportConfig(problems: readonly { field: string; message: string }[], warnings: readonly string[]): void {
   if (problems.length > 0) {
@@ -105,7 +95,6 @@ async function start(page: Promise<PageModule>): Promise<void> {
   // manifests it was rendered from: its islands start from the same ones.
   const pageData = readPageData(document);
   if (pageData) return startIslands(pageData, page);
-  const islands = islandStarts([]);
   const language = languageFromSearch(window.location.search);
   // The page's staircase is short only if nothing waits needlessly: the
   // sections start loading as soon as config.json names them, while the
@@ -126,7 +115,7 @@ async function start(page: Promise<PageModule>): Promise<void> {
   const [{ config, problems, remotes, sections }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);
   const { renderPage } = await page;
   await yieldToMain();
-  renderPage(container, { config, problems, language, text, remotes, sections, islands });
+  renderPage(container, { config, problems, language, text, remotes, sections, islands: CLIENT_ISLANDS });
   // An older version of the site may have left a service worker that would
   // pin stale remotes; removing it is off the critical path, in its own chunk.
   if ('serviceWorker' in navigator) {
