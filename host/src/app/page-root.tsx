@@ -26,8 +26,9 @@ export interface PageRootProps extends PageStart {
 }
 
 /**
- * The shell's tree, the one the shell worker renders and the browser renders
- * or hydrates: both must build the same tree for hydration to match. Each
+ * The shell's tree: the shell worker renders it for the server-rendered page
+ * (whose shell the browser never hydrates: its page script gives it its
+ * behaviour), and the browser renders it for the client-rendered page. Each
  * section is a root of its own inside it (SectionIsland).
  */
 export function PageRoot({ config, problems, language, text, remotes, sections, islands, address }: PageRootProps) {

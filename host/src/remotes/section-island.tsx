@@ -95,15 +95,15 @@ export interface SectionIslandProps {
 }
 
 /**
- * A section as a React root of its own inside the shell (an island). The
- * section's HTML comes from a section worker on the server that runs that
- * team's code alone, in a sandbox, and the front server puts it in this
- * container; the shell's own HTML never holds a section's markup. So the
- * shell hydrates without the section, and the section hydrates its own
- * markup here, under the same id prefix the server used. The container's
- * markup is given to React as `dangerouslySetInnerHTML`, exactly as the page
- * arrived with it and kept as one object, so the shell never touches it; the
- * island's root is the one element inside it (`islandMarkup`).
+ * A section as a React root of its own inside the shell (an island). On the
+ * server, the shell worker renders this container around a slot the front
+ * server fills with the section worker's HTML (that team's code alone, in a
+ * sandbox); the shell's own HTML never holds a section's markup, and the
+ * browser starts that island alone (`startIsland`). On the client-rendered
+ * page, this component renders the section in its container. The
+ * container's markup is given to React as `dangerouslySetInnerHTML`, kept as
+ * one object, so the shell never touches it; the island's root is the one
+ * element inside it (`islandMarkup`).
  */
 function SectionIslandUnmemoized({ section, load, start }: SectionIslandProps) {
   const portico = usePortico();
