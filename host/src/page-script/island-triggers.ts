@@ -47,13 +47,15 @@ export function watchIslands(doc: Document, plans: readonly IslandPlan[], reques
       if (typeof win.requestIdleCallback === 'function') win.requestIdleCallback(idle, { timeout: 5000 });
       else win.setTimeout(idle, 1000);
     }
-    const container = containerOf(section);
-    if (hydratesOn(hydration, 'visible') && container && typeof win.IntersectionObserver === 'function') {
+    // The container and the island's root are `display: contents` (no box,
+    // so never intersecting): what is watched is the section's own markup.
+    const content = containerOf(section)?.querySelector(':scope > * > *');
+    if (hydratesOn(hydration, 'visible') && content && typeof win.IntersectionObserver === 'function') {
       // A hidden panel (another tab selected) never intersects.
       const observer = new win.IntersectionObserver((entries) => {
         if (entries.some((entry) => entry.isIntersecting)) ask(section);
       }, { rootMargin: VISIBLE_MARGIN });
-      observer.observe(container);
+      observer.observe(content);
       cleanups.push(() => observer.disconnect());
     }
   }

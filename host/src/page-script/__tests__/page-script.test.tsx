@@ -211,3 +211,38 @@ test('until the first paint the page script changes nothing on the page: the ser
   expect(screen.getByRole('button', { name: 'Send message' })).toBeEnabled();
   expect(requested).toEqual(['contact']);
 });
+
+test('“visible”: the section’s own markup is watched (its containers have no box), and scrolling it near asks for the island', async () => {
+  const watched: Element[] = [];
+  let report: (entries: { isIntersecting: boolean }[]) => void = () => {};
+  const original = window.IntersectionObserver;
+  window.IntersectionObserver = class {
+    constructor(callback: (entries: { isIntersecting: boolean }[]) => void) {
+      report = callback;
+    }
+    observe(element: Element) {
+      watched.push(element);
+    }
+    disconnect() {}
+  } as unknown as typeof IntersectionObserver;
+  try {
+    await serverPage();
+    const visibleContact = { ...DECLARED, contact: { mode: 'interactive', when: ['visible'] } } as const;
+    document.getElementById('portico-page-data')!.textContent = JSON.stringify({
+      config: {},
+      language: 'en',
+      manifests: { home: '{}', about: '{}', contact: '{}' },
+      rendered: ['home', 'about', 'contact'],
+      hydration: visibleContact,
+    });
+    stops.push(startPageScript(document, null, (start) => start()));
+    expect(watched.map((element) => element.tagName)).toEqual(['H2']);
+    expect(watched[0]).toHaveTextContent('Contact content');
+    report([{ isIntersecting: false }]);
+    expect(requested).toEqual([]);
+    report([{ isIntersecting: true }]);
+    expect(requested).toEqual(['contact']);
+  } finally {
+    window.IntersectionObserver = original;
+  }
+});
