@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { PAGE_DATA_ID } from '@portico/contract/page-data';
 import { ISLAND_ATTRIBUTE } from '../host/src/remotes/island-contract';
@@ -34,17 +32,6 @@ export interface ContactVisit {
   hydratedBy: string;
   /** Errors the page logged (a hydration mismatch shows here). */
   errors: string[];
-}
-
-/**
- * Whether the host in `dist` marks its islands' state (`data-island-state`):
- * the attribute is set by the host's own code, so its name is in its built
- * script, as a string or as the `dataset` property.
- */
-export function marksIslandState(dist: string): boolean {
-  return readdirSync(dist)
-    .filter((file) => file.endsWith('.js'))
-    .some((file) => /data-island-state|islandState/.test(readFileSync(path.join(dist, file), 'utf8')));
 }
 
 /**
@@ -88,21 +75,15 @@ function watchNetwork(cdp: CDPSession) {
 }
 
 /** Waits for the Contact form, on screen, to be interactive; says how it knew. */
-async function contactHydrated(page: Page, islandState: boolean): Promise<string> {
+async function contactHydrated(page: Page): Promise<string> {
   if ((await page.locator(CONTACT_ISLAND).count()) === 0) {
     await page.locator(HYDRATED_PAGE).waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
     return HYDRATED_PAGE;
   }
   // Drawn by React in the browser, the form is live as soon as it is shown.
   if ((await page.locator(SERVER_RENDERED).count()) === 0) return 'rendered in the browser';
-  if (islandState) {
-    await page.locator(HYDRATED_ISLAND).waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
-    return HYDRATED_ISLAND;
-  }
-  // A host built before islands marked their state: nothing on the page says
-  // when the Contact island's root is done, so the network going idle after
-  // its code arrived stands in for it.
-  return 'network idle (this host marks no island state)';
+  await page.locator(HYDRATED_ISLAND).waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
+  return HYDRATED_ISLAND;
 }
 
 /**
@@ -110,10 +91,9 @@ async function contactHydrated(page: Page, islandState: boolean): Promise<string
  * with Lighthouse's mobile screen and user agent, wait for the network to be
  * idle, select the "Contact us" tab, wait until the Contact form has
  * hydrated and the network is idle again, and add up every script
- * transferred. `islandState`: the host marks its islands' state
- * (marksIslandState).
+ * transferred.
  */
-export async function visitContact(url: string, { islandState }: { islandState: boolean }): Promise<ContactVisit> {
+export async function visitContact(url: string): Promise<ContactVisit> {
   const { screenEmulationMetrics, userAgents } = await import('lighthouse/core/config/constants.js');
   const screen = screenEmulationMetrics.mobile;
   if (!screen) throw new Error("Lighthouse's constants name no mobile screen");
@@ -140,7 +120,7 @@ export async function visitContact(url: string, { islandState }: { islandState: 
     await network.idle();
     await page.getByRole('tab', { name: 'Contact us' }).click();
     await page.getByRole('button', { name: 'Send message' }).waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
-    const hydratedBy = await contactHydrated(page, islandState);
+    const hydratedBy = await contactHydrated(page);
     await network.idle();
     return { jsBytes: network.scriptBytes(), hydratedBy, errors };
   } finally {

@@ -6,7 +6,7 @@ import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
 import { startPortico } from '@portico/server';
 import { runServe, waitForOutput } from '../tests/support/run-cli';
 import { serveUnderPath, type StaticServer } from '../tests/support/static-server';
-import { marksIslandState, visitContact } from './contact-visit';
+import { visitContact } from './contact-visit';
 import { extraHostConfig, extraRemoteConfigs } from './extra-remotes/build-extra-remotes';
 import { medianFigures, runLighthouse, type PageFigures } from './lighthouse-runs';
 import { OUT_DIR, REPO_ROOT } from './paths';
@@ -132,15 +132,14 @@ function extraConfig(): string {
 
 /**
  * Lighthouse `RUNS` times, then one visit to the Contact form (its bytes do
- * not vary between visits as timings do). `islandState`: the host marks when
- * each island has hydrated (marksIslandState).
+ * not vary between visits as timings do).
  */
-async function measureColumn(name: string, url: string, islandState: boolean): Promise<ColumnFigures> {
+async function measureColumn(name: string, url: string): Promise<ColumnFigures> {
   process.stdout.write(`Lighthouse x${RUNS} on ${name} (${url})...`);
   const runs = await runLighthouse(url, RUNS);
   process.stdout.write(` performance ${runs.map((run) => run.performance).join(', ')}\n`);
   const figures = medianFigures(runs);
-  const visit = await visitContact(url, { islandState }).catch((error: unknown) => {
+  const visit = await visitContact(url).catch((error: unknown) => {
     console.log(`  Contact visit failed, its figure is n/a: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
   });
@@ -194,24 +193,20 @@ async function main(): Promise<void> {
     await runWebpack([...extraRemoteConfigs(extraRoot, EXTRA), extraHostConfig(path.join(OUT_DIR, 'extra/host/dist'), EXTRA)]);
   }
 
-  // Every host in this run is built from the same sources: one look at the product's build says whether islands mark their state.
-  const islandState = marksIslandState(path.join(REPO_ROOT, 'host/dist'));
-  const measure = (name: string, url: string) => measureColumn(name, url, islandState);
-
   // One server at a time, so each page is measured on a machine doing nothing else.
   const measureSsr = (name: string) => async (url: string) => {
     if (!(await serverRendered(url))) {
       console.log(`${name}: n/a (npm run serve answers ${url} without server-rendered sections: no render worker in this build)`);
       return null;
     }
-    return measure(name, url);
+    return measureColumn(name, url);
   };
   // Beacon off first: the first page measured in a run tends to be the slowest, and the beacon must not be flattered.
   const beaconOff = await withServe(PORTS.beaconOff, true, measureSsr('federated SSR, beacon off'), { health: false });
   const federatedSsr = await withServe(PORTS.federatedSsr, true, measureSsr('federated SSR'), { health: true });
   const federated = await withServe(PORTS.federated, false, async (url) => {
     if (await serverRendered(url)) throw new Error('PORTICO_SSR=0 npm run serve still rendered the page on the server');
-    return measure('federated, client-rendered', url);
+    return measureColumn('federated, client-rendered', url);
   });
 
   const servers: { close(): Promise<void> }[] = [];
@@ -232,11 +227,11 @@ async function main(): Promise<void> {
       extraServers.push(await serveUnderPath(path.join(extraRoot, `extra-${index}/dist`), '/', PORTS.extra + 10 + index));
     }
 
-    const singleFigures = await measure('single bundle, client-rendered', `http://${LOOPBACK}:${PORTS.single}/`);
+    const singleFigures = await measureColumn('single bundle, client-rendered', `http://${LOOPBACK}:${PORTS.single}/`);
     const singleSsrUrl = `http://${LOOPBACK}:${PORTS.singleSsr}/`;
     if (!(await serverRendered(singleSsrUrl))) throw new Error(`${singleSsrUrl} is not server-rendered`);
-    const singleSsrFigures = await measure('single bundle SSR', singleSsrUrl);
-    const extra = await measure(`federated + ${EXTRA} remotes`, `http://${LOOPBACK}:${PORTS.extra}/`);
+    const singleSsrFigures = await measureColumn('single bundle SSR', singleSsrUrl);
+    const extra = await measureColumn(`federated + ${EXTRA} remotes`, `http://${LOOPBACK}:${PORTS.extra}/`);
     report({ federatedSsr, beaconOff, federated, single: singleFigures, singleSsr: singleSsrFigures, extra }, started);
   } finally {
     await Promise.all([...servers, ...extraServers].map((server) => server.close()));

@@ -1,4 +1,5 @@
 import { configWarnings, loadConfig, loadPack, parseConfig, type TextPack } from '@portico/shared-config';
+import { configProblemsMessage } from '@portico/shared-config/config-warnings';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { languageFromSearch, type Language } from '@portico/contract/languages';
 import { configUrlFor } from '@portico/contract/preview';
@@ -29,9 +30,8 @@ type PageModule = typeof import('./app/render-page');
 const CLIENT_ISLANDS = Object.fromEntries(SECTION_IDS.map((id) => [id, { html: '', hydrate: false }])) as Record<SectionId, IslandStart>;
 
 function reportConfig(problems: readonly { field: string; message: string }[], warnings: readonly string[]): void {
-  if (problems.length > 0) {
-    console.error(`Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`);
-  }
+  const message = configProblemsMessage(problems);
+  if (message) console.error(message);
   for (const warning of warnings) console.warn(`Portico: ${warning}`);
 }
 

@@ -26,4 +26,4 @@ export { parseVisitReport, REPORT_RELEASE_MAX, REPORT_TOKEN_MAX, reportCounts, t
 export { BUCKET_RATIO, bucketOf, bucketValue, percentiles, VITAL_SCALE, type Histogram } from './health/vital-histogram';
 export { decideCanary, type CanaryDecision, type CanaryHealth } from './canary/decide-canary';
 export { JUDGE_ACTOR, JUDGE_EVERY_MS, startCanaryJudge, type CanaryJudge, type CanaryJudgeOptions } from './canary/canary-judge';
-export { canarySettingsProblem, type CanaryOptions, type CanarySettings } from './canary/canary-settings';
+export { type CanaryOptions, type CanarySettings } from './canary/canary-settings';

@@ -41,10 +41,15 @@ export function releasesFor(state: ServedState, bucket: number | undefined): Act
   return releases;
 }
 
-/** The distinct sets of releases the cohorts get (one without a canary): what the servers warm and render. */
+/**
+ * The distinct sets of releases the cohorts get (one without a canary): what
+ * the servers warm and render. Bucket 0 gets every candidate, and bucket P
+ * (a share, at most 99) is the first outside that canary; the highest share's
+ * bucket gets the active releases alone.
+ */
 export function cohortVariants(state: ServedState): ActiveReleases[] {
-  const buckets = [0, ...SECTION_IDS.flatMap((id) => (state.canaries[id] ? [state.canaries[id].percent] : []))].filter((bucket) => bucket <= 99);
-  const variants = new Map<string, ActiveReleases>([[releaseKey(state.active), state.active]]);
+  const buckets = [0, ...SECTION_IDS.flatMap((id) => (state.canaries[id] ? [state.canaries[id].percent] : []))];
+  const variants = new Map<string, ActiveReleases>();
   for (const bucket of buckets) {
     const releases = releasesFor(state, bucket);
     variants.set(releaseKey(releases), releases);

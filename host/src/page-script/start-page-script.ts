@@ -1,5 +1,5 @@
 import { DEFAULT_HYDRATION, ENABLED_BY_SCRIPT } from '@portico/contract/hydration';
-import { configWarnings } from '@portico/shared-config/config-warnings';
+import { configProblemsMessage, configWarnings } from '@portico/shared-config/config-warnings';
 import type { SiteConfig } from '@portico/shared-config/config';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { type PageData } from '@portico/contract/page-data';
@@ -129,10 +129,8 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   // For the operator, as the client-rendered page tells them: what config.json
   // has wrong (as the server read it) and what a valid one still lacks (read
   // from `legal` only, defensively).
-  const problems = data?.problems ?? [];
-  if (problems.length > 0) {
-    console.error(`Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`);
-  }
+  const problems = configProblemsMessage(data?.problems ?? []);
+  if (problems) console.error(problems);
   if (config) for (const warning of configWarnings(config as SiteConfig)) console.warn(`Portico: ${warning}`);
   startVisitReport(config?.health);
   // An older version of the site may have left a service worker that would

@@ -11,8 +11,9 @@ const MOST_VISITS = 10_000_000;
 const MOST_SLOWDOWN = 10;
 
 /**
- * The one check of a canary's settings, for the store and the control API
- * alike: the field that is wrong and why, or undefined when all are right.
+ * The one check of a canary's settings, made by the store (the control API
+ * passes settings on and answers the store's refusal): the field that is
+ * wrong and why, or undefined when all are right.
  */
 export function canarySettingsProblem(settings: CanarySettings): { field: keyof CanarySettings; problem: string } | undefined {
   const { percent, minVisits, maxFailureDelta, maxSlowdown, promoteAfterVisits } = settings;

@@ -358,7 +358,9 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
    * the section's URL in config.json.
    */
   async function sectionAnswers(sections: readonly SectionId[], hours = DEFAULT_HEALTH_WINDOW_HOURS): Promise<Record<string, unknown>> {
-    const [states, configured] = await Promise.all([store.sectionStates(), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
+    // One section (a canary endpoint's answer): only its state is read.
+    const only = sections.length === 1 ? sections[0] : undefined;
+    const [states, configured] = await Promise.all([store.sectionStates(only), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
     // The health failing must not fail the answer: a canary endpoint answers after its change is committed.
     const healths = await Promise.all(
       sections.map((section) =>

@@ -312,9 +312,9 @@ export class ReleaseStore {
     return new Map(rows.map((row) => [row.section, toCanary(row)]));
   }
 
-  /** Every section's active and previous release, and since when and by whom the active one is. */
-  async sectionStates(): Promise<Record<SectionId, SectionState>> {
-    return this.statesOf(this.db);
+  /** Every section's active and previous release (or `only`'s), and since when and by whom the active one is. */
+  async sectionStates(only?: SectionId): Promise<Record<SectionId, SectionState>> {
+    return this.statesOf(this.db, only);
   }
 
   private async statesOf(sql: Sql, only?: SectionId): Promise<Record<SectionId, SectionState>> {

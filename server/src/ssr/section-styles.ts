@@ -54,13 +54,18 @@ export class SectionStyles {
   constructor(private readonly log: (line: string) => void) {}
 
   /**
-   * The links for `stylesheets` on the page: each with a hash on this
-   * origin (fetched now, in the background, for the first visitor), the
-   * others as the manifest names them.
+   * The links for `stylesheets`, named by the manifest at `manifestUrl`, on
+   * the page: each with a hash on the manifest's own origin comes from this
+   * origin (fetched now, in the background, for the first visitor); the
+   * others are linked as the manifest names them, for the browser and its
+   * CSP to judge. The server fetches nothing from another origin than the
+   * manifest's, as for node builds: a manifest cannot make it reach
+   * elsewhere (another host on its network, say).
    */
-  local(stylesheets: readonly SectionStylesheet[]): SectionStylesheet[] {
+  local(manifestUrl: string, stylesheets: readonly SectionStylesheet[]): SectionStylesheet[] {
+    const origin = new URL(manifestUrl).origin;
     return stylesheets.map(({ href, integrity }) => {
-      if (!integrity) return { href };
+      if (!integrity || new URL(href).origin !== origin) return integrity ? { href, integrity } : { href };
       const file = fileNameOf(integrity);
       if (!this.named.has(file)) this.named.set(file, { href, integrity });
       void this.load(file);

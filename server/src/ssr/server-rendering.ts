@@ -645,7 +645,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       if (pin !== undefined && !matchesPin(watched.text, watched.hash, pin)) continue;
       manifests[id] = watched.text;
       if (watched.read && 'manifest' in watched.read) {
-        stylesheets[id] = sectionStyles.local(sectionStylesheets(watched.read.manifest));
+        stylesheets[id] = sectionStyles.local(watched.read.manifest.url, sectionStylesheets(watched.read.manifest));
         hydration[id] = watched.read.manifest.hydration;
       }
       const entry = nodeEntryOf(watched);

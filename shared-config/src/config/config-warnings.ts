@@ -18,3 +18,13 @@ export function configWarnings(config: SiteConfig): string[] {
   ].filter((field) => typeof field === 'string');
   return missing.length > 0 ? [`About Us shows the lender's disclosures without ${missing.join(' and ')}.`] : [];
 }
+
+/**
+ * config.json's problems as the console tells the operator, one line each;
+ * undefined when there are none. The client-rendered page's start-up and the
+ * server-rendered page's script (from the server's reading) say it alike.
+ */
+export function configProblemsMessage(problems: readonly { field: string; message: string }[]): string | undefined {
+  if (problems.length === 0) return undefined;
+  return `Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`;
+}

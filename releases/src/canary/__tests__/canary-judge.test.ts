@@ -1,6 +1,7 @@
 import type { SectionId } from '@portico/contract/sections';
 import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
 import type { HealthSource, ReleaseHealth } from '../../release';
+import { health } from './release-health';
 import { ReleaseStore, type PublishInput } from '../../store/release-store';
 import { JUDGE_ACTOR, startCanaryJudge, type CanaryJudge } from '../canary-judge';
 
@@ -12,15 +13,6 @@ const build = (section: SectionId): PublishInput => {
   return { section, manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`, integrity: `sha384-${builds}`, version: '1.0.0', buildId: `build-${builds}`, createdBy: 'ci', checks: [] };
 };
 
-const health = (visits: number, failures: number): ReleaseHealth => ({
-  visits,
-  failures,
-  failureRate: visits === 0 ? 0 : failures / visits,
-  failuresByClass: failures === 0 ? {} : { render: failures },
-  lcpP75: null,
-  inpP75: null,
-  clsP75: null,
-});
 
 /**
  * The health backend, faked: synthetic aggregates by release id, set by the

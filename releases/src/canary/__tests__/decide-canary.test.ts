@@ -1,4 +1,5 @@
-import { CANARY_DEFAULTS, type Canary, type ReleaseHealth } from '../../release';
+import { CANARY_DEFAULTS, type Canary } from '../../release';
+import { health } from './release-health';
 import { decideCanary } from '../decide-canary';
 
 const canary = (overrides: Partial<Canary> = {}): Canary => ({
@@ -11,17 +12,6 @@ const canary = (overrides: Partial<Canary> = {}): Canary => ({
   ...overrides,
 });
 
-/** An aggregate as the health source gives it: `failures` of `visits`, and p75 vitals where given. */
-const health = (visits: number, failures: number, vitals: Partial<Pick<ReleaseHealth, 'lcpP75' | 'inpP75' | 'clsP75'>> = {}): ReleaseHealth => ({
-  visits,
-  failures,
-  failureRate: visits === 0 ? 0 : failures / visits,
-  failuresByClass: failures === 0 ? {} : { render: failures },
-  lcpP75: null,
-  inpP75: null,
-  clsP75: null,
-  ...vitals,
-});
 
 describe('decideCanary', () => {
   it('decides nothing before the candidate has minVisits visits, however bad they are', () => {

@@ -89,6 +89,10 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
       [{ percent: 10, maxSlowdown: -1 }, 'maxSlowdown'],
       [{ percent: 10, maxSlowdown: Number.NaN }, 'maxSlowdown'],
       [{ percent: 10, minVisits: 50, promoteAfterVisits: 49 }, 'promoteAfterVisits'],
+      // The upper bounds: a typo's ten million and one visits, an eleven-fold slowdown.
+      [{ percent: 10, minVisits: 10_000_001 }, 'minVisits'],
+      [{ percent: 10, maxSlowdown: 11 }, 'maxSlowdown'],
+      [{ percent: 10, minVisits: 50, promoteAfterVisits: 10_000_001 }, 'promoteAfterVisits'],
     ] as const) {
       await expect(store.startCanary('contact', next, options, 'ci')).rejects.toMatchObject({ kind: 'invalid', message: expect.stringMatching(new RegExp(`^${field}: `)) });
     }

@@ -46,7 +46,7 @@ afterEach(async () => {
 });
 
 test('a stylesheet a manifest names with its hash is answered from the page’s origin, under its hash, immutable and compressed, fetched once', async () => {
-  const [link] = styles.local([{ href: `${sectionUrl}/home.css`, integrity: sri(CSS) }]);
+  const [link] = styles.local(`${sectionUrl}/mf-manifest.json`, [{ href: `${sectionUrl}/home.css`, integrity: sri(CSS) }]);
   expect(link!.href.startsWith(SECTION_STYLES_PATH)).toBe(true);
   expect(link!.integrity).toBe(sri(CSS));
 
@@ -64,7 +64,7 @@ test('a stylesheet a manifest names with its hash is answered from the page’s 
 });
 
 test('no open proxy: an address no manifest named is a 404, and nothing is fetched for it', async () => {
-  const [link] = styles.local([{ href: `${sectionUrl}/home.css`, integrity: sri(CSS) }]);
+  const [link] = styles.local(`${sectionUrl}/mf-manifest.json`, [{ href: `${sectionUrl}/home.css`, integrity: sri(CSS) }]);
   expect((await fetch(`${frontUrl}${link!.href}`)).status).toBe(200);
   requests = [];
   for (const path of ['sha384-AAAA.css', '..%2F..%2Fetc%2Fpasswd', `${encodeURIComponent(`${sectionUrl}/home.css`)}`]) {
@@ -76,7 +76,7 @@ test('no open proxy: an address no manifest named is a 404, and nothing is fetch
 
 test('a stylesheet changed on the section’s origin (not the manifest’s hash) is never answered: 502, and the log says why', async () => {
   files['/home.css'] = `${CSS}body { display: none }`;
-  const [link] = styles.local([{ href: `${sectionUrl}/home.css`, integrity: sri(CSS) }]);
+  const [link] = styles.local(`${sectionUrl}/mf-manifest.json`, [{ href: `${sectionUrl}/home.css`, integrity: sri(CSS) }]);
   const response = await fetch(`${frontUrl}${link!.href}`);
   expect(response.status).toBe(502);
   expect(await response.text()).not.toContain('display: none');
@@ -84,11 +84,21 @@ test('a stylesheet changed on the section’s origin (not the manifest’s hash)
 });
 
 test('a stylesheet without a hash is linked where the manifest says, never through this server', () => {
-  expect(styles.local([{ href: `${sectionUrl}/home.css` }])).toEqual([{ href: `${sectionUrl}/home.css` }]);
+  expect(styles.local(`${sectionUrl}/mf-manifest.json`, [{ href: `${sectionUrl}/home.css` }])).toEqual([{ href: `${sectionUrl}/home.css` }]);
+});
+
+test('a manifest naming a stylesheet on another origin (another host on the server’s network) never makes the server fetch it', async () => {
+  const elsewhere = `${sectionUrl}/home.css`;
+  const links = styles.local('https://cdn.example/contact/mf-manifest.json', [{ href: elsewhere, integrity: sri(CSS) }]);
+  expect(links).toEqual([{ href: elsewhere, integrity: sri(CSS) }]);
+  const guessed = `${SECTION_STYLES_PATH}${sri(CSS).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}.css`;
+  expect((await fetch(`${frontUrl}${guessed}`)).status).toBe(404);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(requests).toEqual([]);
 });
 
 test('brotli on the wire when the visitor accepts it', async () => {
-  const [link] = styles.local([{ href: `${sectionUrl}/home.css`, integrity: sri(CSS) }]);
+  const [link] = styles.local(`${sectionUrl}/mf-manifest.json`, [{ href: `${sectionUrl}/home.css`, integrity: sri(CSS) }]);
   const { request } = await import('node:http');
   const raw = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
     request(`${frontUrl}${link!.href}`, { headers: { 'Accept-Encoding': 'br' } }, (res) => {
