@@ -170,6 +170,8 @@ async function main(): Promise<void> {
               cache: process.env.PORTICO_SSR_CACHE !== '0',
               // How section code is contained (bubblewrap, another user, or refused): server/src/ssr/sandbox.ts.
               sandbox: { setting: process.env.PORTICO_SSR_SANDBOX, user: workerUser() },
+              // The benchmark's seam: static sections' manifests put after Home (bench/README.md); not for a site.
+              staticExtras: process.env.PORTICO_BENCH_STATIC_SECTIONS?.split(',').filter(Boolean),
             },
       clientLimits: connectionsPerClient === undefined ? {} : { connectionsPerClient },
       releases: releaseFeed(releaseStore, { health: healthOn }),

@@ -38,12 +38,19 @@ const FAKE_SHELL = channel(`(message) => {
   send({ type: 'shell', id: message.id, html, fallbacks, styles: {}, overridden: [] });
 }`);
 
-/** A section worker that loads any build and renders `<p>` naming the build and this worker (a random mark: its pid is the sandbox's). */
+/** A section worker that loads any build and renders `<p>` naming this worker (a random mark: its pid is the sandbox's) and the build (its code's words). */
 const FAKE_SECTION = channel(`(() => {
   const mark = Math.random().toString(36).slice(2);
+  const words = new Map();
   return (message) => {
-    if (message.type === 'load') send({ type: 'loaded', id: message.id, failed: [] });
-    if (message.type === 'render') send({ type: 'html', id: message.id, html: '<p>section by worker ' + mark + ' in ' + message.request.language + '</p>' });
+    if (message.type === 'load') {
+      for (const build of message.builds) words.set(build.key, build.code.replace(/[^\\w ]/g, '').trim());
+      send({ type: 'loaded', id: message.id, failed: [] });
+    }
+    if (message.type === 'render') {
+      const html = '<p>section by worker ' + mark + ' in ' + message.request.language + ': ' + words.get(message.request.build) + '</p>';
+      send({ type: 'html', id: message.id, html });
+    }
   };
 })()`);
 

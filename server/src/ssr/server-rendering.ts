@@ -118,6 +118,15 @@ export interface ServerRenderingOptions {
   cache?: boolean;
   /** PORTICO_SSR_SANDBOX and the workers' user; for tests, where bubblewrap and unshare are and whether the server is root. */
   sandbox?: Omit<SandboxOptions, 'workerFile'>;
+  /**
+   * The benchmark's scaling seam (PORTICO_BENCH_STATIC_SECTIONS, bench/README.md):
+   * manifests of more sections that declare themselves static, rendered in
+   * Home's worker and put after Home's HTML in its panel, as the benchmark's
+   * client-rendered "+N remotes" build puts them. The browser is never told
+   * of them: what a static section costs a visitor is its HTML. One that is
+   * not static, or that Home's absence leaves without a panel, is left out.
+   */
+  staticExtras?: readonly string[];
   log: (line: string) => void;
 }
 
@@ -224,6 +233,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   const budgetMs = options.budgetMs ?? SSR_LIMITS.budgetMs;
   const heapMb = options.heapMb ?? SSR_LIMITS.heapMb;
   const caching = options.cache !== false;
+  const staticExtras = options.staticExtras ?? [];
   const templateFile = path.join(options.rootDir, 'host/dist/index.html');
   const pages = new ByteCache<CachedPage>(SSR_LIMITS.pageCacheBytes);
   const sectionStyles = new SectionStyles(options.log);
@@ -277,6 +287,17 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       const url = config.remotes[id];
       if (url !== undefined) watcher.current(url, id);
     }
+    for (const url of staticExtras) watcher.current(url, 'home');
+  };
+  /** The node build a static extra's manifest names (staticExtras); undefined while it is unread, and for one that is not static. */
+  const staticExtraEntry = (url: string): NodeEntry | undefined => {
+    const watched = watcher.current(url, 'home');
+    if (!watched.read || !('manifest' in watched.read)) return undefined;
+    if (watched.read.manifest.hydration.mode !== 'static') {
+      report(`the extra section ${url} is left out: only a static section can be an extra (it is never hydrated)`);
+      return undefined;
+    }
+    return nodeEntryOf(watched);
   };
   /** Each round: the current config.json of the known hosts names what is watched, so a change is seen without a visitor. */
   const timer = setInterval(() => void readConfigs(), MANIFEST_POLL_MS);
@@ -414,14 +435,11 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     if (!sandbox || closed) return;
     const sites = await currentSites();
     let retryLater = false;
-    /** The node build `site` names for section `id`, fetched and checked here; undefined when there is none to run (yet). */
-    const buildFor = async (site: Site, id: SectionId): Promise<NodeBuild | undefined> => {
-      const url = site.config.remotes[id];
-      if (url === undefined) return undefined;
+    /** The node build the manifest at `url` names for section `id`, fetched and checked here; undefined when there is none to run (yet). */
+    const buildAt = async (url: string, id: SectionId, pin: string | undefined): Promise<NodeBuild | undefined> => {
       const watched = watcher.current(url, id);
       const entry = nodeEntryOf(watched);
       if (!entry || watched.text === undefined || watched.hash === undefined) return undefined;
-      const pin = site.config.remoteIntegrity?.[id];
       if (pin !== undefined && !matchesPin(watched.text, watched.hash, pin)) return undefined;
       let build = await nodeBuildOf(entry.url, entry.integrity);
       if ('failed' in build && Date.now() - build.at > FAILED_FETCH_MS) {
@@ -435,11 +453,23 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       }
       return build;
     };
+    /** The node build `site` names for section `id`. */
+    const buildFor = async (site: Site, id: SectionId): Promise<NodeBuild | undefined> => {
+      const url = site.config.remotes[id];
+      return url === undefined ? undefined : buildAt(url, id, site.config.remoteIntegrity?.[id]);
+    };
     for (const id of SECTION_IDS) {
       const wanted = new Map<string, NodeBuild>();
       for (const site of sites) {
         const build = await buildFor(site, id);
         if (build) wanted.set(build.key, build);
+      }
+      // The benchmark's static extras run beside Home's builds, in its worker.
+      if (id === 'home' && wanted.size > 0) {
+        for (const url of staticExtras) {
+          const build = staticExtraEntry(url) && (await buildAt(url, 'home', undefined));
+          if (build) wanted.set(build.key, build);
+        }
       }
       const list = [...wanted.values()];
       const plan: Plan<SectionWorker> | undefined =
@@ -651,6 +681,13 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       const entry = nodeEntryOf(watched);
       if (entry) sectionWork[id] = sectionFor(id, entry.integrity, site, language, deadline);
     }
+    // The benchmark's static extras (staticExtras), rendered in Home's worker alongside it.
+    const extraWork = sectionWork.home
+      ? staticExtras.flatMap((url) => {
+          const entry = staticExtraEntry(url);
+          return entry ? [sectionFor('home', entry.integrity, site, language, deadline)] : [];
+        })
+      : [];
     const shellKey = sha256(JSON.stringify([shellSupervisor.generation, page.stamp, site.hash, language, pathname, search, origin, Object.values(manifests).map(sha256)]));
     const shell = await shellFor(shellRequest(page, site, language, pathname, search, origin, stylesheets), shellKey, deadline);
     if (!shell) return undefined;
@@ -673,7 +710,15 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
         continue;
       }
       for (const value of result.ids) taken.add(value);
-      filled.set(id, result.html);
+      let html = result.html;
+      if (id === 'home') {
+        for (const extra of await Promise.all(extraWork)) {
+          if (!extra || !('html' in extra) || [...extra.ids].some((value) => shell.ids.has(value) || taken.has(value))) continue;
+          for (const value of extra.ids) taken.add(value);
+          html += extra.html;
+        }
+      }
+      filled.set(id, html);
     }
     const rendered = SECTION_IDS.filter((id) => filled.has(id));
 
