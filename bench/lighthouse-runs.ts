@@ -16,6 +16,10 @@ export interface PageFigures {
    * served, headers included: Lighthouse's transfer size).
    */
   jsBeforeInteractionBytes: number;
+  /** Lighthouse's main-thread work (parsing, style, layout, script...), as its 4x slower CPU would take it. */
+  mainThreadMs: number;
+  /** Of that, the time spent evaluating and running script (Lighthouse's "bootup-time"). */
+  scriptMs: number;
   requests: number;
   /** Requests in the longest staircase before LCP, each waiting for the one before. */
   chainLength: number;
@@ -90,6 +94,8 @@ function figuresOf(lhr: Lhr, devtoolsLog: NetworkEvent[]): PageFigures {
     tbtMs: value('total-blocking-time'),
     cls: value('cumulative-layout-shift'),
     jsBeforeInteractionBytes: requests.filter((item) => item.resourceType === 'Script').reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
+    mainThreadMs: value('mainthread-work-breakdown'),
+    scriptMs: value('bootup-time'),
     requests: requests.length,
     chainLength: chain.length,
     chainMs: chain.endMs,

@@ -36,7 +36,8 @@ const { values: args } = parseArgs({
 const RUNS = Number(args.runs);
 const EXTRA = Number(args.extra);
 const BASE = Number(args.port);
-const PORTS = { federatedSsr: BASE, federated: BASE + 10, single: BASE + 20, singleSsr: BASE + 30, extra: BASE + 40, beaconOff: BASE + 50 };
+// The extra remotes listen on extra + 10 … + 19 (extra-remotes/load-section.ts).
+const PORTS = { federatedSsr: BASE, federated: BASE + 10, single: BASE + 20, singleSsr: BASE + 30, extra: BASE + 40, beaconOff: BASE + 60, staticExtra: BASE + 70 };
 const LOOPBACK = '127.0.0.1';
 
 /** Lighthouse's medians, and what one visit to the Contact form transferred. */
@@ -50,6 +51,8 @@ type ColumnFigures = PageFigures & {
 /** The columns, in the table's order; federated SSR is null when this build has no render worker. */
 type Columns = {
   federatedSsr: ColumnFigures | null;
+  /** The same page with the extra remotes server-rendered as static sections after Home (PORTICO_BENCH_STATIC_SECTIONS). */
+  staticExtra: ColumnFigures | null;
   /** The same page, its releases active, with the visit report off (PORTICO_HEALTH=0): what the beacon costs. */
   beaconOff: ColumnFigures | null;
   federated: ColumnFigures;
@@ -150,6 +153,24 @@ async function measureColumn(name: string, url: string): Promise<ColumnFigures> 
   return { ...figures, jsAfterContactHydratedBytes: visit?.jsBytes ?? null, contactHydratedBy: visit?.hydratedBy ?? null };
 }
 
+/** The extra remotes' manifests, where `main` serves them. */
+const extraManifests = () => Array.from({ length: EXTRA }, (_, index) => `http://${LOOPBACK}:${PORTS.extra + 10 + index}/mf-manifest.json`);
+
+/**
+ * Waits until the page holds every extra section's HTML (the server fetches
+ * their manifests and node builds in the background), so that the column
+ * measures the page it is named after; throws if it never does.
+ */
+async function untilExtrasRendered(url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const count = ((await (await fetch(url)).text()).match(/class="bench-extra"/g) ?? []).length;
+    if (count === EXTRA) return;
+    if (Date.now() > deadline) throw new Error(`${url} holds ${count} of the ${EXTRA} static extra sections after 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 /** Is the page this server answers rendered on the server? Its HTML then holds the sections' <main>. */
 async function serverRendered(url: string): Promise<boolean> {
   const html = await (await fetch(url)).text();
@@ -160,12 +181,19 @@ async function serverRendered(url: string): Promise<boolean> {
  * `npm run serve` as an operator starts it, on its own ports, until `use`
  * is done. `ssr: false` sets PORTICO_SSR=0.
  */
-async function withServe<T>(port: number, ssr: boolean, use: (url: string) => Promise<T>, releases?: { health: boolean }): Promise<T> {
+async function withServe<T>(
+  port: number,
+  ssr: boolean,
+  use: (url: string) => Promise<T>,
+  releases?: { health: boolean },
+  env: Record<string, string> = {},
+): Promise<T> {
   const serve = runServe({
     PORT: String(port),
     HOST: LOOPBACK,
     PORTICO_SSR: ssr ? '1' : '0',
     ...(releases ? { PORTICO_CONFIG: releasesConfig(port), PORTICO_CONTROL_TOKEN: CONTROL_TOKEN, PORTICO_HEALTH: releases.health ? '1' : '0' } : {}),
+    ...env,
   });
   try {
     await waitForOutput(serve);
@@ -201,17 +229,32 @@ async function main(): Promise<void> {
     }
     return measureColumn(name, url);
   };
-  // Beacon off first: the first page measured in a run tends to be the slowest, and the beacon must not be flattered.
-  const beaconOff = await withServe(PORTS.beaconOff, true, measureSsr('federated SSR, beacon off'), { health: false });
-  const federatedSsr = await withServe(PORTS.federatedSsr, true, measureSsr('federated SSR'), { health: true });
-  const federated = await withServe(PORTS.federated, false, async (url) => {
-    if (await serverRendered(url)) throw new Error('PORTICO_SSR=0 npm run serve still rendered the page on the server');
-    return measureColumn('federated, client-rendered', url);
-  });
-
   const servers: { close(): Promise<void> }[] = [];
   const extraServers: StaticServer[] = [];
   try {
+    // The extra remotes' files, for the "+N static" and "+N remotes" columns.
+    for (let index = 0; index < EXTRA; index += 1) {
+      extraServers.push(await serveUnderPath(path.join(extraRoot, `extra-${index}/dist`), '/', PORTS.extra + 10 + index));
+    }
+    // Beacon off first: the first page measured in a run tends to be the slowest, and the beacon must not be flattered.
+    const beaconOff = await withServe(PORTS.beaconOff, true, measureSsr('federated SSR, beacon off'), { health: false });
+    const federatedSsr = await withServe(PORTS.federatedSsr, true, measureSsr('federated SSR'), { health: true });
+    const staticExtra = await withServe(
+      PORTS.staticExtra,
+      true,
+      async (url) => {
+        if (!(await serverRendered(url))) return measureSsr(`federated SSR + ${EXTRA} static sections`)(url);
+        await untilExtrasRendered(url);
+        return measureColumn(`federated SSR + ${EXTRA} static sections`, url);
+      },
+      { health: true },
+      { PORTICO_BENCH_STATIC_SECTIONS: extraManifests().join(',') },
+    );
+    const federated = await withServe(PORTS.federated, false, async (url) => {
+      if (await serverRendered(url)) throw new Error('PORTICO_SSR=0 npm run serve still rendered the page on the server');
+      return measureColumn('federated, client-rendered', url);
+    });
+
     const single = await startPortico({ rootDir: siteRoot('single', { ownHost: true }), basePort: PORTS.single, host: LOOPBACK });
     servers.push(single);
     const singleSsr = await startSingleSsrServer({
@@ -223,16 +266,13 @@ async function main(): Promise<void> {
     servers.push(
       await startPortico({ rootDir: siteRoot('extra', { ownHost: true }), basePort: PORTS.extra, host: LOOPBACK, configPath: extraConfig() }),
     );
-    for (let index = 0; index < EXTRA; index += 1) {
-      extraServers.push(await serveUnderPath(path.join(extraRoot, `extra-${index}/dist`), '/', PORTS.extra + 10 + index));
-    }
 
     const singleFigures = await measureColumn('single bundle, client-rendered', `http://${LOOPBACK}:${PORTS.single}/`);
     const singleSsrUrl = `http://${LOOPBACK}:${PORTS.singleSsr}/`;
     if (!(await serverRendered(singleSsrUrl))) throw new Error(`${singleSsrUrl} is not server-rendered`);
     const singleSsrFigures = await measureColumn('single bundle SSR', singleSsrUrl);
     const extra = await measureColumn(`federated + ${EXTRA} remotes`, `http://${LOOPBACK}:${PORTS.extra}/`);
-    report({ federatedSsr, beaconOff, federated, single: singleFigures, singleSsr: singleSsrFigures, extra }, started);
+    report({ federatedSsr, staticExtra, beaconOff, federated, single: singleFigures, singleSsr: singleSsrFigures, extra }, started);
   } finally {
     await Promise.all([...servers, ...extraServers].map((server) => server.close()));
   }
@@ -248,6 +288,8 @@ const ROWS: { key: NumericKey; label: string; unit: string; digits: number }[] =
   { key: 'cls', label: 'Cumulative Layout Shift', unit: '', digits: 3 },
   { key: 'jsBeforeInteractionBytes', label: 'JS before interaction', unit: 'bytes', digits: 0 },
   { key: 'jsAfterContactHydratedBytes', label: 'JS after Contact hydrated', unit: 'bytes', digits: 0 },
+  { key: 'mainThreadMs', label: 'Main-thread work', unit: 'ms', digits: 0 },
+  { key: 'scriptMs', label: 'Of which script', unit: 'ms', digits: 0 },
   { key: 'requests', label: 'Requests', unit: '', digits: 0 },
   { key: 'chainLength', label: 'Request staircase before LCP (steps)', unit: '', digits: 0 },
   { key: 'chainMs', label: 'Staircase ends at, unthrottled', unit: 'ms', digits: 0 },
@@ -260,6 +302,7 @@ function report(results: Columns, started: number): void {
   const cell = (value: number | null | undefined, digits: number) => (value === undefined || value === null ? 'n/a' : value.toFixed(digits));
   const ratio = (a: number | null | undefined, b: number | null) => (a === undefined || a === null || b === null || b === 0 ? 'n/a' : (a / b).toFixed(2));
   const perExtra = (extra: number | null, fed: number | null) => (extra === null || fed === null ? null : (extra - fed) / EXTRA);
+  const minus = (a: number | null | undefined, b: number | null | undefined) => (a === undefined || a === null || b === undefined || b === null ? null : a - b);
   const header = [
     'metric (median)',
     'federated SSR',
@@ -269,6 +312,8 @@ function report(results: Columns, started: number): void {
     'single SSR',
     'fed SSR / single CSR',
     'fed SSR / single SSR',
+    `fed SSR + ${EXTRA} static`,
+    `+${EXTRA} static - fed SSR`,
     `+${EXTRA} remotes (CSR)`,
     'per extra remote',
   ];
@@ -285,6 +330,8 @@ function report(results: Columns, started: number): void {
       cell(results.singleSsr[key], digits),
       ratio(fedSsr, results.single[key]),
       ratio(fedSsr, results.singleSsr[key]),
+      cell(results.staticExtra?.[key], digits),
+      cell(minus(results.staticExtra?.[key], fedSsr), digits),
       cell(extra, digits),
       cell(perExtra(extra, fed), Math.max(digits, 1)),
     ];
@@ -292,8 +339,11 @@ function report(results: Columns, started: number): void {
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
   const row = (cells: string[]) => `| ${cells.map((text, column) => text.padEnd(widths[column]!)).join(' | ')} |`;
   console.log(`\n${row(header)}\n${row(widths.map((width) => '-'.repeat(width)))}\n${lines.map(row).join('\n')}`);
+  const staticJs = minus(results.staticExtra?.jsBeforeInteractionBytes, results.federatedSsr?.jsBeforeInteractionBytes);
+  const staticLcp = ratio(results.staticExtra?.lcpMs, results.federatedSsr?.lcpMs ?? null);
+  console.log(`\n${EXTRA} static sections: ${staticJs === null ? 'n/a' : `${staticJs >= 0 ? '+' : ''}${staticJs}`} B of JavaScript before interaction, LCP ${staticLcp}x federated SSR's.`);
   console.log(
-    `\nLighthouse ${RUNS} runs each, default mobile settings; "JS after Contact hydrated" from one visit per column (bench/contact-visit.ts); finished in ${Math.round((Date.now() - started) / 1000)} s.`,
+    `Lighthouse ${RUNS} runs each, default mobile settings; "JS after Contact hydrated" from one visit per column (bench/contact-visit.ts); finished in ${Math.round((Date.now() - started) / 1000)} s.`,
   );
   const file = path.join(REPO_ROOT, 'bench/results.json');
   writeFileSync(
