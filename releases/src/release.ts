@@ -115,6 +115,9 @@ export interface ReleaseHealth {
   clsP75: number | null;
 }
 
+/** The health of a release no page reported: a new object each time, as callers may fill it. */
+export const noVisits = (): ReleaseHealth => ({ visits: 0, failures: 0, failureRate: 0, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null });
+
 /**
  * Each of `releaseIds`' health in `section` over the visits reported since
  * `since`, by release id (a release with no visits may be missing).

@@ -1,5 +1,5 @@
 import type { ConfigAnswer } from '@portico/config-server/config-answer';
-import { SECTION_IDS } from '@portico/contract/sections';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { HealthNote } from '@portico/contract/beacon';
 import type { ActiveReleases, Release, ServedState } from '@portico/releases';
 
@@ -71,15 +71,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The same releases and canaries, by id, pin and share. */
-const sameState = (a: ServedState, b: ServedState) =>
-  SECTION_IDS.every(
-    (id) =>
-      a.active[id]?.id === b.active[id]?.id &&
-      a.active[id]?.integrity === b.active[id]?.integrity &&
-      a.canaries[id]?.release.id === b.canaries[id]?.release.id &&
-      a.canaries[id]?.percent === b.canaries[id]?.percent,
-  );
+type ServedCanary = ServedState['canaries'][SectionId];
+/** The same release, by id and pin. */
+const sameActive = (a: ActiveReleases[SectionId], b: ActiveReleases[SectionId]) => a?.id === b?.id && a?.integrity === b?.integrity;
+/** The same canary, by release and share. */
+const sameCanary = (a: ServedCanary, b: ServedCanary) => a?.release.id === b?.release.id && a?.percent === b?.percent;
+/** The same releases and canaries in every section. */
+const sameState = (a: ServedState, b: ServedState) => SECTION_IDS.every((id) => sameActive(a.active[id], b.active[id]) && sameCanary(a.canaries[id], b.canaries[id]));
 
 /**
  * config.json as a visitor gets it: the operator's file with each section's
@@ -199,9 +197,9 @@ export class ServedReleases {
     this.state = next;
     for (const id of SECTION_IDS) {
       const active = next.active[id];
-      if (active?.id !== before.active[id]?.id) this.options.log(`releases: ${id} is now ${active ? `release ${active.id} (build ${active.buildId})` : 'the URL config.json names'}`);
+      if (!sameActive(active, before.active[id])) this.options.log(`releases: ${id} is now ${active ? `release ${active.id} (build ${active.buildId})` : 'the URL config.json names'}`);
       const canary = next.canaries[id];
-      if (canary?.release.id !== before.canaries[id]?.release.id || canary?.percent !== before.canaries[id]?.percent) {
+      if (!sameCanary(canary, before.canaries[id])) {
         this.options.log(`releases: ${id} ${canary ? `canary ${canary.release.id} for ${canary.percent} % of visitors` : 'has no canary'}`);
       }
     }

@@ -1,7 +1,7 @@
 import type { SectionId } from '@portico/contract/sections';
-import type { Canary, HealthSource } from '../release';
+import { noVisits, type Canary, type HealthSource } from '../release';
 import type { ReleaseStore } from '../store/release-store';
-import { decideCanary, NO_VISITS, type CanaryDecision } from './decide-canary';
+import { decideCanary, type CanaryDecision } from './decide-canary';
 
 /** How often each server judges the canaries: a candidate failing its visitors is served at most this much longer than it must. */
 export const JUDGE_EVERY_MS = 5000;
@@ -42,7 +42,7 @@ export function startCanaryJudge(options: CanaryJudgeOptions): CanaryJudge {
 
   const judge = async (section: SectionId, activeId: string, canary: Canary) => {
     const read = await health(section, [activeId, canary.release.id], new Date(canary.startedAt));
-    const both = { active: read[activeId] ?? NO_VISITS, candidate: read[canary.release.id] ?? NO_VISITS };
+    const both = { active: read[activeId] ?? noVisits(), candidate: read[canary.release.id] ?? noVisits() };
     let decision: CanaryDecision | undefined;
     const settled = await store.settleCanary(
       section,

@@ -6,9 +6,6 @@ export interface CanaryHealth {
   candidate: ReleaseHealth;
 }
 
-/** The health of a release the health source knows no visits of. */
-export const NO_VISITS: ReleaseHealth = { visits: 0, failures: 0, failureRate: 0, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null };
-
 /** What the judge does with a canary, why in a sentence, and for an ending the numbers that decided it. */
 export type CanaryDecision =
   | { action: 'continue'; reason: string }
@@ -73,7 +70,8 @@ export function decideCanary(canary: Pick<Canary, 'release' | 'minVisits' | 'max
   const broken: string[] = [];
   const slow: Vital[] = [];
   const delta = candidate.failureRate - active.failureRate;
-  if (delta > canary.maxFailureDelta + TOLERANCE) broken.push(`failure rate ${pointsOf(delta)} points over, more than ${pointsOf(canary.maxFailureDelta)}`);
+  const failingMore = delta > canary.maxFailureDelta + TOLERANCE;
+  if (failingMore) broken.push(`failure rate ${pointsOf(delta)} points over, more than ${pointsOf(canary.maxFailureDelta)}`);
   for (const vital of VITALS) {
     const mine = candidate[vital.key];
     const theirs = active[vital.key];
@@ -87,7 +85,7 @@ export function decideCanary(canary: Pick<Canary, 'release' | 'minVisits' | 'max
   const numbers = (vitals: readonly Vital[], verdict: string[]) => [describe('candidate', id, candidate, vitals), describe('active', activeId, active, vitals), ...verdict].join('; ');
 
   if (broken.length > 0) {
-    const rules = [...(delta > canary.maxFailureDelta + TOLERANCE ? ['its failure rate'] : []), ...slow.map((vital) => `its ${vital.name}`)];
+    const rules = [...(failingMore ? ['its failure rate'] : []), ...slow.map((vital) => `its ${vital.name}`)];
     return { action: 'abort', reason: `${id} is worse than ${activeId}: ${rules.join(' and ')} past the threshold`, numbers: numbers(slow, broken) };
   }
 

@@ -3,9 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { BODY_TIME_MS, readBody, type ContactService } from '@portico/messages';
 import { z } from 'zod';
-import { NO_VISITS } from '../canary/decide-canary';
 import { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, previewUrl, signPreview } from '../preview-link';
-import type { Actor, HealthSource, PublishChecks, ReleaseHealth, Scope } from '../release';
+import { noVisits, type Actor, type HealthSource, type PublishChecks, type ReleaseHealth, type Scope } from '../release';
 import { isScope, isSection, mayActOn, mayGrant, visibleSections } from '../scopes';
 import { ReleaseError } from '../store/release-error';
 import type { ReleaseStore, SectionState } from '../store/release-store';
@@ -392,7 +391,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     const since = state.canary ? new Date(state.canary.startedAt) : new Date(Date.now() - hours * 3_600_000);
     if (!options.health || ids.length === 0) return { health: {}, since };
     const found = await options.health(section, ids, since);
-    return { health: Object.fromEntries(ids.map((id) => [id, found[id] ?? NO_VISITS])), since };
+    return { health: Object.fromEntries(ids.map((id) => [id, found[id] ?? noVisits()])), since };
   }
 
   /** The release `id` must exist (404) and be of a section the token covers (403); its section's match is the store's (409). */

@@ -1,7 +1,7 @@
 import { FAILURE_CLASSES, VITALS, type FailureClass, type Vital } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
 import { applyMigrations, type Database } from '@portico/messages';
-import type { HealthSource, ReleaseHealth } from '../release';
+import { noVisits, type HealthSource, type ReleaseHealth } from '../release';
 import { parseVitalKey, percentiles, type Histogram } from './vital-histogram';
 
 
@@ -86,8 +86,6 @@ function merged(batch: readonly HealthCount[]): HealthCount[] {
   return [...rows.values()];
 }
 
-const ZERO: ReleaseHealth = { visits: 0, failures: 0, failureRate: 0, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null };
-
 /**
  * Each release's health, as counts per hour in PostgreSQL (the messages'
  * database, embedded or a server): what the beacon endpoint of every server
@@ -148,7 +146,7 @@ export class HealthStore {
     for (const [id, counts] of sums) {
       const visits = counts.get('visits') ?? 0;
       if (visits === 0) {
-        answer[id] = { ...ZERO, failuresByClass: {} };
+        answer[id] = noVisits();
         continue;
       }
       const failures = counts.get('arrival:failed') ?? 0;

@@ -104,6 +104,8 @@ interface ReleaseRow {
 }
 
 const RELEASE_COLUMNS = 'r.id, r.section, r.manifest_url, r.integrity, r.version, r.build_id, r.created_at, r.created_by, r.note, r.checks, r.broken_at, r.broken_detail';
+/** Each section's active release id: its latest activation not popped by a rollback. */
+const ACTIVE_RELEASE_IDS = 'SELECT DISTINCT ON (section) release_id FROM release_activations WHERE popped_at IS NULL ORDER BY section, seq DESC';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -261,11 +263,7 @@ export class ReleaseStore {
 
   /** Each section's active release, where it has one: what every server serves. */
   async active(): Promise<ActiveReleases> {
-    const rows = await this.db.query<ReleaseRow>(
-      `SELECT DISTINCT ON (a.section) ${RELEASE_COLUMNS}
-       FROM release_activations a JOIN releases r ON r.id = a.release_id
-       WHERE a.popped_at IS NULL ORDER BY a.section, a.seq DESC`,
-    );
+    const rows = await this.db.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM (${ACTIVE_RELEASE_IDS}) a JOIN releases r ON r.id = a.release_id`);
     const active: ActiveReleases = {};
     for (const row of rows) {
       const { checks: _checks, broken: _broken, ...release } = toStored(row);
@@ -282,9 +280,7 @@ export class ReleaseStore {
    */
   async served(): Promise<ServedState> {
     const rows = await this.db.query<ReleaseRow & { percent: number | null }>(
-      `SELECT NULL::integer AS percent, ${RELEASE_COLUMNS} FROM (
-         SELECT DISTINCT ON (section) release_id FROM release_activations WHERE popped_at IS NULL ORDER BY section, seq DESC
-       ) a JOIN releases r ON r.id = a.release_id
+      `SELECT NULL::integer AS percent, ${RELEASE_COLUMNS} FROM (${ACTIVE_RELEASE_IDS}) a JOIN releases r ON r.id = a.release_id
        UNION ALL
        SELECT c.percent, ${RELEASE_COLUMNS} FROM release_canaries c JOIN releases r ON r.id = c.release_id`,
     );
