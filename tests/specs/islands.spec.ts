@@ -13,13 +13,13 @@ import { REPO_ROOT } from '../support/paths';
 // The server-rendered page runs its page script only; the host's script and a
 // section's code come when an island needs them.
 
-/** Every script the page requests, as it requests it. */
-function watchScripts(page: Page): string[] {
-  const scripts: string[] = [];
+/** Every URL of `type` (script, stylesheet) the page requests, as it requests it. */
+function watchRequests(page: Page, type: string): string[] {
+  const urls: string[] = [];
   page.on('request', (request: Request) => {
-    if (request.resourceType() === 'script') scripts.push(request.url());
+    if (request.resourceType() === type) urls.push(request.url());
   });
-  return scripts;
+  return urls;
 }
 
 const originOf = (manifestUrl: string) => new URL(manifestUrl).origin;
@@ -28,7 +28,8 @@ test('a visit to /: no code of Home or About, nor the host’s, until Contact is
   const problems = await watchProblems(page);
   // This site serves no message store; contact-delivery.spec.ts posts to a real one.
   await serverStoresMessages(page);
-  const scripts = watchScripts(page);
+  const scripts = watchRequests(page, 'script');
+  const stylesheets = watchRequests(page, 'stylesheet');
   const remotes = siteRemotes(site.basePort);
   await installClock(page);
   await page.goto(site.url, { waitUntil: 'networkidle' });
@@ -58,6 +59,8 @@ test('a visit to /: no code of Home or About, nor the host’s, until Contact is
   const fromHomeOrAbout = scripts.filter((url) => [originOf(remotes.home), originOf(remotes.about)].includes(new URL(url).origin));
   expect(fromHomeOrAbout).toEqual([]);
   expect(scripts.some((url) => new URL(url).origin === originOf(remotes.contact))).toBe(true);
+  // Contact's stylesheet came with the page, from its origin; its hydration fetches no second copy from Contact's.
+  expect(stylesheets.filter((url) => Object.values(remotes).map(originOf).includes(new URL(url).origin))).toEqual([]);
   expect(problems).toEqual([]);
 });
 
@@ -112,7 +115,7 @@ test('a static section the server could not render is rendered in the browser an
   try {
     const html = await (await fetch(site.url)).text();
     expect(html).toContain('Loading About Us…');
-    const scripts = watchScripts(page);
+    const scripts = watchRequests(page, 'script');
     await page.goto(`${site.url}/#about`);
     const about = page.getByRole('tabpanel', { name: 'About Us' });
     await expect(about).toContainText('Grievance officer');

@@ -43,6 +43,27 @@ export function remoteIntegrityPlugin(): ModuleFederationRuntimePlugin {
     return element;
   }
 
+  /**
+   * A section's stylesheet that the server-rendered page already links from
+   * its own origin (`data-href` names the section's URL for it): the same
+   * copy again, which the browser has, instead of a second download from
+   * the section's origin when its island hydrates.
+   */
+  function pageCopyOf(url: string, attrs: Record<string, unknown> = {}) {
+    const wanted = new URL(url, document.baseURI).href;
+    const copy = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"][data-href]')].find(
+      (link) => link.getAttribute('data-href') === wanted,
+    );
+    if (!copy) return undefined;
+    const element = withIntegrity('link', url, attrs) ?? document.createElement('link');
+    for (const name of ['href', 'integrity', 'crossorigin', 'data-href']) {
+      const value = copy.getAttribute(name);
+      if (value === null) element.removeAttribute(name);
+      else element.setAttribute(name, value);
+    }
+    return element;
+  }
+
   return {
     name: 'portico-remote-integrity',
 
@@ -51,7 +72,7 @@ export function remoteIntegrityPlugin(): ModuleFederationRuntimePlugin {
     },
 
     createLink({ url, attrs }) {
-      return withIntegrity('link', url, attrs);
+      return pageCopyOf(url, attrs) ?? withIntegrity('link', url, attrs);
     },
   };
 }

@@ -16,14 +16,17 @@ import { renderToHtml } from './render-to-html';
 /**
  * `<link rel="stylesheet">` tags for a section, with the hashes its manifest
  * gives: render-blocking like the shell's own CSS, so the first paint has
- * the section styled and nothing shifts when its code lands.
+ * the section styled and nothing shifts when its code lands. A copy from
+ * the page's origin carries its section's URL as `data-href`: webpack's CSS
+ * chunk loader in the section's code looks for that before it adds a link,
+ * so a hydrating island does not fetch its stylesheet again.
  */
-function sectionStyleLinks(stylesheets: readonly { href: string; integrity?: string }[]): string {
+function sectionStyleLinks(stylesheets: readonly { href: string; integrity?: string; source?: string }[]): string {
   return stylesheets
-    .map(
-      ({ href, integrity }) =>
-        `<link rel="stylesheet" href="${escapeHtml(href)}" crossorigin="anonymous"${integrity ? ` integrity="${escapeHtml(integrity)}"` : ''} />`,
-    )
+    .map(({ href, integrity, source }) => {
+      const attributes = [`href="${escapeHtml(href)}"`, 'crossorigin="anonymous"', integrity && `integrity="${escapeHtml(integrity)}"`, source && `data-href="${escapeHtml(source)}"`];
+      return `<link rel="stylesheet" ${attributes.filter(Boolean).join(' ')} />`;
+    })
     .join('');
 }
 

@@ -34,9 +34,10 @@ export interface ShellRequest {
   /**
    * Each section's stylesheets with their hashes, as the front server read
    * them from its manifest (the shell parses no manifest): linked only for
-   * the sections the front server then fills in.
+   * the sections the front server then fills in. `source`, where the page
+   * links a copy: the URL the section's own code loads it by.
    */
-  stylesheets: Partial<Record<SectionId, readonly { href: string; integrity?: string }[]>>;
+  stylesheets: Partial<Record<SectionId, readonly { href: string; integrity?: string; source?: string }[]>>;
 }
 
 /** The shell as the front server composes it. */

@@ -25,6 +25,12 @@ export interface SectionStylesheet {
   integrity?: string;
 }
 
+/** A stylesheet as the page links it: from the page's origin where it can, with the URL its section's code knows it by. */
+export interface LinkedStylesheet extends SectionStylesheet {
+  /** The manifest's URL of a copy the page's origin answers. */
+  source?: string;
+}
+
 /** `sha384-<base64>` as a path segment: the hash names the file, so the address is immutable. */
 const fileNameOf = (integrity: string) => `${integrity.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}.css`;
 
@@ -62,14 +68,14 @@ export class SectionStyles {
    * manifest's, as for node builds: a manifest cannot make it reach
    * elsewhere (another host on its network, say).
    */
-  local(manifestUrl: string, stylesheets: readonly SectionStylesheet[]): SectionStylesheet[] {
+  local(manifestUrl: string, stylesheets: readonly SectionStylesheet[]): LinkedStylesheet[] {
     const origin = new URL(manifestUrl).origin;
     return stylesheets.map(({ href, integrity }) => {
       if (!integrity || new URL(href).origin !== origin) return integrity ? { href, integrity } : { href };
       const file = fileNameOf(integrity);
       if (!this.named.has(file)) this.named.set(file, { href, integrity });
       void this.load(file);
-      return { href: `${SECTION_STYLES_PATH}${file}`, integrity };
+      return { href: `${SECTION_STYLES_PATH}${file}`, integrity, source: href };
     });
   }
 

@@ -46,6 +46,22 @@ test("an expose's stylesheet the runtime fetches itself gets its hash and keeps 
   expect(link.getAttribute('crossorigin')).toBe('anonymous');
 });
 
+test("a stylesheet the server-rendered page already links from its own origin is linked from there again, not fetched from the section's", () => {
+  const plugin = hooksOf(remoteIntegrityPlugin());
+  loaderChecked();
+  document.head.innerHTML =
+    '<link rel="stylesheet" href="/section-styles/sha384-C.css" crossorigin="anonymous" integrity="sha384-C" data-href="http://localhost:8083/expose.1.css">';
+
+  const link = plugin.createLink({ url: 'http://localhost:8083/expose.1.css', attrs: { rel: 'stylesheet', type: 'text/css' } }) as HTMLLinkElement;
+  expect(link.getAttribute('href')).toBe('/section-styles/sha384-C.css');
+  expect(link.getAttribute('integrity')).toBe('sha384-C');
+  expect(link.getAttribute('rel')).toBe('stylesheet');
+  // A file the page has no copy of (and no hash for) is left to Module Federation.
+  const other = plugin.createLink({ url: 'http://localhost:8083/expose.2.css', attrs: { rel: 'stylesheet' } }) as HTMLLinkElement | undefined;
+  expect(other).toBeUndefined();
+  document.head.innerHTML = '';
+});
+
 test('any other script is left to Module Federation as it is', () => {
   const plugin = hooksOf(remoteIntegrityPlugin());
   expect(plugin.createScript({ url: 'http://localhost:8082/remoteEntry.js' })).toBeUndefined();

@@ -19,7 +19,12 @@ const overrideSearch = `?remote.contact=${encodeURIComponent(OVERRIDE_URL)}`;
 
 /** Home's stylesheet as the front server read it from the manifest, and one with a hash whose quote must not end the attribute. */
 const HOME_CSS = `${sampleConfig.remotes.home.replace(/mf-manifest\.json$/, '')}static/css/section.0123456789.css`;
-const stylesheets = { home: [{ href: HOME_CSS }], about: [{ href: 'https://cdn.example/a.css', integrity: 'sha384-x"><script>' }] };
+const stylesheets = {
+  home: [{ href: HOME_CSS }],
+  about: [{ href: 'https://cdn.example/a.css', integrity: 'sha384-x"><script>' }],
+  // A copy the page's origin answers, and the URL the section's code knows it by (from its manifest: untrusted).
+  contact: [{ href: '/section-styles/sha384-c.css', integrity: 'sha384-c', source: 'https://cdn.example/c.css?"><script>' }],
+};
 
 function shellRequest(search: string, allowedRemoteOrigins: string[]): ShellRequest {
   const { config, problems } = parseConfig({ ...sampleConfig, allowedRemoteOrigins });
@@ -42,7 +47,9 @@ test("a section's stylesheets, as the front server read them from its manifest, 
   const { styles } = await renderShell(shellRequest('', []));
   expect(styles.home).toBe(`<link rel="stylesheet" href="${HOME_CSS}" crossorigin="anonymous" />`);
   expect(styles.about).toBe('<link rel="stylesheet" href="https://cdn.example/a.css" crossorigin="anonymous" integrity="sha384-x&quot;&gt;&lt;script&gt;" />');
-  expect(styles.contact).toBeUndefined();
+  expect(styles.contact).toBe(
+    '<link rel="stylesheet" href="/section-styles/sha384-c.css" crossorigin="anonymous" integrity="sha384-c" data-href="https://cdn.example/c.css?&quot;&gt;&lt;script&gt;" />',
+  );
 });
 
 test('an allowed ?remote.contact= override: the notice is in the shell and Contact is named as left to the browser', async () => {

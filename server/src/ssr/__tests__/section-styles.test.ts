@@ -49,6 +49,8 @@ test('a stylesheet a manifest names with its hash is answered from the page’s 
   const [link] = styles.local(`${sectionUrl}/mf-manifest.json`, [{ href: `${sectionUrl}/home.css`, integrity: sri(CSS) }]);
   expect(link!.href.startsWith(SECTION_STYLES_PATH)).toBe(true);
   expect(link!.integrity).toBe(sri(CSS));
+  // The section's own URL for it goes with it, so its code in the browser finds the copy (render-shell.tsx).
+  expect(link!.source).toBe(`${sectionUrl}/home.css`);
 
   for (let visit = 0; visit < 3; visit += 1) {
     const response = await fetch(`${frontUrl}${link!.href}`, { headers: { 'Accept-Encoding': 'br' } });
