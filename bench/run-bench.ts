@@ -35,6 +35,8 @@ const { values: args } = parseArgs({
 });
 const RUNS = Number(args.runs);
 const EXTRA = Number(args.extra);
+// The extra remotes' ports (extra + 10 …) end where the next page's block begins.
+if (!Number.isInteger(EXTRA) || EXTRA < 1 || EXTRA > 10) throw new Error(`--extra must be a whole number from 1 to 10, got "${args.extra}"`);
 const BASE = Number(args.port);
 // The extra remotes listen on extra + 10 … + 19 (extra-remotes/load-section.ts).
 const PORTS = { federatedSsr: BASE, federated: BASE + 10, single: BASE + 20, singleSsr: BASE + 30, extra: BASE + 40, beaconOff: BASE + 60, staticExtra: BASE + 70 };

@@ -24,20 +24,24 @@ export function rememberHashes(found: ReadonlyMap<string, string>): void {
 export function remoteIntegrityPlugin(): ModuleFederationRuntimePlugin {
 
   /**
-   * The element Module Federation asked for, with the file's hash and CORS
-   * (without which the browser cannot check a cross-origin file). Returning
-   * an element means the runtime applies no attributes itself, so they are
-   * copied here.
+   * The element Module Federation asked for. Returning an element means the
+   * runtime applies no attributes itself, so they are copied here.
    */
-  function withIntegrity<T extends 'script' | 'link'>(tag: T, url: string, attrs: Record<string, unknown> = {}) {
-    const integrity = hashes.get(new URL(url, document.baseURI).href);
-    if (!integrity) return undefined;
+  function withAttributes<T extends 'script' | 'link'>(tag: T, url: string, attrs: Record<string, unknown>) {
     const element = document.createElement(tag);
     for (const [name, value] of Object.entries(attrs)) {
       if (typeof value === 'string') element.setAttribute(name, value);
       else if (value === true) element.setAttribute(name, '');
     }
     element.setAttribute(tag === 'script' ? 'src' : 'href', url);
+    return element;
+  }
+
+  /** That element with the file's hash and CORS (without which the browser cannot check a cross-origin file); undefined when no manifest gave a hash. */
+  function withIntegrity<T extends 'script' | 'link'>(tag: T, url: string, attrs: Record<string, unknown> = {}) {
+    const integrity = hashes.get(new URL(url, document.baseURI).href);
+    if (!integrity) return undefined;
+    const element = withAttributes(tag, url, attrs);
     element.setAttribute('integrity', integrity);
     element.setAttribute('crossorigin', 'anonymous');
     return element;
@@ -55,7 +59,7 @@ export function remoteIntegrityPlugin(): ModuleFederationRuntimePlugin {
       (link) => link.getAttribute('data-href') === wanted,
     );
     if (!copy) return undefined;
-    const element = withIntegrity('link', url, attrs) ?? document.createElement('link');
+    const element = withAttributes('link', url, attrs);
     for (const name of ['href', 'integrity', 'crossorigin', 'data-href']) {
       const value = copy.getAttribute(name);
       if (value === null) element.removeAttribute(name);

@@ -61,14 +61,14 @@ export function writeFakeWorkers(root: string): void {
   writeFileSync(path.join(root, SECTION_WORKER_PATH), FAKE_SECTION);
 }
 
-/** A deploy of Home into a built site: its node build `build`, then the manifest that names it with its hash. */
-export function deployHome(root: string, build: string): void {
+/** A deploy of Home into a built site: its node build `build`, then the manifest that names it with its hash (and `hydration`, if given). */
+export function deployHome(root: string, build: string, hydration?: object): void {
   const homeDist = path.join(root, APP_DIRS.home, 'dist');
   mkdirSync(path.join(homeDist, 'server'), { recursive: true });
   writeFileSync(path.join(homeDist, 'server', 'remoteEntry.js'), build);
   const integrity = `sha384-${createHash('sha384').update(build).digest('base64')}`;
   const ssrRemoteEntry = { name: 'remoteEntry.js', path: 'server', type: 'commonjs-module', integrity };
-  writeFileSync(path.join(homeDist, 'mf-manifest.json'), JSON.stringify({ id: 'portico_home', metaData: { publicPath: 'auto', ssrRemoteEntry }, exposes: [], shared: [] }));
+  writeFileSync(path.join(homeDist, 'mf-manifest.json'), JSON.stringify({ id: 'portico_home', metaData: { publicPath: 'auto', ssrRemoteEntry, hydration }, exposes: [], shared: [] }));
 }
 
 /**

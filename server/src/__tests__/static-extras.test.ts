@@ -47,7 +47,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => extras.listen(0, '127.0.0.1', resolve));
   extrasOrigin = `http://127.0.0.1:${(extras.address() as AddressInfo).port}`;
-  deployHome(site.root, '/* the home build */');
+  deployHome(site.root, '/* the home build */', { mode: 'static' });
   writeFileSync(configPath, JSON.stringify(COMPANY));
   running = await startPortico({
     rootDir: site.root,
@@ -65,17 +65,29 @@ afterAll(async () => {
   site.remove();
 });
 
-test("a static extra section is rendered after Home's HTML, an interactive one is left out, and the browser is told of neither", async () => {
+/** The page once `check` holds of it; the server's background work (polling manifests, warming workers) sets the pace. */
+async function pageWhen(what: string, check: (page: string) => boolean): Promise<string> {
   let page = '';
-  for (let tries = 0; !page.includes('the quiet extra'); tries += 1) {
-    if (tries > 400) throw new Error(`the static extra was not in the page within 20 s: ${page.slice(0, 300)}`);
+  for (let tries = 0; !check(page); tries += 1) {
+    if (tries > 400) throw new Error(`${what}: not within 20 s: ${page.slice(0, 300)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
     page = await (await fetch(running.url)).text();
   }
+  return page;
+}
+
+test("a static extra section is rendered after Home's HTML, an interactive one is left out, and the browser is told of neither", async () => {
+  const page = await pageWhen('the static extra in the page', (text) => text.includes('the quiet extra'));
   expect(page.indexOf('the home build')).toBeGreaterThan(-1);
   expect(page.indexOf('the quiet extra')).toBeGreaterThan(page.indexOf('the home build'));
   // Home's slot holds both: the panel after it (About's) begins after the extra.
   expect(page.indexOf('the quiet extra')).toBeLessThan(page.indexOf('data-section-island="about"'));
   expect(page).not.toContain('the lively extra');
   expect(page).not.toContain(extrasOrigin);
+}, 30_000);
+
+test('a Home that hydrates gets no extra in its panel: its island must find its own HTML alone', async () => {
+  deployHome(site.root, '/* the lively home build */', { mode: 'interactive', when: ['load'] });
+  const page = await pageWhen('the interactive Home in the page', (text) => text.includes('the lively home build'));
+  expect(page).not.toContain('the quiet extra');
 }, 30_000);

@@ -124,7 +124,8 @@ export interface ServerRenderingOptions {
    * Home's worker and put after Home's HTML in its panel, as the benchmark's
    * client-rendered "+N remotes" build puts them. The browser is never told
    * of them: what a static section costs a visitor is its HTML. One that is
-   * not static, or that Home's absence leaves without a panel, is left out.
+   * not static is left out, and all are while Home is not rendered on the
+   * server or is not static itself (its island would hydrate over them).
    */
   staticExtras?: readonly string[];
   log: (line: string) => void;
@@ -234,6 +235,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   const heapMb = options.heapMb ?? SSR_LIMITS.heapMb;
   const caching = options.cache !== false;
   const staticExtras = options.staticExtras ?? [];
+  if (staticExtras.length > 0) options.log(`benchmark seam on (PORTICO_BENCH_STATIC_SECTIONS): ${staticExtras.length} static section(s) after Home, not for a site`);
   const templateFile = path.join(options.rootDir, 'host/dist/index.html');
   const pages = new ByteCache<CachedPage>(SSR_LIMITS.pageCacheBytes);
   const sectionStyles = new SectionStyles(options.log);
@@ -600,7 +602,14 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   }
 
   /** The section's HTML for this page, or why it is left to the browser; waits no later than `deadline`. */
-  async function sectionFor(section: SectionId, build: string, site: Site, language: Language, deadline: number): Promise<SectionResult | undefined> {
+  async function sectionFor(
+    section: SectionId,
+    build: string,
+    site: Site,
+    language: Language,
+    deadline: number,
+    failure = `the ${section} section is rendered in the browser`,
+  ): Promise<SectionResult | undefined> {
     const key = sectionKey(section, build, site, language);
     const cached = caching ? sectionResults.get(key) : undefined;
     if (cached && ('html' in cached || Date.now() - cached.at < FAILED_RENDER_MS)) return cached;
@@ -614,7 +623,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       const promise = renderSection(worker, section, build, site, language)
         .then((result) => {
           if (result && caching) sectionResults.set(key, result, resultBytes(result));
-          if (result && 'failed' in result) report(`the ${section} section is rendered in the browser: ${result.failed}`);
+          if (result && 'failed' in result) report(`${failure}: ${result.failed}`);
           return result;
         })
         .finally(() => sectionFlights.delete(key));
@@ -681,13 +690,15 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       const entry = nodeEntryOf(watched);
       if (entry) sectionWork[id] = sectionFor(id, entry.integrity, site, language, deadline);
     }
-    // The benchmark's static extras (staticExtras), rendered in Home's worker alongside it.
-    const extraWork = sectionWork.home
-      ? staticExtras.flatMap((url) => {
-          const entry = staticExtraEntry(url);
-          return entry ? [sectionFor('home', entry.integrity, site, language, deadline)] : [];
-        })
-      : [];
+    // The benchmark's static extras (staticExtras), rendered in Home's worker alongside it; only
+    // into a static Home's panel, since an island that hydrates must find its own HTML alone.
+    const extraWork =
+      sectionWork.home && hydration.home?.mode === 'static'
+        ? staticExtras.map((url) => {
+            const entry = staticExtraEntry(url);
+            return entry && sectionFor('home', entry.integrity, site, language, deadline, `the extra section ${url} is left out`);
+          })
+        : [];
     const shellKey = sha256(JSON.stringify([shellSupervisor.generation, page.stamp, site.hash, language, pathname, search, origin, Object.values(manifests).map(sha256)]));
     const shell = await shellFor(shellRequest(page, site, language, pathname, search, origin, stylesheets), shellKey, deadline);
     if (!shell) return undefined;
@@ -710,15 +721,21 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
         continue;
       }
       for (const value of result.ids) taken.add(value);
-      let html = result.html;
-      if (id === 'home') {
-        for (const extra of await Promise.all(extraWork)) {
-          if (!extra || !('html' in extra) || [...extra.ids].some((value) => shell.ids.has(value) || taken.has(value))) continue;
-          for (const value of extra.ids) taken.add(value);
-          html += extra.html;
+      filled.set(id, result.html);
+    }
+    // After the sections: an extra never pushes one of them out; each is checked against all of them.
+    if (filled.has('home')) {
+      const extras = await Promise.all(extraWork);
+      extras.forEach((extra, index) => {
+        if (!extra || !('html' in extra)) return;
+        const clash = [...extra.ids].find((value) => shell.ids.has(value) || taken.has(value));
+        if (clash !== undefined) {
+          report(`the extra section ${staticExtras[index]} is left out: its HTML takes the id "${clash}", which the page around it uses`);
+          return;
         }
-      }
-      filled.set(id, html);
+        for (const value of extra.ids) taken.add(value);
+        filled.set('home', filled.get('home')! + extra.html);
+      });
     }
     const rendered = SECTION_IDS.filter((id) => filled.has(id));
 

@@ -56,6 +56,11 @@ test("a stylesheet the server-rendered page already links from its own origin is
   expect(link.getAttribute('href')).toBe('/section-styles/sha384-C.css');
   expect(link.getAttribute('integrity')).toBe('sha384-C');
   expect(link.getAttribute('rel')).toBe('stylesheet');
+  // A copy whose file no manifest gave a hash for is still the page's copy, with the runtime's attributes.
+  document.head.innerHTML = '<link rel="stylesheet" href="/section-styles/sha384-D.css" data-href="http://localhost:8083/unhashed.css">';
+  const unhashed = plugin.createLink({ url: 'http://localhost:8083/unhashed.css', attrs: { rel: 'stylesheet', type: 'text/css' } }) as HTMLLinkElement;
+  expect(unhashed.getAttribute('href')).toBe('/section-styles/sha384-D.css');
+  expect(unhashed.getAttribute('rel')).toBe('stylesheet');
   // A file the page has no copy of (and no hash for) is left to Module Federation.
   const other = plugin.createLink({ url: 'http://localhost:8083/expose.2.css', attrs: { rel: 'stylesheet' } }) as HTMLLinkElement | undefined;
   expect(other).toBeUndefined();
