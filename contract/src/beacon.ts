@@ -11,8 +11,13 @@ export const BEACON_PATH = '/api/beacon';
 /** A report is a few hundred bytes; anything over this is refused unread. */
 export const BEACON_MAX_BYTES = 4096;
 
-/** How a section arrived on the page: rendered on the server and hydrated, rendered in the browser, or not at all. */
-export const ARRIVALS = ['ssr', 'csr', 'failed'] as const;
+/**
+ * How a section arrived on the page: rendered on the server (and hydrated,
+ * or to be when its island is asked for), rendered on the server and never
+ * hydrated because it declared itself static, rendered in the browser, or
+ * not at all.
+ */
+export const ARRIVALS = ['ssr', 'static', 'csr', 'failed'] as const;
 export type Arrival = (typeof ARRIVALS)[number];
 
 /** Why a section failed, in the classes the page already knows. */

@@ -110,7 +110,8 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   };
 
   const plans = data ? islandPlans(data) : [];
-  for (const plan of plans) if (plan.rendered) noteArrival(plan.section, 'ssr');
+  // A static section the server rendered is final as it is: it never hydrates, so it arrived "static".
+  for (const plan of plans) if (plan.rendered) noteArrival(plan.section, plan.hydration.mode === 'static' ? 'static' : 'ssr');
   let stop = () => {};
   let stopped = false;
   whenPainted(() => {

@@ -54,7 +54,7 @@ const HEALTH_STEPS: readonly string[] = [
     release_id text NOT NULL,
     -- The hour the reports arrived in (its start, UTC): the finest time kept.
     hour timestamptz NOT NULL,
-    -- visits, arrival:<ssr|csr|failed>, failed:<class>, <vital>:<bucket> (releases/src/health/vital-histogram.ts)
+    -- visits, arrival:<ssr|static|csr|failed>, failed:<class>, <vital>:<bucket> (releases/src/health/vital-histogram.ts)
     key text NOT NULL,
     count bigint NOT NULL CHECK (count > 0),
     PRIMARY KEY (section, release_id, hour, key)

@@ -10,6 +10,7 @@ import { renderToString } from 'react-dom/server';
 import { App } from '../../app/app';
 import { ISLAND_ATTRIBUTE, ISLAND_HYDRATED_EVENT, ISLAND_REQUESTED_EVENT, ISLAND_STATE_ATTRIBUTE, islandMarkup } from '../../remotes/island-contract';
 import type { SectionLoad, SectionLoads } from '../../remotes/load-section';
+import { SECTION_OUTCOME_EVENT } from '../../health/visit-outcomes';
 import { startPageScript } from '../start-page-script';
 
 // The page as the server sends it (the shell rendered by React on the server,
@@ -143,6 +144,20 @@ test('a section the server could not render is asked for at once, static or not'
   await serverPage({ rendered: ['home', 'contact'] });
   stops.push(startPageScript(document, null, (start) => start()));
   expect(requested).toEqual(['about']);
+});
+
+test('the visit report hears how each section arrived: a static one the server rendered as "static", an interactive one as "ssr"', async () => {
+  await serverPage({ rendered: ['home', 'contact'] });
+  const arrivals: Record<string, string> = {};
+  const note = (event: Event) => {
+    const { section, arrival } = (event as CustomEvent<{ section: SectionId; arrival: string }>).detail;
+    arrivals[section] = arrival;
+  };
+  window.addEventListener(SECTION_OUTCOME_EVENT, note);
+  stops.push(startPageScript(document, null, (start) => start()));
+  window.removeEventListener(SECTION_OUTCOME_EVENT, note);
+  // About, not rendered by the server, is reported by the host's script once it arrives.
+  expect(arrivals).toEqual({ home: 'static', contact: 'ssr' });
 });
 
 test('Send before the form is hydrated neither submits natively nor loses a letter: it is made again once the island is hydrated', async () => {

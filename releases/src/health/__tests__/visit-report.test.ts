@@ -56,3 +56,9 @@ test('a report counts, for each section asked, a visit, its arrival, its failure
   expect(reportCounts(parsed, ['home', 'about']).map((count) => `${count.releaseId} ${count.key}`)).toEqual(['home-3 visits', 'home-3 arrival:ssr', ...vitalKeys.map((key) => `home-3 ${key}`)]);
   expect(reportCounts(parsed, [])).toEqual([]);
 });
+
+test('a static section the server rendered, never hydrated, is counted as arrived "static", not as a failure', () => {
+  const parsed = parseVisitReport(report({ sections: { about: { release: 'about-2', arrival: 'static' } }, vitals: {} }));
+  if (!parsed.ok) throw new Error('a report with a static section was refused');
+  expect(reportCounts(parsed.report, ['about']).map((count) => count.key)).toEqual(['visits', 'arrival:static']);
+});
