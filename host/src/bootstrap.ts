@@ -1,5 +1,5 @@
 import { configWarnings, loadConfig, loadPack, parseConfig, type TextPack } from '@portico/shared-config';
-import { configProblemsMessage } from '@portico/shared-config/config-warnings';
+import { reportConfigToConsole } from '@portico/shared-config/config-warnings';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { languageFromSearch, type Language } from '@portico/contract/languages';
 import { configUrlFor } from '@portico/contract/preview';
@@ -10,7 +10,7 @@ import { yieldToMain } from './app/yield-to-main';
 import { loadSection, startSection, startSections } from './remotes/load-section';
 import { resolvePageRemotes } from './remotes/page-remotes';
 import {
-  ISLAND_ATTRIBUTE,
+  islandContainerIn,
   ISLAND_HYDRATED_EVENT,
   ISLAND_REQUESTED_EVENT,
   ISLAND_STATE_ATTRIBUTE,
@@ -29,13 +29,7 @@ type PageModule = typeof import('./app/render-page');
 /** The client-rendered page's islands: no section's HTML came with it, so each renders its section afresh. */
 const CLIENT_ISLANDS = Object.fromEntries(SECTION_IDS.map((id) => [id, { html: '', hydrate: false }])) as Record<SectionId, IslandStart>;
 
-function reportConfig(problems: readonly { field: string; message: string }[], warnings: readonly string[]): void {
-  const message = configProblemsMessage(problems);
-  if (message) console.error(message);
-  for (const warning of warnings) console.warn(`Portico: ${warning}`);
-}
-
-const islandContainer = (section: SectionId) => document.querySelector(`[${ISLAND_ATTRIBUTE}="${section}"]`);
+const islandContainer = (section: SectionId) => islandContainerIn(document, section);
 
 /**
  * A server-rendered page: its shell is never hydrated (the page script
@@ -104,7 +98,7 @@ async function start(page: Promise<PageModule>): Promise<void> {
   // of milliseconds on a phone.
   const configRead = loadConfig(configUrlFor(window.location.search));
   const sectionsStarted = configRead.then(({ config, problems }) => {
-    reportConfig(problems, configWarnings(config));
+    reportConfigToConsole(problems, configWarnings(config));
     applyTheme(config.theme);
     startVisitReport(config.health);
     const remotes = resolvePageRemotes(config, window.location.search);

@@ -1,4 +1,5 @@
-import type { Page, Request } from '@playwright/test';
+import { expect, type Locator, type Page, type Request } from '@playwright/test';
+import { stopClock } from './page-clock';
 
 /**
  * `POST /api/contact` as the browser tests meet it. Every answer the tests
@@ -82,4 +83,25 @@ export function watchContactPosts(page: Page): ContactPost[] {
     posts.push({ url: request.url(), headers: request.headers(), body: request.postDataJSON() as Record<string, unknown> });
   });
   return posts;
+}
+
+/**
+ * A visitor's send on the shown Contact form, both of the specification's
+ * 1 s toasts on a stopped clock: Send with nothing typed ("Please provide
+ * complete information!"), then filled in as Asha ("Submit successfully！").
+ * The page's clock is left stopped; the caller resumes it when it wants the
+ * answer's effects.
+ */
+export async function sendWithBothToasts(page: Page, contact: Locator): Promise<void> {
+  const send = contact.getByRole('button', { name: 'Send message' });
+  // Stopped, so each 1 s toast is there for as long as its check takes.
+  await stopClock(page, send);
+  await send.click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Please provide complete information!' })).toBeVisible();
+  await contact.getByLabel('Name').fill('Asha');
+  await contact.getByLabel('Telephone').fill('+91 98765 43210');
+  await contact.getByLabel('Message').fill('When can I apply?');
+  await page.clock.runFor(1000);
+  await send.click();
+  await expect(page.getByRole('status')).toHaveText('Submit successfully！');
 }

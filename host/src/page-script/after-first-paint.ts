@@ -9,25 +9,25 @@
  */
 export function afterFirstPaint(start: () => void): void {
   let started = false;
-  const observers: PerformanceObserver[] = [];
+  const types = (typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes) || [];
+  const observer = types.includes('paint')
+    ? new PerformanceObserver((list) => {
+        if (list.getEntriesByName('first-contentful-paint').length > 0) once();
+      })
+    : undefined;
   const once = () => {
     if (started) return;
     started = true;
     document.removeEventListener('visibilitychange', once);
-    observers.forEach((observer) => observer.disconnect());
+    observer?.disconnect();
     start();
   };
   if (document.visibilityState === 'hidden') return once();
   document.addEventListener('visibilitychange', once);
-  const types = (typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes) || [];
-  if (!types.includes('paint')) {
+  if (!observer) {
     requestAnimationFrame(() => requestAnimationFrame(once));
     return;
   }
-  const observer = new PerformanceObserver((list) => {
-    if (list.getEntriesByName('first-contentful-paint').length > 0) once();
-  });
-  observers.push(observer);
   observer.observe({ type: 'paint', buffered: true });
   setTimeout(once, 3000);
 }

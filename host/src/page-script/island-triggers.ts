@@ -1,6 +1,6 @@
 import { hydratesOn, type Hydration } from '@portico/contract/hydration';
 import type { SectionId } from '@portico/contract/sections';
-import { ISLAND_ATTRIBUTE } from '../remotes/island-contract';
+import { ISLAND_ATTRIBUTE, islandContainerIn } from '../remotes/island-contract';
 
 export interface IslandPlan {
   section: SectionId;
@@ -36,7 +36,6 @@ export function watchIslands(doc: Document, plans: readonly IslandPlan[], reques
     asked.add(section);
     request(section);
   };
-  const containerOf = (section: SectionId) => doc.querySelector(`[${ISLAND_ATTRIBUTE}="${section}"]`);
 
   const waiting = plans.filter((plan) => plan.rendered && plan.hydration.mode === 'interactive');
   for (const plan of plans) if (!plan.rendered) ask(plan.section);
@@ -49,7 +48,7 @@ export function watchIslands(doc: Document, plans: readonly IslandPlan[], reques
     }
     // The container and the island's root are `display: contents` (no box,
     // so never intersecting): what is watched is the section's own markup.
-    const content = containerOf(section)?.querySelector(':scope > * > *');
+    const content = islandContainerIn(doc, section)?.querySelector(':scope > * > *');
     if (hydratesOn(hydration, 'visible') && content && typeof win.IntersectionObserver === 'function') {
       // A hidden panel (another tab selected) never intersects.
       const observer = new win.IntersectionObserver((entries) => {

@@ -1,5 +1,5 @@
 import { DEFAULT_HYDRATION, ENABLED_BY_SCRIPT } from '@portico/contract/hydration';
-import { configProblemsMessage, configWarnings } from '@portico/shared-config/config-warnings';
+import { configWarnings, reportConfigToConsole } from '@portico/shared-config/config-warnings';
 import type { SiteConfig } from '@portico/shared-config/config';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { type PageData } from '@portico/contract/page-data';
@@ -8,6 +8,7 @@ import { noteArrival } from '../health/visit-outcomes';
 import { startVisitReport } from '../health/visit-report';
 import {
   ISLAND_ATTRIBUTE,
+  islandContainerIn,
   ISLAND_HYDRATED_EVENT,
   ISLAND_REQUESTED_EVENT,
   ISLAND_STATE_ATTRIBUTE,
@@ -17,7 +18,6 @@ import { restoreDrafts } from './form-drafts';
 import { watchIslands, type IslandPlan } from './island-triggers';
 import { startShellBehaviour } from './shell-behaviour';
 
-const islandOf = (doc: Document, section: SectionId) => doc.querySelector(`[${ISLAND_ATTRIBUTE}="${section}"]`);
 const isHydrated = (island: Element | null) => island?.getAttribute(ISLAND_STATE_ATTRIBUTE) === 'hydrated';
 
 /**
@@ -37,7 +37,7 @@ function holdSubmitsUntilHydrated(doc: Document): () => void {
     held.set(form, (event as SubmitEvent).submitter);
   };
   const release = (event: Event) => {
-    const island = islandOf(doc, (event as CustomEvent<SectionId>).detail);
+    const island = islandContainerIn(doc, (event as CustomEvent<SectionId>).detail);
     for (const [form, submitter] of held) {
       if (!island?.contains(form)) continue;
       held.delete(form);
@@ -97,16 +97,15 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   const stopHolding = holdSubmitsUntilHydrated(doc);
 
   let hostRequested = false;
+  // Islands are asked for only by the triggers, which start after the first paint (below).
   const request = (section: SectionId) => {
-    islandOf(doc, section)?.setAttribute(ISLAND_STATE_ATTRIBUTE, 'requested');
+    islandContainerIn(doc, section)?.setAttribute(ISLAND_STATE_ATTRIBUTE, 'requested');
     doc.dispatchEvent(new CustomEvent(ISLAND_REQUESTED_EVENT, { detail: section }));
     if (hostRequested || !hostScript) return;
     hostRequested = true;
-    afterFirstPaint(() => {
-      const script = doc.createElement('script');
-      script.src = hostScript;
-      doc.head.appendChild(script);
-    });
+    const script = doc.createElement('script');
+    script.src = hostScript;
+    doc.head.appendChild(script);
   };
 
   const plans = data ? islandPlans(data) : [];
@@ -130,9 +129,7 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   // For the operator, as the client-rendered page tells them: what config.json
   // has wrong (as the server read it) and what a valid one still lacks (read
   // from `legal` only, defensively).
-  const problems = configProblemsMessage(data?.problems ?? []);
-  if (problems) console.error(problems);
-  if (config) for (const warning of configWarnings(config as SiteConfig)) console.warn(`Portico: ${warning}`);
+  reportConfigToConsole(data?.problems ?? [], config ? configWarnings(config as SiteConfig) : []);
   startVisitReport(config?.health);
   // An older version of the site may have left a service worker that would
   // pin stale remotes; its removal is in a chunk of its own, fetched only then.

@@ -18,6 +18,11 @@ export function islandIdPrefix(section: SectionId): string {
 /** The attribute that marks each section's container, for the browser to find before React starts. */
 export const ISLAND_ATTRIBUTE = 'data-section-island';
 
+/** A section's container in `doc`, where the shell rendered one. */
+export function islandContainerIn(doc: Document, section: SectionId): Element | null {
+  return doc.querySelector(`[${ISLAND_ATTRIBUTE}="${section}"]`);
+}
+
 /**
  * The markup inside a section's container: one element, the island's React
  * root, around the section's HTML. The shell gives its container this markup

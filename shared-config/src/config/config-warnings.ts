@@ -20,11 +20,12 @@ export function configWarnings(config: SiteConfig): string[] {
 }
 
 /**
- * config.json's problems as the console tells the operator, one line each;
- * undefined when there are none. The client-rendered page's start-up and the
- * server-rendered page's script (from the server's reading) say it alike.
+ * Tells the operator, in the console, what config.json has wrong (one error,
+ * a line per problem) and what a valid one still lacks (a warning each). The
+ * client-rendered page's start-up and the server-rendered page's script
+ * (from the server's reading) say it alike.
  */
-export function configProblemsMessage(problems: readonly { field: string; message: string }[]): string | undefined {
-  if (problems.length === 0) return undefined;
-  return `Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`;
+export function reportConfigToConsole(problems: readonly { field: string; message: string }[], warnings: readonly string[]): void {
+  if (problems.length > 0) console.error(`Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`);
+  for (const warning of warnings) console.warn(`Portico: ${warning}`);
 }

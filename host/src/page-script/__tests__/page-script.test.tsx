@@ -10,7 +10,7 @@ import { renderToString } from 'react-dom/server';
 import { App } from '../../app/app';
 import { ISLAND_ATTRIBUTE, ISLAND_HYDRATED_EVENT, ISLAND_REQUESTED_EVENT, ISLAND_STATE_ATTRIBUTE, islandMarkup } from '../../remotes/island-contract';
 import type { SectionLoad, SectionLoads } from '../../remotes/load-section';
-import { SECTION_OUTCOME_EVENT } from '../../health/visit-outcomes';
+import { collectOutcomes } from '../../health/visit-outcomes';
 import { startPageScript } from '../start-page-script';
 
 // The page as the server sends it (the shell rendered by React on the server,
@@ -53,6 +53,8 @@ async function serverPage({ rendered = [...SECTION_IDS] }: { rendered?: SectionI
 
 let requested: SectionId[];
 let stops: (() => void)[] = [];
+/** The page script on the page as it stands, its first paint already come; stopped after the test. */
+const startAfterPaint = () => stops.push(startPageScript(document, null, (start) => start()));
 const onRequested = (event: Event) => requested.push((event as CustomEvent<SectionId>).detail);
 
 beforeEach(() => {
@@ -82,7 +84,7 @@ test('without JavaScript the tabs are links to #home, #about and #contact, each 
 test('a visit to /#about: the page script shows About Us only and selects its tab, one Tab stop, and asks for no code at all', async () => {
   window.history.replaceState(null, '', '/#about');
   await serverPage();
-  stops.push(startPageScript(document, null, (start) => start()));
+  startAfterPaint();
   expect(screen.getByRole('tab', { name: 'About Us' })).toHaveAttribute('aria-selected', 'true');
   expect(screen.getByRole('tabpanel', { name: 'About Us' })).toBeVisible();
   expect(screen.queryByRole('tabpanel', { name: 'Home' })).not.toBeInTheDocument();
@@ -93,7 +95,7 @@ test('a visit to /#about: the page script shows About Us only and selects its ta
 test('a click on a tab selects in place (hash recorded, section shown), and selecting Contact asks for its island, never for Home’s or About’s', async () => {
   const user = userEvent.setup();
   await serverPage();
-  stops.push(startPageScript(document, null, (start) => start()));
+  startAfterPaint();
   await user.click(screen.getByRole('tab', { name: 'About Us' }));
   expect(requested).toEqual([]);
   await user.click(screen.getByRole('tab', { name: 'Contact us' }));
@@ -109,7 +111,7 @@ test('a click on a tab selects in place (hash recorded, section shown), and sele
 test('arrow keys move the focus between tabs; Space and Enter select; Back follows the hash', async () => {
   const user = userEvent.setup();
   await serverPage();
-  stops.push(startPageScript(document, null, (start) => start()));
+  startAfterPaint();
   screen.getByRole('tab', { name: 'Home' }).focus();
   await user.keyboard('{ArrowRight}{ArrowRight} ');
   expect(screen.getByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
@@ -125,7 +127,7 @@ test('the skip link moves the focus to the section shown', async () => {
   const user = userEvent.setup();
   window.history.replaceState(null, '', '/#contact');
   await serverPage();
-  stops.push(startPageScript(document, null, (start) => start()));
+  startAfterPaint();
   await user.click(screen.getByRole('link', { name: 'Skip to content' }));
   expect(screen.getByRole('tabpanel', { name: 'Contact us' })).toHaveFocus();
 });
@@ -133,7 +135,7 @@ test('the skip link moves the focus to the section shown', async () => {
 test('the first focus or keystroke in Contact asks for its island, though its tab was never chosen', async () => {
   const user = userEvent.setup();
   await serverPage();
-  stops.push(startPageScript(document, null, (start) => start()));
+  startAfterPaint();
   // Reached without its tab (JavaScript's view of a panel hidden to the eye is enough for the test).
   screen.getByLabelText('Name', { selector: 'input' }).focus();
   await user.keyboard('A');
@@ -142,29 +144,23 @@ test('the first focus or keystroke in Contact asks for its island, though its ta
 
 test('a section the server could not render is asked for at once, static or not', async () => {
   await serverPage({ rendered: ['home', 'contact'] });
-  stops.push(startPageScript(document, null, (start) => start()));
+  startAfterPaint();
   expect(requested).toEqual(['about']);
 });
 
 test('the visit report hears how each section arrived: a static one the server rendered as "static", an interactive one as "ssr"', async () => {
   await serverPage({ rendered: ['home', 'contact'] });
-  const arrivals: Record<string, string> = {};
-  const note = (event: Event) => {
-    const { section, arrival } = (event as CustomEvent<{ section: SectionId; arrival: string }>).detail;
-    arrivals[section] = arrival;
-  };
-  window.addEventListener(SECTION_OUTCOME_EVENT, note);
-  stops.push(startPageScript(document, null, (start) => start()));
-  window.removeEventListener(SECTION_OUTCOME_EVENT, note);
+  const outcomes = collectOutcomes();
+  startAfterPaint();
   // About, not rendered by the server, is reported by the host's script once it arrives.
-  expect(arrivals).toEqual({ home: 'static', contact: 'ssr' });
+  expect(Object.fromEntries(outcomes)).toEqual({ home: { arrival: 'static' }, contact: { arrival: 'ssr' } });
 });
 
 test('Send before the form is hydrated neither submits natively nor loses a letter: it is made again once the island is hydrated', async () => {
   const user = userEvent.setup();
   window.history.replaceState(null, '', '/#contact');
   await serverPage();
-  stops.push(startPageScript(document, null, (start) => start()));
+  startAfterPaint();
   const submits: boolean[] = [];
   const form = document.querySelector('form')!;
   // The section's own handler, as React's would be once hydrated.
@@ -189,7 +185,7 @@ test('Send before the form is hydrated neither submits natively nor loses a lett
 test('what was typed survives a switch of language: kept for the next page load in this tab, put back into the same field once', async () => {
   const user = userEvent.setup();
   await serverPage();
-  stops.push(startPageScript(document, null, (start) => start()));
+  startAfterPaint();
   await user.type(screen.getByLabelText('Name', { selector: 'input' }), 'Budi');
   const indonesian = screen.getByRole('link', { name: 'Bahasa Indonesia' });
   // jsdom does not navigate; the browser would load /?type=2.
@@ -197,17 +193,17 @@ test('what was typed survives a switch of language: kept for the next page load 
   await user.click(indonesian);
 
   await serverPage();
-  stops.push(startPageScript(document, null, (start) => start()));
+  startAfterPaint();
   expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('Budi');
   await serverPage();
-  stops.push(startPageScript(document, null, (start) => start()));
+  startAfterPaint();
   expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('');
 });
 
 test('drafts in storage are only ever a field’s value: markup in them is not parsed', async () => {
   window.sessionStorage.setItem('portico:drafts', JSON.stringify({ 'contact/name': '<img src=x onerror=alert(1)>', root: '<b>x</b>' }));
   await serverPage();
-  stops.push(startPageScript(document, null, (start) => start()));
+  startAfterPaint();
   expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('<img src=x onerror=alert(1)>');
   expect(document.querySelector('img')).toBeNull();
   expect(within(document.getElementById('root')!).queryByText('x')).toBeNull();
@@ -250,7 +246,7 @@ test('“visible”: the section’s own markup is watched (its containers have 
       rendered: ['home', 'about', 'contact'],
       hydration: visibleContact,
     });
-    stops.push(startPageScript(document, null, (start) => start()));
+    startAfterPaint();
     expect(watched.map((element) => element.tagName)).toEqual(['H2']);
     expect(watched[0]).toHaveTextContent('Contact content');
     report([{ isIntersecting: false }]);
