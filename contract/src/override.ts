@@ -51,6 +51,11 @@ function refusal(value: string, allowedOrigins: readonly string[]): string | und
   return undefined;
 }
 
+/** What the console says of a refused override, in the same words wherever the page finds it. */
+export function refusedOverrideWarning({ param, url, reason }: RefusedOverride): string {
+  return `Portico: refused the override ${param}=${url} because ${reason}; the configured URL is used.`;
+}
+
 /**
  * The per-visit override: `?remote.<section>=<manifest URL>` replaces that
  * section's configured remote for this page load only, and only from an

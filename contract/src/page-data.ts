@@ -8,6 +8,7 @@ import { scriptSafeJson } from './html';
 import { SECTION_IDS, type SectionId } from './sections';
 import { type Language } from './languages';
 import { DEFAULT_HYDRATION, readHydration, type Hydration } from './hydration';
+import type { RefusedOverride } from './override';
 
 /** The element id of the hydration data. */
 export const PAGE_DATA_ID = 'portico-page-data';
@@ -39,6 +40,12 @@ export interface PageData {
    * (the shell already shows the notice).
    */
   problems: { field: string; message: string }[];
+  /**
+   * The per-visit overrides in the address that the server refused (the
+   * override rule on the config it served): the page script warns of each at
+   * load, whether or not an island ever hydrates.
+   */
+  refusedOverrides: RefusedOverride[];
 }
 
 /** The `<script type="application/json">` element holding `data`. */
@@ -58,7 +65,7 @@ export function parsePageData(text: string | null | undefined): PageData | undef
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { config, language, manifests, rendered, hydration, problems } = value as Record<string, unknown>;
+  const { config, language, manifests, rendered, hydration, problems, refusedOverrides } = value as Record<string, unknown>;
   if (typeof language !== 'string' || !LANGUAGE_VALUES.includes(language)) return undefined;
   if (typeof manifests !== 'object' || manifests === null) return undefined;
   const texts = Object.fromEntries(Object.entries(manifests).filter(([, manifest]) => typeof manifest === 'string'));
@@ -72,6 +79,10 @@ export function parsePageData(text: string | null | undefined): PageData | undef
     (problem): problem is { field: string; message: string } =>
       typeof problem === 'object' && problem !== null && typeof problem.field === 'string' && typeof problem.message === 'string',
   );
+  const refused = (Array.isArray(refusedOverrides) ? refusedOverrides : []).filter(
+    (one): one is RefusedOverride =>
+      typeof one === 'object' && one !== null && typeof one.param === 'string' && typeof one.url === 'string' && typeof one.reason === 'string',
+  );
   return {
     config,
     language: language as Language,
@@ -79,5 +90,6 @@ export function parsePageData(text: string | null | undefined): PageData | undef
     rendered: hydrated,
     hydration: declared,
     problems: named.map(({ field, message }) => ({ field, message })),
+    refusedOverrides: refused.map(({ param, url, reason }) => ({ param, url, reason })),
   };
 }

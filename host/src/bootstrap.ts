@@ -8,7 +8,7 @@ import { startVisitReport } from './health/visit-report';
 import { readPageData } from './app/read-page-data';
 import { yieldToMain } from './app/yield-to-main';
 import { loadSection, startSection, startSections } from './remotes/load-section';
-import { resolvePageRemotes } from './remotes/page-remotes';
+import { pageRemotes, resolvePageRemotes } from './remotes/page-remotes';
 import {
   islandContainerIn,
   ISLAND_HYDRATED_EVENT,
@@ -39,9 +39,9 @@ const islandContainer = (section: SectionId) => islandContainerIn(document, sect
  * HTML hydrated (or the section rendered, when the server could not).
  */
 async function startIslands(pageData: PageData, page: Promise<PageModule>): Promise<void> {
-  // The page script has told the console what config.json has wrong.
+  // The page script has told the console what config.json has wrong, and which overrides were refused.
   const { config, problems } = parseConfig(pageData.config);
-  const remotes = resolvePageRemotes(config, window.location.search);
+  const remotes = pageRemotes(config, window.location.search);
   const started = new Set<SectionId>();
   // Each section starts loading as soon as it is asked for, while the texts and React arrive.
   const loads = new Map<SectionId, ReturnType<typeof startSection>>();

@@ -129,17 +129,29 @@ test('an override from an origin not allowed is refused on the server as in the 
   page,
 }, testInfo) => {
   const problems = await watchProblems(page);
+  const warnings: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'warning') warnings.push(message.text());
+  });
   await withOverrideSite(testInfo.parallelIndex, false, async (_site, override, url) => {
     const html = await (await fetch(url)).text();
     expect(html).toContain('>Send message</button>');
     expect(html).not.toContain('Remote override');
 
-    await page.goto(`${url}#contact`);
+    // On Home, where no island ever starts, the console says why at load.
+    const refusal = `Portico: refused the override remote.contact=${override.manifestUrl} because its origin ${override.origin} is not listed in config.json's allowedRemoteOrigins; the configured URL is used.`;
+    await page.goto(url);
+    await expect.poll(() => warnings).toContain(refusal);
+    await expect(page.locator('[data-island-state]')).toHaveCount(0);
+
+    // Once Contact's island starts, the refusal is not said a second time.
+    await page.getByRole('tab', { name: 'Contact us' }).click();
     const contact = page.getByRole('tabpanel', { name: 'Contact us' });
     await expect(contact.getByLabel('Message', { exact: true })).toBeVisible();
     await expectHydrated(contact.getByRole('button', { name: 'Send message' }));
     await expect(overrideNotice(page)).toHaveCount(0);
     expect(override.requests).toEqual([]);
+    expect(warnings.filter((warning) => warning === refusal)).toHaveLength(1);
     expect(problems).toEqual([]);
   });
 });

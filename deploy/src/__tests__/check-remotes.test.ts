@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkRemote, checkRemotes, formatReport } from '../check-remotes';
+import { PROCESS_START_MS } from '@portico/testing/processes';
 
 /** Every manifest below names this node build; the test server answers it beside any manifest. */
 const NODE_BUILD = { file: 'remoteEntry.0123456789.js', code: 'module.exports = { init() {}, get() {} };' };
@@ -227,7 +228,7 @@ describe('npm run check-remotes', () => {
     const result = await run(write({ remotes, legal }));
     expect(result.stdout).toContain('All sections can be served by this host.');
     expect(result.status).toBe(0);
-  }, 30_000);
+  }, PROCESS_START_MS);
 
   test('exits 1 with the reason when one cannot', async () => {
     const remotes = {
@@ -238,5 +239,5 @@ describe('npm run check-remotes', () => {
     const result = await run(write({ remotes, legal }));
     expect(result.stdout).toMatch(/problem: about: needs react \^18\.0\.0 but the page shares 19\./);
     expect(result.status).toBe(1);
-  }, 30_000);
+  }, PROCESS_START_MS);
 });

@@ -3,6 +3,7 @@ import { configWarnings, reportConfigToConsole } from '@portico/shared-config/co
 import type { SiteConfig } from '@portico/shared-config/config';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { type PageData } from '@portico/contract/page-data';
+import { refusedOverrideWarning } from '@portico/contract/override';
 import { readPageData } from '../app/read-page-data';
 import { noteArrival } from '../health/visit-outcomes';
 import { startVisitReport } from '../health/visit-report';
@@ -130,6 +131,9 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   // has wrong (as the server read it) and what a valid one still lacks (read
   // from `legal` only, defensively).
   reportConfigToConsole(data?.problems ?? [], config ? configWarnings(config as SiteConfig) : []);
+  // A section team trying its build with ?remote.<section>= learns at once
+  // why the page shows the configured one, not when an island happens to start.
+  for (const refused of data?.refusedOverrides ?? []) console.warn(refusedOverrideWarning(refused));
   startVisitReport(config?.health);
   // An older version of the site may have left a service worker that would
   // pin stale remotes; its removal is in a chunk of its own, fetched only then.

@@ -1,5 +1,5 @@
 import type { SiteConfig } from '@portico/shared-config';
-import { resolveRemotes, type ResolvedRemotes } from '@portico/contract/override';
+import { refusedOverrideWarning, resolveRemotes, type ResolvedRemotes } from '@portico/contract/override';
 
 /**
  * This page load's remotes from config.json and the address, with no side
@@ -13,13 +13,12 @@ export function pageRemotes(config: SiteConfig, search: string): ResolvedRemotes
 
 /**
  * pageRemotes, warning in the console about every refused override. Called
- * once, at start-up, in the browser (the server does not log a choice the
- * visitor made).
+ * once, at start-up, by the client-rendered page (the server does not log a
+ * choice the visitor made; on a server-rendered page the page script warns,
+ * from the page data, whether or not an island ever starts).
  */
 export function resolvePageRemotes(config: SiteConfig, search: string): ResolvedRemotes {
   const resolved = pageRemotes(config, search);
-  for (const { param, url, reason } of resolved.refused) {
-    console.warn(`Portico: refused the override ${param}=${url} because ${reason}; the configured URL is used.`);
-  }
+  for (const refused of resolved.refused) console.warn(refusedOverrideWarning(refused));
   return resolved;
 }

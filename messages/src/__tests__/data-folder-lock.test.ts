@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DataFolderBusyError, DataFolderError, LOCK_FILE, lockDataFolder } from '../store/data-folder';
+import { PROCESS_START_MS } from '@portico/testing/processes';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'portico-data-lock-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -61,7 +62,7 @@ describe('one process per data folder', () => {
         contenders.push(child);
         await next(child, 'ready');
       }
-    }, 30_000);
+    }, 2 * PROCESS_START_MS);
     afterAll(() => {
       for (const child of contenders) child.disconnect();
     });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { messagesCommand } from '../cli/messages-command';
 import { formBody, postContact } from '../testing/http-client';
 import { startServerProcess, type ServerProcess } from '../testing/server-process';
+import { PROCESS_START_MS } from '@portico/testing/processes';
 
 /**
  * A server process on the embedded database: `npm run messages` sent to the
@@ -38,14 +39,14 @@ describe('a server on the embedded database', () => {
   const ids: string[] = [];
 
   beforeAll(async () => {
-    server = await startServerProcess(ENV, 60_000);
+    server = await startServerProcess(ENV);
     for (const [key, overrides] of [
       ['cli-message-1', { name: '=HYPERLINK("http://evil.example")', message: 'Line one,\n"quoted"' }],
       ['cli-message-2', { name: 'Dewi \u001b]0;pwned\u0007', language: 'id' }],
     ] as const) {
       ids.push((await postContact(server.base, formBody(key, overrides))).json().id as string);
     }
-  }, 90_000);
+  }, PROCESS_START_MS + 30_000);
 
   afterAll(async () => {
     await server?.stop();
@@ -101,5 +102,5 @@ describe('a server on the embedded database', () => {
     process.stderr.write(`embedded SIGKILL: ${sent} sent, ${acknowledged.length} answered 201, ${stored.size - 1} stored after the kill, ${lost.length} acknowledged and lost\n`);
     expect(lost).toEqual([]);
     expect(stored.has(ids[0]!)).toBe(true);
-  }, 60_000);
+  }, PROCESS_START_MS + 60_000);
 });

@@ -3,6 +3,7 @@ import { serverTestDatabase, serverTestsRun, type TestDatabase } from '../testin
 import { formBody, postContact, type Answer } from '../testing/http-client';
 import { startServerProcess, type ServerProcess } from '../testing/server-process';
 import { startWebhookReceiver, waitFor, type ReceivedCall } from '../testing/webhook-receiver';
+import { PROCESS_START_MS } from '@portico/testing/processes';
 
 /**
  * Real server processes on one PostgreSQL server: two instances behaving as
@@ -96,7 +97,7 @@ describeOnServer('server processes sharing one PostgreSQL server', () => {
     } finally {
       await webhook.close();
     }
-  }, 60_000);
+  }, PROCESS_START_MS + 60_000);
 
   it('delivers every stored message after a SIGKILL with deliveries in flight and more queued', async () => {
     await db.exec('TRUNCATE contact_messages, contact_outbox, contact_rate_hits');
@@ -126,7 +127,7 @@ describeOnServer('server processes sharing one PostgreSQL server', () => {
       await slow.close();
       await fast.close();
     }
-  }, 60_000);
+  }, PROCESS_START_MS + 60_000);
 
   it('answers 503 while the database is down, half-stores nothing, and stores the retry once it is back', async () => {
     await db.exec('TRUNCATE contact_messages, contact_outbox, contact_rate_hits');
@@ -142,5 +143,5 @@ describeOnServer('server processes sharing one PostgreSQL server', () => {
     expect(retry.status).toBe(201);
     expect(await count('contact_messages')).toBe(1);
     expect(await count('contact_outbox')).toBe(1);
-  }, 60_000);
+  }, PROCESS_START_MS + 60_000);
 });

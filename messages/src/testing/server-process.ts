@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { PROCESS_START_MS } from '@portico/testing/processes';
 
 export interface ServerProcess {
   base: string;
@@ -11,7 +12,7 @@ export interface ServerProcess {
 }
 
 /** Starts `contact-server-main.ts` in its own process with `env`; resolves once it listens. */
-export function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+export function startServerProcess(env: Record<string, string>, timeoutMs = PROCESS_START_MS): Promise<ServerProcess> {
   // tsx as a loader in this one process (not tsx's CLI, which runs the
   // script in a child of its own): a SIGKILL must reach the server itself.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'contact-server-main.ts')], {

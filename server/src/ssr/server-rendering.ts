@@ -6,6 +6,7 @@ import path from 'node:path';
 import { isSri, type Manifest, type NodeEntry } from '@portico/contract/manifest';
 import { assertSri, fetchVerified } from '@portico/node-sections';
 import { pageDataScript } from '@portico/contract/page-data';
+import { resolveRemotes } from '@portico/contract/override';
 import type { Hydration } from '@portico/contract/hydration';
 import {
   PAGE_DATA_SLOT,
@@ -165,7 +166,8 @@ export interface RenderWorkerState {
   /** The shell worker's. */
   pid: number | undefined;
   generation: number | undefined;
-  sections: Record<SectionId, WorkerState & { quarantined: boolean }>;
+  /** Per section: its live worker, whether its plan is set aside, and the builds (node-build hashes) the live worker runs and the plan wants. */
+  sections: Record<SectionId, WorkerState & { quarantined: boolean; builds: string[]; wanted: string[] }>;
   /** How section code is contained here, or undefined when it does not run on this server. */
   sandbox: Sandbox['mode'] | undefined;
   cachedPages: number;
@@ -743,7 +745,8 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     const cached = caching ? pages.get(key) : undefined;
     if (cached) return cached;
     const problems = site.problems.map(({ field, message }) => ({ field, message }));
-    const data = pageDataScript({ config: site.raw, language, manifests, rendered, hydration, problems });
+    const { refused: refusedOverrides } = resolveRemotes(site.config.remotes, site.config.allowedRemoteOrigins, search);
+    const data = pageDataScript({ config: site.raw, language, manifests, rendered, hydration, problems, refusedOverrides });
     const named = pageScriptIn(shell.html);
     const script = named ? await readPageScript(named) : undefined;
     // One pass over the shell: what is put in is never read again for slots.
@@ -861,7 +864,13 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   }
 
   function state(): RenderWorkerState {
-    const of = (supervisor: Supervisor<SectionWorker>) => ({ pid: supervisor.worker?.pid, generation: supervisor.generation, quarantined: supervisor.quarantinedNow });
+    const of = (supervisor: Supervisor<SectionWorker>) => ({
+      pid: supervisor.worker?.pid,
+      generation: supervisor.generation,
+      quarantined: supervisor.quarantinedNow,
+      builds: supervisor.liveKey?.split(' ') ?? [],
+      wanted: supervisor.planKey?.split(' ') ?? [],
+    });
     return {
       pid: shellSupervisor.worker?.pid,
       generation: shellSupervisor.generation,

@@ -64,6 +64,8 @@ export class Supervisor<W extends Supervised> {
   private failures = 0;
   private readonly quarantined = new Set<string>();
   private generations = 0;
+  /** Why the next worker is started; the log says it for every start after the first. */
+  private cause = 'the first start';
   private closed = false;
   /** Every worker started and not yet exited (live, starting, retiring, or killed and not yet gone): what close() waits for. */
   private readonly running = new Set<W>();
@@ -78,6 +80,11 @@ export class Supervisor<W extends Supervised> {
 
   get generation(): number | undefined {
     return this.worker ? this.live!.number : undefined;
+  }
+
+  /** The key of what the live worker runs. */
+  get liveKey(): string | undefined {
+    return this.worker ? this.live!.key : undefined;
   }
 
   /** The key of what should run now. */
@@ -107,6 +114,7 @@ export class Supervisor<W extends Supervised> {
       this.failures = 0;
       clearTimeout(this.retry);
       this.retry = undefined;
+      if (plan && this.wanted) this.cause = 'its plan changed (other builds to run)';
     }
     this.wanted = plan;
     this.reconcile();
@@ -151,6 +159,8 @@ export class Supervisor<W extends Supervised> {
     if (!worker) return;
     this.running.add(worker);
     this.generations += 1;
+    // Every restart says why: a test (and an operator) can tell a new plan from a death.
+    if (this.generations > 1) this.options.log(`${this.options.name} ${this.generations} started: ${this.cause}`);
     const generation: Generation<W> = { key: plan.key, worker, number: this.generations };
     this.starting = generation;
     void worker.exited.then((reason) => this.onExit(generation, reason));
@@ -194,6 +204,7 @@ export class Supervisor<W extends Supervised> {
   private failed(key: string, reason: string): void {
     if (key !== this.wanted?.key) return this.reconcile();
     this.failures += 1;
+    this.cause = `the one before ${reason}`;
     const limit = this.options.quarantineAfter ?? DEFAULT_QUARANTINE_AFTER;
     if (this.failures >= limit) {
       this.quarantined.add(key);

@@ -48,7 +48,7 @@ async function serverPage({ rendered = [...SECTION_IDS] }: { rendered?: SectionI
     </PorticoProvider>,
   );
   const manifests = Object.fromEntries(SECTION_IDS.map((id) => [id, '{}']));
-  document.body.innerHTML = `<div id="root">${shell}</div>${pageDataScript({ config: {}, language: 'en', manifests, rendered, hydration: DECLARED, problems: [] })}`;
+  document.body.innerHTML = `<div id="root">${shell}</div>${pageDataScript({ config: {}, language: 'en', manifests, rendered, hydration: DECLARED, problems: [], refusedOverrides: [] })}`;
 }
 
 let requested: SectionId[];

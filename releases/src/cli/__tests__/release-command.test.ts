@@ -11,6 +11,7 @@ import { bucketOf } from '../../health/vital-histogram';
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { releaseCommand } from '../release-command';
+import { PROCESS_START_MS } from '@portico/testing/processes';
 
 const TOKEN = 'the-integrator-token';
 
@@ -196,7 +197,7 @@ describe('npm run release', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(stderr).toContain('home has no active release to roll back from');
     expect(code).toBe(1);
-  }, 20_000);
+  }, PROCESS_START_MS);
 
   it('runs a canary: started, shown under its section in status, ramped, aborted, started again and promoted', async () => {
     const published = async (name: string) => /published (about-\d+)/.exec((await release(['publish', 'about', `https://cdn.example/about/${name}/mf-manifest.json`])).stdout)![1]!;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { messagesCommand } from '@portico/messages';
 import { formBody, postContact } from '@portico/messages/testing';
 import { releaseCommand } from '../../cli/release-command';
+import { PROCESS_START_MS } from '@portico/testing/processes';
 
 /**
  * A server process holding the embedded database, as `npm run serve` holds
@@ -36,7 +37,7 @@ beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../testing/control-server-main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), PROCESS_START_MS);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening (\S+) (\S+)/.exec(output);
@@ -57,7 +58,7 @@ beforeAll(async () => {
   ] as const) {
     ids.push((await postContact(contactBase, formBody(key, overrides))).json().id as string);
   }
-}, 40_000);
+}, PROCESS_START_MS + 30_000);
 
 afterAll(async () => {
   if (child && child.exitCode === null) {

@@ -80,6 +80,9 @@ function supervise(options: Partial<SupervisorOptions<FakeWorker>> & { slowToDie
   return { supervisor, workers, log, live, newest };
 }
 
+/** The log's lines other than the starts it announces: the deaths and the plans set aside. */
+const deaths = (log: readonly string[]) => log.filter((line) => !/ \d+ started: /.test(line));
+
 /** Whether `promise` has settled by now. */
 async function settledNow(promise: Promise<unknown>): Promise<boolean> {
   let settled = false;
@@ -289,6 +292,23 @@ describe('workers that die', () => {
     }
   });
 
+  test('every start after the first says why in the log: a new plan, or the death of the one before', async () => {
+    const { supervisor, log, newest } = supervise();
+    supervisor.want(plan('build-1'));
+    newest().becomeReady();
+    await pass();
+    expect(log).toEqual([]);
+    supervisor.want(plan('build-2'));
+    newest().becomeReady();
+    await pass();
+    newest().die('did not answer within 5 s');
+    await pass(500);
+    expect(log.filter((line) => line.includes(' started: '))).toEqual([
+      "the home section's worker 2 started: its plan changed (other builds to run)",
+      "the home section's worker 3 started: the one before did not answer within 5 s",
+    ]);
+  });
+
   test.each([
     ['before it is ready', async (worker: FakeWorker) => worker.die()],
     [
@@ -427,7 +447,7 @@ describe('workers that die', () => {
       await pass();
     }
     expect(supervisor.quarantinedNow).toBe(false);
-    expect(log).toEqual([]);
+    expect(deaths(log)).toEqual([]);
     workers.at(-1)!.becomeReady();
     await pass();
     expect(supervisor.worker).toBe(workers.at(-1));
@@ -441,7 +461,7 @@ describe('workers that die', () => {
     supervisor.want(plan('build-2'));
     workers[0]!.die();
     await pass();
-    expect(log).toEqual([]);
+    expect(deaths(log)).toEqual([]);
     workers[1]!.becomeReady();
     await pass();
     expect(supervisor.worker).toBe(workers[1]);
