@@ -40,7 +40,7 @@ beforeAll(async () => {
     openPreview: () => Promise.resolve({ refused: 'invalid' }),
     healthToken: (releases) => `token-for-${releases.contact}`,
   };
-  state = { active: { contact: ACTIVE }, canaries: { contact: { release: CANDIDATE, percent: 50 } } };
+  state = { active: { contact: ACTIVE }, canaries: { contact: { release: CANDIDATE, percent: 50, id: 1, startedAt: '2026-11-25T10:00:00.000Z' } } };
   running = await startPortico({ rootDir: REPO_ROOT, basePort: 0, configPath, ssr: false, releases: feed, log: () => undefined });
 });
 afterAll(async () => {

@@ -101,8 +101,10 @@ export interface ServerRenderingOptions {
   /** config.json as a visitor who asked for this host gets it (the default config follows the host), read and parsed once: for the background work. */
   /**
    * Each config.json a visitor to this host may get now: one, or one per
-   * cohort's releases while a canary runs. For the background work: every
-   * one of them is warmed and rendered.
+   * cohort's releases while a canary runs, the first being what a visitor
+   * outside every canary gets. For the background work: every one of them
+   * is warmed and rendered; the first one's builds by each section's own
+   * worker, a candidate's build by a worker of its own.
    */
   siteForHost: (host: string | undefined) => Promise<SiteContext[]>;
   /** The same for one request, once per request: the page, its headers and /config.json share it. */
@@ -129,7 +131,22 @@ export interface ServerRenderingOptions {
    * server or is not static itself (its island would hydrate over them).
    */
   staticExtras?: readonly string[];
+  /**
+   * What this server sees of a section's build itself, for the release
+   * store (the canary judge, `status`): a render failing, its workers set
+   * aside after repeated deaths, and running again after that. `pins` are
+   * the manifest pins (config.json's remoteIntegrity) that name the build:
+   * how the caller knows the release.
+   */
+  onSignal?: (signal: SectionSignal) => void;
   log: (line: string) => void;
+}
+
+export interface SectionSignal {
+  section: SectionId;
+  pins: string[];
+  kind: 'render-failed' | 'set-aside' | 'running-again';
+  detail: string;
 }
 
 export interface ServerRendering {
@@ -332,10 +349,29 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     return build;
   }
 
+  /** Per section and build: the manifest pins that name it (the releases it is), for the signals. */
+  const pinsOf = new Map<string, Set<string>>();
+  const notePin = (section: SectionId, build: string, pin: string | undefined) => {
+    if (pin === undefined) return;
+    const key = `${section} ${build}`;
+    let pins = pinsOf.get(key);
+    if (!pins) {
+      if (pinsOf.size > 256) pinsOf.clear();
+      pinsOf.set(key, (pins = new Set()));
+    }
+    pins.add(pin);
+  };
+  /** The builds a supervisor set aside, per section: the ones told to run again once a worker runs them. */
+  const setAside = new Set<string>();
+  const signal = (section: SectionId, builds: readonly string[], kind: SectionSignal['kind'], detail: string, pin?: string) => {
+    const pins = pin === undefined ? builds.flatMap((build) => [...(pinsOf.get(`${section} ${build}`) ?? [])]) : [pin];
+    if (pins.length > 0) options.onSignal?.({ section, pins, kind, detail });
+  };
+
   /** Per section: its worker supervisor, and which builds its live worker has loaded. */
   const loaded = new WeakMap<SectionWorker, Map<string, string | undefined>>();
-  const sectionSupervisor = (id: SectionId, kind: 'worker' | 'preview worker') =>
-    new Supervisor<SectionWorker>({
+  const sectionSupervisor = (id: SectionId, kind: 'worker' | 'preview worker' | 'canary worker') => {
+    const supervisor: Supervisor<SectionWorker> = new Supervisor<SectionWorker>({
       name: `the ${id} section's ${kind}`,
       start: () =>
         sandbox &&
@@ -350,20 +386,33 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       log: options.log,
       onLive: (worker) => {
         // Pages made with another generation's sections are not served again.
-        if (worker) pages.clear();
+        if (!worker) return;
+        pages.clear();
+        const again = (supervisor.liveKey?.split(' ') ?? []).filter((build) => setAside.delete(`${id} ${build}`));
+        if (again.length > 0) signal(id, again, 'running-again', `the ${id} section's ${kind} runs it again`);
+      },
+      onSetAside: (key, reason) => {
+        const builds = key.split(' ');
+        for (const build of builds) setAside.add(`${id} ${build}`);
+        signal(id, builds, 'set-aside', `the ${id} section's ${kind}: ${reason}`);
       },
     });
+    return supervisor;
+  };
   const sections = Object.fromEntries(SECTION_IDS.map((id) => [id, sectionSupervisor(id, 'worker')])) as Record<SectionId, Supervisor<SectionWorker>>;
   /**
-   * A previewed release's build, in a worker of its own (by section and
-   * build): a preview never restarts the live section's worker, and at most
-   * PREVIEW_SITES per section are kept, the least recently opened closed.
+   * A previewed release's build, or a canary's candidate, in a worker of its
+   * own (by section and build): neither ever restarts the live section's
+   * worker, and a candidate that loops or dies is set aside alone (its
+   * workers' deaths are its own, not the active release's). At most
+   * PREVIEW_SITES previews per section are kept, the least recently opened
+   * closed.
    */
   const previewWorkers = new Map<string, Supervisor<SectionWorker>>();
   const previewKey = (section: SectionId, build: string) => `${section} ${build}`;
 
-  /** The config about to be served (see `warm`), for a while: its builds are in every plan. */
-  let upcoming: Site[] = [];
+  /** The configs about to be served (see `warm`), per known host (the first: outside every canary), for a while: their builds are in every plan. */
+  let upcoming: Site[][] = [];
   /**
    * Preview visits' configs (config.preview set), latest last, at most
    * PREVIEW_SITES per section: their builds are kept warm as well, so a
@@ -384,12 +433,21 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     void replan();
   }
 
-  /** The sites a new worker warms up with: the current config.json of each known host, read now, and the upcoming ones. */
+  /**
+   * The sites of the known hosts, read now, and the upcoming ones: all of
+   * them, and the hashes of each host's first (what a visitor outside every
+   * canary gets), whose builds the sections' own workers run.
+   */
+  async function plannedSites(): Promise<{ all: Site[]; primary: ReadonlySet<string> }> {
+    const perHost = await Promise.all(knownHosts.map((host) => sitesFor(host).catch((): Site[] => [])));
+    const lists = [...perHost, ...upcoming];
+    const byHash = new Map(lists.flat().map((site) => [site.hash, site]));
+    return { all: [...byHash.values()], primary: new Set(lists.flatMap((sites) => (sites[0] ? [sites[0].hash] : []))) };
+  }
+
+  /** The sites a new worker warms up with. */
   async function currentSites(): Promise<Site[]> {
-    const sites = await Promise.all(knownHosts.map((host) => sitesFor(host).catch((): Site[] => [])));
-    const all = [...sites.flat(), ...upcoming];
-    const byHash = new Map(all.map((site) => [site.hash, site]));
-    return [...byHash.values()];
+    return (await plannedSites()).all;
   }
 
   /** Loads the plan's builds into a new section worker, then renders each in every language with the current config. */
@@ -397,13 +455,17 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     const answer = await worker.ask({ type: 'load', section, builds: wanted }, { answerWithinMs: SECTION_LOAD_KILL_MS, killAfterMs: SECTION_LOAD_KILL_MS });
     if (answer?.type !== 'loaded' || !Array.isArray(answer.failed)) return false;
     const refused = new Map(answer.failed.map(({ key, reason }) => [String(key), String(reason).slice(0, 300)]));
-    for (const [key, reason] of refused) options.log(`the ${section} section's node build ${key.slice(0, 19)}… is not rendered on the server: ${reason}`);
+    for (const [key, reason] of refused) {
+      options.log(`the ${section} section's node build ${key.slice(0, 19)}… is not rendered on the server: ${reason}`);
+      signal(section, [key], 'render-failed', `its node build failed to load: ${reason}`);
+    }
     loaded.set(worker, new Map(wanted.map(({ key }) => [key, refused.get(key)])));
     for (const site of sites ?? (await currentSites())) {
       for (const build of wanted.filter(({ key }) => !refused.has(key))) {
         for (const language of LANGUAGES) {
           const result = await renderSection(worker, section, build.key, site, language);
           if (!worker.alive) return false;
+          if (result && 'failed' in result) signal(section, [build.key], 'render-failed', result.failed, site.config.remoteIntegrity?.[section]);
           if (result && caching) sectionResults.set(sectionKey(section, build.key, site, language), result, resultBytes(result));
         }
       }
@@ -437,7 +499,9 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
    */
   async function replanSections(): Promise<void> {
     if (!sandbox || closed) return;
-    const sites = await currentSites();
+    const { all: sites, primary: firsts } = await plannedSites();
+    // No host known yet: every site is everyone's.
+    const primary = firsts.size > 0 ? firsts : new Set(sites.map((site) => site.hash));
     let retryLater = false;
     /** The node build the manifest at `url` names for section `id`, fetched and checked here; undefined when there is none to run (yet). */
     const buildAt = async (url: string, id: SectionId, pin: string | undefined): Promise<NodeBuild | undefined> => {
@@ -460,13 +524,26 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     /** The node build `site` names for section `id`. */
     const buildFor = async (site: Site, id: SectionId): Promise<NodeBuild | undefined> => {
       const url = site.config.remotes[id];
-      return url === undefined ? undefined : buildAt(url, id, site.config.remoteIntegrity?.[id]);
+      const build = url === undefined ? undefined : await buildAt(url, id, site.config.remoteIntegrity?.[id]);
+      if (build) notePin(id, build.key, site.config.remoteIntegrity?.[id]);
+      return build;
     };
+    /** Each build only a canary's cohort gets, by section and build: a worker of its own, warmed with the sites that name it. */
+    const apart = new Map<string, { id: SectionId; build: NodeBuild; sites: Site[] }>();
     for (const id of SECTION_IDS) {
       const wanted = new Map<string, NodeBuild>();
+      const others: [Site, NodeBuild][] = [];
       for (const site of sites) {
         const build = await buildFor(site, id);
-        if (build) wanted.set(build.key, build);
+        if (build && primary.has(site.hash)) wanted.set(build.key, build);
+        else if (build) others.push([site, build]);
+      }
+      for (const [site, build] of others) {
+        if (wanted.has(build.key)) continue;
+        const key = previewKey(id, build.key);
+        const known = apart.get(key);
+        if (known) known.sites.push(site);
+        else apart.set(key, { id, build, sites: [site] });
       }
       // The benchmark's static extras run beside Home's builds, in its worker.
       if (id === 'home' && wanted.size > 0) {
@@ -480,13 +557,24 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
         list.length === 0 ? undefined : { key: list.map(({ key }) => key).sort().join(' '), prepare: (worker) => prepareSection(id, list, worker) };
       sections[id].want(plan);
     }
-    // Each previewed build the live plan does not run: a worker of its own, warmed with the preview's config.
+    // Each candidate's build a section's own worker does not run: a worker of its own, warmed with its cohorts' configs.
     const previewing = new Set<string>();
+    for (const [key, { id, build, sites: naming }] of apart) {
+      previewing.add(key);
+      let supervisor = previewWorkers.get(key);
+      if (!supervisor) {
+        supervisor = sectionSupervisor(id, 'canary worker');
+        previewWorkers.set(key, supervisor);
+      }
+      supervisor.want({ key: build.key, prepare: (worker) => prepareSection(id, [build], worker, naming) });
+    }
+    // Each previewed build the live plan does not run: a worker of its own, warmed with the preview's config.
     for (const site of previews) {
       const id = site.config.preview?.section;
       const build = id && (await buildFor(site, id));
       if (!id || !build || sections[id].planKey?.split(' ').includes(build.key)) continue;
       const key = previewKey(id, build.key);
+      if (previewing.has(key)) continue;
       previewing.add(key);
       let supervisor = previewWorkers.get(key);
       if (!supervisor) {
@@ -625,7 +713,10 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
       const promise = renderSection(worker, section, build, site, language)
         .then((result) => {
           if (result && caching) sectionResults.set(key, result, resultBytes(result));
-          if (result && 'failed' in result) report(`${failure}: ${result.failed}`);
+          if (result && 'failed' in result) {
+            report(`${failure}: ${result.failed}`);
+            signal(section, [build], 'render-failed', result.failed, site.config.remoteIntegrity?.[section]);
+          }
           return result;
         })
         .finally(() => sectionFlights.delete(key));
@@ -816,16 +907,16 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   async function warm(next: (host: string | undefined) => Promise<SiteContext[]>, withinMs: number): Promise<void> {
     if (!sandbox || closed) return;
     const contexts = await Promise.all(knownHosts.map((host) => next(host).catch((): SiteContext[] => [])));
-    upcoming = contexts.flat().flatMap((context) => (context.site ? [context.site] : []));
-    for (const site of upcoming) watchRemotes(site.config);
+    upcoming = contexts.map((list) => list.flatMap((context) => (context.site ? [context.site] : [])));
+    for (const site of upcoming.flat()) watchRemotes(site.config);
     const settled = (async () => {
       // A round under way may have started before these URLs were watched: then one more.
       await watcher.poll();
-      if (upcoming.some((site) => SECTION_IDS.some((id) => site.config.remotes[id] && watcher.current(site.config.remotes[id], id).text === undefined))) await watcher.poll();
+      if (upcoming.flat().some((site) => SECTION_IDS.some((id) => site.config.remotes[id] && watcher.current(site.config.remotes[id], id).text === undefined))) await watcher.poll();
       // Likewise a plan being made from the config before.
       await replan();
       await replan();
-      await Promise.all(SECTION_IDS.map((id) => sections[id].whenSettled()));
+      await Promise.all([...SECTION_IDS.map((id) => sections[id].whenSettled()), ...[...previewWorkers.values()].map((supervisor) => supervisor.whenSettled())]);
     })();
     await Promise.race([settled, delay(withinMs)]);
     // Served from now on: the known hosts' own reading names these builds.
