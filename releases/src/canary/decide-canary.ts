@@ -136,14 +136,18 @@ export function networkCap(visits: readonly number[], share: number): number {
   return Number.POSITIVE_INFINITY;
 }
 
-/** One release's bounded aggregate (the network cap applied), with the servers' own signals added. */
-function aggregate(networks: readonly NetworkCounts[], cap: number, signals: ServerSignals, without?: string): ReleaseHealth {
+/** One release's bounded aggregate (the network cap applied), with the servers' own signals added; `without` leaves one network out. */
+function aggregate(all: readonly NetworkCounts[], share: number, signals: ServerSignals, without?: string): ReleaseHealth {
+  const networks = all.filter((counts) => counts.network !== without && counts.visits > 0);
+  const cap = networkCap(
+    networks.map((counts) => counts.visits),
+    share,
+  );
   let visits = 0;
   let failures = signals.renderFailures + signals.contactErrors;
   const lcp = new Map<number, number>();
   const inp = new Map<number, number>();
   for (const counts of networks) {
-    if (counts.network === without || counts.visits <= 0) continue;
     // A network over the cap counts as `cap` visits; its failures and vitals in proportion.
     const weight = Math.min(counts.visits, cap) / counts.visits;
     visits += counts.visits * weight;
@@ -176,16 +180,18 @@ const networksWithVisits = (networks: readonly NetworkCounts[]) => networks.filt
  * 1. What the servers saw needs no visitor: a candidate whose node build a
  *    server set aside, or whose files failed the background check, is
  *    rolled back at once (unless the active release fares the same).
- * 2. What visitors reported is bounded per network: each network's visits
- *    count at most up to the water-filling cap that keeps any one network at
- *    or under `maxNetworkShare` of a release's counted visits, its failures
- *    and vitals scaled with them. The servers' render failures and contact
- *    5xx answers are added as failures, unbounded (no visitor sends them).
+ * 2. What visitors reported is bounded per network, for each release: each
+ *    network's visits count at most up to the water-filling cap that keeps
+ *    any one network at or under `maxNetworkShare` of the release's counted
+ *    visits, its failures and vitals scaled with them. The servers' render
+ *    failures and contact 5xx answers are added as failures, unbounded (no
+ *    visitor sends them).
  * 3. No decision before the candidate has visits from `minNetworks` networks.
  * 4. The rules of decideCanary on the bounded aggregates.
- * 5. An abort or a promotion is taken only if it still holds with any one
- *    network's counts left out: one network, whatever it sends, changes no
- *    decision.
+ * 5. An abort or a promotion is taken only if the same decision follows
+ *    from the counts with any one network left out (bounded again without
+ *    it): whatever one network sends, it can only add to a decision that the
+ *    other networks' reports reach on their own.
  *
  * `minNetworks: 1` lifts 2's share bound, 3 and 5 (one network is then all
  * there is): the counts add up as they are, and decideCanary decides alone.
@@ -206,23 +212,22 @@ export function judgeCanary(canary: Parameters<typeof decideCanary>[0] & Pick<Ca
 
   const lifted = canary.minNetworks <= 1;
   const share = lifted ? 1 : canary.maxNetworkShare;
-  const caps = { active: networkCap(active.networks.map((n) => n.visits), share), candidate: networkCap(candidate.networks.map((n) => n.visits), share) };
-  const healthWithout = (without?: string) => ({
-    active: aggregate(active.networks, caps.active, active.signals, without),
-    candidate: aggregate(candidate.networks, caps.candidate, candidate.signals, without),
-  });
+  const decideWithout = (without?: string) =>
+    decideCanary(
+      canary,
+      { active: aggregate(active.networks, share, active.signals, without), candidate: aggregate(candidate.networks, share, candidate.signals, without) },
+      activeId,
+    );
   const networks = { active: networksWithVisits(active.networks).length, candidate: networksWithVisits(candidate.networks).length };
   if (!lifted && networks.candidate < canary.minNetworks) {
     return { action: 'continue', reason: `${id} has visits from ${plural(networks.candidate, 'network')} of the ${canary.minNetworks} a decision needs` };
   }
-  const decision = decideCanary(canary, healthWithout(), activeId);
+  const decision = decideWithout();
   if (decision.action === 'continue' || lifted) return decision;
 
-  // Leave one out: the caps stay as they are, each network's counted share is taken away in turn.
-  const unbounded = { ...canary, minVisits: 0, promoteAfterVisits: canary.promoteAfterVisits === null ? null : 0 };
   const everyNetwork = new Set([...networksWithVisits(active.networks), ...networksWithVisits(candidate.networks)].map((counts) => counts.network));
   for (const network of everyNetwork) {
-    const again = decideCanary(unbounded, healthWithout(network), activeId);
+    const again = decideWithout(network);
     if (again.action !== decision.action) {
       return { action: 'continue', reason: `${id}: ${decision.action === 'abort' ? 'a rollback' : 'a promotion'} would rest on one network's reports (without them: ${again.reason})` };
     }
