@@ -8,11 +8,14 @@ export const VISIT_WINDOW_MS = 10 * 60_000;
  * Ids a server may issue per release set beyond the pages it served in the
  * current and the previous window: a balancer may send a page's request for
  * its id to another server than the one that served the page. Over a
- * balancer's spread the servers' pages and ids even out; an outsider gets
- * at most this many ids per release set and window from a server for
- * nothing (no page fetched).
+ * balancer's spread the servers' pages and ids even out, within a few
+ * requests plus a share that shrinks as traffic grows (a random spread's
+ * difference grows as the square root of the visits): 5, and a tenth of
+ * the pages. An outsider gets that many ids per release set and window from
+ * a server without fetching a page for each.
  */
 export const VISIT_ID_SLACK = 5;
+export const VISIT_ID_SLACK_SHARE = 0.1;
 
 /** Release sets tracked at once: the cohorts' few sets, and the last ones before an activation, are far fewer. */
 const MOST_KEYS = 1000;
@@ -29,6 +32,7 @@ interface Tally {
 export interface VisitLedgerLimits {
   windowMs: number;
   slack: number;
+  slackShare: number;
   keys: number;
 }
 
@@ -36,15 +40,15 @@ export interface VisitLedgerLimits {
  * Each server's count of the pages it served and the visit ids it issued,
  * per release set and window (this one and the one before): an id is
  * issued only while the ids of the two windows stay under their pages plus
- * a small slack, so reports can never outnumber pages served. In memory:
- * release sets and counts, nothing of any visitor.
+ * a small slack, so reports cannot outnumber pages served by more than it.
+ * In memory: release sets and counts, nothing of any visitor.
  */
 export class VisitLedger {
   private readonly tallies = new Map<string, Tally>();
   private readonly limits: VisitLedgerLimits;
 
   constructor(limits: Partial<VisitLedgerLimits> = {}) {
-    this.limits = { windowMs: VISIT_WINDOW_MS, slack: VISIT_ID_SLACK, keys: MOST_KEYS, ...limits };
+    this.limits = { windowMs: VISIT_WINDOW_MS, slack: VISIT_ID_SLACK, slackShare: VISIT_ID_SLACK_SHARE, keys: MOST_KEYS, ...limits };
   }
 
   /** The tally of `key` moved to the window `now` is in; undefined when too many sets are tracked to start another. */
@@ -79,7 +83,7 @@ export class VisitLedger {
     const tally = this.tally(key, now);
     const pages = tally ? tally.served[0] + tally.served[1] : 0;
     const issued = tally ? tally.issued[0] + tally.issued[1] : 0;
-    if (!tally || issued >= pages + this.limits.slack) return false;
+    if (!tally || issued >= Math.floor(pages * (1 + this.limits.slackShare)) + this.limits.slack) return false;
     tally.issued[1] += 1;
     return true;
   }
