@@ -9,6 +9,7 @@ import { sampleConfig } from '@portico/testing/sample-config';
 import { serveDist, type DistServer } from '@portico/testing/serve-dist';
 import { releaseFeed, startControlPlane, type ControlPlane } from '../control-plane';
 import { startPortico, type RunningPortico } from '../portico-server';
+import { RENDER_LOOP } from '../ssr/__tests__/hostile-builds';
 
 // Releases end to end below the browser: a control API publishing real
 // builds through every check (the render check in the server's own section
@@ -56,6 +57,8 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
   let first: DistServer;
   let second: DistServer;
   let throwing: DistServer;
+  /** A build whose render never ends: it passed its checks once (published straight into the store here), and loops on every server. */
+  let looping: DistServer;
   let folder: string;
   const pools: Database[] = [];
   const servers: RunningPortico[] = [];
@@ -64,10 +67,15 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
 
   beforeAll(async () => {
     database = serverTestDatabase();
-    [first, second, throwing] = await Promise.all([contactRelease(), contactRelease('/* the second release */'), contactRelease(';throw new Error("this build throws as it loads");')]);
+    [first, second, throwing, looping] = await Promise.all([
+      contactRelease(),
+      contactRelease('/* the second release */'),
+      contactRelease(';throw new Error("this build throws as it loads");'),
+      contactRelease(RENDER_LOOP),
+    ]);
     folder = mkdtempSync(path.join(tmpdir(), 'portico-releases-'));
     const configPath = path.join(folder, 'config.json');
-    writeFileSync(configPath, JSON.stringify({ ...sampleConfig, allowedRemoteOrigins: [first.origin, second.origin, throwing.origin] }));
+    writeFileSync(configPath, JSON.stringify({ ...sampleConfig, allowedRemoteOrigins: [first.origin, second.origin, throwing.origin, looping.origin] }));
     for (let index = 0; index < 2; index++) {
       const db = await database.open();
       pools.push(db);
@@ -88,7 +96,7 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     await control?.close();
     await Promise.all(servers.map((server) => server.close()));
     await Promise.all(pools.map((db) => db.close()));
-    await Promise.all([first, second, throwing].map((server) => server?.close()));
+    await Promise.all([first, second, throwing, looping].map((server) => server?.close()));
     database?.cleanUp();
     rmSync(folder, { recursive: true, force: true });
   });
@@ -166,7 +174,7 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     const firstBuild = nodeBuildOf(existingBuild('remote-contact'));
     const contactWorker = () => servers[0]!.renderWorker()!.sections.contact;
     for (const started = Date.now(); JSON.stringify([contactWorker().builds, contactWorker().wanted]) !== JSON.stringify([[firstBuild], [firstBuild]]); ) {
-      if (Date.now() - started > 20_000) throw new Error(`the first build alone is not live within 20 s: ${JSON.stringify(contactWorker())}`);
+      if (Date.now() - started > 20_000) throw new Error(`the first build alone is not live within 20 s: ${JSON.stringify(contactWorker())} ${firstBuild}\n${log.join('\n')}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const live = contactWorker();
@@ -202,4 +210,59 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     expect(audit[0]).toMatchObject({ action: 'broken', release: id });
     host.overrides.delete('/remoteEntry.js');
   });
+
+  /** The looping build as a release, published straight into the store: as if it had passed its checks and broken later. */
+  async function loopingRelease(): Promise<string> {
+    const manifest = (looping.overrides.get('/mf-manifest.json') as { body: string }).body;
+    const integrity = `sha384-${createHash('sha384').update(manifest).digest('base64')}`;
+    const input = { section: 'contact' as const, manifestUrl: `${looping.origin}/mf-manifest.json`, integrity, version: '1.0.0', buildId: 'loops-later', createdBy: 'ci', checks: [] };
+    return (await control.store.publish(input)).release.id;
+  }
+
+  /** Polls the audit log until an entry matches, within a generous bound: the workers' deaths and waits set the pace. */
+  async function audited(match: (entry: { action: string; actor: string; release: string; detail: string }) => boolean): Promise<{ action: string; actor: string; release: string; detail: string }> {
+    for (const started = Date.now(); Date.now() - started < 90_000; await new Promise((resolve) => setTimeout(resolve, 250))) {
+      const entry = ((await api('GET', '/api/audit?section=contact&limit=20')).body as unknown as { action: string; actor: string; release: string; detail: string }[]).find(match);
+      if (entry) return entry;
+    }
+    throw new Error(`no such audit entry within 90 s:\n${log.slice(-40).join('\n')}`);
+  }
+
+  test('a candidate whose node build a server sets aside is rolled back by the judge with no visitor report; the active release keeps its worker', async () => {
+    const candidate = await loopingRelease();
+    const activeBefore = ((await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string } } }).contact.active.id;
+    const liveBuild = () => servers[0]!.renderWorker()!.sections.contact.builds;
+    // The plan of the test before (a release changed on its host and back) settled first.
+    for (const started = Date.now(); JSON.stringify(liveBuild()) !== JSON.stringify(servers[0]!.renderWorker()!.sections.contact.wanted); ) {
+      if (Date.now() - started > 20_000) throw new Error(`the contact worker's plan is not live within 20 s: ${JSON.stringify(servers[0]!.renderWorker()!.sections.contact)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const builds = liveBuild();
+    const started = await api('POST', '/api/sections/contact/canary', { release: candidate, percent: 50 });
+    expect(started.status).toBe(200);
+    // No beacon on these servers: nothing but what the servers see decides it.
+    const entry = await audited((one) => one.action === 'auto-rollback' && one.release === candidate);
+    expect(entry).toMatchObject({ actor: 'canary-judge', detail: expect.stringMatching(new RegExp(`^${candidate} is worse than ${activeBefore}: its node build was set aside on the server — candidate ${candidate}: set aside`)) });
+    expect(log.join('\n')).toMatch(/the contact section's canary worker .*3 times in a row: this build is rendered in the browser only until it changes/);
+    // Its deaths were its own worker's: the active release's worker ran on, with the same builds.
+    expect(liveBuild()).toEqual(builds);
+    const state = (await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string; setAside?: unknown }; candidate?: unknown } };
+    expect(state.contact.active.id).toBe(activeBefore);
+    expect(state.contact.active).not.toHaveProperty('setAside');
+    expect(state.contact).not.toHaveProperty('candidate');
+  });
+
+  test("an active release whose node build a server sets aside is marked in the section's state and the audit log, and a rollback away from it serves the one before", async () => {
+    const loopingId = await loopingRelease();
+    expect((await api('POST', '/api/sections/contact/active', { release: loopingId })).status).toBe(200);
+    const entry = await audited((one) => one.action === 'set-aside' && one.release === loopingId);
+    expect(entry).toMatchObject({ actor: 'server', detail: expect.stringMatching(/^the active release's node build is rendered in the browser only: the contact section's worker: its worker did not answer within 3 s, 3 times in a row$/) });
+    const state = (await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string; setAside?: { detail: string } } } };
+    expect(state.contact.active).toMatchObject({ id: loopingId, setAside: { at: expect.any(String), detail: expect.stringContaining('3 times in a row') } });
+    expect((await api('POST', '/api/sections/contact/rollback', {})).status).toBe(200);
+    const back = (await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string; setAside?: unknown } } };
+    expect(back.contact.active.id).not.toBe(loopingId);
+    expect(back.contact.active).not.toHaveProperty('setAside');
+  });
 });
+

@@ -500,6 +500,10 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   async function replanSections(): Promise<void> {
     if (!sandbox || closed) return;
     const { all: sites, primary: firsts } = await plannedSites();
+    // What this plan is made from: the background reading replans when the sites differ from these. A plan made
+    // with upcoming sites (warm) is then made again once they are served, even when the sites read before it were
+    // the same as those now (an activation and its rollback within one reading).
+    lastConfigs = sites.map((site) => site.hash).join(' ');
     // No host known yet: every site is everyone's.
     const primary = firsts.size > 0 ? firsts : new Set(sites.map((site) => site.hash));
     let retryLater = false;
