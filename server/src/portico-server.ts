@@ -175,6 +175,8 @@ interface Settings {
   pageServed?: (releases: HealthNote['releases']) => void;
   /** What this server saw of a release itself, for the store (ReleaseFeed.signal). */
   signal?: ReleaseFeed['signal'];
+  /** The releases being warmed before they are served, while they are. */
+  upcoming?: ServedState;
 }
 
 /** What each server needs to know about the app it serves. */
@@ -259,11 +261,13 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
           pageHeaders: pageHeadersFor,
           originOf: (req) => visitorOf(req, { trustProxy: settings.trustProxy }).origin,
           onSignal: ({ section, pins, kind, detail }) => {
-            const state = served();
+            // What is served, and what is being warmed to be (a canary's candidate is first rendered then).
+            const states = [served(), ...(settings.upcoming ? [settings.upcoming] : [])];
             // A render failing counts only for a canary's judge; a build set aside (or running again) is also the active release's mark.
-            if (!settings.signal || (kind === 'render-failed' && !state.canaries[section])) return;
-            for (const release of [state.active[section], state.canaries[section]?.release]) {
-              if (!release || !pins.includes(release.integrity)) continue;
+            if (!settings.signal || (kind === 'render-failed' && !states.some((state) => state.canaries[section]))) return;
+            const releases = new Map(states.flatMap((state) => [state.active[section], state.canaries[section]?.release]).flatMap((release) => (release ? [[release.id, release]] : [])));
+            for (const release of releases.values()) {
+              if (!pins.includes(release.integrity)) continue;
               settings.signal({ section, releaseId: release.id, kind, detail }).catch((error: unknown) =>
                 settings.log(`releases: what this server saw of ${release.id} (${kind}) could not be stored: ${(error as Error).message}`),
               );
@@ -482,7 +486,18 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     settings.openPreview = (token) => feed.openPreview(token);
     settings.healthToken = feed.healthToken && ((releases) => feed.healthToken!(releases));
     settings.signal = feed.signal && ((signal) => feed.signal!(signal));
-    settings.releases = new ServedReleases({ feed, warm: (next) => settings.warmFor?.(next) ?? Promise.resolve(), log: settings.log });
+    settings.releases = new ServedReleases({
+      feed,
+      warm: async (next) => {
+        settings.upcoming = next;
+        try {
+          await settings.warmFor?.(next);
+        } finally {
+          settings.upcoming = undefined;
+        }
+      },
+      log: settings.log,
+    });
   }
 
   const limits = { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits };

@@ -9,7 +9,7 @@ import { sampleConfig } from '@portico/testing/sample-config';
 import { serveDist, type DistServer } from '@portico/testing/serve-dist';
 import { releaseFeed, startControlPlane, type ControlPlane } from '../control-plane';
 import { startPortico, type RunningPortico } from '../portico-server';
-import { RENDER_LOOP } from '../ssr/__tests__/hostile-builds';
+import { RENDER_LOOP, RENDER_THROWS } from '../ssr/__tests__/hostile-builds';
 
 // Releases end to end below the browser: a control API publishing real
 // builds through every check (the render check in the server's own section
@@ -59,6 +59,8 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
   let throwing: DistServer;
   /** A build whose render never ends: it passed its checks once (published straight into the store here), and loops on every server. */
   let looping: DistServer;
+  /** A build whose render throws, likewise. */
+  let renderThrows: DistServer;
   let folder: string;
   const pools: Database[] = [];
   const servers: RunningPortico[] = [];
@@ -67,15 +69,16 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
 
   beforeAll(async () => {
     database = serverTestDatabase();
-    [first, second, throwing, looping] = await Promise.all([
+    [first, second, throwing, looping, renderThrows] = await Promise.all([
       contactRelease(),
       contactRelease('/* the second release */'),
       contactRelease(';throw new Error("this build throws as it loads");'),
       contactRelease(RENDER_LOOP),
+      contactRelease(RENDER_THROWS),
     ]);
     folder = mkdtempSync(path.join(tmpdir(), 'portico-releases-'));
     const configPath = path.join(folder, 'config.json');
-    writeFileSync(configPath, JSON.stringify({ ...sampleConfig, allowedRemoteOrigins: [first.origin, second.origin, throwing.origin, looping.origin] }));
+    writeFileSync(configPath, JSON.stringify({ ...sampleConfig, allowedRemoteOrigins: [first.origin, second.origin, throwing.origin, looping.origin, renderThrows.origin] }));
     for (let index = 0; index < 2; index++) {
       const db = await database.open();
       pools.push(db);
@@ -96,7 +99,7 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     await control?.close();
     await Promise.all(servers.map((server) => server.close()));
     await Promise.all(pools.map((db) => db.close()));
-    await Promise.all([first, second, throwing, looping].map((server) => server?.close()));
+    await Promise.all([first, second, throwing, looping, renderThrows].map((server) => server?.close()));
     database?.cleanUp();
     rmSync(folder, { recursive: true, force: true });
   });
@@ -211,13 +214,32 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     host.overrides.delete('/remoteEntry.js');
   });
 
-  /** The looping build as a release, published straight into the store: as if it had passed its checks and broken later. */
-  async function loopingRelease(): Promise<string> {
-    const manifest = (looping.overrides.get('/mf-manifest.json') as { body: string }).body;
+  /** A build as a release, published straight into the store: as if it had passed its checks and broken later. */
+  async function straightRelease(host: DistServer, buildId: string): Promise<string> {
+    const manifest = (host.overrides.get('/mf-manifest.json') as { body: string }).body;
     const integrity = `sha384-${createHash('sha384').update(manifest).digest('base64')}`;
-    const input = { section: 'contact' as const, manifestUrl: `${looping.origin}/mf-manifest.json`, integrity, version: '1.0.0', buildId: 'loops-later', createdBy: 'ci', checks: [] };
+    const input = { section: 'contact' as const, manifestUrl: `${host.origin}/mf-manifest.json`, integrity, version: '1.0.0', buildId, createdBy: 'ci', checks: [] };
     return (await control.store.publish(input)).release.id;
   }
+  const loopingRelease = () => straightRelease(looping, 'loops-later');
+
+  test("a candidate whose render throws on the server has its render failures counted for the judge, in its section's state", async () => {
+    const candidate = await straightRelease(renderThrows, 'throws-later');
+    // Judged from many visits, and none reported: the failures are shown, not yet decisive.
+    expect((await api('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 1000 })).status).toBe(200);
+    try {
+      // Its worker renders it as it warms (before any page asks): each render's failure is told to the store.
+      let judged: Record<string, { renderFailures: number }> = {};
+      for (const started = Date.now(); (judged[candidate]?.renderFailures ?? 0) === 0; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        if (Date.now() - started > 30_000) throw new Error(`no render failure counted within 30 s: ${JSON.stringify(judged)}\n${log.slice(-20).join('\n')}`);
+        judged = ((await api('GET', '/api/sections')).body as unknown as { contact: { judged?: typeof judged } }).contact.judged ?? {};
+      }
+      const active = ((await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string } } }).contact.active.id;
+      expect(judged[active]).toMatchObject({ renderFailures: 0 });
+    } finally {
+      expect((await api('DELETE', '/api/sections/contact/canary')).status).toBe(200);
+    }
+  });
 
   /** Polls the audit log until an entry matches, within a generous bound: the workers' deaths and waits set the pace. */
   async function audited(match: (entry: { action: string; actor: string; release: string; detail: string }) => boolean): Promise<{ action: string; actor: string; release: string; detail: string }> {
