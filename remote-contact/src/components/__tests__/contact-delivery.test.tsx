@@ -270,10 +270,10 @@ test('the hidden field is out of reach of people and assistive technology, and w
 describe('the privacy note', () => {
   const note = () => screen.getByText(/We keep your name, telephone number, message, language and the time you sent it/);
 
-  test('says what is kept, why, 180 days by default, and names the grievance officer to ask for deletion', async () => {
+  test('says what is kept, why, 180 days by default, and names the grievance officer of the page\'s market to ask for deletion', async () => {
     await openForm([stored()]);
     expect(note()).toHaveTextContent(
-      'We keep your name, telephone number, message, language and the time you sent it, only to answer you, and delete them after 180 days. To have them deleted sooner, write to our grievance officer, Asha Rao (sample), at grievance@portico.example.',
+      'We keep your name, telephone number, message, language and the time you sent it, only to answer you, and delete them after 180 days. To have them deleted sooner, write to our grievance redressal officer, Asha Rao (sample), at grievance@portico.example.',
     );
     expect(within(note()).getByRole('link', { name: 'grievance@portico.example' })).toHaveAttribute('href', 'mailto:grievance@portico.example');
     expect(screen.queryByText(/stays in your browser/)).not.toBeInTheDocument();
@@ -294,6 +294,17 @@ describe('the privacy note', () => {
   test('a period of thousands of days is grouped', async () => {
     await openForm([stored()], { config: { ...sampleConfig, contact: { retentionDays: 3650 } } });
     expect(note()).toHaveTextContent('delete them after 3,650 days.');
+  });
+
+  test("in Indonesian, Indonesia's officer is named", async () => {
+    await openForm([stored()], { language: 'id' });
+    expect(screen.getByText(/Kami menyimpan/)).toHaveTextContent('hubungi petugas pengaduan kami, Dewi Lestari (contoh), di pengaduan@portico.example.');
+  });
+
+  test("in Indonesian without Indonesia's block, the site's e-mail, never India's officer", async () => {
+    await openForm([stored()], { language: 'id', config: { ...sampleConfig, legal: { IN: sampleConfig.legal!.IN } } });
+    expect(screen.getByText(/Kami menyimpan/)).toHaveTextContent('kirim email ke support@portico.example.');
+    expect(screen.getByText(/Kami menyimpan/)).not.toHaveTextContent('Asha Rao');
   });
 
   test('in Indonesian, with one day and no valid e-mail at all', async () => {
