@@ -10,8 +10,9 @@ export interface SectionAlertProps {
 
 /**
  * What a visitor sees in place of a section that failed, whatever the fault:
- * the same calm sentence and Try again. The small reason line is for the
- * operator on the phone with a visitor; the details are in the console.
+ * the same calm sentence and Try again. The small reason line, in the
+ * visitor's language, says where loading stopped, for the operator on the
+ * phone with a visitor; the technical detail (URL, status) is in the console.
  */
 export function SectionAlert({ name, failure, onRetry }: SectionAlertProps) {
   const text = useText();
@@ -19,7 +20,7 @@ export function SectionAlert({ name, failure, onRetry }: SectionAlertProps) {
     <div role="alert" className="section-error">
       <p className="section-error__message">{fill(text.sections.failed, { section: name })}</p>
       <p className="section-error__reason">
-        {failure.stage}: {failure.cause}
+        {text.sections.reasons[failure.stage]}
       </p>
       <button type="button" className="button" onClick={onRetry}>
         {text.sections.tryAgain}

@@ -48,12 +48,19 @@ test('a section that fails to load shows an alert with the reason, and Try again
 
   const alert = await screen.findByRole('alert');
   expect(alert).toHaveTextContent('The Contact us section could not be loaded.');
-  expect(alert).toHaveTextContent('entry: could not be loaded (missing, unreachable or refused)');
+  expect(alert).toHaveTextContent('Its code could not be fetched or started.');
   // Try again starts a new load; React settles it only inside an awaited act().
   await act(() => user.click(within(alert).getByRole('button', { name: 'Try again' })));
 
   expect(await screen.findByRole('heading', { name: 'Contact form' })).toBeVisible();
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+});
+
+test("in Indonesian the reason is Indonesian too; the technical cause stays on the console", async () => {
+  await renderWithPortico(<RemoteSection section="contact" load={loads(loadFailure)} />, { language: 'id' });
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('Bagian Hubungi Kami tidak dapat dimuat.Kode bagian ini tidak dapat diambil atau dijalankan.Coba lagi');
+  expect(alert).not.toHaveTextContent(/entry|could not|loaded/);
 });
 
 test('a load failure is not reported a second time by the boundary', async () => {
@@ -78,7 +85,7 @@ test('a section that throws while rendering is contained in its own alert and re
   );
   const alert = await screen.findByRole('alert');
   expect(alert).toHaveTextContent('The About Us section could not be loaded.');
-  expect(alert).toHaveTextContent('render: threw while rendering: render bug');
+  expect(alert).toHaveTextContent('It stopped with an error while showing its content.');
   expect(screen.getByText('rest of the page')).toBeVisible();
 
   const failure = {
