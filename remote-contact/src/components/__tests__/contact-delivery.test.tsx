@@ -74,7 +74,25 @@ test('while sending, the button keeps its name, is busy and disabled, and a seco
   expect(send()).toBeEnabled();
   expect(send()).not.toHaveAttribute('aria-busy');
   expect(screen.getByText('Thank you, Asha. Your message has reached us, and we will get back to you.')).toBeVisible();
-  expect(screen.getByLabelText('Name')).toHaveValue('Asha');
+});
+
+test('a stored message empties the form, but a field changed while it was sending keeps the change; the thank-you is scrolled into view', async () => {
+  const scrolled = jest.spyOn(Element.prototype, 'scrollIntoView');
+  const { user } = await openForm([stored('msg-1', 800)]);
+  await fillIn(user);
+  await user.click(send());
+  await user.type(screen.getByLabelText('Message'), ' And the fees?');
+  await settle(800);
+
+  expect(screen.getByRole('status')).toHaveTextContent(SUCCESS);
+  expect(screen.getByLabelText('Name')).toHaveValue('');
+  expect(screen.getByLabelText('Telephone')).toHaveValue('');
+  expect(screen.getByLabelText('Message')).toHaveValue('When can I apply? And the fees?');
+  // Emptied by the send, not by the visitor: no field is marked as missing.
+  expect(screen.queryByText('Please fill in this field.')).not.toBeInTheDocument();
+  const thanks = screen.getByText(/^Thank you, Asha\./);
+  expect(scrolled.mock.contexts.at(-1)).toBe(thanks);
+  expect(scrolled).toHaveBeenLastCalledWith(expect.objectContaining({ block: 'nearest' }));
 });
 
 test('the success toast comes with a 200 (the same message again) as with a 201', async () => {
@@ -186,14 +204,15 @@ test('after a failure the key stays with the message, even when it was edited be
   expect(screen.getByRole('status')).toHaveTextContent(SUCCESS);
 });
 
-test('once stored, the same text again reuses the key (no duplicate) and a changed text is a new message with a new key', async () => {
+test('once stored, the same text typed again reuses the key (no duplicate) and a changed text is a new message with a new key', async () => {
   const { user, requests } = await openForm([stored('msg-1'), { status: 200, body: { id: 'msg-1' } }, stored('msg-2')]);
   await fillIn(user);
   await user.click(send());
   await settle();
+  await fillIn(user);
   await user.click(send());
   await settle();
-  await user.type(screen.getByLabelText('Message'), ' And the rate?');
+  await fillIn(user, 'Asha', '98765 43210', 'When can I apply? And the rate?');
   await user.click(send());
   await settle();
 
@@ -221,7 +240,7 @@ test('a failure after a success removes the thank-you, and a repeated failure ke
   await settle();
   expect(screen.getByText(/Thank you, Asha\./)).toBeVisible();
 
-  await user.type(screen.getByLabelText('Message'), ' Also: the fees?');
+  await fillIn(user, 'Asha', '98765 43210', 'Also: the fees?');
   await user.click(send());
   await settle();
   expect(screen.queryByText(/Thank you/)).not.toBeInTheDocument();
