@@ -28,6 +28,8 @@ export const en: TextPack = {
     loading: 'Loading {section}…',
     failed: 'The {section} section could not be loaded.',
     reasons: {
+      timeout: 'It did not arrive in time; the connection or its server may be slow.',
+      integrity: 'Its files are not the version this site approved, so they were not run.',
       manifest: 'Its description could not be fetched from its server, or was not valid.',
       entry: 'Its code could not be fetched or started.',
       chunk: 'Part of its code could not be fetched.',

@@ -28,6 +28,8 @@ export const id: TextPack = {
     loading: 'Memuat {section}…',
     failed: 'Bagian {section} tidak dapat dimuat.',
     reasons: {
+      timeout: 'Bagian ini tidak tiba tepat waktu; koneksi atau servernya mungkin lambat.',
+      integrity: 'Berkas bagian ini bukan versi yang disetujui situs ini, sehingga tidak dijalankan.',
       manifest: 'Keterangan bagian ini tidak dapat diambil dari servernya, atau tidak sah.',
       entry: 'Kode bagian ini tidak dapat diambil atau dijalankan.',
       chunk: 'Sebagian kode bagian ini tidak dapat diambil.',

@@ -29,10 +29,11 @@ export interface TextPack {
     loading: string;
     failed: string;
     /**
-     * Why, in words a visitor can read to the operator, by the stage where
-     * loading stopped; the technical detail (URL, status) is on the console.
+     * Why, in words a visitor can read to the operator: too slow, refused
+     * by its pin, or else by the stage where loading stopped. The technical
+     * detail (URL, status) is on the console.
      */
-    reasons: { manifest: string; entry: string; chunk: string; render: string };
+    reasons: { timeout: string; integrity: string; manifest: string; entry: string; chunk: string; render: string };
     tryAgain: string;
     override: string;
     /** The accessible name of the notice listing overridden sections. */

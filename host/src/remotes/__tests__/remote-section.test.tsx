@@ -63,6 +63,15 @@ test("in Indonesian the reason is Indonesian too; the technical cause stays on t
   expect(alert).not.toHaveTextContent(/entry|could not|loaded/);
 });
 
+test.each([
+  ['did not load within 9 s', 'Bagian ini tidak tiba tepat waktu'],
+  ['does not match its remoteIntegrity pin in config.json; refusing it', 'bukan versi yang disetujui situs ini'],
+])('a manifest that %s is said as such, in the visitor\'s language', async (cause, reason) => {
+  const failure = new SectionLoadError({ ...loadFailure.failure, stage: 'manifest', cause, transient: false });
+  await renderWithPortico(<RemoteSection section="contact" load={loads(failure)} />, { language: 'id' });
+  expect(await screen.findByRole('alert')).toHaveTextContent(reason);
+});
+
 test('a load failure is not reported a second time by the boundary', async () => {
   await renderWithPortico(<RemoteSection section="contact" load={loads(loadFailure)} />);
   await screen.findByRole('alert');
