@@ -71,6 +71,12 @@ const buildOf = (release: Pick<ShownRelease, 'buildId' | 'version'>) => (release
 
 const named = (release: ShownRelease | null) => (release ? `${release.id} (build ${printable(buildOf(release))})` : 'none');
 
+/** What a section serves now and where a rollback would take it; with no release active, config.json's URL and the release it replaced. */
+function switched(section: string, answer: { active: ShownRelease | null; previous: ShownRelease | null }): string {
+  if (!answer.active) return `${section}: back on config.json's URL, no release active${answer.previous ? `; it replaced ${named(answer.previous)}` : ''}`;
+  return `${section}: ${named(answer.active)} is active; a rollback would go back to ${answer.previous ? named(answer.previous) : "config.json's URL"}`;
+}
+
 const HEALTH_COLUMNS = ['VISITS', 'FAILED', 'LCP P75', 'INP P75', 'CLS P75', 'FAILURES BY CLASS'];
 
 /** A release's health as the status table shows it: visits, failure rate, p75 vitals, failures per class; dashes where nothing was reported. */
@@ -209,7 +215,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       const [section, release] = command === 'activate' ? take(2, 2, '<section> <release>') : take(1, 2, '<section> [release]');
       const body = { ...(release === undefined ? {} : { release }), ...note };
       const answer = (await client(context).call('POST', `/api/sections/${segment(section!)}/${command === 'activate' ? 'active' : 'rollback'}`, body)) as { active: ShownRelease | null; previous: ShownRelease | null };
-      out(`${section}: ${named(answer.active)} is active; a rollback would go back to ${named(answer.previous)}\n`);
+      out(`${switched(section!, answer)}\n`);
       return;
     }
     case 'canary': {
@@ -230,7 +236,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     case 'promote': {
       const [section] = take(1, 1, '<section>');
       const state = (await client(context).call('POST', `/api/sections/${segment(section!)}/canary/promote`, note)) as ShownSection;
-      out(`${section}: ${named(state.active)} is active; a rollback would go back to ${named(state.previous)}\n`);
+      out(`${switched(section!, state)}\n`);
       return;
     }
     case 'abort': {
@@ -266,7 +272,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
                   state.by ?? '',
                   ...healthCells(state.health?.[state.active.id]),
                 ]
-              : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', '', ''],
+              : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', when(state.since), state.by ?? ''],
             // The candidate under its section, with the share of visits it gets.
             ...(state.candidate && state.canary
               ? [['  canary', state.candidate.id, `${buildOf(state.candidate)}, ${state.percent} % of visits`, when(state.canary.startedAt), state.canary.startedBy, ...healthCells(state.health?.[state.candidate.id])]]
@@ -286,7 +292,16 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       out(
         table([
           ['AT', 'ACTOR', 'ACTION', 'SECTION', 'RELEASE', 'FROM', 'DETAIL'],
-          ...entries.map((entry) => [entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'), entry.actor, entry.action, entry.section ?? '', entry.release ?? '', entry.from ?? '', entry.detail]),
+          ...entries.map((entry) => [
+            entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+            entry.actor,
+            entry.action,
+            entry.section ?? '',
+            // A rollback to no release went back to config.json's URL.
+            entry.release ?? (entry.action === 'rollback' ? 'config.json' : ''),
+            entry.from ?? '',
+            entry.detail,
+          ]),
         ]),
       );
       return;

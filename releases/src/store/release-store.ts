@@ -48,9 +48,9 @@ export interface PublishInput {
 /** A section's state: what its visitors get, and what a rollback would go back to. */
 export interface SectionState {
   active: ShownRelease | null;
-  /** The release a rollback without a release id would make active. */
+  /** The release a rollback without a release id would make active; null with an active release: config.json's URL. */
   previous: ShownRelease | null;
-  /** When the active release became active (its activation, or the rollback back to it), and by whom. */
+  /** When the active release became active (its activation, or the rollback back to it, or to config.json's URL), and by whom. */
   since: string | null;
   by: string | null;
   /** While a canary runs: the candidate, the share of visits it gets, and its thresholds and start. */
@@ -68,7 +68,9 @@ export interface CanarySettlement {
 /** The answer to an activation or a rollback. */
 export interface SectionSwitch {
   section: SectionId;
+  /** Null: the section serves config.json's URL. */
   active: ShownRelease | null;
+  /** What a rollback without a release would make active (null: config.json's URL); with no active release, the release just replaced. */
   previous: ShownRelease | null;
 }
 
@@ -145,6 +147,9 @@ function toCanary(row: CanaryRow): StoredCanary {
     candidate: shown(stored),
   };
 }
+
+/** The audit detail of a rollback that leaves a section with no release. */
+const CONFIG_URL_AGAIN = "back to config.json's URL: no release is active";
 
 /** `a; b`, leaving out what is empty: several facts in one audit detail. */
 const joined = (...parts: (string | null | undefined)[]) => parts.filter((part) => part).join('; ');
@@ -336,8 +341,9 @@ export class ReleaseStore {
       states[section] = {
         active: pick(active),
         previous: pick(previous),
-        since: active !== undefined && change?.changed_at ? iso(change.changed_at) : null,
-        by: active !== undefined ? (change?.changed_by ?? null) : null,
+        // A section rolled back to config.json's URL shows since when and by whom too.
+        since: change?.changed_at ? iso(change.changed_at) : null,
+        by: change?.changed_at ? (change.changed_by ?? null) : null,
       };
       const running = canaries.get(section);
       if (running) {
@@ -376,19 +382,22 @@ export class ReleaseStore {
   /**
    * Goes back in the section's history. Without a release: one step (the
    * active release is popped, the one below becomes active; twice in a row
-   * goes back two). To a release lower in the history: down to it. To one
-   * not in it: pushed, as an activation. 409 when there is nothing to go
-   * back to, or the release is the active one.
+   * goes back two). Below the first release is the state before it,
+   * config.json's URL: rolling back the only release in the history returns
+   * the section there (`active` null; the answer's `previous` is the release
+   * it replaced, the one to activate to undo it). To a release lower in the
+   * history: down to it. To one not in it: pushed, as an activation. 409
+   * when the section serves config.json's URL already, or the release is
+   * the active one.
    */
   rollback(section: SectionId, releaseId: string | undefined, actor: string, note?: string | null): Promise<SectionSwitch> {
     return this.change(section, actor, async (sql, stack) => {
       const top = stack[0];
       if (releaseId === undefined) {
-        if (!top) throw new ReleaseError('conflict', `${section} has no active release to roll back from`);
+        if (!top) throw new ReleaseError('conflict', `${section} has no active release to roll back from: it serves the URL in config.json already`);
         const below = stack[1];
-        if (!below) throw new ReleaseError('conflict', `${section} has no earlier release to roll back to: ${top.release_id} is the only one in its history`);
         await sql.query('UPDATE release_activations SET popped_at = now() WHERE seq = $1', [top.seq]);
-        return { action: 'rollback', release: below.release_id, from: top.release_id, detail: note ?? '' };
+        return { action: 'rollback', release: below?.release_id ?? null, from: top.release_id, detail: below ? (note ?? '') : joined(note, CONFIG_URL_AGAIN) };
       }
       await this.releaseOf(sql, section, releaseId);
       if (top?.release_id === releaseId) throw new ReleaseError('conflict', `${releaseId} is already the active release of ${section}`);
@@ -450,7 +459,7 @@ export class ReleaseStore {
   private change(
     section: SectionId,
     actor: string,
-    work: (sql: Sql, stack: StackEntry[]) => Promise<{ action: AuditAction; release: string; from: string | null; detail: string }>,
+    work: (sql: Sql, stack: StackEntry[]) => Promise<{ action: AuditAction; release: string | null; from: string | null; detail: string }>,
   ): Promise<SectionSwitch> {
     return this.locked(section, async (sql, { stack, canary }) => {
       const done = await work(sql, stack);
@@ -460,7 +469,13 @@ export class ReleaseStore {
         detail = joined(detail, `ended the canary of ${canary.canary.release.id} (${canary.canary.percent} % of visits)`);
       }
       await this.announce(sql, section, { actor, ...done, detail }, true);
-      return this.switchOf(sql, section);
+      const switched = await this.switchOf(sql, section);
+      // Back on config.json's URL, no release is a rollback's target: the answer names the release it replaced instead.
+      if (switched.active === null && done.from !== null) {
+        const [replaced] = await sql.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases r WHERE id = $1`, [done.from]);
+        return { ...switched, previous: replaced ? shown(toStored(replaced)) : null };
+      }
+      return switched;
     });
   }
 

@@ -126,7 +126,7 @@ describe('npm run release', () => {
     expect((await release(['status', '--hours', 'six'])).code).toBe(2);
 
     const back = await release(['rollback', 'contact']);
-    expect(back.stdout).toBe(`contact: ${id1} (build build-v1) is active; a rollback would go back to none\n`);
+    expect(back.stdout).toBe(`contact: ${id1} (build build-v1) is active; a rollback would go back to config.json's URL\n`);
     const list = await release(['list', 'contact']);
     expect(list.stdout.split('\n').slice(1, 3).map((line) => line.split(/ +/).slice(0, 2))).toEqual([
       [id2, 'available'],
@@ -134,6 +134,15 @@ describe('npm run release', () => {
     ]);
     const audit = await release(['audit', '--section', 'contact', '--limit', '2']);
     expect(audit.stdout.split('\n')[1]).toMatch(new RegExp(`environment +rollback +contact +${id1} +${id2}`));
+
+    // The first release rolled back too: config.json's URL again, shown as such, audited.
+    const toConfig = await release(['rollback', 'contact']);
+    expect(toConfig).toMatchObject({ code: 0, stdout: `contact: back on config.json's URL, no release active; it replaced ${id1} (build build-v1)\n` });
+    expect((await release(['status'])).stdout.split('\n')[3]).toMatch(/^contact +config\.json +http:\/\/localhost:8083\/mf-manifest\.json +\d{4}-\d\d-\d\d \d\d:\d\d UTC +environment$/);
+    expect((await release(['audit', '--section', 'contact', '--limit', '1'])).stdout.split('\n')[1]).toMatch(new RegExp(`environment +rollback +contact +config\\.json +${id1} +back to config\\.json's URL`));
+    const nothing = await release(['rollback', 'contact']);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain('contact has no active release to roll back from: it serves the URL in config.json already');
   });
 
   it('exits 1 with the server\'s reason and each failed check when refused', async () => {

@@ -210,9 +210,17 @@ describe('activating and rolling back', () => {
     expect(Object.keys(back.body.active as object).sort()).toEqual(['buildId', 'createdAt', 'createdBy', 'id', 'integrity', 'manifestUrl', 'note', 'section', 'version']);
     const twice = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator });
     expect(twice.body).toMatchObject({ active: { id: one }, previous: null });
+    // The first release rolled back: config.json's URL again, the answer naming the release it replaced.
+    const toConfig = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator, body: {} });
+    expect(toConfig.status).toBe(200);
+    expect(toConfig.body).toEqual({ section: 'about', active: null, previous: expect.objectContaining({ id: one }) });
+    const [entry] = (await call('GET', '/api/audit?section=about&limit=1')).body as Record<string, unknown>[];
+    expect(entry).toMatchObject({ actor: 'integrator', action: 'rollback', section: 'about', release: null, from: one });
+    expect((await call('GET', '/api/sections')).body.about).toMatchObject({ active: null, previous: null, by: 'integrator', configured: 'https://static.lender.example/about/mf-manifest.json' });
     const none = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator, body: {} });
     expect(none.status).toBe(409);
-    expect(none.body.error).toContain('no earlier release');
+    expect(none.body.error).toContain('serves the URL in config.json already');
+    expect((await call('POST', '/api/sections/about/active', { body: { release: one } })).status).toBe(200);
     // Forward again to a named release, which goes on top.
     expect((await call('POST', '/api/sections/about/rollback', { body: { release: three } })).body).toMatchObject({ active: { id: three }, previous: { id: one } });
 
