@@ -422,16 +422,20 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (fromBrowser(req)) throw new Refusal(403, 'the control API does not answer browsers');
     const address = req.socket.remoteAddress ?? 'unknown';
-    const wait = limit.retryAfter(address);
-    if (wait !== undefined) throw new Refusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
 
     const header = req.headers.authorization ?? '';
     const bearer = /^Bearer +(\S+)\s*$/i.exec(header)?.[1];
+    if (!bearer) throw new Refusal(401, 'a token is needed: Authorization: Bearer <token>', {}, { 'WWW-Authenticate': 'Bearer' });
+    // A valid token is always let in: the limit slows guessing, and must not
+    // let anyone who shares the owner's address (any local process, every
+    // runner behind a CI proxy) lock the owner out.
     const actor = await store.authenticate(bearer);
     if (!actor) {
+      const wait = limit.retryAfter(address);
+      if (wait !== undefined) throw new Refusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
       limit.fail(address);
-      if (bearer) log(`control: a request from ${address} with an unknown or revoked token (${req.method} ${req.url?.split('?')[0]})`);
-      throw new Refusal(401, bearer ? 'the token is unknown or revoked' : 'a token is needed: Authorization: Bearer <token>', {}, { 'WWW-Authenticate': 'Bearer' });
+      log(`control: a request from ${address} with an unknown or revoked token (${req.method} ${req.url?.split('?')[0]})`);
+      throw new Refusal(401, 'the token is unknown or revoked', {}, { 'WWW-Authenticate': 'Bearer' });
     }
 
     const url = new URL(req.url ?? '/', 'http://control.invalid');
