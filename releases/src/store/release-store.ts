@@ -5,7 +5,7 @@ import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { CONTROL_TOKEN_FILE, type Database, type Listening, type Sql } from '@portico/messages';
 import { canarySettingsProblem, describeThresholds, type CanaryOptions, type CanarySettings } from '../canary/canary-settings';
 import { CANARY_DEFAULTS, type ActiveReleases, type Actor, type AuditAction, type AuditEntry, type Canary, type CheckResult, type Release, type ReleaseState, type Scope, type ServedState } from '../release';
-import { ALL_SCOPES, ENVIRONMENT_ACTOR, isScope, isSection, OWNER_TOKEN_NAME } from '../scopes';
+import { ALL_SCOPES, BACKGROUND_CHECK_ACTOR, ENVIRONMENT_ACTOR, isScope, isSection, OWNER_TOKEN_NAME, reservedNameProblem, SERVER_ACTOR } from '../scopes';
 import { migrateCanaries } from './canary-migrations';
 import { ReleaseError } from './release-error';
 import { migrateReleases } from './release-migrations';
@@ -608,7 +608,7 @@ export class ReleaseStore {
     return this.db.transaction(async (sql) => {
       const [first] = await sql.query<{ section: SectionId }>('UPDATE releases SET broken_at = now(), broken_detail = $2 WHERE id = $1 AND broken_at IS NULL RETURNING section', [id, detail]);
       if (first) {
-        await this.record(sql, { actor: 'background-check', action: 'broken', section: first.section, release: id, detail });
+        await this.record(sql, { actor: BACKGROUND_CHECK_ACTOR, action: 'broken', section: first.section, release: id, detail });
         return true;
       }
       return (await sql.query('UPDATE releases SET broken_detail = $2 WHERE id = $1 RETURNING id', [id, detail])).length > 0;
@@ -619,7 +619,7 @@ export class ReleaseStore {
   async clearBroken(id: string): Promise<void> {
     await this.db.transaction(async (sql) => {
       const [cleared] = await sql.query<{ section: SectionId }>('UPDATE releases SET broken_at = NULL, broken_detail = NULL WHERE id = $1 AND broken_at IS NOT NULL RETURNING section', [id]);
-      if (cleared) await this.record(sql, { actor: 'background-check', action: 'broken', section: cleared.section, release: id, detail: 'whole again: no longer broken' });
+      if (cleared) await this.record(sql, { actor: BACKGROUND_CHECK_ACTOR, action: 'broken', section: cleared.section, release: id, detail: 'whole again: no longer broken' });
     });
   }
 
@@ -661,8 +661,9 @@ export class ReleaseStore {
    */
   async createToken(options: { name: string; section?: SectionId | null; scopes?: readonly Scope[]; actor: string }): Promise<CreatedToken> {
     const { name, actor } = options;
-    if (!TOKEN_NAME.test(name)) throw new ReleaseError('invalid', `a token's name is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
-    if (name === ENVIRONMENT_ACTOR || name === OWNER_TOKEN_NAME) throw new ReleaseError('conflict', `the name ${name} is reserved`);
+    const reserved = reservedNameProblem(name);
+    if (reserved) throw new ReleaseError('invalid', reserved, 'name');
+    if (!TOKEN_NAME.test(name)) throw new ReleaseError('invalid', `a token's name is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`, 'name');
     const section = options.section ?? null;
     if (section !== null && !isSection(section)) throw new ReleaseError('not-found', `no section ${JSON.stringify(section)}`);
     const scopes = [...new Set(options.scopes ?? [section ? (`section:${section}` as const) : 'releases'])];
@@ -741,7 +742,7 @@ export class ReleaseStore {
       } finally {
         rmSync(temporary, { force: true });
       }
-      await this.record(sql, { actor: 'server', action: 'token', detail: `created ${OWNER_TOKEN_NAME} (${ALL_SCOPES.join(', ')}) at first start, written to ${file}` });
+      await this.record(sql, { actor: SERVER_ACTOR, action: 'token', detail: `created ${OWNER_TOKEN_NAME} (${ALL_SCOPES.join(', ')}) at first start, written to ${file}` });
       return file;
     });
   }

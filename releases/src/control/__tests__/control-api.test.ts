@@ -356,6 +356,17 @@ describe('tokens and scopes', () => {
     expect((await call('POST', '/api/tokens', { body: { name: 'bad name!' } })).status).toBe(400);
   });
 
+  it("refuses the server's own actor names as token names, in any case, and the local: prefix (400): the audit log cannot be impersonated", async () => {
+    for (const name of ['owner', 'Owner', 'environment', 'ENVIRONMENT', 'canary-judge', 'Canary-Judge', 'canary_judge', 'CANARY.JUDGE', 'server', 'background-check', 'Background_Check', 'local:alice', 'LOCAL:root']) {
+      const refused = await call('POST', '/api/tokens', { body: { name } });
+      expect([name, refused.status, refused.body.field]).toEqual([name, 400, 'name']);
+    }
+    const created = (await call('GET', '/api/audit?limit=50')).body as { action: string; detail: string }[];
+    expect(created.filter((entry) => entry.action === 'token' && /judge|owner|environment|server|check|local/i.test(entry.detail))).toEqual([]);
+    // A name that only contains one is a name like any other.
+    expect((await call('POST', '/api/tokens', { body: { name: 'judge-owner-ci' } })).status).toBe(201);
+  });
+
   it('refuses a browser before looking at its token', async () => {
     const answer = await call('GET', '/api/releases', { headers: { Origin: 'https://evil.example' } });
     expect(answer.status).toBe(403);
