@@ -57,6 +57,18 @@ export function visibleSections(actor: Actor): SectionId[] {
   return SECTION_IDS.filter((section) => mayActOn(actor, section));
 }
 
+/**
+ * The one section a token's scopes act on, where they act on one alone (a
+ * section token, perhaps also reading messages): the section its creation
+ * and revocation are filed under in the audit log. Null for an integrator's
+ * (`releases`), a messages reader's or one of several sections.
+ */
+export function sectionOfScopes(scopes: readonly Scope[]): SectionId | null {
+  if (scopes.includes('releases')) return null;
+  const sections = scopes.filter((scope) => scope.startsWith('section:')).map((scope) => scope.slice('section:'.length));
+  return sections.length === 1 && isSection(sections[0]) ? sections[0] : null;
+}
+
 /** A token grants (or revokes) only what its holder has itself: an integrator cannot mint a messages reader. */
 export function mayGrant(actor: Actor, scopes: readonly Scope[]): boolean {
   return scopes.every((scope) => (scope.startsWith('section:') ? mayActOn(actor, scope.slice('section:'.length) as SectionId) : actor.scopes.includes(scope)));

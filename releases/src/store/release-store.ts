@@ -5,7 +5,7 @@ import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { CONTROL_TOKEN_FILE, type Database, type Listening, type Sql } from '@portico/messages';
 import { canarySettingsProblem, describeThresholds, type CanaryOptions, type CanarySettings } from '../canary/canary-settings';
 import { CANARY_DEFAULTS, type ActiveReleases, type Actor, type AuditAction, type AuditEntry, type Canary, type CheckResult, type Release, type ReleaseState, type Scope, type ServedState } from '../release';
-import { ALL_SCOPES, BACKGROUND_CHECK_ACTOR, ENVIRONMENT_ACTOR, isScope, isSection, OWNER_TOKEN_NAME, reservedNameProblem, SERVER_ACTOR } from '../scopes';
+import { ALL_SCOPES, BACKGROUND_CHECK_ACTOR, ENVIRONMENT_ACTOR, isScope, isSection, OWNER_TOKEN_NAME, reservedNameProblem, sectionOfScopes, SERVER_ACTOR } from '../scopes';
 import { migrateCanaries } from './canary-migrations';
 import { ReleaseError } from './release-error';
 import { migrateReleases } from './release-migrations';
@@ -657,17 +657,24 @@ export class ReleaseStore {
   /**
    * A new token, random, returned this once and stored as its sha256. With a
    * section and no scopes it is that section's token; with neither, an
-   * integrator's (`releases`).
+   * integrator's (`releases`). With both, the scopes must act on that section
+   * alone (its `section:` scope, and perhaps `messages`): a token filed under
+   * one section must not act on another (400). With scopes alone, the
+   * section is the one they act on, if one.
    */
   async createToken(options: { name: string; section?: SectionId | null; scopes?: readonly Scope[]; actor: string }): Promise<CreatedToken> {
     const { name, actor } = options;
     const reserved = reservedNameProblem(name);
     if (reserved) throw new ReleaseError('invalid', reserved, 'name');
     if (!TOKEN_NAME.test(name)) throw new ReleaseError('invalid', `a token's name is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`, 'name');
-    const section = options.section ?? null;
-    if (section !== null && !isSection(section)) throw new ReleaseError('not-found', `no section ${JSON.stringify(section)}`);
-    const scopes = [...new Set(options.scopes ?? [section ? (`section:${section}` as const) : 'releases'])];
-    if (scopes.length === 0 || !scopes.every(isScope)) throw new ReleaseError('invalid', `scopes are releases, messages or section:<${SECTION_IDS.join('|')}>`);
+    const given = options.section ?? null;
+    if (given !== null && !isSection(given)) throw new ReleaseError('not-found', `no section ${JSON.stringify(given)}`);
+    const scopes = [...new Set(options.scopes ?? [given ? (`section:${given}` as const) : 'releases'])];
+    if (scopes.length === 0 || !scopes.every(isScope)) throw new ReleaseError('invalid', `scopes are releases, messages or section:<${SECTION_IDS.join('|')}>`, 'scopes');
+    const section = given ?? sectionOfScopes(scopes);
+    if (given !== null && sectionOfScopes(scopes) !== given) {
+      throw new ReleaseError('invalid', `scopes ${scopes.join(', ')} disagree with section ${given}: a token of ${given} holds section:${given} (and perhaps messages), nothing that acts on another section`, 'scopes');
+    }
     return this.db.transaction(async (sql) => {
       const token = randomBytes(32).toString('base64url');
       const inserted = await sql.query('INSERT INTO release_tokens (name, scopes, hash, created_by) VALUES ($1, $2::text[], $3, $4) ON CONFLICT DO NOTHING RETURNING id', [
@@ -693,8 +700,7 @@ export class ReleaseStore {
     return this.db.transaction(async (sql) => {
       const [revoked] = await sql.query<{ scopes: Scope[] }>('UPDATE release_tokens SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL RETURNING scopes', [name]);
       if (!revoked) return false;
-      const section = revoked.scopes.find((scope) => scope.startsWith('section:'))?.slice('section:'.length) ?? null;
-      await this.record(sql, { actor, action: 'token', section: isSection(section) ? section : null, detail: `revoked ${name}` });
+      await this.record(sql, { actor, action: 'token', section: sectionOfScopes(revoked.scopes.filter(isScope)), detail: `revoked ${name}` });
       return true;
     });
   }

@@ -367,6 +367,22 @@ describe('tokens and scopes', () => {
     expect((await call('POST', '/api/tokens', { body: { name: 'judge-owner-ci' } })).status).toBe(201);
   });
 
+  it('keeps { name, section? }; scopes that disagree with the section answer 400, and a token is filed under the section it acts on', async () => {
+    for (const scopes of [['section:contact'], ['releases'], ['section:home', 'section:contact'], ['messages']]) {
+      const refused = await call('POST', '/api/tokens', { body: { name: 'ci-home-2', section: 'home', scopes } });
+      expect([scopes, refused.status, refused.body.field]).toEqual([scopes, 400, 'scopes']);
+    }
+    expect(await store.token('ci-home-2')).toBeUndefined();
+    // Agreeing: the section's scope, with messages beside it.
+    const both = await call('POST', '/api/tokens', { body: { name: 'ci-home-2', section: 'home', scopes: ['section:home', 'messages'] } });
+    expect(both.body).toMatchObject({ name: 'ci-home-2', section: 'home', scopes: ['section:home', 'messages'] });
+    // Scopes alone: the section they act on is the token's.
+    const byScope = await call('POST', '/api/tokens', { body: { name: 'ci-about-2', scopes: ['section:about'] } });
+    expect(byScope.body).toMatchObject({ name: 'ci-about-2', section: 'about', scopes: ['section:about'] });
+    const [entry] = (await call('GET', '/api/audit?section=about&limit=1')).body as { action: string; detail: string }[];
+    expect(entry).toMatchObject({ action: 'token', detail: 'created ci-about-2 (section:about)' });
+  });
+
   it('refuses a browser before looking at its token', async () => {
     const answer = await call('GET', '/api/releases', { headers: { Origin: 'https://evil.example' } });
     expect(answer.status).toBe(403);
