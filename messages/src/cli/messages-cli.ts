@@ -9,6 +9,7 @@ void messagesCommand(process.argv.slice(2), {
   invokedFrom: process.env.INIT_CWD ?? process.cwd(),
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
+  outIsTerminal: process.stdout.isTTY,
 }).then((code) => {
   process.exitCode = code;
 });

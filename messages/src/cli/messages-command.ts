@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { contactSettings } from '../settings';
 import { describeMessage, listLine, toCsv, toJson } from './export-format';
 import { openMessagesAccess } from './messages-access';
+import { terminalText } from './terminal-text';
 
 export const USAGE = `npm run messages -- <command>
 
@@ -31,10 +32,14 @@ export interface CommandContext {
   invokedFrom: string;
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Whether stdout is a terminal: a CSV export is then shown escaped, as everything else is; to a file or a pipe it is the exact text. */
+  outIsTerminal?: boolean;
 }
 
 async function execute(args: string[], context: CommandContext): Promise<void> {
-  const { out, err } = context;
+  const { err } = context;
+  // What the command says is for a terminal; only an export to a file keeps its bytes.
+  const out = (text: string) => context.out(terminalText(text, { keepLineBreaks: true }));
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
@@ -71,7 +76,9 @@ async function execute(args: string[], context: CommandContext): Promise<void> {
       }
       case 'export': {
         const messages = await access.list({ since });
-        out(format === 'json' ? toJson(messages) : toCsv(messages));
+        // JSON escapes what a terminal acts on losslessly; CSV has no escape, so only a terminal gets it escaped.
+        if (format === 'json') context.out(toJson(messages));
+        else context.out(context.outIsTerminal ? terminalText(toCsv(messages), { keepLineBreaks: true }) : toCsv(messages));
         break;
       }
       case 'delete': {
@@ -89,12 +96,14 @@ async function execute(args: string[], context: CommandContext): Promise<void> {
  * `npm run messages -- ...args`, as a function: the exit code, with what it
  * prints sent to `out` and `err`.
  */
-export async function messagesCommand(args: string[], context: CommandContext): Promise<number> {
+export async function messagesCommand(args: string[], given: CommandContext): Promise<number> {
+  // Every error text, a server's included, reaches the terminal escaped.
+  const context: CommandContext = { ...given, err: (text) => given.err(terminalText(text, { keepLineBreaks: true })) };
   try {
     await execute(args, context);
     return 0;
   } catch (error) {
-    context.err(`messages: ${(error as Error).message}${error instanceof UsageError ? `\n\n${USAGE}` : ''}\n`);
+    context.err(`messages: ${terminalText((error as Error).message)}${error instanceof UsageError ? `\n\n${USAGE}` : ''}\n`);
     return 1;
   }
 }

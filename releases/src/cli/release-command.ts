@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { controlToken, controlUrl, dataFolder, SettingsError, type Whereabouts } from '@portico/messages';
+import { controlToken, controlUrl, dataFolder, SettingsError, terminalText, type Whereabouts } from '@portico/messages';
 import { describeThresholds } from '../canary/canary-settings';
 import type { AuditEntry, CheckResult, ReleaseHealth } from '../release';
 import type { ListedRelease, SectionState, ShownRelease } from '../store/release-store';
@@ -50,12 +50,12 @@ class RefusedError extends Error {
 
 /**
  * Text from the server for the operator's terminal: a manifest's build id
- * or a note is someone else's input, and an escape sequence in it could
- * rewrite the screen. Control characters are shown as �.
+ * or a note is someone else's input, and an escape sequence or a bidi
+ * control in it could rewrite or reorder the screen. Each field is escaped
+ * on its own (a line break in a note must not start a line of the table);
+ * everything printed is escaped once more on its way out.
  */
-function printable(text: string | null | undefined): string {
-  return (text ?? '').replace(/\p{Cc}/gu, '\ufffd');
-}
+const printable = (text: string | null | undefined) => terminalText(text);
 
 /** Columns padded to their widest cell, the last one left as it is. */
 function table(rows: readonly (readonly string[])[]): string {
@@ -331,7 +331,13 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
  * `npm run release -- ...args`, as a function: the exit code (0 done, 1
  * refused, 2 usage or unreachable), what it prints sent to `out` and `err`.
  */
-export async function releaseCommand(args: string[], context: ReleaseCommandContext): Promise<number> {
+export async function releaseCommand(args: string[], given: ReleaseCommandContext): Promise<number> {
+  // Whatever is printed, error texts and a 5xx body included, reaches the terminal escaped.
+  const context: ReleaseCommandContext = {
+    ...given,
+    out: (text) => given.out(terminalText(text, { keepLineBreaks: true })),
+    err: (text) => given.err(terminalText(text, { keepLineBreaks: true })),
+  };
   try {
     await execute(args, context);
     return 0;
@@ -342,14 +348,11 @@ export async function releaseCommand(args: string[], context: ReleaseCommandCont
       return 1;
     }
     if (error instanceof UsageError) {
-      context.err(`release: ${error.message}\n\n${USAGE}\n`);
+      context.err(`release: ${printable(error.message)}\n\n${USAGE}\n`);
       return 2;
     }
-    if (error instanceof UnreachableError) {
-      context.err(`release: ${error.message}\n`);
-      return 2;
-    }
-    context.err(`release: ${(error as Error).message}\n`);
+    // A 5xx answer's text is the server's (or a proxy's) and printed as any other.
+    context.err(`release: ${printable((error as Error).message)}\n`);
     return 2;
   }
 }

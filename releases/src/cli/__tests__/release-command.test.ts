@@ -27,7 +27,12 @@ const checks: PublishChecks = ({ section, manifestUrl }) =>
             { name: 'file hashes', ok: false, detail: 'remoteEntry.js does not match its hash' },
           ],
         }
-      : { ok: true, checks: [], manifest: { integrity: `sha384-${manifestUrl.length}${section}`, version: manifestUrl.includes('v2') ? '2.0.0' : '1.0.0', buildId: `build-${manifestUrl.split('/').at(-2)}` } },
+      : {
+          ok: true,
+          checks: [],
+          // A build id its publisher chose to mislead a terminal with: a bidi override, an escape sequence.
+          manifest: { integrity: `sha384-${manifestUrl.length}${section}`, version: manifestUrl.includes('v2') ? '2.0.0' : '1.0.0', buildId: manifestUrl.includes('/spoof/') ? 'exe.\u202Egpj\u001b[2J' : `build-${manifestUrl.split('/').at(-2)}` },
+        },
   );
 
 let database: TestDatabase;
@@ -194,6 +199,38 @@ describe('npm run release', () => {
     expect(preview.code).toBe(1);
     expect((await release(['token', 'revoke', 'ci-home'], {})).stdout).toBe('revoked ci-home\n');
     expect((await release(['list'], { PORTICO_TOKEN: token })).code).toBe(1);
+  });
+
+  it('shows control and format characters escaped in everything it prints: build ids and notes in publish, list, status and audit, and a 5xx text', async () => {
+    const unsafe = /[\p{Cc}\p{Cf}](?<!\n)/u;
+    const note = 'ok\u202E\u2066 \u001b]0;owned\u0007\r\nfake line';
+    const published = await release(['publish', 'home', 'https://cdn.example/home/spoof/mf-manifest.json', '--note', note]);
+    expect(published.stdout).toMatch(/^published home-\d+: build exe\.\\u202egpj\\x1b\[2J, https:/);
+    const id = /published (home-\d+)/.exec(published.stdout)![1]!;
+    expect((await release(['activate', 'home', id, '--note', note])).code).toBe(0);
+    for (const args of [['list', 'home'], ['status'], ['audit', '--section', 'home', '--limit', '3']]) {
+      const { stdout, stderr } = await release(args);
+      expect([args, stdout, stderr].join('\n')).not.toMatch(unsafe);
+      expect([args, stdout.includes('\\u202e')]).toEqual([args, true]);
+    }
+    const list = (await release(['list', 'home'])).stdout;
+    // The note's line break stays inside its cell: one line per release.
+    expect(list.split('\n').filter((line) => line.startsWith(id))).toEqual([expect.stringContaining('ok\\u202e\\u2066 \\x1b]0;owned\\x07\\r\\nfake line')]);
+    // Home back on config.json's URL, as the tests below expect it.
+    expect((await release(['rollback', 'home'])).code).toBe(0);
+
+    const failing = createServer((_request, response) => {
+      response.writeHead(503, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ error: 'database \u001b[31mdown\u202E\nrelease: ok' }));
+    });
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    try {
+      const down = await release(['status'], { PORTICO_TOKEN: TOKEN, PORTICO_CONTROL_URL: `http://127.0.0.1:${(failing.address() as AddressInfo).port}` });
+      expect(down.code).toBe(2);
+      expect(down.stderr).toBe('release: the control API cannot do it now (503): database \\x1b[31mdown\\u202e\\nrelease: ok\n');
+    } finally {
+      await new Promise((resolve) => failing.close(resolve));
+    }
   });
 
   it('exits with its code as a process, as CI sees it', async () => {
