@@ -445,6 +445,7 @@ describe('contact messages', () => {
     expect((await call('GET', `/api/messages/${id}`)).body).toMatchObject({ id, name: 'Asha Rao' });
     expect((await call('GET', '/api/messages', { token: tokens.integrator })).status).toBe(403);
     expect((await call('GET', '/api/messages?since=yesterday-ish')).status).toBe(400);
+    expect((await call('GET', '/api/messages?export=xlsx')).body).toMatchObject({ field: 'export' });
     expect((await call('DELETE', `/api/messages/${id}`)).body).toEqual({ deleted: id });
     expect((await call('GET', `/api/messages/${id}`)).status).toBe(404);
   });
