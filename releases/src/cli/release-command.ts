@@ -106,7 +106,22 @@ function numberOption(name: string, text: string | undefined): number | undefine
 }
 
 interface Client {
-  call(method: string, route: string, body?: unknown): Promise<unknown>;
+  /** `flags`: the command's option for each body or query field the API may name in a 400, so the refusal names the option typed. */
+  call(method: string, route: string, body?: unknown, flags?: Readonly<Record<string, string>>): Promise<unknown>;
+}
+
+/**
+ * A 400's reason in the command line's words: the API names the field
+ * (`expiresIn: …`, `limit must be …`), the operator typed an option
+ * (`--expires-in`, `--limit`).
+ */
+function inFlags(error: string, field: unknown, flags: Readonly<Record<string, string>>): string {
+  // `scopes.1` is the second --scope.
+  const option = typeof field === 'string' ? field.split('.')[0]! : '';
+  if (typeof field !== 'string' || !Object.hasOwn(flags, option)) return error;
+  const flag = flags[option]!;
+  if (error.startsWith(`${field}:`) || error.startsWith(`${field} `)) return `${flag}${error.slice(field.length)}`;
+  return `${flag}: ${error}`;
 }
 
 function client(context: ReleaseCommandContext): Client {
@@ -126,7 +141,7 @@ function client(context: ReleaseCommandContext): Client {
   }
   if (!token) throw new UsageError(`no token: set PORTICO_TOKEN, or run the command on the server's machine as its user (the owner token is in ${folder}/control-token)`);
   return {
-    async call(method, route, body) {
+    async call(method, route, body, flags = {}) {
       let response: Response;
       try {
         response = await fetch(`${base}${route}`, {
@@ -143,7 +158,7 @@ function client(context: ReleaseCommandContext): Client {
       const error = typeof answer.error === 'string' ? answer.error : `answered ${response.status}`;
       if (response.status >= 500) throw new UnreachableError(`the control API cannot do it now (${response.status}): ${error}`);
       if (response.status === 401) throw new RefusedError(`${error} (the token from ${token.from})`);
-      throw new RefusedError(error, Array.isArray(answer.checks) ? (answer.checks as CheckResult[]) : []);
+      throw new RefusedError(response.status === 400 ? inFlags(error, answer.field, flags) : error, Array.isArray(answer.checks) ? (answer.checks as CheckResult[]) : []);
     },
   };
 }
@@ -214,7 +229,10 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     case 'rollback': {
       const [section, release] = command === 'activate' ? take(2, 2, '<section> <release>') : take(1, 2, '<section> [release]');
       const body = { ...(release === undefined ? {} : { release }), ...note };
-      const answer = (await client(context).call('POST', `/api/sections/${segment(section!)}/${command === 'activate' ? 'active' : 'rollback'}`, body)) as { active: ShownRelease | null; previous: ShownRelease | null };
+      const answer = (await client(context).call('POST', `/api/sections/${segment(section!)}/${command === 'activate' ? 'active' : 'rollback'}`, body, { note: '--note' })) as {
+        active: ShownRelease | null;
+        previous: ShownRelease | null;
+      };
       out(`${switched(section!, answer)}\n`);
       return;
     }
@@ -249,7 +267,10 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       const [release] = take(1, 1, '<release>');
       const expiresIn = values['expires-in'];
       if (expiresIn !== undefined && !/^\d+$/.test(expiresIn)) throw new UsageError('--expires-in is a number of seconds');
-      const answer = (await client(context).call('POST', `/api/releases/${segment(release!)}/preview`, expiresIn === undefined ? {} : { expiresIn: Number(expiresIn) })) as { url: string; expiresAt: string };
+      const answer = (await client(context).call('POST', `/api/releases/${segment(release!)}/preview`, expiresIn === undefined ? {} : { expiresIn: Number(expiresIn) }, { expiresIn: '--expires-in' })) as {
+        url: string;
+        expiresAt: string;
+      };
       out(`${answer.url}\n`);
       context.err(`shows ${release} to whoever opens it, until ${when(answer.expiresAt)}\n`);
       return;
@@ -258,7 +279,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       take(0, 0, 'no arguments (--hours N)');
       const hours = values.hours;
       if (hours !== undefined && !/^\d+$/.test(hours)) throw new UsageError('--hours is a whole number of hours');
-      const sections = (await client(context).call('GET', `/api/sections${hours === undefined ? '' : `?hours=${hours}`}`)) as Record<string, ShownSection>;
+      const sections = (await client(context).call('GET', `/api/sections${hours === undefined ? '' : `?hours=${hours}`}`, undefined, { hours: '--hours' })) as Record<string, ShownSection>;
       out(
         table([
           ['SECTION', 'ACTIVE', 'BUILD', 'SINCE', 'BY', ...HEALTH_COLUMNS],
@@ -288,7 +309,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       const query = new URLSearchParams();
       if (values.section) query.set('section', values.section);
       if (values.limit) query.set('limit', values.limit);
-      const entries = (await client(context).call('GET', `/api/audit${query.size > 0 ? `?${query}` : ''}`)) as AuditEntry[];
+      const entries = (await client(context).call('GET', `/api/audit${query.size > 0 ? `?${query}` : ''}`, undefined, { limit: '--limit', section: '--section' })) as AuditEntry[];
       out(
         table([
           ['AT', 'ACTOR', 'ACTION', 'SECTION', 'RELEASE', 'FROM', 'DETAIL'],
@@ -310,7 +331,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       const [action, name] = take(2, 2, 'create <name> or revoke <name>');
       if (action === 'create') {
         const body = { name, ...(values.section ? { section: values.section } : {}), ...(values.scope ? { scopes: values.scope } : {}) };
-        const created = (await client(context).call('POST', '/api/tokens', body)) as { name: string; scopes: string[]; token: string };
+        const created = (await client(context).call('POST', '/api/tokens', body, { section: '--section', scopes: '--scope' })) as { name: string; scopes: string[]; token: string };
         out(`${created.token}\n`);
         context.err(`the token ${created.name} (${created.scopes.join(', ')}), shown this once: keep it in your CI's secrets\n`);
         return;

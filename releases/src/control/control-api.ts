@@ -82,7 +82,8 @@ const canaryBody = z.strictObject({
   note,
 });
 const canaryEndBody = z.strictObject({ note });
-const previewBody = z.strictObject({ expiresIn: z.int().min(60).max(MAX_PREVIEW_SECONDS).optional() });
+const previewSeconds = `a whole number of seconds from 60 (a minute) to ${MAX_PREVIEW_SECONDS} (30 days)`;
+const previewBody = z.strictObject({ expiresIn: z.int({ error: previewSeconds }).min(60, { error: previewSeconds }).max(MAX_PREVIEW_SECONDS, { error: previewSeconds }).optional() });
 const tokenBody = z.strictObject({
   name: z.string().min(1).max(64),
   section: z.string().nullable().optional(),

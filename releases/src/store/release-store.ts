@@ -676,7 +676,7 @@ export class ReleaseStore {
     if (scopes.length === 0 || !scopes.every(isScope)) throw new ReleaseError('invalid', `scopes are releases, messages or section:<${SECTION_IDS.join('|')}>`, 'scopes');
     const section = given ?? sectionOfScopes(scopes);
     if (given !== null && sectionOfScopes(scopes) !== given) {
-      throw new ReleaseError('invalid', `scopes ${scopes.join(', ')} disagree with section ${given}: a token of ${given} holds section:${given} (and perhaps messages), nothing that acts on another section`, 'scopes');
+      throw new ReleaseError('invalid', `scopes: ${scopes.join(', ')} disagree with section ${given}: a token of ${given} holds section:${given} (and perhaps messages), nothing that acts on another section`, 'scopes');
     }
     return this.db.transaction(async (sql) => {
       const token = randomBytes(32).toString('base64url');

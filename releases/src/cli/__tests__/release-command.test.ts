@@ -233,6 +233,21 @@ describe('npm run release', () => {
     }
   });
 
+  it('names the option typed, not the field the API names, in a refusal of a bad value', async () => {
+    const id = /published (contact-\d+)/.exec((await release(['publish', 'contact', 'https://cdn.example/contact/flags/mf-manifest.json'])).stdout)![1]!;
+    for (const [args, reason] of [
+      [['preview', id, '--expires-in', '30'], '--expires-in: a whole number of seconds from 60 (a minute) to 2592000 (30 days)'],
+      [['audit', '--limit', '0'], '--limit must be a whole number from 1 to 10000'],
+      [['status', '--hours', '0'], '--hours must be a whole number from 1 to 720'],
+      [['rollback', 'contact', id, '--note', 'x'.repeat(1001)], '--note: '],
+      [['token', 'create', 'ci-flags', '--section', 'home', '--scope', 'section:contact'], '--scope: section:contact disagree with section home'],
+      [['token', 'create', 'ci-flags', '--scope', 'releases', '--scope', 'everything'], '--scope: a scope is releases, messages or section:<section>'],
+    ] as const) {
+      const refused = await release([...args]);
+      expect([args[0], refused.code, refused.stderr]).toEqual([args[0], 1, expect.stringContaining(`release: refused: ${reason}`)]);
+    }
+  });
+
   it('exits with its code as a process, as CI sees it', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../release-cli.ts'), 'rollback', 'home'], {
       env: { ...process.env, PORTICO_CONTROL_URL: api.url, PORTICO_TOKEN: TOKEN },
