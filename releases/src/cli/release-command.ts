@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { controlToken, controlUrl, dataFolder, SettingsError, type Whereabouts } from '@portico/messages';
 import { describeThresholds } from '../canary/canary-settings';
-import type { AuditEntry, CheckResult, ReleaseHealth } from '../release';
+import { MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE } from '../preview-link';
+import { notRun, type AuditEntry, type CheckResult, type ReleaseHealth } from '../release';
 import type { ListedRelease, SectionState, ShownRelease } from '../store/release-store';
 
 export const USAGE = `npm run release -- <command>
@@ -16,7 +17,7 @@ export const USAGE = `npm run release -- <command>
          [--note TEXT]                            the same release again changes its share and thresholds
   promote <section> [--note TEXT]                 makes the section's canary its active release
   abort <section> [--note TEXT]                   ends the section's canary: every visit gets the active release
-  preview <release> [--expires-in SECONDS]        a signed link to the page with that release (24 h by default)
+  preview <release> [--expires-in SECONDS]        a signed link to the page with that release (24 h by default; 60 s to 30 days)
   status [--hours N]                              each section's active release, since when, by whom, its canary, and
                                                   their health from real visits (the canary's window, else the last N hours, 24 by default)
   audit [--section S] [--limit N]                 who did what, newest first
@@ -99,6 +100,27 @@ function numberOption(name: string, text: string | undefined): number | undefine
   return value;
 }
 
+/** The flag that sets each field of a request (body or query), to name it so in the control API's refusals. */
+const FLAG_OF: Readonly<Record<string, string>> = {
+  expiresIn: '--expires-in',
+  percent: '--percent',
+  minVisits: '--min-visits',
+  maxFailureDelta: '--max-failure-delta',
+  maxSlowdown: '--max-slowdown',
+  promoteAfterVisits: '--promote-after',
+  note: '--note',
+  hours: '--hours',
+  limit: '--limit',
+};
+
+/** `expiresIn: a whole number …` as `--expires-in: a whole number …` when the field came from a flag. */
+function withFlagNamed(error: string, field: unknown): string {
+  const flag = typeof field === 'string' ? FLAG_OF[field] : undefined;
+  if (flag === undefined) return error;
+  const rest = error.startsWith(`${field as string}: `) ? error.slice((field as string).length + 2) : error.startsWith(`${field as string} `) ? error.slice((field as string).length + 1) : error;
+  return `${flag}: ${rest}`;
+}
+
 interface Client {
   call(method: string, route: string, body?: unknown): Promise<unknown>;
 }
@@ -137,7 +159,7 @@ function client(context: ReleaseCommandContext): Client {
       const error = typeof answer.error === 'string' ? answer.error : `answered ${response.status}`;
       if (response.status >= 500) throw new UnreachableError(`the control API cannot do it now (${response.status}): ${error}`);
       if (response.status === 401) throw new RefusedError(`${error} (the token from ${token.from})`);
-      throw new RefusedError(error, Array.isArray(answer.checks) ? (answer.checks as CheckResult[]) : []);
+      throw new RefusedError(response.status === 400 ? withFlagNamed(error, answer.field) : error, Array.isArray(answer.checks) ? (answer.checks as CheckResult[]) : []);
     },
   };
 }
@@ -242,7 +264,9 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     case 'preview': {
       const [release] = take(1, 1, '<release>');
       const expiresIn = values['expires-in'];
-      if (expiresIn !== undefined && !/^\d+$/.test(expiresIn)) throw new UsageError('--expires-in is a number of seconds');
+      if (expiresIn !== undefined && (!/^\d+$/.test(expiresIn) || Number(expiresIn) < MIN_PREVIEW_SECONDS || Number(expiresIn) > MAX_PREVIEW_SECONDS)) {
+        throw new UsageError(`--expires-in: ${PREVIEW_SECONDS_RANGE}, not ${JSON.stringify(expiresIn)}`);
+      }
       const answer = (await client(context).call('POST', `/api/releases/${segment(release!)}/preview`, expiresIn === undefined ? {} : { expiresIn: Number(expiresIn) })) as { url: string; expiresAt: string };
       out(`${answer.url}\n`);
       context.err(`shows ${release} to whoever opens it, until ${when(answer.expiresAt)}\n`);
@@ -323,7 +347,8 @@ export async function releaseCommand(args: string[], context: ReleaseCommandCont
   } catch (error) {
     if (error instanceof RefusedError) {
       context.err(`release: refused: ${printable(error.message)}\n`);
-      for (const check of error.checks.filter((one) => !one.ok)) context.err(`  ✗ ${printable(check.name)}: ${printable(check.detail)}\n`);
+      // A check that could not run found no fault: it is not marked as one.
+      for (const check of error.checks.filter((one) => !one.ok)) context.err(`  ${notRun(check) ? '-' : '✗'} ${printable(check.name)}: ${printable(check.detail)}\n`);
       return 1;
     }
     if (error instanceof UsageError) {
