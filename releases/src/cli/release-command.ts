@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { controlToken, controlUrl, dataFolder, SettingsError, terminalText, type Whereabouts } from '@portico/messages';
 import { describeThresholds } from '../canary/canary-settings';
-import type { AuditEntry, CheckResult, ReleaseHealth } from '../release';
+import { MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE } from '../preview-link';
+import { notRun, type AuditEntry, type CheckResult, type ReleaseHealth } from '../release';
 import type { ListedRelease, SectionState, ShownRelease } from '../store/release-store';
 
 export const USAGE = `npm run release -- <command>
@@ -16,7 +17,7 @@ export const USAGE = `npm run release -- <command>
          [--note TEXT]                            the same release again changes its share and thresholds
   promote <section> [--note TEXT]                 makes the section's canary its active release
   abort <section> [--note TEXT]                   ends the section's canary: every visit gets the active release
-  preview <release> [--expires-in SECONDS]        a signed link to the page with that release (24 h by default)
+  preview <release> [--expires-in SECONDS]        a signed link to the page with that release (24 h by default; 60 s to 30 days)
   status [--hours N]                              each section's active release, since when, by whom, its canary, and
                                                   their health from real visits (the canary's window, else the last N hours, 24 by default)
   audit [--section S] [--limit N]                 who did what, newest first
@@ -105,23 +106,31 @@ function numberOption(name: string, text: string | undefined): number | undefine
   return value;
 }
 
-interface Client {
-  /** `flags`: the command's option for each body or query field the API may name in a 400, so the refusal names the option typed. */
-  call(method: string, route: string, body?: unknown, flags?: Readonly<Record<string, string>>): Promise<unknown>;
+/** The flag that sets each field of a request (body or query), to name it so in the control API's refusals. */
+const FLAG_OF: Readonly<Record<string, string>> = {
+  expiresIn: '--expires-in',
+  percent: '--percent',
+  minVisits: '--min-visits',
+  maxFailureDelta: '--max-failure-delta',
+  maxSlowdown: '--max-slowdown',
+  promoteAfterVisits: '--promote-after',
+  note: '--note',
+  hours: '--hours',
+  limit: '--limit',
+  scopes: '--scope',
+};
+
+/** `expiresIn: a whole number …` as `--expires-in: a whole number …` when the field came from a flag. */
+function withFlagNamed(error: string, field: unknown): string {
+  // `scopes.1` is the second --scope.
+  const flag = typeof field === 'string' ? FLAG_OF[field.split('.')[0]!] : undefined;
+  if (flag === undefined) return error;
+  const rest = error.startsWith(`${field as string}: `) ? error.slice((field as string).length + 2) : error.startsWith(`${field as string} `) ? error.slice((field as string).length + 1) : error;
+  return `${flag}: ${rest}`;
 }
 
-/**
- * A 400's reason in the command line's words: the API names the field
- * (`expiresIn: …`, `limit must be …`), the operator typed an option
- * (`--expires-in`, `--limit`).
- */
-function inFlags(error: string, field: unknown, flags: Readonly<Record<string, string>>): string {
-  // `scopes.1` is the second --scope.
-  const option = typeof field === 'string' ? field.split('.')[0]! : '';
-  if (typeof field !== 'string' || !Object.hasOwn(flags, option)) return error;
-  const flag = flags[option]!;
-  if (error.startsWith(`${field}:`) || error.startsWith(`${field} `)) return `${flag}${error.slice(field.length)}`;
-  return `${flag}: ${error}`;
+interface Client {
+  call(method: string, route: string, body?: unknown): Promise<unknown>;
 }
 
 function client(context: ReleaseCommandContext): Client {
@@ -141,7 +150,7 @@ function client(context: ReleaseCommandContext): Client {
   }
   if (!token) throw new UsageError(`no token: set PORTICO_TOKEN, or run the command on the server's machine as its user (the owner token is in ${folder}/control-token)`);
   return {
-    async call(method, route, body, flags = {}) {
+    async call(method, route, body) {
       let response: Response;
       try {
         response = await fetch(`${base}${route}`, {
@@ -158,7 +167,7 @@ function client(context: ReleaseCommandContext): Client {
       const error = typeof answer.error === 'string' ? answer.error : `answered ${response.status}`;
       if (response.status >= 500) throw new UnreachableError(`the control API cannot do it now (${response.status}): ${error}`);
       if (response.status === 401) throw new RefusedError(`${error} (the token from ${token.from})`);
-      throw new RefusedError(response.status === 400 ? inFlags(error, answer.field, flags) : error, Array.isArray(answer.checks) ? (answer.checks as CheckResult[]) : []);
+      throw new RefusedError(response.status === 400 ? withFlagNamed(error, answer.field) : error, Array.isArray(answer.checks) ? (answer.checks as CheckResult[]) : []);
     },
   };
 }
@@ -229,7 +238,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     case 'rollback': {
       const [section, release] = command === 'activate' ? take(2, 2, '<section> <release>') : take(1, 2, '<section> [release]');
       const body = { ...(release === undefined ? {} : { release }), ...note };
-      const answer = (await client(context).call('POST', `/api/sections/${segment(section!)}/${command === 'activate' ? 'active' : 'rollback'}`, body, { note: '--note' })) as {
+      const answer = (await client(context).call('POST', `/api/sections/${segment(section!)}/${command === 'activate' ? 'active' : 'rollback'}`, body)) as {
         active: ShownRelease | null;
         previous: ShownRelease | null;
       };
@@ -266,11 +275,10 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     case 'preview': {
       const [release] = take(1, 1, '<release>');
       const expiresIn = values['expires-in'];
-      if (expiresIn !== undefined && !/^\d+$/.test(expiresIn)) throw new UsageError('--expires-in is a number of seconds');
-      const answer = (await client(context).call('POST', `/api/releases/${segment(release!)}/preview`, expiresIn === undefined ? {} : { expiresIn: Number(expiresIn) }, { expiresIn: '--expires-in' })) as {
-        url: string;
-        expiresAt: string;
-      };
+      if (expiresIn !== undefined && (!/^\d+$/.test(expiresIn) || Number(expiresIn) < MIN_PREVIEW_SECONDS || Number(expiresIn) > MAX_PREVIEW_SECONDS)) {
+        throw new UsageError(`--expires-in: ${PREVIEW_SECONDS_RANGE}, not ${JSON.stringify(expiresIn)}`);
+      }
+      const answer = (await client(context).call('POST', `/api/releases/${segment(release!)}/preview`, expiresIn === undefined ? {} : { expiresIn: Number(expiresIn) })) as { url: string; expiresAt: string };
       out(`${answer.url}\n`);
       context.err(`shows ${release} to whoever opens it, until ${when(answer.expiresAt)}\n`);
       return;
@@ -279,7 +287,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       take(0, 0, 'no arguments (--hours N)');
       const hours = values.hours;
       if (hours !== undefined && !/^\d+$/.test(hours)) throw new UsageError('--hours is a whole number of hours');
-      const sections = (await client(context).call('GET', `/api/sections${hours === undefined ? '' : `?hours=${hours}`}`, undefined, { hours: '--hours' })) as Record<string, ShownSection>;
+      const sections = (await client(context).call('GET', `/api/sections${hours === undefined ? '' : `?hours=${hours}`}`)) as Record<string, ShownSection>;
       out(
         table([
           ['SECTION', 'ACTIVE', 'BUILD', 'SINCE', 'BY', ...HEALTH_COLUMNS],
@@ -309,7 +317,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       const query = new URLSearchParams();
       if (values.section) query.set('section', values.section);
       if (values.limit) query.set('limit', values.limit);
-      const entries = (await client(context).call('GET', `/api/audit${query.size > 0 ? `?${query}` : ''}`, undefined, { limit: '--limit', section: '--section' })) as AuditEntry[];
+      const entries = (await client(context).call('GET', `/api/audit${query.size > 0 ? `?${query}` : ''}`)) as AuditEntry[];
       out(
         table([
           ['AT', 'ACTOR', 'ACTION', 'SECTION', 'RELEASE', 'FROM', 'DETAIL'],
@@ -331,7 +339,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       const [action, name] = take(2, 2, 'create <name> or revoke <name>');
       if (action === 'create') {
         const body = { name, ...(values.section ? { section: values.section } : {}), ...(values.scope ? { scopes: values.scope } : {}) };
-        const created = (await client(context).call('POST', '/api/tokens', body, { section: '--section', scopes: '--scope' })) as { name: string; scopes: string[]; token: string };
+        const created = (await client(context).call('POST', '/api/tokens', body)) as { name: string; scopes: string[]; token: string };
         out(`${created.token}\n`);
         context.err(`the token ${created.name} (${created.scopes.join(', ')}), shown this once: keep it in your CI's secrets\n`);
         return;
@@ -365,7 +373,8 @@ export async function releaseCommand(args: string[], given: ReleaseCommandContex
   } catch (error) {
     if (error instanceof RefusedError) {
       context.err(`release: refused: ${printable(error.message)}\n`);
-      for (const check of error.checks.filter((one) => !one.ok)) context.err(`  ✗ ${printable(check.name)}: ${printable(check.detail)}\n`);
+      // A check that could not run found no fault: it is not marked as one.
+      for (const check of error.checks.filter((one) => !one.ok)) context.err(`  ${notRun(check) ? '-' : '✗'} ${printable(check.name)}: ${printable(check.detail)}\n`);
       return 1;
     }
     if (error instanceof UsageError) {

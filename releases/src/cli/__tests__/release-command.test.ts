@@ -15,10 +15,19 @@ import { PROCESS_START_MS } from '@portico/testing/processes';
 
 const TOKEN = 'the-integrator-token';
 
-/** Passes every build but one whose URL says `broken`, which fails two checks. */
+/** Passes every build but one whose URL says `broken`, which fails two checks, and one that says `missing`, whose manifest is not there. */
 const checks: PublishChecks = ({ section, manifestUrl }) =>
   Promise.resolve(
-    manifestUrl.includes('broken')
+    manifestUrl.includes('missing')
+      ? {
+          ok: false,
+          checks: [
+            { name: 'reachable', ok: false, detail: `${manifestUrl} answered HTTP 404` },
+            { name: 'manifest', ok: false, detail: 'not run: the manifest was not fetched' },
+            { name: 'integrity', ok: false, detail: 'not run: the manifest was not fetched' },
+          ],
+        }
+      : manifestUrl.includes('broken')
       ? {
           ok: false,
           checks: [
@@ -155,12 +164,27 @@ describe('npm run release', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
       [
-        'release: refused: the build failed 2 check(s): shared versions, file hashes',
+        'release: refused: 2 checks failed: shared versions, file hashes',
         '  ✗ shared versions: react ^18.2.0 does not accept 19.2.0',
         '  ✗ file hashes: remoteEntry.js does not match its hash',
         '',
       ].join('\n'),
     );
+    // The checks that did not run are counted apart, and not marked as failed.
+    const missing = await release(['publish', 'home', 'https://cdn.example/home/missing/mf-manifest.json']);
+    expect(missing.stderr).toBe(
+      [
+        'release: refused: 1 check failed, 2 not run: reachable',
+        '  ✗ reachable: https://cdn.example/home/missing/mf-manifest.json answered HTTP 404',
+        '  - manifest: not run: the manifest was not fetched',
+        '  - integrity: not run: the manifest was not fetched',
+        '',
+      ].join('\n'),
+    );
+    // A value the API refuses is named by the flag it came from.
+    const hours = await release(['status', '--hours', '9999']);
+    expect(hours.code).toBe(1);
+    expect(hours.stderr).toBe('release: refused: --hours: must be a whole number from 1 to 720\n');
     const nothing = await release(['rollback', 'about']);
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toContain('about has no active release to roll back from');
@@ -173,6 +197,9 @@ describe('npm run release', () => {
     expect((await release(['activate', 'home'])).code).toBe(2);
     expect((await release(['frobnicate'])).code).toBe(2);
     expect((await release(['preview', 'home-1', '--expires-in', 'soon'])).code).toBe(2);
+    const tooShort = await release(['preview', 'home-1', '--expires-in', '30']);
+    expect(tooShort.code).toBe(2);
+    expect(tooShort.stderr).toMatch(/^release: --expires-in: a whole number of seconds from 60 \(1 minute\) to 2592000 \(30 days\), not "30"\n/);
     const noToken = await release(['status'], {});
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain(`no token: set PORTICO_TOKEN`);
@@ -233,15 +260,11 @@ describe('npm run release', () => {
     }
   });
 
-  it('names the option typed, not the field the API names, in a refusal of a bad value', async () => {
-    const id = /published (contact-\d+)/.exec((await release(['publish', 'contact', 'https://cdn.example/contact/flags/mf-manifest.json'])).stdout)![1]!;
+  it('names the option typed in a refusal of a token\'s scopes, as of any flag', async () => {
     for (const [args, reason] of [
-      [['preview', id, '--expires-in', '30'], '--expires-in: a whole number of seconds from 60 (a minute) to 2592000 (30 days)'],
-      [['audit', '--limit', '0'], '--limit must be a whole number from 1 to 10000'],
-      [['status', '--hours', '0'], '--hours must be a whole number from 1 to 720'],
-      [['rollback', 'contact', id, '--note', 'x'.repeat(1001)], '--note: '],
       [['token', 'create', 'ci-flags', '--section', 'home', '--scope', 'section:contact'], '--scope: section:contact disagree with section home'],
       [['token', 'create', 'ci-flags', '--scope', 'releases', '--scope', 'everything'], '--scope: a scope is releases, messages or section:<section>'],
+      [['audit', '--limit', '0'], '--limit: must be a whole number from 1 to 10000'],
     ] as const) {
       const refused = await release([...args]);
       expect([args[0], refused.code, refused.stderr]).toEqual([args[0], 1, expect.stringContaining(`release: refused: ${reason}`)]);
@@ -271,7 +294,7 @@ describe('npm run release', () => {
     expect((await release(['canary', 'about', next, '--percent', 'ten'])).code).toBe(2);
     const outOfRange = await release(['canary', 'about', next, '--percent', '100']);
     expect(outOfRange.code).toBe(1);
-    expect(outOfRange.stderr).toContain('refused: percent: a whole number from 1 to 99');
+    expect(outOfRange.stderr).toContain('refused: --percent: a whole number from 1 to 99');
 
     const started = await release(['canary', 'about', next, '--percent', '10', '--min-visits', '20', '--max-failure-delta', '0.05', '--max-slowdown', '0.5', '--promote-after', '200']);
     expect(started).toMatchObject({ code: 0, stderr: '' });

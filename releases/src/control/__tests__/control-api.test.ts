@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { contactSettings, startContactService, type ContactService } from '@portico/messages';
+import { PUBLISH_CHECKS } from '../../checks';
 import { HealthStore } from '../../health/health-store';
 import { bucketOf } from '../../health/vital-histogram';
 import { verifyPreview } from '../../preview-link';
@@ -16,16 +17,25 @@ const CDN = 'https://cdn.example';
 /**
  * The publish checks, faked: the real ones (./checks) fetch and render a
  * build. Here `served` says what each manifest URL holds: a build that
- * passes (its pin computed from the text), or `broken`, which fails two
- * checks. Another origin than the CDN is refused before anything is fetched.
+ * passes (its pin computed from the text), `broken`, which fails two
+ * checks, or `missing`, which fails the first of the real checks and runs
+ * none of the others. Another origin than the CDN is refused before
+ * anything is fetched.
  */
 const served = new Map<string, string>();
 const checked: string[] = [];
 const fakeChecks: PublishChecks = ({ section, manifestUrl }) => {
   const origin = new URL(manifestUrl).origin;
-  if (origin !== CDN) return Promise.resolve({ ok: false, checks: [], refusedOrigin: origin });
+  if (origin !== CDN) return Promise.resolve({ ok: false, checks: [], refusedOrigin: origin, allowedOrigins: [CDN] });
   checked.push(manifestUrl);
   const text = served.get(manifestUrl) ?? `${section} build`;
+  if (text === 'missing') {
+    const [first, ...others] = PUBLISH_CHECKS;
+    return Promise.resolve({
+      ok: false,
+      checks: [{ name: first, ok: false, detail: `${manifestUrl} answered HTTP 404` }, ...others.map((name) => ({ name, ok: false, detail: 'not run: the manifest was not fetched' }))],
+    });
+  }
   const outcome: PublishCheckOutcome =
     text === 'broken'
       ? {
@@ -129,7 +139,7 @@ describe('publishing', () => {
     served.set(`${CDN}/contact/broken/mf-manifest.json`, 'broken');
     const refused = await call('POST', '/api/releases', { token: tokens['ci-contact'], body: { section: 'contact', manifestUrl: `${CDN}/contact/broken/mf-manifest.json`, note: 'new form' } });
     expect(refused.status).toBe(422);
-    expect(refused.body.error).toBe('the build failed 2 check(s): shared versions, server render');
+    expect(refused.body.error).toBe('2 checks failed: shared versions, server render');
     expect(refused.body.checks).toEqual([
       { name: 'manifest', ok: true, detail: expect.any(String) },
       { name: 'shared versions', ok: false, detail: "react ^18.2.0 does not accept the host's 19.2.0" },
@@ -143,13 +153,69 @@ describe('publishing', () => {
     expect(entry!.detail).toContain('server render: the node build threw');
   });
 
-  it("answers 422 naming an origin that is not one of the section's release origins, having fetched nothing", async () => {
+  it('counts the checks that did not run apart from the one that failed', async () => {
+    served.set(`${CDN}/contact/missing/mf-manifest.json`, 'missing');
+    const refused = await call('POST', '/api/releases', { token: tokens['ci-contact'], body: { section: 'contact', manifestUrl: `${CDN}/contact/missing/mf-manifest.json` } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toBe(`1 check failed, ${PUBLISH_CHECKS.length - 1} not run: reachable`);
+  });
+
+  it("answers 422 naming an origin that is not one of the section's release origins, the ones that are, and how to add one; having fetched nothing", async () => {
     const before = checked.length;
     const refused = await call('POST', '/api/releases', { body: { section: 'contact', manifestUrl: 'https://attacker.example/mf-manifest.json' } });
     expect(refused.status).toBe(422);
-    expect(refused.body.error).toContain('https://attacker.example');
-    expect(refused.body.origin).toBe('https://attacker.example');
+    expect(refused.body).toMatchObject({ origin: 'https://attacker.example', allowedOrigins: [CDN] });
+    expect(refused.body.error).toBe(
+      "https://attacker.example is not one of contact's release origins, so nothing was fetched from it. " +
+        `contact's release origins: ${CDN} (the origin of config.json's remotes.contact, and allowedRemoteOrigins). ` +
+        'To publish from https://attacker.example, the operator adds it to allowedRemoteOrigins in config.json, which the server reads on every publish: no restart ' +
+        '(an origin there may also serve any section to a visit that asks for it with ?remote.<section>=)',
+    );
     expect(checked.length).toBe(before);
+  });
+
+  it('takes one URL written three ways as one: the same bytes are one release', async () => {
+    const spellings = ['https://cdn.example/home/spelled/mf-manifest.json', 'HTTPS://CDN.EXAMPLE/home/spelled/mf-manifest.json', 'https://cdn.example:00443/home/./spelled/mf-manifest.json#frag'];
+    const answers = [];
+    for (const manifestUrl of spellings) answers.push(await call('POST', '/api/releases', { body: { section: 'home', manifestUrl } }));
+    expect(answers.map(({ status }) => status)).toEqual([201, 200, 200]);
+    expect(new Set(answers.map(({ body }) => body.id)).size).toBe(1);
+    expect(answers[2]!.body.manifestUrl).toBe(spellings[0]);
+    // The checks were given the one spelling too: it is what they fetch.
+    expect(checked.slice(-3)).toEqual([spellings[0], spellings[0], spellings[0]]);
+  });
+
+  it('answers 429 with Retry-After past a number of refused publishes per token, checks nothing then, and audits those in one entry', async () => {
+    const limited = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'http://localhost:8080', log: (line) => log.push(line), refusedPublishes: { max: 3, windowMs: 60_000 } });
+    const flood = (await store.createToken({ name: 'ci-flood', section: 'about', actor: 'test' })).token;
+    served.set(`${CDN}/about/flood/mf-manifest.json`, 'broken');
+    const attempt = (name: string, token = flood) => call('POST', '/api/releases', { server: limited, token, body: { section: 'about', manifestUrl: `${CDN}/about/${name}/mf-manifest.json` } });
+    const refusals = async () => ((await call('GET', '/api/audit?section=about&limit=1000')).body as { actor: string; action: string; detail: string }[]).filter((entry) => entry.actor === 'ci-flood');
+    try {
+      for (let index = 0; index < 3; index++) expect((await attempt('flood')).status).toBe(422);
+      const checkedBefore = checked.length;
+      const held = [];
+      for (let index = 0; index < 5; index++) held.push(await attempt('flood'));
+      // A good build from the same token waits too: the limit is the token's.
+      held.push(await attempt('fixed'));
+      expect(held.map(({ status }) => status)).toEqual([429, 429, 429, 429, 429, 429]);
+      for (const answer of held) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      for (const answer of held) expect(Number(answer.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect(held[0]!.body.error).toMatch(/^the token ci-flood had 3 publishes refused within 1 minutes, so this one was not checked: try again in \d+ s/);
+      expect(checked.length).toBe(checkedBefore);
+
+      // Another token is not held back: its publish is checked (and refused by its checks).
+      expect((await attempt('flood', tokens.integrator)).status).toBe(422);
+      expect(checked.length).toBe(checkedBefore + 1);
+      expect((await refusals()).map(({ action }) => action)).toEqual(['publish-refused', 'publish-refused', 'publish-refused']);
+      expect(log.filter((line) => line.includes('the token ci-flood had 3 publishes refused'))).toHaveLength(1);
+    } finally {
+      await limited.close();
+    }
+    // Once the run ends (here: the API closing), one entry says how many were held back.
+    const [summary, ...rest] = await refusals();
+    expect(rest).toHaveLength(3);
+    expect(summary).toMatchObject({ action: 'publish-refused', detail: expect.stringMatching(/^6 publishes of about refused with 429 from \S+ to \S+, unchecked: the token was over its limit of 3 refused publishes in 1 minutes$/) });
   });
 
   it.each([
@@ -426,7 +492,9 @@ describe('preview links', () => {
 
     const byDefault = await call('POST', `/api/releases/${release}/preview`, {});
     expect(Date.parse(byDefault.body.expiresAt as string) - before).toBeGreaterThan(24 * 3600_000 - 10_000);
-    expect((await call('POST', `/api/releases/${release}/preview`, { body: { expiresIn: 5 } })).status).toBe(400);
+    const tooShort = await call('POST', `/api/releases/${release}/preview`, { body: { expiresIn: 5 } });
+    expect(tooShort.status).toBe(400);
+    expect(tooShort.body).toEqual({ error: 'expiresIn: a whole number of seconds from 60 (1 minute) to 2592000 (30 days)', field: 'expiresIn' });
     expect((await call('POST', '/api/releases/contact-999999/preview', {})).status).toBe(404);
     const [entry] = (await call('GET', '/api/audit?section=contact&limit=1')).body as { action: string; release: string }[];
     expect(entry).toMatchObject({ action: 'preview', release });
