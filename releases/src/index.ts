@@ -18,7 +18,7 @@ export {
 } from './store/release-store';
 export { ReleaseError, type ReleaseErrorKind } from './store/release-error';
 export { CONTROL_BODY_LIMIT, DEFAULT_HEALTH_WINDOW_HOURS, startControlApi, type ControlApi, type ControlApiOptions, type MessagesAdmin } from './control/control-api';
-export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, previewUrl, publicUrlOf, signPreview, verifyPreview, type PreviewGrant } from './preview-link';
+export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, previewUrl, publicUrlOf, signPreview, verifyPreview, type PreviewGrant } from './preview-link';
 export { ALL_SCOPES, ENVIRONMENT_ACTOR, mayActOn, OWNER_TOKEN_NAME, visibleSections } from './scopes';
 export { DEFAULT_HEALTH_RETENTION_DAYS, HealthStore, healthRetentionDays, hourOf, type HealthCount, type VitalSummary } from './health/health-store';
 export { HEALTH_TOKEN_HOURS, signHealthToken, verifyHealthToken, type HealthGrant } from './health/health-token';

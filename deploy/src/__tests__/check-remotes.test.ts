@@ -83,7 +83,7 @@ test('a manifest URL that redirects is named: the server would follow no redirec
   publish('/good/mf-manifest.json', manifest('contact'));
   const check = await checkRemote('contact', `${base}/moved/mf-manifest.json`, undefined, { hostShared: HOST });
   expect(check.reachable).toBe(false);
-  expect(check.problems).toEqual([`${base}/moved/mf-manifest.json answered with a redirect (HTTP 302) to ${base}/good/mf-manifest.json, which is not followed: give the URL of the file itself`]);
+  expect(check.problems).toEqual([`${base}/moved/mf-manifest.json answered with a redirect (HTTP 302) to ${base}/good/mf-manifest.json, which is not followed: the host must answer this URL with 200 and the file itself`]);
 });
 
 test('a missing manifest (404) is named with its status', async () => {

@@ -162,7 +162,10 @@ test('SIGTERM while a section worker fails to start: the process exits within 15
   expect(existsSync(path.join(serve.dataDir, 'server.lock'))).toBe(true);
 
   serve.child.kill('SIGTERM');
-  const code = await Promise.race([serve.exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 15_000))]);
+  let timer: NodeJS.Timeout | undefined;
+  const code = await Promise.race([serve.exited, new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), 15_000)))]);
+  // Not left pending: a timer that outlives its test keeps jest's worker from exiting.
+  clearTimeout(timer);
   if (code === 'still running') serve.child.kill('SIGKILL');
   expect(code).toBe(0);
   expect(existsSync(path.join(serve.dataDir, 'server.lock'))).toBe(false);
