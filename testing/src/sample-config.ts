@@ -21,7 +21,7 @@ export const sampleConfig: RuntimeConfig = {
   legal: {
     IN: {
       companyName: 'Portico Credit Private Limited (sample)',
-      registrationNumber: 'CIN U00000KA2026PTC000000 (sample)',
+      registrationNumber: 'U00000KA2026PTC000000 (sample)',
       licenceNumber: 'N-00.00000 (sample)',
       registeredAddress: '12 MG Road, Bengaluru 560001, India (sample)',
       website: 'https://portico.example',
