@@ -19,7 +19,8 @@ import {
 } from '@portico/releases';
 import { runPublishChecks, type RenderCheck } from '@portico/releases/checks';
 import { parseConfig } from '@portico/shared-config/config';
-import type { PreviewVisit, ReleaseFeed } from './served-releases';
+import { configReport } from './config-log';
+import { withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
 
 /** How often the active releases' files are checked again in the background (and first, this long after start). */
 export const RECHECK_EVERY_MS = 10 * 60_000;
@@ -199,6 +200,11 @@ export async function startControlPlane(database: Database, options: ControlPlan
     configuredRemotes: async () => {
       const answer = await answerConfig({ configPath: options.configPath, basePort: options.basePort, ports: options.ports(), hostHeader: 'localhost' });
       return answer.value === undefined ? {} : parseConfig(answer.value).config.remotes;
+    },
+    // The file as visitors get it: the operator's, with the active releases' remotes in it.
+    configReport: async () => {
+      const answer = await answerConfig({ configPath: options.configPath, basePort: options.basePort, ports: options.ports(), hostHeader: 'localhost' });
+      return configReport(withReleases(answer, (await store.served()).active));
     },
   });
 

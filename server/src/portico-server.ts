@@ -28,6 +28,7 @@ import {
   type PreviewVisit,
   type ReleaseFeed,
 } from './served-releases';
+import { configLogger } from './config-log';
 import { oncePerRequest, siteContext, type SiteContext } from './site-context';
 import { serverRendering, type RenderWorkerState, type ServerRendering, type ServerRenderingOptions } from './ssr/server-rendering';
 import { requestTarget, staticFiles, type Handler } from './static-files';
@@ -165,6 +166,8 @@ interface Settings {
   warmFor?: (next: ServedState) => Promise<void>;
   openPreview?: (token: string) => Promise<PreviewVisit>;
   healthToken?: ReleaseFeed['healthToken'];
+  /** Reads config.json as a visitor would get it (its report is logged the first time its content is seen). */
+  readConfig?: () => Promise<SiteContext>;
 }
 
 /** What each server needs to know about the app it serves. */
@@ -191,6 +194,7 @@ function onceEach(log: ((line: string) => void) | undefined): (line: string) => 
 
 function appServing(app: AppName, rootDir: string, settings: Settings): AppServing {
   const logHeaderNote = onceEach(settings.log);
+  const logConfig = configLogger(settings.log);
   const hostOf = (req: IncomingMessage) => visitorOf(req, { trustProxy: settings.trustProxy }).host;
   // config.json, read and parsed once per request (site-context.ts), or for a host the server renders for in the background.
   const served = () => settings.releases?.current() ?? NO_RELEASES;
@@ -200,11 +204,15 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
     const preview = previewToken === undefined || !settings.openPreview ? undefined : await settings.openPreview(previewToken);
     const ids = releaseIds(releases);
     const token = Object.keys(ids).length > 0 ? settings.healthToken?.(ids) : undefined;
-    return siteContext(withReleases(answer, releases, preview, token === undefined ? undefined : { releases: ids, token }));
+    const context = siteContext(withReleases(answer, releases, preview, token === undefined ? undefined : { releases: ids, token }));
+    // The operator's mistakes are the operator's: in this log, never on the page.
+    if (context.site) logConfig(answer.body, context.site);
+    return context;
   };
   /** Every config.json a visitor to `host` may get under `state`: one per cohort's releases. */
   const variantsFor = (host: string | undefined, state: ServedState) => Promise.all(cohortVariants(state).map((releases) => siteWith(host, releases)));
   const siteForHost = (host: string | undefined) => variantsFor(host, served());
+  if (app === 'host') settings.readConfig = () => siteWith(undefined, served().active);
   const siteOf = oncePerRequest((req) =>
     siteWith(hostOf(req), releasesFor(served(), cohortOf(req, served(), isHttps(req)).bucket), previewTokenIn(requestTarget(req.url)?.search ?? '')),
   );
@@ -451,6 +459,8 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     settings.ports[0] = await freePort(portFor(0), options.host);
     // What is active decides what the first workers warm up with.
     await settings.releases?.start();
+    // config.json's report (a bad field, a market without a lender, an old shape) is in the log from the start.
+    await settings.readConfig?.();
     // The remotes first: the render worker warms up on the manifests they serve.
     for (const [index, app] of APP_NAMES.entries()) {
       if (app === 'host') continue;

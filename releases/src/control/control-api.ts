@@ -43,6 +43,8 @@ export interface ControlApiOptions {
   refusedPublishes?: { max: number; windowMs: number };
   /** Each release's health from the visit reports (HealthStore.health); without it every section's `health` is `{}`. */
   health?: HealthSource;
+  /** What the config.json being served gets wrong and lacks (`GET /api/config`); without it that route answers 503. */
+  configReport?: () => Promise<{ problems: { field: string; message: string }[]; warnings: { field: string; message: string }[] }>;
 }
 
 export interface ControlApi {
@@ -381,6 +383,15 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         if (!mayGrant(actor, token.scopes)) throw new Refusal(403, `the token ${actor.name} may not revoke ${name}, which holds more than it does`);
         if (!(await store.revokeToken(name!, actor.name))) throw new Refusal(404, `no token ${name}`);
         return [200, { name, revoked: true }];
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/config$/,
+      // Any valid token: what the file being served gets wrong is every team's to know, and holds no secret.
+      async handle() {
+        if (!options.configReport) throw new Refusal(503, 'the config.json report is not available on this server');
+        return [200, await options.configReport()];
       },
     },
     {

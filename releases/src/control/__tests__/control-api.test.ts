@@ -12,6 +12,11 @@ import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi } from '../control-api';
 
 const ENV_TOKEN = 'the-integrator-token-from-the-environment';
+/** What the server's reading of its config.json found (server/src/config-log.ts makes it from the file). */
+const CONFIG_REPORT = {
+  problems: [{ field: 'email', message: 'is not a valid email' }],
+  warnings: [{ field: 'legal.ID', message: 'is missing: the Indonesia page (?type=2) shows no lender, licence or complaint path' }],
+};
 const CDN = 'https://cdn.example';
 
 /**
@@ -104,6 +109,7 @@ beforeAll(async () => {
     publicUrl: 'https://www.lender.example',
     log: (line) => log.push(line),
     configuredRemotes: () => Promise.resolve({ about: 'https://static.lender.example/about/mf-manifest.json' }),
+    configReport: () => Promise.resolve(CONFIG_REPORT),
   });
   for (const [name, section] of [['ci-home', 'home'], ['ci-contact', 'contact']] as const) {
     tokens[name] = (await store.createToken({ name, section, actor: 'test' })).token;
@@ -498,6 +504,19 @@ describe('preview links', () => {
     expect((await call('POST', '/api/releases/contact-999999/preview', {})).status).toBe(404);
     const [entry] = (await call('GET', '/api/audit?section=contact&limit=1')).body as { action: string; release: string }[];
     expect(entry).toMatchObject({ action: 'preview', release });
+  });
+});
+
+describe('GET /api/config', () => {
+  it("answers the served config.json's problems and warnings to any valid token, whatever its scope, and to no other", async () => {
+    const reader = (await call('POST', '/api/tokens', { body: { name: 'config-reader', scopes: ['messages'] } })).body.token as string;
+    for (const token of [ENV_TOKEN, tokens['ci-home'], reader]) {
+      const answer = await call('GET', '/api/config', { token });
+      expect([answer.status, answer.body]).toEqual([200, CONFIG_REPORT]);
+    }
+    expect((await call('GET', '/api/config', { token: null })).status).toBe(401);
+    expect((await call('GET', '/api/config', { token: 'not-a-token' })).status).toBe(401);
+    expect((await call('POST', '/api/config', {})).status).toBe(405);
   });
 });
 
