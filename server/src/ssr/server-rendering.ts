@@ -35,12 +35,12 @@ import type { NodeBuild, ShellRequest } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
 import type { Site, SiteContext } from '../site-context';
 import { requestTarget } from '../static-files';
-import { allowingPageScript, pageScriptIn, pageScriptReader } from './inline-page-script';
+import { allowingPageScript, pageScriptIn, pageScriptReader, type PageScriptCode } from './inline-page-script';
 import { answerPage } from './page-answer';
 import { PageCache, type CachedPage } from './page-cache';
 import { composePage, placeParts, type CandidatePart } from './page-composition';
 import { SECTION_WORKER_PATH, SHELL_WORKER_PATH, SSR_LIMITS } from './render-limits';
-import type { RenderingStage, StagePart } from './rendering-stage';
+import type { RenderingStage, StagePart, StageSources } from './rendering-stage';
 import { chooseSandbox, type Sandbox, type SandboxOptions } from './sandbox';
 import { ServedSites } from './served-sites';
 import { nodeEntryOf, SectionSources } from './section-sources';
@@ -152,88 +152,187 @@ function onceEach(log: (line: string) => void): (line: string) => void {
  * section's checked HTML into its slot, the section's stylesheets into the
  * head and the hydration data at the end. Anything short of a part in time
  * leaves that part to the browser (the whole page, for the shell); a visitor
- * never waits longer than the budget.
+ * never waits longer than the budget. Undefined when the host was built
+ * without its workers.
  */
 export function serverRendering(options: ServerRenderingOptions): ServerRendering | undefined {
-  const { log } = options;
   const shellFile = path.join(options.rootDir, SHELL_WORKER_PATH);
   const sectionFile = path.join(options.rootDir, SECTION_WORKER_PATH);
   if (!existsSync(shellFile) || !existsSync(sectionFile)) {
-    log(`no server workers in ${path.dirname(shellFile)} (a host built before them?): pages are rendered in the browser`);
+    options.log(`no server workers in ${path.dirname(shellFile)} (a host built before them?): pages are rendered in the browser`);
     return undefined;
   }
-  const budgetMs = options.budgetMs ?? SSR_LIMITS.budgetMs;
-  const heapMb = options.heapMb ?? SSR_LIMITS.heapMb;
-  const caching = options.cache !== false;
-  const stages = options.stages ?? [];
-  for (const stage of stages) log(`a rendering stage this program added, not for a site: ${stage.description}`);
-  const templateFile = path.join(options.rootDir, 'host/dist/index.html');
-  const readPageScript = pageScriptReader(path.dirname(templateFile));
-  const report = onceEach(log);
-  const sectionStyles = new SectionStyles(log);
-  const pages = new PageCache(caching);
-  let sandbox: Sandbox | undefined;
-  let closed = false;
-
-  const sites = new ServedSites(options.siteForHost, () => void planner.replan());
-  const sources = new SectionSources({ onChange: () => void planner.replan(), log, report });
-  const stageSources = sources.forStages();
-  const watch = (config: SiteConfig) => {
-    sources.watchConfig(config);
-    for (const stage of stages) stage.watch(stageSources);
+  const pipeline = new RenderingPipeline(options, shellFile, sectionFile);
+  return {
+    handle: (req, res, fallback) => pipeline.handle(req, res, fallback),
+    start: (hostHeaders) => pipeline.start(hostHeaders),
+    warm: (next, withinMs) => pipeline.warm(next, withinMs),
+    checkRender: (section, build) => pipeline.checkRender(section, build),
+    sectionStyles: pipeline.sectionStyles,
+    worker: () => pipeline.state(),
+    close: () => pipeline.close(),
   };
-  const current = () => sites.current();
-  const shell = new ShellStage({ workerFile: shellFile, templateFile, heapMb, caching, sites: current, onSwitch: () => pages.clear(), log });
-  const sections = new SectionStage({ heapMb, caching, budgetMs, sites: current, onSwitch: () => pages.clear(), onSetAside: options.onSetAside, log, report });
-  const planner = new WorkerPlanner({ sites, sources, sections, stages, stageSources, watch, active: () => sandbox !== undefined && !closed });
+}
 
-  /** The configured sections' manifests as this server watches them: inlined for the browser, and the builds rendered here. */
-  function sectionInputs(site: Site): SectionInputs {
-    const inputs: SectionInputs = { manifests: {}, hydration: {}, stylesheets: {}, builds: {} };
-    for (const id of SECTION_IDS) {
-      const watched = sources.pinned(site, id);
-      if (!watched) continue;
-      inputs.manifests[id] = watched.text;
-      if (watched.read && 'manifest' in watched.read) {
-        inputs.stylesheets[id] = sectionStyles.local(watched.read.manifest.url, sectionStylesheets(watched.read.manifest));
-        inputs.hydration[id] = watched.read.manifest.hydration;
-      }
-      const entry = nodeEntryOf(watched);
-      if (entry) inputs.builds[id] = entry.integrity;
-    }
-    return inputs;
+/** The stages, wired together; `pageFor` is the path every page request takes. */
+class RenderingPipeline {
+  readonly sectionStyles: SectionStyles;
+  private readonly budgetMs: number;
+  private readonly stages: readonly RenderingStage[];
+  private readonly readPageScript: (file: string) => Promise<PageScriptCode | undefined>;
+  private readonly report: (line: string) => void;
+  private readonly pages: PageCache;
+  private readonly sites: ServedSites;
+  private readonly sources: SectionSources;
+  private readonly stageSources: StageSources;
+  private readonly shell: ShellStage;
+  private readonly sections: SectionStage;
+  private readonly planner: WorkerPlanner;
+  private sandbox: Sandbox | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly options: ServerRenderingOptions,
+    shellFile: string,
+    private readonly sectionFile: string,
+  ) {
+    const { log } = options;
+    const heapMb = options.heapMb ?? SSR_LIMITS.heapMb;
+    const caching = options.cache !== false;
+    const templateFile = path.join(options.rootDir, 'host/dist/index.html');
+    this.budgetMs = options.budgetMs ?? SSR_LIMITS.budgetMs;
+    this.stages = options.stages ?? [];
+    for (const stage of this.stages) log(`a rendering stage this program added, not for a site: ${stage.description}`);
+    this.readPageScript = pageScriptReader(path.dirname(templateFile));
+    this.report = onceEach(log);
+    this.sectionStyles = new SectionStyles(log);
+    this.pages = new PageCache(caching);
+    const replan = () => void this.planner.replan();
+    const clearPages = () => this.pages.clear();
+    const current = () => this.sites.current();
+    this.sites = new ServedSites(options.siteForHost, replan);
+    this.sources = new SectionSources({ onChange: replan, log, report: this.report });
+    this.stageSources = this.sources.forStages();
+    this.shell = new ShellStage({ workerFile: shellFile, templateFile, heapMb, caching, sites: current, onSwitch: clearPages, log });
+    this.sections = new SectionStage({ heapMb, caching, budgetMs: this.budgetMs, sites: current, onSwitch: clearPages, onSetAside: options.onSetAside, log, report: this.report });
+    this.planner = new WorkerPlanner({
+      sites: this.sites,
+      sources: this.sources,
+      sections: this.sections,
+      stages: this.stages,
+      stageSources: this.stageSources,
+      watch: (config) => this.watch(config),
+      active: () => this.sandbox !== undefined && !this.closed,
+    });
   }
 
-  /** The parts a page's candidates came to, with their checked HTML; the rest are left to the browser. */
-  const candidates = (parts: readonly { section: SectionId; failure: string; extra?: boolean }[], results: readonly (SectionResult | undefined)[]) =>
-    parts.flatMap((part, index): CandidatePart[] => {
-      const result = results[index];
-      return result && 'html' in result ? [{ ...part, html: result.html, ids: result.ids }] : [];
-    });
+  async handle(req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>): Promise<void> {
+    const target = requestTarget(req.url);
+    if (!target || (target.pathname !== '/' && target.pathname !== '/index.html')) return fallback();
+    const page = await this.pageFor(req, target.pathname, target.search);
+    if (!page) return fallback();
+
+    const policy = await this.options.pageHeaders(req, target.search);
+    // The manifests are in the page: preloading them would fetch each twice.
+    delete policy.Link;
+    const headers = page.script ? allowingPageScript(policy, page.script) : policy;
+    await answerPage(req, res, this.pages.encoded(page), headers);
+  }
+
+  async start(hostHeaders: readonly string[]): Promise<void> {
+    const { log } = this.options;
+    for (const host of hostHeaders) this.sites.noteHost(host);
+    const choice = await chooseSandbox({ ...this.options.sandbox, workerFile: this.sectionFile });
+    if (choice.sandbox) {
+      this.sandbox = choice.sandbox;
+      this.sections.useSandbox(choice.sandbox);
+      log(`section code runs on the server in ${choice.sandbox.description}`);
+      if (choice.warning) log(`warning: ${choice.warning}`);
+    } else {
+      log(`sections are rendered in the browser only: ${choice.problem}`);
+    }
+    await this.shell.start();
+    await this.planner.readConfigs();
+    await this.sources.poll();
+    await this.planner.replan();
+    await Promise.race([Promise.all([this.shell.whenSettled(), this.sections.whenSettled()]), delay(SSR_LIMITS.firstWarmMs)]);
+  }
+
+  async warm(next: (host: string | undefined) => Promise<SiteContext[]>, withinMs: number): Promise<void> {
+    if (!this.sandbox || this.closed) return;
+    const upcoming = await this.sites.readFor(next);
+    this.sites.expect(upcoming);
+    for (const site of upcoming) this.watch(site.config);
+    const settled = (async () => {
+      // A round under way may have started before these URLs were watched: then one more.
+      await this.sources.poll();
+      if (upcoming.some((site) => this.sources.unread(site))) await this.sources.poll();
+      // Likewise a plan being made from the config before.
+      await this.planner.replan();
+      await this.planner.replan();
+      await this.sections.whenSettled();
+    })();
+    await Promise.race([settled, delay(withinMs)]);
+    // Served from now on: the known hosts' own reading names these builds.
+    this.sites.expect([]);
+  }
+
+  async checkRender(section: SectionId, build: NodeBuild): Promise<string[]> {
+    if (!this.sandbox) return [`not run: section code does not run on this server${this.closed ? ' (closing)' : ''}`];
+    const [site] = await this.sites.current();
+    if (!site) return ['not run: config.json cannot be read, so there is nothing to render the section with'];
+    return this.sections.check(section, build, site);
+  }
+
+  state(): RenderWorkerState {
+    return {
+      pid: this.shell.pid,
+      generation: this.shell.generation,
+      sections: this.sections.state(),
+      sandbox: this.sandbox?.mode,
+      cachedPages: this.pages.size,
+      cacheBytes: this.pages.bytes + this.shell.bytes + this.sections.bytes,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.planner.close();
+    this.sources.close();
+    await Promise.all([this.shell.close(), this.sections.close()]);
+    this.sandbox?.close();
+  }
+
+  /** Watches what a config.json names, and what the added stages watch. */
+  private watch(config: SiteConfig): void {
+    this.sources.watchConfig(config);
+    for (const stage of this.stages) stage.watch(this.stageSources);
+  }
 
   /**
    * The page for one request, from the cache or composed now; undefined when
    * it cannot be server-rendered in time (the client-rendered page is sent).
    * Everything a request costs the server is here, stage after stage.
    */
-  async function pageFor(req: IncomingMessage, pathname: string, search: string): Promise<CachedPage | undefined> {
-    const deadline = performance.now() + budgetMs;
+  private async pageFor(req: IncomingMessage, pathname: string, search: string): Promise<CachedPage | undefined> {
+    const { options, shell, sections, stages } = this;
+    const deadline = performance.now() + this.budgetMs;
     const host = options.hostOf(req);
     const origin = options.originOf(req);
     const [site, template] = await Promise.all([options.siteOf(req).then((context) => context.site, () => undefined), shell.readTemplate()]);
     if (!site || origin === undefined || template === undefined) return undefined;
-    sites.noteVisit(site, host);
-    watch(site.config);
+    this.sites.noteVisit(site, host);
+    this.watch(site.config);
     const language = languageFromSearch(search);
-    const { manifests, hydration, stylesheets, builds } = sectionInputs(site);
+    const { manifests, hydration, stylesheets, builds } = this.sectionInputs(site);
 
-    // Every part is asked for at once; the shell first decides which sections a visitor's override takes.
+    // Every part is asked for at once; the shell then says which sections a visitor's override takes.
     const own = SECTION_IDS.flatMap((section) => {
       const build = builds[section];
       return build === undefined ? [] : [{ section, failure: `the ${section} section is rendered in the browser`, result: sections.get(section, build, site, language, deadline) }];
     });
     const render = (section: SectionId, build: string, failure: string) => sections.get(section, build, site, language, deadline, failure);
-    const extras: StagePart[] = stages.length === 0 ? [] : stages.flatMap((stage) => stage.parts({ site, language, hydration, builds, render }, stageSources));
+    const extras: StagePart[] = stages.length === 0 ? [] : stages.flatMap((stage) => stage.parts({ site, language, hydration, builds, render }, this.stageSources));
     const shellKey = sha256(JSON.stringify([shell.generation, template.stamp, site.hash, language, pathname, search, origin, Object.values(manifests).map(sha256)]));
     const rendered = await shell.get(shellRequest(template, site, language, pathname, search, origin, stylesheets), shellKey, deadline);
     if (!rendered) return undefined;
@@ -250,97 +349,42 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     const extraParts = extras.filter((part) => ownParts.some(({ section }) => section === part.section)).map((part) => ({ ...part, extra: true }));
     const extraResults = extraParts.length === 0 ? [] : await Promise.all(extraParts.map((part) => part.result));
     const placement = placeParts(rendered.ids, [...ownParts, ...candidates(extraParts, extraResults)]);
-    for (const refusal of placement.refusals) report(refusal);
+    for (const refusal of placement.refusals) this.report(refusal);
 
     const key = JSON.stringify([rendered.key, placement.rendered.map((id) => sha256(placement.filled.get(id)!)), Object.keys(manifests)]);
-    const cached = pages.get(key);
+    const cached = this.pages.get(key);
     if (cached) return cached;
     const problems = site.problems.map(({ field, message }) => ({ field, message }));
     const { refused: refusedOverrides } = resolveRemotes(site.config.remotes, site.config.allowedRemoteOrigins, search);
     const named = pageScriptIn(rendered.html);
-    const script = named ? await readPageScript(named) : undefined;
+    const script = named ? await this.readPageScript(named) : undefined;
     const data = { config: site.raw, language, manifests, rendered: placement.rendered, hydration, problems, refusedOverrides };
     const page = composePage({ shell: rendered, placement, data, script });
-    return pages.add(key, page.html, page.script);
+    return this.pages.add(key, page.html, page.script);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>): Promise<void> {
-    const target = requestTarget(req.url);
-    if (!target || (target.pathname !== '/' && target.pathname !== '/index.html')) return fallback();
-    const page = await pageFor(req, target.pathname, target.search);
-    if (!page) return fallback();
-
-    const policy = await options.pageHeaders(req, target.search);
-    // The manifests are in the page: preloading them would fetch each twice.
-    delete policy.Link;
-    const headers = page.script ? allowingPageScript(policy, page.script) : policy;
-    await answerPage(req, res, pages.encoded(page), headers);
-  }
-
-  async function start(hostHeaders: readonly string[]): Promise<void> {
-    for (const host of hostHeaders) sites.noteHost(host);
-    const choice = await chooseSandbox({ ...options.sandbox, workerFile: sectionFile });
-    if (choice.sandbox) {
-      sandbox = choice.sandbox;
-      sections.useSandbox(sandbox);
-      log(`section code runs on the server in ${sandbox.description}`);
-      if (choice.warning) log(`warning: ${choice.warning}`);
-    } else {
-      log(`sections are rendered in the browser only: ${choice.problem}`);
+  /** The configured sections' manifests as this server watches them: inlined for the browser, and the builds rendered here. */
+  private sectionInputs(site: Site): SectionInputs {
+    const inputs: SectionInputs = { manifests: {}, hydration: {}, stylesheets: {}, builds: {} };
+    for (const id of SECTION_IDS) {
+      const watched = this.sources.pinned(site, id);
+      if (!watched) continue;
+      inputs.manifests[id] = watched.text;
+      if (watched.read && 'manifest' in watched.read) {
+        inputs.stylesheets[id] = this.sectionStyles.local(watched.read.manifest.url, sectionStylesheets(watched.read.manifest));
+        inputs.hydration[id] = watched.read.manifest.hydration;
+      }
+      const entry = nodeEntryOf(watched);
+      if (entry) inputs.builds[id] = entry.integrity;
     }
-    await shell.start();
-    await planner.readConfigs();
-    await sources.poll();
-    await planner.replan();
-    await Promise.race([Promise.all([shell.whenSettled(), sections.whenSettled()]), delay(SSR_LIMITS.firstWarmMs)]);
+    return inputs;
   }
+}
 
-  async function warm(next: (host: string | undefined) => Promise<SiteContext[]>, withinMs: number): Promise<void> {
-    if (!sandbox || closed) return;
-    const upcoming = await sites.readFor(next);
-    sites.expect(upcoming);
-    for (const site of upcoming) watch(site.config);
-    const settled = (async () => {
-      // A round under way may have started before these URLs were watched: then one more.
-      await sources.poll();
-      if (upcoming.some((site) => sources.unread(site))) await sources.poll();
-      // Likewise a plan being made from the config before.
-      await planner.replan();
-      await planner.replan();
-      await sections.whenSettled();
-    })();
-    await Promise.race([settled, delay(withinMs)]);
-    // Served from now on: the known hosts' own reading names these builds.
-    sites.expect([]);
-  }
-
-  async function checkRender(section: SectionId, build: NodeBuild): Promise<string[]> {
-    if (!sandbox) return [`not run: section code does not run on this server${closed ? ' (closing)' : ''}`];
-    const [site] = await sites.current();
-    if (!site) return ['not run: config.json cannot be read, so there is nothing to render the section with'];
-    return sections.check(section, build, site);
-  }
-
-  return {
-    handle,
-    start,
-    warm,
-    checkRender,
-    sectionStyles,
-    worker: () => ({
-      pid: shell.pid,
-      generation: shell.generation,
-      sections: sections.state(),
-      sandbox: sandbox?.mode,
-      cachedPages: pages.size,
-      cacheBytes: pages.bytes + shell.bytes + sections.bytes,
-    }),
-    close: async () => {
-      closed = true;
-      planner.close();
-      sources.close();
-      await Promise.all([shell.close(), sections.close()]);
-      sandbox?.close();
-    },
-  };
+/** The parts whose worker answered with checked HTML; the rest are left to the browser. */
+function candidates(parts: readonly { section: SectionId; failure: string; extra?: boolean }[], results: readonly (SectionResult | undefined)[]): CandidatePart[] {
+  return parts.flatMap((part, index): CandidatePart[] => {
+    const result = results[index];
+    return result && 'html' in result ? [{ section: part.section, failure: part.failure, extra: part.extra, html: result.html, ids: result.ids }] : [];
+  });
 }
