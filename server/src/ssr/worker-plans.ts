@@ -8,6 +8,8 @@ import type { ServedSites } from './served-sites';
 import type { SectionSources } from './section-sources';
 import type { PreviewPlan, SectionStage } from './section-stage';
 
+const configsOf = (sites: readonly Site[]) => sites.map((site) => site.hash).join(' ');
+
 export interface WorkerPlannerOptions {
   sites: ServedSites;
   sources: SectionSources;
@@ -32,7 +34,13 @@ export interface WorkerPlannerOptions {
 export class WorkerPlanner {
   private replanning: Promise<void> | undefined;
   private again = false;
-  private lastConfigs = '';
+  /**
+   * The configs the last plan was made from. A plan made while an
+   * activation warms names the upcoming config too: compared with this, the
+   * next reading plans again once that config is served or given up, even
+   * if another activation came and went between two readings.
+   */
+  private plannedFrom = '';
   private closed = false;
   private readonly timer: NodeJS.Timeout;
 
@@ -41,16 +49,12 @@ export class WorkerPlanner {
     this.timer.unref();
   }
 
-  /** Each round: the current config.json of the known hosts names what is watched, so a change is seen without a visitor. */
+  /** Each round: the current config.json of the known hosts names what is watched, so a change is seen without a visitor; resolves once planned. */
   async readConfigs(): Promise<void> {
     const sites = await this.options.sites.current();
     for (const site of sites) this.options.watch(site.config);
     // An edit that names the same manifests changes no plan; one that names others does, at once if they are known.
-    const configs = sites.map((site) => site.hash).join(' ');
-    if (configs !== this.lastConfigs) {
-      this.lastConfigs = configs;
-      void this.replan();
-    }
+    if (this.options.active() && configsOf(sites) !== this.plannedFrom) await this.replan();
   }
 
   /** Plans again; a call while a plan is being made makes one more after it, not one each. */
@@ -78,6 +82,7 @@ export class WorkerPlanner {
     if (this.closed || !this.options.active()) return;
     const { sites, sources, sections, stages, stageSources } = this.options;
     const current = await sites.current();
+    this.plannedFrom = configsOf(current);
     for (const id of SECTION_IDS) {
       const wanted = new Map<string, NodeBuild>();
       for (const site of current) {
