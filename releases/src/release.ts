@@ -1,4 +1,5 @@
 import type { SectionId } from '@portico/contract/sections';
+import type { MessageAccessAction } from '@portico/messages';
 
 // The release contract: the shapes the control API answers (../docs/releases.md
 // and the product brief's "Releases" table), the store keeps and the server serves.
@@ -68,7 +69,9 @@ export type AuditAction =
   | 'abort'
   | 'auto-rollback'
   | 'token'
-  | 'broken';
+  | 'broken'
+  // The contact messages' reads, exports and deletions, from their own log (shown beside these to a messages token).
+  | MessageAccessAction;
 
 export interface AuditEntry {
   at: string;

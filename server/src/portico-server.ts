@@ -96,7 +96,9 @@ const cohorts = new WeakMap<IncomingMessage, Cohort>();
  * a page answer without one, a bucket drawn now and set (30 days), so a new
  * browser can land in the candidate. Other answers without a cookie
  * (config.json, the theme) get the active releases. No canary: no cohort,
- * no cookie.
+ * no cookie. A preview visit (`?preview=`, valid or not) draws none either:
+ * it sets no cookie, as a preview promises, and its other sections get a
+ * cohort's releases only from a cookie the browser already has.
  */
 function cohortOf(req: IncomingMessage, state: ServedState, secure: boolean): Cohort {
   const known = cohorts.get(req);
@@ -104,10 +106,11 @@ function cohortOf(req: IncomingMessage, state: ServedState, secure: boolean): Co
   let cohort: Cohort = { bucket: undefined };
   if (Object.keys(state.canaries).length > 0) {
     const given = parseCookies(req.headers.cookie ?? '')[COHORT_COOKIE];
-    const pathname = requestTarget(req.url)?.pathname;
+    const target = requestTarget(req.url);
+    const pathname = target?.pathname;
     if (given !== undefined && /^\d{1,2}$/.test(given)) {
       cohort = { bucket: Number(given) };
-    } else if (pathname === '/' || pathname === '/index.html') {
+    } else if ((pathname === '/' || pathname === '/index.html') && previewTokenIn(target?.search ?? '') === undefined) {
       const bucket = randomInt(100);
       cohort = { bucket, setCookie: serializeCookie(COHORT_COOKIE, String(bucket), { path: '/', sameSite: 'lax', httpOnly: true, secure, maxAge: COHORT_DAYS * 86_400 }) };
     }

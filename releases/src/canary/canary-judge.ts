@@ -1,13 +1,14 @@
 import type { SectionId } from '@portico/contract/sections';
 import { noVisits, type Canary, type HealthSource } from '../release';
+import { JUDGE_ACTOR } from '../scopes';
 import type { ReleaseStore } from '../store/release-store';
 import { decideCanary, type CanaryDecision } from './decide-canary';
 
 /** How often each server judges the canaries: a candidate failing its visitors is served at most this much longer than it must. */
 export const JUDGE_EVERY_MS = 5000;
 
-/** The actor the judge's promotions and rollbacks are audited under. */
-export const JUDGE_ACTOR = 'canary-judge';
+// Declared with the server's other actors, which no token may be named.
+export { JUDGE_ACTOR };
 
 export interface CanaryJudgeOptions {
   store: Pick<ReleaseStore, 'canaries' | 'active' | 'settleCanary'>;

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
-import { BODY_TIME_MS, readBody, type ContactService } from '@portico/messages';
+import { BODY_TIME_MS, readBody, type ContactService, type MessageAccessEntry } from '@portico/messages';
 import { z } from 'zod';
 import { normalisedManifestUrl } from '../manifest-url';
 import { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE, previewUrl, signPreview } from '../preview-link';
-import { noVisits, refusalSummary, type Actor, type HealthSource, type PublishChecks, type ReleaseHealth, type Scope } from '../release';
+import { noVisits, refusalSummary, type Actor, type AuditEntry, type HealthSource, type PublishChecks, type ReleaseHealth, type Scope } from '../release';
 import { isScope, isSection, mayActOn, mayGrant, visibleSections } from '../scopes';
 import { ReleaseError } from '../store/release-error';
 import type { ReleaseStore, SectionState } from '../store/release-store';
@@ -20,8 +20,8 @@ export const DEFAULT_HEALTH_WINDOW_HOURS = 24;
 /** The longest health window asked for: the health kept by default (30 days). */
 const MAX_HEALTH_WINDOW_HOURS = 30 * 24;
 
-/** The contact messages' operations the control API offers to a `messages` token. */
-export type MessagesAdmin = Pick<ContactService['store'], 'list' | 'get' | 'delete'>;
+/** The contact messages' operations the control API offers to a `messages` token, each audited under its name, and their audit log. */
+export type MessagesAdmin = Pick<ContactService['store'], 'operator' | 'accessLog'>;
 
 export interface ControlApiOptions {
   store: ReleaseStore;
@@ -93,6 +93,11 @@ const tokenBody = z.strictObject({
   section: z.string().nullable().optional(),
   scopes: z.array(z.string().refine(isScope, 'a scope is releases, messages or section:<section>')).min(1).optional(),
 });
+
+/** A messages audit entry in the audit log's shape: no section, release or `from`. */
+function asAuditEntry(entry: MessageAccessEntry): AuditEntry {
+  return { at: entry.at, actor: entry.actor, action: entry.action, section: null, release: null, from: null, detail: entry.detail };
+}
 
 function parsed<T>(schema: z.ZodType<T>, json: unknown): T {
   const result = schema.safeParse(json);
@@ -342,9 +347,15 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         const count = limitText === null ? 100 : Number(limitText);
         if (!Number.isInteger(count) || count < 1 || count > 10_000) throw new Refusal(400, 'limit must be a whole number from 1 to 10000', { field: 'limit' });
         const asked = url.searchParams.get('section');
+        // Who read, exported or deleted messages: shown to a messages token, in the whole log (no section asked).
+        const accesses = asked === null && actor.scopes.includes('messages') && options.messages ? await options.messages.accessLog({ limit: count }) : undefined;
+        // A messages token with no section sees those alone.
+        if (accesses && visibleSections(actor).length === 0) return [200, accesses.map(asAuditEntry)];
         // An integrator sees everything, token changes included; a section token its sections' entries.
         const sections = asked === null && actor.scopes.includes('releases') ? undefined : sectionsToShow(actor, asked);
-        return [200, await store.auditLog({ sections, limit: count })];
+        const entries = await store.auditLog({ sections, limit: count });
+        if (!accesses) return [200, entries];
+        return [200, [...entries, ...accesses.map(asAuditEntry)].sort((a, b) => b.at.localeCompare(a.at)).slice(0, count)];
       },
     },
     {
@@ -380,14 +391,17 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         const sinceText = url.searchParams.get('since');
         const since = sinceText === null ? undefined : new Date(sinceText);
         if (since && Number.isNaN(since.getTime())) throw new Refusal(400, 'since is not a date', { field: 'since' });
-        return [200, await messages.list({ since })];
+        // A listing for an export says so, and in which format: the audit log tells a look from a copy.
+        const format = url.searchParams.get('export');
+        if (format !== null && format !== 'csv' && format !== 'json') throw new Refusal(400, 'export is csv or json', { field: 'export' });
+        return [200, await messages.operator(actor.name).list({ since, ...(format === null ? {} : { export: format }) })];
       },
     },
     {
       method: 'GET',
       pattern: /^\/api\/messages\/([^/]+)$/,
       async handle({ actor }, [id]) {
-        const message = await needMessages(actor).get(id!);
+        const message = await needMessages(actor).operator(actor.name).get(id!);
         if (!message) throw new Refusal(404, `no message ${id}`);
         return [200, message];
       },
@@ -396,7 +410,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
       method: 'DELETE',
       pattern: /^\/api\/messages\/([^/]+)$/,
       async handle({ actor }, [id]) {
-        if (!(await needMessages(actor).delete(id!))) throw new Refusal(404, `no message ${id}`);
+        if (!(await needMessages(actor).operator(actor.name).delete(id!))) throw new Refusal(404, `no message ${id}`);
         return [200, { deleted: id }];
       },
     },
@@ -473,16 +487,20 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (fromBrowser(req)) throw new Refusal(403, 'the control API does not answer browsers');
     const address = req.socket.remoteAddress ?? 'unknown';
-    const wait = limit.retryAfter(address);
-    if (wait !== undefined) throw new Refusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
 
     const header = req.headers.authorization ?? '';
     const bearer = /^Bearer +(\S+)\s*$/i.exec(header)?.[1];
+    if (!bearer) throw new Refusal(401, 'a token is needed: Authorization: Bearer <token>', {}, { 'WWW-Authenticate': 'Bearer' });
+    // A valid token is always let in: the limit slows guessing, and must not
+    // let anyone who shares the owner's address (any local process, every
+    // runner behind a CI proxy) lock the owner out.
     const actor = await store.authenticate(bearer);
     if (!actor) {
+      const wait = limit.retryAfter(address);
+      if (wait !== undefined) throw new Refusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
       limit.fail(address);
-      if (bearer) log(`control: a request from ${address} with an unknown or revoked token (${req.method} ${req.url?.split('?')[0]})`);
-      throw new Refusal(401, bearer ? 'the token is unknown or revoked' : 'a token is needed: Authorization: Bearer <token>', {}, { 'WWW-Authenticate': 'Bearer' });
+      log(`control: a request from ${address} with an unknown or revoked token (${req.method} ${req.url?.split('?')[0]})`);
+      throw new Refusal(401, 'the token is unknown or revoked', {}, { 'WWW-Authenticate': 'Bearer' });
     }
 
     const url = new URL(req.url ?? '/', 'http://control.invalid');

@@ -276,9 +276,17 @@ describe('activating and rolling back', () => {
     expect(Object.keys(back.body.active as object).sort()).toEqual(['buildId', 'createdAt', 'createdBy', 'id', 'integrity', 'manifestUrl', 'note', 'section', 'version']);
     const twice = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator });
     expect(twice.body).toMatchObject({ active: { id: one }, previous: null });
+    // The first release rolled back: config.json's URL again, the answer naming the release it replaced.
+    const toConfig = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator, body: {} });
+    expect(toConfig.status).toBe(200);
+    expect(toConfig.body).toEqual({ section: 'about', active: null, previous: expect.objectContaining({ id: one }) });
+    const [entry] = (await call('GET', '/api/audit?section=about&limit=1')).body as Record<string, unknown>[];
+    expect(entry).toMatchObject({ actor: 'integrator', action: 'rollback', section: 'about', release: null, from: one });
+    expect((await call('GET', '/api/sections')).body.about).toMatchObject({ active: null, previous: null, by: 'integrator', configured: 'https://static.lender.example/about/mf-manifest.json' });
     const none = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator, body: {} });
     expect(none.status).toBe(409);
-    expect(none.body.error).toContain('no earlier release');
+    expect(none.body.error).toContain('serves the URL in config.json already');
+    expect((await call('POST', '/api/sections/about/active', { body: { release: one } })).status).toBe(200);
     // Forward again to a named release, which goes on top.
     expect((await call('POST', '/api/sections/about/rollback', { body: { release: three } })).body).toMatchObject({ active: { id: three }, previous: { id: one } });
 
@@ -414,20 +422,55 @@ describe('tokens and scopes', () => {
     expect((await call('POST', '/api/tokens', { body: { name: 'bad name!' } })).status).toBe(400);
   });
 
+  it("refuses the server's own actor names as token names, in any case, and the local: prefix (400): the audit log cannot be impersonated", async () => {
+    for (const name of ['owner', 'Owner', 'environment', 'ENVIRONMENT', 'canary-judge', 'Canary-Judge', 'canary_judge', 'CANARY.JUDGE', 'server', 'background-check', 'Background_Check', 'local:alice', 'LOCAL:root']) {
+      const refused = await call('POST', '/api/tokens', { body: { name } });
+      expect([name, refused.status, refused.body.field]).toEqual([name, 400, 'name']);
+    }
+    const created = (await call('GET', '/api/audit?limit=50')).body as { action: string; detail: string }[];
+    expect(created.filter((entry) => entry.action === 'token' && /judge|owner|environment|server|check|local/i.test(entry.detail))).toEqual([]);
+    // A name that only contains one is a name like any other.
+    expect((await call('POST', '/api/tokens', { body: { name: 'judge-owner-ci' } })).status).toBe(201);
+  });
+
+  it('keeps { name, section? }; scopes that disagree with the section answer 400, and a token is filed under the section it acts on', async () => {
+    for (const scopes of [['section:contact'], ['releases'], ['section:home', 'section:contact'], ['messages']]) {
+      const refused = await call('POST', '/api/tokens', { body: { name: 'ci-home-2', section: 'home', scopes } });
+      expect([scopes, refused.status, refused.body.field]).toEqual([scopes, 400, 'scopes']);
+    }
+    expect(await store.token('ci-home-2')).toBeUndefined();
+    // Agreeing: the section's scope, with messages beside it.
+    const both = await call('POST', '/api/tokens', { body: { name: 'ci-home-2', section: 'home', scopes: ['section:home', 'messages'] } });
+    expect(both.body).toMatchObject({ name: 'ci-home-2', section: 'home', scopes: ['section:home', 'messages'] });
+    // Scopes alone: the section they act on is the token's.
+    const byScope = await call('POST', '/api/tokens', { body: { name: 'ci-about-2', scopes: ['section:about'] } });
+    expect(byScope.body).toMatchObject({ name: 'ci-about-2', section: 'about', scopes: ['section:about'] });
+    const [entry] = (await call('GET', '/api/audit?section=about&limit=1')).body as { action: string; detail: string }[];
+    expect(entry).toMatchObject({ action: 'token', detail: 'created ci-about-2 (section:about)' });
+  });
+
   it('refuses a browser before looking at its token', async () => {
     const answer = await call('GET', '/api/releases', { headers: { Origin: 'https://evil.example' } });
     expect(answer.status).toBe(403);
     expect(answer.body.error).toContain('browsers');
   });
 
-  it('answers 429 after 10 failed authentications a minute from one address, a good token included, and logs them', async () => {
+  it('answers 429 to bad tokens after 10 a minute from one address, and logs them; a valid token from that address is never refused', async () => {
     const guarded = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'http://localhost:8080', log: (line) => log.push(line) });
     try {
       for (let attempt = 0; attempt < 10; attempt++) expect((await call('GET', '/api/releases', { server: guarded, token: `guess-${attempt}` })).status).toBe(401);
-      const limited = await call('GET', '/api/releases', { server: guarded });
+      const limited = await call('GET', '/api/releases', { server: guarded, token: 'guess-10' });
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(log.some((line) => line.includes('unknown or revoked token'))).toBe(true);
+      // The owner (any local process shares loopback with it) is not locked out, however many guesses come in between.
+      for (let round = 0; round < 3; round++) {
+        expect((await call('GET', '/api/releases', { server: guarded })).status).toBe(200);
+        expect((await call('GET', '/api/releases', { server: guarded, token: tokens['ci-home'] })).status).toBe(200);
+        expect((await call('GET', '/api/releases', { server: guarded, token: `guess-again-${round}` })).status).toBe(429);
+      }
+      // A request with no token guesses nothing: 401, never counted.
+      expect((await call('GET', '/api/releases', { server: guarded, token: null })).status).toBe(401);
     } finally {
       await guarded.close();
     }
@@ -470,6 +513,7 @@ describe('contact messages', () => {
     expect((await call('GET', `/api/messages/${id}`)).body).toMatchObject({ id, name: 'Asha Rao' });
     expect((await call('GET', '/api/messages', { token: tokens.integrator })).status).toBe(403);
     expect((await call('GET', '/api/messages?since=yesterday-ish')).status).toBe(400);
+    expect((await call('GET', '/api/messages?export=xlsx')).body).toMatchObject({ field: 'export' });
     expect((await call('DELETE', `/api/messages/${id}`)).body).toEqual({ deleted: id });
     expect((await call('GET', `/api/messages/${id}`)).status).toBe(404);
   });
