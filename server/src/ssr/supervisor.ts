@@ -24,6 +24,8 @@ export interface SupervisorOptions<W> {
   log: (line: string) => void;
   /** Another worker answers from now on (undefined: none, until one is live again). */
   onLive?: (worker: W | undefined) => void;
+  /** The plan `key` was set aside after its workers' repeated deaths; `reason` is the last one's. */
+  onSetAside?: (key: string, reason: string) => void;
   /** Waits before each restart after a death, growing, the last one repeated. */
   backoffMs?: readonly number[];
   /** This many deaths in a row of one plan's workers, and that plan is not started again until the plan changes. */
@@ -211,6 +213,7 @@ export class Supervisor<W extends Supervised> {
       this.options.log(
         `${this.options.name} ${reason}, ${this.failures} times in a row: this build is rendered in the browser only until it changes`,
       );
+      this.options.onSetAside?.(key, `its worker ${reason}, ${this.failures} times in a row`);
       return this.reconcile();
     }
     const backoff = this.options.backoffMs ?? DEFAULT_BACKOFF_MS;
