@@ -15,7 +15,10 @@ import { serveDist, type DistServer } from '@portico/testing/serve-dist';
 // one PostgreSQL server: a new visit gets it in /config.json and in the
 // server-rendered page), p50 and max over ACTIVATIONS; and how long a
 // publish takes with every check (fetches, hashes, the render in the
-// section sandbox). `npm run measure:releases [-- --activations N]`.
+// section sandbox). `npm run measure:releases [-- --activations N]
+// [--restart-database]`: with the flag, the PostgreSQL server is restarted
+// first, and the first activation is made as it answers again (the servers'
+// LISTEN connections died with it).
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const TOKEN = 'measure-releases-token';
@@ -24,6 +27,7 @@ const count = (() => {
   const at = process.argv.indexOf('--activations');
   return at === -1 ? 20 : Number(process.argv[at + 1]);
 })();
+const restartDatabase = process.argv.includes('--restart-database');
 
 interface Serve {
   child: ChildProcess;
@@ -120,6 +124,25 @@ async function main(): Promise<void> {
     await control('POST', '/api/sections/contact/active', { release: ids[0] });
     await Promise.all(PORTS.map((port) => until('the first activation', () => serves(port, urls[0]!), 30)));
 
+    let afterRestart: string | undefined;
+    if (restartDatabase) {
+      postgres.stop();
+      // pg_ctl -w returns once the server accepts connections again.
+      postgres.start();
+      const answered = performance.now();
+      // The control API's first statements may meet connections the restart closed (503): tried again at once.
+      let answer = await control('POST', '/api/sections/contact/active', { release: ids[1] });
+      while (answer.status === 503 && performance.now() - answered < 10_000) answer = await control('POST', '/api/sections/contact/active', { release: ids[1] });
+      if (answer.status !== 200) throw new Error(`activate after the restart: ${answer.status} ${JSON.stringify(answer.body)}`);
+      const activated = performance.now();
+      await Promise.all(PORTS.map((port) => until('the activation after the restart', () => serves(port, urls[1]!), 30)));
+      const served = performance.now();
+      afterRestart = `after a database restart, an activation made as it answered (${Math.round(activated - answered)} ms after): both servers serve it ${Math.round(served - activated)} ms after the activation, ${Math.round(served - answered)} ms after the database answered`;
+      // The rounds below alternate from the first release again.
+      await control('POST', '/api/sections/contact/active', { release: ids[0] });
+      await Promise.all(PORTS.map((port) => until('the first release again', () => serves(port, urls[0]!), 30)));
+    }
+
     const delays: number[] = [];
     const renderedDelays: number[] = [];
     for (let round = 1; round <= count; round++) {
@@ -144,6 +167,7 @@ async function main(): Promise<void> {
     }
     const ms = (value: number) => `${Math.round(value)} ms`;
     console.log(`publish with every check: ${publishMs.map(ms).join(', ')}`);
+    if (afterRestart) console.log(afterRestart);
     console.log(`activation to both servers serving it (config.json and the server-rendered page), ${count} activations: p50 ${ms(percentile(delays, 50))}, max ${ms(Math.max(...delays))}`);
     const status = await control('GET', '/api/sections');
     console.log(`... and Contact server-rendered by the new build on both: p50 ${ms(percentile(renderedDelays, 50))}, max ${ms(Math.max(...renderedDelays))}`);

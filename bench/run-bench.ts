@@ -53,7 +53,7 @@ type ColumnFigures = PageFigures & {
 /** The columns, in the table's order; federated SSR is null when this build has no render worker. */
 type Columns = {
   federatedSsr: ColumnFigures | null;
-  /** The same page with the extra remotes server-rendered as static sections after Home (PORTICO_BENCH_STATIC_SECTIONS). */
+  /** The same page with the extra remotes server-rendered as static sections after Home (serve-static-sections.ts). */
   staticExtra: ColumnFigures | null;
   /** The same page, its releases active, with the visit report off (PORTICO_HEALTH=0): what the beacon costs. */
   beaconOff: ColumnFigures | null;
@@ -181,22 +181,23 @@ async function serverRendered(url: string): Promise<boolean> {
 
 /**
  * `npm run serve` as an operator starts it, on its own ports, until `use`
- * is done. `ssr: false` sets PORTICO_SSR=0.
+ * is done. `ssr: false` sets PORTICO_SSR=0. `program`: the benchmark's own
+ * program that runs it with a rendering stage added.
  */
 async function withServe<T>(
   port: number,
   ssr: boolean,
   use: (url: string) => Promise<T>,
   releases?: { health: boolean },
-  env: Record<string, string> = {},
+  program?: { file: string; args: string[] },
 ): Promise<T> {
-  const serve = runServe({
+  const env = {
     PORT: String(port),
     HOST: LOOPBACK,
     PORTICO_SSR: ssr ? '1' : '0',
     ...(releases ? { PORTICO_CONFIG: releasesConfig(port), PORTICO_CONTROL_TOKEN: CONTROL_TOKEN, PORTICO_HEALTH: releases.health ? '1' : '0' } : {}),
-    ...env,
-  });
+  };
+  const serve = runServe(env, program);
   try {
     await waitForOutput(serve);
     if (releases) await activateReleases(port);
@@ -250,7 +251,7 @@ async function main(): Promise<void> {
         return measureColumn(`federated SSR + ${EXTRA} static sections`, url);
       },
       { health: true },
-      { PORTICO_BENCH_STATIC_SECTIONS: extraManifests().join(',') },
+      { file: path.join(REPO_ROOT, 'bench/serve-static-sections.ts'), args: extraManifests() },
     );
     const federated = await withServe(PORTS.federated, false, async (url) => {
       if (await serverRendered(url)) throw new Error('PORTICO_SSR=0 npm run serve still rendered the page on the server');

@@ -1,8 +1,10 @@
 // Captures every section in each language at the narrowest phone we serve,
 // a common phone and a desktop width, against the production build (`npm run
 // build` first), into screenshots/ at the repository root; also both toasts,
-// the focused skip link, and a page with the config notice and a section that
-// failed. For people to look at, not to compare by machine.
+// the focused skip link, and a page with a bad field (left out, no notice)
+// and a section that failed. Each language is its market's page, with the
+// default config's sample lender of that market. For people to look at, not
+// to compare by machine.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,25 +28,13 @@ const LANGUAGES = [
 ] as const;
 const SECTIONS = ['home', 'about', 'contact'] as const;
 
-/** An Indonesian lender, to see the OJK texts; the default config is an Indian one. */
-const INDONESIAN_LEGAL = {
-  market: 'ID',
-  companyName: 'PT Portico Kredit Indonesia (contoh)',
-  registrationNumber: 'NIB 0000000000000 (contoh)',
-  licenceNumber: 'KEP-00/D.05/2026 (contoh)',
-  registeredAddress: 'Jl. Jenderal Sudirman Kav. 1, Jakarta 10220 (contoh)',
-  website: 'https://portico-id.example',
-  phone: '+62 21 0000 0000',
-  grievanceOfficer: { name: 'Dewi Lestari (contoh)', email: 'pengaduan@portico-id.example', phone: '+62 21 0000 0001' },
-};
-
 /** An operator's own colours (config.json `theme`), to see that the page stays calm in them. */
 const PLUM_THEME = { background: '#fbf9f4', text: '#222222', primary: '#6b2d5c' };
 
-/** What an operator's mistakes look like: a bad field (the notice) and About's remote down (its alert). */
+/** What an operator's mistakes look like: a bad field (left out of the page) and About's remote down (its alert). */
 const FAULTS = { email: 42, remotes: { about: 9 } } as const;
 
-function configFile(basePort: number, legal: unknown, faults?: typeof FAULTS, theme?: typeof PLUM_THEME): string {
+function configFile(basePort: number, faults?: typeof FAULTS, theme?: typeof PLUM_THEME): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'portico-shots-')), 'config.json');
   const remotes = Object.fromEntries(
     SECTIONS.map((id, index) => {
@@ -53,7 +43,7 @@ function configFile(basePort: number, legal: unknown, faults?: typeof FAULTS, th
       return [id, `http://localhost:${port}/mf-manifest.json`];
     }),
   );
-  const config = { ...sampleConfig, remotes, legal, theme, ...(faults && { email: faults.email }) };
+  const config = { ...sampleConfig, remotes, theme, ...(faults && { email: faults.email }) };
   writeFileSync(file, JSON.stringify(config, null, 2));
   return file;
 }
@@ -123,17 +113,16 @@ async function main(): Promise<void> {
     args: CHROMIUM_ARGS,
   });
   const sites = [
-    { basePort: BASE_PORT, legal: sampleConfig.legal, sections: SECTIONS, prefix: '' },
-    { basePort: BASE_PORT + 10, legal: INDONESIAN_LEGAL, sections: ['about'], prefix: 'market-id-' },
-    { basePort: BASE_PORT + 20, legal: sampleConfig.legal, sections: ['about'], prefix: 'faults-', faults: FAULTS },
-    { basePort: BASE_PORT + 30, legal: sampleConfig.legal, sections: ['home', 'contact'], prefix: 'theme-', theme: PLUM_THEME },
+    { basePort: BASE_PORT, sections: SECTIONS, prefix: '' },
+    { basePort: BASE_PORT + 20, sections: ['about'], prefix: 'faults-', faults: FAULTS },
+    { basePort: BASE_PORT + 30, sections: ['home', 'contact'], prefix: 'theme-', theme: PLUM_THEME },
   ];
   try {
     for (const site of sites) {
       const running = await startPortico({
         rootDir: REPO_ROOT,
         basePort: site.basePort,
-        configPath: configFile(site.basePort, site.legal, site.faults, site.theme),
+        configPath: configFile(site.basePort, site.faults, site.theme),
       });
       try {
         for (const file of await capture(browser, running.url, site.sections, site.prefix)) {

@@ -191,7 +191,7 @@ async function soakBrowser(root: string, runs: number): Promise<number> {
     for (let run = 1; run <= runs; run += 1) {
       const runStarted = Date.now();
       const result = await runBrowserSuite(root, run, env);
-      secondBuild ??= /second build of the four apps in (\S+) \(/.exec(result.output)?.[1];
+      secondBuild ??= /second build of .+? in (\S+) \(/.exec(result.output)?.[1];
       if (secondBuild) env.PORTICO_SECOND_BUILD = secondBuild;
       for (const outcome of result.outcomes) {
         const entry = tally.get(outcome.name) ?? { passes: 0, failures: [] };

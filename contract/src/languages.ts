@@ -17,6 +17,29 @@ export const LANGUAGE_NAMES: Record<Language, { name: string; tag: string }> = {
   id: { name: 'Bahasa Indonesia', tag: 'id' },
 };
 
+/**
+ * The markets the site lends in. Each language is one market's page:
+ * `?type=1` English for India, `?type=2` Indonesian for Indonesia, so the
+ * lender, its regulator and its complaint path follow the language.
+ */
+export const MARKETS = ['IN', 'ID'] as const;
+export type Market = (typeof MARKETS)[number];
+
+const MARKET_OF: Record<Language, Market> = { en: 'IN', id: 'ID' };
+
+/** The market whose page `language` is: `en` India, `id` Indonesia. */
+export function marketOf(language: Language): Market {
+  return MARKET_OF[language];
+}
+
+/**
+ * The page's language and market as one tag (`en-IN`, `id-ID`): its
+ * `hreflang` alternates, so a search engine offers each market its own page.
+ */
+export function marketTagOf(language: Language): string {
+  return `${language}-${MARKET_OF[language]}`;
+}
+
 /** The BCP 47 tag of `language`, for `<html lang>` and for Intl formatting. */
 export function localeOf(language: Language): string {
   return LANGUAGE_NAMES[language].tag;

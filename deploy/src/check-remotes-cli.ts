@@ -1,18 +1,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { checkRemotes, formatReport } from './check-remotes';
+import { checkRemotes, formatReport, reportFails } from './check-remotes';
 
 const USAGE = `npm run check-remotes [path/to/config.json | URL of config.json]
 
-Fetches every section's mf-manifest.json named in config.json (by default
-http://localhost:8080/config.json, the running site's) and checks that the host
+Checks every field of config.json (by default http://localhost:8080/config.json,
+the running site's) as the page reads it, says which market shows no lender,
+and fetches every section's mf-manifest.json it names to check that the host
 can load it: reachable at that URL (no redirect is followed), a federation
 manifest of that section, exposing ./section, sharing react and
 @portico/shared-config (and react-dom if it uses it) as singletons in ranges
 the host's versions satisfy, matching its remoteIntegrity pin if any, and naming a
 node build of the section (for server rendering) that is reachable on the
 manifest's origin and matches its hash.
-Exits 1 when any section would not load.`;
+Exits 1 when any field is invalid or any section would not load.`;
 
 async function readConfig(source: string): Promise<unknown> {
   if (/^https?:\/\//.test(source)) {
@@ -40,7 +41,7 @@ async function main(): Promise<number> {
   console.log(`Checking the remotes of ${source}\n`);
   const report = await checkRemotes(await readConfig(source));
   process.stdout.write(formatReport(report));
-  return report.checks.some((check) => check.problems.length > 0) ? 1 : 0;
+  return reportFails(report) ? 1 : 0;
 }
 
 main().then(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MANIFEST_MAX_BYTES, MANIFEST_TOO_LARGE, readManifest } from '@portico/contract/manifest';
-import { parseConfig } from '@portico/shared-config/config';
+import { configWarnings, parseConfig, type ConfigProblem } from '@portico/shared-config/config';
 import { EXPOSED_SECTION, SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { fetchChecked, fetchNodeBuild, hostSharedVersions, inspectSection, originSet, type FetchRules } from '@portico/releases/checks';
 
@@ -91,36 +91,51 @@ export async function checkRemote(
 
 export interface Report {
   checks: RemoteCheck[];
-  /** Worth knowing, but nothing breaks. */
+  /**
+   * Every other field of config.json that fails validation: the page is
+   * rendered without it (and tells the visitor nothing), so it is the
+   * operator's to fix before the edit goes live.
+   */
+  configProblems: ConfigProblem[];
+  /** Worth knowing, but nothing breaks: a market without its lender, an old shape, the Indonesian copyright line. */
   warnings: string[];
 }
 
+/** A problem of these fields is a problem of the section's load, named in its row. */
+const sectionFields = (section: SectionId) => [`remotes.${section}`, `remoteIntegrity.${section}`, 'remotes', 'remoteIntegrity'];
+
 /**
- * Checks every section config.json names, read as the page reads it
- * (`parseConfig`): a URL or pin the page would drop is a problem of its section.
+ * Checks the whole config.json, read as the page reads it (`parseConfig`):
+ * every section it names (a URL or pin the page would drop is a problem of
+ * its section), every other field, and what it lacks (which market shows no
+ * lender).
  */
 export async function checkRemotes(raw: unknown, options: CheckOptions = {}): Promise<Report> {
-  const { config, problems } = parseConfig(raw);
+  const parsed = parseConfig(raw);
+  const { config, problems } = parsed;
   const hostShared = options.hostShared ?? hostSharedVersions();
   const checks = await Promise.all(
     SECTION_IDS.map(async (section) => {
       const check = await checkRemote(section, config.remotes[section], config.remoteIntegrity?.[section], { ...options, hostShared });
-      const own = problems.filter(({ field }) => [`remotes.${section}`, `remoteIntegrity.${section}`, 'remotes', 'remoteIntegrity'].includes(field));
+      const own = problems.filter(({ field }) => sectionFields(section).includes(field));
       if (own.length > 0) check.problems = own.map(({ field, message }) => `config.json ${field}: ${message}`);
       return check;
     }),
   );
-  const warnings: string[] = [];
-  if (!config.legal) {
-    warnings.push('config.json has no "legal" object: About Us will show no legal and regulatory disclosures');
-  }
-  return { checks, warnings };
+  const configProblems = problems.filter(({ field }) => !SECTION_IDS.some((section) => sectionFields(section).includes(field)));
+  const warnings = configWarnings(parsed).map(({ field, message }) => `config.json ${field} ${message}`);
+  return { checks, configProblems, warnings };
+}
+
+/** Whether the report holds anything that stops the file going live as it is (`npm run check-remotes` exits 1). */
+export function reportFails({ checks, configProblems }: Report): boolean {
+  return configProblems.length > 0 || checks.some((check) => check.problems.length > 0);
 }
 
 const mark = (ok: boolean | undefined) => (ok === undefined ? '-' : ok ? 'yes' : 'NO');
 
 /** The report as a table for a terminal, problems and warnings in words below it. */
-export function formatReport({ checks, warnings }: Report): string {
+export function formatReport({ checks, configProblems, warnings }: Report): string {
   const rows = [
     ['section', 'reachable', 'manifest', EXPOSED_SECTION, 'shared deps', 'pin', 'node build', 'version', 'build', 'manifest URL'],
     ...checks.map((check) => [
@@ -140,8 +155,10 @@ export function formatReport({ checks, warnings }: Report): string {
   const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
   const out = [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.slice(1).map(line), ''];
   for (const check of checks) for (const problem of check.problems) out.push(`problem: ${check.section}: ${problem}`);
+  for (const { field, message } of configProblems) out.push(`problem: config.json ${field}: ${message} (the page is rendered without it)`);
   for (const warning of warnings) out.push(`warning: ${warning}`);
   const failed = checks.filter((check) => check.problems.length > 0).length;
   out.push(failed === 0 ? 'All sections can be served by this host.' : `${failed} section(s) would not load correctly.`);
+  if (configProblems.length > 0) out.push(`config.json has ${configProblems.length} invalid field(s): fix them before this file goes live.`);
   return `${out.join('\n')}\n`;
 }

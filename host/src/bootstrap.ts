@@ -1,4 +1,4 @@
-import { configWarnings, loadConfig, loadPack, parseConfig, type TextPack } from '@portico/shared-config';
+import { loadConfig, loadPack, parseConfig, type TextPack } from '@portico/shared-config';
 import { reportConfigToConsole } from '@portico/shared-config/config-warnings';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { languageFromSearch, type Language } from '@portico/contract/languages';
@@ -98,7 +98,7 @@ async function start(page: Promise<PageModule>): Promise<void> {
   // of milliseconds on a phone.
   const configRead = loadConfig(configUrlFor(window.location.search));
   const sectionsStarted = configRead.then(({ config, problems }) => {
-    reportConfigToConsole(problems, configWarnings(config));
+    reportConfigToConsole(problems);
     applyTheme(config.theme);
     startVisitReport(config.health);
     const remotes = resolvePageRemotes(config, window.location.search);

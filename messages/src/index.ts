@@ -9,5 +9,7 @@ export { SIGNATURE_HEADER, signature } from './delivery/channels';
 export { openEmbeddedDatabase, openServerDatabase, type Database, type Listening, type Sql } from './store/database';
 export { applyMigrations, type MigrationPlan } from './store/migrations';
 export { CONTROL_TOKEN_FILE, controlHost, controlToken, controlUrl, type ControlToken } from './control/control-address';
-export { type StoredMessage } from './store/message-store';
+export { type MessageAccessAction, type MessageAccessEntry, type OperatorMessages, type StoredMessage } from './store/message-store';
+export { LOCAL_ACTOR_PREFIX, localActor } from './audit/local-actor';
+export { terminalText } from './cli/terminal-text';
 export { messagesCommand, type CommandContext } from './cli/messages-command';

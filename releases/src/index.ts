@@ -20,7 +20,7 @@ export {
 } from './store/release-store';
 export { ReleaseError, type ReleaseErrorKind } from './store/release-error';
 export { CONTROL_BODY_LIMIT, DEFAULT_HEALTH_WINDOW_HOURS, startControlApi, type ControlApi, type ControlApiOptions, type MessagesAdmin } from './control/control-api';
-export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, previewUrl, publicUrlOf, signPreview, verifyPreview, type PreviewGrant } from './preview-link';
+export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, previewUrl, publicUrlOf, signPreview, verifyPreview, type PreviewGrant } from './preview-link';
 export { ALL_SCOPES, ENVIRONMENT_ACTOR, mayActOn, OWNER_TOKEN_NAME, visibleSections } from './scopes';
 export { DEFAULT_HEALTH_RETENTION_DAYS, HealthStore, healthRetentionDays, hourOf, type HealthCount, type TakenReport, type VitalSummary } from './health/health-store';
 export { signVisitId, VISIT_ID_MS, verifyVisitId, type OpenedVisit, type VisitGrant } from './health/visit-id';

@@ -1,4 +1,5 @@
 import type { SectionId } from '@portico/contract/sections';
+import type { MessageAccessAction } from '@portico/messages';
 
 // The release contract: the shapes the control API answers (../docs/releases.md
 // and the product brief's "Releases" table), the store keeps and the server serves.
@@ -8,6 +9,26 @@ export interface CheckResult {
   name: string;
   ok: boolean;
   detail: string;
+}
+
+/** How the detail of a check that could not run begins (`not run: the manifest was not fetched`). */
+export const NOT_RUN = 'not run';
+
+/** A check that did not pass because it could not run (an earlier one failed), not because it found a fault. */
+export const notRun = (check: CheckResult): boolean => !check.ok && (check.detail === NOT_RUN || check.detail.startsWith(`${NOT_RUN}:`));
+
+const checks = (count: number) => `${count} check${count === 1 ? '' : 's'}`;
+
+/**
+ * Why a publish was refused, counting the checks that failed apart from
+ * those that did not run: "1 check failed, 7 not run: reachable".
+ */
+export function refusalSummary(results: readonly CheckResult[]): string {
+  const failed = results.filter((check) => !check.ok && !notRun(check)).map((check) => check.name);
+  const skipped = results.filter(notRun).map((check) => check.name);
+  if (failed.length > 0) return `${checks(failed.length)} failed${skipped.length > 0 ? `, ${skipped.length} not run` : ''}: ${failed.join(', ')}`;
+  if (skipped.length > 0) return `${checks(skipped.length)} not run: ${skipped.join(', ')}`;
+  return 'the checks gave no manifest';
 }
 
 /** An immutable, checked build of one section. */
@@ -49,7 +70,9 @@ export type AuditAction =
   | 'auto-rollback'
   | 'token'
   | 'broken'
-  | 'set-aside';
+  | 'set-aside'
+  // The contact messages' reads, exports and deletions, from their own log (shown beside these to a messages token).
+  | MessageAccessAction;
 
 export interface AuditEntry {
   at: string;
@@ -71,6 +94,8 @@ export interface PublishCheckOutcome {
   checks: CheckResult[];
   /** Set when the manifest URL's origin is not one of the section's release origins: nothing was fetched. */
   refusedOrigin?: string;
+  /** With `refusedOrigin`: the section's release origins, which the refusal lists. */
+  allowedOrigins?: string[];
   /** The pin computed from the manifest's exact bytes, and what the manifest says of itself (when ok). */
   manifest?: { integrity: string; version: string; buildId: string };
 }

@@ -19,7 +19,8 @@ import {
 } from '@portico/releases';
 import { runPublishChecks, type RenderCheck } from '@portico/releases/checks';
 import { parseConfig } from '@portico/shared-config/config';
-import type { PreviewVisit, ReleaseFeed } from './served-releases';
+import { configReport } from './config-log';
+import { withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
 
 /** How often the active releases' files are checked again in the background (and first, this long after start). */
 export const RECHECK_EVERY_MS = 10 * 60_000;
@@ -155,18 +156,28 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
   };
 }
 
-/** The checks a publish runs, with this server's render workers and the sections' allowed origins. */
-export function publishChecksFor(options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports' | 'renderCheck'>): PublishChecks {
+/**
+ * The checks a publish runs, with this server's render workers, the
+ * sections' allowed origins (config.json read afresh for each publish, so
+ * an origin added there counts from the next one) and the page's public
+ * origin, as whose browser every file is fetched.
+ */
+export function publishChecksFor(options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports' | 'renderCheck' | 'publicUrl'>): PublishChecks {
   return async ({ section, manifestUrl }) =>
-    runPublishChecks({ section, manifestUrl, allowedOrigins: await allowedOriginsOf(section, options), renderCheck: options.renderCheck() });
+    runPublishChecks({ section, manifestUrl, allowedOrigins: await allowedOriginsOf(section, options), pageOrigin: new URL(options.publicUrl).origin, renderCheck: options.renderCheck() });
 }
 
-/** The names of the checks that say whether a released build's files are still there, unchanged. */
-const STILL_THERE = new Set(['reachable', 'manifest', 'integrity', 'node-build']);
+/** The names of the checks that say whether a released build's files are still there, unchanged, and still load in the page's browser. */
+const STILL_THERE = new Set(['reachable', 'manifest', 'integrity', 'browser', 'node-build']);
 
 /** One release's files checked again: a problem in words, or none. */
-async function stillServed(release: StoredRelease, options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports'>): Promise<string | undefined> {
-  const result = await runPublishChecks({ section: release.section, manifestUrl: release.manifestUrl, allowedOrigins: await allowedOriginsOf(release.section, options) });
+async function stillServed(release: StoredRelease, options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports' | 'publicUrl'>): Promise<string | undefined> {
+  const result = await runPublishChecks({
+    section: release.section,
+    manifestUrl: release.manifestUrl,
+    allowedOrigins: await allowedOriginsOf(release.section, options),
+    pageOrigin: new URL(options.publicUrl).origin,
+  });
   if (result.refusedOrigin) return `its origin ${result.refusedOrigin} is no longer allowed by config.json`;
   const failed = result.checks.filter((check) => STILL_THERE.has(check.name) && !check.ok);
   if (failed.length > 0) return failed.map((check) => `${check.name}: ${check.detail}`).join('; ');
@@ -197,6 +208,11 @@ export async function startControlPlane(database: Database, options: ControlPlan
     configuredRemotes: async () => {
       const answer = await answerConfig({ configPath: options.configPath, basePort: options.basePort, ports: options.ports(), hostHeader: 'localhost' });
       return answer.value === undefined ? {} : parseConfig(answer.value).config.remotes;
+    },
+    // The file as visitors get it: the operator's, with the active releases' remotes in it.
+    configReport: async () => {
+      const answer = await answerConfig({ configPath: options.configPath, basePort: options.basePort, ports: options.ports(), hostHeader: 'localhost' });
+      return configReport(withReleases(answer, (await store.served()).active));
     },
   });
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LANGUAGE_NAMES, LANGUAGES, pagePath } from '@portico/contract/languages';
+import { LANGUAGES, marketTagOf, pagePath } from '@portico/contract/languages';
 import { clearFileHeaders } from './plain-answer';
 import { dataHeaders } from './security-headers';
 
@@ -21,14 +21,15 @@ const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
 const xml = (value: string) => value.replace(/[&<>"']/g, (character) => XML_ESCAPES[character]!);
 
 /**
- * The page in each language, each entry naming both languages and the
- * default as alternates (Google's form of hreflang in a sitemap), so the
- * alternates agree with the page's own `<link rel="alternate">`.
+ * The page of each market, each entry naming both markets' pages (tagged
+ * with language and country) and the default as alternates (Google's form of
+ * hreflang in a sitemap), so the alternates agree with the page's own
+ * `<link rel="alternate">`.
  */
 export function sitemapXml(origin: string): string {
   const base = new URL(origin).origin;
   const alternates = [
-    ...LANGUAGES.map((language) => ({ hreflang: LANGUAGE_NAMES[language].tag, href: `${base}${pagePath(language)}` })),
+    ...LANGUAGES.map((language) => ({ hreflang: marketTagOf(language), href: `${base}${pagePath(language)}` })),
     { hreflang: 'x-default', href: `${base}${pagePath('en')}` },
   ];
   const urls = LANGUAGES.map((language) =>

@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
 import { connectionsPerClientFrom } from './client-limits';
 import { StartError, startPortico, type RunningPortico } from './portico-server';
 import { allowedHosts, trustProxyFrom, visitorOf } from './request-origin';
+import type { RenderingStage } from './ssr/rendering-stage';
 import { workerUser } from './ssr/sandbox';
 import { dataHeaders } from './security-headers';
 
@@ -73,7 +74,13 @@ function stop(code: number): void {
 process.once('SIGTERM', () => stop(0));
 process.once('SIGINT', () => stop(0));
 
-async function main(): Promise<void> {
+/**
+ * The program `npm run serve` runs, until SIGTERM or SIGINT. `stages`:
+ * rendering stages a program that runs this one adds (the benchmark's,
+ * bench/serve-static-sections.ts); `npm run serve` adds none, so no setting
+ * makes it run a section build no config.json pins.
+ */
+async function main(stages: readonly RenderingStage[]): Promise<void> {
   const configPath = process.env.PORTICO_CONFIG ? path.resolve(invokedFrom, process.env.PORTICO_CONFIG) : undefined;
   const log = (line: string) => console.error(line);
   const trustProxy = trustProxyFrom();
@@ -170,8 +177,7 @@ async function main(): Promise<void> {
               cache: process.env.PORTICO_SSR_CACHE !== '0',
               // How section code is contained (bubblewrap, another user, or refused): server/src/ssr/sandbox.ts.
               sandbox: { setting: process.env.PORTICO_SSR_SANDBOX, user: workerUser() },
-              // The benchmark's seam: static sections' manifests put after Home (bench/README.md); not for a site.
-              staticExtras: process.env.PORTICO_BENCH_STATIC_SECTIONS?.split(',').filter(Boolean),
+              stages,
             },
       clientLimits: connectionsPerClient === undefined ? {} : { connectionsPerClient },
       releases: releaseFeed(releaseStore, { health: healthOn }),
@@ -195,7 +201,13 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(`Portico could not start: ${error instanceof StartError || error instanceof Error ? error.message : String(error)}`);
-  stop(1);
-});
+/** Runs the program with `stages` added; a failure to start is logged and ends the process. */
+export function servePortico(stages: readonly RenderingStage[] = []): void {
+  main(stages).catch((error: unknown) => {
+    console.error(`Portico could not start: ${error instanceof StartError || error instanceof Error ? error.message : String(error)}`);
+    stop(1);
+  });
+}
+
+// `npm run serve` runs this file; a program that imports it runs it with its own stages.
+if (require.main === module) servePortico();

@@ -29,6 +29,7 @@ import {
   type PreviewVisit,
   type ReleaseFeed,
 } from './served-releases';
+import { configLogger } from './config-log';
 import { oncePerRequest, siteContext, type SiteContext } from './site-context';
 import { serverRendering, type RenderWorkerState, type ServerRendering, type ServerRenderingOptions } from './ssr/server-rendering';
 import { requestTarget, staticFiles, type Handler } from './static-files';
@@ -70,7 +71,7 @@ export interface PorticoServerOptions {
    * worker per section (server/src/ssr/):
    * on by default, `false` serves the client-rendered index.html only.
    */
-  ssr?: false | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox' | 'staticExtras'>;
+  ssr?: false | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox' | 'stages' | 'onSignal'>;
   /**
    * The host's port opens once the first render worker is warm, or after
    * this long without one (FIRST_WORKER_WAIT_MS), serving the client-rendered
@@ -105,7 +106,9 @@ const cohorts = new WeakMap<IncomingMessage, Cohort>();
  * a page answer without one, a bucket drawn now and set (30 days), so a new
  * browser can land in the candidate. Other answers without a cookie
  * (config.json, the theme) get the active releases. No canary: no cohort,
- * no cookie.
+ * no cookie. A preview visit (`?preview=`, valid or not) draws none either:
+ * it sets no cookie, as a preview promises, and its other sections get a
+ * cohort's releases only from a cookie the browser already has.
  */
 function cohortOf(req: IncomingMessage, state: ServedState, secure: boolean): Cohort {
   const known = cohorts.get(req);
@@ -113,10 +116,11 @@ function cohortOf(req: IncomingMessage, state: ServedState, secure: boolean): Co
   let cohort: Cohort = { bucket: undefined };
   if (Object.keys(state.canaries).length > 0) {
     const given = parseCookies(req.headers.cookie ?? '')[COHORT_COOKIE];
-    const pathname = requestTarget(req.url)?.pathname;
+    const target = requestTarget(req.url);
+    const pathname = target?.pathname;
     if (given !== undefined && /^\d{1,2}$/.test(given)) {
       cohort = { bucket: Number(given) };
-    } else if (pathname === '/' || pathname === '/index.html') {
+    } else if ((pathname === '/' || pathname === '/index.html') && previewTokenIn(target?.search ?? '') === undefined) {
       const bucket = randomInt(100);
       cohort = { bucket, setCookie: serializeCookie(COHORT_COOKIE, String(bucket), { path: '/', sameSite: 'lax', httpOnly: true, secure, maxAge: COHORT_DAYS * 86_400 }) };
     }
@@ -177,6 +181,8 @@ interface Settings {
   signal?: ReleaseFeed['signal'];
   /** The releases being warmed before they are served, while they are. */
   upcoming?: ServedState;
+  /** Reads config.json as a visitor would get it (its report is logged the first time its content is seen). */
+  readConfig?: () => Promise<SiteContext>;
 }
 
 /** What each server needs to know about the app it serves. */
@@ -203,6 +209,7 @@ function onceEach(log: ((line: string) => void) | undefined): (line: string) => 
 
 function appServing(app: AppName, rootDir: string, settings: Settings): AppServing {
   const logHeaderNote = onceEach(settings.log);
+  const logConfig = configLogger(settings.log);
   const hostOf = (req: IncomingMessage) => visitorOf(req, { trustProxy: settings.trustProxy }).host;
   // config.json, read and parsed once per request (site-context.ts), or for a host the server renders for in the background.
   const served = () => settings.releases?.current() ?? NO_RELEASES;
@@ -212,11 +219,15 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
     const preview = previewToken === undefined || !settings.openPreview ? undefined : await settings.openPreview(previewToken);
     const ids = releaseIds(releases);
     const token = Object.keys(ids).length > 0 ? settings.healthToken?.(ids) : undefined;
-    return siteContext(withReleases(answer, releases, preview, token === undefined ? undefined : { releases: ids, token }));
+    const context = siteContext(withReleases(answer, releases, preview, token === undefined ? undefined : { releases: ids, token }));
+    // The operator's mistakes are the operator's: in this log, never on the page.
+    if (context.site) logConfig(answer.body, context.site);
+    return context;
   };
   /** Every config.json a visitor to `host` may get under `state`: one per cohort's releases. */
   const variantsFor = (host: string | undefined, state: ServedState) => Promise.all(cohortVariants(state).map((releases) => siteWith(host, releases)));
   const siteForHost = (host: string | undefined) => variantsFor(host, served());
+  if (app === 'host') settings.readConfig = () => siteWith(undefined, served().active);
   const siteOf = oncePerRequest((req) =>
     siteWith(hostOf(req), releasesFor(served(), cohortOf(req, served(), isHttps(req)).bucket), previewTokenIn(requestTarget(req.url)?.search ?? '')),
   );
@@ -260,7 +271,10 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
           hostOf,
           pageHeaders: pageHeadersFor,
           originOf: (req) => visitorOf(req, { trustProxy: settings.trustProxy }).origin,
-          onSignal: ({ section, pins, kind, detail }) => {
+          ...settings.ssr,
+          onSignal: (signal) => {
+            if (settings.ssr) settings.ssr.onSignal?.(signal);
+            const { section, pins, kind, detail } = signal;
             // What is served, and what is being warmed to be (a canary's candidate is first rendered then).
             const states = [served(), ...(settings.upcoming ? [settings.upcoming] : [])];
             // A render failing counts only for a canary's judge; a build set aside (or running again) is also the active release's mark.
@@ -273,7 +287,6 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
               );
             }
           },
-          ...settings.ssr,
           log: settings.log,
         });
   settings.rendering = rendering;
@@ -529,6 +542,8 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     settings.ports[0] = await freePort(portFor(0), options.host);
     // What is active decides what the first workers warm up with.
     await settings.releases?.start();
+    // config.json's report (a bad field, a market without a lender, an old shape) is in the log from the start.
+    await settings.readConfig?.();
     // The remotes first: the render worker warms up on the manifests they serve.
     for (const [index, app] of APP_NAMES.entries()) {
       if (app === 'host') continue;

@@ -3,7 +3,7 @@ import { parseConfig, type ParsedConfig } from '@portico/shared-config/config';
 import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import { createHash } from 'node:crypto';
 
-/** config.json as the site serves it, read once and parsed once (`config` and `problems` are parseConfig's). */
+/** config.json as the site serves it, read once and parsed once (`config`, `problems` and `deprecated` are parseConfig's). */
 export interface Site extends ParsedConfig {
   /** The text `/config.json` answers, for the hydration data and cache keys. */
   body: string;
@@ -27,10 +27,10 @@ export interface SiteContext {
 
 export function siteContext(answer: ConfigAnswer): SiteContext {
   if (answer.status !== 200 || answer.value === undefined) return { answer, site: undefined };
-  const { config, problems } = parseConfig(answer.value);
+  const { config, problems, deprecated } = parseConfig(answer.value);
   return {
     answer,
-    site: { body: answer.body, hash: createHash('sha256').update(answer.body).digest('base64'), raw: answer.value, config, problems },
+    site: { body: answer.body, hash: createHash('sha256').update(answer.body).digest('base64'), raw: answer.value, config, problems, deprecated },
   };
 }
 

@@ -1,6 +1,5 @@
 // The config.json schema, its types and its one reader (also `@portico/shared-config/config`, for Node).
 export * from './config';
-export { configWarnings } from './config/config-warnings';
 export { loadConfig, readConfig } from './config/load-config';
 export { CONFIG_TIMEOUT_MS } from './constants';
 export { type SectionModule, type SectionProps } from './contract/section-contract';

@@ -1,4 +1,4 @@
-import { loadPack, PorticoProvider, type SiteConfig } from '@portico/shared-config';
+import { loadPack, PorticoProvider, type ConfigProblem, type SiteConfig } from '@portico/shared-config';
 import { type Language } from '@portico/contract/languages';
 import { act, render, type RenderOptions, type RenderResult } from '@testing-library/react';
 import { Suspense, type ReactElement, type ReactNode } from 'react';
@@ -6,6 +6,8 @@ import { sampleConfig } from './sample-config';
 
 export interface RenderWithPorticoOptions extends Omit<RenderOptions, 'wrapper'> {
   config?: SiteConfig;
+  /** What parseConfig found wrong with it (none by default). */
+  problems?: ConfigProblem[];
   language?: Language;
 }
 
@@ -17,11 +19,11 @@ export interface RenderWithPorticoOptions extends Omit<RenderOptions, 'wrapper'>
  */
 export async function renderWithPortico(
   ui: ReactElement,
-  { config = sampleConfig, language = 'en', ...options }: RenderWithPorticoOptions = {},
+  { config = sampleConfig, problems, language = 'en', ...options }: RenderWithPorticoOptions = {},
 ): Promise<RenderResult> {
   const text = await loadPack(language);
   const wrapper = ({ children }: { children: ReactNode }) => (
-    <PorticoProvider config={config} language={language} text={text}>
+    <PorticoProvider config={config} problems={problems} language={language} text={text}>
       <Suspense>{children}</Suspense>
     </PorticoProvider>
   );

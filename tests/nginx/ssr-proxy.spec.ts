@@ -67,7 +67,7 @@ test('/sitemap.xml and /robots.txt name the public origin nginx was reached on',
   const body = await sitemap.text();
   expect(body).toContain(`<loc>${url}/</loc>`);
   expect(body).toContain(`<loc>${url}/?type=2</loc>`);
-  expect(body).toContain(`hreflang="id" href="${url}/?type=2"`);
+  expect(body).toContain(`hreflang="id-ID" href="${url}/?type=2"`);
   expect(await (await request.get(`${url}/robots.txt`)).text()).toContain(`Sitemap: ${url}/sitemap.xml`);
 });
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, workerPorts } from '../support/fixtures';
-import { installClock, stopClock } from '../support/page-clock';
+import { expectHydrated, installClock, stopClock } from '../support/page-clock';
 import { runServe, waitForOutput, type ServeProcess } from '../support/run-cli';
 
 /**
@@ -83,9 +83,35 @@ test('a message is stored, then acknowledged, then delivered once, with no CSP v
 
   await expect(page.getByRole('status')).toHaveText('Submit successfully！');
   expect(await deliveredFor('Asha Real-Endpoint')).toBe(1);
-  // What was typed is still there after the send.
-  await expect(contact.getByLabel('Message')).toHaveValue('Please call me about a loan.');
   expect(violations).toEqual([]);
+});
+
+test('sent, then switched to Indonesian: the form is empty, and Send again stores nothing: exactly one message', async ({ page }) => {
+  const stored: number[] = [];
+  page.on('response', (response) => {
+    if (response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/contact') stored.push(response.status());
+  });
+  await page.goto(`${site}/#contact`);
+  const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+  await expectHydrated(contact.getByRole('button', { name: 'Send message' }));
+  await contact.getByLabel('Name').fill('Asha Sent-Then-Switched');
+  await contact.getByLabel('Telephone').fill('+91 98765 43210');
+  await contact.getByLabel('Message').fill('Please call me about a loan.');
+  await contact.getByRole('button', { name: 'Send message' }).click();
+  await expect(contact.getByText(/^Thank you, Asha Sent-Then-Switched\./)).toBeVisible();
+  await expect(contact.getByLabel('Message')).toHaveValue('');
+
+  await page.getByRole('group', { name: 'Language' }).getByRole('link', { name: 'Bahasa Indonesia' }).click();
+  const hubungi = page.getByRole('tabpanel', { name: 'Hubungi Kami' });
+  const send = hubungi.getByRole('button', { name: 'Kirim pesan' });
+  await expectHydrated(send);
+  for (const field of ['Nama', 'Nomor telepon', 'Pesan']) await expect(hubungi.getByLabel(field)).toHaveValue('');
+  await send.click();
+  // Nothing to send: each field is marked as missing, lastingly.
+  await expect(hubungi.getByLabel('Pesan')).toHaveAttribute('aria-invalid', 'true');
+
+  expect(await deliveredFor('Asha Sent-Then-Switched')).toBe(1);
+  expect(stored).toEqual([201]);
 });
 
 test('in Indonesian, an answer lost on the way keeps the text; Coba lagi resends the same message, stored and delivered once', async ({ page }) => {

@@ -105,13 +105,14 @@ test('an incomplete form shows the failure toast for about a second and posts no
 });
 
 for (const language of LANGUAGES) {
-  test(`in ${language.name}, a complete form is posted as JSON to the page's own origin; Send stays busy until the server has stored it, then the success toast shows for about a second`, async ({
+  test(`in ${language.name} on a phone, a complete form is posted as JSON to the page's own origin; Send stays busy until the server has stored it, then the success toast shows for about a second, the form is empty and the thank-you in view, clear of the toast`, async ({
     page,
     site,
   }) => {
     await serverStoresMessages(page);
     const posts = watchContactPosts(page);
     await installClock(page);
+    await page.setViewportSize({ width: 360, height: 740 });
     const panel = await openContact(page, site, language);
     await expect(panel).toContainText(language.privacy);
     await fillIn(page, language);
@@ -128,7 +129,20 @@ for (const language of LANGUAGES) {
     await expect(toast).toHaveText(language.success);
     await expectHydrated(send);
     await expect(send).not.toHaveAttribute('aria-busy');
-    await expect(panel.getByText(language.thanks)).toBeVisible();
+    const thanks = panel.getByText(language.thanks);
+    await expect(thanks).toBeVisible();
+    // On screen below the header, and above the toast, while the toast is there (the scroll is smooth).
+    await expect
+      .poll(() =>
+        thanks.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          const header = document.querySelector('header')!.getBoundingClientRect();
+          const toastBox = document.querySelector('[role="status"]')!.getBoundingClientRect();
+          return box.top >= header.bottom && box.bottom <= toastBox.top;
+        }),
+      )
+      .toBe(true);
+    for (const key of ['name', 'telephone', 'message'] as const) await expect(panel.getByLabel(language.fields[key])).toHaveValue('');
     // The second is the page's own, on its stopped clock.
     await expectLastsExactly(
       page,
@@ -136,7 +150,6 @@ for (const language of LANGUAGES) {
       () => expect(toast).toHaveText(language.success),
       () => expect(toast).toBeHidden(),
     );
-    await expectTextKept(page, language);
 
     expect(posts).toHaveLength(1);
     const [post] = posts;
@@ -233,7 +246,8 @@ test('Try again resends the same message with the same idempotency key, and only
 
   expect(posts).toHaveLength(2);
   expect(posts[1]!.body).toEqual(posts[0]!.body);
-  await expectTextKept(page, language);
+  // Delivered at last: the form is empty.
+  await expect(panel.getByLabel(language.fields.message)).toHaveValue('');
 });
 
 test('a double click sends one message', async ({ page, site }) => {

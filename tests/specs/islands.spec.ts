@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page, Request } from '@playwright/test';
-import { sendWithBothToasts, serverStoresMessages } from '../support/contact-api';
+import { sendWithBothToasts, serverStoresMessages, watchContactPosts } from '../support/contact-api';
 import { startFaultServer } from '../support/fault-server';
 import { expect, serve, siteRemotes, test, workerPorts, writeConfig } from '../support/fixtures';
 import { installClock } from '../support/page-clock';
@@ -39,7 +39,7 @@ test('a visit to /: no code of Home or About, nor the host’s, until Contact is
   await expect(page.locator('body > script[data-src]')).toHaveCount(1);
 
   await page.getByRole('tab', { name: 'About Us' }).click();
-  await expect(page.getByRole('tabpanel', { name: 'About Us' })).toContainText('Grievance officer');
+  await expect(page.getByRole('tabpanel', { name: 'About Us' })).toContainText('Grievance redressal officer');
   await page.getByRole('tab', { name: 'Contact us' }).click();
   const contact = page.getByRole('tabpanel', { name: 'Contact us' });
   await expect(page.locator('[data-section-island="contact"]')).toHaveAttribute('data-island-state', 'hydrated');
@@ -58,6 +58,7 @@ test('a visit to /: no code of Home or About, nor the host’s, until Contact is
 test('typed before the form is hydrated, and Enter pressed: nothing lost, nothing in the address, and the message is sent once hydrated', async ({ page, site }) => {
   const problems = await watchProblems(page);
   await serverStoresMessages(page);
+  const posts = watchContactPosts(page);
   // The host's script held back until the fields are filled: the visitor is faster than the network.
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -75,7 +76,9 @@ test('typed before the form is hydrated, and Enter pressed: nothing lost, nothin
   expect(new URL(page.url()).search).toBe('');
   release();
   await expect(contact).toContainText('Thank you, Budi. Your message has reached us');
-  await expect(contact.getByLabel('Message')).toHaveValue('Kapan?');
+  // Every letter typed before hydration was sent; delivered, the form is empty again.
+  expect(posts.map((post) => [post.body.name, post.body.telephone, post.body.message])).toEqual([['Budi', '0812 3456 7890', 'Kapan?']]);
+  await expect(contact.getByLabel('Message')).toHaveValue('');
   expect(new URL(page.url()).search).toBe('');
   expect(problems).toEqual([]);
 });
@@ -109,7 +112,7 @@ test('a static section the server could not render is rendered in the browser an
     const scripts = watchRequests(page, 'script');
     await page.goto(`${site.url}/#about`);
     const about = page.getByRole('tabpanel', { name: 'About Us' });
-    await expect(about).toContainText('Grievance officer');
+    await expect(about).toContainText('Grievance redressal officer');
     await expect(page.locator('[data-section-island="about"]')).toHaveAttribute('data-island-state', 'hydrated');
     expect(scripts.some((url) => url.startsWith(originOf(faults.manifestUrl)))).toBe(true);
     // Home, rendered by the server, still brings no code.

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { serverStoresMessages } from '../support/contact-api';
 import { expect, serve, siteRemotes, test, workerPorts, writeConfig } from '../support/fixtures';
@@ -101,7 +102,7 @@ test('the language switch keeps the section, the other parameters and what was t
   expect(new URL(page.url()).search).toBe('?campaign=spring');
 });
 
-test('a section that cannot load, and the config notice, speak Indonesian too', async ({ page }, testInfo) => {
+test('a section that cannot load speaks Indonesian, its reason included; an invalid field shows nothing; an unreadable config.json is explained in Indonesian', async ({ page }, testInfo) => {
   const basePort = workerPorts(testInfo.parallelIndex, 6);
   // A manifest that is not there (404): the About section cannot load, at once (no retries to wait out).
   const configPath = writeConfig(basePort, {
@@ -111,11 +112,15 @@ test('a section that cannot load, and the config notice, speak Indonesian too', 
   const site = await serve(basePort, configPath);
   try {
     await page.goto(`${site.url}/?type=2#about`);
-    await expect(page.getByRole('complementary', { name: 'Konfigurasi' })).toContainText('belum dikonfigurasi sepenuhnya');
     const about = page.getByRole('tabpanel', { name: 'Tentang Kami' });
-    await expect(about.getByRole('alert')).toContainText('Bagian Tentang Kami tidak dapat dimuat.');
+    await expect(about.getByRole('alert')).toHaveText('Bagian Tentang Kami tidak dapat dimuat.Keterangan bagian ini tidak dapat diambil dari servernya, atau tidak sah.Coba lagi');
     await expect(about.getByRole('button', { name: 'Coba lagi' })).toBeVisible();
     await expect(page.getByRole('contentinfo')).toContainText('Email KontakBelum diatur');
+    await expect(page.getByRole('complementary')).toHaveCount(0);
+
+    writeFileSync(configPath, '{ "comName": ');
+    await page.reload();
+    await expect(page.getByRole('complementary', { name: 'Konfigurasi' })).toContainText('belum dikonfigurasi sepenuhnya');
   } finally {
     await site.close();
   }

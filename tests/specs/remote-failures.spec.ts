@@ -67,7 +67,8 @@ test('(1) a manifest that answers 404 fails Contact alone, reported once, not re
   lab.faults.fault('/mf-manifest.json', { status: 404 });
   await page.goto(`${lab.site.url}/#contact`);
   await expectContactFailedCalmly(page);
-  await expect(contactPanel(page).getByRole('alert')).toContainText('manifest: answered HTTP 404');
+  // The reason in words; the status is on the console.
+  await expect(contactPanel(page).getByRole('alert')).toContainText('Its description could not be fetched from its server, or was not valid.');
   await expectReportedOnce(reports, { stage: 'manifest', url: lab.faults.manifestUrl, cause: 'answered HTTP 404' });
   expect(count(lab, '/mf-manifest.json')).toBe(1);
 });
@@ -264,11 +265,13 @@ test('Try again, once the fault is gone, loads Contact afresh', async ({ page, l
 });
 
 test('Try again after a broken build drops the old remoteEntry and chunks and fetches them again', async ({ page, lab }) => {
+  const reports = await watchReports(page);
   lab.faults.fault(lab.faults.exposedChunk, {
     rewrite: (text) => text.replace(/Section:\(\)=>[\w$.]+/, 'Section:()=>function(){throw new Error("tampered section")}'),
   });
   await page.goto(`${lab.site.url}/#contact`);
-  await expect(contactPanel(page).getByRole('alert')).toContainText('tampered section');
+  await expect(contactPanel(page).getByRole('alert')).toContainText('It stopped with an error while showing its content.');
+  await expect.poll(() => reports.errors().join('\n')).toContain('threw while rendering: tampered section');
 
   lab.faults.clear();
   await contactPanel(page).getByRole('button', { name: 'Try again' }).click();

@@ -1,4 +1,17 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { sampleConfig } from '@portico/testing/sample-config';
 import { expect, serve, test, workerPorts, writeConfig } from '../support/fixtures';
+import { REPO_ROOT } from '../support/paths';
+
+/** `npm run check-remotes <file>`'s program, run as an operator would (while this process serves the remotes it fetches). */
+function runCheckRemotes(configPath: string): Promise<{ status: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'deploy/src/check-remotes-cli.ts'), configPath], { cwd: REPO_ROOT }, (error, stdout) =>
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout }),
+    );
+  });
+}
 
 const MARKUP = '<img src=x onerror=alert(1)>';
 
@@ -48,18 +61,38 @@ test('an edit to the PORTICO_CONFIG file shows on the next page load, with no re
   }
 });
 
-test('a bad field in config.json is named, and the rest of the page still works', async ({ page }, testInfo) => {
+test("an invalid email and licence field are the operator's: logged once by the server, named by check-remotes (exit 1), and never shown to the visitor, whose page is rendered from what is valid", async ({
+  page,
+}, testInfo) => {
   const basePort = workerPorts(testInfo.parallelIndex, 3);
-  const site = await serve(basePort, writeConfig(basePort, { email: 42 }));
+  const indonesia = { ...sampleConfig.legal!.ID!, companyName: 'PT Kredit Cepat Nusantara', licenceNumber: '' };
+  const configPath = writeConfig(basePort, { email: 'halo at kcn', legal: { ...sampleConfig.legal, ID: indonesia } });
+  const site = await serve(basePort, configPath);
   try {
     const errors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    await page.goto(site.url);
-    await expect(page.getByRole('complementary', { name: 'Configuration' })).toContainText('email');
-    await expect(page.getByRole('contentinfo')).toContainText('Contact EmailNot configured');
-    await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
-    // Logged by the script, which starts after the server-rendered page is painted.
-    await expect.poll(() => errors.join('\n')).toContain('email: expected string, got number');
+    for (const query of ['', '?type=2', '?type=2#about']) {
+      await page.goto(`${site.url}/${query}`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.getByRole('complementary')).toHaveCount(0);
+    }
+    const about = page.getByRole('tabpanel', { name: 'Tentang Kami' });
+    await expect(about).toContainText('PT Kredit Cepat Nusantara');
+    await expect(about).not.toContainText('Nomor izin OJK');
+    await expect(page.getByRole('contentinfo')).toContainText('Email KontakBelum diatur');
+    // The technical detail stays on the console, for whoever opens it.
+    await expect.poll(() => errors.join('\n')).toContain('email: is not a valid email');
+
+    const invalid = (line: string) => /^config\.json: (email|legal\.ID\.licenceNumber):/.test(line);
+    expect(site.logged.filter(invalid)).toEqual([
+      'config.json: email: is not a valid email (the page is rendered without it)',
+      'config.json: legal.ID.licenceNumber: must not be empty (the page is rendered without it)',
+    ]);
+
+    const check = await runCheckRemotes(configPath);
+    expect(check.stdout).toContain('problem: config.json email: is not a valid email');
+    expect(check.stdout).toContain('problem: config.json legal.ID.licenceNumber: must not be empty');
+    expect(check.status).toBe(1);
   } finally {
     await site.close();
   }

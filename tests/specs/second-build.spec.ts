@@ -4,7 +4,7 @@ import path from 'node:path';
 import { APP_DIRS, type AppName } from '@portico/contract/sections';
 import { expect, serve, test, workerPorts, writeConfig } from '../support/fixtures';
 import { REPO_ROOT } from '../support/paths';
-import { copyDists, redeploy, SECOND_BUILD_LABEL, SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
+import { copyDists, redeploy, SECOND_BUILD_APPS, SECOND_BUILD_LABEL, SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
 import { serveUnderPath } from '../support/static-server';
 
 /** Every file of a dist/ folder and the SHA-256 of its bytes. */
@@ -26,9 +26,9 @@ function differences(a: Record<string, string>, b: Record<string, string>): stri
 }
 
 test.describe('independent, reproducible builds', () => {
-  test("after a label change in remote-contact's own texts, the host and the other remotes build byte for byte the same", () => {
+  test("after a label change in remote-contact's own texts, another app builds byte for byte the same in another folder", () => {
     const second = secondBuildRoot();
-    for (const app of ['host', 'home', 'about'] as const) {
+    for (const app of SECOND_BUILD_APPS.filter((built) => built !== 'contact')) {
       expect(
         differences(digests(distOf(second, app)), digests(distOf(REPO_ROOT, app))),
         `${APP_DIRS[app]}/dist differs from a build of the same sources in another folder (stale? run npm run build)`,
@@ -43,10 +43,9 @@ test.describe('independent, reproducible builds', () => {
   test('no build holds an absolute path of the machine that built it', () => {
     const second = secondBuildRoot();
     for (const app of ['host', 'home', 'about', 'contact'] as const) {
-      for (const [root, other] of [
-        [REPO_ROOT, second],
-        [second, REPO_ROOT],
-      ] as const) {
+      const builtIn = SECOND_BUILD_APPS.some((built) => built === app) ? [REPO_ROOT, second] : [REPO_ROOT];
+      for (const root of builtIn) {
+        const other = root === REPO_ROOT ? second : REPO_ROOT;
         const dist = distOf(root, app);
         for (const file of Object.keys(digests(dist)).filter((name) => !/\.(br|gz)$/.test(name))) {
           const text = readFileSync(path.join(dist, file), 'latin1');

@@ -76,7 +76,7 @@ test.describe('with JavaScript off', () => {
       await expect(page.locator('html')).toHaveAttribute('lang', 'en-IN');
       await expect(page).toHaveTitle(sampleConfig.comName ?? '');
       await expect(page.locator('#home')).toContainText('A personal loan in three steps');
-      await expect(page.locator('#about')).toContainText('Grievance officer');
+      await expect(page.locator('#about')).toContainText('Grievance redressal officer');
       await expect(page.locator('#contact')).toContainText('Loading Contact us…');
       await expect(page.locator('#contact label')).toHaveCount(0);
       await expect(overrideNotice(page)).toContainText(`the Contact us section comes from ${override.manifestUrl}`);

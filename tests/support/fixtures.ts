@@ -12,6 +12,8 @@ export interface PorticoSite {
   basePort: number;
   /** The origin of each app, as a visitor's browser sees it. */
   origin: (offset: 0 | 1 | 2 | 3) => string;
+  /** Every line the server has logged so far. */
+  logged: readonly string[];
 }
 
 /**
@@ -53,7 +55,7 @@ export async function serve(
     () => startPortico({ rootDir, basePort, configPath, ssr, log, firstWorkerWaitMs: SERVER_START_LIMIT_MS }),
     () => lines.join('\n'),
   );
-  return { ...running, basePort, origin: (offset) => `http://localhost:${basePort + offset}` };
+  return { ...running, basePort, origin: (offset) => `http://localhost:${basePort + offset}`, logged: lines };
 }
 
 /** The manifest URLs of the remotes `serve(basePort)` serves. */

@@ -24,11 +24,13 @@ export const READY_LINE = 'Portico is serving at';
  * Each process gets a message store of its own (the embedded database is one
  * process per data folder), removed when it exits, unless `env` names one.
  * In a test, the test gets the start-up limit on top of its own time.
+ * `program`: another program that runs it (the benchmark's, with a
+ * rendering stage of its own), with its arguments.
  */
-export function runServe(env: Record<string, string>): ServeProcess {
+export function runServe(env: Record<string, string>, program: { file: string; args: string[] } = { file: path.join(REPO_ROOT, 'server/src/main.ts'), args: [] }): ServeProcess {
   allowServerStart();
   const dataDir = env.PORTICO_DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'portico-data-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server/src/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', program.file, ...program.args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...(dataDir ? { PORTICO_DATA_DIR: dataDir } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-import { languageFromSearch, searchWithLanguage } from '../languages';
+import { languageFromSearch, marketOf, marketTagOf, searchWithLanguage } from '../languages';
 
 test.each([
   ['', 'en'],
@@ -20,4 +20,9 @@ test('switching language sets type and keeps every other parameter exactly as wr
   expect(searchWithLanguage(`?${override}`, 'id')).toBe(`?${override}&type=2`);
   expect(searchWithLanguage(`?a=1&type=1&${override}`, 'id')).toBe(`?a=1&type=2&${override}`);
   expect(searchWithLanguage('?type=1&type=2&b', 'id')).toBe('?type=2&b');
+});
+
+test('each type is one market\'s page: ?type=1 India, ?type=2 Indonesia, tagged for hreflang with the market', () => {
+  expect([marketOf(languageFromSearch('?type=1')), marketOf(languageFromSearch('?type=2'))]).toEqual(['IN', 'ID']);
+  expect([marketTagOf('en'), marketTagOf('id')]).toEqual(['en-IN', 'id-ID']);
 });

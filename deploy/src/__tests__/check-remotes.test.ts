@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkRemote, checkRemotes, formatReport } from '../check-remotes';
 import { PROCESS_START_MS } from '@portico/testing/processes';
+import { sampleConfig } from '@portico/testing/sample-config';
 
 /** Every manifest below names this node build; the test server answers it beside any manifest. */
 const NODE_BUILD = { file: 'remoteEntry.0123456789.js', code: 'module.exports = { init() {}, get() {} };' };
@@ -82,7 +83,7 @@ test('a manifest URL that redirects is named: the server would follow no redirec
   publish('/good/mf-manifest.json', manifest('contact'));
   const check = await checkRemote('contact', `${base}/moved/mf-manifest.json`, undefined, { hostShared: HOST });
   expect(check.reachable).toBe(false);
-  expect(check.problems).toEqual([`${base}/moved/mf-manifest.json answered with a redirect (HTTP 302) to ${base}/good/mf-manifest.json, which is not followed: give the URL of the file itself`]);
+  expect(check.problems).toEqual([`${base}/moved/mf-manifest.json answered with a redirect (HTTP 302) to ${base}/good/mf-manifest.json, which is not followed: the host must answer this URL with 200 and the file itself`]);
 });
 
 test('a missing manifest (404) is named with its status', async () => {
@@ -159,9 +160,11 @@ describe("the section's node build (server rendering)", () => {
   });
 });
 
-test('the whole config: a table, problems in words, and a warning (not a problem) without legal', async () => {
+test('the whole config: a table, problems in words, and a warning (not a problem) for each market without a lender', async () => {
+  const { legal: _none, ...config } = sampleConfig;
   const report = await checkRemotes(
     {
+      ...config,
       remotes: {
         home: publish('/all/home/mf-manifest.json', manifest('home')),
         about: publish('/all/about/mf-manifest.json', manifest('about')),
@@ -170,13 +173,37 @@ test('the whole config: a table, problems in words, and a warning (not a problem
     },
     { hostShared: HOST },
   );
-  expect(report.warnings).toEqual([expect.stringContaining('no "legal" object')]);
+  expect(report.configProblems).toEqual([]);
+  expect(report.warnings).toEqual([
+    expect.stringMatching(/^config\.json legal\.IN is missing: the India page \(\?type=1\) shows no lender/),
+    expect.stringMatching(/^config\.json legal\.ID is missing: the Indonesia page \(\?type=2\) shows no lender/),
+  ]);
   expect(report.checks.map((check) => check.problems.length)).toEqual([0, 0, 1]);
   const text = formatReport(report);
   expect(text).toMatch(/^section +reachable +manifest +\.\/section +shared deps +pin +node build +version +build +manifest URL$/m);
   expect(text).toMatch(/^contact +yes +yes +NO +yes +- +yes +1\.0\.0 +0123456789ab /m);
   expect(text).toContain('problem: contact: does not expose ./section (it exposes nothing)');
+  expect(text).toContain('warning: config.json legal.ID is missing');
   expect(text).toContain('1 section(s) would not load correctly.');
+});
+
+test('every other field is checked too: each invalid one is a problem of config.json; a missing Indonesian copyright line is a warning', async () => {
+  const { copyrightByLanguage: _none, ...config } = sampleConfig;
+  const remotes = Object.fromEntries(['home', 'about', 'contact'].map((section) => [section, publish(`/fields/${section}/mf-manifest.json`, manifest(section))]));
+  const report = await checkRemotes(
+    { ...config, remotes, email: 'halo at kcn', legal: { ...sampleConfig.legal, ID: { ...sampleConfig.legal!.ID, licenceNumber: '' } } },
+    { hostShared: HOST },
+  );
+  expect(report.checks.map((check) => check.problems)).toEqual([[], [], []]);
+  expect(report.configProblems).toEqual([
+    { field: 'email', message: 'is not a valid email' },
+    { field: 'legal.ID.licenceNumber', message: 'must not be empty' },
+  ]);
+  const text = formatReport(report);
+  expect(text).toContain('problem: config.json email: is not a valid email (the page is rendered without it)');
+  expect(text).toContain('problem: config.json legal.ID.licenceNumber: must not be empty');
+  expect(text).toContain('warning: config.json copyrightByLanguage.id is missing');
+  expect(text).toContain('All sections can be served by this host.\nconfig.json has 2 invalid field(s)');
 });
 
 test('a manifest over 1 MB is refused, as the page refuses it', async () => {
@@ -219,14 +246,13 @@ describe('npm run check-remotes', () => {
     writeFileSync(file, JSON.stringify(config));
     return file;
   };
-  const legal = { legalName: 'Portico Credit Pvt Ltd' };
-
-  test('exits 0 when every section can be loaded', async () => {
+  test('exits 0 when every field is valid and every section can be loaded', async () => {
     const remotes = Object.fromEntries(
       ['home', 'about', 'contact'].map((section) => [section, publish(`/cli/${section}/mf-manifest.json`, manifest(section))]),
     );
-    const result = await run(write({ remotes, legal }));
+    const result = await run(write({ ...sampleConfig, remotes }));
     expect(result.stdout).toContain('All sections can be served by this host.');
+    expect(result.stdout).not.toContain('warning:');
     expect(result.status).toBe(0);
   }, PROCESS_START_MS);
 
@@ -236,7 +262,7 @@ describe('npm run check-remotes', () => {
       about: publish('/cli2/about/mf-manifest.json', manifest('about', { react: '^18.0.0' })),
       contact: publish('/cli2/contact/mf-manifest.json', manifest('contact')),
     };
-    const result = await run(write({ remotes, legal }));
+    const result = await run(write({ ...sampleConfig, remotes }));
     expect(result.stdout).toMatch(/problem: about: needs react \^18\.0\.0 but the page shares 19\./);
     expect(result.status).toBe(1);
   }, PROCESS_START_MS);

@@ -29,7 +29,8 @@ const isPlainClick = (event: MouseEvent) => event.button === 0 && !event.metaKey
  * - selecting shows the section, scrolls to the top and then smoothly to it
  *   (the specification's point 2);
  * - the skip link moves the focus to the section shown;
- * - the sticky header's height is published for `scroll-padding-top`;
+ * - the sticky header's height is published for `scroll-padding-top`, and a
+ *   section the page opened at is brought clear of the header;
  * - the language links keep the section and what was typed: the page in the
  *   other language comes from the server (a static section has no code in
  *   the browser to re-render it), and the fields are filled in again.
@@ -137,12 +138,27 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
   if (header) resize?.observe(header);
   publish();
 
+  // A visit that opened at a section's address (a shared link, a language
+  // switch) was scrolled there by the browser before the header was measured,
+  // by base.css's guess. Where the header is taller than the guess (a long
+  // company name, tab names on two lines) the section's heading is under it:
+  // it is brought clear now that the padding is right. A reload or Back keeps
+  // the reader's own place.
+  const arrival = () => {
+    const id = win.location.hash.replace(/^#/, '');
+    const panel = (SECTION_IDS as readonly string[]).includes(id) ? doc.getElementById(id) : null;
+    const navigation = win.performance?.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
+    if (!panel || !header || navigation?.type === 'reload' || navigation?.type === 'back_forward') return;
+    if (panel.getBoundingClientRect().top < header.getBoundingClientRect().bottom) panel.scrollIntoView({ block: 'start' });
+  };
+
   doc.addEventListener('click', onClick);
   doc.addEventListener('keydown', onKeyDown);
   win.addEventListener('hashchange', onAddress);
   win.addEventListener('popstate', onAddress);
   win.addEventListener('resize', publish);
   show(current());
+  arrival();
 
   return () => {
     doc.removeEventListener('click', onClick);

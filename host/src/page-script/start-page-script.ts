@@ -1,5 +1,5 @@
 import { DEFAULT_HYDRATION, ENABLED_BY_SCRIPT } from '@portico/contract/hydration';
-import { configWarnings, reportConfigToConsole } from '@portico/shared-config/config-warnings';
+import { reportConfigToConsole } from '@portico/shared-config/config-warnings';
 import type { SiteConfig } from '@portico/shared-config/config';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { type PageData } from '@portico/contract/page-data';
@@ -129,10 +129,10 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
       stopShell();
     };
   });
-  // For the operator, as the client-rendered page tells them: what config.json
-  // has wrong (as the server read it) and what a valid one still lacks (read
-  // from `legal` only, defensively).
-  reportConfigToConsole(data?.problems ?? [], config ? configWarnings(config as SiteConfig) : []);
+  // The technical detail behind what the page left out, as the
+  // client-rendered page gives it: what config.json has wrong, as the server
+  // read it. What a valid one lacks is the operator's (the server's log).
+  reportConfigToConsole(data?.problems ?? []);
   // A section team trying its build with ?remote.<section>= learns at once
   // why the page shows the configured one, not when an island happens to start.
   for (const refused of data?.refusedOverrides ?? []) console.warn(refusedOverrideWarning(refused));

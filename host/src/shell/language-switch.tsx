@@ -1,5 +1,5 @@
 import { usePortico } from '@portico/shared-config';
-import { LANGUAGE_NAMES, LANGUAGES, searchWithLanguage, type Language } from '@portico/contract/languages';
+import { LANGUAGE_NAMES, LANGUAGES, marketTagOf, searchWithLanguage, type Language } from '@portico/contract/languages';
 import { usePageAddress } from './use-page-address';
 
 /** `address` (`/path?query#hash`) in `language`: the same section, every other parameter kept. */
@@ -27,7 +27,7 @@ export function LanguageSwitch() {
           key={option}
           href={hrefFor(address, option)}
           lang={LANGUAGE_NAMES[option].tag}
-          hrefLang={LANGUAGE_NAMES[option].tag}
+          hrefLang={marketTagOf(option)}
           aria-current={option === language ? 'true' : undefined}
           className="language-switch__option"
         >

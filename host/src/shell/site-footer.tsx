@@ -1,8 +1,12 @@
-import { useConfig, useText } from '@portico/shared-config';
+import { copyrightIn, usePortico } from '@portico/shared-config';
+import { marketOf } from '@portico/contract/languages';
 
 export function SiteFooter() {
-  const { comName, email, address, copyright } = useConfig();
-  const text = useText();
+  const { config, language, text } = usePortico();
+  const { comName, email, address } = config;
+  const copyright = copyrightIn(config, language);
+  // The page is one market's: its lender, or none (never the other market's).
+  const lender = config.legal?.[marketOf(language)]?.companyName;
   const missing = <span className="not-configured">{text.footer.notConfigured}</span>;
   return (
     <footer className="site-footer">
@@ -20,6 +24,12 @@ export function SiteFooter() {
             <dt>{text.footer.address}</dt>
             <dd>{address ?? missing}</dd>
           </div>
+          {lender && (
+            <div>
+              <dt>{text.footer.lender}</dt>
+              <dd>{lender}</dd>
+            </div>
+          )}
         </dl>
         {copyright && <p className="site-footer__copyright">{copyright}</p>}
         {/* The host's own statement, in the page's language; #privacy links to it. */}

@@ -1,6 +1,6 @@
 import { escapeHtml, scriptSafeJson } from '@portico/contract/html';
 import { PAGE_COLORS, type SiteConfig, type TextPack } from '@portico/shared-config';
-import { LANGUAGE_NAMES, pagePath, type Language } from '@portico/contract/languages';
+import { LANGUAGE_NAMES, LANGUAGES, marketOf, marketTagOf, pagePath, type Language, type Market } from '@portico/contract/languages';
 
 /**
  * The `<head>` tags that let search engines and link previews read the page:
@@ -28,10 +28,11 @@ export interface PageHeadInput {
 /** The social preview image in host/public, its size as Open Graph wants it said. */
 export const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, type: 'image/png' } as const;
 
-/** Open Graph names locales with an underscore and a country. */
-const OG_LOCALE: Record<Language, string> = { en: 'en_IN', id: 'id_ID' };
+/** Open Graph names locales with an underscore and the country: the page's market. */
+const ogLocale = (language: Language) => marketTagOf(language).replace('-', '_');
 
-const MARKET_COUNTRY = { IN: 'India', ID: 'Indonesia' } as const;
+/** schema.org's names of the markets' countries. */
+const MARKET_COUNTRY: Record<Market, string> = { IN: 'India', ID: 'Indonesia' };
 
 /** The origin alone, checked: a path, a query or a non-http(s) scheme would make every URL below wrong. */
 function pageOrigin(origin: string): string {
@@ -48,11 +49,16 @@ export function pageUrls(origin: string): Record<Language, string> {
   return { en: `${base}${pagePath('en')}`, id: `${base}${pagePath('id')}` };
 }
 
-/** schema.org's description of the lender, from what config.json says; absent fields are left out. */
+/**
+ * schema.org's description of the lender of the page's market, from what
+ * config.json says of it (its block of `legal`); absent fields are left out,
+ * and the other market's lender is never named.
+ */
 export function structuredData({ config, language, text, origin }: PageHeadInput): Record<string, unknown> {
   const urls = pageUrls(origin);
   const name = config.comName ?? text.siteName;
-  const legal = config.legal;
+  const market = marketOf(language);
+  const legal = config.legal?.[market];
   const identifiers = [
     legal?.registrationNumber && { '@type': 'PropertyValue', propertyID: 'registrationNumber', value: legal.registrationNumber },
     legal?.licenceNumber && { '@type': 'PropertyValue', propertyID: 'licenceNumber', value: legal.licenceNumber },
@@ -71,7 +77,7 @@ export function structuredData({ config, language, text, origin }: PageHeadInput
     legalName: legal?.companyName,
     telephone: legal?.phone,
     sameAs: legal?.website,
-    areaServed: legal?.market && { '@type': 'Country', name: MARKET_COUNTRY[legal.market] },
+    areaServed: { '@type': 'Country', name: MARKET_COUNTRY[market] },
     identifier: identifiers.length > 0 ? identifiers : undefined,
     contactPoint: officer?.name && {
       '@type': 'ContactPoint',
@@ -101,7 +107,7 @@ export function pageHead(input: PageHeadInput): string {
   const urls = pageUrls(input.origin);
   const title = config.comName ?? text.siteName;
   const image = `${pageOrigin(input.origin)}${OG_IMAGE.path}`;
-  const other = language === 'en' ? 'id' : 'en';
+  const other = LANGUAGES.find((option) => option !== language)!;
   return [
     `<title>${escapeHtml(title)}</title>`,
     // The phone's toolbar in the brand colour from the first paint; applyTheme keeps it so after hydration.
@@ -110,17 +116,17 @@ export function pageHead(input: PageHeadInput): string {
     ...(input.themeStylesheetHref ? [link({ rel: 'stylesheet', href: input.themeStylesheetHref })] : []),
     meta('name', 'description', text.metaDescription),
     link({ rel: 'canonical', href: urls[language] }),
-    // hreflang points at each language's canonical URL (`/` is `?type=1`), as search engines ask.
-    link({ rel: 'alternate', hreflang: LANGUAGE_NAMES.en.tag, href: urls.en }),
-    link({ rel: 'alternate', hreflang: LANGUAGE_NAMES.id.tag, href: urls.id }),
+    // hreflang points at each market's page by its canonical URL (`/` is `?type=1`), tagged with
+    // the language and the market's country (en-IN, id-ID), as search engines ask.
+    ...LANGUAGES.map((option) => link({ rel: 'alternate', hreflang: marketTagOf(option), href: urls[option] })),
     link({ rel: 'alternate', hreflang: 'x-default', href: urls.en }),
     meta('property', 'og:type', 'website'),
     meta('property', 'og:site_name', title),
     meta('property', 'og:title', title),
     meta('property', 'og:description', text.metaDescription),
     meta('property', 'og:url', urls[language]),
-    meta('property', 'og:locale', OG_LOCALE[language]),
-    meta('property', 'og:locale:alternate', OG_LOCALE[other]),
+    meta('property', 'og:locale', ogLocale(language)),
+    meta('property', 'og:locale:alternate', ogLocale(other)),
     meta('property', 'og:image', image),
     meta('property', 'og:image:type', OG_IMAGE.type),
     meta('property', 'og:image:width', String(OG_IMAGE.width)),

@@ -1,5 +1,5 @@
 import type { Database } from '../store/database';
-import { applyMigrations, migrate } from '../store/migrations';
+import { applyMigrations, migrate, MIGRATIONS } from '../store/migrations';
 import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '../testing/databases';
 
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
@@ -59,16 +59,25 @@ describe.each(KINDS)('the %s database', (kind) => {
     // Applied once each: running the same plan again changes nothing.
     await applyMigrations(db, { ...plan, steps: [...plan.steps, 'CREATE TABLE test_two (n integer)'] });
     expect(await db.query('SELECT version FROM portico_test_migrations ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
-    expect(await db.query('SELECT version FROM portico_migrations ORDER BY version')).toEqual([{ version: 1 }]);
+    expect(await db.query('SELECT version FROM portico_migrations ORDER BY version')).toEqual(MIGRATIONS.map((_, index) => ({ version: index + 1 })));
     await expect(applyMigrations(db, { ...plan, table: 'bad name' })).rejects.toThrow('is not a table name');
   });
 
   if (kind === 'server') {
-    it('says a listening connection the server dropped is no longer alive', async () => {
-      const listening = await db.listen('portico_dropped', () => undefined);
+    it('says a listening connection the server dropped is no longer alive, and tells the listener once; a close is not a loss', async () => {
+      let lost = 0;
+      const listening = await db.listen('portico_dropped', () => undefined, () => lost++);
       await db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN portico_dropped'");
       await within(5000, () => (listening.alive ? undefined : true));
+      await within(5000, () => (lost > 0 ? true : undefined));
       await listening.close();
+      expect(lost).toBe(1);
+
+      let closedLost = 0;
+      const closing = await db.listen('portico_closed', () => undefined, () => closedLost++);
+      await closing.close();
+      expect(closing.alive).toBe(false);
+      expect(closedLost).toBe(0);
     });
   }
 });

@@ -14,7 +14,16 @@ import { PROCESS_START_MS } from '@portico/testing/processes';
  * in, and the command opening the folder itself once the process is gone.
  */
 const folder = mkdtempSync(path.join(tmpdir(), 'portico-embedded-'));
-const ENV = { PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0', DATABASE_URL: '' };
+const ENV: Record<string, string> = { PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0', DATABASE_URL: '' };
+
+/** A port nothing listens on: taken and closed again. */
+const closedPort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 
 /** `npm run messages -- ...args` on this test's data folder, with `env` added to its environment. */
 async function messagesWith(env: Record<string, string>, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
@@ -39,6 +48,8 @@ describe('a server on the embedded database', () => {
   const ids: string[] = [];
 
   beforeAll(async () => {
+    // This server starts no control API: the command must find none, whatever else runs on this machine.
+    ENV.PORTICO_CONTROL_URL = `http://127.0.0.1:${await closedPort()}`;
     server = await startServerProcess(ENV);
     for (const [key, overrides] of [
       ['cli-message-1', { name: '=HYPERLINK("http://evil.example")', message: 'Line one,\n"quoted"' }],
@@ -53,20 +64,14 @@ describe('a server on the embedded database', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  // The command through a real control API is tried in @portico/releases (messages-through-control-api.test.ts), which serves it.
+  // The command through a real control API is tried in @portico/releases (server-process.test.ts, messages-store-choice.test.ts), which serves it.
   it('goes to the control API while a server holds the folder, and says why when it cannot', async () => {
     const noToken = await messages('list');
     expect(noToken.code).toBe(1);
     expect(noToken.stderr).toContain(`holds ${folder}`);
     expect(noToken.stderr).toContain('PORTICO_TOKEN');
 
-    // A port nothing listens on: taken and closed again for this.
-    const closed = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as AddressInfo;
-        probe.close(() => resolve(port));
-      });
-    });
+    const closed = await closedPort();
     writeFileSync(path.join(folder, 'control-token'), 'the-owner-token\n', { mode: 0o600 });
     const unreachable = await messagesWith({ PORTICO_CONTROL_URL: `http://127.0.0.1:${closed}` }, 'list');
     rmSync(path.join(folder, 'control-token'));

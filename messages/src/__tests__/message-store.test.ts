@@ -25,7 +25,7 @@ describe.each(KINDS)('the message store on the %s database', (kind) => {
   });
 
   beforeEach(async () => {
-    await store.db.exec('TRUNCATE contact_messages, contact_outbox, contact_rate_hits');
+    await store.db.exec('TRUNCATE contact_messages, contact_outbox, contact_rate_hits, contact_message_audit');
   });
 
   it('stores a message and queues its delivery in the same step', async () => {
@@ -98,9 +98,36 @@ describe.each(KINDS)('the message store on the %s database', (kind) => {
 
     expect(await store.deleteOlderThan(180)).toBe(1);
     expect(await store.get((old as { id: string }).id)).toBeUndefined();
-    expect(await store.delete((kept as { id: string }).id)).toBe(true);
-    expect(await store.delete((kept as { id: string }).id)).toBe(false);
-    expect(await store.delete('not-an-id')).toBe(false);
+    const lender = store.operator('lender');
+    expect(await lender.delete((kept as { id: string }).id)).toBe(true);
+    expect(await lender.delete((kept as { id: string }).id)).toBe(false);
+    expect(await lender.delete('not-an-id')).toBe(false);
     expect(await store.counts()).toEqual({ messages: 0, queued: 0, delivered: 0, failed: 0 });
+  });
+
+  it("records each operator's read, export and deletion with the ids it touched, and nothing of the messages' text", async () => {
+    const [one, two] = [await store.submit(contact('audit-0001', { name: 'Dewi' }), HERE), await store.submit(contact('audit-0002'), HERE)].map((outcome) => (outcome as { id: string }).id);
+    const since = new Date(Date.now() - 60_000);
+    expect(await store.operator('lender').list({})).toHaveLength(2);
+    expect(await store.operator('local:priya').list({ since, export: 'csv' })).toHaveLength(2);
+    expect((await store.operator('lender').get(one!))?.name).toBe('Dewi');
+    expect(await store.operator('local:priya').delete(two!)).toBe(true);
+    // The server's own reading is not an operator's.
+    await store.list();
+    await store.get(one!);
+
+    const log = await store.accessLog();
+    expect(log.map(({ actor, action, ids }) => [actor, action, [...ids].sort()])).toEqual([
+      ['local:priya', 'message-delete', [two]],
+      ['lender', 'message-read', [one]],
+      ['local:priya', 'message-export', [one, two].sort()],
+      ['lender', 'message-read', [one, two].sort()],
+    ]);
+    expect(log[2]!.detail).toMatch(new RegExp(`^exported 2 message\\(s\\) received since ${since.toISOString().replace(/\./g, '\\.')} as csv: `));
+    expect(log[0]!.detail).toBe(`deleted 1 message: ${two}`);
+    expect(JSON.stringify(log)).not.toMatch(/Dewi|Asha|call me/);
+    // A deletion that finds nothing is recorded too, with no id.
+    expect(await store.operator('lender').delete(two!)).toBe(false);
+    expect((await store.accessLog({ limit: 1 }))[0]).toMatchObject({ actor: 'lender', action: 'message-delete', ids: [], detail: `asked to delete ${two}, which is not stored` });
   });
 });

@@ -1,4 +1,5 @@
 import type { StoredMessage } from '../store/message-store';
+import { terminalSafeJson, terminalText } from './terminal-text';
 
 const COLUMNS = ['id', 'receivedAt', 'language', 'name', 'telephone', 'message', 'delivery', 'attempts', 'deliveredAt', 'lastError'] as const;
 
@@ -49,27 +50,20 @@ export function toCsv(messages: readonly StoredMessage[]): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
+/** The text exactly as typed: a character a terminal would act on is a `\uXXXX` escape, which any JSON reader reads back. */
 export function toJson(messages: readonly StoredMessage[]): string {
-  return `${JSON.stringify(messages.map(row), null, 2)}\n`;
+  return `${terminalSafeJson(JSON.stringify(messages.map(row), null, 2))}\n`;
 }
 
-/**
- * Text for the lender's terminal: control characters a visitor typed (an
- * escape sequence could rewrite the screen or the title) are shown as �.
- */
-function printable(text: string, keepNewlines = false): string {
-  return text.replace(keepNewlines ? /(?!\n)\p{Cc}/gu : /\p{Cc}/gu, '\ufffd');
-}
-
-/** One message for `show`: its fields, then its text as typed. */
+/** One message for `show`: its fields, then its text with its line breaks, every control or format character a visitor typed escaped. */
 export function describeMessage(message: StoredMessage): string {
   const fields = row(message);
-  const head = COLUMNS.filter((column) => column !== 'message').map((column) => `${column.padEnd(12)}${printable(fields[column])}`);
-  return `${head.join('\n')}\n\n${printable(message.message, true)}\n`;
+  const head = COLUMNS.filter((column) => column !== 'message').map((column) => `${column.padEnd(12)}${terminalText(fields[column])}`);
+  return `${head.join('\n')}\n\n${terminalText(message.message, { keepLineBreaks: true })}\n`;
 }
 
 /** One line per message for `list`. */
 export function listLine(message: StoredMessage): string {
   const preview = message.message.replace(/\s+/g, ' ').slice(0, 50);
-  return [message.id, message.receivedAt.toISOString(), message.delivery.status.padEnd(9), printable(message.name.slice(0, 30)), printable(preview)].join('  ');
+  return [message.id, message.receivedAt.toISOString(), message.delivery.status.padEnd(9), terminalText(message.name.slice(0, 30)), terminalText(preview)].join('  ');
 }

@@ -2,19 +2,24 @@ import { parseArgs } from 'node:util';
 import { contactSettings } from '../settings';
 import { describeMessage, listLine, toCsv, toJson } from './export-format';
 import { openMessagesAccess } from './messages-access';
+import { terminalText } from './terminal-text';
 
 export const USAGE = `npm run messages -- <command>
 
   list [--since DATE]                        one line per message, newest first
   show ID                                    one message in full, with its delivery
   export [--since DATE] [--format csv|json]  every message (since DATE) to stdout; csv by default
-  delete ID                                  deletes one message (a visitor's deletion request)
+  delete ID [--yes]                          deletes one message (a visitor's deletion request),
+                                             after asking (--yes: without asking; needed with no terminal)
 
 DATE is an ISO date or time (2026-05-01, 2026-05-01T09:00:00Z). The messages
-are read where the server keeps them: DATABASE_URL, or the embedded database
-in PORTICO_DATA_DIR (default data/), through the running server's control API
-when a server holds it (PORTICO_CONTROL_URL, default http://127.0.0.1:8084 or
-PORT+4; the token in PORTICO_TOKEN, else the data folder's control-token).`;
+are read from the store the running server uses: through its control API
+when a server answers at PORTICO_CONTROL_URL (default http://127.0.0.1:8084,
+or PORT+4) and a token is at hand (PORTICO_TOKEN, else the data folder's
+control-token); else DATABASE_URL's database; else the embedded database in
+PORTICO_DATA_DIR (default data/). When it cannot tell which store the server
+uses, it reads nothing and says why. It says which store it read, and every
+read, export and deletion is audited (the token's name, or local:<OS user>).`;
 
 class UsageError extends Error {}
 
@@ -31,30 +36,48 @@ export interface CommandContext {
   invokedFrom: string;
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Whether stdout is a terminal: a CSV export is then shown escaped, as everything else is; to a file or a pipe it is the exact text. */
+  outIsTerminal?: boolean;
+  /** Asks the operator a question on the terminal and answers what they typed; absent with no terminal to ask on. */
+  ask?: (question: string) => Promise<string>;
 }
 
 async function execute(args: string[], context: CommandContext): Promise<void> {
-  const { out, err } = context;
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { since: { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
+  const { err } = context;
+  // What the command says is for a terminal; only an export to a file keeps its bytes.
+  const out = (text: string) => context.out(terminalText(text, { keepLineBreaks: true }));
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { since: { type: 'string' }, format: { type: 'string' }, yes: { type: 'boolean', short: 'y' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { positionals, values } = parsed;
   const [command, id, ...extra] = positionals;
   if (values.help || command === undefined) {
     out(`${USAGE}\n`);
     return;
   }
   if (extra.length > 0) throw new UsageError(`unexpected ${extra.join(' ')}`);
+  if (!['list', 'show', 'export', 'delete'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   const needsId = command === 'show' || command === 'delete';
   if (needsId && !id) throw new UsageError(`${command} needs a message id`);
   if (!needsId && id) throw new UsageError(`${command} takes no id`);
-  if (!['list', 'show', 'export', 'delete'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  if (values.since !== undefined && command !== 'list' && command !== 'export') throw new UsageError(`--since is for list and export, not ${command}`);
+  if (values.format !== undefined && command !== 'export') throw new UsageError(`--format is for export, not ${command}`);
+  if (values.yes && command !== 'delete') throw new UsageError(`--yes is for delete, not ${command}`);
   const format = values.format ?? 'csv';
-  if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json');
+  if (format !== 'csv' && format !== 'json') throw new UsageError(`--format is csv or json, not ${JSON.stringify(format)}`);
   const since = dateOption(values.since);
+  // Refused before anything is opened: deleting personal data is never done unasked.
+  if (command === 'delete' && !values.yes && !context.ask) throw new UsageError('delete asks before it deletes, and there is no terminal to ask on: add --yes to delete without asking');
 
   const access = await openMessagesAccess(contactSettings(context.env, { rootDir: context.rootDir, invokedFrom: context.invokedFrom }), context.env, (line) => err(`${line}\n`));
+  err(`messages: ${access.where}\n`);
   try {
     switch (command) {
       case 'list': {
@@ -70,11 +93,24 @@ async function execute(args: string[], context: CommandContext): Promise<void> {
         break;
       }
       case 'export': {
-        const messages = await access.list({ since });
-        out(format === 'json' ? toJson(messages) : toCsv(messages));
+        const messages = await access.list({ since, export: format });
+        // JSON escapes what a terminal acts on losslessly; CSV has no escape, so only a terminal gets it escaped.
+        if (format === 'json') context.out(toJson(messages));
+        else context.out(context.outIsTerminal ? terminalText(toCsv(messages), { keepLineBreaks: true }) : toCsv(messages));
         break;
       }
       case 'delete': {
+        if (!values.yes) {
+          const message = await access.get(id!);
+          if (!message) throw new Error(`no message ${id}`);
+          const answer = await context.ask!(
+            terminalText(`delete message ${message.id} from ${message.name}, received ${message.receivedAt.toISOString()}, from ${access.where}? Type yes to delete: `),
+          );
+          if (answer.trim().toLowerCase() !== 'yes') {
+            err('messages: not deleted\n');
+            return;
+          }
+        }
         if (!(await access.delete(id!))) throw new Error(`no message ${id}`);
         out(`deleted ${id}\n`);
         break;
@@ -89,12 +125,14 @@ async function execute(args: string[], context: CommandContext): Promise<void> {
  * `npm run messages -- ...args`, as a function: the exit code, with what it
  * prints sent to `out` and `err`.
  */
-export async function messagesCommand(args: string[], context: CommandContext): Promise<number> {
+export async function messagesCommand(args: string[], given: CommandContext): Promise<number> {
+  // Every error text, a server's included, reaches the terminal escaped.
+  const context: CommandContext = { ...given, err: (text) => given.err(terminalText(text, { keepLineBreaks: true })) };
   try {
     await execute(args, context);
     return 0;
   } catch (error) {
-    context.err(`messages: ${(error as Error).message}${error instanceof UsageError ? `\n\n${USAGE}` : ''}\n`);
+    context.err(`messages: ${terminalText((error as Error).message)}${error instanceof UsageError ? `\n\n${USAGE}` : ''}\n`);
     return 1;
   }
 }

@@ -19,11 +19,12 @@ export interface Database extends Sql {
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
   /**
    * Hears `NOTIFY channel` from every process on the database. A listening
-   * connection can die quietly with its server: the caller watches `alive`
-   * and listens again, and polls meanwhile, since a notification sent while
-   * nobody listened is gone.
+   * connection can die with its server (a restart): `onLost` is called once
+   * when it does (not when closed), and `alive` turns false; the caller
+   * listens again, and catches up by reading, since a notification sent
+   * while nobody listened is gone.
    */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<Listening>;
+  listen(channel: string, onNotify: (payload: string) => void, onLost?: () => void): Promise<Listening>;
   close(): Promise<void>;
 }
 
@@ -108,13 +109,19 @@ export function openServerDatabase(url: string, options: { poolSize?: number } =
         client.release(broken);
       }
     },
-    async listen(channel, onNotify) {
+    async listen(channel, onNotify, onLost) {
       const name = channelName(channel);
       // Its own connection, outside the pool: a LISTEN lasts as long as the
       // session, and a pooled client would be handed to other queries.
       const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
       let alive = true;
-      const gone = () => (alive = false);
+      let listened = false;
+      const gone = () => {
+        const wasAlive = alive;
+        alive = false;
+        // Told once, and only about a LISTEN that was in place: a failed start is the caller's error.
+        if (wasAlive && listened) onLost?.();
+      };
       client.on('error', gone);
       client.on('end', gone);
       client.on('notification', (message) => {
@@ -123,6 +130,8 @@ export function openServerDatabase(url: string, options: { poolSize?: number } =
       try {
         await client.connect();
         await client.query(`LISTEN ${name}`);
+        if (!alive) throw new Error('the listening connection closed as it started');
+        listened = true;
       } catch (error) {
         gone();
         await client.end().catch(() => undefined);
@@ -133,6 +142,8 @@ export function openServerDatabase(url: string, options: { poolSize?: number } =
           return alive;
         },
         async close() {
+          // Closed on purpose: not lost.
+          listened = false;
           gone();
           await client.end().catch(() => undefined);
         },

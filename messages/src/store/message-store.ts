@@ -30,6 +30,28 @@ export interface StoredMessage {
   delivery: { status: DeliveryStatus; attempts: number; lastError: string | null; deliveredAt: Date | null };
 }
 
+/** What an operator did with messages, as the audit log says it. */
+export type MessageAccessAction = 'message-read' | 'message-export' | 'message-delete';
+
+/** One entry of the messages' audit log: who, what, which messages (ids only), when. */
+export interface MessageAccessEntry {
+  at: string;
+  actor: string;
+  action: MessageAccessAction;
+  ids: string[];
+  /** What was done, in words, with the ids. */
+  detail: string;
+}
+
+/** An operator's reads and deletions, each audited under the operator's name in the same transaction. */
+export interface OperatorMessages {
+  /** Newest first, since `since` when given; `export` names the format when the list is for an export. */
+  list(options: { since?: Date; export?: 'csv' | 'json' }): Promise<StoredMessage[]>;
+  get(id: string): Promise<StoredMessage | undefined>;
+  /** Deletes one message (and its delivery record); false when there was none. */
+  delete(id: string): Promise<boolean>;
+}
+
 /** A message claimed for delivery, with the channels that already took it. */
 export interface ClaimedDelivery {
   message: StoredMessage;
@@ -161,9 +183,13 @@ export class MessageStore {
     return Math.max(1, row.wait ?? limit.windowSeconds);
   }
 
-  /** Newest first; only those received at or after `since` when given. */
-  async list(options: { since?: Date } = {}): Promise<StoredMessage[]> {
-    const rows = await this.db.query<MessageRow>(
+  /**
+   * Newest first; only those received at or after `since` when given. The
+   * server's own reading (tests, the bench); an operator reads through
+   * `operator`, which audits it.
+   */
+  async list(options: { since?: Date } = {}, sql: Sql = this.db): Promise<StoredMessage[]> {
+    const rows = await sql.query<MessageRow>(
       `SELECT ${MESSAGE_COLUMNS} FROM contact_messages m JOIN contact_outbox o ON o.message_id = m.id
         WHERE $1::timestamptz IS NULL OR m.received_at >= $1::timestamptz
         ORDER BY m.received_at DESC, m.id`,
@@ -172,20 +198,65 @@ export class MessageStore {
     return rows.map(toMessage);
   }
 
-  async get(id: string): Promise<StoredMessage | undefined> {
+  /** One message: the server's own reading, unaudited (the deliverer, tests); an operator's goes through `operator`. */
+  async get(id: string, sql: Sql = this.db): Promise<StoredMessage | undefined> {
     if (!UUID.test(id)) return undefined;
-    const [row] = await this.db.query<MessageRow>(
+    const [row] = await sql.query<MessageRow>(
       `SELECT ${MESSAGE_COLUMNS} FROM contact_messages m JOIN contact_outbox o ON o.message_id = m.id WHERE m.id = $1`,
       [id],
     );
     return row && toMessage(row);
   }
 
-  /** Deletes one message (and its delivery record); false when there was none. */
-  async delete(id: string): Promise<boolean> {
-    if (!UUID.test(id)) return false;
-    const rows = await this.db.query('DELETE FROM contact_messages WHERE id = $1 RETURNING id', [id]);
-    return rows.length > 0;
+  /**
+   * What `actor` (a token's name, or `local:<OS user>`) reads and deletes:
+   * each read, export and deletion is recorded with the ids it touched, in
+   * the transaction that touches them, so nothing is read or deleted
+   * unrecorded. A read that finds nothing is recorded too.
+   */
+  operator(actor: string): OperatorMessages {
+    const audited = <T>(work: (sql: Sql) => Promise<{ result: T; action: MessageAccessAction; ids: string[]; detail: string }>) =>
+      this.db.transaction(async (sql) => {
+        const { result, action, ids, detail } = await work(sql);
+        await sql.query('INSERT INTO contact_message_audit (actor, action, message_ids, detail) VALUES ($1, $2, $3::text[], $4)', [actor, action, ids, detail]);
+        return result;
+      });
+    return {
+      list: (options) =>
+        audited(async (sql) => {
+          const messages = await this.list(options, sql);
+          const since = options.since ? ` received since ${options.since.toISOString()}` : '';
+          return options.export
+            ? { result: messages, action: 'message-export', ids: messages.map((message) => message.id), detail: `exported ${messages.length} message(s)${since} as ${options.export}` }
+            : { result: messages, action: 'message-read', ids: messages.map((message) => message.id), detail: `listed ${messages.length} message(s)${since}` };
+        }),
+      get: (id) =>
+        audited(async (sql) => {
+          const message = await this.get(id, sql);
+          return { result: message, action: 'message-read', ids: message ? [message.id] : [], detail: message ? 'showed 1 message' : `asked for ${UUID.test(id) ? id : 'a message id'}, which is not stored` };
+        }),
+      delete: (id) =>
+        audited(async (sql) => {
+          const [deleted] = UUID.test(id) ? await sql.query<{ id: string }>('DELETE FROM contact_messages WHERE id = $1 RETURNING id', [id]) : [];
+          return { result: deleted !== undefined, action: 'message-delete', ids: deleted ? [deleted.id] : [], detail: deleted ? 'deleted 1 message' : `asked to delete ${UUID.test(id) ? id : 'a message id'}, which is not stored` };
+        }),
+    };
+  }
+
+  /** The messages' audit log, newest first: who read, exported or deleted which messages. */
+  async accessLog(options: { limit?: number } = {}): Promise<MessageAccessEntry[]> {
+    const limit = Math.max(1, Math.min(options.limit ?? 100, 10_000));
+    const rows = await this.db.query<{ at: Date | string; actor: string; action: MessageAccessAction; message_ids: string[]; detail: string }>(
+      'SELECT at, actor, action, message_ids, detail FROM contact_message_audit ORDER BY seq DESC LIMIT $1',
+      [limit],
+    );
+    return rows.map((row) => ({
+      at: new Date(row.at).toISOString(),
+      actor: row.actor,
+      action: row.action,
+      ids: row.message_ids,
+      detail: row.message_ids.length > 0 ? `${row.detail}: ${row.message_ids.join(', ')}` : row.detail,
+    }));
   }
 
   /** The retention job: deletes messages received more than `days` days ago; returns how many. */

@@ -41,6 +41,19 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX contact_rate_hits_address_at ON contact_rate_hits (client_address, at);
   `,
+  `
+  -- Who read, exported or deleted which messages (personal data): the
+  -- token's name through the control API, local:<OS user> straight on the
+  -- database. Ids only, never a message's text; kept when the message goes.
+  CREATE TABLE contact_message_audit (
+    seq bigserial PRIMARY KEY,
+    at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    actor text NOT NULL,
+    action text NOT NULL CHECK (action IN ('message-read', 'message-export', 'message-delete')),
+    message_ids text[] NOT NULL,
+    detail text NOT NULL DEFAULT ''
+  );
+  `,
 ];
 
 /**

@@ -1,5 +1,6 @@
 import type { SectionId } from '@portico/contract/sections';
 import type { Canary } from '../release';
+import { JUDGE_ACTOR } from '../scopes';
 import type { ReleaseStore } from '../store/release-store';
 import type { CanaryCounts } from './canary-counts';
 import { judgeCanary, type CanaryDecision } from './decide-canary';
@@ -7,8 +8,8 @@ import { judgeCanary, type CanaryDecision } from './decide-canary';
 /** How often each server judges the canaries: a candidate failing its visitors is served at most this much longer than it must. */
 export const JUDGE_EVERY_MS = 5000;
 
-/** The actor the judge's promotions and rollbacks are audited under. */
-export const JUDGE_ACTOR = 'canary-judge';
+// Declared with the server's other actors, which no token may be named.
+export { JUDGE_ACTOR };
 
 /** What the judge reads of a canary: both releases' counts since it started, its own only (ReleaseStore.canaryCounts). */
 export type CanaryCountsSource = (canary: Canary, activeId: string) => Promise<CanaryCounts>;

@@ -11,9 +11,17 @@ export interface FetchRules {
   /** For the whole transfer of one file, headers and body. */
   timeoutMs: number;
   fetch: typeof fetch;
+  /**
+   * The origin of the page that loads the files (`https://portico.example`):
+   * each request then carries it as `Origin`, as the page's browser sends
+   * it, so a host that answers CORS per origin answers as it would answer
+   * the page. Absent for what only the server fetches.
+   */
+  pageOrigin?: string;
 }
 
-export type Fetched = { bytes: Buffer } | { problem: string };
+/** The bytes and the answer's headers, or why there are none. */
+export type Fetched = { bytes: Buffer; headers: Headers } | { problem: string };
 
 /** `http://host:port` of an http(s) URL, or undefined for anything else. */
 export function httpOrigin(url: string): string | undefined {
@@ -97,20 +105,22 @@ export async function fetchChecked(url: string, maxBytes: number, rules: FetchRu
   try {
     // Called on its own, not as a method of `rules`: some fetch implementations refuse another `this`.
     const get = rules.fetch;
-    const response = await get(url, { redirect: 'manual', signal, headers: { accept: '*/*' } });
+    const response = await get(url, { redirect: 'manual', signal, headers: { accept: '*/*', ...(rules.pageOrigin ? { origin: rules.pageOrigin } : {}) } });
     // A fetch with a browser's rules hides where a redirect leads ('opaqueredirect'); Node's shows it.
     if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
       await response.body?.cancel().catch(() => undefined);
       const target = resolved(response.headers.get('location'), url);
       const elsewhere = target !== undefined && httpOrigin(target) !== httpOrigin(url) ? ` on another origin (${httpOrigin(target) ?? target})` : '';
-      return { problem: `${url} answered with a redirect (HTTP ${response.status || 'status hidden'}) to ${target ?? 'an address it does not show'}${elsewhere}, which is not followed: give the URL of the file itself` };
+      return {
+        problem: `${url} answered with a redirect (HTTP ${response.status || 'status hidden'}) to ${target ?? 'an address it does not show'}${elsewhere}, which is not followed: the host must answer this URL with 200 and the file itself`,
+      };
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       return { problem: `${url} answered HTTP ${response.status}` };
     }
     const bytes = await readCapped(response, maxBytes);
-    return bytes === undefined ? { problem: `${url} ${tooLarge}` } : { bytes };
+    return bytes === undefined ? { problem: `${url} ${tooLarge}` } : { bytes, headers: response.headers };
   } catch (error) {
     if (signal.aborted) return { problem: `${url} did not arrive within ${rules.timeoutMs} ms` };
     return { problem: `${url} cannot be reached (${causeOf(error)})` };

@@ -20,7 +20,8 @@ export interface NodeBuild {
 export async function fetchNodeBuild(manifest: Manifest, rules: FetchRules): Promise<{ nodeBuild: NodeBuild } | { problem: string }> {
   const entry = manifest.nodeEntry;
   if ('problem' in entry) return { problem: entry.problem };
-  const fetched = await fetchChecked(entry.url, DEFAULT_FETCH_LIMITS.maxBytes, rules);
+  // The server's own request, not the page's: no Origin, no CORS asked of it.
+  const fetched = await fetchChecked(entry.url, DEFAULT_FETCH_LIMITS.maxBytes, { ...rules, pageOrigin: undefined });
   if ('problem' in fetched) return fetched;
   try {
     assertSri(fetched.bytes, entry.integrity, 'integrity', entry.url);

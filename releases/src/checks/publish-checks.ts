@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { MANIFEST_MAX_BYTES, MANIFEST_TOO_LARGE, readManifest, type Manifest } from '@portico/contract/manifest';
 import { EXPOSED_SECTION, remoteNameOf, type SectionId } from '@portico/contract/sections';
-import type { CheckResult } from '../release';
+import { NOT_RUN, type CheckResult } from '../release';
+import { describeHeaderProblems, headerProblems } from './browser-rules';
 import { checkFiles, listedFiles } from './file-integrity';
 import { fetchChecked, httpOrigin, originProblem, originSet, type FetchRules } from './fetch-checked';
 import { hostSharedVersions } from './host-shared';
@@ -9,7 +10,7 @@ import { fetchNodeBuild, type NodeBuild } from './node-build';
 import { CHECKED_SHARES, inspectSection } from './section-contract';
 
 /** The checks of a publish, in the order they run and are reported. */
-export const PUBLISH_CHECKS = ['reachable', 'manifest', 'exposes', 'shared', 'integrity', 'node-build', 'render'] as const;
+export const PUBLISH_CHECKS = ['reachable', 'manifest', 'exposes', 'shared', 'integrity', 'browser', 'node-build', 'render'] as const;
 export type PublishCheckName = (typeof PUBLISH_CHECKS)[number];
 
 /**
@@ -27,6 +28,11 @@ export interface PublishCheckOptions {
    * section may be fetched from. Nothing on any other origin is requested.
    */
   allowedOrigins: Iterable<string>;
+  /**
+   * The origin of the site's public page (PORTICO_PUBLIC_URL's): every file
+   * the page loads is fetched with it as `Origin`, and must admit it.
+   */
+  pageOrigin: string;
   /** The host's shared modules and versions (default: those installed for this repository's host). */
   hostShared?: Readonly<Record<string, string>>;
   renderCheck?: RenderCheck;
@@ -52,6 +58,8 @@ export interface PublishChecks {
   checks: CheckResult[];
   /** The manifest URL's origin, when it is not an allowed one: nothing was fetched. */
   refusedOrigin?: string;
+  /** With `refusedOrigin`: the allowed origins, to say which would have been taken. */
+  allowedOrigins?: string[];
   /** Present once the manifest was read as a federation manifest, passed or not. */
   manifest?: CheckedManifest;
 }
@@ -81,16 +89,16 @@ class Results {
   }
 
   notRun(names: readonly PublishCheckName[], why: string): void {
-    for (const name of names) this.fail(name, `not run: ${why}`);
+    for (const name of names) this.fail(name, `${NOT_RUN}: ${why}`);
   }
 
   finish(extra: Omit<PublishChecks, 'ok' | 'checks'> = {}): PublishChecks {
-    const checks = PUBLISH_CHECKS.map((name) => this.results.get(name) ?? { name, ok: false, detail: 'not run' });
+    const checks = PUBLISH_CHECKS.map((name) => this.results.get(name) ?? { name, ok: false, detail: NOT_RUN });
     return { ok: checks.every((check) => check.ok), checks, ...extra };
   }
 }
 
-const AFTER_MANIFEST = ['exposes', 'shared', 'integrity', 'node-build', 'render'] as const;
+const AFTER_MANIFEST = ['exposes', 'shared', 'integrity', 'browser', 'node-build', 'render'] as const;
 
 /** What is wrong with the manifest as a release of `section`, or undefined. */
 function manifestProblem(manifest: Manifest, section: SectionId, nameProblem: string | undefined, rules: FetchRules): string | undefined {
@@ -117,14 +125,17 @@ function sharedDetail(manifest: Manifest, hostShared: Readonly<Record<string, st
  * each a named result in words. The manifest URL's origin comes first:
  * when it is not allowed, nothing is fetched. Every later fetch (the
  * manifest, remoteEntry.js, each listed file, the node build) is on an
- * allowed origin, follows no redirect, and is bounded in size and time.
+ * allowed origin, follows no redirect, and is bounded in size and time;
+ * what the page loads is fetched as the page's browser asks for it, and
+ * its headers must be what that browser needs (the `browser` check).
  */
 export async function runPublishChecks(options: PublishCheckOptions): Promise<PublishChecks> {
-  const { section, manifestUrl } = options;
+  const { section, manifestUrl, pageOrigin } = options;
   const rules: FetchRules = {
     allowedOrigins: originSet(options.allowedOrigins),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     fetch: options.fetch ?? fetch,
+    pageOrigin,
   };
   const results = new Results();
 
@@ -132,7 +143,7 @@ export async function runPublishChecks(options: PublishCheckOptions): Promise<Pu
   if (refused) {
     results.fail('reachable', `not fetched: ${refused}`);
     results.notRun(['manifest', ...AFTER_MANIFEST], 'the manifest was not fetched');
-    return results.finish({ refusedOrigin: originNamed(manifestUrl) });
+    return results.finish({ refusedOrigin: originNamed(manifestUrl), allowedOrigins: [...rules.allowedOrigins] });
   }
 
   const fetched = await fetchChecked(manifestUrl, MANIFEST_MAX_BYTES, rules, MANIFEST_TOO_LARGE);
@@ -173,6 +184,10 @@ export async function runPublishChecks(options: PublishCheckOptions): Promise<Pu
   const [files, node] = await Promise.all([checkFiles(manifest, rules), fetchNodeBuild(manifest, rules)]);
   if (files.problems.length > 0) results.fail('integrity', files.problems.join('; '));
   else results.pass('integrity', `remoteEntry.js and the ${files.matched - 1} other files the manifest lists match their hashes (${files.bytes} bytes)`);
+
+  const browserProblems = [...headerProblems(manifestUrl, 'manifest', fetched.headers, pageOrigin), ...files.headerProblems];
+  if (browserProblems.length > 0) results.fail('browser', describeHeaderProblems(browserProblems, manifestUrl).join('; '));
+  else results.pass('browser', `the manifest and the ${files.arrived} files that arrived admit a page on ${pageOrigin} (CORS) and are of their types (JSON, JavaScript, CSS)`);
 
   if ('problem' in node) {
     results.fail('node-build', node.problem);

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import { controlToken, controlUrl, dataFolder, SettingsError, type Whereabouts } from '@portico/messages';
+import { controlToken, controlUrl, dataFolder, SettingsError, terminalText, type Whereabouts } from '@portico/messages';
 import { describeThresholds } from '../canary/canary-settings';
 import type { ServerSignals } from '../canary/canary-counts';
-import type { AuditEntry, CheckResult, ReleaseHealth } from '../release';
+import { MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE } from '../preview-link';
+import { notRun, type AuditEntry, type CheckResult, type ReleaseHealth } from '../release';
 import type { ListedRelease, SectionState, ShownRelease } from '../store/release-store';
 
 export const USAGE = `npm run release -- <command>
@@ -19,7 +20,7 @@ export const USAGE = `npm run release -- <command>
          [--note TEXT]                            the same release again changes its share and thresholds
   promote <section> [--note TEXT]                 makes the section's canary its active release
   abort <section> [--note TEXT]                   ends the section's canary: every visit gets the active release
-  preview <release> [--expires-in SECONDS]        a signed link to the page with that release (24 h by default)
+  preview <release> [--expires-in SECONDS]        a signed link to the page with that release (24 h by default; 60 s to 30 days)
   status [--hours N]                              each section's active release, since when, by whom, its canary, and
                                                   their health from real visits (the canary's window, else the last N hours, 24 by default)
   audit [--section S] [--limit N]                 who did what, newest first
@@ -53,12 +54,12 @@ class RefusedError extends Error {
 
 /**
  * Text from the server for the operator's terminal: a manifest's build id
- * or a note is someone else's input, and an escape sequence in it could
- * rewrite the screen. Control characters are shown as �.
+ * or a note is someone else's input, and an escape sequence or a bidi
+ * control in it could rewrite or reorder the screen. Each field is escaped
+ * on its own (a line break in a note must not start a line of the table);
+ * everything printed is escaped once more on its way out.
  */
-function printable(text: string | null | undefined): string {
-  return (text ?? '').replace(/\p{Cc}/gu, '\ufffd');
-}
+const printable = (text: string | null | undefined) => terminalText(text);
 
 /** Columns padded to their widest cell, the last one left as it is. */
 function table(rows: readonly (readonly string[])[]): string {
@@ -73,6 +74,12 @@ const when = (iso: string | null) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11,
 const buildOf = (release: Pick<ShownRelease, 'buildId' | 'version'>) => (release.version === '1.0.0' ? release.buildId : `${release.buildId} (version ${release.version})`);
 
 const named = (release: ShownRelease | null) => (release ? `${release.id} (build ${printable(buildOf(release))})` : 'none');
+
+/** What a section serves now and where a rollback would take it; with no release active, config.json's URL and the release it replaced. */
+function switched(section: string, answer: { active: ShownRelease | null; previous: ShownRelease | null }): string {
+  if (!answer.active) return `${section}: back on config.json's URL, no release active${answer.previous ? `; it replaced ${named(answer.previous)}` : ''}`;
+  return `${section}: ${named(answer.active)} is active; a rollback would go back to ${answer.previous ? named(answer.previous) : "config.json's URL"}`;
+}
 
 const HEALTH_COLUMNS = ['VISITS', 'FAILED', 'LCP P75', 'INP P75', 'CLS P75', 'FAILURES BY CLASS'];
 
@@ -122,6 +129,29 @@ function numberOption(name: string, text: string | undefined): number | undefine
   return value;
 }
 
+/** The flag that sets each field of a request (body or query), to name it so in the control API's refusals. */
+const FLAG_OF: Readonly<Record<string, string>> = {
+  expiresIn: '--expires-in',
+  percent: '--percent',
+  minVisits: '--min-visits',
+  maxFailureDelta: '--max-failure-delta',
+  maxSlowdown: '--max-slowdown',
+  promoteAfterVisits: '--promote-after',
+  note: '--note',
+  hours: '--hours',
+  limit: '--limit',
+  scopes: '--scope',
+};
+
+/** `expiresIn: a whole number …` as `--expires-in: a whole number …` when the field came from a flag. */
+function withFlagNamed(error: string, field: unknown): string {
+  // `scopes.1` is the second --scope.
+  const flag = typeof field === 'string' ? FLAG_OF[field.split('.')[0]!] : undefined;
+  if (flag === undefined) return error;
+  const rest = error.startsWith(`${field as string}: `) ? error.slice((field as string).length + 2) : error.startsWith(`${field as string} `) ? error.slice((field as string).length + 1) : error;
+  return `${flag}: ${rest}`;
+}
+
 interface Client {
   call(method: string, route: string, body?: unknown): Promise<unknown>;
 }
@@ -160,7 +190,7 @@ function client(context: ReleaseCommandContext): Client {
       const error = typeof answer.error === 'string' ? answer.error : `answered ${response.status}`;
       if (response.status >= 500) throw new UnreachableError(`the control API cannot do it now (${response.status}): ${error}`);
       if (response.status === 401) throw new RefusedError(`${error} (the token from ${token.from})`);
-      throw new RefusedError(error, Array.isArray(answer.checks) ? (answer.checks as CheckResult[]) : []);
+      throw new RefusedError(response.status === 400 ? withFlagNamed(error, answer.field) : error, Array.isArray(answer.checks) ? (answer.checks as CheckResult[]) : []);
     },
   };
 }
@@ -233,8 +263,11 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     case 'rollback': {
       const [section, release] = command === 'activate' ? take(2, 2, '<section> <release>') : take(1, 2, '<section> [release]');
       const body = { ...(release === undefined ? {} : { release }), ...note };
-      const answer = (await client(context).call('POST', `/api/sections/${segment(section!)}/${command === 'activate' ? 'active' : 'rollback'}`, body)) as { active: ShownRelease | null; previous: ShownRelease | null };
-      out(`${section}: ${named(answer.active)} is active; a rollback would go back to ${named(answer.previous)}\n`);
+      const answer = (await client(context).call('POST', `/api/sections/${segment(section!)}/${command === 'activate' ? 'active' : 'rollback'}`, body)) as {
+        active: ShownRelease | null;
+        previous: ShownRelease | null;
+      };
+      out(`${switched(section!, answer)}\n`);
       return;
     }
     case 'canary': {
@@ -257,7 +290,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     case 'promote': {
       const [section] = take(1, 1, '<section>');
       const state = (await client(context).call('POST', `/api/sections/${segment(section!)}/canary/promote`, note)) as ShownSection;
-      out(`${section}: ${named(state.active)} is active; a rollback would go back to ${named(state.previous)}\n`);
+      out(`${switched(section!, state)}\n`);
       return;
     }
     case 'abort': {
@@ -269,7 +302,9 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     case 'preview': {
       const [release] = take(1, 1, '<release>');
       const expiresIn = values['expires-in'];
-      if (expiresIn !== undefined && !/^\d+$/.test(expiresIn)) throw new UsageError('--expires-in is a number of seconds');
+      if (expiresIn !== undefined && (!/^\d+$/.test(expiresIn) || Number(expiresIn) < MIN_PREVIEW_SECONDS || Number(expiresIn) > MAX_PREVIEW_SECONDS)) {
+        throw new UsageError(`--expires-in: ${PREVIEW_SECONDS_RANGE}, not ${JSON.stringify(expiresIn)}`);
+      }
       const answer = (await client(context).call('POST', `/api/releases/${segment(release!)}/preview`, expiresIn === undefined ? {} : { expiresIn: Number(expiresIn) })) as { url: string; expiresAt: string };
       out(`${answer.url}\n`);
       context.err(`shows ${release} to whoever opens it, until ${when(answer.expiresAt)}\n`);
@@ -293,7 +328,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
                   state.by ?? '',
                   ...(state.candidate ? canaryCells(state, state.active.id) : healthCells(state.health?.[state.active.id])),
                 ]
-              : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', '', ''],
+              : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', when(state.since), state.by ?? ''],
             // The candidate under its section, with the share of visits it gets.
             ...(state.candidate && state.canary
               ? [['  canary', state.candidate.id, `${buildOf(state.candidate)}, ${state.percent} % of visits`, when(state.canary.startedAt), state.canary.startedBy, ...canaryCells(state, state.candidate.id)]]
@@ -313,7 +348,16 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       out(
         table([
           ['AT', 'ACTOR', 'ACTION', 'SECTION', 'RELEASE', 'FROM', 'DETAIL'],
-          ...entries.map((entry) => [entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'), entry.actor, entry.action, entry.section ?? '', entry.release ?? '', entry.from ?? '', entry.detail]),
+          ...entries.map((entry) => [
+            entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+            entry.actor,
+            entry.action,
+            entry.section ?? '',
+            // A rollback to no release went back to config.json's URL.
+            entry.release ?? (entry.action === 'rollback' ? 'config.json' : ''),
+            entry.from ?? '',
+            entry.detail,
+          ]),
         ]),
       );
       return;
@@ -343,25 +387,29 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
  * `npm run release -- ...args`, as a function: the exit code (0 done, 1
  * refused, 2 usage or unreachable), what it prints sent to `out` and `err`.
  */
-export async function releaseCommand(args: string[], context: ReleaseCommandContext): Promise<number> {
+export async function releaseCommand(args: string[], given: ReleaseCommandContext): Promise<number> {
+  // Whatever is printed, error texts and a 5xx body included, reaches the terminal escaped.
+  const context: ReleaseCommandContext = {
+    ...given,
+    out: (text) => given.out(terminalText(text, { keepLineBreaks: true })),
+    err: (text) => given.err(terminalText(text, { keepLineBreaks: true })),
+  };
   try {
     await execute(args, context);
     return 0;
   } catch (error) {
     if (error instanceof RefusedError) {
       context.err(`release: refused: ${printable(error.message)}\n`);
-      for (const check of error.checks.filter((one) => !one.ok)) context.err(`  ✗ ${printable(check.name)}: ${printable(check.detail)}\n`);
+      // A check that could not run found no fault: it is not marked as one.
+      for (const check of error.checks.filter((one) => !one.ok)) context.err(`  ${notRun(check) ? '-' : '✗'} ${printable(check.name)}: ${printable(check.detail)}\n`);
       return 1;
     }
     if (error instanceof UsageError) {
-      context.err(`release: ${error.message}\n\n${USAGE}\n`);
+      context.err(`release: ${printable(error.message)}\n\n${USAGE}\n`);
       return 2;
     }
-    if (error instanceof UnreachableError) {
-      context.err(`release: ${error.message}\n`);
-      return 2;
-    }
-    context.err(`release: ${(error as Error).message}\n`);
+    // A 5xx answer's text is the server's (or a proxy's) and printed as any other.
+    context.err(`release: ${printable((error as Error).message)}\n`);
     return 2;
   }
 }

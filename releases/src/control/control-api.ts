@@ -1,15 +1,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
-import { BODY_TIME_MS, readBody, type ContactService } from '@portico/messages';
+import { BODY_TIME_MS, readBody, type ContactService, type MessageAccessEntry } from '@portico/messages';
 import { z } from 'zod';
-import { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, previewUrl, signPreview } from '../preview-link';
-import { noVisits, type Actor, type HealthSource, type PublishChecks, type ReleaseHealth, type Scope } from '../release';
+import { normalisedManifestUrl } from '../manifest-url';
+import { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE, previewUrl, signPreview } from '../preview-link';
+import { noVisits, refusalSummary, type Actor, type AuditEntry, type HealthSource, type PublishChecks, type ReleaseHealth, type Scope } from '../release';
 import { isScope, isSection, mayActOn, mayGrant, visibleSections } from '../scopes';
 import type { CanaryCounts, ServerSignals } from '../canary/canary-counts';
 import { ReleaseError } from '../store/release-error';
 import type { ReleaseStore, SectionState } from '../store/release-store';
 import { FailedAuthLimit } from './failed-auth-limit';
+import { RefusedPublishLimit, type HeldBackRun } from './refused-publish-limit';
 
 /** A request body past this is refused (413): the largest real one, a publish with a note, is well under 2 KB. */
 export const CONTROL_BODY_LIMIT = 16 * 1024;
@@ -19,8 +21,8 @@ export const DEFAULT_HEALTH_WINDOW_HOURS = 24;
 /** The longest health window asked for: the health kept by default (30 days). */
 const MAX_HEALTH_WINDOW_HOURS = 30 * 24;
 
-/** The contact messages' operations the control API offers to a `messages` token. */
-export type MessagesAdmin = Pick<ContactService['store'], 'list' | 'get' | 'delete'>;
+/** The contact messages' operations the control API offers to a `messages` token, each audited under its name, and their audit log. */
+export type MessagesAdmin = Pick<ContactService['store'], 'operator' | 'accessLog'>;
 
 export interface ControlApiOptions {
   store: ReleaseStore;
@@ -38,8 +40,12 @@ export interface ControlApiOptions {
   configuredRemotes?: () => Promise<Partial<Record<SectionId, string>>>;
   /** Failed authentications allowed per address and window before 429 (10 a minute by default). */
   failedAuth?: { max: number; windowMs: number };
+  /** Refused publishes allowed per token and window before its publishes answer 429 (10 in 10 minutes by default). */
+  refusedPublishes?: { max: number; windowMs: number };
   /** Each release's health from the visit reports (HealthStore.health); without it every section's `health` is `{}`. */
   health?: HealthSource;
+  /** What the config.json being served gets wrong and lacks (`GET /api/config`); without it that route answers 503. */
+  configReport?: () => Promise<{ problems: { field: string; message: string }[]; warnings: { field: string; message: string }[] }>;
 }
 
 export interface ControlApi {
@@ -64,10 +70,11 @@ const STATUS_OF: Record<ReleaseError['kind'], number> = { 'not-found': 404, conf
 
 
 // The bodies, validated once here; unknown keys are refused so a typo is an error, not ignored.
-const note = z.string().max(1000).optional();
+const note = z.string().max(1000, 'at most 1000 characters').optional();
 const publishBody = z.strictObject({
   section: z.string(),
-  manifestUrl: z.url({ protocol: /^https?$/, error: 'manifestUrl must be an absolute http(s) URL' }).max(2048),
+  // One spelling per URL from here on: the checks fetch it, the store keys releases by it.
+  manifestUrl: z.url({ protocol: /^https?$/, error: 'manifestUrl must be an absolute http(s) URL' }).max(2048).transform(normalisedManifestUrl),
   note,
 });
 const activateBody = z.strictObject({ release: z.string().min(1).max(100), note });
@@ -85,12 +92,17 @@ const canaryBody = z.strictObject({
   note,
 });
 const canaryEndBody = z.strictObject({ note });
-const previewBody = z.strictObject({ expiresIn: z.int().min(60).max(MAX_PREVIEW_SECONDS).optional() });
+const previewBody = z.strictObject({ expiresIn: z.int(PREVIEW_SECONDS_RANGE).min(MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE).max(MAX_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE).optional() });
 const tokenBody = z.strictObject({
   name: z.string().min(1).max(64),
   section: z.string().nullable().optional(),
   scopes: z.array(z.string().refine(isScope, 'a scope is releases, messages or section:<section>')).min(1).optional(),
 });
+
+/** A messages audit entry in the audit log's shape: no section, release or `from`. */
+function asAuditEntry(entry: MessageAccessEntry): AuditEntry {
+  return { at: entry.at, actor: entry.actor, action: entry.action, section: null, release: null, from: null, detail: entry.detail };
+}
 
 function parsed<T>(schema: z.ZodType<T>, json: unknown): T {
   const result = schema.safeParse(json);
@@ -157,6 +169,32 @@ interface RequestContext {
 export async function startControlApi(options: ControlApiOptions): Promise<ControlApi> {
   const { store, log } = options;
   const limit = new FailedAuthLimit(options.failedAuth?.max, options.failedAuth?.windowMs);
+  const refusedPublishes = new RefusedPublishLimit(options.refusedPublishes?.max, options.refusedPublishes?.windowMs);
+
+  /** One audit entry per run of publishes held back, with how many there were. */
+  const auditHeldBack = async (runs: HeldBackRun[]) => {
+    for (const run of runs) {
+      const [only, ...others] = run.sections;
+      const window = `${refusedPublishes.max} refused publishes in ${refusedPublishes.windowMs / 60_000} minutes`;
+      await store
+        .audit({
+          actor: run.token,
+          action: 'publish-refused',
+          section: others.length === 0 ? only : null,
+          detail: `${run.count} publish${run.count === 1 ? '' : 'es'} of ${[...run.sections].join(', ')} refused with 429 from ${new Date(run.first).toISOString()} to ${new Date(run.last).toISOString()}, unchecked: the token was over its limit of ${window}`,
+        })
+        .catch((error: unknown) => log(`control: the audit entry of ${run.count} publishes held back for ${run.token} cannot be written: ${(error as Error).message}`));
+    }
+  };
+  const heldBackTimers = new Set<NodeJS.Timeout>();
+  const summariseWhenEnded = (seconds: number) => {
+    const timer = setTimeout(() => {
+      heldBackTimers.delete(timer);
+      void auditHeldBack(refusedPublishes.takeEnded());
+    }, seconds * 1000);
+    timer.unref();
+    heldBackTimers.add(timer);
+  };
 
   const routes: Route[] = [
     {
@@ -166,6 +204,19 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         const input = parsed(publishBody, await body());
         const section = sectionOf(input.section);
         needSection(actor, section);
+        const wait = refusedPublishes.retryAfter(actor.name);
+        if (wait !== undefined) {
+          if (refusedPublishes.heldBack(actor.name, section)) {
+            log(`control: the token ${actor.name} had ${refusedPublishes.max} publishes refused within ${refusedPublishes.windowMs / 60_000} minutes; its publishes are refused unchecked for ${wait} s`);
+            summariseWhenEnded(wait);
+          }
+          throw new Refusal(
+            429,
+            `the token ${actor.name} had ${refusedPublishes.max} publishes refused within ${refusedPublishes.windowMs / 60_000} minutes, so this one was not checked: try again in ${wait} s (the audit log has each refusal's reasons)`,
+            {},
+            { 'Retry-After': String(wait) },
+          );
+        }
         let outcome;
         try {
           outcome = await options.publishChecks({ section, manifestUrl: input.manifestUrl });
@@ -175,15 +226,22 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
           throw new Refusal(503, `the publish checks could not run: ${(error as Error).message}`, {}, { 'Retry-After': '5' });
         }
         if (outcome.refusedOrigin !== undefined) {
-          const error = `${outcome.refusedOrigin} is not one of ${section}'s release origins: nothing was fetched from it`;
-          await store.audit({ actor: actor.name, action: 'publish-refused', section, detail: `${input.manifestUrl}: ${error}` });
-          throw new Refusal(422, error, { origin: outcome.refusedOrigin, checks: outcome.checks });
+          refusedPublishes.refused(actor.name);
+          const allowed = outcome.allowedOrigins ?? [];
+          const error =
+            `${outcome.refusedOrigin} is not one of ${section}'s release origins, so nothing was fetched from it. ` +
+            `${section}'s release origins: ${allowed.length > 0 ? allowed.join(', ') : 'none'} (the origin of config.json's remotes.${section}, and allowedRemoteOrigins). ` +
+            `To publish from ${outcome.refusedOrigin}, the operator adds it to allowedRemoteOrigins in config.json, which the server reads on every publish: no restart ` +
+            `(an origin there may also serve any section to a visit that asks for it with ?remote.<section>=)`;
+          await store.audit({ actor: actor.name, action: 'publish-refused', section, detail: `${input.manifestUrl}: ${outcome.refusedOrigin} is not one of ${section}'s release origins` });
+          throw new Refusal(422, error, { origin: outcome.refusedOrigin, allowedOrigins: allowed, checks: outcome.checks });
         }
         if (!outcome.ok || !outcome.manifest) {
+          refusedPublishes.refused(actor.name);
           const failed = outcome.checks.filter((check) => !check.ok);
           const detail = failed.map((check) => `${check.name}: ${check.detail}`).join('; ');
           await store.audit({ actor: actor.name, action: 'publish-refused', section, detail: `${input.manifestUrl}: ${detail || 'the checks gave no manifest'}` });
-          throw new Refusal(422, `the build failed ${failed.length} check(s): ${failed.map((check) => check.name).join(', ') || 'no manifest'}`, { checks: outcome.checks });
+          throw new Refusal(422, refusalSummary(outcome.checks), { checks: outcome.checks });
         }
         const { release, created } = await store.publish({
           section,
@@ -294,9 +352,15 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         const count = limitText === null ? 100 : Number(limitText);
         if (!Number.isInteger(count) || count < 1 || count > 10_000) throw new Refusal(400, 'limit must be a whole number from 1 to 10000', { field: 'limit' });
         const asked = url.searchParams.get('section');
+        // Who read, exported or deleted messages: shown to a messages token, in the whole log (no section asked).
+        const accesses = asked === null && actor.scopes.includes('messages') && options.messages ? await options.messages.accessLog({ limit: count }) : undefined;
+        // A messages token with no section sees those alone.
+        if (accesses && visibleSections(actor).length === 0) return [200, accesses.map(asAuditEntry)];
         // An integrator sees everything, token changes included; a section token its sections' entries.
         const sections = asked === null && actor.scopes.includes('releases') ? undefined : sectionsToShow(actor, asked);
-        return [200, await store.auditLog({ sections, limit: count })];
+        const entries = await store.auditLog({ sections, limit: count });
+        if (!accesses) return [200, entries];
+        return [200, [...entries, ...accesses.map(asAuditEntry)].sort((a, b) => b.at.localeCompare(a.at)).slice(0, count)];
       },
     },
     {
@@ -326,20 +390,32 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     },
     {
       method: 'GET',
+      pattern: /^\/api\/config$/,
+      // Any valid token: what the file being served gets wrong is every team's to know, and holds no secret.
+      async handle() {
+        if (!options.configReport) throw new Refusal(503, 'the config.json report is not available on this server');
+        return [200, await options.configReport()];
+      },
+    },
+    {
+      method: 'GET',
       pattern: /^\/api\/messages$/,
       async handle({ actor, url }) {
         const messages = needMessages(actor);
         const sinceText = url.searchParams.get('since');
         const since = sinceText === null ? undefined : new Date(sinceText);
         if (since && Number.isNaN(since.getTime())) throw new Refusal(400, 'since is not a date', { field: 'since' });
-        return [200, await messages.list({ since })];
+        // A listing for an export says so, and in which format: the audit log tells a look from a copy.
+        const format = url.searchParams.get('export');
+        if (format !== null && format !== 'csv' && format !== 'json') throw new Refusal(400, 'export is csv or json', { field: 'export' });
+        return [200, await messages.operator(actor.name).list({ since, ...(format === null ? {} : { export: format }) })];
       },
     },
     {
       method: 'GET',
       pattern: /^\/api\/messages\/([^/]+)$/,
       async handle({ actor }, [id]) {
-        const message = await needMessages(actor).get(id!);
+        const message = await needMessages(actor).operator(actor.name).get(id!);
         if (!message) throw new Refusal(404, `no message ${id}`);
         return [200, message];
       },
@@ -348,7 +424,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
       method: 'DELETE',
       pattern: /^\/api\/messages\/([^/]+)$/,
       async handle({ actor }, [id]) {
-        if (!(await needMessages(actor).delete(id!))) throw new Refusal(404, `no message ${id}`);
+        if (!(await needMessages(actor).operator(actor.name).delete(id!))) throw new Refusal(404, `no message ${id}`);
         return [200, { deleted: id }];
       },
     },
@@ -444,16 +520,20 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (fromBrowser(req)) throw new Refusal(403, 'the control API does not answer browsers');
     const address = req.socket.remoteAddress ?? 'unknown';
-    const wait = limit.retryAfter(address);
-    if (wait !== undefined) throw new Refusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
 
     const header = req.headers.authorization ?? '';
     const bearer = /^Bearer +(\S+)\s*$/i.exec(header)?.[1];
+    if (!bearer) throw new Refusal(401, 'a token is needed: Authorization: Bearer <token>', {}, { 'WWW-Authenticate': 'Bearer' });
+    // A valid token is always let in: the limit slows guessing, and must not
+    // let anyone who shares the owner's address (any local process, every
+    // runner behind a CI proxy) lock the owner out.
     const actor = await store.authenticate(bearer);
     if (!actor) {
+      const wait = limit.retryAfter(address);
+      if (wait !== undefined) throw new Refusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
       limit.fail(address);
-      if (bearer) log(`control: a request from ${address} with an unknown or revoked token (${req.method} ${req.url?.split('?')[0]})`);
-      throw new Refusal(401, bearer ? 'the token is unknown or revoked' : 'a token is needed: Authorization: Bearer <token>', {}, { 'WWW-Authenticate': 'Bearer' });
+      log(`control: a request from ${address} with an unknown or revoked token (${req.method} ${req.url?.split('?')[0]})`);
+      throw new Refusal(401, 'the token is unknown or revoked', {}, { 'WWW-Authenticate': 'Bearer' });
     }
 
     const url = new URL(req.url ?? '/', 'http://control.invalid');
@@ -517,10 +597,14 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   return {
     port,
     url: `http://${host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    async close() {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      // Runs of held-back publishes not yet summed up are written now, not lost.
+      for (const timer of heldBackTimers) clearTimeout(timer);
+      await auditHeldBack(refusedPublishes.takeEnded(Date.now(), true));
+    },
   };
 }

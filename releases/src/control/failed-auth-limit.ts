@@ -1,8 +1,9 @@
 /**
  * Failed authentications per client address, in this process's memory: a
  * token is 32 random bytes, so this is not what keeps one from being
- * guessed; it keeps a script that tries tokens (or a CI job with a stale
- * one) from hammering the database, and shows up in the log.
+ * guessed; it slows a script that tries tokens (or a CI job with a stale
+ * one), and shows up in the log. It holds back bad tokens only: a request
+ * with a valid token is never refused by it, whoever shares its address.
  */
 export class FailedAuthLimit {
   private readonly failures = new Map<string, number[]>();

@@ -6,7 +6,7 @@ import { CONTROL_TOKEN_FILE, type Database, type Listening, type Sql } from '@po
 import { addSignal, readCanaryCounts, type CanaryCounts, type SignalKind } from '../canary/canary-counts';
 import { canarySettingsProblem, describeThresholds, type CanaryOptions, type CanarySettings } from '../canary/canary-settings';
 import { CANARY_DEFAULTS, type ActiveReleases, type Actor, type AuditAction, type AuditEntry, type Canary, type CheckResult, type Release, type ReleaseState, type Scope, type ServedState } from '../release';
-import { ALL_SCOPES, ENVIRONMENT_ACTOR, isScope, isSection, OWNER_TOKEN_NAME } from '../scopes';
+import { ALL_SCOPES, BACKGROUND_CHECK_ACTOR, ENVIRONMENT_ACTOR, isScope, isSection, OWNER_TOKEN_NAME, reservedNameProblem, sectionOfScopes, SERVER_ACTOR } from '../scopes';
 import { migrateCanaries } from './canary-migrations';
 import { ReleaseError } from './release-error';
 import { migrateReleases } from './release-migrations';
@@ -16,6 +16,9 @@ export const RELEASES_CHANNEL = 'portico_releases';
 
 /** How often `watch` looks at the database besides listening: the bound on a lost notification. */
 export const WATCH_POLL_MS = 5000;
+
+/** How often `watch` tries to listen again once its connection is lost (a database restart): well within a second of the database answering. */
+export const RELISTEN_MS = 300;
 
 /** A release found broken after it was published (its files removed or changed on its host). */
 export interface BrokenMark {
@@ -52,9 +55,9 @@ export interface PublishInput {
 /** A section's state: what its visitors get, and what a rollback would go back to. */
 export interface SectionState {
   active: StateRelease | null;
-  /** The release a rollback without a release id would make active. */
+  /** The release a rollback without a release id would make active; null with an active release: config.json's URL. */
   previous: ShownRelease | null;
-  /** When the active release became active (its activation, or the rollback back to it), and by whom. */
+  /** When the active release became active (its activation, or the rollback back to it, or to config.json's URL), and by whom. */
   since: string | null;
   by: string | null;
   /** While a canary runs: the candidate, the share of visits it gets, and its thresholds and start. */
@@ -81,7 +84,9 @@ export interface CanarySettlement {
 /** The answer to an activation or a rollback. */
 export interface SectionSwitch {
   section: SectionId;
+  /** Null: the section serves config.json's URL. */
   active: ShownRelease | null;
+  /** What a rollback without a release would make active (null: config.json's URL); with no active release, the release just replaced. */
   previous: ShownRelease | null;
 }
 
@@ -164,6 +169,9 @@ function toCanary(row: CanaryRow): StoredCanary {
     candidate: shown(stored),
   };
 }
+
+/** The audit detail of a rollback that leaves a section with no release. */
+const CONFIG_URL_AGAIN = "back to config.json's URL: no release is active";
 
 /** `a; b`, leaving out what is empty: several facts in one audit detail. */
 const joined = (...parts: (string | null | undefined)[]) => parts.filter((part) => part).join('; ');
@@ -359,8 +367,9 @@ export class ReleaseStore {
       states[section] = {
         active: pick(active),
         previous: pick(previous),
-        since: active !== undefined && change?.changed_at ? iso(change.changed_at) : null,
-        by: active !== undefined ? (change?.changed_by ?? null) : null,
+        // A section rolled back to config.json's URL shows since when and by whom too.
+        since: change?.changed_at ? iso(change.changed_at) : null,
+        by: change?.changed_at ? (change.changed_by ?? null) : null,
       };
       const running = canaries.get(section);
       if (running) {
@@ -399,19 +408,22 @@ export class ReleaseStore {
   /**
    * Goes back in the section's history. Without a release: one step (the
    * active release is popped, the one below becomes active; twice in a row
-   * goes back two). To a release lower in the history: down to it. To one
-   * not in it: pushed, as an activation. 409 when there is nothing to go
-   * back to, or the release is the active one.
+   * goes back two). Below the first release is the state before it,
+   * config.json's URL: rolling back the only release in the history returns
+   * the section there (`active` null; the answer's `previous` is the release
+   * it replaced, the one to activate to undo it). To a release lower in the
+   * history: down to it. To one not in it: pushed, as an activation. 409
+   * when the section serves config.json's URL already, or the release is
+   * the active one.
    */
   rollback(section: SectionId, releaseId: string | undefined, actor: string, note?: string | null): Promise<SectionSwitch> {
     return this.change(section, actor, async (sql, stack) => {
       const top = stack[0];
       if (releaseId === undefined) {
-        if (!top) throw new ReleaseError('conflict', `${section} has no active release to roll back from`);
+        if (!top) throw new ReleaseError('conflict', `${section} has no active release to roll back from: it serves the URL in config.json already`);
         const below = stack[1];
-        if (!below) throw new ReleaseError('conflict', `${section} has no earlier release to roll back to: ${top.release_id} is the only one in its history`);
         await sql.query('UPDATE release_activations SET popped_at = now() WHERE seq = $1', [top.seq]);
-        return { action: 'rollback', release: below.release_id, from: top.release_id, detail: note ?? '' };
+        return { action: 'rollback', release: below?.release_id ?? null, from: top.release_id, detail: below ? (note ?? '') : joined(note, CONFIG_URL_AGAIN) };
       }
       await this.releaseOf(sql, section, releaseId);
       if (top?.release_id === releaseId) throw new ReleaseError('conflict', `${releaseId} is already the active release of ${section}`);
@@ -473,7 +485,7 @@ export class ReleaseStore {
   private change(
     section: SectionId,
     actor: string,
-    work: (sql: Sql, stack: StackEntry[]) => Promise<{ action: AuditAction; release: string; from: string | null; detail: string }>,
+    work: (sql: Sql, stack: StackEntry[]) => Promise<{ action: AuditAction; release: string | null; from: string | null; detail: string }>,
   ): Promise<SectionSwitch> {
     return this.locked(section, async (sql, { stack, canary }) => {
       const done = await work(sql, stack);
@@ -483,7 +495,13 @@ export class ReleaseStore {
         detail = joined(detail, `ended the canary of ${canary.canary.release.id} (${canary.canary.percent} % of visits)`);
       }
       await this.announce(sql, section, { actor, ...done, detail }, true);
-      return this.switchOf(sql, section);
+      const switched = await this.switchOf(sql, section);
+      // Back on config.json's URL, no release is a rollback's target: the answer names the release it replaced instead.
+      if (switched.active === null && done.from !== null) {
+        const [replaced] = await sql.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases r WHERE id = $1`, [done.from]);
+        return { ...switched, previous: replaced ? shown(toStored(replaced)) : null };
+      }
+      return switched;
     });
   }
 
@@ -628,7 +646,7 @@ export class ReleaseStore {
     return this.db.transaction(async (sql) => {
       const [first] = await sql.query<{ section: SectionId }>('UPDATE releases SET broken_at = now(), broken_detail = $2 WHERE id = $1 AND broken_at IS NULL RETURNING section', [id, detail]);
       if (first) {
-        await this.record(sql, { actor: 'background-check', action: 'broken', section: first.section, release: id, detail });
+        await this.record(sql, { actor: BACKGROUND_CHECK_ACTOR, action: 'broken', section: first.section, release: id, detail });
         return true;
       }
       return (await sql.query('UPDATE releases SET broken_detail = $2 WHERE id = $1 RETURNING id', [id, detail])).length > 0;
@@ -639,7 +657,7 @@ export class ReleaseStore {
   async clearBroken(id: string): Promise<void> {
     await this.db.transaction(async (sql) => {
       const [cleared] = await sql.query<{ section: SectionId }>('UPDATE releases SET broken_at = NULL, broken_detail = NULL WHERE id = $1 AND broken_at IS NOT NULL RETURNING section', [id]);
-      if (cleared) await this.record(sql, { actor: 'background-check', action: 'broken', section: cleared.section, release: id, detail: 'whole again: no longer broken' });
+      if (cleared) await this.record(sql, { actor: BACKGROUND_CHECK_ACTOR, action: 'broken', section: cleared.section, release: id, detail: 'whole again: no longer broken' });
     });
   }
 
@@ -727,16 +745,24 @@ export class ReleaseStore {
   /**
    * A new token, random, returned this once and stored as its sha256. With a
    * section and no scopes it is that section's token; with neither, an
-   * integrator's (`releases`).
+   * integrator's (`releases`). With both, the scopes must act on that section
+   * alone (its `section:` scope, and perhaps `messages`): a token filed under
+   * one section must not act on another (400). With scopes alone, the
+   * section is the one they act on, if one.
    */
   async createToken(options: { name: string; section?: SectionId | null; scopes?: readonly Scope[]; actor: string }): Promise<CreatedToken> {
     const { name, actor } = options;
-    if (!TOKEN_NAME.test(name)) throw new ReleaseError('invalid', `a token's name is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
-    if (name === ENVIRONMENT_ACTOR || name === OWNER_TOKEN_NAME) throw new ReleaseError('conflict', `the name ${name} is reserved`);
-    const section = options.section ?? null;
-    if (section !== null && !isSection(section)) throw new ReleaseError('not-found', `no section ${JSON.stringify(section)}`);
-    const scopes = [...new Set(options.scopes ?? [section ? (`section:${section}` as const) : 'releases'])];
-    if (scopes.length === 0 || !scopes.every(isScope)) throw new ReleaseError('invalid', `scopes are releases, messages or section:<${SECTION_IDS.join('|')}>`);
+    const reserved = reservedNameProblem(name);
+    if (reserved) throw new ReleaseError('invalid', reserved, 'name');
+    if (!TOKEN_NAME.test(name)) throw new ReleaseError('invalid', `a token's name is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`, 'name');
+    const given = options.section ?? null;
+    if (given !== null && !isSection(given)) throw new ReleaseError('not-found', `no section ${JSON.stringify(given)}`);
+    const scopes = [...new Set(options.scopes ?? [given ? (`section:${given}` as const) : 'releases'])];
+    if (scopes.length === 0 || !scopes.every(isScope)) throw new ReleaseError('invalid', `scopes are releases, messages or section:<${SECTION_IDS.join('|')}>`, 'scopes');
+    const section = given ?? sectionOfScopes(scopes);
+    if (given !== null && sectionOfScopes(scopes) !== given) {
+      throw new ReleaseError('invalid', `scopes: ${scopes.join(', ')} disagree with section ${given}: a token of ${given} holds section:${given} (and perhaps messages), nothing that acts on another section`, 'scopes');
+    }
     return this.db.transaction(async (sql) => {
       const token = randomBytes(32).toString('base64url');
       const inserted = await sql.query('INSERT INTO release_tokens (name, scopes, hash, created_by) VALUES ($1, $2::text[], $3, $4) ON CONFLICT DO NOTHING RETURNING id', [
@@ -762,8 +788,7 @@ export class ReleaseStore {
     return this.db.transaction(async (sql) => {
       const [revoked] = await sql.query<{ scopes: Scope[] }>('UPDATE release_tokens SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL RETURNING scopes', [name]);
       if (!revoked) return false;
-      const section = revoked.scopes.find((scope) => scope.startsWith('section:'))?.slice('section:'.length) ?? null;
-      await this.record(sql, { actor, action: 'token', section: isSection(section) ? section : null, detail: `revoked ${name}` });
+      await this.record(sql, { actor, action: 'token', section: sectionOfScopes(revoked.scopes.filter(isScope)), detail: `revoked ${name}` });
       return true;
     });
   }
@@ -811,7 +836,7 @@ export class ReleaseStore {
       } finally {
         rmSync(temporary, { force: true });
       }
-      await this.record(sql, { actor: 'server', action: 'token', detail: `created ${OWNER_TOKEN_NAME} (${ALL_SCOPES.join(', ')}) at first start, written to ${file}` });
+      await this.record(sql, { actor: SERVER_ACTOR, action: 'token', detail: `created ${OWNER_TOKEN_NAME} (${ALL_SCOPES.join(', ')}) at first start, written to ${file}` });
       return file;
     });
   }
@@ -833,43 +858,86 @@ export class ReleaseStore {
   /**
    * Calls `onChange(section)` after each activation or rollback on any
    * server: at once through LISTEN, and from a poll every `pollMs` that
-   * catches what a dropped connection missed (listening again meanwhile).
-   * A change may be reported more than once; the caller reads `active()`.
+   * catches what a lost notification missed. A listening connection that is
+   * lost (the database restarted) is listened again every RELISTEN_MS until
+   * the database answers, then the generations are read at once: the
+   * changes made meanwhile are reported within a second of the database
+   * answering, not at the next poll. A change may be reported more than
+   * once; the caller reads `active()`.
    */
   async watch(onChange: (section: SectionId) => void, options: { pollMs?: number } = {}): Promise<{ close(): Promise<void> }> {
     const generations = async () => new Map((await this.db.query<{ section: SectionId; generation: string }>('SELECT section, generation::text AS generation FROM release_sections')).map((row) => [row.section, row.generation]));
-    // With the database away at first, every section counts as changed at the first poll that reaches it.
+    // With the database away at first, every section counts as changed at the first read that reaches it.
     let known = await generations().catch(() => new Map<SectionId, string>());
     let listening: Listening | undefined;
     let closed = false;
-    const listen = async () => {
-      try {
-        listening = await this.db.listen(RELEASES_CHANNEL, (payload) => {
-          if (isSection(payload)) onChange(payload);
-        });
-      } catch {
-        // The next poll listens again.
-        listening = undefined;
+
+    // One read of the generations at a time; one asked for meanwhile runs after it, on fresh data.
+    let reading: Promise<void> | undefined;
+    let readAgain = false;
+    const catchUp = (): Promise<void> => {
+      if (reading) {
+        readAgain = true;
+        return reading;
       }
-    };
-    await listen();
-    let polling = false;
-    const poll = async () => {
-      if (polling || closed) return;
-      polling = true;
-      try {
-        if (!listening?.alive) {
-          await listening?.close().catch(() => undefined);
-          await listen();
+      reading = (async () => {
+        try {
+          const now = await generations();
+          for (const [section, generation] of now) if (known.get(section) !== generation && isSection(section)) onChange(section);
+          known = now;
+        } catch {
+          // The database is away: what was last known stays served; the next read tries again.
         }
-        const now = await generations();
-        for (const [section, generation] of now) if (known.get(section) !== generation && isSection(section)) onChange(section);
-        known = now;
-      } catch {
-        // The database is away: what was last known stays served; the next poll tries again.
-      } finally {
-        polling = false;
-      }
+      })().finally(() => {
+        reading = undefined;
+        if (readAgain && !closed) {
+          readAgain = false;
+          void catchUp();
+        }
+      });
+      return reading;
+    };
+
+    // One attempt to listen at a time; a lost connection is tried again every RELISTEN_MS.
+    let listenAttempt: Promise<boolean> | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    const listen = (): Promise<boolean> =>
+      (listenAttempt ??= (async () => {
+        if (closed) return false;
+        if (listening?.alive) return true;
+        await listening?.close().catch(() => undefined);
+        try {
+          listening = await this.db.listen(
+            RELEASES_CHANNEL,
+            (payload) => {
+              if (isSection(payload)) onChange(payload);
+            },
+            relistenSoon,
+          );
+          return true;
+        } catch {
+          listening = undefined;
+          return false;
+        }
+      })().finally(() => (listenAttempt = undefined)));
+    function relistenSoon(): void {
+      if (closed || retry) return;
+      retry = setTimeout(() => {
+        retry = undefined;
+        void listen().then((listens) => {
+          // Listening again: what changed while nobody listened is read now.
+          if (listens) void catchUp();
+          else relistenSoon();
+        });
+      }, RELISTEN_MS);
+      retry.unref();
+    }
+
+    if (!(await listen())) relistenSoon();
+    const poll = async () => {
+      if (closed) return;
+      if (!(await listen())) relistenSoon();
+      await catchUp();
     };
     const timer = setInterval(() => void poll(), options.pollMs ?? WATCH_POLL_MS);
     timer.unref();
@@ -877,6 +945,8 @@ export class ReleaseStore {
       async close() {
         closed = true;
         clearInterval(timer);
+        clearTimeout(retry);
+        await listenAttempt?.catch(() => undefined);
         await listening?.close().catch(() => undefined);
       },
     };

@@ -1,10 +1,14 @@
-import { fill, fillParts, useConfig, type LegalConfig } from '@portico/shared-config';
+import { fill, fillParts, type LegalConfig } from '@portico/shared-config';
+import type { Market } from '@portico/contract/languages';
 import { useAboutText } from '../i18n/use-about-text';
 import { DetailList } from './detail-list';
 import { ExternalLink } from './external-link';
-import { OJK_CONTACT, RBI_COMPLAINTS } from './regulators';
+import { REGULATOR_CHANNEL } from './regulators';
 
 export interface LegalDisclosuresProps {
+  /** The market this page is for (it follows the language). */
+  market: Market;
+  /** That market's lender: its block of config.json's `legal`, valid fields only. */
   legal: LegalConfig;
 }
 
@@ -12,17 +16,17 @@ export interface LegalDisclosuresProps {
 const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, '')}`;
 
 /**
- * Who the lender is and where a borrower can complain: the company's
- * registered details, its grievance officer, then the regulator of
- * `legal.market`. Labels follow the page's language; which regulator is
- * named follows the market. No regulator is ever said to "approve" anything.
+ * Who lends to this market's borrowers and where they can complain: the
+ * company's registered details, its grievance officer first, then the
+ * market's regulator (India: the RBI's Complaint Management System;
+ * Indonesia: OJK's consumer service), whose words are this market's
+ * language pack. No regulator is ever said to "approve" anything.
  */
-export function LegalDisclosures({ legal }: LegalDisclosuresProps) {
+export function LegalDisclosures({ market, legal }: LegalDisclosuresProps) {
   const text = useAboutText();
-  const { comName } = useConfig();
   const labels = text.legal;
   const grievance = text.grievance;
-  const regulator = text.regulator;
+  const channel = REGULATOR_CHANNEL[market];
   const officer = legal.grievanceOfficer;
 
   const company = [
@@ -30,6 +34,7 @@ export function LegalDisclosures({ legal }: LegalDisclosuresProps) {
     [labels.registrationNumber, legal.registrationNumber],
     [labels.licenceNumber, legal.licenceNumber],
     [labels.registeredAddress, legal.registeredAddress],
+    [labels.association, legal.association],
     [labels.website, legal.website && <ExternalLink href={legal.website}>{legal.website}</ExternalLink>],
     [labels.phone, legal.phone && <a href={telHref(legal.phone)}>{legal.phone}</a>],
   ] as const;
@@ -47,37 +52,25 @@ export function LegalDisclosures({ legal }: LegalDisclosuresProps) {
         <section className="about-section__block">
           <h3>{labels.heading}</h3>
           <DetailList details={company} />
-          {legal.market === 'ID' && legal.licenceNumber && (
-            <p>{fill(regulator.ojkLicensed, { company: legal.companyName ?? comName ?? text.unnamedCompany })}</p>
-          )}
+          {/* Only with a licence number is the lender said to hold one. */}
+          {legal.licenceNumber && legal.companyName && <p>{fill(text.regulator.licensed, { company: legal.companyName })}</p>}
         </section>
       )}
-      {(hasOfficer || legal.market) && (
-        <section className="about-section__block">
-          <h3>{grievance.heading}</h3>
-          {hasOfficer && (
-            <>
-              <p>{grievance.intro}</p>
-              <DetailList details={officerDetails} />
-            </>
-          )}
-          {legal.market === 'IN' && (
-            <p>
-              {fillParts(regulator.rbiComplaint, {
-                link: <ExternalLink href={RBI_COMPLAINTS.url}>{RBI_COMPLAINTS.label}</ExternalLink>,
-              })}
-            </p>
-          )}
-          {legal.market === 'ID' && (
-            <p>
-              {fillParts(regulator.ojkContact, {
-                phone: <a href={`tel:${OJK_CONTACT.phone}`}>{OJK_CONTACT.phone}</a>,
-                link: <ExternalLink href={OJK_CONTACT.url}>{OJK_CONTACT.label}</ExternalLink>,
-              })}
-            </p>
-          )}
-        </section>
-      )}
+      <section className="about-section__block">
+        <h3>{grievance.heading}</h3>
+        {hasOfficer && (
+          <>
+            <p>{grievance.intro}</p>
+            <DetailList details={officerDetails} />
+          </>
+        )}
+        <p>
+          {fillParts(text.regulator.escalation, {
+            link: <ExternalLink href={channel.url}>{channel.label}</ExternalLink>,
+            phone: channel.phone && <a href={`tel:${channel.phone}`}>{channel.phone}</a>,
+          })}
+        </p>
+      </section>
     </>
   );
 }

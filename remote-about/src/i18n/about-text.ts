@@ -3,13 +3,18 @@ export interface AboutText {
   heading: string;
   body: string;
   unnamedCompany: string;
-  /** Labels of the lender's disclosures (config.json `legal`). */
+  /**
+   * Labels of the lender's disclosures (this market's block of config.json's
+   * `legal`), named as this market's rules name them: each language is one
+   * market's page.
+   */
   legal: {
     heading: string;
     companyName: string;
     registrationNumber: string;
     licenceNumber: string;
     registeredAddress: string;
+    association: string;
     website: string;
     phone: string;
   };
@@ -21,15 +26,16 @@ export interface AboutText {
     phone: string;
   };
   /**
-   * What each market's regulator offers a borrower, written in this pack's
-   * language; which one shows follows `legal.market`, not the language.
+   * This market's regulator, fixed text (English: India's RBI; Indonesian:
+   * Indonesia's OJK): nothing of it comes from config.json.
    */
   regulator: {
-    /** India: `{link}` is the RBI's complaint management system. */
-    rbiComplaint: string;
-    /** Indonesia, only with a licence number: `{company}` is the legal name. */
-    ojkLicensed: string;
-    /** Indonesia: `{phone}` is OJK's 157 line, `{link}` its contact site. */
-    ojkContact: string;
+    /** Only with a licence number: `{company}` is the legal name. */
+    licensed: string;
+    /**
+     * The borrower's path after the lender's own: `{link}` is the
+     * regulator's complaint channel, `{phone}` its phone line where it has one.
+     */
+    escalation: string;
   };
 }

@@ -1,6 +1,6 @@
 import type { AboutText } from './about-text';
 
-/** The about section's texts in Indonesian (Indonesia). */
+/** The about section's texts in Indonesian: the Indonesia page. */
 export const id: AboutText = {
   heading: 'Tentang Kami',
   body: '{company} menyediakan pinjaman pribadi jangka pendek bagi karyawan, dengan pengajuan online yang mudah dan ketentuan yang jelas.',
@@ -8,23 +8,23 @@ export const id: AboutText = {
   legal: {
     heading: 'Informasi perusahaan',
     companyName: 'Nama badan hukum',
-    registrationNumber: 'Nomor registrasi',
-    licenceNumber: 'Nomor izin',
+    registrationNumber: 'Nomor Induk Berusaha (NIB)',
+    licenceNumber: 'Nomor izin OJK',
     registeredAddress: 'Alamat terdaftar',
+    association: 'Asosiasi industri',
     website: 'Situs web',
     phone: 'Telepon',
   },
   grievance: {
     heading: 'Pengaduan',
-    intro: 'Untuk pengaduan tentang pinjaman atau tentang layanan kami, hubungi petugas penanganan pengaduan kami:',
-    name: 'Petugas pengaduan',
+    intro: 'Sampaikan pengaduan tentang pinjaman atau tentang layanan kami lebih dulu kepada petugas penanganan pengaduan kami:',
+    name: 'Petugas penanganan pengaduan',
     email: 'Email',
     phone: 'Telepon',
   },
   regulator: {
-    rbiComplaint:
-      'Jika pengaduan Anda tidak terselesaikan dalam 30 hari, atau Anda tidak puas dengan tanggapannya, Anda dapat meneruskannya ke Reserve Bank of India melalui Complaint Management System di {link}.',
-    ojkLicensed: '{company} berizin dan diawasi oleh Otoritas Jasa Keuangan (OJK).',
-    ojkContact: 'Anda juga dapat menghubungi layanan konsumen OJK: telepon {phone} atau kunjungi {link}.',
+    licensed: '{company} berizin dan diawasi oleh Otoritas Jasa Keuangan (OJK).',
+    escalation:
+      'Jika pengaduan Anda tidak kami selesaikan atau Anda tidak puas dengan tanggapan kami, Anda dapat menyampaikannya ke layanan konsumen Otoritas Jasa Keuangan (OJK): telepon {phone} atau kunjungi {link}.',
   },
 };

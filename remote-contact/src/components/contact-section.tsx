@@ -21,7 +21,8 @@ const isBlank = (value: string) => value.trim() === '';
  * The contact form of the specification (points 5 and 8): all three fields
  * are required and a field of spaces counts as empty. A complete message is
  * posted to `/api/contact`; the success toast waits for the server to store
- * it, and any failure keeps what was typed and says why until the next send.
+ * it, which empties the form and shows the thank-you; any failure keeps what
+ * was typed and says why until the next send.
  */
 export function ContactSection(_props: SectionProps) {
   const text = useContactText();
@@ -38,6 +39,7 @@ export function ContactSection(_props: SectionProps) {
   const sendButton = useRef<HTMLButtonElement>(null);
   const focusedAtSend = useRef<Element | null>(null);
   const form = useRef<HTMLFormElement>(null);
+  const thanks = useRef<HTMLParagraphElement>(null);
 
   // Hydrating the server's HTML: what was typed before (the fields work
   // without this code, and a language switch fills them in again) is in the
@@ -63,11 +65,29 @@ export function ContactSection(_props: SectionProps) {
       return;
     }
     focusedAtSend.current = document.activeElement;
-    const outcome = await send({ ...values, language, [HONEYPOT_FIELD]: trap.current?.value ?? '' });
+    const sent = values;
+    const outcome = await send({ ...sent, language, [HONEYPOT_FIELD]: trap.current?.value ?? '' });
     if (!outcome) return;
-    if (outcome.kind === 'stored') show('success', text.success);
-    else show('failure', text.notSent);
+    if (outcome.kind !== 'stored') {
+      show('failure', text.notSent);
+      return;
+    }
+    show('success', text.success);
+    // Delivered, so the form is empty again: nothing to send twice, and
+    // nothing for a language switch to carry to the next page. A field
+    // changed while it was sending keeps the change.
+    setValues((current) => Object.fromEntries(FIELDS.map((name) => [name, current[name] === sent[name] ? '' : current[name]])) as Record<Field, string>);
+    setChecked(false);
   };
+
+  // The thank-you is the answer to the send: on screen, clear of the header
+  // and of the toast (its scroll margins), not below the fold of a phone.
+  const storedAttempt = last?.outcome.kind === 'stored' ? last.attempt : undefined;
+  useEffect(() => {
+    if (storedAttempt === undefined) return;
+    const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+    thanks.current?.scrollIntoView?.({ block: 'nearest', behavior: reduceMotion ? 'auto' : 'smooth' });
+  }, [storedAttempt]);
 
   // A button that was disabled while sending, or a Try again that went with
   // its alert, may have dropped the focus to the page: give it back.
@@ -161,7 +181,9 @@ export function ContactSection(_props: SectionProps) {
         )}
       </form>
       {last?.outcome.kind === 'stored' && (
-        <p className="contact-section__thanks">{fill(text.thanks, { name: last.draft.name.trim() })}</p>
+        <p ref={thanks} className="contact-section__thanks">
+          {fill(text.thanks, { name: last.draft.name.trim() })}
+        </p>
       )}
       <PrivacyNote text={text} language={language} />
       <Toast toast={toast} />

@@ -1,5 +1,5 @@
 import { fill, fillParts, formatWholeNumber, useConfig } from '@portico/shared-config';
-import { localeOf, type Language } from '@portico/contract/languages';
+import { localeOf, marketOf, type Language } from '@portico/contract/languages';
 import type { ContactText } from '../i18n/contact-text';
 
 /** What the server applies when config.json sets no `contact.retentionDays`. */
@@ -13,8 +13,8 @@ export interface PrivacyNoteProps {
 /**
  * What is kept, why, for how long and whom to ask to delete it, from the
  * same config.json the server reads its retention period from. The grievance
- * officer, when `legal` names one, handles deletion requests; otherwise the
- * site's own e-mail.
+ * officer of the page's market, when its block of `legal` names one, handles
+ * deletion requests; otherwise the site's own e-mail.
  */
 export function PrivacyNote({ text, language }: PrivacyNoteProps) {
   const { email, legal, contact } = useConfig();
@@ -22,7 +22,7 @@ export function PrivacyNote({ text, language }: PrivacyNoteProps) {
   // From the pack, not Intl's units: the note hydrates with the page, and
   // the first use of Intl costs a phone over 100 ms (see formatMoney).
   const period = fill(days === 1 ? text.retentionPeriod.one : text.retentionPeriod.other, { days: formatWholeNumber(days, localeOf(language)) });
-  const officer = legal?.grievanceOfficer;
+  const officer = legal?.[marketOf(language)]?.grievanceOfficer;
   const mail = (address: string) => <a href={`mailto:${address}`}>{address}</a>;
 
   const ask =

@@ -8,7 +8,7 @@ export const en: ContactText = {
     'We keep your name, telephone number, message, language and the time you sent it, only to answer you, and delete them after {period}.',
   retentionPeriod: { one: '{days} day', other: '{days} days' },
   privacyDelete: 'To have them deleted sooner, write to {email}.',
-  privacyDeleteOfficer: 'To have them deleted sooner, write to our grievance officer, {officer}, at {email}.',
+  privacyDeleteOfficer: 'To have them deleted sooner, write to our grievance redressal officer, {officer}, at {email}.',
   privacyDeleteHere: 'To have them deleted sooner, ask us with this form.',
   thanks: 'Thank you, {name}. Your message has reached us, and we will get back to you.',
   name: 'Name',

@@ -41,7 +41,7 @@ beforeAll(async () => {
       notify = onChange;
       return Promise.resolve({ close: () => Promise.resolve() });
     },
-    openPreview: () => Promise.resolve({ refused: 'invalid' }),
+    openPreview: (token) => Promise.resolve(token === 'a-valid-link' ? { release: CANDIDATE, expiresAt: new Date(Date.now() + 3_600_000) } : { refused: 'invalid' }),
     healthToken: (releases) => `token-for-${releases.contact}`,
     signal: (signal) => {
       signals.push(signal);
@@ -139,4 +139,19 @@ test("a 5xx answer of /api/contact while Contact's canary runs counts against th
     { section: 'contact', releaseId: ACTIVE.id, kind: 'contact-5xx', detail: '/api/contact answered 503' },
   ]);
   contactStatus = 201;
+});
+
+test('a preview visit sets no cookie while a canary runs, whether its link is valid or not', async () => {
+  // The canary served again, whatever the test before left.
+  notify();
+  for (let tries = 0; !running.releases().canaries.contact && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(running.releases().canaries.contact?.release.id).toBe(CANDIDATE.id);
+  for (const path of ['/?preview=a-valid-link', '/index.html?preview=a-valid-link', '/?preview=an-altered-link']) {
+    const page = await fetch(`${running.url}${path}`);
+    expect([path, page.status, page.headers.get('set-cookie')]).toEqual([path, 200, null]);
+  }
+  const previewed = (await (await fetch(`${running.url}/config.json?preview=a-valid-link`)).json()) as { remotes: { contact: string }; preview?: { release: string } };
+  expect(previewed).toMatchObject({ remotes: { contact: CANDIDATE.manifestUrl }, preview: { release: CANDIDATE.id } });
+  // The same page without the link draws a cohort as before.
+  expect((await fetch(running.url)).headers.get('set-cookie')).toMatch(/^portico_cohort=\d{1,2};/);
 });

@@ -33,7 +33,7 @@ test('the sitemap lists the page in both languages, each with both hreflang alte
   expect(alternates).toEqual(
     [1, 2].flatMap(() => [
       'en-IN https://www.portico.example/',
-      'id https://www.portico.example/?type=2',
+      'id-ID https://www.portico.example/?type=2',
       'x-default https://www.portico.example/',
     ]),
   );

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { APP_DIRS } from '@portico/contract/sections';
 import { startPortico, type RunningPortico } from '../portico-server';
-import { SECTION_WORKER_PATH, SHELL_WORKER_PATH } from '../ssr/server-rendering';
+import { SECTION_WORKER_PATH, SHELL_WORKER_PATH } from '../ssr/render-limits';
 
 /**
  * The worker side of the channel (node-sections/src/page/line-channel.ts): JSON

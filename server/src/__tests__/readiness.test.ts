@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import path from 'node:path';
-import { SHELL_WORKER_PATH } from '../ssr/server-rendering';
+import { SHELL_WORKER_PATH } from '../ssr/render-limits';
 import { startPortico, type PorticoServerOptions, type RunningPortico } from '../portico-server';
 import { httpRequest, INDEX_HTML, makeBuiltSite, portOf, rawRequest } from './built-site';
 import { channel, writeFakeWorkers } from './fake-workers';

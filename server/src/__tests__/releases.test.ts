@@ -150,7 +150,7 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     expect(JSON.stringify(listed.body)).not.toContain(throwing.origin);
   });
 
-  test('rollback to the release two back, and a plain rollback, reach both servers', async () => {
+  test("rollback to the release two back, then to config.json's URL, reach both servers; past that a rollback has nowhere to go", async () => {
     const v2 = await api('POST', '/api/releases', { section: 'contact', manifestUrl: `${second.origin}/mf-manifest.json` });
     expect(v2.status).toBe(201);
     const v1 = (await api('GET', '/api/releases?section=contact')).body as unknown as { id: string; manifestUrl: string }[];
@@ -164,8 +164,20 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     expect(back.body).toMatchObject({ active: { id: firstId } });
     await bothServe(`${first.origin}/mf-manifest.json`);
 
+    // The first release rolled back: config.json's URL on both servers within 2 s, audited.
+    const toConfig = await api('POST', '/api/sections/contact/rollback', {});
+    expect(toConfig.status).toBe(200);
+    expect(toConfig.body).toMatchObject({ section: 'contact', active: null, previous: { id: firstId } });
+    expect(await bothServe(sampleConfig.remotes.contact)).toBeLessThan(2000);
+    const [entry] = (await api('GET', '/api/audit?section=contact&limit=1')).body as unknown as Record<string, unknown>[];
+    expect(entry).toMatchObject({ actor: 'environment', action: 'rollback', section: 'contact', release: null, from: firstId });
+    expect((await api('GET', '/api/sections')).body.contact).toMatchObject({ active: null, previous: null, by: 'environment', configured: sampleConfig.remotes.contact });
+
     const none = await api('POST', '/api/sections/contact/rollback', {});
     expect(none.status).toBe(409);
+    // The tests below start from the first release, active.
+    expect((await api('POST', '/api/sections/contact/active', { release: firstId })).status).toBe(200);
+    await bothServe(`${first.origin}/mf-manifest.json`);
   });
 
   test("a preview link is server-rendered by a worker of its own: the live section's worker is not restarted", async () => {

@@ -309,6 +309,53 @@ describe('a config.json the server cannot serve answers 503 with the reason in t
   });
 });
 
+describe("an operator's mistake in config.json is the operator's: logged once per content, never on the page", () => {
+  const configFile = (config: unknown) => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'portico-invalid-config-')), 'config.json');
+    writeFileSync(file, JSON.stringify(config));
+    return file;
+  };
+  const lender = { companyName: 'PT Kredit Cepat Nusantara', licenceNumber: 'KEP-01/D.05/2026', grievanceOfficer: { name: 'Dewi', email: 'dewi@kcn.example' } };
+  const operatorFile = {
+    comName: 'Kredit Cepat Nusantara',
+    email: 'halo at kcn',
+    address: 'Jakarta',
+    copyright: '© 2026 KCN',
+    copyrightByLanguage: { id: '© 2026 KCN. Hak cipta dilindungi.' },
+    remotes: { home: 'http://127.0.0.1:1/mf-manifest.json', about: 'http://127.0.0.1:1/mf-manifest.json', contact: 'http://127.0.0.1:1/mf-manifest.json' },
+    legal: { IN: lender, ID: { ...lender, licenceNumber: '' } },
+  };
+  const reportOf = (lines: string[]) => lines.filter((line) => /^config\.json: (email|legal)/.test(line));
+
+  test('an invalid email and licence field: named with the reason at start, not again for the same file, again once it is edited', async () => {
+    const configPath = configFile(operatorFile);
+    await withServer({ configPath }, async (own) => {
+      const expected = [
+        'config.json: email: is not a valid email (the page is rendered without it)',
+        'config.json: legal.ID.licenceNumber: must not be empty (the page is rendered without it)',
+        'config.json: legal.ID has no licenceNumber: the Indonesia page (?type=2) shows its lender without them',
+      ];
+      expect(reportOf(logged)).toEqual(expected);
+      for (const target of ['/', '/?type=2', '/config.json', '/config.json']) expect((await ask(target, {}, own)).status).toBe(200);
+      expect(reportOf(logged)).toEqual(expected);
+
+      writeFileSync(configPath, JSON.stringify({ ...operatorFile, address: 'Jl. Sudirman, Jakarta' }));
+      expect((await ask('/config.json', {}, own)).status).toBe(200);
+      expect(reportOf(logged)).toEqual([...expected, ...expected]);
+    });
+  });
+
+  test('the old single legal object: a line at start saying how to move it', async () => {
+    const { legal: _new, ...rest } = operatorFile;
+    await withServer({ configPath: configFile({ ...rest, email: 'halo@kcn.example', legal: { market: 'ID', ...lender } }) }, async () => {
+      expect(reportOf(logged)).toEqual([
+        expect.stringMatching(/^config\.json: legal is the old single-lender shape: it is shown on the Indonesia \(\?type=2\) page only\. Move its fields, without "market", into "legal": \{ "ID": \{ … \} \}/),
+        expect.stringMatching(/^config\.json: legal\.IN is missing: the India page \(\?type=1\) shows no lender/),
+      ]);
+    });
+  });
+});
+
 test('methods other than GET and HEAD answer 405 with the strict headers', async () => {
   const answer = await ask('/', { method: 'PATCH' });
   expect(answer.status).toBe(405);

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { builtHost } from '@portico/testing/built-apps';
@@ -46,7 +48,7 @@ interface Serve {
   remove: () => void;
 }
 
-async function startServe(remotes: Record<string, string>): Promise<Serve> {
+async function startServe(remotes: Record<string, string>, env: Record<string, string> = {}): Promise<Serve> {
   builtHost();
   const port = await freePortBase();
   const folder = mkdtempSync(path.join(tmpdir(), 'portico-serve-process-'));
@@ -64,6 +66,7 @@ async function startServe(remotes: Record<string, string>): Promise<Serve> {
       // Secrets of the kind the review found in /proc/<pid>/environ.
       PORTICO_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
       PORTICO_WEBHOOK_SECRET: SECRET,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -90,8 +93,20 @@ afterAll(() => cdn.close());
 describe('a hostile Contact build on a running server', () => {
   let serve: Serve;
   let bystander: ChildProcess;
+  /** A host of section builds no config.json names or pins, and what was asked of it. */
+  let unpinned: Server;
+  const unpinnedRequests: string[] = [];
   beforeAll(async () => {
-    serve = await startServe({ home: cdn.publish('home', 'remote-home'), about: cdn.publish('about', 'remote-about'), contact: cdn.publish('contact', 'remote-contact') });
+    unpinned = createHttpServer((req, res) => {
+      unpinnedRequests.push(req.url ?? '');
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => unpinned.listen(0, '127.0.0.1', resolve));
+    serve = await startServe(
+      { home: cdn.publish('home', 'remote-home'), about: cdn.publish('about', 'remote-about'), contact: cdn.publish('contact', 'remote-contact') },
+      // The switch the benchmark once had in this program: it made the server fetch and run these with no pin.
+      { PORTICO_BENCH_STATIC_SECTIONS: `http://127.0.0.1:${(unpinned.address() as AddressInfo).port}/mf-manifest.json` },
+    );
     await until('the ready line', () => serve.output().includes(`Portico is serving at http://localhost:${serve.port}`));
     bystander = spawn('sleep', ['600'], { stdio: 'ignore' });
   });
@@ -99,7 +114,13 @@ describe('a hostile Contact build on a running server', () => {
     bystander.kill('SIGKILL');
     serve.child.kill('SIGTERM');
     await serve.exited;
+    unpinned.close();
     serve.remove();
+  });
+
+  test('no setting makes it fetch a section build that config.json does not name', () => {
+    // The first poll of every watched manifest ends before the port opens: one named only by a setting would have been asked for by now.
+    expect(unpinnedRequests).toEqual([]);
   });
 
   test('cannot read the secrets, the token or the messages, run a command, reach the endpoints or stop a process; the site goes on', async () => {
@@ -166,7 +187,10 @@ test('SIGTERM while a section worker fails to start: the process exits within 15
   expect(existsSync(path.join(serve.dataDir, 'server.lock'))).toBe(true);
 
   serve.child.kill('SIGTERM');
-  const code = await Promise.race([serve.exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 15_000))]);
+  let timer: NodeJS.Timeout | undefined;
+  const code = await Promise.race([serve.exited, new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), 15_000)))]);
+  // Not left pending: a timer that outlives its test keeps jest's worker from exiting.
+  clearTimeout(timer);
   if (code === 'still running') serve.child.kill('SIGKILL');
   expect(code).toBe(0);
   expect(existsSync(path.join(serve.dataDir, 'server.lock'))).toBe(false);

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { MARKETS, type Language, type Market } from '@portico/contract/languages';
 import { HEX_COLOR } from '../theme/contrast';
 import type { Theme } from '../theme/theme';
 
@@ -43,9 +44,8 @@ const phone = z
 /** `#rrggbb` only: the contrast check needs an exact colour, and a CSS keyword or `var()` is not one. */
 const hexColor = z.string().check(z.regex(HEX_COLOR, 'must be a colour written #rrggbb, such as #0b5c6b'));
 
-/** The markets a lender may be regulated in; each has its regulator's texts. */
-export const MARKETS = ['IN', 'ID'] as const;
-export type Market = (typeof MARKETS)[number];
+/** The markets `legal` has a block for; their home is @portico/contract (a language is one market's page). */
+export { MARKETS, type Market };
 
 /**
  * A Subresource Integrity value: the algorithm and the base64 digest of a
@@ -80,12 +80,12 @@ const contactSchema = z.object({
 const grievanceOfficerSchema = z.object({ name: text, email: z.email(), phone: z.optional(phone) });
 
 /**
- * Who the lender is, as a regulated lender must publish it. `market` and
- * `companyName` are required once `legal` is given; the regulator's texts
- * follow `market`.
+ * One market's lender, as a regulated lender must publish it: the entity
+ * that lends to that market's borrowers. `companyName` is required once the
+ * block is given. The regulator and its complaint channel are not here: they
+ * are the market's fixed text (the About section's language pack).
  */
-const legalSchema = z.object({
-  market: z.enum(MARKETS),
+const marketLegalSchema = z.object({
   companyName: text,
   registrationNumber: z.optional(text),
   licenceNumber: z.optional(text),
@@ -93,7 +93,27 @@ const legalSchema = z.object({
   website: z.optional(httpUrl),
   phone: z.optional(phone),
   grievanceOfficer: z.optional(grievanceOfficerSchema),
+  /** The industry association the lender belongs to (Indonesia: AFPI for online lenders). */
+  association: z.optional(text),
 });
+
+/**
+ * The lenders, one block per market: `?type=1` (India) shows only `IN`'s,
+ * `?type=2` (Indonesia) only `ID`'s, and a market without a block shows none.
+ */
+const legalSchema = z.object({
+  IN: z.optional(marketLegalSchema),
+  ID: z.optional(marketLegalSchema),
+} satisfies Record<Market, unknown>);
+
+/**
+ * The old `legal`: one lender, with the `market` it is regulated in. Still
+ * read, for that market only; parseConfig says how to move it.
+ */
+export const legacyLegalSchema = z.extend(marketLegalSchema, { market: z.enum(MARKETS) });
+
+/** `copyright` in a language, replacing it there: the line is the operator's words, the page's language is not. */
+const copyrightByLanguageSchema = z.object({ en: z.optional(text), id: z.optional(text) } satisfies Record<Language, unknown>);
 
 const themeSchema = z.object({
   background: z.optional(hexColor),
@@ -131,6 +151,8 @@ export const configSchema = z.object({
   email: z.email(),
   address: text,
   copyright: text,
+  /** `{ "id": "© 2026 … Hak cipta dilindungi undang-undang." }`: the footer's line in that language. */
+  copyrightByLanguage: z.optional(copyrightByLanguageSchema),
   remotes: remotesSchema,
   /** Absent means no override is allowed. */
   allowedRemoteOrigins: z._default(z.array(origin), () => []),
@@ -150,7 +172,8 @@ export const configSchema = z.object({
 export type RuntimeConfig = z.output<typeof configSchema>;
 /** How the host loads each section: its time limit, retries included, and how often it retries. */
 export type RemoteLoading = z.output<typeof remoteLoadingSchema>;
-export type LegalDisclosures = z.output<typeof legalSchema>;
+/** One market's lender (a block of `legal`). */
+export type LegalDisclosures = z.output<typeof marketLegalSchema>;
 export type GrievanceOfficer = z.output<typeof grievanceOfficerSchema>;
 export type ContactSettings = z.output<typeof contactSchema>;
 export type PreviewNote = z.output<typeof previewSchema>;
@@ -160,7 +183,7 @@ type ValidPart<T> = {
   [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object | undefined ? ValidPart<NonNullable<T[K]>> : T[K];
 };
 
-/** The valid part of `legal`: a bad field is left out like any other. */
+/** The valid part of one market's block of `legal`: a bad field is left out like any other. */
 export type LegalConfig = ValidPart<LegalDisclosures>;
 
 /**
@@ -174,4 +197,19 @@ export interface ConfigProblem {
   /** Dotted path of the field in config.json, e.g. `remotes.contact`. */
   field: string;
   message: string;
+}
+
+/**
+ * Whether a problem is about the whole document (missing, unreachable, not
+ * JSON, not an object: its "field" is the URL or `(document)`), not about a
+ * field in it. Only such a fault is told on the page: the visitor then sees
+ * a shell with nothing configured, and the notice says why.
+ */
+export function isDocumentProblem(problem: ConfigProblem): boolean {
+  return !Object.hasOwn(configSchema.shape, problem.field.split('.', 1)[0]!);
+}
+
+/** The footer's copyright line in `language`: its override there, or the line as written. */
+export function copyrightIn(config: Pick<SiteConfig, 'copyright' | 'copyrightByLanguage'>, language: Language): string | undefined {
+  return config.copyrightByLanguage?.[language] ?? config.copyright;
 }

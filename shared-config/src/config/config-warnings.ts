@@ -1,31 +1,48 @@
-import type { SiteConfig } from './config-schema';
+import { MARKETS, type Market } from '@portico/contract/languages';
+import type { ConfigProblem, SiteConfig } from './config-schema';
+
+const MARKET_PAGE: Record<Market, string> = { IN: 'the India page (?type=1)', ID: 'the Indonesia page (?type=2)' };
 
 /**
- * What a valid config.json still lacks that visitors are owed. Unlike a
- * problem it breaks nothing, so it goes to the console for the operator and
- * never onto the page.
+ * What a valid config.json still lacks that visitors are owed, or says in a
+ * shape that will go: each market without its lender's block, a block
+ * without its licence or grievance officer, the Indonesian copyright line,
+ * an old `legal`. Unlike a problem it breaks nothing, so it is the
+ * operator's to read (the server's log, `check-remotes`, `GET /api/config`),
+ * never the visitor's.
  */
-export function configWarnings(config: SiteConfig): string[] {
-  const { legal } = config;
-  if (!legal) {
-    return [
-      'config.json has no `legal` object, so About Us shows none of the disclosures a regulated lender must publish (legal name, registration and licence numbers, grievance officer). See the README.',
-    ];
+export function configWarnings({ config, deprecated = [] }: { config: SiteConfig; deprecated?: readonly ConfigProblem[] }): ConfigProblem[] {
+  const warnings: ConfigProblem[] = [...deprecated];
+  for (const market of MARKETS) {
+    const block = config.legal?.[market];
+    if (!block) {
+      warnings.push({
+        field: `legal.${market}`,
+        message: `is missing: ${MARKET_PAGE[market]} shows no lender, licence or complaint path (a regulated lender must publish them)`,
+      });
+      continue;
+    }
+    const missing = [
+      !block.licenceNumber && 'licenceNumber',
+      !(block.grievanceOfficer?.name && block.grievanceOfficer.email) && 'grievanceOfficer',
+    ].filter((field) => typeof field === 'string');
+    if (missing.length > 0) warnings.push({ field: `legal.${market}`, message: `has no ${missing.join(' and ')}: ${MARKET_PAGE[market]} shows its lender without them` });
   }
-  const missing = [
-    !legal.licenceNumber && 'legal.licenceNumber',
-    !(legal.grievanceOfficer?.name && legal.grievanceOfficer.email) && 'legal.grievanceOfficer',
-  ].filter((field) => typeof field === 'string');
-  return missing.length > 0 ? [`About Us shows the lender's disclosures without ${missing.join(' and ')}.`] : [];
+  if (config.copyright && !config.copyrightByLanguage?.id) {
+    warnings.push({
+      field: 'copyrightByLanguage.id',
+      message: `is missing: the Indonesian page shows the copyright line as written, ${JSON.stringify(config.copyright)}`,
+    });
+  }
+  return warnings;
 }
 
 /**
- * Tells the operator, in the console, what config.json has wrong (one error,
- * a line per problem) and what a valid one still lacks (a warning each). The
- * client-rendered page's start-up and the server-rendered page's script
- * (from the server's reading) say it alike.
+ * Tells whoever opens the browser's console what config.json has wrong (one
+ * error, a line per problem): the technical detail behind what the page
+ * left out. The client-rendered page's start-up and the server-rendered
+ * page's script (from the server's reading) say it alike.
  */
-export function reportConfigToConsole(problems: readonly { field: string; message: string }[], warnings: readonly string[]): void {
+export function reportConfigToConsole(problems: readonly { field: string; message: string }[]): void {
   if (problems.length > 0) console.error(`Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`);
-  for (const warning of warnings) console.warn(`Portico: ${warning}`);
 }

@@ -17,5 +17,8 @@ export {
   type RemoteLoading,
   type RuntimeConfig,
   type SiteConfig,
+  copyrightIn,
+  isDocumentProblem,
 } from './config-schema';
+export { configWarnings } from './config-warnings';
 export { parseConfig, type ParsedConfig } from './parse-config';

@@ -1,7 +1,8 @@
 import type * as z from 'zod/mini';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { themeContrastProblems, type Theme } from '../theme/theme';
-import { configSchema, type ConfigProblem, type SiteConfig } from './config-schema';
+import { MARKETS, type Market } from '@portico/contract/languages';
+import { configSchema, legacyLegalSchema, type ConfigProblem, type LegalConfig, type SiteConfig } from './config-schema';
 
 type Issue = z.core.$ZodIssue;
 
@@ -119,6 +120,60 @@ function parseTheme(raw: unknown, problems: ConfigProblem[]): Partial<Theme> | u
 export interface ParsedConfig {
   config: SiteConfig;
   problems: ConfigProblem[];
+  /**
+   * Fields written in an older shape that still works, each with how to move
+   * it: nothing is wrong on the page, but the operator should edit the file.
+   */
+  deprecated?: ConfigProblem[];
+}
+
+/** One market's block, as a block of the new `legal` and as the old single object hold it. */
+const MARKET_LEGAL = objectInside(fields.legal)!.shape.IN!;
+const MARKET_LEGAL_SCHEMA = objectInside(MARKET_LEGAL)!;
+const LEGACY_MARKET = legacyLegalSchema.shape.market;
+
+const LEGAL_EXAMPLE = '{ "IN": { "companyName": "…" }, "ID": { "companyName": "…" } }';
+
+/**
+ * `legal`: one block per market, each read field by field. The old single
+ * object with `market` is read too, for that market only (never the other),
+ * and named in `deprecated` with how to move it; an old object whose
+ * `market` is missing or wrong shows no lender anywhere.
+ */
+function parseLegal(raw: unknown, problems: ConfigProblem[], deprecated: ConfigProblem[]): Partial<Record<Market, LegalConfig>> | undefined {
+  if (!isRecord(raw)) {
+    problems.push({ field: 'legal', message: `must be an object such as ${LEGAL_EXAMPLE}` });
+    return undefined;
+  }
+  const blockKeys = Object.keys(MARKET_LEGAL_SCHEMA.shape);
+  if (Object.hasOwn(raw, 'market') || Object.keys(raw).some((key) => blockKeys.includes(key))) {
+    const { market: marketValue, ...fieldsOfOne } = raw;
+    const market = take('legal.market', LEGACY_MARKET, marketValue, problems);
+    // Its fields are checked whatever the market: a typo is a typo.
+    const block = takeObject('legal', MARKET_LEGAL_SCHEMA, fieldsOfOne, problems, {
+      notObject: 'must be an object',
+      namesUnknownKeys: true,
+    });
+    if (!market) return undefined;
+    deprecated.push({
+      field: 'legal',
+      message: `is the old single-lender shape: it is shown on the ${market === 'IN' ? 'India (?type=1)' : 'Indonesia (?type=2)'} page only. Move its fields, without "market", into "legal": { "${market}": { … } }, and give the other market a block of its own`,
+    });
+    return block ? { [market]: block } : undefined;
+  }
+  for (const key of Object.keys(raw).filter((key) => !(MARKETS as readonly string[]).includes(key))) {
+    problems.push({ field: `legal.${key}`, message: `is not a market (${MARKETS.join(', ')}): legal holds one block per market, such as ${LEGAL_EXAMPLE}` });
+  }
+  const legal: Partial<Record<Market, LegalConfig>> = {};
+  for (const market of MARKETS) {
+    if (raw[market] === undefined) continue;
+    const block = takeObject(`legal.${market}`, MARKET_LEGAL_SCHEMA, raw[market], problems, {
+      notObject: 'must be an object such as { "companyName": "…", "licenceNumber": "…" }',
+      namesUnknownKeys: true,
+    });
+    if (block) legal[market] = block;
+  }
+  return legal;
 }
 
 /**
@@ -130,13 +185,22 @@ export interface ParsedConfig {
 export function parseConfig(raw: unknown): ParsedConfig {
   const config: SiteConfig = { remotes: {}, allowedRemoteOrigins: [] };
   const problems: ConfigProblem[] = [];
+  const deprecated: ConfigProblem[] = [];
   if (!isRecord(raw)) {
-    return { config, problems: [{ field: '(document)', message: 'must be a JSON object' }] };
+    return { config, problems: [{ field: '(document)', message: 'must be a JSON object' }], deprecated };
   }
 
   for (const key of ['comName', 'email', 'address', 'copyright'] as const) {
     const value = take(key, fields[key], raw[key], problems);
     if (value !== undefined) config[key] = value;
+  }
+  if (raw.copyrightByLanguage !== undefined) {
+    const byLanguage = takeObject('copyrightByLanguage', objectInside(fields.copyrightByLanguage)!, raw.copyrightByLanguage, problems, {
+      notObject: 'must be an object such as { "id": "© 2026 … Hak cipta dilindungi undang-undang." }',
+      // A language the page does not speak would never be shown.
+      namesUnknownKeys: true,
+    });
+    if (byLanguage && Object.keys(byLanguage).length > 0) config.copyrightByLanguage = byLanguage;
   }
 
   config.remotes =
@@ -164,10 +228,7 @@ export function parseConfig(raw: unknown): ParsedConfig {
   }
 
   if (raw.legal !== undefined) {
-    const legal = takeObject('legal', objectInside(fields.legal)!, raw.legal, problems, {
-      notObject: 'must be an object',
-      namesUnknownKeys: true,
-    });
+    const legal = parseLegal(raw.legal, problems, deprecated);
     if (legal) config.legal = legal;
   }
 
@@ -191,7 +252,7 @@ export function parseConfig(raw: unknown): ParsedConfig {
     if (refused) config.previewRefused = refused;
   }
 
-  return { config, problems };
+  return { config, problems, deprecated };
 }
 
 /**

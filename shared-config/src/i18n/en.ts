@@ -12,6 +12,7 @@ export const en: TextPack = {
     companyName: 'Company Name',
     email: 'Contact Email',
     address: 'Contact Address',
+    lender: 'Lender',
     notConfigured: 'Not configured',
     privacy: {
       summary: 'Privacy: what this site measures',
@@ -26,6 +27,14 @@ export const en: TextPack = {
   sections: {
     loading: 'Loading {section}…',
     failed: 'The {section} section could not be loaded.',
+    reasons: {
+      timeout: 'It did not arrive in time; the connection or its server may be slow.',
+      integrity: 'Its files are not the version this site approved, so they were not run.',
+      manifest: 'Its description could not be fetched from its server, or was not valid.',
+      entry: 'Its code could not be fetched or started.',
+      chunk: 'Part of its code could not be fetched.',
+      render: 'It stopped with an error while showing its content.',
+    },
     tryAgain: 'Try again',
     override: 'Testing override: the {section} section comes from {url} for this visit only.',
     overrideLabel: 'Remote override',
@@ -34,6 +43,6 @@ export const en: TextPack = {
     previewExpired: 'This release preview link has expired: you are seeing the live site.',
     previewInvalid: 'This release preview link is not valid: you are seeing the live site.',
   },
-  configProblem: 'This site is not fully configured, so some details are missing. Fields to fix (the browser console says why):',
+  configProblem: 'This site is not fully configured, so some details are missing. The configuration could not be read (the browser console says why):',
   configNoticeLabel: 'Configuration',
 };

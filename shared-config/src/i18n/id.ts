@@ -12,6 +12,7 @@ export const id: TextPack = {
     companyName: 'Nama Perusahaan',
     email: 'Email Kontak',
     address: 'Alamat Kontak',
+    lender: 'Pemberi Pinjaman',
     notConfigured: 'Belum diatur',
     privacy: {
       summary: 'Privasi: apa yang diukur situs ini',
@@ -26,6 +27,14 @@ export const id: TextPack = {
   sections: {
     loading: 'Memuat {section}…',
     failed: 'Bagian {section} tidak dapat dimuat.',
+    reasons: {
+      timeout: 'Bagian ini tidak tiba tepat waktu; koneksi atau servernya mungkin lambat.',
+      integrity: 'Berkas bagian ini bukan versi yang disetujui situs ini, sehingga tidak dijalankan.',
+      manifest: 'Keterangan bagian ini tidak dapat diambil dari servernya, atau tidak sah.',
+      entry: 'Kode bagian ini tidak dapat diambil atau dijalankan.',
+      chunk: 'Sebagian kode bagian ini tidak dapat diambil.',
+      render: 'Terjadi kesalahan saat bagian ini menampilkan isinya.',
+    },
     tryAgain: 'Coba lagi',
     override: 'Mode uji (override): bagian {section} dimuat dari {url}, hanya untuk kunjungan ini.',
     overrideLabel: 'Mode uji (override)',
@@ -35,6 +44,6 @@ export const id: TextPack = {
     previewInvalid: 'Tautan pratinjau rilis (preview) ini tidak sah: Anda melihat situs yang sedang berjalan.',
   },
   configProblem:
-    'Situs ini belum dikonfigurasi sepenuhnya, sehingga beberapa detail tidak ditampilkan. Kolom yang perlu diperbaiki (penjelasannya ada di konsol browser):',
+    'Situs ini belum dikonfigurasi sepenuhnya, sehingga beberapa detail tidak ditampilkan. Konfigurasinya tidak dapat dibaca (penjelasannya ada di konsol browser):',
   configNoticeLabel: 'Konfigurasi',
 };

@@ -19,6 +19,8 @@ export interface TextPack {
     companyName: string;
     email: string;
     address: string;
+    /** The lender of the page's market (its block of config.json's `legal`), shown only when there is one. */
+    lender: string;
     notConfigured: string;
     /** The host's privacy statement: the anonymous visit report and the cohort cookie (the contact form's note covers messages). */
     privacy: { summary: string; measurement: string; address: string; cookie: string };
@@ -26,6 +28,12 @@ export interface TextPack {
   sections: {
     loading: string;
     failed: string;
+    /**
+     * Why, in words a visitor can read to the operator: too slow, refused
+     * by its pin, or else by the stage where loading stopped. The technical
+     * detail (URL, status) is on the console.
+     */
+    reasons: { timeout: string; integrity: string; manifest: string; entry: string; chunk: string; render: string };
     tryAgain: string;
     override: string;
     /** The accessible name of the notice listing overridden sections. */
@@ -37,6 +45,7 @@ export interface TextPack {
     previewExpired: string;
     previewInvalid: string;
   };
+  /** The notice when config.json itself could not be read (missing, unreachable, not JSON): the page has nothing configured. */
   configProblem: string;
   /** The accessible name of the configuration notice. */
   configNoticeLabel: string;

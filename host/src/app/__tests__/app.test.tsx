@@ -107,6 +107,30 @@ test('the footer shows the company details from config, the e-mail as a mailto l
   expect(within(footer).getByText(sampleConfig.copyright)).toBeVisible();
 });
 
+test("the footer follows the page's market: in Indonesian, Indonesia's lender and the Indonesian copyright line; in English, India's", async () => {
+  await renderWithPortico(<App sections={sections} />, { language: 'id' });
+  const footer = screen.getByRole('contentinfo');
+  expect(within(footer).getByText('Pemberi Pinjaman').nextElementSibling).toHaveTextContent(sampleConfig.legal!.ID!.companyName);
+  expect(within(footer).getByText(sampleConfig.copyrightByLanguage!.id!)).toBeVisible();
+  expect(footer).not.toHaveTextContent(/All rights reserved|Portico Credit Private Limited|\(sample\)/);
+});
+
+test('the footer names no lender for a market without a block, never the other market\'s', async () => {
+  await renderWithPortico(<App sections={sections} />, { config: { ...sampleConfig, legal: { ID: sampleConfig.legal!.ID } } });
+  const footer = screen.getByRole('contentinfo');
+  expect(within(footer).queryByText('Lender')).not.toBeInTheDocument();
+  expect(footer).not.toHaveTextContent('PT Portico Kredit Indonesia');
+});
+
+test('a field of config.json that fails validation is not told on the page; a config.json that cannot be read is', async () => {
+  const invalid = [{ field: 'email', message: 'is not a valid email' }, { field: 'legal.ID.licenceNumber', message: 'must not be empty' }];
+  const { unmount } = await renderWithPortico(<App sections={sections} />, { problems: invalid });
+  expect(screen.queryByRole('complementary', { name: 'Configuration' })).not.toBeInTheDocument();
+  unmount();
+  await renderWithPortico(<App sections={sections} />, { problems: [{ field: '/config.json', message: 'answered HTTP 503 instead of the configuration' }] });
+  expect(screen.getByRole('complementary', { name: 'Configuration' })).toHaveTextContent('/config.json');
+});
+
 test('config values holding markup are shown as text', async () => {
   const comName = '<img src=x onerror=alert(1)>';
   await renderWithPortico(<App sections={sections} />, { config: { ...sampleConfig, comName } });

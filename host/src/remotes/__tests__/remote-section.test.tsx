@@ -48,12 +48,28 @@ test('a section that fails to load shows an alert with the reason, and Try again
 
   const alert = await screen.findByRole('alert');
   expect(alert).toHaveTextContent('The Contact us section could not be loaded.');
-  expect(alert).toHaveTextContent('entry: could not be loaded (missing, unreachable or refused)');
+  expect(alert).toHaveTextContent('Its code could not be fetched or started.');
   // Try again starts a new load; React settles it only inside an awaited act().
   await act(() => user.click(within(alert).getByRole('button', { name: 'Try again' })));
 
   expect(await screen.findByRole('heading', { name: 'Contact form' })).toBeVisible();
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+});
+
+test("in Indonesian the reason is Indonesian too; the technical cause stays on the console", async () => {
+  await renderWithPortico(<RemoteSection section="contact" load={loads(loadFailure)} />, { language: 'id' });
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('Bagian Hubungi Kami tidak dapat dimuat.Kode bagian ini tidak dapat diambil atau dijalankan.Coba lagi');
+  expect(alert).not.toHaveTextContent(/entry|could not|loaded/);
+});
+
+test.each([
+  ['did not load within 9 s', 'Bagian ini tidak tiba tepat waktu'],
+  ['does not match its remoteIntegrity pin in config.json; refusing it', 'bukan versi yang disetujui situs ini'],
+])('a manifest that %s is said as such, in the visitor\'s language', async (cause, reason) => {
+  const failure = new SectionLoadError({ ...loadFailure.failure, stage: 'manifest', cause, transient: false });
+  await renderWithPortico(<RemoteSection section="contact" load={loads(failure)} />, { language: 'id' });
+  expect(await screen.findByRole('alert')).toHaveTextContent(reason);
 });
 
 test('a load failure is not reported a second time by the boundary', async () => {
@@ -78,7 +94,7 @@ test('a section that throws while rendering is contained in its own alert and re
   );
   const alert = await screen.findByRole('alert');
   expect(alert).toHaveTextContent('The About Us section could not be loaded.');
-  expect(alert).toHaveTextContent('render: threw while rendering: render bug');
+  expect(alert).toHaveTextContent('It stopped with an error while showing its content.');
   expect(screen.getByText('rest of the page')).toBeVisible();
 
   const failure = {

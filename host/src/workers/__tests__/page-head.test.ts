@@ -17,13 +17,13 @@ async function headOf(config: SiteConfig, language: Language = 'en', origin = OR
   return { tags, page, content, href, data: JSON.parse(jsonLd?.textContent ?? 'null') as Record<string, unknown> };
 }
 
-test('in English: the company as title, the English description, canonical / and both language alternates', async () => {
+test('in English: the company as title, the English description, canonical / and both markets\' pages as alternates', async () => {
   const { page, content, href } = await headOf(sampleConfig);
   expect(page.title).toBe(sampleConfig.comName);
   expect(content('meta[name="description"]')).toMatch(/^Instant personal loans/);
   expect(href('link[rel="canonical"]')).toBe(`${ORIGIN}/`);
   expect(href('link[hreflang="en-IN"]')).toBe(`${ORIGIN}/`);
-  expect(href('link[hreflang="id"]')).toBe(`${ORIGIN}/?type=2`);
+  expect(href('link[hreflang="id-ID"]')).toBe(`${ORIGIN}/?type=2`);
   expect(href('link[hreflang="x-default"]')).toBe(`${ORIGIN}/`);
   expect(content('meta[property="og:title"]')).toBe(sampleConfig.comName);
   expect(content('meta[property="og:url"]')).toBe(`${ORIGIN}/`);
@@ -44,37 +44,56 @@ test('in Indonesian: the Indonesian description and canonical /?type=2', async (
   expect(data.inLanguage).toBe('id');
 });
 
-test('schema.org data names the lender from comName, email, address and legal', async () => {
+test.each([
+  ['en', 'India', 'Portico Credit Private Limited', 'Asha Rao'],
+  ['id', 'Indonesia', 'PT Contoh Kredit Indonesia', 'Dewi Lestari'],
+] as const)('schema.org data of the %s page names its market\'s lender and country alone', async (language, country, legalName, officer) => {
   const config: SiteConfig = {
     ...sampleConfig,
     legal: {
-      market: 'ID',
-      companyName: 'PT Contoh Kredit Indonesia',
-      registrationNumber: 'NIB 0000000000000',
-      licenceNumber: 'KEP-00/D.05/2026',
-      website: 'https://contoh.example',
-      phone: '+62 21 0000 0000',
-      grievanceOfficer: { name: 'Dewi Lestari', email: 'pengaduan@contoh.example' },
+      IN: { companyName: 'Portico Credit Private Limited', grievanceOfficer: { name: 'Asha Rao', email: 'grievance@portico.example' } },
+      ID: {
+        companyName: 'PT Contoh Kredit Indonesia',
+        registrationNumber: '0000000000000',
+        licenceNumber: 'KEP-00/D.05/2026',
+        website: 'https://contoh.example',
+        phone: '+62 21 0000 0000',
+        grievanceOfficer: { name: 'Dewi Lestari', email: 'pengaduan@contoh.example' },
+      },
     },
   };
-  const { data } = await headOf(config);
+  const { data } = await headOf(config, language);
   expect(data).toMatchObject({
     '@context': 'https://schema.org',
     '@type': 'FinancialService',
     name: sampleConfig.comName,
     email: sampleConfig.email,
     address: sampleConfig.address,
-    url: `${ORIGIN}/`,
-    legalName: 'PT Contoh Kredit Indonesia',
-    telephone: '+62 21 0000 0000',
-    sameAs: 'https://contoh.example',
-    areaServed: { '@type': 'Country', name: 'Indonesia' },
-    identifier: [
-      { '@type': 'PropertyValue', propertyID: 'registrationNumber', value: 'NIB 0000000000000' },
-      { '@type': 'PropertyValue', propertyID: 'licenceNumber', value: 'KEP-00/D.05/2026' },
-    ],
-    contactPoint: { '@type': 'ContactPoint', name: 'Dewi Lestari', email: 'pengaduan@contoh.example' },
+    legalName,
+    areaServed: { '@type': 'Country', name: country },
+    contactPoint: { '@type': 'ContactPoint', name: officer },
   });
+  if (language === 'id') {
+    expect(data).toMatchObject({
+      url: `${ORIGIN}/?type=2`,
+      telephone: '+62 21 0000 0000',
+      sameAs: 'https://contoh.example',
+      identifier: [
+        { '@type': 'PropertyValue', propertyID: 'registrationNumber', value: '0000000000000' },
+        { '@type': 'PropertyValue', propertyID: 'licenceNumber', value: 'KEP-00/D.05/2026' },
+      ],
+      contactPoint: { email: 'pengaduan@contoh.example' },
+    });
+  } else {
+    expect(Object.keys(data)).not.toContain('identifier');
+  }
+});
+
+test('a market without a block has no lender in its schema.org data, only its country', async () => {
+  const { data } = await headOf({ ...sampleConfig, legal: { ID: sampleConfig.legal!.ID! } }, 'en');
+  expect(data.areaServed).toEqual({ '@type': 'Country', name: 'India' });
+  expect(Object.keys(data)).not.toContain('legalName');
+  expect(JSON.stringify(data)).not.toContain('Indonesia');
 });
 
 test('a config without legal or comName still gives a named page, and no empty fields', async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { existingBuild } from '@portico/testing/built-apps';
-import { serveDist, type DistServer } from '@portico/testing/serve-dist';
+import { hostHeaders, serveDist, type DistServer } from '@portico/testing/serve-dist';
 import { PUBLISH_CHECKS, runPublishChecks, type NodeBuild, type PublishCheckOptions, type PublishChecks } from '../index';
 
 /** The part of a built mf-manifest.json the tests change. */
@@ -48,10 +48,14 @@ beforeEach(() => {
   for (const server of [contact, home, elsewhere]) {
     server.overrides.clear();
     server.requests.length = 0;
+    server.origins.length = 0;
+    server.headersOf = hostHeaders;
   }
 });
 
 const manifestUrl = () => `${contact.origin}/mf-manifest.json`;
+/** The site's public page, on an origin of its own: every file is loaded across origins. */
+const PAGE_ORIGIN = 'https://www.portico.example';
 
 /** Rendering is the server's render worker's job; here, a stand-in that renders nothing and finds no problem. */
 const renders: [string, NodeBuild][] = [];
@@ -62,7 +66,7 @@ const renderCheck = async (section: string, nodeBuild: NodeBuild) => {
 beforeEach(() => (renders.length = 0));
 
 function publish(options: Partial<PublishCheckOptions> = {}): Promise<PublishChecks> {
-  return runPublishChecks({ section: 'contact', manifestUrl: manifestUrl(), allowedOrigins: [contact.origin, home.origin], renderCheck, ...options });
+  return runPublishChecks({ section: 'contact', manifestUrl: manifestUrl(), allowedOrigins: [contact.origin, home.origin], pageOrigin: PAGE_ORIGIN, renderCheck, ...options });
 }
 
 /** Serves the contact build's manifest with `change` made to it. */
@@ -99,6 +103,14 @@ test('a real build passes every check, and the pin is the SHA-384 of the manifes
   // The render worker is handed the node build whose bytes matched.
   expect(renders).toEqual([['contact', { url: `${contact.origin}${nodeBuildPath}`, integrity: manifestJson().metaData.ssrRemoteEntry.integrity, code: readFileSync(path.join(contactDist, nodeBuildPath), 'utf8') }]]);
   expect(result.manifest?.nodeBuild?.code).toBe(renders[0]![1].code);
+  // Asked for as the page's browser asks: with the page's Origin; the node build, which only the server loads, without.
+  const askedWith = new Map(contact.requests.map((request, index) => [request, contact.origins[index]]));
+  expect(askedWith.get('/mf-manifest.json')).toBe(PAGE_ORIGIN);
+  for (const file of listedFiles) expect([file, askedWith.get(`/${file}`)]).toEqual([file, PAGE_ORIGIN]);
+  expect(askedWith.get(nodeBuildPath)).toBeUndefined();
+  expect(check(result, 'browser').detail).toBe(
+    `the manifest and the ${listedFiles.length + 1} files that arrived admit a page on ${PAGE_ORIGIN} (CORS) and are of their types (JSON, JavaScript, CSS)`,
+  );
 });
 
 test('without a render worker the render is not run, and the publish does not pass', async () => {
@@ -217,7 +229,7 @@ describe('origins: nothing is fetched from anywhere but an allowed origin', () =
     contact.overrides.set('/latest/mf-manifest.json', redirectTo('/mf-manifest.json'));
     const result = await publish({ manifestUrl: `${contact.origin}/latest/mf-manifest.json` });
     expect(check(result, 'reachable').detail).toBe(
-      `${contact.origin}/latest/mf-manifest.json answered with a redirect (HTTP 302) to ${manifestUrl()}, which is not followed: give the URL of the file itself`,
+      `${contact.origin}/latest/mf-manifest.json answered with a redirect (HTTP 302) to ${manifestUrl()}, which is not followed: the host must answer this URL with 200 and the file itself`,
     );
     expect(contact.requests).toEqual(['/latest/mf-manifest.json']);
   });
@@ -239,6 +251,94 @@ describe('origins: nothing is fetched from anywhere but an allowed origin', () =
       detail: `it names files on ${elsewhere.origin}, not an allowed release origin of contact (see its publicPath): nothing was fetched from there`,
     });
     expect(elsewhere.requests).toEqual([]);
+  });
+});
+
+/** The host's headers for every file, less `name` (and with `extra`) where `where` holds. */
+function hostSends(change: { without?: string; extra?: Record<string, string>; where?: (pathname: string) => boolean }): (pathname: string) => Record<string, string> {
+  return (pathname) => {
+    const headers = hostHeaders(pathname);
+    if (change.where && !change.where(pathname)) return headers;
+    if (change.without) delete headers[change.without];
+    return { ...headers, ...change.extra };
+  };
+}
+
+const exposedScript = () => listedFiles.find((file) => file.startsWith('__federation_expose_section') && file.endsWith('.js'))!;
+const stylesheet = () => listedFiles.find((file) => file.endsWith('.css'))!;
+
+describe("as the page's browser loads it: CORS for the page's origin, the file's type", () => {
+  test('a build served without CORS headers is refused, naming the header to send; the same build with them passes', async () => {
+    contact.headersOf = hostSends({ without: 'Access-Control-Allow-Origin' });
+    const refused = await publish();
+    expect(failed(refused)).toEqual(['browser']);
+    expect(refused.ok).toBe(false);
+    expect(check(refused, 'browser').detail).toBe(
+      `mf-manifest.json, remoteEntry.js, ${listedFiles.slice().sort()[0]} and ${listedFiles.length - 1} other files are sent without Access-Control-Allow-Origin: ` +
+        `the page on ${PAGE_ORIGIN} loads each file with CORS, and a browser refuses a file that does not admit the page; ` +
+        `send \`Access-Control-Allow-Origin: ${PAGE_ORIGIN}\` (or \`*\`) with each`,
+    );
+
+    contact.headersOf = hostHeaders;
+    expect(failed(await publish())).toEqual([]);
+  });
+
+  test("CORS for another origin than the page's is refused; for the page's own, or any, it passes", async () => {
+    contact.headersOf = hostSends({ extra: { 'Access-Control-Allow-Origin': 'https://staging.portico.example' } });
+    const refused = await publish();
+    expect(check(refused, 'browser')).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining(`are sent with Access-Control-Allow-Origin: https://staging.portico.example, which does not admit ${PAGE_ORIGIN}`),
+    });
+
+    contact.headersOf = hostSends({ extra: { 'Access-Control-Allow-Origin': PAGE_ORIGIN } });
+    expect(check(await publish(), 'browser').ok).toBe(true);
+  });
+
+  test('one file without CORS is named alone', async () => {
+    contact.headersOf = hostSends({ without: 'Access-Control-Allow-Origin', where: (pathname) => pathname === `/${stylesheet()}` });
+    expect(check(await publish(), 'browser').detail).toMatch(new RegExp(`^${stylesheet().replace(/\./g, '\\.')} is sent without Access-Control-Allow-Origin: .*; send \`Access-Control-Allow-Origin: ${PAGE_ORIGIN}\` \\(or \`\\*\`\\) with it$`));
+  });
+
+  test.each([
+    ['a script served as text/plain', () => exposedScript(), { 'Content-Type': 'text/plain' }, 'is sent as text/plain: a browser runs no script of another type once the host sends X-Content-Type-Options: nosniff; send `Content-Type: text/javascript` with it'],
+    ['a script served with no Content-Type', () => 'remoteEntry.js', {}, 'is sent without a Content-Type: a browser runs no script of another type once the host sends X-Content-Type-Options: nosniff; send `Content-Type: text/javascript` with it'],
+    ['a stylesheet served as text/plain', () => stylesheet(), { 'Content-Type': 'text/plain; charset=utf-8' }, 'is sent as text/plain: a browser applies no stylesheet of another type; send `Content-Type: text/css` with it'],
+    ['the manifest served as text/html', () => 'mf-manifest.json', { 'Content-Type': 'text/html' }, 'is sent as text/html: a federation manifest is JSON; send `Content-Type: application/json` with it'],
+  ])('%s is refused, naming the type to send', async (_what, file, headers, problem) => {
+    contact.headersOf = hostSends({ without: 'Content-Type', extra: headers, where: (pathname) => pathname === `/${file()}` });
+    const result = await publish();
+    expect(failed(result)).toEqual(['browser']);
+    expect(check(result, 'browser').detail).toBe(`${file()} ${problem}`);
+  });
+
+  test.each([
+    ['text/javascript; charset=utf-8', 'application/json'],
+    ['application/javascript', 'application/manifest+json; charset=utf-8'],
+  ])('a script as %s and the manifest as %s pass', async (script, manifest) => {
+    contact.headersOf = (pathname) => ({ ...hostHeaders(pathname), ...(pathname.endsWith('.js') ? { 'Content-Type': script } : pathname.endsWith('.json') ? { 'Content-Type': manifest } : {}) });
+    expect(check(await publish(), 'browser').ok).toBe(true);
+  });
+
+  test("a build on the page's own origin needs no CORS, but still its types", async () => {
+    contact.headersOf = hostSends({ without: 'Access-Control-Allow-Origin' });
+    expect(check(await publish({ pageOrigin: contact.origin }), 'browser').ok).toBe(true);
+    contact.headersOf = hostSends({ without: 'Access-Control-Allow-Origin', extra: { 'Content-Type': 'text/plain' }, where: (pathname) => pathname === '/remoteEntry.js' });
+    expect(check(await publish({ pageOrigin: contact.origin }), 'browser').detail).toMatch(/^remoteEntry\.js is sent as text\/plain/);
+  });
+
+  test('the node build, which only the server loads, needs neither CORS nor a type', async () => {
+    contact.headersOf = hostSends({ without: 'Access-Control-Allow-Origin', extra: { 'Content-Type': 'application/octet-stream' }, where: (pathname) => pathname === nodeBuildPath });
+    const result = await publish();
+    expect(failed(result)).toEqual([]);
+  });
+
+  test('a listed file that redirects within its origin is refused, saying what the host must answer', async () => {
+    contact.overrides.set(`/${stylesheet()}`, redirectTo(`/latest/${stylesheet()}`));
+    const result = await publish();
+    expect(check(result, 'integrity').detail).toBe(
+      `${contact.origin}/${stylesheet()} answered with a redirect (HTTP 302) to ${contact.origin}/latest/${stylesheet()}, which is not followed: the host must answer this URL with 200 and the file itself`,
+    );
   });
 });
 

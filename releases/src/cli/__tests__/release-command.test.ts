@@ -15,10 +15,19 @@ import { PROCESS_START_MS } from '@portico/testing/processes';
 
 const TOKEN = 'the-integrator-token';
 
-/** Passes every build but one whose URL says `broken`, which fails two checks. */
+/** Passes every build but one whose URL says `broken`, which fails two checks, and one that says `missing`, whose manifest is not there. */
 const checks: PublishChecks = ({ section, manifestUrl }) =>
   Promise.resolve(
-    manifestUrl.includes('broken')
+    manifestUrl.includes('missing')
+      ? {
+          ok: false,
+          checks: [
+            { name: 'reachable', ok: false, detail: `${manifestUrl} answered HTTP 404` },
+            { name: 'manifest', ok: false, detail: 'not run: the manifest was not fetched' },
+            { name: 'integrity', ok: false, detail: 'not run: the manifest was not fetched' },
+          ],
+        }
+      : manifestUrl.includes('broken')
       ? {
           ok: false,
           checks: [
@@ -27,7 +36,12 @@ const checks: PublishChecks = ({ section, manifestUrl }) =>
             { name: 'file hashes', ok: false, detail: 'remoteEntry.js does not match its hash' },
           ],
         }
-      : { ok: true, checks: [], manifest: { integrity: `sha384-${manifestUrl.length}${section}`, version: manifestUrl.includes('v2') ? '2.0.0' : '1.0.0', buildId: `build-${manifestUrl.split('/').at(-2)}` } },
+      : {
+          ok: true,
+          checks: [],
+          // A build id its publisher chose to mislead a terminal with: a bidi override, an escape sequence.
+          manifest: { integrity: `sha384-${manifestUrl.length}${section}`, version: manifestUrl.includes('v2') ? '2.0.0' : '1.0.0', buildId: manifestUrl.includes('/spoof/') ? 'exe.\u202Egpj\u001b[2J' : `build-${manifestUrl.split('/').at(-2)}` },
+        },
   );
 
 let database: TestDatabase;
@@ -126,7 +140,7 @@ describe('npm run release', () => {
     expect((await release(['status', '--hours', 'six'])).code).toBe(2);
 
     const back = await release(['rollback', 'contact']);
-    expect(back.stdout).toBe(`contact: ${id1} (build build-v1) is active; a rollback would go back to none\n`);
+    expect(back.stdout).toBe(`contact: ${id1} (build build-v1) is active; a rollback would go back to config.json's URL\n`);
     const list = await release(['list', 'contact']);
     expect(list.stdout.split('\n').slice(1, 3).map((line) => line.split(/ +/).slice(0, 2))).toEqual([
       [id2, 'available'],
@@ -134,6 +148,15 @@ describe('npm run release', () => {
     ]);
     const audit = await release(['audit', '--section', 'contact', '--limit', '2']);
     expect(audit.stdout.split('\n')[1]).toMatch(new RegExp(`environment +rollback +contact +${id1} +${id2}`));
+
+    // The first release rolled back too: config.json's URL again, shown as such, audited.
+    const toConfig = await release(['rollback', 'contact']);
+    expect(toConfig).toMatchObject({ code: 0, stdout: `contact: back on config.json's URL, no release active; it replaced ${id1} (build build-v1)\n` });
+    expect((await release(['status'])).stdout.split('\n')[3]).toMatch(/^contact +config\.json +http:\/\/localhost:8083\/mf-manifest\.json +\d{4}-\d\d-\d\d \d\d:\d\d UTC +environment$/);
+    expect((await release(['audit', '--section', 'contact', '--limit', '1'])).stdout.split('\n')[1]).toMatch(new RegExp(`environment +rollback +contact +config\\.json +${id1} +back to config\\.json's URL`));
+    const nothing = await release(['rollback', 'contact']);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain('contact has no active release to roll back from: it serves the URL in config.json already');
   });
 
   it('exits 1 with the server\'s reason and each failed check when refused', async () => {
@@ -141,12 +164,27 @@ describe('npm run release', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
       [
-        'release: refused: the build failed 2 check(s): shared versions, file hashes',
+        'release: refused: 2 checks failed: shared versions, file hashes',
         '  ✗ shared versions: react ^18.2.0 does not accept 19.2.0',
         '  ✗ file hashes: remoteEntry.js does not match its hash',
         '',
       ].join('\n'),
     );
+    // The checks that did not run are counted apart, and not marked as failed.
+    const missing = await release(['publish', 'home', 'https://cdn.example/home/missing/mf-manifest.json']);
+    expect(missing.stderr).toBe(
+      [
+        'release: refused: 1 check failed, 2 not run: reachable',
+        '  ✗ reachable: https://cdn.example/home/missing/mf-manifest.json answered HTTP 404',
+        '  - manifest: not run: the manifest was not fetched',
+        '  - integrity: not run: the manifest was not fetched',
+        '',
+      ].join('\n'),
+    );
+    // A value the API refuses is named by the flag it came from.
+    const hours = await release(['status', '--hours', '9999']);
+    expect(hours.code).toBe(1);
+    expect(hours.stderr).toBe('release: refused: --hours: must be a whole number from 1 to 720\n');
     const nothing = await release(['rollback', 'about']);
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toContain('about has no active release to roll back from');
@@ -159,6 +197,9 @@ describe('npm run release', () => {
     expect((await release(['activate', 'home'])).code).toBe(2);
     expect((await release(['frobnicate'])).code).toBe(2);
     expect((await release(['preview', 'home-1', '--expires-in', 'soon'])).code).toBe(2);
+    const tooShort = await release(['preview', 'home-1', '--expires-in', '30']);
+    expect(tooShort.code).toBe(2);
+    expect(tooShort.stderr).toMatch(/^release: --expires-in: a whole number of seconds from 60 \(1 minute\) to 2592000 \(30 days\), not "30"\n/);
     const noToken = await release(['status'], {});
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain(`no token: set PORTICO_TOKEN`);
@@ -187,6 +228,49 @@ describe('npm run release', () => {
     expect((await release(['list'], { PORTICO_TOKEN: token })).code).toBe(1);
   });
 
+  it('shows control and format characters escaped in everything it prints: build ids and notes in publish, list, status and audit, and a 5xx text', async () => {
+    const unsafe = /[\p{Cc}\p{Cf}](?<!\n)/u;
+    const note = 'ok\u202E\u2066 \u001b]0;owned\u0007\r\nfake line';
+    const published = await release(['publish', 'home', 'https://cdn.example/home/spoof/mf-manifest.json', '--note', note]);
+    expect(published.stdout).toMatch(/^published home-\d+: build exe\.\\u202egpj\\x1b\[2J, https:/);
+    const id = /published (home-\d+)/.exec(published.stdout)![1]!;
+    expect((await release(['activate', 'home', id, '--note', note])).code).toBe(0);
+    for (const args of [['list', 'home'], ['status'], ['audit', '--section', 'home', '--limit', '3']]) {
+      const { stdout, stderr } = await release(args);
+      expect([args, stdout, stderr].join('\n')).not.toMatch(unsafe);
+      expect([args, stdout.includes('\\u202e')]).toEqual([args, true]);
+    }
+    const list = (await release(['list', 'home'])).stdout;
+    // The note's line break stays inside its cell: one line per release.
+    expect(list.split('\n').filter((line) => line.startsWith(id))).toEqual([expect.stringContaining('ok\\u202e\\u2066 \\x1b]0;owned\\x07\\r\\nfake line')]);
+    // Home back on config.json's URL, as the tests below expect it.
+    expect((await release(['rollback', 'home'])).code).toBe(0);
+
+    const failing = createServer((_request, response) => {
+      response.writeHead(503, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ error: 'database \u001b[31mdown\u202E\nrelease: ok' }));
+    });
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    try {
+      const down = await release(['status'], { PORTICO_TOKEN: TOKEN, PORTICO_CONTROL_URL: `http://127.0.0.1:${(failing.address() as AddressInfo).port}` });
+      expect(down.code).toBe(2);
+      expect(down.stderr).toBe('release: the control API cannot do it now (503): database \\x1b[31mdown\\u202e\\nrelease: ok\n');
+    } finally {
+      await new Promise((resolve) => failing.close(resolve));
+    }
+  });
+
+  it('names the option typed in a refusal of a token\'s scopes, as of any flag', async () => {
+    for (const [args, reason] of [
+      [['token', 'create', 'ci-flags', '--section', 'home', '--scope', 'section:contact'], '--scope: section:contact disagree with section home'],
+      [['token', 'create', 'ci-flags', '--scope', 'releases', '--scope', 'everything'], '--scope: a scope is releases, messages or section:<section>'],
+      [['audit', '--limit', '0'], '--limit: must be a whole number from 1 to 10000'],
+    ] as const) {
+      const refused = await release([...args]);
+      expect([args[0], refused.code, refused.stderr]).toEqual([args[0], 1, expect.stringContaining(`release: refused: ${reason}`)]);
+    }
+  });
+
   it('exits with its code as a process, as CI sees it', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../release-cli.ts'), 'rollback', 'home'], {
       env: { ...process.env, PORTICO_CONTROL_URL: api.url, PORTICO_TOKEN: TOKEN },
@@ -210,7 +294,7 @@ describe('npm run release', () => {
     expect((await release(['canary', 'about', next, '--percent', 'ten'])).code).toBe(2);
     const outOfRange = await release(['canary', 'about', next, '--percent', '100']);
     expect(outOfRange.code).toBe(1);
-    expect(outOfRange.stderr).toContain('refused: percent: a whole number from 1 to 99');
+    expect(outOfRange.stderr).toContain('refused: --percent: a whole number from 1 to 99');
 
     const started = await release([
       'canary', 'about', next, '--percent', '10', '--min-visits', '20', '--max-failure-delta', '0.05', '--max-slowdown', '0.5', '--promote-after', '200', '--min-networks', '8', '--max-network-share', '0.125',

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { contactSettings, startContactService, type ContactService } from '@portico/messages';
+import { PUBLISH_CHECKS } from '../../checks';
 import { HealthStore } from '../../health/health-store';
 import { bucketOf } from '../../health/vital-histogram';
 import { verifyPreview } from '../../preview-link';
@@ -11,21 +12,35 @@ import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi } from '../control-api';
 
 const ENV_TOKEN = 'the-integrator-token-from-the-environment';
+/** What the server's reading of its config.json found (server/src/config-log.ts makes it from the file). */
+const CONFIG_REPORT = {
+  problems: [{ field: 'email', message: 'is not a valid email' }],
+  warnings: [{ field: 'legal.ID', message: 'is missing: the Indonesia page (?type=2) shows no lender, licence or complaint path' }],
+};
 const CDN = 'https://cdn.example';
 
 /**
  * The publish checks, faked: the real ones (./checks) fetch and render a
  * build. Here `served` says what each manifest URL holds: a build that
- * passes (its pin computed from the text), or `broken`, which fails two
- * checks. Another origin than the CDN is refused before anything is fetched.
+ * passes (its pin computed from the text), `broken`, which fails two
+ * checks, or `missing`, which fails the first of the real checks and runs
+ * none of the others. Another origin than the CDN is refused before
+ * anything is fetched.
  */
 const served = new Map<string, string>();
 const checked: string[] = [];
 const fakeChecks: PublishChecks = ({ section, manifestUrl }) => {
   const origin = new URL(manifestUrl).origin;
-  if (origin !== CDN) return Promise.resolve({ ok: false, checks: [], refusedOrigin: origin });
+  if (origin !== CDN) return Promise.resolve({ ok: false, checks: [], refusedOrigin: origin, allowedOrigins: [CDN] });
   checked.push(manifestUrl);
   const text = served.get(manifestUrl) ?? `${section} build`;
+  if (text === 'missing') {
+    const [first, ...others] = PUBLISH_CHECKS;
+    return Promise.resolve({
+      ok: false,
+      checks: [{ name: first, ok: false, detail: `${manifestUrl} answered HTTP 404` }, ...others.map((name) => ({ name, ok: false, detail: 'not run: the manifest was not fetched' }))],
+    });
+  }
   const outcome: PublishCheckOutcome =
     text === 'broken'
       ? {
@@ -94,6 +109,7 @@ beforeAll(async () => {
     publicUrl: 'https://www.lender.example',
     log: (line) => log.push(line),
     configuredRemotes: () => Promise.resolve({ about: 'https://static.lender.example/about/mf-manifest.json' }),
+    configReport: () => Promise.resolve(CONFIG_REPORT),
   });
   for (const [name, section] of [['ci-home', 'home'], ['ci-contact', 'contact']] as const) {
     tokens[name] = (await store.createToken({ name, section, actor: 'test' })).token;
@@ -129,7 +145,7 @@ describe('publishing', () => {
     served.set(`${CDN}/contact/broken/mf-manifest.json`, 'broken');
     const refused = await call('POST', '/api/releases', { token: tokens['ci-contact'], body: { section: 'contact', manifestUrl: `${CDN}/contact/broken/mf-manifest.json`, note: 'new form' } });
     expect(refused.status).toBe(422);
-    expect(refused.body.error).toBe('the build failed 2 check(s): shared versions, server render');
+    expect(refused.body.error).toBe('2 checks failed: shared versions, server render');
     expect(refused.body.checks).toEqual([
       { name: 'manifest', ok: true, detail: expect.any(String) },
       { name: 'shared versions', ok: false, detail: "react ^18.2.0 does not accept the host's 19.2.0" },
@@ -143,13 +159,69 @@ describe('publishing', () => {
     expect(entry!.detail).toContain('server render: the node build threw');
   });
 
-  it("answers 422 naming an origin that is not one of the section's release origins, having fetched nothing", async () => {
+  it('counts the checks that did not run apart from the one that failed', async () => {
+    served.set(`${CDN}/contact/missing/mf-manifest.json`, 'missing');
+    const refused = await call('POST', '/api/releases', { token: tokens['ci-contact'], body: { section: 'contact', manifestUrl: `${CDN}/contact/missing/mf-manifest.json` } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toBe(`1 check failed, ${PUBLISH_CHECKS.length - 1} not run: reachable`);
+  });
+
+  it("answers 422 naming an origin that is not one of the section's release origins, the ones that are, and how to add one; having fetched nothing", async () => {
     const before = checked.length;
     const refused = await call('POST', '/api/releases', { body: { section: 'contact', manifestUrl: 'https://attacker.example/mf-manifest.json' } });
     expect(refused.status).toBe(422);
-    expect(refused.body.error).toContain('https://attacker.example');
-    expect(refused.body.origin).toBe('https://attacker.example');
+    expect(refused.body).toMatchObject({ origin: 'https://attacker.example', allowedOrigins: [CDN] });
+    expect(refused.body.error).toBe(
+      "https://attacker.example is not one of contact's release origins, so nothing was fetched from it. " +
+        `contact's release origins: ${CDN} (the origin of config.json's remotes.contact, and allowedRemoteOrigins). ` +
+        'To publish from https://attacker.example, the operator adds it to allowedRemoteOrigins in config.json, which the server reads on every publish: no restart ' +
+        '(an origin there may also serve any section to a visit that asks for it with ?remote.<section>=)',
+    );
     expect(checked.length).toBe(before);
+  });
+
+  it('takes one URL written three ways as one: the same bytes are one release', async () => {
+    const spellings = ['https://cdn.example/home/spelled/mf-manifest.json', 'HTTPS://CDN.EXAMPLE/home/spelled/mf-manifest.json', 'https://cdn.example:00443/home/./spelled/mf-manifest.json#frag'];
+    const answers = [];
+    for (const manifestUrl of spellings) answers.push(await call('POST', '/api/releases', { body: { section: 'home', manifestUrl } }));
+    expect(answers.map(({ status }) => status)).toEqual([201, 200, 200]);
+    expect(new Set(answers.map(({ body }) => body.id)).size).toBe(1);
+    expect(answers[2]!.body.manifestUrl).toBe(spellings[0]);
+    // The checks were given the one spelling too: it is what they fetch.
+    expect(checked.slice(-3)).toEqual([spellings[0], spellings[0], spellings[0]]);
+  });
+
+  it('answers 429 with Retry-After past a number of refused publishes per token, checks nothing then, and audits those in one entry', async () => {
+    const limited = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'http://localhost:8080', log: (line) => log.push(line), refusedPublishes: { max: 3, windowMs: 60_000 } });
+    const flood = (await store.createToken({ name: 'ci-flood', section: 'about', actor: 'test' })).token;
+    served.set(`${CDN}/about/flood/mf-manifest.json`, 'broken');
+    const attempt = (name: string, token = flood) => call('POST', '/api/releases', { server: limited, token, body: { section: 'about', manifestUrl: `${CDN}/about/${name}/mf-manifest.json` } });
+    const refusals = async () => ((await call('GET', '/api/audit?section=about&limit=1000')).body as { actor: string; action: string; detail: string }[]).filter((entry) => entry.actor === 'ci-flood');
+    try {
+      for (let index = 0; index < 3; index++) expect((await attempt('flood')).status).toBe(422);
+      const checkedBefore = checked.length;
+      const held = [];
+      for (let index = 0; index < 5; index++) held.push(await attempt('flood'));
+      // A good build from the same token waits too: the limit is the token's.
+      held.push(await attempt('fixed'));
+      expect(held.map(({ status }) => status)).toEqual([429, 429, 429, 429, 429, 429]);
+      for (const answer of held) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      for (const answer of held) expect(Number(answer.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect(held[0]!.body.error).toMatch(/^the token ci-flood had 3 publishes refused within 1 minutes, so this one was not checked: try again in \d+ s/);
+      expect(checked.length).toBe(checkedBefore);
+
+      // Another token is not held back: its publish is checked (and refused by its checks).
+      expect((await attempt('flood', tokens.integrator)).status).toBe(422);
+      expect(checked.length).toBe(checkedBefore + 1);
+      expect((await refusals()).map(({ action }) => action)).toEqual(['publish-refused', 'publish-refused', 'publish-refused']);
+      expect(log.filter((line) => line.includes('the token ci-flood had 3 publishes refused'))).toHaveLength(1);
+    } finally {
+      await limited.close();
+    }
+    // Once the run ends (here: the API closing), one entry says how many were held back.
+    const [summary, ...rest] = await refusals();
+    expect(rest).toHaveLength(3);
+    expect(summary).toMatchObject({ action: 'publish-refused', detail: expect.stringMatching(/^6 publishes of about refused with 429 from \S+ to \S+, unchecked: the token was over its limit of 3 refused publishes in 1 minutes$/) });
   });
 
   it.each([
@@ -210,9 +282,17 @@ describe('activating and rolling back', () => {
     expect(Object.keys(back.body.active as object).sort()).toEqual(['buildId', 'createdAt', 'createdBy', 'id', 'integrity', 'manifestUrl', 'note', 'section', 'version']);
     const twice = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator });
     expect(twice.body).toMatchObject({ active: { id: one }, previous: null });
+    // The first release rolled back: config.json's URL again, the answer naming the release it replaced.
+    const toConfig = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator, body: {} });
+    expect(toConfig.status).toBe(200);
+    expect(toConfig.body).toEqual({ section: 'about', active: null, previous: expect.objectContaining({ id: one }) });
+    const [entry] = (await call('GET', '/api/audit?section=about&limit=1')).body as Record<string, unknown>[];
+    expect(entry).toMatchObject({ actor: 'integrator', action: 'rollback', section: 'about', release: null, from: one });
+    expect((await call('GET', '/api/sections')).body.about).toMatchObject({ active: null, previous: null, by: 'integrator', configured: 'https://static.lender.example/about/mf-manifest.json' });
     const none = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator, body: {} });
     expect(none.status).toBe(409);
-    expect(none.body.error).toContain('no earlier release');
+    expect(none.body.error).toContain('serves the URL in config.json already');
+    expect((await call('POST', '/api/sections/about/active', { body: { release: one } })).status).toBe(200);
     // Forward again to a named release, which goes on top.
     expect((await call('POST', '/api/sections/about/rollback', { body: { release: three } })).body).toMatchObject({ active: { id: three }, previous: { id: one } });
 
@@ -348,20 +428,55 @@ describe('tokens and scopes', () => {
     expect((await call('POST', '/api/tokens', { body: { name: 'bad name!' } })).status).toBe(400);
   });
 
+  it("refuses the server's own actor names as token names, in any case, and the local: prefix (400): the audit log cannot be impersonated", async () => {
+    for (const name of ['owner', 'Owner', 'environment', 'ENVIRONMENT', 'canary-judge', 'Canary-Judge', 'canary_judge', 'CANARY.JUDGE', 'server', 'background-check', 'Background_Check', 'local:alice', 'LOCAL:root']) {
+      const refused = await call('POST', '/api/tokens', { body: { name } });
+      expect([name, refused.status, refused.body.field]).toEqual([name, 400, 'name']);
+    }
+    const created = (await call('GET', '/api/audit?limit=50')).body as { action: string; detail: string }[];
+    expect(created.filter((entry) => entry.action === 'token' && /judge|owner|environment|server|check|local/i.test(entry.detail))).toEqual([]);
+    // A name that only contains one is a name like any other.
+    expect((await call('POST', '/api/tokens', { body: { name: 'judge-owner-ci' } })).status).toBe(201);
+  });
+
+  it('keeps { name, section? }; scopes that disagree with the section answer 400, and a token is filed under the section it acts on', async () => {
+    for (const scopes of [['section:contact'], ['releases'], ['section:home', 'section:contact'], ['messages']]) {
+      const refused = await call('POST', '/api/tokens', { body: { name: 'ci-home-2', section: 'home', scopes } });
+      expect([scopes, refused.status, refused.body.field]).toEqual([scopes, 400, 'scopes']);
+    }
+    expect(await store.token('ci-home-2')).toBeUndefined();
+    // Agreeing: the section's scope, with messages beside it.
+    const both = await call('POST', '/api/tokens', { body: { name: 'ci-home-2', section: 'home', scopes: ['section:home', 'messages'] } });
+    expect(both.body).toMatchObject({ name: 'ci-home-2', section: 'home', scopes: ['section:home', 'messages'] });
+    // Scopes alone: the section they act on is the token's.
+    const byScope = await call('POST', '/api/tokens', { body: { name: 'ci-about-2', scopes: ['section:about'] } });
+    expect(byScope.body).toMatchObject({ name: 'ci-about-2', section: 'about', scopes: ['section:about'] });
+    const [entry] = (await call('GET', '/api/audit?section=about&limit=1')).body as { action: string; detail: string }[];
+    expect(entry).toMatchObject({ action: 'token', detail: 'created ci-about-2 (section:about)' });
+  });
+
   it('refuses a browser before looking at its token', async () => {
     const answer = await call('GET', '/api/releases', { headers: { Origin: 'https://evil.example' } });
     expect(answer.status).toBe(403);
     expect(answer.body.error).toContain('browsers');
   });
 
-  it('answers 429 after 10 failed authentications a minute from one address, a good token included, and logs them', async () => {
+  it('answers 429 to bad tokens after 10 a minute from one address, and logs them; a valid token from that address is never refused', async () => {
     const guarded = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'http://localhost:8080', log: (line) => log.push(line) });
     try {
       for (let attempt = 0; attempt < 10; attempt++) expect((await call('GET', '/api/releases', { server: guarded, token: `guess-${attempt}` })).status).toBe(401);
-      const limited = await call('GET', '/api/releases', { server: guarded });
+      const limited = await call('GET', '/api/releases', { server: guarded, token: 'guess-10' });
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(log.some((line) => line.includes('unknown or revoked token'))).toBe(true);
+      // The owner (any local process shares loopback with it) is not locked out, however many guesses come in between.
+      for (let round = 0; round < 3; round++) {
+        expect((await call('GET', '/api/releases', { server: guarded })).status).toBe(200);
+        expect((await call('GET', '/api/releases', { server: guarded, token: tokens['ci-home'] })).status).toBe(200);
+        expect((await call('GET', '/api/releases', { server: guarded, token: `guess-again-${round}` })).status).toBe(429);
+      }
+      // A request with no token guesses nothing: 401, never counted.
+      expect((await call('GET', '/api/releases', { server: guarded, token: null })).status).toBe(401);
     } finally {
       await guarded.close();
     }
@@ -383,10 +498,25 @@ describe('preview links', () => {
 
     const byDefault = await call('POST', `/api/releases/${release}/preview`, {});
     expect(Date.parse(byDefault.body.expiresAt as string) - before).toBeGreaterThan(24 * 3600_000 - 10_000);
-    expect((await call('POST', `/api/releases/${release}/preview`, { body: { expiresIn: 5 } })).status).toBe(400);
+    const tooShort = await call('POST', `/api/releases/${release}/preview`, { body: { expiresIn: 5 } });
+    expect(tooShort.status).toBe(400);
+    expect(tooShort.body).toEqual({ error: 'expiresIn: a whole number of seconds from 60 (1 minute) to 2592000 (30 days)', field: 'expiresIn' });
     expect((await call('POST', '/api/releases/contact-999999/preview', {})).status).toBe(404);
     const [entry] = (await call('GET', '/api/audit?section=contact&limit=1')).body as { action: string; release: string }[];
     expect(entry).toMatchObject({ action: 'preview', release });
+  });
+});
+
+describe('GET /api/config', () => {
+  it("answers the served config.json's problems and warnings to any valid token, whatever its scope, and to no other", async () => {
+    const reader = (await call('POST', '/api/tokens', { body: { name: 'config-reader', scopes: ['messages'] } })).body.token as string;
+    for (const token of [ENV_TOKEN, tokens['ci-home'], reader]) {
+      const answer = await call('GET', '/api/config', { token });
+      expect([answer.status, answer.body]).toEqual([200, CONFIG_REPORT]);
+    }
+    expect((await call('GET', '/api/config', { token: null })).status).toBe(401);
+    expect((await call('GET', '/api/config', { token: 'not-a-token' })).status).toBe(401);
+    expect((await call('POST', '/api/config', {})).status).toBe(405);
   });
 });
 
@@ -402,6 +532,7 @@ describe('contact messages', () => {
     expect((await call('GET', `/api/messages/${id}`)).body).toMatchObject({ id, name: 'Asha Rao' });
     expect((await call('GET', '/api/messages', { token: tokens.integrator })).status).toBe(403);
     expect((await call('GET', '/api/messages?since=yesterday-ish')).status).toBe(400);
+    expect((await call('GET', '/api/messages?export=xlsx')).body).toMatchObject({ field: 'export' });
     expect((await call('DELETE', `/api/messages/${id}`)).body).toEqual({ deleted: id });
     expect((await call('GET', `/api/messages/${id}`)).status).toBe(404);
   });

@@ -82,8 +82,8 @@ it('serves npm run messages through the control API with the owner token', async
   expect(show.stdout).toContain('Line one,\n"quoted"');
   expect(csv.stdout).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
 
-  expect((await run(messagesCommand, ['delete', ids[1]!])).stdout).toBe(`deleted ${ids[1]}\n`);
-  const again = await run(messagesCommand, ['delete', ids[1]!]);
+  expect((await run(messagesCommand, ['delete', ids[1]!, '--yes'])).stdout).toBe(`deleted ${ids[1]}\n`);
+  const again = await run(messagesCommand, ['delete', ids[1]!, '--yes']);
   expect(again.code).toBe(1);
   expect(again.stderr).toContain(`no message ${ids[1]}`);
 }, 20_000);

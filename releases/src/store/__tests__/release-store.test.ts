@@ -72,8 +72,8 @@ describe.each(KINDS)('the release store on the %s database', (kind) => {
     expect(back).toMatchObject({ active: { id: two }, previous: { id: one } });
     const twice = await store.rollback('contact', undefined, 'integrator');
     expect(twice.active?.id).toBe(one);
+    // Below the first release is config.json's URL.
     expect(twice.previous).toBeNull();
-    await expect(store.rollback('contact', undefined, 'integrator')).rejects.toMatchObject({ kind: 'conflict' });
     expect((await store.active()).contact?.id).toBe(one);
 
     const log = await store.auditLog({ sections: ['contact'] });
@@ -82,6 +82,44 @@ describe.each(KINDS)('the release store on the %s database', (kind) => {
       ['rollback', two, three],
     ]);
     expect(log.find((entry) => entry.action === 'activate' && entry.release === three)?.detail).toBe('the new form');
+  });
+
+  it("rolls the first release back to config.json's URL, audited; once there, a rollback has nowhere to go (409)", async () => {
+    const only = await publish('home');
+    await store.activate('home', only, 'integrator');
+    const watched: SectionId[] = [];
+    const watching = await store.watch((section) => watched.push(section), { pollMs: 60_000 });
+    try {
+      const back = await store.rollback('home', undefined, 'integrator', 'the first build breaks checkout');
+      // Nothing is active; the answer names the release it replaced, the one to activate to undo this.
+      expect(back).toMatchObject({ section: 'home', active: null, previous: { id: only } });
+      expect((await store.active()).home).toBeUndefined();
+      expect((await store.served()).active.home).toBeUndefined();
+      // Every server hears it as it hears an activation.
+      for (const started = Date.now(); !watched.includes('home') && Date.now() - started < 2000; ) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(watched).toContain('home');
+    } finally {
+      await watching.close();
+    }
+    const [entry] = await store.auditLog({ sections: ['home'], limit: 1 });
+    expect(entry).toMatchObject({ actor: 'integrator', action: 'rollback', section: 'home', release: null, from: only, detail: "the first build breaks checkout; back to config.json's URL: no release is active" });
+    // The state says so: no release, no rollback target, since when and by whom.
+    expect((await store.sectionStates('home')).home).toMatchObject({ active: null, previous: null, since: expect.any(String), by: 'integrator' });
+    expect((await store.list({ sections: ['home'] }))[0]).toMatchObject({ id: only, state: 'available' });
+
+    await expect(store.rollback('home', undefined, 'integrator')).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining('serves the URL in config.json already') });
+    // Forward again by name, as an activation.
+    expect(await store.rollback('home', only, 'integrator')).toMatchObject({ active: { id: only }, previous: null });
+  });
+
+  it('goes back two steps with two rollbacks from the second release: to the first, then to config.json\'s URL', async () => {
+    const [one, two] = [await publish('about'), await publish('about')];
+    await store.activate('about', one, 'integrator');
+    await store.activate('about', two, 'integrator');
+    expect(await store.rollback('about', undefined, 'integrator')).toMatchObject({ active: { id: one }, previous: null });
+    expect(await store.rollback('about', undefined, 'integrator')).toMatchObject({ active: null, previous: { id: one } });
+    await expect(store.rollback('about', undefined, 'integrator')).rejects.toMatchObject({ kind: 'conflict' });
+    expect(await store.active()).toEqual({});
   });
 
   it('keeps its history in order past ten activations (the stack is ordered by number, not as text)', async () => {

@@ -98,3 +98,61 @@ describe.each(KINDS)('two release stores on one %s database', (kind) => {
     expect((await second.rollback('home', undefined, 'integrator')).active?.id).toBe(log.at(-2)!.release);
   });
 });
+
+const describeOnServer = serverTestsRun() ? describe : describe.skip;
+
+describeOnServer('two release stores on a PostgreSQL server that restarts', () => {
+  let database: TestDatabase;
+  let first: ReleaseStore;
+  let second: ReleaseStore;
+
+  beforeAll(async () => {
+    database = serverTestDatabase();
+    first = await ReleaseStore.open(await database.open());
+    second = await ReleaseStore.open(await database.open());
+  }, 60_000);
+
+  afterAll(async () => {
+    await first?.db.close();
+    await second?.db.close();
+    database?.cleanUp();
+  });
+
+  /** How many connections LISTEN on the releases' channel now (false while the server cannot be asked). */
+  const listeners = async () => {
+    try {
+      const [row] = await first.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN portico_releases'");
+      return row!.n;
+    } catch {
+      return -1;
+    }
+  };
+
+  it('listens again within 1 s of the database answering, and hears an activation made as it answers within 2 s', async () => {
+    const heard: SectionId[] = [];
+    // A poll too slow to be what brings it back.
+    const watching = await second.watch((section) => heard.push(section), { pollMs: 60_000 });
+    try {
+      await until('listening', 2000, async () => (await listeners()) === 1);
+      const { release } = await first.publish(build('about'));
+      // pg_ctl blocks this process while it runs: the stores see the server gone (as a server's would at once) before it starts again.
+      database.server!.stop();
+      await until('the database gone', 5000, async () => (await listeners()) === -1);
+      // pg_ctl -w: it returns once the server accepts connections.
+      database.server!.start();
+      const answered = Date.now();
+      const activated = first.activate('about', release.id, 'integrator');
+      await until('listening again', 5000, async () => (await listeners()) === 1);
+      const relistened = Date.now() - answered;
+      await activated;
+      await until('the activation heard', 5000, () => heard.includes('about'));
+      // The activation came after the database answered: heard within 2 s of it, as every server must.
+      const heardAfter = Date.now() - answered;
+      process.stderr.write(`after a restart: listening again ${relistened} ms after the database answered; the activation made then heard after ${heardAfter} ms\n`);
+      expect(relistened).toBeLessThan(1000);
+      expect(heardAfter).toBeLessThan(2000);
+    } finally {
+      await watching.close();
+    }
+  }, 60_000);
+});

@@ -18,9 +18,14 @@ test.each(Object.entries(packs))('the %s pack has no empty text', (_language, pa
 
 test.each(Object.entries(packs))('the %s pack fills only placeholders its texts are given', (_language, pack) => {
   expect(placeholdersOf(pack.body)).toEqual(['company']);
-  expect(placeholdersOf(pack.regulator.rbiComplaint)).toEqual(['link']);
-  expect(placeholdersOf(pack.regulator.ojkLicensed)).toEqual(['company']);
-  expect(placeholdersOf(pack.regulator.ojkContact)).toEqual(['link', 'phone']);
+  expect(placeholdersOf(pack.regulator.licensed)).toEqual(['company']);
+});
+
+test("each pack's escalation names its market's regulator and channel: English India's RBI, Indonesian Indonesia's OJK and 157", () => {
+  expect(placeholdersOf(en.regulator.escalation)).toEqual(['link']);
+  expect(en.regulator.escalation).toContain('Reserve Bank of India');
+  expect(placeholdersOf(id.regulator.escalation)).toEqual(['link', 'phone']);
+  expect(id.regulator.escalation).toContain('Otoritas Jasa Keuangan');
 });
 
 test('the loader hands out the pack of the language asked for', async () => {

@@ -74,7 +74,25 @@ test('while sending, the button keeps its name, is busy and disabled, and a seco
   expect(send()).toBeEnabled();
   expect(send()).not.toHaveAttribute('aria-busy');
   expect(screen.getByText('Thank you, Asha. Your message has reached us, and we will get back to you.')).toBeVisible();
-  expect(screen.getByLabelText('Name')).toHaveValue('Asha');
+});
+
+test('a stored message empties the form, but a field changed while it was sending keeps the change; the thank-you is scrolled into view', async () => {
+  const scrolled = jest.spyOn(Element.prototype, 'scrollIntoView');
+  const { user } = await openForm([stored('msg-1', 800)]);
+  await fillIn(user);
+  await user.click(send());
+  await user.type(screen.getByLabelText('Message'), ' And the fees?');
+  await settle(800);
+
+  expect(screen.getByRole('status')).toHaveTextContent(SUCCESS);
+  expect(screen.getByLabelText('Name')).toHaveValue('');
+  expect(screen.getByLabelText('Telephone')).toHaveValue('');
+  expect(screen.getByLabelText('Message')).toHaveValue('When can I apply? And the fees?');
+  // Emptied by the send, not by the visitor: no field is marked as missing.
+  expect(screen.queryByText('Please fill in this field.')).not.toBeInTheDocument();
+  const thanks = screen.getByText(/^Thank you, Asha\./);
+  expect(scrolled.mock.contexts.at(-1)).toBe(thanks);
+  expect(scrolled).toHaveBeenLastCalledWith(expect.objectContaining({ block: 'nearest' }));
 });
 
 test('the success toast comes with a 200 (the same message again) as with a 201', async () => {
@@ -186,14 +204,15 @@ test('after a failure the key stays with the message, even when it was edited be
   expect(screen.getByRole('status')).toHaveTextContent(SUCCESS);
 });
 
-test('once stored, the same text again reuses the key (no duplicate) and a changed text is a new message with a new key', async () => {
+test('once stored, the same text typed again reuses the key (no duplicate) and a changed text is a new message with a new key', async () => {
   const { user, requests } = await openForm([stored('msg-1'), { status: 200, body: { id: 'msg-1' } }, stored('msg-2')]);
   await fillIn(user);
   await user.click(send());
   await settle();
+  await fillIn(user);
   await user.click(send());
   await settle();
-  await user.type(screen.getByLabelText('Message'), ' And the rate?');
+  await fillIn(user, 'Asha', '98765 43210', 'When can I apply? And the rate?');
   await user.click(send());
   await settle();
 
@@ -221,7 +240,7 @@ test('a failure after a success removes the thank-you, and a repeated failure ke
   await settle();
   expect(screen.getByText(/Thank you, Asha\./)).toBeVisible();
 
-  await user.type(screen.getByLabelText('Message'), ' Also: the fees?');
+  await fillIn(user, 'Asha', '98765 43210', 'Also: the fees?');
   await user.click(send());
   await settle();
   expect(screen.queryByText(/Thank you/)).not.toBeInTheDocument();
@@ -270,10 +289,10 @@ test('the hidden field is out of reach of people and assistive technology, and w
 describe('the privacy note', () => {
   const note = () => screen.getByText(/We keep your name, telephone number, message, language and the time you sent it/);
 
-  test('says what is kept, why, 180 days by default, and names the grievance officer to ask for deletion', async () => {
+  test('says what is kept, why, 180 days by default, and names the grievance officer of the page\'s market to ask for deletion', async () => {
     await openForm([stored()]);
     expect(note()).toHaveTextContent(
-      'We keep your name, telephone number, message, language and the time you sent it, only to answer you, and delete them after 180 days. To have them deleted sooner, write to our grievance officer, Asha Rao (sample), at grievance@portico.example.',
+      'We keep your name, telephone number, message, language and the time you sent it, only to answer you, and delete them after 180 days. To have them deleted sooner, write to our grievance redressal officer, Asha Rao (sample), at grievance@portico.example.',
     );
     expect(within(note()).getByRole('link', { name: 'grievance@portico.example' })).toHaveAttribute('href', 'mailto:grievance@portico.example');
     expect(screen.queryByText(/stays in your browser/)).not.toBeInTheDocument();
@@ -294,6 +313,17 @@ describe('the privacy note', () => {
   test('a period of thousands of days is grouped', async () => {
     await openForm([stored()], { config: { ...sampleConfig, contact: { retentionDays: 3650 } } });
     expect(note()).toHaveTextContent('delete them after 3,650 days.');
+  });
+
+  test("in Indonesian, Indonesia's officer is named", async () => {
+    await openForm([stored()], { language: 'id' });
+    expect(screen.getByText(/Kami menyimpan/)).toHaveTextContent('hubungi petugas pengaduan kami, Dewi Lestari (contoh), di pengaduan@portico.example.');
+  });
+
+  test("in Indonesian without Indonesia's block, the site's e-mail, never India's officer", async () => {
+    await openForm([stored()], { language: 'id', config: { ...sampleConfig, legal: { IN: sampleConfig.legal!.IN } } });
+    expect(screen.getByText(/Kami menyimpan/)).toHaveTextContent('kirim email ke support@portico.example.');
+    expect(screen.getByText(/Kami menyimpan/)).not.toHaveTextContent('Asha Rao');
   });
 
   test('in Indonesian, with one day and no valid e-mail at all', async () => {

@@ -2,9 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
+import type { SectionId } from '@portico/contract/sections';
 import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startPortico, type RunningPortico } from '../../portico-server';
+import type { SectionSignal } from '../server-rendering';
 import { announce, HostileCdn, MEMORY_BOMB, MICROTASK_LOOP, MUTATION, RENDER_LOOP, TOP_LEVEL_LOOP } from './hostile-builds';
 
 // Section builds that do what an attacker who controls a section's CDN
@@ -30,11 +32,15 @@ async function serve(remotes: Record<string, string>, cache = true) {
   const file = path.join(folder, 'config.json');
   writeFileSync(file, JSON.stringify({ ...sampleConfig, remotes }));
   const log: string[] = [];
+  /** The sections whose plans were set aside, as the server tells whoever asked to know. */
+  const setAside: SectionId[] = [];
   // A generous page budget: a busy machine must not turn a page into the client-rendered one while a test reads it.
-  const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath: file, log: (line) => log.push(line), ssr: { cache, budgetMs: 5000 } });
+  const ssr = { cache, budgetMs: 5000, onSignal: ({ section, kind }: SectionSignal) => kind === 'set-aside' && setAside.push(section) };
+  const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath: file, log: (line) => log.push(line), ssr });
   return {
     running,
     log,
+    setAside,
     configure: (next: Record<string, string>) => writeFileSync(file, JSON.stringify({ ...sampleConfig, remotes: next })),
     close: async () => {
       await running.close();
@@ -105,6 +111,7 @@ describe('sections that loop or take all memory', () => {
       expect(log).toContain(`the ${id} section's worker`);
       expect(log).toMatch(new RegExp(`the ${id} section's worker .*3 times in a row: this build is rendered in the browser only until it changes`));
     }
+    expect([...site.setAside].sort()).toEqual(['about', 'contact', 'home']);
     // Nothing of theirs runs any more: no worker is left spinning a core or holding memory.
     await until('every worker they had gone', () => [...seen].every((pid) => !running(pid)), 10);
     const { html } = await page(site.running);

@@ -7,7 +7,7 @@ import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
 import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startPortico, type RunningPortico } from '../../portico-server';
-import { SSR_LIMITS } from '../server-rendering';
+import { SSR_LIMITS } from '../render-limits';
 import { bigOutput, HostileCdn } from './hostile-builds';
 
 // A section team (or whoever holds its CDN) choosing large manifests and

@@ -398,6 +398,22 @@ describe('workers that die', () => {
     expect(supervisor.worker).toBe(workers[3]);
   });
 
+  test('a plan set aside is told to onSetAside once, with its key and the last death', async () => {
+    const setAside: [string, string][] = [];
+    const { supervisor, newest } = supervise({ onSetAside: (key, reason) => setAside.push([key, reason]) });
+    supervisor.want(plan('build-1 build-2'));
+    for (const wait of [500, 2000, 0]) {
+      newest().becomeReady();
+      await pass();
+      newest().die();
+      await pass(wait);
+    }
+    expect(setAside).toEqual([['build-1 build-2', 'its worker ended by SIGKILL, 3 times in a row']]);
+    supervisor.want(plan('build-1 build-2'));
+    await pass(60_000);
+    expect(setAside).toHaveLength(1);
+  });
+
   test('a plan set aside while an older generation answers ends that older one too', async () => {
     const { supervisor, workers, newest } = supervise();
     supervisor.want(plan('build-1'));

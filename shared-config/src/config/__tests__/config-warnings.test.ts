@@ -1,18 +1,36 @@
 import { sampleConfig } from '@portico/testing/sample-config';
 import { configWarnings } from '../config-warnings';
+import { parseConfig } from '../parse-config';
 
-test('a config with complete disclosures needs no warning', () => {
-  expect(configWarnings(sampleConfig)).toEqual([]);
+const warningsOf = (raw: unknown) => configWarnings(parseConfig(raw));
+
+test('the sample config, a complete lender per market and the Indonesian copyright, needs no warning', () => {
+  expect(warningsOf(sampleConfig)).toEqual([]);
 });
 
-test('a config without legal warns that About Us lacks the disclosures', () => {
+test('each market without a block is named with the page that shows no lender', () => {
   const { legal: _removed, ...rest } = sampleConfig;
-  expect(configWarnings(rest)).toEqual([expect.stringContaining('no `legal` object')]);
+  expect(warningsOf(rest)).toEqual([
+    { field: 'legal.IN', message: expect.stringContaining('is missing: the India page (?type=1) shows no lender') },
+    { field: 'legal.ID', message: expect.stringContaining('is missing: the Indonesia page (?type=2) shows no lender') },
+  ]);
+  expect(warningsOf({ ...sampleConfig, legal: { IN: sampleConfig.legal!.IN } }).map(({ field }) => field)).toEqual(['legal.ID']);
 });
 
-test('a legal object without licence number or grievance officer names what is missing', () => {
-  const { licenceNumber: _licence, grievanceOfficer: _officer, ...legal } = sampleConfig.legal!;
-  expect(configWarnings({ ...sampleConfig, legal })).toEqual([
-    "About Us shows the lender's disclosures without legal.licenceNumber and legal.grievanceOfficer.",
+test('a block without licence number or grievance officer names what is missing', () => {
+  const { licenceNumber: _licence, grievanceOfficer: _officer, ...indonesia } = sampleConfig.legal!.ID!;
+  expect(warningsOf({ ...sampleConfig, legal: { ...sampleConfig.legal, ID: indonesia } })).toEqual([
+    { field: 'legal.ID', message: 'has no licenceNumber and grievanceOfficer: the Indonesia page (?type=2) shows its lender without them' },
   ]);
+});
+
+test('without an Indonesian copyright line, the line as written is named', () => {
+  const { copyrightByLanguage: _removed, ...rest } = sampleConfig;
+  expect(warningsOf(rest)).toEqual([
+    { field: 'copyrightByLanguage.id', message: `is missing: the Indonesian page shows the copyright line as written, "${sampleConfig.copyright}"` },
+  ]);
+});
+
+test('the old single legal object is a warning saying how to move it, and the other market is named as missing', () => {
+  expect(warningsOf({ ...sampleConfig, legal: { market: 'IN', ...sampleConfig.legal!.IN } }).map(({ field }) => field)).toEqual(['legal', 'legal.ID']);
 });

@@ -19,7 +19,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 test('a valid config.json is read and validated', async () => {
   reply = { status: 200, body: JSON.stringify(sampleConfig) };
-  await expect(readConfig(url)).resolves.toEqual({ config: sampleConfig, problems: [] });
+  await expect(readConfig(url)).resolves.toEqual({ config: sampleConfig, problems: [], deprecated: [] });
 });
 
 test('an error status is explained instead of failing the page', async () => {
@@ -43,9 +43,9 @@ test('the page reads config.json once: the host and every section share the one 
   const { loadConfig } = await import('../load-config');
   reply = { status: 200, body: JSON.stringify(sampleConfig) };
   const first = loadConfig(url);
-  await expect(first).resolves.toEqual({ config: sampleConfig, problems: [] });
+  await expect(first).resolves.toEqual({ config: sampleConfig, problems: [], deprecated: [] });
   // The server's answer has changed since; the page does not ask again.
   reply = { status: 503, body: '{}' };
   expect(loadConfig(url)).toBe(first);
-  await expect(loadConfig(url)).resolves.toEqual({ config: sampleConfig, problems: [] });
+  await expect(loadConfig(url)).resolves.toEqual({ config: sampleConfig, problems: [], deprecated: [] });
 });

@@ -1,4 +1,5 @@
 import { sampleConfig } from '@portico/testing/sample-config';
+import { copyrightIn, isDocumentProblem } from '../config-schema';
 import { parseConfig } from '../parse-config';
 
 const fieldsOf = (raw: unknown) => parseConfig(raw).problems.map((problem) => problem.field);
@@ -78,6 +79,7 @@ test('remoteLoading is optional, and so is each of its fields', () => {
   expect(parseConfig({ ...sampleConfig, remoteLoading: { retries: 3 } })).toEqual({
     config: { ...sampleConfig, remoteLoading: { retries: 3 } },
     problems: [],
+    deprecated: [],
   });
 });
 
@@ -107,6 +109,7 @@ test('contact.retentionDays from 1 to 3650 is kept; contact is optional', () => 
     expect(parseConfig({ ...sampleConfig, contact: { retentionDays } })).toEqual({
       config: { ...sampleConfig, contact: { retentionDays } },
       problems: [],
+      deprecated: [],
     });
   }
 });
@@ -136,7 +139,8 @@ test('a remoteLoading that is not an object is named', () => {
 });
 
 describe('legal', () => {
-  const legal = sampleConfig.legal!;
+  const india = sampleConfig.legal!.IN!;
+  const indonesia = sampleConfig.legal!.ID!;
   const parseLegal = (value: unknown) => parseConfig({ ...sampleConfig, legal: value });
 
   test('is optional: without it the config has no problems and no disclosures', () => {
@@ -146,21 +150,14 @@ describe('legal', () => {
     expect(config.legal).toBeUndefined();
   });
 
-  test('a complete Indonesian legal object is kept as given, trimmed', () => {
-    const indonesian = {
-      market: 'ID',
-      companyName: '  PT Portico Kredit Indonesia  ',
-      licenceNumber: 'KEP-00/D.05/2026',
-      grievanceOfficer: { name: 'Dewi Lestari', email: 'pengaduan@portico.example' },
-    };
-    const { config, problems } = parseLegal(indonesian);
+  test('holds a block per market, each kept as given, trimmed; one market alone is valid', () => {
+    const { config, problems, deprecated } = parseLegal({ ID: { ...indonesia, companyName: `  ${indonesia.companyName}  ` } });
     expect(problems).toEqual([]);
-    expect(config.legal).toEqual({ ...indonesian, companyName: 'PT Portico Kredit Indonesia' });
+    expect(deprecated).toEqual([]);
+    expect(config.legal).toEqual({ ID: indonesia });
   });
 
   test.each([
-    ['market', undefined, 'is missing (expected one of "IN", "ID")'],
-    ['market', 'PH', 'must be one of "IN", "ID"'],
     ['companyName', undefined, 'is missing (expected string)'],
     ['companyName', ' ', 'must not be empty'],
     ['registrationNumber', 7, 'expected string, got number'],
@@ -169,44 +166,103 @@ describe('legal', () => {
     ['website', 'javascript:alert(1)', 'is not a valid http(s) URL'],
     ['phone', 'call us', 'must be a phone number such as +91 80 4567 8900'],
     ['grievanceOfficer', 'Asha', 'must be an object'],
-  ])('a bad legal.%s (%p) is named with what is wrong, and the rest of legal is kept', (key, value, message) => {
-    const { config, problems } = parseLegal({ ...legal, [key]: value });
-    expect(problems).toEqual([{ field: `legal.${key}`, message }]);
-    expect(config.legal).not.toHaveProperty(key);
-    const kept = Object.keys(legal).filter((name) => name !== key);
-    expect(Object.keys(config.legal ?? {}).sort()).toEqual(kept.sort());
+    ['association', 42, 'expected string, got number'],
+  ])('a bad legal.ID.%s (%p) is named with what is wrong; the rest of the block and the other market are kept', (key, value, message) => {
+    const { config, problems } = parseLegal({ IN: india, ID: { ...indonesia, [key]: value } });
+    expect(problems).toEqual([{ field: `legal.ID.${key}`, message }]);
+    expect(config.legal?.ID).not.toHaveProperty(key);
+    expect(Object.keys(config.legal?.ID ?? {}).sort()).toEqual(Object.keys(indonesia).filter((name) => name !== key).sort());
+    expect(config.legal?.IN).toEqual(india);
   });
 
   test.each([
     ['name', undefined, 'is missing (expected string)'],
     ['email', 'grievance at portico', 'is not a valid email'],
     ['phone', '12', 'must be a phone number such as +91 80 4567 8900'],
-  ])('a bad legal.grievanceOfficer.%s is named, the officer\'s other fields kept', (key, value, message) => {
-    const officer = { ...legal.grievanceOfficer!, [key]: value };
-    const { config, problems } = parseLegal({ ...legal, grievanceOfficer: officer });
-    expect(problems).toEqual([{ field: `legal.grievanceOfficer.${key}`, message }]);
-    expect(config.legal?.grievanceOfficer).not.toHaveProperty(key);
+  ])('a bad legal.IN.grievanceOfficer.%s is named, the officer\'s other fields kept', (key, value, message) => {
+    const officer = { ...india.grievanceOfficer!, [key]: value };
+    const { config, problems } = parseLegal({ IN: { ...india, grievanceOfficer: officer } });
+    expect(problems).toEqual([{ field: `legal.IN.grievanceOfficer.${key}`, message }]);
+    expect(config.legal?.IN?.grievanceOfficer).not.toHaveProperty(key);
   });
 
-  test('an unknown key is named, so a misspelt licence number is not silently dropped', () => {
-    const { licenceNumber, ...rest } = legal;
-    const { problems } = parseLegal({ ...rest, licenseNumber: licenceNumber, grievanceOfficer: { ...legal.grievanceOfficer, mail: 'x' } });
+  test('an unknown key or market is named, so a misspelt licence number or market is not silently dropped', () => {
+    const { licenceNumber, ...rest } = india;
+    const { config, problems } = parseLegal({ IN: { ...rest, licenseNumber: licenceNumber, grievanceOfficer: { ...india.grievanceOfficer, mail: 'x' } }, PH: indonesia });
     expect(problems).toEqual([
-      { field: 'legal.licenseNumber', message: 'is not a known field' },
-      { field: 'legal.grievanceOfficer.mail', message: 'is not a known field' },
+      { field: 'legal.PH', message: expect.stringContaining('is not a market (IN, ID)') },
+      { field: 'legal.IN.licenseNumber', message: 'is not a known field' },
+      { field: 'legal.IN.grievanceOfficer.mail', message: 'is not a known field' },
     ]);
+    expect(Object.keys(config.legal ?? {})).toEqual(['IN']);
   });
 
-  test.each([['IN'], [null], [[legal]]])('a legal that is not an object (%p) is named', (value) => {
-    const { config, problems } = parseLegal(value);
-    expect(problems).toEqual([{ field: 'legal', message: 'must be an object' }]);
+  test.each(['IN', 'ID'] as const)('the old single object with market %s still works, for that market only, and says how to move', (market) => {
+    const { config, problems, deprecated } = parseLegal({ market, ...india });
+    expect(problems).toEqual([]);
+    expect(config.legal).toEqual({ [market]: india });
+    expect(deprecated).toEqual([{ field: 'legal', message: expect.stringContaining(`into "legal": { "${market}": { … } }`) }]);
+  });
+
+  test.each([
+    [undefined, 'is missing (expected one of "IN", "ID")'],
+    ['PH', 'must be one of "IN", "ID"'],
+  ])('an old single object whose market is %p shows no lender in either market, and is named', (market, message) => {
+    const { config, problems } = parseLegal({ market, ...india, licenseNumber: 'x' });
+    expect(problems).toEqual([
+      { field: 'legal.market', message },
+      { field: 'legal.licenseNumber', message: 'is not a known field' },
+    ]);
     expect(config.legal).toBeUndefined();
   });
 
-  test('markup in legal values is kept as plain text', () => {
-    const { config } = parseLegal({ ...legal, companyName: '<script>alert(1)</script> Ltd' });
-    expect(config.legal?.companyName).toBe('<script>alert(1)</script> Ltd');
+  test.each([['IN'], [null], [[india]]])('a legal that is not an object (%p) is named', (value) => {
+    const { config, problems } = parseLegal(value);
+    expect(problems).toEqual([{ field: 'legal', message: expect.stringMatching(/^must be an object such as \{ "IN"/) }]);
+    expect(config.legal).toBeUndefined();
   });
+
+  test('a market block that is not an object is named, and that market has no lender', () => {
+    const { config, problems } = parseLegal({ IN: 'Portico Credit', ID: indonesia });
+    expect(problems).toEqual([{ field: 'legal.IN', message: expect.stringContaining('must be an object') }]);
+    expect(config.legal).toEqual({ ID: indonesia });
+  });
+
+  test('markup in legal values is kept as plain text', () => {
+    const { config } = parseLegal({ IN: { ...india, companyName: '<script>alert(1)</script> Ltd' } });
+    expect(config.legal?.IN?.companyName).toBe('<script>alert(1)</script> Ltd');
+  });
+});
+
+describe('copyrightByLanguage', () => {
+  const parseCopyright = (value: unknown) => parseConfig({ ...sampleConfig, copyrightByLanguage: value });
+
+  test('gives the footer its line in a language; the line as written stays for the others', () => {
+    const { config, problems } = parseCopyright({ id: '© 2026 Portico. Hak cipta dilindungi.' });
+    expect(problems).toEqual([]);
+    expect([copyrightIn(config, 'en'), copyrightIn(config, 'id')]).toEqual([sampleConfig.copyright, '© 2026 Portico. Hak cipta dilindungi.']);
+  });
+
+  test('a language the page does not speak, or an empty line, is named and left out', () => {
+    const { config, problems } = parseCopyright({ fr: 'Tous droits réservés', id: ' ' });
+    expect(problems).toEqual([
+      { field: 'copyrightByLanguage.fr', message: 'is not a known field' },
+      { field: 'copyrightByLanguage.id', message: 'must not be empty' },
+    ]);
+    expect(config.copyrightByLanguage).toBeUndefined();
+    expect(copyrightIn(config, 'id')).toBe(sampleConfig.copyright);
+  });
+});
+
+test('only a fault of the whole document (its URL, or not an object) is a document problem; a field is not', () => {
+  const unreadable = { field: '/config.json', message: 'answered HTTP 503 instead of the configuration' };
+  expect(isDocumentProblem(unreadable)).toBe(true);
+  expect(parseConfig([]).problems.map(isDocumentProblem)).toEqual([true]);
+  const fields = parseConfig({ ...sampleConfig, email: 'halo at kcn', legal: { ID: { ...sampleConfig.legal!.ID, licenceNumber: '' } } }).problems;
+  expect(fields.map((problem) => [problem.field, isDocumentProblem(problem)])).toEqual([
+    ['email', false],
+    ['legal.ID.licenceNumber', false],
+  ]);
 });
 
 describe('theme', () => {
@@ -220,7 +276,7 @@ describe('theme', () => {
   });
 
   test('a readable theme is kept as given, and so is part of one', () => {
-    expect(parseTheme(theme)).toEqual({ config: { ...sampleConfig, theme }, problems: [] });
+    expect(parseTheme(theme)).toEqual({ config: { ...sampleConfig, theme }, problems: [], deprecated: [] });
     expect(parseTheme({ primary: '#6B2D5C' }).config.theme).toEqual({ primary: '#6B2D5C' });
   });
 

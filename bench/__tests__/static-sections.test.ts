@@ -3,14 +3,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startPortico, type RunningPortico } from '../portico-server';
-import { makeBuiltSite } from './built-site';
-import { deployHome, writeFakeWorkers } from './fake-workers';
+import { startPortico, type RunningPortico } from '@portico/server';
+import { makeBuiltSite } from '../../server/src/__tests__/built-site';
+import { deployHome, writeFakeWorkers } from '../../server/src/__tests__/fake-workers';
+import { staticSections } from '../static-sections-stage';
 
-// The benchmark's scaling seam (PORTICO_BENCH_STATIC_SECTIONS): more static
-// sections, rendered on the server after Home and never named to the browser.
-// The workers are the fakes (fake-workers.ts), which render the words of the
-// build they were given.
+// The benchmark's stage (static-sections-stage.ts): more static sections,
+// rendered on the server after Home and never named to the browser. The
+// workers are the server's fakes (server/src/__tests__/fake-workers.ts),
+// which render the words of the build they were given.
 
 /** Two more sections' manifests and node builds on a server of their own: one static, one interactive. */
 function extraFiles(): Map<string, string> {
@@ -55,7 +56,7 @@ beforeAll(async () => {
     host: '127.0.0.1',
     configPath,
     log: () => undefined,
-    ssr: { sandbox: { setting: 'weak' }, staticExtras: [`${extrasOrigin}/quiet/mf-manifest.json`, `${extrasOrigin}/lively/mf-manifest.json`] },
+    ssr: { sandbox: { setting: 'weak' }, stages: [staticSections([`${extrasOrigin}/quiet/mf-manifest.json`, `${extrasOrigin}/lively/mf-manifest.json`])] },
   });
   writeFileSync(configPath, JSON.stringify({ ...COMPANY, remotes: { home: `http://127.0.0.1:${running.ports[1]!}/mf-manifest.json` } }));
 }, 30_000);

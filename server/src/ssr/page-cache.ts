@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { ByteCache } from './byte-cache';
+import type { PageScriptCode } from './inline-page-script';
+import { compressPage, type EncodedPage, type PageEncoding } from './page-answer';
+import { SSR_LIMITS } from './render-limits';
+
+/** A composed page as kept: its bytes in each encoding a visitor asked for, each made once. */
+export interface CachedPage {
+  key: string;
+  html: Buffer;
+  /** The identity ETag; an encoding's is this with the encoding's name added (the bytes differ). */
+  hash: string;
+  bodies: Map<PageEncoding, Promise<Buffer>>;
+  /** What it holds, for the cache's byte budget. */
+  bytes: number;
+  /** The page script inlined in it, whose hash the page's CSP allows. */
+  script?: PageScriptCode;
+}
+
+/**
+ * The last stage: composed pages kept by a key of everything they were made
+ * from, each compressed once per encoding a visitor asks for (on the
+ * thread pool), within a byte budget that counts the compressed copies.
+ */
+export class PageCache {
+  private readonly pages = new ByteCache<CachedPage>(SSR_LIMITS.pageCacheBytes);
+
+  /** Off: every page is composed and compressed afresh (PORTICO_SSR_CACHE=0). */
+  constructor(private readonly keep: boolean) {}
+
+  get size(): number {
+    return this.pages.size;
+  }
+
+  get bytes(): number {
+    return this.pages.bytes;
+  }
+
+  get(key: string): CachedPage | undefined {
+    return this.keep ? this.pages.get(key) : undefined;
+  }
+
+  /** Keeps the page composed for `key`. */
+  add(key: string, html: string, script: PageScriptCode | undefined): CachedPage {
+    const bytes = Buffer.from(html);
+    const page: CachedPage = { key, html: bytes, hash: createHash('sha256').update(html).digest('base64').slice(0, 27), bodies: new Map(), bytes: bytes.length, script };
+    if (this.keep) this.pages.set(key, page, page.bytes);
+    return page;
+  }
+
+  /** The page as answerPage sends it: its ETag's hash and its bytes in an encoding, made once. */
+  encoded(page: CachedPage): EncodedPage {
+    return { hash: page.hash, bodyOf: (encoding) => this.bodyOf(page, encoding) };
+  }
+
+  /** Pages made with another generation's workers are not served again. */
+  clear(): void {
+    this.pages.clear();
+  }
+
+  private bodyOf(page: CachedPage, encoding: PageEncoding): Promise<Buffer> {
+    let body = page.bodies.get(encoding);
+    if (!body) {
+      body = compressPage(page.html, encoding);
+      page.bodies.set(encoding, body);
+      // A failed compression is tried again by the next visitor, not remembered.
+      body.then(
+        (bytes) => {
+          page.bytes += bytes.length;
+          if (this.keep) this.pages.resize(page.key, page.bytes);
+        },
+        () => page.bodies.delete(encoding),
+      );
+    }
+    return body;
+  }
+}

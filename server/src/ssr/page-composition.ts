@@ -1,0 +1,80 @@
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { pageDataScript, type PageData } from '@portico/contract/page-data';
+import { PAGE_DATA_SLOT, SECTION_SLOT, STYLES_SLOT, type RenderedShell } from '@portico/node-sections/protocol';
+import { withInlinePageScript, type PageScriptCode } from './inline-page-script';
+
+/** A part a section's worker rendered for this page, checked, to go into that section's slot. */
+export interface CandidatePart {
+  section: SectionId;
+  html: string;
+  ids: ReadonlySet<string>;
+  /** How the log names it when it is left out: `the home section is rendered in the browser`. */
+  failure: string;
+  /** More HTML after the section's own (a stage's part): put in only after the section's own. */
+  extra?: boolean;
+}
+
+export interface Placement {
+  /** Each section's slot, filled: its own HTML and the extras after it. */
+  filled: Map<SectionId, string>;
+  /** The sections filled, in page order. */
+  rendered: SectionId[];
+  /** Why each part left out is left out, for the log. */
+  refusals: string[];
+}
+
+/**
+ * Which parts go into the page, in order: a part whose HTML takes an id of
+ * the shell's, or of a part placed before it, is left out (a label or a link
+ * would point into another part), and so is an extra whose section's own
+ * HTML is not in the page. Sections come first, so an extra never pushes a
+ * section out.
+ */
+export function placeParts(shellIds: ReadonlySet<string>, parts: readonly CandidatePart[]): Placement {
+  const filled = new Map<SectionId, string>();
+  const taken = new Set<string>();
+  const refusals: string[] = [];
+  const ordered = [...parts.filter((part) => !part.extra), ...parts.filter((part) => part.extra)];
+  for (const part of ordered) {
+    if (part.extra && !filled.has(part.section)) continue;
+    const clash = [...part.ids].find((value) => shellIds.has(value) || taken.has(value));
+    if (clash !== undefined) {
+      refusals.push(`${part.failure}: its HTML takes the id "${clash}", which the page around it uses`);
+      continue;
+    }
+    for (const value of part.ids) taken.add(value);
+    filled.set(part.section, (filled.get(part.section) ?? '') + part.html);
+  }
+  return { filled, rendered: SECTION_IDS.filter((id) => filled.has(id)), refusals };
+}
+
+/** Every slot the shell worker writes, each spelt once, by the protocol that names it. */
+const SLOTS = [...SECTION_IDS.map(SECTION_SLOT), STYLES_SLOT, PAGE_DATA_SLOT];
+const SLOT = new RegExp(SLOTS.map((slot) => slot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+
+export interface PageParts {
+  shell: Pick<RenderedShell, 'html' | 'fallbacks' | 'styles'>;
+  placement: Pick<Placement, 'filled' | 'rendered'>;
+  /** The hydration data, as the page script reads it. */
+  data: PageData;
+  /** The page script to inline, if it can be. */
+  script?: PageScriptCode;
+}
+
+/**
+ * The page from its parts, and nothing else: each section's slot filled
+ * with its HTML (or its loading line, left to the browser), the filled
+ * sections' stylesheets in the head, the hydration data at the end, the
+ * page script inline after it. `script` comes back only if it was inlined.
+ */
+export function composePage({ shell, placement, data, script }: PageParts): { html: string; script?: PageScriptCode } {
+  const { filled, rendered } = placement;
+  const slots = new Map<string, string>(SECTION_IDS.map((id) => [SECTION_SLOT(id), filled.get(id) ?? shell.fallbacks[id]]));
+  slots.set(STYLES_SLOT, rendered.map((id) => shell.styles[id] ?? '').join(''));
+  slots.set(PAGE_DATA_SLOT, pageDataScript(data));
+  // One pass over the shell: what is put in is never read again for slots.
+  const composed = shell.html.replace(SLOT, (slot) => slots.get(slot) ?? '');
+  // After the slots are filled: the script's code is never read for slots.
+  const html = script ? withInlinePageScript(composed, script) : composed;
+  return html === composed ? { html } : { html, script };
+}

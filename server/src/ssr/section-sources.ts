@@ -1,0 +1,170 @@
+import { isSri, type NodeEntry } from '@portico/contract/manifest';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { assertSri, fetchVerified } from '@portico/node-sections';
+import type { NodeBuild } from '@portico/node-sections/protocol';
+import type { SiteConfig } from '@portico/shared-config/config';
+import type { Site } from '../site-context';
+import { ManifestWatcher, type WatchedManifest } from './manifest-watcher';
+import { FAILED_FETCH_MS, MANIFEST_POLL_MS, MANIFEST_TIMEOUT_MS, SSR_LIMITS } from './render-limits';
+import type { StageSources } from './rendering-stage';
+
+/** A watched manifest the server has read, as a page may inline it. */
+export type ReadManifest = WatchedManifest & { text: string; hash: string };
+
+type Fetched = NodeBuild | { failed: string; at: number };
+
+/** The node build a watched manifest names (read once, when it was fetched); undefined where it names none the server runs. */
+export function nodeEntryOf(watched: WatchedManifest): NodeEntry | undefined {
+  const node = watched.read && 'manifest' in watched.read ? watched.read.manifest.nodeEntry : undefined;
+  return node && 'url' in node ? node : undefined;
+}
+
+export interface SectionSourcesOptions {
+  /** A manifest appeared, changed or went away, or a node build is to be fetched again: the plans may change. */
+  onChange: () => void;
+  log: (line: string) => void;
+  /** The log, each line once for a while. */
+  report: (line: string) => void;
+}
+
+/**
+ * What the sections are made from: the manifests the served configs name,
+ * polled in the background (never on a visitor's request), held to
+ * config.json's pins, and the node builds they name, fetched by this server
+ * from each manifest's origin and checked against the manifest's hash.
+ */
+export class SectionSources {
+  private readonly watcher: ManifestWatcher;
+  /** By the build's hash: shared by every URL that names the same build. */
+  private readonly builds = new Map<string, Promise<Fetched>>();
+  private readonly pinChecks = new Map<string, boolean>();
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: SectionSourcesOptions) {
+    this.watcher = new ManifestWatcher({
+      intervalMs: MANIFEST_POLL_MS,
+      timeoutMs: MANIFEST_TIMEOUT_MS,
+      maxBytes: SSR_LIMITS.manifestInlineBytes,
+      onChange: options.onChange,
+      log: options.log,
+    });
+  }
+
+  /** Watches the manifests a config.json names, so the next poll fetches any that are new. */
+  watchConfig(config: SiteConfig): void {
+    for (const id of SECTION_IDS) {
+      const url = config.remotes[id];
+      if (url !== undefined) this.watcher.current(url, id);
+    }
+  }
+
+  /** What the last poll saw of `url`, watched from now on as `section`'s manifest. */
+  watched(url: string, section: SectionId): WatchedManifest {
+    return this.watcher.current(url, section);
+  }
+
+  /** The manifest `site` names for `section` as the last poll saw it, if read and if config.json's pin for it holds: what the page inlines, and renders from. */
+  pinned(site: Site, section: SectionId): ReadManifest | undefined {
+    const url = site.config.remotes[section];
+    if (url === undefined) return undefined;
+    const watched = this.watcher.current(url, section);
+    if (watched.text === undefined || watched.hash === undefined) return undefined;
+    const pin = site.config.remoteIntegrity?.[section];
+    // A manifest its pin refuses is refused by the browser too: neither inlined nor rendered.
+    if (pin !== undefined && !this.matchesPin(watched.text, watched.hash, pin)) return undefined;
+    return watched as ReadManifest;
+  }
+
+  /** Whether a manifest `site` names has not been read yet. */
+  unread(site: Site): boolean {
+    return SECTION_IDS.some((id) => {
+      const url = site.config.remotes[id];
+      return url !== undefined && this.watcher.current(url, id).text === undefined;
+    });
+  }
+
+  /**
+   * The node build the manifest at `url` names for `section`, fetched and
+   * checked; undefined while there is none to run. `pin`: config.json's pin
+   * of the manifest, which must hold. One that could not be fetched is
+   * reported and tried again after FAILED_FETCH_MS.
+   */
+  async build(url: string, section: SectionId, pin: string | undefined): Promise<NodeBuild | undefined> {
+    const watched = this.watcher.current(url, section);
+    const entry = nodeEntryOf(watched);
+    if (!entry || watched.text === undefined || watched.hash === undefined) return undefined;
+    if (pin !== undefined && !this.matchesPin(watched.text, watched.hash, pin)) return undefined;
+    let build = await this.fetch(entry);
+    if ('failed' in build && Date.now() - build.at > FAILED_FETCH_MS) {
+      this.builds.delete(entry.integrity);
+      build = await this.fetch(entry);
+    }
+    if (!('failed' in build)) return build;
+    this.options.report(`the ${section} section's node build ${entry.url} is not rendered on the server: ${build.failed}`);
+    if (!this.retry) {
+      this.retry = setTimeout(() => {
+        this.retry = undefined;
+        this.options.onChange();
+      }, FAILED_FETCH_MS);
+      this.retry.unref();
+    }
+    return undefined;
+  }
+
+  /** What a stage a program added may ask: manifests and their builds with no pin (rendering-stage.ts). */
+  forStages(): StageSources {
+    return {
+      manifest: (url, section) => {
+        const { read } = this.watcher.current(url, section);
+        return read && 'manifest' in read ? read.manifest : undefined;
+      },
+      build: (url, section) => this.build(url, section, undefined),
+      report: this.options.report,
+    };
+  }
+
+  /** The code of builds no plan names is not kept. */
+  keepOnly(keys: ReadonlySet<string>): void {
+    for (const key of this.builds.keys()) if (!keys.has(key)) this.builds.delete(key);
+  }
+
+  /** One round over every watched manifest now. */
+  poll(): Promise<void> {
+    return this.watcher.poll();
+  }
+
+  close(): void {
+    clearTimeout(this.retry);
+    this.watcher.close();
+  }
+
+  private fetch({ url, integrity }: NodeEntry): Promise<Fetched> {
+    let build = this.builds.get(integrity);
+    if (!build) {
+      build = fetchVerified(url, integrity).then(
+        (bytes): NodeBuild => ({ key: integrity, url, code: bytes.toString('utf8') }),
+        (error: unknown) => ({ failed: (error as Error).message, at: Date.now() }),
+      );
+      this.builds.set(integrity, build);
+    }
+    return build;
+  }
+
+  /** Whether a manifest's text matches config.json's pin for it (checked once per text and pin). */
+  private matchesPin(text: string, hash: string, pin: string): boolean {
+    const key = `${hash} ${pin}`;
+    let ok = this.pinChecks.get(key);
+    if (ok === undefined) {
+      try {
+        if (!isSri(pin)) throw new Error('not an integrity value');
+        assertSri(Buffer.from(text, 'utf8'), pin, 'pin', 'the manifest');
+        ok = true;
+      } catch {
+        ok = false;
+      }
+      if (this.pinChecks.size > 64) this.pinChecks.clear();
+      this.pinChecks.set(key, ok);
+    }
+    return ok;
+  }
+}

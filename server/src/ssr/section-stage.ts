@@ -1,0 +1,336 @@
+import { LANGUAGES, type Language } from '@portico/contract/languages';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { FromSectionWorker, NodeBuild, ToSectionWorker } from '@portico/node-sections/protocol';
+import type { Site } from '../site-context';
+import {
+  FAILED_RENDER_MS,
+  SECTION_LOAD_KILL_MS,
+  SECTION_MESSAGE_BYTES,
+  SECTION_RENDER_KILL_MS,
+  SSR_LIMITS,
+} from './render-limits';
+import type { Sandbox } from './sandbox';
+import { checkSectionHtml, idsIn } from './section-html';
+import { SingleFlight } from './single-flight';
+import { Supervisor } from './supervisor';
+import { answerOf, startWorker } from './worker-pool';
+import type { WorkerProcess } from './worker-process';
+
+type SectionWorker = WorkerProcess<ToSectionWorker, FromSectionWorker>;
+
+/** A section's HTML as its worker answered it, checked: or the reason it is left to the browser. */
+export type SectionResult = { html: string; ids: ReadonlySet<string> } | { failed: string; at: number };
+
+/** A section's workers as measurements and tests see them. */
+export interface SectionWorkerState {
+  pid: number | undefined;
+  generation: number | undefined;
+  /** Its plan is set aside after repeated deaths. */
+  quarantined: boolean;
+  /** The builds (node-build hashes) the live worker runs, and the ones its plan wants. */
+  builds: string[];
+  wanted: string[];
+}
+
+/**
+ * A build to keep warm in a worker of its own: a previewed one, with the
+ * config of the visit that opened it, or a canary's candidate, with its
+ * cohorts' configs.
+ */
+export interface ApartPlan {
+  kind: 'preview worker' | 'canary worker';
+  section: SectionId;
+  build: NodeBuild;
+  sites: Site[];
+}
+
+/**
+ * What the server sees of a section's build itself: a render failing, its
+ * workers set aside after repeated deaths, and running again after that.
+ * `pins` are the manifest pins (config.json's remoteIntegrity) that name the
+ * builds: how a release store knows the release.
+ */
+export interface SectionSignal {
+  section: SectionId;
+  builds: string[];
+  pins: string[];
+  kind: 'render-failed' | 'set-aside' | 'running-again';
+  detail: string;
+}
+
+export interface SectionStageOptions {
+  heapMb: number;
+  /** Off: every page asks the workers again (PORTICO_SSR_CACHE=0). */
+  caching: boolean;
+  /** A render under way for longer than a page's budget is not waited for again. */
+  budgetMs: number;
+  /** The configs a new worker warms up with. */
+  sites: () => Promise<Site[]>;
+  /** Another worker answers for a section from now on: pages made with the one before are not served again. */
+  onSwitch: () => void;
+  /**
+   * What the workers show of a section's builds (SectionSignal): the place
+   * for whoever must know (the release store) beyond the log.
+   */
+  onSignal?: (signal: SectionSignal) => void;
+  log: (line: string) => void;
+  /** The log, each line once for a while: a failing section would say the same at every page. */
+  report: (line: string) => void;
+}
+
+const sectionKey = (section: SectionId, build: string, site: Site, language: Language) => `${section} ${build} ${site.hash} ${language}`;
+const previewKey = (section: SectionId, build: string) => `${section} ${build}`;
+
+/**
+ * The stage that gets each section's HTML: a worker per section, running
+ * its team's node builds in the sandbox, supervised against the plan the
+ * planner gives it (worker-plans.ts); a worker of its own per previewed
+ * build; every answer checked (section-html.ts) before a page may take it.
+ */
+export class SectionStage {
+  private sandbox: Sandbox | undefined;
+  private readonly supervisors: Record<SectionId, Supervisor<SectionWorker>>;
+  /**
+   * A previewed release's build, or a canary's candidate, by section and
+   * build: neither ever restarts the live section's worker, and a candidate
+   * that loops or dies is set aside alone (its deaths are its own, not the
+   * active release's).
+   */
+  private readonly previews = new Map<string, Supervisor<SectionWorker>>();
+  /** Per section and build: the manifest pins that name it, for the signals. */
+  private readonly pins = new Map<string, Set<string>>();
+  /** The builds a supervisor set aside, by section: told to run again once a worker runs them. */
+  private readonly setAside = new Set<string>();
+  /** Per worker: the builds it has loaded, each with the reason it refused it, if it did. */
+  private readonly loaded = new WeakMap<SectionWorker, Map<string, string | undefined>>();
+  private readonly results: SingleFlight<SectionResult>;
+
+  constructor(private readonly options: SectionStageOptions) {
+    this.results = new SingleFlight<SectionResult>({
+      maxBytes: SSR_LIMITS.sectionCacheBytes,
+      bytesOf: (result) => ('html' in result ? 2 * result.html.length : 256),
+      keep: options.caching,
+    });
+    this.supervisors = Object.fromEntries(SECTION_IDS.map((id) => [id, this.supervise(id, 'worker')])) as Record<SectionId, Supervisor<SectionWorker>>;
+  }
+
+  /** Section code runs in `sandbox` from now on; without one, no section worker starts. */
+  useSandbox(sandbox: Sandbox): void {
+    this.sandbox = sandbox;
+  }
+
+  get bytes(): number {
+    return this.results.bytes;
+  }
+
+  /** What `section`'s worker should run from now on (none: no worker). */
+  want(section: SectionId, builds: readonly NodeBuild[]): void {
+    const list = [...builds];
+    const key = list.map((build) => build.key).sort().join(' ');
+    this.supervisors[section].want(list.length === 0 ? undefined : { key, prepare: (worker) => this.prepare(section, list, worker) });
+  }
+
+  /** `pin` (a manifest's, in config.json) names `build` of `section`: a signal about the build names it. */
+  notePin(section: SectionId, build: string, pin: string | undefined): void {
+    if (pin === undefined) return;
+    const key = previewKey(section, build);
+    let pins = this.pins.get(key);
+    if (!pins) {
+      if (this.pins.size > 256) this.pins.clear();
+      this.pins.set(key, (pins = new Set()));
+    }
+    pins.add(pin);
+  }
+
+  /**
+   * The builds to keep warm apart (previews, canaries' candidates): each one
+   * its section's plan does not run gets a worker of its own, warmed with
+   * its configs; the workers of builds no longer listed are closed.
+   */
+  wantApart(plans: readonly ApartPlan[]): void {
+    const previewing = new Set<string>();
+    for (const { kind, section, build, sites } of plans) {
+      if (this.supervisors[section].planKey?.split(' ').includes(build.key)) continue;
+      const key = previewKey(section, build.key);
+      if (previewing.has(key)) continue;
+      previewing.add(key);
+      let supervisor = this.previews.get(key);
+      if (!supervisor) {
+        supervisor = this.supervise(section, kind);
+        this.previews.set(key, supervisor);
+      }
+      supervisor.want({ key: build.key, prepare: (worker) => this.prepare(section, [build], worker, sites) });
+    }
+    for (const [key, supervisor] of this.previews) {
+      if (previewing.has(key)) continue;
+      this.previews.delete(key);
+      void supervisor.close();
+    }
+  }
+
+  /** The builds some plan names (the rest need not be kept). */
+  plannedBuilds(): Set<string> {
+    const plans = [...Object.values(this.supervisors), ...this.previews.values()];
+    return new Set(plans.flatMap((supervisor) => supervisor.planKey?.split(' ') ?? []));
+  }
+
+  /**
+   * The section's HTML for this page from `build`, or why it is left to the
+   * browser (`failure` starts the log line); undefined when it is not ready
+   * by `deadline`. A failure is kept for FAILED_RENDER_MS, not asked again
+   * at every page.
+   */
+  async get(
+    section: SectionId,
+    build: string,
+    site: Site,
+    language: Language,
+    deadline: number,
+    failure = `the ${section} section is rendered in the browser`,
+  ): Promise<SectionResult | undefined> {
+    const key = sectionKey(section, build, site, language);
+    const cached = this.results.cached(key);
+    if (cached && ('html' in cached || Date.now() - cached.at < FAILED_RENDER_MS)) return cached;
+    const worker = this.workerFor(section, build);
+    if (!worker) return undefined;
+    const refusal = this.loaded.get(worker)?.get(build);
+    if (refusal !== undefined) return { failed: refusal, at: Date.now() };
+    const render = async () => {
+      const result = await this.render(worker, section, build, site, language);
+      if (result && 'failed' in result) {
+        this.options.report(`${failure}: ${result.failed}`);
+        this.signal(section, [build], 'render-failed', result.failed, site.config.remoteIntegrity?.[section]);
+      }
+      return result;
+    };
+    return this.results.get(key, render, deadline, this.options.budgetMs);
+  }
+
+  /**
+   * A publish's render check: `build` loaded by a one-off worker in the
+   * section sandbox and rendered in each language with `site`. Each problem
+   * in words; none means it renders.
+   */
+  async check(section: SectionId, build: NodeBuild, site: Site): Promise<string[]> {
+    const worker = this.newWorker(`${section} publish check`);
+    if (!worker) return ['not run: section code does not run on this server'];
+    try {
+      if (!(await worker.ready)) return ['its worker did not start'];
+      const refused = await this.load(worker, section, [build]);
+      if (!refused) return [`its node build was not evaluated within ${SECTION_LOAD_KILL_MS / 1000} s`];
+      const [refusal] = refused.values();
+      if (refusal !== undefined) return [`its node build failed to load: ${refusal}`];
+      const problems: string[] = [];
+      for (const language of LANGUAGES) {
+        const result = await this.render(worker, section, build.key, site, language);
+        if (result === undefined) problems.push(`rendering it in "${language}" took longer than ${SECTION_RENDER_KILL_MS / 1000} s`);
+        else if ('failed' in result) problems.push(`rendering it in "${language}": ${result.failed}`);
+        if (!worker.alive) break;
+      }
+      return problems;
+    } finally {
+      worker.kill('the publish check is done');
+    }
+  }
+
+  /** Resolves once each section's worker, and each worker apart, runs its plan (or has none, or it is set aside). */
+  async whenSettled(): Promise<void> {
+    await Promise.all([...SECTION_IDS.map((id) => this.supervisors[id].whenSettled()), ...[...this.previews.values()].map((supervisor) => supervisor.whenSettled())]);
+  }
+
+  state(): Record<SectionId, SectionWorkerState> {
+    const of = (supervisor: Supervisor<SectionWorker>): SectionWorkerState => ({
+      pid: supervisor.worker?.pid,
+      generation: supervisor.generation,
+      quarantined: supervisor.quarantinedNow,
+      builds: supervisor.liveKey?.split(' ') ?? [],
+      wanted: supervisor.planKey?.split(' ') ?? [],
+    });
+    return Object.fromEntries(SECTION_IDS.map((id) => [id, of(this.supervisors[id])])) as Record<SectionId, SectionWorkerState>;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...Object.values(this.supervisors), ...this.previews.values()].map((supervisor) => supervisor.close()));
+  }
+
+  private newWorker(name: string): SectionWorker | undefined {
+    return this.sandbox && startWorker<ToSectionWorker, FromSectionWorker>(name, this.sandbox.launch(this.options.heapMb), SECTION_MESSAGE_BYTES, this.options.log);
+  }
+
+  private supervise(section: SectionId, kind: 'worker' | ApartPlan['kind']): Supervisor<SectionWorker> {
+    const supervisor: Supervisor<SectionWorker> = new Supervisor<SectionWorker>({
+      name: `the ${section} section's ${kind}`,
+      start: () => this.newWorker(`${section} section ${kind}`),
+      log: this.options.log,
+      onLive: (worker) => {
+        if (!worker) return;
+        this.options.onSwitch();
+        const again = (supervisor.liveKey?.split(' ') ?? []).filter((build) => this.setAside.delete(previewKey(section, build)));
+        if (again.length > 0) this.signal(section, again, 'running-again', `the ${section} section's ${kind} runs it again`);
+      },
+      onSetAside: (key, reason) => {
+        const builds = key.split(' ');
+        for (const build of builds) this.setAside.add(previewKey(section, build));
+        this.signal(section, builds, 'set-aside', `the ${section} section's ${kind}: ${reason}`);
+      },
+    });
+    return supervisor;
+  }
+
+  /** Tells a signal about `builds` of `section`, named by `pin` or by the pins noted for them. */
+  private signal(section: SectionId, builds: string[], kind: SectionSignal['kind'], detail: string, pin?: string): void {
+    const pins = pin === undefined ? builds.flatMap((build) => [...(this.pins.get(previewKey(section, build)) ?? [])]) : [pin];
+    this.options.onSignal?.({ section, builds, pins, kind, detail });
+  }
+
+  /** The worker that has loaded `build` of `section`: the live one, or the build's preview worker. */
+  private workerFor(section: SectionId, build: string): SectionWorker | undefined {
+    const live = this.supervisors[section].worker;
+    const worker = live && this.loaded.get(live)?.has(build) ? live : (this.previews.get(previewKey(section, build))?.worker ?? live);
+    return worker && this.loaded.get(worker)?.has(build) ? worker : undefined;
+  }
+
+  /** Has `worker` evaluate `builds`: the reason for each it refused; undefined when it did not answer as asked. */
+  private async load(worker: SectionWorker, section: SectionId, builds: NodeBuild[]): Promise<Map<string, string> | undefined> {
+    const asked = await worker.ask({ type: 'load', section, builds }, { answerWithinMs: SECTION_LOAD_KILL_MS, killAfterMs: SECTION_LOAD_KILL_MS });
+    const answer = answerOf(asked, 'loaded', 'the builds it loaded');
+    if (!answer || 'failed' in answer || !Array.isArray(answer.ok.failed)) return undefined;
+    return new Map(answer.ok.failed.map(({ key, reason }) => [String(key), String(reason).slice(0, 300)]));
+  }
+
+  /** Loads the plan's builds into a new worker, then renders each in every language with the current configs. */
+  private async prepare(section: SectionId, wanted: NodeBuild[], worker: SectionWorker, sites?: readonly Site[]): Promise<boolean> {
+    const refused = await this.load(worker, section, wanted);
+    if (!refused) return false;
+    for (const [key, reason] of refused) {
+      this.options.log(`the ${section} section's node build ${key.slice(0, 19)}… is not rendered on the server: ${reason}`);
+      this.signal(section, [key], 'render-failed', `its node build failed to load: ${reason}`);
+    }
+    this.loaded.set(worker, new Map(wanted.map(({ key }) => [key, refused.get(key)])));
+    for (const site of sites ?? (await this.options.sites())) {
+      for (const build of wanted.filter(({ key }) => !refused.has(key))) {
+        for (const language of LANGUAGES) {
+          const result = await this.render(worker, section, build.key, site, language);
+          if (!worker.alive) return false;
+          if (result && 'failed' in result) this.signal(section, [build.key], 'render-failed', result.failed, site.config.remoteIntegrity?.[section]);
+          if (result) this.results.keep(sectionKey(section, build.key, site, language), result);
+        }
+      }
+    }
+    return worker.alive;
+  }
+
+  /** One render, its HTML checked before any page may take it. */
+  private async render(worker: SectionWorker, section: SectionId, build: string, site: Site, language: Language): Promise<SectionResult | undefined> {
+    const asked = await worker.ask(
+      { type: 'render', request: { build, config: site.config, problems: site.problems, language } },
+      { answerWithinMs: SECTION_RENDER_KILL_MS, killAfterMs: SECTION_RENDER_KILL_MS },
+    );
+    const answer = answerOf(asked, 'html', 'HTML');
+    if (answer === undefined) return undefined;
+    if ('failed' in answer) return { failed: answer.failed, at: Date.now() };
+    const checked = checkSectionHtml(answer.ok.html, { maxBytes: SSR_LIMITS.sectionHtmlBytes, reservedIds: new Set() });
+    if (!checked.ok) return { failed: `its HTML was refused: ${checked.reason}`, at: Date.now() };
+    return { html: answer.ok.html, ids: idsIn(answer.ok.html) };
+  }
+}
