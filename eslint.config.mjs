@@ -23,18 +23,20 @@ const ALLOWED = {
   'shared-config': ['contract'],
   // Node only: the config.json and theme stylesheet answers, for the server and the dev server.
   'config-server': ['contract', 'shared-config'],
+  // Node's shared side (database, data folder, control address, settings, HTTP basics): below every server package.
+  platform: ['contract'],
   toolkit: [],
   testing: ['contract', 'shared-config'],
   ...Object.fromEntries(APPS.map((app) => [app, ['contract', 'shared-config', 'toolkit', 'webpack']])),
   // The host's render workers evaluate the sections' node builds with @portico/node-sections.
   host: ['config-server', 'contract', 'node-sections', 'shared-config', 'toolkit', 'webpack'],
-  messages: ['config-server', 'contract', 'shared-config'],
+  messages: ['config-server', 'contract', 'platform', 'shared-config'],
   // The control plane: the release store, its checks (the page's own manifest check) and the control API.
-  releases: ['contract', 'host', 'messages', 'node-sections', 'shared-config', 'webpack'],
-  server: ['config-server', 'contract', 'messages', 'node-sections', 'releases', 'shared-config'],
+  releases: ['contract', 'host', 'messages', 'node-sections', 'platform', 'shared-config', 'webpack'],
+  server: ['config-server', 'contract', 'messages', 'node-sections', 'platform', 'releases', 'shared-config'],
   'node-sections': ['contract', 'shared-config'],
   // check-remotes runs the publish checks' parts (@portico/releases/checks), which hold the page's manifest check.
-  deploy: ['contract', 'server', 'releases', 'shared-config'],
+  deploy: ['contract', 'platform', 'server', 'releases', 'shared-config'],
   tests: ['contract', 'server', 'shared-config', 'testing'],
 };
 const WORKSPACES = Object.keys(ALLOWED);

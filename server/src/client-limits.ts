@@ -1,4 +1,4 @@
-import { wholeNumberFrom } from './env-number';
+import { wholeNumberFrom } from '@portico/platform/env-number';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { clientNetwork } from '@portico/messages';

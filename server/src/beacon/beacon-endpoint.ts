@@ -1,4 +1,4 @@
-import { wholeNumberFrom } from '../env-number';
+import { wholeNumberFrom } from '@portico/platform/env-number';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BEACON_MAX_BYTES, type HealthNote, type VisitAnswer } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
