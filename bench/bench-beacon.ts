@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +7,7 @@ import autocannon from 'autocannon';
 import { BEACON_PATH, type VisitReport } from '@portico/contract/beacon';
 import { clientNetwork, openEmbeddedDatabase, openServerDatabase, type Database } from '@portico/messages';
 import { postgresMissing, startTestPostgres } from '@portico/messages/testing';
-import { HEALTH_TOKEN_HOURS, HealthStore, ReleaseStore, signHealthToken, type HealthCount } from '@portico/releases';
+import { HealthStore, ReleaseStore, signVisitId, VISIT_ID_MS, type TakenReport } from '@portico/releases';
 import { beaconEndpoint, startPortico, visitorOf } from '@portico/server';
 import { REPO_ROOT } from './paths';
 
@@ -18,7 +17,8 @@ import { REPO_ROOT } from './paths';
  * loopback, through the page server's own routing, into the health store
  * on a throwaway PostgreSQL server (fsync on) when the machine has one,
  * else (or with BENCH_EMBEDDED=1) the embedded database. Every report is
- * distinct (its own nonce) and carries a valid token for three section
+ * distinct (a visit id of its own, signed as POST /api/visit signs them,
+ * each counted once through the shared record of ids) for three section
  * releases; the per-network cap is
  * lifted for this run through the endpoint's `limits` option (every report
  * comes from 127.0.0.1), which no server does. The server runs in its own
@@ -30,7 +30,7 @@ const REPORTS = Number(process.env.BENCH_REPORTS ?? 20_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const RELEASES = { home: 'home-1', about: 'about-1', contact: 'contact-1' } as const;
 
-/** The server side, in the child process: `listening <url> <token>` once ready; SIGTERM flushes and prints what was written. */
+/** The server side, in the child process: `listening <url> <secret>` once ready (a throwaway database's); SIGTERM flushes and prints what was written. */
 async function serve(): Promise<void> {
   const url = process.env.BENCH_DATABASE_URL;
   const db: Database = url ? openServerDatabase(url) : await openEmbeddedDatabase(process.env.BENCH_DATA_DIR!);
@@ -39,10 +39,10 @@ async function serve(): Promise<void> {
   const written = { statements: 0, rows: 0 };
   const endpoint = beaconEndpoint({
     health: {
-      record: (batch: readonly HealthCount[]) => {
+      recordReports: (batch: readonly TakenReport[]) => {
         written.statements++;
         written.rows += batch.length;
-        return store.record(batch);
+        return store.recordReports(batch);
       },
     },
     secret: () => releases.previewSecret(),
@@ -52,8 +52,7 @@ async function serve(): Promise<void> {
     limits: { perNetwork: Number.POSITIVE_INFINITY },
   });
   const running = await startPortico({ rootDir: REPO_ROOT, basePort: 0, host: '127.0.0.1', ssr: false, beacon: endpoint, log: (line) => process.stderr.write(`${line}\n`) });
-  const token = signHealthToken(await releases.previewSecret(), { releases: RELEASES }, new Date(Date.now() + HEALTH_TOKEN_HOURS * 3_600_000));
-  process.stdout.write(`listening http://127.0.0.1:${running.ports[0]} ${token}\n`);
+  process.stdout.write(`listening http://127.0.0.1:${running.ports[0]} ${(await releases.previewSecret()).toString('base64url')}\n`);
   process.once('SIGTERM', () => {
     void (async () => {
       await running.close();
@@ -66,12 +65,11 @@ async function serve(): Promise<void> {
 }
 
 /** A report as a page sends it, with vitals spread as real visits' are. */
-function reportBody(token: string, index: number): string {
+function reportBody(secret: Buffer, index: number): string {
   const failed = index % 50 === 0;
   const report: VisitReport = {
-    v: 1,
-    token,
-    nonce: randomUUID(),
+    v: 2,
+    visit: signVisitId(secret, { releases: RELEASES, canaries: {} }, new Date(Date.now() + VISIT_ID_MS)),
     sections: {
       home: { release: RELEASES.home, arrival: 'ssr' },
       about: { release: RELEASES.about, arrival: 'csr' },
@@ -96,7 +94,7 @@ async function main(): Promise<void> {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-    const [, base, token] = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const [, base, secretText] = await new Promise<RegExpExecArray>((resolve, reject) => {
       const timer = setInterval(() => {
         const ready = /listening (\S+) (\S+)/.exec(output);
         if (ready) {
@@ -107,6 +105,7 @@ async function main(): Promise<void> {
       void exited.then(() => reject(new Error(`the bench server stopped before it listened:\n${output}`)));
     });
 
+    const secret = Buffer.from(secretText!, 'base64url');
     let sent = 0;
     /** A run of `amount` reports, and the time from its start to its last answer (autocannon's own duration ends on its next 1 s tick). */
     const load = (amount: number, connections: number) =>
@@ -121,7 +120,7 @@ async function main(): Promise<void> {
             amount,
             timeout: 10,
             headers: { 'content-type': 'text/plain;charset=UTF-8', origin: base! },
-            requests: [{ setupRequest: (request) => ({ ...request, body: reportBody(token!, sent++) }) }],
+            requests: [{ setupRequest: (request) => ({ ...request, body: reportBody(secret, sent++) }) }],
           },
           (error, result) => (error ? reject(error as Error) : resolve({ result, seconds: (last - started) / 1000 })),
         );
@@ -141,7 +140,7 @@ async function main(): Promise<void> {
 
     // Every report taken counts a visit for each of its 3 sections.
     const expectedVisits = (result['2xx'] + warmUp['2xx']) * 3;
-    const header = ['database', 'reports/s', 'p50 ms', 'p99 ms', 'errors', 'accepted (204)', 'visits counted', 'upserts', 'rows upserted', 'rows in table'];
+    const header = ['database', 'reports/s', 'p50 ms', 'p99 ms', 'errors', 'accepted (204)', 'visits counted', 'batches', 'reports in batches', 'rows in table'];
     const cells = [
       database.split(';')[0]!.replace(/ \(PGlite$/, ' (PGlite)'),
       (result['2xx'] / seconds).toFixed(0),

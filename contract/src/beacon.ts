@@ -8,6 +8,23 @@ import { SECTION_IDS, type SectionId } from './sections';
  */
 export const BEACON_PATH = '/api/beacon';
 
+/**
+ * Where the page asks for its visit id after its first paint: `POST` with
+ * `{ token }` (its report token), answered `{ visit }`. The server issues
+ * at most as many as it served pages of those releases.
+ */
+export const VISIT_PATH = '/api/visit';
+
+/** The page's request for a visit id. */
+export interface VisitRequest {
+  token: string;
+}
+
+/** The server's answer: the single-use id the page's report carries. */
+export interface VisitAnswer {
+  visit: string;
+}
+
 /** A report is a few hundred bytes; anything over this is refused unread. */
 export const BEACON_MAX_BYTES = 4096;
 
@@ -39,11 +56,14 @@ export interface SectionReport {
 }
 
 export interface VisitReport {
-  v: 1;
-  /** The server's signature over the releases (and cohort) it served this page: a report counts only for those. */
-  token: string;
-  /** Random per page load, held in memory only: the same report sent twice (hidden, then pagehide) counts once. */
-  nonce: string;
+  /** 2: the report carries a visit id (1 carried the page's token and a nonce of its own, and is refused). */
+  v: 2;
+  /**
+   * The single-use id the server issued for this page load (VISIT_PATH),
+   * signed over the releases it served: a report counts only for those, and
+   * only once on every server together.
+   */
+  visit: string;
   sections: Partial<Record<SectionId, SectionReport>>;
   vitals: Partial<Record<Vital, number>>;
 }
@@ -51,7 +71,9 @@ export interface VisitReport {
 /**
  * What the server puts in the config it serves (the `health` field) for the
  * page to report: the release of each section that has one, and the token
- * signed over them.
+ * signed over them, which the page trades for a visit id (VISIT_PATH). The
+ * token is the same for every page of those releases (pages stay cacheable):
+ * it alone counts nothing.
  */
 export interface HealthNote {
   releases: Partial<Record<SectionId, string>>;

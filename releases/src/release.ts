@@ -70,6 +70,7 @@ export type AuditAction =
   | 'auto-rollback'
   | 'token'
   | 'broken'
+  | 'set-aside'
   // The contact messages' reads, exports and deletions, from their own log (shown beside these to a messages token).
   | MessageAccessAction;
 
@@ -104,6 +105,8 @@ export type PublishChecks = (request: { section: SectionId; manifestUrl: string 
 
 /** A candidate served to a share of visits, and the thresholds that decide it (docs/releases.md, "Canaries"). */
 export interface Canary {
+  /** The canary's number, never reused: what its visit ids, its per-network counts and its signals are keyed by. */
+  id: number;
   section: SectionId;
   release: Release;
   /** 1-99: the cohorts (buckets 0-99) below this get the candidate. */
@@ -114,16 +117,28 @@ export interface Canary {
   /** A fraction: 0.25 is 25 % slower. */
   maxSlowdown: number;
   promoteAfterVisits: number | null;
+  /** Distinct client networks a decision needs; 1 lifts the share bound and the leave-one-out (tests, one machine). */
+  minNetworks: number;
+  /** The largest share of the counts a decision rests on that one network may supply (a fraction). */
+  maxNetworkShare: number;
   startedAt: string;
   startedBy: string;
 }
 
-export const CANARY_DEFAULTS = { minVisits: 50, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null } as const;
+export const CANARY_DEFAULTS = { minVisits: 50, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, minNetworks: 5, maxNetworkShare: 0.2 } as const;
+
+/** A running canary as every server serves it: its candidate and share, and its number and start (what its visit ids name). */
+export interface ServedCanary {
+  release: Release;
+  percent: number;
+  id: number;
+  startedAt: string;
+}
 
 /** What every server serves: the active releases, and the candidate and share of each section in a canary. */
 export interface ServedState {
   active: ActiveReleases;
-  canaries: Partial<Record<SectionId, { release: Release; percent: number }>>;
+  canaries: Partial<Record<SectionId, ServedCanary>>;
 }
 
 /** One release's health over a window (visits reported by pages that ran it). */

@@ -28,6 +28,8 @@ const FIRST_RECHECK_MS = 30_000;
 /** How often the health older than its retention is deleted (and first, this long after start). */
 export const HEALTH_RETENTION_EVERY_MS = 60 * 60_000;
 const FIRST_HEALTH_RETENTION_MS = 60_000;
+/** How often the visit ids past their expiry are forgotten. */
+const VISIT_SWEEP_MS = 10 * 60_000;
 /** Released builds are immutable: a preview visit looks its release up once. */
 const RELEASES_KEPT = 256;
 
@@ -51,6 +53,8 @@ export interface ControlPlaneOptions {
   healthRetentionDays?: number;
   /** `false`: no canary judge on this server (canaries are then decided by the other servers, or by hand). */
   judgeCanaries?: boolean;
+  /** How often the judge runs (JUDGE_EVERY_MS by default); tests judge now instead. */
+  judgeEveryMs?: number;
   log: (line: string) => void;
 }
 
@@ -137,6 +141,10 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
       tokens.set(key, { token, renewAt: now + (HEALTH_TOKEN_HOURS - 1) * 3_600_000 });
       return token;
     },
+    async signal(signal) {
+      // Before the store is open nothing is judged yet: what is seen then is not kept.
+      await opened?.recordSignal(signal);
+    },
     async openPreview(token): Promise<PreviewVisit> {
       if (!opened) return { refused: 'invalid' };
       secret ??= await opened.previewSecret();
@@ -209,15 +217,20 @@ export async function startControlPlane(database: Database, options: ControlPlan
   });
 
   const recheck = async () => {
-    const active = await store.active().catch(() => ({}) as Awaited<ReturnType<ReleaseStore['active']>>);
-    for (const id of SECTION_IDS) {
-      const release = active[id] && (await store.get(active[id].id).catch(() => undefined));
+    const { active, canaries } = await store.served().catch((): Awaited<ReturnType<ReleaseStore['served']>> => ({ active: {}, canaries: {} }));
+    // The active releases, and each canary's candidate: a candidate whose files fail is rolled back by the judge.
+    const served = SECTION_IDS.flatMap((id) => [
+      ...(active[id] ? [{ id, role: 'active', releaseId: active[id].id }] : []),
+      ...(canaries[id] ? [{ id, role: 'candidate', releaseId: canaries[id].release.id }] : []),
+    ]);
+    for (const { id, role, releaseId } of served) {
+      const release = await store.get(releaseId).catch(() => undefined);
       if (!release) continue;
       const problem = await stillServed(release, options).catch((error: unknown) => `the check failed: ${(error as Error).message}`);
       if (problem && !release.broken) {
         // Audited by the store, once.
         await store.markBroken(release.id, problem);
-        options.log(`releases: the active ${id} release ${release.id} is broken: ${problem}`);
+        options.log(`releases: the ${role} ${id} release ${release.id} is broken: ${problem}`);
       } else if (!problem && release.broken) {
         await store.clearBroken(release.id);
       }
@@ -235,7 +248,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
   let pruning: Promise<void> = Promise.resolve();
   const prune = () =>
     (pruning = pruning
-      .then(() => health.deleteOlderThan(retentionDays))
+      .then(async () => (await health.deleteOlderThan(retentionDays)) + (await store.deleteCanaryCountsOlderThan(retentionDays)))
       .then((deleted) => {
         if (deleted > 0) options.log(`health: deleted ${deleted} row(s) of hours older than ${retentionDays} days`);
       })
@@ -244,9 +257,15 @@ export async function startControlPlane(database: Database, options: ControlPlan
   const everyPrune = setInterval(prune, HEALTH_RETENTION_EVERY_MS);
   firstPrune.unref();
   everyPrune.unref();
+  // The record of counted visit ids holds each until it expires: no report can name it after.
+  const forgetVisits = setInterval(() => {
+    void health.deleteExpiredVisits().catch((error: unknown) => options.log(`health: forgetting expired visit ids failed (tried again in 10 minutes): ${(error as Error).message}`));
+  }, VISIT_SWEEP_MS);
+  forgetVisits.unref();
 
   // Every server judges the canaries; the section's row lock makes each decision once.
-  const judge = options.judgeCanaries === false ? undefined : startCanaryJudge({ store, health: health.health, log: options.log });
+  const judge =
+    options.judgeCanaries === false ? undefined : startCanaryJudge({ store, counts: (canary, activeId) => store.canaryCounts(canary, activeId), everyMs: options.judgeEveryMs, log: options.log });
 
   return {
     store,
@@ -260,6 +279,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
       clearInterval(every);
       clearTimeout(firstPrune);
       clearInterval(everyPrune);
+      clearInterval(forgetVisits);
       await api.close();
       await rechecking;
       await pruning;

@@ -7,7 +7,8 @@ import { answerConfig } from '@portico/config-server/config-answer';
 import { APP_DIRS, APP_NAMES, type AppName, type SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import { previewTokenIn } from '@portico/contract/preview';
-import { BEACON_PATH } from '@portico/contract/beacon';
+import { BEACON_PATH, VISIT_PATH, type HealthNote } from '@portico/contract/beacon';
+import { CONTACT_PATH } from '@portico/contract/contact-wire';
 import type { ActiveReleases, ServedState } from '@portico/releases';
 import { applyTimeouts, ConnectionCap, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 import { answerCrawlerFile, isCrawlerPath } from './crawler-files';
@@ -55,14 +56,22 @@ export interface PorticoServerOptions {
   log?: (line: string) => void;
   /** Answers every request under `/api/` on the host's port (the contact endpoint), but the beacon's. */
   api?: ApiHandler;
-  /** Answers `/api/beacon` on the host's port (server/src/beacon/beacon-endpoint.ts): the page's visit reports. */
-  beacon?: { handle: ApiHandler };
+  /**
+   * Answers `/api/beacon` and `/api/visit` on the host's port
+   * (server/src/beacon/beacon-endpoint.ts): the page's visit reports and
+   * its visit ids; told of every page served, for which ids may be issued.
+   */
+  beacon?: {
+    handle: (req: IncomingMessage, res: ServerResponse, served: ServedState) => void | Promise<void>;
+    handleVisit: (req: IncomingMessage, res: ServerResponse, served: ServedState) => void | Promise<void>;
+    pageServed: (releases: HealthNote['releases']) => void;
+  };
   /**
    * The page rendered on the server by the host's shell worker and a sandboxed
    * worker per section (server/src/ssr/):
    * on by default, `false` serves the client-rendered index.html only.
    */
-  ssr?: false | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox' | 'stages' | 'onSetAside'>;
+  ssr?: false | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox' | 'stages' | 'onSignal'>;
   /**
    * The host's port opens once the first render worker is warm, or after
    * this long without one (FIRST_WORKER_WAIT_MS), serving the client-rendered
@@ -166,6 +175,12 @@ interface Settings {
   warmFor?: (next: ServedState) => Promise<void>;
   openPreview?: (token: string) => Promise<PreviewVisit>;
   healthToken?: ReleaseFeed['healthToken'];
+  /** A page of these releases was served: the beacon may issue one more visit id for them. */
+  pageServed?: (releases: HealthNote['releases']) => void;
+  /** What this server saw of a release itself, for the store (ReleaseFeed.signal). */
+  signal?: ReleaseFeed['signal'];
+  /** The releases being warmed before they are served, while they are. */
+  upcoming?: ServedState;
   /** Reads config.json as a visitor would get it (its report is logged the first time its content is seen). */
   readConfig?: () => Promise<SiteContext>;
 }
@@ -257,14 +272,42 @@ function appServing(app: AppName, rootDir: string, settings: Settings): AppServi
           pageHeaders: pageHeadersFor,
           originOf: (req) => visitorOf(req, { trustProxy: settings.trustProxy }).origin,
           ...settings.ssr,
+          onSignal: (signal) => {
+            if (settings.ssr) settings.ssr.onSignal?.(signal);
+            const { section, pins, kind, detail } = signal;
+            // What is served, and what is being warmed to be (a canary's candidate is first rendered then).
+            const states = [served(), ...(settings.upcoming ? [settings.upcoming] : [])];
+            // A render failing counts only for a canary's judge; a build set aside (or running again) is also the active release's mark.
+            if (!settings.signal || (kind === 'render-failed' && !states.some((state) => state.canaries[section]))) return;
+            const releases = new Map(states.flatMap((state) => [state.active[section], state.canaries[section]?.release]).flatMap((release) => (release ? [[release.id, release]] : [])));
+            for (const release of releases.values()) {
+              if (!pins.includes(release.integrity)) continue;
+              settings.signal({ section, releaseId: release.id, kind, detail }).catch((error: unknown) =>
+                settings.log(`releases: what this server saw of ${release.id} (${kind}) could not be stored: ${(error as Error).message}`),
+              );
+            }
+          },
           log: settings.log,
         });
   settings.rendering = rendering;
   settings.warmFor = (next) => rendering?.warm((host) => variantsFor(host, next), WARM_RELEASE_WITHIN_MS) ?? Promise.resolve();
 
+  /**
+   * A page answer (the server-rendered page, its 304, or the client-rendered
+   * index.html) counts for the releases its visitor is served: the beacon
+   * issues no more visit ids for them than pages. A preview visit reports
+   * nothing, and a HEAD is no page.
+   */
+  const countPage = (req: IncomingMessage, search: string) => {
+    if (!settings.pageServed || req.method !== 'GET' || previewTokenIn(search) !== undefined) return;
+    const ids = releaseIds(releasesFor(served(), cohortOf(req, served(), isHttps(req)).bucket));
+    if (Object.keys(ids).length > 0) settings.pageServed(ids);
+  };
+
   const handle: Handler = async (req, res, next) => {
     const target = requestTarget(req.url);
     const pathname = target?.pathname;
+    if (pathname === '/' || pathname === '/index.html') countPage(req, target!.search);
     if (isCrawlerPath(pathname)) {
       // respond() has checked the host, so the visitor has an origin.
       const { origin } = visitorOf(req, { trustProxy: settings.trustProxy });
@@ -311,12 +354,30 @@ async function notFound(req: IncomingMessage, res: ServerResponse, serving: AppS
  */
 type ApiHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
+/**
+ * A 5xx answer of /api/contact while a canary of Contact runs is a failure
+ * of the release the visitor's cohort got (the cohort cookie is on the
+ * POST): told to the store for the judge, who trusts what the server saw.
+ */
+function watchContactAnswer(req: IncomingMessage, res: ServerResponse, settings: Settings): void {
+  const state = settings.releases?.current();
+  if (!settings.signal || !state?.canaries.contact) return;
+  const releaseId = releasesFor(state, cohortOf(req, state, false).bucket).contact?.id;
+  if (releaseId === undefined) return;
+  res.once('finish', () => {
+    if (res.statusCode < 500) return;
+    settings.signal!({ section: 'contact', releaseId, kind: 'contact-5xx', detail: `/api/contact answered ${res.statusCode}` }).catch((error: unknown) =>
+      settings.log(`releases: a 5xx of /api/contact could not be counted for ${releaseId}: ${(error as Error).message}`),
+    );
+  });
+}
+
 async function respond(
   req: IncomingMessage,
   res: ServerResponse,
   serving: AppServing,
   settings: Settings,
-  api: { api?: ApiHandler; beacon?: ApiHandler },
+  api: { api?: ApiHandler; beacon?: ApiHandler; visit?: ApiHandler },
 ): Promise<void> {
   const target = requestTarget(req.url);
   if (target === undefined) return answerPlain(req, res, 400, 'Bad request: malformed URL');
@@ -327,7 +388,11 @@ async function respond(
   if (visitor.protocol === 'https') res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
   // The beacon and the contact endpoint take POST, on the host's port only; they check the method themselves.
   if (api.beacon && target.pathname === BEACON_PATH) return api.beacon(req, res);
-  if (api.api && target.pathname.startsWith(API_PREFIX)) return api.api(req, res);
+  if (api.visit && target.pathname === VISIT_PATH) return api.visit(req, res);
+  if (api.api && target.pathname.startsWith(API_PREFIX)) {
+    if (target.pathname === CONTACT_PATH && req.method === 'POST') watchContactAnswer(req, res, settings);
+    return api.api(req, res);
+  }
   if (req.method !== 'GET' && req.method !== 'HEAD') return answerPlain(req, res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
   await serving.handle(req, res, () => notFound(req, res, serving));
 }
@@ -433,14 +498,32 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
   if (feed) {
     settings.openPreview = (token) => feed.openPreview(token);
     settings.healthToken = feed.healthToken && ((releases) => feed.healthToken!(releases));
-    settings.releases = new ServedReleases({ feed, warm: (next) => settings.warmFor?.(next) ?? Promise.resolve(), log: settings.log });
+    settings.signal = feed.signal && ((signal) => feed.signal!(signal));
+    settings.releases = new ServedReleases({
+      feed,
+      warm: async (next) => {
+        settings.upcoming = next;
+        try {
+          await settings.warmFor?.(next);
+        } finally {
+          settings.upcoming = undefined;
+        }
+      },
+      log: settings.log,
+    });
   }
 
   const limits = { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits };
   const cap = settings.trustProxy ? undefined : new ConnectionCap(limits.connectionsPerClient, settings.log);
 
   const { beacon } = options;
-  const hostApi = { api: options.api, beacon: beacon && ((req: IncomingMessage, res: ServerResponse) => beacon.handle(req, res)) };
+  settings.pageServed = beacon && ((releases) => beacon.pageServed(releases));
+  const servedNow = () => settings.releases?.current() ?? NO_RELEASES;
+  const hostApi = {
+    api: options.api,
+    beacon: beacon && ((req: IncomingMessage, res: ServerResponse) => beacon.handle(req, res, servedNow())),
+    visit: beacon && ((req: IncomingMessage, res: ServerResponse) => beacon.handleVisit(req, res, servedNow())),
+  };
 
   try {
     for (const app of APP_NAMES) {

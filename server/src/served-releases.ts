@@ -1,7 +1,7 @@
 import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { HealthNote } from '@portico/contract/beacon';
-import type { ActiveReleases, Release, ServedState } from '@portico/releases';
+import type { ActiveReleases, Release, ServedState, ServerSignal } from '@portico/releases';
 
 /** A preview link, opened: the release it shows and until when, or why it shows none. */
 export type PreviewVisit = { release: Release; expiresAt: Date } | { refused: 'expired' | 'invalid' };
@@ -24,6 +24,12 @@ export interface ReleaseFeed {
    * while it cannot be made.
    */
   healthToken?(releases: HealthNote['releases']): string | undefined;
+  /**
+   * What this server saw of a release itself (a render failing, its worker
+   * set aside, a 5xx of /api/contact to its cohort): kept in the store for
+   * the canary judge and `status`.
+   */
+  signal?(signal: ServerSignal): Promise<void>;
 }
 
 /** The first-party cookie holding a visitor's cohort: a number 0-99, nothing else. */
@@ -43,13 +49,14 @@ export function releasesFor(state: ServedState, bucket: number | undefined): Act
 
 /**
  * The distinct sets of releases the cohorts get (one without a canary): what
- * the servers warm and render. Bucket 0 gets every candidate, and bucket P
- * (a share, at most 99) is the first outside that canary; the highest share's
- * bucket gets the active releases alone.
+ * the servers warm and render. The first is the active releases alone (what
+ * a visitor outside every canary gets: the server's own render workers run
+ * its builds, a candidate's run apart). Bucket 0 gets every candidate, and
+ * bucket P (a share, at most 99) is the first outside that canary.
  */
 export function cohortVariants(state: ServedState): ActiveReleases[] {
   const buckets = [0, ...SECTION_IDS.flatMap((id) => (state.canaries[id] ? [state.canaries[id].percent] : []))];
-  const variants = new Map<string, ActiveReleases>();
+  const variants = new Map<string, ActiveReleases>([[releaseKey(state.active), { ...state.active }]]);
   for (const bucket of buckets) {
     const releases = releasesFor(state, bucket);
     variants.set(releaseKey(releases), releases);
@@ -74,8 +81,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 type ServedCanary = ServedState['canaries'][SectionId];
 /** The same release, by id and pin. */
 const sameActive = (a: ActiveReleases[SectionId], b: ActiveReleases[SectionId]) => a?.id === b?.id && a?.integrity === b?.integrity;
-/** The same canary, by release and share. */
-const sameCanary = (a: ServedCanary, b: ServedCanary) => a?.release.id === b?.release.id && a?.percent === b?.percent;
+/** The same canary, by its number (a canary started again is another one), release and share. */
+const sameCanary = (a: ServedCanary, b: ServedCanary) => a?.id === b?.id && a?.release.id === b?.release.id && a?.percent === b?.percent;
 /** The same releases and canaries in every section. */
 const sameState = (a: ServedState, b: ServedState) => SECTION_IDS.every((id) => sameActive(a.active[id], b.active[id]) && sameCanary(a.canaries[id], b.canaries[id]));
 

@@ -19,6 +19,9 @@ const MAX_VISITS = 60;
 // `npm run serve` with its canary judge, visits from fresh browser contexts
 // (fresh cohorts), each leaving its page so the page sends its visit report.
 // Port slot 16 (the control API on slot 17's first port, unused meanwhile).
+// Every visit comes from this one machine, one network: the canaries run with
+// minNetworks 1, which lifts the network bounds (tested in @portico/releases
+// and server/src/__tests__/canary-attack.test.ts) so they decide as before.
 // The slowdown rule is left out here (maxSlowdown 10: ten times slower): headless visits have
 // no INP and a p75 LCP over a dozen visits is noise; it is unit-tested.
 
@@ -140,7 +143,7 @@ async function visitUntil(browser: Browser, action: string): Promise<{ visits: n
 
 test('a visitor keeps their cohort across ten visits; a healthy candidate is promoted by the judge once it has its visits', async ({ browser }, testInfo) => {
   const candidate = /contact-\d+/.exec(await release('publish', 'contact', `${healthy.url}mf-manifest.json`))![0];
-  await release('canary', 'contact', candidate, '--percent', '50', '--min-visits', '1000', '--max-slowdown', '10');
+  await release('canary', 'contact', candidate, '--percent', '50', '--min-visits', '1000', '--max-slowdown', '10', '--min-networks', '1');
   await untilCanaryServed();
 
   // The first visit draws the cohort; the nine after it, at once, carry its cookie.
@@ -166,7 +169,7 @@ test('a visitor keeps their cohort across ten visits; a healthy candidate is pro
 
 test('a candidate that fails in the browser is rolled back by the judge, with the numbers; then every visit gets the active release', async ({ browser }, testInfo) => {
   const candidate = /contact-\d+/.exec(await release('publish', 'contact', `${broken.url}mf-manifest.json`))![0];
-  await control('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 10, maxSlowdown: 10 });
+  await control('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 10, maxSlowdown: 10, minNetworks: 1 });
 
   const { visits, seen, entry } = await visitUntil(browser, 'auto-rollback');
   testInfo.annotations.push({ type: 'rolled back', description: `after ${visits} visits (${JSON.stringify(seen)}): ${entry.detail}` });

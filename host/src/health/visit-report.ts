@@ -1,5 +1,6 @@
-import { BEACON_PATH, VITALS, type HealthNote, type Vital, type VisitReport } from '@portico/contract/beacon';
+import { BEACON_PATH, VISIT_PATH, VITALS, type HealthNote, type Vital, type VisitAnswer, type VisitReport, type VisitRequest } from '@portico/contract/beacon';
 import { SECTION_IDS } from '@portico/contract/sections';
+import { afterFirstPaint } from '../page-script/after-first-paint';
 import { REMOTE_ERROR_EVENT } from '../remotes/report-failure';
 import { collectOutcomes, failureClassOf, noteFailure } from './visit-outcomes';
 
@@ -8,9 +9,28 @@ export interface ReportSeams {
   sendBeacon: ((url: string, body: string) => boolean) | undefined;
   /** Starts measuring the Core Web Vitals; each value as it changes. */
   measureVitals: (keep: (name: Vital, value: number) => void) => void;
+  /** Trades the page's report token for this visit's id (a same-origin POST); undefined when none is given. */
+  requestVisit: (token: string) => Promise<string | undefined>;
+  /** Runs `start` once the page has painted (afterFirstPaint): asking for the id never delays the page. */
+  whenPainted: (start: () => void) => void;
+}
+
+/** POST /api/visit on the page's own origin: the id, or undefined on any refusal or failure (the page then reports nothing). */
+async function requestVisit(token: string): Promise<string | undefined> {
+  try {
+    const body: VisitRequest = { token };
+    const response = await fetch(VISIT_PATH, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), credentials: 'same-origin', cache: 'no-store' });
+    if (!response.ok) return undefined;
+    const answer = (await response.json()) as Partial<VisitAnswer> | null;
+    return typeof answer?.visit === 'string' ? answer.visit : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const browserSeams = (): ReportSeams => ({
+  requestVisit,
+  whenPainted: afterFirstPaint,
   sendBeacon: typeof navigator.sendBeacon === 'function' ? (url, body) => navigator.sendBeacon(url, body) : undefined,
   measureVitals: (keep) => {
     // Google's library, in a chunk of its own, once the page has loaded and
@@ -31,25 +51,26 @@ const browserSeams = (): ReportSeams => ({
   },
 });
 
-/** 16 random bytes as hex: `crypto.getRandomValues` works on a plain-http page too, where `randomUUID` does not. */
-function pageLoadNonce(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
 /**
  * The visit report: once per page load, when the page is hidden (or
  * unloaded), one `navigator.sendBeacon` to the page's own origin with how
- * each released section arrived and the visit's Core Web Vitals. No
- * identifier: the nonce is random per page load and only lets the server
- * count a report sent twice once. Without the server's note (no releases,
- * a preview visit) or without sendBeacon, nothing is measured or sent.
+ * each released section arrived and the visit's Core Web Vitals. After the
+ * first paint the page trades its report token for a visit id, which the
+ * server issues only for pages it served and counts once: the report
+ * carries it, and without one (refused, not back yet) nothing is sent. It
+ * names this page load only, never the visitor. Without the server's note
+ * (no releases, a preview visit) or without sendBeacon, nothing is
+ * measured, asked for or sent.
  */
 export function startVisitReport(given: Partial<HealthNote> | undefined, seams: ReportSeams = browserSeams()): void {
   const send = seams.sendBeacon;
   // parseConfig keeps `health` whole or not at all; the type allows parts.
   const note = typeof given?.releases === 'object' && given.releases !== null && typeof given.token === 'string' ? { releases: given.releases, token: given.token } : undefined;
   if (!note || !send || Object.keys(note.releases).length === 0) return;
-  const nonce = pageLoadNonce();
+  let visit: string | undefined;
+  seams.whenPainted(() => {
+    void seams.requestVisit(note.token).then((id) => (visit = id));
+  });
   const vitals: VisitReport['vitals'] = {};
   seams.measureVitals((name, value) => {
     if ((VITALS as readonly string[]).includes(name) && Number.isFinite(value)) vitals[name] = Math.round(name === 'cls' ? value * 1000 : value) / (name === 'cls' ? 1000 : 1);
@@ -60,7 +81,7 @@ export function startVisitReport(given: Partial<HealthNote> | undefined, seams: 
   let sent = false;
   const report = () => {
     // Once per page load: a tab hidden then closed, or restored from the back/forward cache, sends nothing more.
-    if (sent) return;
+    if (sent || visit === undefined) return;
     sent = true;
     const sections: VisitReport['sections'] = {};
     for (const id of SECTION_IDS) {
@@ -69,7 +90,7 @@ export function startVisitReport(given: Partial<HealthNote> | undefined, seams: 
       // Still loading when the page was left: nothing to say about it.
       if (release && outcome) sections[id] = { release, ...outcome };
     }
-    const body: VisitReport = { v: 1, token: note.token, nonce, sections, vitals };
+    const body: VisitReport = { v: 2, visit, sections, vitals };
     send(BEACON_PATH, JSON.stringify(body));
   };
   document.addEventListener('visibilitychange', () => {

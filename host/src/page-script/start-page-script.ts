@@ -110,6 +110,9 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   };
 
   const plans = data ? islandPlans(data) : [];
+  const config = data && typeof data.config === 'object' && data.config !== null ? (data.config as Partial<SiteConfig>) : undefined;
+  // Before the arrivals below are told: the report collects from its start. It asks for its visit id after the first paint.
+  startVisitReport(config?.health);
   // A static section the server rendered is final as it is: it never hydrates, so it arrived "static".
   for (const plan of plans) if (plan.rendered) noteArrival(plan.section, plan.hydration.mode === 'static' ? 'static' : 'ssr');
   let stop = () => {};
@@ -126,7 +129,6 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
       stopShell();
     };
   });
-  const config = data && typeof data.config === 'object' && data.config !== null ? (data.config as Partial<SiteConfig>) : undefined;
   // The technical detail behind what the page left out, as the
   // client-rendered page gives it: what config.json has wrong, as the server
   // read it. What a valid one lacks is the operator's (the server's log).
@@ -134,7 +136,6 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   // A section team trying its build with ?remote.<section>= learns at once
   // why the page shows the configured one, not when an island happens to start.
   for (const refused of data?.refusedOverrides ?? []) console.warn(refusedOverrideWarning(refused));
-  startVisitReport(config?.health);
   // An older version of the site may have left a service worker that would
   // pin stale remotes; its removal is in a chunk of its own, fetched only then.
   void doc.defaultView?.navigator.serviceWorker?.getRegistrations().then((registrations) => {

@@ -1,8 +1,9 @@
 import type { SectionId } from '@portico/contract/sections';
-import { noVisits, type Canary, type HealthSource } from '../release';
+import type { Canary } from '../release';
 import { JUDGE_ACTOR } from '../scopes';
 import type { ReleaseStore } from '../store/release-store';
-import { decideCanary, type CanaryDecision } from './decide-canary';
+import type { CanaryCounts } from './canary-counts';
+import { judgeCanary, type CanaryDecision } from './decide-canary';
 
 /** How often each server judges the canaries: a candidate failing its visitors is served at most this much longer than it must. */
 export const JUDGE_EVERY_MS = 5000;
@@ -10,9 +11,12 @@ export const JUDGE_EVERY_MS = 5000;
 // Declared with the server's other actors, which no token may be named.
 export { JUDGE_ACTOR };
 
+/** What the judge reads of a canary: both releases' counts since it started, its own only (ReleaseStore.canaryCounts). */
+export type CanaryCountsSource = (canary: Canary, activeId: string) => Promise<CanaryCounts>;
+
 export interface CanaryJudgeOptions {
   store: Pick<ReleaseStore, 'canaries' | 'active' | 'settleCanary'>;
-  health: HealthSource;
+  counts: CanaryCountsSource;
   everyMs?: number;
   log: (line: string) => void;
 }
@@ -26,32 +30,32 @@ export interface CanaryJudge {
 
 /**
  * Judges every running canary every `everyMs`, on every server. For each
- * canary it reads both releases' health since the canary started, then,
+ * canary it reads both releases' counts kept for that canary alone (per
+ * network, and what the servers saw), then,
  * under the section's lock, checks the canary is still the one it read and
  * decides: a rollback or a promotion is applied, audited with its numbers
  * and announced in that transaction, so it happens once whichever server
  * gets there first; the others find the canary gone.
  *
- * The health is read before the lock, not under it: the health source reads
+ * The counts are read before the lock, not under it: the source reads
  * through the database object, which on the embedded database (one
  * connection) would wait for the very transaction holding the lock, and a
  * section's activations need not wait for an aggregate query.
  */
 export function startCanaryJudge(options: CanaryJudgeOptions): CanaryJudge {
-  const { store, health, log } = options;
+  const { store, log } = options;
   let lastProblem: string | undefined;
 
   const judge = async (section: SectionId, activeId: string, canary: Canary) => {
-    const read = await health(section, [activeId, canary.release.id], new Date(canary.startedAt));
-    const both = { active: read[activeId] ?? noVisits(), candidate: read[canary.release.id] ?? noVisits() };
+    const counts = await options.counts(canary, activeId);
     let decision: CanaryDecision | undefined;
     const settled = await store.settleCanary(
       section,
       { release: canary.release.id, startedAt: canary.startedAt },
       (now, activeNow) => {
-        // Another active release than the health was read for: judged next round.
+        // Another active release than the counts were read for: judged next round.
         if (activeNow !== activeId) return undefined;
-        decision = decideCanary(now, both, activeNow);
+        decision = judgeCanary(now, counts, activeNow);
         if (decision.action === 'continue') return undefined;
         return { action: decision.action === 'abort' ? 'auto-rollback' : 'promote', detail: `${decision.reason} — ${decision.numbers}` };
       },

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { controlToken, controlUrl, dataFolder, SettingsError, terminalText, type Whereabouts } from '@portico/messages';
 import { describeThresholds } from '../canary/canary-settings';
+import type { ServerSignals } from '../canary/canary-counts';
 import { MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE } from '../preview-link';
 import { notRun, type AuditEntry, type CheckResult, type ReleaseHealth } from '../release';
 import type { ListedRelease, SectionState, ShownRelease } from '../store/release-store';
@@ -13,7 +14,9 @@ export const USAGE = `npm run release -- <command>
   rollback <section> [release] [--note TEXT]      one step back in the section's history, or to a release
   canary <section> <release> --percent N          serves the release to N % of visits (1-99) beside the active
          [--min-visits N] [--max-failure-delta F] one, rolled back automatically when worse (defaults: 50 visits,
-         [--max-slowdown F] [--promote-after N]   0.02, 0.25; promoted after N healthy visits when asked)
+         [--max-slowdown F] [--promote-after N]   0.02, 0.25; promoted after N healthy visits when asked;
+         [--min-networks N]                       decided from 5 client networks at least, none over 20 % of
+         [--max-network-share F]                  the counts; --min-networks 1 for a test on one machine)
          [--note TEXT]                            the same release again changes its share and thresholds
   promote <section> [--note TEXT]                 makes the section's canary its active release
   abort <section> [--note TEXT]                   ends the section's canary: every visit gets the active release
@@ -96,7 +99,27 @@ function healthCells(health: ReleaseHealth | undefined): string[] {
 }
 
 /** A section as `GET /api/sections` and the canary commands answer it. */
-type ShownSection = SectionState & { configured?: string; health?: Record<string, ReleaseHealth> };
+type ShownSection = SectionState & { configured?: string; health?: Record<string, ReleaseHealth>; judged?: Record<string, { networks: number } & ServerSignals> };
+
+/** What the judge reads of a canary's release beside its health: its networks, and what the servers saw themselves. */
+function judgedCell(judged: ({ networks: number } & ServerSignals) | undefined): string {
+  if (!judged) return '';
+  const seen = [
+    judged.setAside > 0 ? `SET ASIDE ${judged.setAside}x` : '',
+    judged.broken ? `BROKEN: ${judged.broken}` : '',
+    judged.renderFailures > 0 ? `render failures ${judged.renderFailures}` : '',
+    judged.contactErrors > 0 ? `contact 5xx ${judged.contactErrors}` : '',
+  ].filter(Boolean);
+  return `judged: ${judged.networks} network${judged.networks === 1 ? '' : 's'}${seen.length > 0 ? `; server: ${seen.join(', ')}` : ''}`;
+}
+
+/** The health cells of a release in a canary, the judge's inputs after its failures by class. */
+function canaryCells(state: ShownSection, id: string): string[] {
+  const cells = healthCells(state.health?.[id]);
+  const judged = judgedCell(state.judged?.[id]);
+  if (judged) cells[cells.length - 1] = [cells.at(-1), judged].filter((cell) => cell && cell !== '-').join('; ');
+  return cells;
+}
 
 /** A number option as typed, or undefined when not given; its range is the control API's to check. */
 function numberOption(name: string, text: string | undefined): number | undefined {
@@ -194,6 +217,8 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
         'max-failure-delta': { type: 'string' },
         'max-slowdown': { type: 'string' },
         'promote-after': { type: 'string' },
+        'min-networks': { type: 'string' },
+        'max-network-share': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -254,6 +279,8 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
         maxFailureDelta: numberOption('--max-failure-delta', values['max-failure-delta']),
         maxSlowdown: numberOption('--max-slowdown', values['max-slowdown']),
         promoteAfterVisits: numberOption('--promote-after', values['promote-after']),
+        minNetworks: numberOption('--min-networks', values['min-networks']),
+        maxNetworkShare: numberOption('--max-network-share', values['max-network-share']),
       };
       const body = { release, ...Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)), ...note };
       const state = (await client(context).call('POST', `/api/sections/${segment(section!)}/canary`, body)) as ShownSection;
@@ -296,15 +323,15 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
               ? [
                   section,
                   state.active.id,
-                  `${buildOf(state.active)}${state.active.broken ? ` BROKEN: ${state.active.broken.detail}` : ''}`,
+                  `${buildOf(state.active)}${state.active.broken ? ` BROKEN: ${state.active.broken.detail}` : ''}${state.active.setAside ? ` SET ASIDE: ${state.active.setAside.detail}` : ''}`,
                   when(state.since),
                   state.by ?? '',
-                  ...healthCells(state.health?.[state.active.id]),
+                  ...(state.candidate ? canaryCells(state, state.active.id) : healthCells(state.health?.[state.active.id])),
                 ]
               : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', when(state.since), state.by ?? ''],
             // The candidate under its section, with the share of visits it gets.
             ...(state.candidate && state.canary
-              ? [['  canary', state.candidate.id, `${buildOf(state.candidate)}, ${state.percent} % of visits`, when(state.canary.startedAt), state.canary.startedBy, ...healthCells(state.health?.[state.candidate.id])]]
+              ? [['  canary', state.candidate.id, `${buildOf(state.candidate)}, ${state.percent} % of visits`, when(state.canary.startedAt), state.canary.startedBy, ...canaryCells(state, state.candidate.id)]]
               : []),
           ]),
         ]),

@@ -7,6 +7,7 @@ import { normalisedManifestUrl } from '../manifest-url';
 import { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE, previewUrl, signPreview } from '../preview-link';
 import { noVisits, refusalSummary, type Actor, type AuditEntry, type HealthSource, type PublishChecks, type ReleaseHealth, type Scope } from '../release';
 import { isScope, isSection, mayActOn, mayGrant, visibleSections } from '../scopes';
+import type { CanaryCounts, ServerSignals } from '../canary/canary-counts';
 import { ReleaseError } from '../store/release-error';
 import type { ReleaseStore, SectionState } from '../store/release-store';
 import { FailedAuthLimit } from './failed-auth-limit';
@@ -86,6 +87,8 @@ const canaryBody = z.strictObject({
   maxFailureDelta: z.number().optional(),
   maxSlowdown: z.number().optional(),
   promoteAfterVisits: z.number().nullable().optional(),
+  minNetworks: z.number().optional(),
+  maxNetworkShare: z.number().optional(),
   note,
 });
 const canaryEndBody = z.strictObject({ note });
@@ -448,12 +451,31 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         ),
       ),
     );
+    const judged = await Promise.all(sections.map((section) => judgedOf(section, states[section])));
     const answer: Record<string, unknown> = {};
     sections.forEach((section, index) => {
       const configuredUrl = (configured as Partial<Record<SectionId, string>>)[section];
-      answer[section] = { ...states[section], ...healths[index], ...(configuredUrl ? { configured: configuredUrl } : {}) };
+      answer[section] = { ...states[section], ...healths[index], ...judged[index], ...(configuredUrl ? { configured: configuredUrl } : {}) };
     });
     return answer;
+  }
+
+  /**
+   * While a canary runs, what its judge reads of both releases, by id: the
+   * networks their counted visits came from, and what the servers saw
+   * themselves (render failures, set aside, 5xx of /api/contact, broken).
+   * `health` shows every valid visit; this is what the judge bounds.
+   */
+  async function judgedOf(section: SectionId, state: SectionState): Promise<{ judged?: Record<string, { networks: number } & ServerSignals> }> {
+    if (!state.canary || !state.candidate || !state.active) return {};
+    try {
+      const counts = await store.canaryCounts({ id: state.canary.id, release: state.candidate }, state.active.id);
+      const side = ({ networks, signals }: CanaryCounts['active']) => ({ networks: networks.filter((counts) => counts.visits > 0).length, ...signals });
+      return { judged: { [state.active.id]: side(counts.active), [state.candidate.id]: side(counts.candidate) } };
+    } catch (error) {
+      log(`control: what the judge reads of ${section}'s canary cannot be read: ${(error as Error).message}`);
+      return {};
+    }
   }
 
   /**

@@ -1,8 +1,10 @@
 import { FAILURE_CLASSES, VITALS, type FailureClass, type Vital } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
-import { applyMigrations, type Database } from '@portico/messages';
+import { applyMigrations, type Database, type Sql } from '@portico/messages';
+import { addNetworkCounts, type CanaryNetworkCount } from '../canary/canary-counts';
 import { noVisits, type HealthSource, type ReleaseHealth } from '../release';
 import { parseVitalKey, percentiles, type Histogram } from './vital-histogram';
+import type { ReportCount } from './visit-report';
 
 
 /** One count to add: `count` more of `key` for a section's release in the hour starting at `hour`. */
@@ -62,6 +64,16 @@ const HEALTH_STEPS: readonly string[] = [
   -- For retention, which deletes by hour across every release.
   CREATE INDEX release_health_hour ON release_health (hour);
   `,
+  `
+  -- The visit ids counted, on every server: each counts once. An id is the
+  -- random part of what the server issued for a page it served (no address,
+  -- no user agent, nothing of the visitor), kept until the id expires.
+  CREATE TABLE visit_ids (
+    id bytea PRIMARY KEY,
+    expires_at timestamptz NOT NULL
+  );
+  CREATE INDEX visit_ids_expiry ON visit_ids (expires_at);
+  `,
 ];
 
 /** An arbitrary constant, not the messages' or the releases' one: the advisory lock of the health schema's migrations. */
@@ -71,6 +83,18 @@ const HOUR_MS = 3_600_000;
 
 /** The start of the hour `at` is in. */
 export const hourOf = (at: Date | number) => new Date(Math.floor(new Date(at).getTime() / HOUR_MS) * HOUR_MS);
+
+/** A report the beacon took, counted once its visit id is found unused on every server. */
+export interface TakenReport {
+  /** The visit id's random part (hex). */
+  visit: string;
+  expiresAt: Date;
+  hour: Date;
+  /** What it adds to release_health. */
+  counts: readonly ReportCount[];
+  /** What it adds to its canaries' per-network counts (none outside a canary). */
+  canary: readonly Omit<CanaryNetworkCount, 'hour' | 'count'>[];
+}
 
 /** The same section, release, hour and key added up: one row each, as one upsert statement needs. */
 function merged(batch: readonly HealthCount[]): HealthCount[] {
@@ -106,18 +130,40 @@ export class HealthStore {
    * once wait for each other instead of deadlocking.
    */
   async record(batch: readonly HealthCount[]): Promise<void> {
-    const rows = merged(batch).map((row) => ({ section: row.section, release_id: row.releaseId, hour: row.hour.toISOString(), key: row.key, count: row.count }));
-    if (rows.length === 0) return;
-    await this.db.transaction((sql) =>
-      sql.query(
-        `INSERT INTO release_health AS h (section, release_id, hour, key, count)
-         SELECT section, release_id, hour, key, count
-         FROM jsonb_to_recordset($1::jsonb) AS t(section text, release_id text, hour timestamptz, key text, count bigint)
-         ORDER BY section, release_id, hour, key
-         ON CONFLICT (section, release_id, hour, key) DO UPDATE SET count = h.count + excluded.count`,
-        [JSON.stringify(rows)],
-      ),
-    );
+    if (batch.length === 0) return;
+    await this.db.transaction((sql) => addCounts(sql, batch));
+  }
+
+  /**
+   * Counts a batch of reports, each once across every server: their visit
+   * ids go into the shared record (`ON CONFLICT DO NOTHING RETURNING`), and
+   * only the reports whose id went in now are added, to release_health and
+   * to their canaries' per-network counts, in the same transaction (a batch
+   * the database refuses leaves no id spent). Answers how many counted.
+   */
+  async recordReports(reports: readonly TakenReport[]): Promise<number> {
+    // The same id twice in one batch (sent to this server twice): the first one.
+    const byVisit = new Map<string, TakenReport>();
+    for (const report of reports) if (!byVisit.has(report.visit)) byVisit.set(report.visit, report);
+    if (byVisit.size === 0) return 0;
+    return this.db.transaction(async (sql) => {
+      const fresh = await sql.query<{ id: string }>(
+        `INSERT INTO visit_ids (id, expires_at)
+         SELECT decode(id, 'hex'), expires_at FROM jsonb_to_recordset($1::jsonb) AS t(id text, expires_at timestamptz) ORDER BY 1
+         ON CONFLICT (id) DO NOTHING RETURNING encode(id, 'hex') AS id`,
+        [JSON.stringify([...byVisit.values()].map((report) => ({ id: report.visit, expires_at: report.expiresAt.toISOString() })))],
+      );
+      const counted = fresh.map((row) => byVisit.get(row.id)!).filter(Boolean);
+      await addCounts(sql, counted.flatMap((report) => report.counts.map((count) => ({ ...count, hour: report.hour, count: 1 }))));
+      await addNetworkCounts(sql, counted.flatMap((report) => report.canary.map((count) => ({ ...count, hour: report.hour, count: 1 }))));
+      return counted.length;
+    });
+  }
+
+  /** Forgets the visit ids that have expired (no report can name them any more); answers how many. */
+  async deleteExpiredVisits(now: Date = new Date()): Promise<number> {
+    const rows = await this.db.query<{ n: number }>('WITH gone AS (DELETE FROM visit_ids WHERE expires_at <= $1::timestamptz RETURNING 1) SELECT count(*)::integer AS n FROM gone', [now.toISOString()]);
+    return rows[0]?.n ?? 0;
   }
 
   /** Every count of `releaseIds` in `section` from the hour holding `since` on, added up per release and key. */
@@ -182,6 +228,20 @@ export class HealthStore {
     );
     return rows[0]?.n ?? 0;
   }
+}
+
+/** Adds counts to release_health in one statement, in the primary key's order. */
+async function addCounts(sql: Sql, batch: readonly HealthCount[]): Promise<void> {
+  const rows = merged(batch).map((row) => ({ section: row.section, release_id: row.releaseId, hour: row.hour.toISOString(), key: row.key, count: row.count }));
+  if (rows.length === 0) return;
+  await sql.query(
+    `INSERT INTO release_health AS h (section, release_id, hour, key, count)
+     SELECT section, release_id, hour, key, count
+     FROM jsonb_to_recordset($1::jsonb) AS t(section text, release_id text, hour timestamptz, key text, count bigint)
+     ORDER BY section, release_id, hour, key
+     ON CONFLICT (section, release_id, hour, key) DO UPDATE SET count = h.count + excluded.count`,
+    [JSON.stringify(rows)],
+  );
 }
 
 /** The histogram of one vital out of a release's summed counts. */

@@ -1,12 +1,15 @@
 import { ARRIVALS, FAILURE_CLASSES, VITAL_MAX, VITALS, type VisitReport, type Vital } from '@portico/contract/beacon';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { z } from 'zod';
+import { JUDGED_VITALS } from '../canary/canary-counts';
 import { bucketOf, vitalKey } from './vital-histogram';
 
 /** The longest release id a report may name: ids are `<section>-<n>`, far shorter. */
 export const REPORT_RELEASE_MAX = 100;
 /** The longest report token accepted: a signed note of three releases and a cohort is about 150 characters. */
 export const REPORT_TOKEN_MAX = 1024;
+/** The longest visit id accepted: three releases, three canaries and the random part are about 250 characters. */
+export const REPORT_VISIT_MAX = 1024;
 
 // The one check of a visit report's shape, made from the contract's
 // constants (@portico/contract/beacon), so page and server cannot drift.
@@ -21,13 +24,23 @@ const sectionReport = z
   .refine((report) => report.failure === undefined || report.arrival === 'failed', { message: 'failure is given only with arrival "failed"', path: ['failure'] });
 
 // z.number() refuses NaN and ±Infinity; the bounds are the contract's.
+/** The body of a request for a visit id: the page's report token. */
+const visitRequest = z.strictObject({ token: z.string().min(1).max(REPORT_TOKEN_MAX) });
+
+/** A body's JSON as a request for a visit id, or what is wrong with it. */
+export function parseVisitRequest(json: unknown): { ok: true; token: string } | { ok: false; error: string } {
+  const result = visitRequest.safeParse(json);
+  if (result.success) return { ok: true, token: result.data.token };
+  const issue = result.error.issues[0]!;
+  const field = issue.path.join('.');
+  return { ok: false, error: field ? `${field}: ${issue.message}` : issue.message };
+}
+
 const vitals = z.strictObject(Object.fromEntries(VITALS.map((vital) => [vital, z.number().min(0).max(VITAL_MAX[vital]).optional()])) as Record<Vital, z.ZodOptional<z.ZodNumber>>);
 
 const visitReport = z.strictObject({
-  v: z.literal(1),
-  token: z.string().min(1).max(REPORT_TOKEN_MAX),
-  // A random per-page-load value; any base64url or UUID text of 8 to 64 characters.
-  nonce: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'nonce is 8 to 64 letters, digits, _ or -'),
+  v: z.literal(2),
+  visit: z.string().min(1).max(REPORT_VISIT_MAX),
   sections: z.partialRecord(z.enum(SECTION_IDS), sectionReport),
   vitals,
 });
@@ -69,4 +82,21 @@ export function reportCounts(report: VisitReport, counted: readonly SectionId[])
     }
   }
   return counts;
+}
+
+/**
+ * The keys one visit adds to a canary's per-network counts for `section`:
+ * a visit, a failure when the section failed, and the bucket of LCP and INP
+ * (the vitals the judge compares). Nothing else is kept per network.
+ */
+export function judgedKeys(report: VisitReport, section: SectionId): string[] {
+  const one = report.sections[section];
+  if (!one) return [];
+  const keys = ['visits'];
+  if (one.arrival === 'failed') keys.push('failures');
+  for (const vital of JUDGED_VITALS) {
+    const value = report.vitals[vital];
+    if (value !== undefined) keys.push(vitalKey(vital, bucketOf(vital, value)));
+  }
+  return keys;
 }

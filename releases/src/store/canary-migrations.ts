@@ -25,6 +25,50 @@ const STEPS: readonly string[] = [
     started_by text NOT NULL
   );
   `,
+  `
+  -- A canary's number, never reused: its visit ids name it, and what is
+  -- counted for it is keyed by it, so a canary started again (even of the
+  -- same release, in the same hour) starts from nothing.
+  ALTER TABLE release_canaries ADD COLUMN id bigserial UNIQUE;
+  ALTER TABLE release_canaries ADD COLUMN min_networks integer NOT NULL DEFAULT 5 CHECK (min_networks >= 1);
+  ALTER TABLE release_canaries ADD COLUMN max_network_share double precision NOT NULL DEFAULT 0.2 CHECK (max_network_share > 0 AND max_network_share <= 1);
+
+  -- The judge's inputs: each counted report for the canary's two releases,
+  -- per client network, kept only under a keyed hash of the network (a key
+  -- derived from the database's secret and the canary's number and start,
+  -- so it changes with every canary) and only while the canary runs: its
+  -- rows go with it (ON DELETE CASCADE), and retention deletes old hours.
+  -- key: visits, failures, lcp:<bucket>, inp:<bucket>.
+  CREATE TABLE canary_network_counts (
+    canary_id bigint NOT NULL REFERENCES release_canaries (id) ON DELETE CASCADE,
+    network bytea NOT NULL,
+    release_id text NOT NULL,
+    hour timestamptz NOT NULL,
+    key text NOT NULL,
+    count bigint NOT NULL CHECK (count > 0),
+    PRIMARY KEY (canary_id, network, release_id, hour, key)
+  );
+  CREATE INDEX canary_network_counts_hour ON canary_network_counts (hour);
+
+  -- What the servers saw themselves, for the canary's two releases, trusted
+  -- (no visitor sends them): render-failed, set-aside, contact-5xx.
+  CREATE TABLE canary_signals (
+    canary_id bigint NOT NULL REFERENCES release_canaries (id) ON DELETE CASCADE,
+    release_id text NOT NULL,
+    key text NOT NULL,
+    count bigint NOT NULL CHECK (count > 0),
+    PRIMARY KEY (canary_id, release_id, key)
+  );
+
+  -- A release whose node build a server's supervisor gave up on (its
+  -- workers died again and again): rendered in the browser only there.
+  -- Cleared when a server runs it again.
+  CREATE TABLE release_set_aside (
+    release_id text PRIMARY KEY REFERENCES releases (id),
+    at timestamptz NOT NULL DEFAULT now(),
+    detail text NOT NULL
+  );
+  `,
 ];
 
 /** An arbitrary constant, neither the messages' nor the releases': the advisory lock that lets one process at a time migrate the canaries' schema. */

@@ -3,6 +3,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { CONTROL_TOKEN_FILE, type Database, type Listening, type Sql } from '@portico/messages';
+import { addSignal, readCanaryCounts, type CanaryCounts, type SignalKind } from '../canary/canary-counts';
 import { canarySettingsProblem, describeThresholds, type CanaryOptions, type CanarySettings } from '../canary/canary-settings';
 import { CANARY_DEFAULTS, type ActiveReleases, type Actor, type AuditAction, type AuditEntry, type Canary, type CheckResult, type Release, type ReleaseState, type Scope, type ServedState } from '../release';
 import { ALL_SCOPES, BACKGROUND_CHECK_ACTOR, ENVIRONMENT_ACTOR, isScope, isSection, OWNER_TOKEN_NAME, reservedNameProblem, sectionOfScopes, SERVER_ACTOR } from '../scopes';
@@ -34,6 +35,9 @@ export interface StoredRelease extends Release {
 /** A release as the control API shows it: the contract's fields, `broken` only when it is. */
 export type ShownRelease = Release & { broken?: BrokenMark };
 
+/** A section's release as its state shows it: also `setAside` when a server's supervisor gave up on its node build. */
+export type StateRelease = ShownRelease & { setAside?: BrokenMark };
+
 export type ListedRelease = ShownRelease & { state: ReleaseState };
 
 export interface PublishInput {
@@ -50,16 +54,25 @@ export interface PublishInput {
 
 /** A section's state: what its visitors get, and what a rollback would go back to. */
 export interface SectionState {
-  active: ShownRelease | null;
+  active: StateRelease | null;
   /** The release a rollback without a release id would make active; null with an active release: config.json's URL. */
   previous: ShownRelease | null;
   /** When the active release became active (its activation, or the rollback back to it, or to config.json's URL), and by whom. */
   since: string | null;
   by: string | null;
   /** While a canary runs: the candidate, the share of visits it gets, and its thresholds and start. */
-  candidate?: ShownRelease;
+  candidate?: StateRelease;
   percent?: number;
-  canary?: Omit<CanarySettings, 'percent'> & { startedAt: string; startedBy: string };
+  canary?: Omit<CanarySettings, 'percent'> & { id: number; startedAt: string; startedBy: string };
+}
+
+/** What a server saw itself of a section's release (docs/releases.md, "Server-side signals"). */
+export interface ServerSignal {
+  section: SectionId;
+  releaseId: string;
+  kind: SignalKind | 'running-again';
+  /** For the log and the audit: why (a worker's last death, a render's error). */
+  detail: string;
 }
 
 /** How the judge ends a canary, in the audit log's words. */
@@ -115,6 +128,9 @@ const ACTIVE_RELEASE_IDS = 'SELECT DISTINCT ON (section) release_id FROM release
 const iso = (value: Date | string) => new Date(value).toISOString();
 
 interface CanaryRow extends ReleaseRow {
+  canary_id: number | string;
+  min_networks: number;
+  max_network_share: number | string;
   percent: number;
   min_visits: number;
   max_failure_delta: number | string;
@@ -124,7 +140,7 @@ interface CanaryRow extends ReleaseRow {
   started_by: string;
 }
 
-const CANARY_COLUMNS = `c.percent, c.min_visits, c.max_failure_delta, c.max_slowdown, c.promote_after_visits, c.started_at, c.started_by, ${RELEASE_COLUMNS}`;
+const CANARY_COLUMNS = `c.id AS canary_id, c.min_networks, c.max_network_share, c.percent, c.min_visits, c.max_failure_delta, c.max_slowdown, c.promote_after_visits, c.started_at, c.started_by, ${RELEASE_COLUMNS}`;
 
 /** A canary as the store reads it: the contract's shape, and its candidate as the control API shows it (broken or not). */
 interface StoredCanary {
@@ -137,6 +153,7 @@ function toCanary(row: CanaryRow): StoredCanary {
   const { checks: _checks, broken: _broken, ...release } = stored;
   return {
     canary: {
+      id: Number(row.canary_id),
       section: row.section,
       release,
       percent: Number(row.percent),
@@ -144,6 +161,8 @@ function toCanary(row: CanaryRow): StoredCanary {
       maxFailureDelta: Number(row.max_failure_delta),
       maxSlowdown: Number(row.max_slowdown),
       promoteAfterVisits: row.promote_after_visits === null ? null : Number(row.promote_after_visits),
+      minNetworks: Number(row.min_networks),
+      maxNetworkShare: Number(row.max_network_share),
       startedAt: iso(row.started_at),
       startedBy: row.started_by,
     },
@@ -287,16 +306,16 @@ export class ReleaseStore {
    * active and in a canary, or neither).
    */
   async served(): Promise<ServedState> {
-    const rows = await this.db.query<ReleaseRow & { percent: number | null }>(
-      `SELECT NULL::integer AS percent, ${RELEASE_COLUMNS} FROM (${ACTIVE_RELEASE_IDS}) a JOIN releases r ON r.id = a.release_id
+    const rows = await this.db.query<ReleaseRow & { percent: number | null; canary_id: string | null; started_at: Date | string | null }>(
+      `SELECT NULL::integer AS percent, NULL::bigint AS canary_id, NULL::timestamptz AS started_at, ${RELEASE_COLUMNS} FROM (${ACTIVE_RELEASE_IDS}) a JOIN releases r ON r.id = a.release_id
        UNION ALL
-       SELECT c.percent, ${RELEASE_COLUMNS} FROM release_canaries c JOIN releases r ON r.id = c.release_id`,
+       SELECT c.percent, c.id, c.started_at, ${RELEASE_COLUMNS} FROM release_canaries c JOIN releases r ON r.id = c.release_id`,
     );
     const served: ServedState = { active: {}, canaries: {} };
     for (const row of rows) {
       const { checks: _checks, broken: _broken, ...release } = toStored(row);
       if (row.percent === null) served.active[row.section] = release;
-      else served.canaries[row.section] = { release, percent: Number(row.percent) };
+      else served.canaries[row.section] = { release, percent: Number(row.percent), id: Number(row.canary_id), startedAt: iso(row.started_at!) };
     }
     return served;
   }
@@ -333,9 +352,13 @@ export class ReleaseStore {
     if (ids.length > 0) {
       for (const row of await sql.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases r WHERE id = ANY($1::text[])`, [ids])) releases.set(row.id, toStored(row));
     }
+    const marks = new Map(
+      (await sql.query<{ release_id: string; at: Date | string; detail: string }>('SELECT release_id, at, detail FROM release_set_aside')).map((row) => [row.release_id, { at: iso(row.at), detail: row.detail }]),
+    );
+    const withMark = (release: ShownRelease): StateRelease => (marks.has(release.id) ? { ...release, setAside: marks.get(release.id)! } : release);
     const pick = (id: string | undefined) => {
       const release = id === undefined ? undefined : releases.get(id);
-      return release ? shown(release) : null;
+      return release ? withMark(shown(release)) : null;
     };
     const states = {} as Record<SectionId, SectionState>;
     for (const section of only ? [only] : SECTION_IDS) {
@@ -351,7 +374,7 @@ export class ReleaseStore {
       const running = canaries.get(section);
       if (running) {
         const { section: _section, release: _release, percent, ...thresholds } = running.canary;
-        states[section] = { ...states[section], candidate: running.candidate, percent, canary: thresholds };
+        states[section] = { ...states[section], candidate: withMark(running.candidate), percent, canary: thresholds };
       }
     }
     return states;
@@ -511,22 +534,34 @@ export class ReleaseStore {
         throw new ReleaseError('conflict', `${section} already has a canary, ${running.canary.release.id} (${running.canary.percent} % since ${running.canary.startedAt}): promote or abort it first`);
       }
       const given = Object.fromEntries(Object.entries(options).filter(([key, value]) => value !== undefined && key !== 'note')) as Partial<CanarySettings>;
-      const settings: CanarySettings = { ...CANARY_DEFAULTS, ...(running?.canary ?? {}), ...given } as CanarySettings;
+      const { id: _id, ...runningSettings } = running?.canary ?? { id: 0 };
+      const settings: CanarySettings = { ...CANARY_DEFAULTS, ...runningSettings, ...given } as CanarySettings;
       const problem = canarySettingsProblem(settings);
       if (problem) throw new ReleaseError('invalid', `${problem.field}: ${problem.problem}`, problem.field);
-      const values = [section, releaseId, settings.percent, settings.minVisits, settings.maxFailureDelta, settings.maxSlowdown, settings.promoteAfterVisits];
+      const values = [
+        section,
+        releaseId,
+        settings.percent,
+        settings.minVisits,
+        settings.maxFailureDelta,
+        settings.maxSlowdown,
+        settings.promoteAfterVisits,
+        settings.minNetworks,
+        settings.maxNetworkShare,
+      ];
       let detail: string;
       if (running) {
         await sql.query(
-          `UPDATE release_canaries SET percent = $3, min_visits = $4, max_failure_delta = $5, max_slowdown = $6, promote_after_visits = $7
+          `UPDATE release_canaries SET percent = $3, min_visits = $4, max_failure_delta = $5, max_slowdown = $6, promote_after_visits = $7,
+             min_networks = $8, max_network_share = $9
            WHERE section = $1 AND release_id = $2`,
           values,
         );
         detail = `now ${settings.percent} % of visits (was ${running.canary.percent} %), started ${running.canary.startedAt}; ${describeThresholds(settings)}`;
       } else {
         await sql.query(
-          `INSERT INTO release_canaries (section, release_id, percent, min_visits, max_failure_delta, max_slowdown, promote_after_visits, started_by)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          `INSERT INTO release_canaries (section, release_id, percent, min_visits, max_failure_delta, max_slowdown, promote_after_visits, min_networks, max_network_share, started_by)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
           [...values, actor],
         );
         detail = `${settings.percent} % of visits; ${describeThresholds(settings)}`;
@@ -624,6 +659,56 @@ export class ReleaseStore {
       const [cleared] = await sql.query<{ section: SectionId }>('UPDATE releases SET broken_at = NULL, broken_detail = NULL WHERE id = $1 AND broken_at IS NOT NULL RETURNING section', [id]);
       if (cleared) await this.record(sql, { actor: BACKGROUND_CHECK_ACTOR, action: 'broken', section: cleared.section, release: id, detail: 'whole again: no longer broken' });
     });
+  }
+
+  // --- what the judge reads, and what the servers saw ----------------------
+
+  /**
+   * Both releases' counts kept for `canary` alone: per network what its
+   * visitors reported since it started, and what the servers saw
+   * themselves. A canary started again, even of the same release in the
+   * same hour, is another canary: nothing of the one before is read.
+   */
+  canaryCounts(canary: Pick<Canary, 'id' | 'release'>, activeId: string): Promise<CanaryCounts> {
+    return readCanaryCounts(this.db, canary.id, { active: activeId, candidate: canary.release.id });
+  }
+
+  /**
+   * What a server saw of a section's release itself: a render of its node
+   * build failing, its worker set aside, a 5xx of /api/contact to a visitor
+   * of its cohort. Counted for the section's running canary when the release
+   * is one of its two (the judge reads them); a build set aside that is the
+   * active release's is also marked (status shows it) and audited, once,
+   * and `running-again` (a server runs it again) lifts the mark.
+   */
+  async recordSignal(signal: ServerSignal): Promise<void> {
+    const { section, releaseId, kind, detail } = signal;
+    if (!isSection(section)) return;
+    await this.db.transaction(async (sql) => {
+      if (kind === 'running-again') {
+        const [lifted] = await sql.query('DELETE FROM release_set_aside WHERE release_id = $1 RETURNING release_id', [releaseId]);
+        if (lifted) await this.record(sql, { actor: 'server', action: 'set-aside', section, release: releaseId, detail: `rendered on the server again: ${detail}` });
+        return;
+      }
+      await addSignal(sql, section, releaseId, kind);
+      if (kind !== 'set-aside') return;
+      const [active] = await sql.query<{ release_id: string }>(`SELECT release_id FROM (${ACTIVE_RELEASE_IDS}) a WHERE release_id = $1`, [releaseId]);
+      if (!active) return;
+      const [marked] = await sql.query(
+        'INSERT INTO release_set_aside (release_id, detail) VALUES ($1, $2) ON CONFLICT (release_id) DO NOTHING RETURNING release_id',
+        [releaseId, detail],
+      );
+      if (marked) await this.record(sql, { actor: 'server', action: 'set-aside', section, release: releaseId, detail: `the active release's node build is rendered in the browser only: ${detail}` });
+    });
+  }
+
+  /** Deletes the canaries' per-network counts of hours older than `days` days (retention; a canary's end deletes its own at once). */
+  async deleteCanaryCountsOlderThan(days: number, now: Date = new Date()): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(
+      'WITH gone AS (DELETE FROM canary_network_counts WHERE hour < $1::timestamptz RETURNING 1) SELECT count(*)::integer AS n FROM gone',
+      [new Date(now.getTime() - days * 86_400_000).toISOString()],
+    );
+    return rows[0]?.n ?? 0;
   }
 
   // --- audit log ----------------------------------------------------------

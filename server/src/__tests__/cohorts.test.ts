@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Release, ServedState } from '@portico/releases';
+import type { Release, ServedState, ServerSignal } from '@portico/releases';
 import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startPortico, type RunningPortico } from '../portico-server';
@@ -25,6 +25,10 @@ let state: ServedState;
 let notify: () => void = () => undefined;
 let running: RunningPortico;
 let folder: string;
+/** What the server told the store it saw itself. */
+const signals: ServerSignal[] = [];
+/** What the stand-in contact endpoint answers. */
+let contactStatus = 201;
 
 beforeAll(async () => {
   builtHost();
@@ -39,9 +43,22 @@ beforeAll(async () => {
     },
     openPreview: (token) => Promise.resolve(token === 'a-valid-link' ? { release: CANDIDATE, expiresAt: new Date(Date.now() + 3_600_000) } : { refused: 'invalid' }),
     healthToken: (releases) => `token-for-${releases.contact}`,
+    signal: (signal) => {
+      signals.push(signal);
+      return Promise.resolve();
+    },
   };
-  state = { active: { contact: ACTIVE }, canaries: { contact: { release: CANDIDATE, percent: 50 } } };
-  running = await startPortico({ rootDir: REPO_ROOT, basePort: 0, configPath, ssr: false, releases: feed, log: () => undefined });
+  state = { active: { contact: ACTIVE }, canaries: { contact: { release: CANDIDATE, percent: 50, id: 1, startedAt: '2026-11-25T10:00:00.000Z' } } };
+  running = await startPortico({
+    rootDir: REPO_ROOT,
+    basePort: 0,
+    configPath,
+    ssr: false,
+    releases: feed,
+    log: () => undefined,
+    // The contact endpoint, standing in: the server watches its answers, not its work.
+    api: (req, res) => void req.resume().on('end', () => res.writeHead(contactStatus, { 'Content-Type': 'application/json' }).end('{}')),
+  });
 });
 afterAll(async () => {
   await running.close();
@@ -98,6 +115,30 @@ test('with no canary running, no cookie is set and nothing varies by it', async 
   } finally {
     state = { active: { contact: ACTIVE }, canaries };
   }
+});
+
+test("a 5xx answer of /api/contact while Contact's canary runs counts against the release the visitor's cohort got; other answers count nothing", async () => {
+  const post = (cookie?: string) =>
+    fetch(`${running.url}/api/contact`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(cookie ? { cookie } : {}) }, body: '{}' });
+  // The canary served again (the test before ended it for a while).
+  notify();
+  for (let tries = 0; !running.releases().canaries.contact && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+  signals.length = 0;
+  contactStatus = 201;
+  expect((await post('portico_cohort=3')).status).toBe(201);
+  contactStatus = 503;
+  expect((await post('portico_cohort=3')).status).toBe(503);
+  expect((await post('portico_cohort=70')).status).toBe(503);
+  // No cookie: the active release, as config.json gives it.
+  expect((await post()).status).toBe(503);
+  // The answer is sent before the store is told: wait for the last one.
+  for (let tries = 0; signals.length < 3 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(signals).toEqual([
+    { section: 'contact', releaseId: CANDIDATE.id, kind: 'contact-5xx', detail: '/api/contact answered 503' },
+    { section: 'contact', releaseId: ACTIVE.id, kind: 'contact-5xx', detail: '/api/contact answered 503' },
+    { section: 'contact', releaseId: ACTIVE.id, kind: 'contact-5xx', detail: '/api/contact answered 503' },
+  ]);
+  contactStatus = 201;
 });
 
 test('a preview visit sets no cookie while a canary runs, whether its link is valid or not', async () => {

@@ -9,6 +9,7 @@ import { sampleConfig } from '@portico/testing/sample-config';
 import { serveDist, type DistServer } from '@portico/testing/serve-dist';
 import { releaseFeed, startControlPlane, type ControlPlane } from '../control-plane';
 import { startPortico, type RunningPortico } from '../portico-server';
+import { RENDER_LOOP, RENDER_THROWS } from '../ssr/__tests__/hostile-builds';
 
 // Releases end to end below the browser: a control API publishing real
 // builds through every check (the render check in the server's own section
@@ -56,6 +57,10 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
   let first: DistServer;
   let second: DistServer;
   let throwing: DistServer;
+  /** A build whose render never ends: it passed its checks once (published straight into the store here), and loops on every server. */
+  let looping: DistServer;
+  /** A build whose render throws, likewise. */
+  let renderThrows: DistServer;
   let folder: string;
   const pools: Database[] = [];
   const servers: RunningPortico[] = [];
@@ -64,10 +69,16 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
 
   beforeAll(async () => {
     database = serverTestDatabase();
-    [first, second, throwing] = await Promise.all([contactRelease(), contactRelease('/* the second release */'), contactRelease(';throw new Error("this build throws as it loads");')]);
+    [first, second, throwing, looping, renderThrows] = await Promise.all([
+      contactRelease(),
+      contactRelease('/* the second release */'),
+      contactRelease(';throw new Error("this build throws as it loads");'),
+      contactRelease(RENDER_LOOP),
+      contactRelease(RENDER_THROWS),
+    ]);
     folder = mkdtempSync(path.join(tmpdir(), 'portico-releases-'));
     const configPath = path.join(folder, 'config.json');
-    writeFileSync(configPath, JSON.stringify({ ...sampleConfig, allowedRemoteOrigins: [first.origin, second.origin, throwing.origin] }));
+    writeFileSync(configPath, JSON.stringify({ ...sampleConfig, allowedRemoteOrigins: [first.origin, second.origin, throwing.origin, looping.origin, renderThrows.origin] }));
     for (let index = 0; index < 2; index++) {
       const db = await database.open();
       pools.push(db);
@@ -88,7 +99,7 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     await control?.close();
     await Promise.all(servers.map((server) => server.close()));
     await Promise.all(pools.map((db) => db.close()));
-    await Promise.all([first, second, throwing].map((server) => server?.close()));
+    await Promise.all([first, second, throwing, looping, renderThrows].map((server) => server?.close()));
     database?.cleanUp();
     rmSync(folder, { recursive: true, force: true });
   });
@@ -178,7 +189,7 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     const firstBuild = nodeBuildOf(existingBuild('remote-contact'));
     const contactWorker = () => servers[0]!.renderWorker()!.sections.contact;
     for (const started = Date.now(); JSON.stringify([contactWorker().builds, contactWorker().wanted]) !== JSON.stringify([[firstBuild], [firstBuild]]); ) {
-      if (Date.now() - started > 20_000) throw new Error(`the first build alone is not live within 20 s: ${JSON.stringify(contactWorker())}`);
+      if (Date.now() - started > 20_000) throw new Error(`the first build alone is not live within 20 s: ${JSON.stringify(contactWorker())} ${firstBuild}\n${log.join('\n')}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const live = contactWorker();
@@ -214,4 +225,78 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     expect(audit[0]).toMatchObject({ action: 'broken', release: id });
     host.overrides.delete('/remoteEntry.js');
   });
+
+  /** A build as a release, published straight into the store: as if it had passed its checks and broken later. */
+  async function straightRelease(host: DistServer, buildId: string): Promise<string> {
+    const manifest = (host.overrides.get('/mf-manifest.json') as { body: string }).body;
+    const integrity = `sha384-${createHash('sha384').update(manifest).digest('base64')}`;
+    const input = { section: 'contact' as const, manifestUrl: `${host.origin}/mf-manifest.json`, integrity, version: '1.0.0', buildId, createdBy: 'ci', checks: [] };
+    return (await control.store.publish(input)).release.id;
+  }
+  const loopingRelease = () => straightRelease(looping, 'loops-later');
+
+  test("a candidate whose render throws on the server has its render failures counted for the judge, in its section's state", async () => {
+    const candidate = await straightRelease(renderThrows, 'throws-later');
+    // Judged from many visits, and none reported: the failures are shown, not yet decisive.
+    expect((await api('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 1000 })).status).toBe(200);
+    try {
+      // Its worker renders it as it warms (before any page asks): each render's failure is told to the store.
+      let judged: Record<string, { renderFailures: number }> = {};
+      for (const started = Date.now(); (judged[candidate]?.renderFailures ?? 0) === 0; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        if (Date.now() - started > 30_000) throw new Error(`no render failure counted within 30 s: ${JSON.stringify(judged)}\n${log.slice(-20).join('\n')}`);
+        judged = ((await api('GET', '/api/sections')).body as unknown as { contact: { judged?: typeof judged } }).contact.judged ?? {};
+      }
+      const active = ((await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string } } }).contact.active.id;
+      expect(judged[active]).toMatchObject({ renderFailures: 0 });
+    } finally {
+      expect((await api('DELETE', '/api/sections/contact/canary')).status).toBe(200);
+    }
+  });
+
+  /** Polls the audit log until an entry matches, within a generous bound: the workers' deaths and waits set the pace. */
+  async function audited(match: (entry: { action: string; actor: string; release: string; detail: string }) => boolean): Promise<{ action: string; actor: string; release: string; detail: string }> {
+    for (const started = Date.now(); Date.now() - started < 90_000; await new Promise((resolve) => setTimeout(resolve, 250))) {
+      const entry = ((await api('GET', '/api/audit?section=contact&limit=20')).body as unknown as { action: string; actor: string; release: string; detail: string }[]).find(match);
+      if (entry) return entry;
+    }
+    throw new Error(`no such audit entry within 90 s:\n${log.slice(-40).join('\n')}`);
+  }
+
+  test('a candidate whose node build a server sets aside is rolled back by the judge with no visitor report; the active release keeps its worker', async () => {
+    const candidate = await loopingRelease();
+    const activeBefore = ((await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string } } }).contact.active.id;
+    const liveBuild = () => servers[0]!.renderWorker()!.sections.contact.builds;
+    // The plan of the test before (a release changed on its host and back) settled first.
+    for (const started = Date.now(); JSON.stringify(liveBuild()) !== JSON.stringify(servers[0]!.renderWorker()!.sections.contact.wanted); ) {
+      if (Date.now() - started > 20_000) throw new Error(`the contact worker's plan is not live within 20 s: ${JSON.stringify(servers[0]!.renderWorker()!.sections.contact)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const builds = liveBuild();
+    const started = await api('POST', '/api/sections/contact/canary', { release: candidate, percent: 50 });
+    expect(started.status).toBe(200);
+    // No beacon on these servers: nothing but what the servers see decides it.
+    const entry = await audited((one) => one.action === 'auto-rollback' && one.release === candidate);
+    expect(entry).toMatchObject({ actor: 'canary-judge', detail: expect.stringMatching(new RegExp(`^${candidate} is worse than ${activeBefore}: its node build was set aside on the server — candidate ${candidate}: set aside`)) });
+    expect(log.join('\n')).toMatch(/the contact section's canary worker .*3 times in a row: this build is rendered in the browser only until it changes/);
+    // Its deaths were its own worker's: the active release's worker ran on, with the same builds.
+    expect(liveBuild()).toEqual(builds);
+    const state = (await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string; setAside?: unknown }; candidate?: unknown } };
+    expect(state.contact.active.id).toBe(activeBefore);
+    expect(state.contact.active).not.toHaveProperty('setAside');
+    expect(state.contact).not.toHaveProperty('candidate');
+  });
+
+  test("an active release whose node build a server sets aside is marked in the section's state and the audit log, and a rollback away from it serves the one before", async () => {
+    const loopingId = await loopingRelease();
+    expect((await api('POST', '/api/sections/contact/active', { release: loopingId })).status).toBe(200);
+    const entry = await audited((one) => one.action === 'set-aside' && one.release === loopingId);
+    expect(entry).toMatchObject({ actor: 'server', detail: expect.stringMatching(/^the active release's node build is rendered in the browser only: the contact section's worker: its worker did not answer within 3 s, 3 times in a row$/) });
+    const state = (await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string; setAside?: { detail: string } } } };
+    expect(state.contact.active).toMatchObject({ id: loopingId, setAside: { at: expect.any(String), detail: expect.stringContaining('3 times in a row') } });
+    expect((await api('POST', '/api/sections/contact/rollback', {})).status).toBe(200);
+    const back = (await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string; setAside?: unknown } } };
+    expect(back.contact.active.id).not.toBe(loopingId);
+    expect(back.contact.active).not.toHaveProperty('setAside');
+  });
 });
+

@@ -170,6 +170,10 @@ describe('a hostile Contact build on a running server', () => {
     // Open (not 503): the store is, and the body is checked.
     expect((await report({ Origin: origin })).status).toBe(400);
     expect((await report({ Origin: 'https://elsewhere.example' })).status).toBe(403);
+    // Its visit ids too: a token that is none of the site's is refused, one from another origin not read.
+    const ask = (headers: Record<string, string>) => fetch(`${origin}/api/visit`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ token: 'a.b' }) });
+    expect((await ask({ Origin: origin })).status).toBe(400);
+    expect((await ask({ Origin: 'https://elsewhere.example' })).status).toBe(403);
     const token = readFileSync(path.join(serve.dataDir, 'control-token'), 'utf8').trim();
     const sections = (await (await fetch(`http://127.0.0.1:${serve.port + 4}/api/sections`, { headers: { Authorization: `Bearer ${token}` } })).json()) as Record<string, unknown>;
     expect(sections.contact).toMatchObject({ health: {}, healthSince: expect.any(String) });

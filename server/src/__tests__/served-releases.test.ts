@@ -118,7 +118,7 @@ describe('cohorts while a canary runs', () => {
   const homeCandidate = release('home-3', 'home', 'https://h.example/3/m.json');
 
   it('serves the candidate to the buckets below its share, the active release to the rest and to a visit with no bucket', () => {
-    const state = { active, canaries: { contact: { release: candidate, percent: 10 } } };
+    const state = { active, canaries: { contact: { release: candidate, percent: 10, id: 1, startedAt: '2026-11-25T10:00:00.000Z' } } };
     expect(releasesFor(state, 0).contact?.id).toBe('contact-9');
     expect(releasesFor(state, 9).contact?.id).toBe('contact-9');
     expect(releasesFor(state, 10).contact?.id).toBe('contact-7');
@@ -130,8 +130,11 @@ describe('cohorts while a canary runs', () => {
   it('names each distinct set of releases the cohorts get, for the servers to warm and render', () => {
     const ids = (sets: ActiveReleases[]) => sets.map((set) => `${set.home?.id} ${set.contact?.id}`).sort();
     expect(ids(cohortVariants({ active, canaries: {} }))).toEqual(['home-2 contact-7']);
-    const two = { active, canaries: { contact: { release: candidate, percent: 10 }, home: { release: homeCandidate, percent: 50 } } };
+    const startedAt = '2026-11-25T10:00:00.000Z';
+    const two = { active, canaries: { contact: { release: candidate, percent: 10, id: 1, startedAt }, home: { release: homeCandidate, percent: 50, id: 2, startedAt } } };
     // Buckets 0-9: both candidates; 10-49: Home's only; 50-99: neither.
     expect(ids(cohortVariants(two))).toEqual(['home-2 contact-7', 'home-3 contact-7', 'home-3 contact-9']);
+    // The first is what a visitor outside every canary gets: the servers' own render workers run its builds.
+    expect(ids(cohortVariants(two).slice(0, 1))).toEqual(['home-2 contact-7']);
   });
 });

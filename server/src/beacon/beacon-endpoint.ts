@@ -1,10 +1,27 @@
 import { wholeNumberFrom } from '@portico/platform/env-number';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BEACON_MAX_BYTES } from '@portico/contract/beacon';
+import { BEACON_MAX_BYTES, type HealthNote, type VisitAnswer } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
 import { BODY_TIME_MS } from '@portico/messages';
-import { hourOf, parseVisitReport, reportCounts, verifyHealthToken, type HealthCount, type HealthStore } from '@portico/releases';
+import {
+  canaryNetworkKey,
+  hourOf,
+  judgedKeys,
+  networkHash,
+  parseVisitReport,
+  parseVisitRequest,
+  reportCounts,
+  signVisitId,
+  verifyHealthToken,
+  verifyVisitId,
+  VISIT_ID_MS,
+  type HealthStore,
+  type ServedCanary,
+  type ServedState,
+  type TakenReport,
+} from '@portico/releases';
 import { dataHeaders } from '../security-headers';
+import { releaseSetKey, VisitLedger, type VisitLedgerLimits } from './visit-ledger';
 
 /**
  * The bound one source puts on the counts (docs/security.md, "The health
@@ -25,14 +42,20 @@ export interface BeaconLimits {
   windowMs: number;
   /** Networks remembered at once (each a few dozen bytes); past it, reports from new networks are not counted until windows end. */
   networks: number;
-  /** Nonces remembered, and for how long: a report sent twice (hidden, then pagehide) within this counts once. */
+  /**
+   * Visit ids remembered here, and for how long: a report sent twice
+   * (hidden, then pagehide) to this server is dropped at once. Every server
+   * together counts an id once through the database (HealthStore.recordReports).
+   */
   nonces: number;
   nonceMs: number;
   flushMs: number;
-  /** Distinct (hour, section, release, key) rows held while the database is away; counts past it are dropped. */
-  pendingRows: number;
+  /** Reports held while the database is away; reports past it are dropped. */
+  pendingReports: number;
   /** How long the body may take once its headers are in. */
   bodyTimeMs: number;
+  /** The pages served and ids issued per release set (VisitLedger). */
+  visits: Partial<VisitLedgerLimits>;
 }
 
 /**
@@ -51,12 +74,13 @@ export const DEFAULT_BEACON_LIMITS: Readonly<BeaconLimits> = {
   nonces: 100_000,
   nonceMs: 10 * 60_000,
   flushMs: BEACON_FLUSH_MS,
-  pendingRows: 50_000,
+  pendingReports: 50_000,
   bodyTimeMs: BODY_TIME_MS,
+  visits: {},
 };
 
 /** The part of the health store the endpoint writes to. */
-export type HealthRecorder = Pick<HealthStore, 'record'>;
+export type HealthRecorder = Pick<HealthStore, 'recordReports'>;
 
 export interface BeaconEndpointOptions {
   /** Where the counts go; a function while the store may not be open yet (undefined until it is). */
@@ -72,8 +96,12 @@ export interface BeaconEndpointOptions {
 }
 
 export interface BeaconEndpoint {
-  /** Answers `POST /api/beacon`. */
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Answers `POST /api/beacon`; `served` is what this server serves now (the canaries a report may count for). */
+  handle(req: IncomingMessage, res: ServerResponse, served?: ServedState): Promise<void>;
+  /** Answers `POST /api/visit`: a visit id for a page this server served, bound to its releases and their canaries. */
+  handleVisit(req: IncomingMessage, res: ServerResponse, served?: ServedState): Promise<void>;
+  /** A page of these releases was served (a 200 or a 304 of `/`): one more visit id may be issued for them. */
+  pageServed(releases: HealthNote['releases']): void;
   /** Adds what was gathered to the database now. */
   flush(): Promise<void>;
   /** Stops the timer and flushes what is left (once; counts the database refuses then are lost, and logged). */
@@ -136,15 +164,23 @@ function sweep<V extends { until: number }>(map: Map<string, V>, now: number): v
 }
 
 /**
- * `POST /api/beacon`: the page's one report per visit (contract/beacon).
- * Answers 204 for a report taken, whether or not it counted: a forged or
- * expired token, a release the token does not name, a nonce seen already or
- * a source over its cap count nothing and are told nothing. The counts
- * gather in memory per (hour, section, release, key) and go to the database
- * every couple of seconds; the answer never waits for the database.
+ * `POST /api/beacon`: the page's one report per visit (contract/beacon),
+ * and `POST /api/visit`, where the page gets the visit id its report must
+ * carry (docs/security.md, "The health beacon").
  *
- * Nothing about the visitor is written anywhere: the network the request
- * came from is a key of an in-memory map for minutes, and the nonce another.
+ * An id is issued only for a page this server served (VisitLedger: no more
+ * ids per release set and window than pages, plus a small slack), signed
+ * over the page's releases and their running canaries, and short-lived. A
+ * report answers 204 whether or not it counted: a forged or expired id, a
+ * release the id does not name, an id seen already or a source over its cap
+ * count nothing and are told nothing. Reports gather in memory and go to the
+ * database every couple of seconds, where each id counts once on every
+ * server together; the answer never waits for the database.
+ *
+ * Nothing about the visitor is written as it is: the network a report came
+ * from is a key of an in-memory map for minutes and, for a report a canary
+ * is judged on, a keyed hash under that canary's key; the id's random part
+ * is kept until the id expires.
  */
 export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   const limits: BeaconLimits = { ...DEFAULT_BEACON_LIMITS, ...options.limits };
@@ -152,8 +188,11 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   const headers = dataHeaders();
   const networks = new Map<string, { until: number; count: number }>();
   const nonces = new Map<string, { until: number }>();
-  let pending = new Map<string, HealthCount>();
+  const ledger = new VisitLedger(limits.visits);
+  let pending: TakenReport[] = [];
   let secret: Buffer | undefined;
+  /** Each running canary's network key, by its number: derived once per canary. */
+  const canaryKeys = new Map<number, Buffer>();
   let overCap = 0;
   let dropped = 0;
   let failing = false;
@@ -190,51 +229,131 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
     return true;
   };
 
-  const add = (row: HealthCount) => {
-    const id = `${row.hour.getTime()}\n${row.section}\n${row.releaseId}\n${row.key}`;
-    const known = pending.get(id);
-    if (known) known.count += row.count;
-    else if (pending.size < limits.pendingRows) pending.set(id, { ...row });
-    else dropped += row.count;
+  const keep = (reports: readonly TakenReport[]) => {
+    const room = Math.max(0, limits.pendingReports - pending.length);
+    pending.push(...reports.slice(0, room));
+    dropped += reports.length - Math.min(room, reports.length);
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (req.method !== 'POST') return answer(res, 405, 'only POST is accepted here', { Allow: 'POST' });
-    // sendBeacon sends Origin with every POST; a request without it is not from a page.
+  /**
+   * The checks both endpoints make before reading a body: the method, the
+   * page's own origin (a browser sends Origin with every POST; a request
+   * without it is not from a page), the type, and the store being open.
+   * The secret, or undefined once answered.
+   */
+  const precheck = async (req: IncomingMessage, res: ServerResponse, what: string): Promise<Buffer | undefined> => {
+    if (req.method !== 'POST') {
+      answer(res, 405, 'only POST is accepted here', { Allow: 'POST' });
+      return undefined;
+    }
     const own = options.originOf(req);
-    if (!own || req.headers.origin !== own) return answer(res, 403, "reports are accepted from this site's own pages only");
-    if (!acceptedType(req.headers['content-type'])) return answer(res, 415, 'a report is text/plain or application/json, in UTF-8');
+    if (!own || req.headers.origin !== own) {
+      answer(res, 403, `${what} are accepted from this site's own pages only`);
+      return undefined;
+    }
+    if (!acceptedType(req.headers['content-type'])) {
+      answer(res, 415, `${what} are text/plain or application/json, in UTF-8`);
+      return undefined;
+    }
     const health = healthOf();
     secret ??= health ? await options.secret().catch(() => undefined) : undefined;
     // Without the store (a database server still being waited for) nothing can be verified or kept: say so, as /api/contact does.
-    if (!health || !secret) return answer(res, 503, 'reports cannot be taken just now', { 'Retry-After': '5' });
-
-    const body = await readCapped(req, BEACON_MAX_BYTES, limits.bodyTimeMs);
-    if (!body.ok) return answer(res, body.status, body.error, body.status === 400 ? {} : { Connection: 'close' });
-    let json: unknown;
-    try {
-      json = JSON.parse(body.text);
-    } catch {
-      return answer(res, 400, 'the report is not valid JSON');
+    if (!health || !secret) {
+      answer(res, 503, `${what} cannot be taken just now`, { 'Retry-After': '5' });
+      return undefined;
     }
-    const parsed = parseVisitReport(json);
+    return secret;
+  };
+
+  /** The body as JSON, or undefined once answered. */
+  const jsonBody = async (req: IncomingMessage, res: ServerResponse): Promise<{ json: unknown } | undefined> => {
+    const body = await readCapped(req, BEACON_MAX_BYTES, limits.bodyTimeMs);
+    if (!body.ok) {
+      answer(res, body.status, body.error, body.status === 400 ? {} : { Connection: 'close' });
+      return undefined;
+    }
+    try {
+      return { json: JSON.parse(body.text) };
+    } catch {
+      answer(res, 400, 'the body is not valid JSON');
+      return undefined;
+    }
+  };
+
+  /** The canary a section's report counts for: the one its id names, still running here, and one of its two releases. */
+  const canaryOf = (served: ServedState | undefined, section: SectionId, canaryId: number | undefined, release: string): ServedCanary | undefined => {
+    const canary = served?.canaries[section];
+    if (!canary || canary.id !== canaryId) return undefined;
+    return release === canary.release.id || release === served?.active[section]?.id ? canary : undefined;
+  };
+
+  const keyOf = (key: Buffer, canary: ServedCanary) => {
+    let derived = canaryKeys.get(canary.id);
+    if (!derived) {
+      // One canary at a time per section: a handful of keys, forgotten as canaries end.
+      if (canaryKeys.size >= 64) canaryKeys.clear();
+      canaryKeys.set(canary.id, (derived = canaryNetworkKey(key, canary)));
+    }
+    return derived;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, served?: ServedState): Promise<void> => {
+    const key = await precheck(req, res, 'reports');
+    if (!key) return;
+    const body = await jsonBody(req, res);
+    if (!body) return;
+    const parsed = parseVisitReport(body.json);
     if (!parsed.ok) return answer(res, 400, parsed.error);
     const { report } = parsed;
 
     const now = Date.now();
-    const grant = verifyHealthToken(secret, report.token, new Date(now));
-    if ('problem' in grant) return answer(res, 204);
-    const counted = (Object.keys(report.sections) as SectionId[]).filter((section) => grant.releases[section] === report.sections[section]!.release);
+    const visit = verifyVisitId(key, report.visit, new Date(now));
+    if ('problem' in visit) return answer(res, 204);
+    const counted = (Object.keys(report.sections) as SectionId[]).filter((section) => visit.releases[section] === report.sections[section]!.release);
     if (counted.length === 0) return answer(res, 204);
+    // Sent twice to this server (hidden, then pagehide): dropped here; to two servers: the database counts it once.
     sweep(nonces, now);
-    if (nonces.has(report.nonce)) return answer(res, 204);
-    if (!admit(options.networkOf(req), now)) return answer(res, 204);
+    if (nonces.has(visit.nonce)) return answer(res, 204);
+    const network = options.networkOf(req);
+    if (!admit(network, now)) return answer(res, 204);
     if (nonces.size >= limits.nonces) nonces.delete(nonces.keys().next().value!);
-    nonces.set(report.nonce, { until: now + limits.nonceMs });
+    nonces.set(visit.nonce, { until: now + limits.nonceMs });
 
-    const hour = hourOf(now);
-    for (const count of reportCounts(report, counted)) add({ hour, ...count, count: 1 });
+    const canary: TakenReport['canary'][number][] = [];
+    for (const section of counted) {
+      const releaseId = report.sections[section]!.release;
+      const running = canaryOf(served, section, visit.canaries[section], releaseId);
+      if (!running) continue;
+      // The network only as its hash under this canary's key: it is never kept as it is.
+      const hashed = networkHash(keyOf(key, running), network);
+      for (const judged of judgedKeys(report, section)) canary.push({ canaryId: running.id, network: hashed, releaseId, key: judged });
+    }
+    keep([{ visit: visit.nonce, expiresAt: visit.expiresAt, hour: hourOf(now), counts: reportCounts(report, counted), canary }]);
     answer(res, 204);
+  };
+
+  const handleVisit = async (req: IncomingMessage, res: ServerResponse, served?: ServedState): Promise<void> => {
+    const key = await precheck(req, res, 'requests for a visit id');
+    if (!key) return;
+    const body = await jsonBody(req, res);
+    if (!body) return;
+    const parsed = parseVisitRequest(body.json);
+    if (!parsed.ok) return answer(res, 400, parsed.error);
+    const now = Date.now();
+    const grant = verifyHealthToken(key, parsed.token, new Date(now));
+    if ('problem' in grant) return answer(res, 400, `token: not a report token of this site's (${grant.problem})`);
+    if (!ledger.issue(releaseSetKey(grant.releases), now)) {
+      return answer(res, 429, 'no more visit ids for these releases than pages served', { 'Retry-After': String(Math.ceil(ledger.retryAfterMs(now) / 1000)) });
+    }
+    const canaries: Partial<Record<SectionId, number>> = {};
+    for (const section of Object.keys(grant.releases) as SectionId[]) {
+      const running = canaryOf(served, section, served?.canaries[section]?.id, grant.releases[section]!);
+      if (running) canaries[section] = running.id;
+    }
+    const answerBody: VisitAnswer = { visit: signVisitId(key, { releases: grant.releases, canaries }, new Date(now + VISIT_ID_MS)) };
+    const text = JSON.stringify(answerBody);
+    res.writeHead(200, { ...headers, 'Cache-Control': 'no-store', 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) });
+    res.end(text);
   };
 
   let flushing: Promise<void> | undefined;
@@ -244,20 +363,20 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
       overCap = 0;
     }
     const store = healthOf();
-    if (!store || pending.size === 0) return;
-    const batch = [...pending.values()];
-    pending = new Map();
+    if (!store || pending.length === 0) return;
+    const batch = pending;
+    pending = [];
     try {
-      await store.record(batch);
+      await store.recordReports(batch);
       if (failing) options.log('beacon: the health store takes counts again');
       failing = false;
     } catch (error) {
-      if (!failing) options.log(`beacon: the health store is unavailable, keeping the counts to try again: ${(error as Error).message}`);
+      if (!failing) options.log(`beacon: the health store is unavailable, keeping the reports to try again: ${(error as Error).message}`);
       failing = true;
-      for (const row of batch) add(row);
+      keep(batch);
     }
     if (dropped > 0) {
-      options.log(`beacon: ${dropped} count(s) dropped: more than ${limits.pendingRows} rows waited for the database`);
+      options.log(`beacon: ${dropped} report(s) dropped: more than ${limits.pendingReports} waited for the database`);
       dropped = 0;
     }
   };
@@ -275,6 +394,8 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
 
   return {
     handle,
+    handleVisit,
+    pageServed: (releases) => ledger.served(releaseSetKey(releases)),
     async flush() {
       await flushing;
       await flush();
@@ -283,8 +404,7 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
       clearInterval(timer);
       await flushing;
       await flush();
-      const left = [...pending.values()].reduce((sum, row) => sum + row.count, 0);
-      if (left > 0) options.log(`beacon: ${left} count(s) could not be stored before stopping`);
+      if (pending.length > 0) options.log(`beacon: ${pending.length} report(s) could not be stored before stopping`);
       networks.clear();
       nonces.clear();
     },

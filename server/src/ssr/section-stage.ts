@@ -32,11 +32,30 @@ export interface SectionWorkerState {
   wanted: string[];
 }
 
-/** A previewed build to keep warm in a worker of its own, with the config of the visit that opened it. */
-export interface PreviewPlan {
+/**
+ * A build to keep warm in a worker of its own: a previewed one, with the
+ * config of the visit that opened it, or a canary's candidate, with its
+ * cohorts' configs.
+ */
+export interface ApartPlan {
+  kind: 'preview worker' | 'canary worker';
   section: SectionId;
   build: NodeBuild;
-  site: Site;
+  sites: Site[];
+}
+
+/**
+ * What the server sees of a section's build itself: a render failing, its
+ * workers set aside after repeated deaths, and running again after that.
+ * `pins` are the manifest pins (config.json's remoteIntegrity) that name the
+ * builds: how a release store knows the release.
+ */
+export interface SectionSignal {
+  section: SectionId;
+  builds: string[];
+  pins: string[];
+  kind: 'render-failed' | 'set-aside' | 'running-again';
+  detail: string;
 }
 
 export interface SectionStageOptions {
@@ -50,11 +69,10 @@ export interface SectionStageOptions {
   /** Another worker answers for a section from now on: pages made with the one before are not served again. */
   onSwitch: () => void;
   /**
-   * A section's plan (these builds) set aside after its workers' repeated
-   * deaths, `reason` the last one's: the place for whoever must know (the
-   * release store) beyond the log.
+   * What the workers show of a section's builds (SectionSignal): the place
+   * for whoever must know (the release store) beyond the log.
    */
-  onSetAside?: (section: SectionId, builds: string[], reason: string) => void;
+  onSignal?: (signal: SectionSignal) => void;
   log: (line: string) => void;
   /** The log, each line once for a while: a failing section would say the same at every page. */
   report: (line: string) => void;
@@ -72,8 +90,17 @@ const previewKey = (section: SectionId, build: string) => `${section} ${build}`;
 export class SectionStage {
   private sandbox: Sandbox | undefined;
   private readonly supervisors: Record<SectionId, Supervisor<SectionWorker>>;
-  /** A previewed release's build, by section and build: a preview never restarts the live section's worker. */
+  /**
+   * A previewed release's build, or a canary's candidate, by section and
+   * build: neither ever restarts the live section's worker, and a candidate
+   * that loops or dies is set aside alone (its deaths are its own, not the
+   * active release's).
+   */
   private readonly previews = new Map<string, Supervisor<SectionWorker>>();
+  /** Per section and build: the manifest pins that name it, for the signals. */
+  private readonly pins = new Map<string, Set<string>>();
+  /** The builds a supervisor set aside, by section: told to run again once a worker runs them. */
+  private readonly setAside = new Set<string>();
   /** Per worker: the builds it has loaded, each with the reason it refused it, if it did. */
   private readonly loaded = new WeakMap<SectionWorker, Map<string, string | undefined>>();
   private readonly results: SingleFlight<SectionResult>;
@@ -103,23 +130,36 @@ export class SectionStage {
     this.supervisors[section].want(list.length === 0 ? undefined : { key, prepare: (worker) => this.prepare(section, list, worker) });
   }
 
+  /** `pin` (a manifest's, in config.json) names `build` of `section`: a signal about the build names it. */
+  notePin(section: SectionId, build: string, pin: string | undefined): void {
+    if (pin === undefined) return;
+    const key = previewKey(section, build);
+    let pins = this.pins.get(key);
+    if (!pins) {
+      if (this.pins.size > 256) this.pins.clear();
+      this.pins.set(key, (pins = new Set()));
+    }
+    pins.add(pin);
+  }
+
   /**
-   * The previewed builds to keep warm: each one its section's plan does not
-   * run gets a worker of its own, warmed with its preview's config; the
-   * workers of previews no longer listed are closed.
+   * The builds to keep warm apart (previews, canaries' candidates): each one
+   * its section's plan does not run gets a worker of its own, warmed with
+   * its configs; the workers of builds no longer listed are closed.
    */
-  wantPreviews(previews: readonly PreviewPlan[]): void {
+  wantApart(plans: readonly ApartPlan[]): void {
     const previewing = new Set<string>();
-    for (const { section, build, site } of previews) {
+    for (const { kind, section, build, sites } of plans) {
       if (this.supervisors[section].planKey?.split(' ').includes(build.key)) continue;
       const key = previewKey(section, build.key);
+      if (previewing.has(key)) continue;
       previewing.add(key);
       let supervisor = this.previews.get(key);
       if (!supervisor) {
-        supervisor = this.supervise(section, 'preview worker');
+        supervisor = this.supervise(section, kind);
         this.previews.set(key, supervisor);
       }
-      supervisor.want({ key: build.key, prepare: (worker) => this.prepare(section, [build], worker, [site]) });
+      supervisor.want({ key: build.key, prepare: (worker) => this.prepare(section, [build], worker, sites) });
     }
     for (const [key, supervisor] of this.previews) {
       if (previewing.has(key)) continue;
@@ -157,7 +197,10 @@ export class SectionStage {
     if (refusal !== undefined) return { failed: refusal, at: Date.now() };
     const render = async () => {
       const result = await this.render(worker, section, build, site, language);
-      if (result && 'failed' in result) this.options.report(`${failure}: ${result.failed}`);
+      if (result && 'failed' in result) {
+        this.options.report(`${failure}: ${result.failed}`);
+        this.signal(section, [build], 'render-failed', result.failed, site.config.remoteIntegrity?.[section]);
+      }
       return result;
     };
     return this.results.get(key, render, deadline, this.options.budgetMs);
@@ -190,9 +233,9 @@ export class SectionStage {
     }
   }
 
-  /** Resolves once each section's worker runs its plan (or has none, or it is set aside). */
+  /** Resolves once each section's worker, and each worker apart, runs its plan (or has none, or it is set aside). */
   async whenSettled(): Promise<void> {
-    await Promise.all(SECTION_IDS.map((id) => this.supervisors[id].whenSettled()));
+    await Promise.all([...SECTION_IDS.map((id) => this.supervisors[id].whenSettled()), ...[...this.previews.values()].map((supervisor) => supervisor.whenSettled())]);
   }
 
   state(): Record<SectionId, SectionWorkerState> {
@@ -214,16 +257,30 @@ export class SectionStage {
     return this.sandbox && startWorker<ToSectionWorker, FromSectionWorker>(name, this.sandbox.launch(this.options.heapMb), SECTION_MESSAGE_BYTES, this.options.log);
   }
 
-  private supervise(section: SectionId, kind: 'worker' | 'preview worker'): Supervisor<SectionWorker> {
-    return new Supervisor<SectionWorker>({
+  private supervise(section: SectionId, kind: 'worker' | ApartPlan['kind']): Supervisor<SectionWorker> {
+    const supervisor: Supervisor<SectionWorker> = new Supervisor<SectionWorker>({
       name: `the ${section} section's ${kind}`,
       start: () => this.newWorker(`${section} section ${kind}`),
       log: this.options.log,
       onLive: (worker) => {
-        if (worker) this.options.onSwitch();
+        if (!worker) return;
+        this.options.onSwitch();
+        const again = (supervisor.liveKey?.split(' ') ?? []).filter((build) => this.setAside.delete(previewKey(section, build)));
+        if (again.length > 0) this.signal(section, again, 'running-again', `the ${section} section's ${kind} runs it again`);
       },
-      onSetAside: (key, reason) => this.options.onSetAside?.(section, key.split(' '), reason),
+      onSetAside: (key, reason) => {
+        const builds = key.split(' ');
+        for (const build of builds) this.setAside.add(previewKey(section, build));
+        this.signal(section, builds, 'set-aside', `the ${section} section's ${kind}: ${reason}`);
+      },
     });
+    return supervisor;
+  }
+
+  /** Tells a signal about `builds` of `section`, named by `pin` or by the pins noted for them. */
+  private signal(section: SectionId, builds: string[], kind: SectionSignal['kind'], detail: string, pin?: string): void {
+    const pins = pin === undefined ? builds.flatMap((build) => [...(this.pins.get(previewKey(section, build)) ?? [])]) : [pin];
+    this.options.onSignal?.({ section, builds, pins, kind, detail });
   }
 
   /** The worker that has loaded `build` of `section`: the live one, or the build's preview worker. */
@@ -245,13 +302,17 @@ export class SectionStage {
   private async prepare(section: SectionId, wanted: NodeBuild[], worker: SectionWorker, sites?: readonly Site[]): Promise<boolean> {
     const refused = await this.load(worker, section, wanted);
     if (!refused) return false;
-    for (const [key, reason] of refused) this.options.log(`the ${section} section's node build ${key.slice(0, 19)}… is not rendered on the server: ${reason}`);
+    for (const [key, reason] of refused) {
+      this.options.log(`the ${section} section's node build ${key.slice(0, 19)}… is not rendered on the server: ${reason}`);
+      this.signal(section, [key], 'render-failed', `its node build failed to load: ${reason}`);
+    }
     this.loaded.set(worker, new Map(wanted.map(({ key }) => [key, refused.get(key)])));
     for (const site of sites ?? (await this.options.sites())) {
       for (const build of wanted.filter(({ key }) => !refused.has(key))) {
         for (const language of LANGUAGES) {
           const result = await this.render(worker, section, build.key, site, language);
           if (!worker.alive) return false;
+          if (result && 'failed' in result) this.signal(section, [build.key], 'render-failed', result.failed, site.config.remoteIntegrity?.[section]);
           if (result) this.results.keep(sectionKey(section, build.key, site, language), result);
         }
       }

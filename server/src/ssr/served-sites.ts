@@ -1,7 +1,12 @@
 import type { Site, SiteContext } from '../site-context';
 import { PREVIEW_SITES, WARM_HOSTS } from './render-limits';
 
-/** Each config.json a visitor to `host` may get: one, or one per cohort's releases while a canary runs. */
+/**
+ * Each config.json a visitor to `host` may get: one, or one per cohort's
+ * releases while a canary runs, the first being what a visitor outside every
+ * canary gets (its builds run in the sections' own workers, a candidate's in
+ * workers of their own).
+ */
 export type SitesForHost = (host: string | undefined) => Promise<SiteContext[]>;
 
 const servable = (contexts: SiteContext[]) => contexts.flatMap((context) => (context.site ? [context.site] : []));
@@ -18,7 +23,8 @@ export class ServedSites {
   private readonly hosts: string[] = [];
   /** Preview visits' configs (config.preview set), latest last, at most PREVIEW_SITES per section. */
   private readonly previewed: Site[] = [];
-  private upcoming: Site[] = [];
+  /** Per known host, the configs about to be served (the first: outside every canary). */
+  private upcoming: Site[][] = [];
 
   /** `onPreview`: a preview not kept warm before was opened. */
   constructor(
@@ -48,19 +54,27 @@ export class ServedSites {
 
   /** The sites a new worker warms up with: the current config.json of each known host, read now, and the upcoming ones. */
   async current(): Promise<Site[]> {
-    const all = [...(await this.readFor(this.sitesForHost)), ...this.upcoming];
-    const byHash = new Map(all.map((site) => [site.hash, site]));
-    return [...byHash.values()];
+    return (await this.planned()).all;
   }
 
-  /** The configs `read` gives for the known hosts (a host whose config cannot be read gives none). */
-  async readFor(read: SitesForHost): Promise<Site[]> {
+  /**
+   * The same, and the hashes of each host's first config (what a visitor
+   * outside every canary gets): the builds the sections' own workers run.
+   */
+  async planned(): Promise<{ all: Site[]; primary: ReadonlySet<string> }> {
+    const lists = [...(await this.readFor(this.sitesForHost)), ...this.upcoming];
+    const byHash = new Map(lists.flat().map((site) => [site.hash, site]));
+    return { all: [...byHash.values()], primary: new Set(lists.flatMap((sites) => (sites[0] ? [sites[0].hash] : []))) };
+  }
+
+  /** The configs `read` gives for each known host (a host whose config cannot be read gives none). */
+  async readFor(read: SitesForHost): Promise<Site[][]> {
     const contexts = await Promise.all(this.hosts.map((host) => read(host).catch((): SiteContext[] => [])));
-    return contexts.flatMap(servable);
+    return contexts.map(servable);
   }
 
-  /** The configs about to be served, in every plan until `expect([])`: their builds run before their first visitor. */
-  expect(upcoming: Site[]): void {
+  /** The configs about to be served, per host, in every plan until `expect([])`: their builds run before their first visitor. */
+  expect(upcoming: Site[][]): void {
     this.upcoming = upcoming;
   }
 

@@ -44,7 +44,9 @@ import type { RenderingStage, StagePart, StageSources } from './rendering-stage'
 import { chooseSandbox, type Sandbox, type SandboxOptions } from './sandbox';
 import { ServedSites } from './served-sites';
 import { nodeEntryOf, SectionSources } from './section-sources';
-import { SectionStage, type SectionResult, type SectionWorkerState } from './section-stage';
+import { SectionStage, type SectionResult, type SectionSignal, type SectionWorkerState } from './section-stage';
+
+export type { SectionSignal } from './section-stage';
 import { SectionStyles } from './section-styles';
 import { ShellStage, shellRequest } from './shell-stage';
 import { WorkerPlanner } from './worker-plans';
@@ -73,8 +75,11 @@ export interface ServerRenderingOptions {
   sandbox?: Omit<SandboxOptions, 'workerFile'>;
   /** Stages a program that embeds the server adds (rendering-stage.ts); `npm run serve` adds none. */
   stages?: readonly RenderingStage[];
-  /** A section's plan set aside after its workers' repeated deaths (SectionStageOptions.onSetAside). */
-  onSetAside?: (section: SectionId, builds: string[], reason: string) => void;
+  /**
+   * What this server sees of a section's build itself (SectionStageOptions.onSignal):
+   * for the release store (the canary judge, `status`) beyond the log.
+   */
+  onSignal?: (signal: SectionSignal) => void;
   log: (line: string) => void;
 }
 
@@ -214,7 +219,7 @@ class RenderingPipeline {
     this.sources = new SectionSources({ onChange: replan, log, report: this.report });
     this.stageSources = this.sources.forStages();
     this.shell = new ShellStage({ workerFile: shellFile, templateFile, heapMb, caching, sites: current, onSwitch: clearPages, log });
-    this.sections = new SectionStage({ heapMb, caching, budgetMs: this.budgetMs, sites: current, onSwitch: clearPages, onSetAside: options.onSetAside, log, report: this.report });
+    this.sections = new SectionStage({ heapMb, caching, budgetMs: this.budgetMs, sites: current, onSwitch: clearPages, onSignal: options.onSignal, log, report: this.report });
     this.planner = new WorkerPlanner({
       sites: this.sites,
       sources: this.sources,
@@ -260,8 +265,9 @@ class RenderingPipeline {
 
   async warm(next: (host: string | undefined) => Promise<SiteContext[]>, withinMs: number): Promise<void> {
     if (!this.sandbox || this.closed) return;
-    const upcoming = await this.sites.readFor(next);
-    this.sites.expect(upcoming);
+    const lists = await this.sites.readFor(next);
+    this.sites.expect(lists);
+    const upcoming = lists.flat();
     for (const site of upcoming) this.watch(site.config);
     const settled = (async () => {
       // A round under way may have started before these URLs were watched: then one more.

@@ -6,7 +6,7 @@ import { MANIFEST_POLL_MS } from './render-limits';
 import type { RenderingStage, StageSources } from './rendering-stage';
 import type { ServedSites } from './served-sites';
 import type { SectionSources } from './section-sources';
-import type { PreviewPlan, SectionStage } from './section-stage';
+import type { ApartPlan, SectionStage } from './section-stage';
 
 const configsOf = (sites: readonly Site[]) => sites.map((site) => site.hash).join(' ');
 
@@ -25,11 +25,12 @@ export interface WorkerPlannerOptions {
 
 /**
  * The stage that plans the workers: which node builds each section's worker
- * runs (those the current config.json of the known hosts names, read now,
- * not the last request's: a build the config no longer names is not loaded
- * by the next generation, so a rolled-back build never runs again), and a
- * worker of its own for each previewed build. Planned again whenever a
- * manifest or the served configs change.
+ * runs (those the current config.json of the known hosts names for a
+ * visitor outside every canary, read now, not the last request's: a build
+ * the config no longer names is not loaded by the next generation, so a
+ * rolled-back build never runs again), and a worker of its own for each
+ * canary's candidate build and each previewed build. Planned again whenever
+ * a manifest or the served configs change.
  */
 export class WorkerPlanner {
   private replanning: Promise<void> | undefined;
@@ -81,13 +82,26 @@ export class WorkerPlanner {
   private async plan(): Promise<void> {
     if (this.closed || !this.options.active()) return;
     const { sites, sources, sections, stages, stageSources } = this.options;
-    const current = await sites.current();
+    const { all: current, primary: firsts } = await sites.planned();
     this.plannedFrom = configsOf(current);
+    // No host known yet: every config is everyone's.
+    const primary = firsts.size > 0 ? firsts : new Set(current.map((site) => site.hash));
+    const apart = new Map<string, ApartPlan>();
     for (const id of SECTION_IDS) {
       const wanted = new Map<string, NodeBuild>();
+      const cohorts: [Site, NodeBuild][] = [];
       for (const site of current) {
         const build = await this.buildFor(site, id);
-        if (build) wanted.set(build.key, build);
+        if (build && primary.has(site.hash)) wanted.set(build.key, build);
+        else if (build) cohorts.push([site, build]);
+      }
+      // A build only a canary's cohort gets runs in a worker of its own, warmed with the configs that name it.
+      for (const [site, build] of cohorts) {
+        if (wanted.has(build.key)) continue;
+        const key = `${id} ${build.key}`;
+        const known = apart.get(key);
+        if (known) known.sites.push(site);
+        else apart.set(key, { kind: 'canary worker', section: id, build, sites: [site] });
       }
       // A stage's builds run beside the section's own, in its worker.
       if (wanted.size > 0) {
@@ -95,19 +109,21 @@ export class WorkerPlanner {
       }
       sections.want(id, [...wanted.values()]);
     }
-    const previews: PreviewPlan[] = [];
     for (const site of [...sites.previews]) {
       const section = site.config.preview?.section;
       const build = section && (await this.buildFor(site, section));
-      if (section && build) previews.push({ section, build, site });
+      if (section && build) apart.set(`preview ${section} ${build.key} ${site.hash}`, { kind: 'preview worker', section, build, sites: [site] });
     }
-    sections.wantPreviews(previews);
+    sections.wantApart([...apart.values()]);
     sources.keepOnly(sections.plannedBuilds());
   }
 
-  /** The node build `site` names for `section`, held to its pin. */
-  private buildFor(site: Site, section: SectionId): Promise<NodeBuild | undefined> {
+  /** The node build `site` names for `section`, held to its pin (which names it in the signals). */
+  private async buildFor(site: Site, section: SectionId): Promise<NodeBuild | undefined> {
     const url = site.config.remotes[section];
-    return url === undefined ? Promise.resolve(undefined) : this.options.sources.build(url, section, site.config.remoteIntegrity?.[section]);
+    const pin = site.config.remoteIntegrity?.[section];
+    const build = url === undefined ? undefined : await this.options.sources.build(url, section, pin);
+    if (build) this.options.sections.notePin(section, build.key, pin);
+    return build;
   }
 }

@@ -9,9 +9,10 @@ import { reportFailure } from '../../remotes/report-failure';
 import { failureClassOf } from '../visit-outcomes';
 import { startVisitReport, type ReportSeams } from '../visit-report';
 
-// The browser's sendBeacon and web-vitals are the seams; what is under test is
-// what the page puts in its one report: each released section's arrival, the
-// vitals, the server's token, sent once per page load.
+// The browser's sendBeacon, web-vitals, the first paint and the request for a
+// visit id are the seams; what is under test is what the page puts in its one
+// report: each released section's arrival, the vitals, the visit id the
+// server issued after the first paint, sent once per page load.
 
 const note = { releases: { home: 'home-3', contact: 'contact-9' }, token: 'signed-by-the-server' };
 
@@ -27,13 +28,27 @@ function loads(...outcomes: (SectionModule | Error)[]): SectionLoad {
 
 let sent: { url: string; body: VisitReport }[];
 let vital: (name: 'lcp' | 'inp' | 'cls' | 'fcp' | 'ttfb', value: number) => void;
+let paint: () => void;
+let asked: string[];
+/** What the server answers the page's request for a visit id: an id, or nothing (refused, unreachable). */
+let issued: string | undefined;
 const seams = (): ReportSeams => ({
   sendBeacon: (url, body) => {
     sent.push({ url, body: JSON.parse(body) as VisitReport });
     return true;
   },
   measureVitals: (keep) => (vital = keep),
+  requestVisit: (token) => {
+    asked.push(token);
+    return Promise.resolve(issued);
+  },
+  whenPainted: (start) => (paint = start),
 });
+/** The first paint, and the server's answer to the request for a visit id it starts. */
+const painted = async () => {
+  paint();
+  await act(() => Promise.resolve());
+};
 
 function hide(): void {
   Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
@@ -42,12 +57,21 @@ function hide(): void {
 
 beforeEach(() => {
   sent = [];
+  asked = [];
+  issued = 'issued-by-the-server';
+  paint = () => {
+    throw new Error('the report did not wait for the first paint');
+  };
   jest.spyOn(console, 'error').mockImplementation(() => {});
   Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
 });
 
-test('one report when the page is hidden: each released section as it arrived, the vitals, the token; pagehide after it sends nothing more', async () => {
+test('one report when the page is hidden: each released section as it arrived, the vitals, the visit id; pagehide after it sends nothing more', async () => {
   startVisitReport(note, seams());
+  // The id is asked for after the first paint, never before: it must not compete with the page.
+  expect(asked).toEqual([]);
+  await painted();
+  expect(asked).toEqual(['signed-by-the-server']);
   await renderWithPortico(
     <>
       <RemoteSection section="home" load={loads({ Section: () => <h2>Home</h2> })} hydrating />
@@ -67,9 +91,8 @@ test('one report when the page is hidden: each released section as it arrived, t
   expect(sent[0]!.url).toBe('/api/beacon');
   const report = sent[0]!.body;
   expect(report).toEqual({
-    v: 1,
-    token: 'signed-by-the-server',
-    nonce: expect.stringMatching(/^[0-9a-f]{32}$/),
+    v: 2,
+    visit: 'issued-by-the-server',
     // About has no release (config.json's own URL): not reported.
     sections: { home: { release: 'home-3', arrival: 'ssr' }, contact: { release: 'contact-9', arrival: 'failed', failure: 'render' } },
     vitals: { lcp: 1500, cls: 0.012 },
@@ -80,6 +103,7 @@ test('one report when the page is hidden: each released section as it arrived, t
 test('a section that fails to load and then loads after Try again arrived, rendered in the browser', async () => {
   const user = userEvent.setup();
   startVisitReport(note, seams());
+  await painted();
   const failing = Object.assign(new Error('timeout'), {});
   await renderWithPortico(<RemoteSection section="contact" load={loads(failing, { Section: () => <h2>Contact form</h2> })} hydrating />);
   reportFailure({ section: 'contact', remote: 'portico_contact', stage: 'entry', url: 'http://cdn/remoteEntry.js', cause: 'did not load within 9 s', transient: false });
@@ -90,13 +114,32 @@ test('a section that fails to load and then loads after Try again arrived, rende
   expect(sent[0]!.body.sections).toEqual({ contact: { release: 'contact-9', arrival: 'csr' } });
 });
 
-test('nothing is measured or sent without the server’s note or without sendBeacon', () => {
+test('nothing is measured, asked for or sent without the server’s note or without sendBeacon', () => {
   const measure = jest.fn();
-  startVisitReport(undefined, { sendBeacon: () => true, measureVitals: measure });
-  startVisitReport({ releases: {}, token: 't' }, { sendBeacon: () => true, measureVitals: measure });
-  startVisitReport(note, { sendBeacon: undefined, measureVitals: measure });
+  const request = jest.fn();
+  const base = { requestVisit: request, whenPainted: (start: () => void) => start() };
+  startVisitReport(undefined, { ...base, sendBeacon: () => true, measureVitals: measure });
+  startVisitReport({ releases: {}, token: 't' }, { ...base, sendBeacon: () => true, measureVitals: measure });
+  startVisitReport(note, { ...base, sendBeacon: undefined, measureVitals: measure });
   hide();
   expect(measure).not.toHaveBeenCalled();
+  expect(request).not.toHaveBeenCalled();
+});
+
+test('a page with no visit id (its request refused, or hidden before the answer) reports nothing, then reports once the id is there', async () => {
+  issued = undefined;
+  startVisitReport(note, seams());
+  await painted();
+  hide();
+  expect(sent).toEqual([]);
+
+  issued = 'late-but-here';
+  startVisitReport(note, seams());
+  hide();
+  await painted();
+  expect(sent).toEqual([]);
+  window.dispatchEvent(new Event('pagehide'));
+  expect(sent.map((report) => report.body.visit)).toEqual(['late-but-here']);
 });
 
 test.each([

@@ -3,7 +3,7 @@ import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { pageDataScript } from '@portico/contract/page-data';
 import type { Hydration } from '@portico/contract/hydration';
 import { sampleConfig } from '@portico/testing/sample-config';
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -12,6 +12,9 @@ import { ISLAND_ATTRIBUTE, ISLAND_HYDRATED_EVENT, ISLAND_REQUESTED_EVENT, ISLAND
 import type { SectionLoad, SectionLoads } from '../../remotes/load-section';
 import { collectOutcomes } from '../../health/visit-outcomes';
 import { startPageScript } from '../start-page-script';
+
+// Google's measurement needs a browser's performance timeline, which jsdom has not: no vitals here.
+jest.mock('web-vitals', () => ({ onLCP: () => undefined, onINP: () => undefined, onCLS: () => undefined, onFCP: () => undefined, onTTFB: () => undefined }));
 
 // The page as the server sends it (the shell rendered by React on the server,
 // each section's HTML in its island, the page data), then the page script
@@ -35,7 +38,7 @@ const DECLARED: Record<SectionId, Hydration> = {
   contact: { mode: 'interactive', when: ['selected', 'interaction'] },
 };
 
-async function serverPage({ rendered = [...SECTION_IDS] }: { rendered?: SectionId[] } = {}): Promise<void> {
+async function serverPage({ rendered = [...SECTION_IDS], config = {} }: { rendered?: SectionId[]; config?: Record<string, unknown> } = {}): Promise<void> {
   const text = await loadPack('en');
   const islands = Object.fromEntries(
     SECTION_IDS.map((id) => [id, { html: islandMarkup(rendered.includes(id) ? SECTION_HTML[id] : '<p>Loading…</p>'), hydrate: rendered.includes(id) }]),
@@ -48,7 +51,7 @@ async function serverPage({ rendered = [...SECTION_IDS] }: { rendered?: SectionI
     </PorticoProvider>,
   );
   const manifests = Object.fromEntries(SECTION_IDS.map((id) => [id, '{}']));
-  document.body.innerHTML = `<div id="root">${shell}</div>${pageDataScript({ config: {}, language: 'en', manifests, rendered, hydration: DECLARED, problems: [], refusedOverrides: [] })}`;
+  document.body.innerHTML = `<div id="root">${shell}</div>${pageDataScript({ config, language: 'en', manifests, rendered, hydration: DECLARED, problems: [], refusedOverrides: [] })}`;
 }
 
 let requested: SectionId[];
@@ -154,6 +157,27 @@ test('the visit report hears how each section arrived: a static one the server r
   startAfterPaint();
   // About, not rendered by the server, is reported by the host's script once it arrives.
   expect(Object.fromEntries(outcomes)).toEqual({ home: { arrival: 'static' }, contact: { arrival: 'ssr' } });
+});
+
+test('the page script’s own report carries those arrivals, with the visit id it asked for after the first paint', async () => {
+  const health = { releases: { home: 'home-3', contact: 'contact-9' }, token: 'signed-by-the-server' };
+  await serverPage({ rendered: ['home', 'contact'], config: { health } });
+  const sent: string[] = [];
+  Object.defineProperty(navigator, 'sendBeacon', { value: (_url: string, body: string) => sent.push(body) > 0, configurable: true });
+  const asked = jest.fn((_url: string, _init: { body: string }) => Promise.resolve({ ok: true, json: () => Promise.resolve({ visit: 'issued-for-this-page' }) }));
+  Object.defineProperty(window, 'fetch', { value: asked, configurable: true });
+  try {
+    startAfterPaint();
+    await waitFor(() => expect(asked).toHaveBeenCalledWith('/api/visit', expect.objectContaining({ method: 'POST', body: JSON.stringify({ token: health.token }) })));
+    await act(() => Promise.resolve());
+    window.dispatchEvent(new Event('pagehide'));
+    expect(sent.map((body) => JSON.parse(body) as unknown)).toEqual([
+      { v: 2, visit: 'issued-for-this-page', sections: { home: { release: 'home-3', arrival: 'static' }, contact: { release: 'contact-9', arrival: 'ssr' } }, vitals: {} },
+    ]);
+  } finally {
+    Reflect.deleteProperty(navigator, 'sendBeacon');
+    Reflect.deleteProperty(window, 'fetch');
+  }
 });
 
 test('Send before the form is hydrated neither submits natively nor loses a letter: it is made again once the island is hydrated', async () => {

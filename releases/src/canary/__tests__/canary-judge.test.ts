@@ -1,9 +1,10 @@
 import type { SectionId } from '@portico/contract/sections';
 import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
-import type { HealthSource, ReleaseHealth } from '../../release';
+import type { ReleaseHealth } from '../../release';
 import { health } from './release-health';
 import { ReleaseStore, type PublishInput } from '../../store/release-store';
-import { JUDGE_ACTOR, startCanaryJudge, type CanaryJudge } from '../canary-judge';
+import { noSignals, type CanaryCounts } from '../canary-counts';
+import { JUDGE_ACTOR, startCanaryJudge, type CanaryCountsSource, type CanaryJudge } from '../canary-judge';
 
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
 
@@ -15,17 +16,24 @@ const build = (section: SectionId): PublishInput => {
 
 
 /**
- * The health backend, faked: synthetic aggregates by release id, set by the
- * test; what the judge asked for is kept, to check the window it compares.
+ * The counts backend, faked: synthetic aggregates by release id, all from
+ * one network (these canaries run with minNetworks 1, as the judge decided
+ * before networks were counted), set by the test; what the judge asked
+ * for is kept, to check it reads the canary's own counts.
  */
 function fakeHealth() {
   const byRelease = new Map<string, ReleaseHealth>();
-  const asked: { section: SectionId; releaseIds: readonly string[]; since: Date }[] = [];
+  const asked: { canary: number; section: SectionId; activeId: string }[] = [];
   let failing: Error | undefined;
-  const source: HealthSource = (section, releaseIds, since) => {
-    asked.push({ section, releaseIds, since });
+  const side = (id: string): CanaryCounts['active'] => {
+    const known = byRelease.get(id);
+    const networks = known ? [{ network: 'one', visits: known.visits, failures: known.failures, lcp: new Map(), inp: new Map() }] : [];
+    return { networks, signals: noSignals() };
+  };
+  const source: CanaryCountsSource = (canary, activeId) => {
+    asked.push({ canary: canary.id, section: canary.section, activeId });
     if (failing) return Promise.reject(failing);
-    return Promise.resolve(Object.fromEntries(releaseIds.filter((id) => byRelease.has(id)).map((id) => [id, byRelease.get(id)!])));
+    return Promise.resolve({ active: side(activeId), candidate: side(canary.release.id) });
   };
   return { source, byRelease, asked, fail: (error: Error | undefined) => (failing = error) };
 }
@@ -61,8 +69,8 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     await store.db.exec('TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries CASCADE');
   });
 
-  const judge = (on: ReleaseStore, health: HealthSource, everyMs = 60_000) => {
-    const started = startCanaryJudge({ store: on, health, everyMs, log: (line) => log.push(line) });
+  const judge = (on: ReleaseStore, counts: CanaryCountsSource, everyMs = 60_000) => {
+    const started = startCanaryJudge({ store: on, counts, everyMs, log: (line) => log.push(line) });
     judges.push(started);
     return started;
   };
@@ -72,7 +80,7 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     const old = (await store.publish(build('contact'))).release.id;
     await store.activate('contact', old, 'integrator');
     const next = (await store.publish(build('contact'))).release.id;
-    const started = await store.startCanary('contact', next, { percent: 50, minVisits: 10, ...options }, 'integrator');
+    const started = await store.startCanary('contact', next, { percent: 50, minVisits: 10, minNetworks: 1, ...options }, 'integrator');
     return { old, next, started };
   }
   const judgeEntries = async () => (await store.auditLog({ sections: ['contact'] })).filter((entry) => entry.actor === JUDGE_ACTOR);
@@ -85,7 +93,7 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     const judging = judge(store, fake.source);
     await judging.judgeNow();
     expect(await store.canaries()).toHaveProperty('contact');
-    expect(fake.asked).toEqual([{ section: 'contact', releaseIds: [old, next], since: new Date(started.startedAt) }]);
+    expect(fake.asked).toEqual([{ canary: started.id, section: 'contact', activeId: old }]);
 
     fake.byRelease.set(next, health(11, 6));
     await judging.judgeNow();

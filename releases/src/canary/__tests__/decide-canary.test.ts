@@ -3,6 +3,7 @@ import { health } from './release-health';
 import { decideCanary } from '../decide-canary';
 
 const canary = (overrides: Partial<Canary> = {}): Canary => ({
+  id: 1,
   section: 'contact',
   release: { id: 'contact-9', section: 'contact', manifestUrl: 'https://cdn.example/contact/9/mf-manifest.json', integrity: 'sha384-x', version: '1.0.0', buildId: 'b9', createdAt: '', createdBy: 'ci', note: null },
   percent: 10,

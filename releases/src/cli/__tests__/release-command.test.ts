@@ -296,17 +296,21 @@ describe('npm run release', () => {
     expect(outOfRange.code).toBe(1);
     expect(outOfRange.stderr).toContain('refused: --percent: a whole number from 1 to 99');
 
-    const started = await release(['canary', 'about', next, '--percent', '10', '--min-visits', '20', '--max-failure-delta', '0.05', '--max-slowdown', '0.5', '--promote-after', '200']);
+    const started = await release([
+      'canary', 'about', next, '--percent', '10', '--min-visits', '20', '--max-failure-delta', '0.05', '--max-slowdown', '0.5', '--promote-after', '200', '--min-networks', '8', '--max-network-share', '0.125',
+    ]);
     expect(started).toMatchObject({ code: 0, stderr: '' });
     expect(started.stdout).toBe(
       `about: ${next} (build build-a2) serves 10 % of visits beside ${old} (build build-a1); judged from 20 visits: rolled back when its failure rate is over the active's by more than 5.0 points ` +
-        'or its p75 LCP or INP more than 50.0 % slower; promoted automatically after 200 healthy visits\n',
+        'or its p75 LCP or INP more than 50.0 % slower; promoted automatically after 200 healthy visits; decided from 8 networks at least, none over 12.5 % of the counts, ' +
+        'and only when no single network left out changes the decision\n',
     );
+    expect((await release(['canary', 'about', next, '--percent', '10', '--min-networks', 'some'])).code).toBe(2);
     const status = (await release(['status'])).stdout.split('\n');
     const at = status.findIndex((line) => line.startsWith('about '));
-    expect(status[at]).toMatch(new RegExp(`^about +${old} +build-a1 +`));
-    // The candidate's health beside the active one's: no visits reported yet.
-    expect(status[at + 1]).toMatch(new RegExp(`^  canary +${next} +build-a2, 10 % of visits +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +environment +0 +- +- +- +-$`));
+    expect(status[at]).toMatch(new RegExp(`^about +${old} +build-a1 +.*judged: 0 networks$`));
+    // The candidate's health beside the active one's, and what its judge reads: no visits reported yet.
+    expect(status[at + 1]).toMatch(new RegExp(`^  canary +${next} +build-a2, 10 % of visits +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +environment +0 +- +- +- +- +judged: 0 networks$`));
     expect(status[at + 2]).toMatch(/^contact /);
 
     expect((await release(['canary', 'about', next, '--percent', '50'])).stdout).toMatch(/serves 50 % of visits .* judged from 20 visits/);

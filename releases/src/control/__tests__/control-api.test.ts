@@ -572,10 +572,25 @@ describe('canaries', () => {
       by: 'environment',
       candidate: expect.objectContaining({ id: next, section: 'home' }),
       percent: 10,
-      canary: { minVisits: 20, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: 100, startedAt: expect.any(String), startedBy: 'ci-home' },
+      canary: {
+        id: expect.any(Number),
+        minVisits: 20,
+        maxFailureDelta: 0.02,
+        maxSlowdown: 0.25,
+        promoteAfterVisits: 100,
+        minNetworks: 5,
+        maxNetworkShare: 0.2,
+        startedAt: expect.any(String),
+        startedBy: 'ci-home',
+      },
       health: {
         [old]: { visits: 40, failures: 1, failureRate: 0.025, failuresByClass: { timeout: 1 }, lcpP75: 2100, inpP75: 90, clsP75: 0.02 },
         [next]: { visits: 0, failures: 0, failureRate: 0, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null },
+      },
+      // What the judge reads: this canary's own counts, none yet (the health above is every visit since its hour).
+      judged: {
+        [old]: { networks: 0, renderFailures: 0, setAside: 0, contactErrors: 0, broken: null },
+        [next]: { networks: 0, renderFailures: 0, setAside: 0, contactErrors: 0, broken: null },
       },
       // The canary's window: both releases compared since it started.
       healthSince: (started.body.canary as { startedAt: string }).startedAt,
@@ -598,6 +613,10 @@ describe('canaries', () => {
       [{ release: next, percent: 10, maxFailureDelta: -0.1 }, 'maxFailureDelta'],
       [{ release: next, percent: 10, maxSlowdown: -1 }, 'maxSlowdown'],
       [{ release: next, percent: 10, minVisits: 2.5 }, 'minVisits'],
+      [{ release: next, percent: 10, minNetworks: '5' }, 'minNetworks'],
+      [{ release: next, percent: 10, minNetworks: 0 }, 'minNetworks'],
+      [{ release: next, percent: 10, minNetworks: 3 }, 'maxNetworkShare'],
+      [{ release: next, percent: 10, maxNetworkShare: 0 }, 'maxNetworkShare'],
       [{ release: next, percent: 10, percentage: 10 }, ''],
     ] as const) {
       const answer = await canary(body);

@@ -42,6 +42,7 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     const { old, next } = await section();
     const canary = await store.startCanary('contact', next, { percent: 10 }, 'ci-contact');
     expect(canary).toEqual({
+      id: expect.any(Number),
       section: 'contact',
       release: expect.objectContaining({ id: next, section: 'contact' }),
       percent: 10,
@@ -57,18 +58,19 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     ]);
     const served = await store.served();
     expect(served.active.contact?.id).toBe(old);
-    expect(served.canaries).toEqual({ contact: { release: canary.release, percent: 10 } });
+    expect(served.canaries).toEqual({ contact: { release: canary.release, percent: 10, id: canary.id, startedAt: canary.startedAt } });
     expect(await lastAudit()).toMatchObject({
       actor: 'ci-contact',
       action: 'canary',
       release: next,
       from: old,
       detail:
-        "10 % of visits; judged from 50 visits: rolled back when its failure rate is over the active's by more than 2.0 points or its p75 LCP or INP more than 25.0 % slower; not promoted automatically",
+        "10 % of visits; judged from 50 visits: rolled back when its failure rate is over the active's by more than 2.0 points or its p75 LCP or INP more than 25.0 % slower; not promoted automatically; " +
+        'decided from 5 networks at least, none over 20.0 % of the counts, and only when no single network left out changes the decision',
     });
     // The section's state shows it beside the active release, whose `since` a canary does not move.
     const before = (await store.sectionStates()).contact;
-    expect(before).toMatchObject({ active: { id: old }, candidate: { id: next }, percent: 10, canary: { minVisits: 50, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, startedBy: 'ci-contact' }, by: 'integrator' });
+    expect(before).toMatchObject({ active: { id: old }, candidate: { id: next }, percent: 10, canary: { minVisits: 50, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, minNetworks: 5, maxNetworkShare: 0.2, startedBy: 'ci-contact' }, by: 'integrator' });
     expect((await store.sectionStates()).home).not.toHaveProperty('candidate');
   });
 
@@ -93,6 +95,14 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
       [{ percent: 10, minVisits: 10_000_001 }, 'minVisits'],
       [{ percent: 10, maxSlowdown: 11 }, 'maxSlowdown'],
       [{ percent: 10, minVisits: 50, promoteAfterVisits: 10_000_001 }, 'promoteAfterVisits'],
+      // The network bounds: a whole number of networks, a share over 0 and at most 1, and enough networks to make up the whole at that share.
+      [{ percent: 10, minNetworks: 0 }, 'minNetworks'],
+      [{ percent: 10, minNetworks: 2.5 }, 'minNetworks'],
+      [{ percent: 10, minNetworks: 10_001 }, 'minNetworks'],
+      [{ percent: 10, maxNetworkShare: 0 }, 'maxNetworkShare'],
+      [{ percent: 10, maxNetworkShare: 1.5 }, 'maxNetworkShare'],
+      [{ percent: 10, minNetworks: 3 }, 'maxNetworkShare'],
+      [{ percent: 10, minNetworks: 10, maxNetworkShare: 0.05 }, 'maxNetworkShare'],
     ] as const) {
       await expect(store.startCanary('contact', next, options, 'ci')).rejects.toMatchObject({ kind: 'invalid', message: expect.stringMatching(new RegExp(`^${field}: `)) });
     }
@@ -109,7 +119,11 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     const first = await store.startCanary('contact', next, { percent: 10, minVisits: 20, promoteAfterVisits: 200 }, 'ci');
     const ramped = await store.startCanary('contact', next, { percent: 50, maxSlowdown: 0.5 }, 'integrator');
     expect(ramped).toEqual({ ...first, percent: 50, maxSlowdown: 0.5 });
-    expect((await lastAudit()).detail).toMatch(/^now 50 % of visits \(was 10 %\), started .*; judged from 20 visits: .* more than 50\.0 % slower; promoted automatically after 200 healthy visits$/);
+    expect((await lastAudit()).detail).toMatch(/^now 50 % of visits \(was 10 %\), started .*; judged from 20 visits: .* more than 50\.0 % slower; promoted automatically after 200 healthy visits; decided from 5 networks/);
+    // minNetworks 1 (a test on one machine) is kept as given, its share bound lifted whatever it says.
+    const oneMachine = await store.startCanary('contact', next, { percent: 50, minNetworks: 1, maxNetworkShare: 0.01 }, 'ci');
+    expect(oneMachine).toMatchObject({ id: first.id, minNetworks: 1, maxNetworkShare: 0.01, startedAt: first.startedAt });
+    expect((await lastAudit()).detail).toMatch(/any network may decide \(minNetworks 1\)$/);
     expect((await store.startCanary('contact', next, { percent: 50, promoteAfterVisits: null }, 'ci')).promoteAfterVisits).toBeNull();
   });
 

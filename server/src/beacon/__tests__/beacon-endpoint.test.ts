@@ -1,19 +1,21 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BEACON_MAX_BYTES, BEACON_PATH, type VisitReport } from '@portico/contract/beacon';
-import { APP_DIRS, APP_NAMES } from '@portico/contract/sections';
+import { BEACON_MAX_BYTES, BEACON_PATH, VISIT_PATH, type VisitReport } from '@portico/contract/beacon';
+import { APP_DIRS, APP_NAMES, type SectionId } from '@portico/contract/sections';
 import { clientNetwork, type Database } from '@portico/messages';
 import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
-import { HealthStore, ReleaseStore, signHealthToken, type HealthCount } from '@portico/releases';
+import { HealthStore, ReleaseStore, signHealthToken, signVisitId, type Canary, type TakenReport } from '@portico/releases';
 import { startPortico, type RunningPortico } from '../../portico-server';
 import { visitorOf } from '../../request-origin';
 import { BEACON_REPORTS_PER_NETWORK, beaconEndpoint, reportsPerNetworkFrom, type BeaconEndpoint } from '../beacon-endpoint';
+import { VISIT_ID_SLACK } from '../visit-ledger';
 
-// The beacon's contract through real HTTP, on a real page server, into the
+// The beacon's contract through real HTTP, on a real page server whose
+// releases come from a real store (a canary of Contact running), into the
 // health store on both databases. Each test sends from loopback addresses
 // of its own (127.0.0.x), so the per-network cap of one does not touch another.
 
@@ -63,31 +65,53 @@ function fakeBuild(): string {
 describe.each(KINDS)('the beacon on the %s database', (kind) => {
   let database: TestDatabase;
   let db: Database;
+  let store: ReleaseStore;
   let health: HealthStore;
   let secret: Buffer;
   let endpoint: BeaconEndpoint;
+  /** A second server's endpoint on the same database: the record of counted ids is shared. */
+  let other: BeaconEndpoint;
   let running: RunningPortico;
   let root: string;
   let base: string;
+  /** The releases: Home's active one, Contact's active one and its canary's candidate. */
+  let home: string;
+  let contact: string;
+  let candidate: string;
+  let canary: Canary;
   const log: string[] = [];
   const apiSeen: string[] = [];
-  const sent = { nonces: [] as string[], tokens: [] as string[] };
+  const sent = { visits: [] as string[], tokens: [] as string[] };
 
   beforeAll(async () => {
     database = kind === 'embedded' ? embeddedTestDatabase() : serverTestDatabase();
     db = await database.open();
-    const releases = await ReleaseStore.open(db);
+    store = await ReleaseStore.open(db);
     health = await HealthStore.open(db);
-    secret = await releases.previewSecret();
-    endpoint = beaconEndpoint({
+    secret = await store.previewSecret();
+    let builds = 0;
+    const publish = async (section: SectionId) => {
+      builds++;
+      const input = { section, manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`, integrity: `sha384-${builds}`, version: '1.0.0', buildId: `b${builds}`, createdBy: 'ci', checks: [] };
+      return (await store.publish(input)).release.id;
+    };
+    home = await publish('home');
+    contact = await publish('contact');
+    candidate = await publish('contact');
+    await store.activate('home', home, 'integrator');
+    await store.activate('contact', contact, 'integrator');
+    canary = await store.startCanary('contact', candidate, { percent: 50, minNetworks: 1 }, 'integrator');
+    const options = {
       health,
-      secret: () => releases.previewSecret(),
-      originOf: (req) => visitorOf(req, { trustProxy: false }).origin,
-      networkOf: (req) => clientNetwork(visitorOf(req, { trustProxy: false }).address ?? 'unknown'),
-      log: (line) => log.push(line),
+      secret: () => store.previewSecret(),
+      originOf: (req: import('node:http').IncomingMessage) => visitorOf(req, { trustProxy: false }).origin,
+      networkOf: (req: import('node:http').IncomingMessage) => clientNetwork(visitorOf(req, { trustProxy: false }).address ?? 'unknown'),
+      log: (line: string) => log.push(line),
       // The tests flush when they read.
       limits: { flushMs: 60_000 },
-    });
+    };
+    endpoint = beaconEndpoint(options);
+    other = beaconEndpoint(options);
     root = fakeBuild();
     running = await startPortico({
       rootDir: root,
@@ -100,6 +124,12 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
         res.writeHead(404).end();
       },
       beacon: endpoint,
+      releases: {
+        read: () => store.served(),
+        watch: () => Promise.resolve({ close: () => Promise.resolve() }),
+        openPreview: () => Promise.resolve({ refused: 'invalid' }),
+        healthToken: (releases) => signHealthToken(secret, { releases }, new Date(Date.now() + 3_600_000)),
+      },
     });
     base = `http://127.0.0.1:${running.ports[0]}`;
   }, 60_000);
@@ -107,61 +137,65 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
   afterAll(async () => {
     await running?.close();
     await endpoint?.close();
+    await other?.close();
     await db?.close();
     database?.cleanUp();
     rmSync(root, { recursive: true, force: true });
   });
 
-  beforeEach(() => db.exec('TRUNCATE release_health'));
+  beforeEach(() => db.exec('TRUNCATE release_health, visit_ids, canary_network_counts'));
 
-  const token = (releases: Partial<Record<'home' | 'about' | 'contact', string>>, expiresAt = new Date(Date.now() + 3_600_000), key = secret) => {
+  const token = (releases: Partial<Record<SectionId, string>>, expiresAt = new Date(Date.now() + 3_600_000), key = secret) => {
     const signed = signHealthToken(key, { releases }, expiresAt);
     sent.tokens.push(signed);
     return signed;
   };
-  const report = (overrides: Partial<VisitReport> = {}): VisitReport => {
-    const nonce = randomUUID();
-    sent.nonces.push(nonce);
-    return {
-      v: 1,
-      token: overrides.token ?? token({ home: 'home-3', contact: 'contact-9' }),
-      nonce,
-      sections: { home: { release: 'home-3', arrival: 'ssr' }, contact: { release: 'contact-9', arrival: 'failed', failure: 'render' } },
-      vitals: { lcp: 2400, inp: 180, cls: 0.05, fcp: 1200, ttfb: 300 },
-      ...overrides,
-    };
+  /** A visit id as the server issues it (the issuing itself is tested through POST /api/visit below). */
+  const visitId = (releases: Partial<Record<SectionId, string>>, options: { canaries?: Partial<Record<SectionId, number>>; expiresAt?: Date; key?: Buffer } = {}) => {
+    const id = signVisitId(options.key ?? secret, { releases, canaries: options.canaries ?? {} }, options.expiresAt ?? new Date(Date.now() + 3_600_000));
+    sent.visits.push(id);
+    return id;
   };
-  const beacon = (body: unknown, options: { headers?: Record<string, string>; from?: string; method?: string; chunked?: boolean } = {}) =>
-    send(`${base}${BEACON_PATH}`, typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body), {
+  const report = (overrides: Partial<VisitReport> = {}): VisitReport => ({
+    v: 2,
+    visit: overrides.visit ?? visitId({ home, contact }),
+    sections: { home: { release: home, arrival: 'ssr' }, contact: { release: contact, arrival: 'failed', failure: 'render' } },
+    vitals: { lcp: 2400, inp: 180, cls: 0.05, fcp: 1200, ttfb: 300 },
+    ...overrides,
+  });
+  const post = (path: string, body: unknown, options: { headers?: Record<string, string>; from?: string; method?: string; chunked?: boolean } = {}) =>
+    send(`${base}${path}`, typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body), {
       ...options,
       headers: { 'Content-Type': 'text/plain;charset=UTF-8', Origin: base, 'User-Agent': UA_MARKER, ...options.headers },
     });
+  const beacon = (body: unknown, options: Parameters<typeof post>[2] = {}) => post(BEACON_PATH, body, options);
   const since = () => new Date(Date.now() - 3_600_000);
-  const visits = async (section: 'home' | 'about' | 'contact', release: string) => {
+  const visits = async (section: SectionId, release: string) => {
     await endpoint.flush();
+    await other.flush();
     return (await health.health(section, [release], since()))[release]!;
   };
 
-  it('counts a valid report for each section its token names: 204, a visit, the arrival, the failure class and the vitals', async () => {
+  it('counts a valid report for each section its visit id names: 204, a visit, the arrival, the failure class and the vitals', async () => {
     const answer = await beacon(report(), { from: '127.0.0.2' });
     expect(answer.status).toBe(204);
     expect(answer.body).toBe('');
     // A Blob typed application/json is taken as well.
     expect((await beacon(report(), { from: '127.0.0.2', headers: { 'Content-Type': 'application/json' } })).status).toBe(204);
-    expect(await visits('home', 'home-3')).toMatchObject({ visits: 2, failures: 0, failureRate: 0 });
-    const contact = await visits('contact', 'contact-9');
-    expect(contact).toMatchObject({ visits: 2, failures: 2, failureRate: 1, failuresByClass: { render: 2 } });
-    expect(Math.abs(contact.lcpP75! - 2400)).toBeLessThanOrEqual(120);
-    expect(Math.abs(contact.inpP75! - 180)).toBeLessThanOrEqual(9);
-    expect(Math.abs(contact.clsP75! - 0.05)).toBeLessThanOrEqual(0.003);
-    // The beacon's path is the beacon's: the generic /api/ handler never saw it.
+    expect(await visits('home', home)).toMatchObject({ visits: 2, failures: 0, failureRate: 0 });
+    const counted = await visits('contact', contact);
+    expect(counted).toMatchObject({ visits: 2, failures: 2, failureRate: 1, failuresByClass: { render: 2 } });
+    expect(Math.abs(counted.lcpP75! - 2400)).toBeLessThanOrEqual(120);
+    expect(Math.abs(counted.inpP75! - 180)).toBeLessThanOrEqual(9);
+    expect(Math.abs(counted.clsP75! - 0.05)).toBeLessThanOrEqual(0.003);
+    // The beacon's paths are the beacon's: the generic /api/ handler never saw them.
     expect(apiSeen).toEqual([]);
   });
 
-  it('gathers a burst in memory and writes it as one row per key', async () => {
+  it('gathers a burst in memory and writes it in one batch, one row per key', async () => {
     for (let index = 0; index < 20; index++) expect((await beacon(report(), { from: '127.0.0.3' })).status).toBe(204);
     await endpoint.flush();
-    const rows = await db.query<{ key: string; count: string }>("SELECT key, count::text AS count FROM release_health WHERE release_id = 'contact-9' AND key IN ('visits', 'arrival:failed')");
+    const rows = await db.query<{ key: string; count: string }>(`SELECT key, count::text AS count FROM release_health WHERE release_id = $1 AND key IN ('visits', 'arrival:failed')`, [contact]);
     expect(rows.sort((a, b) => a.key.localeCompare(b.key))).toEqual([
       { key: 'arrival:failed', count: '20' },
       { key: 'visits', count: '20' },
@@ -169,19 +203,20 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
   });
 
   it.each([
-    ['not JSON', '{"v":1,'],
+    ['not JSON', '{"v":2,'],
     ['JSON of another shape', JSON.stringify({ hello: 'world' })],
-    ['an unknown section', JSON.stringify({ v: 1, token: 'a.b', nonce: 'abcdefgh12', sections: { pricing: { release: 'pricing-1', arrival: 'ssr' } }, vitals: {} })],
-    ['a failure class on a section that arrived', JSON.stringify({ v: 1, token: 'a.b', nonce: 'abcdefgh12', sections: { home: { release: 'home-3', arrival: 'ssr', failure: 'render' } }, vitals: {} })],
-    ['a vital past its bound', JSON.stringify({ v: 1, token: 'a.b', nonce: 'abcdefgh12', sections: {}, vitals: { lcp: 1e9 } })],
-    ['a negative vital', JSON.stringify({ v: 1, token: 'a.b', nonce: 'abcdefgh12', sections: {}, vitals: { cls: -0.1 } })],
+    ['the first version: a token and a nonce of its own, no visit id', JSON.stringify({ v: 1, token: 'a.b', nonce: 'abcdefgh12', sections: {}, vitals: {} })],
+    ['an unknown section', JSON.stringify({ v: 2, visit: 'a.b', sections: { pricing: { release: 'pricing-1', arrival: 'ssr' } }, vitals: {} })],
+    ['a failure class on a section that arrived', JSON.stringify({ v: 2, visit: 'a.b', sections: { home: { release: 'home-3', arrival: 'ssr', failure: 'render' } }, vitals: {} })],
+    ['a vital past its bound', JSON.stringify({ v: 2, visit: 'a.b', sections: {}, vitals: { lcp: 1e9 } })],
+    ['a negative vital', JSON.stringify({ v: 2, visit: 'a.b', sections: {}, vitals: { cls: -0.1 } })],
     ['bytes that are not UTF-8', Buffer.from([0x7b, 0xff, 0xfe, 0x7d])],
     ['nothing', ''],
   ])('answers 400 to %s, counting nothing', async (_, body) => {
     const answer = await beacon(body, { from: '127.0.0.4' });
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toEqual({ error: expect.any(String) });
-    expect(await visits('home', 'home-3')).toMatchObject({ visits: 0 });
+    expect(await visits('home', home)).toMatchObject({ visits: 0 });
   });
 
   it('answers 413 to a report over the cap, declared or sent in chunks, and 415 to another content type', async () => {
@@ -191,104 +226,218 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     expect(declared.headers.connection).toBe('close');
     expect((await beacon(large, { from: '127.0.0.5', chunked: true })).status).toBe(413);
     // Exactly at the cap is still read (and refused only for its shape).
-    const atCap = JSON.stringify({ v: 1, pad: 'x'.repeat(BEACON_MAX_BYTES - JSON.stringify({ v: 1, pad: '' }).length) });
+    const atCap = JSON.stringify({ v: 2, pad: 'x'.repeat(BEACON_MAX_BYTES - JSON.stringify({ v: 2, pad: '' }).length) });
     expect(Buffer.byteLength(atCap)).toBe(BEACON_MAX_BYTES);
     expect((await beacon(atCap, { from: '127.0.0.5' })).status).toBe(400);
     expect((await beacon(report(), { from: '127.0.0.5', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
     expect((await beacon(report(), { from: '127.0.0.5', headers: { 'Content-Type': 'text/plain; charset=latin1' } })).status).toBe(415);
-    expect(await visits('home', 'home-3')).toMatchObject({ visits: 0 });
+    expect(await visits('home', home)).toMatchObject({ visits: 0 });
   });
 
-  it("answers 403 to another Origin or none, and 405 to another method, counting nothing", async () => {
-    expect((await beacon(report(), { from: '127.0.0.6', headers: { Origin: 'https://attacker.example' } })).status).toBe(403);
-    expect((await beacon(report(), { from: '127.0.0.6', headers: { Origin: base.replace('127.0.0.1', 'localhost') } })).status).toBe(403);
-    const noOrigin = await send(`${base}${BEACON_PATH}`, JSON.stringify(report()), { from: '127.0.0.6', headers: { 'Content-Type': 'text/plain' } });
+  it.each([BEACON_PATH, VISIT_PATH])('answers 403 at %s to another Origin or none, and 405 to another method, counting and issuing nothing', async (path) => {
+    const body = path === BEACON_PATH ? report() : { token: token({ home, contact }) };
+    expect((await post(path, body, { from: '127.0.0.6', headers: { Origin: 'https://attacker.example' } })).status).toBe(403);
+    expect((await post(path, body, { from: '127.0.0.6', headers: { Origin: base.replace('127.0.0.1', 'localhost') } })).status).toBe(403);
+    const noOrigin = await send(`${base}${path}`, JSON.stringify(body), { from: '127.0.0.6', headers: { 'Content-Type': 'text/plain' } });
     expect(noOrigin.status).toBe(403);
     for (const method of ['GET', 'PUT']) {
-      const answer = await beacon(method === 'GET' ? undefined : report(), { from: '127.0.0.6', method });
+      const answer = await post(path, method === 'GET' ? undefined : body, { from: '127.0.0.6', method });
       expect(answer.status).toBe(405);
       expect(answer.headers.allow).toBe('POST');
     }
-    // Only the page's port takes reports; a remote's port answers GET only.
-    expect((await send(`http://127.0.0.1:${running.ports[3]}${BEACON_PATH}`, JSON.stringify(report()), { headers: { Origin: base } })).status).toBe(405);
-    expect(await visits('home', 'home-3')).toMatchObject({ visits: 0 });
+    // Only the page's port takes them; a remote's port answers GET only.
+    expect((await send(`http://127.0.0.1:${running.ports[3]}${path}`, JSON.stringify(body), { headers: { Origin: base } })).status).toBe(405);
+    expect(await visits('home', home)).toMatchObject({ visits: 0 });
   });
 
-  it('counts nothing for a forged or expired token, and answers 204 all the same', async () => {
-    const forged = await beacon(report({ token: token({ home: 'home-3', contact: 'contact-9' }, undefined, randomBytes(32)) }), { from: '127.0.0.7' });
+  it('counts nothing for a forged or expired visit id, nor for the page token in its place, and answers 204 all the same', async () => {
+    const forged = await beacon(report({ visit: visitId({ home, contact }, { key: randomBytes(32) }) }), { from: '127.0.0.7' });
     expect(forged.status).toBe(204);
-    const expired = await beacon(report({ token: token({ home: 'home-3', contact: 'contact-9' }, new Date(Date.now() - 1000)) }), { from: '127.0.0.7' });
+    const expired = await beacon(report({ visit: visitId({ home, contact }, { expiresAt: new Date(Date.now() - 1000) }) }), { from: '127.0.0.7' });
     expect(expired.status).toBe(204);
-    const garbage = await beacon(report({ token: 'not-a-token' }), { from: '127.0.0.7' });
-    expect(garbage.status).toBe(204);
-    expect(await visits('home', 'home-3')).toMatchObject({ visits: 0 });
-    expect(await visits('contact', 'contact-9')).toMatchObject({ visits: 0 });
+    // The token every page of these releases carries (in the cached page, in config.json) is not a visit id.
+    expect((await beacon(report({ visit: token({ home, contact }) }), { from: '127.0.0.7' })).status).toBe(204);
+    expect((await beacon(report({ visit: 'not-an-id' }), { from: '127.0.0.7' })).status).toBe(204);
+    expect(await visits('home', home)).toMatchObject({ visits: 0 });
+    expect(await visits('contact', contact)).toMatchObject({ visits: 0 });
   });
 
-  it('counts a section only for the release its token names', async () => {
-    // The token was signed for contact-9 only: home, and contact under another release, are dropped.
+  it('counts a section only for the release its visit id names', async () => {
+    // The id was issued for Contact's release only: Home, and Contact under another release, are dropped.
     const claimed = report({
-      token: token({ contact: 'contact-9' }),
-      sections: { home: { release: 'home-3', arrival: 'failed', failure: 'timeout' }, contact: { release: 'contact-9', arrival: 'csr' } },
+      visit: visitId({ contact }),
+      sections: { home: { release: home, arrival: 'failed', failure: 'timeout' }, contact: { release: contact, arrival: 'csr' } },
     });
     expect((await beacon(claimed, { from: '127.0.0.8' })).status).toBe(204);
-    const otherRelease = report({ token: token({ contact: 'contact-9' }), sections: { contact: { release: 'contact-1', arrival: 'failed', failure: 'render' } } });
+    const otherRelease = report({ visit: visitId({ contact }), sections: { contact: { release: candidate, arrival: 'failed', failure: 'render' } } });
     expect((await beacon(otherRelease, { from: '127.0.0.8' })).status).toBe(204);
-    expect(await visits('contact', 'contact-9')).toMatchObject({ visits: 1, failures: 0 });
-    expect(await visits('home', 'home-3')).toMatchObject({ visits: 0 });
-    expect(await visits('contact', 'contact-1')).toMatchObject({ visits: 0 });
+    expect(await visits('contact', contact)).toMatchObject({ visits: 1, failures: 0 });
+    expect(await visits('home', home)).toMatchObject({ visits: 0 });
+    expect(await visits('contact', candidate)).toMatchObject({ visits: 0 });
   });
 
-  it('counts the same report sent twice (hidden, then pagehide) once', async () => {
+  it('counts the same report sent twice (hidden, then pagehide) once, from any network, and once when replayed to another server on the database', async () => {
     const once = report();
     expect((await beacon(once, { from: '127.0.0.9' })).status).toBe(204);
     expect((await beacon(once, { from: '127.0.0.9' })).status).toBe(204);
-    // From another network too: the nonce is the report's, not the source's.
+    // From another network too: the id is the report's, not the source's.
     expect((await beacon(once, { from: '127.0.0.10' })).status).toBe(204);
-    expect(await visits('home', 'home-3')).toMatchObject({ visits: 1 });
+    // The other server has never seen it: the record in the database has.
+    const otherServer = createServer((req, res) => void other.handle(req, res, running.releases()));
+    await new Promise<void>((resolve) => otherServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(otherServer.address() as AddressInfo).port}`;
+      const answer = await send(`${origin}${BEACON_PATH}`, JSON.stringify(once), { from: '127.0.0.11', headers: { 'Content-Type': 'text/plain', Origin: origin } });
+      expect(answer.status).toBe(204);
+      // Both servers hold it in memory, each flushes: the database keeps one.
+      expect(await visits('home', home)).toMatchObject({ visits: 1 });
+    } finally {
+      await new Promise((resolve) => otherServer.close(resolve));
+    }
   });
 
   it(`caps one source flooding at ${BEACON_REPORTS_PER_NETWORK} reports per window, while another source still counts`, async () => {
     for (let index = 0; index < BEACON_REPORTS_PER_NETWORK + 15; index++) {
       // Every report valid and distinct: a real page, reloaded in a loop.
-      expect((await beacon(report(), { from: '127.0.0.11' })).status).toBe(204);
+      expect((await beacon(report(), { from: '127.0.0.12' })).status).toBe(204);
     }
-    expect(await visits('home', 'home-3')).toMatchObject({ visits: BEACON_REPORTS_PER_NETWORK });
-    expect((await beacon(report(), { from: '127.0.0.12' })).status).toBe(204);
-    expect(await visits('home', 'home-3')).toMatchObject({ visits: BEACON_REPORTS_PER_NETWORK + 1 });
+    expect(await visits('home', home)).toMatchObject({ visits: BEACON_REPORTS_PER_NETWORK });
+    expect((await beacon(report(), { from: '127.0.0.13' })).status).toBe(204);
+    expect(await visits('home', home)).toMatchObject({ visits: BEACON_REPORTS_PER_NETWORK + 1 });
     // The log says it happened, not who.
     expect(log.some((line) => line.includes('over the per-network cap'))).toBe(true);
-    expect(log.join('\n')).not.toContain('127.0.0.11');
+    expect(log.join('\n')).not.toContain('127.0.0.12');
   });
 
-  it('keeps nothing identifying: no address, user agent, nonce or token in any column of any table', async () => {
+  describe('visit ids', () => {
+    const page = (cookie: string, method = 'GET', headers: Record<string, string> = {}) => send(`${base}/`, undefined, { method, headers: { cookie, ...headers } });
+    const askFor = (releases: Partial<Record<SectionId, string>>, from = '127.0.0.14') => post(VISIT_PATH, { token: token(releases) }, { from, headers: { 'Content-Type': 'application/json' } });
+    /** Asks until refused: whatever this release set had in hand (earlier pages, the slack) is used up. */
+    const drain = async (releases: Partial<Record<SectionId, string>>) => {
+      for (let tries = 0; tries < 1000; tries++) if ((await askFor(releases)).status === 429) return;
+      throw new Error('never refused');
+    };
+    const payload = (id: string) => JSON.parse(Buffer.from(id.split('.')[0]!, 'base64url').toString('utf8')) as { r: Record<string, string>; k?: Record<string, number> };
+
+    it('are issued at most as many as pages of those releases were served, plus a small slack, and then 429', async () => {
+      const releases = { home, contact: candidate };
+      await drain(releases);
+      // Three pages of the candidate's cohort (bucket 3 is below its 50 %): three ids more, then refused again.
+      for (let count = 0; count < 3; count++) expect((await page('portico_cohort=3')).status).toBe(200);
+      for (let count = 0; count < 3; count++) expect((await askFor(releases)).status).toBe(200);
+      const refused = await askFor(releases);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // Pages of the other cohort are not this release set's.
+      expect((await page('portico_cohort=70')).status).toBe(200);
+      expect((await askFor(releases)).status).toBe(429);
+    });
+
+    it('count a 304 (a page from the browser’s cache runs its script) but not a HEAD', async () => {
+      const releases = { home, contact };
+      await drain(releases);
+      for (let count = 0; count < 3; count++) expect((await page('portico_cohort=70', 'HEAD')).status).toBe(200);
+      expect((await askFor(releases)).status).toBe(429);
+      const etag = (await page('portico_cohort=70')).headers.etag as string;
+      expect((await askFor(releases)).status).toBe(200);
+      expect((await page('portico_cohort=70', 'GET', { 'If-None-Match': etag })).status).toBe(304);
+      expect((await askFor(releases)).status).toBe(200);
+      expect((await askFor(releases)).status).toBe(429);
+    });
+
+    it(`allow ${VISIT_ID_SLACK} ids per release set and window beyond the pages (a balancer may send the request to another server than the page's)`, async () => {
+      const fresh = beaconEndpoint({ health, secret: () => store.previewSecret(), originOf: () => 'http://page.example', networkOf: () => 'one', log: () => undefined, limits: { flushMs: 60_000 } });
+      const server = createServer((req, res) => void fresh.handleVisit(req, res, running.releases()));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${VISIT_PATH}`;
+        const statuses = [];
+        for (let count = 0; count < VISIT_ID_SLACK + 2; count++) {
+          statuses.push((await send(url, JSON.stringify({ token: token({ home, contact }) }), { headers: { 'Content-Type': 'application/json', Origin: 'http://page.example' } })).status);
+        }
+        expect(statuses).toEqual([...Array.from({ length: VISIT_ID_SLACK }, () => 200), 429, 429]);
+      } finally {
+        await fresh.close();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+
+    it('name the page’s releases and its section’s running canary; a report with one counts for that canary, under a hash of its network', async () => {
+      expect((await page('portico_cohort=3')).status).toBe(200);
+      const answer = await askFor({ home, contact: candidate });
+      expect(answer.status).toBe(200);
+      expect(answer.headers['cache-control']).toBe('no-store');
+      const { visit } = JSON.parse(answer.body) as { visit: string };
+      sent.visits.push(visit);
+      expect(payload(visit)).toMatchObject({ r: { home, contact: candidate }, k: { contact: canary.id } });
+      const taken = report({ visit, sections: { home: { release: home, arrival: 'ssr' }, contact: { release: candidate, arrival: 'failed', failure: 'network' } } });
+      expect((await beacon(taken, { from: '127.0.0.15' })).status).toBe(204);
+      await endpoint.flush();
+      const rows = await db.query<{ canary_id: string; network: string; release_id: string; key: string }>(
+        "SELECT canary_id::text, encode(network, 'hex') AS network, release_id, key FROM canary_network_counts ORDER BY key",
+      );
+      expect(rows.map((row) => [row.canary_id, row.release_id, row.key.replace(/:\d+$/, '')])).toEqual([
+        [String(canary.id), candidate, 'failures'],
+        [String(canary.id), candidate, 'inp'],
+        [String(canary.id), candidate, 'lcp'],
+        [String(canary.id), candidate, 'visits'],
+      ]);
+      // The network is neither there as it is nor as its plain hash: only under the canary's key.
+      expect(rows[0]!.network).toMatch(/^[0-9a-f]{32}$/);
+      expect(rows[0]!.network).not.toBe(createHash('sha256').update('127.0.0.15').digest('hex').slice(0, 32));
+      // An id issued before the canary (none named) counts for release_health, never for the canary.
+      expect((await beacon(report({ visit: visitId({ home, contact: candidate }), sections: { contact: { release: candidate, arrival: 'csr' } } }), { from: '127.0.0.15' })).status).toBe(204);
+      await endpoint.flush();
+      expect((await db.query("SELECT 1 FROM canary_network_counts WHERE key = 'visits'")).length).toBe(1);
+      expect(await visits('contact', candidate)).toMatchObject({ visits: 2 });
+    });
+
+    it('are refused for a token that is not the site’s (400), and unread without a body that is one (400)', async () => {
+      const forged = await post(VISIT_PATH, { token: signHealthToken(randomBytes(32), { releases: { home } }, new Date(Date.now() + 60_000)) }, { from: '127.0.0.16' });
+      expect(forged.status).toBe(400);
+      expect(JSON.parse(forged.body)).toEqual({ error: expect.stringMatching(/^token: /) });
+      expect((await post(VISIT_PATH, { token: 'x', more: 1 }, { from: '127.0.0.16' })).status).toBe(400);
+      expect((await post(VISIT_PATH, '{', { from: '127.0.0.16' })).status).toBe(400);
+    });
+  });
+
+  it('keeps nothing identifying: no address, user agent, visit id or token in any column of any table; a network only under its canary’s keyed hash', async () => {
     const addresses = ['127.0.0.21', '127.0.0.22', '127.0.0.23', '127.0.0.24'];
-    for (const from of addresses) expect((await beacon(report(), { from })).status).toBe(204);
+    for (const from of addresses) {
+      const sections = { home: { release: home, arrival: 'ssr' as const }, contact: { release: candidate, arrival: 'csr' as const } };
+      expect((await beacon(report({ visit: visitId({ home, contact: candidate }, { canaries: { contact: canary.id } }), sections }), { from })).status).toBe(204);
+    }
     await endpoint.flush();
-    expect(await visits('home', 'home-3')).toMatchObject({ visits: addresses.length });
+    expect(await visits('home', home)).toMatchObject({ visits: addresses.length });
+    expect((await db.query("SELECT DISTINCT network FROM canary_network_counts WHERE key = 'visits'")).length).toBe(addresses.length);
 
     const tables = await db.query<{ schema: string; name: string }>(
       "SELECT table_schema AS schema, table_name AS name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema') AND table_type = 'BASE TABLE'",
     );
-    expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(['release_health']));
+    expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(['release_health', 'visit_ids', 'canary_network_counts']));
     let everything = '';
     for (const table of tables) {
       const rows = await db.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${table.schema}"."${table.name}" t`);
       everything += rows.map((row) => row.row).join('\n');
     }
-    expect(everything).toContain('home-3');
-    const forbidden = [...addresses, ...addresses.map(clientNetwork), '127.0.0.1', UA_MARKER, 'PorticoUaMarker', ...sent.nonces, ...sent.tokens];
+    expect(everything).toContain(home);
+    const plainHashes = addresses.flatMap((address) => [createHash('sha256').update(address).digest('hex').slice(0, 32), createHash('sha256').update(clientNetwork(address)).digest('hex').slice(0, 32)]);
+    const forbidden = [...addresses, ...addresses.map(clientNetwork), '127.0.0.1', UA_MARKER, 'PorticoUaMarker', ...sent.visits, ...sent.tokens, ...plainHashes];
     for (const value of forbidden) expect(everything.includes(value) ? value : 'absent').toBe('absent');
     // The health table has no column that could hold them.
     const columns = await db.query<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_name = 'release_health' ORDER BY ordinal_position");
     expect(columns.map((column) => column.column_name)).toEqual(['section', 'release_id', 'hour', 'key', 'count']);
+    // The canary's per-network rows go with it.
+    await store.abortCanary('contact', 'integrator', 'abort');
+    expect(await db.query('SELECT 1 FROM canary_network_counts')).toEqual([]);
+    canary = await store.startCanary('contact', candidate, { percent: 50, minNetworks: 1 }, 'integrator');
   });
 });
 
-test('forgets each network and nonce when its window ends, with no further report to sweep them', async () => {
+test('forgets each network and visit id when its window ends, with no further report to sweep them', async () => {
   const secret = randomBytes(32);
   const endpoint = beaconEndpoint({
-    health: { record: () => Promise.resolve() },
+    health: { recordReports: () => Promise.resolve(0) },
     secret: () => Promise.resolve(secret),
     originOf: () => 'http://page.example',
     networkOf: (req) => req.socket.remoteAddress ?? 'unknown',
@@ -299,7 +448,7 @@ test('forgets each network and nonce when its window ends, with no further repor
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BEACON_PATH}`;
-    const body = JSON.stringify({ v: 1, token: signHealthToken(secret, { releases: { home: 'home-1' } }, new Date(Date.now() + 60_000)), nonce: randomUUID(), sections: { home: { release: 'home-1', arrival: 'ssr' } }, vitals: {} });
+    const body = JSON.stringify({ v: 2, visit: signVisitId(secret, { releases: { home: 'home-1' }, canaries: {} }, new Date(Date.now() + 60_000)), sections: { home: { release: 'home-1', arrival: 'ssr' } }, vitals: {} });
     for (const from of ['127.0.0.31', '127.0.0.32']) expect((await send(url, body, { from, headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example' } })).status).toBe(204);
     expect(endpoint.remembered()).toEqual({ networks: 1, nonces: 1 });
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -314,14 +463,14 @@ describe('the beacon without its database', () => {
   let server: Server;
   let url: string;
   let endpoint: BeaconEndpoint;
-  let recorder: ((batch: readonly HealthCount[]) => Promise<void>) | undefined;
-  const recorded: HealthCount[][] = [];
+  let recorder: ((batch: readonly TakenReport[]) => Promise<number>) | undefined;
+  const recorded: TakenReport[][] = [];
   const secret = randomBytes(32);
   const log: string[] = [];
 
   beforeAll(async () => {
     endpoint = beaconEndpoint({
-      health: () => (recorder ? { record: recorder } : undefined),
+      health: () => (recorder ? { recordReports: recorder } : undefined),
       secret: () => Promise.resolve(recorder ? secret : undefined),
       originOf: () => 'http://page.example',
       networkOf: () => 'one network',
@@ -340,7 +489,7 @@ describe('the beacon without its database', () => {
   const post = () =>
     send(
       url,
-      JSON.stringify({ v: 1, token: signHealthToken(secret, { releases: { about: 'about-2' } }, new Date(Date.now() + 60_000)), nonce: randomUUID(), sections: { about: { release: 'about-2', arrival: 'csr' } }, vitals: {} }),
+      JSON.stringify({ v: 2, visit: signVisitId(secret, { releases: { about: 'about-2' }, canaries: {} }, new Date(Date.now() + 60_000)), sections: { about: { release: 'about-2', arrival: 'csr' } }, vitals: {} }),
       { headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example' } },
     );
 
@@ -355,7 +504,7 @@ describe('the beacon without its database', () => {
     recorder = (batch) => {
       if (down) return Promise.reject(new Error('connection refused'));
       recorded.push([...batch]);
-      return Promise.resolve();
+      return Promise.resolve(batch.length);
     };
     for (let index = 0; index < 3; index++) expect((await post()).status).toBe(204);
     await endpoint.flush();
@@ -364,8 +513,10 @@ describe('the beacon without its database', () => {
     expect(log.filter((line) => line.includes('the health store is unavailable'))).toHaveLength(1);
     down = false;
     await endpoint.flush();
-    const visits = recorded.flat().filter((count) => count.key === 'visits');
-    expect(visits).toEqual([expect.objectContaining({ section: 'about', releaseId: 'about-2', count: 4 })]);
+    const reports = recorded.flat();
+    expect(reports).toHaveLength(4);
+    expect(new Set(reports.map((report) => report.visit)).size).toBe(4);
+    for (const report of reports) expect(report.counts).toContainEqual({ section: 'about', releaseId: 'about-2', key: 'visits' });
     expect(log.at(-1)).toBe('beacon: the health store takes counts again');
   });
 });

@@ -138,6 +138,9 @@ export function stealPayload(targets: StealTargets): string {
 /** A render that never ends. */
 export const RENDER_LOOP = `;(function () { ${wrapSection('for (;;) {}')} })();`;
 
+/** A render that throws, every time: the section is left to the browser (and, in a canary, counted against its release). */
+export const RENDER_THROWS = `;(function () { ${wrapSection("throw new Error('this build throws while rendering');")} })();`;
+
 /** Module evaluation that never ends: a plain loop, and a loop of microtasks (which no evaluation timeout stops). */
 export const TOP_LEVEL_LOOP = ';for (;;) {}';
 export const MICROTASK_LOOP = ';(function spin() { Promise.resolve().then(spin); })();';

@@ -6,6 +6,7 @@ import type { SectionId } from '@portico/contract/sections';
 import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startPortico, type RunningPortico } from '../../portico-server';
+import type { SectionSignal } from '../server-rendering';
 import { announce, HostileCdn, MEMORY_BOMB, MICROTASK_LOOP, MUTATION, RENDER_LOOP, TOP_LEVEL_LOOP } from './hostile-builds';
 
 // Section builds that do what an attacker who controls a section's CDN
@@ -34,7 +35,7 @@ async function serve(remotes: Record<string, string>, cache = true) {
   /** The sections whose plans were set aside, as the server tells whoever asked to know. */
   const setAside: SectionId[] = [];
   // A generous page budget: a busy machine must not turn a page into the client-rendered one while a test reads it.
-  const ssr = { cache, budgetMs: 5000, onSetAside: (section: SectionId) => setAside.push(section) };
+  const ssr = { cache, budgetMs: 5000, onSignal: ({ section, kind }: SectionSignal) => kind === 'set-aside' && setAside.push(section) };
   const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath: file, log: (line) => log.push(line), ssr });
   return {
     running,

@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import type { SectionId } from '@portico/contract/sections';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { canaryNetworkKey, networkHash } from '../../canary/canary-counts';
+import { HealthStore, hourOf, type TakenReport } from '../../health/health-store';
+import { ReleaseStore, type PublishInput } from '../release-store';
+
+// What the judge reads, kept as the beacon and the servers write it: each
+// visit id counted once on every server together, per-network counts under
+// the canary's key for that canary alone (gone with it), and the servers' own
+// signals. The judge's decision on them is judge-canary.test.ts's.
+
+const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
+
+let builds = 0;
+const build = (section: SectionId): PublishInput => {
+  builds++;
+  return { section, manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`, integrity: `sha384-${builds}`, version: '1.0.0', buildId: `build-${builds}`, createdBy: 'ci', checks: [] };
+};
+
+describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) => {
+  let database: TestDatabase;
+  let store: ReleaseStore;
+  let health: HealthStore;
+  /** A second server's stores: on a server its own pool; embedded, the one database object a process has. */
+  let otherHealth: HealthStore;
+  let secret: Buffer;
+
+  beforeAll(async () => {
+    database = kind === 'embedded' ? embeddedTestDatabase() : serverTestDatabase();
+    const db = await database.open();
+    store = await ReleaseStore.open(db);
+    health = await HealthStore.open(db);
+    otherHealth = await HealthStore.open(kind === 'embedded' ? db : await database.open());
+    secret = await store.previewSecret();
+  }, 60_000);
+
+  afterAll(async () => {
+    await store?.db.close();
+    if (otherHealth?.db !== store?.db) await otherHealth?.db.close();
+    database?.cleanUp();
+  });
+
+  beforeEach(async () => {
+    await store.db.exec('TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries, release_health, visit_ids, release_set_aside CASCADE');
+  });
+
+  /** Contact with `old` active and `next` in a canary. */
+  async function canary() {
+    const old = (await store.publish(build('contact'))).release.id;
+    await store.activate('contact', old, 'integrator');
+    const next = (await store.publish(build('contact'))).release.id;
+    const started = await store.startCanary('contact', next, { percent: 50 }, 'integrator');
+    return { old, next, started };
+  }
+
+  /** A report the beacon took for `release`, from `network`, counted for canary `canaryId` when given. */
+  const taken = (release: string, network: string, options: { failed?: boolean; canary?: { id: number; startedAt: string }; visit?: string } = {}): TakenReport => {
+    const hashed = options.canary ? networkHash(canaryNetworkKey(secret, options.canary), network) : undefined;
+    const keys = ['visits', ...(options.failed ? ['failures'] : [])];
+    return {
+      visit: options.visit ?? randomBytes(16).toString('hex'),
+      expiresAt: new Date(Date.now() + 3_600_000),
+      hour: hourOf(Date.now()),
+      counts: [
+        { section: 'contact', releaseId: release, key: 'visits' },
+        { section: 'contact', releaseId: release, key: options.failed ? 'arrival:failed' : 'arrival:ssr' },
+      ],
+      canary: options.canary && hashed ? keys.map((key) => ({ canaryId: options.canary!.id, network: hashed, releaseId: release, key })) : [],
+    };
+  };
+  const visitsOf = async (release: string) => (await health.health('contact', [release], new Date(Date.now() - 3_600_000)))[release]!.visits;
+
+  it('counts each visit id once, on every server together, at the same moment and within one batch', async () => {
+    const { next } = await canary();
+    const reports = Array.from({ length: 20 }, () => taken(next, 'n1'));
+    // Every report to both servers at once, and each twice in the first one's batch.
+    const counted = await Promise.all([health.recordReports([...reports, ...reports]), otherHealth.recordReports(reports)]);
+    expect(counted[0] + counted[1]).toBe(20);
+    expect(await visitsOf(next)).toBe(20);
+    expect(await health.recordReports(reports)).toBe(0);
+    expect(await visitsOf(next)).toBe(20);
+  });
+
+  it('spends no id of a batch the database refuses: the same reports count when sent again', async () => {
+    const { next } = await canary();
+    const good = taken(next, 'n1');
+    const broken = { ...taken(next, 'n1'), counts: [{ section: 'contact' as const, releaseId: next, key: null as unknown as string }] };
+    await expect(health.recordReports([good, broken])).rejects.toThrow();
+    expect(await health.recordReports([good])).toBe(1);
+  });
+
+  it("keeps the per-network counts of the canary's two releases for it alone, and reads them per network under its key", async () => {
+    const { old, next, started } = await canary();
+    const key = { id: started.id, startedAt: started.startedAt };
+    await health.recordReports([taken(next, '203.0.113.7', { canary: key, failed: true }), taken(next, '203.0.113.7', { canary: key }), taken(next, '198.51.100.9', { canary: key }), taken(old, '198.51.100.9', { canary: key })]);
+    const counts = await store.canaryCounts(started, old);
+    expect(counts.candidate.networks.map(({ visits, failures }) => [visits, failures]).sort()).toEqual([
+      [1, 0],
+      [2, 1],
+    ]);
+    expect(counts.active.networks.map(({ visits }) => visits)).toEqual([1]);
+    // The same network is one network under one canary's key, and another hash under the next canary's.
+    expect(counts.candidate.networks.map((network) => network.network)).toContain(counts.active.networks[0]!.network);
+    expect(networkHash(canaryNetworkKey(secret, { id: started.id + 1, startedAt: started.startedAt }), '198.51.100.9').toString('hex')).not.toBe(counts.active.networks[0]!.network);
+  });
+
+  it('starts a canary from nothing: counts go with the canary, and one started again in the same hour, of the same release, reads none of them', async () => {
+    // The premise is one hour for both canaries: not in the last seconds of one.
+    const toNextHour = 3_600_000 - (Date.now() % 3_600_000);
+    if (toNextHour < 10_000) await new Promise((resolve) => setTimeout(resolve, toNextHour + 100));
+    const { old, next, started } = await canary();
+    const first = { id: started.id, startedAt: started.startedAt };
+    await health.recordReports(Array.from({ length: 30 }, (_, index) => taken(next, `net-${index % 6}`, { canary: first, failed: true })));
+    expect((await store.canaryCounts(started, old)).candidate.networks).toHaveLength(6);
+
+    await store.abortCanary('contact', 'integrator', 'abort');
+    expect(await store.db.query('SELECT 1 FROM canary_network_counts')).toEqual([]);
+    const again = await store.startCanary('contact', next, { percent: 50 }, 'integrator');
+    expect(again.id).not.toBe(started.id);
+    expect(hourOf(new Date(again.startedAt)).getTime()).toBe(hourOf(new Date(started.startedAt)).getTime());
+    expect(await store.canaryCounts(again, old)).toEqual({
+      active: { networks: [], signals: { renderFailures: 0, setAside: 0, contactErrors: 0, broken: null } },
+      candidate: { networks: [], signals: { renderFailures: 0, setAside: 0, contactErrors: 0, broken: null } },
+    });
+    // Reports of pages served under the first canary, arriving now, count for none.
+    await health.recordReports([taken(next, 'net-0', { canary: first, failed: true })]);
+    expect((await store.canaryCounts(again, old)).candidate.networks).toEqual([]);
+    // release_health keeps every valid visit (what GET /api/sections shows).
+    expect(await visitsOf(next)).toBe(31);
+  });
+
+  it('counts what a server saw for the canary’s releases only; marks and audits an active build set aside once, and lifts it when it runs again', async () => {
+    const { old, next, started } = await canary();
+    for (const kind of ['render-failed', 'render-failed', 'contact-5xx', 'set-aside'] as const) await store.recordSignal({ section: 'contact', releaseId: next, kind, detail: 'seen' });
+    await store.recordSignal({ section: 'contact', releaseId: old, kind: 'render-failed', detail: 'seen' });
+    // Another release of the section is neither of the canary's two.
+    const other = (await store.publish(build('contact'))).release.id;
+    await store.recordSignal({ section: 'contact', releaseId: other, kind: 'render-failed', detail: 'seen' });
+    const counts = await store.canaryCounts(started, old);
+    expect(counts.candidate.signals).toEqual({ renderFailures: 2, setAside: 1, contactErrors: 1, broken: null });
+    expect(counts.active.signals).toEqual({ renderFailures: 1, setAside: 0, contactErrors: 0, broken: null });
+    // The candidate set aside is the judge's to act on; no mark on it.
+    expect((await store.sectionStates('contact')).contact.candidate).not.toHaveProperty('setAside');
+
+    for (let server = 0; server < 2; server++) await store.recordSignal({ section: 'contact', releaseId: old, kind: 'set-aside', detail: "the contact section's worker: its worker ended by SIGKILL, 3 times in a row" });
+    const state = (await store.sectionStates('contact')).contact;
+    expect(state.active).toMatchObject({ id: old, setAside: { at: expect.any(String), detail: expect.stringContaining('3 times in a row') } });
+    const audited = (await store.auditLog({ sections: ['contact'] })).filter((entry) => entry.action === 'set-aside');
+    expect(audited).toEqual([expect.objectContaining({ actor: 'server', release: old, detail: expect.stringMatching(/^the active release's node build is rendered in the browser only: /) })]);
+
+    await store.recordSignal({ section: 'contact', releaseId: old, kind: 'running-again', detail: 'its worker runs it again' });
+    expect((await store.sectionStates('contact')).contact.active).not.toHaveProperty('setAside');
+    expect((await store.auditLog({ sections: ['contact'], limit: 1 }))[0]).toMatchObject({ action: 'set-aside', release: old, detail: 'rendered on the server again: its worker runs it again' });
+  });
+
+  it('forgets expired visit ids and old per-network hours', async () => {
+    const { next, started } = await canary();
+    const old = { ...taken(next, 'n1', { canary: { id: started.id, startedAt: started.startedAt } }), expiresAt: new Date(Date.now() - 1000), hour: hourOf(Date.now() - 40 * 86_400_000) };
+    await health.recordReports([old, taken(next, 'n2')]);
+    expect(await health.deleteExpiredVisits()).toBe(1);
+    expect(await store.deleteCanaryCountsOlderThan(30)).toBeGreaterThan(0);
+    expect(await store.db.query('SELECT 1 FROM canary_network_counts')).toEqual([]);
+  });
+});
