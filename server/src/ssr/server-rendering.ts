@@ -28,9 +28,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Hydration } from '@portico/contract/hydration';
 import { languageFromSearch } from '@portico/contract/languages';
-import type { Manifest } from '@portico/contract/manifest';
 import { resolveRemotes } from '@portico/contract/override';
-import { SECTION_IDS, EXPOSED_SECTION, type SectionId } from '@portico/contract/sections';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { NodeBuild, ShellRequest } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
 import type { Site, SiteContext } from '../site-context';
@@ -47,7 +46,7 @@ import { nodeEntryOf, SectionSources } from './section-sources';
 import { SectionStage, type SectionResult, type SectionSignal, type SectionWorkerState } from './section-stage';
 
 export type { SectionSignal } from './section-stage';
-import { SectionStyles } from './section-styles';
+import type { SectionStyleLimits, SectionStyles } from './section-styles';
 import { ShellStage, shellRequest } from './shell-stage';
 import { WorkerPlanner } from './worker-plans';
 
@@ -73,6 +72,8 @@ export interface ServerRenderingOptions {
   cache?: boolean;
   /** PORTICO_SSR_SANDBOX and the workers' user; for tests, where bubblewrap and unshare are and whether the server is root. */
   sandbox?: Omit<SandboxOptions, 'workerFile'>;
+  /** The sections' stylesheets' limits (SECTION_STYLE_LIMITS), for measurements and tests: a shorter time a retired manifest's are kept. */
+  styleLimits?: Partial<SectionStyleLimits>;
   /** Stages a program that embeds the server adds (rendering-stage.ts); `npm run serve` adds none. */
   stages?: readonly RenderingStage[];
   /**
@@ -118,6 +119,8 @@ export interface RenderWorkerState {
   sandbox: Sandbox['mode'] | undefined;
   cachedPages: number;
   cacheBytes: number;
+  /** The sections' stylesheets kept, with their compressed copies. */
+  styleBytes: number;
 }
 
 /** What the served config names for the page's sections, as this server watches it. */
@@ -132,11 +135,6 @@ interface SectionInputs {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
-
-/** A section's stylesheets, with the hashes its manifest gives, for the shell to link from the head. */
-function sectionStylesheets(manifest: Manifest): { href: string; integrity?: string }[] {
-  return (manifest.stylesheets[EXPOSED_SECTION] ?? []).map((href) => ({ href, integrity: manifest.hashes.get(href) }));
-}
 
 /** The log, each line once for a while: a failing section would say the same at every page. */
 function onceEach(log: (line: string) => void): (line: string) => void {
@@ -210,13 +208,13 @@ class RenderingPipeline {
     for (const stage of this.stages) log(`a rendering stage this program added, not for a site: ${stage.description}`);
     this.readPageScript = pageScriptReader(path.dirname(templateFile));
     this.report = onceEach(log);
-    this.sectionStyles = new SectionStyles(log);
     this.pages = new PageCache(caching);
     const replan = () => void this.planner.replan();
     const clearPages = () => this.pages.clear();
     const current = () => this.sites.current();
     this.sites = new ServedSites(options.siteForHost, replan);
-    this.sources = new SectionSources({ onChange: replan, log, report: this.report });
+    this.sources = new SectionSources({ onChange: replan, log, report: this.report, styleLimits: options.styleLimits });
+    this.sectionStyles = this.sources.styles;
     this.stageSources = this.sources.forStages();
     this.shell = new ShellStage({ workerFile: shellFile, templateFile, heapMb, caching, sites: current, onSwitch: clearPages, log });
     this.sections = new SectionStage({ heapMb, caching, budgetMs: this.budgetMs, sites: current, onSwitch: clearPages, onSignal: options.onSignal, log, report: this.report });
@@ -298,6 +296,7 @@ class RenderingPipeline {
       sandbox: this.sandbox?.mode,
       cachedPages: this.pages.size,
       cacheBytes: this.pages.bytes + this.shell.bytes + this.sections.bytes,
+      styleBytes: this.sectionStyles.bytes,
     };
   }
 
@@ -339,7 +338,8 @@ class RenderingPipeline {
     });
     const render = (section: SectionId, build: string, failure: string) => sections.get(section, build, site, language, deadline, failure);
     const extras: StagePart[] = stages.length === 0 ? [] : stages.flatMap((stage) => stage.parts({ site, language, hydration, builds, render }, this.stageSources));
-    const shellKey = sha256(JSON.stringify([shell.generation, template.stamp, site.hash, language, pathname, search, origin, Object.values(manifests).map(sha256)]));
+    // The stylesheets the shell links follow from the manifests, once they are kept: which sections have theirs is part of the key.
+    const shellKey = sha256(JSON.stringify([shell.generation, template.stamp, site.hash, language, pathname, search, origin, Object.values(manifests).map(sha256), Object.keys(stylesheets)]));
     const rendered = await shell.get(shellRequest(template, site, language, pathname, search, origin, stylesheets), shellKey, deadline);
     if (!rendered) return undefined;
 
@@ -376,12 +376,13 @@ class RenderingPipeline {
       const watched = this.sources.pinned(site, id);
       if (!watched) continue;
       inputs.manifests[id] = watched.text;
-      if (watched.read && 'manifest' in watched.read) {
-        inputs.stylesheets[id] = this.sectionStyles.local(watched.read.manifest.url, sectionStylesheets(watched.read.manifest));
-        inputs.hydration[id] = watched.read.manifest.hydration;
-      }
+      if (watched.read && 'manifest' in watched.read) inputs.hydration[id] = watched.read.manifest.hydration;
       const entry = nodeEntryOf(watched);
-      if (entry) inputs.builds[id] = entry.integrity;
+      // Rendered here only with its stylesheets kept (fetched once, when the plan first named the manifest); never fetched for a page.
+      const stylesheets = entry && this.sources.stylesheets(watched);
+      if (!entry || !stylesheets) continue;
+      inputs.builds[id] = entry.integrity;
+      inputs.stylesheets[id] = stylesheets;
     }
     return inputs;
   }

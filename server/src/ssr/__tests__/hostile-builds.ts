@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { builtRemote } from '@portico/testing/built-apps';
@@ -58,6 +58,31 @@ export class HostileCdn {
     if (manifestPadding > 0) manifest.padding = 'x'.repeat(manifestPadding);
     writeFileSync(path.join(folder, 'mf-manifest.json'), JSON.stringify(manifest));
     return `${this.origin}/${variant}/mf-manifest.json`;
+  }
+
+  /**
+   * Makes the manifest `publish` wrote for `variant` name these stylesheets
+   * for its section, each with its hash, in place of its own: each written
+   * beside it, or (`missing`) named with the hash of that text and not
+   * there. Resolves each one's path on the CDN.
+   */
+  styled(variant: string, sheets: Record<string, { css: string; missing?: boolean }>): string[] {
+    const file = path.join(this.root, variant, 'mf-manifest.json');
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as {
+      metaData: { integrity?: Record<string, string> };
+      exposes: { path: string; assets: { css: { sync: string[] } } }[];
+    };
+    const integrity: Record<string, string> = {};
+    for (const [name, { css, missing }] of Object.entries(sheets)) {
+      integrity[name] = `sha384-${createHash('sha384').update(css).digest('base64')}`;
+      if (!missing) writeFileSync(path.join(this.root, variant, name), css);
+    }
+    manifest.metaData.integrity = integrity;
+    manifest.exposes.find((expose) => expose.path === './section')!.assets.css.sync = Object.keys(sheets);
+    // Renamed into place, as an upload tool does: a poll must not read a half-written manifest.
+    writeFileSync(`${file}.next`, JSON.stringify(manifest));
+    renameSync(`${file}.next`, file);
+    return Object.keys(sheets).map((name) => `/${variant}/${name}`);
   }
 
   async close(): Promise<void> {
