@@ -84,17 +84,24 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
 
   constructor(private readonly options: WorkerProcessOptions) {
     const { launch } = options;
-    this.child = spawn(launch.file, launch.args, {
-      uid: launch.uid,
-      gid: launch.gid,
-      env: launch.env,
-      cwd: '/',
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    });
+    try {
+      this.child = spawn(launch.file, launch.args, {
+        uid: launch.uid,
+        gid: launch.gid,
+        env: launch.env,
+        cwd: '/',
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      launch.release?.();
+      throw error;
+    }
     const channel = this.child.stdio[3] as Duplex;
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         this.alive = false;
+        // Its user may serve another worker (the range skips a user any process still runs as).
+        launch.release?.();
         clearInterval(this.watch);
         for (const pending of this.pending.values()) pending.resolve(undefined);
         this.pending.clear();
