@@ -15,7 +15,7 @@ export const SECTION_STYLE_LIMITS: SectionStyleLimits = {
   ...SECTION_STYLESHEET_LIMITS,
   /** All the stylesheets kept, with their compressed copies: a manifest whose would not fit is rendered in the browser. */
   cacheBytes: 16 * 1024 * 1024,
-  /** A fetch from the section's origin, headers and body. */
+  /** All of a manifest's stylesheets fetched, headers and bodies: the rest are linked where the manifest names them. */
   timeoutMs: 5000,
   /** How many of one manifest's stylesheets are fetched at once. */
   fetchesAtOnce: 4,
@@ -209,6 +209,8 @@ export class SectionStyles {
     const local = named.filter(({ href, integrity }) => integrity !== undefined && new URL(href).origin === origin) as Required<SectionStylesheet>[];
     const fetched = new Map<string, Buffer>();
     const failures: string[] = [];
+    // One deadline for the manifest's stylesheets together: the plan of every section waits for them.
+    const deadline = performance.now() + timeoutMs;
     let total = 0;
     let overSize = false;
     const queue = [...new Map(local.map((sheet) => [fileNameOf(sheet.integrity), sheet])).entries()];
@@ -221,8 +223,13 @@ export class SectionStyles {
           total += known.bodies.identity.length;
           fetched.set(file, known.bodies.identity);
         } else {
+          const left = Math.floor(deadline - performance.now());
+          if (left <= 0) {
+            failures.push(`${href} was not fetched: its manifest's stylesheets take more than ${timeoutMs / 1000} s together`);
+            continue;
+          }
           try {
-            const css = await fetchVerified(href, integrity, { maxBytes, timeoutMs });
+            const css = await fetchVerified(href, integrity, { maxBytes, timeoutMs: left });
             total += css.length;
             fetched.set(file, css);
           } catch (error) {

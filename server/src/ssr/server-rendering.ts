@@ -246,6 +246,11 @@ class RenderingPipeline {
     const { log } = this.options;
     for (const host of hostHeaders) this.sites.noteHost(host);
     const choice = await chooseSandbox({ ...this.options.sandbox, workerFile: this.sectionFile });
+    if (this.closed) {
+      // Stopped while the sandbox was probed: its staged folder goes now.
+      choice.sandbox?.close();
+      return;
+    }
     if (choice.sandbox) {
       this.sandbox = choice.sandbox;
       this.sections.useSandbox(choice.sandbox);
@@ -256,9 +261,19 @@ class RenderingPipeline {
     }
     await this.shell.start();
     await this.planner.readConfigs();
-    await this.sources.poll();
-    await this.planner.replan();
-    await Promise.race([Promise.all([this.shell.whenSettled(), this.sections.whenSettled()]), delay(SSR_LIMITS.firstWarmMs)]);
+    // The shell (the host's own code) may hold the port up to firstWarmMs; the
+    // sections (their manifests, node builds, stylesheets and first workers:
+    // what a section's team or CDN controls) no longer than sectionStartHoldMs.
+    const holdMs = SSR_LIMITS.sectionStartHoldMs;
+    const sectionsStarted = (async () => {
+      const started = performance.now();
+      await this.sources.poll();
+      await this.planner.replan();
+      await this.sections.whenStarted(holdMs - (performance.now() - started));
+    })();
+    // Past the bound nobody awaits it; before it, the race below still sees a failure.
+    sectionsStarted.catch(() => undefined);
+    await Promise.race([Promise.all([this.shell.whenSettled(), Promise.race([sectionsStarted, delay(holdMs)])]), delay(SSR_LIMITS.firstWarmMs)]);
   }
 
   async warm(next: (host: string | undefined) => Promise<SiteContext[]>, withinMs: number): Promise<void> {

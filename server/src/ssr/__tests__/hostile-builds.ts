@@ -166,6 +166,18 @@ export const RENDER_LOOP = `;(function () { ${wrapSection('for (;;) {}')} })();`
 /** A render that throws, every time: the section is left to the browser (and, in a canary, counted against its release). */
 export const RENDER_THROWS = `;(function () { ${wrapSection("throw new Error('this build throws while rendering');")} })();`;
 
+/** A container whose `init` (the share scope handed in, before any render) starts a loop of microtasks: its worker never answers the load. */
+export const INIT_MICROTASK_LOOP = `;(function () {
+  const container = module.exports;
+  module.exports = {
+    init: (scope) => {
+      (function spin() { Promise.resolve().then(spin); })();
+      return container.init(scope);
+    },
+    get: (request) => container.get(request),
+  };
+})();`;
+
 /** Module evaluation that never ends: a plain loop, and a loop of microtasks (which no evaluation timeout stops). */
 export const TOP_LEVEL_LOOP = ';for (;;) {}';
 export const MICROTASK_LOOP = ';(function spin() { Promise.resolve().then(spin); })();';

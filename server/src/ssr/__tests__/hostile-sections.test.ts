@@ -7,7 +7,7 @@ import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startPortico, type RunningPortico } from '../../portico-server';
 import type { SectionSignal, ServerRenderingOptions } from '../server-rendering';
-import { announce, HostileCdn, MEMORY_BOMB, MICROTASK_LOOP, MUTATION, RENDER_LOOP, TOP_LEVEL_LOOP } from './hostile-builds';
+import { announce, HostileCdn, INIT_MICROTASK_LOOP, MEMORY_BOMB, MICROTASK_LOOP, MUTATION, RENDER_LOOP, TOP_LEVEL_LOOP } from './hostile-builds';
 
 // Section builds that do what an attacker who controls a section's CDN
 // would make them do, rendered by the real server with the real host build
@@ -237,6 +237,23 @@ describe('manifests whose stylesheets would cost the server at every page', () =
     // One manifest's stylesheets, with their compressed copies.
     expect(site.running.renderWorker()!.styleBytes).toBeLessThan(3 * 4096 + 1024);
   });
+});
+
+test("a section whose start never ends (a microtask loop at init) holds the host's port no longer than its first worker's death, 10 s at most; the page is served meanwhile", async () => {
+  const site = await serve({ home: cdn.publish('home', 'remote-home'), contact: cdn.publish('init-loop', 'remote-contact', INIT_MICROTASK_LOOP) });
+  try {
+    // The port is open: what the log says of Contact's workers up to now.
+    const deaths = site.log.filter((line) => line.startsWith("the contact section's worker did not answer")).length;
+    expect(deaths).toBeLessThanOrEqual(1);
+    expect(site.log.join('\n')).not.toContain('times in a row');
+    expect(site.running.renderWorker()!.sections.contact.quarantined).toBe(false);
+    const { status, html } = await page(site.running);
+    expect(status).toBe(200);
+    expect(pageDataOf(html)?.rendered).not.toContain('contact');
+    expect(html).toContain('Loading Contact us…');
+  } finally {
+    await site.close();
+  }
 });
 
 describe('a section worker killed from outside', () => {
