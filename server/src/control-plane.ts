@@ -1,6 +1,6 @@
 import { answerConfig } from '@portico/config-server/config-answer';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
-import type { Database } from '@portico/messages';
+import type { Database } from '@portico/platform/database';
 import {
   DEFAULT_HEALTH_RETENTION_DAYS,
   HEALTH_TOKEN_HOURS,

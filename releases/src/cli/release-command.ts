@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
-import { controlToken, controlUrl, dataFolder, SettingsError, terminalText, type Whereabouts } from '@portico/messages';
+import { terminalText } from '@portico/messages';
+import { controlToken, controlUrl } from '@portico/platform/control-address';
+import { dataFolder, type Whereabouts } from '@portico/platform/data-folder';
+import { SettingsError } from '@portico/platform/settings-error';
 import { describeThresholds } from '../canary/canary-settings';
 import type { ServerSignals } from '../canary/canary-counts';
 import { MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE } from '../preview-link';

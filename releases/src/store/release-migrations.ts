@@ -1,4 +1,4 @@
-import { applyMigrations, type Database } from '@portico/messages';
+import { applyMigrations, type Database } from '@portico/platform/database';
 
 /**
  * The releases' schema, numbered apart from the messages' (their own table

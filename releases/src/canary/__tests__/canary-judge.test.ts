@@ -1,5 +1,5 @@
 import type { SectionId } from '@portico/contract/sections';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import type { ReleaseHealth } from '../../release';
 import { health } from './release-health';
 import { ReleaseStore, type PublishInput } from '../../store/release-store';

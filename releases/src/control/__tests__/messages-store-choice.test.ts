@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { contactSettings, messagesCommand, startContactService, type CommandContext, type ContactService } from '@portico/messages';
-import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { releaseCommand } from '../../cli/release-command';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi } from '../control-api';

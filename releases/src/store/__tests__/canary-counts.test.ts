@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SectionId } from '@portico/contract/sections';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { canaryNetworkKey, networkHash } from '../../canary/canary-counts';
 import { HealthStore, hourOf, type TakenReport } from '../../health/health-store';
 import { ReleaseStore, type PublishInput } from '../release-store';

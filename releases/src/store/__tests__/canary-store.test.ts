@@ -1,5 +1,5 @@
 import type { SectionId } from '@portico/contract/sections';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { CANARY_DEFAULTS } from '../../release';
 import { ReleaseStore, type PublishInput } from '../release-store';
 

@@ -1,5 +1,4 @@
-import type { Database } from '../store/database';
-import { applyMigrations, migrate, MIGRATIONS } from '../store/migrations';
+import type { Database } from '../database/database';
 import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '../testing/databases';
 
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
@@ -49,18 +48,6 @@ describe.each(KINDS)('the %s database', (kind) => {
 
   it('refuses a channel name that is not an identifier, before touching the database', async () => {
     await expect(db.listen('x; DROP TABLE y', () => undefined)).rejects.toThrow('is not a channel name');
-  });
-
-  it("keeps a second package's numbered steps apart from the messages' own", async () => {
-    await migrate(db);
-    const plan = { table: 'portico_test_migrations', lock: 1234, steps: ['CREATE TABLE test_one (n integer)'] };
-    await applyMigrations(db, plan);
-    await applyMigrations(db, { ...plan, steps: [...plan.steps, 'CREATE TABLE test_two (n integer)'] });
-    // Applied once each: running the same plan again changes nothing.
-    await applyMigrations(db, { ...plan, steps: [...plan.steps, 'CREATE TABLE test_two (n integer)'] });
-    expect(await db.query('SELECT version FROM portico_test_migrations ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
-    expect(await db.query('SELECT version FROM portico_migrations ORDER BY version')).toEqual(MIGRATIONS.map((_, index) => ({ version: index + 1 })));
-    await expect(applyMigrations(db, { ...plan, table: 'bad name' })).rejects.toThrow('is not a table name');
   });
 
   if (kind === 'server') {

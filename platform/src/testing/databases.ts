@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openEmbeddedDatabase, openServerDatabase, type Database } from '../store/database';
+import { openEmbeddedDatabase, openServerDatabase, type Database } from '../database/database';
 import { postgresMissing, postgresRequired, startTestPostgres, type TestPostgres } from './test-postgres';
 
 /** One of the two databases the store runs on, opened fresh for a test file. */
