@@ -231,7 +231,7 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     const manifest = (host.overrides.get('/mf-manifest.json') as { body: string }).body;
     const integrity = `sha384-${createHash('sha384').update(manifest).digest('base64')}`;
     const input = { section: 'contact' as const, manifestUrl: `${host.origin}/mf-manifest.json`, integrity, version: '1.0.0', buildId, createdBy: 'ci', checks: [] };
-    return (await control.store.publish(input)).release.id;
+    return (await control.store.releases.publish(input)).release.id;
   }
   const loopingRelease = () => straightRelease(looping, 'loops-later');
 

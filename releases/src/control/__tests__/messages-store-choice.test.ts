@@ -54,7 +54,7 @@ describeWithPostgres('npm run messages with the servers on PostgreSQL and an old
     });
     for (const name of ['Dewi', 'Asha']) fresh.push(((await service.store.submit(contact(`new-message-${name}`, name), { address: '192.0.2.2' })) as { id: string }).id);
     store = await ReleaseStore.open(service.database, { environmentToken: ENV_TOKEN });
-    lenderToken = (await store.createToken({ name: 'lender', scopes: ['messages'], actor: 'test' })).token;
+    lenderToken = (await store.tokens.create({ name: 'lender', scopes: ['messages'], actor: 'test' })).token;
     api = await startControlApi({ store, port: 0, publishChecks: () => Promise.reject(new Error('no publishing here')), messages: service.store, publicUrl: 'http://localhost:8080', log: () => undefined });
   }, 90_000);
 
