@@ -1,24 +1,12 @@
-import { applyMigrations, type Database } from '@portico/platform/database';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
+import { applyMigrations } from '@portico/platform/database';
+import { freshTestDatabase, testDatabaseKinds } from '@portico/platform/testing';
 import { migrate, MIGRATIONS } from '../store/migrations';
 
-const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
-
-describe.each(KINDS)('the %s database', (kind) => {
-  let database: TestDatabase;
-  let db: Database;
-
-  beforeAll(async () => {
-    database = kind === 'embedded' ? embeddedTestDatabase() : serverTestDatabase();
-    db = await database.open();
-  }, 60_000);
-
-  afterAll(async () => {
-    await db?.close();
-    database?.cleanUp();
-  });
+describe.each(testDatabaseKinds())('the %s database', (kind) => {
+  const fresh = freshTestDatabase(kind);
 
   it("keeps a second package's numbered steps apart from the messages' own", async () => {
+    const db = fresh.db();
     await migrate(db);
     const plan = { table: 'portico_test_migrations', lock: 1234, steps: ['CREATE TABLE test_one (n integer)'] };
     await applyMigrations(db, plan);
