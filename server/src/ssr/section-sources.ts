@@ -23,6 +23,8 @@ export function nodeEntryOf(watched: WatchedManifest): NodeEntry | undefined {
 export interface SectionSourcesOptions {
   /** A manifest appeared, changed or went away, or a node build is to be fetched again: the plans may change. */
   onChange: () => void;
+  /** A manifest appeared, changed or went away: what was made from the one before is not served again. */
+  onManifestChange?: () => void;
   log: (line: string) => void;
   /** The log, each line once for a while. */
   report: (line: string) => void;
@@ -53,7 +55,10 @@ export class SectionSources {
       intervalMs: MANIFEST_POLL_MS,
       timeoutMs: MANIFEST_TIMEOUT_MS,
       maxBytes: SSR_LIMITS.manifestInlineBytes,
-      onChange: options.onChange,
+      onChange: () => {
+        options.onManifestChange?.();
+        options.onChange();
+      },
       log: options.log,
     });
   }

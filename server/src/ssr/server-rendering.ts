@@ -213,7 +213,12 @@ class RenderingPipeline {
     const clearPages = () => this.pages.clear();
     const current = () => this.sites.current();
     this.sites = new ServedSites(options.siteForHost, replan);
-    this.sources = new SectionSources({ onChange: replan, log, report: this.report, styleLimits: options.styleLimits });
+    // A manifest's new text makes new pages (they inline it and link its stylesheets): the ones made with the old text are never asked for again.
+    const forgetPages = () => {
+      this.pages.clear();
+      this.shell.clear();
+    };
+    this.sources = new SectionSources({ onChange: replan, onManifestChange: forgetPages, log, report: this.report, styleLimits: options.styleLimits });
     this.sectionStyles = this.sources.styles;
     this.stageSources = this.sources.forStages();
     this.shell = new ShellStage({ workerFile: shellFile, templateFile, heapMb, caching, sites: current, onSwitch: clearPages, log });

@@ -234,8 +234,9 @@ describe('manifests whose stylesheets would cost the server at every page', () =
     for (const address of old) expect((await fetch(`${site.running.url}${address}`)).status).toBe(404);
     expect((await fetch(`${site.running.url}${current}`)).status).toBe(200);
     expect(cdn.requests.length).toBe(before);
-    // One manifest's stylesheets, with their compressed copies.
+    // One manifest's stylesheets, with their compressed copies; and only pages made with the manifest served now.
     expect(site.running.renderWorker()!.styleBytes).toBeLessThan(3 * 4096 + 1024);
+    expect(site.running.renderWorker()!.cachedPages).toBeLessThanOrEqual(3);
   });
 });
 
