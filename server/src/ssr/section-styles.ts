@@ -118,7 +118,7 @@ export class SectionStyles {
     limits: Partial<SectionStyleLimits> = {},
   ) {
     this.limits = { ...SECTION_STYLE_LIMITS, ...limits };
-    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, this.limits.retiredMs));
+    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, this.limits.retiredMs / 6));
     this.sweeper.unref();
   }
 
