@@ -9,9 +9,9 @@ import { SECTION_IDS, type SectionId } from './sections';
 import { type Language } from './languages';
 import { DEFAULT_HYDRATION, readHydration, type Hydration } from './hydration';
 import type { RefusedOverride } from './override';
+import { PAGE_DATA_ID } from './page-parts';
 
-/** The element id of the hydration data. */
-export const PAGE_DATA_ID = 'portico-page-data';
+export { PAGE_DATA_ID } from './page-parts';
 
 export interface PageData {
   /** config.json as the server read it (a JSON value); the browser parses it with the same parseConfig. */

@@ -9,6 +9,7 @@ import { noteArrival } from '../health/visit-outcomes';
 import { startVisitReport } from '../health/visit-report';
 import {
   ISLAND_ATTRIBUTE,
+  islandAround,
   islandContainerIn,
   ISLAND_HYDRATED_EVENT,
   ISLAND_REQUESTED_EVENT,
@@ -32,7 +33,7 @@ function holdSubmitsUntilHydrated(doc: Document): () => void {
   const held = new Map<HTMLFormElement, HTMLElement | null>();
   const hold = (event: Event) => {
     const form = event.target instanceof HTMLFormElement ? event.target : null;
-    const island = form?.closest(`[${ISLAND_ATTRIBUTE}]`) ?? null;
+    const island = form && islandAround(form);
     if (!form || !island || isHydrated(island)) return;
     event.preventDefault();
     held.set(form, (event as SubmitEvent).submitter);

@@ -312,7 +312,11 @@ export class SectionStage {
         for (const language of LANGUAGES) {
           const result = await this.render(worker, section, build.key, site, language);
           if (!worker.alive) return false;
-          if (result && 'failed' in result) this.signal(section, [build.key], 'render-failed', result.failed, site.config.remoteIntegrity?.[section]);
+          if (result && 'failed' in result) {
+            // In the same words as a page's render would log it (once: `report` says each line once): pages take this result for a while.
+            this.options.report(`the ${section} section is rendered in the browser: ${result.failed}`);
+            this.signal(section, [build.key], 'render-failed', result.failed, site.config.remoteIntegrity?.[section]);
+          }
           if (result) this.results.keep(sectionKey(section, build.key, site, language), result);
         }
       }
@@ -329,7 +333,7 @@ export class SectionStage {
     const answer = answerOf(asked, 'html', 'HTML');
     if (answer === undefined) return undefined;
     if ('failed' in answer) return { failed: answer.failed, at: Date.now() };
-    const checked = checkSectionHtml(answer.ok.html, { maxBytes: SSR_LIMITS.sectionHtmlBytes, reservedIds: new Set() });
+    const checked = checkSectionHtml(answer.ok.html, { maxBytes: SSR_LIMITS.sectionHtmlBytes, section });
     if (!checked.ok) return { failed: `its HTML was refused: ${checked.reason}`, at: Date.now() };
     return { html: answer.ok.html, ids: idsIn(answer.ok.html) };
   }
