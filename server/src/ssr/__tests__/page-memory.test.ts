@@ -8,7 +8,7 @@ import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startPortico, type RunningPortico } from '../../portico-server';
 import { SSR_LIMITS } from '../render-limits';
-import { bigOutput, HostileCdn } from './hostile-builds';
+import { bigOutput, HostileCdn } from '@portico/testing/hostile-builds';
 
 // A section team (or whoever holds its CDN) choosing large manifests and
 // large HTML, and a visitor asking for many distinct addresses: what the
