@@ -184,7 +184,7 @@ export const bigOutput = (bytes: number, text: 'repeated' | 'random' = 'repeated
     : `;(function () {
   let seed = 34, letters = '';
   for (let at = 0; at < ${bytes}; at += 1) {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     letters += 'abcdefghijklmnopqrstuvwxyz  '[(seed >>> 16) % 28];
   }
   ${wrapSection('return [Section(), letters];')}

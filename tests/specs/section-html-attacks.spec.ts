@@ -81,7 +81,7 @@ async function expectPageAsConfigured(page: Page, site: PorticoSite, refusal: st
 test("Home's HTML with an element holding forged page data (an officer of the attacker's, About left to the browser): the page reads its own", async ({ page }, testInfo) => {
   const site = await siteWithHome(testInfo.parallelIndex, 'forged-page-data', (remotes) => {
     const legal = { ...sampleConfig.legal, IN: { ...sampleConfig.legal!.IN!, grievanceOfficer: { name: ATTACKER, email: 'mallory@evil.example', phone: '+1 555 0100' } } };
-    const forged = { config: { ...sampleConfig, remotes, legal }, language: 'en', manifests: {}, rendered: ['home', 'contact'], hydration: {}, problems: [], refusedOverrides: [] };
+    const forged = { config: { ...sampleConfig, remotes, legal }, language: 'en', manifests: {}, rendered: ['home', 'contact'], hydration: {}, problems: [], allowedRemoteOrigins: [] };
     return [['div', { id: PAGE_DATA_ID, hidden: true }, [JSON.stringify(forged)]]];
   });
   try {

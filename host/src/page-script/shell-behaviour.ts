@@ -1,3 +1,4 @@
+import { languageFromSearch, searchWithLanguage } from '@portico/contract/languages';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { inShell } from '../remotes/island-contract';
 import { STICKY_HEADER_PROPERTY } from '../shell/sticky-header';
@@ -70,9 +71,12 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
     shellOne('.site-main')?.setAttribute(ENHANCED_ATTRIBUTE, '');
     const skip = shellOne<HTMLAnchorElement>('.skip-link');
     if (skip) skip.setAttribute('href', `#${active}`);
-    // The language links keep the section shown.
+    // The language links keep the section shown, and the address's whole
+    // query: the server wrote only what changes the page (a campaign's tag
+    // is not rendered into it), the visitor's address holds the rest.
     for (const link of shellAll<HTMLAnchorElement>(LANGUAGE_LINK)) {
       const url = new URL(link.href, win.location.href);
+      url.search = searchWithLanguage(win.location.search, languageFromSearch(url.search));
       url.hash = win.location.hash;
       link.setAttribute('href', `${url.pathname}${url.search}${url.hash}`);
     }

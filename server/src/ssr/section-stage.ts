@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LANGUAGES, type Language } from '@portico/contract/languages';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { FromSectionWorker, NodeBuild, ToSectionWorker } from '@portico/node-sections/protocol';
@@ -18,8 +19,8 @@ import type { WorkerProcess } from './worker-process';
 
 type SectionWorker = WorkerProcess<ToSectionWorker, FromSectionWorker>;
 
-/** A section's HTML as its worker answered it, checked: or the reason it is left to the browser. */
-export type SectionResult = { html: string; ids: ReadonlySet<string> } | { failed: string; at: number };
+/** A section's HTML as its worker answered it, checked (with its ids and its hash, for the page's key): or the reason it is left to the browser. */
+export type SectionResult = { html: string; ids: ReadonlySet<string>; hash: string } | { failed: string; at: number };
 
 /** A section's workers as measurements and tests see them. */
 export interface SectionWorkerState {
@@ -335,6 +336,6 @@ export class SectionStage {
     if ('failed' in answer) return { failed: answer.failed, at: Date.now() };
     const checked = checkSectionHtml(answer.ok.html, { maxBytes: SSR_LIMITS.sectionHtmlBytes, section });
     if (!checked.ok) return { failed: `its HTML was refused: ${checked.reason}`, at: Date.now() };
-    return { html: answer.ok.html, ids: idsIn(answer.ok.html) };
+    return { html: answer.ok.html, ids: idsIn(answer.ok.html), hash: createHash('sha256').update(answer.ok.html).digest('base64') };
   }
 }

@@ -59,7 +59,7 @@ async function serverPage({ rendered = [...SECTION_IDS], config = {}, html = {} 
     </PorticoProvider>,
   );
   const manifests = Object.fromEntries(SECTION_IDS.map((id) => [id, '{}']));
-  document.body.innerHTML = `<div id="root">${shell}</div>${pageDataScript({ config, language: 'en', manifests, rendered, hydration: DECLARED, problems: [], refusedOverrides: [] })}`;
+  document.body.innerHTML = `<div id="root">${shell}</div>${pageDataScript({ config, language: 'en', manifests, rendered, hydration: DECLARED, problems: [], allowedRemoteOrigins: [] })}`;
 }
 
 let requested: SectionId[];
@@ -117,6 +117,30 @@ test('a click on a tab selects in place (hash recorded, section shown), and sele
   expect(document.querySelector(`[${ISLAND_ATTRIBUTE}="contact"]`)).toHaveAttribute(ISLAND_STATE_ATTRIBUTE, 'requested');
   // The language links keep the section.
   expect(screen.getByRole('link', { name: 'Bahasa Indonesia' })).toHaveAttribute('href', '/?type=2#contact');
+});
+
+test('the language links keep what the address holds beyond the page the server rendered (a campaign’s tag), with the section shown', async () => {
+  const user = userEvent.setup();
+  window.history.replaceState(null, '', '/?utm_source=whatsapp#about');
+  // The server renders a page without what it does not use (contract/src/page-query.ts).
+  await serverPage();
+  startAfterPaint();
+  expect(screen.getByRole('link', { name: 'Bahasa Indonesia' })).toHaveAttribute('href', '/?utm_source=whatsapp&type=2#about');
+  await user.click(screen.getByRole('tab', { name: 'Contact us' }));
+  expect(screen.getByRole('link', { name: 'Bahasa Indonesia' })).toHaveAttribute('href', '/?utm_source=whatsapp&type=2#contact');
+});
+
+test('an override the rule refuses is told on the console, from the address and the origins the server read (the page itself is rendered without it)', async () => {
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  window.history.replaceState(null, '', `/?remote.contact=${encodeURIComponent('https://evil.example/mf-manifest.json')}`);
+  await serverPage();
+  startAfterPaint();
+  expect(warn.mock.calls).toEqual([
+    [
+      "Portico: refused the override remote.contact=https://evil.example/mf-manifest.json because its origin https://evil.example is not listed in config.json's allowedRemoteOrigins; the configured URL is used.",
+    ],
+  ]);
+  warn.mockRestore();
 });
 
 test('arrow keys move the focus between tabs; Space and Enter select; Back follows the hash', async () => {
