@@ -1,8 +1,9 @@
 import { localActor } from '../audit/local-actor';
-import { controlToken, controlUrl, type ControlToken } from '../control/control-address';
+import { controlToken, controlUrl, type ControlToken } from '@portico/platform/control-address';
 import { openStore } from '../contact-service';
-import { SettingsError, type ContactSettings } from '../settings';
-import { folderHolder } from '../store/data-folder';
+import { SettingsError } from '@portico/platform/settings-error';
+import type { ContactSettings } from '../settings';
+import { folderHolder } from '@portico/platform/data-folder';
 import type { OperatorMessages, StoredMessage } from '../store/message-store';
 
 /** What the `messages` command does, on the store the running server uses, and which store that is. */

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ContactMessage, MessageLanguage } from '../contact-message';
-import type { Database, Sql } from './database';
+import type { Database, Sql } from '@portico/platform/database';
 import { migrate } from './migrations';
 
 /** At most `max` new messages per client (`clientNetwork`: an IPv4 address, an IPv6 /64) in any `windowSeconds`. */

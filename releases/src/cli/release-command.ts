@@ -1,10 +1,15 @@
 import { parseArgs } from 'node:util';
-import { controlToken, controlUrl, dataFolder, SettingsError, terminalText, type Whereabouts } from '@portico/messages';
+import { terminalText } from '@portico/messages';
+import { controlToken, controlUrl } from '@portico/platform/control-address';
+import { dataFolder, type Whereabouts } from '@portico/platform/data-folder';
+import { SettingsError } from '@portico/platform/settings-error';
 import { describeThresholds } from '../canary/canary-settings';
 import type { ServerSignals } from '../canary/canary-counts';
 import { MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE } from '../preview-link';
 import { notRun, type AuditEntry, type CheckResult, type ReleaseHealth } from '../release';
-import type { ListedRelease, SectionState, ShownRelease } from '../store/release-store';
+import type { ShownRelease } from '../store/release-rows';
+import type { ListedRelease } from '../store/releases';
+import type { SectionState } from '../store/section-states';
 
 export const USAGE = `npm run release -- <command>
 

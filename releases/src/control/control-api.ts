@@ -9,7 +9,8 @@ import { noVisits, refusalSummary, type Actor, type AuditEntry, type HealthSourc
 import { isScope, isSection, mayActOn, mayGrant, visibleSections } from '../scopes';
 import type { CanaryCounts, ServerSignals } from '../canary/canary-counts';
 import { ReleaseError } from '../store/release-error';
-import type { ReleaseStore, SectionState } from '../store/release-store';
+import type { ReleaseStore } from '../store/release-store';
+import type { SectionState } from '../store/section-states';
 import { FailedAuthLimit } from './failed-auth-limit';
 import { RefusedPublishLimit, type HeldBackRun } from './refused-publish-limit';
 
@@ -177,7 +178,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
       const [only, ...others] = run.sections;
       const window = `${refusedPublishes.max} refused publishes in ${refusedPublishes.windowMs / 60_000} minutes`;
       await store
-        .audit({
+        .audit.record({
           actor: run.token,
           action: 'publish-refused',
           section: others.length === 0 ? only : null,
@@ -233,17 +234,17 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
             `${section}'s release origins: ${allowed.length > 0 ? allowed.join(', ') : 'none'} (the origin of config.json's remotes.${section}, and allowedRemoteOrigins). ` +
             `To publish from ${outcome.refusedOrigin}, the operator adds it to allowedRemoteOrigins in config.json, which the server reads on every publish: no restart ` +
             `(an origin there may also serve any section to a visit that asks for it with ?remote.<section>=)`;
-          await store.audit({ actor: actor.name, action: 'publish-refused', section, detail: `${input.manifestUrl}: ${outcome.refusedOrigin} is not one of ${section}'s release origins` });
+          await store.audit.record({ actor: actor.name, action: 'publish-refused', section, detail: `${input.manifestUrl}: ${outcome.refusedOrigin} is not one of ${section}'s release origins` });
           throw new Refusal(422, error, { origin: outcome.refusedOrigin, allowedOrigins: allowed, checks: outcome.checks });
         }
         if (!outcome.ok || !outcome.manifest) {
           refusedPublishes.refused(actor.name);
           const failed = outcome.checks.filter((check) => !check.ok);
           const detail = failed.map((check) => `${check.name}: ${check.detail}`).join('; ');
-          await store.audit({ actor: actor.name, action: 'publish-refused', section, detail: `${input.manifestUrl}: ${detail || 'the checks gave no manifest'}` });
+          await store.audit.record({ actor: actor.name, action: 'publish-refused', section, detail: `${input.manifestUrl}: ${detail || 'the checks gave no manifest'}` });
           throw new Refusal(422, refusalSummary(outcome.checks), { checks: outcome.checks });
         }
-        const { release, created } = await store.publish({
+        const { release, created } = await store.releases.publish({
           section,
           manifestUrl: input.manifestUrl,
           ...outcome.manifest,
@@ -259,7 +260,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
       method: 'GET',
       pattern: /^\/api\/releases$/,
       async handle({ actor, url }) {
-        return [200, await store.list({ sections: sectionsToShow(actor, url.searchParams.get('section')) })];
+        return [200, await store.releases.list({ sections: sectionsToShow(actor, url.searchParams.get('section')) })];
       },
     },
     {
@@ -267,14 +268,14 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
       pattern: /^\/api\/releases\/([^/]+)\/preview$/,
       async handle({ actor, body }, [id]) {
         const input = parsed(previewBody, await body());
-        const release = await store.get(id!);
+        const release = await store.releases.get(id!);
         if (!release) throw new Refusal(404, `no release ${id}`);
         needSection(actor, release.section);
         const expiresAt = new Date(Date.now() + (input.expiresIn ?? DEFAULT_PREVIEW_SECONDS) * 1000);
         // Whole seconds, as the token carries it.
         expiresAt.setMilliseconds(0);
         const url = previewUrl(options.publicUrl, signPreview(await store.previewSecret(), { release: release.id, expiresAt }));
-        await store.audit({ actor: actor.name, action: 'preview', section: release.section, release: release.id, detail: `a preview link until ${expiresAt.toISOString()}` });
+        await store.audit.record({ actor: actor.name, action: 'preview', section: release.section, release: release.id, detail: `a preview link until ${expiresAt.toISOString()}` });
         return [201, { url, expiresAt: expiresAt.toISOString() }];
       },
     },
@@ -286,7 +287,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         needSection(actor, section);
         const input = parsed(activateBody, await body());
         await needReleaseOf(actor, input.release);
-        return [200, await store.activate(section, input.release, actor.name, input.note)];
+        return [200, await store.history.activate(section, input.release, actor.name, input.note)];
       },
     },
     {
@@ -297,7 +298,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         needSection(actor, section);
         const input = parsed(rollbackBody, await body());
         if (input.release !== undefined) await needReleaseOf(actor, input.release);
-        return [200, await store.rollback(section, input.release, actor.name, input.note)];
+        return [200, await store.history.rollback(section, input.release, actor.name, input.note)];
       },
     },
     {
@@ -308,7 +309,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         needSection(actor, section);
         const { release, ...settings } = parsed(canaryBody, await body());
         await needReleaseOf(actor, release);
-        await store.startCanary(section, release, settings, actor.name);
+        await store.canaries.start(section, release, settings, actor.name);
         return [200, (await sectionAnswers([section]))[section]];
       },
     },
@@ -319,7 +320,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         const section = sectionOf(name);
         needSection(actor, section);
         const input = parsed(canaryEndBody, await body());
-        await store.promoteCanary(section, actor.name, input.note);
+        await store.canaries.promote(section, actor.name, input.note);
         return [200, (await sectionAnswers([section]))[section]];
       },
     },
@@ -330,7 +331,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         const section = sectionOf(name);
         needSection(actor, section);
         const input = parsed(canaryEndBody, await body());
-        await store.abortCanary(section, actor.name, 'abort', input.note);
+        await store.canaries.abort(section, actor.name, 'abort', input.note);
         return [200, (await sectionAnswers([section]))[section]];
       },
     },
@@ -358,7 +359,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         if (accesses && visibleSections(actor).length === 0) return [200, accesses.map(asAuditEntry)];
         // An integrator sees everything, token changes included; a section token its sections' entries.
         const sections = asked === null && actor.scopes.includes('releases') ? undefined : sectionsToShow(actor, asked);
-        const entries = await store.auditLog({ sections, limit: count });
+        const entries = await store.audit.list({ sections, limit: count });
         if (!accesses) return [200, entries];
         return [200, [...entries, ...accesses.map(asAuditEntry)].sort((a, b) => b.at.localeCompare(a.at)).slice(0, count)];
       },
@@ -372,7 +373,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
         const section = input.section === undefined || input.section === null ? null : sectionOf(input.section);
         const scopes = (input.scopes ?? [section ? `section:${section}` : 'releases']) as Scope[];
         if (!mayGrant(actor, scopes)) throw new Refusal(403, `the token ${actor.name} may not grant ${scopes.join(', ')}: a token grants only what it holds`);
-        const created = await store.createToken({ name: input.name, section, scopes, actor: actor.name });
+        const created = await store.tokens.create({ name: input.name, section, scopes, actor: actor.name });
         return [201, created];
       },
     },
@@ -381,10 +382,10 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
       pattern: /^\/api\/tokens\/([^/]+)$/,
       async handle({ actor }, [name]) {
         needScope(actor, 'releases', 'manage tokens');
-        const token = await store.token(name!);
+        const token = await store.tokens.find(name!);
         if (!token) throw new Refusal(404, `no token ${name}`);
         if (!mayGrant(actor, token.scopes)) throw new Refusal(403, `the token ${actor.name} may not revoke ${name}, which holds more than it does`);
-        if (!(await store.revokeToken(name!, actor.name))) throw new Refusal(404, `no token ${name}`);
+        if (!(await store.tokens.revoke(name!, actor.name))) throw new Refusal(404, `no token ${name}`);
         return [200, { name, revoked: true }];
       },
     },
@@ -438,7 +439,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   async function sectionAnswers(sections: readonly SectionId[], hours = DEFAULT_HEALTH_WINDOW_HOURS): Promise<Record<string, unknown>> {
     // One section (a canary endpoint's answer): only its state is read.
     const only = sections.length === 1 ? sections[0] : undefined;
-    const [states, configured] = await Promise.all([store.sectionStates(only), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
+    const [states, configured] = await Promise.all([store.releases.sectionStates(only), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
     // The health failing must not fail the answer: a canary endpoint answers after its change is committed.
     const healths = await Promise.all(
       sections.map((section) =>
@@ -469,7 +470,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   async function judgedOf(section: SectionId, state: SectionState): Promise<{ judged?: Record<string, { networks: number } & ServerSignals> }> {
     if (!state.canary || !state.candidate || !state.active) return {};
     try {
-      const counts = await store.canaryCounts({ id: state.canary.id, release: state.candidate }, state.active.id);
+      const counts = await store.canaries.counts({ id: state.canary.id, release: state.candidate }, state.active.id);
       const side = ({ networks, signals }: CanaryCounts['active']) => ({ networks: networks.filter((counts) => counts.visits > 0).length, ...signals });
       return { judged: { [state.active.id]: side(counts.active), [state.candidate.id]: side(counts.candidate) } };
     } catch (error) {
@@ -494,7 +495,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
 
   /** The release `id` must exist (404) and be of a section the token covers (403); its section's match is the store's (409). */
   async function needReleaseOf(actor: Actor, id: string): Promise<void> {
-    const release = await store.get(id);
+    const release = await store.releases.get(id);
     if (!release) throw new Refusal(404, `no release ${id}`);
     needSection(actor, release.section);
   }
@@ -527,7 +528,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     // A valid token is always let in: the limit slows guessing, and must not
     // let anyone who shares the owner's address (any local process, every
     // runner behind a CI proxy) lock the owner out.
-    const actor = await store.authenticate(bearer);
+    const actor = await store.tokens.authenticate(bearer);
     if (!actor) {
       const wait = limit.retryAfter(address);
       if (wait !== undefined) throw new Refusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
