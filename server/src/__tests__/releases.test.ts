@@ -9,7 +9,7 @@ import { sampleConfig } from '@portico/testing/sample-config';
 import { serveDist, type DistServer } from '@portico/testing/serve-dist';
 import { releaseFeed, startControlPlane, type ControlPlane } from '../control-plane';
 import { startPortico, type RunningPortico } from '../portico-server';
-import { RENDER_LOOP, RENDER_THROWS } from '../ssr/__tests__/hostile-builds';
+import { RENDER_LOOP, RENDER_THROWS } from '@portico/testing/hostile-builds';
 
 // Releases end to end below the browser: a control API publishing real
 // builds through every check (the render check in the server's own section

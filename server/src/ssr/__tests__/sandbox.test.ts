@@ -43,7 +43,9 @@ type Cell = 'kernel' | 'Node' | 'open';
 /** The modes table as the decisions doc has it: per mode (the header's words), per attempt, its cell. */
 function modesTable(): Record<string, Record<string, Cell>> {
   const doc = readFileSync(path.join(REPO_ROOT, 'docs/decisions/section-code.md'), 'utf8');
-  const section = doc.slice(doc.indexOf('### What each sandbox mode guarantees'));
+  const start = doc.indexOf('### What each sandbox mode guarantees');
+  // To the next heading: the table is the section's only one.
+  const section = doc.slice(start, doc.indexOf('\n#', start + 1));
   const rows = section
     .split('\n')
     .filter((line) => line.startsWith('|'))
