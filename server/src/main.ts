@@ -10,7 +10,7 @@ import { connectionsPerClientFrom } from './client-limits';
 import { StartError, startPortico, type RunningPortico } from './portico-server';
 import { allowedHosts, trustProxyFrom, visitorOf } from './request-origin';
 import type { RenderingStage } from './ssr/rendering-stage';
-import { workerUser } from './ssr/sandbox';
+import { workerUsers } from './ssr/sandbox';
 import { dataHeaders } from './security-headers';
 
 // Every request is answered in its own guarded promise; a rejection that
@@ -177,7 +177,7 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
               budgetMs: ssrBudgetMs(),
               cache: process.env.PORTICO_SSR_CACHE !== '0',
               // How section code is contained (bubblewrap, another user, or refused): server/src/ssr/sandbox.ts.
-              sandbox: { setting: process.env.PORTICO_SSR_SANDBOX, user: workerUser() },
+              sandbox: { setting: process.env.PORTICO_SSR_SANDBOX, users: workerUsers() },
               stages,
             },
       clientLimits: connectionsPerClient === undefined ? {} : { connectionsPerClient },
