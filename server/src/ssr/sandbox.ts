@@ -215,10 +215,13 @@ interface NamespaceTools {
  * PID namespace, four devices and the worker's file read-only at /portico/,
  * on a read-only tmpfs, then enters it as the worker's user, with no
  * capability and no way to gain one, dying with its parent. Every value
- * comes in as an argument, never in the script's text.
+ * comes in as an argument, never in the script's text. The umask is set
+ * here: under a server started with 077 (a CI runner's, a hardened
+ * shell's) the folders it makes would be closed to the worker's user.
  */
 const NAMESPACE_ROOT_SCRIPT = `set -eu
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
+umask 022
 root=$1 node=$2 file=$3 inside=$4 uid=$5 gid=$6
 shift 6
 read_only() { mount --bind "$1" "$2"; mount -o remount,bind,ro,nosuid,nodev "$2"; }
@@ -283,31 +286,44 @@ function weakSandbox(staged: Staged): Sandbox & { launchFile: LaunchFile } {
   };
 }
 
-/** Whether a worker can start in `sandbox`: a probe script in the worker's place, started as the worker will be, must exit 0. */
-function probe(sandbox: { launchFile: LaunchFile }, staged: Staged, users: WorkerUsers | undefined): Promise<boolean> {
+/**
+ * Whether a worker can start in `sandbox`: a probe script in the worker's
+ * place, started as the worker will be, must exit 0. Undefined when it
+ * did, else why not (its exit and the end of what it wrote), for the
+ * operator's message.
+ */
+function probe(sandbox: { launchFile: LaunchFile }, staged: Staged, users: WorkerUsers | undefined): Promise<string | undefined> {
   const probeFile = path.join(staged.dir, 'probe.js');
   writeFileSync(probeFile, 'process.exit(0);\n');
   chmodSync(probeFile, 0o444);
   let launch: Launch;
   try {
     launch = sandbox.launchFile(probeFile, 64, users?.claim());
-  } catch {
-    return Promise.resolve(false);
+  } catch (error) {
+    return Promise.resolve(error instanceof Error ? error.message : String(error));
   }
   return new Promise((resolve) => {
-    const done = (ok: boolean) => {
+    let written = '';
+    const done = (problem: string | undefined) => {
       clearTimeout(timer);
       rmSync(probeFile, { force: true });
       launch.release?.();
-      resolve(ok);
+      // The line that names the error (Node ends with its version, sh and mount with theirs), else the last.
+      const lines = written.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('Node.js v'));
+      const said = (lines.find((line) => /error|denied|not permitted|cannot|failed|no such/i.test(line)) ?? lines.at(-1) ?? '').slice(0, 300);
+      resolve(problem && (said ? `${problem}: ${said}` : problem));
     };
-    const child = spawn(launch.file, launch.args, { uid: launch.uid, gid: launch.gid, env: launch.env, stdio: 'ignore' });
+    const child = spawn(launch.file, launch.args, { uid: launch.uid, gid: launch.gid, env: launch.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      written = (written + chunk).slice(-4_000);
+    });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      done(false);
+      done(`no answer in ${PROBE_TIMEOUT_MS / 1000} s`);
     }, PROBE_TIMEOUT_MS);
-    child.on('error', () => done(false));
-    child.on('exit', (code) => done(code === 0));
+    child.on('error', (error) => done(error.message));
+    child.on('close', (code, signal) => done(code === 0 ? undefined : `exit ${code ?? signal}`));
   });
 }
 
@@ -344,14 +360,18 @@ export async function chooseSandbox(options: SandboxOptions): Promise<SandboxCho
   }
   const usersProblem = isRoot ? users.problem() : undefined;
   if (usersProblem) return refuse(usersProblem);
+  // Why each way tried did not start, for the operator's message.
+  let bwrapProblem: string | undefined;
+  let namespaceProblem = 'util-linux\'s unshare, setpriv or sh is missing';
   if (setting === 'auto' || setting === 'bwrap') {
     if (bwrap) {
       // As users of its own where the server is root; as root itself (still in its namespaces) where the kernel allows no user namespace to them.
       for (const asUsers of isRoot ? [users, undefined] : [undefined]) {
         const sandbox = bwrapSandbox(bwrap, staged, asUsers);
-        if (await probe(sandbox, staged, asUsers)) return { sandbox };
+        bwrapProblem = await probe(sandbox, staged, asUsers);
+        if (!bwrapProblem) return { sandbox };
       }
-      if (setting === 'bwrap') return refuse(`bubblewrap (${bwrap}) could not start a worker here (user namespaces off?)`);
+      if (setting === 'bwrap') return refuse(`bubblewrap (${bwrap}) could not start a worker here (user namespaces off?): ${bwrapProblem}`);
     } else if (setting === 'bwrap') {
       return refuse('PORTICO_SSR_SANDBOX=bwrap, but bubblewrap is not installed (`apt-get install bubblewrap`)');
     }
@@ -360,22 +380,30 @@ export async function chooseSandbox(options: SandboxOptions): Promise<SandboxCho
     return refuse(
       setting === 'uid'
         ? 'PORTICO_SSR_SANDBOX=uid needs the server to run as root, to start workers as users of their own'
-        : `no sandbox for section code: ${bwrap ? 'bubblewrap could not start a worker here' : 'bubblewrap is not installed'} and the server is not root; ${FIX}`,
+        : `no sandbox for section code: ${bwrap ? `bubblewrap could not start a worker here (${bwrapProblem})` : 'bubblewrap is not installed'} and the server is not root; ${FIX}`,
     );
   }
   if (tools) {
     const sandbox = uidSandbox(tools, staged, users);
-    if (await probe(sandbox, staged, users)) {
+    const problem = await probe(sandbox, staged, users);
+    if (!problem) {
       return { sandbox, warning: `bubblewrap is not installed or does not start here: section workers run in namespaces made by unshare instead (\`apt-get install bubblewrap\` for bubblewrap)` };
     }
+    namespaceProblem = problem;
   }
   // Without namespaces a worker can reach every Unix socket the file system lets any user reach: never where bubblewrap is there to be fixed.
   if (setting === 'auto' && bwrap) {
-    return refuse(`bubblewrap (${bwrap}) could not start a worker here, nor could unshare make a worker's namespaces; the uid mode without them leaves sockets open, so it is used only when asked for (PORTICO_SSR_SANDBOX=uid)`);
+    return refuse(
+      `bubblewrap (${bwrap}) could not start a worker here (${bwrapProblem ?? 'not tried'}), nor could unshare make a worker's namespaces (${namespaceProblem}); the uid mode without them leaves sockets open, so it is used only when asked for (PORTICO_SSR_SANDBOX=uid)`,
+    );
   }
   const sandbox = uidSandbox(undefined, staged, users);
-  if (await probe(sandbox, staged, users)) {
-    return { sandbox, warning: `section workers run as users of their own (${users.description}) without any namespace: they can open sockets (the network, Unix sockets in the file system) and see other processes; install bubblewrap` };
+  const problem = await probe(sandbox, staged, users);
+  if (!problem) {
+    return {
+      sandbox,
+      warning: `section workers run as users of their own (${users.description}) without any namespace (${namespaceProblem}): they can open sockets (the network, Unix sockets in the file system) and see other processes; install bubblewrap`,
+    };
   }
-  return refuse(`workers could not be started as users of their own (${users.description}); ${FIX}`);
+  return refuse(`workers could not be started as users of their own (${users.description}): ${problem}; ${FIX}`);
 }
