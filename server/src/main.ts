@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { clientNetwork, contactSettings, controlHost, startContactService, storeOpeningApi, type ContactService } from '@portico/messages';
+import { apiRoutes, clientNetwork, contactSettings, controlHost, startContactService, type ContactService } from '@portico/messages';
 import { basePort, controlPort } from '@portico/contract/sections';
 import { healthRetentionDays, publicUrlOf, type ReleaseStore } from '@portico/releases';
 import { beaconEndpoint, reportsPerNetworkFrom, type BeaconEndpoint } from './beacon/beacon-endpoint';
@@ -95,7 +95,6 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
   const contactStarting = startContactService({
     settings,
     configPath: configPath ?? DEFAULT_CONFIG_PATH,
-    headers: dataHeaders(),
     // The page's origin as the visitor sees it: the server's one reading of
     // Host and, behind a trusted proxy, X-Forwarded-*.
     requestOrigin: (req) => {
@@ -114,7 +113,6 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
   // one that is slow or away keeps no server from taking visitors.
   if (!settings.databaseUrl) contact = await contactStarting;
   if (stopping) return;
-  const storeOpening = storeOpeningApi(dataHeaders());
 
   // Releases live in the same database: the control API (port + 4) opens on
   // it once it is open, and until then config.json is served as written.
@@ -166,7 +164,11 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
       hostnames: allowedHosts(),
       trustProxy,
       log,
-      api: (req, res) => (contact ? contact.handleApi(req, res) : storeOpening(req, res)),
+      // Until the store is open (a database server still awaited), every /api/ path answers 503.
+      api: (app, _options, done) => {
+        void app.register(apiRoutes, { endpoint: () => contact?.endpoint, headers: dataHeaders() });
+        done();
+      },
       beacon,
       // PORTICO_SSR=0: the client-rendered page only, as a static host serves it.
       ssr:

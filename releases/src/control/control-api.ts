@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
-import { BODY_TIME_MS, readBody, type ContactService, type MessageAccessEntry } from '@portico/messages';
+import type { ContactService, MessageAccessEntry } from '@portico/messages';
+import { BODY_TIME_MS, readBody } from '@portico/platform/http';
 import { z } from 'zod';
 import { normalisedManifestUrl } from '../manifest-url';
 import { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE, previewUrl, signPreview } from '../preview-link';
@@ -550,7 +551,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
 
     let read: Promise<unknown> | undefined;
     const body = () =>
-      (read ??= readBody(req, CONTROL_BODY_LIMIT, BODY_TIME_MS).then((result) => {
+      (read ??= readBody(req, { limit: CONTROL_BODY_LIMIT, timeMs: BODY_TIME_MS }).then((result) => {
         if (!result.ok) throw new Refusal(result.status, result.error, {}, result.status === 400 ? {} : { Connection: 'close' });
         if (result.text.trim() === '') return {};
         try {

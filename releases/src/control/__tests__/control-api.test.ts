@@ -94,7 +94,6 @@ beforeAll(async () => {
   // The server's wiring: the release store on the contact service's database object.
   service = await startContactService({
     settings: contactSettings({ PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: folder, invokedFrom: folder }),
-    headers: {},
     requestOrigin: () => ({ origin: undefined, address: '127.0.0.1' }),
     log: () => undefined,
   });
