@@ -1,17 +1,8 @@
 import { PREVIEW_PARAM } from '@portico/contract/preview';
 import { openFields, signFields } from './signed-token';
 
-/** A preview link lasts this long unless its maker says otherwise: a working day and a night, for a review across time zones. */
-export const DEFAULT_PREVIEW_SECONDS = 24 * 60 * 60;
-
-/** The shortest a preview link may last: less is gone before it is opened. */
-export const MIN_PREVIEW_SECONDS = 60;
-
-/** The longest a preview link may last: a link is a capability, and one that never expires is a second production. */
-export const MAX_PREVIEW_SECONDS = 30 * 24 * 60 * 60;
-
-/** What a preview's lifetime may be, in the words of every refusal (the control API's, the command's). */
-export const PREVIEW_SECONDS_RANGE = `a whole number of seconds from ${MIN_PREVIEW_SECONDS} (1 minute) to ${MAX_PREVIEW_SECONDS} (30 days)`;
+// A preview's lifetime is the control API's contract (the command checks it too).
+export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE } from './control/control-contract';
 
 export interface PreviewGrant {
   release: string;

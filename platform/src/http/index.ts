@@ -9,6 +9,7 @@ export { closeNow, ListenError, listenOn, urlOf, type ListenOptions } from './li
 export { answerClientError } from './client-error';
 export {
   apiRoute,
+  declared,
   jsonSerializerCompiler,
   refusalOf,
   routeSchema,

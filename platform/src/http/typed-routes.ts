@@ -29,14 +29,31 @@ export type AnswerOf<R extends ApiRoute> = z.output<R['answer']>;
 /** What a route's handler may answer (the server's side, before any transform). */
 export type AnswerIn<R extends ApiRoute> = z.input<R['answer']>;
 
+/** The schema a route declares for one part of a request, or undefined when it takes none. */
+type PartOf<R, K extends 'params' | 'query' | 'body'> = R extends { [P in K]: infer S extends z.ZodType } ? S : undefined;
+
+/** Fastify's route schema of a declared route, typed part by part (ZodTypeProvider reads it). */
+export interface RouteSchemaOf<R extends ApiRoute> {
+  params: PartOf<R, 'params'>;
+  querystring: PartOf<R, 'query'>;
+  body: PartOf<R, 'body'>;
+  response: { '2xx': R['answer'] };
+}
+
 /** Fastify's route schema of a declared route: each part validated with zod (zodValidatorCompiler). */
-export function routeSchema<R extends ApiRoute>(route: R): { params?: R['params']; querystring?: R['query']; body?: R['body']; response: { '2xx': R['answer'] } } {
+export function routeSchema<R extends ApiRoute>(route: R): RouteSchemaOf<R> {
+  // A part the route does not declare is absent, not undefined: Fastify validates every key it is given.
   return {
     ...(route.params ? { params: route.params } : {}),
     ...(route.query ? { querystring: route.query } : {}),
     ...(route.body ? { body: route.body } : {}),
     response: { '2xx': route.answer },
-  };
+  } as RouteSchemaOf<R>;
+}
+
+/** The method, URL and schema of a Fastify route registered from its declaration: `app.route({ ...declared(route), handler })`. */
+export function declared<R extends ApiRoute>(route: R): { method: R['method']; url: string; schema: RouteSchemaOf<R> } {
+  return { method: route.method, url: route.path, schema: routeSchema(route) };
 }
 
 /** Fastify's types for routes whose schemas are zod's: the request typed by what they parse to. */
@@ -46,16 +63,15 @@ export interface ZodTypeProvider extends FastifyTypeProvider {
 }
 
 /**
- * The first problem zod finds, as the APIs word a refusal: `field: what is
- * wrong` (or the message alone when it names its field already), with
- * `field` beside it.
+ * The first problem zod finds, as the APIs word a refusal, with `field`
+ * beside it: a body's `note: at most 1000 characters`, a query's `hours
+ * must be a whole number from 1 to 720`.
  */
-export function refusalOf(error: z.ZodError): HttpRefusal {
+export function refusalOf(error: z.ZodError, part: 'body' | 'query' = 'body'): HttpRefusal {
   const issue = error.issues[0]!;
   const field = issue.path.map(String).join('.');
   if (!field) return new HttpRefusal(400, issue.message);
-  const message = issue.message.startsWith(`${field} `) ? issue.message : `${field}: ${issue.message}`;
-  return new HttpRefusal(400, message, { field });
+  return new HttpRefusal(400, `${field}${part === 'query' ? ' ' : ': '}${issue.message}`, { field });
 }
 
 /**
@@ -66,7 +82,7 @@ export function refusalOf(error: z.ZodError): HttpRefusal {
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
   return (data: unknown) => {
     const result = schema.safeParse(httpPart === 'body' && data === null ? {} : data);
-    return result.success ? { value: result.data } : { error: refusalOf(result.error) };
+    return result.success ? { value: result.data } : { error: refusalOf(result.error, httpPart === 'querystring' ? 'query' : 'body') };
   };
 };
 
