@@ -31,11 +31,11 @@ const ALLOWED = {
   // The host's render workers evaluate the sections' node builds with @portico/node-sections.
   host: ['config-server', 'contract', 'node-sections', 'shared-config', 'toolkit', 'webpack'],
   messages: ['config-server', 'contract', 'platform', 'shared-config'],
-  // The control plane: the release store, its checks (the page's own manifest check) and the control API.
-  releases: ['contract', 'host', 'messages', 'node-sections', 'platform', 'shared-config', 'webpack'],
+  // The control plane: the release store, its checks and the control API; the database side is platform's.
+  releases: ['contract', 'messages', 'node-sections', 'platform', 'shared-config', 'webpack'],
   server: ['config-server', 'contract', 'messages', 'node-sections', 'platform', 'releases', 'shared-config'],
   'node-sections': ['contract', 'shared-config'],
-  // check-remotes runs the publish checks' parts (@portico/releases/checks), which hold the page's manifest check.
+  // check-remotes runs the publish checks' parts (@portico/releases/checks), the page's manifest check among them.
   deploy: ['contract', 'platform', 'server', 'releases', 'shared-config'],
   tests: ['contract', 'server', 'shared-config', 'testing'],
 };

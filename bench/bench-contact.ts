@@ -4,9 +4,9 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { openStore } from '../messages/src/contact-service';
 import { contactSettings } from '../messages/src/settings';
-import { openServerDatabase } from '../messages/src/store/database';
+import { openServerDatabase } from '@portico/platform/database';
 import { startServerProcess } from '../messages/src/testing/server-process';
-import { postgresMissing, startTestPostgres } from '../messages/src/testing/test-postgres';
+import { postgresMissing, startTestPostgres } from '@portico/platform/testing';
 
 /**
  * `npm run bench:contact`: a bounded load test (BENCH_REQUESTS messages, 6000 by default) of POST /api/contact on

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { startTestPostgres } from '@portico/messages/testing';
+import { startTestPostgres } from '@portico/platform/testing';
 import { existingBuild } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { serveDist, type DistServer } from '@portico/testing/serve-dist';

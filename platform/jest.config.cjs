@@ -1,1 +1,1 @@
-module.exports = require('../jest.config.base.cjs')(__dirname, { environment: 'node' });
+module.exports = require('../jest.config.base.cjs')(__dirname, { environment: 'node', embeddedDatabase: true });

@@ -8,6 +8,11 @@ import { SECTION_IDS, type SectionId } from './sections';
 
 const PARAM_PREFIX = 'remote.';
 
+/** The address's parameter that overrides `section`'s remote: `remote.contact`. */
+export function overrideParam(section: SectionId): string {
+  return `${PARAM_PREFIX}${section}`;
+}
+
 export interface RemoteOverride {
   section: SectionId;
   url: string;
@@ -78,7 +83,7 @@ export function resolveRemotes(
     const url = values[0] ?? '';
     const id = param.slice(PARAM_PREFIX.length);
     let reason: string | undefined;
-    if (!isSection(id)) reason = `there is no section "${id}" (use ${SECTION_IDS.map((s) => PARAM_PREFIX + s).join(', ')})`;
+    if (!isSection(id)) reason = `there is no section "${id}" (use ${SECTION_IDS.map(overrideParam).join(', ')})`;
     else if (values.length > 1) reason = 'it is given more than once';
     else reason = refusal(url, allowedOrigins);
 

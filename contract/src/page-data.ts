@@ -8,10 +8,9 @@ import { scriptSafeJson } from './html';
 import { SECTION_IDS, type SectionId } from './sections';
 import { type Language } from './languages';
 import { DEFAULT_HYDRATION, readHydration, type Hydration } from './hydration';
-import type { RefusedOverride } from './override';
+import { PAGE_DATA_ID } from './page-parts';
 
-/** The element id of the hydration data. */
-export const PAGE_DATA_ID = 'portico-page-data';
+export { PAGE_DATA_ID } from './page-parts';
 
 export interface PageData {
   /** config.json as the server read it (a JSON value); the browser parses it with the same parseConfig. */
@@ -41,11 +40,13 @@ export interface PageData {
    */
   problems: { field: string; message: string }[];
   /**
-   * The per-visit overrides in the address that the server refused (the
-   * override rule on the config it served): the page script warns of each at
-   * load, whether or not an island ever hydrates.
+   * config.json's `allowedRemoteOrigins` as the server read it: the page
+   * script applies the override rule to the address with them and warns of
+   * each override it refuses, whether or not an island ever hydrates. The
+   * refusals are not in the page: the server renders the page without them
+   * (contract/src/page-query.ts), so an address full of them makes no new page.
    */
-  refusedOverrides: RefusedOverride[];
+  allowedRemoteOrigins: string[];
 }
 
 /** The `<script type="application/json">` element holding `data`. */
@@ -65,7 +66,7 @@ export function parsePageData(text: string | null | undefined): PageData | undef
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { config, language, manifests, rendered, hydration, problems, refusedOverrides } = value as Record<string, unknown>;
+  const { config, language, manifests, rendered, hydration, problems, allowedRemoteOrigins } = value as Record<string, unknown>;
   if (typeof language !== 'string' || !LANGUAGE_VALUES.includes(language)) return undefined;
   if (typeof manifests !== 'object' || manifests === null) return undefined;
   const texts = Object.fromEntries(Object.entries(manifests).filter(([, manifest]) => typeof manifest === 'string'));
@@ -79,10 +80,7 @@ export function parsePageData(text: string | null | undefined): PageData | undef
     (problem): problem is { field: string; message: string } =>
       typeof problem === 'object' && problem !== null && typeof problem.field === 'string' && typeof problem.message === 'string',
   );
-  const refused = (Array.isArray(refusedOverrides) ? refusedOverrides : []).filter(
-    (one): one is RefusedOverride =>
-      typeof one === 'object' && one !== null && typeof one.param === 'string' && typeof one.url === 'string' && typeof one.reason === 'string',
-  );
+  const origins = (Array.isArray(allowedRemoteOrigins) ? allowedRemoteOrigins : []).filter((origin): origin is string => typeof origin === 'string');
   return {
     config,
     language: language as Language,
@@ -90,6 +88,6 @@ export function parsePageData(text: string | null | undefined): PageData | undef
     rendered: hydrated,
     hydration: declared,
     problems: named.map(({ field, message }) => ({ field, message })),
-    refusedOverrides: refused.map(({ param, url, reason }) => ({ param, url, reason })),
+    allowedRemoteOrigins: origins,
   };
 }

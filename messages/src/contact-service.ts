@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataFolderBusyError, DataFolderError, lockDataFolder, privateDataFolder } from './store/data-folder';
+import { DataFolderBusyError, DataFolderError, lockDataFolder, privateDataFolder } from '@portico/platform/data-folder';
 import { mailChannel, webhookChannel, type Channel } from './delivery/channels';
 import { backoffSeconds, startDeliverer, type Deliverer } from './delivery/deliverer';
 import type { ContactEndpoint, RequestOriginOf } from './http/contact-routes';
 import { retentionDays } from './retention';
 import type { ContactSettings } from './settings';
-import { openEmbeddedDatabase, openServerDatabase, type Database } from './store/database';
+import { openEmbeddedDatabase, openServerDatabase, type Database } from '@portico/platform/database';
 import { MessageStore } from './store/message-store';
 
 export interface ContactServiceOptions {

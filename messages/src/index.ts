@@ -1,13 +1,10 @@
-export { contactSettings, dataFolder, SettingsError, type ContactSettings, type Whereabouts } from './settings';
+export { contactSettings, type ContactSettings } from './settings';
 export { ContactStartError, startContactService, type ContactService, type ContactServiceOptions } from './contact-service';
 export { apiRoutes, type ApiRoutesOptions, type ContactEndpoint, type RequestOrigin, type RequestOriginOf } from './http/contact-routes';
 export { clientNetwork } from './http/client-network';
 export { type ContactMessage } from './contact-message';
 export { DEFAULT_RETENTION_DAYS } from './retention';
 export { SIGNATURE_HEADER, signature } from './delivery/channels';
-export { openEmbeddedDatabase, openServerDatabase, type Database, type Listening, type Sql } from './store/database';
-export { applyMigrations, type MigrationPlan } from './store/migrations';
-export { CONTROL_TOKEN_FILE, controlHost, controlToken, controlUrl, type ControlToken } from './control/control-address';
 export { type MessageAccessAction, type MessageAccessEntry, type OperatorMessages, type StoredMessage } from './store/message-store';
 export { LOCAL_ACTOR_PREFIX, localActor } from './audit/local-actor';
 export { terminalText } from './cli/terminal-text';

@@ -1,4 +1,5 @@
-import path from 'node:path';
+import { dataFolder, type Whereabouts } from '@portico/platform/data-folder';
+import { SettingsError } from '@portico/platform/settings-error';
 import type { RateLimit } from './store/message-store';
 
 /** What the contact service is told by the server's environment (never by config.json, which is public). */
@@ -22,8 +23,6 @@ export interface ContactSettings {
    */
   leaseSeconds: number;
 }
-
-export class SettingsError extends Error {}
 
 export const RATE_WINDOW_SECONDS = 600;
 
@@ -51,20 +50,6 @@ function httpUrl(name: string, raw: string): string {
     // Reported below.
   }
   throw new SettingsError(`${name} must be an http(s) URL`);
-}
-
-/** Where a command or the server was started: a relative path is taken from `invokedFrom`, the defaults from `rootDir`. */
-export interface Whereabouts {
-  rootDir: string;
-  invokedFrom: string;
-}
-
-/**
- * The data folder: PORTICO_DATA_DIR, a relative one taken from where the
- * command was typed, else `data/` at the repository root.
- */
-export function dataFolder(env: NodeJS.ProcessEnv, where: Whereabouts): string {
-  return env.PORTICO_DATA_DIR ? path.resolve(where.invokedFrom, env.PORTICO_DATA_DIR) : path.join(where.rootDir, 'data');
 }
 
 /** Reads the contact settings, naming the variable at fault. */

@@ -1,23 +1,16 @@
 export type { ActiveReleases, Actor, AuditAction, AuditEntry, Canary, CheckResult, HealthSource, PublishCheckOutcome, PublishChecks, Release, ReleaseHealth, ReleaseState, Scope, ServedCanary, ServedState } from './release';
 export { CANARY_DEFAULTS } from './release';
-export {
-  ReleaseStore,
-  RELEASES_CHANNEL,
-  WATCH_POLL_MS,
-  type AuditInput,
-  type BrokenMark,
-  type CanarySettlement,
-  type CreatedToken,
-  type ListedRelease,
-  type PublishInput,
-  type ReleaseStoreOptions,
-  type SectionState,
-  type SectionSwitch,
-  type ServerSignal,
-  type ShownRelease,
-  type StateRelease,
-  type StoredRelease,
-} from './store/release-store';
+export { ReleaseStore, type ReleaseStoreOptions } from './store/release-store';
+export { Releases, type ListedRelease, type PublishInput, type ServerSignal } from './store/releases';
+export { ActivationHistory } from './store/activation-history';
+export { Canaries, type CanarySettlement } from './store/canaries';
+export { AuditLog, type AuditInput } from './store/audit-log';
+export { Tokens, type CreatedToken } from './store/tokens';
+export { OwnerToken } from './store/owner-token';
+export { WATCH_POLL_MS, type ReleaseWatch } from './store/release-watch';
+export { RELEASES_CHANNEL } from './store/section-lock';
+export type { SectionState, SectionSwitch } from './store/section-states';
+export type { BrokenMark, ShownRelease, StateRelease, StoredRelease } from './store/release-rows';
 export { ReleaseError, type ReleaseErrorKind } from './store/release-error';
 export { CONTROL_BODY_LIMIT, DEFAULT_HEALTH_WINDOW_HOURS, startControlApi, type ControlApi, type ControlApiOptions, type MessagesAdmin } from './control/control-api';
 export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, previewUrl, publicUrlOf, signPreview, verifyPreview, type PreviewGrant } from './preview-link';

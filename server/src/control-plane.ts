@@ -1,6 +1,6 @@
 import { answerConfig } from '@portico/config-server/config-answer';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
-import type { Database } from '@portico/messages';
+import type { Database } from '@portico/platform/database';
 import {
   DEFAULT_HEALTH_RETENTION_DAYS,
   HEALTH_TOKEN_HOURS,
@@ -15,6 +15,7 @@ import {
   type MessagesAdmin,
   type PublishChecks,
   type Release,
+  type ServedState,
   type StoredRelease,
 } from '@portico/releases';
 import { runPublishChecks, type RenderCheck } from '@portico/releases/checks';
@@ -107,14 +108,14 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
   const releaseById = async (id: string): Promise<Release | undefined> => {
     const known = releases.get(id);
     if (known) return known;
-    const found = await opened?.get(id);
+    const found = await opened?.releases.get(id);
     if (!found) return undefined;
     if (releases.size >= RELEASES_KEPT) releases.delete(releases.keys().next().value!);
     releases.set(id, found);
     return found;
   };
   return {
-    read: () => (opened ? opened.served() : Promise.reject(new Error('the release store is not open yet'))),
+    read: () => (opened ? opened.releases.served() : Promise.reject(new Error('the release store is not open yet'))),
     async watch(onChange) {
       let closed = false;
       let watching: { close(): Promise<void> } | undefined;
@@ -143,7 +144,7 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
     },
     async signal(signal) {
       // Before the store is open nothing is judged yet: what is seen then is not kept.
-      await opened?.recordSignal(signal);
+      await opened?.releases.recordSignal(signal);
     },
     async openPreview(token): Promise<PreviewVisit> {
       if (!opened) return { refused: 'invalid' };
@@ -193,7 +194,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
   const store = await ReleaseStore.open(database, { environmentToken: options.environmentToken });
   const health = await HealthStore.open(database);
   if (options.dataDir) {
-    const written = await store.ensureOwnerToken(options.dataDir);
+    const written = await store.ownerToken.ensure(options.dataDir);
     if (written) options.log(`control: a new owner token (every scope) is in ${written}; npm run release on this machine reads it from there`);
   }
   const api = await startControlApi({
@@ -212,27 +213,27 @@ export async function startControlPlane(database: Database, options: ControlPlan
     // The file as visitors get it: the operator's, with the active releases' remotes in it.
     configReport: async () => {
       const answer = await answerConfig({ configPath: options.configPath, basePort: options.basePort, ports: options.ports(), hostHeader: 'localhost' });
-      return configReport(withReleases(answer, (await store.served()).active));
+      return configReport(withReleases(answer, (await store.releases.served()).active));
     },
   });
 
   const recheck = async () => {
-    const { active, canaries } = await store.served().catch((): Awaited<ReturnType<ReleaseStore['served']>> => ({ active: {}, canaries: {} }));
+    const { active, canaries } = await store.releases.served().catch((): ServedState => ({ active: {}, canaries: {} }));
     // The active releases, and each canary's candidate: a candidate whose files fail is rolled back by the judge.
     const served = SECTION_IDS.flatMap((id) => [
       ...(active[id] ? [{ id, role: 'active', releaseId: active[id].id }] : []),
       ...(canaries[id] ? [{ id, role: 'candidate', releaseId: canaries[id].release.id }] : []),
     ]);
     for (const { id, role, releaseId } of served) {
-      const release = await store.get(releaseId).catch(() => undefined);
+      const release = await store.releases.get(releaseId).catch(() => undefined);
       if (!release) continue;
       const problem = await stillServed(release, options).catch((error: unknown) => `the check failed: ${(error as Error).message}`);
       if (problem && !release.broken) {
         // Audited by the store, once.
-        await store.markBroken(release.id, problem);
+        await store.releases.markBroken(release.id, problem);
         options.log(`releases: the ${role} ${id} release ${release.id} is broken: ${problem}`);
       } else if (!problem && release.broken) {
-        await store.clearBroken(release.id);
+        await store.releases.clearBroken(release.id);
       }
     }
   };
@@ -248,7 +249,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
   let pruning: Promise<void> = Promise.resolve();
   const prune = () =>
     (pruning = pruning
-      .then(async () => (await health.deleteOlderThan(retentionDays)) + (await store.deleteCanaryCountsOlderThan(retentionDays)))
+      .then(async () => (await health.deleteOlderThan(retentionDays)) + (await store.canaries.deleteCountsOlderThan(retentionDays)))
       .then((deleted) => {
         if (deleted > 0) options.log(`health: deleted ${deleted} row(s) of hours older than ${retentionDays} days`);
       })
@@ -265,7 +266,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
 
   // Every server judges the canaries; the section's row lock makes each decision once.
   const judge =
-    options.judgeCanaries === false ? undefined : startCanaryJudge({ store, counts: (canary, activeId) => store.canaryCounts(canary, activeId), everyMs: options.judgeEveryMs, log: options.log });
+    options.judgeCanaries === false ? undefined : startCanaryJudge({ store, counts: (canary, activeId) => store.canaries.counts(canary, activeId), everyMs: options.judgeEveryMs, log: options.log });
 
   return {
     store,

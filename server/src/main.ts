@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { apiRoutes, clientNetwork, contactSettings, controlHost, startContactService, type ContactService } from '@portico/messages';
+import { apiRoutes, clientNetwork, contactSettings, startContactService, type ContactService } from '@portico/messages';
+import { controlHost } from '@portico/platform/control-address';
 import { basePort, controlPort } from '@portico/contract/sections';
 import { healthRetentionDays, publicUrlOf, type ReleaseStore } from '@portico/releases';
 import { beaconEndpoint, reportsPerNetworkFrom, type BeaconEndpoint } from './beacon/beacon-endpoint';

@@ -134,11 +134,15 @@ async function visitUntil(browser: Browser, action: string): Promise<{ visits: n
     const entry = await find();
     if (entry) return { visits, seen, entry };
   }
-  // The reports are flushed every 2 s and the judge runs every 5 s: give them one more round.
-  await new Promise((resolve) => setTimeout(resolve, 8000));
-  const entry = await find();
-  if (!entry) throw new Error(`no ${action} after ${MAX_VISITS} visits (seen ${JSON.stringify(seen)}); ${JSON.stringify(await control('GET', '/api/sections'))}`);
-  return { visits: MAX_VISITS, seen, entry };
+  // The reports are flushed every 2 s and the judge runs every 5 s: it may decide a round after the last visit.
+  let entry: Awaited<ReturnType<typeof find>>;
+  await expect
+    .poll(async () => (entry = await find()), {
+      timeout: 15_000,
+      message: `no ${action} after ${MAX_VISITS} visits (seen ${JSON.stringify(seen)})`,
+    })
+    .toBeDefined();
+  return { visits: MAX_VISITS, seen, entry: entry! };
 }
 
 test('a visitor keeps their cohort across ten visits; a healthy candidate is promoted by the judge once it has its visits', async ({ browser }, testInfo) => {

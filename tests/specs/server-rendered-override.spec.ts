@@ -4,9 +4,10 @@ import type { Page } from '@playwright/test';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startFaultServer, type FaultServer } from '../support/fault-server';
 import { expectHydrated } from '../support/page-clock';
-import { expect, serve, test, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
+import { expect, serve, siteRemotes, test, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
 import { SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
 import { watchProblems } from '../support/page-problems';
+import { REPO_ROOT } from '../support/paths';
 
 // A `?remote.contact=` visit to the server-rendered site: the page is
 // rendered on the server like any other, except the overridden section,
@@ -16,10 +17,8 @@ import { watchProblems } from '../support/page-problems';
 
 const SLOT = 9;
 
-/** The manifest watcher polls once a second: a fetch it made of the override would have happened by then. */
-const WATCHER_ROUND_MS = 1500;
-
 const secondContactDist = () => path.join(secondBuildRoot(), 'remote-contact/dist');
+const contactDist = () => path.join(REPO_ROOT, 'remote-contact/dist');
 
 /** The node build's path, as the second build's manifest names it: only a server would ask for it. */
 function nodeBuildPath(dist: string): string {
@@ -30,22 +29,34 @@ function nodeBuildPath(dist: string): string {
 }
 
 /**
- * A server-rendered site whose Contact is its own build, which may be
- * overridden from the second build's origin when `allowed`; the address of
- * a visit that overrides Contact with the second build.
+ * A server-rendered site whose Contact is the repository's build, served
+ * from an origin that counts its requests, which may be overridden from the
+ * second build's origin when `allowed`; the address of a visit that
+ * overrides Contact with the second build, and a wait for two more rounds
+ * of the server's manifest watcher (it polls the configured manifest every
+ * second): anything the server would fetch of the override it has fetched
+ * by then.
  */
 async function withOverrideSite(
   parallelIndex: number,
   allowed: boolean,
-  run: (site: PorticoSite, override: FaultServer, url: string) => Promise<void>,
+  run: (site: PorticoSite, override: FaultServer, url: string, configured: FaultServer & { watcherRounds: () => Promise<void> }) => Promise<void>,
 ) {
-  const override = await startFaultServer(secondContactDist());
+  const [override, configured] = await Promise.all([startFaultServer(secondContactDist()), startFaultServer(contactDist())]);
   const basePort = workerPorts(parallelIndex, SLOT);
-  const site = await serve(basePort, writeConfig(basePort, { allowedRemoteOrigins: allowed ? [override.origin] : [] }));
+  const site = await serve(
+    basePort,
+    writeConfig(basePort, { remotes: { ...siteRemotes(basePort), contact: configured.manifestUrl }, allowedRemoteOrigins: allowed ? [override.origin] : [] }),
+  );
+  const polls = () => configured.requests.filter((request) => request === '/mf-manifest.json').length;
+  const watcherRounds = async () => {
+    const before = polls();
+    await expect.poll(polls, { timeout: 10_000 }).toBeGreaterThanOrEqual(before + 2);
+  };
   try {
-    await run(site, override, `${site.url}/?remote.contact=${encodeURIComponent(override.manifestUrl)}`);
+    await run(site, override, `${site.url}/?remote.contact=${encodeURIComponent(override.manifestUrl)}`, Object.assign(configured, { watcherRounds }));
   } finally {
-    await Promise.all([site.close(), override.close()]);
+    await Promise.all([site.close(), override.close(), configured.close()]);
   }
 }
 
@@ -67,7 +78,7 @@ test.describe('with JavaScript off', () => {
   test('a ?remote.contact= visit shows Home, About Us, the footer and the notice from the server, and Contact as left to the browser', async ({
     page,
   }, testInfo) => {
-    await withOverrideSite(testInfo.parallelIndex, true, async (site, override, url) => {
+    await withOverrideSite(testInfo.parallelIndex, true, async (site, override, url, { watcherRounds }) => {
       const response = await page.goto(url);
       expect(await response?.text()).toContain('id="portico-page-data"');
       // The page's CSP lets the browser load the override, as the client-rendered page's does.
@@ -82,7 +93,7 @@ test.describe('with JavaScript off', () => {
       await expect(overrideNotice(page)).toContainText(`the Contact us section comes from ${override.manifestUrl}`);
       await expect(page.getByRole('contentinfo')).toContainText(sampleConfig.address ?? '');
 
-      await page.waitForTimeout(WATCHER_ROUND_MS);
+      await watcherRounds();
       // No script ran: whatever the override's origin was asked for, the server asked.
       expect(override.requests).toEqual([]);
     });
@@ -99,9 +110,9 @@ test('a ?remote.contact= visit hydrates with no error and shows the override’s
       if (document.readyState === 'interactive') Object.assign(window, { serverHeading: document.querySelector('#home h2') });
     });
   });
-  await withOverrideSite(testInfo.parallelIndex, true, async (site, override, url) => {
+  await withOverrideSite(testInfo.parallelIndex, true, async (_site, override, url, configured) => {
     const fromBrowser = browserRequests(page, override.origin);
-    const configuredContact = browserRequests(page, site.origin(3));
+    const configuredContact = browserRequests(page, configured.origin);
     await page.goto(`${url}#contact`);
 
     const contact = page.getByRole('tabpanel', { name: 'Contact us' });
@@ -114,7 +125,7 @@ test('a ?remote.contact= visit hydrates with no error and shows the override’s
       true,
     );
 
-    await page.waitForTimeout(WATCHER_ROUND_MS);
+    await configured.watcherRounds();
     // Every request the override's origin got was the browser's, and none was for its node build.
     expect(fromBrowser).toEqual(expect.arrayContaining(['/mf-manifest.json', '/remoteEntry.js']));
     expect([...override.requests].sort()).toEqual([...fromBrowser].sort());

@@ -1,5 +1,5 @@
 import { SECTION_OUTCOME_EVENT } from '../health/visit-outcomes';
-import { ISLAND_ATTRIBUTE } from '../remotes/island-contract';
+import { ISLAND_ATTRIBUTE, islandContainers } from '../remotes/island-contract';
 
 /** Where a language switch leaves what was typed, for the page in the other language to put back. */
 export const DRAFTS_KEY = 'portico:drafts';
@@ -7,10 +7,14 @@ export const DRAFTS_KEY = 'portico:drafts';
 type Field = HTMLInputElement | HTMLTextAreaElement;
 const TEXT_TYPES = ['text', 'tel', 'email', 'search', 'url', 'number'];
 
-/** Each field a visitor types into, in the sections, by `<section>/<name>`: the same in both languages and however the section was rendered. */
+/**
+ * Each field a visitor types into, in the sections, by `<section>/<name>`:
+ * the same in both languages and however the section was rendered. A field
+ * is its container's section's, whatever markers a section's HTML holds.
+ */
 function draftFields(root: ParentNode): Map<string, Field> {
   const fields = new Map<string, Field>();
-  for (const island of root.querySelectorAll(`[${ISLAND_ATTRIBUTE}]`)) {
+  for (const island of islandContainers(root)) {
     for (const field of island.querySelectorAll<Field>('input[name], textarea[name]')) {
       const typed = field instanceof HTMLTextAreaElement || (TEXT_TYPES.includes(field.type) && field.tabIndex !== -1);
       if (typed) fields.set(`${island.getAttribute(ISLAND_ATTRIBUTE)}/${field.name}`, field);

@@ -1,6 +1,6 @@
 import { hydratesOn, type Hydration } from '@portico/contract/hydration';
 import type { SectionId } from '@portico/contract/sections';
-import { ISLAND_ATTRIBUTE, islandContainerIn } from '../remotes/island-contract';
+import { ISLAND_ATTRIBUTE, islandAround, islandContainerIn } from '../remotes/island-contract';
 
 export interface IslandPlan {
   section: SectionId;
@@ -64,7 +64,7 @@ export function watchIslands(doc: Document, plans: readonly IslandPlan[], reques
   const interactive = waiting.filter(({ hydration }) => hydratesOn(hydration, 'interaction'));
   if (interactive.length > 0) {
     const onEvent = (event: Event) => {
-      const island = event.target instanceof Element ? event.target.closest(`[${ISLAND_ATTRIBUTE}]`) : null;
+      const island = event.target instanceof Element ? islandAround(event.target) : null;
       const section = island?.getAttribute(ISLAND_ATTRIBUTE);
       if (interactive.some((plan) => plan.section === section)) ask(section as SectionId);
     };

@@ -1,4 +1,6 @@
+import { languageFromSearch, searchWithLanguage } from '@portico/contract/languages';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { inShell } from '../remotes/island-contract';
 import { STICKY_HEADER_PROPERTY } from '../shell/sticky-header';
 import { saveDrafts } from './form-drafts';
 
@@ -16,6 +18,9 @@ export interface ShellBehaviourOptions {
   /** Where drafts go on a language switch; session storage in the page. */
   storage?: Storage;
 }
+
+const TAB = '.section-tabs [role="tab"]';
+const LANGUAGE_LINK = '.language-switch a[href]';
 
 const isPlainClick = (event: MouseEvent) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
@@ -38,7 +43,19 @@ const isPlainClick = (event: MouseEvent) => event.button === 0 && !event.metaKey
  */
 export function startShellBehaviour(doc: Document, options: ShellBehaviourOptions = {}): () => void {
   const win = doc.defaultView!;
-  const tabs = () => [...doc.querySelectorAll<HTMLAnchorElement>('.section-tabs [role="tab"]')];
+  // The shell's own elements only: a section's HTML may use the same classes and roles, and is never the shell.
+  const shellAll = <E extends Element>(selector: string) => [...doc.querySelectorAll<E>(selector)].filter(inShell);
+  const shellOne = <E extends Element>(selector: string) => shellAll<E>(selector)[0] ?? null;
+  const shellAround = <E extends Element>(target: Element | null, selector: string) => {
+    const found = target?.closest<E>(selector);
+    return found && inShell(found) ? found : null;
+  };
+  const tabs = () => shellAll<HTMLAnchorElement>(TAB);
+  // Its id is the shell's (no section's HTML may take it); a panel is never inside a section's markup either.
+  const panelOf = (id: string) => {
+    const panel = doc.getElementById(id);
+    return panel && inShell(panel) ? panel : null;
+  };
   const idOf = (tab: Element) => tab.getAttribute('aria-controls') as SectionId;
 
   const show = (active: SectionId) => {
@@ -48,15 +65,18 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
       tab.tabIndex = selected ? 0 : -1;
     }
     for (const id of SECTION_IDS) {
-      const panel = doc.getElementById(id);
+      const panel = panelOf(id);
       if (panel?.getAttribute('role') === 'tabpanel') panel.hidden = id !== active;
     }
-    doc.querySelector('.site-main')?.setAttribute(ENHANCED_ATTRIBUTE, '');
-    const skip = doc.querySelector<HTMLAnchorElement>('.skip-link');
+    shellOne('.site-main')?.setAttribute(ENHANCED_ATTRIBUTE, '');
+    const skip = shellOne<HTMLAnchorElement>('.skip-link');
     if (skip) skip.setAttribute('href', `#${active}`);
-    // The language links keep the section shown.
-    for (const link of doc.querySelectorAll<HTMLAnchorElement>('.language-switch a[href]')) {
+    // The language links keep the section shown, and the address's whole
+    // query: the server wrote only what changes the page (a campaign's tag
+    // is not rendered into it), the visitor's address holds the rest.
+    for (const link of shellAll<HTMLAnchorElement>(LANGUAGE_LINK)) {
       const url = new URL(link.href, win.location.href);
+      url.search = searchWithLanguage(win.location.search, languageFromSearch(url.search));
       url.hash = win.location.hash;
       link.setAttribute('href', `${url.pathname}${url.search}${url.hash}`);
     }
@@ -67,7 +87,7 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
   const scrollTo = (id: SectionId) => {
     const reduceMotion = win.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
     win.scrollTo({ top: 0 });
-    doc.getElementById(id)?.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
+    panelOf(id)?.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
   };
 
   const select = (id: SectionId) => {
@@ -80,15 +100,15 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
 
   const onClick = (event: MouseEvent) => {
     const target = event.target instanceof Element ? event.target : null;
-    const tab = target?.closest<HTMLAnchorElement>('.section-tabs [role="tab"]');
+    const tab = shellAround<HTMLAnchorElement>(target, TAB);
     if (tab && isPlainClick(event)) {
       event.preventDefault();
       select(idOf(tab));
       return;
     }
-    const skip = target?.closest('.skip-link');
+    const skip = shellAround(target, '.skip-link');
     if (skip) {
-      const panel = doc.getElementById(current());
+      const panel = panelOf(current());
       if (!panel) return;
       event.preventDefault();
       panel.focus({ preventScroll: true });
@@ -96,7 +116,7 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
       panel.scrollIntoView({ block: 'start' });
       return;
     }
-    const language = target?.closest<HTMLAnchorElement>('.language-switch a[href]');
+    const language = shellAround<HTMLAnchorElement>(target, LANGUAGE_LINK);
     if (language && isPlainClick(event)) {
       if (language.getAttribute('aria-current') === 'true') {
         event.preventDefault();
@@ -108,7 +128,7 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    const tab = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('.section-tabs [role="tab"]') : null;
+    const tab = shellAround<HTMLAnchorElement>(event.target instanceof Element ? event.target : null, TAB);
     if (!tab) return;
     const all = tabs();
     const from = all.indexOf(tab);
@@ -128,7 +148,7 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
 
   // The sticky header's real height: it depends on the language, the width
   // and the reader's text size, so no constant in CSS would fit them all.
-  const header = doc.querySelector<HTMLElement>('.site-header');
+  const header = shellOne<HTMLElement>('.site-header');
   const publish = () => {
     if (!header) return;
     const sticky = win.getComputedStyle(header).position === 'sticky';
@@ -146,7 +166,7 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
   // the reader's own place.
   const arrival = () => {
     const id = win.location.hash.replace(/^#/, '');
-    const panel = (SECTION_IDS as readonly string[]).includes(id) ? doc.getElementById(id) : null;
+    const panel = (SECTION_IDS as readonly string[]).includes(id) ? panelOf(id) : null;
     const navigation = win.performance?.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
     if (!panel || !header || navigation?.type === 'reload' || navigation?.type === 'back_forward') return;
     if (panel.getBoundingClientRect().top < header.getBoundingClientRect().bottom) panel.scrollIntoView({ block: 'start' });

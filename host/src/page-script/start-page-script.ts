@@ -3,12 +3,13 @@ import { reportConfigToConsole } from '@portico/shared-config/config-warnings';
 import type { SiteConfig } from '@portico/shared-config/config';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { type PageData } from '@portico/contract/page-data';
-import { refusedOverrideWarning } from '@portico/contract/override';
+import { refusedOverrideWarning, resolveRemotes } from '@portico/contract/override';
 import { readPageData } from '../app/read-page-data';
 import { noteArrival } from '../health/visit-outcomes';
 import { startVisitReport } from '../health/visit-report';
 import {
   ISLAND_ATTRIBUTE,
+  islandAround,
   islandContainerIn,
   ISLAND_HYDRATED_EVENT,
   ISLAND_REQUESTED_EVENT,
@@ -32,7 +33,7 @@ function holdSubmitsUntilHydrated(doc: Document): () => void {
   const held = new Map<HTMLFormElement, HTMLElement | null>();
   const hold = (event: Event) => {
     const form = event.target instanceof HTMLFormElement ? event.target : null;
-    const island = form?.closest(`[${ISLAND_ATTRIBUTE}]`) ?? null;
+    const island = form && islandAround(form);
     if (!form || !island || isHydrated(island)) return;
     event.preventDefault();
     held.set(form, (event as SubmitEvent).submitter);
@@ -135,7 +136,9 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   reportConfigToConsole(data?.problems ?? []);
   // A section team trying its build with ?remote.<section>= learns at once
   // why the page shows the configured one, not when an island happens to start.
-  for (const refused of data?.refusedOverrides ?? []) console.warn(refusedOverrideWarning(refused));
+  // The same rule the server and the host's script apply, on the address and the origins the server read.
+  const search = doc.defaultView?.location.search ?? '';
+  for (const refused of data ? resolveRemotes({}, data.allowedRemoteOrigins, search).refused : []) console.warn(refusedOverrideWarning(refused));
   // An older version of the site may have left a service worker that would
   // pin stale remotes; its removal is in a chunk of its own, fetched only then.
   void doc.defaultView?.navigator.serviceWorker?.getRegistrations().then((registrations) => {

@@ -3,24 +3,37 @@
  * React root of its own): no React here, so bootstrap reads it before
  * React's chunk has arrived.
  */
+import { ISLAND_ATTRIBUTE } from '@portico/contract/page-parts';
 import type { SectionId } from '@portico/contract/sections';
 
+export { ISLAND_ATTRIBUTE, ISLAND_STATE_ATTRIBUTE, islandIdPrefix } from '@portico/contract/page-parts';
+
+const ISLAND = `[${ISLAND_ATTRIBUTE}]`;
+
 /**
- * The `identifierPrefix` of a section's React root, on the server (its
- * section worker) and in the browser (its island) alike: the ids `useId`
- * gives inside a section then match between the two, and never clash with
- * the shell's or another section's, though each is a root of its own.
+ * The section's container around `element`, or null in the shell. The
+ * outermost one: the shell never puts a container inside another, so a
+ * marker inside one is part of that section's HTML, not a section of its own.
  */
-export function islandIdPrefix(section: SectionId): string {
-  return `${section}-`;
+export function islandAround(element: Element): Element | null {
+  let island = element.closest(ISLAND);
+  for (let outer = island?.parentElement?.closest(ISLAND); outer; outer = outer.parentElement?.closest(ISLAND)) island = outer;
+  return island;
 }
 
-/** The attribute that marks each section's container, for the browser to find before React starts. */
-export const ISLAND_ATTRIBUTE = 'data-section-island';
+/** Whether `element` is the shell's own, outside every section's markup. */
+export function inShell(element: Element): boolean {
+  return element.closest(ISLAND) === null;
+}
+
+/** Every section's container in `root`, found by position: the shell's, never a marker inside a section's HTML. */
+export function islandContainers(root: ParentNode): Element[] {
+  return [...root.querySelectorAll(ISLAND)].filter((element) => !element.parentElement?.closest(ISLAND));
+}
 
 /** A section's container in `doc`, where the shell rendered one. */
-export function islandContainerIn(doc: Document, section: SectionId): Element | null {
-  return doc.querySelector(`[${ISLAND_ATTRIBUTE}="${section}"]`);
+export function islandContainerIn(doc: ParentNode, section: SectionId): Element | null {
+  return islandContainers(doc).find((element) => element.getAttribute(ISLAND_ATTRIBUTE) === section) ?? null;
 }
 
 /**
@@ -47,13 +60,7 @@ export interface IslandStart {
   hydrate: boolean;
 }
 
-/**
- * Where an island is, on its container, for the page script and the host's
- * script to agree without sharing any code at run time: `requested` (the
- * page script asked for it), `hydrated` (its React root has hydrated the
- * server's HTML, or rendered the section afresh).
- */
-export const ISLAND_STATE_ATTRIBUTE = 'data-island-state';
+/** Where an island is (ISLAND_STATE_ATTRIBUTE's values): the page script asked for it, or its React root has taken it. */
 export type IslandState = 'requested' | 'hydrated';
 
 /** Fired on the document when an island is requested (detail: its section id), and when one is hydrated. */

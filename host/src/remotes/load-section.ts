@@ -2,7 +2,8 @@ import { MANIFEST_TOO_LARGE, readManifest, type Manifest } from '@portico/contra
 import { loadRemote } from '@module-federation/enhanced/runtime';
 import { type RemoteLoading, type SectionModule, type SiteConfig } from '@portico/shared-config';
 import { EXPOSED_SECTION, remoteNameOf, SECTION_IDS, type SectionId } from '@portico/contract/sections';
-import { checkManifest, readManifestBody } from './check-manifest';
+import { checkManifest } from '@portico/contract/manifest-check';
+import { readManifestBody } from './read-manifest-body';
 import { classifyFailure, isTransientStatus, RemoteFault, type FailureDetail } from './classify-failure';
 import { pageShares, pendingScriptOf, registerCheckedRemote, settleRemote, type CheckedManifest, type LoadProgress } from './federation-runtime';
 import { manifestPins, sriMatches } from './remote-integrity';

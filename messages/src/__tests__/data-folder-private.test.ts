@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs, { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { privateDataFolder } from '../store/data-folder';
+import { privateDataFolder } from '@portico/platform/data-folder';
 import { openStore } from '../contact-service';
 import { contactSettings } from '../settings';
 

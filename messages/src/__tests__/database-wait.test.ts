@@ -5,9 +5,8 @@ import { startContactService, type ContactService } from '../contact-service';
 import { directOrigin } from '../testing/direct-origin';
 import { contactSettings } from '../settings';
 import { serveApi } from '../testing/api-server';
-import { serverTestsRun } from '../testing/databases';
 import { formBody, postContact } from '../testing/http-client';
-import { startTestPostgres, type TestPostgres } from '../testing/test-postgres';
+import { serverTestsRun, startTestPostgres, type TestPostgres } from '@portico/platform/testing';
 
 /**
  * A database server that is away when `npm run serve` starts does not stop

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { mailChannel, SIGNATURE_HEADER, webhookChannel } from '../delivery/channels';
 import { startDeliverer, type Deliverer } from '../delivery/deliverer';
 import { MessageStore } from '../store/message-store';
-import { anyTestDatabase, type TestDatabase } from '../testing/databases';
+import { anyTestDatabase, type TestDatabase } from '@portico/platform/testing';
 import { startSmtpSink } from '../testing/smtp-sink';
 import { startWebhookReceiver, waitFor } from '../testing/webhook-receiver';
 import type { ContactMessage } from '../contact-message';

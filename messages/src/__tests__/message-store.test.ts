@@ -1,4 +1,4 @@
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '../testing/databases';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { MessageStore } from '../store/message-store';
 import type { ContactMessage } from '../contact-message';
 

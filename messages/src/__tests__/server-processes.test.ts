@@ -1,5 +1,5 @@
-import { openServerDatabase, type Database } from '../store/database';
-import { serverTestDatabase, serverTestsRun, type TestDatabase } from '../testing/databases';
+import { openServerDatabase, type Database } from '@portico/platform/database';
+import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { formBody, postContact, type Answer } from '../testing/http-client';
 import { startServerProcess, type ServerProcess } from '../testing/server-process';
 import { startWebhookReceiver, waitFor, type ReceivedCall } from '../testing/webhook-receiver';

@@ -1,8 +1,9 @@
 import { localActor } from '../audit/local-actor';
-import { controlToken, controlUrl, type ControlToken } from '../control/control-address';
+import { controlToken, controlUrl, type ControlToken } from '@portico/platform/control-address';
 import { openStore } from '../contact-service';
-import { SettingsError, type ContactSettings } from '../settings';
-import { folderHolder } from '../store/data-folder';
+import { SettingsError } from '@portico/platform/settings-error';
+import type { ContactSettings } from '../settings';
+import { folderHolder } from '@portico/platform/data-folder';
 import type { OperatorMessages } from '../store/message-store';
 import { messagesRoutes } from '../control/messages-contract';
 import { ApiAnswerMismatch, apiClient, ApiRefusal, ApiUnreachable, type AnswerOf, type ApiRoute, type CallInput } from '@portico/platform/api';

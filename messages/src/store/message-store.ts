@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ContactMessage, MessageLanguage } from '../contact-message';
+import type { Database, Sql } from '@portico/platform/database';
 import type { MESSAGE_ACCESS_ACTIONS } from '../control/messages-contract';
-import type { Database, Sql } from './database';
 import { migrate } from './migrations';
 
 /** At most `max` new messages per client (`clientNetwork`: an IPv4 address, an IPv6 /64) in any `windowSeconds`. */

@@ -1,7 +1,4 @@
-// For other packages' tests that need the databases the store runs on: the
-// embedded one in a temp folder and a throwaway PostgreSQL server.
-export { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from './databases';
-export { postgresMissing, postgresRequired, startTestPostgres, type TestPostgres } from './test-postgres';
+// For other packages' tests of the contact endpoint and the contact service.
 export { serveApi } from './api-server';
 export { directOrigin } from './direct-origin';
 export { formBody, postContact } from './http-client';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Sql } from '@portico/messages';
+import type { Sql } from '@portico/platform/database';
 import { parseVitalKey, type Histogram } from '../health/vital-histogram';
 
 /**

@@ -1,7 +1,8 @@
 import type { SectionId } from '@portico/contract/sections';
 import type { Canary } from '../release';
 import { JUDGE_ACTOR } from '../scopes';
-import type { ReleaseStore } from '../store/release-store';
+import type { Canaries } from '../store/canaries';
+import type { Releases } from '../store/releases';
 import type { CanaryCounts } from './canary-counts';
 import { judgeCanary, type CanaryDecision } from './decide-canary';
 
@@ -11,11 +12,11 @@ export const JUDGE_EVERY_MS = 5000;
 // Declared with the server's other actors, which no token may be named.
 export { JUDGE_ACTOR };
 
-/** What the judge reads of a canary: both releases' counts since it started, its own only (ReleaseStore.canaryCounts). */
+/** What the judge reads of a canary: both releases' counts since it started, its own only (Canaries.counts). */
 export type CanaryCountsSource = (canary: Canary, activeId: string) => Promise<CanaryCounts>;
 
 export interface CanaryJudgeOptions {
-  store: Pick<ReleaseStore, 'canaries' | 'active' | 'settleCanary'>;
+  store: { canaries: Pick<Canaries, 'running' | 'settle'>; releases: Pick<Releases, 'active'> };
   counts: CanaryCountsSource;
   everyMs?: number;
   log: (line: string) => void;
@@ -49,7 +50,7 @@ export function startCanaryJudge(options: CanaryJudgeOptions): CanaryJudge {
   const judge = async (section: SectionId, activeId: string, canary: Canary) => {
     const counts = await options.counts(canary, activeId);
     let decision: CanaryDecision | undefined;
-    const settled = await store.settleCanary(
+    const settled = await store.canaries.settle(
       section,
       { release: canary.release.id, startedAt: canary.startedAt },
       (now, activeNow) => {
@@ -67,7 +68,7 @@ export function startCanaryJudge(options: CanaryJudgeOptions): CanaryJudge {
   const round = async () => {
     const problems: string[] = [];
     try {
-      const [canaries, active] = await Promise.all([store.canaries(), store.active()]);
+      const [canaries, active] = await Promise.all([store.canaries.running(), store.releases.active()]);
       for (const [section, canary] of Object.entries(canaries) as [SectionId, Canary][]) {
         const activeId = active[section]?.id;
         // A canary is started beside an active release, and an activation ends it: none here means it ended meanwhile.

@@ -1,6 +1,6 @@
 import type { Manifest } from '@portico/contract/manifest';
 import { EXPOSED_SECTION, remoteNameOf, type SectionId } from '@portico/contract/sections';
-import { inspectManifest } from '@portico/host/manifest-check';
+import { inspectManifest } from '@portico/contract/manifest-check';
 
 /**
  * Shared modules a section must take from the host, or it would run a
@@ -29,7 +29,7 @@ export interface SectionReport {
 }
 
 /**
- * The page's own check (`@portico/host/manifest-check`, with the host's
+ * The page's own check (`@portico/contract/manifest-check`, with the host's
  * installed versions as what the page shares), plus what a deploy adds:
  * the remote's name, and the singletons.
  */

@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
-import { controlToken, controlUrl, dataFolder, SettingsError, terminalText, type Whereabouts } from '@portico/messages';
+import { terminalText } from '@portico/messages';
+import { controlToken, controlUrl } from '@portico/platform/control-address';
+import { dataFolder, type Whereabouts } from '@portico/platform/data-folder';
+import { SettingsError } from '@portico/platform/settings-error';
 import type { z } from 'zod';
 import { CONTROL_PORT_OFFSET, DEFAULT_PORT, type SectionId } from '@portico/contract/sections';
 import { ApiAnswerMismatch, apiClient, ApiRefusal, ApiUnreachable, type AnswerOf, type ApiRoute, type CallInput } from '@portico/platform/api';

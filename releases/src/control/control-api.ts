@@ -123,7 +123,7 @@ function authenticate(context: ControlContext, limit: FailedAuthLimit) {
     const address = req.socket.remoteAddress ?? 'unknown';
     const bearer = /^Bearer +(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     if (!bearer) throw new HttpRefusal(401, 'a token is needed: Authorization: Bearer <token>', {}, { 'WWW-Authenticate': 'Bearer' });
-    const actor = await context.store.authenticate(bearer);
+    const actor = await context.store.tokens.authenticate(bearer);
     if (!actor) {
       const wait = limit.retryAfter(address);
       if (wait !== undefined) throw new HttpRefusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });

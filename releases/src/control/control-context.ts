@@ -76,7 +76,7 @@ export class ControlContext {
 
   /** The release `id` must exist (404) and be of a section the token covers (403); its section's match is the store's (409). */
   async needReleaseOf(actor: Actor, id: string): Promise<void> {
-    const release = await this.store.get(id);
+    const release = await this.store.releases.get(id);
     if (!release) throw new HttpRefusal(404, `no release ${id}`);
     this.needSection(actor, release.section);
   }

@@ -63,8 +63,8 @@ export class PublishGate {
     for (const run of runs) {
       const [only, ...others] = run.sections;
       const window = `${this.limit.max} refused publishes in ${this.limit.windowMs / 60_000} minutes`;
-      await this.store
-        .audit({
+      await this.store.audit
+        .record({
           actor: run.token,
           action: 'publish-refused',
           section: others.length === 0 ? only : null,

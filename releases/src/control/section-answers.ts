@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { SectionId } from '@portico/contract/sections';
 import { noVisits, type HealthSource, type ReleaseHealth } from '../release';
 import type { CanaryCounts } from '../canary/canary-counts';
-import type { ReleaseStore, SectionState } from '../store/release-store';
+import type { ReleaseStore } from '../store/release-store';
+import type { SectionState } from '../store/section-states';
 import { DEFAULT_HEALTH_WINDOW_HOURS, type judgedSchema, type shownSectionSchema } from './control-contract';
 
 /** A section as `GET /api/sections` and the canary routes answer it. */
@@ -26,7 +27,7 @@ export async function sectionAnswers(options: SectionAnswersOptions, sections: r
   const { store, log } = options;
   // One section (a canary route's answer): only its state is read.
   const only = sections.length === 1 ? sections[0] : undefined;
-  const [states, configured] = await Promise.all([store.sectionStates(only), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
+  const [states, configured] = await Promise.all([store.releases.sectionStates(only), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
   // The health failing must not fail the answer: a canary route answers after its change is committed.
   const healths = await Promise.all(
     sections.map((section) =>
@@ -57,7 +58,7 @@ export async function sectionAnswers(options: SectionAnswersOptions, sections: r
 async function judgedOf({ store, log }: SectionAnswersOptions, section: SectionId, state: SectionState): Promise<{ judged?: Record<string, z.input<typeof judgedSchema>> }> {
   if (!state.canary || !state.candidate || !state.active) return {};
   try {
-    const counts = await store.canaryCounts({ id: state.canary.id, release: state.candidate }, state.active.id);
+    const counts = await store.canaries.counts({ id: state.canary.id, release: state.candidate }, state.active.id);
     const side = ({ networks, signals }: CanaryCounts['active']) => ({ networks: networks.filter((network) => network.visits > 0).length, ...signals });
     return { judged: { [state.active.id]: side(counts.active), [state.candidate.id]: side(counts.candidate) } };
   } catch (error) {

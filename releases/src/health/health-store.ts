@@ -1,6 +1,6 @@
 import { FAILURE_CLASSES, VITALS, type FailureClass, type Vital } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
-import { applyMigrations, type Database, type Sql } from '@portico/messages';
+import { applyMigrations, type Database, type Sql } from '@portico/platform/database';
 import { addNetworkCounts, type CanaryNetworkCount } from '../canary/canary-counts';
 import { noVisits, type HealthSource, type ReleaseHealth } from '../release';
 import { parseVitalKey, percentiles, type Histogram } from './vital-histogram';

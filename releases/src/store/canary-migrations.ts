@@ -1,4 +1,4 @@
-import { applyMigrations, type Database } from '@portico/messages';
+import { applyMigrations, type Database } from '@portico/platform/database';
 
 /**
  * The canaries' schema: a plan of its own (its own table of applied steps and

@@ -1,8 +1,8 @@
-import { applyMigrations, type Database } from '@portico/messages';
+import { applyMigrations, type Database } from '@portico/platform/database';
 
 /**
  * The releases' schema, numbered apart from the messages' (their own table
- * of applied steps and their own lock), in the messages' database. A step is
+ * of applied steps and their own lock), in the database they share. A step is
  * never edited once released: change the schema by adding the next one.
  */
 const STEPS: readonly string[] = [

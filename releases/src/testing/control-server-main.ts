@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const settings = contactSettings(process.env, { rootDir: path.resolve(__dirname, '../../..'), invokedFrom: process.cwd() });
   const service = await startContactService({ settings, requestOrigin: directOrigin, log });
   const store = await ReleaseStore.open(service.database, { environmentToken: process.env.PORTICO_CONTROL_TOKEN || undefined });
-  const written = await store.ensureOwnerToken(settings.dataDir);
+  const written = await store.ownerToken.ensure(settings.dataDir);
   if (written) log(`control: the owner token is in ${written}`);
   const contact = await serveApi(service);
   const control = await startControlApi({

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BEACON_PATH, VISIT_PATH, type VisitReport } from '@portico/contract/beacon';
 import { APP_DIRS, APP_NAMES } from '@portico/contract/sections';
-import { clientNetwork, type Database } from '@portico/messages';
-import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { clientNetwork } from '@portico/messages';
+import type { Database } from '@portico/platform/database';
+import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { HealthStore, judgeCanary, JUDGE_ACTOR, ReleaseStore, type Canary } from '@portico/releases';
 import { beaconEndpoint, type BeaconEndpoint } from '../beacon/beacon-endpoint';
 import { releaseFeed, startControlPlane, type ControlPlane } from '../control-plane';
@@ -113,10 +114,10 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
     const publish = async () => {
       builds++;
       const input = { section: 'contact' as const, manifestUrl: `https://cdn.example/contact/${builds}/mf-manifest.json`, integrity: `sha384-${builds}`, version: '1.0.0', buildId: `b${builds}`, createdBy: 'ci', checks: [] };
-      return (await store.publish(input)).release.id;
+      return (await store.releases.publish(input)).release.id;
     };
     active = await publish();
-    await store.activate('contact', active, 'integrator');
+    await store.history.activate('contact', active, 'integrator');
     candidates.push(await publish(), await publish(), await publish());
   });
 
@@ -133,7 +134,7 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
 
   // A test that failed half-way must not leave its canary to the next.
   afterEach(async () => {
-    if ((await store.canaries()).contact) await store.abortCanary('contact', 'integrator', 'abort');
+    if ((await store.canaries.running()).contact) await store.canaries.abort('contact', 'integrator', 'abort');
     await bothServe(undefined);
   });
 
@@ -284,12 +285,12 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
   /** The judge's round, and what it decided: the audit entry, or what it would say now. */
   async function judged(canary: Canary): Promise<{ action: string; detail: string; networks: { candidate: number; active: number } }> {
     await flush();
-    const counts = await store.canaryCounts(canary, active);
+    const counts = await store.canaries.counts(canary, active);
     await control.judge!.judgeNow();
-    const entry = (await store.auditLog({ sections: ['contact'], limit: 1 }))[0]!;
+    const entry = (await store.audit.list({ sections: ['contact'], limit: 1 }))[0]!;
     const networks = { candidate: counts.candidate.networks.length, active: counts.active.networks.length };
     if (entry.actor === JUDGE_ACTOR && entry.release === canary.release.id) return { action: entry.action, detail: entry.detail, networks };
-    const now = (await store.canaries()).contact ?? canary;
+    const now = (await store.canaries.running()).contact ?? canary;
     const decision = judgeCanary(now, counts, active);
     return { action: 'running', detail: decision.reason, networks };
   }
@@ -302,7 +303,7 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
     );
 
   test(`${FORGED} forged failures from one network do not roll back a healthy canary at the default settings; each report counts once though sent to both servers`, async () => {
-    const canary = await store.startCanary('contact', candidates[0]!, { percent: 50 }, 'integrator');
+    const canary = await store.canaries.start('contact', candidates[0]!, { percent: 50 }, 'integrator');
     await bothServe(canary);
     await realTraffic(8, 0);
     await flush();
@@ -315,11 +316,11 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
     print('a healthy canary', done, outcome);
     expect(done.counted).toBe(FORGED);
     expect(outcome.action).toBe('running');
-    expect((await store.canaries()).contact?.id).toBe(canary.id);
+    expect((await store.canaries.running()).contact?.id).toBe(canary.id);
   });
 
   test(`${FORGED} forged successes for a failing candidate and failures for the active release from one network do not promote it at the default settings`, async () => {
-    const canary = await store.startCanary('contact', candidates[1]!, { percent: 50, promoteAfterVisits: 60 }, 'integrator');
+    const canary = await store.canaries.start('contact', candidates[1]!, { percent: 50, promoteAfterVisits: 60 }, 'integrator');
     await bothServe(canary);
     const before = await visitsOfBoth(canary);
     const done = await attack((release) => (release === canary.release.id ? { failed: false, lcp: 200 } : { failed: true, lcp: 90_000 }));
@@ -335,21 +336,21 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
     expect(outcome.action).not.toBe('promote');
     // Half its real visits fail: the judge rolls it back, as it should.
     expect(outcome.action).toBe('auto-rollback');
-    expect((await store.served()).active.contact?.id).toBe(active);
+    expect((await store.releases.served()).active.contact?.id).toBe(active);
   });
 
   test('a canary started again in the same hour, of the same release, starts from zero', async () => {
     // The premise is one hour for both canaries: not in the last seconds of one.
     const toNextHour = 3_600_000 - (Date.now() % 3_600_000);
     if (toNextHour < 10_000) await new Promise((resolve) => setTimeout(resolve, toNextHour + 100));
-    const first = await store.startCanary('contact', candidates[2]!, { percent: 50, minNetworks: 1, minVisits: 10 }, 'integrator');
+    const first = await store.canaries.start('contact', candidates[2]!, { percent: 50, minNetworks: 1, minVisits: 10 }, 'integrator');
     await bothServe(first);
     // Failing visits, below minVisits: then an operator aborts.
     for (const network of REAL_NETWORKS.slice(0, 3)) for (let visit = 0; visit < 3; visit++) await realVisit(network, CANDIDATE_BUCKET, true);
     await flush();
-    await store.abortCanary('contact', 'integrator', 'abort');
+    await store.canaries.abort('contact', 'integrator', 'abort');
     await bothServe(undefined);
-    const again = await store.startCanary('contact', candidates[2]!, { percent: 50, minNetworks: 1, minVisits: 10 }, 'integrator');
+    const again = await store.canaries.start('contact', candidates[2]!, { percent: 50, minNetworks: 1, minVisits: 10 }, 'integrator');
     await bothServe(again);
     expect(new Date(again.startedAt).getUTCHours()).toBe(new Date(first.startedAt).getUTCHours());
     // One failing visit more: nine before it are in the same hour's health, none in the new canary's counts.

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Database } from '@portico/messages';
-import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import type { Database } from '@portico/platform/database';
+import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { existingBuild } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { serveDist, type DistServer } from '@portico/testing/serve-dist';
 import { releaseFeed, startControlPlane, type ControlPlane } from '../control-plane';
 import { startPortico, type RunningPortico } from '../portico-server';
-import { RENDER_LOOP, RENDER_THROWS } from '../ssr/__tests__/hostile-builds';
+import { RENDER_LOOP, RENDER_THROWS } from '@portico/testing/hostile-builds';
 
 // Releases end to end below the browser: a control API publishing real
 // builds through every check (the render check in the server's own section
@@ -231,7 +231,7 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     const manifest = (host.overrides.get('/mf-manifest.json') as { body: string }).body;
     const integrity = `sha384-${createHash('sha384').update(manifest).digest('base64')}`;
     const input = { section: 'contact' as const, manifestUrl: `${host.origin}/mf-manifest.json`, integrity, version: '1.0.0', buildId, createdBy: 'ci', checks: [] };
-    return (await control.store.publish(input)).release.id;
+    return (await control.store.releases.publish(input)).release.id;
   }
   const loopingRelease = () => straightRelease(looping, 'loops-later');
 

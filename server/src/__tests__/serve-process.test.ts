@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
-import { HostileCdn, MICROTASK_LOOP, stealPayload } from '../ssr/__tests__/hostile-builds';
+import { HostileCdn, MICROTASK_LOOP, stealPayload } from '@portico/testing/hostile-builds';
 
 // `npm run serve`'s own program, as an operator runs it, with secrets in its
 // environment and messages in its data folder, against section builds that
-// try to take them (ssr/__tests__/hostile-builds.ts).
+// try to take them (@portico/testing/hostile-builds).
 
 jest.setTimeout(120_000);
 

@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import { ByteCache } from './byte-cache';
 import type { PageScriptCode } from './inline-page-script';
 import { compressPage, type EncodedPage, type PageEncoding } from './page-answer';
+import { CompressionLanes, type PageCosts } from './page-budget';
 import { SSR_LIMITS } from './render-limits';
+
+/** Pages compressed at once: half the thread pool (libuv's four threads), the other half for files. */
+export const COMPRESSION_LANES = 2;
 
 /** A composed page as kept: its bytes in each encoding a visitor asked for, each made once. */
 export interface CachedPage {
@@ -20,13 +24,23 @@ export interface CachedPage {
 /**
  * The last stage: composed pages kept by a key of everything they were made
  * from, each compressed once per encoding a visitor asks for (on the
- * thread pool), within a byte budget that counts the compressed copies.
+ * thread pool, a few at a time, each measured for the page budget), within
+ * a byte budget that counts the compressed copies.
  */
 export class PageCache {
   private readonly pages = new ByteCache<CachedPage>(SSR_LIMITS.pageCacheBytes);
+  private readonly lanes = new CompressionLanes(COMPRESSION_LANES);
 
-  /** Off: every page is composed and compressed afresh (PORTICO_SSR_CACHE=0). */
-  constructor(private readonly keep: boolean) {}
+  /** `keep` off: every page is composed and compressed afresh (PORTICO_SSR_CACHE=0). */
+  constructor(
+    private readonly keep: boolean,
+    private readonly costs: PageCosts,
+  ) {}
+
+  /** The bytes being compressed or waiting to be, which a new page's compression waits behind. */
+  get compressing(): number {
+    return this.lanes.queuedBytes;
+  }
 
   get size(): number {
     return this.pages.size;
@@ -61,7 +75,15 @@ export class PageCache {
   private bodyOf(page: CachedPage, encoding: PageEncoding): Promise<Buffer> {
     let body = page.bodies.get(encoding);
     if (!body) {
-      body = compressPage(page.html, encoding);
+      body =
+        encoding === 'identity'
+          ? Promise.resolve(page.html)
+          : this.lanes.run(page.html.length, async () => {
+              const started = performance.now();
+              const bytes = await compressPage(page.html, encoding);
+              this.costs.note(encoding, page.html.length, performance.now() - started);
+              return bytes;
+            });
       page.bodies.set(encoding, body);
       // A failed compression is tried again by the next visitor, not remembered.
       body.then(

@@ -8,6 +8,8 @@ export interface CandidatePart {
   section: SectionId;
   html: string;
   ids: ReadonlySet<string>;
+  /** Its HTML's hash, for the page's key. */
+  hash: string;
   /** How the log names it when it is left out: `the home section is rendered in the browser`. */
   failure: string;
   /** More HTML after the section's own (a stage's part): put in only after the section's own. */
@@ -17,6 +19,8 @@ export interface CandidatePart {
 export interface Placement {
   /** Each section's slot, filled: its own HTML and the extras after it. */
   filled: Map<SectionId, string>;
+  /** The hashes of what fills each slot, in order: what the page's key knows the slot by. */
+  hashes: Map<SectionId, string[]>;
   /** The sections filled, in page order. */
   rendered: SectionId[];
   /** Why each part left out is left out, for the log. */
@@ -32,6 +36,7 @@ export interface Placement {
  */
 export function placeParts(shellIds: ReadonlySet<string>, parts: readonly CandidatePart[]): Placement {
   const filled = new Map<SectionId, string>();
+  const hashes = new Map<SectionId, string[]>();
   const taken = new Set<string>();
   const refusals: string[] = [];
   const ordered = [...parts.filter((part) => !part.extra), ...parts.filter((part) => part.extra)];
@@ -44,8 +49,15 @@ export function placeParts(shellIds: ReadonlySet<string>, parts: readonly Candid
     }
     for (const value of part.ids) taken.add(value);
     filled.set(part.section, (filled.get(part.section) ?? '') + part.html);
+    hashes.set(part.section, [...(hashes.get(part.section) ?? []), part.hash]);
   }
-  return { filled, rendered: SECTION_IDS.filter((id) => filled.has(id)), refusals };
+  return { filled, hashes, rendered: SECTION_IDS.filter((id) => filled.has(id)), refusals };
+}
+
+/** The placement with `sections` left to the browser (their slots keep their loading lines). */
+export function withoutSections(placement: Placement, sections: ReadonlySet<SectionId>): Placement {
+  const keep = <T>(map: Map<SectionId, T>) => new Map([...map].filter(([section]) => !sections.has(section)));
+  return { filled: keep(placement.filled), hashes: keep(placement.hashes), rendered: placement.rendered.filter((section) => !sections.has(section)), refusals: placement.refusals };
 }
 
 /** Every slot the shell worker writes, each spelt once, by the protocol that names it. */

@@ -4,16 +4,21 @@
  * must be what React writes for a tree of ordinary elements, closed where it
  * opens, so it stays inside the section's container; nothing in it may act
  * on the rest of the page (scripts, styles, `<base>`, `<meta>` refresh,
- * frames, event handlers, `javascript:` URLs, an `id` the shell uses, a
- * `name` that would shadow a `document` property). Anything else and the
- * section is left to the browser for that page, as if its worker had failed.
+ * frames, event handlers, `javascript:` URLs, a `name` that would shadow a
+ * `document` property), and nothing the page finds its own parts by
+ * (contract/src/page-parts.ts): its ids are its own (`<section>-…`), so none
+ * is the page data's, the shell's, another section's or a script's global,
+ * and it carries none of the page's markers. Anything else and the section
+ * is left to the browser for that page, as if its worker had failed.
  */
+import { PAGE_ATTRIBUTES, islandIdPrefix, sectionOwnsId } from '@portico/contract/page-parts';
+import type { SectionId } from '@portico/contract/sections';
 
 export interface SectionHtmlRules {
   /** Larger than this (UTF-8 bytes) and it is not put into a page. */
   maxBytes: number;
-  /** The ids the page around the section uses (the shell's). */
-  reservedIds: ReadonlySet<string>;
+  /** Whose HTML it is: its ids must be that section's own. */
+  section: SectionId;
 }
 
 export type SectionHtmlCheck = { ok: true } | { ok: false; reason: string };
@@ -164,6 +169,17 @@ function misplaced(name: string, open: readonly string[]): string | undefined {
 /** `name` shadows a property of `document` on these; on form controls it names a field only. */
 const NAMED_CONTROLS = new Set(['input', 'select', 'textarea', 'button', 'output', 'fieldset']);
 
+/**
+ * Attributes whose value names elements by their ids (a list of them for
+ * most): a section's may name its own elements only, not another section's
+ * field (a label that focuses it, `aria-owns` that takes it into this
+ * section for a screen reader) nor the shell's.
+ */
+const ID_REFERENCES = new Set([
+  'for', 'headers', 'list', 'itemref', 'anchor', 'aria-activedescendant', 'aria-controls', 'aria-describedby', 'aria-details',
+  'aria-errormessage', 'aria-flowto', 'aria-labelledby', 'aria-owns',
+]);
+
 /** Attributes whose value the browser follows as a URL. */
 const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'poster', 'data', 'cite', 'ping', 'background']);
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
@@ -198,7 +214,12 @@ function safeUrl(value: string): boolean {
   return SAFE_SCHEMES.has(scheme[1]!.toLowerCase());
 }
 
-function checkAttributes(element: string, attributes: string, reservedIds: ReadonlySet<string>): string | undefined {
+/** Why `id` may not be one of `section`'s elements' ids, or undefined. */
+function foreignId(section: SectionId, id: string): string | undefined {
+  return sectionOwnsId(section, id) ? undefined : `"${id}", which is not the ${section} section's own (its ids start with "${islandIdPrefix(section)}")`;
+}
+
+function checkAttributes(element: string, attributes: string, section: SectionId): string | undefined {
   ATTRIBUTE.lastIndex = 0;
   let at = 0;
   while (at < attributes.length) {
@@ -209,7 +230,15 @@ function checkAttributes(element: string, attributes: string, reservedIds: Reado
     const name = match[1]!.toLowerCase();
     const value = match[2] ?? '';
     if (name.startsWith('on')) return `<${element}> has an event handler attribute (${name})`;
-    if (name === 'id' && reservedIds.has(decodeAttribute(value))) return `<${element}> takes the id "${value}", which the page around it uses`;
+    if (name === 'id') {
+      const foreign = foreignId(section, decodeAttribute(value));
+      if (foreign) return `<${element}> takes the id ${foreign}`;
+    }
+    if (ID_REFERENCES.has(name)) {
+      const foreign = decodeAttribute(value).split(/[\t\n\f\r ]+/).filter(Boolean).map((id) => foreignId(section, id)).find(Boolean);
+      if (foreign) return `<${element} ${name}> names the element ${foreign}`;
+    }
+    if (PAGE_ATTRIBUTES.includes(name)) return `<${element}> has the attribute ${name}, which marks the page's own parts`;
     if (name === 'name' && !NAMED_CONTROLS.has(element)) return `<${element}> has a name, which would shadow a property of document`;
     if (name === 'http-equiv' || name === 'srcdoc' || name === 'is') return `<${element}> has the attribute ${name}`;
     // Each names an element by its id, maybe one outside the section: another section's form to send elsewhere, the shell's dialog.
@@ -240,7 +269,7 @@ function imagePreload(attributes: string): boolean {
  * general HTML sanitizer: it accepts the narrow form React's server renderer
  * writes, and refuses everything else.
  */
-export function checkSectionHtml(html: unknown, { maxBytes, reservedIds }: SectionHtmlRules): SectionHtmlCheck {
+export function checkSectionHtml(html: unknown, { maxBytes, section }: SectionHtmlRules): SectionHtmlCheck {
   if (typeof html !== 'string') return { ok: false, reason: 'the answer is not HTML text' };
   if (Buffer.byteLength(html) > maxBytes) return { ok: false, reason: `the HTML is over ${maxBytes} bytes` };
   const open: string[] = [];
@@ -273,7 +302,7 @@ export function checkSectionHtml(html: unknown, { maxBytes, reservedIds }: Secti
     // React puts its image preloads first, outside every element.
     const preload = name === 'link' && open.length === 0 && imagePreload(attributes);
     if (REFUSED_ELEMENTS.has(name) && !preload) return { ok: false, reason: `<${name}> is not allowed in a section` };
-    const problem = misplaced(name, open) ?? checkAttributes(name, attributes, reservedIds);
+    const problem = misplaced(name, open) ?? checkAttributes(name, attributes, section);
     if (problem) return { ok: false, reason: problem };
     at = gt + 1;
     if (VOID_ELEMENTS.has(name)) continue;

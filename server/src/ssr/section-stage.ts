@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LANGUAGES, type Language } from '@portico/contract/languages';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { FromSectionWorker, NodeBuild, ToSectionWorker } from '@portico/node-sections/protocol';
@@ -18,8 +19,8 @@ import type { WorkerProcess } from './worker-process';
 
 type SectionWorker = WorkerProcess<ToSectionWorker, FromSectionWorker>;
 
-/** A section's HTML as its worker answered it, checked: or the reason it is left to the browser. */
-export type SectionResult = { html: string; ids: ReadonlySet<string> } | { failed: string; at: number };
+/** A section's HTML as its worker answered it, checked (with its ids and its hash, for the page's key): or the reason it is left to the browser. */
+export type SectionResult = { html: string; ids: ReadonlySet<string>; hash: string } | { failed: string; at: number };
 
 /** A section's workers as measurements and tests see them. */
 export interface SectionWorkerState {
@@ -312,7 +313,11 @@ export class SectionStage {
         for (const language of LANGUAGES) {
           const result = await this.render(worker, section, build.key, site, language);
           if (!worker.alive) return false;
-          if (result && 'failed' in result) this.signal(section, [build.key], 'render-failed', result.failed, site.config.remoteIntegrity?.[section]);
+          if (result && 'failed' in result) {
+            // In the same words as a page's render would log it (once: `report` says each line once): pages take this result for a while.
+            this.options.report(`the ${section} section is rendered in the browser: ${result.failed}`);
+            this.signal(section, [build.key], 'render-failed', result.failed, site.config.remoteIntegrity?.[section]);
+          }
           if (result) this.results.keep(sectionKey(section, build.key, site, language), result);
         }
       }
@@ -329,8 +334,8 @@ export class SectionStage {
     const answer = answerOf(asked, 'html', 'HTML');
     if (answer === undefined) return undefined;
     if ('failed' in answer) return { failed: answer.failed, at: Date.now() };
-    const checked = checkSectionHtml(answer.ok.html, { maxBytes: SSR_LIMITS.sectionHtmlBytes, reservedIds: new Set() });
+    const checked = checkSectionHtml(answer.ok.html, { maxBytes: SSR_LIMITS.sectionHtmlBytes, section });
     if (!checked.ok) return { failed: `its HTML was refused: ${checked.reason}`, at: Date.now() };
-    return { html: answer.ok.html, ids: idsIn(answer.ok.html) };
+    return { html: answer.ok.html, ids: idsIn(answer.ok.html), hash: createHash('sha256').update(answer.ok.html).digest('base64') };
   }
 }

@@ -27,18 +27,21 @@ import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Hydration } from '@portico/contract/hydration';
-import { languageFromSearch } from '@portico/contract/languages';
+import { languageFromSearch, type Language } from '@portico/contract/languages';
 import type { Manifest } from '@portico/contract/manifest';
 import { resolveRemotes } from '@portico/contract/override';
+import { pageQuery } from '@portico/contract/page-query';
+import { previewTokenIn } from '@portico/contract/preview';
 import { SECTION_IDS, EXPOSED_SECTION, type SectionId } from '@portico/contract/sections';
 import type { NodeBuild, ShellRequest } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
 import type { Site, SiteContext } from '../site-context';
-import { requestTarget } from '../static-files';
+import { chooseEncoding, requestTarget } from '../static-files';
 import { allowingPageScript, pageScriptIn, pageScriptReader, type PageScriptCode } from './inline-page-script';
-import { answerPage } from './page-answer';
-import { PageCache, type CachedPage } from './page-cache';
-import { composePage, placeParts, type CandidatePart } from './page-composition';
+import { answerPage, PAGE_ENCODINGS, type PageEncoding } from './page-answer';
+import { PageCosts, sectionsOverBudget } from './page-budget';
+import { COMPRESSION_LANES, PageCache, type CachedPage } from './page-cache';
+import { composePage, placeParts, withoutSections, type CandidatePart, type Placement } from './page-composition';
 import { SECTION_WORKER_PATH, SHELL_WORKER_PATH, SSR_LIMITS } from './render-limits';
 import type { RenderingStage, StagePart, StageSources } from './rendering-stage';
 import { chooseSandbox, type Sandbox, type SandboxOptions } from './sandbox';
@@ -48,7 +51,7 @@ import { SectionStage, type SectionResult, type SectionSignal, type SectionWorke
 
 export type { SectionSignal } from './section-stage';
 import { SectionStyles } from './section-styles';
-import { ShellStage, shellRequest } from './shell-stage';
+import { ShellStage, shellRequest, type ShellEntry } from './shell-stage';
 import { WorkerPlanner } from './worker-plans';
 
 export interface ServerRenderingOptions {
@@ -122,8 +125,9 @@ export interface RenderWorkerState {
 
 /** What the served config names for the page's sections, as this server watches it. */
 interface SectionInputs {
-  /** Each manifest's text, inlined for the browser. */
+  /** Each manifest's text, inlined for the browser, and its hash, for the shell's key. */
   manifests: Partial<Record<SectionId, string>>;
+  manifestHashes: Partial<Record<SectionId, string>>;
   hydration: Partial<Record<SectionId, Hydration>>;
   stylesheets: ShellRequest['stylesheets'];
   /** The node build each section is rendered from here. */
@@ -131,6 +135,9 @@ interface SectionInputs {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
+
+/** About the page around the sections (the shell, the page data, the page script): the parts are waited for until this much could still be made in time. */
+const PAGE_FRAME_BYTES = 64 * 1024;
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
 
 /** A section's stylesheets, with the hashes its manifest gives, for the shell to link from the head. */
@@ -187,6 +194,8 @@ class RenderingPipeline {
   private readonly readPageScript: (file: string) => Promise<PageScriptCode | undefined>;
   private readonly report: (line: string) => void;
   private readonly pages: PageCache;
+  /** What composing and compressing a page costs here now, measured on the pages made. */
+  private readonly costs = new PageCosts(COMPRESSION_LANES);
   private readonly sites: ServedSites;
   private readonly sources: SectionSources;
   private readonly stageSources: StageSources;
@@ -211,7 +220,7 @@ class RenderingPipeline {
     this.readPageScript = pageScriptReader(path.dirname(templateFile));
     this.report = onceEach(log);
     this.sectionStyles = new SectionStyles(log);
-    this.pages = new PageCache(caching);
+    this.pages = new PageCache(caching, this.costs);
     const replan = () => void this.planner.replan();
     const clearPages = () => this.pages.clear();
     const current = () => this.sites.current();
@@ -232,16 +241,26 @@ class RenderingPipeline {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>): Promise<void> {
+    // The budget runs from here to the answer's last byte made: the parts, the composition, the compression.
+    const deadline = performance.now() + this.budgetMs;
     const target = requestTarget(req.url);
     if (!target || (target.pathname !== '/' && target.pathname !== '/index.html')) return fallback();
-    const page = await this.pageFor(req, target.pathname, target.search);
+    const encoding = chooseEncoding(req, PAGE_ENCODINGS) as PageEncoding;
+    const page = await this.pageFor(req, target.pathname, target.search, encoding, deadline);
     if (!page) return fallback();
 
     const policy = await this.options.pageHeaders(req, target.search);
     // The manifests are in the page: preloading them would fetch each twice.
     delete policy.Link;
     const headers = page.script ? allowingPageScript(policy, page.script) : policy;
-    await answerPage(req, res, this.pages.encoded(page), headers);
+    const { hash, bodyOf } = this.pages.encoded(page);
+    try {
+      // A compression still under way at the deadline goes on for the next visitor; this one gets the client-rendered page.
+      await answerPage(req, res, { hash, bodyOf: (chosen) => byDeadline(bodyOf(chosen), deadline) }, headers);
+    } catch (error) {
+      if (!(error instanceof PastBudget)) throw error;
+      await fallback();
+    }
   }
 
   async start(hostHeaders: readonly string[]): Promise<void> {
@@ -318,29 +337,34 @@ class RenderingPipeline {
   /**
    * The page for one request, from the cache or composed now; undefined when
    * it cannot be server-rendered in time (the client-rendered page is sent).
-   * Everything a request costs the server is here, stage after stage.
+   * Everything a request costs the server is here, stage after stage. The
+   * parts are waited for until the page around them could still be composed
+   * and compressed by `deadline`.
    */
-  private async pageFor(req: IncomingMessage, pathname: string, search: string): Promise<CachedPage | undefined> {
+  private async pageFor(req: IncomingMessage, pathname: string, search: string, encoding: PageEncoding, deadline: number): Promise<CachedPage | undefined> {
     const { options, shell, sections, stages } = this;
-    const deadline = performance.now() + this.budgetMs;
+    const partsBy = deadline - this.costs.estimate(PAGE_FRAME_BYTES, encoding, this.pages.compressing);
     const host = options.hostOf(req);
     const origin = options.originOf(req);
     const [site, template] = await Promise.all([options.siteOf(req).then((context) => context.site, () => undefined), shell.readTemplate()]);
     if (!site || origin === undefined || template === undefined) return undefined;
     this.sites.noteVisit(site, host);
     this.watch(site.config);
+    // Only what changes the page goes further (its key, the shell's links): an address with a new `?rt=N` is the same page.
     const language = languageFromSearch(search);
-    const { manifests, hydration, stylesheets, builds } = this.sectionInputs(site);
+    const { overrides } = resolveRemotes(site.config.remotes, site.config.allowedRemoteOrigins, search);
+    const query = pageQuery(language, overrides, site.config.preview ? previewTokenIn(search) : undefined);
+    const { manifests, manifestHashes, hydration, stylesheets, builds } = this.sectionInputs(site);
 
     // Every part is asked for at once; the shell then says which sections a visitor's override takes.
     const own = SECTION_IDS.flatMap((section) => {
       const build = builds[section];
-      return build === undefined ? [] : [{ section, failure: `the ${section} section is rendered in the browser`, result: sections.get(section, build, site, language, deadline) }];
+      return build === undefined ? [] : [{ section, failure: `the ${section} section is rendered in the browser`, result: sections.get(section, build, site, language, partsBy) }];
     });
-    const render = (section: SectionId, build: string, failure: string) => sections.get(section, build, site, language, deadline, failure);
+    const render = (section: SectionId, build: string, failure: string) => sections.get(section, build, site, language, partsBy, failure);
     const extras: StagePart[] = stages.length === 0 ? [] : stages.flatMap((stage) => stage.parts({ site, language, hydration, builds, render }, this.stageSources));
-    const shellKey = sha256(JSON.stringify([shell.generation, template.stamp, site.hash, language, pathname, search, origin, Object.values(manifests).map(sha256)]));
-    const rendered = await shell.get(shellRequest(template, site, language, pathname, search, origin, stylesheets), shellKey, deadline);
+    const shellKey = sha256(JSON.stringify([shell.generation, template.stamp, site.hash, language, pathname, query, origin, Object.values(manifestHashes)]));
+    const rendered = await shell.get(shellRequest(template, site, language, pathname, query, origin, stylesheets), shellKey, partsBy);
     if (!rendered) return undefined;
 
     const overridden = new Set(rendered.overridden);
@@ -357,25 +381,55 @@ class RenderingPipeline {
     const placement = placeParts(rendered.ids, [...ownParts, ...candidates(extraParts, extraResults)]);
     for (const refusal of placement.refusals) this.report(refusal);
 
-    const key = JSON.stringify([rendered.key, placement.rendered.map((id) => sha256(placement.filled.get(id)!)), Object.keys(manifests)]);
-    const cached = this.pages.get(key);
+    const cached = this.pages.get(pageKey(rendered, placement, manifests));
     if (cached) return cached;
-    const problems = site.problems.map(({ field, message }) => ({ field, message }));
-    const { refused: refusedOverrides } = resolveRemotes(site.config.remotes, site.config.allowedRemoteOrigins, search);
     const named = pageScriptIn(rendered.html);
     const script = named ? await this.readPageScript(named) : undefined;
-    const data = { config: site.raw, language, manifests, rendered: placement.rendered, hydration, problems, refusedOverrides };
+    return this.compose(site, language, rendered, placement, manifests, hydration, script, encoding, deadline);
+  }
+
+  /**
+   * A page not made yet, made now with what fits in what is left of the
+   * budget: a section whose HTML would make the page's composition and
+   * compression end past `deadline` is left to the browser (the largest
+   * first), at the cost this server measured on its last pages.
+   */
+  private compose(
+    site: Site,
+    language: Language,
+    rendered: ShellEntry,
+    all: Placement,
+    manifests: Partial<Record<SectionId, string>>,
+    hydration: Partial<Record<SectionId, Hydration>>,
+    script: PageScriptCode | undefined,
+    encoding: PageEncoding,
+    deadline: number,
+  ): CachedPage {
+    const frame = rendered.html.length + Object.values(manifests).reduce((sum, text) => sum + text.length, 0) + (script?.code.length ?? 0);
+    const sizes = all.rendered.map((section) => ({ section, bytes: all.filled.get(section)!.length }));
+    const over = sectionsOverBudget(frame, sizes, deadline - performance.now(), (bytes) => this.costs.estimate(bytes, encoding, this.pages.compressing));
+    for (const section of over) this.report(`the ${section} section is rendered in the browser on some pages: with it, a page takes longer than its budget (${this.budgetMs} ms) to compose and compress now`);
+    const placement = over.size === 0 ? all : withoutSections(all, over);
+    const key = pageKey(rendered, placement, manifests);
+    const made = this.pages.get(key);
+    if (made) return made;
+    const started = performance.now();
+    const problems = site.problems.map(({ field, message }) => ({ field, message }));
+    const data = { config: site.raw, language, manifests, rendered: placement.rendered, hydration, problems, allowedRemoteOrigins: site.config.allowedRemoteOrigins };
     const page = composePage({ shell: rendered, placement, data, script });
-    return this.pages.add(key, page.html, page.script);
+    const kept = this.pages.add(key, page.html, page.script);
+    this.costs.note('compose', kept.bytes, performance.now() - started);
+    return kept;
   }
 
   /** The configured sections' manifests as this server watches them: inlined for the browser, and the builds rendered here. */
   private sectionInputs(site: Site): SectionInputs {
-    const inputs: SectionInputs = { manifests: {}, hydration: {}, stylesheets: {}, builds: {} };
+    const inputs: SectionInputs = { manifests: {}, manifestHashes: {}, hydration: {}, stylesheets: {}, builds: {} };
     for (const id of SECTION_IDS) {
       const watched = this.sources.pinned(site, id);
       if (!watched) continue;
       inputs.manifests[id] = watched.text;
+      inputs.manifestHashes[id] = watched.hash;
       if (watched.read && 'manifest' in watched.read) {
         inputs.stylesheets[id] = this.sectionStyles.local(watched.read.manifest.url, sectionStylesheets(watched.read.manifest));
         inputs.hydration[id] = watched.read.manifest.hydration;
@@ -391,6 +445,23 @@ class RenderingPipeline {
 function candidates(parts: readonly { section: SectionId; failure: string; extra?: boolean }[], results: readonly (SectionResult | undefined)[]): CandidatePart[] {
   return parts.flatMap((part, index): CandidatePart[] => {
     const result = results[index];
-    return result && 'html' in result ? [{ section: part.section, failure: part.failure, extra: part.extra, html: result.html, ids: result.ids }] : [];
+    return result && 'html' in result ? [{ section: part.section, failure: part.failure, extra: part.extra, html: result.html, ids: result.ids, hash: result.hash }] : [];
   });
+}
+
+/** A page's key: its shell's (everything the shell was made from), what fills each slot, and the manifests it inlines. */
+function pageKey(shell: ShellEntry, placement: Placement, manifests: Partial<Record<SectionId, string>>): string {
+  return JSON.stringify([shell.key, placement.rendered.map((id) => placement.hashes.get(id)), Object.keys(manifests)]);
+}
+
+/** The page's answer was not ready by the page's deadline. */
+class PastBudget extends Error {}
+
+/** `body`, or PastBudget if it is not there by `deadline` (`performance.now()`). */
+function byDeadline<T>(body: Promise<T>, deadline: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PastBudget('the page was not ready within its budget')), Math.max(0, deadline - performance.now()));
+  });
+  return Promise.race([body, late]).finally(() => clearTimeout(timer));
 }

@@ -38,10 +38,18 @@ const DECLARED: Record<SectionId, Hydration> = {
   contact: { mode: 'interactive', when: ['selected', 'interaction'] },
 };
 
-async function serverPage({ rendered = [...SECTION_IDS], config = {} }: { rendered?: SectionId[]; config?: Record<string, unknown> } = {}): Promise<void> {
+interface ServerPage {
+  rendered?: SectionId[];
+  config?: Record<string, unknown>;
+  /** A section's HTML other than SECTION_HTML's: an attacker's. */
+  html?: Partial<Record<SectionId, string>>;
+}
+
+async function serverPage({ rendered = [...SECTION_IDS], config = {}, html = {} }: ServerPage = {}): Promise<void> {
   const text = await loadPack('en');
+  const sectionHtml = { ...SECTION_HTML, ...html };
   const islands = Object.fromEntries(
-    SECTION_IDS.map((id) => [id, { html: islandMarkup(rendered.includes(id) ? SECTION_HTML[id] : '<p>Loading…</p>'), hydrate: rendered.includes(id) }]),
+    SECTION_IDS.map((id) => [id, { html: islandMarkup(rendered.includes(id) ? sectionHtml[id] : '<p>Loading…</p>'), hydrate: rendered.includes(id) }]),
   ) as Parameters<typeof App>[0]['islands'];
   const shell = renderToString(
     <PorticoProvider config={sampleConfig} language="en" text={text}>
@@ -51,7 +59,7 @@ async function serverPage({ rendered = [...SECTION_IDS], config = {} }: { render
     </PorticoProvider>,
   );
   const manifests = Object.fromEntries(SECTION_IDS.map((id) => [id, '{}']));
-  document.body.innerHTML = `<div id="root">${shell}</div>${pageDataScript({ config, language: 'en', manifests, rendered, hydration: DECLARED, problems: [], refusedOverrides: [] })}`;
+  document.body.innerHTML = `<div id="root">${shell}</div>${pageDataScript({ config, language: 'en', manifests, rendered, hydration: DECLARED, problems: [], allowedRemoteOrigins: [] })}`;
 }
 
 let requested: SectionId[];
@@ -109,6 +117,30 @@ test('a click on a tab selects in place (hash recorded, section shown), and sele
   expect(document.querySelector(`[${ISLAND_ATTRIBUTE}="contact"]`)).toHaveAttribute(ISLAND_STATE_ATTRIBUTE, 'requested');
   // The language links keep the section.
   expect(screen.getByRole('link', { name: 'Bahasa Indonesia' })).toHaveAttribute('href', '/?type=2#contact');
+});
+
+test('the language links keep what the address holds beyond the page the server rendered (a campaign’s tag), with the section shown', async () => {
+  const user = userEvent.setup();
+  window.history.replaceState(null, '', '/?utm_source=whatsapp#about');
+  // The server renders a page without what it does not use (contract/src/page-query.ts).
+  await serverPage();
+  startAfterPaint();
+  expect(screen.getByRole('link', { name: 'Bahasa Indonesia' })).toHaveAttribute('href', '/?utm_source=whatsapp&type=2#about');
+  await user.click(screen.getByRole('tab', { name: 'Contact us' }));
+  expect(screen.getByRole('link', { name: 'Bahasa Indonesia' })).toHaveAttribute('href', '/?utm_source=whatsapp&type=2#contact');
+});
+
+test('an override the rule refuses is told on the console, from the address and the origins the server read (the page itself is rendered without it)', async () => {
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  window.history.replaceState(null, '', `/?remote.contact=${encodeURIComponent('https://evil.example/mf-manifest.json')}`);
+  await serverPage();
+  startAfterPaint();
+  expect(warn.mock.calls).toEqual([
+    [
+      "Portico: refused the override remote.contact=https://evil.example/mf-manifest.json because its origin https://evil.example is not listed in config.json's allowedRemoteOrigins; the configured URL is used.",
+    ],
+  ]);
+  warn.mockRestore();
 });
 
 test('arrow keys move the focus between tabs; Space and Enter select; Back follows the hash', async () => {
@@ -280,4 +312,59 @@ test('“visible”: the section’s own markup is watched (its containers have 
   } finally {
     window.IntersectionObserver = original;
   }
+});
+
+describe("a section's HTML that names the page's own parts steers nothing (the server's check refuses it too: section-html.test.ts)", () => {
+  test("an element of Home's with the page data's id: the page script reads the page's own data, so About, rendered by the server, is asked for by nobody", async () => {
+    const forged = JSON.stringify({ config: { comName: 'Evil Credit' }, language: 'en', manifests: {}, rendered: ['home', 'contact'], hydration: {} });
+    await serverPage({ html: { home: `<h2>Home content</h2><div id="portico-page-data" hidden>${forged.replace(/</g, '&lt;')}</div>` } });
+    startAfterPaint();
+    expect(requested).toEqual([]);
+  });
+
+  test("a copy of Contact's container inside Home: choosing Contact asks for the real one", async () => {
+    const user = userEvent.setup();
+    const fake = `<div ${ISLAND_ATTRIBUTE}="contact"><form><button type="submit" disabled data-enabled-by-script>Fake send</button></form></div>`;
+    await serverPage({ html: { home: `<h2>Home content</h2>${fake}` } });
+    startAfterPaint();
+    await user.click(screen.getByRole('tab', { name: 'Contact us' }));
+    expect(requested).toEqual(['contact']);
+    const contact = within(screen.getByRole('tabpanel', { name: 'Contact us' })).getByRole('heading', { name: 'Contact content' }).closest(`[${ISLAND_ATTRIBUTE}]`);
+    expect(contact).toHaveAttribute(ISLAND_STATE_ATTRIBUTE, 'requested');
+    expect(document.querySelectorAll(`[${ISLAND_STATE_ATTRIBUTE}]`)).toHaveLength(1);
+  });
+
+  test('a tab list of its own inside Home: the arrow keys and End move among the three tabs of the nav only', async () => {
+    const user = userEvent.setup();
+    const fake = '<div class="section-tabs" role="tablist"><a role="tab" aria-controls="about" href="#about">Fake tab</a></div>';
+    await serverPage({ html: { home: `<h2>Home content</h2>${fake}` } });
+    startAfterPaint();
+    screen.getByRole('tab', { name: 'Home' }).focus();
+    await user.keyboard('{End}');
+    expect(screen.getByRole('tab', { name: 'Contact us' })).toHaveFocus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: 'Home' })).toHaveFocus();
+    // The page script marks the nav's tabs only; Home's own element is Home's.
+    expect(screen.getByRole('tab', { name: 'Fake tab' })).not.toHaveAttribute('aria-selected');
+    expect(screen.getByRole('tab', { name: 'Fake tab' })).not.toHaveAttribute('tabindex');
+  });
+
+  test("a field of Contact's marked as Home's: what was typed in Home goes back into Home, not into Contact", async () => {
+    const user = userEvent.setup();
+    const html = {
+      home: '<h2>Home content</h2><label>Loan amount<input name="amount"></label>',
+      contact: `${SECTION_HTML.contact}<div ${ISLAND_ATTRIBUTE}="home"><label>Lure<input name="amount"></label></div>`,
+    };
+    await serverPage({ html });
+    startAfterPaint();
+    await user.type(screen.getByLabelText('Loan amount'), '5000');
+    const indonesian = screen.getByRole('link', { name: 'Bahasa Indonesia' });
+    indonesian.addEventListener('click', (event) => event.preventDefault());
+    await user.click(indonesian);
+
+    await serverPage({ html });
+    startAfterPaint();
+    expect(screen.getByLabelText('Loan amount')).toHaveValue('5000');
+    expect(screen.getByLabelText('Lure')).toHaveValue('');
+  });
 });

@@ -1,8 +1,9 @@
 import type { SectionId } from '@portico/contract/sections';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import type { ReleaseHealth } from '../../release';
 import { health } from './release-health';
-import { ReleaseStore, type PublishInput } from '../../store/release-store';
+import { ReleaseStore } from '../../store/release-store';
+import type { PublishInput } from '../../store/releases';
 import { noSignals, type CanaryCounts } from '../canary-counts';
 import { JUDGE_ACTOR, startCanaryJudge, type CanaryCountsSource, type CanaryJudge } from '../canary-judge';
 
@@ -77,13 +78,13 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
 
   /** contact with `old` active and `next` in a canary. */
   async function canary(options: { minVisits?: number; promoteAfterVisits?: number } = {}) {
-    const old = (await store.publish(build('contact'))).release.id;
-    await store.activate('contact', old, 'integrator');
-    const next = (await store.publish(build('contact'))).release.id;
-    const started = await store.startCanary('contact', next, { percent: 50, minVisits: 10, minNetworks: 1, ...options }, 'integrator');
+    const old = (await store.releases.publish(build('contact'))).release.id;
+    await store.history.activate('contact', old, 'integrator');
+    const next = (await store.releases.publish(build('contact'))).release.id;
+    const started = await store.canaries.start('contact', next, { percent: 50, minVisits: 10, minNetworks: 1, ...options }, 'integrator');
     return { old, next, started };
   }
-  const judgeEntries = async () => (await store.auditLog({ sections: ['contact'] })).filter((entry) => entry.actor === JUDGE_ACTOR);
+  const judgeEntries = async () => (await store.audit.list({ sections: ['contact'] })).filter((entry) => entry.actor === JUDGE_ACTOR);
 
   it('rolls back a failing candidate once it has minVisits visits, comparing both since the canary started, with the numbers in the audit log', async () => {
     const { old, next, started } = await canary();
@@ -92,12 +93,12 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     fake.byRelease.set(next, health(9, 6));
     const judging = judge(store, fake.source);
     await judging.judgeNow();
-    expect(await store.canaries()).toHaveProperty('contact');
+    expect(await store.canaries.running()).toHaveProperty('contact');
     expect(fake.asked).toEqual([{ canary: started.id, section: 'contact', activeId: old }]);
 
     fake.byRelease.set(next, health(11, 6));
     await judging.judgeNow();
-    expect(await store.served()).toMatchObject({ active: { contact: { id: old } }, canaries: {} });
+    expect(await store.releases.served()).toMatchObject({ active: { contact: { id: old } }, canaries: {} });
     const [entry] = await judgeEntries();
     expect(entry).toMatchObject({
       action: 'auto-rollback',
@@ -120,8 +121,8 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     fake.byRelease.set(next, health(20, 0));
     await judging.judgeNow();
     expect(await judgeEntries()).toEqual([expect.objectContaining({ action: 'promote', release: next, from: old, detail: expect.stringContaining('failure rate 2.5 points under') })]);
-    expect(await store.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
-    expect((await store.rollback('contact', undefined, 'integrator')).active?.id).toBe(old);
+    expect(await store.releases.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
+    expect((await store.history.rollback('contact', undefined, 'integrator')).active?.id).toBe(old);
   });
 
   it('judges on its own every everyMs, and treats a release the health source does not know as having no visits', async () => {
@@ -130,7 +131,7 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     fake.byRelease.set(next, health(10, 1));
     judge(store, fake.source, 20);
     const started = Date.now();
-    while ((await store.canaries()).contact && Date.now() - started < 3000) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await store.canaries.running()).contact && Date.now() - started < 3000) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await judgeEntries()).toEqual([expect.objectContaining({ action: 'auto-rollback', detail: expect.stringContaining('active contact-') })]);
     expect((await judgeEntries())[0]!.detail).toContain(': no visits; failure rate 10.0 points over');
   });
@@ -143,7 +144,7 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     await judging.judgeNow();
     await judging.judgeNow();
     expect(log).toEqual(['canary: the canaries cannot be judged now (contact: the aggregates are away); trying again every 60000 ms']);
-    expect(await store.canaries()).toHaveProperty('contact');
+    expect(await store.canaries.running()).toHaveProperty('contact');
     fake.fail(undefined);
     fake.byRelease.set(old, health(10, 0));
     fake.byRelease.set(next, health(10, 0));
@@ -161,7 +162,7 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     await Promise.all(everyJudge.map((one) => one.judgeNow()));
     expect((await judgeEntries()).map((entry) => entry.action)).toEqual(['auto-rollback']);
     expect(fake.asked.length).toBeGreaterThanOrEqual(2);
-    expect(await other.served()).toMatchObject({ active: { contact: { id: old } }, canaries: {} });
+    expect(await other.releases.served()).toMatchObject({ active: { contact: { id: old } }, canaries: {} });
   });
 });
 

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { embeddedTestDatabase, type TestDatabase } from '@portico/messages/testing';
+import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
 import { startControlApi, type ControlApi } from '../../control/control-api';
 import { HealthStore } from '../../health/health-store';
 import { bucketOf } from '../../health/vital-histogram';

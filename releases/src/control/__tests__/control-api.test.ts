@@ -111,9 +111,9 @@ beforeAll(async () => {
     configReport: () => Promise.resolve(CONFIG_REPORT),
   });
   for (const [name, section] of [['ci-home', 'home'], ['ci-contact', 'contact']] as const) {
-    tokens[name] = (await store.createToken({ name, section, actor: 'test' })).token;
+    tokens[name] = (await store.tokens.create({ name, section, actor: 'test' })).token;
   }
-  tokens.integrator = (await store.createToken({ name: 'integrator', actor: 'test' })).token;
+  tokens.integrator = (await store.tokens.create({ name: 'integrator', actor: 'test' })).token;
 }, 60_000);
 
 afterAll(async () => {
@@ -192,7 +192,7 @@ describe('publishing', () => {
 
   it('answers 429 with Retry-After past a number of refused publishes per token, checks nothing then, and audits those in one entry', async () => {
     const limited = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'http://localhost:8080', log: (line) => log.push(line), refusedPublishes: { max: 3, windowMs: 60_000 } });
-    const flood = (await store.createToken({ name: 'ci-flood', section: 'about', actor: 'test' })).token;
+    const flood = (await store.tokens.create({ name: 'ci-flood', section: 'about', actor: 'test' })).token;
     served.set(`${CDN}/about/flood/mf-manifest.json`, 'broken');
     const attempt = (name: string, token = flood) => call('POST', '/api/releases', { server: limited, token, body: { section: 'about', manifestUrl: `${CDN}/about/${name}/mf-manifest.json` } });
     const refusals = async () => ((await call('GET', '/api/audit?section=about&limit=1000')).body as { actor: string; action: string; detail: string }[]).filter((entry) => entry.actor === 'ci-flood');
@@ -247,7 +247,7 @@ describe('publishing', () => {
       const answer = await call('POST', '/api/releases', { server: failing, body: { section: 'home', manifestUrl: `${CDN}/home/no-worker/mf-manifest.json` } });
       expect(answer.status).toBe(503);
       expect(answer.body.error).toBe('the publish checks could not run: no render worker could start');
-      expect((await store.list({ sections: ['home'] })).some((release) => release.manifestUrl.includes('no-worker'))).toBe(false);
+      expect((await store.releases.list({ sections: ['home'] })).some((release) => release.manifestUrl.includes('no-worker'))).toBe(false);
     } finally {
       await failing.close();
     }
@@ -392,7 +392,7 @@ describe('tokens and scopes', () => {
     expect(new Set(audit.map((entry) => entry.section))).toEqual(new Set(['contact']));
     // Nothing the refused requests asked for happened.
     expect(((await call('GET', '/api/sections')).body.home as { active: { id: string } | null }).active?.id).not.toBe(about);
-    expect((await store.list({ sections: ['home'] })).some((release) => release.manifestUrl.includes('by-contact'))).toBe(false);
+    expect((await store.releases.list({ sections: ['home'] })).some((release) => release.manifestUrl.includes('by-contact'))).toBe(false);
   });
 
   it('answers 401 with no token, a wrong one or a revoked one, and changes nothing', async () => {
@@ -404,10 +404,10 @@ describe('tokens and scopes', () => {
     const token = created.body.token as string;
     expect((await call('GET', '/api/releases?section=about', { token })).status).toBe(200);
     expect((await call('DELETE', '/api/tokens/ci-about', { token: tokens.integrator })).body).toEqual({ name: 'ci-about', revoked: true });
-    const activeBefore = (await store.active()).about?.id;
+    const activeBefore = (await store.releases.active()).about?.id;
     const revoked = await call('POST', '/api/sections/about/rollback', { token, body: {} });
     expect(revoked.status).toBe(401);
-    expect((await store.active()).about?.id).toBe(activeBefore);
+    expect((await store.releases.active()).about?.id).toBe(activeBefore);
     expect(revoked.headers.get('www-authenticate')).toBe('Bearer');
     expect((await call('DELETE', '/api/tokens/ci-about', { token: tokens.integrator })).status).toBe(404);
     const log = (await call('GET', '/api/audit?limit=5')).body as { action: string; actor: string; detail: string }[];
@@ -443,7 +443,7 @@ describe('tokens and scopes', () => {
       const refused = await call('POST', '/api/tokens', { body: { name: 'ci-home-2', section: 'home', scopes } });
       expect([scopes, refused.status, refused.body.field]).toEqual([scopes, 400, 'scopes']);
     }
-    expect(await store.token('ci-home-2')).toBeUndefined();
+    expect(await store.tokens.find('ci-home-2')).toBeUndefined();
     // Agreeing: the section's scope, with messages beside it.
     const both = await call('POST', '/api/tokens', { body: { name: 'ci-home-2', section: 'home', scopes: ['section:home', 'messages'] } });
     expect(both.body).toMatchObject({ name: 'ci-home-2', section: 'home', scopes: ['section:home', 'messages'] });
@@ -639,7 +639,7 @@ describe('canaries', () => {
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('POST, DELETE');
     // The canary is as it was.
-    expect((await store.canaries()).home).toMatchObject({ release: { id: next }, percent: 10, minVisits: 20 });
+    expect((await store.canaries.running()).home).toMatchObject({ release: { id: next }, percent: 10, minVisits: 20 });
   });
 
   it('aborts (200, the active release alone) and promotes (200, the candidate active); 409 when no canary runs', async () => {

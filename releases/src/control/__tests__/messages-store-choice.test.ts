@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { contactSettings, messagesCommand, startContactService, type CommandContext, type ContactService } from '@portico/messages';
-import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { releaseCommand } from '../../cli/release-command';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi } from '../control-api';
@@ -52,7 +52,7 @@ describeWithPostgres('npm run messages with the servers on PostgreSQL and an old
     });
     for (const name of ['Dewi', 'Asha']) fresh.push(((await service.store.submit(contact(`new-message-${name}`, name), { address: '192.0.2.2' })) as { id: string }).id);
     store = await ReleaseStore.open(service.database, { environmentToken: ENV_TOKEN });
-    lenderToken = (await store.createToken({ name: 'lender', scopes: ['messages'], actor: 'test' })).token;
+    lenderToken = (await store.tokens.create({ name: 'lender', scopes: ['messages'], actor: 'test' })).token;
     api = await startControlApi({ store, port: 0, publishChecks: () => Promise.reject(new Error('no publishing here')), messages: service.store, publicUrl: 'http://localhost:8080', log: () => undefined });
   }, 90_000);
 

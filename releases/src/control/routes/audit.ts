@@ -31,7 +31,7 @@ export const auditLogRoutes: FastifyPluginCallback<{ context: ControlContext }> 
       if (accesses && visibleSections(actor).length === 0) return answer(reply, list, 200, accesses.map(asAuditEntry));
       // An integrator sees everything, token changes included; a section token its sections' entries.
       const sections = asked === undefined && actor.scopes.includes('releases') ? undefined : context.sectionsToShow(actor, asked);
-      const entries = await context.store.auditLog({ sections, limit });
+      const entries = await context.store.audit.list({ sections, limit });
       if (!accesses) return answer(reply, list, 200, entries);
       return answer(reply, list, 200, [...entries, ...accesses.map(asAuditEntry)].sort((a, b) => b.at.localeCompare(a.at)).slice(0, limit));
     },

@@ -21,7 +21,7 @@ export const canaryRoutes: FastifyPluginCallback<{ context: ControlContext }> = 
       const section = context.sectionFor(request, request.params.section);
       const { release, ...settings } = request.body;
       await context.needReleaseOf(actor, release);
-      await store.startCanary(section, release, settings, actor.name);
+      await store.canaries.start(section, release, settings, actor.name);
       return answer(reply, start, 200, await stateOf(section));
     },
   });
@@ -31,7 +31,7 @@ export const canaryRoutes: FastifyPluginCallback<{ context: ControlContext }> = 
     preValidation: async (request) => void context.sectionFor(request, request.params.section),
     handler: async (request, reply) => {
       const section = context.sectionFor(request, request.params.section);
-      await store.promoteCanary(section, context.actorOf(request).name, request.body.note);
+      await store.canaries.promote(section, context.actorOf(request).name, request.body.note);
       return answer(reply, promote, 200, await stateOf(section));
     },
   });
@@ -41,7 +41,7 @@ export const canaryRoutes: FastifyPluginCallback<{ context: ControlContext }> = 
     preValidation: async (request) => void context.sectionFor(request, request.params.section),
     handler: async (request, reply) => {
       const section = context.sectionFor(request, request.params.section);
-      await store.abortCanary(section, context.actorOf(request).name, 'abort', request.body.note);
+      await store.canaries.abort(section, context.actorOf(request).name, 'abort', request.body.note);
       return answer(reply, abort, 200, await stateOf(section));
     },
   });

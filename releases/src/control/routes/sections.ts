@@ -18,7 +18,7 @@ export const sectionRoutes: FastifyPluginCallback<{ context: ControlContext }> =
       const actor = context.actorOf(request);
       const section = context.sectionFor(request, request.params.section);
       await context.needReleaseOf(actor, request.body.release);
-      return answer(reply, activate, 200, await store.activate(section, request.body.release, actor.name, request.body.note));
+      return answer(reply, activate, 200, await store.history.activate(section, request.body.release, actor.name, request.body.note));
     },
   });
 
@@ -30,7 +30,7 @@ export const sectionRoutes: FastifyPluginCallback<{ context: ControlContext }> =
       const section = context.sectionFor(request, request.params.section);
       const { release, note } = request.body;
       if (release !== undefined) await context.needReleaseOf(actor, release);
-      return answer(reply, rollback, 200, await store.rollback(section, release, actor.name, note));
+      return answer(reply, rollback, 200, await store.history.rollback(section, release, actor.name, note));
     },
   });
 

@@ -21,7 +21,7 @@ export const tokenRoutes: FastifyPluginCallback<{ context: ControlContext }> = (
       const section = input.section === undefined || input.section === null ? null : context.sectionOf(input.section);
       const scopes = input.scopes ?? [section ? (`section:${section}` as const) : ('releases' as const)];
       if (!mayGrant(actor, scopes)) throw new HttpRefusal(403, `the token ${actor.name} may not grant ${scopes.join(', ')}: a token grants only what it holds`);
-      return answer(reply, create, 201, await store.createToken({ name: input.name, section, scopes, actor: actor.name }));
+      return answer(reply, create, 201, await store.tokens.create({ name: input.name, section, scopes, actor: actor.name }));
     },
   });
 
@@ -31,10 +31,10 @@ export const tokenRoutes: FastifyPluginCallback<{ context: ControlContext }> = (
     handler: async (request, reply) => {
       const actor = context.actorOf(request);
       const { name } = request.params;
-      const token = await store.token(name);
+      const token = await store.tokens.find(name);
       if (!token) throw new HttpRefusal(404, `no token ${name}`);
       if (!mayGrant(actor, token.scopes)) throw new HttpRefusal(403, `the token ${actor.name} may not revoke ${name}, which holds more than it does`);
-      if (!(await store.revokeToken(name, actor.name))) throw new HttpRefusal(404, `no token ${name}`);
+      if (!(await store.tokens.revoke(name, actor.name))) throw new HttpRefusal(404, `no token ${name}`);
       return answer(reply, revoke, 200, { name, revoked: true });
     },
   });

@@ -1,4 +1,4 @@
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { HealthStore, healthRetentionDays, hourOf, type HealthCount } from '../health-store';
 import { bucketOf } from '../vital-histogram';
 

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { SectionId } from '@portico/contract/sections';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { canaryNetworkKey, networkHash } from '../../canary/canary-counts';
 import { HealthStore, hourOf, type TakenReport } from '../../health/health-store';
-import { ReleaseStore, type PublishInput } from '../release-store';
+import { ReleaseStore } from '../release-store';
+import type { PublishInput } from '../releases';
 
 // What the judge reads, kept as the beacon and the servers write it: each
 // visit id counted once on every server together, per-network counts under
@@ -47,10 +48,10 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
 
   /** Contact with `old` active and `next` in a canary. */
   async function canary() {
-    const old = (await store.publish(build('contact'))).release.id;
-    await store.activate('contact', old, 'integrator');
-    const next = (await store.publish(build('contact'))).release.id;
-    const started = await store.startCanary('contact', next, { percent: 50 }, 'integrator');
+    const old = (await store.releases.publish(build('contact'))).release.id;
+    await store.history.activate('contact', old, 'integrator');
+    const next = (await store.releases.publish(build('contact'))).release.id;
+    const started = await store.canaries.start('contact', next, { percent: 50 }, 'integrator');
     return { old, next, started };
   }
 
@@ -94,7 +95,7 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     const { old, next, started } = await canary();
     const key = { id: started.id, startedAt: started.startedAt };
     await health.recordReports([taken(next, '203.0.113.7', { canary: key, failed: true }), taken(next, '203.0.113.7', { canary: key }), taken(next, '198.51.100.9', { canary: key }), taken(old, '198.51.100.9', { canary: key })]);
-    const counts = await store.canaryCounts(started, old);
+    const counts = await store.canaries.counts(started, old);
     expect(counts.candidate.networks.map(({ visits, failures }) => [visits, failures]).sort()).toEqual([
       [1, 0],
       [2, 1],
@@ -112,46 +113,46 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     const { old, next, started } = await canary();
     const first = { id: started.id, startedAt: started.startedAt };
     await health.recordReports(Array.from({ length: 30 }, (_, index) => taken(next, `net-${index % 6}`, { canary: first, failed: true })));
-    expect((await store.canaryCounts(started, old)).candidate.networks).toHaveLength(6);
+    expect((await store.canaries.counts(started, old)).candidate.networks).toHaveLength(6);
 
-    await store.abortCanary('contact', 'integrator', 'abort');
+    await store.canaries.abort('contact', 'integrator', 'abort');
     expect(await store.db.query('SELECT 1 FROM canary_network_counts')).toEqual([]);
-    const again = await store.startCanary('contact', next, { percent: 50 }, 'integrator');
+    const again = await store.canaries.start('contact', next, { percent: 50 }, 'integrator');
     expect(again.id).not.toBe(started.id);
     expect(hourOf(new Date(again.startedAt)).getTime()).toBe(hourOf(new Date(started.startedAt)).getTime());
-    expect(await store.canaryCounts(again, old)).toEqual({
+    expect(await store.canaries.counts(again, old)).toEqual({
       active: { networks: [], signals: { renderFailures: 0, setAside: 0, contactErrors: 0, broken: null } },
       candidate: { networks: [], signals: { renderFailures: 0, setAside: 0, contactErrors: 0, broken: null } },
     });
     // Reports of pages served under the first canary, arriving now, count for none.
     await health.recordReports([taken(next, 'net-0', { canary: first, failed: true })]);
-    expect((await store.canaryCounts(again, old)).candidate.networks).toEqual([]);
+    expect((await store.canaries.counts(again, old)).candidate.networks).toEqual([]);
     // release_health keeps every valid visit (what GET /api/sections shows).
     expect(await visitsOf(next)).toBe(31);
   });
 
   it('counts what a server saw for the canary’s releases only; marks and audits an active build set aside once, and lifts it when it runs again', async () => {
     const { old, next, started } = await canary();
-    for (const kind of ['render-failed', 'render-failed', 'contact-5xx', 'set-aside'] as const) await store.recordSignal({ section: 'contact', releaseId: next, kind, detail: 'seen' });
-    await store.recordSignal({ section: 'contact', releaseId: old, kind: 'render-failed', detail: 'seen' });
+    for (const kind of ['render-failed', 'render-failed', 'contact-5xx', 'set-aside'] as const) await store.releases.recordSignal({ section: 'contact', releaseId: next, kind, detail: 'seen' });
+    await store.releases.recordSignal({ section: 'contact', releaseId: old, kind: 'render-failed', detail: 'seen' });
     // Another release of the section is neither of the canary's two.
-    const other = (await store.publish(build('contact'))).release.id;
-    await store.recordSignal({ section: 'contact', releaseId: other, kind: 'render-failed', detail: 'seen' });
-    const counts = await store.canaryCounts(started, old);
+    const other = (await store.releases.publish(build('contact'))).release.id;
+    await store.releases.recordSignal({ section: 'contact', releaseId: other, kind: 'render-failed', detail: 'seen' });
+    const counts = await store.canaries.counts(started, old);
     expect(counts.candidate.signals).toEqual({ renderFailures: 2, setAside: 1, contactErrors: 1, broken: null });
     expect(counts.active.signals).toEqual({ renderFailures: 1, setAside: 0, contactErrors: 0, broken: null });
     // The candidate set aside is the judge's to act on; no mark on it.
-    expect((await store.sectionStates('contact')).contact.candidate).not.toHaveProperty('setAside');
+    expect((await store.releases.sectionStates('contact')).contact.candidate).not.toHaveProperty('setAside');
 
-    for (let server = 0; server < 2; server++) await store.recordSignal({ section: 'contact', releaseId: old, kind: 'set-aside', detail: "the contact section's worker: its worker ended by SIGKILL, 3 times in a row" });
-    const state = (await store.sectionStates('contact')).contact;
+    for (let server = 0; server < 2; server++) await store.releases.recordSignal({ section: 'contact', releaseId: old, kind: 'set-aside', detail: "the contact section's worker: its worker ended by SIGKILL, 3 times in a row" });
+    const state = (await store.releases.sectionStates('contact')).contact;
     expect(state.active).toMatchObject({ id: old, setAside: { at: expect.any(String), detail: expect.stringContaining('3 times in a row') } });
-    const audited = (await store.auditLog({ sections: ['contact'] })).filter((entry) => entry.action === 'set-aside');
+    const audited = (await store.audit.list({ sections: ['contact'] })).filter((entry) => entry.action === 'set-aside');
     expect(audited).toEqual([expect.objectContaining({ actor: 'server', release: old, detail: expect.stringMatching(/^the active release's node build is rendered in the browser only: /) })]);
 
-    await store.recordSignal({ section: 'contact', releaseId: old, kind: 'running-again', detail: 'its worker runs it again' });
-    expect((await store.sectionStates('contact')).contact.active).not.toHaveProperty('setAside');
-    expect((await store.auditLog({ sections: ['contact'], limit: 1 }))[0]).toMatchObject({ action: 'set-aside', release: old, detail: 'rendered on the server again: its worker runs it again' });
+    await store.releases.recordSignal({ section: 'contact', releaseId: old, kind: 'running-again', detail: 'its worker runs it again' });
+    expect((await store.releases.sectionStates('contact')).contact.active).not.toHaveProperty('setAside');
+    expect((await store.audit.list({ sections: ['contact'], limit: 1 }))[0]).toMatchObject({ action: 'set-aside', release: old, detail: 'rendered on the server again: its worker runs it again' });
   });
 
   it('forgets expired visit ids and old per-network hours', async () => {
@@ -159,7 +160,7 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     const old = { ...taken(next, 'n1', { canary: { id: started.id, startedAt: started.startedAt } }), expiresAt: new Date(Date.now() - 1000), hour: hourOf(Date.now() - 40 * 86_400_000) };
     await health.recordReports([old, taken(next, 'n2')]);
     expect(await health.deleteExpiredVisits()).toBe(1);
-    expect(await store.deleteCanaryCountsOlderThan(30)).toBeGreaterThan(0);
+    expect(await store.canaries.deleteCountsOlderThan(30)).toBeGreaterThan(0);
     expect(await store.db.query('SELECT 1 FROM canary_network_counts')).toEqual([]);
   });
 });

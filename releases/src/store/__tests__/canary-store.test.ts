@@ -1,7 +1,8 @@
 import type { SectionId } from '@portico/contract/sections';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { CANARY_DEFAULTS } from '../../release';
-import { ReleaseStore, type PublishInput } from '../release-store';
+import { ReleaseStore } from '../release-store';
+import type { PublishInput } from '../releases';
 
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
 
@@ -29,18 +30,18 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     await store.db.exec('TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries CASCADE');
   });
 
-  const publish = async (section: SectionId) => (await store.publish(build(section))).release.id;
+  const publish = async (section: SectionId) => (await store.releases.publish(build(section))).release.id;
   /** A section with `old` active and `next` published beside it. */
   const section = async (id: SectionId = 'contact') => {
     const old = await publish(id);
-    await store.activate(id, old, 'integrator');
+    await store.history.activate(id, old, 'integrator');
     return { old, next: await publish(id) };
   };
-  const lastAudit = async (id: SectionId = 'contact') => (await store.auditLog({ sections: [id], limit: 1 }))[0]!;
+  const lastAudit = async (id: SectionId = 'contact') => (await store.audit.list({ sections: [id], limit: 1 }))[0]!;
 
   it('starts a canary with the documented defaults, lists its release as candidate and serves it to its share', async () => {
     const { old, next } = await section();
-    const canary = await store.startCanary('contact', next, { percent: 10 }, 'ci-contact');
+    const canary = await store.canaries.start('contact', next, { percent: 10 }, 'ci-contact');
     expect(canary).toEqual({
       id: expect.any(Number),
       section: 'contact',
@@ -51,12 +52,12 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
       startedBy: 'ci-contact',
     });
     expect(Object.keys(canary.release)).not.toContain('checks');
-    expect(await store.canaries()).toEqual({ contact: canary });
-    expect((await store.list({ sections: ['contact'] })).map((release) => [release.id, release.state])).toEqual([
+    expect(await store.canaries.running()).toEqual({ contact: canary });
+    expect((await store.releases.list({ sections: ['contact'] })).map((release) => [release.id, release.state])).toEqual([
       [next, 'candidate'],
       [old, 'active'],
     ]);
-    const served = await store.served();
+    const served = await store.releases.served();
     expect(served.active.contact?.id).toBe(old);
     expect(served.canaries).toEqual({ contact: { release: canary.release, percent: 10, id: canary.id, startedAt: canary.startedAt } });
     expect(await lastAudit()).toMatchObject({
@@ -69,18 +70,18 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
         'decided from 5 networks at least, none over 20.0 % of the counts, and only when no single network left out changes the decision',
     });
     // The section's state shows it beside the active release, whose `since` a canary does not move.
-    const before = (await store.sectionStates()).contact;
+    const before = (await store.releases.sectionStates()).contact;
     expect(before).toMatchObject({ active: { id: old }, candidate: { id: next }, percent: 10, canary: { minVisits: 50, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, minNetworks: 5, maxNetworkShare: 0.2, startedBy: 'ci-contact' }, by: 'integrator' });
-    expect((await store.sectionStates()).home).not.toHaveProperty('candidate');
+    expect((await store.releases.sectionStates()).home).not.toHaveProperty('candidate');
   });
 
   it('refuses a release that is not the section’s, the active one, a section with nothing active, bad settings, and a second canary', async () => {
     const { old, next } = await section();
     const home = await publish('home');
-    await expect(store.startCanary('contact', 'contact-999999', { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'not-found' });
-    await expect(store.startCanary('contact', home, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: `${home} is a release of home, not of contact` });
-    await expect(store.startCanary('contact', old, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: `${old} is already the active release of contact` });
-    await expect(store.startCanary('home', home, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining('no active release') });
+    await expect(store.canaries.start('contact', 'contact-999999', { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(store.canaries.start('contact', home, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: `${home} is a release of home, not of contact` });
+    await expect(store.canaries.start('contact', old, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: `${old} is already the active release of contact` });
+    await expect(store.canaries.start('home', home, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining('no active release') });
     for (const [options, field] of [
       [{ percent: 0 }, 'percent'],
       [{ percent: 100 }, 'percent'],
@@ -104,89 +105,89 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
       [{ percent: 10, minNetworks: 3 }, 'maxNetworkShare'],
       [{ percent: 10, minNetworks: 10, maxNetworkShare: 0.05 }, 'maxNetworkShare'],
     ] as const) {
-      await expect(store.startCanary('contact', next, options, 'ci')).rejects.toMatchObject({ kind: 'invalid', message: expect.stringMatching(new RegExp(`^${field}: `)) });
+      await expect(store.canaries.start('contact', next, options, 'ci')).rejects.toMatchObject({ kind: 'invalid', message: expect.stringMatching(new RegExp(`^${field}: `)) });
     }
-    expect(await store.canaries()).toEqual({});
+    expect(await store.canaries.running()).toEqual({});
 
-    await store.startCanary('contact', next, { percent: 10 }, 'ci');
+    await store.canaries.start('contact', next, { percent: 10 }, 'ci');
     const third = await publish('contact');
-    await expect(store.startCanary('contact', third, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining(`already has a canary, ${next}`) });
-    expect((await store.canaries()).contact?.release.id).toBe(next);
+    await expect(store.canaries.start('contact', third, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining(`already has a canary, ${next}`) });
+    expect((await store.canaries.running()).contact?.release.id).toBe(next);
   });
 
   it('changes the share and the thresholds given when the same release is started again, keeping its start and the others', async () => {
     const { next } = await section();
-    const first = await store.startCanary('contact', next, { percent: 10, minVisits: 20, promoteAfterVisits: 200 }, 'ci');
-    const ramped = await store.startCanary('contact', next, { percent: 50, maxSlowdown: 0.5 }, 'integrator');
+    const first = await store.canaries.start('contact', next, { percent: 10, minVisits: 20, promoteAfterVisits: 200 }, 'ci');
+    const ramped = await store.canaries.start('contact', next, { percent: 50, maxSlowdown: 0.5 }, 'integrator');
     expect(ramped).toEqual({ ...first, percent: 50, maxSlowdown: 0.5 });
     expect((await lastAudit()).detail).toMatch(/^now 50 % of visits \(was 10 %\), started .*; judged from 20 visits: .* more than 50\.0 % slower; promoted automatically after 200 healthy visits; decided from 5 networks/);
     // minNetworks 1 (a test on one machine) is kept as given, its share bound lifted whatever it says.
-    const oneMachine = await store.startCanary('contact', next, { percent: 50, minNetworks: 1, maxNetworkShare: 0.01 }, 'ci');
+    const oneMachine = await store.canaries.start('contact', next, { percent: 50, minNetworks: 1, maxNetworkShare: 0.01 }, 'ci');
     expect(oneMachine).toMatchObject({ id: first.id, minNetworks: 1, maxNetworkShare: 0.01, startedAt: first.startedAt });
     expect((await lastAudit()).detail).toMatch(/any network may decide \(minNetworks 1\)$/);
-    expect((await store.startCanary('contact', next, { percent: 50, promoteAfterVisits: null }, 'ci')).promoteAfterVisits).toBeNull();
+    expect((await store.canaries.start('contact', next, { percent: 50, promoteAfterVisits: null }, 'ci')).promoteAfterVisits).toBeNull();
   });
 
   it('promotes through the activation history: the candidate is active, a rollback goes back to the release it replaced', async () => {
     const { old, next } = await section();
-    await expect(store.promoteCanary('contact', 'integrator')).rejects.toMatchObject({ kind: 'conflict', message: 'contact has no canary to promote' });
-    await store.startCanary('contact', next, { percent: 25 }, 'ci');
-    const promoted = await store.promoteCanary('contact', 'integrator', 'looks fine');
+    await expect(store.canaries.promote('contact', 'integrator')).rejects.toMatchObject({ kind: 'conflict', message: 'contact has no canary to promote' });
+    await store.canaries.start('contact', next, { percent: 25 }, 'ci');
+    const promoted = await store.canaries.promote('contact', 'integrator', 'looks fine');
     expect(promoted).toMatchObject({ section: 'contact', active: { id: next }, previous: { id: old } });
-    expect(await store.canaries()).toEqual({});
-    expect(await store.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
+    expect(await store.canaries.running()).toEqual({});
+    expect(await store.releases.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
     expect(await lastAudit()).toMatchObject({ actor: 'integrator', action: 'promote', release: next, from: old, detail: 'looks fine' });
-    expect((await store.sectionStates()).contact).toMatchObject({ by: 'integrator' });
-    expect((await store.rollback('contact', undefined, 'integrator')).active?.id).toBe(old);
+    expect((await store.releases.sectionStates()).contact).toMatchObject({ by: 'integrator' });
+    expect((await store.history.rollback('contact', undefined, 'integrator')).active?.id).toBe(old);
   });
 
   it('aborts: the candidate is served to no one, the active release unchanged and its since kept', async () => {
     const { old, next } = await section();
-    await expect(store.abortCanary('contact', 'integrator', 'abort')).rejects.toMatchObject({ kind: 'conflict', message: 'contact has no canary to abort' });
-    await store.startCanary('contact', next, { percent: 25 }, 'ci');
-    const { since } = (await store.sectionStates()).contact;
-    const ended = await store.abortCanary('contact', 'integrator', 'abort');
+    await expect(store.canaries.abort('contact', 'integrator', 'abort')).rejects.toMatchObject({ kind: 'conflict', message: 'contact has no canary to abort' });
+    await store.canaries.start('contact', next, { percent: 25 }, 'ci');
+    const { since } = (await store.releases.sectionStates()).contact;
+    const ended = await store.canaries.abort('contact', 'integrator', 'abort');
     expect(ended.release.id).toBe(next);
-    expect(await store.served()).toMatchObject({ active: { contact: { id: old } }, canaries: {} });
-    expect((await store.list({ sections: ['contact'] })).find((release) => release.id === next)?.state).toBe('available');
+    expect(await store.releases.served()).toMatchObject({ active: { contact: { id: old } }, canaries: {} });
+    expect((await store.releases.list({ sections: ['contact'] })).find((release) => release.id === next)?.state).toBe('available');
     expect(await lastAudit()).toMatchObject({ action: 'abort', release: next, from: old, detail: expect.stringMatching(new RegExp(`^the canary ended \\(25 % of visits since .*\\); every visit gets ${old}$`)) });
-    expect((await store.sectionStates()).contact).toMatchObject({ since, by: 'integrator' });
+    expect((await store.releases.sectionStates()).contact).toMatchObject({ since, by: 'integrator' });
 
-    await store.startCanary('contact', next, { percent: 25 }, 'ci');
-    await store.abortCanary('contact', 'canary-judge', 'auto-rollback', 'the numbers');
+    await store.canaries.start('contact', next, { percent: 25 }, 'ci');
+    await store.canaries.abort('contact', 'canary-judge', 'auto-rollback', 'the numbers');
     expect(await lastAudit()).toMatchObject({ actor: 'canary-judge', action: 'auto-rollback', release: next, detail: 'the numbers' });
   });
 
   it('ends a canary when the section is activated or rolled back, and says so in that entry', async () => {
     const { old, next } = await section();
     const third = await publish('contact');
-    await store.startCanary('contact', next, { percent: 10 }, 'ci');
-    await store.activate('contact', third, 'integrator', 'hotfix');
-    expect(await store.canaries()).toEqual({});
+    await store.canaries.start('contact', next, { percent: 10 }, 'ci');
+    await store.history.activate('contact', third, 'integrator', 'hotfix');
+    expect(await store.canaries.running()).toEqual({});
     expect(await lastAudit()).toMatchObject({ action: 'activate', release: third, from: old, detail: `hotfix; ended the canary of ${next} (10 % of visits)` });
 
-    await store.startCanary('contact', next, { percent: 10 }, 'ci');
-    await store.rollback('contact', undefined, 'integrator');
-    expect(await store.canaries()).toEqual({});
+    await store.canaries.start('contact', next, { percent: 10 }, 'ci');
+    await store.history.rollback('contact', undefined, 'integrator');
+    expect(await store.canaries.running()).toEqual({});
     expect(await lastAudit()).toMatchObject({ action: 'rollback', release: old, detail: `ended the canary of ${next} (10 % of visits)` });
   });
 
   it('settles a canary only if it is still the one expected, and records nothing when it goes on', async () => {
     const { old, next } = await section();
-    const canary = await store.startCanary('contact', next, { percent: 10 }, 'ci');
-    const entries = (await store.auditLog()).length;
+    const canary = await store.canaries.start('contact', next, { percent: 10 }, 'ci');
+    const entries = (await store.audit.list()).length;
     const seen: [string, string][] = [];
-    expect(await store.settleCanary('contact', { release: next, startedAt: canary.startedAt }, (now, active) => void seen.push([now.release.id, active]), 'canary-judge')).toBeUndefined();
+    expect(await store.canaries.settle('contact', { release: next, startedAt: canary.startedAt }, (now, active) => void seen.push([now.release.id, active]), 'canary-judge')).toBeUndefined();
     expect(seen).toEqual([[next, old]]);
-    expect((await store.auditLog()).length).toBe(entries);
+    expect((await store.audit.list()).length).toBe(entries);
 
-    const stale = await store.settleCanary('contact', { release: next, startedAt: '2000-01-01T00:00:00.000Z' }, () => ({ action: 'auto-rollback', detail: 'stale' }), 'canary-judge');
+    const stale = await store.canaries.settle('contact', { release: next, startedAt: '2000-01-01T00:00:00.000Z' }, () => ({ action: 'auto-rollback', detail: 'stale' }), 'canary-judge');
     expect(stale).toBeUndefined();
-    expect(await store.canaries()).toHaveProperty('contact');
+    expect(await store.canaries.running()).toHaveProperty('contact');
 
-    const settled = await store.settleCanary('contact', { release: next, startedAt: canary.startedAt }, () => ({ action: 'promote', detail: 'healthy' }), 'canary-judge');
+    const settled = await store.canaries.settle('contact', { release: next, startedAt: canary.startedAt }, () => ({ action: 'promote', detail: 'healthy' }), 'canary-judge');
     expect(settled).toEqual({ action: 'promote', detail: 'healthy' });
-    expect(await store.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
+    expect(await store.releases.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
     expect(await lastAudit()).toMatchObject({ actor: 'canary-judge', action: 'promote', release: next, from: old, detail: 'healthy' });
   });
 
@@ -195,9 +196,9 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     const heard: SectionId[] = [];
     const watching = await store.watch((id) => heard.push(id), { pollMs: 60_000 });
     try {
-      await store.startCanary('contact', next, { percent: 10 }, 'ci');
+      await store.canaries.start('contact', next, { percent: 10 }, 'ci');
       await waitFor(() => heard.length === 1);
-      await store.abortCanary('contact', 'integrator', 'abort');
+      await store.canaries.abort('contact', 'integrator', 'abort');
       await waitFor(() => heard.length === 2);
       expect(heard).toEqual(['contact', 'contact']);
     } finally {

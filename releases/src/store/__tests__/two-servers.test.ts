@@ -1,6 +1,7 @@
 import type { SectionId } from '@portico/contract/sections';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
-import { ReleaseStore, type PublishInput } from '../release-store';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
+import { ReleaseStore } from '../release-store';
+import type { PublishInput } from '../releases';
 
 /** Resolves once `check` holds, polling every 10 ms; rejects after `ms`. */
 async function until(what: string, ms: number, check: () => boolean | Promise<boolean>): Promise<number> {
@@ -49,11 +50,11 @@ describe.each(KINDS)('two release stores on one %s database', (kind) => {
     // A poll too slow to be what delivers it.
     const watching = await second.watch((section) => heard.push(section), { pollMs: 60_000 });
     try {
-      const { release } = await first.publish(build('contact'));
-      await first.activate('contact', release.id, 'integrator');
+      const { release } = await first.releases.publish(build('contact'));
+      await first.history.activate('contact', release.id, 'integrator');
       const delay = await until('the notification', 2000, () => heard.includes('contact'));
       process.stderr.write(`${kind}: activation heard by the other store after ${delay} ms\n`);
-      expect((await second.active()).contact?.id).toBe(release.id);
+      expect((await second.releases.active()).contact?.id).toBe(release.id);
     } finally {
       await watching.close();
     }
@@ -82,20 +83,20 @@ describe.each(KINDS)('two release stores on one %s database', (kind) => {
   });
 
   it('serialises simultaneous activations of one section: each applied in turn, each audited, the last one active for both', async () => {
-    const releases = await Promise.all(Array.from({ length: 8 }, () => first.publish(build('home'))));
+    const releases = await Promise.all(Array.from({ length: 8 }, () => first.releases.publish(build('home'))));
     const ids = releases.map(({ release }) => release.id);
-    const results = await Promise.all(ids.map((id, index) => (index % 2 === 0 ? first : second).activate('home', id, `server-${index % 2}`)));
+    const results = await Promise.all(ids.map((id, index) => (index % 2 === 0 ? first : second).history.activate('home', id, `server-${index % 2}`)));
     expect(results.every((result) => ids.includes(result.active!.id))).toBe(true);
 
-    const log = (await first.auditLog({ sections: ['home'], limit: 100 })).filter((entry) => entry.action === 'activate').reverse();
+    const log = (await first.audit.list({ sections: ['home'], limit: 100 })).filter((entry) => entry.action === 'activate').reverse();
     expect(log.map((entry) => entry.release).sort()).toEqual([...ids].sort());
     // In turn: each activation saw the one before it as active.
     expect(log.map((entry) => entry.from)).toEqual([null, ...log.slice(0, -1).map((entry) => entry.release)]);
     const winner = log.at(-1)!.release;
-    expect((await first.active()).home?.id).toBe(winner);
-    expect((await second.active()).home?.id).toBe(winner);
+    expect((await first.releases.active()).home?.id).toBe(winner);
+    expect((await second.releases.active()).home?.id).toBe(winner);
     // The history is the order they ran in: a rollback goes back to the one applied before the winner.
-    expect((await second.rollback('home', undefined, 'integrator')).active?.id).toBe(log.at(-2)!.release);
+    expect((await second.history.rollback('home', undefined, 'integrator')).active?.id).toBe(log.at(-2)!.release);
   });
 });
 
@@ -134,14 +135,14 @@ describeOnServer('two release stores on a PostgreSQL server that restarts', () =
     const watching = await second.watch((section) => heard.push(section), { pollMs: 60_000 });
     try {
       await until('listening', 2000, async () => (await listeners()) === 1);
-      const { release } = await first.publish(build('about'));
+      const { release } = await first.releases.publish(build('about'));
       // pg_ctl blocks this process while it runs: the stores see the server gone (as a server's would at once) before it starts again.
       database.server!.stop();
       await until('the database gone', 5000, async () => (await listeners()) === -1);
       // pg_ctl -w: it returns once the server accepts connections.
       database.server!.start();
       const answered = Date.now();
-      const activated = first.activate('about', release.id, 'integrator');
+      const activated = first.history.activate('about', release.id, 'integrator');
       await until('listening again', 5000, async () => (await listeners()) === 1);
       const relistened = Date.now() - answered;
       await activated;

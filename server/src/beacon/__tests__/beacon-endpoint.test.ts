@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BEACON_MAX_BYTES, BEACON_PATH, VISIT_PATH, type VisitReport } from '@portico/contract/beacon';
 import { APP_DIRS, APP_NAMES, type SectionId } from '@portico/contract/sections';
-import { clientNetwork, type Database } from '@portico/messages';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/messages/testing';
+import { clientNetwork } from '@portico/messages';
+import type { Database } from '@portico/platform/database';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { HealthStore, ReleaseStore, signHealthToken, signVisitId, type Canary, type ServedState, type TakenReport } from '@portico/releases';
 import Fastify from 'fastify';
 import { closeNow } from '@portico/platform/http';
@@ -113,14 +114,14 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     const publish = async (section: SectionId) => {
       builds++;
       const input = { section, manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`, integrity: `sha384-${builds}`, version: '1.0.0', buildId: `b${builds}`, createdBy: 'ci', checks: [] };
-      return (await store.publish(input)).release.id;
+      return (await store.releases.publish(input)).release.id;
     };
     home = await publish('home');
     contact = await publish('contact');
     candidate = await publish('contact');
-    await store.activate('home', home, 'integrator');
-    await store.activate('contact', contact, 'integrator');
-    canary = await store.startCanary('contact', candidate, { percent: 50, minNetworks: 1 }, 'integrator');
+    await store.history.activate('home', home, 'integrator');
+    await store.history.activate('contact', contact, 'integrator');
+    canary = await store.canaries.start('contact', candidate, { percent: 50, minNetworks: 1 }, 'integrator');
     const options = {
       health,
       secret: () => store.previewSecret(),
@@ -149,7 +150,7 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
       },
       beacon: endpoint,
       releases: {
-        read: () => store.served(),
+        read: () => store.releases.served(),
         watch: () => Promise.resolve({ close: () => Promise.resolve() }),
         openPreview: () => Promise.resolve({ refused: 'invalid' }),
         healthToken: (releases) => signHealthToken(secret, { releases }, new Date(Date.now() + 3_600_000)),
@@ -450,9 +451,9 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     const columns = await db.query<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_name = 'release_health' ORDER BY ordinal_position");
     expect(columns.map((column) => column.column_name)).toEqual(['section', 'release_id', 'hour', 'key', 'count']);
     // The canary's per-network rows go with it.
-    await store.abortCanary('contact', 'integrator', 'abort');
+    await store.canaries.abort('contact', 'integrator', 'abort');
     expect(await db.query('SELECT 1 FROM canary_network_counts')).toEqual([]);
-    canary = await store.startCanary('contact', candidate, { percent: 50, minNetworks: 1 }, 'integrator');
+    canary = await store.canaries.start('contact', candidate, { percent: 50, minNetworks: 1 }, 'integrator');
   });
 });
 

@@ -7,7 +7,7 @@ import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startPortico, type RunningPortico } from '../../portico-server';
 import type { SectionSignal } from '../server-rendering';
-import { announce, HostileCdn, MEMORY_BOMB, MICROTASK_LOOP, MUTATION, RENDER_LOOP, TOP_LEVEL_LOOP } from './hostile-builds';
+import { announce, HostileCdn, MEMORY_BOMB, MICROTASK_LOOP, MUTATION, RENDER_LOOP, TOP_LEVEL_LOOP } from '@portico/testing/hostile-builds';
 
 // Section builds that do what an attacker who controls a section's CDN
 // would make them do, rendered by the real server with the real host build

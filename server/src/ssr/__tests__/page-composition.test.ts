@@ -17,12 +17,13 @@ const shell = {
   fallbacks: { home: '<p>Loading Home…</p>', about: '<p>Loading About Us…</p>', contact: '<p>Loading Contact us…</p>' },
   styles: { home: '<link rel="stylesheet" href="/home.css">', about: '<link rel="stylesheet" href="/about.css">', contact: '<link rel="stylesheet" href="/contact.css">' },
 };
-const data: PageData = { config: {}, language: 'en', manifests: {}, rendered: [], hydration: {}, problems: [], refusedOverrides: [] };
+const data: PageData = { config: {}, language: 'en', manifests: {}, rendered: [], hydration: {}, problems: [], allowedRemoteOrigins: [] };
 
 const part = (section: SectionId, html: string, extra = false): CandidatePart => ({
   section,
   html,
   ids: idsIn(html),
+  hash: `hash of ${html}`,
   failure: extra ? `the extra after ${section} is left out` : `the ${section} section is rendered in the browser`,
   extra,
 });

@@ -10,7 +10,7 @@ import { checkSectionHtml } from '../section-html';
 // standard), to show that what the check refuses does leave the slot, and
 // that what it accepts is read by the browser exactly as written.
 
-const RULES = { maxBytes: 1024 * 1024, reservedIds: new Set<string>() };
+const RULES = { maxBytes: 1024 * 1024, section: 'home' } as const;
 
 const slot = (id: string, html: string) => `<section id="${id}"><div data-section-island="${id}"><div class="section-root">${html}</div></div></section>`;
 

@@ -7,7 +7,7 @@ import { checkSectionHtml, idsIn } from '../section-html';
 // would send, and what the front server must make of it; the last ones are
 // what React itself writes, which must go through.
 
-const RULES = { maxBytes: 64 * 1024, reservedIds: new Set(['portico-page-data', 'main-content']) };
+const RULES = { maxBytes: 64 * 1024, section: 'contact' } as const;
 const check = (html: unknown) => checkSectionHtml(html, RULES);
 
 function expectRefused(html: string, reason?: RegExp): void {
@@ -141,9 +141,47 @@ describe('an answer that would run code or act on the rest of the page', () => {
     ['the page data id', '<div id="portico-page-data">{}</div>'],
     ['the page data id, entity-encoded', '<div id="portico&#45;page-data">{}</div>'],
     ['the page data id, hexadecimal references throughout', '<div id="&#x70;&#x6f;rtico-page-data">{}</div>'],
-    ['the id attribute in capitals', '<div ID="main-content">x</div>'],
-  ])('an id the page around it uses (%s): refused', (_what, html) => {
-    expectRefused(html, /id/);
+    ['the id attribute in capitals', '<div ID="root">x</div>'],
+    ["a shell's panel", '<section id="about">x</section>'],
+    ["a shell's tab", '<a id="tab-home" href="#home">x</a>'],
+    ["the host's chunk list (the host's script would stop: `o.forEach is not a function`)", '<div id="webpackChunkportico_host"></div>'],
+    ["the page script's chunk list", '<div id="webpackChunkportico_host_page_script"></div>'],
+    ["a remote's chunk list", '<div id="webpackChunkportico_home"></div>'],
+    ["a section's federation container, where the runtime looks for one already loaded", '<div id="portico_home"></div>'],
+    ["the federation runtime's globals", '<div id="__FEDERATION__"></div>'],
+    ['a global a library reads if it is there', '<div id="__zod_globalConfig"></div>'],
+    ["another section's id from useId (Home taking Contact's field, to push Contact's HTML out)", '<input id="_home-R_0_-name"/>'],
+    ["another section's prefix", '<h2 id="about-team">x</h2>'],
+    ['its own name with no dash after it', '<h2 id="contactus">x</h2>'],
+  ])("an id that is not the section's own (%s): refused, naming it", (_what, html) => {
+    expectRefused(html, /takes the id "[^"]+", which is not the contact section's own \(its ids start with "contact-"\)/);
+  });
+
+  test('no name a script can reach as a global is ever a section\'s id: an identifier has no "-"', () => {
+    for (const name of ['webpackChunkportico_contact', 'portico_contact', 'contact', 'contact_', '$contact', '_contact', 'contactR_0_', 'Contact']) {
+      expectRefused(`<div id="${name}"></div>`, /not the contact section's own/);
+    }
+  });
+
+  test.each([
+    ["a label of another section's field (a click there focuses it)", '<label for="_home-R_0_-name">Name</label>'],
+    ["aria-owns that takes another section's field", '<div aria-owns="contact-x _home-R_0_-name"></div>'],
+    ["aria-labelledby naming the shell's tab", '<div aria-labelledby="tab-home"></div>'],
+    ['aria-controls naming a shell panel, entity-encoded', '<button aria-controls="&#97;bout">x</button>'],
+  ])('an attribute that names an element that is not its own (%s): refused', (_what, html) => {
+    expectRefused(html, /names the element "[^"]+", which is not the contact section's own/);
+  });
+
+  test.each([
+    ["a container of Contact's own, to catch its island", '<div data-section-island="contact"><form></form></div>'],
+    ['an island state', '<div data-island-state="hydrated"></div>'],
+    ['a marker in capitals', '<div DATA-SECTION-ISLAND="home"></div>'],
+  ])("the page's own markers (%s): refused", (_what, html) => {
+    expectRefused(html, /marks the page's own parts/);
+  });
+
+  test("its own ids, and references to them, as React's useId and a team write them: accepted", () => {
+    expect(check('<h2 id="contact-title">x</h2><label for="_contact-R_0_-name">Name</label><input id="_contact-R_0_-name" aria-describedby="_contact-R_0_-name-error contact-title"/>')).toEqual({ ok: true });
   });
 
   test.each([
@@ -199,7 +237,7 @@ describe('an answer that would run code or act on the rest of the page', () => {
   });
 
   test('HTML over maxBytes is refused, counted in UTF-8 bytes, not characters', () => {
-    const rules = { maxBytes: 100, reservedIds: new Set<string>() };
+    const rules = { maxBytes: 100, section: 'contact' } as const;
     const euros = `<p>${'€'.repeat(40)}</p>`; // 47 characters, 127 bytes
     expect(euros.length).toBeLessThan(rules.maxBytes);
     expect(checkSectionHtml(euros, rules)).toEqual({ ok: false, reason: expect.stringMatching(/over 100 bytes/) });

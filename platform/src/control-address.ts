@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { controlPort, type PortEnvironment } from '@portico/contract/sections';
-import { SettingsError } from '../settings';
+import { SettingsError } from './settings-error';
 
 // Where the control API listens and which token a command on this machine
 // sends it. The server (which starts the API), the release command and the
-// messages command all need this; it lives here, in the package all three
-// import, because messages may import neither the server nor the releases.
+// messages command all need this; it lives here, below all three.
 
 /** In the data folder: the owner token a fresh install writes (0600), read by the commands when PORTICO_TOKEN is unset. */
 export const CONTROL_TOKEN_FILE = 'control-token';

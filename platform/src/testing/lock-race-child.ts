@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { lockDataFolder } from '../store/data-folder';
+import { lockDataFolder } from '../data-folder';
 
 /**
  * One contender of the lock race test (data-folder.test.ts): told a folder

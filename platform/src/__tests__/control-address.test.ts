@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import { controlHost, controlToken, controlUrl } from '../control/control-address';
+import { controlHost, controlToken, controlUrl } from '../control-address';
 
 describe('where the control API is', () => {
   it('is on loopback, port 8084, or PORT+4', () => {

@@ -2,6 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** Where a command or the server was started: a relative path is taken from `invokedFrom`, the defaults from `rootDir`. */
+export interface Whereabouts {
+  rootDir: string;
+  invokedFrom: string;
+}
+
+/**
+ * The data folder (the embedded database, the owner token's file):
+ * PORTICO_DATA_DIR, a relative one taken from where the command was typed,
+ * else `data/` at the repository root.
+ */
+export function dataFolder(env: NodeJS.ProcessEnv, where: Whereabouts): string {
+  return env.PORTICO_DATA_DIR ? path.resolve(where.invokedFrom, env.PORTICO_DATA_DIR) : path.join(where.rootDir, 'data');
+}
+
 /**
  * The embedded database is one process per data folder: PGlite has no
  * server, so two processes writing one folder would corrupt it. The

@@ -2,7 +2,7 @@ import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DataFolderBusyError, DataFolderError, LOCK_FILE, lockDataFolder } from '../store/data-folder';
+import { DataFolderBusyError, DataFolderError, LOCK_FILE, lockDataFolder } from '../data-folder';
 import { PROCESS_START_MS } from '@portico/testing/processes';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'portico-data-lock-'));

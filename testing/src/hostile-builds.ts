@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { builtRemote } from '@portico/testing/built-apps';
-import { serveDist, type DistServer } from '@portico/testing/serve-dist';
+import { builtRemote } from './built-apps';
+import { serveDist, type DistServer } from './serve-dist';
 
 type SectionFolder = 'remote-home' | 'remote-about' | 'remote-contact';
 
@@ -16,7 +16,9 @@ interface Manifest {
  * serves them: each variant is a real section's node build with a payload
  * appended, named and hashed as its manifest says (as a compromised team or
  * CDN would publish it), so every check the server makes on its way in
- * passes and the payload runs.
+ * passes and the payload runs. The section's browser build is served beside
+ * it as built, so a browser can load the section where the server leaves it
+ * to the browser.
  */
 export class HostileCdn {
   private constructor(
@@ -51,12 +53,15 @@ export class HostileCdn {
     const integrity = `sha384-${createHash('sha384').update(code).digest('base64')}`;
     const name = `remoteEntry.${createHash('sha384').update(code).digest('hex').slice(0, 10)}.js`;
     const folder = path.join(this.root, variant);
+    cpSync(dist, folder, { recursive: true });
     mkdirSync(path.join(folder, entry.path), { recursive: true });
     writeFileSync(path.join(folder, entry.path, name), code);
     manifest.metaData.ssrRemoteEntry = { ...entry, name, integrity };
     // A manifest grown to a given size (a field the checks ignore): the inlining cap's test.
     if (manifestPadding > 0) manifest.padding = 'x'.repeat(manifestPadding);
     writeFileSync(path.join(folder, 'mf-manifest.json'), JSON.stringify(manifest));
+    // The build's precompressed copies are of the manifest as built.
+    for (const suffix of ['.br', '.gz']) rmSync(path.join(folder, `mf-manifest.json${suffix}`), { force: true });
     return `${this.origin}/${variant}/mf-manifest.json`;
   }
 
@@ -168,8 +173,36 @@ export const MUTATION = `;(function () {
   `)}
 })();`;
 
-/** A section whose HTML is `bytes` long (text React escapes as it is). */
-export const bigOutput = (bytes: number) => `;(function () { ${wrapSection(`return [Section(), 'x'.repeat(${bytes})];`)} })();`;
+/**
+ * A section whose HTML is `bytes` longer than its own (text React writes as
+ * it is): one letter repeated, or letters drawn at random (the same ones at
+ * each render), which compress about as little as text can.
+ */
+export const bigOutput = (bytes: number, text: 'repeated' | 'random' = 'repeated') =>
+  text === 'repeated'
+    ? `;(function () { ${wrapSection(`return [Section(), 'x'.repeat(${bytes})];`)} })();`
+    : `;(function () {
+  let seed = 34, letters = '';
+  for (let at = 0; at < ${bytes}; at += 1) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    letters += 'abcdefghijklmnopqrstuvwxyz  '[(seed >>> 16) % 28];
+  }
+  ${wrapSection('return [Section(), letters];')}
+})();`;
+
+/** An element a payload adds to a section's HTML: its tag, its props as React takes them, and its children. */
+export type ExtraElement = [tag: string, props: Record<string, unknown> | null, children?: (string | ExtraElement)[]];
+
+/**
+ * A section that renders, after its own HTML, the elements `extra`
+ * describes, made with the section's own React: any element and attribute
+ * React writes, as a build whose HTML reaches for the page's own parts would.
+ */
+export const extraHtml = (extra: readonly ExtraElement[]) => `;(function () { ${wrapSection(`
+  const React = Object.values(shared.react)[0].get()();
+  const make = ([tag, props, children]) => React.createElement(tag, props, ...(children || []).map((child) => (typeof child === 'string' ? child : make(child))));
+  return [Section(), ...${JSON.stringify(extra)}.map(make)];
+`)} })();`;
 
 /** A build that says, as it is evaluated, which one it is (its worker's output reaches the server's log). */
 export const announce = (name: string) => `;console.log(${JSON.stringify(`build ${name} evaluated`)});`;

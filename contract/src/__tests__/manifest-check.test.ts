@@ -1,5 +1,5 @@
-import { readManifest, type Manifest } from '@portico/contract/manifest';
-import { checkManifest } from '../check-manifest';
+import { readManifest, type Manifest } from '../manifest';
+import { checkManifest } from '../manifest-check';
 
 const pageShares = { react: '19.3.1', 'react-dom': '19.3.1', '@portico/shared-config': '1.0.0' };
 
@@ -24,7 +24,7 @@ function manifest({ react = '^19.2.0', expose = 'section' } = {}) {
   };
 }
 
-/** The manifest as the page reads it (the reader's own tests are @portico/contract's). */
+/** The manifest as the page reads it (the reader's own tests are manifest.test.ts). */
 function read(value: unknown): Manifest {
   const reading = readManifest(JSON.stringify(value), 'https://cdn.example/contact/v2/mf-manifest.json');
   if ('problem' in reading) throw new Error(reading.problem);

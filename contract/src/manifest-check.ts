@@ -1,12 +1,14 @@
-import { MANIFEST_MAX_BYTES, type Manifest } from '@portico/contract/manifest';
 import { satisfy } from '@module-federation/enhanced/runtime';
+import type { Manifest } from './manifest';
 
 /**
- * The one check of a remote's manifest (read by @portico/contract's reader),
- * used by the page before it loads a section and by `npm run check-remotes`
- * before a deploy (through this package's `./manifest-check` export): does it
- * expose what the host asks for, and can it run on the page's shared
- * singletons? Pure, and Node-safe.
+ * The one check of a remote's manifest (read by ./manifest's reader), used by
+ * the page before it loads a section and by the control plane's publish
+ * checks and `npm run check-remotes` before a deploy: does it expose what the
+ * host asks for, and can it run on the page's shared singletons? Pure, and
+ * Node-safe. Version ranges are matched by Module Federation's own `satisfy`,
+ * the one the page's runtime uses, so a deploy check and the page never
+ * disagree on a range.
  */
 
 export interface ManifestExpectations {
@@ -27,41 +29,6 @@ export interface ManifestExpectations {
 export interface ManifestReport {
   exposeProblem?: string;
   sharedProblems: string[];
-}
-
-/**
- * A response's body, read no further than MANIFEST_MAX_BYTES (the declared
- * Content-Length first, then the bytes as they come, since a server may
- * declare none or lie). Over it, the answer is `tooLarge` and the download is
- * cancelled.
- */
-export async function readManifestBody(response: Response): Promise<{ bytes: Uint8Array<ArrayBuffer> } | { tooLarge: true }> {
-  const declared = Number(response.headers.get('Content-Length'));
-  if (declared > MANIFEST_MAX_BYTES) {
-    await response.body?.cancel().catch(() => undefined);
-    return { tooLarge: true };
-  }
-  if (!response.body) return { bytes: new Uint8Array(await response.arrayBuffer()) };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MANIFEST_MAX_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return { tooLarge: true };
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return { bytes };
 }
 
 /** Every problem of a manifest, part by part (see ManifestReport). */

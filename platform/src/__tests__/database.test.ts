@@ -1,8 +1,4 @@
-import type { Database } from '../store/database';
-import { applyMigrations, migrate, MIGRATIONS } from '../store/migrations';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '../testing/databases';
-
-const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
+import { freshTestDatabase, testDatabaseKinds } from '../testing/databases';
 
 /** Resolves with what `take` returns once it returns something, or rejects after `ms`. */
 async function within<T>(ms: number, take: () => T | undefined): Promise<T> {
@@ -15,21 +11,11 @@ async function within<T>(ms: number, take: () => T | undefined): Promise<T> {
   }
 }
 
-describe.each(KINDS)('the %s database', (kind) => {
-  let database: TestDatabase;
-  let db: Database;
-
-  beforeAll(async () => {
-    database = kind === 'embedded' ? embeddedTestDatabase() : serverTestDatabase();
-    db = await database.open();
-  }, 60_000);
-
-  afterAll(async () => {
-    await db?.close();
-    database?.cleanUp();
-  });
+describe.each(testDatabaseKinds())('the %s database', (kind) => {
+  const fresh = freshTestDatabase(kind);
 
   it('hears a NOTIFY committed on its channel, and nothing once it stopped listening', async () => {
+    const db = fresh.db();
     const heard: string[] = [];
     const listening = await db.listen('portico_test', (payload) => heard.push(payload));
     expect(listening.alive).toBe(true);
@@ -48,23 +34,13 @@ describe.each(KINDS)('the %s database', (kind) => {
   });
 
   it('refuses a channel name that is not an identifier, before touching the database', async () => {
+    const db = fresh.db();
     await expect(db.listen('x; DROP TABLE y', () => undefined)).rejects.toThrow('is not a channel name');
-  });
-
-  it("keeps a second package's numbered steps apart from the messages' own", async () => {
-    await migrate(db);
-    const plan = { table: 'portico_test_migrations', lock: 1234, steps: ['CREATE TABLE test_one (n integer)'] };
-    await applyMigrations(db, plan);
-    await applyMigrations(db, { ...plan, steps: [...plan.steps, 'CREATE TABLE test_two (n integer)'] });
-    // Applied once each: running the same plan again changes nothing.
-    await applyMigrations(db, { ...plan, steps: [...plan.steps, 'CREATE TABLE test_two (n integer)'] });
-    expect(await db.query('SELECT version FROM portico_test_migrations ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
-    expect(await db.query('SELECT version FROM portico_migrations ORDER BY version')).toEqual(MIGRATIONS.map((_, index) => ({ version: index + 1 })));
-    await expect(applyMigrations(db, { ...plan, table: 'bad name' })).rejects.toThrow('is not a table name');
   });
 
   if (kind === 'server') {
     it('says a listening connection the server dropped is no longer alive, and tells the listener once; a close is not a loss', async () => {
+      const db = fresh.db();
       let lost = 0;
       const listening = await db.listen('portico_dropped', () => undefined, () => lost++);
       await db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN portico_dropped'");

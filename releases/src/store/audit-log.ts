@@ -1,0 +1,43 @@
+import type { SectionId } from '@portico/contract/sections';
+import type { Database, Sql } from '@portico/platform/database';
+import type { AuditAction, AuditEntry } from '../release';
+import { iso } from './release-rows';
+
+/** An audit entry to record: who and what, and where it applies; the time is the database's. */
+export type AuditInput = Pick<AuditEntry, 'actor' | 'action'> & Partial<Pick<AuditEntry, 'section' | 'release' | 'from' | 'detail'>>;
+
+/**
+ * Records `entry` through `sql`: inside a change's transaction, the entry
+ * is committed with the change or not at all.
+ */
+export async function recordAudit(sql: Sql, entry: AuditInput): Promise<void> {
+  await sql.query('INSERT INTO release_audit (actor, action, section, release, from_release, detail) VALUES ($1, $2, $3, $4, $5, $6)', [
+    entry.actor,
+    entry.action,
+    entry.section ?? null,
+    entry.release ?? null,
+    entry.from ?? null,
+    entry.detail ?? '',
+  ]);
+}
+
+/** The audit log: who did what to which section and release, newest first. */
+export class AuditLog {
+  constructor(private readonly db: Database) {}
+
+  /** Records what a caller did outside the store's own changes (a refused publish, a preview link). */
+  async record(entry: AuditInput): Promise<void> {
+    await recordAudit(this.db, entry);
+  }
+
+  /** The audit log, newest first: of `sections` only (entries with no section, such as tokens, left out), or all. */
+  async list(options: { sections?: readonly SectionId[]; limit?: number } = {}): Promise<AuditEntry[]> {
+    const limit = Math.max(1, Math.min(options.limit ?? 100, 10_000));
+    const rows = await this.db.query<{ at: Date | string; actor: string; action: AuditAction; section: SectionId | null; release: string | null; from_release: string | null; detail: string }>(
+      `SELECT at, actor, action, section, release, from_release, detail FROM release_audit
+       ${options.sections ? 'WHERE section = ANY($2::text[])' : ''} ORDER BY seq DESC LIMIT $1`,
+      options.sections ? [limit, [...options.sections]] : [limit],
+    );
+    return rows.map((row) => ({ at: iso(row.at), actor: row.actor, action: row.action, section: row.section, release: row.release, from: row.from_release, detail: row.detail }));
+  }
+}

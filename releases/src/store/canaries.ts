@@ -1,0 +1,169 @@
+import type { SectionId } from '@portico/contract/sections';
+import type { Database, Sql } from '@portico/platform/database';
+import { readCanaryCounts, type CanaryCounts } from '../canary/canary-counts';
+import { canarySettingsProblem, describeThresholds, type CanaryOptions, type CanarySettings } from '../canary/canary-settings';
+import { CANARY_DEFAULTS, type Canary } from '../release';
+import { ReleaseError } from './release-error';
+import { canariesIn, joined, releaseOf } from './release-rows';
+import { announce, lockedSection, pushActivation, type StackEntry } from './section-lock';
+import { switchOf, type SectionSwitch } from './section-states';
+
+/** How the judge ends a canary, in the audit log's words. */
+export interface CanarySettlement {
+  action: 'promote' | 'auto-rollback';
+  detail: string;
+}
+
+/**
+ * The canaries: a release served to a share of a section's visits beside
+ * its active release, judged on both releases' counts kept for that canary
+ * alone, then promoted or aborted. Every change is made under the
+ * section's lock, audited and announced (section-lock.ts).
+ */
+export class Canaries {
+  constructor(private readonly db: Database) {}
+
+  /** The canaries running now, by section. */
+  async running(): Promise<Partial<Record<SectionId, Canary>>> {
+    const canaries: Partial<Record<SectionId, Canary>> = {};
+    for (const [section, { canary }] of await canariesIn(this.db)) canaries[section] = canary;
+    return canaries;
+  }
+
+  /**
+   * Starts serving `releaseId` to `options.percent` % of the section's
+   * visits beside its active release; a threshold not given takes its
+   * CANARY_DEFAULTS value. The release must be the section's (404, 409),
+   * not the active one (409), and the section must have an active release
+   * to judge it against (409). A canary of another release already
+   * running: 409 (promote or abort it first: replacing it would drop its
+   * judgement unseen). The same release again changes its share and the
+   * thresholds given (the others stay), keeping its start: raising the
+   * share step by step keeps every visitor already in the candidate's
+   * cohort in it, and the judgement's window whole.
+   */
+  start(section: SectionId, releaseId: string, options: CanaryOptions & { note?: string | null }, actor: string): Promise<Canary> {
+    return lockedSection(this.db, section, async (sql, { stack, canary: running }) => {
+      await releaseOf(sql, section, releaseId);
+      const active = stack[0]?.release_id;
+      if (active === undefined) throw new ReleaseError('conflict', `${section} has no active release to judge a canary against: activate one first`);
+      if (active === releaseId) throw new ReleaseError('conflict', `${releaseId} is already the active release of ${section}`);
+      if (running && running.canary.release.id !== releaseId) {
+        throw new ReleaseError('conflict', `${section} already has a canary, ${running.canary.release.id} (${running.canary.percent} % since ${running.canary.startedAt}): promote or abort it first`);
+      }
+      const given = Object.fromEntries(Object.entries(options).filter(([key, value]) => value !== undefined && key !== 'note')) as Partial<CanarySettings>;
+      const { id: _id, ...runningSettings } = running?.canary ?? { id: 0 };
+      const settings: CanarySettings = { ...CANARY_DEFAULTS, ...runningSettings, ...given } as CanarySettings;
+      const problem = canarySettingsProblem(settings);
+      if (problem) throw new ReleaseError('invalid', `${problem.field}: ${problem.problem}`, problem.field);
+      const values = [
+        section,
+        releaseId,
+        settings.percent,
+        settings.minVisits,
+        settings.maxFailureDelta,
+        settings.maxSlowdown,
+        settings.promoteAfterVisits,
+        settings.minNetworks,
+        settings.maxNetworkShare,
+      ];
+      let detail: string;
+      if (running) {
+        await sql.query(
+          `UPDATE release_canaries SET percent = $3, min_visits = $4, max_failure_delta = $5, max_slowdown = $6, promote_after_visits = $7,
+             min_networks = $8, max_network_share = $9
+           WHERE section = $1 AND release_id = $2`,
+          values,
+        );
+        detail = `now ${settings.percent} % of visits (was ${running.canary.percent} %), started ${running.canary.startedAt}; ${describeThresholds(settings)}`;
+      } else {
+        await sql.query(
+          `INSERT INTO release_canaries (section, release_id, percent, min_visits, max_failure_delta, max_slowdown, promote_after_visits, min_networks, max_network_share, started_by)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+          [...values, actor],
+        );
+        detail = `${settings.percent} % of visits; ${describeThresholds(settings)}`;
+      }
+      await announce(sql, section, { actor, action: 'canary', release: releaseId, from: active, detail: joined(options.note, detail) }, false);
+      return (await canariesIn(sql, section)).get(section)!.canary;
+    });
+  }
+
+  /**
+   * Makes the section's candidate its active release, through the
+   * activation history as an activation does (so a rollback goes back to
+   * the release it replaced), and ends the canary. 409 when none runs.
+   */
+  promote(section: SectionId, actor: string, detail?: string | null): Promise<SectionSwitch> {
+    return lockedSection(this.db, section, async (sql, { stack, canary }) => {
+      if (!canary) throw new ReleaseError('conflict', `${section} has no canary to promote`);
+      await promoteIn(sql, section, stack, canary.canary, actor, detail);
+      return switchOf(sql, section);
+    });
+  }
+
+  /** Ends the section's canary, its candidate served to no one: `abort` by an operator, `auto-rollback` by the judge. 409 when none runs. */
+  abort(section: SectionId, actor: string, action: 'abort' | 'auto-rollback', detail?: string | null): Promise<Canary> {
+    return lockedSection(this.db, section, async (sql, { stack, canary }) => {
+      if (!canary) throw new ReleaseError('conflict', `${section} has no canary to abort`);
+      await abortIn(sql, section, stack, canary.canary, actor, action, detail);
+      return canary.canary;
+    });
+  }
+
+  /**
+   * The judge's step, taken once whichever server gets there first: under
+   * the section's lock, `decide` sees the canary as it is now (its
+   * thresholds included) and the active release, and answers how the
+   * canary ends, or undefined to let it run (nothing recorded). A canary
+   * other than `expected` (ended meanwhile, or another one started) is left
+   * alone: the health the caller read was of another window.
+   */
+  settle(
+    section: SectionId,
+    expected: { release: string; startedAt: string },
+    decide: (canary: Canary, active: string) => CanarySettlement | undefined,
+    actor: string,
+  ): Promise<CanarySettlement | undefined> {
+    return lockedSection(this.db, section, async (sql, { stack, canary }) => {
+      const active = stack[0]?.release_id;
+      if (!canary || active === undefined || canary.canary.release.id !== expected.release || canary.canary.startedAt !== expected.startedAt) return undefined;
+      const settlement = decide(canary.canary, active);
+      if (settlement?.action === 'promote') await promoteIn(sql, section, stack, canary.canary, actor, settlement.detail);
+      else if (settlement) await abortIn(sql, section, stack, canary.canary, actor, 'auto-rollback', settlement.detail);
+      return settlement;
+    });
+  }
+
+  /**
+   * Both releases' counts kept for `canary` alone: per network what its
+   * visitors reported since it started, and what the servers saw
+   * themselves. A canary started again, even of the same release in the
+   * same hour, is another canary: nothing of the one before is read.
+   */
+  counts(canary: Pick<Canary, 'id' | 'release'>, activeId: string): Promise<CanaryCounts> {
+    return readCanaryCounts(this.db, canary.id, { active: activeId, candidate: canary.release.id });
+  }
+
+  /** Deletes the canaries' per-network counts of hours older than `days` days (retention; a canary's end deletes its own at once). */
+  async deleteCountsOlderThan(days: number, now: Date = new Date()): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(
+      'WITH gone AS (DELETE FROM canary_network_counts WHERE hour < $1::timestamptz RETURNING 1) SELECT count(*)::integer AS n FROM gone',
+      [new Date(now.getTime() - days * 86_400_000).toISOString()],
+    );
+    return rows[0]?.n ?? 0;
+  }
+}
+
+async function promoteIn(sql: Sql, section: SectionId, stack: StackEntry[], canary: Canary, actor: string, detail: string | null | undefined): Promise<void> {
+  await pushActivation(sql, section, canary.release.id, actor);
+  await sql.query('DELETE FROM release_canaries WHERE section = $1', [section]);
+  const fallback = `promoted from the canary (${canary.percent} % of visits since ${canary.startedAt})`;
+  await announce(sql, section, { actor, action: 'promote', release: canary.release.id, from: stack[0]?.release_id ?? null, detail: detail || fallback }, true);
+}
+
+async function abortIn(sql: Sql, section: SectionId, stack: StackEntry[], canary: Canary, actor: string, action: 'abort' | 'auto-rollback', detail: string | null | undefined): Promise<void> {
+  await sql.query('DELETE FROM release_canaries WHERE section = $1', [section]);
+  const fallback = `the canary ended (${canary.percent} % of visits since ${canary.startedAt}); every visit gets ${stack[0]?.release_id ?? 'the active release'}`;
+  await announce(sql, section, { actor, action, release: canary.release.id, from: stack[0]?.release_id ?? null, detail: detail || fallback }, false);
+}

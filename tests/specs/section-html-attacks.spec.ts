@@ -1,0 +1,115 @@
+import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
+import { sampleConfig } from '@portico/testing/sample-config';
+import { extraHtml, HostileCdn, type ExtraElement } from '@portico/testing/hostile-builds';
+import type { Page } from '@playwright/test';
+import { serverStoresMessages, watchContactPosts } from '../support/contact-api';
+import { expect, serve, test, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
+import { expectHydrated } from '../support/page-clock';
+import { watchProblems } from '../support/page-problems';
+
+// Home's node build, in an attacker's hands, renders HTML that reaches for
+// the page's own parts (issue 34, findings 1 to 3): the page data, the
+// bundlers' globals, Contact's island and its fixed ids. The server refuses
+// that HTML (server/src/ssr/section-html.ts; the page's own lookups are
+// tested without a browser in host/src/page-script/__tests__), and the
+// visitor's page, its data and the other sections are as the operator
+// configured them: About's officer is the config's, the tabs work, Contact
+// is hydrated from the server's HTML and its Send posts.
+
+const SLOT = 5;
+const OFFICER = sampleConfig.legal!.IN!.grievanceOfficer!.name!;
+const ATTACKER = 'Mallory, the attacker’s officer';
+
+let cdn: HostileCdn;
+test.beforeAll(async () => {
+  cdn = await HostileCdn.start();
+});
+test.afterAll(async () => {
+  await cdn.close();
+});
+
+/** A site whose Home renders `extra` after its own HTML; About and Contact are their real builds, from the same CDN. */
+async function siteWithHome(parallelIndex: number, variant: string, extra: (remotes: Record<string, string>) => ExtraElement[]): Promise<PorticoSite & { close(): Promise<void> }> {
+  const remotes: Record<string, string> = { about: cdn.publish('about', 'remote-about'), contact: cdn.publish('contact', 'remote-contact') };
+  remotes.home = cdn.publish(variant, 'remote-home', extraHtml(extra({ ...remotes, home: `${cdn.origin}/${variant}/mf-manifest.json` })));
+  const basePort = workerPorts(parallelIndex, SLOT);
+  return serve(basePort, writeConfig(basePort, { remotes }));
+}
+
+/**
+ * What the operator configured, and nothing of the attacker's: the server
+ * left Home's HTML out (said once in its log) and rendered About and Contact;
+ * Home is rendered by its own browser build; the tabs select; Contact is
+ * hydrated and its Send posts; About, rendered by the server, is never asked
+ * for again and names the config's officer.
+ */
+async function expectPageAsConfigured(page: Page, site: PorticoSite, refusal: string): Promise<void> {
+  const problems = await watchProblems(page);
+  const posts = watchContactPosts(page);
+  await serverStoresMessages(page);
+
+  const html = await (await fetch(site.url)).text();
+  const data = parsePageData(new RegExp(`<script type="application/json" id="${PAGE_DATA_ID}">(.*?)</script>`).exec(html)?.[1]);
+  expect(data?.rendered).toEqual(['about', 'contact']);
+  expect(site.logged.filter((line) => line.includes('its HTML was refused'))).toEqual([
+    expect.stringContaining(`the home section is rendered in the browser: its HTML was refused: ${refusal}`),
+  ]);
+
+  await page.goto(site.url);
+  await expect(page.getByRole('tabpanel', { name: 'Home' }).getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
+
+  await page.getByRole('tab', { name: 'Contact us' }).click();
+  await expect(page.getByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
+  const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+  await expectHydrated(contact.getByRole('button', { name: 'Send message' }));
+  await contact.getByLabel('Name').fill('Asha');
+  await contact.getByLabel('Telephone').fill('+91 98765 43210');
+  await contact.getByLabel('Message').fill('When can I apply?');
+  await contact.getByRole('button', { name: 'Send message' }).click();
+  await expect.poll(() => posts.length).toBe(1);
+  expect(posts[0]!.body).toMatchObject({ name: 'Asha', telephone: '+91 98765 43210', message: 'When can I apply?', language: 'en' });
+
+  await page.getByRole('tab', { name: 'About Us' }).click();
+  const about = page.getByRole('tabpanel', { name: 'About Us' });
+  await expect(about).toContainText(OFFICER);
+  await expect(about).not.toContainText(ATTACKER);
+  // Its server HTML stands: the page script never asked for its island.
+  expect(await about.locator('[data-section-island]').getAttribute('data-island-state')).toBeNull();
+  expect(problems).toEqual([]);
+}
+
+test("Home's HTML with an element holding forged page data (an officer of the attacker's, About left to the browser): the page reads its own", async ({ page }, testInfo) => {
+  const site = await siteWithHome(testInfo.parallelIndex, 'forged-page-data', (remotes) => {
+    const legal = { ...sampleConfig.legal, IN: { ...sampleConfig.legal!.IN!, grievanceOfficer: { name: ATTACKER, email: 'mallory@evil.example', phone: '+1 555 0100' } } };
+    const forged = { config: { ...sampleConfig, remotes, legal }, language: 'en', manifests: {}, rendered: ['home', 'contact'], hydration: {}, problems: [], allowedRemoteOrigins: [] };
+    return [['div', { id: PAGE_DATA_ID, hidden: true }, [JSON.stringify(forged)]]];
+  });
+  try {
+    await expectPageAsConfigured(page, site, `<div> takes the id "${PAGE_DATA_ID}", which is not the home section's own`);
+  } finally {
+    await site.close();
+  }
+});
+
+test("Home's HTML with elements named as the bundlers' globals (the page script's and the host's chunk lists): the page's script runs", async ({ page }, testInfo) => {
+  const site = await siteWithHome(testInfo.parallelIndex, 'bundler-globals', () => [
+    ['div', { id: 'webpackChunkportico_host_page_script' }],
+    ['div', { id: 'webpackChunkportico_host' }],
+  ]);
+  try {
+    await expectPageAsConfigured(page, site, '<div> takes the id "webpackChunkportico_host_page_script", which is not the home section\'s own');
+  } finally {
+    await site.close();
+  }
+});
+
+test("Home's HTML with a container marked as Contact's, holding Contact's fixed ids: Contact stays in its own panel, rendered by the server", async ({ page }, testInfo) => {
+  const site = await siteWithHome(testInfo.parallelIndex, 'contact-island', () => [
+    ['div', { 'data-section-island': 'contact' }, [['form', null, [['label', { htmlFor: '_contact-R_0_-name' }, ['Name']], ['input', { id: '_contact-R_0_-name', name: 'name' }]]]]],
+  ]);
+  try {
+    await expectPageAsConfigured(page, site, '<div> has the attribute data-section-island, which marks the page\'s own parts');
+  } finally {
+    await site.close();
+  }
+});
