@@ -39,13 +39,3 @@ export function previewUrl(publicUrl: string, token: string): string {
   url.searchParams.set(PREVIEW_PARAM, token);
   return url.href;
 }
-
-/** The page's public address: PORTICO_PUBLIC_URL, or `http://localhost:<port>` (the page's port). */
-export function publicUrlOf(env: Readonly<Record<string, string | undefined>>, port: number): string {
-  const given = env.PORTICO_PUBLIC_URL?.trim();
-  if (given) {
-    if (!URL.canParse(given) || !['http:', 'https:'].includes(new URL(given).protocol)) throw new Error(`PORTICO_PUBLIC_URL must be an http(s) URL, not ${JSON.stringify(given)}`);
-    return given;
-  }
-  return `http://localhost:${port}`;
-}

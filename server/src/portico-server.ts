@@ -20,7 +20,7 @@ import { pages } from './http/plugins/pages';
 import { sectionStyles } from './http/plugins/section-styles';
 import { servedNow, type ServingState } from './http/serving-state';
 import { forwardSignal } from './release-signals';
-import { allowedHosts, parseHostRule, type HostRule } from './request-origin';
+import { defaultHosts, parseHostRule, type HostRule } from '@portico/platform/http';
 import { pageHeaders } from './security-headers';
 import { ServedReleases, type ReleaseFeed } from './served-releases';
 import { serverRendering, type RenderWorkerState, type ServerRendering, type ServerRenderingOptions } from './ssr/server-rendering';
@@ -212,7 +212,7 @@ function servingState(options: PorticoServerOptions): ServingState {
     configPath: options.configPath,
     basePort: options.basePort,
     ports: [],
-    hosts: [...(options.hostnames ?? allowedHosts({}))].map((entry) => (typeof entry === 'string' ? parseHostRule(entry) : entry)),
+    hosts: [...(options.hostnames ?? defaultHosts())].map((entry) => (typeof entry === 'string' ? parseHostRule(entry) : entry)),
     trustProxy: options.trustProxy ?? false,
     log: options.log ?? ((line) => console.error(line)),
     ssr: options.ssr,

@@ -7,6 +7,7 @@ export { HttpRefusal, sendJson, sendRefusal } from './json-reply';
 export { BODY_TIME_MS, DRAIN_AT_MOST, readBody, textBodyParser, type BodyLimits, type BodyResult } from './read-body';
 export { closeNow, ListenError, listenOn, urlOf, type ListenOptions } from './listen';
 export { answerClientError } from './client-error';
+export { defaultHosts, parseHostRule, portOfHost, type HostRule } from './host-rules';
 export {
   apiRoute,
   declared,

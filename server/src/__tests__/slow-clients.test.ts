@@ -1,7 +1,8 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { connectionsPerClientFrom, DEFAULT_CLIENT_LIMITS, type ClientLimits } from '../client-limits';
+import { readSetting } from '@portico/platform/settings';
+import { DEFAULT_CLIENT_LIMITS, type ClientLimits } from '../client-limits';
 import { startPortico, type PorticoServerOptions, type RunningPortico } from '../portico-server';
 import { httpRequest, INDEX_HTML, makeBuiltSite, portOf, rawRequest } from './built-site';
 
@@ -175,6 +176,7 @@ describe('a slow client is closed, and the next in line served', () => {
 });
 
 describe('PORTICO_CONNECTIONS_PER_CLIENT', () => {
+  const connectionsPerClientFrom = (env: Record<string, string>) => readSetting(env, 'PORTICO_CONNECTIONS_PER_CLIENT');
   test('moves the cap, and names a bad value', () => {
     expect(connectionsPerClientFrom({})).toBeUndefined();
     expect(connectionsPerClientFrom({ PORTICO_CONNECTIONS_PER_CLIENT: '1024' })).toBe(1024);

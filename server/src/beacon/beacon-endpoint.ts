@@ -1,4 +1,3 @@
-import { wholeNumberFrom } from '@portico/platform/env-number';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BEACON_MAX_BYTES, type HealthNote, type VisitAnswer } from '@portico/contract/beacon';
@@ -56,15 +55,6 @@ export interface BeaconLimits {
   bodyTimeMs: number;
   /** The pages served and ids issued per release set (VisitLedger). */
   visits: Partial<VisitLedgerLimits>;
-}
-
-/**
- * PORTICO_BEACON_REPORTS_PER_NETWORK: the per-network bound, for a site whose
- * visitors share few addresses (an office behind one NAT; a test that makes
- * every visit from one machine). Undefined when unset.
- */
-export function reportsPerNetworkFrom(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  return wholeNumberFrom(env, 'PORTICO_BEACON_REPORTS_PER_NETWORK', 1, 100_000);
 }
 
 export const DEFAULT_BEACON_LIMITS: Readonly<BeaconLimits> = {

@@ -221,18 +221,6 @@ function probe(sandbox: { launchFile: LaunchFile }, staged: Staged): Promise<boo
   });
 }
 
-/** The worker's user from PORTICO_SSR_UID / PORTICO_SSR_GID, or nobody. */
-export function workerUser(env: NodeJS.ProcessEnv = process.env): WorkerUser {
-  const read = (name: string, fallback: number) => {
-    const value = env[name];
-    if (value === undefined || value === '') return fallback;
-    const number = Number(value);
-    if (!Number.isInteger(number) || number <= 0 || number > 4_294_967_294) throw new Error(`${name} must be a user or group id other than 0, got "${value}"`);
-    return number;
-  };
-  return { uid: read('PORTICO_SSR_UID', NOBODY.uid), gid: read('PORTICO_SSR_GID', NOBODY.gid) };
-}
-
 const FIX = 'install bubblewrap (`apt-get install bubblewrap`), or run the server as root so workers run as another user';
 
 /**

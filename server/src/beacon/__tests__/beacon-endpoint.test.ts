@@ -16,7 +16,8 @@ import { guardRoutes } from '../../guard';
 import { beaconRoutes } from '../../http/plugins/beacon';
 import { startPortico, type RunningPortico } from '../../portico-server';
 import { visitorOf } from '../../request-origin';
-import { BEACON_REPORTS_PER_NETWORK, beaconEndpoint, reportsPerNetworkFrom, type BeaconEndpoint } from '../beacon-endpoint';
+import { readSetting } from '@portico/platform/settings';
+import { BEACON_REPORTS_PER_NETWORK, beaconEndpoint, type BeaconEndpoint } from '../beacon-endpoint';
 import { VISIT_ID_SLACK } from '../visit-ledger';
 
 // The beacon's contract through real HTTP, on a real page server whose
@@ -541,6 +542,8 @@ describe('the beacon without its database', () => {
     expect(log.at(-1)).toBe('beacon: the health store takes counts again');
   });
 });
+
+const reportsPerNetworkFrom = (env: Record<string, string>) => readSetting(env, 'PORTICO_BEACON_REPORTS_PER_NETWORK');
 
 test('PORTICO_BEACON_REPORTS_PER_NETWORK raises or lowers the per-network bound; anything but a whole number from 1 to 100000 stops the start, named', () => {
   expect(reportsPerNetworkFrom({})).toBeUndefined();
