@@ -44,6 +44,17 @@ function lastForwarded(value: string | string[] | undefined): string | undefined
  * from its X-Forwarded-* headers; otherwise from the request itself.
  */
 export function visitorOf(req: IncomingMessage, options: VisitorOptions): Visitor {
+  // Read once per request: the Host check, the page, its headers, the cohort and config.json all ask.
+  const known = visitors.get(req);
+  if (known?.trustProxy === options.trustProxy) return known.visitor;
+  const visitor = readVisitor(req, options);
+  visitors.set(req, { trustProxy: options.trustProxy, visitor });
+  return visitor;
+}
+
+const visitors = new WeakMap<IncomingMessage, { trustProxy: boolean; visitor: Visitor }>();
+
+function readVisitor(req: IncomingMessage, options: VisitorOptions): Visitor {
   const forwardedProto = options.trustProxy ? lastForwarded(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
   const encrypted = 'encrypted' in req.socket && req.socket.encrypted === true;
   const protocol = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : encrypted ? 'https' : 'http';
