@@ -1,9 +1,9 @@
 // `npm run test:soak -- [--runs N] [--browser] [--here]`: the whole `npm test`
 // (types, lint, build, jest, browser) N times in a row (1 by default) on a
 // fresh clone of this repository's HEAD, in a folder under a private (0700)
-// one, as `/root` or a Debian 12 home is, with one core kept busy by a
-// bounded background loop, as on a CI machine that is doing something else
-// too. Prints each run's time and every failing test; exits 1 if any run
+// one, as `/root` or a Debian 12 home is, under a umask of 077, with one
+// core kept busy by a bounded background loop, as on a CI machine that is
+// doing something else too. Prints each run's time and every failing test; exits 1 if any run
 // failed. --browser runs only the browser suite (after one build), N times
 // (5 by default), with a tally per test; --here runs in this checkout.
 //
@@ -221,6 +221,8 @@ async function soakBrowser(root: string, runs: number): Promise<number> {
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const started = Date.now();
+  // A CI runner's or a hardened shell's umask: nothing the tests or the server make may rely on 022.
+  process.umask(0o077);
   const clone = options.here ? { root: REPO_ROOT, remove: () => undefined } : freshClone();
   if (options.browser && !options.here) step('npm run build', 'npm', ['run', 'build', '--silent'], clone.root);
   // At most 30 minutes a run: the loop cannot outlive a soak that hangs by much.

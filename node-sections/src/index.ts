@@ -3,3 +3,4 @@ export { evaluateSection, type SharedModules } from './node-section/evaluate-con
 export { DEFAULT_FETCH_LIMITS, fetchVerified, type FetchLimits } from './node-section/fetch-verified';
 export { NodeSectionError, type NodeSectionRefusal } from './node-section/node-section-error';
 export { assertSri } from './node-section/sri';
+export { SECTION_STYLESHEET_LIMITS } from './node-section/stylesheet-limits';

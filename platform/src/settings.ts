@@ -77,13 +77,30 @@ const httpUrl = (name: string, message: (given: string) => string = () => `${nam
     return given;
   });
 
-/** A user or group id other than root's, 65534 (nobody) by default. */
-const userId = (name: string) =>
+/** The fewest users a worker range may hold: a live worker per section, one starting and one retiring, previews, canaries, publish checks. */
+export const MIN_WORKER_USERS = 32;
+/** The highest a worker's user id may be: below 2^31, which some tools read as signed. */
+export const MAX_WORKER_USER_ID = 2_147_483_646;
+
+/** PORTICO_SSR_UIDS: `first-last`, undefined when unset (the port's own range). */
+const userRange = variable((raw) => {
+  const value = raw?.trim() ?? '';
+  if (value === '') return undefined;
+  const match = /^(\d+)-(\d+)$/.exec(value);
+  const [first, last] = match ? [Number(match[1]), Number(match[2])] : [Number.NaN, Number.NaN];
+  if (!match || first < 1000 || last > MAX_WORKER_USER_ID || last - first + 1 < MIN_WORKER_USERS) {
+    throw new Error(
+      `PORTICO_SSR_UIDS must be a range of user ids "first-last", at least ${MIN_WORKER_USERS} of them, from 1000 to ${MAX_WORKER_USER_ID}, held by no other server on the machine, got "${value}"`,
+    );
+  }
+  return { first, last };
+});
+
+/** A setting that is no more: set, it stops the start with what replaces it. */
+const replaced = (name: string, by: string) =>
   variable((raw) => {
-    if (raw === undefined || raw === '') return 65_534;
-    const number = Number(raw);
-    if (!Number.isInteger(number) || number <= 0 || number > 4_294_967_294) throw new Error(`${name} must be a user or group id other than 0, got "${raw}"`);
-    return number;
+    if (raw !== undefined && raw !== '') throw new Error(`${name} is replaced by ${by}`);
+    return undefined;
   });
 
 /** Health kept this long unless PORTICO_HEALTH_RETENTION_DAYS says otherwise. */
@@ -112,8 +129,9 @@ export const ENVIRONMENT = z.object({
   PORTICO_SSR_CACHE: onUnlessZero,
   // Checked where the sandbox is chosen, which names the modes.
   PORTICO_SSR_SANDBOX: text,
-  PORTICO_SSR_UID: userId('PORTICO_SSR_UID'),
-  PORTICO_SSR_GID: userId('PORTICO_SSR_GID'),
+  PORTICO_SSR_UIDS: userRange,
+  PORTICO_SSR_UID: replaced('PORTICO_SSR_UID', 'PORTICO_SSR_UIDS, a range of users (each section worker runs as one of its own): e.g. PORTICO_SSR_UIDS=2000000000-2000000255'),
+  PORTICO_SSR_GID: replaced('PORTICO_SSR_GID', 'PORTICO_SSR_UIDS, a range of users (each section worker runs as one of its own): e.g. PORTICO_SSR_UIDS=2000000000-2000000255'),
   // Health from real visits.
   PORTICO_HEALTH: onUnlessZero,
   PORTICO_BEACON_REPORTS_PER_NETWORK: whole('PORTICO_BEACON_REPORTS_PER_NETWORK', 1, 100_000),

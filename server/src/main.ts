@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
 import { startPortico, type RunningPortico } from './portico-server';
 import { visitorOf } from './request-origin';
 import type { RenderingStage } from './ssr/rendering-stage';
+import { workerUsers } from './ssr/sandbox';
 import { dataHeaders } from './security-headers';
 
 // Every request is answered in its own guarded promise; a rejection that
@@ -161,7 +162,7 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
               budgetMs: env.PORTICO_SSR_BUDGET_MS,
               cache: env.PORTICO_SSR_CACHE,
               // How section code is contained (bubblewrap, another user, or refused): server/src/ssr/sandbox.ts.
-              sandbox: { setting: env.PORTICO_SSR_SANDBOX, user: { uid: env.PORTICO_SSR_UID, gid: env.PORTICO_SSR_GID } },
+              sandbox: { setting: env.PORTICO_SSR_SANDBOX, users: workerUsers(env.PORTICO_SSR_UIDS, port) },
               stages,
             },
       clientLimits: env.PORTICO_CONNECTIONS_PER_CLIENT === undefined ? {} : { connectionsPerClient: env.PORTICO_CONNECTIONS_PER_CLIENT },

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { builtRemote } from './built-apps';
@@ -63,6 +63,31 @@ export class HostileCdn {
     // The build's precompressed copies are of the manifest as built.
     for (const suffix of ['.br', '.gz']) rmSync(path.join(folder, `mf-manifest.json${suffix}`), { force: true });
     return `${this.origin}/${variant}/mf-manifest.json`;
+  }
+
+  /**
+   * Makes the manifest `publish` wrote for `variant` name these stylesheets
+   * for its section, each with its hash, in place of its own: each written
+   * beside it, or (`missing`) named with the hash of that text and not
+   * there. Resolves each one's path on the CDN.
+   */
+  styled(variant: string, sheets: Record<string, { css: string; missing?: boolean }>): string[] {
+    const file = path.join(this.root, variant, 'mf-manifest.json');
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as {
+      metaData: { integrity?: Record<string, string> };
+      exposes: { path: string; assets: { css: { sync: string[] } } }[];
+    };
+    const integrity = manifest.metaData.integrity ?? {};
+    for (const [name, { css, missing }] of Object.entries(sheets)) {
+      integrity[name] = `sha384-${createHash('sha384').update(css).digest('base64')}`;
+      if (!missing) writeFileSync(path.join(this.root, variant, name), css);
+    }
+    manifest.metaData.integrity = integrity;
+    manifest.exposes.find((expose) => expose.path === './section')!.assets.css.sync = Object.keys(sheets);
+    // Renamed into place, as an upload tool does: a poll must not read a half-written manifest.
+    writeFileSync(`${file}.next`, JSON.stringify(manifest));
+    renameSync(`${file}.next`, file);
+    return Object.keys(sheets).map((name) => `/${variant}/${name}`);
   }
 
   async close(): Promise<void> {
@@ -145,6 +170,18 @@ export const RENDER_LOOP = `;(function () { ${wrapSection('for (;;) {}')} })();`
 
 /** A render that throws, every time: the section is left to the browser (and, in a canary, counted against its release). */
 export const RENDER_THROWS = `;(function () { ${wrapSection("throw new Error('this build throws while rendering');")} })();`;
+
+/** A container whose `init` (the share scope handed in, before any render) starts a loop of microtasks: its worker never answers the load. */
+export const INIT_MICROTASK_LOOP = `;(function () {
+  const container = module.exports;
+  module.exports = {
+    init: (scope) => {
+      (function spin() { Promise.resolve().then(spin); })();
+      return container.init(scope);
+    },
+    get: (request) => container.get(request),
+  };
+})();`;
 
 /** Module evaluation that never ends: a plain loop, and a loop of microtasks (which no evaluation timeout stops). */
 export const TOP_LEVEL_LOOP = ';for (;;) {}';

@@ -20,7 +20,8 @@ test('PORT moves every port; a relative PORTICO_CONFIG is taken from where the c
 test.each([
   [{ PORTICO_SSR_BUDGET_MS: '0' }, 'PORTICO_SSR_BUDGET_MS must be a whole number of milliseconds from 1 to 10000, got "0"'],
   [{ PORT: '65533' }, 'PORT must be a whole number from 1 to 65531'],
-  [{ PORTICO_SSR_UID: '0' }, 'PORTICO_SSR_UID must be a user or group id other than 0, got "0"'],
+  [{ PORTICO_SSR_UID: '65534' }, 'PORTICO_SSR_UID is replaced by PORTICO_SSR_UIDS'],
+  [{ PORTICO_SSR_UIDS: '0-63' }, 'PORTICO_SSR_UIDS must be a range of user ids "first-last"'],
   [{ PORTICO_HOSTS: 'localhost,a b' }, 'PORTICO_HOSTS: "a b" is not a host name'],
   [{ PORTICO_WEBHOOK_URL: 'https://hooks.example' }, 'PORTICO_WEBHOOK_URL needs PORTICO_WEBHOOK_SECRET'],
 ])('a bad setting (%j) stops the start with an error naming it', (env, message) => {

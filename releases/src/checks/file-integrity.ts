@@ -34,6 +34,8 @@ export interface FilesReport {
   headerProblems: HeaderProblem[];
   /** How many files arrived, their headers judged. */
   arrived: number;
+  /** The size of each file that arrived, by its URL. */
+  sizes: ReadonlyMap<string, number>;
 }
 
 /** How the page loads a listed file: the manifest's scripts and stylesheets as such, anything else by its name. */
@@ -54,13 +56,14 @@ function loadOf(url: string, scripts: ReadonlySet<string>, stylesheets: Readonly
  */
 export async function checkFiles(manifest: Manifest, rules: FetchRules): Promise<FilesReport> {
   const files = listedFiles(manifest);
-  if (files.length > MAX_FILES) return { problems: [`the manifest lists ${files.length} files, more than ${MAX_FILES}`], matched: 0, bytes: 0, headerProblems: [], arrived: 0 };
+  if (files.length > MAX_FILES) return { problems: [`the manifest lists ${files.length} files, more than ${MAX_FILES}`], matched: 0, bytes: 0, headerProblems: [], arrived: 0, sizes: new Map() };
   const scripts = new Set(manifest.scripts);
   const stylesheets = new Set(Object.values(manifest.stylesheets).flat());
   // By the file's place in the list, so the words come in the same order however the fetches finish.
   const problems: (string | undefined)[] = [];
   const headerFound: HeaderProblem[][] = [];
   let arrived = 0;
+  const sizes = new Map<string, number>();
   let matched = 0;
   let bytes = 0;
   let next = 0;
@@ -71,6 +74,7 @@ export async function checkFiles(manifest: Manifest, rules: FetchRules): Promise
     const fetched = await fetchChecked(url, FILE_MAX_BYTES, rules);
     if ('problem' in fetched) return fetched.problem;
     arrived += 1;
+    sizes.set(url, fetched.bytes.byteLength);
     if (rules.pageOrigin) headerFound[index] = headerProblems(url, loadOf(url, scripts, stylesheets), fetched.headers, rules.pageOrigin);
     bytes += fetched.bytes.byteLength;
     try {
@@ -91,5 +95,5 @@ export async function checkFiles(manifest: Manifest, rules: FetchRules): Promise
   await Promise.all(Array.from({ length: PARALLEL }, worker));
   const found = problems.filter((problem): problem is string => problem !== undefined);
   if (next < files.length) found.push(`the files are over ${TOTAL_MAX_BYTES} bytes together: ${files.length - next} were not fetched`);
-  return { problems: found, matched, bytes, headerProblems: headerFound.flat(), arrived };
+  return { problems: found, matched, bytes, headerProblems: headerFound.flat(), arrived, sizes };
 }

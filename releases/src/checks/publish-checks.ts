@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { MANIFEST_MAX_BYTES, MANIFEST_TOO_LARGE, readManifest, type Manifest } from '@portico/contract/manifest';
 import { EXPOSED_SECTION, remoteNameOf, type SectionId } from '@portico/contract/sections';
+import { SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
 import { NOT_RUN, type CheckResult } from '../release';
 import { describeHeaderProblems, headerProblems } from './browser-rules';
-import { checkFiles, listedFiles } from './file-integrity';
+import { checkFiles, listedFiles, type FilesReport } from './file-integrity';
 import { fetchChecked, httpOrigin, originProblem, originSet, type FetchRules } from './fetch-checked';
 import { hostSharedVersions } from './host-shared';
 import { fetchNodeBuild, type NodeBuild } from './node-build';
@@ -121,6 +122,23 @@ function sharedDetail(manifest: Manifest, hostShared: Readonly<Record<string, st
 }
 
 /**
+ * Why the server would leave the section to the browser for its
+ * stylesheets (SECTION_STYLESHEET_LIMITS: how many, each one's size, all
+ * together), counted on the bytes the integrity check fetched; undefined
+ * when they are within.
+ */
+function stylesheetProblem(manifest: Manifest, files: FilesReport): string | undefined {
+  const { perSection, maxBytes, sectionBytes } = SECTION_STYLESHEET_LIMITS;
+  const sheets = manifest.stylesheets[EXPOSED_SECTION] ?? [];
+  const over = `over what a section rendered on the server may have (${perSection} stylesheets, ${maxBytes / 1024} KB each, ${sectionBytes / 1024 / 1024} MB together): the server would leave it to the browser`;
+  if (sheets.length > perSection) return `its manifest names ${sheets.length} stylesheets, ${over}`;
+  const sizes = sheets.map((url) => files.sizes.get(url) ?? 0);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  if (Math.max(0, ...sizes) > maxBytes || total > sectionBytes) return `its stylesheets come to ${Math.ceil(total / 1024)} KB (the largest ${Math.ceil(Math.max(0, ...sizes) / 1024)} KB), ${over}`;
+  return undefined;
+}
+
+/**
  * Every check a build must pass before it may be stored as releasable,
  * each a named result in words. The manifest URL's origin comes first:
  * when it is not allowed, nothing is fetched. Every later fetch (the
@@ -207,6 +225,8 @@ export async function runPublishChecks(options: PublishCheckOptions): Promise<Pu
   } catch (error) {
     renderProblems = [`the render check failed: ${(error as Error).message}`];
   }
+  const styles = stylesheetProblem(manifest, files);
+  if (styles) renderProblems.push(styles);
   if (renderProblems.length > 0) results.fail('render', renderProblems.join('; '));
   else results.pass('render', `${section} renders from its node build without a problem`);
   return results.finish({ manifest: checked });

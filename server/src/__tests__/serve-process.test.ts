@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -41,6 +41,10 @@ interface Serve {
   child: ChildProcess;
   port: number;
   dataDir: string;
+  /** Its TMPDIR, a folder of its own: where it stages the sandbox's copy of the worker. */
+  tempDir: string;
+  /** The staged sandbox folders in its TMPDIR now. */
+  staged: () => string[];
   output: () => string;
   exited: Promise<number | null>;
   configure: (remotes: Record<string, string>) => void;
@@ -53,6 +57,8 @@ async function startServe(remotes: Record<string, string>, env: Record<string, s
   const port = await freePortBase();
   const folder = mkdtempSync(path.join(tmpdir(), 'portico-serve-process-'));
   const dataDir = path.join(folder, 'data');
+  const tempDir = path.join(folder, 'tmp');
+  mkdirSync(tempDir);
   const configFile = path.join(folder, 'config.json');
   const configure = (next: Record<string, string>) => writeFileSync(configFile, JSON.stringify({ ...sampleConfig, remotes: next }));
   configure(remotes);
@@ -66,6 +72,7 @@ async function startServe(remotes: Record<string, string>, env: Record<string, s
       // Secrets of the kind the review found in /proc/<pid>/environ.
       PORTICO_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
       PORTICO_WEBHOOK_SECRET: SECRET,
+      TMPDIR: tempDir,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,7 +81,8 @@ async function startServe(remotes: Record<string, string>, env: Record<string, s
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, port, dataDir, output: () => output, exited, configure, remove: () => rmSync(folder, { recursive: true, force: true }) };
+  const staged = () => readdirSync(tempDir).filter((name) => name.startsWith('portico-sandbox-'));
+  return { child, port, dataDir, tempDir, staged, output: () => output, exited, configure, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
 
 async function until(what: string, check: () => boolean | Promise<boolean>, seconds = 60): Promise<void> {
@@ -180,9 +188,10 @@ describe('a hostile Contact build on a running server', () => {
   });
 });
 
-test('SIGTERM while a section worker fails to start: the process exits within 15 s, its lock removed', async () => {
+test('SIGTERM while a section worker fails to start: the process exits within 15 s, its lock and its staged folder removed', async () => {
   const serve = await startServe({ home: cdn.publish('home', 'remote-home'), contact: cdn.publish('microtask-loop', 'remote-contact', MICROTASK_LOOP) });
-  await until("the first failed start of Contact's worker", () => serve.output().includes("the contact section's worker did not answer"));
+  // Its worker loops from its start; the host's port waits for it (until its first death, at most 10 s).
+  await until("the wait for the first workers", () => serve.output().includes('opens once the first render worker is warm'));
   expect(serve.output()).not.toContain('Portico is serving at');
   expect(existsSync(path.join(serve.dataDir, 'server.lock'))).toBe(true);
 
@@ -194,5 +203,18 @@ test('SIGTERM while a section worker fails to start: the process exits within 15
   if (code === 'still running') serve.child.kill('SIGKILL');
   expect(code).toBe(0);
   expect(existsSync(path.join(serve.dataDir, 'server.lock'))).toBe(false);
+  expect(serve.staged()).toEqual([]);
+  serve.remove();
+});
+
+test('SIGTERM while the sandbox is chosen (its copy of the worker just staged): the process exits and leaves no staged folder behind', async () => {
+  const serve = await startServe({ home: cdn.publish('home', 'remote-home') });
+  // The moment the copy is there: the sandbox's probe is under way, no port is open for the page.
+  await until('the staged folder', () => serve.staged().length > 0, 60);
+  serve.child.kill('SIGTERM');
+  const code = await serve.exited;
+  expect(code).toBe(0);
+  expect(serve.output()).not.toContain('Portico is serving at');
+  expect(serve.staged()).toEqual([]);
   serve.remove();
 });

@@ -23,8 +23,14 @@ export const SSR_LIMITS = {
   /** The shells and the sections' HTML kept. */
   shellCacheBytes: 16 * 1024 * 1024,
   sectionCacheBytes: 16 * 1024 * 1024,
-  /** `npm run serve` waits this long at most for the first workers to be warm, then serves anyway. */
+  /** `npm run serve` waits this long at most for the first workers to be warm (the shell's: the host's own code), then serves anyway. */
   firstWarmMs: 30_000,
+  /**
+   * What a section's start-up may hold the port: this long at most, and not
+   * past its first worker's death (a restart waits its backoff). A section
+   * not warm by then is rendered in the browser until it is.
+   */
+  sectionStartHoldMs: 10_000,
 } as const;
 
 export const MANIFEST_POLL_MS = 1000;

@@ -5,6 +5,7 @@ import type { NodeBuild } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
 import type { Site } from '../site-context';
 import { ManifestWatcher, type WatchedManifest } from './manifest-watcher';
+import { SectionStyles, type LinkedStylesheet, type SectionStyleLimits } from './section-styles';
 import { FAILED_FETCH_MS, MANIFEST_POLL_MS, MANIFEST_TIMEOUT_MS, SSR_LIMITS } from './render-limits';
 import type { StageSources } from './rendering-stage';
 
@@ -22,18 +23,26 @@ export function nodeEntryOf(watched: WatchedManifest): NodeEntry | undefined {
 export interface SectionSourcesOptions {
   /** A manifest appeared, changed or went away, or a node build is to be fetched again: the plans may change. */
   onChange: () => void;
+  /** A manifest appeared, changed or went away: what was made from the one before is not served again. */
+  onManifestChange?: () => void;
   log: (line: string) => void;
   /** The log, each line once for a while. */
   report: (line: string) => void;
+  /** The stylesheets' limits, for measurements and tests (SECTION_STYLE_LIMITS otherwise). */
+  styleLimits?: Partial<SectionStyleLimits>;
 }
 
 /**
  * What the sections are made from: the manifests the served configs name,
  * polled in the background (never on a visitor's request), held to
- * config.json's pins, and the node builds they name, fetched by this server
- * from each manifest's origin and checked against the manifest's hash.
+ * config.json's pins, and what they name for the server, fetched by this
+ * server from each manifest's origin and checked against the manifest's
+ * hashes, once per manifest: the node build and the stylesheets
+ * (section-styles.ts).
  */
 export class SectionSources {
+  /** The stylesheets of the manifests planned, answered from the page's origin. */
+  readonly styles: SectionStyles;
   private readonly watcher: ManifestWatcher;
   /** By the build's hash: shared by every URL that names the same build. */
   private readonly builds = new Map<string, Promise<Fetched>>();
@@ -41,11 +50,15 @@ export class SectionSources {
   private retry: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: SectionSourcesOptions) {
+    this.styles = new SectionStyles(options.log, options.styleLimits);
     this.watcher = new ManifestWatcher({
       intervalMs: MANIFEST_POLL_MS,
       timeoutMs: MANIFEST_TIMEOUT_MS,
       maxBytes: SSR_LIMITS.manifestInlineBytes,
-      onChange: options.onChange,
+      onChange: () => {
+        options.onManifestChange?.();
+        options.onChange();
+      },
       log: options.log,
     });
   }
@@ -83,23 +96,31 @@ export class SectionSources {
     });
   }
 
+  /** The links of the stylesheets `manifest` names, once fetched and checked for its section to be rendered here; undefined until then, or when it is left to the browser. */
+  stylesheets(manifest: ReadManifest): LinkedStylesheet[] | undefined {
+    return manifest.read && 'manifest' in manifest.read ? this.styles.links(manifest.read.manifest, manifest.hash) : undefined;
+  }
+
   /**
    * The node build the manifest at `url` names for `section`, fetched and
-   * checked; undefined while there is none to run. `pin`: config.json's pin
-   * of the manifest, which must hold. One that could not be fetched is
+   * checked, with the section's stylesheets (`withStyles`: the page links
+   * them); undefined while there is none to run, or when its stylesheets
+   * leave the section to the browser. `pin`: config.json's pin of the
+   * manifest, which must hold. A build that could not be fetched is
    * reported and tried again after FAILED_FETCH_MS.
    */
-  async build(url: string, section: SectionId, pin: string | undefined): Promise<NodeBuild | undefined> {
+  async build(url: string, section: SectionId, pin: string | undefined, withStyles = true): Promise<NodeBuild | undefined> {
     const watched = this.watcher.current(url, section);
     const entry = nodeEntryOf(watched);
-    if (!entry || watched.text === undefined || watched.hash === undefined) return undefined;
+    if (!entry || watched.text === undefined || watched.hash === undefined || !watched.read || !('manifest' in watched.read)) return undefined;
     if (pin !== undefined && !this.matchesPin(watched.text, watched.hash, pin)) return undefined;
+    const styled = withStyles ? this.styles.prepare(section, watched.read.manifest, watched.hash) : Promise.resolve(true);
     let build = await this.fetch(entry);
     if ('failed' in build && Date.now() - build.at > FAILED_FETCH_MS) {
       this.builds.delete(entry.integrity);
       build = await this.fetch(entry);
     }
-    if (!('failed' in build)) return build;
+    if (!('failed' in build)) return (await styled) ? build : undefined;
     this.options.report(`the ${section} section's node build ${entry.url} is not rendered on the server: ${build.failed}`);
     if (!this.retry) {
       this.retry = setTimeout(() => {
@@ -118,14 +139,16 @@ export class SectionSources {
         const { read } = this.watcher.current(url, section);
         return read && 'manifest' in read ? read.manifest : undefined;
       },
-      build: (url, section) => this.build(url, section, undefined),
+      // A stage's HTML goes in its section's slot, styled by the section's stylesheets.
+      build: (url, section) => this.build(url, section, undefined, false),
       report: this.options.report,
     };
   }
 
-  /** The code of builds no plan names is not kept. */
+  /** At the end of a plan: the code of builds it does not name is not kept, nor the stylesheets of manifests it did not build from (after a while). */
   keepOnly(keys: ReadonlySet<string>): void {
     for (const key of this.builds.keys()) if (!keys.has(key)) this.builds.delete(key);
+    this.styles.keepPrepared();
   }
 
   /** One round over every watched manifest now. */
@@ -136,6 +159,7 @@ export class SectionSources {
   close(): void {
     clearTimeout(this.retry);
     this.watcher.close();
+    this.styles.close();
   }
 
   private fetch({ url, integrity }: NodeEntry): Promise<Fetched> {

@@ -234,6 +234,18 @@ export class SectionStage {
     }
   }
 
+  /**
+   * What the server's start waits for: each section's worker running its
+   * plan, or dead once, and at most `withinMs`; whatever a section's code
+   * does at its start, it holds the port no longer.
+   */
+  async whenStarted(withinMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)));
+    await Promise.race([Promise.all(SECTION_IDS.map((id) => this.supervisors[id].whenSettledOrFailed())), bound]);
+    clearTimeout(timer);
+  }
+
   /** Resolves once each section's worker, and each worker apart, runs its plan (or has none, or it is set aside). */
   async whenSettled(): Promise<void> {
     await Promise.all([...SECTION_IDS.map((id) => this.supervisors[id].whenSettled()), ...[...this.previews.values()].map((supervisor) => supervisor.whenSettled())]);

@@ -1,23 +1,41 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { fetchVerified } from '@portico/node-sections';
+import { EXPOSED_SECTION, type SectionId } from '@portico/contract/sections';
+import type { Manifest } from '@portico/contract/manifest';
+import { fetchVerified, NodeSectionError, SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
 import { answerPlain, clearFileHeaders } from '../plain-answer';
 import { dataHeaders } from '../security-headers';
 import { CACHE_IMMUTABLE, chooseEncoding } from '../static-files';
-import { ByteCache } from './byte-cache';
 import { compressPage, PAGE_ENCODINGS, type PageEncoding } from './page-answer';
 
 /** Where the server-rendered page's section stylesheets are answered, on the page's own origin. */
 export const SECTION_STYLES_PATH = '/section-styles/';
 
 /** The documented limits of the stylesheets the server answers for the sections (docs/server.md). */
-export const SECTION_STYLE_LIMITS = {
-  /** One section stylesheet; larger is refused (the page links the section's own URL instead). */
-  maxBytes: 512 * 1024,
-  /** All the stylesheets kept, with their compressed copies. */
-  cacheBytes: 8 * 1024 * 1024,
-  /** A fetch from the section's origin, headers and body. */
+export const SECTION_STYLE_LIMITS: SectionStyleLimits = {
+  ...SECTION_STYLESHEET_LIMITS,
+  /** All the stylesheets kept, with their compressed copies: a manifest whose would not fit is rendered in the browser. */
+  cacheBytes: 16 * 1024 * 1024,
+  /** All of a manifest's stylesheets fetched, headers and bodies: the rest are linked where the manifest names them. */
   timeoutMs: 5000,
+  /** How many of one manifest's stylesheets are fetched at once. */
+  fetchesAtOnce: 4,
+  /**
+   * The stylesheets of a manifest no longer served are still answered this
+   * long (a page sent a moment before links them), unless the room is
+   * needed; then they go.
+   */
+  retiredMs: 60_000,
 };
+
+export interface SectionStyleLimits {
+  perSection: number;
+  maxBytes: number;
+  sectionBytes: number;
+  cacheBytes: number;
+  timeoutMs: number;
+  fetchesAtOnce: number;
+  retiredMs: number;
+}
 
 /** A stylesheet as a manifest names it: its URL on the section's origin and its hash. */
 export interface SectionStylesheet {
@@ -31,76 +49,119 @@ export interface LinkedStylesheet extends SectionStylesheet {
   source?: string;
 }
 
+/** The stylesheets a manifest names for the section, each with the hash it gives. */
+export function stylesheetsOf(manifest: Manifest): SectionStylesheet[] {
+  return (manifest.stylesheets[EXPOSED_SECTION] ?? []).map((href) => {
+    const integrity = manifest.hashes.get(href);
+    return integrity ? { href, integrity } : { href };
+  });
+}
+
 /** `sha384-<base64>` as a path segment: the hash names the file, so the address is immutable. */
 const fileNameOf = (integrity: string) => `${integrity.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}.css`;
 
-interface Kept {
-  css: Buffer;
-  bodies: Map<PageEncoding, Promise<Buffer>>;
+/** One stylesheet kept, with its compressed copies, and the manifests (style sets) that name it. */
+interface KeptFile {
+  bodies: Record<PageEncoding, Buffer>;
+  bytes: number;
+  sets: Set<string>;
 }
+
+/** A manifest's stylesheets on the page: linked (from here where they could be fetched), or why its section is left to the browser. */
+type StyleSetResult = { links: LinkedStylesheet[] } | { refused: string };
+
+interface StyleSet {
+  /** The files it holds in `files`. */
+  files: Set<string>;
+  ready: Promise<StyleSetResult>;
+  result?: StyleSetResult;
+  /** When no plan named it any more. */
+  retiredAt?: number;
+}
+
+const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /**
  * The sections' stylesheets, answered from the page's origin. A section's
  * CSS is render-blocking, and on its own origin it costs the visitor a new
- * connection (DNS, TCP, TLS) before the first paint: on a phone on a slow
- * network, hundreds of milliseconds per section. The front server already
- * trusts a section's manifest for its node build; it fetches each
- * stylesheet the manifest names with a hash, only from that URL, checks the
- * hash (fetchVerified: no redirect, size and time bounded), and answers it
- * under a path made of the hash. Nothing else is answered here: an address
- * no manifest named is a 404, so this is no open proxy. The browser checks
- * the same hash again (the link keeps its `integrity`).
+ * connection (DNS, TCP, TLS) before the first paint. So the front server
+ * fetches each stylesheet a server-rendered section's manifest names with a
+ * hash, once per manifest (`prepare`, from the plan: never on a visitor's
+ * request), only from the manifest's own origin, checked against its hash
+ * (fetchVerified: no redirect, size and time bounded), keeps it with its
+ * compressed copies, and answers it under a path made of the hash. A page
+ * then only looks its links up (`links`).
+ *
+ * What a manifest may cost is bounded: SECTION_STYLESHEET_LIMITS per section
+ * (how many, how large together) and `cacheBytes` for all; over either, the
+ * section is rendered in the browser and the log says so once. A stylesheet
+ * that cannot be fetched is linked where the manifest names it, for the
+ * browser to fetch and check, and the log says so once for the manifest.
+ * The stylesheets of a manifest no plan names go (after `retiredMs`). An
+ * address no kept manifest named is a 404, so this is no open proxy.
  */
 export class SectionStyles {
-  /** File name → the manifest's URL and hash, for every stylesheet a watched manifest named. */
-  private readonly named = new Map<string, Required<SectionStylesheet>>();
-  private readonly fetching = new Map<string, Promise<Kept | undefined>>();
-  private readonly kept = new ByteCache<Kept>(SECTION_STYLE_LIMITS.cacheBytes);
+  /** By manifest (its URL and the hash of its text). */
+  private readonly sets = new Map<string, StyleSet>();
+  /** By file name: what `answer` serves. */
+  private readonly files = new Map<string, KeptFile>();
+  private keptBytes = 0;
+  /** The manifests prepared since the last `keepPrepared`. */
+  private readonly prepared = new Set<string>();
+  private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly log: (line: string) => void) {}
+  private readonly limits: SectionStyleLimits;
 
-  /**
-   * The links for `stylesheets`, named by the manifest at `manifestUrl`, on
-   * the page: each with a hash on the manifest's own origin comes from this
-   * origin (fetched now, in the background, for the first visitor); the
-   * others are linked as the manifest names them, for the browser and its
-   * CSP to judge. The server fetches nothing from another origin than the
-   * manifest's, as for node builds: a manifest cannot make it reach
-   * elsewhere (another host on its network, say).
-   */
-  local(manifestUrl: string, stylesheets: readonly SectionStylesheet[]): LinkedStylesheet[] {
-    const origin = new URL(manifestUrl).origin;
-    return stylesheets.map(({ href, integrity }) => {
-      if (!integrity || new URL(href).origin !== origin) return integrity ? { href, integrity } : { href };
-      const file = fileNameOf(integrity);
-      if (!this.named.has(file)) this.named.set(file, { href, integrity });
-      void this.load(file);
-      return { href: `${SECTION_STYLES_PATH}${file}`, integrity, source: href };
-    });
+  /** `limits`: SECTION_STYLE_LIMITS, but for measurements and tests (a shorter `retiredMs`). */
+  constructor(
+    private readonly log: (line: string) => void,
+    limits: Partial<SectionStyleLimits> = {},
+  ) {
+    this.limits = { ...SECTION_STYLE_LIMITS, ...limits };
+    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, this.limits.retiredMs / 6));
+    this.sweeper.unref();
   }
 
-  private load(file: string): Promise<Kept | undefined> {
-    const kept = this.kept.get(file);
-    if (kept) return Promise.resolve(kept);
-    const source = this.named.get(file);
-    if (!source) return Promise.resolve(undefined);
-    let pending = this.fetching.get(file);
-    if (!pending) {
-      pending = fetchVerified(source.href, source.integrity, { maxBytes: SECTION_STYLE_LIMITS.maxBytes, timeoutMs: SECTION_STYLE_LIMITS.timeoutMs }).then(
-        (css) => {
-          const entry: Kept = { css, bodies: new Map() };
-          this.kept.set(file, entry, css.length);
-          return entry;
-        },
-        (error: unknown) => {
-          this.log(`a section stylesheet could not be answered from the page's origin: ${(error as Error).message}`);
-          return undefined;
-        },
-      );
-      this.fetching.set(file, pending);
-      void pending.finally(() => this.fetching.delete(file));
+  /** The bytes kept, compressed copies included. */
+  get bytes(): number {
+    return this.keptBytes;
+  }
+
+  /**
+   * Fetches and checks the stylesheets `manifest` (text hashed `hash`) names
+   * for `section`, once per manifest: resolves true once the page can link
+   * them, false when the section is to be rendered in the browser.
+   */
+  async prepare(section: SectionId, manifest: Manifest, hash: string): Promise<boolean> {
+    const key = `${manifest.url} ${hash}`;
+    let set = this.sets.get(key);
+    if (!set) {
+      const created: StyleSet = { files: new Set(), ready: Promise.resolve({ refused: '' }) };
+      created.ready = this.fill(key, created, section, manifest)
+        .catch((error: unknown): StyleSetResult => {
+          this.log(`the ${section} section is rendered in the browser: its stylesheets could not be kept (${(error as Error).message})`);
+          return { refused: 'not kept' };
+        })
+        .then((result) => (created.result = result));
+      this.sets.set(key, (set = created));
     }
-    return pending;
+    set.retiredAt = undefined;
+    this.prepared.add(key);
+    return 'links' in (await set.ready);
+  }
+
+  /** The links of `manifest`'s stylesheets (text hashed `hash`) for a page; undefined unless `prepare` made them (its section is then rendered in the browser). */
+  links(manifest: Manifest, hash: string): LinkedStylesheet[] | undefined {
+    const result = this.sets.get(`${manifest.url} ${hash}`)?.result;
+    return result && 'links' in result ? result.links : undefined;
+  }
+
+  /** At the end of a plan: the manifests it prepared are kept; the others are retired, and go after `retiredMs`. */
+  keepPrepared(): void {
+    const now = Date.now();
+    for (const [key, set] of this.sets) if (!this.prepared.has(key)) set.retiredAt ??= now;
+    this.prepared.clear();
+    this.sweep();
   }
 
   /** Whether `pathname` is one of these; `answer` then answers it. */
@@ -109,16 +170,10 @@ export class SectionStyles {
   }
 
   async answer(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    const file = pathname.slice(SECTION_STYLES_PATH.length);
-    const kept = this.named.has(file) ? await this.load(file) : undefined;
-    if (!kept) return answerPlain(req, res, this.named.has(file) ? 502 : 404, this.named.has(file) ? 'The section stylesheet cannot be fetched now' : 'Not found');
+    const kept = this.files.get(pathname.slice(SECTION_STYLES_PATH.length));
+    if (!kept) return answerPlain(req, res, 404, 'Not found');
     const encoding = chooseEncoding(req, PAGE_ENCODINGS) as PageEncoding;
-    let body = kept.bodies.get(encoding);
-    if (!body) {
-      body = compressPage(kept.css, encoding);
-      kept.bodies.set(encoding, body);
-    }
-    const bytes = await body;
+    const bytes = kept.bodies[encoding];
     clearFileHeaders(res);
     res.writeHead(200, {
       ...dataHeaders(),
@@ -129,5 +184,127 @@ export class SectionStyles {
       'Content-Length': String(bytes.length),
     });
     res.end(req.method === 'HEAD' ? undefined : bytes);
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+  }
+
+  /**
+   * Fetches what `manifest` names into `set`: each stylesheet with a hash
+   * on the manifest's own origin (the server fetches nothing elsewhere: a
+   * manifest cannot make it reach another host on its network); the others
+   * are linked as named, for the browser and its CSP to judge.
+   */
+  private async fill(key: string, set: StyleSet, section: SectionId, manifest: Manifest): Promise<StyleSetResult> {
+    const { perSection, sectionBytes, maxBytes, timeoutMs, fetchesAtOnce, cacheBytes } = this.limits;
+    const named = stylesheetsOf(manifest);
+    const leftToBrowser = (why: string): StyleSetResult => {
+      this.log(`the ${section} section is rendered in the browser: ${why} (${manifest.url})`);
+      return { refused: why };
+    };
+    if (named.length > perSection) return leftToBrowser(`its manifest names ${named.length} stylesheets, over the ${perSection} a section rendered on the server may have`);
+
+    const origin = new URL(manifest.url).origin;
+    const local = named.filter(({ href, integrity }) => integrity !== undefined && new URL(href).origin === origin) as Required<SectionStylesheet>[];
+    const fetched = new Map<string, Buffer>();
+    const failures: string[] = [];
+    // One deadline for the manifest's stylesheets together: the plan of every section waits for them.
+    const deadline = performance.now() + timeoutMs;
+    let total = 0;
+    let overSize = false;
+    const queue = [...new Map(local.map((sheet) => [fileNameOf(sheet.integrity), sheet])).entries()];
+    const next = async (): Promise<void> => {
+      for (let item = queue.shift(); item !== undefined && !overSize; item = queue.shift()) {
+        const [file, { href, integrity }] = item;
+        const known = this.files.get(file);
+        if (known) {
+          // Another manifest's already: fetched once, kept once.
+          total += known.bodies.identity.length;
+          fetched.set(file, known.bodies.identity);
+        } else {
+          const left = Math.floor(deadline - performance.now());
+          if (left <= 0) {
+            failures.push(`${href} was not fetched: its manifest's stylesheets take more than ${timeoutMs / 1000} s together`);
+            continue;
+          }
+          try {
+            const css = await fetchVerified(href, integrity, { maxBytes, timeoutMs: left });
+            total += css.length;
+            fetched.set(file, css);
+          } catch (error) {
+            if (error instanceof NodeSectionError && error.refusal === 'too-large') overSize = true;
+            else failures.push((error as Error).message);
+          }
+        }
+        if (total > sectionBytes) overSize = true;
+      }
+    };
+    await Promise.all(Array.from({ length: fetchesAtOnce }, next));
+    if (overSize) return leftToBrowser(`its stylesheets come to more than ${megabytes(sectionBytes)} (or one to more than ${maxBytes / 1024} KB), over what a section rendered on the server may have`);
+
+    const fresh = await Promise.all(
+      [...fetched].filter(([file]) => !this.files.has(file)).map(async ([file, css]) => {
+        const [br, gzip] = await Promise.all([compressPage(css, 'br'), compressPage(css, 'gzip')]);
+        return [file, { identity: css, br, gzip }] as const;
+      }),
+    );
+    // Retired and dropped while it was fetched: nothing is kept for it.
+    if (this.sets.get(key) !== set) return { refused: 'no longer served' };
+    const needed = fresh.reduce((sum, [, bodies]) => sum + bodies.identity.length + bodies.br.length + bodies.gzip.length, 0);
+    if (!this.makeRoom(needed)) return leftToBrowser(`its stylesheets (${megabytes(needed)} with their compressed copies) do not fit in the ${megabytes(cacheBytes)} kept for every section's`);
+    for (const [file, bodies] of fresh) {
+      if (this.files.has(file)) continue;
+      const bytes = bodies.identity.length + bodies.br.length + bodies.gzip.length;
+      this.files.set(file, { bodies, bytes, sets: new Set() });
+      this.keptBytes += bytes;
+    }
+    for (const file of fetched.keys()) {
+      this.files.get(file)?.sets.add(key);
+      set.files.add(file);
+    }
+    if (failures.length > 0) {
+      this.log(
+        `the ${section} section's stylesheets: ${failures.length} of ${local.length} could not be answered from the page's origin, so the page links them where its manifest names them (${manifest.url}): ${failures[0]!.slice(0, 300)}`,
+      );
+    }
+    const links = named.map(({ href, integrity }): LinkedStylesheet => {
+      if (!integrity) return { href };
+      const file = fileNameOf(integrity);
+      return set.files.has(file) ? { href: `${SECTION_STYLES_PATH}${file}`, integrity, source: href } : { href, integrity };
+    });
+    return { links };
+  }
+
+  /** Whether `bytes` more fit, once retired manifests' stylesheets have gone, oldest first, as far as needed. */
+  private makeRoom(bytes: number): boolean {
+    const limit = this.limits.cacheBytes;
+    if (this.keptBytes + bytes <= limit) return true;
+    const retired = [...this.sets].filter(([, set]) => set.retiredAt !== undefined).sort(([, a], [, b]) => a.retiredAt! - b.retiredAt!);
+    for (const [key, set] of retired) {
+      this.drop(key, set);
+      if (this.keptBytes + bytes <= limit) return true;
+    }
+    return false;
+  }
+
+  /** Drops the manifests retired for longer than `retiredMs`. */
+  private sweep(): void {
+    const before = Date.now() - this.limits.retiredMs;
+    for (const [key, set] of this.sets) if (set.retiredAt !== undefined && set.retiredAt <= before) this.drop(key, set);
+  }
+
+  /** Forgets a manifest's stylesheets; a file goes once no kept manifest names it. */
+  private drop(key: string, set: StyleSet): void {
+    if (this.sets.get(key) === set) this.sets.delete(key);
+    for (const file of set.files) {
+      const kept = this.files.get(file);
+      if (!kept) continue;
+      kept.sets.delete(key);
+      if (kept.sets.size > 0) continue;
+      this.files.delete(file);
+      this.keptBytes -= kept.bytes;
+    }
+    set.files.clear();
   }
 }

@@ -28,11 +28,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Hydration } from '@portico/contract/hydration';
 import { languageFromSearch, type Language } from '@portico/contract/languages';
-import type { Manifest } from '@portico/contract/manifest';
 import { resolveRemotes } from '@portico/contract/override';
 import { pageQuery } from '@portico/contract/page-query';
 import { previewTokenIn } from '@portico/contract/preview';
-import { SECTION_IDS, EXPOSED_SECTION, type SectionId } from '@portico/contract/sections';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { NodeBuild, ShellRequest } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
 import type { Site, SiteContext } from '../site-context';
@@ -50,7 +49,7 @@ import { nodeEntryOf, SectionSources } from './section-sources';
 import { SectionStage, type SectionResult, type SectionSignal, type SectionWorkerState } from './section-stage';
 
 export type { SectionSignal } from './section-stage';
-import { SectionStyles } from './section-styles';
+import type { SectionStyleLimits, SectionStyles } from './section-styles';
 import { ShellStage, shellRequest, type ShellEntry } from './shell-stage';
 import { WorkerPlanner } from './worker-plans';
 
@@ -76,6 +75,8 @@ export interface ServerRenderingOptions {
   cache?: boolean;
   /** PORTICO_SSR_SANDBOX and the workers' user; for tests, where bubblewrap and unshare are and whether the server is root. */
   sandbox?: Omit<SandboxOptions, 'workerFile'>;
+  /** The sections' stylesheets' limits (SECTION_STYLE_LIMITS), for measurements and tests: a shorter time a retired manifest's are kept. */
+  styleLimits?: Partial<SectionStyleLimits>;
   /** Stages a program that embeds the server adds (rendering-stage.ts); `npm run serve` adds none. */
   stages?: readonly RenderingStage[];
   /**
@@ -121,6 +122,8 @@ export interface RenderWorkerState {
   sandbox: Sandbox['mode'] | undefined;
   cachedPages: number;
   cacheBytes: number;
+  /** The sections' stylesheets kept, with their compressed copies. */
+  styleBytes: number;
 }
 
 /** What the served config names for the page's sections, as this server watches it. */
@@ -139,11 +142,6 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('base6
 /** About the page around the sections (the shell, the page data, the page script): the parts are waited for until this much could still be made in time. */
 const PAGE_FRAME_BYTES = 64 * 1024;
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
-
-/** A section's stylesheets, with the hashes its manifest gives, for the shell to link from the head. */
-function sectionStylesheets(manifest: Manifest): { href: string; integrity?: string }[] {
-  return (manifest.stylesheets[EXPOSED_SECTION] ?? []).map((href) => ({ href, integrity: manifest.hashes.get(href) }));
-}
 
 /** The log, each line once for a while: a failing section would say the same at every page. */
 function onceEach(log: (line: string) => void): (line: string) => void {
@@ -219,13 +217,18 @@ class RenderingPipeline {
     for (const stage of this.stages) log(`a rendering stage this program added, not for a site: ${stage.description}`);
     this.readPageScript = pageScriptReader(path.dirname(templateFile));
     this.report = onceEach(log);
-    this.sectionStyles = new SectionStyles(log);
     this.pages = new PageCache(caching, this.costs);
     const replan = () => void this.planner.replan();
     const clearPages = () => this.pages.clear();
     const current = () => this.sites.current();
     this.sites = new ServedSites(options.siteForHost, replan);
-    this.sources = new SectionSources({ onChange: replan, log, report: this.report });
+    // A manifest's new text makes new pages (they inline it and link its stylesheets): the ones made with the old text are never asked for again.
+    const forgetPages = () => {
+      this.pages.clear();
+      this.shell.clear();
+    };
+    this.sources = new SectionSources({ onChange: replan, onManifestChange: forgetPages, log, report: this.report, styleLimits: options.styleLimits });
+    this.sectionStyles = this.sources.styles;
     this.stageSources = this.sources.forStages();
     this.shell = new ShellStage({ workerFile: shellFile, templateFile, heapMb, caching, sites: current, onSwitch: clearPages, log });
     this.sections = new SectionStage({ heapMb, caching, budgetMs: this.budgetMs, sites: current, onSwitch: clearPages, onSignal: options.onSignal, log, report: this.report });
@@ -267,6 +270,11 @@ class RenderingPipeline {
     const { log } = this.options;
     for (const host of hostHeaders) this.sites.noteHost(host);
     const choice = await chooseSandbox({ ...this.options.sandbox, workerFile: this.sectionFile });
+    if (this.closed) {
+      // Stopped while the sandbox was probed: its staged folder goes now.
+      choice.sandbox?.close();
+      return;
+    }
     if (choice.sandbox) {
       this.sandbox = choice.sandbox;
       this.sections.useSandbox(choice.sandbox);
@@ -277,9 +285,19 @@ class RenderingPipeline {
     }
     await this.shell.start();
     await this.planner.readConfigs();
-    await this.sources.poll();
-    await this.planner.replan();
-    await Promise.race([Promise.all([this.shell.whenSettled(), this.sections.whenSettled()]), delay(SSR_LIMITS.firstWarmMs)]);
+    // The shell (the host's own code) may hold the port up to firstWarmMs; the
+    // sections (their manifests, node builds, stylesheets and first workers:
+    // what a section's team or CDN controls) no longer than sectionStartHoldMs.
+    const holdMs = SSR_LIMITS.sectionStartHoldMs;
+    const sectionsStarted = (async () => {
+      const started = performance.now();
+      await this.sources.poll();
+      await this.planner.replan();
+      await this.sections.whenStarted(holdMs - (performance.now() - started));
+    })();
+    // Past the bound nobody awaits it; before it, the race below still sees a failure.
+    sectionsStarted.catch(() => undefined);
+    await Promise.race([Promise.all([this.shell.whenSettled(), Promise.race([sectionsStarted, delay(holdMs)])]), delay(SSR_LIMITS.firstWarmMs)]);
   }
 
   async warm(next: (host: string | undefined) => Promise<SiteContext[]>, withinMs: number): Promise<void> {
@@ -317,6 +335,7 @@ class RenderingPipeline {
       sandbox: this.sandbox?.mode,
       cachedPages: this.pages.size,
       cacheBytes: this.pages.bytes + this.shell.bytes + this.sections.bytes,
+      styleBytes: this.sectionStyles.bytes,
     };
   }
 
@@ -363,7 +382,8 @@ class RenderingPipeline {
     });
     const render = (section: SectionId, build: string, failure: string) => sections.get(section, build, site, language, partsBy, failure);
     const extras: StagePart[] = stages.length === 0 ? [] : stages.flatMap((stage) => stage.parts({ site, language, hydration, builds, render }, this.stageSources));
-    const shellKey = sha256(JSON.stringify([shell.generation, template.stamp, site.hash, language, pathname, query, origin, Object.values(manifestHashes)]));
+    // The stylesheets the shell links follow from the manifests, once they are kept: which sections have theirs is part of the key.
+    const shellKey = sha256(JSON.stringify([shell.generation, template.stamp, site.hash, language, pathname, query, origin, Object.values(manifestHashes), Object.keys(stylesheets)]));
     const rendered = await shell.get(shellRequest(template, site, language, pathname, query, origin, stylesheets), shellKey, partsBy);
     if (!rendered) return undefined;
 
@@ -430,12 +450,13 @@ class RenderingPipeline {
       if (!watched) continue;
       inputs.manifests[id] = watched.text;
       inputs.manifestHashes[id] = watched.hash;
-      if (watched.read && 'manifest' in watched.read) {
-        inputs.stylesheets[id] = this.sectionStyles.local(watched.read.manifest.url, sectionStylesheets(watched.read.manifest));
-        inputs.hydration[id] = watched.read.manifest.hydration;
-      }
+      if (watched.read && 'manifest' in watched.read) inputs.hydration[id] = watched.read.manifest.hydration;
       const entry = nodeEntryOf(watched);
-      if (entry) inputs.builds[id] = entry.integrity;
+      // Rendered here only with its stylesheets kept (fetched once, when the plan first named the manifest); never fetched for a page.
+      const stylesheets = entry && this.sources.stylesheets(watched);
+      if (!entry || !stylesheets) continue;
+      inputs.builds[id] = entry.integrity;
+      inputs.stylesheets[id] = stylesheets;
     }
     return inputs;
   }

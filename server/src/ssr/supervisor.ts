@@ -72,6 +72,8 @@ export class Supervisor<W extends Supervised> {
   /** Every worker started and not yet exited (live, starting, retiring, or killed and not yet gone): what close() waits for. */
   private readonly running = new Set<W>();
   private readonly waiters = new Set<() => void>();
+  /** Waiting for a settled supervisor or a death, whichever is first (whenSettledOrFailed). */
+  private readonly failureWaiters = new Set<() => void>();
 
   constructor(private readonly options: SupervisorOptions<W>) {}
 
@@ -108,6 +110,23 @@ export class Supervisor<W extends Supervised> {
   whenSettled(): Promise<void> {
     if (this.settled) return Promise.resolve();
     return new Promise((resolve) => this.waiters.add(resolve));
+  }
+
+  /**
+   * Resolves once settled, or once a worker for the plan has died (what a
+   * start-up waits for: a restart after a death, with its backoff, is not).
+   */
+  whenSettledOrFailed(): Promise<void> {
+    if (this.settled) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.waiters.delete(done);
+        this.failureWaiters.delete(done);
+        resolve();
+      };
+      this.waiters.add(done);
+      this.failureWaiters.add(done);
+    });
   }
 
   /** What should run from now on (undefined: nothing). The same key again changes nothing. */
@@ -205,6 +224,7 @@ export class Supervisor<W extends Supervised> {
 
   private failed(key: string, reason: string): void {
     if (key !== this.wanted?.key) return this.reconcile();
+    for (const resolve of [...this.failureWaiters]) resolve();
     this.failures += 1;
     this.cause = `the one before ${reason}`;
     const limit = this.options.quarantineAfter ?? DEFAULT_QUARANTINE_AFTER;

@@ -32,6 +32,14 @@ const WATCH_MS = 250;
 /** A worker's stdout and stderr reach the log as at most this many lines of this many characters: the worker runs a section's code. */
 const LOG_LINES = 20;
 const LOG_LINE_CHARS = 300;
+/**
+ * What a worker may write to its stdout and stderr together: a burst of this
+ * many bytes, refilled at OUTPUT_BYTES_PER_S. Past it the worker talks too
+ * much and is killed: reading a flood costs the front server's event loop
+ * whether or not it is logged.
+ */
+export const OUTPUT_BURST_BYTES = 256 * 1024;
+export const OUTPUT_BYTES_PER_S = 64 * 1024;
 
 /** The resident memory of `pid` and every process under it (bubblewrap starts the worker two levels down), in kB. */
 export function treeRssKb(pid: number): number {
@@ -68,22 +76,32 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
   private readonly watch: NodeJS.Timeout;
   private nextId = 1;
   private logged = 0;
+  private saidReady = false;
+  private outputAllowance = OUTPUT_BURST_BYTES;
+  private outputCountedAt = performance.now();
   private killedFor: string | undefined;
   alive = true;
 
   constructor(private readonly options: WorkerProcessOptions) {
     const { launch } = options;
-    this.child = spawn(launch.file, launch.args, {
-      uid: launch.uid,
-      gid: launch.gid,
-      env: launch.env,
-      cwd: '/',
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    });
+    try {
+      this.child = spawn(launch.file, launch.args, {
+        uid: launch.uid,
+        gid: launch.gid,
+        env: launch.env,
+        cwd: '/',
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      launch.release?.();
+      throw error;
+    }
     const channel = this.child.stdio[3] as Duplex;
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         this.alive = false;
+        // Its user may serve another worker (the range skips a user any process still runs as).
+        launch.release?.();
         clearInterval(this.watch);
         for (const pending of this.pending.values()) pending.resolve(undefined);
         this.pending.clear();
@@ -108,13 +126,17 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
         maxBytes: options.maxMessageBytes,
         onMessage: (message) => {
           const { type, id } = (message ?? {}) as { type?: unknown; id?: unknown };
-          if (type === 'ready') {
+          if (type === 'ready' && !this.saidReady) {
+            this.saidReady = true;
             clearTimeout(timer);
             resolve(true);
             return;
           }
+          // Each message answers one question, once: anything else (a second
+          // ready, an answer nobody asked for or asked again) is a worker out of
+          // its protocol, and reading a flood of them costs every visitor.
           const pending = typeof id === 'number' ? this.pending.get(id) : undefined;
-          if (!pending) return;
+          if (!pending) return this.kill('sent a message it was not asked for');
           this.pending.delete(id as number);
           pending.resolve(message);
         },
@@ -184,10 +206,22 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
     }
   }
 
+  /** Counts `bytes` of output against the worker's allowance; false (and the worker killed) past it. */
+  private allowOutput(bytes: number): boolean {
+    const now = performance.now();
+    this.outputAllowance = Math.min(OUTPUT_BURST_BYTES, this.outputAllowance + ((now - this.outputCountedAt) / 1000) * OUTPUT_BYTES_PER_S);
+    this.outputCountedAt = now;
+    this.outputAllowance -= bytes;
+    if (this.outputAllowance >= 0) return true;
+    this.kill(`wrote more than ${OUTPUT_BURST_BYTES / 1024} KB to its output at over ${OUTPUT_BYTES_PER_S / 1024} KB/s`);
+    return false;
+  }
+
   /** What the worker prints reaches the log prefixed, stripped of control characters, and capped. */
   private readOutput(stream: Readable | null): void {
     let partial = '';
     stream?.on('data', (chunk: Buffer) => {
+      if (!this.allowOutput(chunk.length)) return;
       if (this.logged > LOG_LINES) return;
       const lines = (partial + chunk.toString('utf8')).split('\n');
       partial = lines.pop()!.slice(0, LOG_LINE_CHARS);

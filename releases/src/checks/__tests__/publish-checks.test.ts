@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -111,6 +112,22 @@ test('a real build passes every check, and the pin is the SHA-384 of the manifes
   expect(check(result, 'browser').detail).toBe(
     `the manifest and the ${listedFiles.length + 1} files that arrived admit a page on ${PAGE_ORIGIN} (CORS) and are of their types (JSON, JavaScript, CSS)`,
   );
+});
+
+test('stylesheets over what a section rendered on the server may have fail the render check: the server would leave the section to the browser', async () => {
+  const sheets = ['big-0.css', 'big-1.css', 'big-2.css'];
+  changeManifest((manifest) => {
+    const expose = manifest.exposes.find(({ path }) => path === './section') as { assets: { css: { sync: string[] } } } | undefined;
+    expose!.assets.css.sync = sheets;
+    for (const [index, name] of sheets.entries()) {
+      const css = `.big${index} { content: "${'x'.repeat(400 * 1024)}"; }`;
+      contact.overrides.set(`/${name}`, { body: css });
+      manifest.metaData.integrity[name] = `sha384-${createHash('sha384').update(css).digest('base64')}`;
+    }
+  });
+  const result = await publish();
+  expect(failed(result)).toEqual(['render']);
+  expect(check(result, 'render').detail).toMatch(/^its stylesheets come to 1201 KB \(the largest 401 KB\), over what a section rendered on the server may have \(32 stylesheets, 512 KB each, 1 MB together\): the server would leave it to the browser$/);
 });
 
 test('without a render worker the render is not run, and the publish does not pass', async () => {

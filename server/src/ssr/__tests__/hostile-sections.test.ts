@@ -6,8 +6,8 @@ import type { SectionId } from '@portico/contract/sections';
 import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startPortico, type RunningPortico } from '../../portico-server';
-import type { SectionSignal } from '../server-rendering';
-import { announce, HostileCdn, MEMORY_BOMB, MICROTASK_LOOP, MUTATION, RENDER_LOOP, TOP_LEVEL_LOOP } from '@portico/testing/hostile-builds';
+import type { SectionSignal, ServerRenderingOptions } from '../server-rendering';
+import { announce, HostileCdn, INIT_MICROTASK_LOOP, MEMORY_BOMB, MICROTASK_LOOP, MUTATION, RENDER_LOOP, TOP_LEVEL_LOOP } from '@portico/testing/hostile-builds';
 
 // Section builds that do what an attacker who controls a section's CDN
 // would make them do, rendered by the real server with the real host build
@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => cdn.close());
 
 /** A server whose config.json (`file`) the test edits, as an operator would. */
-async function serve(remotes: Record<string, string>, cache = true) {
+async function serve(remotes: Record<string, string>, cache = true, styleLimits?: ServerRenderingOptions['styleLimits']) {
   const folder = mkdtempSync(path.join(tmpdir(), 'portico-hostile-'));
   const file = path.join(folder, 'config.json');
   writeFileSync(file, JSON.stringify({ ...sampleConfig, remotes }));
@@ -35,7 +35,7 @@ async function serve(remotes: Record<string, string>, cache = true) {
   /** The sections whose plans were set aside, as the server tells whoever asked to know. */
   const setAside: SectionId[] = [];
   // A generous page budget: a busy machine must not turn a page into the client-rendered one while a test reads it.
-  const ssr = { cache, budgetMs: 5000, onSignal: ({ section, kind }: SectionSignal) => kind === 'set-aside' && setAside.push(section) };
+  const ssr = { cache, budgetMs: 5000, styleLimits, onSignal: ({ section, kind }: SectionSignal) => kind === 'set-aside' && setAside.push(section) };
   const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath: file, log: (line) => log.push(line), ssr });
   return {
     running,
@@ -178,6 +178,83 @@ describe('sections that change what they are given, or never finish loading', ()
     expect(site.log.some((line) => line.endsWith('build B evaluated'))).toBe(true);
     expect(evaluationsOfA()).toBe(beforeSwap);
   });
+});
+
+describe('manifests whose stylesheets would cost the server at every page', () => {
+  let site: Served;
+  const sheet = (name: string, bytes = 64) => `.${name} { content: "${'x'.repeat(bytes)}"; }`;
+  const paths: Record<'home' | 'about' | 'contact', string[]> = { home: [], about: [], contact: [] };
+  beforeAll(async () => {
+    const home = cdn.publish('styled-home', 'remote-home');
+    const about = cdn.publish('styled-about', 'remote-about');
+    const contact = cdn.publish('styled-contact', 'remote-contact');
+    // Home: one stylesheet there and eight named but missing; About: more than a section may have; Contact: over the size.
+    paths.home = cdn.styled('styled-home', {
+      'home.css': { css: sheet('home') },
+      ...Object.fromEntries(Array.from({ length: 8 }, (_, index) => [`missing-${index}.css`, { css: sheet(`m${index}`), missing: true }])),
+    });
+    paths.about = cdn.styled('styled-about', Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`a${index}.css`, { css: sheet(`a${index}`) }])));
+    paths.contact = cdn.styled('styled-contact', Object.fromEntries(Array.from({ length: 5 }, (_, index) => [`c${index}.css`, { css: sheet(`c${index}`, 300 * 1024) }])));
+    // A retired manifest's stylesheets go at once here (60 s on a server), so the rotation below can look.
+    site = await serve({ home, about, contact }, true, { retiredMs: 0 });
+  });
+  afterAll(() => site.close());
+
+  test('twenty pages: each stylesheet is fetched at most once, a failure or a refusal is logged once, and a section over the limits is left to the browser', async () => {
+    let html = '';
+    await until('Home rendered on the server', async () => pageDataOf((html = (await page(site.running)).html))?.rendered.includes('home') ?? false);
+    for (let visit = 0; visit < 20; visit += 1) html = (await page(site.running, visit % 2 === 0 ? '' : '?type=2')).html;
+    for (const path of [...paths.home, ...paths.about, ...paths.contact]) expect(cdn.requests.filter((request) => request === path).length).toBeLessThanOrEqual(1);
+    expect(cdn.requests.filter((request) => request === paths.home[0])).toHaveLength(1);
+    expect(cdn.requests.filter((request) => paths.about.includes(request))).toEqual([]);
+    expect(site.log.filter((line) => line.includes('styled-home/mf-manifest.json'))).toEqual([
+      expect.stringMatching(/^the home section's stylesheets: 8 of 9 could not be answered from the page's origin/),
+    ]);
+    expect(site.log.filter((line) => line.includes('styled-about/mf-manifest.json'))).toEqual([expect.stringMatching(/^the about section is rendered in the browser: its manifest names 40 stylesheets/)]);
+    expect(site.log.filter((line) => line.includes('styled-contact/mf-manifest.json'))).toEqual([expect.stringMatching(/^the contact section is rendered in the browser: its stylesheets come to more than 1 MB/)]);
+    expect(pageDataOf(html)?.rendered).toEqual(['home']);
+    // Home's own from the page's origin, the missing ones where its manifest names them.
+    expect(html).toMatch(/<link rel="stylesheet" href="\/section-styles\/sha384-[^"]+\.css"/);
+    expect(html).toContain(`href="${cdn.origin}${paths.home[1]}"`);
+  });
+
+  test('a manifest rotating its stylesheets: the server keeps only what the manifest served now names; the old addresses answer 404 and cost no fetch', async () => {
+    const served = (html: string) => [...html.matchAll(/href="(\/section-styles\/[^"]+)"/g)].map((match) => match[1]!);
+    const old = new Set<string>();
+    for (let build = 0; build < 5; build += 1) {
+      const [path] = cdn.styled('styled-home', { [`rotated-${build}.css`]: { css: sheet(`r${build}`, 4096) } });
+      let html = '';
+      await until(`rotation ${build} served`, async () => (html = (await page(site.running)).html).includes(`data-href="${cdn.origin}${path}"`));
+      for (const address of served(html)) old.add(address);
+    }
+    const [current] = served((await page(site.running)).html);
+    old.delete(current!);
+    expect(old.size).toBe(4);
+    const before = cdn.requests.length;
+    for (const address of old) expect((await fetch(`${site.running.url}${address}`)).status).toBe(404);
+    expect((await fetch(`${site.running.url}${current}`)).status).toBe(200);
+    expect(cdn.requests.length).toBe(before);
+    // One manifest's stylesheets, with their compressed copies; and only pages made with the manifest served now.
+    expect(site.running.renderWorker()!.styleBytes).toBeLessThan(3 * 4096 + 1024);
+    expect(site.running.renderWorker()!.cachedPages).toBeLessThanOrEqual(3);
+  });
+});
+
+test("a section whose start never ends (a microtask loop at init) holds the host's port no longer than its first worker's death, 10 s at most; the page is served meanwhile", async () => {
+  const site = await serve({ home: cdn.publish('home', 'remote-home'), contact: cdn.publish('init-loop', 'remote-contact', INIT_MICROTASK_LOOP) });
+  try {
+    // The port is open: what the log says of Contact's workers up to now.
+    const deaths = site.log.filter((line) => line.startsWith("the contact section's worker did not answer")).length;
+    expect(deaths).toBeLessThanOrEqual(1);
+    expect(site.log.join('\n')).not.toContain('times in a row');
+    expect(site.running.renderWorker()!.sections.contact.quarantined).toBe(false);
+    const { status, html } = await page(site.running);
+    expect(status).toBe(200);
+    expect(pageDataOf(html)?.rendered).not.toContain('contact');
+    expect(html).toContain('Loading Contact us…');
+  } finally {
+    await site.close();
+  }
 });
 
 describe('a section worker killed from outside', () => {

@@ -1,11 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync } from 'node:zlib';
-import { SectionStyles, SECTION_STYLES_PATH } from '../section-styles';
+import { readManifest, type Manifest } from '@portico/contract/manifest';
+import { SectionStyles, SECTION_STYLES_PATH, type SectionStyleLimits } from '../section-styles';
 
 // A section's origin (a plain static server) and the front server's answer
-// for the page's origin, both on loopback.
+// for the page's origin, both on loopback. The plan prepares a manifest's
+// stylesheets (`prepare`); a page only looks their links up (`links`).
 
 const CSS = '.home-hero { color: #0b5c6b; }\n'.repeat(40);
 const sri = (text: string) => `sha384-${createHash('sha384').update(text).digest('base64')}`;
@@ -14,12 +16,19 @@ let files: Record<string, string>;
 let requests: string[];
 let origin: Server;
 let front: Server;
-let styles: SectionStyles;
 let logged: string[];
 let sectionUrl: string;
 let frontUrl: string;
+let styles: SectionStyles;
 
 const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+
+/** `styles` answering on the front server from now on, with these limits. */
+function useStyles(limits: Partial<SectionStyleLimits> = {}): SectionStyles {
+  styles?.close();
+  styles = new SectionStyles((line) => logged.push(line), limits);
+  return styles;
+}
 
 beforeEach(async () => {
   files = { '/home.css': CSS };
@@ -32,7 +41,7 @@ beforeEach(async () => {
   });
   sectionUrl = await listen(origin);
   logged = [];
-  styles = new SectionStyles((line) => logged.push(line));
+  useStyles();
   front = createServer((req, res) => {
     const pathname = new URL(req.url!, 'http://x').pathname;
     if (styles.handles(pathname)) void styles.answer(req, res, pathname);
@@ -42,65 +51,175 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  styles.close();
   await Promise.all([origin, front].map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
-test('a stylesheet a manifest names with its hash is answered from the page’s origin, under its hash, immutable and compressed, fetched once', async () => {
-  const [link] = styles.local(`${sectionUrl}/mf-manifest.json`, [{ href: `${sectionUrl}/home.css`, integrity: sri(CSS) }]);
+/**
+ * A section's manifest at `base` naming `sheets` for its section: each a
+ * path with the CSS its hash is made of (`null`: named without a hash).
+ * With its text's hash, as the watcher gives it.
+ */
+function manifestNaming(sheets: Record<string, string | null>, base = sectionUrl, build = 'b1'): { manifest: Manifest; hash: string } {
+  const integrity = Object.fromEntries(Object.entries(sheets).flatMap(([file, css]) => (css === null ? [] : [[file.replace(/^\//, ''), sri(css)]])));
+  const text = JSON.stringify({
+    name: 'portico_home',
+    metaData: { buildInfo: { buildId: build }, remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'auto', integrity },
+    exposes: [{ path: './section', assets: { css: { sync: Object.keys(sheets).map((file) => file.replace(/^\//, '')), async: [] } } }],
+    shared: [],
+  });
+  const read = readManifest(text, `${base}/mf-manifest.json`);
+  if (!('manifest' in read)) throw new Error(read.problem);
+  return { manifest: read.manifest, hash: createHash('sha256').update(text).digest('base64') };
+}
+
+const fetchedCss = () => requests.filter((url) => url.endsWith('.css'));
+
+test('a stylesheet a manifest names with its hash is fetched once, when the plan prepares the manifest, and answered from the page’s origin under its hash, immutable and compressed', async () => {
+  const { manifest, hash } = manifestNaming({ '/home.css': CSS });
+  // Nothing is fetched for a page before the plan has prepared it.
+  expect(styles.links(manifest, hash)).toBeUndefined();
+  expect(await styles.prepare('home', manifest, hash)).toBe(true);
+  const [link] = styles.links(manifest, hash)!;
   expect(link!.href.startsWith(SECTION_STYLES_PATH)).toBe(true);
   expect(link!.integrity).toBe(sri(CSS));
   // The section's own URL for it goes with it, so its code in the browser finds the copy (render-shell.tsx).
   expect(link!.source).toBe(`${sectionUrl}/home.css`);
 
   for (let visit = 0; visit < 3; visit += 1) {
+    // Every page looks the links up; every plan prepares the manifest again.
+    expect(styles.links(manifest, hash)).toEqual([link]);
+    await styles.prepare('home', manifest, hash);
     const response = await fetch(`${frontUrl}${link!.href}`, { headers: { 'Accept-Encoding': 'br' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(response.headers.get('cache-control')).toContain('immutable');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    const body = Buffer.from(await response.arrayBuffer());
     // fetch decodes br itself; what arrived is the section's CSS, byte for byte.
-    expect(body.toString()).toBe(CSS);
+    expect(Buffer.from(await response.arrayBuffer()).toString()).toBe(CSS);
   }
+  expect(requests).toEqual(['/home.css']);
+  // Another manifest (a new build) naming the same file: not fetched again.
+  const next = manifestNaming({ '/home.css': CSS }, sectionUrl, 'b2');
+  expect(await styles.prepare('home', next.manifest, next.hash)).toBe(true);
   expect(requests).toEqual(['/home.css']);
 });
 
-test('no open proxy: an address no manifest named is a 404, and nothing is fetched for it', async () => {
-  const [link] = styles.local(`${sectionUrl}/mf-manifest.json`, [{ href: `${sectionUrl}/home.css`, integrity: sri(CSS) }]);
-  expect((await fetch(`${frontUrl}${link!.href}`)).status).toBe(200);
+test('no open proxy: an address no kept manifest named is a 404, and nothing is fetched for it', async () => {
+  const { manifest, hash } = manifestNaming({ '/home.css': CSS });
+  await styles.prepare('home', manifest, hash);
   requests = [];
   for (const path of ['sha384-AAAA.css', '..%2F..%2Fetc%2Fpasswd', `${encodeURIComponent(`${sectionUrl}/home.css`)}`]) {
-    const response = await fetch(`${frontUrl}${SECTION_STYLES_PATH}${path}`);
-    expect(response.status).toBe(404);
+    expect((await fetch(`${frontUrl}${SECTION_STYLES_PATH}${path}`)).status).toBe(404);
   }
   expect(requests).toEqual([]);
 });
 
-test('a stylesheet changed on the section’s origin (not the manifest’s hash) is never answered: 502, and the log says why', async () => {
-  files['/home.css'] = `${CSS}body { display: none }`;
-  const [link] = styles.local(`${sectionUrl}/mf-manifest.json`, [{ href: `${sectionUrl}/home.css`, integrity: sri(CSS) }]);
-  const response = await fetch(`${frontUrl}${link!.href}`);
-  expect(response.status).toBe(502);
-  expect(await response.text()).not.toContain('display: none');
-  expect(logged.join('\n')).toMatch(/section stylesheet could not be answered.*home\.css/);
+test('stylesheets that cannot be fetched (missing, changed on the origin) are fetched once per manifest, linked where the manifest names them, and the log says so once', async () => {
+  const published = `${CSS}.footer {}`;
+  files['/changed.css'] = `${published}body { display: none }`;
+  const sheets: Record<string, string | null> = { '/home.css': CSS, '/changed.css': published };
+  for (let missing = 0; missing < 20; missing += 1) sheets[`/missing-${missing}.css`] = `.m${missing} {}`;
+  const { manifest, hash } = manifestNaming(sheets);
+  for (let plan = 0; plan < 5; plan += 1) expect(await styles.prepare('home', manifest, hash)).toBe(true);
+  for (let page = 0; page < 20; page += 1) styles.links(manifest, hash);
+  expect(fetchedCss().sort()).toEqual(Object.keys(sheets).sort());
+  expect(logged).toHaveLength(1);
+  expect(logged[0]).toMatch(/^the home section's stylesheets: 21 of 22 could not be answered from the page's origin, so the page links them where its manifest names them/);
+  const links = styles.links(manifest, hash)!;
+  // The browser fetches and checks those itself (the link keeps its hash), as on the client-rendered page.
+  expect(links.find(({ href }) => href.endsWith('/changed.css'))).toEqual({ href: `${sectionUrl}/changed.css`, integrity: sri(published) });
+  expect(links.filter(({ href }) => href.startsWith(SECTION_STYLES_PATH))).toHaveLength(1);
+  // What failed its hash is never answered from the page's origin.
+  const guessed = links.find(({ href }) => href.endsWith('/changed.css'))!.integrity!.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  expect((await fetch(`${frontUrl}${SECTION_STYLES_PATH}${guessed}.css`)).status).toBe(404);
 });
 
-test('a stylesheet without a hash is linked where the manifest says, never through this server', () => {
-  expect(styles.local(`${sectionUrl}/mf-manifest.json`, [{ href: `${sectionUrl}/home.css` }])).toEqual([{ href: `${sectionUrl}/home.css` }]);
+test('more stylesheets than a section may have: none fetched, the section left to the browser, one log line', async () => {
+  const sheets: Record<string, string> = {};
+  for (let index = 0; index < 33; index += 1) sheets[`/s${index}.css`] = `.s${index} {}`;
+  const { manifest, hash } = manifestNaming(sheets);
+  for (let plan = 0; plan < 5; plan += 1) expect(await styles.prepare('home', manifest, hash)).toBe(false);
+  expect(styles.links(manifest, hash)).toBeUndefined();
+  expect(requests).toEqual([]);
+  expect(logged).toEqual([`the home section is rendered in the browser: its manifest names 33 stylesheets, over the 32 a section rendered on the server may have (${sectionUrl}/mf-manifest.json)`]);
+});
+
+test('stylesheets larger together than a section may have: each fetched at most once, the section left to the browser, one log line, nothing kept', async () => {
+  const big = (name: string) => `.${name} { content: "${'x'.repeat(300 * 1024)}"; }`;
+  const sheets: Record<string, string> = {};
+  for (let index = 0; index < 6; index += 1) sheets[`/big${index}.css`] = files[`/big${index}.css`] = big(`b${index}`);
+  const { manifest, hash } = manifestNaming(sheets);
+  for (let plan = 0; plan < 5; plan += 1) expect(await styles.prepare('home', manifest, hash)).toBe(false);
+  expect(new Set(fetchedCss()).size).toBe(fetchedCss().length);
+  expect(logged).toEqual([expect.stringMatching(/^the home section is rendered in the browser: its stylesheets come to more than 1 MB/)]);
+  expect(styles.bytes).toBe(0);
+});
+
+test('all kept together within cacheBytes: a manifest whose stylesheets would not fit is left to the browser; a retired one makes room', async () => {
+  useStyles({ cacheBytes: 100 * 1024, retiredMs: 60_000 });
+  // About 30 KB that compresses little: with its copies, one fits, two do not.
+  const sheet = (name: string) => `.${name} { content: "${randomBytes(22 * 1024).toString('base64')}"; }`;
+  files['/a.css'] = sheet('a');
+  files['/b.css'] = sheet('b');
+  const a = manifestNaming({ '/a.css': files['/a.css'] }, sectionUrl, 'a');
+  const b = manifestNaming({ '/b.css': files['/b.css'] }, sectionUrl, 'b');
+  expect(await styles.prepare('home', a.manifest, a.hash)).toBe(true);
+  styles.keepPrepared();
+  expect(await styles.prepare('about', b.manifest, b.hash)).toBe(false);
+  expect(logged).toEqual([expect.stringMatching(/^the about section is rendered in the browser: its stylesheets \(.* MB with their compressed copies\) do not fit in the 0\.1 MB kept/)]);
+  expect(styles.bytes).toBeLessThanOrEqual(100 * 1024);
+  // The next plan names another build of home: a's are retired, and give way to it.
+  const c = manifestNaming({ '/b.css': files['/b.css'] }, sectionUrl, 'c');
+  styles.keepPrepared();
+  expect(await styles.prepare('home', c.manifest, c.hash)).toBe(true);
+  expect(styles.bytes).toBeLessThanOrEqual(100 * 1024);
+});
+
+test('a manifest no plan names any more keeps nothing after retiredMs: rotated 30 times, one manifest’s stylesheets are kept, the old ones answer 404, and nothing is fetched for them', async () => {
+  useStyles({ retiredMs: 0 });
+  const addresses: string[] = [];
+  let kept = 0;
+  for (let build = 0; build < 30; build += 1) {
+    const css = `.r${build} { content: "${'y'.repeat(20 * 1024)}"; }`;
+    files[`/r${build}.css`] = css;
+    const { manifest, hash } = manifestNaming({ [`/r${build}.css`]: css }, sectionUrl, `r${build}`);
+    expect(await styles.prepare('home', manifest, hash)).toBe(true);
+    styles.keepPrepared();
+    addresses.push(styles.links(manifest, hash)![0]!.href);
+    if (build === 0) kept = styles.bytes;
+  }
+  // One manifest's, not thirty (their compressed sizes differ by a few bytes).
+  expect(styles.bytes).toBeLessThan(1.1 * kept);
+  requests = [];
+  for (const address of addresses.slice(0, -1)) expect((await fetch(`${frontUrl}${address}`)).status).toBe(404);
+  expect((await fetch(`${frontUrl}${addresses.at(-1)}`)).status).toBe(200);
+  expect(requests).toEqual([]);
+});
+
+test('a stylesheet without a hash is linked where the manifest says, never fetched by this server', async () => {
+  const { manifest, hash } = manifestNaming({ '/home.css': null });
+  expect(await styles.prepare('home', manifest, hash)).toBe(true);
+  expect(styles.links(manifest, hash)).toEqual([{ href: `${sectionUrl}/home.css` }]);
+  expect(requests).toEqual([]);
 });
 
 test('a manifest naming a stylesheet on another origin (another host on the server’s network) never makes the server fetch it', async () => {
+  const { manifest, hash } = manifestNaming({ '/home.css': CSS }, 'https://cdn.example/contact');
+  // Its file is on cdn.example; point it at the loopback origin instead, as a hostile manifest would.
   const elsewhere = `${sectionUrl}/home.css`;
-  const links = styles.local('https://cdn.example/contact/mf-manifest.json', [{ href: elsewhere, integrity: sri(CSS) }]);
-  expect(links).toEqual([{ href: elsewhere, integrity: sri(CSS) }]);
+  const hostile = { ...manifest, stylesheets: { './section': [elsewhere] }, hashes: new Map([[elsewhere, sri(CSS)]]) };
+  expect(await styles.prepare('contact', hostile, hash)).toBe(true);
+  expect(styles.links(hostile, hash)).toEqual([{ href: elsewhere, integrity: sri(CSS) }]);
   const guessed = `${SECTION_STYLES_PATH}${sri(CSS).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}.css`;
   expect((await fetch(`${frontUrl}${guessed}`)).status).toBe(404);
-  await new Promise((resolve) => setTimeout(resolve, 50));
   expect(requests).toEqual([]);
 });
 
 test('brotli on the wire when the visitor accepts it', async () => {
-  const [link] = styles.local(`${sectionUrl}/mf-manifest.json`, [{ href: `${sectionUrl}/home.css`, integrity: sri(CSS) }]);
+  const { manifest, hash } = manifestNaming({ '/home.css': CSS });
+  await styles.prepare('home', manifest, hash);
+  const [link] = styles.links(manifest, hash)!;
   const { request } = await import('node:http');
   const raw = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
     request(`${frontUrl}${link!.href}`, { headers: { 'Accept-Encoding': 'br' } }, (res) => {

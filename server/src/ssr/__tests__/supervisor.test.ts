@@ -122,6 +122,22 @@ describe('a plan and its worker', () => {
     expect(await settledNow(settled)).toBe(true);
   });
 
+  test("what a start waits for (whenSettledOrFailed) ends at the plan's first death, not after the restart's backoff; or once live", async () => {
+    const { supervisor, newest } = supervise();
+    supervisor.want(plan('build-1'));
+    const started = supervisor.whenSettledOrFailed();
+    expect(await settledNow(started)).toBe(false);
+    newest().die('did not answer within 5 s');
+    expect(await settledNow(started)).toBe(true);
+    // Waited for again, it is the restart that goes live.
+    const again = supervisor.whenSettledOrFailed();
+    await pass(500);
+    expect(await settledNow(again)).toBe(false);
+    newest().becomeReady();
+    expect(await settledNow(again)).toBe(true);
+    await supervisor.close();
+  });
+
   test('a worker that is not ready, or whose prepare says no or throws, never goes live and is killed', async () => {
     for (const fail of ['not ready', 'prepare says no', 'prepare throws'] as const) {
       const { supervisor, newest, live } = supervise();

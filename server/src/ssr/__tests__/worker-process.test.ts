@@ -62,6 +62,16 @@ function handle({ id, type, value, delayMs }) {
     case 'print-stderr':
       process.stderr.write('from stderr\n');
       return send({ type: 'printed', id });
+    case 'flood':
+      // After an escape: small, valid messages no one asked for, as fast as the pipe takes them.
+      return (function more() { for (let i = 0; i < 100; i += 1) send({ type: 'doubled', id: 1e9 + i, value: i }); setImmediate(more); })();
+    case 'answer-twice':
+      send({ type: 'doubled', id, value: 1 });
+      return send({ type: 'doubled', id, value: 2 });
+    case 'ready-again':
+      return send({ type: 'ready' });
+    case 'shout':
+      return (function more() { process.stdout.write('x'.repeat(64 * 1024)); setImmediate(more); })();
     case 'print-split':
       process.stdout.write('hel');
       return setTimeout(() => {
@@ -71,6 +81,7 @@ function handle({ id, type, value, delayMs }) {
   }
 }
 if (process.argv[2] !== 'never-ready') send({ type: 'ready' });
+if (process.argv[2] === 'chatty') handle({ type: 'flood' });
 `;
 
 type ToWorker = { id: number; type: string; value?: number; delayMs?: number };
@@ -227,6 +238,38 @@ describe('what a worker writes to the front server', () => {
   });
 });
 
+describe('a worker that talks too much', () => {
+  test('a flood of small valid messages nobody asked for: killed at the first, and exited says why', async () => {
+    const { worker } = startWorker();
+    await worker.ready;
+    const pending = worker.ask({ type: 'flood' }, PATIENT);
+    await expect(worker.exited).resolves.toBe('sent a message it was not asked for');
+    await expect(pending).resolves.toBeUndefined();
+  });
+
+  test('an answer given twice: the first is the answer, the second ends the worker', async () => {
+    const { worker } = startWorker();
+    await worker.ready;
+    await expect(worker.ask({ type: 'answer-twice' }, PATIENT)).resolves.toMatchObject({ value: 1 });
+    await expect(worker.exited).resolves.toBe('sent a message it was not asked for');
+  });
+
+  test('a second ready ends the worker', async () => {
+    const { worker } = startWorker();
+    await worker.ready;
+    void worker.ask({ type: 'ready-again' }, PATIENT);
+    await expect(worker.exited).resolves.toBe('sent a message it was not asked for');
+  });
+
+  test('a flood on its stdout (read, even if not logged): killed once past its allowance', async () => {
+    const { worker, log } = startWorker();
+    await worker.ready;
+    void worker.ask({ type: 'shout' }, PATIENT);
+    await expect(worker.exited).resolves.toBe('wrote more than 256 KB to its output at over 64 KB/s');
+    expect(log.length).toBeLessThanOrEqual(21);
+  });
+});
+
 describe('memory', () => {
   test('a worker that takes memory past memoryLimitMb is killed, and the reason names its MB', async () => {
     const { worker } = startWorker({ memoryLimitMb: 150 });
@@ -338,6 +381,14 @@ describe('under a supervisor', () => {
     await supervisor.whenSettled();
     expect(supervisor.quarantinedNow).toBe(true);
     expect(log[0]).toMatch(/^the home section's worker could not be started: .*; the browser renders it meanwhile, another worker starts in 0.05 s$/);
+    await supervisor.close();
+  });
+
+  test('a worker that sends what it was not asked for counts as failing: killed, started again after the wait, set aside after three', async () => {
+    const { supervisor, log } = supervise({ file: process.execPath, args: [script, 'chatty'], env: {} });
+    await until('set aside', () => supervisor.quarantinedNow);
+    expect(log.filter((line) => line.startsWith("the home section's worker sent a message it was not asked for; the browser renders it meanwhile, another worker starts in 0.05 s"))).toHaveLength(2);
+    expect(log).toContain("the home section's worker sent a message it was not asked for, 3 times in a row: this build is rendered in the browser only until it changes");
     await supervisor.close();
   });
 
