@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DEFAULT_PORT } from '@portico/contract/sections';
 import { WorkerUsers, workerUsers, type ClaimedUser } from './worker-users';
 
 export { workerUsers } from './worker-users';
