@@ -5,7 +5,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { ApiRefusal, apiClient } from '@portico/platform/api';
 import { startTestPostgres } from '@portico/platform/testing';
+import { CONTROL_API } from '@portico/releases/control-contract';
 import { existingBuild } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { serveDist, type DistServer } from '@portico/testing/serve-dist';
@@ -53,14 +55,9 @@ async function until(what: string, check: () => boolean | Promise<boolean>, seco
   }
 }
 
-async function control(method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`http://127.0.0.1:${PORTS[0]! + 4}${route}`, {
-    method,
-    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+/** The control API of the first server, through the contract's typed client. */
+const control = () => apiClient({ base: `http://127.0.0.1:${PORTS[0]! + 4}`, token: TOKEN });
+const activate = (release: string) => control().call(CONTROL_API.sections.activate, { params: { section: 'contact' }, body: { release } });
 
 /** Whether a new visit to `port` gets `manifestUrl` for Contact, in /config.json and in the server-rendered page (and, with `rendered`, the section rendered by that build). */
 async function serves(port: number, manifestUrl: string, rendered = false): Promise<boolean> {
@@ -115,13 +112,12 @@ async function main(): Promise<void> {
     const ids: string[] = [];
     for (const url of urls) {
       const started = performance.now();
-      const published = await control('POST', '/api/releases', { section: 'contact', manifestUrl: url });
+      const published = await control().call(CONTROL_API.releases.publish, { body: { section: 'contact', manifestUrl: url } });
       publishMs.push(performance.now() - started);
-      if (published.status !== 201) throw new Error(`publish ${url}: ${published.status} ${JSON.stringify(published.body)}`);
-      ids.push(String(published.body.id));
+      ids.push(published.id);
     }
     // Settle on the first, served by both, before timing.
-    await control('POST', '/api/sections/contact/active', { release: ids[0] });
+    await activate(ids[0]!);
     await Promise.all(PORTS.map((port) => until('the first activation', () => serves(port, urls[0]!), 30)));
 
     let afterRestart: string | undefined;
@@ -131,15 +127,20 @@ async function main(): Promise<void> {
       postgres.start();
       const answered = performance.now();
       // The control API's first statements may meet connections the restart closed (503): tried again at once.
-      let answer = await control('POST', '/api/sections/contact/active', { release: ids[1] });
-      while (answer.status === 503 && performance.now() - answered < 10_000) answer = await control('POST', '/api/sections/contact/active', { release: ids[1] });
-      if (answer.status !== 200) throw new Error(`activate after the restart: ${answer.status} ${JSON.stringify(answer.body)}`);
+      for (;;) {
+        const refused = await activate(ids[1]!).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        if (refused === undefined) break;
+        if (!(refused instanceof ApiRefusal && refused.status === 503 && performance.now() - answered < 10_000)) throw refused;
+      }
       const activated = performance.now();
       await Promise.all(PORTS.map((port) => until('the activation after the restart', () => serves(port, urls[1]!), 30)));
       const served = performance.now();
       afterRestart = `after a database restart, an activation made as it answered (${Math.round(activated - answered)} ms after): both servers serve it ${Math.round(served - activated)} ms after the activation, ${Math.round(served - answered)} ms after the database answered`;
       // The rounds below alternate from the first release again.
-      await control('POST', '/api/sections/contact/active', { release: ids[0] });
+      await activate(ids[0]!);
       await Promise.all(PORTS.map((port) => until('the first release again', () => serves(port, urls[0]!), 30)));
     }
 
@@ -148,8 +149,7 @@ async function main(): Promise<void> {
     for (let round = 1; round <= count; round++) {
       const target = round % 2;
       const started = performance.now();
-      const answer = await control('POST', '/api/sections/contact/active', { release: ids[target] });
-      if (answer.status !== 200) throw new Error(`activate: ${answer.status} ${JSON.stringify(answer.body)}`);
+      await activate(ids[target]!);
       const reached = await Promise.all(
         PORTS.map(async (port) => {
           await until(`activation ${round} on port ${port}`, () => serves(port, urls[target]!), 30);
@@ -169,9 +169,9 @@ async function main(): Promise<void> {
     console.log(`publish with every check: ${publishMs.map(ms).join(', ')}`);
     if (afterRestart) console.log(afterRestart);
     console.log(`activation to both servers serving it (config.json and the server-rendered page), ${count} activations: p50 ${ms(percentile(delays, 50))}, max ${ms(Math.max(...delays))}`);
-    const status = await control('GET', '/api/sections');
+    const status = await control().call(CONTROL_API.sections.status, { query: {} });
     console.log(`... and Contact server-rendered by the new build on both: p50 ${ms(percentile(renderedDelays, 50))}, max ${ms(Math.max(...renderedDelays))}`);
-    console.log(`contact active: ${JSON.stringify((status.body.contact as { active: { id: string } }).active.id)}`);
+    console.log(`contact active: ${JSON.stringify(status.contact?.active?.id)}`);
   } catch (error) {
     for (const [index, server] of servers.entries()) console.error(`--- server ${index}:\n${server.output().split('\n').slice(-25).join('\n')}`);
     throw error;

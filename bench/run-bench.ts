@@ -3,6 +3,8 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
+import { apiClient } from '@portico/platform/api';
+import { CONTROL_API } from '@portico/releases/control-contract';
 import { startPortico } from '@portico/server';
 import { runServe, waitForOutput } from '../tests/support/run-cli';
 import { serveUnderPath, type StaticServer } from '../tests/support/static-server';
@@ -80,17 +82,10 @@ function releasesConfig(port: number): string {
 }
 
 async function activateReleases(port: number): Promise<void> {
-  const control = (route: string, body: unknown) =>
-    fetch(`http://127.0.0.1:${port + 4}${route}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${CONTROL_TOKEN}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    }).then(async (response) => ({ status: response.status, body: (await response.json()) as { id?: string } }));
+  const control = apiClient({ base: `http://127.0.0.1:${port + 4}`, token: CONTROL_TOKEN });
   for (const [section, offset] of [['home', 1], ['about', 2], ['contact', 3]] as const) {
-    const published = await control('/api/releases', { section, manifestUrl: `http://${LOOPBACK}:${port + offset}/mf-manifest.json` });
-    if (published.status !== 201 && published.status !== 200) throw new Error(`publishing ${section} for the bench: ${published.status} ${JSON.stringify(published.body)}`);
-    const activated = await control(`/api/sections/${section}/active`, { release: published.body.id });
-    if (activated.status !== 200) throw new Error(`activating ${section} for the bench: ${activated.status}`);
+    const published = await control.call(CONTROL_API.releases.publish, { body: { section, manifestUrl: `http://${LOOPBACK}:${port + offset}/mf-manifest.json` } });
+    await control.call(CONTROL_API.sections.activate, { params: { section }, body: { release: published.id } });
   }
   // Every server serves an activation within 2 s.
   await new Promise((resolve) => setTimeout(resolve, 2500));

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
+import { parseHost } from '@portico/contract/host';
 import { defaultRemoteUrls } from '@portico/contract/sections';
 
 // Node only: what `/config.json` answers, for the production server and for
@@ -18,18 +19,6 @@ export interface ConfigAnswer {
   fault?: string;
 }
 
-/** `host[:port]` as RFC 9110 allows it in Host: a name, an IPv4 address or a bracketed IPv6 one. */
-const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::(\d{1,5}))?$/;
-
-/** Splits a Host value into a clean lower-case host and hostname, or nothing when it is not one. */
-export function parseHost(value: string | undefined): { host: string; hostname: string } | undefined {
-  const host = value?.trim().toLowerCase();
-  const match = host === undefined ? null : HOST.exec(host);
-  if (!host || !match) return undefined;
-  const port = match[2];
-  if (port !== undefined && Number(port) > 65_535) return undefined;
-  return { host, hostname: match[1]! };
-}
 
 /**
  * The host name a Host header names, or `localhost` when it is missing or

@@ -1,10 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataFolderBusyError, DataFolderError, lockDataFolder, privateDataFolder } from '@portico/platform/data-folder';
 import { mailChannel, webhookChannel, type Channel } from './delivery/channels';
 import { backoffSeconds, startDeliverer, type Deliverer } from './delivery/deliverer';
-import { apiHandler, type RequestOriginOf } from './http/contact-endpoint';
+import type { ContactEndpoint, RequestOriginOf } from './http/contact-routes';
 import { retentionDays } from './retention';
 import type { ContactSettings } from './settings';
 import { openEmbeddedDatabase, openServerDatabase, type Database } from '@portico/platform/database';
@@ -14,8 +13,6 @@ export interface ContactServiceOptions {
   settings: ContactSettings;
   /** The config.json whose `contact.retentionDays` applies, read afresh at each retention run. */
   configPath?: string;
-  /** The server's security headers, sent with every API answer. */
-  headers: Readonly<Record<string, string>>;
   /** The page's origin and the client's address for a request; by default the package's own reading. */
   /** The server's reading of a request's origin and address: the one place that knows about a trusted proxy. */
   requestOrigin: RequestOriginOf;
@@ -36,8 +33,8 @@ export interface ContactServiceOptions {
 }
 
 export interface ContactService {
-  /** Answers everything under `/api/` on the host's port. */
-  handleApi: (req: IncomingMessage, res: ServerResponse) => void;
+  /** What `POST /api/contact` stores into, for the host's port's `/api/` routes (apiRoutes). */
+  endpoint: ContactEndpoint;
   store: MessageStore;
   /**
    * The store's database, for the other packages that keep their tables in
@@ -181,19 +178,18 @@ export async function startContactService(options: ContactServiceOptions): Promi
   }, options.retentionEveryMs ?? 3_600_000);
   retentionTimer.unref();
 
-  const handleApi = apiHandler({
+  const endpoint: ContactEndpoint = {
     store,
     requestOrigin: options.requestOrigin,
-    headers: options.headers,
     rateLimit: settings.rateLimit,
     log,
     onStored: () => deliverer?.wake(),
-  });
+  };
 
   const where = settings.databaseUrl ? 'the PostgreSQL server (DATABASE_URL)' : `the embedded database in ${settings.dataDir}`;
   const to = channels.map((channel) => channel.name).join(' and ') || 'nowhere yet';
   return {
-    handleApi,
+    endpoint,
     store,
     database: store.db,
     summary: `Contact messages are stored in ${where} and delivered to ${to}`,

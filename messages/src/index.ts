@@ -1,7 +1,6 @@
 export { contactSettings, type ContactSettings } from './settings';
 export { ContactStartError, startContactService, type ContactService, type ContactServiceOptions } from './contact-service';
-export { BODY_TIME_MS, storeOpeningApi, type RequestOrigin, type RequestOriginOf } from './http/contact-endpoint';
-export { readBody, type BodyResult } from './http/read-body';
+export { apiRoutes, type ApiRoutesOptions, type ContactEndpoint, type RequestOrigin, type RequestOriginOf } from './http/contact-routes';
 export { clientNetwork } from './http/client-network';
 export { type ContactMessage } from './contact-message';
 export { DEFAULT_RETENTION_DAYS } from './retention';

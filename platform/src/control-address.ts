@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { controlPort, type PortEnvironment } from '@portico/contract/sections';
 import { SettingsError } from './settings-error';
+import { readSetting } from './settings';
 
 // Where the control API listens and which token a command on this machine
 // sends it. The server (which starts the API), the release command and the
@@ -12,7 +13,7 @@ export const CONTROL_TOKEN_FILE = 'control-token';
 
 /** The address the control API listens on: loopback unless PORTICO_CONTROL_HOST names another. */
 export function controlHost(env: PortEnvironment): string {
-  return env.PORTICO_CONTROL_HOST?.trim() || '127.0.0.1';
+  return readSetting(env, 'PORTICO_CONTROL_HOST');
 }
 
 /**
@@ -21,13 +22,8 @@ export function controlHost(env: PortEnvironment): string {
  * wildcard address is reached on loopback).
  */
 export function controlUrl(env: PortEnvironment): string {
-  const given = env.PORTICO_CONTROL_URL?.trim();
-  if (given) {
-    if (!URL.canParse(given) || !['http:', 'https:'].includes(new URL(given).protocol)) {
-      throw new SettingsError(`PORTICO_CONTROL_URL must be an http(s) URL, not ${JSON.stringify(given)}`);
-    }
-    return given.replace(/\/+$/, '');
-  }
+  const given = readSetting(env, 'PORTICO_CONTROL_URL');
+  if (given) return given.replace(/\/+$/, '');
   const host = controlHost(env);
   const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${controlPort(env)}`;
@@ -45,7 +41,7 @@ export interface ControlToken {
  * error that says so.
  */
 export function controlToken(env: NodeJS.ProcessEnv, dataDir: string): ControlToken | undefined {
-  const given = env.PORTICO_TOKEN?.trim();
+  const given = readSetting(env, 'PORTICO_TOKEN');
   if (given) return { token: given, from: 'PORTICO_TOKEN' };
   const file = path.join(dataDir, CONTROL_TOKEN_FILE);
   let text: string;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { dataDirOf, readSetting } from './settings';
 
 /** Where a command or the server was started: a relative path is taken from `invokedFrom`, the defaults from `rootDir`. */
 export interface Whereabouts {
@@ -14,7 +15,7 @@ export interface Whereabouts {
  * else `data/` at the repository root.
  */
 export function dataFolder(env: NodeJS.ProcessEnv, where: Whereabouts): string {
-  return env.PORTICO_DATA_DIR ? path.resolve(where.invokedFrom, env.PORTICO_DATA_DIR) : path.join(where.rootDir, 'data');
+  return dataDirOf({ PORTICO_DATA_DIR: readSetting(env, 'PORTICO_DATA_DIR') }, where);
 }
 
 /**

@@ -1,17 +1,8 @@
 import { PREVIEW_PARAM } from '@portico/contract/preview';
 import { openFields, signFields } from './signed-token';
 
-/** A preview link lasts this long unless its maker says otherwise: a working day and a night, for a review across time zones. */
-export const DEFAULT_PREVIEW_SECONDS = 24 * 60 * 60;
-
-/** The shortest a preview link may last: less is gone before it is opened. */
-export const MIN_PREVIEW_SECONDS = 60;
-
-/** The longest a preview link may last: a link is a capability, and one that never expires is a second production. */
-export const MAX_PREVIEW_SECONDS = 30 * 24 * 60 * 60;
-
-/** What a preview's lifetime may be, in the words of every refusal (the control API's, the command's). */
-export const PREVIEW_SECONDS_RANGE = `a whole number of seconds from ${MIN_PREVIEW_SECONDS} (1 minute) to ${MAX_PREVIEW_SECONDS} (30 days)`;
+// A preview's lifetime is the control API's contract (the command checks it too).
+export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE } from './control/control-contract';
 
 export interface PreviewGrant {
   release: string;
@@ -47,14 +38,4 @@ export function previewUrl(publicUrl: string, token: string): string {
   url.hash = '';
   url.searchParams.set(PREVIEW_PARAM, token);
   return url.href;
-}
-
-/** The page's public address: PORTICO_PUBLIC_URL, or `http://localhost:<port>` (the page's port). */
-export function publicUrlOf(env: Readonly<Record<string, string | undefined>>, port: number): string {
-  const given = env.PORTICO_PUBLIC_URL?.trim();
-  if (given) {
-    if (!URL.canParse(given) || !['http:', 'https:'].includes(new URL(given).protocol)) throw new Error(`PORTICO_PUBLIC_URL must be an http(s) URL, not ${JSON.stringify(given)}`);
-    return given;
-  }
-  return `http://localhost:${port}`;
 }

@@ -1,15 +1,16 @@
+import type { z } from 'zod';
 import type { SectionId } from '@portico/contract/sections';
-import type { MessageAccessAction } from '@portico/messages';
+import type { auditEntrySchema, checkResultSchema, RELEASE_STATES, releaseHealthSchema, releaseSchema, scopeSchema } from './control/control-contract';
 
 // The release contract: the shapes the control API answers (../docs/releases.md
-// and the product brief's "Releases" table), the store keeps and the server serves.
+// and the product brief's "Releases" table), the store keeps and the server
+// serves. Those the API answers are its contract's schemas' types
+// (control/control-contract.ts); the rest are the server's own.
+
+export { CANARY_DEFAULTS } from './control/control-contract';
 
 /** One check a publish ran, in words. */
-export interface CheckResult {
-  name: string;
-  ok: boolean;
-  detail: string;
-}
+export type CheckResult = z.infer<typeof checkResultSchema>;
 
 /** How the detail of a check that could not run begins (`not run: the manifest was not fetched`). */
 export const NOT_RUN = 'not run';
@@ -32,25 +33,11 @@ export function refusalSummary(results: readonly CheckResult[]): string {
 }
 
 /** An immutable, checked build of one section. */
-export interface Release {
-  /** `<section>-<n>`: readable, typed on the command line. */
-  id: string;
-  section: SectionId;
-  manifestUrl: string;
-  /** `sha384-…` of the manifest's exact bytes, computed by the server. */
-  integrity: string;
-  version: string;
-  buildId: string;
-  /** ISO 8601. */
-  createdAt: string;
-  /** The publishing token's name. */
-  createdBy: string;
-  note: string | null;
-}
+export type Release = z.infer<typeof releaseSchema>;
 
-export type ReleaseState = 'active' | 'candidate' | 'previous' | 'available' | 'broken';
+export type ReleaseState = (typeof RELEASE_STATES)[number];
 
-export type Scope = 'releases' | 'messages' | `section:${SectionId}`;
+export type Scope = z.infer<typeof scopeSchema>;
 
 /** Who a token is: its name (the audit log's actor) and what it may do. */
 export interface Actor {
@@ -58,32 +45,9 @@ export interface Actor {
   scopes: readonly Scope[];
 }
 
-export type AuditAction =
-  | 'publish'
-  | 'publish-refused'
-  | 'activate'
-  | 'rollback'
-  | 'preview'
-  | 'canary'
-  | 'promote'
-  | 'abort'
-  | 'auto-rollback'
-  | 'token'
-  | 'broken'
-  | 'set-aside'
-  // The contact messages' reads, exports and deletions, from their own log (shown beside these to a messages token).
-  | MessageAccessAction;
-
-export interface AuditEntry {
-  at: string;
-  actor: string;
-  action: AuditAction;
-  section: SectionId | null;
-  release: string | null;
-  /** The release active before, for an activation or a rollback. */
-  from: string | null;
-  detail: string;
-}
+/** An audit log's entry; its actions include the contact messages' reads, exports and deletions, from their own log (shown beside these to a messages token). */
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export type AuditAction = AuditEntry['action'];
 
 /** What every server serves: each section's active release, where it has one. */
 export type ActiveReleases = Partial<Record<SectionId, Release>>;
@@ -125,8 +89,6 @@ export interface Canary {
   startedBy: string;
 }
 
-export const CANARY_DEFAULTS = { minVisits: 50, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, minNetworks: 5, maxNetworkShare: 0.2 } as const;
-
 /** A running canary as every server serves it: its candidate and share, and its number and start (what its visit ids name). */
 export interface ServedCanary {
   release: Release;
@@ -142,18 +104,7 @@ export interface ServedState {
 }
 
 /** One release's health over a window (visits reported by pages that ran it). */
-export interface ReleaseHealth {
-  visits: number;
-  failures: number;
-  /** failures / visits; 0 with no visits. */
-  failureRate: number;
-  /** Failures per class. */
-  failuresByClass: Partial<Record<'timeout' | 'integrity' | 'network' | 'render' | 'hydration', number>>;
-  /** p75 of the visits that reported it; null when none did. */
-  lcpP75: number | null;
-  inpP75: number | null;
-  clsP75: number | null;
-}
+export type ReleaseHealth = z.infer<typeof releaseHealthSchema>;
 
 /** The health of a release no page reported: a new object each time, as callers may fill it. */
 export const noVisits = (): ReleaseHealth => ({ visits: 0, failures: 0, failureRate: 0, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null });

@@ -1,4 +1,3 @@
-import { wholeNumberFrom } from '@portico/platform/env-number';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { clientNetwork } from '@portico/messages';
@@ -83,13 +82,4 @@ export class ConnectionCap {
       if (left < this.perClient) this.refusing.delete(client);
     });
   }
-}
-
-/**
- * PORTICO_CONNECTIONS_PER_CLIENT: the per-client cap, for a server that faces
- * visitors directly from behind a large carrier-grade NAT. Undefined: the
- * default.
- */
-export function connectionsPerClientFrom(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  return wholeNumberFrom(env, 'PORTICO_CONNECTIONS_PER_CLIENT', 16, 65_535);
 }

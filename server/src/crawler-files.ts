@@ -1,6 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LANGUAGES, marketTagOf, pagePath } from '@portico/contract/languages';
-import { clearFileHeaders } from './plain-answer';
 import { dataHeaders } from './security-headers';
 
 /**
@@ -12,10 +11,6 @@ import { dataHeaders } from './security-headers';
  */
 export const CRAWLER_PATHS = ['/robots.txt', '/sitemap.xml'] as const;
 export type CrawlerPath = (typeof CRAWLER_PATHS)[number];
-
-export function isCrawlerPath(pathname: string | undefined): pathname is CrawlerPath {
-  return (CRAWLER_PATHS as readonly string[]).includes(pathname ?? '');
-}
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 const xml = (value: string) => value.replace(/[&<>"']/g, (character) => XML_ESCAPES[character]!);
@@ -63,21 +58,16 @@ const CONTENT_TYPES: Record<CrawlerPath, string> = {
  * Answers one of CRAWLER_PATHS for a visitor on `origin`. The body follows
  * the Host the visitor used, so caches are told to vary on it (`vary`).
  */
-export function answerCrawlerFile(
-  req: IncomingMessage,
-  res: ServerResponse,
-  pathname: CrawlerPath,
-  { origin, vary }: { origin: string; vary: string },
-): void {
+export function answerCrawlerFile(_request: FastifyRequest, reply: FastifyReply, pathname: CrawlerPath, { origin, vary }: { origin: string; vary: string }): FastifyReply {
   const body = pathname === '/robots.txt' ? robotsTxt(origin) : sitemapXml(origin);
-  clearFileHeaders(res);
-  res.writeHead(200, {
-    ...dataHeaders(),
-    'Content-Type': CONTENT_TYPES[pathname],
-    'Content-Length': String(Buffer.byteLength(body)),
-    // Crawlers fetch these rarely; an hour keeps a CDN from asking each time.
-    'Cache-Control': 'public, max-age=3600',
-    Vary: vary,
-  });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  return reply
+    .code(200)
+    .headers({
+      ...dataHeaders(),
+      'Content-Type': CONTENT_TYPES[pathname],
+      // Crawlers fetch these rarely; an hour keeps a CDN from asking each time.
+      'Cache-Control': 'public, max-age=3600',
+      Vary: vary,
+    })
+    .send(body);
 }

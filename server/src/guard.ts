@@ -1,12 +1,13 @@
-import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { answerPlain, PLAIN_HEADERS } from './plain-answer';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { dataHeaders, HttpRefusal, sendRefusal } from '@portico/platform/http';
+import { answerPlain } from './plain-answer';
 
-/** Answers one request; may throw or reject on a fault of the server. */
-export type AsyncListener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+/** Answers one request by writing to the response itself (a file, the rendered page); may throw or reject on a fault of the server. */
+export type RawHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** A request that failed unexpectedly: logged once, answered 500 (or cut, if the answer had begun). */
-function failed(req: IncomingMessage, res: ServerResponse, error: unknown, log: (line: string) => void): void {
+export function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown, log: (line: string) => void): void {
   const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
   log(`Portico: ${req.method ?? '?'} ${JSON.stringify(req.url)} failed: ${reason}`);
   if (res.headersSent) {
@@ -21,37 +22,38 @@ function failed(req: IncomingMessage, res: ServerResponse, error: unknown, log: 
 }
 
 /**
- * The request listener of every Portico server: whatever one request throws,
- * at once or later, is that request's 500, and the process goes on serving
- * the others.
+ * A route whose answer is written to the response itself (send's files,
+ * the rendered page and its compression): Fastify steps aside, and a
+ * failure is answered as any other route's (answerFailure).
  */
-export function guardRequests(listener: AsyncListener, log: (line: string) => void): RequestListener {
-  return (req, res) => {
-    let answered: Promise<void>;
+export function rawRoute(handle: RawHandler, log: (line: string) => void): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  return async (request, reply) => {
+    reply.hijack();
     try {
-      answered = listener(req, res);
+      await handle(request.raw, reply.raw);
     } catch (error) {
-      failed(req, res, error, log);
-      return;
+      answerFailure(request.raw, reply.raw, error, log);
     }
-    answered.catch((error: unknown) => failed(req, res, error, log));
   };
 }
 
 /**
- * What Node's parser refuses before any listener runs (a request line or
- * header it cannot read, too many header bytes, a request too slow): the
- * status Node would send, with our headers, then the connection is closed.
+ * The page server's answers to what a route throws: a refusal in its own
+ * words (`{ error, …}`, JSON with the data headers: the contact form's and
+ * the beacon's), a client's fault Fastify found (a status under 500) in a
+ * short text, anything else 500, logged once, while the process goes on
+ * serving the others.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = `${STATUS_CODES[status]}\n`;
-  const headers = { ...PLAIN_HEADERS, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
-  // Closed, not half-closed, once the answer is out: a client still trickling bytes would otherwise keep it.
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
+export function guardRoutes(app: FastifyInstance, log: (line: string) => void): void {
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpRefusal) {
+      // Fastify closes the connection after any refused body; only a body not waited for (413, 408) needs it.
+      if (!('Connection' in error.headers)) reply.removeHeader('connection');
+      return sendRefusal(reply, error, dataHeaders());
+    }
+    reply.hijack();
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) return answerPlain(request.raw, reply.raw, status, STATUS_CODES[status] ?? 'Bad request');
+    answerFailure(request.raw, reply.raw, error, log);
+  });
 }

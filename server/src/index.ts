@@ -1,10 +1,11 @@
 // The server's own API. The port table is @portico/contract's, the config
 // answer @portico/config-server/config-answer's: each name has one import path.
-export { applyTimeouts, ConnectionCap, connectionsPerClientFrom, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
+export { applyTimeouts, ConnectionCap, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
 export { CRAWLER_PATHS, robotsTxt, sitemapXml } from './crawler-files';
-export { answerClientError, guardRequests, type AsyncListener } from './guard';
-export { answerPlain, PLAIN_HEADERS } from './plain-answer';
-export { allowedHosts, hostAllowed, parseHostRule, trustProxyFrom, visitorOf, type HostRule, type Visitor, type VisitorOptions } from './request-origin';
+export { answerFailure, guardRoutes, rawRoute, type RawHandler } from './guard';
+export { answerPlain, PLAIN_HEADERS, sendPlain } from './plain-answer';
+export { appServer, type AppServer, type AppServerOptions } from './http/app-server';
+export { hostAllowed, parseHostRule, visitorOf, type HostRule, type Visitor, type VisitorOptions } from './request-origin';
 export { API_PREFIX, NOT_FOUND_PAGE, StartError, startPortico, WARM_RELEASE_WITHIN_MS, type PorticoServerOptions, type RunningPortico } from './portico-server';
 export {
   COMMON_HEADERS,

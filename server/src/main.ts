@@ -1,14 +1,12 @@
 import path from 'node:path';
-import { clientNetwork, contactSettings, startContactService, storeOpeningApi, type ContactService } from '@portico/messages';
-import { controlHost } from '@portico/platform/control-address';
-import { basePort, controlPort } from '@portico/contract/sections';
-import { healthRetentionDays, publicUrlOf, type ReleaseStore } from '@portico/releases';
-import { beaconEndpoint, reportsPerNetworkFrom, type BeaconEndpoint } from './beacon/beacon-endpoint';
+import { apiRoutes, clientNetwork, startContactService, type ContactService } from '@portico/messages';
+import { readSettings } from '@portico/platform/settings';
+import type { ReleaseStore } from '@portico/releases';
+import { beaconEndpoint, type BeaconEndpoint } from './beacon/beacon-endpoint';
 import { releaseFeed, startControlPlane, type ControlPlane } from './control-plane';
 import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
-import { connectionsPerClientFrom } from './client-limits';
-import { StartError, startPortico, type RunningPortico } from './portico-server';
-import { allowedHosts, trustProxyFrom, visitorOf } from './request-origin';
+import { startPortico, type RunningPortico } from './portico-server';
+import { visitorOf } from './request-origin';
 import type { RenderingStage } from './ssr/rendering-stage';
 import { workerUsers } from './ssr/sandbox';
 import { dataHeaders } from './security-headers';
@@ -23,17 +21,6 @@ process.on('unhandledRejection', (reason: unknown) => {
 // are relative to where they typed them.
 const invokedFrom = process.env.INIT_CWD ?? process.cwd();
 const rootDir = path.resolve(__dirname, '../..');
-
-/** PORTICO_SSR_BUDGET_MS: how long a page may take to render on the server before the client-rendered page is sent. */
-function ssrBudgetMs(): number | undefined {
-  const value = process.env.PORTICO_SSR_BUDGET_MS;
-  if (value === undefined || value === '') return undefined;
-  const budget = Number(value);
-  if (!Number.isInteger(budget) || budget < 1 || budget > 10_000) {
-    throw new StartError(`PORTICO_SSR_BUDGET_MS must be a whole number of milliseconds from 1 to 10000, got "${value}"`);
-  }
-  return budget;
-}
 
 /**
  * SIGTERM or Ctrl-C ends the process within this long in every state
@@ -82,21 +69,17 @@ process.once('SIGINT', () => stop(0));
  * makes it run a section build no config.json pins.
  */
 async function main(stages: readonly RenderingStage[]): Promise<void> {
-  const configPath = process.env.PORTICO_CONFIG ? path.resolve(invokedFrom, process.env.PORTICO_CONFIG) : undefined;
+  // Every setting, read once (a bad one stops the start, named): docs/settings.md.
+  const { environment: env, configPath, port, controlPort, publicUrl, contact: settings } = readSettings(process.env, { rootDir, invokedFrom });
   const log = (line: string) => console.error(line);
-  const trustProxy = trustProxyFrom();
-  const connectionsPerClient = connectionsPerClientFrom();
-  const retentionDays = healthRetentionDays(process.env);
+  const trustProxy = env.PORTICO_TRUST_PROXY;
   // PORTICO_HEALTH=0: no visit report (no health note in the page, so no
   // web-vitals and no beacon), no endpoint for one and no canary judge:
   // canaries then run until promoted or aborted by hand.
-  const healthOn = process.env.PORTICO_HEALTH !== '0';
-  const reportsPerNetwork = reportsPerNetworkFrom();
-  const settings = contactSettings(process.env, { rootDir, invokedFrom });
+  const healthOn = env.PORTICO_HEALTH;
   const contactStarting = startContactService({
     settings,
     configPath: configPath ?? DEFAULT_CONFIG_PATH,
-    headers: dataHeaders(),
     // The page's origin as the visitor sees it: the server's one reading of
     // Host and, behind a trusted proxy, X-Forwarded-*.
     requestOrigin: (req) => {
@@ -115,11 +98,9 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
   // one that is slow or away keeps no server from taking visitors.
   if (!settings.databaseUrl) contact = await contactStarting;
   if (stopping) return;
-  const storeOpening = storeOpeningApi(dataHeaders());
 
   // Releases live in the same database: the control API (port + 4) opens on
   // it once it is open, and until then config.json is served as written.
-  const port = basePort(process.env);
   let storeOpened: (store: ReleaseStore) => void = () => undefined;
   const releaseStore = new Promise<ReleaseStore>((resolve) => (storeOpened = resolve));
   const startControl = async (service: ContactService) => {
@@ -127,12 +108,12 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
       configPath,
       basePort: port,
       ports: () => running?.ports ?? [],
-      environmentToken: process.env.PORTICO_CONTROL_TOKEN || undefined,
+      environmentToken: env.PORTICO_CONTROL_TOKEN,
       dataDir: settings.databaseUrl ? undefined : settings.dataDir,
-      listen: { port: controlPort(process.env), host: controlHost(process.env) },
-      publicUrl: publicUrlOf(process.env, port),
+      listen: { port: controlPort, host: env.PORTICO_CONTROL_HOST },
+      publicUrl,
       messages: service.store,
-      healthRetentionDays: retentionDays,
+      healthRetentionDays: env.PORTICO_HEALTH_RETENTION_DAYS,
       judgeCanaries: healthOn,
       renderCheck: () => {
         const check = running?.checkRender;
@@ -156,31 +137,35 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
     // Per network, in this process's memory only: an address is never written anywhere.
     networkOf: (req) => clientNetwork(visitorOf(req, { trustProxy }).address ?? 'unknown'),
     log,
-    limits: reportsPerNetwork === undefined ? {} : { perNetwork: reportsPerNetwork },
+    limits: env.PORTICO_BEACON_REPORTS_PER_NETWORK === undefined ? {} : { perNetwork: env.PORTICO_BEACON_REPORTS_PER_NETWORK },
   });
   try {
     running = await startPortico({
       rootDir,
-      basePort: basePort(process.env),
-      host: process.env.HOST || undefined,
+      basePort: port,
+      host: env.HOST,
       configPath,
-      hostnames: allowedHosts(),
+      hostnames: env.PORTICO_HOSTS,
       trustProxy,
       log,
-      api: (req, res) => (contact ? contact.handleApi(req, res) : storeOpening(req, res)),
+      // Until the store is open (a database server still awaited), every /api/ path answers 503.
+      api: (app, _options, done) => {
+        void app.register(apiRoutes, { endpoint: () => contact?.endpoint, headers: dataHeaders() });
+        done();
+      },
       beacon,
       // PORTICO_SSR=0: the client-rendered page only, as a static host serves it.
       ssr:
-        process.env.PORTICO_SSR === '0'
+        !env.PORTICO_SSR
           ? false
           : {
-              budgetMs: ssrBudgetMs(),
-              cache: process.env.PORTICO_SSR_CACHE !== '0',
+              budgetMs: env.PORTICO_SSR_BUDGET_MS,
+              cache: env.PORTICO_SSR_CACHE,
               // How section code is contained (bubblewrap, another user, or refused): server/src/ssr/sandbox.ts.
-              sandbox: { setting: process.env.PORTICO_SSR_SANDBOX, users: workerUsers() },
+              sandbox: { setting: env.PORTICO_SSR_SANDBOX, users: workerUsers(env.PORTICO_SSR_UIDS, port) },
               stages,
             },
-      clientLimits: connectionsPerClient === undefined ? {} : { connectionsPerClient },
+      clientLimits: env.PORTICO_CONNECTIONS_PER_CLIENT === undefined ? {} : { connectionsPerClient: env.PORTICO_CONNECTIONS_PER_CLIENT },
       releases: releaseFeed(releaseStore, { health: healthOn }),
     });
   } catch (error) {
@@ -205,7 +190,7 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
 /** Runs the program with `stages` added; a failure to start is logged and ends the process. */
 export function servePortico(stages: readonly RenderingStage[] = []): void {
   main(stages).catch((error: unknown) => {
-    console.error(`Portico could not start: ${error instanceof StartError || error instanceof Error ? error.message : String(error)}`);
+    console.error(`Portico could not start: ${error instanceof Error ? error.message : String(error)}`);
     stop(1);
   });
 }

@@ -1,5 +1,8 @@
+import type { FastifyReply } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { COMMON_HEADERS, DATA_CSP } from './security-headers';
+import { PLAIN_HEADERS } from '@portico/platform/http';
+
+export { PLAIN_HEADERS };
 
 /** Headers that describe a file's body, wrong on any other answer. */
 const FILE_HEADERS = [
@@ -37,15 +40,6 @@ export function matchesEtag(ifNoneMatch: string | string[] | undefined, etag: st
     .some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
-/** Headers of an answer that is not a file: it runs, embeds and may be framed by nothing. */
-export const PLAIN_HEADERS: Readonly<Record<string, string>> = {
-  ...COMMON_HEADERS,
-  'Content-Security-Policy': DATA_CSP,
-  'X-Frame-Options': 'DENY',
-  'Content-Type': 'text/plain; charset=utf-8',
-  'Cache-Control': 'no-store',
-};
-
 /** A short text answer: 400, 405, 416, 500... */
 export function answerPlain(
   req: IncomingMessage,
@@ -58,4 +52,12 @@ export function answerPlain(
   clearFileHeaders(res);
   res.writeHead(status, { ...PLAIN_HEADERS, 'Content-Length': String(Buffer.byteLength(body)), ...headers });
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** A short text answer through Fastify's reply: 400, 405… */
+export function sendPlain(reply: FastifyReply, status: number, text: string, headers: Readonly<Record<string, string>> = {}): FastifyReply {
+  return reply
+    .code(status)
+    .headers({ ...PLAIN_HEADERS, ...headers })
+    .send(`${text}\n`);
 }

@@ -1,39 +1,32 @@
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
-import { answerConfig } from '@portico/config-server/config-answer';
+import type { FastifyPluginCallback } from 'fastify';
 import { APP_DIRS, APP_NAMES, type AppName, type SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
-import { previewTokenIn } from '@portico/contract/preview';
-import { BEACON_PATH, VISIT_PATH, type HealthNote } from '@portico/contract/beacon';
-import { CONTACT_PATH } from '@portico/contract/contact-wire';
-import type { ActiveReleases, ServedState } from '@portico/releases';
-import { applyTimeouts, ConnectionCap, DEFAULT_CLIENT_LIMITS, TIMEOUT_CHECK_MS, type ClientLimits } from './client-limits';
-import { answerCrawlerFile, isCrawlerPath } from './crawler-files';
-import { answerClientError, guardRequests } from './guard';
-import { answerPlain, clearFileHeaders } from './plain-answer';
-import { allowedHosts, hostAllowed, parseHostRule, visitorOf, type HostRule } from './request-origin';
-import { dataHeaders, hostPageHeaders, pageHeaders, STRICT_TRANSPORT_SECURITY } from './security-headers';
-import { randomInt } from 'node:crypto';
-import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
-import {
-  COHORT_COOKIE,
-  COHORT_DAYS,
-  cohortVariants,
-  releaseIds,
-  releasesFor,
-  ServedReleases,
-  withReleases,
-  type PreviewVisit,
-  type ReleaseFeed,
-} from './served-releases';
-import { configLogger } from './config-log';
-import { oncePerRequest, siteContext, type SiteContext } from './site-context';
+import { closeNow, ListenError, listenOn } from '@portico/platform/http';
+import type { ServedState } from '@portico/releases';
+import type { BeaconEndpoint } from './beacon/beacon-endpoint';
+import { ConnectionCap, DEFAULT_CLIENT_LIMITS, type ClientLimits } from './client-limits';
+import { appServer, type AppServer } from './http/app-server';
+import { HostSite } from './http/host-site';
+import { appFiles } from './http/plugins/app-files';
+import { beaconRoutes } from './http/plugins/beacon';
+import { configRoutes } from './http/plugins/config';
+import { contactRoutes } from './http/plugins/contact';
+import { crawlerFiles } from './http/plugins/crawler-files';
+import { pages } from './http/plugins/pages';
+import { sectionStyles } from './http/plugins/section-styles';
+import { servedNow, type ServingState } from './http/serving-state';
+import { forwardSignal } from './release-signals';
+import { defaultHosts, parseHostRule, type HostRule } from '@portico/platform/http';
+import { pageHeaders } from './security-headers';
+import { ServedReleases, type ReleaseFeed } from './served-releases';
 import { serverRendering, type RenderWorkerState, type ServerRendering, type ServerRenderingOptions } from './ssr/server-rendering';
-import { requestTarget, staticFiles, type Handler } from './static-files';
-import { answerThemeStylesheet, isThemeStylesheetPath } from './theme-stylesheet';
+import { staticFiles } from './static-files';
+
+export { NOT_FOUND_PAGE } from './http/plugins/app-files';
 
 export interface PorticoServerOptions {
   /** The repository root, holding each app's folder and its dist/. */
@@ -54,18 +47,18 @@ export interface PorticoServerOptions {
   trustProxy?: boolean;
   /** Where faults are reported (a config.json that cannot be served, a request that failed); stderr by default. */
   log?: (line: string) => void;
-  /** Answers every request under `/api/` on the host's port (the contact endpoint), but the beacon's. */
-  api?: ApiHandler;
+  /**
+   * The routes under `/api/` on the host's port but the beacon's (a Fastify
+   * plugin): in `npm run serve`, the contact messages' (@portico/messages'
+   * apiRoutes).
+   */
+  api?: FastifyPluginCallback;
   /**
    * Answers `/api/beacon` and `/api/visit` on the host's port
    * (server/src/beacon/beacon-endpoint.ts): the page's visit reports and
    * its visit ids; told of every page served, for which ids may be issued.
    */
-  beacon?: {
-    handle: (req: IncomingMessage, res: ServerResponse, served: ServedState) => void | Promise<void>;
-    handleVisit: (req: IncomingMessage, res: ServerResponse, served: ServedState) => void | Promise<void>;
-    pageServed: (releases: HealthNote['releases']) => void;
-  };
+  beacon?: BeaconEndpoint;
   /**
    * The page rendered on the server by the host's shell worker and a sandboxed
    * worker per section (server/src/ssr/):
@@ -92,47 +85,10 @@ export interface PorticoServerOptions {
   releases?: ReleaseFeed;
 }
 
-const NO_RELEASES: ServedState = { active: {}, canaries: {} };
-
-/** A visitor's cohort, for one request: the bucket it is served by (none: the active releases), and the cookie to set when it was drawn now. */
-interface Cohort {
-  bucket: number | undefined;
-  setCookie?: string;
-}
-const cohorts = new WeakMap<IncomingMessage, Cohort>();
-
-/**
- * The cohort of a request while a canary runs: the visitor's cookie, or, on
- * a page answer without one, a bucket drawn now and set (30 days), so a new
- * browser can land in the candidate. Other answers without a cookie
- * (config.json, the theme) get the active releases. No canary: no cohort,
- * no cookie. A preview visit (`?preview=`, valid or not) draws none either:
- * it sets no cookie, as a preview promises, and its other sections get a
- * cohort's releases only from a cookie the browser already has.
- */
-function cohortOf(req: IncomingMessage, state: ServedState, secure: boolean): Cohort {
-  const known = cohorts.get(req);
-  if (known) return known;
-  let cohort: Cohort = { bucket: undefined };
-  if (Object.keys(state.canaries).length > 0) {
-    const given = parseCookies(req.headers.cookie ?? '')[COHORT_COOKIE];
-    const target = requestTarget(req.url);
-    const pathname = target?.pathname;
-    if (given !== undefined && /^\d{1,2}$/.test(given)) {
-      cohort = { bucket: Number(given) };
-    } else if ((pathname === '/' || pathname === '/index.html') && previewTokenIn(target?.search ?? '') === undefined) {
-      const bucket = randomInt(100);
-      cohort = { bucket, setCookie: serializeCookie(COHORT_COOKIE, String(bucket), { path: '/', sameSite: 'lax', httpOnly: true, secure, maxAge: COHORT_DAYS * 86_400 }) };
-    }
-  }
-  cohorts.set(req, cohort);
-  return cohort;
-}
-
 /** How long an activation waits for the render workers to be warm with it before it is served anyway. */
 export const WARM_RELEASE_WITHIN_MS = 1200;
 
-/** Paths the `api` handler answers, on the host's port only. */
+/** Paths the `api` routes answer, on the host's port only. */
 export const API_PREFIX = '/api/';
 
 export interface RunningPortico {
@@ -148,277 +104,69 @@ export interface RunningPortico {
   close(): Promise<void>;
 }
 
-/** The small page of every 404, on every app. */
-export const NOT_FOUND_PAGE =
-  '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><p>Nothing here. <a href="/">Go to the home page</a>.</p></html>';
-
+/** A start that cannot go on (a build missing, a port taken): the reason, for the operator. */
 export class StartError extends Error {}
 
 function distOf(rootDir: string, app: AppName): string {
   return path.join(rootDir, APP_DIRS[app], 'dist');
 }
 
-/** The options every request needs, with their defaults filled in. */
-interface Settings {
-  configPath?: string;
-  basePort: number;
-  /** Where each app listens, in APP_NAMES order, once it does. */
-  ports: number[];
-  hosts: readonly HostRule[];
-  trustProxy: boolean;
-  log: (line: string) => void;
-  ssr: PorticoServerOptions['ssr'];
-  /** The host's server rendering, once the host's server is set up. */
-  rendering?: ServerRendering;
-  releases?: ServedReleases;
-  /** Warms the render workers for releases about to be served. */
-  warmFor?: (next: ServedState) => Promise<void>;
-  openPreview?: (token: string) => Promise<PreviewVisit>;
-  healthToken?: ReleaseFeed['healthToken'];
-  /** A page of these releases was served: the beacon may issue one more visit id for them. */
-  pageServed?: (releases: HealthNote['releases']) => void;
-  /** What this server saw of a release itself, for the store (ReleaseFeed.signal). */
-  signal?: ReleaseFeed['signal'];
-  /** The releases being warmed before they are served, while they are. */
-  upcoming?: ServedState;
-  /** Reads config.json as a visitor would get it (its report is logged the first time its content is seen). */
-  readConfig?: () => Promise<SiteContext>;
-}
-
-/** What each server needs to know about the app it serves. */
-interface AppServing {
-  handle: Handler;
-  /** Headers of the app's HTML (index.html, the 404 page), per request. */
-  pageHeaders: (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
-}
-
 /**
- * Logs each distinct line once: the page's headers are computed per request,
- * and a config.json fault would otherwise fill the log at every page load.
+ * The host's port: the page (server-rendered, or the built index.html),
+ * config.json and the theme, robots and the sitemap, the sections'
+ * stylesheets, the API and the beacon, then its files. Sets up the server
+ * rendering, whose workers warm before the port opens.
  */
-function onceEach(log: ((line: string) => void) | undefined): (line: string) => void {
-  const seen = new Set<string>();
-  return (line) => {
-    if (seen.has(line)) return;
-    // Bounded, for a config.json that keeps changing.
-    if (seen.size >= 500) seen.clear();
-    seen.add(line);
-    log?.(line);
-  };
-}
-
-function appServing(app: AppName, rootDir: string, settings: Settings): AppServing {
-  const logHeaderNote = onceEach(settings.log);
-  const logConfig = configLogger(settings.log);
-  const hostOf = (req: IncomingMessage) => visitorOf(req, { trustProxy: settings.trustProxy }).host;
-  // config.json, read and parsed once per request (site-context.ts), or for a host the server renders for in the background.
-  const served = () => settings.releases?.current() ?? NO_RELEASES;
-  const isHttps = (req: IncomingMessage) => visitorOf(req, { trustProxy: settings.trustProxy }).protocol === 'https';
-  const siteWith = async (host: string | undefined, releases: ActiveReleases, previewToken?: string): Promise<SiteContext> => {
-    const answer = await answerConfig({ configPath: settings.configPath, hostHeader: host, basePort: settings.basePort, ports: settings.ports });
-    const preview = previewToken === undefined || !settings.openPreview ? undefined : await settings.openPreview(previewToken);
-    const ids = releaseIds(releases);
-    const token = Object.keys(ids).length > 0 ? settings.healthToken?.(ids) : undefined;
-    const context = siteContext(withReleases(answer, releases, preview, token === undefined ? undefined : { releases: ids, token }));
-    // The operator's mistakes are the operator's: in this log, never on the page.
-    if (context.site) logConfig(answer.body, context.site);
-    return context;
-  };
-  /** Every config.json a visitor to `host` may get under `state`: one per cohort's releases. */
-  const variantsFor = (host: string | undefined, state: ServedState) => Promise.all(cohortVariants(state).map((releases) => siteWith(host, releases)));
-  const siteForHost = (host: string | undefined) => variantsFor(host, served());
-  if (app === 'host') settings.readConfig = () => siteWith(undefined, served().active);
-  const siteOf = oncePerRequest((req) =>
-    siteWith(hostOf(req), releasesFor(served(), cohortOf(req, served(), isHttps(req)).bucket), previewTokenIn(requestTarget(req.url)?.search ?? '')),
-  );
-  /** The cookie to set and the Vary to send while a canary runs: cohorts are per visitor. */
-  const cohortHeaders = (req: IncomingMessage): Record<string, string> => {
-    const state = served();
-    if (Object.keys(state.canaries).length === 0) return {};
-    const { setCookie } = cohortOf(req, state, isHttps(req));
-    return setCookie ? { 'Set-Cookie': setCookie } : {};
-  };
-  const varyCookie = (vary: string | undefined) => (Object.keys(served().canaries).length === 0 ? vary : [vary, 'Cookie'].filter(Boolean).join(', '));
-  // The default config.json names remotes on the host the visitor used, so
-  // it and the host page's policy differ per Host: caches must know.
-  const varyByHost: Record<string, string> = settings.configPath
-    ? {}
-    : { Vary: settings.trustProxy ? 'Host, X-Forwarded-Host' : 'Host' };
-
-  // The host page's policy names the remotes of the very config.json it will
-  // be given; a remote's own page (its team's standalone preview) loads
-  // nothing from elsewhere.
-  const pageHeadersFor =
-    app === 'host'
-      ? async (req: IncomingMessage, search: string) => {
-          const { site } = await siteOf(req);
-          const headers = site ? hostPageHeaders(site, search, logHeaderNote) : pageHeaders([]);
-          const vary = varyCookie(varyByHost.Vary);
-          return { ...headers, ...cohortHeaders(req), ...(vary ? { Vary: vary } : {}) };
-        }
-      : () => Promise.resolve(pageHeaders([]));
-
-  const files = staticFiles(distOf(rootDir, app), { crossOrigin: app !== 'host', pageHeaders: pageHeadersFor });
-  if (app !== 'host') return { handle: files, pageHeaders: pageHeadersFor };
-
-  const rendering =
-    settings.ssr === false
+function hostRoutes(served: AppServer, options: PorticoServerOptions, state: ServingState): void {
+  const { app } = served;
+  const site = new HostSite(state);
+  state.readConfig = () => site.siteWith(undefined, site.served().active);
+  const files = staticFiles(distOf(options.rootDir, 'host'), { crossOrigin: false, pageHeaders: (req, search) => site.pageHeaders(req, search) });
+  const rendering: ServerRendering | undefined =
+    state.ssr === false
       ? undefined
       : serverRendering({
-          rootDir,
-          siteForHost,
-          siteOf,
-          hostOf,
-          pageHeaders: pageHeadersFor,
-          originOf: (req) => visitorOf(req, { trustProxy: settings.trustProxy }).origin,
-          ...settings.ssr,
-          onSignal: (signal) => {
-            if (settings.ssr) settings.ssr.onSignal?.(signal);
-            const { section, pins, kind, detail } = signal;
-            // What is served, and what is being warmed to be (a canary's candidate is first rendered then).
-            const states = [served(), ...(settings.upcoming ? [settings.upcoming] : [])];
-            // A render failing counts only for a canary's judge; a build set aside (or running again) is also the active release's mark.
-            if (!settings.signal || (kind === 'render-failed' && !states.some((state) => state.canaries[section]))) return;
-            const releases = new Map(states.flatMap((state) => [state.active[section], state.canaries[section]?.release]).flatMap((release) => (release ? [[release.id, release]] : [])));
-            for (const release of releases.values()) {
-              if (!pins.includes(release.integrity)) continue;
-              settings.signal({ section, releaseId: release.id, kind, detail }).catch((error: unknown) =>
-                settings.log(`releases: what this server saw of ${release.id} (${kind}) could not be stored: ${(error as Error).message}`),
-              );
-            }
-          },
-          log: settings.log,
+          rootDir: options.rootDir,
+          siteForHost: (host) => site.variantsFor(host, site.served()),
+          siteOf: site.siteOf,
+          hostOf: (req) => site.hostOf(req),
+          pageHeaders: (req, search) => site.pageHeaders(req, search),
+          originOf: (req) => site.originOf(req),
+          ...state.ssr,
+          onSignal: forwardSignal(state),
+          log: state.log,
         });
-  settings.rendering = rendering;
-  settings.warmFor = (next) => rendering?.warm((host) => variantsFor(host, next), WARM_RELEASE_WITHIN_MS) ?? Promise.resolve();
+  state.rendering = rendering;
+  state.warmFor = (next) => rendering?.warm((host) => site.variantsFor(host, next), WARM_RELEASE_WITHIN_MS) ?? Promise.resolve();
 
-  /**
-   * A page answer (the server-rendered page, its 304, or the client-rendered
-   * index.html) counts for the releases its visitor is served: the beacon
-   * issues no more visit ids for them than pages. A preview visit reports
-   * nothing, and a HEAD is no page.
-   */
-  const countPage = (req: IncomingMessage, search: string) => {
-    if (!settings.pageServed || req.method !== 'GET' || previewTokenIn(search) !== undefined) return;
-    const ids = releaseIds(releasesFor(served(), cohortOf(req, served(), isHttps(req)).bucket));
-    if (Object.keys(ids).length > 0) settings.pageServed(ids);
-  };
-
-  const handle: Handler = async (req, res, next) => {
-    const target = requestTarget(req.url);
-    const pathname = target?.pathname;
-    if (pathname === '/' || pathname === '/index.html') countPage(req, target!.search);
-    if (isCrawlerPath(pathname)) {
-      // respond() has checked the host, so the visitor has an origin.
-      const { origin } = visitorOf(req, { trustProxy: settings.trustProxy });
-      return answerCrawlerFile(req, res, pathname, { origin: origin!, vary: settings.trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host' });
-    }
-    if (isThemeStylesheetPath(pathname)) {
-      const { site } = await siteOf(req);
-      return answerThemeStylesheet(req, res, { config: site?.config, search: target!.search, vary: varyByHost.Vary });
-    }
-    if (rendering && (pathname === '/' || pathname === '/index.html')) return rendering.handle(req, res, () => files(req, res, next));
-    if (rendering?.sectionStyles.handles(pathname)) return rendering.sectionStyles.answer(req, res, pathname!);
-    if (pathname !== '/config.json') return files(req, res, next);
-    const { answer } = await siteOf(req);
-    if (answer.fault) settings.log(`config.json: ${answer.fault}`);
-    const vary = varyCookie(varyByHost.Vary);
-    res.writeHead(answer.status, {
-      ...dataHeaders(),
-      ...(vary ? { Vary: vary } : {}),
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(answer.body)),
-      'Cache-Control': 'no-cache',
-    });
-    res.end(req.method === 'HEAD' ? undefined : answer.body);
-  };
-  return { handle, pageHeaders: pageHeadersFor };
+  void app.register(pages, { site, rendering, files, log: state.log });
+  void app.register(configRoutes, { site, log: state.log });
+  void app.register(crawlerFiles, { trustProxy: state.trustProxy });
+  if (rendering) void app.register(sectionStyles, { rendering, log: state.log });
+  if (options.beacon) void app.register(beaconRoutes, { endpoint: options.beacon, served: () => servedNow(state) });
+  if (options.api) void app.register(contactRoutes, { api: options.api, site, state });
+  void app.register(appFiles, { files, pageHeaders: (req, search) => site.pageHeaders(req, search), log: state.log });
 }
 
-async function notFound(req: IncomingMessage, res: ServerResponse, serving: AppServing): Promise<void> {
-  const headers = await serving.pageHeaders(req, '');
-  clearFileHeaders(res);
-  res.writeHead(404, {
-    ...headers,
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(NOT_FOUND_PAGE)),
-    'Cache-Control': 'no-cache',
-  });
-  res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_PAGE);
+/** A remote's port: its files, loaded by the host's page from another origin (CORS); its own page loads nothing from elsewhere. */
+function remoteRoutes(served: AppServer, app: AppName, options: PorticoServerOptions, state: ServingState): void {
+  const headers = () => Promise.resolve(pageHeaders([]));
+  const files = staticFiles(distOf(options.rootDir, app), { crossOrigin: true, pageHeaders: headers });
+  void served.app.register(appFiles, { files, pageHeaders: headers, log: state.log });
 }
 
-/**
- * One request, start to end. What a client can get wrong is answered here
- * (400 for a malformed target or a host this server is not, 405 for a
- * method); everything else is the app's.
- */
-type ApiHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
-
-/**
- * A 5xx answer of /api/contact while a canary of Contact runs is a failure
- * of the release the visitor's cohort got (the cohort cookie is on the
- * POST): told to the store for the judge, who trusts what the server saw.
- */
-function watchContactAnswer(req: IncomingMessage, res: ServerResponse, settings: Settings): void {
-  const state = settings.releases?.current();
-  if (!settings.signal || !state?.canaries.contact) return;
-  const releaseId = releasesFor(state, cohortOf(req, state, false).bucket).contact?.id;
-  if (releaseId === undefined) return;
-  res.once('finish', () => {
-    if (res.statusCode < 500) return;
-    settings.signal!({ section: 'contact', releaseId, kind: 'contact-5xx', detail: `/api/contact answered ${res.statusCode}` }).catch((error: unknown) =>
-      settings.log(`releases: a 5xx of /api/contact could not be counted for ${releaseId}: ${(error as Error).message}`),
-    );
-  });
-}
-
-async function respond(
-  req: IncomingMessage,
-  res: ServerResponse,
-  serving: AppServing,
-  settings: Settings,
-  api: { api?: ApiHandler; beacon?: ApiHandler; visit?: ApiHandler },
-): Promise<void> {
-  const target = requestTarget(req.url);
-  if (target === undefined) return answerPlain(req, res, 400, 'Bad request: malformed URL');
-  const visitor = visitorOf(req, { trustProxy: settings.trustProxy });
-  if (!hostAllowed(settings.hosts, visitor, { localPort: req.socket.localPort, trustProxy: settings.trustProxy })) {
-    return answerPlain(req, res, 400, 'Bad request: unknown host');
-  }
-  if (visitor.protocol === 'https') res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
-  // The beacon and the contact endpoint take POST, on the host's port only; they check the method themselves.
-  if (api.beacon && target.pathname === BEACON_PATH) return api.beacon(req, res);
-  if (api.visit && target.pathname === VISIT_PATH) return api.visit(req, res);
-  if (api.api && target.pathname.startsWith(API_PREFIX)) {
-    if (target.pathname === CONTACT_PATH && req.method === 'POST') watchContactAnswer(req, res, settings);
-    return api.api(req, res);
-  }
-  if (req.method !== 'GET' && req.method !== 'HEAD') return answerPlain(req, res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
-  await serving.handle(req, res, () => notFound(req, res, serving));
-}
-
-function listen(server: Server, port: number, host: string | undefined, app: AppName): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      // Some machines have IPv6 switched off: fall back to every IPv4 interface.
-      if (host === undefined && error.code === 'EAFNOSUPPORT') {
-        server.listen(port, '0.0.0.0');
-        return;
-      }
-      server.off('listening', resolve);
-      const reason =
-        error.code === 'EADDRINUSE'
-          ? `port ${port} (${app}) is already in use; stop what holds it or set PORT to move all four apps`
-          : `cannot listen on port ${port} (${app}): ${error.message}`;
-      reject(new StartError(reason));
-    };
-    server.on('error', onError);
-    server.once('listening', () => {
-      server.off('error', onError);
-      resolve();
-    });
-    server.listen({ port, host: host ?? '::', ipv6Only: false });
-  });
+function listen(server: Server, port: number, host: string | undefined, app: AppName): Promise<number> {
+  return listenOn(server, {
+    port,
+    host,
+    taken: (taken) => `port ${taken} (${app}) is already in use; stop what holds it or set PORT to move all four apps`,
+    failed: (failing, error) => `cannot listen on port ${failing} (${app}): ${error.message}`,
+  }).then(
+    (address) => address.port,
+    (error: unknown) => {
+      throw error instanceof ListenError ? new StartError(error.message) : error;
+    },
+  );
 }
 
 /** How long the host's port waits for the first render worker to be warm before it opens anyway. */
@@ -431,8 +179,7 @@ export const FIRST_WORKER_WAIT_MS = 30_000;
  */
 async function freePort(port: number, host: string | undefined): Promise<number> {
   const probe = createServer();
-  await listen(probe, port, host, 'host');
-  const free = (probe.address() as AddressInfo).port;
+  const free = await listen(probe, port, host, 'host');
   await new Promise((resolve) => probe.close(resolve));
   return free;
 }
@@ -442,135 +189,120 @@ async function freePort(port: number, host: string | undefined): Promise<number>
  * why the host's port is not open yet, and, if none was warm in time, that
  * it opens with the client-rendered page.
  */
-async function firstWorkerWarm(rendering: ServerRendering, settings: Settings, waitMs: number): Promise<void> {
-  const port = settings.ports[0]!;
-  settings.log(
-    `Portico: home, about and contact listen on ports ${settings.ports.slice(1).join(', ')}; the host's port ${port} opens once the first render worker is warm (at most ${waitMs / 1000} s)`,
+async function firstWorkerWarm(rendering: ServerRendering, state: ServingState, waitMs: number): Promise<void> {
+  const port = state.ports[0]!;
+  state.log(
+    `Portico: home, about and contact listen on ports ${state.ports.slice(1).join(', ')}; the host's port ${port} opens once the first render worker is warm (at most ${waitMs / 1000} s)`,
   );
   const started = performance.now();
   // The first visitor already gets a server-rendered page.
-  const warmHosts = settings.hosts
-    .filter((rule) => rule.hostname === 'localhost' || rule.hostname === '127.0.0.1')
-    .map((rule) => `${rule.hostname}:${rule.port ?? port}`);
+  const warmHosts = state.hosts.filter((rule) => rule.hostname === 'localhost' || rule.hostname === '127.0.0.1').map((rule) => `${rule.hostname}:${rule.port ?? port}`);
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([rendering.start(warmHosts), new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
   clearTimeout(timer);
   if (rendering.worker().generation === undefined) {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    settings.log(`Portico: no render worker was warm after ${seconds} s; port ${port} opens anyway, serving the client-rendered page until one is`);
+    state.log(`Portico: no render worker was warm after ${seconds} s; port ${port} opens anyway, serving the client-rendered page until one is`);
   }
 }
 
-/** Serves the host and the three remotes, each from its own dist/ and port. */
-export async function startPortico(options: PorticoServerOptions): Promise<RunningPortico> {
-  // The host's build is its page; a remote's is the manifest the host loads.
-  const missing = APP_NAMES.map((app) => path.join(distOf(options.rootDir, app), app === 'host' ? 'index.html' : 'mf-manifest.json')).filter(
-    (file) => !existsSync(file),
-  ).map(path.dirname);
-  if (missing.length > 0) {
-    throw new StartError(`no build to serve in ${missing.join(', ')}: run \`npm run build\` first`);
-  }
-
-  const servers: Server[] = [];
-  const close = () =>
-    Promise.all([
-      settings.rendering?.close(),
-      settings.releases?.close(),
-      ...servers.map(
-        (server) =>
-          new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            server.closeAllConnections();
-          }),
-      ),
-    ]).then(() => undefined);
-
-  const settings: Settings = {
+/** The state the four ports share, from the options, with the release feed's side set up. */
+function servingState(options: PorticoServerOptions): ServingState {
+  const state: ServingState = {
     configPath: options.configPath,
     basePort: options.basePort,
     ports: [],
-    hosts: [...(options.hostnames ?? allowedHosts({}))].map((entry) => (typeof entry === 'string' ? parseHostRule(entry) : entry)),
+    hosts: [...(options.hostnames ?? defaultHosts())].map((entry) => (typeof entry === 'string' ? parseHostRule(entry) : entry)),
     trustProxy: options.trustProxy ?? false,
     log: options.log ?? ((line) => console.error(line)),
     ssr: options.ssr,
   };
   const feed = options.releases;
   if (feed) {
-    settings.openPreview = (token) => feed.openPreview(token);
-    settings.healthToken = feed.healthToken && ((releases) => feed.healthToken!(releases));
-    settings.signal = feed.signal && ((signal) => feed.signal!(signal));
-    settings.releases = new ServedReleases({
+    state.openPreview = (token) => feed.openPreview(token);
+    state.healthToken = feed.healthToken && ((releases) => feed.healthToken!(releases));
+    state.signal = feed.signal && ((signal) => feed.signal!(signal));
+    state.releases = new ServedReleases({
       feed,
       warm: async (next) => {
-        settings.upcoming = next;
+        state.upcoming = next;
         try {
-          await settings.warmFor?.(next);
+          await state.warmFor?.(next);
         } finally {
-          settings.upcoming = undefined;
+          state.upcoming = undefined;
         }
       },
-      log: settings.log,
+      log: state.log,
     });
   }
-
-  const limits = { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits };
-  const cap = settings.trustProxy ? undefined : new ConnectionCap(limits.connectionsPerClient, settings.log);
-
   const { beacon } = options;
-  settings.pageServed = beacon && ((releases) => beacon.pageServed(releases));
-  const servedNow = () => settings.releases?.current() ?? NO_RELEASES;
-  const hostApi = {
-    api: options.api,
-    beacon: beacon && ((req: IncomingMessage, res: ServerResponse) => beacon.handle(req, res, servedNow())),
-    visit: beacon && ((req: IncomingMessage, res: ServerResponse) => beacon.handleVisit(req, res, servedNow())),
-  };
+  state.pageServed = beacon && ((releases) => beacon.pageServed(releases));
+  return state;
+}
+
+/** Serves the host and the three remotes, each from its own dist/ and port. */
+export async function startPortico(options: PorticoServerOptions): Promise<RunningPortico> {
+  // The host's build is its page; a remote's is the manifest the host loads.
+  const missing = APP_NAMES.map((app) => path.join(distOf(options.rootDir, app), app === 'host' ? 'index.html' : 'mf-manifest.json'))
+    .filter((file) => !existsSync(file))
+    .map(path.dirname);
+  if (missing.length > 0) {
+    throw new StartError(`no build to serve in ${missing.join(', ')}: run \`npm run build\` first`);
+  }
+
+  const state = servingState(options);
+  const limits = { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits };
+  const cap = state.trustProxy ? undefined : new ConnectionCap(limits.connectionsPerClient, state.log);
+  const servers: AppServer[] = [];
+  const close = () =>
+    Promise.all([
+      state.rendering?.close(),
+      state.releases?.close(),
+      ...servers.map(async ({ app, server }) => {
+        await closeNow(server);
+        await app.close();
+      }),
+    ]).then(() => undefined);
 
   try {
     for (const app of APP_NAMES) {
-      const serving = appServing(app, options.rootDir, settings);
-      const api = app === 'host' ? hostApi : {};
-      const server = createServer(
-        { connectionsCheckingInterval: TIMEOUT_CHECK_MS },
-        guardRequests((req, res) => respond(req, res, serving, settings, api), settings.log),
-      );
-      applyTimeouts(server, limits);
-      cap?.watch(server);
-      server.on('clientError', answerClientError);
-      servers.push(server);
+      const served = appServer({ hosts: state.hosts, trustProxy: state.trustProxy, limits, cap, log: state.log });
+      if (app === 'host') hostRoutes(served, options, state);
+      else remoteRoutes(served, app, options, state);
+      servers.push(served);
     }
+    await Promise.all(servers.map(({ app }) => app.ready()));
     const portFor = (index: number) => (options.basePort === 0 ? 0 : options.basePort + index);
-    settings.ports[0] = await freePort(portFor(0), options.host);
+    state.ports[0] = await freePort(portFor(0), options.host);
     // What is active decides what the first workers warm up with.
-    await settings.releases?.start();
+    await state.releases?.start();
     // config.json's report (a bad field, a market without a lender, an old shape) is in the log from the start.
-    await settings.readConfig?.();
+    await state.readConfig?.();
     // The remotes first: the render worker warms up on the manifests they serve.
     for (const [index, app] of APP_NAMES.entries()) {
       if (app === 'host') continue;
-      await listen(servers[index]!, portFor(index), options.host, app);
-      settings.ports[index] = (servers[index]!.address() as AddressInfo).port;
+      state.ports[index] = await listen(servers[index]!.server, portFor(index), options.host, app);
     }
     // The page's port opens once it serves the server-rendered page: a load
     // balancer or a monitor sends visitors as soon as the port answers.
-    if (settings.rendering) await firstWorkerWarm(settings.rendering, settings, options.firstWorkerWaitMs ?? FIRST_WORKER_WAIT_MS);
-    await listen(servers[0]!, settings.ports[0], options.host, 'host').catch((error: unknown) => {
+    if (state.rendering) await firstWorkerWarm(state.rendering, state, options.firstWorkerWaitMs ?? FIRST_WORKER_WAIT_MS);
+    state.ports[0] = await listen(servers[0]!.server, state.ports[0], options.host, 'host').catch((error: unknown) => {
       // An ephemeral port someone took in the meantime: any other will do.
       if (options.basePort !== 0) throw error;
-      return listen(servers[0]!, 0, options.host, 'host');
+      return listen(servers[0]!.server, 0, options.host, 'host');
     });
-    settings.ports[0] = (servers[0]!.address() as AddressInfo).port;
   } catch (error) {
     await close();
     throw error;
   }
 
   return {
-    url: `http://localhost:${settings.ports[0]!}`,
-    ports: [...settings.ports],
-    renderWorker: () => settings.rendering?.worker(),
-    releases: () => settings.releases?.current() ?? NO_RELEASES,
+    url: `http://localhost:${state.ports[0]!}`,
+    ports: [...state.ports],
+    renderWorker: () => state.rendering?.worker(),
+    releases: () => servedNow(state),
     checkRender: (section, build) =>
-      settings.rendering ? settings.rendering.checkRender(section, build) : Promise.resolve(['not run: this server renders pages in the browser only (PORTICO_SSR=0)']),
+      state.rendering ? state.rendering.checkRender(section, build) : Promise.resolve(['not run: this server renders pages in the browser only (PORTICO_SSR=0)']),
     close,
   };
 }

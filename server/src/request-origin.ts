@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { networkInterfaces } from 'node:os';
-import { parseHost } from '@portico/config-server/config-answer';
+import { parseHost } from '@portico/contract/host';
+import { portOfHost, type HostRule } from '@portico/platform/http';
+
+export { parseHostRule, type HostRule } from '@portico/platform/http';
 
 /** Who asked, and for which address, as the visitor's browser sees it. */
 export interface Visitor {
@@ -42,6 +44,17 @@ function lastForwarded(value: string | string[] | undefined): string | undefined
  * from its X-Forwarded-* headers; otherwise from the request itself.
  */
 export function visitorOf(req: IncomingMessage, options: VisitorOptions): Visitor {
+  // Read once per request: the Host check, the page, its headers, the cohort and config.json all ask.
+  const known = visitors.get(req);
+  if (known?.trustProxy === options.trustProxy) return known.visitor;
+  const visitor = readVisitor(req, options);
+  visitors.set(req, { trustProxy: options.trustProxy, visitor });
+  return visitor;
+}
+
+const visitors = new WeakMap<IncomingMessage, { trustProxy: boolean; visitor: Visitor }>();
+
+function readVisitor(req: IncomingMessage, options: VisitorOptions): Visitor {
   const forwardedProto = options.trustProxy ? lastForwarded(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
   const encrypted = 'encrypted' in req.socket && req.socket.encrypted === true;
   const protocol = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : encrypted ? 'https' : 'http';
@@ -55,56 +68,6 @@ export function visitorOf(req: IncomingMessage, options: VisitorOptions): Visito
   const address = forwardedFor !== undefined && isIP(forwardedFor) !== 0 ? forwardedFor : req.socket.remoteAddress;
 
   return { origin, host: parsed?.host, hostname: parsed?.hostname, protocol, address };
-}
-
-/** How a host name appears in a Host header: IPv6 addresses in brackets. */
-function asHostname(address: string): string {
-  return isIP(address) === 6 ? `[${address.toLowerCase()}]` : address.toLowerCase();
-}
-
-/**
- * A host the server answers for: a name (or address, IPv6 in brackets),
- * and the one port it is reached on when the operator named one.
- */
-export interface HostRule {
-  hostname: string;
-  port?: number;
-}
-
-/** The port a parsed `host[:port]` names, if any. */
-function portOfHost(parsed: { host: string; hostname: string }): number | undefined {
-  return parsed.host.length > parsed.hostname.length ? Number(parsed.host.slice(parsed.hostname.length + 1)) : undefined;
-}
-
-/** A PORTICO_HOSTS entry: `name`, `name:port`, `[v6]`, `[v6]:port` or a bare IPv6 address; throws naming a bad one. */
-export function parseHostRule(entry: string): HostRule {
-  const trimmed = entry.trim();
-  if (isIP(trimmed) === 6) return { hostname: asHostname(trimmed) };
-  const parsed = parseHost(trimmed);
-  const port = parsed && portOfHost(parsed);
-  if (!parsed || port === 0) {
-    throw new Error(`PORTICO_HOSTS: "${entry}" is not a host name, an address or either with a port (www.portico.example, 192.0.2.7:8443, [2001:db8::1])`);
-  }
-  return port === undefined ? { hostname: parsed.hostname } : { hostname: parsed.hostname, port };
-}
-
-/**
- * The hosts the server answers for. PORTICO_HOSTS (comma-separated)
- * replaces the default: `localhost`, the loopback addresses and every address
- * of this machine's interfaces, so a phone on the same network can use the
- * machine's LAN address; none with a port (see `hostAllowed`).
- */
-export function allowedHosts(env: NodeJS.ProcessEnv = process.env): HostRule[] {
-  const listed = env.PORTICO_HOSTS?.split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
-  if (listed && listed.length > 0) return listed.map(parseHostRule);
-  const interfaces = Object.values(networkInterfaces())
-    .flatMap((addresses) => addresses ?? [])
-    // A link-local IPv6 address needs a zone (`%eth0`), which a Host header cannot carry.
-    .filter((info) => !info.address.includes('%'))
-    .map((info) => asHostname(info.address));
-  return [...new Set(['localhost', '127.0.0.1', '[::1]', ...interfaces])].map((hostname) => ({ hostname }));
 }
 
 const DEFAULT_PORTS = { http: 80, https: 443 } as const;
@@ -130,12 +93,4 @@ export function hostAllowed(rules: readonly HostRule[], visitor: Pick<Visitor, '
     if (rule.port !== undefined) return port === rule.port;
     return port === context.localPort || (context.trustProxy && port === DEFAULT_PORTS[visitor.protocol]);
   });
-}
-
-/** PORTICO_TRUST_PROXY=1 trusts the proxy in front of the server; unset or 0 does not. */
-export function trustProxyFrom(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = env.PORTICO_TRUST_PROXY?.trim() ?? '';
-  if (value === '' || value === '0') return false;
-  if (value === '1') return true;
-  throw new Error(`PORTICO_TRUST_PROXY must be 1 (a proxy in front of the server sets X-Forwarded-*) or 0, got "${value}"`);
 }

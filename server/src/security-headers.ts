@@ -6,6 +6,11 @@
 import { resolveRemotes } from '@portico/contract/override';
 import { SECTION_IDS } from '@portico/contract/sections';
 import type { ParsedConfig } from '@portico/shared-config/config';
+import { COMMON_HEADERS } from '@portico/platform/http';
+
+// The headers every answer of both servers carries live with the HTTP basics;
+// the page's own policy is made here.
+export { COMMON_HEADERS, DATA_CSP, dataHeaders, DENIED_FEATURES } from '@portico/platform/http';
 
 /** `scheme://host[:port]` with nothing that could end a CSP source early. */
 const SAFE_ORIGIN = /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/;
@@ -103,35 +108,6 @@ export function contentSecurityPolicy(origins: readonly string[]): string {
   ].join('; ');
 }
 
-/** A JSON document runs nothing and embeds nothing. */
-export const DATA_CSP = "default-src 'none'; frame-ancestors 'none'";
-
-/** Powerful features the site never uses, denied to it and to anything it embeds. */
-export const DENIED_FEATURES = [
-  'accelerometer',
-  'camera',
-  'display-capture',
-  'geolocation',
-  'gyroscope',
-  'hid',
-  'magnetometer',
-  'microphone',
-  'midi',
-  'payment',
-  'publickey-credentials-get',
-  'screen-wake-lock',
-  'serial',
-  'usb',
-  'xr-spatial-tracking',
-] as const;
-
-/** Sent with every response of every app. */
-export const COMMON_HEADERS: Readonly<Record<string, string>> = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'Permissions-Policy': DENIED_FEATURES.map((feature) => `${feature}=()`).join(', '),
-};
-
 /** Headers of an HTML page (index.html, the 404 page) that may load code from `origins`. */
 export function pageHeaders(origins: readonly string[]): Record<string, string> {
   return {
@@ -192,11 +168,6 @@ export function hostPageHeaders(config: ParsedConfig, search = '', log?: (line: 
   }
   for (const note of notes) log?.(`config.json: ${note}`);
   return { ...pageHeaders(origins), ...(links.length > 0 ? { Link: links.join(', ') } : {}) };
-}
-
-/** Headers of config.json. */
-export function dataHeaders(): Record<string, string> {
-  return { ...COMMON_HEADERS, 'Content-Security-Policy': DATA_CSP };
 }
 
 /**

@@ -29,9 +29,9 @@ const BUILT_PATH = /^(\/[A-Za-z0-9_~+@-][A-Za-z0-9._~+@-]*)+$/;
 
 export interface RequestTarget {
   /** The path as the client wrote it, still percent-encoded. */
-  pathname: string;
+  readonly pathname: string;
   /** `?…`, or empty. */
-  search: string;
+  readonly search: string;
 }
 
 /**
@@ -40,7 +40,18 @@ export interface RequestTarget {
  * or with broken percent-encoding (`/%`, `/%e0%a4%a`).
  */
 export function requestTarget(url: string | undefined): RequestTarget | undefined {
-  if (url === undefined || !url.startsWith('/')) return undefined;
+  if (url === undefined) return undefined;
+  // One request asks for its target several times in a row (the checks, the page, its cohort): the last one is kept.
+  if (lastTarget?.url === url) return lastTarget.target;
+  const target = readTarget(url);
+  lastTarget = { url, target };
+  return target;
+}
+
+let lastTarget: { url: string; target: RequestTarget | undefined } | undefined;
+
+function readTarget(url: string): RequestTarget | undefined {
+  if (!url.startsWith('/')) return undefined;
   if (!URL.canParse(url, 'http://portico.invalid')) return undefined;
   const query = url.indexOf('?');
   const pathname = query === -1 ? url : url.slice(0, query);

@@ -1,7 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SiteConfig } from '@portico/shared-config/config';
 import { THEME_STYLESHEET_PATH, themeStylesheet } from '@portico/config-server/theme-stylesheet';
-import { answerPlain, clearFileHeaders, matchesEtag } from './plain-answer';
+import { matchesEtag, sendPlain } from './plain-answer';
 import { CACHE_IMMUTABLE, CACHE_REVALIDATE } from './static-files';
 import { dataHeaders } from './security-headers';
 
@@ -17,29 +17,23 @@ export { THEME_STYLESHEET_PATH };
  * page links it.
  */
 export function answerThemeStylesheet(
-  req: IncomingMessage,
-  res: ServerResponse,
+  request: FastifyRequest,
+  reply: FastifyReply,
   { config, search, vary }: { config: SiteConfig | undefined; search: string; vary?: string },
-): void {
+): FastifyReply {
   const sheet = config ? themeStylesheet(config.theme) : undefined;
   const varyHeader: Record<string, string> = vary ? { Vary: vary } : {};
-  if (!sheet) return answerPlain(req, res, 404, 'No theme in config.json', varyHeader);
+  if (!sheet) return sendPlain(reply, 404, 'No theme in config.json', varyHeader);
 
   const etag = `"${sheet.version}"`;
   const current = new URLSearchParams(search).get('v') === sheet.version;
-  const notModified = matchesEtag(req.headers['if-none-match'], etag);
-  clearFileHeaders(res);
-  res.writeHead(notModified ? 304 : 200, {
+  const notModified = matchesEtag(request.headers['if-none-match'], etag);
+  reply.code(notModified ? 304 : 200).headers({
     ...dataHeaders(),
     ...varyHeader,
     'Content-Type': 'text/css; charset=utf-8',
     'Cache-Control': current ? CACHE_IMMUTABLE : CACHE_REVALIDATE,
     ETag: etag,
-    ...(notModified ? {} : { 'Content-Length': String(Buffer.byteLength(sheet.css)) }),
   });
-  res.end(req.method === 'HEAD' || notModified ? undefined : sheet.css);
-}
-
-export function isThemeStylesheetPath(pathname: string | undefined): boolean {
-  return pathname === THEME_STYLESHEET_PATH;
+  return notModified ? reply.send() : reply.send(sheet.css);
 }

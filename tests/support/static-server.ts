@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { guardRequests, pageHeaders, staticFiles } from '@portico/server';
+import { answerFailure, pageHeaders, staticFiles } from '@portico/server';
 
 export interface StaticServer {
   /** The URL of `prefix` on this server, e.g. `http://localhost:8300/contact/v2/`. */
@@ -14,15 +14,13 @@ export interface StaticServer {
  */
 export async function serveUnderPath(dir: string, prefix: string, port: number): Promise<StaticServer> {
   const files = staticFiles(dir, { crossOrigin: true, pageHeaders: () => Promise.resolve(pageHeaders([])) });
-  const server = createServer(
-    guardRequests(async (req, res) => {
-      const url = req.url ?? '/';
-      const notFound = () => void res.writeHead(404).end();
-      if (!url.startsWith(prefix)) return notFound();
-      req.url = url.slice(prefix.length - 1);
-      await files(req, res, notFound);
-    }, console.error),
-  );
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    const notFound = () => void res.writeHead(404).end();
+    if (!url.startsWith(prefix)) return notFound();
+    req.url = url.slice(prefix.length - 1);
+    files(req, res, notFound).catch((error: unknown) => answerFailure(req, res, error, console.error));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, resolve);

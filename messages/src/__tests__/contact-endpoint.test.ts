@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startContactService, type ContactService } from '../contact-service';
-import { apiHandler } from '../http/contact-endpoint';
+import type { ContactEndpoint } from '../http/contact-routes';
 import { directOrigin } from '../testing/direct-origin';
 import { contactSettings } from '../settings';
 import { serveApi } from '../testing/api-server';
@@ -22,11 +22,10 @@ const newKey = () => `endpoint-${String(++keys).padStart(6, '0')}`;
 beforeAll(async () => {
   service = await startContactService({
     settings: contactSettings({ PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: folder, invokedFrom: folder }),
-    headers: HEADERS,
     requestOrigin: directOrigin,
     log: (line) => lines.push(line),
   });
-  api = await serveApi(service);
+  api = await serveApi(service, { headers: HEADERS });
   base = api.base;
 }, 60_000);
 
@@ -187,15 +186,18 @@ describe('POST /api/contact', () => {
 
 describe('POST /api/contact over the rate limit, and with the store down', () => {
   /** An endpoint on the same store, with its own limit and the client address given. */
-  async function endpoint(options: { address: string; store?: Parameters<typeof apiHandler>[0]['store'] }) {
-    const handleApi = apiHandler({
-      store: options.store ?? service.store,
-      requestOrigin: (req) => ({ origin: `http://${req.headers.host}`, address: options.address }),
-      headers: HEADERS,
-      rateLimit: { max: 2, windowSeconds: 600 },
-      log: (line) => lines.push(line),
-    });
-    return serveApi({ handleApi });
+  async function endpoint(options: { address: string; store?: ContactEndpoint['store'] }) {
+    return serveApi(
+      {
+        endpoint: {
+          store: options.store ?? service.store,
+          requestOrigin: (req) => ({ origin: `http://${req.headers.host}`, address: options.address }),
+          rateLimit: { max: 2, windowSeconds: 600 },
+          log: (line) => lines.push(line),
+        },
+      },
+      { headers: HEADERS },
+    );
   }
 
   it('answers 429 with Retry-After past the limit, and still 200 to a repeat of a stored message', async () => {
@@ -214,15 +216,14 @@ describe('POST /api/contact over the rate limit, and with the store down', () =>
   });
 
   it('counts an IPv6 client by its /64, also behind a trusted proxy, and an IPv4 client by its address', async () => {
-    const handleApi = apiHandler({
+    const endpoint: ContactEndpoint = {
       store: service.store,
       // The last X-Forwarded-For hop, as the server reads it behind its trusted proxy (server/src/request-origin.ts, tested there).
       requestOrigin: (req) => ({ origin: `http://${String(req.headers['x-forwarded-host'])}`, address: String(req.headers['x-forwarded-for']).split(',').at(-1)!.trim() }),
-      headers: HEADERS,
       rateLimit: { max: 2, windowSeconds: 600 },
       log: (line) => lines.push(line),
-    });
-    const proxied = await serveApi({ handleApi });
+    };
+    const proxied = await serveApi({ endpoint }, { headers: HEADERS });
     const from = (address: string) =>
       postContact(proxied.base, formBody(newKey()), { 'X-Forwarded-For': `203.0.113.250, ${address}`, 'X-Forwarded-Host': new URL(proxied.base).host });
     try {
@@ -243,14 +244,13 @@ describe('POST /api/contact over the rate limit, and with the store down', () =>
   });
 
   it('answers 408 and closes the connection when the body trickles in slower than its time', async () => {
-    const handleApi = apiHandler({
+    const endpoint: ContactEndpoint = {
       store: service.store,
       requestOrigin: (req) => ({ origin: `http://${req.headers.host}`, address: '198.51.100.9' }),
-      headers: HEADERS,
       bodyTimeMs: 300,
       log: (line) => lines.push(line),
-    });
-    const slow = await serveApi({ handleApi });
+    };
+    const slow = await serveApi({ endpoint }, { headers: HEADERS });
     const before = await stored();
     try {
       const { host } = new URL(slow.base);

@@ -32,7 +32,7 @@ describeWithServer('a database server away at start', () => {
   it('is tried again until it answers, then the store opens and takes messages', async () => {
     const logged: string[] = [];
     let service: ContactService | undefined;
-    const starting = startContactService({ settings: settings(), headers: {}, requestOrigin: directOrigin, log: (line) => logged.push(line), waitForDatabase: { firstRetryMs: 100 } }).then(
+    const starting = startContactService({ settings: settings(), requestOrigin: directOrigin, log: (line) => logged.push(line), waitForDatabase: { firstRetryMs: 100 } }).then(
       (started) => (service = started),
     );
     try {
@@ -62,7 +62,7 @@ describeWithServer('a database server away at start', () => {
     }
     const stopping = new AbortController();
     const logged: string[] = [];
-    const starting = startContactService({ settings: settings(), headers: {}, requestOrigin: directOrigin, log: (line) => logged.push(line), waitForDatabase: { signal: stopping.signal } });
+    const starting = startContactService({ settings: settings(), requestOrigin: directOrigin, log: (line) => logged.push(line), waitForDatabase: { signal: stopping.signal } });
     while (logged.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     stopping.abort();
     await expect(starting).rejects.toThrow(/abort/i);

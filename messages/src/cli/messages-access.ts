@@ -4,7 +4,9 @@ import { openStore } from '../contact-service';
 import { SettingsError } from '@portico/platform/settings-error';
 import type { ContactSettings } from '../settings';
 import { folderHolder } from '@portico/platform/data-folder';
-import type { OperatorMessages, StoredMessage } from '../store/message-store';
+import type { OperatorMessages } from '../store/message-store';
+import { messagesRoutes } from '../control/messages-contract';
+import { ApiAnswerMismatch, apiClient, ApiRefusal, ApiUnreachable, type AnswerOf, type ApiRoute, type CallInput } from '@portico/platform/api';
 
 /** What the `messages` command does, on the store the running server uses, and which store that is. */
 export interface MessagesAccess extends OperatorMessages {
@@ -18,15 +20,6 @@ export class AccessError extends Error {}
 /** How long the control API has to answer whether it is there. */
 const PROBE_MS = 5000;
 
-/** Dates come back from JSON as strings. */
-function revive(message: StoredMessage): StoredMessage {
-  return {
-    ...message,
-    receivedAt: new Date(message.receivedAt),
-    delivery: { ...message.delivery, deliveredAt: message.delivery.deliveredAt && new Date(message.delivery.deliveredAt) },
-  };
-}
-
 /** A database URL to show: its password, if it has one, left out. */
 function shownUrl(url: string): string {
   return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*):[^@]*@/, '$1:***@');
@@ -37,50 +30,50 @@ function localStore(settings: ContactSettings): string {
   return settings.databaseUrl ? `the PostgreSQL database in DATABASE_URL (${shownUrl(settings.databaseUrl)})` : `the embedded database in ${settings.dataDir}`;
 }
 
-/** Why the control API refused, in the operator's words. */
-function refusal(status: number, body: unknown, base: string, token: ControlToken, settings: ContactSettings): string | undefined {
-  const error = typeof body === 'object' && body !== null && 'error' in body ? String((body as { error: unknown }).error) : `answered ${status}`;
+/** Why the control API refused, in the operator's words; undefined for a refusal the caller answers itself (no such message). */
+function refusal(error: ApiRefusal, base: string, token: ControlToken, settings: ContactSettings): string | undefined {
+  const { status } = error;
   if (status === 401) {
     return (
-      `the server at ${base} refused the token from ${token.from} (${error}): it is not one of that server's tokens, so which store that server uses cannot be told, ` +
+      `the server at ${base} refused the token from ${token.from} (${error.message}): it is not one of that server's tokens, so which store that server uses cannot be told, ` +
       `and ${localStore(settings)} may not be it. Set PORTICO_TOKEN to a token of that server with the messages scope`
     );
   }
-  if (status === 403) return `the token from ${token.from} may not read messages (it needs the messages scope): ${error}`;
-  if (status === 429 || status >= 500) return `the control API: ${error}`;
+  if (status === 403) return `the token from ${token.from} may not read messages (it needs the messages scope): ${error.message}`;
+  if (status === 429 || status >= 500) return `the control API: ${error.message}`;
   return undefined;
 }
 
-/** The running server's control API (`/api/messages`), which audits each call under the token's name. */
+/** The running server's control API (`/api/messages`, through the contract's typed client), which audits each call under the token's name. */
 function throughControlApi(base: string, token: ControlToken, settings: ContactSettings): MessagesAccess {
-  const call = async (method: string, route: string) => {
-    let response: Response;
+  const client = apiClient({ base, token: token.token });
+  /** A call, its failures in the operator's words; a refusal the caller answers itself (no such message) comes back as it is. */
+  const call = async <R extends ApiRoute>(route: R, input: CallInput<R>): Promise<{ answer: AnswerOf<R> } | { refused: ApiRefusal }> => {
     try {
-      response = await fetch(`${base}${route}`, { method, headers: { Authorization: `Bearer ${token.token}` } });
+      return { answer: await client.call(route, input) };
     } catch (error) {
-      throw new AccessError(`the server's control API at ${base} does not answer (${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}); set PORTICO_CONTROL_URL if it listens elsewhere`);
+      if (error instanceof ApiUnreachable) {
+        throw new AccessError(`the server's control API at ${base} does not answer (${error.reason}); set PORTICO_CONTROL_URL if it listens elsewhere`);
+      }
+      if (!(error instanceof ApiRefusal)) throw error;
+      const refused = refusal(error, base, token, settings);
+      if (refused) throw new AccessError(refused);
+      return { refused: error };
     }
-    const body = (await response.json().catch(() => undefined)) as unknown;
-    const refused = refusal(response.status, body, base, token, settings);
-    if (refused) throw new AccessError(refused);
-    return { status: response.status, body };
   };
   return {
     where: `the messages of the server at ${base}, through its control API (the token from ${token.from})`,
     async list({ since, export: format }) {
-      const query = new URLSearchParams();
-      if (since) query.set('since', since.toISOString());
-      if (format) query.set('export', format);
-      const { status, body } = await call('GET', `/api/messages${query.size > 0 ? `?${query}` : ''}`);
-      if (status !== 200) throw new AccessError((body as { error?: string } | undefined)?.error ?? `the control API answered ${status}`);
-      return (body as StoredMessage[]).map(revive);
+      const listed = await call(messagesRoutes.list, { query: { since: since?.toISOString(), export: format } });
+      if ('refused' in listed) throw new AccessError(listed.refused.field('error') === undefined ? `the control API answered ${listed.refused.status}` : listed.refused.message);
+      return listed.answer;
     },
     async get(id) {
-      const { status, body } = await call('GET', `/api/messages/${encodeURIComponent(id)}`);
-      return status === 200 ? revive(body as StoredMessage) : undefined;
+      const found = await call(messagesRoutes.get, { params: { id } });
+      return 'answer' in found ? found.answer : undefined;
     },
     async delete(id) {
-      return (await call('DELETE', `/api/messages/${encodeURIComponent(id)}`)).status === 200;
+      return 'answer' in (await call(messagesRoutes.delete, { params: { id } }));
     },
     close: () => Promise.resolve(),
   };
@@ -93,10 +86,11 @@ function throughControlApi(base: string, token: ControlToken, settings: ContactS
  */
 async function controlApiAnswers(base: string): Promise<boolean> {
   try {
-    await fetch(`${base}/api/messages`, { signal: AbortSignal.timeout(PROBE_MS) });
+    await apiClient({ base }).call(messagesRoutes.list, { query: {} }, { timeoutMs: PROBE_MS });
     return true;
   } catch (error) {
-    if ((error as Error).name === 'TimeoutError') {
+    if (error instanceof ApiRefusal || error instanceof ApiAnswerMismatch) return true;
+    if (error instanceof ApiUnreachable && error.timedOut) {
       throw new AccessError(`something at ${base} accepted a connection but did not answer within ${PROBE_MS / 1000} s: whether a server runs, and which store it uses, cannot be told; set PORTICO_CONTROL_URL to its control API`);
     }
     return false;

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ContactMessage, MessageLanguage } from '../contact-message';
 import type { Database, Sql } from '@portico/platform/database';
+import type { MESSAGE_ACCESS_ACTIONS } from '../control/messages-contract';
 import { migrate } from './migrations';
 
 /** At most `max` new messages per client (`clientNetwork`: an IPv4 address, an IPv6 /64) in any `windowSeconds`. */
@@ -31,7 +32,7 @@ export interface StoredMessage {
 }
 
 /** What an operator did with messages, as the audit log says it. */
-export type MessageAccessAction = 'message-read' | 'message-export' | 'message-delete';
+export type MessageAccessAction = (typeof MESSAGE_ACCESS_ACTIONS)[number];
 
 /** One entry of the messages' audit log: who, what, which messages (ids only), when. */
 export interface MessageAccessEntry {

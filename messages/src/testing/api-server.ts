@@ -1,27 +1,27 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { ContactService } from '../contact-service';
+import type { Server } from 'node:http';
+import Fastify from 'fastify';
+import { closeNow, listenOn, urlOf } from '@portico/platform/http';
+import { apiRoutes, type ContactEndpoint } from '../http/contact-routes';
 
 /**
- * The host port's part that concerns contact messages: `/api/` to the
- * service, as `startPortico` routes it; anything else 404.
+ * The host port's part that concerns contact messages: its `/api/` routes
+ * (apiRoutes) on an app of their own, as `startPortico` registers them.
+ * `headers`: the server's security headers on every answer (none by default).
  */
-export async function serveApi(service: Pick<ContactService, 'handleApi'>, port = 0): Promise<{ base: string; server: Server; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
-    if ((req.url ?? '').startsWith('/api/')) return service.handleApi(req, res);
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
+export async function serveApi(
+  service: { endpoint: ContactEndpoint | undefined },
+  options: { port?: number; headers?: Readonly<Record<string, string>> } = {},
+): Promise<{ base: string; server: Server; close(): Promise<void> }> {
+  const app = Fastify();
+  await app.register(apiRoutes, { endpoint: () => service.endpoint, headers: options.headers ?? {} });
+  await app.ready();
+  const address = await listenOn(app.server, { port: options.port ?? 0, host: '127.0.0.1', taken: (port) => `port ${port} is taken`, failed: (port, error) => `cannot listen on ${port}: ${error.message}` });
   return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    base: urlOf(address),
+    server: app.server,
+    close: async () => {
+      await closeNow(app.server);
+      await app.close();
+    },
   };
 }

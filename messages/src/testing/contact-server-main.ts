@@ -13,12 +13,11 @@ async function main(): Promise<void> {
   const root = path.resolve(__dirname, '../../..');
   const service = await startContactService({
     settings: contactSettings(process.env, { rootDir: root, invokedFrom: process.cwd() }),
-    headers: {},
     requestOrigin: directOrigin,
     log: (line) => process.stderr.write(`${line}\n`),
     pollMs: 50,
   });
-  const api = await serveApi(service, Number(process.env.PORT ?? 0));
+  const api = await serveApi(service, { port: Number(process.env.PORT ?? 0) });
   process.stdout.write(`listening ${api.base}\n`);
   process.once('SIGTERM', () => {
     void api

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { RequestOriginOf } from '../http/contact-endpoint';
+import type { RequestOriginOf } from '../http/contact-routes';
 
 /**
  * For tests and the test server: a request's origin and address as a client

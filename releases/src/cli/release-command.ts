@@ -3,14 +3,29 @@ import { terminalText } from '@portico/messages';
 import { controlToken, controlUrl } from '@portico/platform/control-address';
 import { dataFolder, type Whereabouts } from '@portico/platform/data-folder';
 import { SettingsError } from '@portico/platform/settings-error';
+import { CONTROL_PORT_OFFSET, DEFAULT_PORT } from '@portico/contract/sections';
+import { ApiAnswerMismatch, apiClient, ApiRefusal, ApiUnreachable, type AnswerOf, type ApiRoute, type CallInput } from '@portico/platform/api';
 import { describeThresholds } from '../canary/canary-settings';
-import type { ServerSignals } from '../canary/canary-counts';
-import { MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE } from '../preview-link';
-import { notRun, type AuditEntry, type CheckResult, type ReleaseHealth } from '../release';
-import type { ShownRelease } from '../store/release-rows';
-import type { ListedRelease } from '../store/releases';
-import type { SectionState } from '../store/section-states';
+import {
+  CANARY_DEFAULTS,
+  CONTROL_API,
+  DEFAULT_AUDIT_LIMIT,
+  DEFAULT_HEALTH_WINDOW_HOURS,
+  DEFAULT_PREVIEW_SECONDS,
+  MAX_AUDIT_LIMIT,
+  MAX_PREVIEW_SECONDS,
+  MIN_PREVIEW_SECONDS,
+  PREVIEW_SECONDS_RANGE,
+  refusalSchema,
+  scopeSchema,
+} from '../control/control-contract';
+import { notRun, type CheckResult, type Scope } from '../release';
+import { buildOf, canaryCells, HEALTH_COLUMNS, healthCells, named, printable, switched, table, when } from './release-output';
 
+const { minVisits, maxFailureDelta, maxSlowdown, minNetworks, maxNetworkShare } = CANARY_DEFAULTS;
+const inHours = (seconds: number) => `${seconds / 3600} h`;
+
+/** The usage text, its defaults and ranges the contract's (control-contract.ts): what the API applies is what it says. */
 export const USAGE = `npm run release -- <command>
 
   publish <section> <manifestUrl> [--note TEXT]   checks the build and stores it as a release
@@ -18,23 +33,23 @@ export const USAGE = `npm run release -- <command>
   activate <section> <release> [--note TEXT]      makes a release what every visitor gets
   rollback <section> [release] [--note TEXT]      one step back in the section's history, or to a release
   canary <section> <release> --percent N          serves the release to N % of visits (1-99) beside the active
-         [--min-visits N] [--max-failure-delta F] one, rolled back automatically when worse (defaults: 50 visits,
-         [--max-slowdown F] [--promote-after N]   0.02, 0.25; promoted after N healthy visits when asked;
-         [--min-networks N]                       decided from 5 client networks at least, none over 20 % of
+         [--min-visits N] [--max-failure-delta F] one, rolled back automatically when worse (defaults: ${minVisits} visits,
+         [--max-slowdown F] [--promote-after N]   ${maxFailureDelta}, ${maxSlowdown}; promoted after N healthy visits when asked;
+         [--min-networks N]                       decided from ${minNetworks} client networks at least, none over ${maxNetworkShare * 100} % of
          [--max-network-share F]                  the counts; --min-networks 1 for a test on one machine)
          [--note TEXT]                            the same release again changes its share and thresholds
   promote <section> [--note TEXT]                 makes the section's canary its active release
   abort <section> [--note TEXT]                   ends the section's canary: every visit gets the active release
-  preview <release> [--expires-in SECONDS]        a signed link to the page with that release (24 h by default; 60 s to 30 days)
+  preview <release> [--expires-in SECONDS]        a signed link to the page with that release (${inHours(DEFAULT_PREVIEW_SECONDS)} by default; ${MIN_PREVIEW_SECONDS} s to ${MAX_PREVIEW_SECONDS / 86_400} days)
   status [--hours N]                              each section's active release, since when, by whom, its canary, and
-                                                  their health from real visits (the canary's window, else the last N hours, 24 by default)
-  audit [--section S] [--limit N]                 who did what, newest first
+                                                  their health from real visits (the canary's window, else the last N hours, ${DEFAULT_HEALTH_WINDOW_HOURS} by default)
+  audit [--section S] [--limit N]                 who did what, newest first (${DEFAULT_AUDIT_LIMIT} by default, at most ${MAX_AUDIT_LIMIT})
   token create <name> [--section S] [--scope X]   a new token, shown once (--scope: releases, messages,
                                                   section:<id>; repeatable; default: the section's, else releases)
   token revoke <name>                             revokes a token
 
-The control API is PORTICO_CONTROL_URL (default http://127.0.0.1:8084, or
-PORT+4); the token is PORTICO_TOKEN, else the owner token the server wrote to
+The control API is PORTICO_CONTROL_URL (default http://127.0.0.1:${DEFAULT_PORT + CONTROL_PORT_OFFSET}, or
+PORT+${CONTROL_PORT_OFFSET}); the token is PORTICO_TOKEN, else the owner token the server wrote to
 <data folder>/control-token (PORTICO_DATA_DIR, default data/).
 Exit codes: 0 done, 1 refused (the reason printed), 2 usage or the API unreachable.`;
 
@@ -55,75 +70,6 @@ class RefusedError extends Error {
   ) {
     super(message);
   }
-}
-
-/**
- * Text from the server for the operator's terminal: a manifest's build id
- * or a note is someone else's input, and an escape sequence or a bidi
- * control in it could rewrite or reorder the screen. Each field is escaped
- * on its own (a line break in a note must not start a line of the table);
- * everything printed is escaped once more on its way out.
- */
-const printable = (text: string | null | undefined) => terminalText(text);
-
-/** Columns padded to their widest cell, the last one left as it is. */
-function table(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => printable(row[column]).length)));
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? printable(cell) : printable(cell).padEnd(widths[column]!))).join('  ').trimEnd()).join('\n') + '\n';
-}
-
-/** `2026-05-01 09:00 UTC`: minutes are enough to tell activations apart by eye. */
-const when = (iso: string | null) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '');
-
-/** The build id, and the version only when it says something (every build says 1.0.0 today). */
-const buildOf = (release: Pick<ShownRelease, 'buildId' | 'version'>) => (release.version === '1.0.0' ? release.buildId : `${release.buildId} (version ${release.version})`);
-
-const named = (release: ShownRelease | null) => (release ? `${release.id} (build ${printable(buildOf(release))})` : 'none');
-
-/** What a section serves now and where a rollback would take it; with no release active, config.json's URL and the release it replaced. */
-function switched(section: string, answer: { active: ShownRelease | null; previous: ShownRelease | null }): string {
-  if (!answer.active) return `${section}: back on config.json's URL, no release active${answer.previous ? `; it replaced ${named(answer.previous)}` : ''}`;
-  return `${section}: ${named(answer.active)} is active; a rollback would go back to ${answer.previous ? named(answer.previous) : "config.json's URL"}`;
-}
-
-const HEALTH_COLUMNS = ['VISITS', 'FAILED', 'LCP P75', 'INP P75', 'CLS P75', 'FAILURES BY CLASS'];
-
-/** A release's health as the status table shows it: visits, failure rate, p75 vitals, failures per class; dashes where nothing was reported. */
-function healthCells(health: ReleaseHealth | undefined): string[] {
-  if (!health) return HEALTH_COLUMNS.map(() => '-');
-  const ms = (value: number | null) => (value === null ? '-' : `${value} ms`);
-  const classes = Object.entries(health.failuresByClass).map(([name, count]) => `${name} ${count}`);
-  return [
-    String(health.visits),
-    health.visits === 0 ? '-' : `${(health.failureRate * 100).toFixed(1)} %`,
-    ms(health.lcpP75),
-    ms(health.inpP75),
-    health.clsP75 === null ? '-' : String(health.clsP75),
-    classes.join(', '),
-  ];
-}
-
-/** A section as `GET /api/sections` and the canary commands answer it. */
-type ShownSection = SectionState & { configured?: string; health?: Record<string, ReleaseHealth>; judged?: Record<string, { networks: number } & ServerSignals> };
-
-/** What the judge reads of a canary's release beside its health: its networks, and what the servers saw themselves. */
-function judgedCell(judged: ({ networks: number } & ServerSignals) | undefined): string {
-  if (!judged) return '';
-  const seen = [
-    judged.setAside > 0 ? `SET ASIDE ${judged.setAside}x` : '',
-    judged.broken ? `BROKEN: ${judged.broken}` : '',
-    judged.renderFailures > 0 ? `render failures ${judged.renderFailures}` : '',
-    judged.contactErrors > 0 ? `contact 5xx ${judged.contactErrors}` : '',
-  ].filter(Boolean);
-  return `judged: ${judged.networks} network${judged.networks === 1 ? '' : 's'}${seen.length > 0 ? `; server: ${seen.join(', ')}` : ''}`;
-}
-
-/** The health cells of a release in a canary, the judge's inputs after its failures by class. */
-function canaryCells(state: ShownSection, id: string): string[] {
-  const cells = healthCells(state.health?.[id]);
-  const judged = judgedCell(state.judged?.[id]);
-  if (judged) cells[cells.length - 1] = [cells.at(-1), judged].filter((cell) => cell && cell !== '-').join('; ');
-  return cells;
 }
 
 /** A number option as typed, or undefined when not given; its range is the control API's to check. */
@@ -149,19 +95,35 @@ const FLAG_OF: Readonly<Record<string, string>> = {
 };
 
 /** `expiresIn: a whole number …` as `--expires-in: a whole number …` when the field came from a flag. */
-function withFlagNamed(error: string, field: unknown): string {
+function withFlagNamed(error: string, field: string | undefined): string {
   // `scopes.1` is the second --scope.
-  const flag = typeof field === 'string' ? FLAG_OF[field.split('.')[0]!] : undefined;
-  if (flag === undefined) return error;
-  const rest = error.startsWith(`${field as string}: `) ? error.slice((field as string).length + 2) : error.startsWith(`${field as string} `) ? error.slice((field as string).length + 1) : error;
+  const flag = field === undefined ? undefined : FLAG_OF[field.split('.')[0]!];
+  if (field === undefined || flag === undefined) return error;
+  // A body's field is `field: …`, a query's `field …`.
+  const rest = error.startsWith(`${field}: `) ? error.slice(field.length + 2) : error.startsWith(`${field} `) ? error.slice(field.length + 1) : error;
   return `${flag}: ${rest}`;
 }
 
-interface Client {
-  call(method: string, route: string, body?: unknown): Promise<unknown>;
+/** The scopes typed (--scope, repeatable), each checked as the API checks it: a refusal names the flag. */
+function scopesOf(typed: readonly string[]): Scope[] {
+  return typed.map((text) => {
+    const parsed = scopeSchema.safeParse(text);
+    if (!parsed.success) throw new RefusedError(`--scope: ${parsed.error.issues[0]!.message}`);
+    return parsed.data;
+  });
 }
 
-function client(context: ReleaseCommandContext): Client {
+/**
+ * The control API, through its typed client (the contract's routes, the
+ * bearer token), with its failures in the command's words: the API
+ * unreachable or failing (exit 2), a refusal (exit 1, a flag named for the
+ * field it set, a publish's checks listed).
+ */
+interface Control {
+  call<R extends ApiRoute>(route: R, input: CallInput<R>): Promise<AnswerOf<R>>;
+}
+
+function control(context: ReleaseCommandContext): Control {
   let base: string;
   try {
     base = controlUrl(context.env);
@@ -177,31 +139,28 @@ function client(context: ReleaseCommandContext): Client {
     throw error;
   }
   if (!token) throw new UsageError(`no token: set PORTICO_TOKEN, or run the command on the server's machine as its user (the owner token is in ${folder}/control-token)`);
+  const client = apiClient({ base, token: token.token });
+  const from = token.from;
   return {
-    async call(method, route, body) {
-      let response: Response;
+    async call(route, input) {
       try {
-        response = await fetch(`${base}${route}`, {
-          method,
-          headers: { Authorization: `Bearer ${token.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
+        return await client.call(route, input);
       } catch (error) {
-        const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
-        throw new UnreachableError(`the control API at ${base} does not answer (${cause}); is the server running? PORTICO_CONTROL_URL says where it listens`);
+        if (error instanceof ApiUnreachable) {
+          throw new UnreachableError(`the control API at ${base} does not answer (${error.reason}); is the server running? PORTICO_CONTROL_URL says where it listens`);
+        }
+        if (error instanceof ApiAnswerMismatch) throw new UnreachableError(`the control API at ${base} ${error.message}: is it the same version as this command?`);
+        if (!(error instanceof ApiRefusal)) throw error;
+        const refusal = refusalSchema.safeParse(error.body);
+        const text = refusal.success ? refusal.data.error : `the control API answered ${error.status} with no JSON`;
+        if (error.status >= 500) throw new UnreachableError(`the control API cannot do it now (${error.status}): ${text}`);
+        if (error.status === 401) throw new RefusedError(`${text} (the token from ${from})`);
+        const fields = refusal.success ? refusal.data : undefined;
+        throw new RefusedError(error.status === 400 ? withFlagNamed(text, fields?.field) : text, fields?.checks ?? []);
       }
-      const answer = (await response.json().catch(() => ({ error: `the control API answered ${response.status} with no JSON` }))) as Record<string, unknown>;
-      if (response.ok) return answer;
-      const error = typeof answer.error === 'string' ? answer.error : `answered ${response.status}`;
-      if (response.status >= 500) throw new UnreachableError(`the control API cannot do it now (${response.status}): ${error}`);
-      if (response.status === 401) throw new RefusedError(`${error} (the token from ${token.from})`);
-      throw new RefusedError(response.status === 400 ? withFlagNamed(error, answer.field) : error, Array.isArray(answer.checks) ? (answer.checks as CheckResult[]) : []);
     },
   };
 }
-
-/** A path segment as the operator typed it, encoded. */
-const segment = (text: string) => encodeURIComponent(text);
 
 async function execute(args: string[], context: ReleaseCommandContext): Promise<void> {
   const { out } = context;
@@ -245,13 +204,13 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
   switch (command) {
     case 'publish': {
       const [section, manifestUrl] = take(2, 2, '<section> <manifestUrl>');
-      const release = (await client(context).call('POST', '/api/releases', { section, manifestUrl, ...note })) as ShownRelease;
+      const release = await control(context).call(CONTROL_API.releases.publish, { body: { section: section!, manifestUrl: manifestUrl!, ...note } });
       out(`published ${release.id}: build ${printable(buildOf(release))}, ${printable(release.manifestUrl)}\n`);
       return;
     }
     case 'list': {
       const [section] = take(0, 1, '[section]');
-      const releases = (await client(context).call('GET', `/api/releases${section ? `?section=${encodeURIComponent(section)}` : ''}`)) as ListedRelease[];
+      const releases = await control(context).call(CONTROL_API.releases.list, { query: { section } });
       if (releases.length === 0) {
         out('no releases\n');
         return;
@@ -267,40 +226,42 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     case 'activate':
     case 'rollback': {
       const [section, release] = command === 'activate' ? take(2, 2, '<section> <release>') : take(1, 2, '<section> [release]');
-      const body = { ...(release === undefined ? {} : { release }), ...note };
-      const answer = (await client(context).call('POST', `/api/sections/${segment(section!)}/${command === 'activate' ? 'active' : 'rollback'}`, body)) as {
-        active: ShownRelease | null;
-        previous: ShownRelease | null;
-      };
+      const params = { section: section! };
+      const answer =
+        command === 'activate'
+          ? await control(context).call(CONTROL_API.sections.activate, { params, body: { release: release!, ...note } })
+          : await control(context).call(CONTROL_API.sections.rollback, { params, body: { release, ...note } });
       out(`${switched(section!, answer)}\n`);
       return;
     }
     case 'canary': {
       const [section, release] = take(2, 2, '<section> <release> --percent N');
       if (values.percent === undefined) throw new UsageError('canary needs --percent N: the share of visits (1-99) the release gets');
-      const settings = {
-        percent: numberOption('--percent', values.percent),
+      // What is not given is left out of the body (JSON has no undefined): the API's defaults apply.
+      const body = {
+        release: release!,
+        percent: numberOption('--percent', values.percent)!,
         minVisits: numberOption('--min-visits', values['min-visits']),
         maxFailureDelta: numberOption('--max-failure-delta', values['max-failure-delta']),
         maxSlowdown: numberOption('--max-slowdown', values['max-slowdown']),
         promoteAfterVisits: numberOption('--promote-after', values['promote-after']),
         minNetworks: numberOption('--min-networks', values['min-networks']),
         maxNetworkShare: numberOption('--max-network-share', values['max-network-share']),
+        ...note,
       };
-      const body = { release, ...Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)), ...note };
-      const state = (await client(context).call('POST', `/api/sections/${segment(section!)}/canary`, body)) as ShownSection;
+      const state = await control(context).call(CONTROL_API.canaries.start, { params: { section: section! }, body });
       out(`${section}: ${named(state.candidate ?? null)} serves ${state.percent} % of visits beside ${named(state.active)}; ${state.canary ? describeThresholds(state.canary) : ''}\n`);
       return;
     }
     case 'promote': {
       const [section] = take(1, 1, '<section>');
-      const state = (await client(context).call('POST', `/api/sections/${segment(section!)}/canary/promote`, note)) as ShownSection;
+      const state = await control(context).call(CONTROL_API.canaries.promote, { params: { section: section! }, body: note });
       out(`${switched(section!, state)}\n`);
       return;
     }
     case 'abort': {
       const [section] = take(1, 1, '<section>');
-      const state = (await client(context).call('DELETE', `/api/sections/${segment(section!)}/canary`, note)) as ShownSection;
+      const state = await control(context).call(CONTROL_API.canaries.abort, { params: { section: section! }, body: note });
       out(`${section}: the canary ended; every visit gets ${state.active ? named(state.active) : 'the URL in config.json'}\n`);
       return;
     }
@@ -310,16 +271,16 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       if (expiresIn !== undefined && (!/^\d+$/.test(expiresIn) || Number(expiresIn) < MIN_PREVIEW_SECONDS || Number(expiresIn) > MAX_PREVIEW_SECONDS)) {
         throw new UsageError(`--expires-in: ${PREVIEW_SECONDS_RANGE}, not ${JSON.stringify(expiresIn)}`);
       }
-      const answer = (await client(context).call('POST', `/api/releases/${segment(release!)}/preview`, expiresIn === undefined ? {} : { expiresIn: Number(expiresIn) })) as { url: string; expiresAt: string };
+      const answer = await control(context).call(CONTROL_API.releases.preview, { params: { id: release! }, body: expiresIn === undefined ? {} : { expiresIn: Number(expiresIn) } });
       out(`${answer.url}\n`);
       context.err(`shows ${release} to whoever opens it, until ${when(answer.expiresAt)}\n`);
       return;
     }
     case 'status': {
       take(0, 0, 'no arguments (--hours N)');
-      const hours = values.hours;
-      if (hours !== undefined && !/^\d+$/.test(hours)) throw new UsageError('--hours is a whole number of hours');
-      const sections = (await client(context).call('GET', `/api/sections${hours === undefined ? '' : `?hours=${hours}`}`)) as Record<string, ShownSection>;
+      const window = values.hours;
+      if (window !== undefined && !/^\d+$/.test(window)) throw new UsageError('--hours is a whole number of hours');
+      const sections = await control(context).call(CONTROL_API.sections.status, { query: { hours: window } });
       out(
         table([
           ['SECTION', 'ACTIVE', 'BUILD', 'SINCE', 'BY', ...HEALTH_COLUMNS],
@@ -341,15 +302,12 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
           ]),
         ]),
       );
-      context.err(`health: the visits reported since the canary started, else in the last ${hours ?? 24} hours (by whole hours)\n`);
+      context.err(`health: the visits reported since the canary started, else in the last ${window ?? DEFAULT_HEALTH_WINDOW_HOURS} hours (by whole hours)\n`);
       return;
     }
     case 'audit': {
       take(0, 0, 'no arguments (--section S, --limit N)');
-      const query = new URLSearchParams();
-      if (values.section) query.set('section', values.section);
-      if (values.limit) query.set('limit', values.limit);
-      const entries = (await client(context).call('GET', `/api/audit${query.size > 0 ? `?${query}` : ''}`)) as AuditEntry[];
+      const entries = await control(context).call(CONTROL_API.audit.list, { query: { section: values.section || undefined, limit: values.limit || undefined } });
       out(
         table([
           ['AT', 'ACTOR', 'ACTION', 'SECTION', 'RELEASE', 'FROM', 'DETAIL'],
@@ -370,14 +328,14 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     case 'token': {
       const [action, name] = take(2, 2, 'create <name> or revoke <name>');
       if (action === 'create') {
-        const body = { name, ...(values.section ? { section: values.section } : {}), ...(values.scope ? { scopes: values.scope } : {}) };
-        const created = (await client(context).call('POST', '/api/tokens', body)) as { name: string; scopes: string[]; token: string };
+        const body = { name: name!, ...(values.section ? { section: values.section } : {}), ...(values.scope ? { scopes: scopesOf(values.scope) } : {}) };
+        const created = await control(context).call(CONTROL_API.tokens.create, { body });
         out(`${created.token}\n`);
         context.err(`the token ${created.name} (${created.scopes.join(', ')}), shown this once: keep it in your CI's secrets\n`);
         return;
       }
       if (action === 'revoke') {
-        await client(context).call('DELETE', `/api/tokens/${segment(name!)}`);
+        await control(context).call(CONTROL_API.tokens.revoke, { params: { name: name! } });
         out(`revoked ${name}\n`);
         return;
       }

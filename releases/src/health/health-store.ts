@@ -25,20 +25,8 @@ export interface VitalSummary {
   p95: number | null;
 }
 
-/** Health is kept this long unless PORTICO_HEALTH_RETENTION_DAYS says otherwise. */
-export const DEFAULT_HEALTH_RETENTION_DAYS = 30;
-const RETENTION_RANGE = { min: 1, max: 3650 } as const;
-
-/** PORTICO_HEALTH_RETENTION_DAYS: whole days from 1 to 3650; unset means 30; anything else throws, naming the variable. */
-export function healthRetentionDays(env: Readonly<Record<string, string | undefined>>): number {
-  const value = env.PORTICO_HEALTH_RETENTION_DAYS?.trim();
-  if (value === undefined || value === '') return DEFAULT_HEALTH_RETENTION_DAYS;
-  const days = Number(value);
-  if (!/^\d+$/.test(value) || days < RETENTION_RANGE.min || days > RETENTION_RANGE.max) {
-    throw new Error(`PORTICO_HEALTH_RETENTION_DAYS must be a whole number of days from ${RETENTION_RANGE.min} to ${RETENTION_RANGE.max}, got "${value}"`);
-  }
-  return days;
-}
+// How long health is kept (PORTICO_HEALTH_RETENTION_DAYS) is a setting: @portico/platform/settings.
+export { DEFAULT_HEALTH_RETENTION_DAYS } from '@portico/platform/settings';
 
 /**
  * The health schema, numbered apart from the releases' (a table of applied

@@ -13,7 +13,7 @@ import { ReleaseStore } from '../store/release-store';
 async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const settings = contactSettings(process.env, { rootDir: path.resolve(__dirname, '../../..'), invokedFrom: process.cwd() });
-  const service = await startContactService({ settings, headers: {}, requestOrigin: directOrigin, log });
+  const service = await startContactService({ settings, requestOrigin: directOrigin, log });
   const store = await ReleaseStore.open(service.database, { environmentToken: process.env.PORTICO_CONTROL_TOKEN || undefined });
   const written = await store.ownerToken.ensure(settings.dataDir);
   if (written) log(`control: the owner token is in ${written}`);

@@ -34,9 +34,13 @@ beforeAll(async () => {
     // Each app on an ephemeral port of its own.
     basePort: 0,
     host: '127.0.0.1',
-    api: (req, res) => {
-      seen.push(`${req.method} ${req.url}`);
-      res.writeHead(201, { 'Content-Type': 'application/json' }).end('{"id":"x"}');
+    api: (app, _options, done) => {
+      app.addContentTypeParser('*', (_request, payload, parsed) => void payload.resume().on('end', () => parsed(null, undefined)));
+      app.all('/api/*', (request, reply) => {
+        seen.push(`${request.method} ${request.url}`);
+        return reply.code(201).type('application/json').send('{"id":"x"}');
+      });
+      done();
     },
   });
 });

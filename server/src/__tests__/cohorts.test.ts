@@ -57,7 +57,11 @@ beforeAll(async () => {
     releases: feed,
     log: () => undefined,
     // The contact endpoint, standing in: the server watches its answers, not its work.
-    api: (req, res) => void req.resume().on('end', () => res.writeHead(contactStatus, { 'Content-Type': 'application/json' }).end('{}')),
+    api: (app, _options, done) => {
+      app.addContentTypeParser('*', (_request, payload, parsed) => void payload.resume().on('end', () => parsed(null, undefined)));
+      app.post('/api/contact', (_request, reply) => reply.code(contactStatus).type('application/json').send('{}'));
+      done();
+    },
   });
 });
 afterAll(async () => {

@@ -1,6 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { answerClientError, guardRequests } from '../guard';
+import type { Server } from 'node:http';
+import { listenOn } from '@portico/platform/http';
+import { DEFAULT_CLIENT_LIMITS } from '../client-limits';
+import { rawRoute } from '../guard';
+import { appServer } from '../http/app-server';
 import { httpRequest, rawRequest } from './built-site';
 
 const logged: string[] = [];
@@ -8,22 +10,27 @@ let server: Server;
 let port: number;
 
 beforeAll(async () => {
-  server = createServer(
-    guardRequests(async (req, res) => {
-      if (req.url === '/throws') throw new Error('thrown at once');
-      await Promise.resolve();
-      if (req.url === '/rejects') throw new Error('rejected later');
-      if (req.url === '/half') {
-        res.writeHead(200, { 'Content-Length': '100' });
-        await new Promise((resolve) => res.write('half', resolve));
-        throw new Error('failed mid-answer');
-      }
-      res.end('fine');
-    }, (line) => logged.push(line)),
+  const log = (line: string) => logged.push(line);
+  const served = appServer({ hosts: [{ hostname: 'localhost' }, { hostname: '127.0.0.1' }], trustProxy: false, limits: DEFAULT_CLIENT_LIMITS, log });
+  served.app.get('/throws', () => {
+    throw new Error('thrown at once');
+  });
+  served.app.get('/rejects', async () => {
+    await Promise.resolve();
+    throw new Error('rejected later');
+  });
+  served.app.get(
+    '/half',
+    rawRoute(async (_req, res) => {
+      res.writeHead(200, { 'Content-Length': '100' });
+      await new Promise((resolve) => res.write('half', resolve));
+      throw new Error('failed mid-answer');
+    }, log),
   );
-  server.on('clientError', answerClientError);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  served.app.get('/', (_request, reply) => reply.send('fine'));
+  await served.app.ready();
+  server = served.server;
+  port = (await listenOn(server, { port: 0, host: '127.0.0.1', taken: String, failed: String })).port;
 });
 afterEach(() => {
   logged.length = 0;

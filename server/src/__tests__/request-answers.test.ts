@@ -138,6 +138,15 @@ describe('the page is served at / and /index.html only, and every HTML answer ca
   });
 });
 
+test.each(['/config%2Ejson', '/confi%67.json', '/robots%2Etxt', '/sitemap%2Exml', '/theme%2Ecss', '/config.json%23'])(
+  'a named route answers its own spelling only: %s is no file, 404',
+  async (target) => {
+    const answer = await ask(target);
+    expect(answer.status).toBe(404);
+    expect(answer.body).toContain('<a href="/">');
+  },
+);
+
 describe('only real hashed files are immutable', () => {
   test.each(['/main.0123456789.js', '/assets/banner.0123456789.svg', '/alias.0123456789.js'])('%s', async (target) => {
     const answer = await ask(target);

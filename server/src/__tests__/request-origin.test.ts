@@ -1,7 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { parseHost } from '@portico/config-server/config-answer';
-import { allowedHosts, hostAllowed, parseHostRule, trustProxyFrom, visitorOf } from '../request-origin';
+import { parseHost } from '@portico/contract/host';
+import { readSetting } from '@portico/platform/settings';
+import { hostAllowed, parseHostRule, visitorOf } from '../request-origin';
+
+// The settings as the server reads them (@portico/platform/settings).
+const allowedHosts = (env: Record<string, string>) => readSetting(env, 'PORTICO_HOSTS');
+const trustProxyFrom = (env: Record<string, string>) => readSetting(env, 'PORTICO_TRUST_PROXY');
 
 /** A request as the server sees it: headers, and the socket's peer. */
 function requestOf(headers: Record<string, string | string[]>, socket: Partial<Socket> & { encrypted?: boolean } = {}): IncomingMessage {

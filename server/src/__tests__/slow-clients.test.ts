@@ -1,7 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyPluginCallback } from 'fastify';
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { connectionsPerClientFrom, DEFAULT_CLIENT_LIMITS, type ClientLimits } from '../client-limits';
+import { readSetting } from '@portico/platform/settings';
+import { DEFAULT_CLIENT_LIMITS, type ClientLimits } from '../client-limits';
 import { startPortico, type PorticoServerOptions, type RunningPortico } from '../portico-server';
 import { httpRequest, INDEX_HTML, makeBuiltSite, portOf, rawRequest } from './built-site';
 
@@ -105,9 +106,10 @@ describe('many slow connections from one address', () => {
 describe('a slow client is closed, and the next in line served', () => {
   const short: Partial<ClientLimits> = { headersMs: 400, requestMs: 800, keepAliveMs: 300, connectionsPerClient: 4 };
   /** An API that reads the whole body before answering, as the contact endpoint does. */
-  const api = (req: IncomingMessage, res: ServerResponse) => {
-    req.resume();
-    req.on('end', () => res.end('{}'));
+  const api: FastifyPluginCallback = (app, _options, done) => {
+    app.addContentTypeParser('*', (_request, payload, parsed) => void payload.resume().on('end', () => parsed(null, undefined)));
+    app.post('/api/slow', (_request, reply) => reply.send('{}'));
+    done();
   };
 
   test('headers trickled in are cut off with a 408', async () => {
@@ -174,6 +176,7 @@ describe('a slow client is closed, and the next in line served', () => {
 });
 
 describe('PORTICO_CONNECTIONS_PER_CLIENT', () => {
+  const connectionsPerClientFrom = (env: Record<string, string>) => readSetting(env, 'PORTICO_CONNECTIONS_PER_CLIENT');
   test('moves the cap, and names a bad value', () => {
     expect(connectionsPerClientFrom({})).toBeUndefined();
     expect(connectionsPerClientFrom({ PORTICO_CONNECTIONS_PER_CLIENT: '1024' })).toBe(1024);

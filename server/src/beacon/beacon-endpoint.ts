@@ -1,8 +1,8 @@
-import { wholeNumberFrom } from '@portico/platform/env-number';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BEACON_MAX_BYTES, type HealthNote, type VisitAnswer } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
-import { BODY_TIME_MS } from '@portico/messages';
+import { BODY_TIME_MS, dataHeaders, JSON_TYPE, textBodyParser } from '@portico/platform/http';
 import {
   canaryNetworkKey,
   hourOf,
@@ -20,7 +20,6 @@ import {
   type ServedState,
   type TakenReport,
 } from '@portico/releases';
-import { dataHeaders } from '../security-headers';
 import { releaseSetKey, VisitLedger, type VisitLedgerLimits } from './visit-ledger';
 
 /**
@@ -58,15 +57,6 @@ export interface BeaconLimits {
   visits: Partial<VisitLedgerLimits>;
 }
 
-/**
- * PORTICO_BEACON_REPORTS_PER_NETWORK: the per-network bound, for a site whose
- * visitors share few addresses (an office behind one NAT; a test that makes
- * every visit from one machine). Undefined when unset.
- */
-export function reportsPerNetworkFrom(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  return wholeNumberFrom(env, 'PORTICO_BEACON_REPORTS_PER_NETWORK', 1, 100_000);
-}
-
 export const DEFAULT_BEACON_LIMITS: Readonly<BeaconLimits> = {
   perNetwork: BEACON_REPORTS_PER_NETWORK,
   windowMs: BEACON_WINDOW_MS,
@@ -96,10 +86,19 @@ export interface BeaconEndpointOptions {
 }
 
 export interface BeaconEndpoint {
-  /** Answers `POST /api/beacon`; `served` is what this server serves now (the canaries a report may count for). */
-  handle(req: IncomingMessage, res: ServerResponse, served?: ServedState): Promise<void>;
-  /** Answers `POST /api/visit`: a visit id for a page this server served, bound to its releases and their canaries. */
-  handleVisit(req: IncomingMessage, res: ServerResponse, served?: ServedState): Promise<void>;
+  /**
+   * What both endpoints check before a byte of the body is read (the method,
+   * the page's own origin, the type, the store being open): true when the
+   * request may go on, else it is answered. `what` names the requests
+   * (`reports`) in the answer.
+   */
+  precheck(request: FastifyRequest, reply: FastifyReply, what: string): Promise<boolean>;
+  /** Reads a body (BEACON_MAX_BYTES at most, within the body time): a Fastify content-type parser. */
+  readonly bodyParser: (request: FastifyRequest, payload: IncomingMessage) => Promise<string>;
+  /** Answers `POST /api/beacon` once prechecked, its body read; `served` is what this server serves now (the canaries a report may count for). */
+  report(request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply>;
+  /** Answers `POST /api/visit` likewise: a visit id for a page this server served, bound to its releases and their canaries. */
+  visit(request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply>;
   /** A page of these releases was served (a 200 or a 304 of `/`): one more visit id may be issued for them. */
   pageServed(releases: HealthNote['releases']): void;
   /** Adds what was gathered to the database now. */
@@ -108,43 +107,6 @@ export interface BeaconEndpoint {
   close(): Promise<void>;
   /** How many networks and nonces are held in memory now (each for its window at most, traffic or not). */
   remembered(): { networks: number; nonces: number };
-}
-
-type Body = { ok: true; text: string } | { ok: false; status: 408 | 413 | 400; error: string };
-
-/**
- * Reads at most `cap` bytes: a body declared larger is refused before a
- * byte is read, one that turns out larger once it passes the cap. What is
- * past the cap is never kept.
- */
-function readCapped(req: IncomingMessage, cap: number, timeMs: number): Promise<Body> {
-  const tooLarge = { ok: false, status: 413, error: `a report is at most ${cap} bytes` } as const;
-  if (Number(req.headers['content-length']) > cap) return Promise.resolve(tooLarge);
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (body: Body) => {
-      clearTimeout(timer);
-      req.removeListener('data', onData);
-      resolve(body);
-    };
-    const timer = setTimeout(() => settle({ ok: false, status: 408, error: `the report did not arrive within ${timeMs / 1000} s` }), timeMs);
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > cap) settle(tooLarge);
-      else chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('error', () => settle({ ok: false, status: 400, error: 'the report could not be read' }));
-    req.once('end', () => {
-      if (size > cap) return;
-      try {
-        settle({ ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)) });
-      } catch {
-        settle({ ok: false, status: 400, error: 'the report is not valid UTF-8' });
-      }
-    });
-  });
 }
 
 /** What sendBeacon sends with a string (text/plain;charset=UTF-8), or a Blob typed application/json; UTF-8 only. */
@@ -197,15 +159,9 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   let dropped = 0;
   let failing = false;
 
-  const answer = (res: ServerResponse, status: number, error?: string, extra: Record<string, string> = {}) => {
-    const text = error === undefined ? '' : JSON.stringify({ error });
-    res.writeHead(status, {
-      ...headers,
-      'Cache-Control': 'no-store',
-      ...(error === undefined ? {} : { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) }),
-      ...extra,
-    });
-    res.end(text);
+  const answer = (reply: FastifyReply, status: number, error?: string, extra: Record<string, string> = {}): FastifyReply => {
+    reply.code(status).headers({ ...headers, 'Cache-Control': 'no-store', ...(error === undefined ? {} : { 'Content-Type': JSON_TYPE }), ...extra });
+    return error === undefined ? reply.send() : reply.send(JSON.stringify({ error }));
   };
 
   /** Whether one more report from `network` may count now; counts it if so. */
@@ -241,41 +197,40 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
    * without it is not from a page), the type, and the store being open.
    * The secret, or undefined once answered.
    */
-  const precheck = async (req: IncomingMessage, res: ServerResponse, what: string): Promise<Buffer | undefined> => {
+  const precheck = async (request: FastifyRequest, reply: FastifyReply, what: string): Promise<boolean> => {
+    const req = request.raw;
     if (req.method !== 'POST') {
-      answer(res, 405, 'only POST is accepted here', { Allow: 'POST' });
-      return undefined;
+      answer(reply, 405, 'only POST is accepted here', { Allow: 'POST' });
+      return false;
     }
     const own = options.originOf(req);
     if (!own || req.headers.origin !== own) {
-      answer(res, 403, `${what} are accepted from this site's own pages only`);
-      return undefined;
+      answer(reply, 403, `${what} are accepted from this site's own pages only`);
+      return false;
     }
     if (!acceptedType(req.headers['content-type'])) {
-      answer(res, 415, `${what} are text/plain or application/json, in UTF-8`);
-      return undefined;
+      answer(reply, 415, `${what} are text/plain or application/json, in UTF-8`);
+      return false;
     }
     const health = healthOf();
     secret ??= health ? await options.secret().catch(() => undefined) : undefined;
     // Without the store (a database server still being waited for) nothing can be verified or kept: say so, as /api/contact does.
     if (!health || !secret) {
-      answer(res, 503, `${what} cannot be taken just now`, { 'Retry-After': '5' });
-      return undefined;
+      answer(reply, 503, `${what} cannot be taken just now`, { 'Retry-After': '5' });
+      return false;
     }
-    return secret;
+    return true;
   };
 
+  // Nothing past the cap is read: a report is small, and a larger one is no report.
+  const bodyParser = textBodyParser({ limit: BEACON_MAX_BYTES, timeMs: limits.bodyTimeMs, drainUpTo: BEACON_MAX_BYTES, noun: 'the report', tooLarge: `a report is at most ${BEACON_MAX_BYTES} bytes` });
+
   /** The body as JSON, or undefined once answered. */
-  const jsonBody = async (req: IncomingMessage, res: ServerResponse): Promise<{ json: unknown } | undefined> => {
-    const body = await readCapped(req, BEACON_MAX_BYTES, limits.bodyTimeMs);
-    if (!body.ok) {
-      answer(res, body.status, body.error, body.status === 400 ? {} : { Connection: 'close' });
-      return undefined;
-    }
+  const jsonBody = (request: FastifyRequest, reply: FastifyReply): { json: unknown } | undefined => {
     try {
-      return { json: JSON.parse(body.text) };
+      return { json: JSON.parse(request.body as string) };
     } catch {
-      answer(res, 400, 'the body is not valid JSON');
+      answer(reply, 400, 'the body is not valid JSON');
       return undefined;
     }
   };
@@ -297,53 +252,51 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
     return derived;
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, served?: ServedState): Promise<void> => {
-    const key = await precheck(req, res, 'reports');
-    if (!key) return;
-    const body = await jsonBody(req, res);
-    if (!body) return;
+  const report = async (request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply> => {
+    const key = secret!;
+    const body = jsonBody(request, reply);
+    if (!body) return reply;
     const parsed = parseVisitReport(body.json);
-    if (!parsed.ok) return answer(res, 400, parsed.error);
-    const { report } = parsed;
+    if (!parsed.ok) return answer(reply, 400, parsed.error);
+    const taken = parsed.report;
 
     const now = Date.now();
-    const visit = verifyVisitId(key, report.visit, new Date(now));
-    if ('problem' in visit) return answer(res, 204);
-    const counted = (Object.keys(report.sections) as SectionId[]).filter((section) => visit.releases[section] === report.sections[section]!.release);
-    if (counted.length === 0) return answer(res, 204);
+    const visit = verifyVisitId(key, taken.visit, new Date(now));
+    if ('problem' in visit) return answer(reply, 204);
+    const counted = (Object.keys(taken.sections) as SectionId[]).filter((section) => visit.releases[section] === taken.sections[section]!.release);
+    if (counted.length === 0) return answer(reply, 204);
     // Sent twice to this server (hidden, then pagehide): dropped here; to two servers: the database counts it once.
     sweep(nonces, now);
-    if (nonces.has(visit.nonce)) return answer(res, 204);
-    const network = options.networkOf(req);
-    if (!admit(network, now)) return answer(res, 204);
+    if (nonces.has(visit.nonce)) return answer(reply, 204);
+    const network = options.networkOf(request.raw);
+    if (!admit(network, now)) return answer(reply, 204);
     if (nonces.size >= limits.nonces) nonces.delete(nonces.keys().next().value!);
     nonces.set(visit.nonce, { until: now + limits.nonceMs });
 
     const canary: TakenReport['canary'][number][] = [];
     for (const section of counted) {
-      const releaseId = report.sections[section]!.release;
+      const releaseId = taken.sections[section]!.release;
       const running = canaryOf(served, section, visit.canaries[section], releaseId);
       if (!running) continue;
       // The network only as its hash under this canary's key: it is never kept as it is.
       const hashed = networkHash(keyOf(key, running), network);
-      for (const judged of judgedKeys(report, section)) canary.push({ canaryId: running.id, network: hashed, releaseId, key: judged });
+      for (const judged of judgedKeys(taken, section)) canary.push({ canaryId: running.id, network: hashed, releaseId, key: judged });
     }
-    keep([{ visit: visit.nonce, expiresAt: visit.expiresAt, hour: hourOf(now), counts: reportCounts(report, counted), canary }]);
-    answer(res, 204);
+    keep([{ visit: visit.nonce, expiresAt: visit.expiresAt, hour: hourOf(now), counts: reportCounts(taken, counted), canary }]);
+    return answer(reply, 204);
   };
 
-  const handleVisit = async (req: IncomingMessage, res: ServerResponse, served?: ServedState): Promise<void> => {
-    const key = await precheck(req, res, 'requests for a visit id');
-    if (!key) return;
-    const body = await jsonBody(req, res);
-    if (!body) return;
+  const issueVisit = async (request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply> => {
+    const key = secret!;
+    const body = jsonBody(request, reply);
+    if (!body) return reply;
     const parsed = parseVisitRequest(body.json);
-    if (!parsed.ok) return answer(res, 400, parsed.error);
+    if (!parsed.ok) return answer(reply, 400, parsed.error);
     const now = Date.now();
     const grant = verifyHealthToken(key, parsed.token, new Date(now));
-    if ('problem' in grant) return answer(res, 400, `token: not a report token of this site's (${grant.problem})`);
+    if ('problem' in grant) return answer(reply, 400, `token: not a report token of this site's (${grant.problem})`);
     if (!ledger.issue(releaseSetKey(grant.releases), now)) {
-      return answer(res, 429, 'no more visit ids for these releases than pages served', { 'Retry-After': String(Math.ceil(ledger.retryAfterMs(now) / 1000)) });
+      return answer(reply, 429, 'no more visit ids for these releases than pages served', { 'Retry-After': String(Math.ceil(ledger.retryAfterMs(now) / 1000)) });
     }
     const canaries: Partial<Record<SectionId, number>> = {};
     for (const section of Object.keys(grant.releases) as SectionId[]) {
@@ -351,9 +304,10 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
       if (running) canaries[section] = running.id;
     }
     const answerBody: VisitAnswer = { visit: signVisitId(key, { releases: grant.releases, canaries }, new Date(now + VISIT_ID_MS)) };
-    const text = JSON.stringify(answerBody);
-    res.writeHead(200, { ...headers, 'Cache-Control': 'no-store', 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) });
-    res.end(text);
+    return reply
+      .code(200)
+      .headers({ ...headers, 'Cache-Control': 'no-store', 'Content-Type': JSON_TYPE })
+      .send(JSON.stringify(answerBody));
   };
 
   let flushing: Promise<void> | undefined;
@@ -393,8 +347,10 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   timer.unref();
 
   return {
-    handle,
-    handleVisit,
+    precheck,
+    bodyParser,
+    report,
+    visit: issueVisit,
     pageServed: (releases) => ledger.served(releaseSetKey(releases)),
     async flush() {
       await flushing;

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_PORT } from '@portico/contract/sections';
 import { bwrapSandbox, stage, uidSandbox, unstage, weakSandbox, which, type LaunchFile, type Staged } from './sandbox-modes';
 import { workerUsers, type WorkerUsers } from './worker-users';
 
@@ -140,7 +141,8 @@ export async function chooseSandbox(options: SandboxOptions): Promise<SandboxCho
   const setpriv = which('setpriv');
   const sh = which('sh');
   const tools = unshare && setpriv && sh ? { unshare, setpriv, sh } : undefined;
-  const users = options.users ?? workerUsers({});
+  // A server given none (tests, the benchmark): the default port's range.
+  const users = options.users ?? workerUsers(undefined, DEFAULT_PORT);
   const staged = stage(options.workerFile);
   const refuse = (problem: string): SandboxChoice => {
     unstage(staged.dir);

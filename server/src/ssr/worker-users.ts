@@ -1,5 +1,4 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { basePort } from '@portico/contract/sections';
 
 /** A user (and its group, of the same number) a worker runs as. */
 export interface WorkerUser {
@@ -16,10 +15,6 @@ export interface ClaimedUser extends WorkerUser {
 const DEFAULT_FIRST = 1_900_000_000;
 /** A server's range by default: its port's own block of this many, so servers on different ports never share a user. */
 const DEFAULT_COUNT = 256;
-/** The fewest a range may hold: a live worker per section, one starting and one retiring, previews, canaries, publish checks. */
-const MIN_COUNT = 32;
-/** The highest a worker's id may be: below 2^31, which some tools read as signed. */
-const MAX_ID = 2_147_483_646;
 
 /**
  * The real user ids of every process this one can see in /proc: a user
@@ -124,23 +119,12 @@ export class WorkerUsers {
 }
 
 /**
- * PORTICO_SSR_UIDS (`first-last`), or the port's own block by default:
- * DEFAULT_COUNT users from DEFAULT_FIRST + DEFAULT_COUNT x PORT, so two
- * servers on one machine (on different ports) never share one. Throws,
- * naming the setting, on a bad value, and on the old single-user settings.
+ * The range PORTICO_SSR_UIDS names (read and checked with the other
+ * settings), or the port's own block by default: DEFAULT_COUNT users from
+ * DEFAULT_FIRST + DEFAULT_COUNT x the port, so two servers on one machine
+ * (on different ports) never share one.
  */
-export function workerUsers(env: NodeJS.ProcessEnv = process.env): WorkerUsers {
-  for (const old of ['PORTICO_SSR_UID', 'PORTICO_SSR_GID']) {
-    if (env[old] !== undefined && env[old] !== '') {
-      throw new Error(`${old} is replaced by PORTICO_SSR_UIDS, a range of users (each section worker runs as one of its own): e.g. PORTICO_SSR_UIDS=2000000000-2000000255`);
-    }
-  }
-  const value = env.PORTICO_SSR_UIDS?.trim() ?? '';
-  if (value === '') return new WorkerUsers(DEFAULT_FIRST + DEFAULT_COUNT * (basePort(env) % 65_536), DEFAULT_COUNT);
-  const match = /^(\d+)-(\d+)$/.exec(value);
-  const [first, last] = match ? [Number(match[1]), Number(match[2])] : [Number.NaN, Number.NaN];
-  if (!match || first < 1000 || last > MAX_ID || last - first + 1 < MIN_COUNT) {
-    throw new Error(`PORTICO_SSR_UIDS must be a range of user ids "first-last", at least ${MIN_COUNT} of them, from 1000 to ${MAX_ID}, held by no other server on the machine, got "${value}"`);
-  }
-  return new WorkerUsers(first, last - first + 1);
+export function workerUsers(range: { first: number; last: number } | undefined, port: number): WorkerUsers {
+  if (range) return new WorkerUsers(range.first, range.last - range.first + 1);
+  return new WorkerUsers(DEFAULT_FIRST + DEFAULT_COUNT * (port % 65_536), DEFAULT_COUNT);
 }

@@ -9,7 +9,9 @@ import { bucketOf } from '../../health/vital-histogram';
 import { verifyPreview } from '../../preview-link';
 import type { HealthSource, PublishCheckOutcome, PublishChecks, ReleaseHealth } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
+import { pathOf } from '@portico/platform/api';
 import { startControlApi, type ControlApi } from '../control-api';
+import { CONTROL_API } from '../control-contract';
 
 const ENV_TOKEN = 'the-integrator-token-from-the-environment';
 /** What the server's reading of its config.json found (server/src/config-log.ts makes it from the file). */
@@ -94,7 +96,6 @@ beforeAll(async () => {
   // The server's wiring: the release store on the contact service's database object.
   service = await startContactService({
     settings: contactSettings({ PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: folder, invokedFrom: folder }),
-    headers: {},
     requestOrigin: () => ({ origin: undefined, address: '127.0.0.1' }),
     log: () => undefined,
   });
@@ -314,6 +315,14 @@ describe('activating and rolling back', () => {
     const wrongMethod = await call('DELETE', '/api/sections/home/active');
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('POST');
+  });
+
+  it('serves every route of its contract, and refuses a body field the contract does not name', async () => {
+    for (const route of Object.values(CONTROL_API).flatMap((area) => Object.values(area))) {
+      const answer = await call(route.method, pathOf(route, { section: 'home', id: 'home-0', name: 'nobody' }), 'body' in route ? { body: { unheardOf: 1 } } : {});
+      expect([route.method, route.path, String(answer.body.error ?? '')]).not.toEqual([route.method, route.path, expect.stringMatching(/^no such endpoint/)]);
+      if ('body' in route) expect([route.method, route.path, answer.status]).toEqual([route.method, route.path, 400]);
+    }
   });
 
   it('shows each section the token may see, with its active release and since when, and config.json where it has none', async () => {

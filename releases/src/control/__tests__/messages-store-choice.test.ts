@@ -37,7 +37,6 @@ describeWithPostgres('npm run messages with the servers on PostgreSQL and an old
     // The folder the embedded database left: four old messages, and its owner token.
     const embedded = await startContactService({
       settings: contactSettings({ PORTICO_DATA_DIR: leftover, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: leftover, invokedFrom: leftover }),
-      headers: {},
       requestOrigin: () => ({ origin: undefined, address: '127.0.0.1' }),
       log: () => undefined,
     });
@@ -48,7 +47,6 @@ describeWithPostgres('npm run messages with the servers on PostgreSQL and an old
     // The servers: messages and releases on PostgreSQL, the control API with PORTICO_CONTROL_TOKEN.
     service = await startContactService({
       settings: contactSettings({ DATABASE_URL: database.url!, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: leftover, invokedFrom: leftover }),
-      headers: {},
       requestOrigin: () => ({ origin: undefined, address: '127.0.0.1' }),
       log: () => undefined,
     });

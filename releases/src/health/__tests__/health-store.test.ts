@@ -1,5 +1,6 @@
+import { readSetting } from '@portico/platform/settings';
 import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
-import { HealthStore, healthRetentionDays, hourOf, type HealthCount } from '../health-store';
+import { HealthStore, hourOf, type HealthCount } from '../health-store';
 import { bucketOf } from '../vital-histogram';
 
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
@@ -106,6 +107,8 @@ describe.each(KINDS)('the health store on the %s database', (kind) => {
     expect(await store.db.query('SELECT * FROM release_health')).toEqual([]);
   });
 });
+
+const healthRetentionDays = (env: Record<string, string>) => readSetting(env, 'PORTICO_HEALTH_RETENTION_DAYS');
 
 test('PORTICO_HEALTH_RETENTION_DAYS: 30 by default, 1 to 3650, anything else refused naming the variable', () => {
   expect(healthRetentionDays({})).toBe(30);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,10 +9,15 @@ import { APP_DIRS, APP_NAMES, type SectionId } from '@portico/contract/sections'
 import { clientNetwork } from '@portico/messages';
 import type { Database } from '@portico/platform/database';
 import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
-import { HealthStore, ReleaseStore, signHealthToken, signVisitId, type Canary, type TakenReport } from '@portico/releases';
+import { HealthStore, ReleaseStore, signHealthToken, signVisitId, type Canary, type ServedState, type TakenReport } from '@portico/releases';
+import Fastify from 'fastify';
+import { closeNow } from '@portico/platform/http';
+import { guardRoutes } from '../../guard';
+import { beaconRoutes } from '../../http/plugins/beacon';
 import { startPortico, type RunningPortico } from '../../portico-server';
 import { visitorOf } from '../../request-origin';
-import { BEACON_REPORTS_PER_NETWORK, beaconEndpoint, reportsPerNetworkFrom, type BeaconEndpoint } from '../beacon-endpoint';
+import { readSetting } from '@portico/platform/settings';
+import { BEACON_REPORTS_PER_NETWORK, beaconEndpoint, type BeaconEndpoint } from '../beacon-endpoint';
 import { VISIT_ID_SLACK } from '../visit-ledger';
 
 // The beacon's contract through real HTTP, on a real page server whose
@@ -49,6 +54,22 @@ function send(url: string, body: string | Buffer | undefined, options: { method?
       req.end();
     } else req.end(body);
   });
+}
+
+/** The beacon's two routes on a server of their own (as the host's port registers them), serving `served`. */
+async function serveBeacon(endpoint: BeaconEndpoint, served: () => ServedState | undefined = () => undefined): Promise<{ origin: string; close(): Promise<void> }> {
+  const app = Fastify();
+  guardRoutes(app, () => undefined);
+  await app.register(beaconRoutes, { endpoint, served });
+  await app.ready();
+  await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    close: async () => {
+      await closeNow(app.server);
+      await app.close();
+    },
+  };
 }
 
 /** Four built apps of one file each: the page server needs a build to start, the beacon nothing of it. */
@@ -120,9 +141,13 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
       host: '127.0.0.1',
       ssr: false,
       log: (line) => log.push(line),
-      api: (req, res) => {
-        apiSeen.push(req.url ?? '');
-        res.writeHead(404).end();
+      api: (app, _options, done) => {
+        app.addContentTypeParser('*', (_request, payload, parsed) => void payload.resume().on('end', () => parsed(null, undefined)));
+        app.all('/api/*', (request, reply) => {
+          apiSeen.push(request.url);
+          return reply.code(404).send();
+        });
+        done();
       },
       beacon: endpoint,
       releases: {
@@ -284,16 +309,15 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     // From another network too: the id is the report's, not the source's.
     expect((await beacon(once, { from: '127.0.0.10' })).status).toBe(204);
     // The other server has never seen it: the record in the database has.
-    const otherServer = createServer((req, res) => void other.handle(req, res, running.releases()));
-    await new Promise<void>((resolve) => otherServer.listen(0, '127.0.0.1', resolve));
+    const otherServer = await serveBeacon(other, () => running.releases());
     try {
-      const origin = `http://127.0.0.1:${(otherServer.address() as AddressInfo).port}`;
+      const { origin } = otherServer;
       const answer = await send(`${origin}${BEACON_PATH}`, JSON.stringify(once), { from: '127.0.0.11', headers: { 'Content-Type': 'text/plain', Origin: origin } });
       expect(answer.status).toBe(204);
       // Both servers hold it in memory, each flushes: the database keeps one.
       expect(await visits('home', home)).toMatchObject({ visits: 1 });
     } finally {
-      await new Promise((resolve) => otherServer.close(resolve));
+      await otherServer.close();
     }
   });
 
@@ -348,10 +372,9 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
 
     it(`allow ${VISIT_ID_SLACK} ids per release set and window beyond the pages (a balancer may send the request to another server than the page's)`, async () => {
       const fresh = beaconEndpoint({ health, secret: () => store.previewSecret(), originOf: () => 'http://page.example', networkOf: () => 'one', log: () => undefined, limits: { flushMs: 60_000 } });
-      const server = createServer((req, res) => void fresh.handleVisit(req, res, running.releases()));
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const server = await serveBeacon(fresh, () => running.releases());
       try {
-        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${VISIT_PATH}`;
+        const url = `${server.origin}${VISIT_PATH}`;
         const statuses = [];
         for (let count = 0; count < VISIT_ID_SLACK + 2; count++) {
           statuses.push((await send(url, JSON.stringify({ token: token({ home, contact }) }), { headers: { 'Content-Type': 'application/json', Origin: 'http://page.example' } })).status);
@@ -359,7 +382,7 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
         expect(statuses).toEqual([...Array.from({ length: VISIT_ID_SLACK }, () => 200), 429, 429]);
       } finally {
         await fresh.close();
-        await new Promise((resolve) => server.close(resolve));
+        await server.close();
       }
     });
 
@@ -445,10 +468,9 @@ test('forgets each network and visit id when its window ends, with no further re
     log: () => undefined,
     limits: { windowMs: 300, nonceMs: 300, flushMs: 50 },
   });
-  const server = createServer((req, res) => void endpoint.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const server = await serveBeacon(endpoint);
   try {
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BEACON_PATH}`;
+    const url = `${server.origin}${BEACON_PATH}`;
     const body = JSON.stringify({ v: 2, visit: signVisitId(secret, { releases: { home: 'home-1' }, canaries: {} }, new Date(Date.now() + 60_000)), sections: { home: { release: 'home-1', arrival: 'ssr' } }, vitals: {} });
     for (const from of ['127.0.0.31', '127.0.0.32']) expect((await send(url, body, { from, headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example' } })).status).toBe(204);
     expect(endpoint.remembered()).toEqual({ networks: 1, nonces: 1 });
@@ -456,12 +478,12 @@ test('forgets each network and visit id when its window ends, with no further re
     expect(endpoint.remembered()).toEqual({ networks: 0, nonces: 0 });
   } finally {
     await endpoint.close();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   }
 });
 
 describe('the beacon without its database', () => {
-  let server: Server;
+  let server: Awaited<ReturnType<typeof serveBeacon>>;
   let url: string;
   let endpoint: BeaconEndpoint;
   let recorder: ((batch: readonly TakenReport[]) => Promise<number>) | undefined;
@@ -478,13 +500,12 @@ describe('the beacon without its database', () => {
       log: (line) => log.push(line),
       limits: { flushMs: 60_000 },
     });
-    server = createServer((req, res) => void endpoint.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BEACON_PATH}`;
+    server = await serveBeacon(endpoint);
+    url = `${server.origin}${BEACON_PATH}`;
   });
   afterAll(async () => {
     await endpoint.close();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   });
 
   const post = () =>
@@ -521,6 +542,8 @@ describe('the beacon without its database', () => {
     expect(log.at(-1)).toBe('beacon: the health store takes counts again');
   });
 });
+
+const reportsPerNetworkFrom = (env: Record<string, string>) => readSetting(env, 'PORTICO_BEACON_REPORTS_PER_NETWORK');
 
 test('PORTICO_BEACON_REPORTS_PER_NETWORK raises or lowers the per-network bound; anything but a whole number from 1 to 100000 stops the start, named', () => {
   expect(reportsPerNetworkFrom({})).toBeUndefined();

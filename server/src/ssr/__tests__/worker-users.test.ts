@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readSetting } from '@portico/platform/settings';
 import { WorkerUsers, workerUsers } from '../worker-users';
 
 // The users section workers run as when the server is root: one each, from
@@ -9,24 +10,23 @@ const root = process.getuid?.() === 0;
 const testIfRoot = root || process.env.CI ? test : test.skip;
 
 test('by default each port has a range of its own: servers on one machine never share a user', () => {
-  const ranges = [8080, 8081, 8085, 9500, 65_531].map((port) => workerUsers({ PORT: String(port) }));
+  const ranges = [8080, 8081, 8085, 9500, 65_531].map((port) => workerUsers(undefined, port));
   for (const [index, range] of ranges.entries()) {
     expect(range.count).toBe(256);
     expect(range.first).toBeGreaterThan(1_000_000_000);
     expect(range.last).toBeLessThan(2 ** 31);
     for (const other of ranges.slice(index + 1)) expect(range.last < other.first || other.last < range.first).toBe(true);
   }
-  expect(workerUsers({})).toEqual(workerUsers({ PORT: '8080' }));
 });
 
 test('PORTICO_SSR_UIDS names the range; a bad one, a short one, one with root in it, and the old one-user settings stop the start, naming the setting', () => {
-  const range = workerUsers({ PORTICO_SSR_UIDS: '2000000000-2000000063' });
+  const range = workerUsers(readSetting({ PORTICO_SSR_UIDS: '2000000000-2000000063' }, 'PORTICO_SSR_UIDS'), 8080);
   expect([range.first, range.count]).toEqual([2_000_000_000, 64]);
   for (const bad of ['0-63', '2000000000-2000000010', '2000000063-2000000000', 'nobody', '2000000000-', '3000000000-3000000063']) {
-    expect(() => workerUsers({ PORTICO_SSR_UIDS: bad })).toThrow(/^PORTICO_SSR_UIDS must be a range of user ids/);
+    expect(() => readSetting({ PORTICO_SSR_UIDS: bad }, 'PORTICO_SSR_UIDS')).toThrow(/^PORTICO_SSR_UIDS must be a range of user ids/);
   }
-  expect(() => workerUsers({ PORTICO_SSR_UID: '65534' })).toThrow(/^PORTICO_SSR_UID is replaced by PORTICO_SSR_UIDS/);
-  expect(() => workerUsers({ PORTICO_SSR_GID: '65534' })).toThrow(/^PORTICO_SSR_GID is replaced by PORTICO_SSR_UIDS/);
+  expect(() => readSetting({ PORTICO_SSR_UID: '65534' }, 'PORTICO_SSR_UID')).toThrow(/^PORTICO_SSR_UID is replaced by PORTICO_SSR_UIDS/);
+  expect(() => readSetting({ PORTICO_SSR_GID: '65534' }, 'PORTICO_SSR_GID')).toThrow(/^PORTICO_SSR_GID is replaced by PORTICO_SSR_UIDS/);
 });
 
 test('a range that holds a user or group of the system is refused: a worker would have its files', () => {

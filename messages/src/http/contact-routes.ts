@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import { CONTACT_BODY_LIMIT, CONTACT_PATH } from '@portico/contract/contact-wire';
+import { BODY_TIME_MS, HttpRefusal, sendJson, sendRefusal, textBodyParser } from '@portico/platform/http';
+import { parseContact } from '../contact-message';
+import type { MessageStore, RateLimit } from '../store/message-store';
+import { clientNetwork } from './client-network';
+
+/** Where a request came from, as the endpoint needs it. */
+export interface RequestOrigin {
+  /** The page's own origin as the visitor's browser sees it, e.g. `https://lender.example`. */
+  origin: string | undefined;
+  /** The client's address, the rate limit's key. */
+  address: string;
+}
+
+/** The server's one reading of a request's origin and address (behind a trusted proxy, its X-Forwarded-*). */
+export type RequestOriginOf = (req: IncomingMessage) => RequestOrigin;
+
+/** What `POST /api/contact` stores into and how it reads a request. */
+export interface ContactEndpoint {
+  store: Pick<MessageStore, 'submit'>;
+  /** The page's own origin and the client's address for a request. */
+  requestOrigin: RequestOriginOf;
+  /** Undefined lifts the limit (PORTICO_CONTACT_RATE_LIMIT=0). */
+  rateLimit?: RateLimit;
+  log: (line: string) => void;
+  /** Called once a message is stored, so delivery need not wait for its next poll. */
+  onStored?: () => void;
+  /** How long the body may take to arrive (BODY_TIME_MS). */
+  bodyTimeMs?: number;
+}
+
+export interface ApiRoutesOptions {
+  /** The endpoint, or undefined while the store is still opening: every `/api/` path then answers 503 with Retry-After. */
+  endpoint: () => ContactEndpoint | undefined;
+  /** The server's security headers, sent with every answer. */
+  headers: Readonly<Record<string, string>>;
+}
+
+/** The `Origin` a browser sends, when it is a plain `scheme://host[:port]` (not `null`, not garbage). */
+function originHeader(req: IncomingMessage): string | undefined {
+  const value = req.headers.origin;
+  if (!value) return undefined;
+  try {
+    return new URL(value).origin === value ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const [type, ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
+  if (type !== 'application/json') return false;
+  // JSON is UTF-8 (RFC 8259); a body declared in another charset is refused, not misread.
+  return parameters.every((parameter) => !parameter.startsWith('charset=') || parameter === 'charset=utf-8');
+}
+
+const STORE_DOWN = 'messages cannot be stored just now; please try again';
+
+/**
+ * `POST /api/contact`, and the JSON answers of every other path under
+ * `/api/` on the host's port (404, or 503 while the store opens). The
+ * request is checked in the order of the contract (method, origin, type,
+ * size, body) before the message is stored: the method, the origin and the
+ * type before a byte of the body is read. Every answer is JSON with the
+ * server's security headers; nothing the visitor sent is echoed back but
+ * the id the server made.
+ */
+export const apiRoutes: FastifyPluginCallback<ApiRoutesOptions> = (app, { endpoint, headers }, done) => {
+  const answer = (reply: FastifyReply, status: number, body: Record<string, unknown>, extra: Record<string, string> = {}) => sendJson(reply, status, body, { ...headers, ...extra });
+  const storeOpening = (reply: FastifyReply) => answer(reply, 503, { error: STORE_DOWN }, { 'Retry-After': '5' });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpRefusal) {
+      // Fastify closes the connection after any refused body; only one not waited for (413, 408) needs it.
+      if (!('Connection' in error.headers)) reply.removeHeader('connection');
+      return sendRefusal(reply, error, headers);
+    }
+    endpoint()?.log(`contact: ${(error as Error).message}`);
+    return answer(reply, 500, { error: 'internal error' });
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (request: FastifyRequest, payload: IncomingMessage) =>
+    textBodyParser({ limit: CONTACT_BODY_LIMIT, timeMs: endpoint()?.bodyTimeMs ?? BODY_TIME_MS })(request, payload),
+  );
+
+  /** What may be refused before the body is read: the store opening, the method, the origin and the type. */
+  const precheck = (request: FastifyRequest, reply: FastifyReply, next: () => void) => {
+    const contact = endpoint();
+    if (!contact) return storeOpening(reply);
+    if (request.method !== 'POST') return answer(reply, 405, { error: 'only POST is accepted here' }, { Allow: 'POST' });
+    const { origin: ownOrigin } = contact.requestOrigin(request.raw);
+    const origin = originHeader(request.raw);
+    if (!origin || !ownOrigin || origin !== ownOrigin) return answer(reply, 403, { error: "messages are accepted from this site's own pages only" });
+    if (!isJson(request.headers['content-type'])) return answer(reply, 415, { error: 'the body must be application/json' });
+    next();
+  };
+
+  app.route({
+    method: app.supportedMethods,
+    url: CONTACT_PATH,
+    exposeHeadRoute: false,
+    onRequest: (request, reply, next) => void precheck(request, reply, next),
+    handler: async (request, reply) => {
+      const contact = endpoint()!;
+      return submit(contact, request, reply, answer);
+    },
+  });
+  app.route({
+    method: app.supportedMethods,
+    url: '/api/*',
+    exposeHeadRoute: false,
+    onRequest: (_request, reply) => void (endpoint() ? answer(reply, 404, { error: 'no such endpoint' }) : storeOpening(reply)),
+    handler: () => undefined,
+  });
+  done();
+};
+
+type Answer = (reply: FastifyReply, status: number, body: Record<string, unknown>, extra?: Record<string, string>) => FastifyReply;
+
+/** A checked request's body, parsed, validated and stored. */
+async function submit(contact: ContactEndpoint, request: FastifyRequest, reply: FastifyReply, answer: Answer): Promise<FastifyReply> {
+  let json: unknown;
+  try {
+    json = JSON.parse(request.body as string);
+  } catch {
+    return answer(reply, 400, { error: 'the body is not valid JSON' });
+  }
+  const parsed = parseContact(json);
+  if (!parsed.ok) return answer(reply, 400, { error: parsed.error, ...(parsed.field ? { field: parsed.field } : {}) });
+  const { address } = contact.requestOrigin(request.raw);
+  if (parsed.honeypot) {
+    // A bot learns nothing: the same answer as a stored message, and nothing stored.
+    contact.log(`contact: dropped a message whose hidden field was filled (from ${address})`);
+    return answer(reply, 201, { id: randomUUID() });
+  }
+
+  let outcome;
+  try {
+    // Counted per network: an IPv6 host has a /64 of addresses to choose from.
+    outcome = await contact.store.submit(parsed.message, { address: clientNetwork(address), rateLimit: contact.rateLimit });
+  } catch (error) {
+    contact.log(`contact: the message store is unavailable: ${(error as Error).message}`);
+    return answer(reply, 503, { error: STORE_DOWN });
+  }
+  switch (outcome.kind) {
+    case 'stored':
+      contact.onStored?.();
+      return answer(reply, 201, { id: outcome.id });
+    case 'repeated':
+      return answer(reply, 200, { id: outcome.id });
+    case 'conflict':
+      return answer(reply, 409, { error: 'this idempotencyKey was used for a different message' });
+    case 'rate-limited':
+      return answer(reply, 429, { error: 'too many messages from this address; please try again later' }, { 'Retry-After': String(outcome.retryAfterSeconds) });
+  }
+}

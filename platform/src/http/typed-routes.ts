@@ -1,0 +1,93 @@
+import type { FastifySchemaCompiler, FastifySerializerCompiler, FastifyTypeProvider } from 'fastify';
+import type { z } from 'zod';
+import { HttpRefusal } from './json-reply';
+
+/**
+ * One route of an API, declared once: its method and path, the zod schemas
+ * of what it takes (path parameters, query, body) and of what it answers.
+ * The server registers the route from it (routeSchema) and a client calls
+ * it (apiClient), so both read the same shapes.
+ */
+export interface ApiRoute {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Fastify's pattern: `/api/sections/:section/active`. */
+  path: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** What a success answers (the refusals are `{ error, …fields }`, HttpRefusal). */
+  answer: z.ZodType;
+}
+
+/** Declares a route, keeping its exact type. */
+export function apiRoute<const R extends ApiRoute>(route: R): R {
+  return route;
+}
+
+/** What a route answers once parsed (the client's side). */
+export type AnswerOf<R extends ApiRoute> = z.output<R['answer']>;
+/** What a route's handler may answer (the server's side, before any transform). */
+export type AnswerIn<R extends ApiRoute> = z.input<R['answer']>;
+
+/** The schema a route declares for one part of a request, or undefined when it takes none. */
+type PartOf<R, K extends 'params' | 'query' | 'body'> = R extends { [P in K]: infer S extends z.ZodType } ? S : undefined;
+
+/** Fastify's route schema of a declared route, typed part by part (ZodTypeProvider reads it). */
+export interface RouteSchemaOf<R extends ApiRoute> {
+  params: PartOf<R, 'params'>;
+  querystring: PartOf<R, 'query'>;
+  body: PartOf<R, 'body'>;
+  response: { '2xx': R['answer'] };
+}
+
+/** Fastify's route schema of a declared route: each part validated with zod (zodValidatorCompiler). */
+export function routeSchema<R extends ApiRoute>(route: R): RouteSchemaOf<R> {
+  // A part the route does not declare is absent, not undefined: Fastify validates every key it is given.
+  return {
+    ...(route.params ? { params: route.params } : {}),
+    ...(route.query ? { querystring: route.query } : {}),
+    ...(route.body ? { body: route.body } : {}),
+    response: { '2xx': route.answer },
+  } as RouteSchemaOf<R>;
+}
+
+/** The method, URL and schema of a Fastify route registered from its declaration: `app.route({ ...declared(route), handler })`. */
+export function declared<R extends ApiRoute>(route: R): { method: R['method']; url: string; schema: RouteSchemaOf<R> } {
+  return { method: route.method, url: route.path, schema: routeSchema(route) };
+}
+
+/** Fastify's types for routes whose schemas are zod's: the request typed by what they parse to. */
+export interface ZodTypeProvider extends FastifyTypeProvider {
+  validator: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown;
+  serializer: this['schema'] extends z.ZodType ? z.input<this['schema']> : unknown;
+}
+
+/**
+ * The first problem zod finds, as the APIs word a refusal, with `field`
+ * beside it: a body's `note: at most 1000 characters`, a query's `hours
+ * must be a whole number from 1 to 720`.
+ */
+export function refusalOf(error: z.ZodError, part: 'body' | 'query' = 'body'): HttpRefusal {
+  const issue = error.issues[0]!;
+  const field = issue.path.map(String).join('.');
+  if (!field) return new HttpRefusal(400, issue.message);
+  return new HttpRefusal(400, `${field}${part === 'query' ? ' ' : ': '}${issue.message}`, { field });
+}
+
+/**
+ * Validates each part of a request with its zod schema; a refusal is a 400
+ * in the APIs' words (refusalOf). A body that is absent is `{}`: a request
+ * with nothing to say says nothing.
+ */
+export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
+  return (data: unknown) => {
+    const result = schema.safeParse(httpPart === 'body' && data === null ? {} : data);
+    return result.success ? { value: result.data } : { error: refusalOf(result.error, httpPart === 'querystring' ? 'query' : 'body') };
+  };
+};
+
+/**
+ * Answers go out as their handler made them: a route's answer schema is its
+ * documentation and the client's check, never a filter on the server.
+ */
+export const jsonSerializerCompiler: FastifySerializerCompiler<z.ZodType> = () => (data: unknown) => JSON.stringify(data);

@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+import type { SectionId } from '@portico/contract/sections';
+import { terminalText } from '@portico/messages';
+import type { AnswerOf } from '@portico/platform/api';
+import type { CONTROL_API, judgedSchema, shownReleaseSchema } from '../control/control-contract';
+import type { ReleaseHealth } from '../release';
+
+// What `npm run release` prints of the control API's answers: tables and
+// lines for the operator's terminal, every field from the server escaped.
+
+/**
+ * Text from the server for the operator's terminal: a manifest's build id
+ * or a note is someone else's input, and an escape sequence or a bidi
+ * control in it could rewrite or reorder the screen. Each field is escaped
+ * on its own (a line break in a note must not start a line of the table);
+ * everything printed is escaped once more on its way out.
+ */
+export const printable = (text: string | null | undefined) => terminalText(text);
+
+/** Columns padded to their widest cell, the last one left as it is. */
+export function table(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => printable(row[column]).length)));
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? printable(cell) : printable(cell).padEnd(widths[column]!))).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+/** `2026-05-01 09:00 UTC`: minutes are enough to tell activations apart by eye. */
+export const when = (iso: string | null) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '');
+
+/** The build id, and the version only when it says something (every build says 1.0.0 today). */
+export const buildOf = (release: Pick<ShownRelease, 'buildId' | 'version'>) => (release.version === '1.0.0' ? release.buildId : `${release.buildId} (version ${release.version})`);
+
+export const named = (release: ShownRelease | null) => (release ? `${release.id} (build ${printable(buildOf(release))})` : 'none');
+
+/** What a section serves now and where a rollback would take it; with no release active, config.json's URL and the release it replaced. */
+export function switched(section: string, answer: { active: ShownRelease | null; previous: ShownRelease | null }): string {
+  if (!answer.active) return `${section}: back on config.json's URL, no release active${answer.previous ? `; it replaced ${named(answer.previous)}` : ''}`;
+  return `${section}: ${named(answer.active)} is active; a rollback would go back to ${answer.previous ? named(answer.previous) : "config.json's URL"}`;
+}
+
+export const HEALTH_COLUMNS = ['VISITS', 'FAILED', 'LCP P75', 'INP P75', 'CLS P75', 'FAILURES BY CLASS'];
+
+/** A release's health as the status table shows it: visits, failure rate, p75 vitals, failures per class; dashes where nothing was reported. */
+export function healthCells(health: ReleaseHealth | undefined): string[] {
+  if (!health) return HEALTH_COLUMNS.map(() => '-');
+  const ms = (value: number | null) => (value === null ? '-' : `${value} ms`);
+  const classes = Object.entries(health.failuresByClass).map(([name, count]) => `${name} ${count}`);
+  return [
+    String(health.visits),
+    health.visits === 0 ? '-' : `${(health.failureRate * 100).toFixed(1)} %`,
+    ms(health.lcpP75),
+    ms(health.inpP75),
+    health.clsP75 === null ? '-' : String(health.clsP75),
+    classes.join(', '),
+  ];
+}
+
+/** A section as `GET /api/sections` and the canary commands answer it. */
+export type ShownSection = NonNullable<AnswerOf<typeof CONTROL_API.sections.status>[SectionId]>;
+/** A release as the API shows it. */
+export type ShownRelease = z.output<typeof shownReleaseSchema>;
+
+/** What the judge reads of a canary's release beside its health: its networks, and what the servers saw themselves. */
+function judgedCell(judged: z.output<typeof judgedSchema> | undefined): string {
+  if (!judged) return '';
+  const seen = [
+    judged.setAside > 0 ? `SET ASIDE ${judged.setAside}x` : '',
+    judged.broken ? `BROKEN: ${judged.broken}` : '',
+    judged.renderFailures > 0 ? `render failures ${judged.renderFailures}` : '',
+    judged.contactErrors > 0 ? `contact 5xx ${judged.contactErrors}` : '',
+  ].filter(Boolean);
+  return `judged: ${judged.networks} network${judged.networks === 1 ? '' : 's'}${seen.length > 0 ? `; server: ${seen.join(', ')}` : ''}`;
+}
+
+/** The health cells of a release in a canary, the judge's inputs after its failures by class. */
+export function canaryCells(state: ShownSection, id: string): string[] {
+  const cells = healthCells(state.health?.[id]);
+  const judged = judgedCell(state.judged?.[id]);
+  if (judged) cells[cells.length - 1] = [cells.at(-1), judged].filter((cell) => cell && cell !== '-').join('; ');
+  return cells;
+}

@@ -1,0 +1,100 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { HttpRefusal, sendJson, COMMON_HEADERS, type AnswerIn, type ApiRoute } from '@portico/platform/http';
+import type { Actor, Scope } from '../release';
+import { isSection, mayActOn, visibleSections } from '../scopes';
+import type { ReleaseStore } from '../store/release-store';
+import type { ControlApiOptions, MessagesAdmin } from './control-api';
+import { PublishGate } from './publish-gate';
+
+/**
+ * What every area's routes share: the API's options and store, the token a
+ * request was authenticated with, and the checks each route makes in the
+ * brief's order (an unknown section 404, a section the token does not cover
+ * 403) before it reads its body.
+ */
+export class ControlContext {
+  private readonly actors = new WeakMap<FastifyRequest, Actor>();
+  /** The publish route's limit on refused publishes per token. */
+  readonly publishes: PublishGate;
+
+  constructor(readonly options: ControlApiOptions) {
+    this.publishes = new PublishGate(options.store, options.log, options.refusedPublishes);
+  }
+
+  get store(): ReleaseStore {
+    return this.options.store;
+  }
+
+  log(line: string): void {
+    this.options.log(line);
+  }
+
+  /** The request's token, once authenticated (the API's first hook). */
+  authenticated(request: FastifyRequest, actor: Actor): void {
+    this.actors.set(request, actor);
+  }
+
+  actorOf(request: FastifyRequest): Actor {
+    const actor = this.actors.get(request);
+    if (!actor) throw new Error('a control API route ran before its request was authenticated');
+    return actor;
+  }
+
+  /** `text` as a section id, or 404 naming the sections. */
+  sectionOf(text: string | null | undefined): SectionId {
+    if (!isSection(text)) throw new HttpRefusal(404, `no section ${JSON.stringify(text)}: the sections are ${SECTION_IDS.join(', ')}`);
+    return text;
+  }
+
+  needSection(actor: Actor, section: SectionId): void {
+    if (!mayActOn(actor, section)) throw new HttpRefusal(403, `the token ${actor.name} may not act on ${section}`);
+  }
+
+  /** A section a request names (its path's `:section`): known (404) and covered by its token (403). */
+  sectionFor(request: FastifyRequest, text: string): SectionId {
+    const section = this.sectionOf(text);
+    this.needSection(this.actorOf(request), section);
+    return section;
+  }
+
+  needScope(actor: Actor, scope: Scope, what: string): void {
+    if (!actor.scopes.includes(scope)) throw new HttpRefusal(403, `the token ${actor.name} may not ${what} (it needs the ${scope} scope)`);
+  }
+
+  /** The sections a listing covers: the one asked for (which the token must cover), or all the token may see. */
+  sectionsToShow(actor: Actor, asked: string | undefined): SectionId[] {
+    if (asked !== undefined) {
+      const section = this.sectionOf(asked);
+      this.needSection(actor, section);
+      return [section];
+    }
+    const visible = visibleSections(actor);
+    if (visible.length === 0) throw new HttpRefusal(403, `the token ${actor.name} may act on no section`);
+    return visible;
+  }
+
+  /** The release `id` must exist (404) and be of a section the token covers (403); its section's match is the store's (409). */
+  async needReleaseOf(actor: Actor, id: string): Promise<void> {
+    const release = await this.store.releases.get(id);
+    if (!release) throw new HttpRefusal(404, `no release ${id}`);
+    this.needSection(actor, release.section);
+  }
+
+  /** The contact messages, for a token with the messages scope (403), on a server that has them (503). */
+  needMessages(actor: Actor): MessagesAdmin {
+    this.needScope(actor, 'messages', 'read or delete contact messages');
+    if (!this.options.messages) throw new HttpRefusal(503, 'the contact messages are not available on this server');
+    return this.options.messages;
+  }
+}
+
+/** Every answer of the control API: JSON, never cached, with the headers every answer of both servers carries. */
+export function sendControl(reply: FastifyReply, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): FastifyReply {
+  return sendJson(reply, status, body, { ...COMMON_HEADERS, ...headers });
+}
+
+/** A route's answer, checked against its contract when compiled: what the handler sends is what the route declares. */
+export function answer<R extends ApiRoute>(reply: FastifyReply, _route: R, status: number, body: AnswerIn<R>): FastifyReply {
+  return sendControl(reply, status, body);
+}

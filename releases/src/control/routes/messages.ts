@@ -1,0 +1,48 @@
+import type { FastifyPluginCallback } from 'fastify';
+import { declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
+import { messagesRoutes } from '../control-contract';
+import { answer, type ControlContext } from '../control-context';
+
+/**
+ * The lender's inbox, for a token with the messages scope: the messages
+ * (for a look, or an export in a named format), one message, a deletion;
+ * each audited under the token's name by the store.
+ */
+export const messageRoutes: FastifyPluginCallback<{ context: ControlContext }> = (fastify, { context }, done) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { list, get, delete: remove } = messagesRoutes;
+  const operator = (request: Parameters<typeof context.actorOf>[0]) => context.needMessages(context.actorOf(request)).operator(context.actorOf(request).name);
+  // The scope (and the messages being there) before anything else.
+  const needMessages = async (request: Parameters<typeof context.actorOf>[0]) => void context.needMessages(context.actorOf(request));
+
+  app.route({
+    ...declared(list),
+    preValidation: needMessages,
+    handler: async (request, reply) => {
+      const { since, export: format } = request.query;
+      // A listing for an export says so, and in which format: the audit log tells a look from a copy.
+      return answer(reply, list, 200, await operator(request).list({ since, ...(format === undefined ? {} : { export: format }) }));
+    },
+  });
+
+  app.route({
+    ...declared(get),
+    preValidation: needMessages,
+    handler: async (request, reply) => {
+      const message = await operator(request).get(request.params.id);
+      if (!message) throw new HttpRefusal(404, `no message ${request.params.id}`);
+      return answer(reply, get, 200, message);
+    },
+  });
+
+  app.route({
+    ...declared(remove),
+    preValidation: needMessages,
+    handler: async (request, reply) => {
+      const { id } = request.params;
+      if (!(await operator(request).delete(id))) throw new HttpRefusal(404, `no message ${id}`);
+      return answer(reply, remove, 200, { deleted: id });
+    },
+  });
+  done();
+};

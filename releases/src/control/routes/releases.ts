@@ -1,0 +1,87 @@
+import type { FastifyPluginCallback } from 'fastify';
+import { declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
+import { previewUrl, signPreview } from '../../preview-link';
+import { refusalSummary } from '../../release';
+import { DEFAULT_PREVIEW_SECONDS, releasesRoutes } from '../control-contract';
+import { answer, type ControlContext } from '../control-context';
+
+/**
+ * The releases: a publish (every check before anything is stored; a token
+ * whose publishes keep being refused is held back, PublishGate), the
+ * listing, and a preview link.
+ */
+export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext }> = (fastify, { context }, done) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { store, options } = context;
+  const { publish, list, preview } = releasesRoutes;
+
+  app.route({
+    ...declared(publish),
+    handler: async (request, reply) => {
+      const actor = context.actorOf(request);
+      const input = request.body;
+      const section = context.sectionOf(input.section);
+      context.needSection(actor, section);
+      context.publishes.holdBack(actor.name, section);
+      let outcome;
+      try {
+        outcome = await options.publishChecks({ section, manifestUrl: input.manifestUrl });
+      } catch (error) {
+        // The checks report what they find as failed checks; a throw is the checker itself failing.
+        context.log(`control: the publish checks of ${input.manifestUrl} could not run: ${(error as Error).message}`);
+        throw new HttpRefusal(503, `the publish checks could not run: ${(error as Error).message}`, {}, { 'Retry-After': '5' });
+      }
+      if (outcome.refusedOrigin !== undefined) {
+        context.publishes.refused(actor.name);
+        const allowed = outcome.allowedOrigins ?? [];
+        const error =
+          `${outcome.refusedOrigin} is not one of ${section}'s release origins, so nothing was fetched from it. ` +
+          `${section}'s release origins: ${allowed.length > 0 ? allowed.join(', ') : 'none'} (the origin of config.json's remotes.${section}, and allowedRemoteOrigins). ` +
+          `To publish from ${outcome.refusedOrigin}, the operator adds it to allowedRemoteOrigins in config.json, which the server reads on every publish: no restart ` +
+          `(an origin there may also serve any section to a visit that asks for it with ?remote.<section>=)`;
+        await store.audit.record({ actor: actor.name, action: 'publish-refused', section, detail: `${input.manifestUrl}: ${outcome.refusedOrigin} is not one of ${section}'s release origins` });
+        throw new HttpRefusal(422, error, { origin: outcome.refusedOrigin, allowedOrigins: allowed, checks: outcome.checks });
+      }
+      if (!outcome.ok || !outcome.manifest) {
+        context.publishes.refused(actor.name);
+        const failed = outcome.checks.filter((check) => !check.ok);
+        const detail = failed.map((check) => `${check.name}: ${check.detail}`).join('; ');
+        await store.audit.record({ actor: actor.name, action: 'publish-refused', section, detail: `${input.manifestUrl}: ${detail || 'the checks gave no manifest'}` });
+        throw new HttpRefusal(422, refusalSummary(outcome.checks), { checks: outcome.checks });
+      }
+      const { release, created } = await store.releases.publish({
+        section,
+        manifestUrl: input.manifestUrl,
+        ...outcome.manifest,
+        createdBy: actor.name,
+        note: input.note ?? null,
+        checks: outcome.checks,
+      });
+      const { checks: _checks, broken, ...shown } = release;
+      return answer(reply, publish, created ? 201 : 200, broken ? { ...shown, broken } : shown);
+    },
+  });
+
+  app.route({
+    ...declared(list),
+    handler: async (request, reply) => answer(reply, list, 200, await store.releases.list({ sections: context.sectionsToShow(context.actorOf(request), request.query.section) })),
+  });
+
+  app.route({
+    ...declared(preview),
+    handler: async (request, reply) => {
+      const actor = context.actorOf(request);
+      const { id } = request.params;
+      const release = await store.releases.get(id);
+      if (!release) throw new HttpRefusal(404, `no release ${id}`);
+      context.needSection(actor, release.section);
+      const expiresAt = new Date(Date.now() + (request.body.expiresIn ?? DEFAULT_PREVIEW_SECONDS) * 1000);
+      // Whole seconds, as the token carries it.
+      expiresAt.setMilliseconds(0);
+      const url = previewUrl(options.publicUrl, signPreview(await store.previewSecret(), { release: release.id, expiresAt }));
+      await store.audit.record({ actor: actor.name, action: 'preview', section: release.section, release: release.id, detail: `a preview link until ${expiresAt.toISOString()}` });
+      return answer(reply, preview, 201, { url, expiresAt: expiresAt.toISOString() });
+    },
+  });
+  done();
+};

@@ -1,0 +1,82 @@
+import type { z } from 'zod';
+import type { SectionId } from '@portico/contract/sections';
+import { noVisits, type HealthSource, type ReleaseHealth } from '../release';
+import type { CanaryCounts } from '../canary/canary-counts';
+import type { ReleaseStore } from '../store/release-store';
+import type { SectionState } from '../store/section-states';
+import { DEFAULT_HEALTH_WINDOW_HOURS, type judgedSchema, type shownSectionSchema } from './control-contract';
+
+/** A section as `GET /api/sections` and the canary routes answer it. */
+export type ShownSection = z.input<typeof shownSectionSchema>;
+
+export interface SectionAnswersOptions {
+  store: ReleaseStore;
+  /** Each release's health from the visit reports; none: every section's `health` is `{}`. */
+  health?: HealthSource;
+  /** Each section's URL in the operator's config.json. */
+  configuredRemotes?: () => Promise<Partial<Record<SectionId, string>>>;
+  log: (line: string) => void;
+}
+
+/**
+ * Each section's state as `GET /api/sections` answers it (and the canary
+ * routes, for theirs): the store's state, the releases' health, what the
+ * canary's judge reads, and the section's URL in config.json.
+ */
+export async function sectionAnswers(options: SectionAnswersOptions, sections: readonly SectionId[], hours = DEFAULT_HEALTH_WINDOW_HOURS): Promise<Partial<Record<SectionId, ShownSection>>> {
+  const { store, log } = options;
+  // One section (a canary route's answer): only its state is read.
+  const only = sections.length === 1 ? sections[0] : undefined;
+  const [states, configured] = await Promise.all([store.releases.sectionStates(only), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
+  // The health failing must not fail the answer: a canary route answers after its change is committed.
+  const healths = await Promise.all(
+    sections.map((section) =>
+      healthOf(options, section, states[section], hours).then(
+        ({ health, since }) => ({ health, healthSince: since.toISOString() }),
+        (error: unknown) => {
+          log(`control: the health of ${section}'s releases cannot be read: ${(error as Error).message}`);
+          return { health: {}, healthError: `the health of the releases cannot be read now: ${(error as Error).message}` };
+        },
+      ),
+    ),
+  );
+  const judged = await Promise.all(sections.map((section) => judgedOf(options, section, states[section])));
+  const answer: Partial<Record<SectionId, ShownSection>> = {};
+  sections.forEach((section, index) => {
+    const configuredUrl = (configured as Partial<Record<SectionId, string>>)[section];
+    answer[section] = { ...states[section], ...healths[index]!, ...judged[index], ...(configuredUrl ? { configured: configuredUrl } : {}) };
+  });
+  return answer;
+}
+
+/**
+ * While a canary runs, what its judge reads of both releases, by id: the
+ * networks their counted visits came from, and what the servers saw
+ * themselves (render failures, set aside, 5xx of /api/contact, broken).
+ * `health` shows every valid visit; this is what the judge bounds.
+ */
+async function judgedOf({ store, log }: SectionAnswersOptions, section: SectionId, state: SectionState): Promise<{ judged?: Record<string, z.input<typeof judgedSchema>> }> {
+  if (!state.canary || !state.candidate || !state.active) return {};
+  try {
+    const counts = await store.canaries.counts({ id: state.canary.id, release: state.candidate }, state.active.id);
+    const side = ({ networks, signals }: CanaryCounts['active']) => ({ networks: networks.filter((network) => network.visits > 0).length, ...signals });
+    return { judged: { [state.active.id]: side(counts.active), [state.candidate.id]: side(counts.candidate) } };
+  } catch (error) {
+    log(`control: what the judge reads of ${section}'s canary cannot be read: ${(error as Error).message}`);
+    return {};
+  }
+}
+
+/**
+ * The health of the section's active release and its candidate, by id:
+ * while a canary runs over its window (since it started), the one the
+ * judge compares, else over the last `hours`. A release with no visits
+ * reported shows zeros.
+ */
+async function healthOf({ health }: SectionAnswersOptions, section: SectionId, state: SectionState, hours: number): Promise<{ health: Record<string, ReleaseHealth>; since: Date }> {
+  const ids = [state.active?.id, state.candidate?.id].filter((id): id is string => id !== undefined);
+  const since = state.canary ? new Date(state.canary.startedAt) : new Date(Date.now() - hours * 3_600_000);
+  if (!health || ids.length === 0) return { health: {}, since };
+  const found = await health(section, ids, since);
+  return { health: Object.fromEntries(ids.map((id) => [id, found[id] ?? noVisits()])), since };
+}

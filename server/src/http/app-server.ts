@@ -1,0 +1,80 @@
+import { createServer, type Server } from 'node:http';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { answerClientError } from '@portico/platform/http';
+import { applyTimeouts, TIMEOUT_CHECK_MS, type ConnectionCap, type ClientLimits } from '../client-limits';
+import { guardRoutes } from '../guard';
+import { sendPlain } from '../plain-answer';
+import { hostAllowed, visitorOf, type HostRule } from '../request-origin';
+import { STRICT_TRANSPORT_SECURITY } from '../security-headers';
+import { requestTarget } from '../static-files';
+
+export interface AppServerOptions {
+  hosts: readonly HostRule[];
+  trustProxy: boolean;
+  limits: ClientLimits;
+  /** The per-client connection cap over the four ports (none behind a trusted proxy). */
+  cap?: ConnectionCap;
+  log: (line: string) => void;
+}
+
+export interface AppServer {
+  app: FastifyInstance;
+  /** Its own http.Server (Fastify's serverFactory): the timeouts, the connection cap and the listen are the server's. */
+  server: Server;
+}
+
+/**
+ * One port of the page server: a Fastify app on an http.Server of its own,
+ * with the defences every port has before any route runs. Node's timeouts
+ * and the per-client cap hold slow and many clients; what Node's parser
+ * refuses is answered with our headers; a malformed target (`//`, `//a:x`,
+ * broken percent-encoding) or a Host this server is not answers 400; a
+ * route that throws answers 500 and is logged (guardRoutes). The app's
+ * routes are added by its plugins (./plugins).
+ */
+export function appServer(options: AppServerOptions): AppServer {
+  const { hosts, trustProxy, log } = options;
+  let server: Server | undefined;
+  const app = Fastify({
+    serverFactory: (handler) => (server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, handler)),
+    clientErrorHandler: answerClientError,
+    // The router's own refusal of a target it cannot decode.
+    frameworkErrors: (_error, _request, reply) => void sendPlain(reply, 400, 'Bad request: malformed URL'),
+    // Stopping closes every connection at once (startPortico's close), as before any route existed.
+    return503OnClosing: false,
+    rewriteUrl: (req) => literalPath(req.url ?? '/'),
+  });
+  applyTimeouts(server!, options.limits);
+  options.cap?.watch(server!);
+  guardRoutes(app, log);
+
+  // What a client can get wrong about the request itself is answered before any route: every app, every path, every method.
+  app.addHook('onRequest', (request, reply, done) => {
+    const req = request.raw;
+    // Routed by its literal spelling (literalPath); the routes read it as the client sent it.
+    req.url = request.originalUrl;
+    if (requestTarget(req.url) === undefined) return void sendPlain(reply, 400, 'Bad request: malformed URL');
+    const visitor = visitorOf(req, { trustProxy });
+    if (!hostAllowed(hosts, visitor, { localPort: req.socket.localPort, trustProxy })) return void sendPlain(reply, 400, 'Bad request: unknown host');
+    if (visitor.protocol === 'https') reply.raw.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+    done();
+  });
+  return { app, server: server! };
+}
+
+/**
+ * The router decodes a path before it matches it (`/config%2Ejson` is
+ * `/config.json` to it, and `#` ends a path); a route answers only the
+ * spelling it names, as every file is found only under the exact name it was
+ * built with. So a path holding `%` or `#` reaches the router with those
+ * escaped, which it matches as written: never a named route, only a
+ * wildcard one (the files, `/api/`). A malformed target is left as it is,
+ * for the 400. The route reads the URL as the client sent it (the app's
+ * first hook puts it back).
+ */
+export function literalPath(url: string): string {
+  const query = url.indexOf('?');
+  const pathname = query === -1 ? url : url.slice(0, query);
+  if (!/[%#]/.test(pathname) || requestTarget(url) === undefined) return url;
+  return pathname.replace(/%/g, '%25').replace(/#/g, '%23') + (query === -1 ? '' : url.slice(query));
+}

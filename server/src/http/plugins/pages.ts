@@ -1,0 +1,32 @@
+import type { FastifyPluginCallback } from 'fastify';
+import { rawRoute } from '../../guard';
+import type { ServerRendering } from '../../ssr/server-rendering';
+import { requestTarget, type Handler } from '../../static-files';
+import type { HostSite } from '../host-site';
+import { answerNotFound } from './app-files';
+
+export interface PagesOptions {
+  site: HostSite;
+  /** The page rendered on the server; none: the built index.html (PORTICO_SSR=0). */
+  rendering: ServerRendering | undefined;
+  /** The host's dist/: the client-rendered index.html, when the page is not rendered. */
+  files: Handler;
+  log: (line: string) => void;
+}
+
+/**
+ * The page, `/` and `/index.html`: server-rendered (the pipeline of
+ * server/src/ssr keeps its raw `handle(req, res, fallback)`), or the built
+ * index.html. Each answer counts for the releases its visitor is served
+ * (the beacon's visit ids).
+ */
+export const pages: FastifyPluginCallback<PagesOptions> = (app, { site, rendering, files, log }, done) => {
+  const notFound = (req: Parameters<Handler>[0], res: Parameters<Handler>[1]) => answerNotFound(req, res, (asked, search) => site.pageHeaders(asked, search));
+  const page = rawRoute(async (req, res) => {
+    site.countPage(req, requestTarget(req.url)!.search);
+    const builtPage = () => files(req, res, () => notFound(req, res));
+    await (rendering ? rendering.handle(req, res, builtPage) : builtPage());
+  }, log);
+  for (const url of ['/', '/index.html']) app.route({ method: ['GET', 'HEAD'], url, exposeHeadRoute: false, handler: page });
+  done();
+};
