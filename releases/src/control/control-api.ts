@@ -15,7 +15,7 @@ import {
   zodValidatorCompiler,
   type ApiRoute,
 } from '@portico/platform/http';
-import type { HealthSource, PublishChecks } from '../release';
+import type { HealthSeriesSource, HealthSource, PublishChecks } from '../release';
 import { ReleaseError } from '../store/release-error';
 import type { ReleaseStore } from '../store/release-store';
 import { CONTROL_API, CONTROL_BODY_LIMIT } from './control-contract';
@@ -28,6 +28,9 @@ import { configReportRoutes } from './routes/config';
 import { messageRoutes } from './routes/messages';
 import { releaseRoutes } from './routes/releases';
 import { sectionRoutes } from './routes/sections';
+import { startConsoleEvents } from './console-events';
+import { consoleRoutes } from './routes/console';
+import { eventRoutes } from './routes/events';
 import { sessionAreaRoutes } from './routes/session';
 import { tokenRoutes } from './routes/tokens';
 
@@ -56,6 +59,8 @@ export interface ControlApiOptions {
   refusedPublishes?: { max: number; windowMs: number };
   /** Each release's health from the visit reports (HealthStore.health); without it every section's `health` is `{}`. */
   health?: HealthSource;
+  /** The same hour by hour (HealthStore.series), for a section's charts; without it every series is empty. */
+  healthSeries?: HealthSeriesSource;
   /** What the config.json being served gets wrong and lacks (`GET /api/config`); without it that route answers 503. */
   configReport?: () => Promise<{ problems: { field: string; message: string }[]; warnings: { field: string; message: string }[] }>;
 }
@@ -80,6 +85,7 @@ const AREAS: readonly FastifyPluginCallback<{ context: ControlContext }>[] = [
   configReportRoutes,
   messageRoutes,
   sessionAreaRoutes,
+  consoleRoutes,
 ];
 
 const STATUS_OF: Record<ReleaseError['kind'], number> = { 'not-found': 404, conflict: 409, invalid: 400 };
@@ -230,7 +236,8 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   app.addContentTypeParser('*', jsonBody);
   guard(app, log);
   app.addHook('onRequest', authenticate(context, context.failedAuth));
-  for (const area of AREAS) await app.register(area, { context });
+  const events = await startConsoleEvents(options.store.db, { withMessages: options.messages !== undefined });
+  for (const area of [...AREAS, eventRoutes(() => events)]) await app.register(area, { context });
   await app.ready();
 
   const address = await listenOn(app.server, {
@@ -243,6 +250,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     port: address.port,
     url: urlOf(address),
     async close() {
+      await events.close();
       await closeNow(app.server);
       await app.close();
       await context.publishes.close();

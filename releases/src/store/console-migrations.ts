@@ -1,4 +1,4 @@
-import { applyMigrations, type Database } from '@portico/platform/database';
+import { applyMigrations, CONSOLE_NOTIFY_FUNCTION, type Database } from '@portico/platform/database';
 
 /**
  * The operator console's schema (docs/console.md): a plan of its own beside
@@ -56,9 +56,23 @@ const STEPS: readonly string[] = [
   );
   CREATE INDEX console_alerts_due ON console_alerts (next_attempt_at) WHERE delivered_at IS NULL;
 
-  -- The audit's filters.
-  CREATE INDEX release_audit_actor ON release_audit (actor, seq);
-  CREATE INDEX release_audit_action ON release_audit (action, seq);
+  -- The audit's pages (newest first, a cursor of at and seq) and filters.
+  CREATE INDEX release_audit_page ON release_audit (at DESC, seq DESC);
+  CREATE INDEX release_audit_actor ON release_audit (actor, at DESC);
+  CREATE INDEX release_audit_action ON release_audit (action, at DESC);
+
+  -- What the console shows, said on CONSOLE_CHANNEL whoever changes it.
+  ${CONSOLE_NOTIFY_FUNCTION}
+  CREATE TRIGGER console_releases AFTER INSERT OR UPDATE OR DELETE ON releases FOR EACH ROW EXECUTE FUNCTION console_notify('releases', 'section');
+  CREATE TRIGGER console_sections AFTER INSERT OR UPDATE OR DELETE ON release_sections FOR EACH ROW EXECUTE FUNCTION console_notify('sections', 'section');
+  CREATE TRIGGER console_canaries AFTER INSERT OR UPDATE OR DELETE ON release_canaries FOR EACH ROW EXECUTE FUNCTION console_notify('sections', 'section');
+  CREATE TRIGGER console_audit AFTER INSERT ON release_audit FOR EACH ROW EXECUTE FUNCTION console_notify('audit', 'section');
+  CREATE TRIGGER console_tokens AFTER INSERT OR UPDATE ON release_tokens FOR EACH STATEMENT EXECUTE FUNCTION console_notify('tokens');
+  -- A server's heartbeat says something only when what it serves changes, or it comes or goes.
+  CREATE TRIGGER console_servers_come_go AFTER INSERT OR DELETE ON console_servers FOR EACH STATEMENT EXECUTE FUNCTION console_notify('servers');
+  CREATE TRIGGER console_servers_serve AFTER UPDATE ON console_servers FOR EACH ROW WHEN (OLD.releases IS DISTINCT FROM NEW.releases) EXECUTE FUNCTION console_notify('servers');
+  CREATE TRIGGER console_alert_settings AFTER INSERT OR UPDATE ON console_alert_settings FOR EACH STATEMENT EXECUTE FUNCTION console_notify('alerts');
+  CREATE TRIGGER console_alerts AFTER INSERT OR UPDATE ON console_alerts FOR EACH STATEMENT EXECUTE FUNCTION console_notify('alerts');
   `,
 ];
 

@@ -99,6 +99,17 @@ export class ConsoleSessions {
     return { actor, csrf: await this.csrfOf(id), expiresAt, idleExpiresAt: new Date(Math.min(now + this.lifetimes.idleMs, expiresAt.getTime())) };
   }
 
+  /** Whether the session with id `id` is still live, without moving its idle lifetime on (a stream held open is not a request). */
+  async live(id: string): Promise<boolean> {
+    const now = this.now();
+    const [row] = await this.db.query<{ token_hash: string; last_seen_at: Date | string; expires_at: Date | string }>(
+      'SELECT token_hash, last_seen_at, expires_at FROM console_sessions WHERE id_hash = $1',
+      [hex(id)],
+    );
+    if (!row || now >= new Date(row.expires_at).getTime() || now >= new Date(row.last_seen_at).getTime() + this.lifetimes.idleMs) return false;
+    return (await this.tokens.authenticateHash(row.token_hash)) !== undefined;
+  }
+
   /** Ends the session with id `id`, on every server. */
   async end(id: string): Promise<void> {
     await this.db.query('DELETE FROM console_sessions WHERE id_hash = $1', [hex(id)]);

@@ -7,6 +7,8 @@ import { AuditLog } from './audit-log';
 import { Canaries } from './canaries';
 import { migrateCanaries } from './canary-migrations';
 import { migrateConsole } from './console-migrations';
+import { AlertSettings } from './alert-settings';
+import { ConsoleServers } from './console-servers';
 import { ConsoleSessions, type SessionLifetimes } from './console-sessions';
 import { migrateReleases } from './release-migrations';
 import { watchReleases, type ReleaseWatch } from './release-watch';
@@ -41,6 +43,8 @@ export class ReleaseStore {
   readonly tokens: Tokens;
   readonly ownerToken: OwnerToken;
   readonly sessions: ConsoleSessions;
+  readonly servers: ConsoleServers;
+  readonly alertSettings: AlertSettings;
   private readonly secrets = new Map<string, Promise<Buffer>>();
 
   private constructor(
@@ -53,6 +57,8 @@ export class ReleaseStore {
     this.audit = new AuditLog(db);
     this.tokens = new Tokens(db, options.environmentToken);
     this.ownerToken = new OwnerToken(db, options.environmentToken);
+    this.servers = new ConsoleServers(db);
+    this.alertSettings = new AlertSettings(db);
     this.sessions = new ConsoleSessions(db, this.tokens, options.sessionLifetimes ?? SESSION_LIFETIMES, () => this.sharedSecret('console-csrf-secret'), options.now);
   }
 
