@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { contactSettings } from '../settings';
 import { describeMessage, listLine, toCsv, toJson } from './export-format';
 import { openMessagesAccess } from './messages-access';
-import { terminalText } from './terminal-text';
+import { terminalText } from '@portico/platform/command-line';
 
 export const USAGE = `npm run messages -- <command>
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { terminalText } from '@portico/messages';
+import { terminalText } from '@portico/platform/command-line';
 import { controlToken, controlUrl } from '@portico/platform/control-address';
 import { dataFolder, type Whereabouts } from '@portico/platform/data-folder';
 import { SettingsError } from '@portico/platform/settings-error';
