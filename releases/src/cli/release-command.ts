@@ -20,7 +20,7 @@ import {
   scopeSchema,
 } from '../control/control-contract';
 import { notRun, type CheckResult, type Scope } from '../release';
-import { auditTable, buildOf, named, printable, statusTable, switched, table, when } from './release-output';
+import { alertsTable, auditTable, buildOf, named, printable, statusTable, switched, table, when, type AlertSettings } from './release-output';
 
 const { minVisits, maxFailureDelta, maxSlowdown, minNetworks, maxNetworkShare } = CANARY_DEFAULTS;
 const inHours = (seconds: number) => `${seconds / 3600} h`;
@@ -315,13 +315,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     }
     case 'alerts': {
       const [action] = take(1, 1, 'show or set');
-      const show = (settings: { webhookUrl: string | null; email: string | null; failureRateThreshold: number | null }) =>
-        out(
-          table([
-            ['WEBHOOK', 'EMAIL', 'FAILURE RATE'],
-            [settings.webhookUrl ?? 'none', settings.email ?? 'none', settings.failureRateThreshold === null ? 'none' : String(settings.failureRateThreshold)],
-          ]),
-        );
+      const show = (settings: AlertSettings) => out(alertsTable(settings));
       if (action === 'show') return show(await control(context).call(CONTROL_API.alerts.show, {}));
       if (action !== 'set') throw new UsageError(`alerts ${action}: show or set`);
       const cleared = (text: string) => (text === 'none' ? null : text);
