@@ -20,7 +20,7 @@ import {
   scopeSchema,
 } from '../control/control-contract';
 import { notRun, type CheckResult, type Scope } from '../release';
-import { auditTable, buildOf, named, printable, statusTable, switched, table, when } from './release-output';
+import { alertsTable, auditTable, buildOf, named, printable, statusTable, switched, table, when, type AlertSettings } from './release-output';
 
 const { minVisits, maxFailureDelta, maxSlowdown, minNetworks, maxNetworkShare } = CANARY_DEFAULTS;
 const inHours = (seconds: number) => `${seconds / 3600} h`;
@@ -47,6 +47,10 @@ export const USAGE = `npm run release -- <command>
   token create <name> [--section S] [--scope X]   a new token, shown once (--scope: releases, messages,
                                                   section:<id>; repeatable; default: the section's, else releases)
   token revoke <name>                             revokes a token
+  alerts show                                     where alerts go, and the failure rate that raises one
+  alerts set [--webhook URL] [--email ADDRESS]    changes what it names ("none" clears it): a broken release, a set-aside
+             [--failure-rate F]                   build, an automatic rollback, a canary decided, an active release's
+                                                  failure rate at F (0-1) for an hour without a canary
 
 The control API is PORTICO_CONTROL_URL (default http://127.0.0.1:${DEFAULT_PORT + CONTROL_PORT_OFFSET}, or
 PORT+${CONTROL_PORT_OFFSET}); the token is PORTICO_TOKEN, else the owner token the server wrote to
@@ -178,6 +182,9 @@ function commandLine(args: string[]) {
         'promote-after': { type: 'string' },
         'min-networks': { type: 'string' },
         'max-network-share': { type: 'string' },
+        webhook: { type: 'string' },
+        email: { type: 'string' },
+        'failure-rate': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -305,6 +312,20 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
         return;
       }
       throw new UsageError(`token ${action}: create or revoke`);
+    }
+    case 'alerts': {
+      const [action] = take(1, 1, 'show or set');
+      const show = (settings: AlertSettings) => out(alertsTable(settings));
+      if (action === 'show') return show(await control(context).call(CONTROL_API.alerts.show, {}));
+      if (action !== 'set') throw new UsageError(`alerts ${action}: show or set`);
+      const cleared = (text: string) => (text === 'none' ? null : text);
+      const body = {
+        ...(values.webhook === undefined ? {} : { webhookUrl: cleared(values.webhook) }),
+        ...(values.email === undefined ? {} : { email: cleared(values.email) }),
+        ...(values['failure-rate'] === undefined ? {} : { failureRateThreshold: values['failure-rate'] === 'none' ? null : Number(values['failure-rate']) }),
+      };
+      if (Object.keys(body).length === 0) throw new UsageError('alerts set: --webhook, --email or --failure-rate');
+      return show(await control(context).call(CONTROL_API.alerts.set, { body }));
     }
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);

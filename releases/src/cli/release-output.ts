@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { SectionId } from '@portico/contract/sections';
 import { terminalText } from '@portico/platform/command-line';
 import type { AnswerOf } from '@portico/platform/api';
-import type { CONTROL_API, judgedSchema, shownReleaseSchema } from '../control/control-contract';
+import type { alertSettingsSchema, CONTROL_API, judgedSchema, shownReleaseSchema } from '../control/control-contract';
 import type { ReleaseHealth } from '../release';
 
 // What `npm run release` prints of the control API's answers: tables and
@@ -116,5 +116,15 @@ export function auditTable(entries: AnswerOf<typeof CONTROL_API.audit.list>): st
       entry.from ?? '',
       entry.detail,
     ]),
+  ]);
+}
+
+/** Where alerts go, as `alerts show` and `alerts set` print it. */
+export type AlertSettings = z.output<typeof alertSettingsSchema>;
+export function alertsTable(settings: AlertSettings): string {
+  const none = (value: string | number | null) => (value === null ? 'none' : printable(String(value)));
+  return table([
+    ['WEBHOOK', 'EMAIL', 'FAILURE RATE'],
+    [none(settings.webhookUrl), none(settings.email), none(settings.failureRateThreshold)],
   ]);
 }

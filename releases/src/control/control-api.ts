@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyPluginCallback, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { SectionId } from '@portico/contract/sections';
 import type { ContactService } from '@portico/messages';
@@ -7,6 +7,8 @@ import {
   BODY_TIME_MS,
   closeNow,
   HttpRefusal,
+  CSRF_HEADER,
+  PLAIN_HEADERS,
   jsonSerializerCompiler,
   listenOn,
   textBodyParser,
@@ -14,18 +16,23 @@ import {
   zodValidatorCompiler,
   type ApiRoute,
 } from '@portico/platform/http';
-import type { HealthSource, PublishChecks } from '../release';
+import type { HealthSeriesSource, HealthSource, PublishChecks } from '../release';
 import { ReleaseError } from '../store/release-error';
 import type { ReleaseStore } from '../store/release-store';
 import { CONTROL_API, CONTROL_BODY_LIMIT } from './control-contract';
 import { ControlContext, sendControl } from './control-context';
-import { FailedAuthLimit } from './failed-auth-limit';
+import { clearedSessionCookie, foreignOrigin, isSignIn, reachedOverHttps, sessionCookieOf, sessionRequest } from './console-session-auth';
+import type { FailedAuthLimit } from './failed-auth-limit';
 import { auditLogRoutes } from './routes/audit';
 import { canaryRoutes } from './routes/canaries';
 import { configReportRoutes } from './routes/config';
 import { messageRoutes } from './routes/messages';
 import { releaseRoutes } from './routes/releases';
 import { sectionRoutes } from './routes/sections';
+import { startConsoleEvents } from './console-events';
+import { consoleRoutes } from './routes/console';
+import { eventRoutes } from './routes/events';
+import { sessionAreaRoutes } from './routes/session';
 import { tokenRoutes } from './routes/tokens';
 
 export { CONTROL_BODY_LIMIT, DEFAULT_HEALTH_WINDOW_HOURS } from './control-contract';
@@ -53,6 +60,14 @@ export interface ControlApiOptions {
   refusedPublishes?: { max: number; windowMs: number };
   /** Each release's health from the visit reports (HealthStore.health); without it every section's `health` is `{}`. */
   health?: HealthSource;
+  /** The same hour by hour (HealthStore.series), for a section's charts; without it every series is empty. */
+  healthSeries?: HealthSeriesSource;
+  /**
+   * The operator console's files at `/` (every path outside /api/): answers
+   * one and resolves true, or false when it has none (404). Without it the
+   * control port answers 404 there.
+   */
+  console?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** What the config.json being served gets wrong and lacks (`GET /api/config`); without it that route answers 503. */
   configReport?: () => Promise<{ problems: { field: string; message: string }[]; warnings: { field: string; message: string }[] }>;
 }
@@ -68,21 +83,34 @@ export interface ControlApi {
  * routes from the contract (control-contract.ts). A new area (the console's
  * sessions, its live updates) is one more plugin here.
  */
-const AREAS: readonly FastifyPluginCallback<{ context: ControlContext }>[] = [releaseRoutes, sectionRoutes, canaryRoutes, auditLogRoutes, tokenRoutes, configReportRoutes, messageRoutes];
+const AREAS: readonly FastifyPluginCallback<{ context: ControlContext }>[] = [
+  releaseRoutes,
+  sectionRoutes,
+  canaryRoutes,
+  auditLogRoutes,
+  tokenRoutes,
+  configReportRoutes,
+  messageRoutes,
+  sessionAreaRoutes,
+  consoleRoutes,
+];
 
 const STATUS_OF: Record<ReleaseError['kind'], number> = { 'not-found': 404, conflict: 409, invalid: 400 };
 
 /**
- * A browser has no business here (the CLI and CI call this API); refusing
- * what a browser sends, before the token is checked, keeps a web page the
- * operator visits from spending the failed-authentication allowance of the
- * operator's own address. Browsers send Sec-Fetch-Site with every request
+ * A browser is answered only as the operator console (its session, on its
+ * own origin: authenticateConsole); any other is refused before a token is
+ * checked, which keeps a web page the operator visits from spending the
+ * failed-authentication allowance of the operator's own address. Browsers send Sec-Fetch-Site with every request
  * and Origin with most; Node's fetch and curl send neither (Node does send
  * Sec-Fetch-Mode, so that one says nothing).
  */
 function fromBrowser(req: IncomingMessage): boolean {
   return req.headers.origin !== undefined || req.headers['sec-fetch-site'] !== undefined;
 }
+
+/** The API's paths; every other path of the control port is the console's files. */
+const isApiPath = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
 
 /** The path without its query, as the refusals name it. */
 const pathOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://control.invalid').pathname;
@@ -119,7 +147,12 @@ async function jsonBody(request: FastifyRequest, payload: IncomingMessage): Prom
 function authenticate(context: ControlContext, limit: FailedAuthLimit) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const req = request.raw;
-    if (fromBrowser(req)) throw new HttpRefusal(403, 'the control API does not answer browsers');
+    // The console's own files (the not-found handler's): a page and its scripts, nothing of the API.
+    if (request.is404 && !isApiPath(pathOf(req))) return;
+    if (fromBrowser(req) || sessionCookieOf(req) !== undefined || isSignIn(req, pathOf(req))) {
+      await authenticateConsole(context, request);
+      return refuseUnknownPath(request);
+    }
     const address = req.socket.remoteAddress ?? 'unknown';
     const bearer = /^Bearer +(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     if (!bearer) throw new HttpRefusal(401, 'a token is needed: Authorization: Bearer <token>', {}, { 'WWW-Authenticate': 'Bearer' });
@@ -132,13 +165,36 @@ function authenticate(context: ControlContext, limit: FailedAuthLimit) {
       throw new HttpRefusal(401, 'the token is unknown or revoked', {}, { 'WWW-Authenticate': 'Bearer' });
     }
     context.authenticated(request, actor);
-    if (!request.is404) return;
-    const pathname = pathOf(req);
-    const known = PATHS.find(({ pattern }) => pattern.test(pathname));
-    if (!known) throw new HttpRefusal(404, `no such endpoint: ${pathname}`);
     void reply;
-    throw new HttpRefusal(405, `${req.method} is not answered here`, {}, { Allow: known.methods.join(', ') });
+    refuseUnknownPath(request);
   };
+}
+
+/**
+ * A browser: only the console, on its own origin (else 403, whatever it
+ * carries, before anything is read), with its session cookie (401: sign
+ * in) and that session's anti-forgery header (403), the one exception
+ * being sessionRequest's. The sign-in itself is its route's to check.
+ */
+async function authenticateConsole(context: ControlContext, request: FastifyRequest): Promise<void> {
+  const req = request.raw;
+  const foreign = foreignOrigin(req);
+  if (foreign) throw new HttpRefusal(403, `the control API answers no browsers but the console's own page (this request came with ${foreign})`);
+  const asked = sessionRequest(req, pathOf(req));
+  if (asked.signIn) return;
+  const session = await context.store.sessions.touch(asked.cookie, asked.csrf);
+  if (session === 'forged') throw new HttpRefusal(403, `the ${CSRF_HEADER} header is not this session's`);
+  if (!session) throw new HttpRefusal(401, 'the console session has ended: sign in again', {}, { 'Set-Cookie': clearedSessionCookie(reachedOverHttps(req)) });
+  context.authenticatedSession(request, asked.cookie, session);
+}
+
+/** A path no route takes: 405 with `Allow` when another method has it, else 404, its body never read. */
+function refuseUnknownPath(request: FastifyRequest): void {
+  if (!request.is404) return;
+  const pathname = pathOf(request.raw);
+  const known = PATHS.find(({ pattern }) => pattern.test(pathname));
+  if (!known) throw new HttpRefusal(404, `no such endpoint: ${pathname}`);
+  throw new HttpRefusal(405, `${request.raw.method} is not answered here`, {}, { Allow: known.methods.join(', ') });
 }
 
 /** The answer to what a route throws: a refusal in its words, the store's refusals by kind, anything else the database failing (503: nothing changed). */
@@ -155,6 +211,11 @@ function guard(app: FastifyInstance, log: (line: string) => void): void {
     log(`control: ${request.method} ${pathOf(request.raw)} failed: ${(error as Error).message}`);
     return sendControl(reply, 503, { error: 'the release database is unavailable; nothing was changed, try again' }, { 'Retry-After': '5' });
   });
+}
+
+/** A path of the console that is no file of it. */
+function sendPlainNotFound(res: ServerResponse): void {
+  res.writeHead(404, PLAIN_HEADERS).end('Not found\n');
 }
 
 /** A query's parameters as the routes read them: the first of each name, as URLSearchParams.get. */
@@ -191,8 +252,19 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', jsonBody);
   guard(app, log);
-  app.addHook('onRequest', authenticate(context, new FailedAuthLimit(options.failedAuth?.max, options.failedAuth?.windowMs)));
-  for (const area of AREAS) await app.register(area, { context });
+  app.setNotFoundHandler(async (request, reply) => {
+    const { console: consoleFiles } = options;
+    if (consoleFiles && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(pathOf(request.raw))) {
+      reply.hijack();
+      if (await consoleFiles(request.raw, reply.raw)) return;
+      sendPlainNotFound(reply.raw);
+      return;
+    }
+    return sendControl(reply, 404, { error: `no such endpoint: ${pathOf(request.raw)}` });
+  });
+  app.addHook('onRequest', authenticate(context, context.failedAuth));
+  const events = await startConsoleEvents(options.store.db, { withMessages: options.messages !== undefined });
+  for (const area of [...AREAS, eventRoutes(() => events)]) await app.register(area, { context });
   await app.ready();
 
   const address = await listenOn(app.server, {
@@ -205,6 +277,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     port: address.port,
     url: urlOf(address),
     async close() {
+      await events.close();
       await closeNow(app.server);
       await app.close();
       await context.publishes.close();
