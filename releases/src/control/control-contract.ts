@@ -1,9 +1,30 @@
 import { z } from 'zod';
-import { FAILURE_CLASSES } from '@portico/contract/beacon';
-import { SECTION_IDS } from '@portico/contract/sections';
 import { MESSAGE_ACCESS_ACTIONS, messagesRoutes } from '@portico/messages/control-contract';
 import { apiRoute } from '@portico/platform/api';
 import { normalisedManifestUrl } from '../manifest-url';
+import {
+  AUDIT_ACTIONS,
+  auditEntrySchema,
+  configProblemSchema,
+  DEFAULT_AUDIT_LIMIT,
+  DEFAULT_HEALTH_WINDOW_HOURS,
+  listedReleaseSchema,
+  MAX_AUDIT_LIMIT,
+  MAX_HEALTH_WINDOW_HOURS,
+  MAX_PREVIEW_SECONDS,
+  MIN_PREVIEW_SECONDS,
+  note,
+  PREVIEW_SECONDS_RANGE,
+  releaseId,
+  scopeSchema,
+  sectionParams,
+  sectionSchema,
+  sectionSwitchSchema,
+  shownCanarySchema,
+  shownReleaseSchema,
+  shownSectionSchema,
+  wholeQuery,
+} from './control-shapes';
 
 // The control API's contract, declared once (docs/releases.md, "The control
 // API"): each route's method and path, the zod schemas of what it takes and
@@ -11,174 +32,6 @@ import { normalisedManifestUrl } from '../manifest-url';
 // it, the typed client (@portico/platform/api's apiClient) calls it, and
 // `npm run release` and `npm run messages` read its answers through that
 // client. It needs neither Node nor Fastify, so a browser app can import it.
-
-// ---------------------------------------------------------------------------
-// Constants the routes check and the commands' usage text quotes.
-
-/** A request body past this is refused (413): the largest real one, a publish with a note, is well under 2 KB. */
-export const CONTROL_BODY_LIMIT = 16 * 1024;
-
-/** `GET /api/sections` shows each release's health over this many hours unless `?hours=` says otherwise. */
-export const DEFAULT_HEALTH_WINDOW_HOURS = 24;
-/** The longest health window asked for: the health kept by default (30 days). */
-export const MAX_HEALTH_WINDOW_HOURS = 30 * 24;
-
-/** `GET /api/audit` answers this many entries unless `?limit=` says otherwise, and at most MAX_AUDIT_LIMIT. */
-export const DEFAULT_AUDIT_LIMIT = 100;
-export const MAX_AUDIT_LIMIT = 10_000;
-
-/** A preview link lasts this long unless its maker says otherwise: a working day and a night, for a review across time zones. */
-export const DEFAULT_PREVIEW_SECONDS = 24 * 60 * 60;
-/** The shortest a preview link may last: less is gone before it is opened. */
-export const MIN_PREVIEW_SECONDS = 60;
-/** The longest a preview link may last: a link is a capability, and one that never expires is a second production. */
-export const MAX_PREVIEW_SECONDS = 30 * 24 * 60 * 60;
-/** What a preview's lifetime may be, in the words of every refusal (the control API's, the command's). */
-export const PREVIEW_SECONDS_RANGE = `a whole number of seconds from ${MIN_PREVIEW_SECONDS} (1 minute) to ${MAX_PREVIEW_SECONDS} (30 days)`;
-
-/** A canary's thresholds when its start names none (docs/releases.md, "Canaries"). */
-export const CANARY_DEFAULTS = { minVisits: 50, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, minNetworks: 5, maxNetworkShare: 0.2 } as const;
-
-// ---------------------------------------------------------------------------
-// The shapes the answers are made of.
-
-export const sectionSchema = z.enum(SECTION_IDS);
-
-export const RELEASE_STATES = ['active', 'candidate', 'previous', 'available', 'broken'] as const;
-
-/** What a token may do: every section's releases, the contact messages, or one section's releases. */
-export const scopeSchema = z.union([z.literal('releases'), z.literal('messages'), z.templateLiteral(['section:', sectionSchema])], {
-  error: 'a scope is releases, messages or section:<section>',
-});
-
-export const AUDIT_ACTIONS = ['publish', 'publish-refused', 'activate', 'rollback', 'preview', 'canary', 'promote', 'abort', 'auto-rollback', 'token', 'broken', 'set-aside', 'alerts'] as const;
-
-/** One check a publish ran, in words. */
-export const checkResultSchema = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
-
-/** An immutable, checked build of one section. */
-export const releaseSchema = z.object({
-  /** `<section>-<n>`: readable, typed on the command line. */
-  id: z.string(),
-  section: sectionSchema,
-  manifestUrl: z.string(),
-  /** `sha384-…` of the manifest's exact bytes, computed by the server. */
-  integrity: z.string(),
-  version: z.string(),
-  buildId: z.string(),
-  /** ISO 8601. */
-  createdAt: z.string(),
-  /** The publishing token's name. */
-  createdBy: z.string(),
-  note: z.string().nullable(),
-});
-
-/** When and why a release was found broken (or its build set aside on a server). */
-export const brokenMarkSchema = z.object({ at: z.string(), detail: z.string() });
-/** A release as the control API shows it: `broken` only when it is. */
-export const shownReleaseSchema = releaseSchema.extend({ broken: brokenMarkSchema.optional() });
-/** A release in a listing, with its state. */
-export const listedReleaseSchema = shownReleaseSchema.extend({ state: z.enum(RELEASE_STATES) });
-/** A section's release as its state shows it: also `setAside` when a server's supervisor gave up on its node build. */
-export const stateReleaseSchema = shownReleaseSchema.extend({ setAside: brokenMarkSchema.optional() });
-
-/** One release's health over a window (visits reported by pages that ran it). */
-export const releaseHealthSchema = z.object({
-  visits: z.number(),
-  failures: z.number(),
-  /** failures / visits; 0 with no visits. */
-  failureRate: z.number(),
-  failuresByClass: z.partialRecord(z.enum(FAILURE_CLASSES), z.number()),
-  /** p75 of the visits that reported it; null when none did. */
-  lcpP75: z.number().nullable(),
-  inpP75: z.number().nullable(),
-  clsP75: z.number().nullable(),
-});
-
-/** What the judge reads of a canary's release beside its health: its networks, and what the servers saw themselves. */
-export const judgedSchema = z.object({ networks: z.number(), renderFailures: z.number(), setAside: z.number(), contactErrors: z.number(), broken: z.string().nullable() });
-
-/** A running canary's thresholds, number and start. */
-export const shownCanarySchema = z.object({
-  id: z.number(),
-  minVisits: z.number(),
-  maxFailureDelta: z.number(),
-  maxSlowdown: z.number(),
-  promoteAfterVisits: z.number().nullable(),
-  minNetworks: z.number(),
-  maxNetworkShare: z.number(),
-  startedAt: z.string(),
-  startedBy: z.string(),
-});
-
-/** A section as `GET /api/sections` and the canary routes answer it (docs/releases.md). */
-export const shownSectionSchema = z.object({
-  active: stateReleaseSchema.nullable(),
-  /** What a rollback without a release would make active; null: config.json's URL. */
-  previous: shownReleaseSchema.nullable(),
-  since: z.string().nullable(),
-  by: z.string().nullable(),
-  candidate: stateReleaseSchema.optional(),
-  percent: z.number().optional(),
-  canary: shownCanarySchema.optional(),
-  health: z.record(z.string(), releaseHealthSchema),
-  healthSince: z.string().optional(),
-  /** Set instead of `healthSince` when the health could not be read (the change was made all the same). */
-  healthError: z.string().optional(),
-  judged: z.record(z.string(), judgedSchema).optional(),
-  /** The section's URL in config.json. */
-  configured: z.string().optional(),
-});
-
-/** The answer to an activation or a rollback: what the section serves now, and where a rollback would take it. */
-export const sectionSwitchSchema = z.object({ section: sectionSchema, active: shownReleaseSchema.nullable(), previous: shownReleaseSchema.nullable() });
-
-export const auditEntrySchema = z.object({
-  at: z.string(),
-  actor: z.string(),
-  action: z.enum([...AUDIT_ACTIONS, ...MESSAGE_ACCESS_ACTIONS]),
-  section: sectionSchema.nullable(),
-  release: z.string().nullable(),
-  /** The release active before, for an activation or a rollback. */
-  from: z.string().nullable(),
-  detail: z.string(),
-  /** Where the next page starts (`?before=`): opaque. */
-  cursor: z.string().optional(),
-});
-
-const configProblemSchema = z.object({ field: z.string(), message: z.string() });
-
-/**
- * What every refusal answers: the reason in words, and what names the
- * fault (`field`; a publish's `checks`, and `origin` and `allowedOrigins`
- * for an origin it may not fetch from).
- */
-export const refusalSchema = z.looseObject({
-  error: z.string(),
-  field: z.string().optional(),
-  checks: z.array(checkResultSchema).optional(),
-  origin: z.string().optional(),
-  allowedOrigins: z.array(z.string()).optional(),
-});
-
-// ---------------------------------------------------------------------------
-// The request bodies and queries; unknown keys in a body are refused, so a
-// typo is an error, not ignored.
-
-const note = z.string().max(1000, 'at most 1000 characters').optional();
-const releaseId = z.string().min(1).max(100);
-/** A query's whole number from 1 to `max`, `fallback` when absent, in the query's words (`hours must be …`). */
-const wholeQuery = (max: number, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((text, context) => {
-      const value = text === undefined ? fallback : Number(text);
-      if (Number.isInteger(value) && value >= 1 && value <= max) return value;
-      context.addIssue({ code: 'custom', message: `must be a whole number from 1 to ${max}` });
-      return z.NEVER;
-    });
-const sectionParams = z.object({ section: z.string() });
 
 // ---------------------------------------------------------------------------
 // The routes, by area. Within a path, the routes are in the order `Allow` names them.
@@ -428,5 +281,6 @@ export const CONTROL_API = {
   alerts: alertsRoutes,
 };
 
+export * from './control-shapes';
 export { messagesRoutes, storedMessageSchema, DEFAULT_MESSAGES_LIMIT, MAX_MESSAGES_LIMIT } from '@portico/messages/control-contract';
 export { CSRF_HEADER } from '@portico/platform/api';
