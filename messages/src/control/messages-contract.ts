@@ -37,12 +37,35 @@ const since = z
   .optional();
 const exportFormat = z.enum(['csv', 'json'], 'is csv or json').optional();
 
+/** `GET /api/messages` answers this many messages unless `?limit=` says otherwise (an export: all of them). */
+export const DEFAULT_MESSAGES_LIMIT = 50;
+export const MAX_MESSAGES_LIMIT = 1000;
+const limit = z
+  .string()
+  .optional()
+  .transform((text, context) => {
+    if (text === undefined) return undefined;
+    const value = Number(text);
+    if (Number.isInteger(value) && value >= 1 && value <= MAX_MESSAGES_LIMIT) return value;
+    context.addIssue({ code: 'custom', message: `must be a whole number from 1 to ${MAX_MESSAGES_LIMIT}` });
+    return z.NEVER;
+  });
+
 /** The messages' routes: the inbox, newest first (for a look or an export), one message, a deletion; each audited. */
 export const messagesRoutes = {
   list: apiRoute({
     method: 'GET',
     path: '/api/messages',
-    query: z.object({ since, export: exportFormat }),
+    query: z.object({
+      since,
+      export: exportFormat,
+      /** Words found in the name, the telephone or the text (each word, any case). */
+      q: z.string().max(200, 'is at most 200 characters').optional(),
+      /** A page: at most this many (the console's inbox); without it, every message. */
+      limit,
+      /** The next page: the messages older than this one (the last id of the page before). */
+      before: z.string().max(100).optional(),
+    }),
     answer: z.array(storedMessageSchema),
   }),
   get: apiRoute({ method: 'GET', path: '/api/messages/:id', params: z.object({ id: z.string() }), answer: storedMessageSchema }),

@@ -40,11 +40,16 @@ type Part<R extends ApiRoute, K extends 'params' | 'query' | 'body'> = R[K] exte
 /** What a call of `route` takes: its path parameters, query and body, each as its schema's input. */
 export type CallInput<R extends ApiRoute> = Part<R, 'params'> & Part<R, 'query'> & Part<R, 'body'>;
 
+/** The header that carries a console session's anti-forgery value: the session cookie counts only with it. */
+export const CSRF_HEADER = 'X-Portico-CSRF';
+
 export interface ApiClientOptions {
-  /** `http://127.0.0.1:8084`, no trailing slash. */
+  /** `http://127.0.0.1:8084`, no trailing slash; `''` in the console, which calls its own origin. */
   base: string;
   /** Sent as `Authorization: Bearer <token>`; none: the request carries no token. */
   token?: string;
+  /** A console session's anti-forgery value (the sign-in's `csrf`), sent as CSRF_HEADER; the browser sends the session cookie itself. */
+  csrf?: string;
 }
 
 export interface CallOptions {
@@ -79,7 +84,7 @@ function queryOf(query: Record<string, unknown> | undefined): string {
  * the route's answer schema, so a caller gets typed values and never casts.
  */
 export function apiClient(options: ApiClientOptions): ApiClient {
-  const { base, token } = options;
+  const { base, token, csrf } = options;
   return {
     base,
     async call(route, input, callOptions = {}) {
@@ -89,7 +94,13 @@ export function apiClient(options: ApiClientOptions): ApiClient {
       try {
         response = await fetch(url, {
           method: route.method,
-          headers: { ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          headers: {
+            ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
+            ...(csrf === undefined ? {} : { [CSRF_HEADER]: csrf }),
+            ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          },
+          // The console's session cookie goes to its own origin only.
+          credentials: 'same-origin',
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: callOptions.timeoutMs === undefined ? undefined : AbortSignal.timeout(callOptions.timeoutMs),
         });

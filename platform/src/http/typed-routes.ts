@@ -9,7 +9,7 @@ import { HttpRefusal } from './json-reply';
  * it (apiClient), so both read the same shapes.
  */
 export interface ApiRoute {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Fastify's pattern: `/api/sections/:section/active`. */
   path: string;
   params?: z.ZodType;

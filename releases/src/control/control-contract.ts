@@ -142,6 +142,8 @@ export const auditEntrySchema = z.object({
   /** The release active before, for an activation or a rollback. */
   from: z.string().nullable(),
   detail: z.string(),
+  /** Where the next page starts (`?before=`): opaque. */
+  cursor: z.string().optional(),
 });
 
 const configProblemSchema = z.object({ field: z.string(), message: z.string() });
@@ -237,16 +239,50 @@ export const canariesRoutes = {
   abort: apiRoute({ method: 'DELETE', path: '/api/sections/:section/canary', params: sectionParams, body: z.strictObject({ note }), answer: shownSectionSchema }),
 };
 
+/** A query's instant: an ISO 8601 date or time, as a Date. */
+const instantQuery = z
+  .string()
+  .refine((text) => !Number.isNaN(new Date(text).getTime()), 'is not a date')
+  .transform((text) => new Date(text))
+  .optional();
+
+/** The audit's filters, the same for a page (`GET /api/audit`) and its CSV (`GET /api/audit.csv`). */
+export const auditQuerySchema = z.object({
+  section: z.string().optional(),
+  /** A token's name (the actor), exactly. */
+  actor: z.string().max(64).optional(),
+  action: z.enum([...AUDIT_ACTIONS, ...MESSAGE_ACCESS_ACTIONS], 'is not an audit action').optional(),
+  /** Entries at or after this instant. */
+  since: instantQuery,
+  /** Entries before this instant. */
+  until: instantQuery,
+  limit: wholeQuery(MAX_AUDIT_LIMIT, DEFAULT_AUDIT_LIMIT),
+  /** The next page: the entries older than this cursor (the last entry's `cursor` of the page before). */
+  before: z.string().max(100).optional(),
+});
+
 export const auditRoutes = {
-  list: apiRoute({
-    method: 'GET',
-    path: '/api/audit',
-    query: z.object({ section: z.string().optional(), limit: wholeQuery(MAX_AUDIT_LIMIT, DEFAULT_AUDIT_LIMIT) }),
-    answer: z.array(auditEntrySchema),
-  }),
+  list: apiRoute({ method: 'GET', path: '/api/audit', query: auditQuerySchema, answer: z.array(auditEntrySchema) }),
 };
 
+/**
+ * The audit as CSV (text/csv, a download), with the page's filters and no
+ * page: every entry they match up to MAX_AUDIT_LIMIT. Not JSON, so not an
+ * apiRoute: the console links to it (`AUDIT_CSV_PATH?section=…`).
+ */
+export const AUDIT_CSV_PATH = '/api/audit.csv';
+
+/** A live token as the tokens' list shows it: never its secret. */
+export const listedTokenSchema = z.object({
+  name: z.string(),
+  section: sectionSchema.nullable(),
+  scopes: z.array(scopeSchema),
+  createdAt: z.string(),
+  createdBy: z.string(),
+});
+
 export const tokensRoutes = {
+  list: apiRoute({ method: 'GET', path: '/api/tokens', answer: z.array(listedTokenSchema) }),
   create: apiRoute({
     method: 'POST',
     path: '/api/tokens',
@@ -260,6 +296,123 @@ export const configRoutes = {
   report: apiRoute({ method: 'GET', path: '/api/config', answer: z.object({ problems: z.array(configProblemSchema), warnings: z.array(configProblemSchema) }) }),
 };
 
+// ---------------------------------------------------------------------------
+// The operator console's areas (docs/console.md): its sessions, what its
+// screens read beside the routes above, and its alerts.
+
+/** Who a session (or a token) is: its token's name and scopes, and the one section it acts on, if one. */
+export const actorSchema = z.object({ name: z.string(), scopes: z.array(scopeSchema), section: sectionSchema.optional() });
+
+/** A console session: who, the anti-forgery value every request sends as X-Portico-CSRF (CSRF_HEADER), and when it ends. */
+export const sessionSchema = z.object({
+  actor: actorSchema,
+  csrf: z.string(),
+  /** ISO 8601: the session ends here unless a request comes before (each request moves it on). */
+  idleExpiresAt: z.string(),
+  /** ISO 8601: the session ends here whatever happens. */
+  expiresAt: z.string(),
+});
+
+/** The session cookie's name. */
+export const SESSION_COOKIE = 'portico_console';
+/** A session ends after this long without a request… */
+export const SESSION_IDLE_SECONDS = 30 * 60;
+/** …and this long after its sign-in, whatever happens. */
+export const SESSION_ABSOLUTE_SECONDS = 12 * 60 * 60;
+
+export const sessionRoutes = {
+  /** Sign-in: the token once, answered with the session cookie (Set-Cookie) and the session. */
+  create: apiRoute({ method: 'POST', path: '/api/session', body: z.strictObject({ token: z.string().min(1).max(200) }), answer: sessionSchema }),
+  /** Who am I: the session (its CSRF value with it; docs/console.md says when the header may be absent). */
+  show: apiRoute({ method: 'GET', path: '/api/session', answer: sessionSchema }),
+  /** Sign-out, on every server. */
+  delete: apiRoute({ method: 'DELETE', path: '/api/session', answer: z.object({ signedOut: z.literal(true) }) }),
+};
+
+/**
+ * `GET /api/events`: Server-Sent Events (text/event-stream), one `change`
+ * event, whose data is a ConsoleEvent's JSON, whenever something the
+ * console shows changes on any server; the console refetches what it names.
+ * Not JSON, so not an apiRoute.
+ */
+export const EVENTS_PATH = '/api/events';
+export const CONSOLE_EVENT_KINDS = ['sections', 'releases', 'audit', 'servers', 'messages', 'alerts'] as const;
+export const consoleEventSchema = z.object({ kind: z.enum(CONSOLE_EVENT_KINDS), section: sectionSchema.optional() });
+export type ConsoleEvent = z.infer<typeof consoleEventSchema>;
+
+/** A server on the database, from its heartbeat. */
+export const serverSchema = z.object({
+  id: z.string(),
+  host: z.string(),
+  port: z.number(),
+  pid: z.number(),
+  startedAt: z.string(),
+  /** The release ids it serves (its sections' active and candidate releases). */
+  releases: z.array(z.string()),
+  lastSeenAt: z.string(),
+});
+
+export const serversRoutes = {
+  list: apiRoute({ method: 'GET', path: '/api/servers', answer: z.array(serverSchema) }),
+};
+
+/** One hour of a release's health; `hour` is its start (ISO 8601). */
+export const healthPointSchema = z.object({
+  hour: z.string(),
+  visits: z.number(),
+  failures: z.number(),
+  failureRate: z.number(),
+  lcpP75: z.number().nullable(),
+  inpP75: z.number().nullable(),
+  clsP75: z.number().nullable(),
+});
+
+/** One release's hourly health: the hours with visits, oldest first. */
+export const releaseSeriesSchema = z.object({ release: z.string(), state: z.enum(['active', 'candidate', 'previous']), points: z.array(healthPointSchema) });
+
+export const healthSeriesRoutes = {
+  series: apiRoute({
+    method: 'GET',
+    path: '/api/sections/:section/health/series',
+    params: sectionParams,
+    query: z.object({ hours: wholeQuery(MAX_HEALTH_WINDOW_HOURS, DEFAULT_HEALTH_WINDOW_HOURS) }),
+    answer: z.object({
+      section: sectionSchema,
+      /** ISO 8601: the window's first hour. */
+      since: z.string(),
+      /** The releases in view (active, candidate, previous), each over the window. */
+      releases: z.array(releaseSeriesSchema),
+      /** A running canary: its thresholds, and both releases' hours since it started. */
+      canary: shownCanarySchema.extend({ releases: z.array(releaseSeriesSchema) }).optional(),
+    }),
+  }),
+};
+
+/** Where the alerts go and when an active release's failure rate raises one; null: none. */
+export const alertSettingsSchema = z.object({
+  webhookUrl: z.string().nullable(),
+  email: z.string().nullable(),
+  /** A failure rate (0 to 1) that, held for an hour by an active release without a canary, raises an alert. */
+  failureRateThreshold: z.number().nullable(),
+});
+
+export const ALERT_KINDS = ['auto-rollback', 'canary-decided', 'broken', 'set-aside', 'failure-rate'] as const;
+
+export const alertsRoutes = {
+  show: apiRoute({ method: 'GET', path: '/api/alerts', answer: alertSettingsSchema }),
+  /** Changes what it names (null clears it), keeps the rest. */
+  set: apiRoute({
+    method: 'PUT',
+    path: '/api/alerts',
+    body: z.strictObject({
+      webhookUrl: z.url({ protocol: /^https?$/, error: 'webhookUrl must be an absolute http(s) URL' }).max(2048).nullable().optional(),
+      email: z.email('email must be an e-mail address').max(254).nullable().optional(),
+      failureRateThreshold: z.number().gt(0, 'failureRateThreshold is above 0').max(1, 'failureRateThreshold is at most 1').nullable().optional(),
+    }),
+    answer: alertSettingsSchema,
+  }),
+};
+
 /** The whole control API, by area. */
 export const CONTROL_API = {
   releases: releasesRoutes,
@@ -269,6 +422,11 @@ export const CONTROL_API = {
   tokens: tokensRoutes,
   config: configRoutes,
   messages: messagesRoutes,
+  session: sessionRoutes,
+  servers: serversRoutes,
+  health: healthSeriesRoutes,
+  alerts: alertsRoutes,
 };
 
-export { messagesRoutes, storedMessageSchema } from '@portico/messages/control-contract';
+export { messagesRoutes, storedMessageSchema, DEFAULT_MESSAGES_LIMIT, MAX_MESSAGES_LIMIT } from '@portico/messages/control-contract';
+export { CSRF_HEADER } from '@portico/platform/api';
