@@ -28,6 +28,7 @@ export interface ConsoleText {
     none: string;
     copy: string;
     copied: string;
+    exported: string;
     previousPage: string;
     nextPage: string;
     page: string;
