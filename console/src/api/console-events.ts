@@ -33,12 +33,13 @@ export function openConsoleEvents(session: ConsoleSession, onSessionOver: (error
     while (!abort.signal.aborted) {
       try {
         const response = await session.fetchText(EVENTS_PATH, { signal: abort.signal });
-        const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+        const reader = response.body!.getReader();
+        const decoder = new TextDecoder();
         let buffer = '';
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
-          buffer += value;
+          buffer += decoder.decode(value, { stream: true });
           let end: number;
           while ((end = buffer.indexOf('\n\n')) >= 0) {
             const block = buffer.slice(0, end);

@@ -47,18 +47,16 @@ function AlertsForm({ settings, action }: AlertsFormProps) {
     );
   };
   return (
-    <>
-        <form onSubmit={save} className="stacked">
-          <label htmlFor="alert-webhook">{t.webhookUrl}</label>
-          <input id="alert-webhook" type="url" value={form.webhookUrl} onChange={(event) => setForm({ ...form, webhookUrl: event.target.value })} />
-          <label htmlFor="alert-email">{t.email}</label>
-          <input id="alert-email" type="email" value={form.email} onChange={(event) => setForm({ ...form, email: event.target.value })} />
-          <label htmlFor="alert-threshold">{t.threshold}</label>
-          <input id="alert-threshold" type="number" min={0.1} max={100} step={0.1} value={form.threshold} onChange={(event) => setForm({ ...form, threshold: event.target.value })} />
-          <button type="submit" className="primary" disabled={action.busy}>
-            {t.save}
-          </button>
-        </form>
-    </>
+    <form onSubmit={save} className="stacked">
+      <label htmlFor="alert-webhook">{t.webhookUrl}</label>
+      <input id="alert-webhook" type="url" value={form.webhookUrl} onChange={(event) => setForm({ ...form, webhookUrl: event.target.value })} />
+      <label htmlFor="alert-email">{t.email}</label>
+      <input id="alert-email" type="email" value={form.email} onChange={(event) => setForm({ ...form, email: event.target.value })} />
+      <label htmlFor="alert-threshold">{t.threshold}</label>
+      <input id="alert-threshold" type="number" min={0.1} max={100} step={0.1} value={form.threshold} onChange={(event) => setForm({ ...form, threshold: event.target.value })} />
+      <button type="submit" className="primary" disabled={action.busy}>
+        {t.save}
+      </button>
+    </form>
   );
 }
