@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { SectionId } from '@portico/contract/sections';
-import type { auditEntrySchema, checkResultSchema, RELEASE_STATES, releaseHealthSchema, releaseSchema, scopeSchema } from './control/control-contract';
+import type { auditEntrySchema, checkResultSchema, healthPointSchema, RELEASE_STATES, releaseHealthSchema, releaseSchema, scopeSchema } from './control/control-contract';
 
 // The release contract: the shapes the control API answers (../docs/releases.md
 // and the product brief's "Releases" table), the store keeps and the server
@@ -114,3 +114,8 @@ export const noVisits = (): ReleaseHealth => ({ visits: 0, failures: 0, failureR
  * `since`, by release id (a release with no visits may be missing).
  */
 export type HealthSource = (section: SectionId, releaseIds: readonly string[], since: Date) => Promise<Record<string, ReleaseHealth>>;
+
+/** One hour of a release's health (the console's charts). */
+export type HealthPoint = z.infer<typeof healthPointSchema>;
+/** Each release's hours with visits since `since`, oldest first (HealthStore.series). */
+export type HealthSeriesSource = (section: SectionId, releaseIds: readonly string[], since: Date) => Promise<Record<string, HealthPoint[]>>;

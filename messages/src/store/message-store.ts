@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ContactMessage, MessageLanguage } from '../contact-message';
-import type { Database, Sql } from '@portico/platform/database';
+import { AUDIT_CURSOR_COLUMNS, auditPageSql, type AuditFilter, type Database, type Sql } from '@portico/platform/database';
 import type { MESSAGE_ACCESS_ACTIONS } from '../control/messages-contract';
 import { migrate } from './migrations';
 
@@ -37,6 +37,9 @@ export type MessageAccessAction = (typeof MESSAGE_ACCESS_ACTIONS)[number];
 /** One entry of the messages' audit log: who, what, which messages (ids only), when. */
 export interface MessageAccessEntry {
   at: string;
+  /** `at` in microseconds since the epoch, and the entry's number: its place for a page's cursor. */
+  atMicros: string;
+  seq: string;
   actor: string;
   action: MessageAccessAction;
   ids: string[];
@@ -45,9 +48,21 @@ export interface MessageAccessEntry {
 }
 
 /** An operator's reads and deletions, each audited under the operator's name in the same transaction. */
+/** Which messages a listing holds, newest first. */
+export interface MessageQuery {
+  /** Received at or after. */
+  since?: Date;
+  /** Words each found in the name, the telephone or the text, any case. */
+  q?: string;
+  /** At most this many (a page). */
+  limit?: number;
+  /** The messages older than this one (the last id of the page before). */
+  before?: string;
+}
+
 export interface OperatorMessages {
-  /** Newest first, since `since` when given; `export` names the format when the list is for an export. */
-  list(options: { since?: Date; export?: 'csv' | 'json' }): Promise<StoredMessage[]>;
+  /** Newest first, as `options` say; `export` names the format when the list is for an export. */
+  list(options: MessageQuery & { export?: 'csv' | 'json' }): Promise<StoredMessage[]>;
   get(id: string): Promise<StoredMessage | undefined>;
   /** Deletes one message (and its delivery record); false when there was none. */
   delete(id: string): Promise<boolean>;
@@ -189,12 +204,17 @@ export class MessageStore {
    * server's own reading (tests, the bench); an operator reads through
    * `operator`, which audits it.
    */
-  async list(options: { since?: Date } = {}, sql: Sql = this.db): Promise<StoredMessage[]> {
+  async list(options: MessageQuery = {}, sql: Sql = this.db): Promise<StoredMessage[]> {
+    // Each word of `q` is in the name, the telephone or the text, any case; `%` and `_` are the words' own.
+    const words = (options.q ?? '').split(/\s+/).filter(Boolean).slice(0, 10).map((word) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     const rows = await sql.query<MessageRow>(
       `SELECT ${MESSAGE_COLUMNS} FROM contact_messages m JOIN contact_outbox o ON o.message_id = m.id
-        WHERE $1::timestamptz IS NULL OR m.received_at >= $1::timestamptz
-        ORDER BY m.received_at DESC, m.id`,
-      [options.since?.toISOString() ?? null],
+        WHERE ($1::timestamptz IS NULL OR m.received_at >= $1::timestamptz)
+          AND NOT EXISTS (SELECT 1 FROM unnest($2::text[]) AS w(pattern) WHERE NOT (m.name ILIKE w.pattern OR m.telephone ILIKE w.pattern OR m.message ILIKE w.pattern))
+          AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM contact_messages b WHERE b.id::text = $3 AND (m.received_at < b.received_at OR (m.received_at = b.received_at AND m.id > b.id))))
+        ORDER BY m.received_at DESC, m.id
+        ${options.limit === undefined ? '' : 'LIMIT $4'}`,
+      [options.since?.toISOString() ?? null, words, options.before ?? null, ...(options.limit === undefined ? [] : [options.limit])],
     );
     return rows.map(toMessage);
   }
@@ -226,7 +246,8 @@ export class MessageStore {
       list: (options) =>
         audited(async (sql) => {
           const messages = await this.list(options, sql);
-          const since = options.since ? ` received since ${options.since.toISOString()}` : '';
+          // What was asked, never the search's words: those may be a person's name.
+          const since = `${options.since ? ` received since ${options.since.toISOString()}` : ''}${options.q ? ' found by a search' : ''}`;
           return options.export
             ? { result: messages, action: 'message-export', ids: messages.map((message) => message.id), detail: `exported ${messages.length} message(s)${since} as ${options.export}` }
             : { result: messages, action: 'message-read', ids: messages.map((message) => message.id), detail: `listed ${messages.length} message(s)${since}` };
@@ -245,13 +266,15 @@ export class MessageStore {
   }
 
   /** The messages' audit log, newest first: who read, exported or deleted which messages. */
-  async accessLog(options: { limit?: number } = {}): Promise<MessageAccessEntry[]> {
-    const limit = Math.max(1, Math.min(options.limit ?? 100, 10_000));
-    const rows = await this.db.query<{ at: Date | string; actor: string; action: MessageAccessAction; message_ids: string[]; detail: string }>(
-      'SELECT at, actor, action, message_ids, detail FROM contact_message_audit ORDER BY seq DESC LIMIT $1',
-      [limit],
+  async accessLog(options: Partial<AuditFilter> = {}): Promise<MessageAccessEntry[]> {
+    const page = auditPageSql({ ...options, limit: options.limit ?? 100 });
+    const rows = await this.db.query<{ at: Date | string; actor: string; action: MessageAccessAction; message_ids: string[]; detail: string; at_micros: string; seq_text: string }>(
+      `SELECT at, actor, action, message_ids, detail, ${AUDIT_CURSOR_COLUMNS} FROM contact_message_audit ${page.where} ${page.tail}`,
+      page.params,
     );
     return rows.map((row) => ({
+      atMicros: row.at_micros,
+      seq: row.seq_text,
       at: new Date(row.at).toISOString(),
       actor: row.actor,
       action: row.action,

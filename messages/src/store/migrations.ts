@@ -1,4 +1,4 @@
-import { applyMigrations, type Database } from '@portico/platform/database';
+import { applyMigrations, CONSOLE_NOTIFY_FUNCTION, type Database } from '@portico/platform/database';
 
 /**
  * The schema, as numbered steps applied once each and in order, on the
@@ -53,6 +53,13 @@ export const MIGRATIONS: readonly string[] = [
     message_ids text[] NOT NULL,
     detail text NOT NULL DEFAULT ''
   );
+  `,
+  `
+  -- What the operator console shows of the messages, said on CONSOLE_CHANNEL (@portico/platform/database).
+  ${CONSOLE_NOTIFY_FUNCTION}
+  CREATE TRIGGER console_messages AFTER INSERT OR DELETE ON contact_messages FOR EACH STATEMENT EXECUTE FUNCTION console_notify('messages');
+  CREATE TRIGGER console_deliveries AFTER UPDATE ON contact_outbox FOR EACH STATEMENT EXECUTE FUNCTION console_notify('messages');
+  CREATE TRIGGER console_message_audit AFTER INSERT ON contact_message_audit FOR EACH STATEMENT EXECUTE FUNCTION console_notify('audit');
   `,
 ];
 

@@ -7,6 +7,7 @@ import {
   BODY_TIME_MS,
   closeNow,
   HttpRefusal,
+  CSRF_HEADER,
   jsonSerializerCompiler,
   listenOn,
   textBodyParser,
@@ -14,18 +15,23 @@ import {
   zodValidatorCompiler,
   type ApiRoute,
 } from '@portico/platform/http';
-import type { HealthSource, PublishChecks } from '../release';
+import type { HealthSeriesSource, HealthSource, PublishChecks } from '../release';
 import { ReleaseError } from '../store/release-error';
 import type { ReleaseStore } from '../store/release-store';
 import { CONTROL_API, CONTROL_BODY_LIMIT } from './control-contract';
 import { ControlContext, sendControl } from './control-context';
-import { FailedAuthLimit } from './failed-auth-limit';
+import { clearedSessionCookie, foreignOrigin, isSignIn, reachedOverHttps, sessionCookieOf, sessionRequest } from './console-session-auth';
+import type { FailedAuthLimit } from './failed-auth-limit';
 import { auditLogRoutes } from './routes/audit';
 import { canaryRoutes } from './routes/canaries';
 import { configReportRoutes } from './routes/config';
 import { messageRoutes } from './routes/messages';
 import { releaseRoutes } from './routes/releases';
 import { sectionRoutes } from './routes/sections';
+import { startConsoleEvents } from './console-events';
+import { consoleRoutes } from './routes/console';
+import { eventRoutes } from './routes/events';
+import { sessionAreaRoutes } from './routes/session';
 import { tokenRoutes } from './routes/tokens';
 
 export { CONTROL_BODY_LIMIT, DEFAULT_HEALTH_WINDOW_HOURS } from './control-contract';
@@ -53,6 +59,8 @@ export interface ControlApiOptions {
   refusedPublishes?: { max: number; windowMs: number };
   /** Each release's health from the visit reports (HealthStore.health); without it every section's `health` is `{}`. */
   health?: HealthSource;
+  /** The same hour by hour (HealthStore.series), for a section's charts; without it every series is empty. */
+  healthSeries?: HealthSeriesSource;
   /** What the config.json being served gets wrong and lacks (`GET /api/config`); without it that route answers 503. */
   configReport?: () => Promise<{ problems: { field: string; message: string }[]; warnings: { field: string; message: string }[] }>;
 }
@@ -68,15 +76,25 @@ export interface ControlApi {
  * routes from the contract (control-contract.ts). A new area (the console's
  * sessions, its live updates) is one more plugin here.
  */
-const AREAS: readonly FastifyPluginCallback<{ context: ControlContext }>[] = [releaseRoutes, sectionRoutes, canaryRoutes, auditLogRoutes, tokenRoutes, configReportRoutes, messageRoutes];
+const AREAS: readonly FastifyPluginCallback<{ context: ControlContext }>[] = [
+  releaseRoutes,
+  sectionRoutes,
+  canaryRoutes,
+  auditLogRoutes,
+  tokenRoutes,
+  configReportRoutes,
+  messageRoutes,
+  sessionAreaRoutes,
+  consoleRoutes,
+];
 
 const STATUS_OF: Record<ReleaseError['kind'], number> = { 'not-found': 404, conflict: 409, invalid: 400 };
 
 /**
- * A browser has no business here (the CLI and CI call this API); refusing
- * what a browser sends, before the token is checked, keeps a web page the
- * operator visits from spending the failed-authentication allowance of the
- * operator's own address. Browsers send Sec-Fetch-Site with every request
+ * A browser is answered only as the operator console (its session, on its
+ * own origin: authenticateConsole); any other is refused before a token is
+ * checked, which keeps a web page the operator visits from spending the
+ * failed-authentication allowance of the operator's own address. Browsers send Sec-Fetch-Site with every request
  * and Origin with most; Node's fetch and curl send neither (Node does send
  * Sec-Fetch-Mode, so that one says nothing).
  */
@@ -119,7 +137,10 @@ async function jsonBody(request: FastifyRequest, payload: IncomingMessage): Prom
 function authenticate(context: ControlContext, limit: FailedAuthLimit) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const req = request.raw;
-    if (fromBrowser(req)) throw new HttpRefusal(403, 'the control API does not answer browsers');
+    if (fromBrowser(req) || sessionCookieOf(req) !== undefined || isSignIn(req, pathOf(req))) {
+      await authenticateConsole(context, request);
+      return refuseUnknownPath(request);
+    }
     const address = req.socket.remoteAddress ?? 'unknown';
     const bearer = /^Bearer +(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     if (!bearer) throw new HttpRefusal(401, 'a token is needed: Authorization: Bearer <token>', {}, { 'WWW-Authenticate': 'Bearer' });
@@ -132,13 +153,36 @@ function authenticate(context: ControlContext, limit: FailedAuthLimit) {
       throw new HttpRefusal(401, 'the token is unknown or revoked', {}, { 'WWW-Authenticate': 'Bearer' });
     }
     context.authenticated(request, actor);
-    if (!request.is404) return;
-    const pathname = pathOf(req);
-    const known = PATHS.find(({ pattern }) => pattern.test(pathname));
-    if (!known) throw new HttpRefusal(404, `no such endpoint: ${pathname}`);
     void reply;
-    throw new HttpRefusal(405, `${req.method} is not answered here`, {}, { Allow: known.methods.join(', ') });
+    refuseUnknownPath(request);
   };
+}
+
+/**
+ * A browser: only the console, on its own origin (else 403, whatever it
+ * carries, before anything is read), with its session cookie (401: sign
+ * in) and that session's anti-forgery header (403), the one exception
+ * being sessionRequest's. The sign-in itself is its route's to check.
+ */
+async function authenticateConsole(context: ControlContext, request: FastifyRequest): Promise<void> {
+  const req = request.raw;
+  const foreign = foreignOrigin(req);
+  if (foreign) throw new HttpRefusal(403, `the control API answers no browsers but the console's own page (this request came with ${foreign})`);
+  const asked = sessionRequest(req, pathOf(req));
+  if (asked.signIn) return;
+  const session = await context.store.sessions.touch(asked.cookie, asked.csrf);
+  if (session === 'forged') throw new HttpRefusal(403, `the ${CSRF_HEADER} header is not this session's`);
+  if (!session) throw new HttpRefusal(401, 'the console session has ended: sign in again', {}, { 'Set-Cookie': clearedSessionCookie(reachedOverHttps(req)) });
+  context.authenticatedSession(request, asked.cookie, session);
+}
+
+/** A path no route takes: 405 with `Allow` when another method has it, else 404, its body never read. */
+function refuseUnknownPath(request: FastifyRequest): void {
+  if (!request.is404) return;
+  const pathname = pathOf(request.raw);
+  const known = PATHS.find(({ pattern }) => pattern.test(pathname));
+  if (!known) throw new HttpRefusal(404, `no such endpoint: ${pathname}`);
+  throw new HttpRefusal(405, `${request.raw.method} is not answered here`, {}, { Allow: known.methods.join(', ') });
 }
 
 /** The answer to what a route throws: a refusal in its words, the store's refusals by kind, anything else the database failing (503: nothing changed). */
@@ -191,8 +235,9 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', jsonBody);
   guard(app, log);
-  app.addHook('onRequest', authenticate(context, new FailedAuthLimit(options.failedAuth?.max, options.failedAuth?.windowMs)));
-  for (const area of AREAS) await app.register(area, { context });
+  app.addHook('onRequest', authenticate(context, context.failedAuth));
+  const events = await startConsoleEvents(options.store.db, { withMessages: options.messages !== undefined });
+  for (const area of [...AREAS, eventRoutes(() => events)]) await app.register(area, { context });
   await app.ready();
 
   const address = await listenOn(app.server, {
@@ -205,6 +250,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     port: address.port,
     url: urlOf(address),
     async close() {
+      await events.close();
       await closeNow(app.server);
       await app.close();
       await context.publishes.close();

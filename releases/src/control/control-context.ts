@@ -3,8 +3,10 @@ import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { HttpRefusal, sendJson, COMMON_HEADERS, type AnswerIn, type ApiRoute } from '@portico/platform/http';
 import type { Actor, Scope } from '../release';
 import { isSection, mayActOn, visibleSections } from '../scopes';
+import type { OpenSession } from '../store/console-sessions';
 import type { ReleaseStore } from '../store/release-store';
 import type { ControlApiOptions, MessagesAdmin } from './control-api';
+import { FailedAuthLimit } from './failed-auth-limit';
 import { PublishGate } from './publish-gate';
 
 /**
@@ -15,11 +17,15 @@ import { PublishGate } from './publish-gate';
  */
 export class ControlContext {
   private readonly actors = new WeakMap<FastifyRequest, Actor>();
+  private readonly sessions = new WeakMap<FastifyRequest, { id: string; session: OpenSession }>();
   /** The publish route's limit on refused publishes per token. */
   readonly publishes: PublishGate;
+  /** Failed authentications per address: bad bearer tokens and failed console sign-ins alike. */
+  readonly failedAuth: FailedAuthLimit;
 
   constructor(readonly options: ControlApiOptions) {
     this.publishes = new PublishGate(options.store, options.log, options.refusedPublishes);
+    this.failedAuth = new FailedAuthLimit(options.failedAuth?.max, options.failedAuth?.windowMs);
   }
 
   get store(): ReleaseStore {
@@ -33,6 +39,17 @@ export class ControlContext {
   /** The request's token, once authenticated (the API's first hook). */
   authenticated(request: FastifyRequest, actor: Actor): void {
     this.actors.set(request, actor);
+  }
+
+  /** The request came from the console with the session `id` (not a bearer token). */
+  authenticatedSession(request: FastifyRequest, id: string, session: OpenSession): void {
+    this.actors.set(request, session.actor);
+    this.sessions.set(request, { id, session });
+  }
+
+  /** The console session a request came with; undefined for a bearer token. */
+  sessionOf(request: FastifyRequest): { id: string; session: OpenSession } | undefined {
+    return this.sessions.get(request);
   }
 
   actorOf(request: FastifyRequest): Actor {

@@ -51,7 +51,7 @@ export const scopeSchema = z.union([z.literal('releases'), z.literal('messages')
   error: 'a scope is releases, messages or section:<section>',
 });
 
-export const AUDIT_ACTIONS = ['publish', 'publish-refused', 'activate', 'rollback', 'preview', 'canary', 'promote', 'abort', 'auto-rollback', 'token', 'broken', 'set-aside'] as const;
+export const AUDIT_ACTIONS = ['publish', 'publish-refused', 'activate', 'rollback', 'preview', 'canary', 'promote', 'abort', 'auto-rollback', 'token', 'broken', 'set-aside', 'alerts'] as const;
 
 /** One check a publish ran, in words. */
 export const checkResultSchema = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
@@ -336,7 +336,7 @@ export const sessionRoutes = {
  * Not JSON, so not an apiRoute.
  */
 export const EVENTS_PATH = '/api/events';
-export const CONSOLE_EVENT_KINDS = ['sections', 'releases', 'audit', 'servers', 'messages', 'alerts'] as const;
+export const CONSOLE_EVENT_KINDS = ['sections', 'releases', 'health', 'audit', 'tokens', 'servers', 'messages', 'alerts'] as const;
 export const consoleEventSchema = z.object({ kind: z.enum(CONSOLE_EVENT_KINDS), section: sectionSchema.optional() });
 export type ConsoleEvent = z.infer<typeof consoleEventSchema>;
 

@@ -1,8 +1,8 @@
 import { FAILURE_CLASSES, VITALS, type FailureClass, type Vital } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
-import { applyMigrations, type Database, type Sql } from '@portico/platform/database';
+import { applyMigrations, CONSOLE_NOTIFY_FUNCTION, type Database, type Sql } from '@portico/platform/database';
 import { addNetworkCounts, type CanaryNetworkCount } from '../canary/canary-counts';
-import { noVisits, type HealthSource, type ReleaseHealth } from '../release';
+import { noVisits, type HealthPoint, type HealthSeriesSource, type HealthSource, type ReleaseHealth } from '../release';
 import { parseVitalKey, percentiles, type Histogram } from './vital-histogram';
 import type { ReportCount } from './visit-report';
 
@@ -61,6 +61,11 @@ const HEALTH_STEPS: readonly string[] = [
     expires_at timestamptz NOT NULL
   );
   CREATE INDEX visit_ids_expiry ON visit_ids (expires_at);
+  `,
+  `
+  -- Visits, said to the operator console (CONSOLE_CHANNEL) once per statement (a batch of reports), not per row.
+  ${CONSOLE_NOTIFY_FUNCTION}
+  CREATE TRIGGER console_health AFTER INSERT OR UPDATE ON release_health FOR EACH STATEMENT EXECUTE FUNCTION console_notify('health');
   `,
 ];
 
@@ -177,20 +182,38 @@ export class HealthStore {
   health: HealthSource = async (section, releaseIds, since) => {
     const sums = await this.sums(section, releaseIds, since);
     const answer: Record<string, ReleaseHealth> = {};
-    for (const [id, counts] of sums) {
-      const visits = counts.get('visits') ?? 0;
-      if (visits === 0) {
-        answer[id] = noVisits();
-        continue;
+    for (const [id, counts] of sums) answer[id] = healthOf(counts);
+    return answer;
+  };
+
+  /**
+   * The same health hour by hour: for each of `releaseIds`, its hours with
+   * visits from the one holding `since` on, oldest first (the console's
+   * charts).
+   */
+  series: HealthSeriesSource = async (section, releaseIds, since) => {
+    const answer: Record<string, HealthPoint[]> = Object.fromEntries(releaseIds.map((id) => [id, []]));
+    if (releaseIds.length === 0) return answer;
+    const rows = await this.db.query<{ release_id: string; hour: Date | string; key: string; count: string }>(
+      `SELECT release_id, hour, key, count::text AS count FROM release_health
+       WHERE section = $1 AND release_id = ANY($2::text[]) AND hour >= $3::timestamptz
+       ORDER BY release_id, hour`,
+      [section, [...releaseIds], hourOf(since).toISOString()],
+    );
+    const hours = new Map<string, Map<string, Map<string, number>>>();
+    for (const row of rows) {
+      const hour = new Date(row.hour).toISOString();
+      const ofRelease = hours.get(row.release_id) ?? new Map<string, Map<string, number>>();
+      hours.set(row.release_id, ofRelease);
+      const counts = ofRelease.get(hour) ?? new Map<string, number>();
+      ofRelease.set(hour, counts);
+      counts.set(row.key, Number(row.count));
+    }
+    for (const [id, ofRelease] of hours) {
+      for (const [hour, counts] of ofRelease) {
+        const { visits, failures, failureRate, lcpP75, inpP75, clsP75 } = healthOf(counts);
+        if (visits > 0) answer[id]!.push({ hour, visits, failures, failureRate, lcpP75, inpP75, clsP75 });
       }
-      const failures = counts.get('arrival:failed') ?? 0;
-      const failuresByClass: Partial<Record<FailureClass, number>> = {};
-      for (const failure of FAILURE_CLASSES) {
-        const count = counts.get(`failed:${failure}`);
-        if (count) failuresByClass[failure] = count;
-      }
-      const p75 = (vital: Vital) => percentiles(vital, histogramOf(counts, vital), [0.75])[0]!;
-      answer[id] = { visits, failures, failureRate: failures / visits, failuresByClass, lcpP75: p75('lcp'), inpP75: p75('inp'), clsP75: p75('cls') };
     }
     return answer;
   };
@@ -230,6 +253,20 @@ async function addCounts(sql: Sql, batch: readonly HealthCount[]): Promise<void>
      ON CONFLICT (section, release_id, hour, key) DO UPDATE SET count = h.count + excluded.count`,
     [JSON.stringify(rows)],
   );
+}
+
+/** A release's health from its counts added up (over a window, or one hour). */
+function healthOf(counts: ReadonlyMap<string, number>): ReleaseHealth {
+  const visits = counts.get('visits') ?? 0;
+  if (visits === 0) return noVisits();
+  const failures = counts.get('arrival:failed') ?? 0;
+  const failuresByClass: Partial<Record<FailureClass, number>> = {};
+  for (const failure of FAILURE_CLASSES) {
+    const count = counts.get(`failed:${failure}`);
+    if (count) failuresByClass[failure] = count;
+  }
+  const p75 = (vital: Vital) => percentiles(vital, histogramOf(counts, vital), [0.75])[0]!;
+  return { visits, failures, failureRate: failures / visits, failuresByClass, lcpP75: p75('lcp'), inpP75: p75('inp'), clsP75: p75('cls') };
 }
 
 /** The histogram of one vital out of a release's summed counts. */

@@ -1,5 +1,5 @@
 import type { SectionId } from '@portico/contract/sections';
-import type { Database, Sql } from '@portico/platform/database';
+import { AUDIT_CURSOR_COLUMNS, auditPageSql, type AuditFilter, type Database, type Sql } from '@portico/platform/database';
 import type { AuditAction, AuditEntry } from '../release';
 import { iso } from './release-rows';
 
@@ -30,14 +30,35 @@ export class AuditLog {
     await recordAudit(this.db, entry);
   }
 
-  /** The audit log, newest first: of `sections` only (entries with no section, such as tokens, left out), or all. */
-  async list(options: { sections?: readonly SectionId[]; limit?: number } = {}): Promise<AuditEntry[]> {
-    const limit = Math.max(1, Math.min(options.limit ?? 100, 10_000));
-    const rows = await this.db.query<{ at: Date | string; actor: string; action: AuditAction; section: SectionId | null; release: string | null; from_release: string | null; detail: string }>(
-      `SELECT at, actor, action, section, release, from_release, detail FROM release_audit
-       ${options.sections ? 'WHERE section = ANY($2::text[])' : ''} ORDER BY seq DESC LIMIT $1`,
-      options.sections ? [limit, [...options.sections]] : [limit],
-    );
-    return rows.map((row) => ({ at: iso(row.at), actor: row.actor, action: row.action, section: row.section, release: row.release, from: row.from_release, detail: row.detail }));
+  /**
+   * The audit log, newest first: of `sections` only (entries with no
+   * section, such as tokens, left out), or all; filtered and paged as
+   * `filter` says. Each entry's `at` and `seq` make the next page's cursor.
+   */
+  async list(options: { sections?: readonly SectionId[] } & Partial<AuditFilter> = {}): Promise<(AuditEntry & { atMicros: string; seq: string })[]> {
+    const { sections, ...filter } = options;
+    const page = auditPageSql({ ...filter, limit: filter.limit ?? 100 }, 1, sections ? [{ condition: 'section = ANY($?::text[])', value: [...sections] }] : []);
+    const rows = await this.db.query<{
+      at: Date | string;
+      actor: string;
+      action: AuditAction;
+      section: SectionId | null;
+      release: string | null;
+      from_release: string | null;
+      detail: string;
+      at_micros: string;
+      seq_text: string;
+    }>(`SELECT at, actor, action, section, release, from_release, detail, ${AUDIT_CURSOR_COLUMNS} FROM release_audit ${page.where} ${page.tail}`, page.params);
+    return rows.map((row) => ({
+      at: iso(row.at),
+      actor: row.actor,
+      action: row.action,
+      section: row.section,
+      release: row.release,
+      from: row.from_release,
+      detail: row.detail,
+      atMicros: row.at_micros,
+      seq: row.seq_text,
+    }));
   }
 }

@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';
+import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS } from '../control/control-contract';
 import { ActivationHistory } from './activation-history';
 import { AuditLog } from './audit-log';
 import { Canaries } from './canaries';
 import { migrateCanaries } from './canary-migrations';
+import { migrateConsole } from './console-migrations';
+import { AlertSettings } from './alert-settings';
+import { ConsoleServers } from './console-servers';
+import { ConsoleSessions, type SessionLifetimes } from './console-sessions';
 import { migrateReleases } from './release-migrations';
 import { watchReleases, type ReleaseWatch } from './release-watch';
 import { Releases } from './releases';
@@ -14,7 +19,13 @@ import { Tokens } from './tokens';
 export interface ReleaseStoreOptions {
   /** PORTICO_CONTROL_TOKEN: accepted as an integrator token (actor `environment`, scopes releases and messages). */
   environmentToken?: string;
+  /** The console sessions' idle and absolute lifetimes (30 minutes and 12 hours by default). */
+  sessionLifetimes?: SessionLifetimes;
+  /** The clock the sessions read (tests move it). */
+  now?: () => number;
 }
+
+const SESSION_LIFETIMES: SessionLifetimes = { idleMs: SESSION_IDLE_SECONDS * 1000, absoluteMs: SESSION_ABSOLUTE_SECONDS * 1000 };
 
 /**
  * Releases, their activation history, canaries, tokens and the audit log,
@@ -31,7 +42,10 @@ export class ReleaseStore {
   readonly audit: AuditLog;
   readonly tokens: Tokens;
   readonly ownerToken: OwnerToken;
-  private secret: Promise<Buffer> | undefined;
+  readonly sessions: ConsoleSessions;
+  readonly servers: ConsoleServers;
+  readonly alertSettings: AlertSettings;
+  private readonly secrets = new Map<string, Promise<Buffer>>();
 
   private constructor(
     readonly db: Database,
@@ -43,25 +57,38 @@ export class ReleaseStore {
     this.audit = new AuditLog(db);
     this.tokens = new Tokens(db, options.environmentToken);
     this.ownerToken = new OwnerToken(db, options.environmentToken);
+    this.servers = new ConsoleServers(db);
+    this.alertSettings = new AlertSettings(db);
+    this.sessions = new ConsoleSessions(db, this.tokens, options.sessionLifetimes ?? SESSION_LIFETIMES, () => this.sharedSecret('console-csrf-secret'), options.now);
   }
 
   /** Opens the store on `db` (the contact service's database object: PGlite is one per folder), bringing its schema up to date. */
   static async open(db: Database, options: ReleaseStoreOptions = {}): Promise<ReleaseStore> {
     await migrateReleases(db);
     await migrateCanaries(db);
+    await migrateConsole(db);
     return new ReleaseStore(db, options);
   }
 
   /** The key preview links are signed with: 32 random bytes made once, shared by every server on the database. */
   previewSecret(): Promise<Buffer> {
-    this.secret ??= (async () => {
-      await this.db.query("INSERT INTO release_settings (name, value) VALUES ('preview-secret', $1) ON CONFLICT (name) DO NOTHING", [randomBytes(32).toString('base64')]);
-      const [row] = await this.db.query<{ value: string }>("SELECT value FROM release_settings WHERE name = 'preview-secret'");
-      return Buffer.from(row!.value, 'base64');
-    })();
-    // A failure (the database down) is tried again next time, not kept.
-    this.secret.catch(() => (this.secret = undefined));
-    return this.secret;
+    return this.sharedSecret('preview-secret');
+  }
+
+  /** The secret named `name`: 32 random bytes made once, shared by every server on the database. */
+  private sharedSecret(name: string): Promise<Buffer> {
+    let secret = this.secrets.get(name);
+    if (!secret) {
+      secret = (async () => {
+        await this.db.query('INSERT INTO release_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, randomBytes(32).toString('base64')]);
+        const [row] = await this.db.query<{ value: string }>('SELECT value FROM release_settings WHERE name = $1', [name]);
+        return Buffer.from(row!.value, 'base64');
+      })();
+      // A failure (the database down) is tried again next time, not kept.
+      secret.catch(() => this.secrets.delete(name));
+      this.secrets.set(name, secret);
+    }
+    return secret;
   }
 
   /** Calls `onChange(section)` after each change of a section on any server (release-watch.ts). */

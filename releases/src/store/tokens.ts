@@ -71,6 +71,17 @@ export class Tokens {
     });
   }
 
+  /** The live tokens, oldest first, without their secrets. */
+  async list(): Promise<{ name: string; section: SectionId | null; scopes: Scope[]; createdAt: string; createdBy: string }[]> {
+    const rows = await this.db.query<{ name: string; scopes: Scope[]; created_at: Date | string; created_by: string }>(
+      'SELECT name, scopes, created_at, created_by FROM release_tokens WHERE revoked_at IS NULL ORDER BY id',
+    );
+    return rows.map((row) => {
+      const scopes = row.scopes.filter(isScope);
+      return { name: row.name, section: sectionOfScopes(scopes), scopes, createdAt: new Date(row.created_at).toISOString(), createdBy: row.created_by };
+    });
+  }
+
   /** The live token named `name`, without its secret; undefined when there is none. */
   async find(name: string): Promise<{ name: string; scopes: Scope[]; owner: boolean } | undefined> {
     const [row] = await this.db.query<{ name: string; scopes: Scope[]; owner: boolean }>('SELECT name, scopes, owner FROM release_tokens WHERE name = $1 AND revoked_at IS NULL', [name]);
@@ -94,11 +105,15 @@ export class Tokens {
    */
   async authenticate(bearer: string | undefined): Promise<Actor | undefined> {
     if (!bearer) return undefined;
-    const given = hashOf(bearer);
+    return this.authenticateHash(hashOf(bearer).toString('hex'));
+  }
+
+  /** Who the token whose sha256 is `hashHex` is, or undefined (a console session keeps only that hash). */
+  async authenticateHash(hashHex: string): Promise<Actor | undefined> {
+    const given = Buffer.from(hashHex, 'hex');
+    if (given.length !== 32) return undefined;
     if (this.environmentHash && timingSafeEqual(given, this.environmentHash)) return { name: ENVIRONMENT_ACTOR, scopes: ALL_SCOPES };
-    const [row] = await this.db.query<{ name: string; scopes: Scope[]; hash: string }>('SELECT name, scopes, hash FROM release_tokens WHERE hash = $1 AND revoked_at IS NULL', [
-      given.toString('hex'),
-    ]);
+    const [row] = await this.db.query<{ name: string; scopes: Scope[]; hash: string }>('SELECT name, scopes, hash FROM release_tokens WHERE hash = $1 AND revoked_at IS NULL', [hashHex]);
     if (!row) return undefined;
     const stored = Buffer.from(row.hash, 'hex');
     return stored.length === given.length && timingSafeEqual(stored, given) ? { name: row.name, scopes: row.scopes.filter(isScope) } : undefined;

@@ -19,9 +19,9 @@ export const messageRoutes: FastifyPluginCallback<{ context: ControlContext }> =
     ...declared(list),
     preValidation: needMessages,
     handler: async (request, reply) => {
-      const { since, export: format } = request.query;
+      const { export: format, ...query } = request.query;
       // A listing for an export says so, and in which format: the audit log tells a look from a copy.
-      return answer(reply, list, 200, await operator(request).list({ since, ...(format === undefined ? {} : { export: format }) }));
+      return answer(reply, list, 200, await operator(request).list({ ...query, ...(format === undefined ? {} : { export: format }) }));
     },
   });
 

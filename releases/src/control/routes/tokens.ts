@@ -4,12 +4,19 @@ import { mayGrant } from '../../scopes';
 import { tokensRoutes } from '../control-contract';
 import { answer, type ControlContext } from '../control-context';
 
-/** Tokens, for a token with the releases scope: a new one (shown once), a revocation. A token grants only what it holds. */
+/** Tokens, for a token with the releases scope: the live ones, a new one (shown once), a revocation. A token grants only what it holds. */
 export const tokenRoutes: FastifyPluginCallback<{ context: ControlContext }> = (fastify, { context }, done) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { store } = context;
-  const { create, revoke } = tokensRoutes;
+  const { list, create, revoke } = tokensRoutes;
   const needTokens = async (request: Parameters<typeof context.actorOf>[0]) => context.needScope(context.actorOf(request), 'releases', 'manage tokens');
+
+  app.route({
+    ...declared(list),
+    preValidation: needTokens,
+    // Names, scopes and who made them: never a token, which no row holds.
+    handler: async (_request, reply) => answer(reply, list, 200, await store.tokens.list()),
+  });
 
   app.route({
     ...declared(create),

@@ -1,0 +1,75 @@
+import type { FastifyPluginCallback } from 'fastify';
+import { COMMON_HEADERS } from '@portico/platform/http';
+import type { Actor } from '../../release';
+import { mayActOn, visibleSections } from '../../scopes';
+import type { ConsoleEvents } from '../console-events';
+import { EVENTS_PATH, type ConsoleEvent } from '../control-contract';
+import type { ControlContext } from '../control-context';
+
+/** A comment line this often keeps proxies from closing a quiet stream, and checks that a session's stream still has a session. */
+export const EVENTS_KEEPALIVE_MS = 15_000;
+/** Events within this long of each other go out together, each once. */
+const COALESCE_MS = 100;
+
+/** Whether `actor` may hear of `event`: only what it may see changes for it. */
+function mayHear(actor: Actor, event: ConsoleEvent): boolean {
+  switch (event.kind) {
+    case 'messages':
+      return actor.scopes.includes('messages');
+    case 'tokens':
+    case 'alerts':
+      return actor.scopes.includes('releases');
+    case 'audit':
+      return event.section === undefined ? true : mayActOn(actor, event.section);
+    default:
+      return event.section === undefined ? visibleSections(actor).length > 0 : mayActOn(actor, event.section);
+  }
+}
+
+/**
+ * `GET /api/events`: Server-Sent Events, a `change` whenever something the
+ * asker may see changes on any server (console-events.ts), each event's
+ * data a ConsoleEvent's JSON. The console refetches what it names.
+ */
+export function eventRoutes(events: () => ConsoleEvents): FastifyPluginCallback<{ context: ControlContext }> {
+  return (fastify, { context }, done) => {
+    fastify.route({
+      method: 'GET',
+      url: EVENTS_PATH,
+      handler: (request, reply) => {
+        const actor = context.actorOf(request);
+        const session = context.sessionOf(request);
+        reply.hijack();
+        const res = reply.raw;
+        res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
+        // A browser's EventSource reconnects after this long if the stream drops.
+        res.write('retry: 2000\n\n');
+        const pending = new Map<string, ConsoleEvent>();
+        let flush: NodeJS.Timeout | undefined;
+        const unsubscribe = events().subscribe((event) => {
+          if (!mayHear(actor, event)) return;
+          pending.set(JSON.stringify(event), event);
+          flush ??= setTimeout(() => {
+            flush = undefined;
+            for (const text of pending.keys()) res.write(`event: change\ndata: ${text}\n\n`);
+            pending.clear();
+          }, COALESCE_MS);
+        });
+        const keepalive = setInterval(() => {
+          void (async () => {
+            if (session && !(await context.store.sessions.live(session.id).catch(() => true))) return res.end();
+            res.write(': keepalive\n\n');
+          })();
+        }, EVENTS_KEEPALIVE_MS);
+        const stop = () => {
+          unsubscribe();
+          clearInterval(keepalive);
+          clearTimeout(flush);
+        };
+        res.on('close', stop);
+        request.raw.on('close', stop);
+      },
+    });
+    done();
+  };
+}
