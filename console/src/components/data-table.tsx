@@ -28,7 +28,6 @@ type Direction = 'ascending' | 'descending';
 
 /** A table that sorts by its headers' buttons and pages itself: every table of the console. */
 export function DataTable<Row>({ caption, columns, rows, rowKey, pageSize = 20, empty, initialSort }: DataTableProps<Row>) {
-  const text = useConsoleText();
   const [sort, setSort] = useState<{ key: string; direction: Direction } | undefined>(initialSort ? { key: initialSort, direction: 'descending' } : undefined);
   const [page, setPage] = useState(0);
   const sorted = useMemo(() => {
@@ -59,7 +58,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, pageSize = 20, 
             {columns.map((column) => (
               <th key={column.key} scope="col" aria-sort={sort?.key === column.key ? sort.direction : undefined}>
                 {column.sortValue ? (
-                  <button type="button" className="sort" onClick={() => toggle(column.key)} aria-label={fill(text.common.sortBy, { column: column.header })}>
+                  <button type="button" className="sort" onClick={() => toggle(column.key)}>
                     {column.header}
                   </button>
                 ) : (

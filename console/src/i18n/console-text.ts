@@ -32,7 +32,6 @@ export interface ConsoleText {
     previousPage: string;
     nextPage: string;
     page: string;
-    sortBy: string;
     unreachable: string;
     refused: string;
     forbidden: string;

@@ -27,7 +27,6 @@ export const en: ConsoleText = {
     previousPage: 'Previous page',
     nextPage: 'Next page',
     page: 'Page {page}',
-    sortBy: 'Sort by {column}',
     unreachable: 'The control API does not answer. Check that the server runs, then try again.',
     refused: 'Refused: {reason}',
     forbidden: 'Your token may not do this.',

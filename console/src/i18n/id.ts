@@ -27,7 +27,6 @@ export const id: ConsoleText = {
     previousPage: 'Halaman sebelumnya',
     nextPage: 'Halaman berikutnya',
     page: 'Halaman {page}',
-    sortBy: 'Urutkan menurut {column}',
     unreachable: 'API kontrol tidak menjawab. Periksa apakah server berjalan, lalu coba lagi.',
     refused: 'Ditolak: {reason}',
     forbidden: 'Token Anda tidak boleh melakukan ini.',

@@ -10,7 +10,7 @@ import { useConsoleLanguage } from '../../i18n/use-console-text';
 export function OverviewPage() {
   const { language, text } = useConsoleLanguage();
   const { role } = useSignedIn();
-  const sections = useLoad((session) => session.client.call(CONTROL_API.sections.status, { query: {} }), [], ['sections', 'releases']);
+  const sections = useLoad((session) => session.client.call(CONTROL_API.sections.status, { query: {} }), [], ['sections', 'releases', 'health']);
   const servers = useLoad((session) => session.client.call(CONTROL_API.servers.list, {}), [], ['servers']);
   const t = text.overview;
   return (

@@ -26,7 +26,7 @@ export function CanaryPanel({ section, shown, releases }: CanaryPanelProps) {
   const t = text.section;
   const name = text.sections[section];
   const action = useAction();
-  const series = useLoad((session) => session.client.call(CONTROL_API.health.series, { params: { section }, query: {} }), [section], ['releases', 'sections'], section);
+  const series = useLoad((session) => session.client.call(CONTROL_API.health.series, { params: { section }, query: {} }), [section], ['health', 'releases', 'sections'], section);
   const startable = releases.filter((release) => release.state === 'available' || release.state === 'previous');
   const [release, setRelease] = useState('');
   const [percent, setPercent] = useState('10');

@@ -19,7 +19,7 @@ type ScopeChoice = (typeof SCOPE_CHOICES)[number];
 export function TokensPage() {
   const { language, text } = useConsoleLanguage();
   const t = text.tokens;
-  const tokens = useLoad((session) => session.client.call(CONTROL_API.tokens.list, {}), [], ['audit']);
+  const tokens = useLoad((session) => session.client.call(CONTROL_API.tokens.list, {}), [], ['tokens']);
   const action = useAction();
   const [name, setName] = useState('');
   const [scope, setScope] = useState<ScopeChoice>('releases');
