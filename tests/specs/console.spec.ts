@@ -1,0 +1,153 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { APP_DIRS } from '@portico/contract/sections';
+import type { Page } from '@playwright/test';
+import { apiSession, axeViolations, consoleOrigin, signIn } from '../support/console';
+import { expect, test, workerPorts, writeConfig } from '../support/fixtures';
+import { REPO_ROOT } from '../support/paths';
+import { runServe, waitForOutput, type ServeProcess } from '../support/run-cli';
+import { secondBuildRoot } from '../support/second-build';
+import { serveUnderPath } from '../support/static-server';
+
+const run = promisify(execFile);
+const TOKEN = 'the-integrators-console-token';
+/** A change made anywhere shows on every console within this (issue 36). */
+const LIVE_MS = 2000;
+
+// The operator console (docs/console.md) in real browsers against `npm run
+// serve` and its embedded database. Port slot 16 (the control port is the
+// slot's fourth port after the page's); the second Contact build's upload on
+// slot 19.
+
+async function startServer(parallelIndex: number): Promise<{ port: number; serve: ServeProcess; upload: { url: string; close(): Promise<void> }; release(...args: string[]): Promise<string> }> {
+  const port = workerPorts(parallelIndex, 16);
+  const upload = await serveUnderPath(path.join(secondBuildRoot(), APP_DIRS.contact, 'dist'), '/contact/v2/', workerPorts(parallelIndex, 19));
+  const configPath = writeConfig(port, { allowedRemoteOrigins: [new URL(upload.url).origin] });
+  const serve = runServe({ PORT: String(port), PORTICO_CONFIG: configPath, PORTICO_CONTROL_TOKEN: TOKEN });
+  await waitForOutput(serve);
+  const release = async (...args: string[]) =>
+    (
+      await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, PORT: String(port), PORTICO_TOKEN: TOKEN },
+      })
+    ).stdout;
+  return { port, serve, upload, release };
+}
+
+async function stop({ serve, upload }: { serve: ServeProcess; upload: { close(): Promise<void> } }) {
+  serve.child.kill('SIGTERM');
+  await serve.exited;
+  await upload.close();
+}
+
+/** Confirms the dialog a button opens, after checking what it says visitors will get. */
+async function confirm(page: Page, button: string, says: RegExp) {
+  await page.getByRole('button', { name: button }).click();
+  const dialog = page.getByRole('dialog', { name: button });
+  await expect(dialog).toContainText(says);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+}
+
+test('an integrator publishes, previews, activates, rolls back, starts and aborts a canary; a second browser sees each change within 2 s', async ({ browser }, testInfo) => {
+  test.setTimeout(120_000);
+  const server = await startServer(testInfo.parallelIndex);
+  const { port, upload, release } = server;
+  const mine = await browser.newPage();
+  const theirs = await browser.newPage();
+  try {
+    const first = /contact-\d+/.exec(await release('publish', 'contact', `http://localhost:${port + 3}/mf-manifest.json`))![0];
+    await release('activate', 'contact', first);
+    await signIn(mine, port, TOKEN);
+    await signIn(theirs, port, TOKEN);
+    await theirs.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Contact us' }).click();
+    const theirReleases = theirs.getByRole('table', { name: 'Releases: Contact us' });
+
+    await mine.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Contact us' }).click();
+    await expect(mine.getByRole('heading', { name: 'Contact us', level: 1 })).toBeVisible();
+    await mine.getByRole('textbox', { name: 'Manifest URL' }).fill(`${upload.url}mf-manifest.json`);
+    await mine.getByRole('button', { name: 'Publish' }).click();
+    const second = /contact-\d+/.exec((await mine.getByText(/^Published contact-\d+/).textContent())!)![0];
+    await expect(theirReleases.getByRole('row').filter({ hasText: second })).toBeVisible({ timeout: LIVE_MS });
+
+    await mine.getByRole('button', { name: `Preview ${second}` }).click();
+    await expect(mine.getByRole('button', { name: 'Copy Preview link' })).toBeVisible();
+    const link = await mine.locator('.preview a').getAttribute('href');
+    expect(link).toContain(`localhost:${port}`);
+
+    await confirm(mine, `Activate ${second}`, new RegExp(`Every visitor of Contact us will get ${second}`));
+    await expect(mine.getByText(`${second} is active`)).toBeVisible();
+    await expect(theirReleases.getByRole('row').filter({ hasText: second })).toContainText('active', { timeout: LIVE_MS });
+
+    await confirm(mine, 'Roll back', new RegExp(`will get ${first} instead of ${second}`));
+    await expect(mine.getByText(`Rolled back: visitors get ${first}.`)).toBeVisible();
+    await expect(theirReleases.getByRole('row').filter({ hasText: first })).toContainText('active', { timeout: LIVE_MS });
+
+    await mine.getByRole('combobox', { name: 'Release' }).selectOption(second);
+    await confirm(mine, 'Start canary', new RegExp(`of the visitors of Contact us will get ${second}; the others keep ${first}`));
+    await expect(theirs.getByRole('button', { name: 'Abort canary' })).toBeVisible({ timeout: LIVE_MS });
+
+    await confirm(mine, 'Abort canary', new RegExp(`will get ${first} again, and none ${second}`));
+    await expect(mine.getByText(`Canary aborted: every visitor gets ${first}.`)).toBeVisible();
+    await expect(theirs.getByRole('button', { name: 'Start canary' })).toBeVisible({ timeout: LIVE_MS });
+
+    // Every screen, in both languages, for axe.
+    for (const language of ['English', 'Bahasa Indonesia']) {
+      await mine.getByRole('button', { name: language }).click();
+      for (const screen of ['', '/sections/contact', '/audit', '/tokens', '/alerts', '/inbox']) {
+        await mine.goto(`${consoleOrigin(port)}/#${screen}`);
+        await expect(mine.getByRole('heading', { level: 1 })).toBeVisible();
+        expect(await axeViolations(mine), `${language} ${screen || '/'}`).toEqual([]);
+      }
+    }
+    await mine.getByRole('button', { name: /Sign out|Keluar/ }).click();
+    await expect(mine.getByRole('textbox', { name: 'Token' })).toBeVisible();
+    expect(await axeViolations(mine), 'sign-in').toEqual([]);
+  } finally {
+    await mine.close();
+    await theirs.close();
+    await stop(server);
+  }
+});
+
+test("a Home token sees only Home; its session is refused on Contact, and a request from the page's own origin with the cookie reads and changes nothing; an ended session goes back to sign-in", async ({ page, request }, testInfo) => {
+  test.setTimeout(90_000);
+  const server = await startServer(testInfo.parallelIndex);
+  const { port, release } = server;
+  try {
+    const created = await release('token', 'create', 'home-team', '--section', 'home');
+    const homeToken = /^[A-Za-z0-9_-]{40,}$/m.exec(created)![0];
+    const contactFirst = /contact-\d+/.exec(await release('publish', 'contact', `http://localhost:${port + 3}/mf-manifest.json`))![0];
+
+    await signIn(page, port, homeToken);
+    const navigation = page.getByRole('navigation', { name: 'Console' });
+    await expect(navigation.getByRole('link', { name: 'Home' })).toBeVisible();
+    await expect(navigation.getByRole('link', { name: 'Contact us' })).toHaveCount(0);
+    await expect(navigation.getByRole('link', { name: 'Tokens' })).toHaveCount(0);
+    await page.goto(`${consoleOrigin(port)}/#/sections/contact`);
+    await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Contact us' })).toHaveCount(0);
+
+    // The same token's session, used by hand: Contact is refused whatever is sent.
+    const csrf = await apiSession(request, port, homeToken);
+    const asConsole = { 'X-Portico-CSRF': csrf, Origin: consoleOrigin(port) };
+    expect((await request.post(`${consoleOrigin(port)}/api/sections/contact/active`, { data: { release: contactFirst }, headers: asConsole })).status()).toBe(403);
+    expect((await request.get(`${consoleOrigin(port)}/api/releases?section=contact`, { headers: asConsole })).status()).toBe(403);
+
+    // The page's own origin (where section code runs) with the cookie and even the CSRF value: nothing read, nothing changed.
+    const integratorCsrf = await apiSession(request, port, TOKEN);
+    const fromPage = { 'X-Portico-CSRF': integratorCsrf, Origin: `http://localhost:${port}`, 'Sec-Fetch-Site': 'same-site' };
+    expect((await request.get(`${consoleOrigin(port)}/api/sections`, { headers: fromPage })).status()).toBe(403);
+    expect((await request.post(`${consoleOrigin(port)}/api/sections/contact/active`, { data: { release: contactFirst }, headers: fromPage })).status()).toBe(403);
+    expect(await release('status')).not.toMatch(new RegExp(`contact\\s+${contactFirst}\\s`));
+
+    // The page's session ended elsewhere: its next read sends it to sign-in.
+    await release('token', 'revoke', 'home-team');
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit' }).click();
+    await expect(page.getByRole('textbox', { name: 'Token' })).toBeVisible({ timeout: 5000 });
+    await expect(page.getByText('Your session has ended. Sign in again to go on.')).toBeVisible();
+  } finally {
+    await stop(server);
+  }
+});
