@@ -4,9 +4,8 @@ export { apiRoutes, type ApiRoutesOptions, type ContactEndpoint, type RequestOri
 export { clientNetwork } from './http/client-network';
 export { type ContactMessage } from './contact-message';
 export { DEFAULT_RETENTION_DAYS } from './retention';
-export { SIGNATURE_HEADER, signature } from './delivery/channels';
+export { noticeMailer, SIGNATURE_HEADER, signature, type NoticeMailer } from './delivery/channels';
+export { backoffSeconds } from './delivery/deliverer';
 export { type MessageAccessAction, type MessageAccessEntry, type MessageQuery, type OperatorMessages, type StoredMessage } from './store/message-store';
-export { LOCAL_ACTOR_PREFIX, localActor } from './audit/local-actor';
-export { terminalText } from './cli/terminal-text';
 export { csvCell } from './cli/export-format';
 export { messagesCommand, type CommandContext } from './cli/messages-command';

@@ -22,5 +22,6 @@ export { judgedKeys, parseVisitReport, parseVisitRequest, REPORT_RELEASE_MAX, RE
 export { BUCKET_RATIO, bucketOf, bucketValue, percentiles, VITAL_SCALE, type Histogram } from './health/vital-histogram';
 export { decideCanary, judgeCanary, networkCap, type CanaryDecision, type CanaryHealth } from './canary/decide-canary';
 export { canaryNetworkKey, isSignalKind, networkHash, noSignals, type CanaryCounts, type NetworkCounts, type ServerSignals, type SignalKind } from './canary/canary-counts';
+export { startAlertSender, type AlertSender, type AlertSenderOptions } from './alerts/alert-sender';
 export { JUDGE_ACTOR, JUDGE_EVERY_MS, startCanaryJudge, type CanaryCountsSource, type CanaryJudge, type CanaryJudgeOptions } from './canary/canary-judge';
 export { describeNetworks, type CanaryOptions, type CanarySettings } from './canary/canary-settings';

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { answerConfig } from '@portico/config-server/config-answer';
+import { noticeMailer } from '@portico/messages';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';
 import {
@@ -7,8 +10,10 @@ import {
   signHealthToken,
   HealthStore,
   ReleaseStore,
+  startAlertSender,
   startCanaryJudge,
   startControlApi,
+  type AlertSender,
   type CanaryJudge,
   verifyPreview,
   type ControlApi,
@@ -31,6 +36,8 @@ export const HEALTH_RETENTION_EVERY_MS = 60 * 60_000;
 const FIRST_HEALTH_RETENTION_MS = 60_000;
 /** How often the visit ids past their expiry are forgotten. */
 const VISIT_SWEEP_MS = 10 * 60_000;
+/** How often this server writes its heartbeat row (the console's list of servers and what each serves). */
+export const HEARTBEAT_MS = 5000;
 /** Released builds are immutable: a preview visit looks its release up once. */
 const RELEASES_KEPT = 256;
 
@@ -54,6 +61,8 @@ export interface ControlPlaneOptions {
   healthRetentionDays?: number;
   /** `false`: no canary judge on this server (canaries are then decided by the other servers, or by hand). */
   judgeCanaries?: boolean;
+  /** What the alerts are signed with (PORTICO_WEBHOOK_SECRET) and mailed through (PORTICO_SMTP_URL…). */
+  alerts?: { secret?: string; mail?: { smtpUrl: string; from: string; allowPlaintext?: boolean } };
   /** How often the judge runs (JUDGE_EVERY_MS by default); tests judge now instead. */
   judgeEveryMs?: number;
   log: (line: string) => void;
@@ -65,6 +74,8 @@ export interface ControlPlane {
   health: HealthStore;
   /** The canary judge of this server (none when turned off). */
   judge: CanaryJudge | undefined;
+  /** This server's sender of the alerts' outbox. */
+  alerts: AlertSender;
   api: ControlApi;
   /** Checks each active release's files again now: a build removed or changed on its host is marked broken. */
   recheck(): Promise<void>;
@@ -206,6 +217,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
     publicUrl: options.publicUrl,
     log: options.log,
     health: health.health,
+    healthSeries: health.series,
     configuredRemotes: async () => {
       const answer = await answerConfig({ configPath: options.configPath, basePort: options.basePort, ports: options.ports(), hostHeader: 'localhost' });
       return answer.value === undefined ? {} : parseConfig(answer.value).config.remotes;
@@ -264,6 +276,23 @@ export async function startControlPlane(database: Database, options: ControlPlan
   }, VISIT_SWEEP_MS);
   forgetVisits.unref();
 
+  // The heartbeat: which server this is and what it serves, for the console's overview.
+  const beat = { id: randomUUID(), host: hostname(), port: options.basePort, pid: process.pid, startedAt: new Date() };
+  const heartbeat = async () => {
+    const { active, canaries } = await store.releases.served();
+    const releases = SECTION_IDS.flatMap((id) => [active[id]?.id, canaries[id]?.release.id]).filter((id): id is string => id !== undefined);
+    await store.servers.beat({ ...beat, releases });
+  };
+  let beating: Promise<void> = Promise.resolve();
+  // A beat missed (the database away) is written at the next one.
+  const beatNow = () => (beating = beating.then(heartbeat).catch(() => undefined));
+  void beatNow();
+  const beats = setInterval(beatNow, HEARTBEAT_MS);
+  beats.unref();
+
+  // Every server sends the alerts' outbox; its claims make each attempt one server's.
+  const alerts = startAlertSender({ store, secret: options.alerts?.secret, mailer: options.alerts?.mail && noticeMailer(options.alerts.mail), health: health.health, log: options.log });
+
   // Every server judges the canaries; the section's row lock makes each decision once.
   const judge =
     options.judgeCanaries === false ? undefined : startCanaryJudge({ store, counts: (canary, activeId) => store.canaries.counts(canary, activeId), everyMs: options.judgeEveryMs, log: options.log });
@@ -273,14 +302,19 @@ export async function startControlPlane(database: Database, options: ControlPlan
     health,
     api,
     judge,
+    alerts,
     recheck: () => run(),
     async close() {
       await judge?.close();
+      await alerts.stop();
       clearTimeout(first);
       clearInterval(every);
       clearTimeout(firstPrune);
       clearInterval(everyPrune);
       clearInterval(forgetVisits);
+      clearInterval(beats);
+      await beating;
+      await store.servers.leave(beat.id).catch(() => undefined);
       await api.close();
       await rechecking;
       await pruning;

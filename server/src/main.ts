@@ -115,6 +115,8 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
       messages: service.store,
       healthRetentionDays: env.PORTICO_HEALTH_RETENTION_DAYS,
       judgeCanaries: healthOn,
+      // Alerts are signed and mailed as the contact messages are.
+      alerts: { secret: settings.webhook?.secret, mail: settings.mail },
       renderCheck: () => {
         const check = running?.checkRender;
         // The worker keys a build by its hash, as the page's builds are keyed.

@@ -150,3 +150,20 @@ export function mailChannel(options: { smtpUrl: string; from: string; to: string
     close: () => transport.close(),
   };
 }
+
+/** A notice the server itself writes (an operator's alert), mailed through the same SMTP settings as the messages. */
+export interface NoticeMailer {
+  send(notice: { to: string; subject: string; text: string; id: string }): Promise<void>;
+  close(): void;
+}
+
+/** Mails the server's own notices (plain text, one line of subject) through PORTICO_SMTP_URL, as the messages are. */
+export function noticeMailer(options: { smtpUrl: string; from: string; allowPlaintext?: boolean }): NoticeMailer {
+  const transport = nodemailer.createTransport(smtpOptions(options.smtpUrl, options.allowPlaintext));
+  return {
+    async send(notice) {
+      await transport.sendMail({ from: options.from, to: notice.to, messageId: `<${notice.id}@portico.alert>`, subject: oneLine(notice.subject), text: notice.text });
+    },
+    close: () => transport.close(),
+  };
+}

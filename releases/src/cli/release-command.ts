@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { terminalText } from '@portico/messages';
+import { terminalText, type CommandIo } from '@portico/platform/command-line';
 import { controlToken, controlUrl } from '@portico/platform/control-address';
-import { dataFolder, type Whereabouts } from '@portico/platform/data-folder';
+import { dataFolder } from '@portico/platform/data-folder';
 import { SettingsError } from '@portico/platform/settings-error';
 import { CONTROL_PORT_OFFSET, DEFAULT_PORT } from '@portico/contract/sections';
 import { ApiAnswerMismatch, apiClient, ApiRefusal, ApiUnreachable, type AnswerOf, type ApiRoute, type CallInput } from '@portico/platform/api';
@@ -53,11 +53,7 @@ PORT+${CONTROL_PORT_OFFSET}); the token is PORTICO_TOKEN, else the owner token t
 <data folder>/control-token (PORTICO_DATA_DIR, default data/).
 Exit codes: 0 done, 1 refused (the reason printed), 2 usage or the API unreachable.`;
 
-export interface ReleaseCommandContext extends Whereabouts {
-  env: NodeJS.ProcessEnv;
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
+export type ReleaseCommandContext = CommandIo;
 
 /** Exit 2: the command line is wrong, or the API cannot be reached or cannot answer now. */
 class UsageError extends Error {}

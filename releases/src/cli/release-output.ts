@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { SectionId } from '@portico/contract/sections';
-import { terminalText } from '@portico/messages';
+import { terminalText } from '@portico/platform/command-line';
 import type { AnswerOf } from '@portico/platform/api';
 import type { CONTROL_API, judgedSchema, shownReleaseSchema } from '../control/control-contract';
 import type { ReleaseHealth } from '../release';

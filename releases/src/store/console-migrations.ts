@@ -50,6 +50,8 @@ const STEPS: readonly string[] = [
     detail text NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now(),
     attempts integer NOT NULL DEFAULT 0,
+    -- The channels (webhook, mail) that took it: a retry sends only to the others.
+    channels_done text[] NOT NULL DEFAULT '{}',
     next_attempt_at timestamptz NOT NULL DEFAULT now(),
     last_error text,
     delivered_at timestamptz
@@ -72,6 +74,19 @@ const STEPS: readonly string[] = [
   CREATE TRIGGER console_servers_come_go AFTER INSERT OR DELETE ON console_servers FOR EACH STATEMENT EXECUTE FUNCTION console_notify('servers');
   CREATE TRIGGER console_servers_serve AFTER UPDATE ON console_servers FOR EACH ROW WHEN (OLD.releases IS DISTINCT FROM NEW.releases) EXECUTE FUNCTION console_notify('servers');
   CREATE TRIGGER console_alert_settings AFTER INSERT OR UPDATE ON console_alert_settings FOR EACH STATEMENT EXECUTE FUNCTION console_notify('alerts');
+  -- An audited event an operator wants to hear of is queued as an alert in
+  -- its own transaction, keyed by its audit entry: once, whichever server
+  -- (or command) made it; nothing is queued while no alert has a destination.
+  CREATE FUNCTION console_alert_from_audit() RETURNS trigger LANGUAGE plpgsql AS $fn$
+  BEGIN
+    IF NOT EXISTS (SELECT 1 FROM console_alert_settings WHERE webhook_url IS NOT NULL OR email IS NOT NULL) THEN RETURN NULL; END IF;
+    INSERT INTO console_alerts (event_id, kind, section, release, detail)
+    VALUES ('audit-' || NEW.seq, CASE WHEN NEW.action IN ('promote', 'abort') THEN 'canary-decided' ELSE NEW.action END, NEW.section, NEW.release, NEW.action || ' by ' || NEW.actor || CASE WHEN NEW.detail = '' THEN '' ELSE ': ' || NEW.detail END)
+    ON CONFLICT DO NOTHING;
+    RETURN NULL;
+  END
+  $fn$;
+  CREATE TRIGGER console_alert_audit AFTER INSERT ON release_audit FOR EACH ROW WHEN (NEW.action IN ('auto-rollback', 'promote', 'abort', 'broken', 'set-aside')) EXECUTE FUNCTION console_alert_from_audit();
   CREATE TRIGGER console_alerts AFTER INSERT OR UPDATE ON console_alerts FOR EACH STATEMENT EXECUTE FUNCTION console_notify('alerts');
   `,
 ];

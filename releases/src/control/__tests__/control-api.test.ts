@@ -298,7 +298,7 @@ describe('activating and rolling back', () => {
     expect((await call('POST', '/api/sections/about/rollback', { body: { release: three } })).body).toMatchObject({ active: { id: three }, previous: { id: one } });
 
     const [latest] = (await call('GET', '/api/audit?section=about&limit=1')).body as Record<string, unknown>[];
-    expect(latest).toEqual({ at: expect.any(String), actor: 'environment', action: 'rollback', section: 'about', release: three, from: one, detail: '' });
+    expect(latest).toEqual({ at: expect.any(String), actor: 'environment', action: 'rollback', section: 'about', release: three, from: one, detail: '', cursor: expect.any(String) });
   });
 
   it('answers 404 for an unknown section or release, 409 for a release of another section, 400 for a bad body', async () => {

@@ -1,0 +1,147 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { signature } from '@portico/messages';
+import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
+import { startControlApi, type ControlApi } from '../../control/control-api';
+import type { HealthSource, PublishChecks } from '../../release';
+import { ReleaseStore } from '../../store/release-store';
+import { startAlertSender, type AlertSender } from '../alert-sender';
+
+// The alerts (docs/console.md, "Alerts"): one notice per event, signed as
+// the contact webhook's messages are, retried after a failure, and sent by
+// the servers' own timers, never inside an answer.
+
+const TOKEN = 'the-integrator-token';
+const SECRET = 'the-webhook-secret';
+const noChecks: PublishChecks = () => Promise.resolve({ ok: false, checks: [] });
+
+/** The operator's webhook: what it was sent, and how it answers next. */
+interface Received {
+  body: string;
+  headers: IncomingMessage['headers'];
+}
+const received: Received[] = [];
+let answerWith: (res: ServerResponse) => void = (res) => res.writeHead(200).end();
+let webhook: Server;
+let webhookUrl: string;
+
+let database: TestDatabase;
+let store: ReleaseStore;
+let api: ControlApi;
+/** Two servers' senders on one database. */
+let senders: AlertSender[] = [];
+let health: HealthSource = () => Promise.resolve({});
+
+beforeAll(async () => {
+  webhook = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      received.push({ body, headers: req.headers });
+      answerWith(res);
+    });
+  });
+  await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
+  webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/alerts`;
+  database = embeddedTestDatabase();
+  store = await ReleaseStore.open(await database.open(), { environmentToken: TOKEN });
+  api = await startControlApi({ store, port: 0, publishChecks: noChecks, publicUrl: 'http://localhost:8080', log: () => undefined });
+  const options = { store, secret: SECRET, log: () => undefined, pollMs: 60_000, checkEveryMs: 60_000, retryDelaySeconds: () => 0, health: (...args: Parameters<HealthSource>) => health(...args) };
+  senders = [startAlertSender(options), startAlertSender(options)];
+}, 60_000);
+
+afterAll(async () => {
+  for (const sender of senders) await sender.stop();
+  await api?.close();
+  webhook?.closeAllConnections();
+  await new Promise((resolve) => webhook?.close(resolve));
+  await store?.db.close();
+  database?.cleanUp();
+});
+
+beforeEach(() => {
+  received.length = 0;
+  answerWith = (res) => res.writeHead(200).end();
+});
+
+const call = (method: string, route: string, body?: unknown) =>
+  fetch(`${api.url}${route}`, { method, headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+let built = 0;
+async function publishedRelease(section: 'home' | 'contact' = 'home') {
+  built += 1;
+  const { release } = await store.releases.publish({ section, manifestUrl: `https://cdn.example/${section}/v${built}/mf-manifest.json`, integrity: `sha384-${built}`, version: '1.0.0', buildId: `b${built}`, createdBy: 'ci', checks: [] });
+  return release;
+}
+
+/** Every server sends what is due, at the same time. */
+const everyServerSends = () => Promise.all(senders.map((sender) => sender.sendDue()));
+
+it('keeps the settings in the database, for an integrator only', async () => {
+  const set = await call('PUT', '/api/alerts', { webhookUrl, failureRateThreshold: 0.1 });
+  expect(set.status).toBe(200);
+  expect(await set.json()).toEqual({ webhookUrl, email: null, failureRateThreshold: 0.1 });
+  expect(await (await call('GET', '/api/alerts')).json()).toEqual({ webhookUrl, email: null, failureRateThreshold: 0.1 });
+  expect((await call('PUT', '/api/alerts', { failureRateThreshold: 2 })).status).toBe(400);
+  const { token } = await store.tokens.create({ name: 'home-team', section: 'home', actor: 'test' });
+  const refused = await fetch(`${api.url}/api/alerts`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(refused.status).toBe(403);
+});
+
+it('sends a release marked broken once, signed as the contact webhook is, though two servers send', async () => {
+  const release = await publishedRelease();
+  await store.releases.markBroken(release.id, 'its manifest answered 404');
+  await everyServerSends();
+  await everyServerSends();
+  expect(received).toHaveLength(1);
+  const [sent] = received;
+  expect(JSON.parse(sent!.body)).toMatchObject({ kind: 'broken', section: 'home', release: release.id, detail: expect.stringContaining('its manifest answered 404') });
+  expect(sent!.headers['x-portico-signature']).toBe(signature(SECRET, sent!.body));
+  expect(sent!.headers['idempotency-key']).toBe(JSON.parse(sent!.body).id);
+});
+
+it('tries again after a failure, and records why it failed meanwhile', async () => {
+  answerWith = (res) => res.writeHead(503).end();
+  const release = await publishedRelease();
+  await store.releases.markBroken(release.id, 'gone');
+  await everyServerSends();
+  expect(received).toHaveLength(1);
+  const [failed] = await store.db.query<{ last_error: string; delivered_at: Date | null }>('SELECT last_error, delivered_at FROM console_alerts WHERE release = $1', [release.id]);
+  expect(failed).toEqual({ last_error: 'webhook: the webhook answered 503', delivered_at: null });
+  answerWith = (res) => res.writeHead(200).end();
+  await everyServerSends();
+  await everyServerSends();
+  expect(received).toHaveLength(2);
+  expect(received[1]!.body).toBe(received[0]!.body);
+});
+
+it('raises an active release\'s failure rate over the threshold once, on every server that sees it', async () => {
+  const release = await publishedRelease('contact');
+  await store.history.activate('contact', release.id, 'ci');
+  health = (_section, ids) => Promise.resolve(Object.fromEntries(ids.map((id) => [id, { visits: 100, failures: 30, failureRate: 0.3, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null }])));
+  for (const sender of senders) await sender.checkFailureRates();
+  for (const sender of senders) await sender.checkFailureRates();
+  await everyServerSends();
+  const notices = received.map(({ body }) => JSON.parse(body) as { kind: string; release: string });
+  expect(notices).toEqual([expect.objectContaining({ kind: 'failure-rate', release: release.id })]);
+  health = () => Promise.resolve({});
+});
+
+it('never keeps an API answer waiting, even while the webhook does not answer', async () => {
+  const held: ServerResponse[] = [];
+  answerWith = (res) => held.push(res);
+  const release = await publishedRelease();
+  await store.releases.markBroken(release.id, 'gone again');
+  let sent = false;
+  const sending = senders[0]!.sendDue().then(() => (sent = true));
+  await new Promise<void>((resolve) => {
+    const check = () => (received.length > 0 ? resolve() : setTimeout(check, 10));
+    check();
+  });
+  // The webhook holds its answer; the API answers all the same.
+  const status = await call('GET', '/api/sections');
+  expect(status.status).toBe(200);
+  expect(sent).toBe(false);
+  for (const res of held) res.writeHead(200).end();
+  await sending;
+});

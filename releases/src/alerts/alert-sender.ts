@@ -1,0 +1,178 @@
+import { SECTION_IDS } from '@portico/contract/sections';
+import { backoffSeconds, SIGNATURE_HEADER, signature, type NoticeMailer } from '@portico/messages';
+import type { HealthSource } from '../release';
+import type { ReleaseStore } from '../store/release-store';
+
+/** An alert waiting in the outbox (console_alerts). */
+interface QueuedAlert {
+  event_id: string;
+  kind: string;
+  section: string | null;
+  release: string | null;
+  detail: string;
+  created_at: Date | string;
+  attempts: number;
+  channels_done: string[];
+}
+
+export interface AlertSenderOptions {
+  store: ReleaseStore;
+  /** PORTICO_WEBHOOK_SECRET: alerts are signed as the contact webhook's messages are; without it no webhook is sent. */
+  secret?: string;
+  /** The mail channel's SMTP settings (PORTICO_SMTP_URL…); without them no e-mail is sent. */
+  mailer?: NoticeMailer;
+  /** The releases' health, for the failure-rate alert; without it none is raised. */
+  health?: HealthSource;
+  log: (line: string) => void;
+  /** How often the outbox is looked at (1 s by default). */
+  pollMs?: number;
+  /** How often the active releases' failure rate is checked (a minute by default). */
+  checkEveryMs?: number;
+  /** After this many failed attempts an alert is given up (10: about 2.5 hours of retries). */
+  maxAttempts?: number;
+  /** The wait before attempt n + 1 (backoffSeconds by default, as contact delivery). */
+  retryDelaySeconds?: (attempt: number) => number;
+  /** How long a claim lasts: longer than a send's time-out. */
+  leaseSeconds?: number;
+}
+
+export interface AlertSender {
+  /** Sends what is due now (tests; the poll does it otherwise). */
+  sendDue(): Promise<void>;
+  /** Checks the failure rates now (tests; a timer does it otherwise). */
+  checkFailureRates(now?: Date): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A failure rate counts once this many visits back it: a handful of visits is not an hour of failing. */
+export const FAILURE_RATE_MIN_VISITS = 20;
+const SEND_TIMEOUT_MS = 10_000;
+const HOUR_MS = 3_600_000;
+
+/** The webhook's JSON body: the event, nothing of any visitor. */
+export function alertPayload(alert: Pick<QueuedAlert, 'event_id' | 'kind' | 'section' | 'release' | 'detail' | 'created_at'>): string {
+  return JSON.stringify({ id: alert.event_id, kind: alert.kind, section: alert.section, release: alert.release, detail: alert.detail, at: new Date(alert.created_at).toISOString() });
+}
+
+/**
+ * Sends the alerts' outbox to the webhook (signed with the contact
+ * webhook's header and function) and the e-mail address the settings
+ * name. Every server runs one; a claim (a lease, rows locked and skipped)
+ * makes each attempt one server's, and a channel that took an alert is
+ * not sent it again. It runs on its own timers: no page or API answer
+ * waits on it. It also raises the failure-rate alert: an active release
+ * without a canary whose failure rate over the last whole hour reached the
+ * threshold, once per release.
+ */
+export function startAlertSender(options: AlertSenderOptions): AlertSender {
+  const { store, log } = options;
+  const db = store.db;
+  const maxAttempts = options.maxAttempts ?? 10;
+  const retryDelay = options.retryDelaySeconds ?? ((attempt: number) => backoffSeconds(attempt));
+  const leaseSeconds = options.leaseSeconds ?? 60;
+
+  /** Up to 10 due alerts, claimed for a lease; `tried`: those this pass sent already (a failed one is due again at the next pass, not in this one). */
+  const claim = (tried: readonly string[]) =>
+    db.query<QueuedAlert>(
+      `UPDATE console_alerts SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $1)
+       WHERE event_id IN (SELECT event_id FROM console_alerts WHERE delivered_at IS NULL AND next_attempt_at <= now() AND attempts < $2 AND NOT (event_id = ANY($3::text[]))
+                          ORDER BY created_at LIMIT 10 FOR UPDATE SKIP LOCKED)
+       RETURNING event_id, kind, section, release, detail, created_at, attempts, channels_done`,
+      [leaseSeconds, maxAttempts, tried],
+    );
+
+  const sendOne = async (alert: QueuedAlert): Promise<void> => {
+    const settings = await store.alertSettings.get();
+    const done = new Set(alert.channels_done);
+    const problems: string[] = [];
+    const body = alertPayload(alert);
+    if (settings.webhookUrl && !done.has('webhook')) {
+      try {
+        if (!options.secret) throw new Error('no PORTICO_WEBHOOK_SECRET to sign it with');
+        const response = await fetch(settings.webhookUrl, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Idempotency-Key': alert.event_id, 'X-Portico-Alert-Id': alert.event_id, [SIGNATURE_HEADER]: signature(options.secret, body) },
+          body,
+          redirect: 'error',
+          signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        });
+        await response.body?.cancel();
+        if (!response.ok) throw new Error(`the webhook answered ${response.status}`);
+        done.add('webhook');
+      } catch (error) {
+        problems.push(`webhook: ${(error as Error).message}`);
+      }
+    }
+    if (settings.email && !done.has('mail')) {
+      try {
+        if (!options.mailer) throw new Error('no PORTICO_SMTP_URL to send it through');
+        await options.mailer.send({ to: settings.email, id: alert.event_id, subject: `Portico alert: ${alert.kind}${alert.section ? ` on ${alert.section}` : ''}`, text: `${alert.detail}\n\n${body}\n` });
+        done.add('mail');
+      } catch (error) {
+        problems.push(`mail: ${(error as Error).message}`);
+      }
+    }
+    if (problems.length === 0) {
+      await db.query('UPDATE console_alerts SET delivered_at = now(), channels_done = $2::text[], last_error = NULL WHERE event_id = $1', [alert.event_id, [...done]]);
+      return;
+    }
+    const error = problems.join('; ');
+    const final = alert.attempts >= maxAttempts;
+    log(`alerts: ${alert.event_id} (${alert.kind}) not sent, attempt ${alert.attempts}${final ? ', the last' : ''}: ${error}`);
+    await db.query('UPDATE console_alerts SET channels_done = $2::text[], last_error = $3, next_attempt_at = now() + make_interval(secs => $4) WHERE event_id = $1', [
+      alert.event_id,
+      [...done],
+      error,
+      final ? 0 : retryDelay(alert.attempts),
+    ]);
+  };
+
+  let sending: Promise<void> = Promise.resolve();
+  const sendDue = () =>
+    (sending = sending.then(async () => {
+      try {
+        const tried: string[] = [];
+        for (let batch = await claim(tried); batch.length > 0; batch = await claim(tried)) {
+          tried.push(...batch.map((alert) => alert.event_id));
+          await Promise.all(batch.map(sendOne));
+        }
+      } catch (error) {
+        log(`alerts: the outbox cannot be read now (tried again): ${(error as Error).message}`);
+      }
+    }));
+
+  const checkFailureRates = async (now = new Date()) => {
+    const { failureRateThreshold: threshold } = await store.alertSettings.get();
+    if (threshold === null || !options.health) return;
+    const states = await store.releases.sectionStates();
+    const lastHour = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS);
+    for (const section of SECTION_IDS) {
+      const state = states[section];
+      if (!state.active || state.canary) continue;
+      const health = (await options.health(section, [state.active.id], lastHour))[state.active.id];
+      if (!health || health.visits < FAILURE_RATE_MIN_VISITS || health.failureRate < threshold) continue;
+      const detail = `the active release ${state.active.id} failed ${health.failures} of ${health.visits} visits since ${lastHour.toISOString()} (${(health.failureRate * 100).toFixed(1)}%, the threshold is ${(threshold * 100).toFixed(1)}%) without a canary`;
+      await db.query("INSERT INTO console_alerts (event_id, kind, section, release, detail) VALUES ($1, 'failure-rate', $2, $3, $4) ON CONFLICT DO NOTHING", [
+        `failure-rate-${state.active.id}`,
+        section,
+        state.active.id,
+        detail,
+      ]);
+    }
+  };
+
+  const poll = setInterval(() => void sendDue(), options.pollMs ?? 1000);
+  poll.unref();
+  const check = setInterval(() => void checkFailureRates().catch((error: unknown) => log(`alerts: the failure rates cannot be read now: ${(error as Error).message}`)), options.checkEveryMs ?? 60_000);
+  check.unref();
+  return {
+    sendDue,
+    checkFailureRates,
+    async stop() {
+      clearInterval(poll);
+      clearInterval(check);
+      await sending;
+      options.mailer?.close();
+    },
+  };
+}
