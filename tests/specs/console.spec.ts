@@ -151,3 +151,41 @@ test("a Home token sees only Home; its session is refused on Contact, and a requ
     await stop(server);
   }
 });
+
+test('a messages token reads, exports and deletes a stored message, and the audit shows each', async ({ page, request }, testInfo) => {
+  test.setTimeout(90_000);
+  const server = await startServer(testInfo.parallelIndex);
+  const { port, release } = server;
+  try {
+    const stored = await request.post(`http://localhost:${port}/api/contact`, {
+      headers: { Origin: `http://localhost:${port}` },
+      data: { name: 'Dewi Lestari', telephone: '+62 812 5555 0101', message: 'Berapa bunga pinjaman 6 bulan?', language: 'id', idempotencyKey: 'console-spec-0001', website: '' },
+    });
+    expect(stored.status()).toBe(201);
+    const created = await release('token', 'create', 'lender-staff', '--scope', 'messages');
+    const messagesToken = /^[A-Za-z0-9_-]{40,}$/m.exec(created)![0];
+
+    await signIn(page, port, messagesToken);
+    await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link')).toHaveText(['Inbox']);
+
+    await page.getByRole('searchbox', { name: 'Search by name, telephone or text' }).fill('bunga');
+    await page.getByRole('search').getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('button', { name: 'Open message from Dewi Lestari' }).click();
+    await expect(page.getByRole('article', { name: 'Dewi Lestari' })).toContainText('Berapa bunga pinjaman 6 bulan?');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export as CSV' }).click();
+    expect((await (await download).path()) ?? '').not.toBe('');
+
+    await page.getByRole('button', { name: 'Delete message' }).click();
+    await page.getByRole('dialog', { name: 'Delete message' }).getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByText('The message from Dewi Lestari is deleted.')).toBeVisible();
+    await expect(page.getByText('No message matches “bunga”.')).toBeVisible();
+
+    const audit = await release('audit');
+    for (const action of ['message-read', 'message-export', 'message-delete']) expect(audit).toContain(action);
+  } finally {
+    await stop(server);
+  }
+});
