@@ -8,8 +8,10 @@ import { isSessionOver, type ConsoleSession } from './console-session';
 /**
  * An action's runner: its outcome in words (what `done` says of the
  * answer, or the API's refusal), and the session's end on a 401.
+ * `changed` runs after each success: the screen reads what it changed at
+ * once, without waiting for the API's event.
  */
-export function useAction(): { outcome: Outcome; busy: boolean; run<T>(act: (session: ConsoleSession) => Promise<T>, done: (answer: T) => string, failed?: (error: unknown) => string | undefined): Promise<T | undefined> } {
+export function useAction(changed?: () => void): { outcome: Outcome; busy: boolean; run<T>(act: (session: ConsoleSession) => Promise<T>, done: (answer: T) => string, failed?: (error: unknown) => string | undefined): Promise<T | undefined> } {
   const { session, expired } = useSignedIn();
   const text = useConsoleText();
   const [outcome, setOutcome] = useState<Outcome>();
@@ -21,6 +23,7 @@ export function useAction(): { outcome: Outcome; busy: boolean; run<T>(act: (ses
       try {
         const answer = await act(session);
         setOutcome({ ok: true, text: done(answer) });
+        changed?.();
         return answer;
       } catch (error) {
         if (isSessionOver(error)) expired();
@@ -30,7 +33,7 @@ export function useAction(): { outcome: Outcome; busy: boolean; run<T>(act: (ses
         setBusy(false);
       }
     },
-    [session, expired, text],
+    [session, expired, text, changed],
   );
   return { outcome, busy, run };
 }

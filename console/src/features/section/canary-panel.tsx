@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useState, type FormEvent } from 'react';
 import type { SectionId } from '@portico/contract/sections';
 import { CONTROL_API, type listedReleaseSchema, type shownSectionSchema } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
@@ -18,15 +18,22 @@ export interface CanaryPanelProps {
   section: SectionId;
   shown: z.infer<typeof shownSectionSchema> | undefined;
   releases: readonly z.infer<typeof listedReleaseSchema>[];
+  /** After a start, a promotion or an abort: the page reads the section again. */
+  onChanged(): void;
 }
 
 /** A canary started, watched and promoted or aborted on one screen, with both releases' health over time and the judge's thresholds. */
-export function CanaryPanel({ section, shown, releases }: CanaryPanelProps) {
+export function CanaryPanel({ section, shown, releases, onChanged }: CanaryPanelProps) {
   const { language, text } = useConsoleLanguage();
   const t = text.section;
   const name = text.sections[section];
-  const action = useAction();
   const series = useLoad((session) => session.client.call(CONTROL_API.health.series, { params: { section }, query: {} }), [section], ['health', 'releases', 'sections'], section);
+  const { reload: reloadSeries } = series;
+  const changed = useCallback(() => {
+    onChanged();
+    reloadSeries();
+  }, [onChanged, reloadSeries]);
+  const action = useAction(changed);
   const startable = releases.filter((release) => release.state === 'available' || release.state === 'previous');
   const [release, setRelease] = useState('');
   const [percent, setPercent] = useState('10');

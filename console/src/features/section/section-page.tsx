@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import type { SectionId } from '@portico/contract/sections';
 import { ApiRefusal } from '@portico/platform/api';
 import { checkResultSchema, CONTROL_API } from '@portico/releases/control-contract';
@@ -31,7 +31,13 @@ export function SectionPage({ section }: SectionPageProps) {
   const releases = useLoad((session) => session.client.call(CONTROL_API.releases.list, { query: { section } }), [section], ['releases', 'sections'], section);
   const status = useLoad((session) => session.client.call(CONTROL_API.sections.status, { query: {} }), [section], ['releases', 'sections'], section);
   const shown = status.data?.[section];
-  const action = useAction();
+  const { reload: reloadReleases } = releases;
+  const { reload: reloadStatus } = status;
+  const changed = useCallback(() => {
+    reloadReleases();
+    reloadStatus();
+  }, [reloadReleases, reloadStatus]);
+  const action = useAction(changed);
   const [preview, setPreview] = useState<{ release: string; url: string; expiresAt: string }>();
   const [manifestUrl, setManifestUrl] = useState('');
   const [note, setNote] = useState('');
@@ -158,7 +164,7 @@ export function SectionPage({ section }: SectionPageProps) {
           </ul>
         )}
       </section>
-      <CanaryPanel section={section} shown={shown} releases={releases.data ?? []} />
+      <CanaryPanel section={section} shown={shown} releases={releases.data ?? []} onChanged={changed} />
     </>
   );
 }

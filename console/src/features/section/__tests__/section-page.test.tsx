@@ -33,8 +33,13 @@ describe("a section's page", () => {
   });
 
   it('activates a release only once the confirmation, which says what visitors get, is accepted', async () => {
+    let activated = false;
     const { api, user } = await openContact({
-      'POST /api/sections/contact/active': { body: { section: 'contact', active: contact8, previous: contact7 } },
+      'POST /api/sections/contact/active': () => {
+        activated = true;
+        return { body: { section: 'contact', active: contact8, previous: contact7 } };
+      },
+      'GET /api/releases': () => ({ body: activated ? [release('contact-7', 'previous'), release('contact-8', 'active')] : [contact7, contact8] }),
     });
     await user.click(screen.getByRole('button', { name: 'Activate contact-8' }));
     const dialog = screen.getByRole('dialog', { name: 'Activate contact-8' });
@@ -46,6 +51,8 @@ describe("a section's page", () => {
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('contact-8 is active: every visitor gets it.')).toBeInTheDocument();
     expect(api.to('POST /api/sections/contact/active')[0]!.body).toEqual({ release: 'contact-8' });
+    // Read again at once, without waiting for the API's event.
+    expect(await screen.findByRole('row', { name: /contact-8 active/ })).toBeInTheDocument();
   });
 
   it("says what a rollback gives visitors: the previous release", async () => {
