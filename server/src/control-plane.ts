@@ -26,6 +26,7 @@ import {
 import { runPublishChecks, type RenderCheck } from '@portico/releases/checks';
 import { parseConfig } from '@portico/shared-config/config';
 import { configReport } from './config-log';
+import { consoleFiles } from './console-files';
 import { withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
 
 /** How often the active releases' files are checked again in the background (and first, this long after start). */
@@ -61,6 +62,8 @@ export interface ControlPlaneOptions {
   healthRetentionDays?: number;
   /** `false`: no canary judge on this server (canaries are then decided by the other servers, or by hand). */
   judgeCanaries?: boolean;
+  /** The operator console's built files (console/dist), served at the control port's `/`; none: 404 there. */
+  consoleDir?: string;
   /** What the alerts are signed with (PORTICO_WEBHOOK_SECRET) and mailed through (PORTICO_SMTP_URL…). */
   alerts?: { secret?: string; mail?: { smtpUrl: string; from: string; allowPlaintext?: boolean } };
   /** How often the judge runs (JUDGE_EVERY_MS by default); tests judge now instead. */
@@ -218,6 +221,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
     log: options.log,
     health: health.health,
     healthSeries: health.series,
+    console: options.consoleDir === undefined ? undefined : consoleFiles(options.consoleDir),
     configuredRemotes: async () => {
       const answer = await answerConfig({ configPath: options.configPath, basePort: options.basePort, ports: options.ports(), hostHeader: 'localhost' });
       return answer.value === undefined ? {} : parseConfig(answer.value).config.remotes;

@@ -115,6 +115,8 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
       messages: service.store,
       healthRetentionDays: env.PORTICO_HEALTH_RETENTION_DAYS,
       judgeCanaries: healthOn,
+      // The console on the control port only (never the page's ports, never the nginx site).
+      consoleDir: path.join(rootDir, 'console', 'dist'),
       // Alerts are signed and mailed as the contact messages are.
       alerts: { secret: settings.webhook?.secret, mail: settings.mail },
       renderCheck: () => {

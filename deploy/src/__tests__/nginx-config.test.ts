@@ -161,3 +161,9 @@ describe('--no-ssr: pure static hosting, as before', () => {
     expect(staticText).toContain('"~^(GET|HEAD) " 0;\n    default 1;');
   });
 });
+
+test('has nothing of the operator console: no location, root or upstream of it or of the control port', () => {
+  expect(text).not.toMatch(/console/);
+  expect(text).not.toMatch(/:8084\b/);
+  expect(text).not.toMatch(/\/api\/(session|events|audit|tokens|alerts|servers)/);
+});

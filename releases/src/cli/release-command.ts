@@ -20,7 +20,7 @@ import {
   scopeSchema,
 } from '../control/control-contract';
 import { notRun, type CheckResult, type Scope } from '../release';
-import { buildOf, canaryCells, HEALTH_COLUMNS, healthCells, named, printable, switched, table, when } from './release-output';
+import { alertsTable, auditTable, buildOf, named, printable, statusTable, switched, table, when, type AlertSettings } from './release-output';
 
 const { minVisits, maxFailureDelta, maxSlowdown, minNetworks, maxNetworkShare } = CANARY_DEFAULTS;
 const inHours = (seconds: number) => `${seconds / 3600} h`;
@@ -47,6 +47,10 @@ export const USAGE = `npm run release -- <command>
   token create <name> [--section S] [--scope X]   a new token, shown once (--scope: releases, messages,
                                                   section:<id>; repeatable; default: the section's, else releases)
   token revoke <name>                             revokes a token
+  alerts show                                     where alerts go, and the failure rate that raises one
+  alerts set [--webhook URL] [--email ADDRESS]    changes what it names ("none" clears it): a broken release, a set-aside
+             [--failure-rate F]                   build, an automatic rollback, a canary decided, an active release's
+                                                  failure rate at F (0-1) for an hour without a canary
 
 The control API is PORTICO_CONTROL_URL (default http://127.0.0.1:${DEFAULT_PORT + CONTROL_PORT_OFFSET}, or
 PORT+${CONTROL_PORT_OFFSET}); the token is PORTICO_TOKEN, else the owner token the server wrote to
@@ -158,11 +162,10 @@ function control(context: ReleaseCommandContext): Control {
   };
 }
 
-async function execute(args: string[], context: ReleaseCommandContext): Promise<void> {
-  const { out } = context;
-  let parsed;
+/** The command line as parseArgs reads it; a wrong one is a usage error. */
+function commandLine(args: string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args,
       allowPositionals: true,
       options: {
@@ -179,13 +182,20 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
         'promote-after': { type: 'string' },
         'min-networks': { type: 'string' },
         'max-network-share': { type: 'string' },
+        webhook: { type: 'string' },
+        email: { type: 'string' },
+        'failure-rate': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const { positionals, values } = parsed;
+}
+
+async function execute(args: string[], context: ReleaseCommandContext): Promise<void> {
+  const { out } = context;
+  const { positionals, values } = commandLine(args);
   const [command, ...rest] = positionals;
   if (values.help || command === undefined) {
     out(`${USAGE}\n`);
@@ -277,48 +287,14 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       const window = values.hours;
       if (window !== undefined && !/^\d+$/.test(window)) throw new UsageError('--hours is a whole number of hours');
       const sections = await control(context).call(CONTROL_API.sections.status, { query: { hours: window } });
-      out(
-        table([
-          ['SECTION', 'ACTIVE', 'BUILD', 'SINCE', 'BY', ...HEALTH_COLUMNS],
-          ...Object.entries(sections).flatMap(([section, state]) => [
-            state.active
-              ? [
-                  section,
-                  state.active.id,
-                  `${buildOf(state.active)}${state.active.broken ? ` BROKEN: ${state.active.broken.detail}` : ''}${state.active.setAside ? ` SET ASIDE: ${state.active.setAside.detail}` : ''}`,
-                  when(state.since),
-                  state.by ?? '',
-                  ...(state.candidate ? canaryCells(state, state.active.id) : healthCells(state.health?.[state.active.id])),
-                ]
-              : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', when(state.since), state.by ?? ''],
-            // The candidate under its section, with the share of visits it gets.
-            ...(state.candidate && state.canary
-              ? [['  canary', state.candidate.id, `${buildOf(state.candidate)}, ${state.percent} % of visits`, when(state.canary.startedAt), state.canary.startedBy, ...canaryCells(state, state.candidate.id)]]
-              : []),
-          ]),
-        ]),
-      );
+      out(statusTable(sections));
       context.err(`health: the visits reported since the canary started, else in the last ${window ?? DEFAULT_HEALTH_WINDOW_HOURS} hours (by whole hours)\n`);
       return;
     }
     case 'audit': {
       take(0, 0, 'no arguments (--section S, --limit N)');
       const entries = await control(context).call(CONTROL_API.audit.list, { query: { section: values.section || undefined, limit: values.limit || undefined } });
-      out(
-        table([
-          ['AT', 'ACTOR', 'ACTION', 'SECTION', 'RELEASE', 'FROM', 'DETAIL'],
-          ...entries.map((entry) => [
-            entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
-            entry.actor,
-            entry.action,
-            entry.section ?? '',
-            // A rollback to no release went back to config.json's URL.
-            entry.release ?? (entry.action === 'rollback' ? 'config.json' : ''),
-            entry.from ?? '',
-            entry.detail,
-          ]),
-        ]),
-      );
+      out(auditTable(entries));
       return;
     }
     case 'token': {
@@ -336,6 +312,20 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
         return;
       }
       throw new UsageError(`token ${action}: create or revoke`);
+    }
+    case 'alerts': {
+      const [action] = take(1, 1, 'show or set');
+      const show = (settings: AlertSettings) => out(alertsTable(settings));
+      if (action === 'show') return show(await control(context).call(CONTROL_API.alerts.show, {}));
+      if (action !== 'set') throw new UsageError(`alerts ${action}: show or set`);
+      const cleared = (text: string) => (text === 'none' ? null : text);
+      const body = {
+        ...(values.webhook === undefined ? {} : { webhookUrl: cleared(values.webhook) }),
+        ...(values.email === undefined ? {} : { email: cleared(values.email) }),
+        ...(values['failure-rate'] === undefined ? {} : { failureRateThreshold: values['failure-rate'] === 'none' ? null : Number(values['failure-rate']) }),
+      };
+      if (Object.keys(body).length === 0) throw new UsageError('alerts set: --webhook, --email or --failure-rate');
+      return show(await control(context).call(CONTROL_API.alerts.set, { body }));
     }
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);

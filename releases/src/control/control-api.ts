@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyPluginCallback, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { SectionId } from '@portico/contract/sections';
 import type { ContactService } from '@portico/messages';
@@ -8,6 +8,7 @@ import {
   closeNow,
   HttpRefusal,
   CSRF_HEADER,
+  PLAIN_HEADERS,
   jsonSerializerCompiler,
   listenOn,
   textBodyParser,
@@ -61,6 +62,12 @@ export interface ControlApiOptions {
   health?: HealthSource;
   /** The same hour by hour (HealthStore.series), for a section's charts; without it every series is empty. */
   healthSeries?: HealthSeriesSource;
+  /**
+   * The operator console's files at `/` (every path outside /api/): answers
+   * one and resolves true, or false when it has none (404). Without it the
+   * control port answers 404 there.
+   */
+  console?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** What the config.json being served gets wrong and lacks (`GET /api/config`); without it that route answers 503. */
   configReport?: () => Promise<{ problems: { field: string; message: string }[]; warnings: { field: string; message: string }[] }>;
 }
@@ -102,6 +109,9 @@ function fromBrowser(req: IncomingMessage): boolean {
   return req.headers.origin !== undefined || req.headers['sec-fetch-site'] !== undefined;
 }
 
+/** The API's paths; every other path of the control port is the console's files. */
+const isApiPath = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
+
 /** The path without its query, as the refusals name it. */
 const pathOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://control.invalid').pathname;
 
@@ -137,6 +147,8 @@ async function jsonBody(request: FastifyRequest, payload: IncomingMessage): Prom
 function authenticate(context: ControlContext, limit: FailedAuthLimit) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const req = request.raw;
+    // The console's own files (the not-found handler's): a page and its scripts, nothing of the API.
+    if (request.is404 && !isApiPath(pathOf(req))) return;
     if (fromBrowser(req) || sessionCookieOf(req) !== undefined || isSignIn(req, pathOf(req))) {
       await authenticateConsole(context, request);
       return refuseUnknownPath(request);
@@ -201,6 +213,11 @@ function guard(app: FastifyInstance, log: (line: string) => void): void {
   });
 }
 
+/** A path of the console that is no file of it. */
+function sendPlainNotFound(res: ServerResponse): void {
+  res.writeHead(404, PLAIN_HEADERS).end('Not found\n');
+}
+
 /** A query's parameters as the routes read them: the first of each name, as URLSearchParams.get. */
 function firstOfEach(search: string): Record<string, string> {
   const query: Record<string, string> = {};
@@ -235,6 +252,16 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', jsonBody);
   guard(app, log);
+  app.setNotFoundHandler(async (request, reply) => {
+    const { console: consoleFiles } = options;
+    if (consoleFiles && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(pathOf(request.raw))) {
+      reply.hijack();
+      if (await consoleFiles(request.raw, reply.raw)) return;
+      sendPlainNotFound(reply.raw);
+      return;
+    }
+    return sendControl(reply, 404, { error: `no such endpoint: ${pathOf(request.raw)}` });
+  });
   app.addHook('onRequest', authenticate(context, context.failedAuth));
   const events = await startConsoleEvents(options.store.db, { withMessages: options.messages !== undefined });
   for (const area of [...AREAS, eventRoutes(() => events)]) await app.register(area, { context });

@@ -333,3 +333,15 @@ describe('npm run release', () => {
     expect(audit.stdout.split('\n').slice(1, 7).map((line) => line.split(/ +/)[3])).toEqual(['promote', 'canary', 'abort', 'publish', 'canary', 'canary']);
   });
 });
+
+describe('npm run release -- alerts', () => {
+  it('shows and sets where alerts go, "none" clearing one', async () => {
+    expect((await release(['alerts', 'show'])).stdout).toBe('WEBHOOK  EMAIL  FAILURE RATE\nnone     none   none\n');
+    const set = await release(['alerts', 'set', '--webhook', 'https://hooks.lender.example/portico', '--failure-rate', '0.2']);
+    expect(set).toMatchObject({ code: 0, stdout: 'WEBHOOK                               EMAIL  FAILURE RATE\nhttps://hooks.lender.example/portico  none   0.2\n' });
+    expect((await release(['alerts', 'set', '--webhook', 'none'])).stdout).toBe('WEBHOOK  EMAIL  FAILURE RATE\nnone     none   0.2\n');
+    const refused = await release(['alerts', 'set', '--failure-rate', '3']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('failureRateThreshold is at most 1');
+  });
+});

@@ -24,7 +24,8 @@ jest.mock('../page-answer', () => {
   return {
     ...actual,
     compressPage: (html: Buffer, encoding: Parameters<typeof actual.compressPage>[1]) =>
-      new Promise((resolve) => setTimeout(resolve, (html.length / 1024) * MS_PER_KB)).then(() => actual.compressPage(html, encoding)),
+      // Unref'd: a compression still waiting when the tests end must not hold the worker's exit.
+      new Promise((resolve) => setTimeout(resolve, (html.length / 1024) * MS_PER_KB).unref()).then(() => actual.compressPage(html, encoding)),
   };
 });
 

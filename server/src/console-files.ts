@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { COMMON_HEADERS } from '@portico/platform/http';
+import { staticFiles } from './static-files';
+
+/**
+ * The console's policy: its own scripts, styles, images and API only; no
+ * inline script or style element, no other origin, never framed.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The headers of the console's page (index.html), beside those every answer has. */
+export const CONSOLE_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  ...COMMON_HEADERS,
+  'Content-Security-Policy': CONSOLE_CSP,
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cache-Control': 'no-cache',
+};
+
+/**
+ * The operator console's built files (console/dist), for the control port
+ * only: a file the build made, or index.html for any other path without a
+ * file extension (the console's own routes, e.g. /sections/contact), or
+ * false when there is neither (404). The console's CSP on the page.
+ */
+export function consoleFiles(dist: string): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+  const files = staticFiles(dist, { crossOrigin: false, pageHeaders: () => Promise.resolve({ ...CONSOLE_PAGE_HEADERS }) });
+  return async (req, res) => {
+    let served = true;
+    await files(req, res, () => {
+      served = false;
+    });
+    if (served) return true;
+    const pathname = new URL(req.url ?? '/', 'http://console.invalid').pathname;
+    if (/\.[A-Za-z0-9]+$/.test(pathname)) return false;
+    served = true;
+    const asked = req.url;
+    req.url = '/index.html';
+    await files(req, res, () => {
+      served = false;
+    });
+    req.url = asked;
+    return served;
+  };
+}
