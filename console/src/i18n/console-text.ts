@@ -107,6 +107,7 @@ export interface ConsoleText {
     chartLcp: string;
     threshold: string;
     healthHeading: string;
+    noVisits: string;
   };
   audit: {
     heading: string;

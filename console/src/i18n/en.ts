@@ -102,6 +102,7 @@ export const en: ConsoleText = {
     chartLcp: 'p75 LCP per hour (ms)',
     threshold: 'threshold',
     healthHeading: 'Health over the last 24 hours',
+    noVisits: 'No visit reported in this window yet. Pages report their visits as people use the site; the charts appear with the first.',
   },
   audit: {
     heading: 'Audit',

@@ -102,6 +102,7 @@ export const id: ConsoleText = {
     chartLcp: 'LCP p75 per jam (md)',
     threshold: 'ambang',
     healthHeading: 'Kesehatan selama 24 jam terakhir',
+    noVisits: 'Belum ada kunjungan yang dilaporkan dalam rentang ini. Halaman melaporkan kunjungan saat orang memakai situs; grafik muncul bersama kunjungan pertama.',
   },
   audit: {
     heading: 'Audit',

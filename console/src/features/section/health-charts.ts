@@ -29,6 +29,8 @@ export function chartsOf(series: Series, text: ConsoleText): ChartData[] {
   const releases = series.canary?.releases ?? series.releases;
   if (releases.length === 0) return [];
   const hours = [...new Set(releases.flatMap((release) => release.points.map((point) => point.hour)))].sort();
+  // No visit in the window: empty axes say less than a sentence does (the panel's).
+  if (hours.length === 0) return [];
   const x = hours.map((hour) => Date.parse(hour) / 1000);
   const valuesOf = (metric: Metric) =>
     releases.map((release) => {

@@ -41,7 +41,8 @@ describe("a canary's charts", () => {
     expect(failures!.summary).toBe('Failure rate per hour. contact-7: 0.03; contact-8: 0.06; threshold: 0.05');
   });
 
-  it('draws nothing without a release in view', () => {
+  it('draws nothing without a release in view, or without a visit in the window', () => {
     expect(chartsOf({ section: 'contact', since: series.since, releases: [] }, en)).toEqual([]);
+    expect(chartsOf({ section: 'contact', since: series.since, releases: [{ release: 'contact-7', state: 'active', points: [] }] }, en)).toEqual([]);
   });
 });
