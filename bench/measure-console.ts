@@ -31,7 +31,8 @@ function firstLoadBytes(): { bytes: number; files: string[] } | undefined {
   const dist = path.join(REPO_ROOT, 'console', 'dist');
   const index = path.join(dist, 'index.html');
   if (!existsSync(index)) return undefined;
-  const files = [...readFileSync(index, 'utf8').matchAll(/<script[^>]*\ssrc="\/?([^"]+)"/g)].map((match) => match[1]!);
+  // The built page is minified: its attributes may go without quotes (`<script defer src=/main.1a2b.js>`).
+  const files = [...readFileSync(index, 'utf8').matchAll(/<script[^>]*\ssrc=(?:"([^"]+)"|'([^']+)'|([^\s>]+))/g)].map((match) => (match[1] ?? match[2] ?? match[3]!).replace(/^\//, ''));
   let bytes = 0;
   for (const file of files) {
     const plain = path.join(dist, file);
