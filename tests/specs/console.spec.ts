@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { APP_DIRS } from '@portico/contract/sections';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { apiSession, axeViolations, consoleOrigin, signIn } from '../support/console';
 import { expect, test, workerPorts, writeConfig } from '../support/fixtures';
 import { REPO_ROOT } from '../support/paths';
@@ -16,15 +16,21 @@ const TOKEN = 'the-integrators-console-token';
 const LIVE_MS = 2000;
 
 // The operator console (docs/console.md) in real browsers against `npm run
-// serve` and its embedded database. Port slot 16 (the control port is the
-// slot's fourth port after the page's); the second Contact build's upload on
-// slot 19.
+// serve` and its embedded database. Port slot 9 (its control port, PORT+4,
+// is slot 10's first port, unused otherwise); the second Contact build's
+// upload on slot 5.
 
 async function startServer(parallelIndex: number): Promise<{ port: number; serve: ServeProcess; upload: { url: string; close(): Promise<void> }; release(...args: string[]): Promise<string> }> {
-  const port = workerPorts(parallelIndex, 16);
-  const upload = await serveUnderPath(path.join(secondBuildRoot(), APP_DIRS.contact, 'dist'), '/contact/v2/', workerPorts(parallelIndex, 19));
+  const port = workerPorts(parallelIndex, 9);
+  const upload = await serveUnderPath(path.join(secondBuildRoot(), APP_DIRS.contact, 'dist'), '/contact/v2/', workerPorts(parallelIndex, 5));
   const configPath = writeConfig(port, { allowedRemoteOrigins: [new URL(upload.url).origin] });
-  const serve = runServe({ PORT: String(port), PORTICO_CONFIG: configPath, PORTICO_CONTROL_TOKEN: TOKEN });
+  const serve = runServe({
+    PORT: String(port),
+    PORTICO_CONFIG: configPath,
+    PORTICO_CONTROL_TOKEN: TOKEN,
+    // Every visit here comes from this one machine: past the default 30 per 10 minutes, its reports would not count.
+    PORTICO_BEACON_REPORTS_PER_NETWORK: '1000',
+  });
   await waitForOutput(serve);
   const release = async (...args: string[]) =>
     (
@@ -34,6 +40,20 @@ async function startServer(parallelIndex: number): Promise<{ port: number; serve
       })
     ).stdout;
   return { port, serve, upload, release };
+}
+
+/** A visit to Contact from a fresh browser (a new cohort), left at once so the page sends its visit report. */
+async function visitContact(browser: Browser, port: number): Promise<void> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`http://localhost:${port}/#contact`);
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('tabpanel', { name: 'Contact us' }).getByRole('textbox').first()).toBeVisible({ timeout: 15_000 });
+    await page.close({ runBeforeUnload: true });
+  } finally {
+    await context.close();
+  }
 }
 
 async function stop({ serve, upload }: { serve: ServeProcess; upload: { close(): Promise<void> } }) {
@@ -50,7 +70,7 @@ async function confirm(page: Page, button: string, says: RegExp) {
   await dialog.getByRole('button', { name: 'Confirm' }).click();
 }
 
-test('an integrator publishes, previews, activates, rolls back, starts and aborts a canary; a second browser sees each change within 2 s', async ({ browser }, testInfo) => {
+test('an integrator publishes, previews, activates, rolls back, starts a canary and watches real visits arrive on its chart, and aborts it; a second browser sees each change within 2 s', async ({ browser }, testInfo) => {
   test.setTimeout(120_000);
   const server = await startServer(testInfo.parallelIndex);
   const { port, upload, release } = server;
@@ -86,8 +106,17 @@ test('an integrator publishes, previews, activates, rolls back, starts and abort
     await expect(theirReleases.getByRole('row').filter({ hasText: first })).toContainText('active', { timeout: LIVE_MS });
 
     await mine.getByRole('combobox', { name: 'Release', exact: true }).selectOption(second);
-    await confirm(mine, 'Start canary', new RegExp(`of the visitors of Contact us will get ${second}; the others keep ${first}`));
+    await mine.getByRole('spinbutton', { name: 'Share of visitors (%)' }).fill('50');
+    await confirm(mine, 'Start canary', new RegExp(`50 % of the visitors of Contact us will get ${second}; the others keep ${first}`));
     await expect(theirs.getByRole('button', { name: 'Abort canary' })).toBeVisible({ timeout: LIVE_MS });
+
+    // Real visits, half of them to the candidate, arrive on the canary's chart (its name sums each line up in words).
+    const visitsChart = theirs.getByRole('img', { name: /^Visits per hour\./ });
+    for (let visits = 0; visits < 12; visits += 3) {
+      await Promise.all([0, 1, 2].map(() => visitContact(browser, port)));
+      if ((await visitsChart.count()) > 0 && new RegExp(`${second}: [1-9]`).test((await visitsChart.getAttribute('aria-label')) ?? '')) break;
+    }
+    for (const shown of [first, second]) await expect(visitsChart).toHaveAttribute('aria-label', new RegExp(`${shown}: [1-9]`), { timeout: 10_000 });
 
     await confirm(mine, 'Abort canary', new RegExp(`will get ${first} again, and none ${second}`));
     await expect(mine.getByText(`Canary aborted: every visitor gets ${first}.`)).toBeVisible();
