@@ -13,7 +13,8 @@ import { CONTROL_API } from '@portico/releases/control-contract';
 // releases, 100,000 audit entries and 10,000 messages (the embedded
 // database, as a fresh install runs; the control API in this process), and
 // the console's first-load JavaScript as served (brotli, at most 150 KB)
-// when console/dist exists. `npm run measure:console [-- --requests N]`.
+// when console/dist exists. `npm run measure:console [-- --requests N]
+// [--console-dist DIR]` (another build of the console than console/dist).
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const TOKEN = 'measure-console-token';
@@ -28,11 +29,11 @@ const percentile = (values: readonly number[], p: number) => [...values].sort((a
 
 /** The console's first load: the scripts index.html loads, as the server sends them (the build's .br, or brotli made here). */
 function firstLoadBytes(): { bytes: number; files: string[] } | undefined {
-  const dist = path.join(REPO_ROOT, 'console', 'dist');
+  const given = process.argv.indexOf('--console-dist');
+  const dist = given === -1 ? path.join(REPO_ROOT, 'console', 'dist') : path.resolve(process.argv[given + 1]!);
   const index = path.join(dist, 'index.html');
   if (!existsSync(index)) return undefined;
-  // The built page is minified: its attributes may go without quotes (`<script defer src=/main.1a2b.js>`).
-  const files = [...readFileSync(index, 'utf8').matchAll(/<script[^>]*\ssrc=(?:"([^"]+)"|'([^']+)'|([^\s>]+))/g)].map((match) => (match[1] ?? match[2] ?? match[3]!).replace(/^\//, ''));
+  const files = [...readFileSync(index, 'utf8').matchAll(/<script[^>]*\ssrc=["']?\/?([^"'\s>]+)/g)].map((match) => match[1]!);
   let bytes = 0;
   for (const file of files) {
     const plain = path.join(dist, file);

@@ -205,16 +205,28 @@ export class MessageStore {
    * `operator`, which audits it.
    */
   async list(options: MessageQuery = {}, sql: Sql = this.db): Promise<StoredMessage[]> {
+    const conditions: string[] = [];
+    const params: unknown[] = [];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    if (options.since) conditions.push(`m.received_at >= ${param(options.since.toISOString())}::timestamptz`);
     // Each word of `q` is in the name, the telephone or the text, any case; `%` and `_` are the words' own.
-    const words = (options.q ?? '').split(/\s+/).filter(Boolean).slice(0, 10).map((word) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    for (const word of (options.q ?? '').split(/\s+/).filter(Boolean).slice(0, 10)) {
+      const pattern = param(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      conditions.push(`(m.name ILIKE ${pattern} OR m.telephone ILIKE ${pattern} OR m.message ILIKE ${pattern})`);
+    }
+    if (options.before !== undefined) {
+      const before = param(options.before);
+      conditions.push(`EXISTS (SELECT 1 FROM contact_messages b WHERE b.id::text = ${before} AND (m.received_at < b.received_at OR (m.received_at = b.received_at AND m.id > b.id)))`);
+    }
+    const limit = options.limit === undefined ? '' : `LIMIT ${param(options.limit)}`;
+    // The page first, from the newest-first index, then its delivery rows: a page of 50 reads 50 messages, not all of them.
     const rows = await sql.query<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM contact_messages m JOIN contact_outbox o ON o.message_id = m.id
-        WHERE ($1::timestamptz IS NULL OR m.received_at >= $1::timestamptz)
-          AND NOT EXISTS (SELECT 1 FROM unnest($2::text[]) AS w(pattern) WHERE NOT (m.name ILIKE w.pattern OR m.telephone ILIKE w.pattern OR m.message ILIKE w.pattern))
-          AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM contact_messages b WHERE b.id::text = $3 AND (m.received_at < b.received_at OR (m.received_at = b.received_at AND m.id > b.id))))
-        ORDER BY m.received_at DESC, m.id
-        ${options.limit === undefined ? '' : 'LIMIT $4'}`,
-      [options.since?.toISOString() ?? null, words, options.before ?? null, ...(options.limit === undefined ? [] : [options.limit])],
+      `WITH page AS (
+         SELECT * FROM contact_messages m ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
+         ORDER BY m.received_at DESC, m.id ${limit})
+       SELECT ${MESSAGE_COLUMNS} FROM page m JOIN contact_outbox o ON o.message_id = m.id
+       ORDER BY m.received_at DESC, m.id`,
+      params,
     );
     return rows.map(toMessage);
   }

@@ -55,6 +55,9 @@ export const MIGRATIONS: readonly string[] = [
   );
   `,
   `
+  -- The inbox's pages, newest first (the listing's order): read from the index, not sorted.
+  CREATE INDEX contact_messages_newest ON contact_messages (received_at DESC, id);
+
   -- What the operator console shows of the messages, said on CONSOLE_CHANNEL (@portico/platform/database).
   ${CONSOLE_NOTIFY_FUNCTION}
   CREATE TRIGGER console_messages AFTER INSERT OR DELETE ON contact_messages FOR EACH STATEMENT EXECUTE FUNCTION console_notify('messages');
