@@ -103,7 +103,8 @@ test('a normal visit hydrates the server-rendered page with no error; tabs, lang
       if (document.readyState === 'interactive') Object.assign(window, { serverHeading: document.querySelector('#home h2') });
     });
   });
-  expect(await pageHtml(site.url)).toContain('A personal loan in three steps');
+  // On a busy machine the first page may pass its budget and be the client-rendered one (as it should): the next, its parts warm and cached, is the server's.
+  await expect.poll(async () => pageHtml(site.url), { timeout: 15_000 }).toContain('A personal loan in three steps');
   // This site serves no message store; contact-delivery.spec.ts posts to a real one.
   await serverStoresMessages(page);
   await installClock(page);
