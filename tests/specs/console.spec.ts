@@ -77,6 +77,9 @@ test('an integrator publishes, previews, activates, rolls back, starts a canary 
   // Two browsers: contexts of their own, each with its own cookies (axe also needs a page of a context).
   const mine = await (await browser.newContext()).newPage();
   const theirs = await (await browser.newContext()).newPage();
+  // The console runs under its strict CSP: anything it refused would be said on the page's console.
+  const refused: string[] = [];
+  for (const page of [mine, theirs]) page.on('console', (message) => /Content Security Policy/i.test(message.text()) && refused.push(message.text()));
   try {
     const first = /contact-\d+/.exec(await release('publish', 'contact', `http://localhost:${port + 3}/mf-manifest.json`))![0];
     await release('activate', 'contact', first);
@@ -133,7 +136,11 @@ test('an integrator publishes, previews, activates, rolls back, starts a canary 
     }
     await mine.getByRole('button', { name: /Sign out|Keluar/ }).click();
     await expect(mine.getByRole('textbox', { name: 'Token' })).toBeVisible();
-    expect(await axeViolations(mine), 'sign-in').toEqual([]);
+    expect(await axeViolations(mine), 'sign-in, Bahasa Indonesia').toEqual([]);
+    await mine.getByRole('button', { name: 'English' }).click();
+    await expect(mine.getByRole('heading', { name: 'Sign in to the Portico console' })).toBeVisible();
+    expect(await axeViolations(mine), 'sign-in, English').toEqual([]);
+    expect(refused).toEqual([]);
   } finally {
     await mine.context().close();
     await theirs.context().close();
@@ -155,7 +162,10 @@ test("a Home token sees only Home; its session is refused on Contact, and a requ
     await expect(navigation.getByRole('link', { name: 'Home' })).toBeVisible();
     await expect(navigation.getByRole('link', { name: 'Contact us' })).toHaveCount(0);
     await expect(navigation.getByRole('link', { name: 'Tokens' })).toHaveCount(0);
+    // A reload keeps the session (the page asks who it is, and gets its anti-forgery value back), and Contact's page is not there for Home.
     await page.goto(`${consoleOrigin(port)}/#/sections/contact`);
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Contact us' })).toHaveCount(0);
 
