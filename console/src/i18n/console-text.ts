@@ -52,6 +52,7 @@ export interface ConsoleText {
     flags: string;
     flagBroken: string;
     flagSetAside: string;
+    flagDecided: string;
     serversHeading: string;
     server: string;
     serves: string;

@@ -47,6 +47,7 @@ export const en: ConsoleText = {
     flags: 'Flags',
     flagBroken: 'broken: {detail}',
     flagSetAside: 'set aside on a server: {detail}',
+    flagDecided: 'canary decided: {action} {release} by {actor}, {at}',
     serversHeading: 'Servers',
     server: 'Server',
     serves: 'Serves',

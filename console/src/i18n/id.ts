@@ -47,6 +47,7 @@ export const id: ConsoleText = {
     flags: 'Tanda',
     flagBroken: 'rusak: {detail}',
     flagSetAside: 'disisihkan di server: {detail}',
+    flagDecided: 'canary diputuskan: {action} {release} oleh {actor}, {at}',
     serversHeading: 'Server',
     server: 'Server',
     serves: 'Melayani',

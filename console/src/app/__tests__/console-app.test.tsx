@@ -107,6 +107,23 @@ describe('live updates', () => {
   });
 });
 
+describe('the overview', () => {
+  it("flags a section whose canary was decided, from the audit, with what and by whom", async () => {
+    const { api } = await signInWith(['releases'], {
+      'GET /api/audit': {
+        body: [
+          { at: '2026-11-26T09:30:00.000Z', actor: 'canary-judge', action: 'auto-rollback', section: 'contact', release: 'contact-3', from: 'contact-3', detail: 'failure rate 9 % against 1 %' },
+          { at: '2026-11-26T09:00:00.000Z', actor: 'ana', action: 'canary', section: 'contact', release: 'contact-3', from: null, detail: '10 %' },
+        ],
+      },
+    });
+    const contact = await screen.findByRole('article', { name: 'Contact us' });
+    expect(await within(contact).findByText('canary decided: auto-rollback contact-3 by canary-judge, 26 Nov 2026, 9:30 am UTC')).toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: 'Home' })).queryByText(/canary decided/)).not.toBeInTheDocument();
+    expect(new Date(api.to('GET /api/audit')[0]!.query.get('since')!).getTime()).toBeGreaterThan(Date.now() - 25 * 60 * 60 * 1000);
+  });
+});
+
 describe('languages', () => {
   it('switches to Indonesian, the page language with it', async () => {
     const { user } = await signInWith(['releases']);

@@ -1,3 +1,5 @@
+import type { Language } from '@portico/contract/languages';
+import type { AnswerOf } from '@portico/platform/api';
 import { CONTROL_API } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
 import { useSignedIn } from '../../app/session-context';
@@ -6,12 +8,27 @@ import { DataTable } from '../../components/data-table';
 import { formatInstant, formatNumber, formatRate } from '../../i18n/format';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CANARY_DECISIONS: readonly string[] = ['promote', 'auto-rollback', 'abort'];
+
+/** The latest canary decision on `section` among `entries` (newest first), in words; none: no flag. */
+function decidedFlag(entries: readonly AnswerOf<typeof CONTROL_API.audit.list>[number][], section: string, template: string, language: Language): string[] {
+  const entry = entries.find((candidate) => candidate.section === section && CANARY_DECISIONS.includes(candidate.action));
+  return entry ? [fill(template, { action: entry.action, release: entry.release ?? '', actor: entry.actor, at: formatInstant(entry.at, language) })] : [];
+}
+
 /** Every section the role sees, with its active release, canary, health and flags; every server and what it serves. Live. */
 export function OverviewPage() {
   const { language, text } = useConsoleLanguage();
   const { role } = useSignedIn();
   const sections = useLoad((session) => session.client.call(CONTROL_API.sections.status, { query: {} }), [], ['sections', 'releases', 'health']);
   const servers = useLoad((session) => session.client.call(CONTROL_API.servers.list, {}), [], ['servers']);
+  // A canary decided in the window (by the judge or a person): the audit says so; the section's state no longer does.
+  const decisions = useLoad(
+    (session) => session.client.call(CONTROL_API.audit.list, { query: { since: new Date(Date.now() - DAY_MS).toISOString(), limit: '200' } }),
+    [],
+    ['audit'],
+  );
   const t = text.overview;
   return (
     <>
@@ -31,6 +48,7 @@ export function OverviewPage() {
                 ...(active?.broken ? [fill(t.flagBroken, { detail: active.broken.detail })] : []),
                 ...(active?.setAside ? [fill(t.flagSetAside, { detail: active.setAside.detail })] : []),
                 ...(shown?.candidate?.broken ? [fill(t.flagBroken, { detail: shown.candidate.broken.detail })] : []),
+                ...decidedFlag(decisions.data ?? [], id, t.flagDecided, language),
               ];
               return (
                 <article key={id} className="card" aria-labelledby={`overview-${id}`}>
