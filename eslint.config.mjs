@@ -34,6 +34,8 @@ const ALLOWED = {
   // The control plane: the release store, its checks and the control API; the database side is platform's.
   releases: ['contract', 'messages', 'node-sections', 'platform', 'shared-config', 'webpack'],
   server: ['config-server', 'contract', 'messages', 'node-sections', 'platform', 'releases', 'shared-config'],
+  // The operator console: a browser app that reads the control API through its contract and typed client, and nothing else.
+  console: ['contract', 'platform', 'releases', 'shared-config', 'webpack'],
   'node-sections': ['contract', 'shared-config'],
   // check-remotes runs the publish checks' parts (@portico/releases/checks), the page's manifest check among them.
   deploy: ['contract', 'platform', 'server', 'releases', 'shared-config'],

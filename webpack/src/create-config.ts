@@ -15,6 +15,7 @@ import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
 import { addEntryIntegrity, addNodeEntry, type ManifestStats } from './manifest-integrity';
 import { NODE_BUILD_DIR, nodeSectionConfig, type NodeBuildOutput } from './node-section-build';
 import { pageScriptConfig, pageScriptIn } from './page-script-build';
+import { plainAppConfig, type PlainAppOptions } from './plain-app-build';
 import { PublicFilesPlugin } from './public-files-plugin';
 import { serverWorkersConfig } from './server-workers-build';
 import { sharedDependencies } from './shared-dependencies';
@@ -99,6 +100,35 @@ const RUNTIME_CORE_ESM = path.join(
   'dist/runtime-core.js',
 );
 
+/** How every app's TypeScript is compiled: `tsc -b` type-checks every package in `npm test`; the bundler only strips types. */
+function scriptRuleFor(dir: string): RuleSetRule {
+  return {
+    test: /\.tsx?$/,
+    exclude: /node_modules/,
+    loader: 'ts-loader',
+    options: {
+      transpileOnly: true,
+      configFile: path.join(dir, 'tsconfig.json'),
+      compilerOptions: {
+        composite: false,
+        declaration: false,
+        emitDeclarationOnly: false,
+        noEmit: false,
+        // shared-config's sources are compiled into each app too.
+        rootDir: REPO_ROOT,
+      },
+    },
+  };
+}
+
+const resolve: ResolveOptions = {
+  extensions: ['.ts', '.tsx', '.js'],
+  // The runtime the host provides to remotes is `require`d by Module
+  // Federation's CommonJS plugin; without this its CommonJS copy would
+  // ship beside the ES module copy the host itself runs (+80 KB).
+  alias: { '@module-federation/runtime-tools/runtime-core$': RUNTIME_CORE_ESM },
+};
+
 /** Text assets worth precompressing; images other than SVG are compressed already. */
 const COMPRESSIBLE = /\.(js|css|html|json|svg|txt)$/;
 
@@ -145,6 +175,15 @@ const serveConfigJson: NonNullable<DevServerConfiguration['setupMiddlewares']> =
 export type ConfigFactory<T extends Configuration | Configuration[]> = (env: unknown, argv?: WebpackArgv) => T;
 
 /**
+ * A browser app without Module Federation (the operator console), built
+ * with the same loaders, resolution and precompression as the federated
+ * apps (plain-app-build.ts).
+ */
+export function createPlainAppConfig(options: PlainAppOptions): ConfigFactory<Configuration> {
+  return plainAppConfig(options, { scriptRule: scriptRuleFor, resolve, precompression, repoRoot: REPO_ROOT });
+}
+
+/**
  * The one webpack configuration of every Portico app. An app's
  * webpack.config.ts names the app and what it exposes; everything else
  * (loaders, federation, sharing, output) is decided here, once.
@@ -161,31 +200,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
   const isRemote = app !== 'host';
   const name = app === 'host' ? 'portico_host' : remoteNameOf(app);
 
-  const scriptRule: RuleSetRule = {
-    test: /\.tsx?$/,
-    exclude: /node_modules/,
-    loader: 'ts-loader',
-    // `tsc -b` type-checks every package in `npm test`; the bundler only strips types.
-    options: {
-      transpileOnly: true,
-      configFile: path.join(dir, 'tsconfig.json'),
-      compilerOptions: {
-        composite: false,
-        declaration: false,
-        emitDeclarationOnly: false,
-        noEmit: false,
-        // shared-config's sources are compiled into each app too.
-        rootDir: REPO_ROOT,
-      },
-    },
-  };
-  const resolve: ResolveOptions = {
-    extensions: ['.ts', '.tsx', '.js'],
-    // The runtime the host provides to remotes is `require`d by Module
-    // Federation's CommonJS plugin; without this its CommonJS copy would
-    // ship beside the ES module copy the host itself runs (+80 KB).
-    alias: { '@module-federation/runtime-tools/runtime-core$': RUNTIME_CORE_ESM },
-  };
+  const scriptRule = scriptRuleFor(dir);
 
   /**
    * In production one copy of the federation runtime serves the page: the

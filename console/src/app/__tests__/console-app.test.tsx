@@ -1,0 +1,136 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeControlApi, NO_SESSION, release, sectionStatus, session, type Routes } from '../../__tests__/fake-control-api';
+import { ConsoleApp } from '../console-app';
+
+const everySection: Routes = {
+  'GET /api/session': NO_SESSION,
+  'GET /api/sections': { body: { home: sectionStatus(release('home-1', 'active')), about: sectionStatus(null), contact: sectionStatus(release('contact-2', 'active')) } },
+  'GET /api/servers': { body: [] },
+  'DELETE /api/session': { body: { signedOut: true } },
+};
+
+async function signInWith(scopes: string[], routes: Routes = {}) {
+  const api = fakeControlApi({ ...everySection, 'POST /api/session': session(scopes), ...routes });
+  const user = userEvent.setup();
+  window.location.hash = '';
+  render(<ConsoleApp />);
+  await user.type(await screen.findByRole('textbox', { name: 'Token' }), '  secret-token  ');
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+  return { api, user };
+}
+
+describe('signing in', () => {
+  it('sends the token once, then every request carries the anti-forgery value and never the token', async () => {
+    const { api } = await signInWith(['releases']);
+    expect(await screen.findByRole('heading', { name: 'Overview' })).toBeInTheDocument();
+    expect(api.to('POST /api/session')[0]!.body).toEqual({ token: 'secret-token' });
+    const after = api.requests.slice(api.requests.indexOf(api.to('POST /api/session')[0]!) + 1);
+    expect(after.length).toBeGreaterThan(0);
+    for (const request of after) {
+      expect(request.headers['X-Portico-CSRF']).toBe('csrf-value-1');
+      expect(JSON.stringify(request)).not.toContain('secret-token');
+    }
+    expect(JSON.stringify({ ...localStorage })).not.toContain('csrf-value-1');
+    expect(JSON.stringify({ ...sessionStorage })).not.toContain('csrf-value-1');
+    expect(window.location.href).not.toContain('csrf-value-1');
+  });
+
+  it('says a refused token was refused, in words', async () => {
+    await signInWith(['releases'], { 'POST /api/session': { status: 401, body: { error: 'unknown token' } } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('That token was refused');
+    expect(screen.getByRole('textbox', { name: 'Token' })).toBeInTheDocument();
+  });
+});
+
+describe('what each role sees', () => {
+  it('shows an integrator every section, the audit, the tokens and the alerts, but not the inbox', async () => {
+    await signInWith(['releases']);
+    await screen.findByRole('heading', { name: 'Overview' });
+    const navigation = within(screen.getByRole('navigation', { name: 'Console' }));
+    for (const name of ['Overview', 'Home', 'About Us', 'Contact us', 'Audit', 'Tokens', 'Alerts']) {
+      expect(navigation.getByRole('link', { name })).toBeInTheDocument();
+    }
+    expect(navigation.queryByRole('link', { name: 'Inbox' })).not.toBeInTheDocument();
+  });
+
+  it('shows a Home token Home alone, and no other section even when the API answers more', async () => {
+    await signInWith(['section:home']);
+    await screen.findByRole('heading', { name: 'Overview' });
+    const navigation = within(screen.getByRole('navigation', { name: 'Console' }));
+    expect(navigation.getByRole('link', { name: 'Home' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Contact us' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Tokens' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Contact us' })).not.toBeInTheDocument();
+  });
+
+  it('shows a messages token the inbox only', async () => {
+    await signInWith(['messages'], { 'GET /api/messages': { body: [] } });
+    expect(await screen.findByRole('heading', { name: 'Inbox' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Inbox' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Overview' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Audit' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the end of a session', () => {
+  it('sends an expired session back to sign-in, saying why', async () => {
+    let expired = false;
+    const { api } = await signInWith(['releases'], {
+      'GET /api/sections': () => (expired ? { status: 401, body: { error: 'session expired' } } : everySection['GET /api/sections'] as { body: unknown }),
+    });
+    await screen.findByRole('heading', { name: 'Overview' });
+    expired = true;
+    api.emit({ kind: 'sections' });
+    expect(await screen.findByRole('textbox', { name: 'Token' })).toBeInTheDocument();
+    expect(screen.getByText('Your session has ended. Sign in again to go on.')).toBeInTheDocument();
+  });
+
+  it('signs out through the API', async () => {
+    const { api, user } = await signInWith(['releases']);
+    await user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByText('You are signed out.')).toBeInTheDocument();
+    expect(api.to('DELETE /api/session')).toHaveLength(1);
+  });
+});
+
+describe('live updates', () => {
+  it('reads the overview again when the API says a section changed', async () => {
+    let contact = release('contact-2', 'active');
+    const { api } = await signInWith(['releases'], {
+      'GET /api/sections': () => ({ body: { contact: sectionStatus(contact) } }),
+    });
+    expect(await screen.findByText('contact-2')).toBeInTheDocument();
+    contact = release('contact-3', 'active');
+    api.emit({ kind: 'sections', section: 'contact' });
+    expect(await screen.findByText('contact-3')).toBeInTheDocument();
+  });
+});
+
+describe('the overview', () => {
+  it("flags a section whose canary was decided, from the audit, with what and by whom", async () => {
+    const { api } = await signInWith(['releases'], {
+      'GET /api/audit': {
+        body: [
+          { at: '2026-11-26T09:30:00.000Z', actor: 'canary-judge', action: 'auto-rollback', section: 'contact', release: 'contact-3', from: 'contact-3', detail: 'failure rate 9 % against 1 %' },
+          { at: '2026-11-26T09:00:00.000Z', actor: 'ana', action: 'canary', section: 'contact', release: 'contact-3', from: null, detail: '10 %' },
+        ],
+      },
+    });
+    const contact = await screen.findByRole('article', { name: 'Contact us' });
+    expect(await within(contact).findByText('canary decided: auto-rollback contact-3 by canary-judge, 26 Nov 2026, 9:30 am UTC')).toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: 'Home' })).queryByText(/canary decided/)).not.toBeInTheDocument();
+    expect(new Date(api.to('GET /api/audit')[0]!.query.get('since')!).getTime()).toBeGreaterThan(Date.now() - 25 * 60 * 60 * 1000);
+  });
+});
+
+describe('languages', () => {
+  it('switches to Indonesian, the page language with it', async () => {
+    const { user } = await signInWith(['releases']);
+    await screen.findByRole('heading', { name: 'Overview' });
+    await user.click(screen.getByRole('button', { name: 'Bahasa Indonesia' }));
+    expect(screen.getByRole('heading', { name: 'Ringkasan' })).toBeInTheDocument();
+    expect(within(screen.getByRole('navigation', { name: 'Konsol' })).getByRole('link', { name: 'Hubungi Kami' })).toBeInTheDocument();
+    expect(document.documentElement.lang).toMatch(/^id/);
+  });
+});

@@ -1,0 +1,139 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { localeOf, type Language } from '@portico/contract/languages';
+import { CONTROL_API } from '@portico/releases/control-contract';
+import { fill } from '@portico/shared-config';
+import { ConsoleEventsContext, openConsoleEvents } from '../api/console-events';
+import { isSessionOver, resumeSession, type ConsoleSession } from '../api/console-session';
+import { roleOf, type Role } from '../api/roles';
+import { AlertsPage } from '../features/alerts/alerts-page';
+import { AuditPage } from '../features/audit/audit-page';
+import { InboxPage } from '../features/inbox/inbox-page';
+import { OverviewPage } from '../features/overview/overview-page';
+import { SectionPage } from '../features/section/section-page';
+import { SignIn } from '../features/sign-in/sign-in';
+import { TokensPage } from '../features/tokens/tokens-page';
+import { LanguageSwitch } from '../components/language-switch';
+import { CONSOLE_TEXTS, ConsoleTextContext, useConsoleText } from '../i18n/use-console-text';
+import { SessionContext, type SignedIn } from './session-context';
+import { useHashRoute } from './use-hash-route';
+
+/** The whole console: the language, then sign-in or the signed-in screens. */
+export function ConsoleApp() {
+  const [language, setLanguage] = useState<Language>('en');
+  const value = useMemo(() => ({ language, text: CONSOLE_TEXTS[language], setLanguage }), [language]);
+  useEffect(() => {
+    document.documentElement.lang = localeOf(language);
+    document.title = value.text.title;
+  }, [language, value.text.title]);
+  return (
+    <ConsoleTextContext.Provider value={value}>
+      <SignedInOrNot />
+    </ConsoleTextContext.Provider>
+  );
+}
+
+type State = { phase: 'resuming' } | { phase: 'signed-out'; notice?: string } | { phase: 'signed-in'; session: ConsoleSession };
+
+function SignedInOrNot() {
+  const text = useConsoleText();
+  const [state, setState] = useState<State>({ phase: 'resuming' });
+  useEffect(() => {
+    let current = true;
+    void resumeSession().then((session) => {
+      if (current) setState(session ? { phase: 'signed-in', session } : { phase: 'signed-out' });
+    });
+    return () => {
+      current = false;
+    };
+  }, []);
+  if (state.phase === 'resuming') return <p role="status">{text.common.loading}</p>;
+  if (state.phase === 'signed-out') return <SignIn notice={state.notice} onSignedIn={(session) => setState({ phase: 'signed-in', session })} />;
+  return <Console session={state.session} onSignedOut={(notice) => setState({ phase: 'signed-out', notice })} />;
+}
+
+interface ConsoleProps {
+  session: ConsoleSession;
+  onSignedOut(notice: string): void;
+}
+
+function Console({ session, onSignedOut }: ConsoleProps) {
+  const text = useConsoleText();
+  const role = useMemo(() => roleOf(session.actor), [session]);
+  const expiredText = text.signIn.expired;
+  const expired = useCallback(() => onSignedOut(expiredText), [onSignedOut, expiredText]);
+  const events = useMemo(
+    () =>
+      openConsoleEvents(session, (error) => {
+        if (!isSessionOver(error)) return false;
+        expired();
+        return true;
+      }),
+    [session, expired],
+  );
+  useEffect(() => () => events.close(), [events]);
+  const signedIn: SignedIn = useMemo(() => ({ session, role, expired }), [session, role, expired]);
+  const signOut = async () => {
+    await session.client.call(CONTROL_API.session.delete, {}).catch(() => undefined);
+    onSignedOut(text.signIn.signedOut);
+  };
+  return (
+    <SessionContext.Provider value={signedIn}>
+      <ConsoleEventsContext.Provider value={events}>
+        <header className="top">
+          <p className="brand">{text.title}</p>
+          <Navigation role={role} />
+          <div className="who">
+            <span>{fill(text.nav.signedInAs, { name: session.actor.name })}</span>
+            <LanguageSwitch />
+            <button type="button" onClick={() => void signOut()}>
+              {text.nav.signOut}
+            </button>
+          </div>
+        </header>
+        <main id="main">
+          <Screen role={role} />
+        </main>
+      </ConsoleEventsContext.Provider>
+    </SessionContext.Provider>
+  );
+}
+
+function Navigation({ role }: { role: Role }) {
+  const text = useConsoleText();
+  const route = useHashRoute();
+  const releases = role.sections.length > 0;
+  const links = [
+    ...(releases ? [{ href: '/', label: text.nav.overview }] : []),
+    ...role.sections.map((section) => ({ href: `/sections/${section}`, label: text.sections[section] })),
+    ...(releases ? [{ href: '/audit', label: text.nav.audit }] : []),
+    ...(role.integrator ? [{ href: '/tokens', label: text.nav.tokens }, { href: '/alerts', label: text.nav.alerts }] : []),
+    ...(role.inbox ? [{ href: '/inbox', label: text.nav.inbox }] : []),
+  ];
+  return (
+    <nav aria-label={text.nav.label}>
+      <ul>
+        {links.map((link) => (
+          <li key={link.href}>
+            <a href={`#${link.href}`} aria-current={route === link.href ? 'page' : undefined}>
+              {link.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function Screen({ role }: { role: Role }) {
+  const route = useHashRoute();
+  const section = /^\/sections\/([a-z]+)$/.exec(route)?.[1];
+  const releases = role.sections.length > 0;
+  const own = role.sections.find((candidate) => candidate === section);
+  if (own) return <SectionPage key={own} section={own} />;
+  if (route === '/audit' && releases) return <AuditPage />;
+  if (route === '/tokens' && role.integrator) return <TokensPage />;
+  if (route === '/alerts' && role.integrator) return <AlertsPage />;
+  if (route === '/inbox' && role.inbox) return <InboxPage />;
+  // Anything else (a screen this role may not see included) is the role's first screen.
+  return releases ? <OverviewPage /> : role.inbox ? <InboxPage /> : null;
+}

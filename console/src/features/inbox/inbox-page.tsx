@@ -1,0 +1,132 @@
+import { useState, type FormEvent } from 'react';
+import { pathOf, type AnswerOf } from '@portico/platform/api';
+import { CONTROL_API } from '@portico/releases/control-contract';
+import { fill } from '@portico/shared-config';
+import { download } from '../../api/download';
+import { useAction } from '../../api/use-action';
+import { useLoad } from '../../api/use-load';
+import { ConfirmButton } from '../../components/confirm-button';
+import { DataTable, Pager } from '../../components/data-table';
+import { OutcomeLine } from '../../components/outcome';
+import type { ConsoleText } from '../../i18n/console-text';
+import { formatInstant } from '../../i18n/format';
+import { useConsoleLanguage } from '../../i18n/use-console-text';
+
+const PAGE_SIZE = 50;
+type Message = AnswerOf<typeof CONTROL_API.messages.get>;
+
+function deliveryText(message: Message, t: ConsoleText['inbox']): string {
+  const { status, attempts, lastError } = message.delivery;
+  const state = status === 'delivered' ? t.delivered : status === 'queued' ? t.queued : fill(t.failed, { error: lastError ?? '' });
+  return `${state} (${fill(t.attempts, { attempts: String(attempts) })})`;
+}
+
+/** The lender's inbox: newest first, searched, opened, exported and erased; the API audits each read, export and deletion. */
+export function InboxPage() {
+  const { language, text } = useConsoleLanguage();
+  const t = text.inbox;
+  const [draft, setDraft] = useState('');
+  const [q, setQ] = useState('');
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const page = cursors.length - 1;
+  const messages = useLoad(
+    (session) => session.client.call(CONTROL_API.messages.list, { query: { q: q || undefined, limit: String(PAGE_SIZE), before: cursors[page] } }),
+    [q, page],
+    ['messages'],
+  );
+  const [open, setOpen] = useState<Message>();
+  const action = useAction();
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setQ(draft.trim());
+    setCursors([undefined]);
+  };
+  const rows = messages.data ?? [];
+  return (
+    <>
+      <h1>{t.heading}</h1>
+      <form onSubmit={search} role="search" className="inline">
+        <label htmlFor="inbox-search">{t.search}</label>
+        <input id="inbox-search" type="search" value={draft} onChange={(event) => setDraft(event.target.value)} />
+        <button type="submit" className="primary">
+          {text.audit.apply}
+        </button>
+        <button
+          type="button"
+          disabled={action.busy}
+          onClick={() => void action.run((session) => download(session, pathOf(CONTROL_API.messages.list), { export: 'csv', q: q || undefined }, 'messages.csv'), () => text.common.exported)}
+        >
+          {t.exportCsv}
+        </button>
+      </form>
+      <OutcomeLine outcome={action.outcome} />
+      {messages.error && <p role="alert">{messages.error}</p>}
+      {open && (
+        <article className="message" aria-labelledby="message-heading">
+          <h2 id="message-heading">{open.name}</h2>
+          <dl>
+            <dt>{t.received}</dt>
+            <dd>{formatInstant(open.receivedAt.toISOString(), language)}</dd>
+            <dt>{t.telephone}</dt>
+            <dd>{open.telephone}</dd>
+            <dt>{t.delivery}</dt>
+            <dd>{deliveryText(open, t)}</dd>
+          </dl>
+          <p className="message-text">{open.message}</p>
+          <div className="row-actions">
+            <button type="button" onClick={() => setOpen(undefined)}>
+              {t.close}
+            </button>
+            <ConfirmButton
+              label={t.delete}
+              danger
+              question={fill(t.deleteConfirm, { name: open.name })}
+              disabled={action.busy}
+              onConfirm={() =>
+                void action
+                  .run((session) => session.client.call(CONTROL_API.messages.delete, { params: { id: open.id } }), () => fill(t.deleted, { name: open.name }))
+                  .then((answer) => {
+                    if (answer) setOpen(undefined);
+                    messages.reload();
+                  })
+              }
+            />
+          </div>
+        </article>
+      )}
+      {messages.data && (
+        <DataTable
+          caption={t.heading}
+          rows={rows}
+          rowKey={(message) => message.id}
+          empty={q ? fill(t.noMatch, { q }) : t.empty}
+          pageSize={PAGE_SIZE}
+          columns={[
+            { key: 'received', header: t.received, cell: (message) => formatInstant(message.receivedAt.toISOString(), language), sortValue: (message) => message.receivedAt.getTime() },
+            {
+              key: 'name',
+              header: t.name,
+              cell: (message) => (
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={fill(t.open, { name: message.name })}
+                  onClick={() => void action.run((session) => session.client.call(CONTROL_API.messages.get, { params: { id: message.id } }), () => '').then((one) => one && setOpen(one))}
+                >
+                  {message.name}
+                </button>
+              ),
+              sortValue: (message) => message.name,
+            },
+            { key: 'telephone', header: t.telephone, cell: (message) => message.telephone },
+            { key: 'message', header: t.message, cell: (message) => (message.message.length > 80 ? `${message.message.slice(0, 80)}…` : message.message) },
+            { key: 'delivery', header: t.delivery, cell: (message) => deliveryText(message, t), sortValue: (message) => message.delivery.status },
+          ]}
+        />
+      )}
+      {(page > 0 || rows.length === PAGE_SIZE) && (
+        <Pager page={page} hasNext={rows.length === PAGE_SIZE} onPage={(next) => setCursors(next < page ? cursors.slice(0, next + 1) : [...cursors, rows.at(-1)?.id])} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,120 @@
+import { lazy, Suspense, useCallback, useState, type FormEvent } from 'react';
+import type { SectionId } from '@portico/contract/sections';
+import { CONTROL_API, type listedReleaseSchema, type shownSectionSchema } from '@portico/releases/control-contract';
+import { fill } from '@portico/shared-config';
+import type { z } from 'zod';
+import { useAction } from '../../api/use-action';
+import { useLoad } from '../../api/use-load';
+import { ConfirmButton } from '../../components/confirm-button';
+import { OutcomeLine } from '../../components/outcome';
+import { formatInstant } from '../../i18n/format';
+import { useConsoleLanguage } from '../../i18n/use-console-text';
+import { chartsOf } from './health-charts';
+
+// uPlot (about 20 KB as served) is fetched only on a section's page, not in the first load.
+const HealthChart = lazy(() => import(/* webpackChunkName: "health-chart" */ './health-chart').then(({ HealthChart }) => ({ default: HealthChart })));
+
+export interface CanaryPanelProps {
+  section: SectionId;
+  shown: z.infer<typeof shownSectionSchema> | undefined;
+  releases: readonly z.infer<typeof listedReleaseSchema>[];
+  /** After a start, a promotion or an abort: the page reads the section again. */
+  onChanged(): void;
+}
+
+/** A canary started, watched and promoted or aborted on one screen, with both releases' health over time and the judge's thresholds. */
+export function CanaryPanel({ section, shown, releases, onChanged }: CanaryPanelProps) {
+  const { language, text } = useConsoleLanguage();
+  const t = text.section;
+  const name = text.sections[section];
+  const series = useLoad((session) => session.client.call(CONTROL_API.health.series, { params: { section }, query: {} }), [section], ['health', 'releases', 'sections'], section);
+  const { reload: reloadSeries } = series;
+  const changed = useCallback(() => {
+    onChanged();
+    reloadSeries();
+  }, [onChanged, reloadSeries]);
+  const action = useAction(changed);
+  const startable = releases.filter((release) => release.state === 'available' || release.state === 'previous');
+  const [release, setRelease] = useState('');
+  const [percent, setPercent] = useState('10');
+  const chosen = release || startable[0]?.id || '';
+  const active = shown?.active?.id ?? t.rollbackToConfig;
+  const candidate = shown?.candidate?.id;
+  const start = (event: FormEvent) => event.preventDefault();
+  const charts = series.data ? chartsOf(series.data, text) : [];
+  return (
+    <section aria-labelledby="canary-heading">
+      <h2 id="canary-heading">{t.canaryHeading}</h2>
+      <OutcomeLine outcome={action.outcome} />
+      {shown?.canary && candidate ? (
+        <>
+          <p>{fill(t.canaryRunning, { percent: String(shown.percent ?? 0), release: candidate, since: formatInstant(shown.canary.startedAt, language) })}</p>
+          <div className="row-actions">
+            <ConfirmButton
+              label={t.promote}
+              question={fill(t.promoteConfirm, { section: name, release: candidate })}
+              disabled={action.busy}
+              onConfirm={() =>
+                void action.run(
+                  (session) => session.client.call(CONTROL_API.canaries.promote, { params: { section }, body: {} }),
+                  () => fill(t.promoted, { release: candidate }),
+                )
+              }
+            />
+            <ConfirmButton
+              label={t.abort}
+              danger
+              question={fill(t.abortConfirm, { section: name, release: candidate, active })}
+              disabled={action.busy}
+              onConfirm={() =>
+                void action.run(
+                  (session) => session.client.call(CONTROL_API.canaries.abort, { params: { section }, body: {} }),
+                  (answer) => fill(t.aborted, { release: answer.active?.id ?? t.rollbackToConfig }),
+                )
+              }
+            />
+          </div>
+        </>
+      ) : (
+        <>
+          <p className="empty">{t.noCanary}</p>
+          {startable.length > 0 && (
+            <form onSubmit={start} className="inline">
+              <label htmlFor="canary-release">{t.canaryRelease}</label>
+              <select id="canary-release" value={chosen} onChange={(event) => setRelease(event.target.value)}>
+                {startable.map((option) => (
+                  <option key={option.id} value={option.id}>
+                    {option.id}
+                  </option>
+                ))}
+              </select>
+              <label htmlFor="canary-percent">{t.canaryPercent}</label>
+              <input id="canary-percent" type="number" min={1} max={50} required value={percent} onChange={(event) => setPercent(event.target.value)} />
+              <ConfirmButton
+                label={t.canaryStart}
+                question={fill(t.canaryStartConfirm, { percent, section: name, release: chosen, active })}
+                disabled={action.busy || !chosen}
+                onConfirm={() =>
+                  void action.run(
+                    (session) => session.client.call(CONTROL_API.canaries.start, { params: { section }, body: { release: chosen, percent: Number(percent) } }),
+                    () => fill(t.canaryStarted, { percent, release: chosen }),
+                  )
+                }
+              />
+            </form>
+          )}
+        </>
+      )}
+      <h3>{t.healthHeading}</h3>
+      {series.error && <p role="alert">{series.error}</p>}
+      {series.data && charts.length === 0 && <p className="empty">{t.noVisits}</p>}
+      <Suspense fallback={<p role="status">{text.common.loading}</p>}>
+        <div className="charts">
+          {charts.map((chart) => (
+            <HealthChart key={chart.title} chart={chart} />
+          ))}
+        </div>
+      </Suspense>
+    </section>
+  );
+}

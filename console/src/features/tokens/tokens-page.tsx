@@ -1,0 +1,106 @@
+import { useState, type FormEvent } from 'react';
+import { SECTION_IDS } from '@portico/contract/sections';
+import { CONTROL_API } from '@portico/releases/control-contract';
+import { fill } from '@portico/shared-config';
+import { useAction } from '../../api/use-action';
+import { useLoad } from '../../api/use-load';
+import { ConfirmButton } from '../../components/confirm-button';
+import { CopyButton } from '../../components/copy-button';
+import { DataTable } from '../../components/data-table';
+import { OutcomeLine } from '../../components/outcome';
+import { formatInstant } from '../../i18n/format';
+import { useConsoleLanguage } from '../../i18n/use-console-text';
+
+/** The scopes a token is created with, as the form offers them: one role each. */
+const SCOPE_CHOICES = ['releases', 'messages', ...SECTION_IDS.map((section) => `section:${section}` as const)] as const;
+type ScopeChoice = (typeof SCOPE_CHOICES)[number];
+
+/** The integrator's tokens: the live ones (never their secrets), a new one shown once with a copy button, revocation. */
+export function TokensPage() {
+  const { language, text } = useConsoleLanguage();
+  const t = text.tokens;
+  const tokens = useLoad((session) => session.client.call(CONTROL_API.tokens.list, {}), [], ['tokens']);
+  const action = useAction();
+  const [name, setName] = useState('');
+  const [scope, setScope] = useState<ScopeChoice>('releases');
+  const [created, setCreated] = useState<{ name: string; token: string }>();
+  const scopeText = (choice: string) =>
+    choice === 'releases' ? t.scopeReleases : choice === 'messages' ? t.scopeMessages : fill(t.scopeSection, { section: text.sections[choice.slice('section:'.length) as (typeof SECTION_IDS)[number]] ?? choice });
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setCreated(undefined);
+    const answer = await action.run(
+      (session) => session.client.call(CONTROL_API.tokens.create, { body: { name, scopes: [scope] } }),
+      (made) => fill(t.created_, { name: made.name }),
+    );
+    if (answer) {
+      setCreated({ name: answer.name, token: answer.token });
+      setName('');
+      tokens.reload();
+    }
+  };
+  return (
+    <>
+      <h1>{t.heading}</h1>
+      <OutcomeLine outcome={action.outcome} />
+      {created && (
+        <p className="secret">
+          <label htmlFor="new-token">{t.shownOnce}</label>
+          <input id="new-token" type="text" readOnly value={created.token} />
+          <CopyButton value={created.token} what={t.shownOnce} />
+        </p>
+      )}
+      {tokens.error && <p role="alert">{tokens.error}</p>}
+      {tokens.data && (
+        <DataTable
+          caption={t.heading}
+          rows={tokens.data}
+          rowKey={(token) => token.name}
+          empty={t.empty}
+          initialSort="created"
+          columns={[
+            { key: 'name', header: t.name, cell: (token) => token.name, sortValue: (token) => token.name },
+            { key: 'scope', header: t.scope, cell: (token) => token.scopes.map(scopeText).join('; '), sortValue: (token) => token.scopes.join() },
+            { key: 'created', header: t.created, cell: (token) => formatInstant(token.createdAt, language), sortValue: (token) => token.createdAt },
+            { key: 'by', header: t.by, cell: (token) => token.createdBy, sortValue: (token) => token.createdBy },
+            {
+              key: 'revoke',
+              header: text.section.actions,
+              cell: (token) => (
+                <ConfirmButton
+                  label={fill(t.revoke, { name: token.name })}
+                  danger
+                  question={fill(t.revokeConfirm, { name: token.name })}
+                  disabled={action.busy}
+                  onConfirm={() =>
+                    void action
+                      .run((session) => session.client.call(CONTROL_API.tokens.revoke, { params: { name: token.name } }), () => fill(t.revoked, { name: token.name }))
+                      .then(() => tokens.reload())
+                  }
+                />
+              ),
+            },
+          ]}
+        />
+      )}
+      <section aria-labelledby="token-create">
+        <h2 id="token-create">{t.createHeading}</h2>
+        <form onSubmit={(event) => void create(event)} className="stacked">
+          <label htmlFor="token-name">{t.name}</label>
+          <input id="token-name" type="text" required maxLength={64} value={name} onChange={(event) => setName(event.target.value)} />
+          <label htmlFor="token-scope">{t.scope}</label>
+          <select id="token-scope" value={scope} onChange={(event) => setScope(event.target.value as ScopeChoice)}>
+            {SCOPE_CHOICES.map((choice) => (
+              <option key={choice} value={choice}>
+                {scopeText(choice)}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="primary" disabled={action.busy}>
+            {t.create}
+          </button>
+        </form>
+      </section>
+    </>
+  );
+}

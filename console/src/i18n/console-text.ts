@@ -1,0 +1,177 @@
+import type { SectionId } from '@portico/contract/sections';
+
+/**
+ * Every text of the operator console, per language; both packs are typed by
+ * it, so a key missing from one fails the build. `{name}` placeholders are
+ * filled with plain text (fill), never markup.
+ */
+export interface ConsoleText {
+  title: string;
+  language: { label: string; en: string; id: string };
+  sections: Record<SectionId, string>;
+  signIn: {
+    heading: string;
+    intro: string;
+    token: string;
+    submit: string;
+    working: string;
+    refused: string;
+    expired: string;
+    signedOut: string;
+  };
+  nav: { label: string; overview: string; audit: string; tokens: string; inbox: string; alerts: string; signOut: string; signedInAs: string };
+  states: { active: string; candidate: string; previous: string; available: string; broken: string };
+  common: {
+    loading: string;
+    cancel: string;
+    confirm: string;
+    none: string;
+    copy: string;
+    copied: string;
+    exported: string;
+    previousPage: string;
+    nextPage: string;
+    page: string;
+    unreachable: string;
+    refused: string;
+    forbidden: string;
+  };
+  overview: {
+    heading: string;
+    sectionsHeading: string;
+    noActive: string;
+    build: string;
+    since: string;
+    by: string;
+    canary: string;
+    visits: string;
+    failureRate: string;
+    lcp: string;
+    inp: string;
+    cls: string;
+    flags: string;
+    flagBroken: string;
+    flagSetAside: string;
+    flagDecided: string;
+    serversHeading: string;
+    server: string;
+    serves: string;
+    lastSeen: string;
+    noServers: string;
+    noSections: string;
+  };
+  section: {
+    releasesHeading: string;
+    id: string;
+    state: string;
+    version: string;
+    created: string;
+    createdBy: string;
+    note: string;
+    actions: string;
+    noReleases: string;
+    publishHeading: string;
+    manifestUrl: string;
+    publishNote: string;
+    publish: string;
+    published: string;
+    publishRefused: string;
+    checkPassed: string;
+    checkFailed: string;
+    preview: string;
+    previewReady: string;
+    previewExpires: string;
+    previewLink: string;
+    activate: string;
+    activateConfirm: string;
+    activated: string;
+    rollback: string;
+    rollbackConfirm: string;
+    rollbackToConfig: string;
+    rolledBack: string;
+    canaryHeading: string;
+    noCanary: string;
+    canaryStart: string;
+    canaryRelease: string;
+    canaryPercent: string;
+    canaryStartConfirm: string;
+    canaryStarted: string;
+    canaryRunning: string;
+    promote: string;
+    promoteConfirm: string;
+    promoted: string;
+    abort: string;
+    abortConfirm: string;
+    aborted: string;
+    chartFailureRate: string;
+    chartVisits: string;
+    chartLcp: string;
+    threshold: string;
+    healthHeading: string;
+    noVisits: string;
+  };
+  audit: {
+    heading: string;
+    filters: string;
+    section: string;
+    actor: string;
+    action: string;
+    since: string;
+    until: string;
+    any: string;
+    apply: string;
+    exportCsv: string;
+    at: string;
+    release: string;
+    detail: string;
+    empty: string;
+  };
+  tokens: {
+    heading: string;
+    name: string;
+    scope: string;
+    created: string;
+    by: string;
+    revoke: string;
+    revokeConfirm: string;
+    revoked: string;
+    createHeading: string;
+    create: string;
+    created_: string;
+    shownOnce: string;
+    empty: string;
+    scopeReleases: string;
+    scopeMessages: string;
+    scopeSection: string;
+  };
+  inbox: {
+    heading: string;
+    search: string;
+    received: string;
+    name: string;
+    telephone: string;
+    message: string;
+    delivery: string;
+    open: string;
+    close: string;
+    exportCsv: string;
+    delete: string;
+    deleteConfirm: string;
+    deleted: string;
+    empty: string;
+    noMatch: string;
+    delivered: string;
+    queued: string;
+    failed: string;
+    attempts: string;
+  };
+  alerts: {
+    heading: string;
+    intro: string;
+    webhookUrl: string;
+    email: string;
+    threshold: string;
+    save: string;
+    saved: string;
+  };
+}

@@ -1,0 +1,230 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { APP_DIRS } from '@portico/contract/sections';
+import type { Browser, Page } from '@playwright/test';
+import { apiSession, axeViolations, consoleOrigin, signIn } from '../support/console';
+import { expect, test, workerPorts, writeConfig } from '../support/fixtures';
+import { REPO_ROOT } from '../support/paths';
+import { runServe, waitForOutput, type ServeProcess } from '../support/run-cli';
+import { secondBuildRoot } from '../support/second-build';
+import { serveUnderPath } from '../support/static-server';
+
+const run = promisify(execFile);
+const TOKEN = 'the-integrators-console-token';
+/** A change made anywhere shows on every console within this (issue 36). */
+const LIVE_MS = 2000;
+
+// The operator console (docs/console.md) in real browsers against `npm run
+// serve` and its embedded database. Port slot 9 (its control port, PORT+4,
+// is slot 10's first port, unused otherwise); the second Contact build's
+// upload on slot 5.
+
+async function startServer(parallelIndex: number): Promise<{ port: number; serve: ServeProcess; upload: { url: string; close(): Promise<void> }; release(...args: string[]): Promise<string> }> {
+  const port = workerPorts(parallelIndex, 9);
+  const upload = await serveUnderPath(path.join(secondBuildRoot(), APP_DIRS.contact, 'dist'), '/contact/v2/', workerPorts(parallelIndex, 5));
+  const configPath = writeConfig(port, { allowedRemoteOrigins: [new URL(upload.url).origin] });
+  const serve = runServe({
+    PORT: String(port),
+    PORTICO_CONFIG: configPath,
+    PORTICO_CONTROL_TOKEN: TOKEN,
+    // Every visit here comes from this one machine: past the default 30 per 10 minutes, its reports would not count.
+    PORTICO_BEACON_REPORTS_PER_NETWORK: '1000',
+  });
+  await waitForOutput(serve);
+  const release = async (...args: string[]) =>
+    (
+      await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, PORT: String(port), PORTICO_TOKEN: TOKEN },
+      })
+    ).stdout;
+  return { port, serve, upload, release };
+}
+
+/** A visit to Contact from a fresh browser (a new cohort), left at once so the page sends its visit report. */
+async function visitContact(browser: Browser, port: number): Promise<void> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`http://localhost:${port}/#contact`);
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('tabpanel', { name: 'Contact us' }).getByRole('textbox').first()).toBeVisible({ timeout: 15_000 });
+    await page.close({ runBeforeUnload: true });
+  } finally {
+    await context.close();
+  }
+}
+
+async function stop({ serve, upload }: { serve: ServeProcess; upload: { close(): Promise<void> } }) {
+  serve.child.kill('SIGTERM');
+  await serve.exited;
+  await upload.close();
+}
+
+/** Confirms the dialog a button opens, after checking what it says visitors will get. */
+async function confirm(page: Page, button: string, says: RegExp) {
+  await page.getByRole('button', { name: button }).click();
+  const dialog = page.getByRole('dialog', { name: button });
+  await expect(dialog).toContainText(says);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+}
+
+test('an integrator publishes, previews, activates, rolls back, starts a canary and watches real visits arrive on its chart, and aborts it; a second browser sees each change within 2 s', async ({ browser }, testInfo) => {
+  test.setTimeout(120_000);
+  const server = await startServer(testInfo.parallelIndex);
+  const { port, upload, release } = server;
+  // Two browsers: contexts of their own, each with its own cookies (axe also needs a page of a context).
+  const mine = await (await browser.newContext()).newPage();
+  const theirs = await (await browser.newContext()).newPage();
+  // The console runs under its strict CSP: anything it refused would be said on the page's console.
+  const refused: string[] = [];
+  for (const page of [mine, theirs]) page.on('console', (message) => /Content Security Policy/i.test(message.text()) && refused.push(message.text()));
+  try {
+    const first = /contact-\d+/.exec(await release('publish', 'contact', `http://localhost:${port + 3}/mf-manifest.json`))![0];
+    await release('activate', 'contact', first);
+    await signIn(mine, port, TOKEN);
+    await signIn(theirs, port, TOKEN);
+    await theirs.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Contact us' }).click();
+    const theirReleases = theirs.getByRole('table', { name: 'Releases: Contact us' });
+
+    await mine.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Contact us' }).click();
+    await expect(mine.getByRole('heading', { name: 'Contact us', level: 1 })).toBeVisible();
+    await mine.getByRole('textbox', { name: 'Manifest URL' }).fill(`${upload.url}mf-manifest.json`);
+    await mine.getByRole('button', { name: 'Publish', exact: true }).click();
+    const second = /contact-\d+/.exec((await mine.getByText(/^Published contact-\d+/).textContent())!)![0];
+    await expect(theirReleases.getByRole('row').filter({ hasText: second })).toBeVisible({ timeout: LIVE_MS });
+
+    await mine.getByRole('button', { name: `Preview ${second}` }).click();
+    await expect(mine.getByRole('button', { name: 'Copy Preview link' })).toBeVisible();
+    const link = await mine.locator('.preview a').getAttribute('href');
+    expect(link).toContain(`localhost:${port}`);
+
+    await confirm(mine, `Activate ${second}`, new RegExp(`Every visitor of Contact us will get ${second}`));
+    await expect(mine.getByText(`${second} is active`)).toBeVisible();
+    await expect(theirReleases.getByRole('row').filter({ hasText: second })).toContainText('active', { timeout: LIVE_MS });
+
+    await confirm(mine, 'Roll back', new RegExp(`will get ${first} instead of ${second}`));
+    await expect(mine.getByText(`Rolled back: visitors get ${first}.`)).toBeVisible();
+    await expect(theirReleases.getByRole('row').filter({ hasText: first })).toContainText('active', { timeout: LIVE_MS });
+
+    await mine.getByRole('combobox', { name: 'Release', exact: true }).selectOption(second);
+    await mine.getByRole('spinbutton', { name: 'Share of visitors (%)' }).fill('50');
+    await confirm(mine, 'Start canary', new RegExp(`50 % of the visitors of Contact us will get ${second}; the others keep ${first}`));
+    await expect(theirs.getByRole('button', { name: 'Abort canary' })).toBeVisible({ timeout: LIVE_MS });
+
+    // Real visits, half of them to the candidate, arrive on the canary's chart (its name sums each line up in words).
+    const visitsChart = theirs.getByRole('img', { name: /^Visits per hour\./ });
+    for (let visits = 0; visits < 12; visits += 3) {
+      await Promise.all([0, 1, 2].map(() => visitContact(browser, port)));
+      if ((await visitsChart.count()) > 0 && new RegExp(`${second}: [1-9]`).test((await visitsChart.getAttribute('aria-label')) ?? '')) break;
+    }
+    for (const shown of [first, second]) await expect(visitsChart).toHaveAttribute('aria-label', new RegExp(`${shown}: [1-9]`), { timeout: 10_000 });
+
+    await confirm(mine, 'Abort canary', new RegExp(`will get ${first} again, and none ${second}`));
+    await expect(mine.getByText(`Canary aborted: every visitor gets ${first}.`)).toBeVisible();
+    await expect(theirs.getByRole('button', { name: 'Start canary' })).toBeVisible({ timeout: LIVE_MS });
+
+    // Every screen, in both languages, for axe.
+    for (const language of ['English', 'Bahasa Indonesia']) {
+      await mine.getByRole('button', { name: language }).click();
+      for (const screen of ['', '/sections/contact', '/audit', '/tokens', '/alerts', '/inbox']) {
+        await mine.goto(`${consoleOrigin(port)}/#${screen}`);
+        await expect(mine.getByRole('heading', { level: 1 })).toBeVisible();
+        expect(await axeViolations(mine), `${language} ${screen || '/'}`).toEqual([]);
+      }
+    }
+    await mine.getByRole('button', { name: /Sign out|Keluar/ }).click();
+    await expect(mine.getByRole('textbox', { name: 'Token' })).toBeVisible();
+    expect(await axeViolations(mine), 'sign-in, Bahasa Indonesia').toEqual([]);
+    await mine.getByRole('button', { name: 'English' }).click();
+    await expect(mine.getByRole('heading', { name: 'Sign in to the Portico console' })).toBeVisible();
+    expect(await axeViolations(mine), 'sign-in, English').toEqual([]);
+    expect(refused).toEqual([]);
+  } finally {
+    await mine.context().close();
+    await theirs.context().close();
+    await stop(server);
+  }
+});
+
+test("a Home token sees only Home; its session is refused on Contact, and a request from the page's own origin with the cookie reads and changes nothing; an ended session goes back to sign-in", async ({ page, request }, testInfo) => {
+  test.setTimeout(90_000);
+  const server = await startServer(testInfo.parallelIndex);
+  const { port, release } = server;
+  try {
+    const created = await release('token', 'create', 'home-team', '--section', 'home');
+    const homeToken = /^[A-Za-z0-9_-]{40,}$/m.exec(created)![0];
+    const contactFirst = /contact-\d+/.exec(await release('publish', 'contact', `http://localhost:${port + 3}/mf-manifest.json`))![0];
+
+    await signIn(page, port, homeToken);
+    const navigation = page.getByRole('navigation', { name: 'Console' });
+    await expect(navigation.getByRole('link', { name: 'Home' })).toBeVisible();
+    await expect(navigation.getByRole('link', { name: 'Contact us' })).toHaveCount(0);
+    await expect(navigation.getByRole('link', { name: 'Tokens' })).toHaveCount(0);
+    // A reload keeps the session (the page asks who it is, and gets its anti-forgery value back), and Contact's page is not there for Home.
+    await page.goto(`${consoleOrigin(port)}/#/sections/contact`);
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Contact us' })).toHaveCount(0);
+
+    // The same token's session, used by hand: Contact is refused whatever is sent.
+    const csrf = await apiSession(request, port, homeToken);
+    const asConsole = { 'X-Portico-CSRF': csrf, Origin: consoleOrigin(port) };
+    expect((await request.post(`${consoleOrigin(port)}/api/sections/contact/active`, { data: { release: contactFirst }, headers: asConsole })).status()).toBe(403);
+    expect((await request.get(`${consoleOrigin(port)}/api/releases?section=contact`, { headers: asConsole })).status()).toBe(403);
+
+    // The page's own origin (where section code runs) with the cookie and even the CSRF value: nothing read, nothing changed.
+    const integratorCsrf = await apiSession(request, port, TOKEN);
+    const fromPage = { 'X-Portico-CSRF': integratorCsrf, Origin: `http://localhost:${port}`, 'Sec-Fetch-Site': 'same-site' };
+    expect((await request.get(`${consoleOrigin(port)}/api/sections`, { headers: fromPage })).status()).toBe(403);
+    expect((await request.post(`${consoleOrigin(port)}/api/sections/contact/active`, { data: { release: contactFirst }, headers: fromPage })).status()).toBe(403);
+    expect(await release('status')).not.toMatch(new RegExp(`contact\\s+${contactFirst}\\s`));
+
+    // The page's session ended elsewhere (its token revoked): the event stream ends with it, its reopening is refused, and the page goes to sign-in.
+    await release('token', 'revoke', 'home-team');
+    await expect(page.getByRole('textbox', { name: 'Token' })).toBeVisible({ timeout: 5000 });
+    await expect(page.getByText('Your session has ended. Sign in again to go on.')).toBeVisible();
+  } finally {
+    await stop(server);
+  }
+});
+
+test('a messages token reads, exports and deletes a stored message, and the audit shows each', async ({ page, request }, testInfo) => {
+  test.setTimeout(90_000);
+  const server = await startServer(testInfo.parallelIndex);
+  const { port, release } = server;
+  try {
+    const stored = await request.post(`http://localhost:${port}/api/contact`, {
+      headers: { Origin: `http://localhost:${port}` },
+      data: { name: 'Dewi Lestari', telephone: '+62 812 5555 0101', message: 'Berapa bunga pinjaman 6 bulan?', language: 'id', idempotencyKey: 'console-spec-0001', website: '' },
+    });
+    expect(stored.status()).toBe(201);
+    const created = await release('token', 'create', 'lender-staff', '--scope', 'messages');
+    const messagesToken = /^[A-Za-z0-9_-]{40,}$/m.exec(created)![0];
+
+    await signIn(page, port, messagesToken);
+    await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link')).toHaveText(['Inbox']);
+
+    await page.getByRole('searchbox', { name: 'Search by name, telephone or text' }).fill('bunga');
+    await page.getByRole('search').getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('button', { name: 'Open message from Dewi Lestari' }).click();
+    await expect(page.getByRole('article', { name: 'Dewi Lestari' })).toContainText('Berapa bunga pinjaman 6 bulan?');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export as CSV' }).click();
+    expect((await (await download).path()) ?? '').not.toBe('');
+
+    await page.getByRole('button', { name: 'Delete message' }).click();
+    await page.getByRole('dialog', { name: 'Delete message' }).getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByText('The message from Dewi Lestari is deleted.')).toBeVisible();
+    await expect(page.getByText('No message matches “bunga”.')).toBeVisible();
+
+    const audit = await release('audit');
+    for (const action of ['message-read', 'message-export', 'message-delete']) expect(audit).toContain(action);
+  } finally {
+    await stop(server);
+  }
+});
