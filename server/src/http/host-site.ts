@@ -58,6 +58,8 @@ export class HostSite {
   private readonly contexts = new WeakMap<ConfigAnswer, Map<string, SiteContext>>();
   /** The page's headers per site and address (its query may override a section): made once each. */
   private readonly headers = new WeakMap<Site, Map<string, Record<string, string>>>();
+  /** Those headers with their Vary (Cookie while a canary runs), per Vary. */
+  private readonly varied = new WeakMap<Record<string, string>, Map<string | undefined, Record<string, string>>>();
 
   constructor(private readonly state: ServingState) {
     this.logHeaderNote = onceEach(state.log);
@@ -135,7 +137,14 @@ export class HostSite {
     const { site } = await this.siteOf(req);
     const headers = site ? this.hostPageHeaders(site, search) : pageHeaders([]);
     const vary = this.varyCookie(this.varyByHost);
-    return { ...headers, ...this.cohortHeaders(req), ...(vary ? { Vary: vary } : {}) };
+    const cohort = this.cohortHeaders(req);
+    if (cohort['Set-Cookie'] !== undefined) return { ...headers, ...cohort, ...(vary ? { Vary: vary } : {}) };
+    // Without a cookie to set, the same object for every request (nobody changes it): what is made from it can be kept by identity.
+    let withVary = this.varied.get(headers);
+    if (!withVary) this.varied.set(headers, (withVary = new Map()));
+    let answer = withVary.get(vary);
+    if (!answer) withVary.set(vary, (answer = { ...headers, ...(vary ? { Vary: vary } : {}) }));
+    return answer;
   }
 
   /** hostPageHeaders, once per site and query. */

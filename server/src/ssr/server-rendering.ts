@@ -213,6 +213,8 @@ class RenderingPipeline {
    * kept here: any other goes through the stages again, which may now fill it.
    */
   private readonly known = new WeakMap<Site, Map<string, KnownPage>>();
+  /** headersOf's, per policy object (the same for every request without a cookie to set) and page script. */
+  private readonly headersMade = new WeakMap<Record<string, string>, Map<PageScriptCode | undefined, Record<string, string>>>();
 
   constructor(
     private readonly options: ServerRenderingOptions,
@@ -264,14 +266,15 @@ class RenderingPipeline {
     const page = (await this.knownPage(req, target.pathname, target.search)) ?? (await this.pageFor(req, target.pathname, target.search, encoding, deadline));
     if (!page) return fallback();
 
-    const policy = await this.options.pageHeaders(req, target.search);
-    // The manifests are in the page: preloading them would fetch each twice.
-    delete policy.Link;
-    const headers = page.script ? allowingPageScript(policy, page.script) : policy;
+    const headers = this.headersOf(await this.options.pageHeaders(req, target.search), page.script);
     const { hash, bodyOf } = this.pages.encoded(page);
     try {
       // A compression still under way at the deadline goes on for the next visitor; this one gets the client-rendered page.
-      await answerPage(req, res, { hash, bodyOf: (chosen) => byDeadline(bodyOf(chosen), deadline) }, headers);
+      const byBudget = (chosen: PageEncoding) => {
+        const made = this.pages.made(page, chosen);
+        return made ? Promise.resolve(made) : byDeadline(bodyOf(chosen), deadline);
+      };
+      await answerPage(req, res, { hash, bodyOf: byBudget }, headers);
     } catch (error) {
       if (!(error instanceof PastBudget)) throw error;
       await fallback();
@@ -363,6 +366,20 @@ class RenderingPipeline {
   private watch(config: SiteConfig): void {
     this.sources.watchConfig(config);
     for (const stage of this.stages) stage.watch(this.stageSources);
+  }
+
+  /** The page's headers: its policy, with its page script allowed and without the preloads; made once per policy object and script. */
+  private headersOf(policy: Record<string, string>, script: PageScriptCode | undefined): Record<string, string> {
+    let made = this.headersMade.get(policy);
+    if (!made) this.headersMade.set(policy, (made = new Map()));
+    let headers = made.get(script);
+    if (!headers) {
+      // The manifests are in the page: preloading them would fetch each twice.
+      const { Link: _preloads, ...rest } = policy;
+      headers = script ? allowingPageScript(rest, script) : rest;
+      made.set(script, headers);
+    }
+    return headers;
   }
 
   /** The page last served at this address for this request's site, if it is whole and still kept (`known`). */
