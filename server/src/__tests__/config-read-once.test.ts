@@ -84,7 +84,8 @@ test('a page view reads and parses an unchanged config.json not at all, and an e
   expect(unchanged).toMatchObject({ opens: 0, parses: 0, validations: 0 });
 
   writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('"comName":"Lender"', '"comName":"Edited"'));
-  const edited = await pageView('/?rt=2');
+  // The same address as before: the page remembered for it is of the old file.
+  const edited = await pageView('/index.html');
   expect(edited.page).toContain('"comName":"Edited"');
   expect(edited).toMatchObject({ opens: 1, parses: 1, validations: 1 });
 });
