@@ -262,7 +262,7 @@ async function main(): Promise<void> {
       }
     }
 
-    const header = ['URL', ...servers.flatMap((server) => [`${server} req/s`, 'p99 ms']), 'serve / bare', 'serve / nginx', 'p99 serve / bare', 'errors'];
+    const header = ['URL', ...servers.flatMap((server) => [`${server} req/s`, 'p99 ms']), 'serve / bare', 'serve / nginx', 'p99 serve / bare', 'errors (each server)'];
     const cells = loads.map(({ name }) => {
       const of = (server: ServerName) => {
         const runs = results.get(`${name}\n${server}`)!;
@@ -275,7 +275,7 @@ async function main(): Promise<void> {
         (own.rps / bareRun.rps).toFixed(2),
         (own.rps / nginxRun.rps).toFixed(2),
         (own.p99 / Math.max(bareRun.p99, 1)).toFixed(2),
-        String(own.errors + bareRun.errors + nginxRun.errors),
+        [own, bareRun, nginxRun].map((run) => run.errors).join(' / '),
       ];
     });
     const widths = header.map((_, column) => Math.max(header[column]!.length, ...cells.map((row) => row[column]!.length)));
@@ -288,7 +288,7 @@ async function main(): Promise<void> {
     console.log(line(header));
     console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
     for (const row of cells) console.log(line(row));
-    if (cells.some((row) => row.at(-1) !== '0')) process.exitCode = 1;
+    if (cells.some((row) => row.at(-1) !== '0 / 0 / 0')) process.exitCode = 1;
   } finally {
     for (const close of closing.reverse()) await close();
     rmSync(folder, { recursive: true, force: true });
