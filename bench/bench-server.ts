@@ -1,10 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { apiClient } from '@portico/platform/api';
+import { CONTROL_API } from '@portico/releases/control-contract';
+import { sampleConfig } from '@portico/testing/sample-config';
+import { contactBuild } from './contact-build';
 import { REPO_ROOT } from './paths';
 
 /**
@@ -12,19 +16,24 @@ import { REPO_ROOT } from './paths';
  * against what Node itself and nginx cost for the same bytes, on loopback.
  * In one invocation it starts `npm run serve`'s program as an operator does
  * (one front process, render workers included, on the existing builds:
- * `npm run build` first) on BENCH_PORT (9400) and the next three ports, takes
- * each answer below from it once (its status, headers and bytes, brotli as a
- * browser asks), then serves those very answers from memory with a bare
- * `node:http` server (an ETag, 304 on a match) and with Debian's nginx (one
- * worker, the bytes as files, the same headers), and loads the three in
- * turn, URL by URL, for `--rounds` (5) rounds of BENCH_SECONDS (5) each with
+ * `npm run build` first; the sample config as the operator's file, its
+ * remotes on this server's ports; its own data folder) on BENCH_PORT (9400)
+ * and the next four ports, takes each answer below from it once (status,
+ * headers and bytes, brotli as a browser asks), then serves those very
+ * answers from memory with a bare `node:http` server (an ETag, 304 on a
+ * match) and with Debian's nginx (one worker, the bytes as files, the same
+ * headers), and loads the three in turn, URL by URL, after a 2 s warm-up,
+ * for `--rounds` (5) rounds of BENCH_SECONDS (5) each with
  * BENCH_CONNECTIONS (10): the cached page, `/config.json`, a hashed chunk,
- * the page's 304, and 100 addresses with queries the page does not use
- * (half of them the Indonesian page). It prints each URL's median requests
- * per second and p99 per server, and the ratios of `npm run serve` to both.
- * `--no-cache` starts the server with PORTICO_SSR_CACHE=0. Not part of
- * `npm test`: its numbers depend on the machine (the load generator shares
- * its cores with the servers).
+ * the page's 304, and 100 addresses with queries the page does not use (half
+ * of them the Indonesian page). Then it publishes two builds of Contact,
+ * activates one and runs the other as a canary for half the visitors, and
+ * loads the page and `/config.json` for two cohorts in turn (their cookies)
+ * the same way. It prints each URL's median requests per second and p99 per
+ * server, and the ratios of `npm run serve` to both. `--no-cache` starts the
+ * server with PORTICO_SSR_CACHE=0; BENCH_PROFILE=<folder> writes its CPU
+ * profile. Not part of `npm test`: its numbers depend on the machine (the
+ * load generator shares its cores with the servers).
  */
 const { values: args } = parseArgs({ options: { 'no-cache': { type: 'boolean', default: false }, rounds: { type: 'string', default: '5' } } });
 const PORT = Number(process.env.BENCH_PORT ?? 9400);
@@ -35,6 +44,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(args.rounds);
 const CACHE = !args['no-cache'];
 const NGINX = '/usr/sbin/nginx';
+const TOKEN = 'bench-server-token';
+/** The cohort cookie's name (served-releases.ts) and a bucket in each cohort of a 50 % canary. */
+const COHORT_COOKIE = 'portico_cohort';
+const COHORTS = ['10', '90'];
 
 /** One answer of `npm run serve`, as it sent it: what the other two servers answer from memory. */
 interface Answer {
@@ -63,10 +76,18 @@ function ask(port: number, target: string, headers: Record<string, string>): Pro
 }
 
 /** `npm run serve`'s program, on loopback, until close() ends it (SIGTERM, as Ctrl-C would). */
-async function startServe(): Promise<{ child: ChildProcess; close(): Promise<void> }> {
+async function startServe(folder: string): Promise<{ child: ChildProcess; close(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), path.join(REPO_ROOT, 'server/src/main.ts')], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', ...(CACHE ? {} : { PORTICO_SSR_CACHE: '0' }) },
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      PORTICO_CONFIG: path.join(folder, 'config.json'),
+      PORTICO_DATA_DIR: path.join(folder, 'data'),
+      PORTICO_CONTROL_TOKEN: TOKEN,
+      ...(CACHE ? {} : { PORTICO_SSR_CACHE: '0' }),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -74,7 +95,7 @@ async function startServe(): Promise<{ child: ChildProcess; close(): Promise<voi
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Portico is serving at')) resolve();
+      if (output.includes('Portico is serving at') && output.includes('The control API')) resolve();
     });
     child.on('exit', (code) => reject(new Error(`npm run serve stopped (exit ${code}) before it was ready:\n${output}`)));
   });
@@ -88,17 +109,29 @@ async function startServe(): Promise<{ child: ChildProcess; close(): Promise<voi
 }
 
 /** Headers a server sets itself, per answer: not copied. */
-const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'set-cookie']);
+const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'set-cookie', 'x-bench-path']);
 const copied = (headers: IncomingHttpHeaders): OutgoingHttpHeaders => Object.fromEntries(Object.entries(headers).filter(([name]) => !OWN_HEADERS.has(name)));
 
-/** The limit for a Node server here: the answers from memory, an ETag, 304 on a match, the page by its language. */
+/**
+ * The file name an answer is kept under, from what chooses it: the path, the
+ * page's language (`type=2`) and the visitor's cohort cookie. The bare server
+ * computes it per request; nginx's configuration does the same with
+ * variables.
+ */
+function answerKey(pathname: string, search: string, cohort: string | undefined): string {
+  const language = pathname === '/' && /(^|&)type=2(&|$)/.test(search) ? 'id' : 'en';
+  return `f${pathname.replace(/[^a-z0-9]/gi, '_')}-${language}-${cohort ?? ''}`;
+}
+
+const cohortIn = (cookie: string | undefined) => (cookie === undefined ? undefined : new RegExp(`(?:^|;\\s*)${COHORT_COOKIE}=(\\d+)`).exec(cookie)?.[1]);
+
+/** The limit for a Node server here: the answers from memory, an ETag, 304 on a match, chosen by language and cohort. */
 function bareServer(answers: Map<string, Answer>): Server {
   return createServer((req, res) => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const pathname = query === -1 ? url : url.slice(0, query);
-    const key = pathname === '/' && query !== -1 && /(^|&)type=2(&|$)/.test(url.slice(query + 1)) ? '/?type=2' : pathname;
-    const answer = answers.get(key);
+    const answer = answers.get(answerKey(pathname, query === -1 ? '' : url.slice(query + 1), cohortIn(req.headers.cookie)));
     if (!answer) {
       res.writeHead(404).end();
       return;
@@ -112,25 +145,28 @@ function bareServer(answers: Map<string, Answer>): Server {
   });
 }
 
-/** nginx (one worker) serving the same answers as files with the same headers; nginx makes its own ETags. */
+/** nginx (one worker) serving the same answers as files with the same headers, chosen as answerKey does; nginx makes its own ETags. */
 function nginxConfig(folder: string, answers: Map<string, Answer>): string {
-  const files = new Map<string, string>();
   const locations: string[] = [];
-  let index = 0;
+  const paths = new Set<string>();
   for (const [key, answer] of answers) {
-    const file = `answer-${index++}`;
-    writeFileSync(path.join(folder, file), answer.body);
-    files.set(key, file);
+    writeFileSync(path.join(folder, key), answer.body);
+    paths.add(String(answer.headers['x-bench-path']));
     const headers = Object.entries(copied(answer.headers))
-      .filter(([name]) => !['etag', 'last-modified', 'content-type', 'accept-ranges'].includes(name))
+      .filter(([name]) => !['etag', 'last-modified', 'content-type', 'accept-ranges', 'x-bench-path'].includes(name))
       .map(([name, value]) => `      add_header ${name} ${JSON.stringify(String(value))} always;`)
       .join('\n');
-    locations.push(`    location = /${file} {\n      internal;\n      types { }\n      default_type ${JSON.stringify(String(answer.headers['content-type']))};\n${headers}\n    }`);
+    locations.push(`    location = /${key} {\n      internal;\n      types { }\n      default_type ${JSON.stringify(String(answer.headers['content-type']))};\n${headers}\n    }`);
   }
-  const page = files.get('/')!;
-  const other = files.get('/?type=2')!;
-  const named = [...answers.keys()].filter((key) => key.startsWith('/') && key !== '/' && !key.includes('?'));
-  return `worker_processes 1;
+  const routes = [...paths].map(
+    (pathname) => `    location = ${pathname} {
+      set $language en;
+      ${pathname === '/' ? 'if ($arg_type = "2") { set $language id; }' : ''}
+      rewrite ^ /f${pathname.replace(/[^a-z0-9]/gi, '_')}-$language-$cookie_${COHORT_COOKIE} last;
+    }`,
+  );
+  // The worker reads the files as this user (started as root, nginx would switch to one that cannot read a private temporary folder).
+  return `${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
 daemon off;
 pid ${folder}/nginx.pid;
 error_log ${folder}/error.log;
@@ -146,28 +182,29 @@ http {
   server {
     listen 127.0.0.1:${NGINX_PORT};
     root ${folder};
-    location = / {
-      if ($arg_type = "2") { rewrite ^ /${other} last; }
-      rewrite ^ /${page} last;
-    }
-${named.map((key) => `    location = ${key} { rewrite ^ /${files.get(key)} last; }`).join('\n')}
+${routes.join('\n')}
 ${locations.join('\n')}
   }
 }
 `;
 }
 
-async function startNginx(folder: string, config: string): Promise<{ close(): Promise<void> }> {
+async function startNginx(folder: string, config: string, probe: Load['requests'][number]): Promise<{ close(): Promise<void> }> {
   const file = path.join(folder, 'nginx.conf');
   writeFileSync(file, config);
   const child = spawn(NGINX, ['-c', file, '-p', folder], { stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   for (let attempt = 0; ; attempt++) {
     try {
-      await ask(NGINX_PORT, '/config.json', {});
+      const answer = await ask(NGINX_PORT, probe.path, probe.headers);
+      if (answer.status !== 200) throw new Error(`nginx answered ${answer.status} to ${probe.path}:\n${config}\n${readFileSync(path.join(folder, 'error.log'), 'utf8')}`);
       break;
     } catch (error) {
-      if (attempt > 50 || child.exitCode !== null) throw new Error(`nginx did not start: ${(error as Error).message}`);
+      if (attempt > 50 || child.exitCode !== null || /answered/.test((error as Error).message)) {
+        child.kill('SIGQUIT');
+        await exited;
+        throw new Error(`nginx did not start: ${(error as Error).message}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -185,11 +222,11 @@ interface Measured {
   errors: number;
 }
 
-async function load(port: number, { requests }: Load): Promise<Measured> {
+async function load(port: number, { requests }: Load, seconds = SECONDS): Promise<Measured> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
-    duration: SECONDS,
+    duration: seconds,
     timeout: 10,
     requests: requests.map(({ path: target, headers }) => ({ method: 'GET', path: target, headers })),
   });
@@ -202,97 +239,175 @@ const median = (values: number[]) => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-async function main(): Promise<void> {
-  const chunk = readdirSync(path.join(REPO_ROOT, 'host/dist')).find((file) => /^main\.[0-9a-f]{10}\.js$/.test(file));
-  if (!chunk) throw new Error('no build in host/dist: run npm run build first');
-  if (!existsSync(NGINX)) throw new Error(`no nginx at ${NGINX} (apt-get install nginx-light)`);
-  const serve = await startServe();
-  const folder = mkdtempSync(path.join(tmpdir(), 'portico-bench-server-'));
-  const closing: (() => Promise<void>)[] = [() => serve.close()];
+const SERVERS = ['npm run serve', 'bare node:http', 'nginx'] as const;
+type ServerName = (typeof SERVERS)[number];
+const portOf = (server: ServerName) => (server === 'npm run serve' ? PORT : server === 'bare node:http' ? BARE_PORT : NGINX_PORT);
+const BROWSER = { 'accept-encoding': 'br, gzip' };
+
+interface Target extends Load {
+  /** A 304: the page's own ETag on each server (nginx makes its own). */
+  revalidate?: boolean;
+}
+
+/** An answer of `npm run serve`, kept under its answerKey, with the path nginx routes it by. */
+async function take(answers: Map<string, Answer>, target: string, cohort?: string): Promise<Answer> {
+  const answer = await ask(PORT, target, { ...BROWSER, ...(cohort ? { cookie: `${COHORT_COOKIE}=${cohort}` } : {}) });
+  if (answer.status !== 200) throw new Error(`npm run serve answered ${answer.status} to ${target}`);
+  const query = target.indexOf('?');
+  const pathname = query === -1 ? target : target.slice(0, query);
+  answer.headers['x-bench-path'] = pathname;
+  answers.set(answerKey(pathname, query === -1 ? '' : target.slice(query + 1), cohort), answer);
+  return answer;
+}
+
+/** The three servers on the same answers, each target on each in turn, for ROUNDS rounds: every run's figures. */
+async function compare(folder: string, answers: Map<string, Answer>, targets: readonly Target[]): Promise<Map<string, Measured[]>> {
+  const bare = bareServer(answers);
+  await new Promise<void>((resolve) => bare.listen(BARE_PORT, '127.0.0.1', resolve));
+  let nginx: { close(): Promise<void> } | undefined;
   try {
-    const browser = { 'accept-encoding': 'br, gzip' };
-    // The page once the render workers are warm: server-rendered, and kept.
-    let page = await ask(PORT, '/', browser);
-    for (let attempt = 0; attempt < 100 && !/^"/.test(String(page.headers.etag)); attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      page = await ask(PORT, '/', browser);
-    }
-    const rendering = page.headers.etag ? 'server-rendered' : 'client-rendered (no render worker)';
-    const answers = new Map<string, Answer>([
-      ['/', page],
-      ['/?type=2', await ask(PORT, '/?type=2', browser)],
-      ['/config.json', await ask(PORT, '/config.json', browser)],
-      [`/${chunk}`, await ask(PORT, `/${chunk}`, browser)],
-    ]);
-    for (const [key, answer] of answers) if (answer.status !== 200) throw new Error(`npm run serve answered ${answer.status} to ${key}`);
-
-    const bare = bareServer(answers);
-    await new Promise<void>((resolve) => bare.listen(BARE_PORT, '127.0.0.1', resolve));
-    closing.push(() => new Promise((resolve) => bare.close(() => resolve())));
-    const nginx = await startNginx(folder, nginxConfig(folder, answers));
-    closing.push(() => nginx.close());
-    const nginxTag = (await ask(NGINX_PORT, '/', browser)).headers.etag;
-
-    const queries = Array.from({ length: 100 }, (_, index) => ({ path: `/?${index % 2 === 0 ? '' : 'type=2&'}utm_source=bench-${index}`, headers: browser }));
-    const loads: (Load & { port: (server: ServerName) => number; tag?: (server: ServerName) => string | undefined })[] = [
-      { name: `/ (${(page.body.length / 1024).toFixed(1)} KB br)`, requests: [{ path: '/', headers: browser }], port: portOf },
-      { name: `/config.json (${answers.get('/config.json')!.body.length} B)`, requests: [{ path: '/config.json', headers: browser }], port: portOf },
-      { name: `/${chunk} (${(answers.get(`/${chunk}`)!.body.length / 1024).toFixed(1)} KB br)`, requests: [{ path: `/${chunk}`, headers: browser }], port: portOf },
-      { name: '/ with a matching If-None-Match (304)', requests: [], port: portOf, tag: (server) => (server === 'nginx' ? nginxTag : page.headers.etag) },
-      { name: '100 queries the page does not use (/ and /?type=2)', requests: queries, port: portOf },
-    ];
-    const servers = ['npm run serve', 'bare node:http', 'nginx'] as const;
-    type ServerName = (typeof servers)[number];
-    function portOf(server: ServerName): number {
-      return server === 'npm run serve' ? PORT : server === 'bare node:http' ? BARE_PORT : NGINX_PORT;
-    }
+    nginx = await startNginx(folder, nginxConfig(folder, answers), targets.find((target) => target.requests.length > 0)!.requests[0]!);
+    const tags = new Map<ServerName, string | undefined>();
+    for (const server of SERVERS) tags.set(server, (await ask(portOf(server), '/', BROWSER)).headers.etag);
+    const requestsOf = (target: Target, server: ServerName) => (target.revalidate ? [{ path: '/', headers: { ...BROWSER, 'if-none-match': tags.get(server)! } }] : target.requests);
+    // Warmed first (the JIT, the caches), not measured.
+    for (const target of targets) for (const server of SERVERS) await load(portOf(server), { name: target.name, requests: requestsOf(target, server) }, 2);
     const results = new Map<string, Measured[]>();
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const target of loads) {
+      for (const target of targets) {
         // Alternating: each round starts with another server, so none always runs first.
-        for (let turn = 0; turn < servers.length; turn++) {
-          const server = servers[(turn + round) % servers.length]!;
-          const tag = target.tag?.(server);
-          const requests = tag === undefined ? target.requests : [{ path: '/', headers: { ...browser, 'if-none-match': tag } }];
+        for (let turn = 0; turn < SERVERS.length; turn++) {
+          const server = SERVERS[(turn + round) % SERVERS.length]!;
+          const requests = requestsOf(target, server);
           process.stderr.write(`round ${round}/${ROUNDS}: ${target.name} on ${server}...\n`);
-          const measured = await load(target.port(server), { name: target.name, requests });
+          const measured = await load(portOf(server), { name: target.name, requests });
           const key = `${target.name}\n${server}`;
           results.set(key, [...(results.get(key) ?? []), measured]);
         }
       }
     }
-
-    const header = ['URL', ...servers.flatMap((server) => [`${server} req/s`, 'p99 ms']), 'serve / bare', 'serve / nginx', 'p99 serve / bare', 'errors (each server)'];
-    const cells = loads.map(({ name }) => {
-      const of = (server: ServerName) => {
-        const runs = results.get(`${name}\n${server}`)!;
-        return { rps: median(runs.map((run) => run.requestsPerSecond)), p99: median(runs.map((run) => run.p99)), errors: runs.reduce((sum, run) => sum + run.errors, 0) };
-      };
-      const [own, bareRun, nginxRun] = servers.map(of) as [ReturnType<typeof of>, ReturnType<typeof of>, ReturnType<typeof of>];
-      return [
-        name,
-        ...[own, bareRun, nginxRun].flatMap((run) => [Math.round(run.rps).toLocaleString('en'), String(run.p99)]),
-        (own.rps / bareRun.rps).toFixed(2),
-        (own.rps / nginxRun.rps).toFixed(2),
-        (own.p99 / Math.max(bareRun.p99, 1)).toFixed(2),
-        [own, bareRun, nginxRun].map((run) => run.errors).join(' / '),
-      ];
-    });
-    const widths = header.map((_, column) => Math.max(header[column]!.length, ...cells.map((row) => row[column]!.length)));
-    const line = (row: string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
-    console.log(
-      `\nMedians of ${ROUNDS} alternating rounds, ${SECONDS} s per URL and server, ${CONNECTIONS} connections, Accept-Encoding: br, gzip, on loopback; ` +
-        `${availableParallelism()} cores shared with the load generator, load average ${loadavg()[0]!.toFixed(2)} at the end; page ${rendering}, page cache ${CACHE ? 'on' : 'off (PORTICO_SSR_CACHE=0)'}; ` +
-        'p99 in whole ms (autocannon)\n',
-    );
-    console.log(line(header));
-    console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
-    for (const row of cells) console.log(line(row));
-    if (cells.some((row) => row.at(-1) !== '0 / 0 / 0')) process.exitCode = 1;
+    return results;
   } finally {
-    for (const close of closing.reverse()) await close();
+    await nginx?.close();
+    await new Promise((resolve) => bare.close(resolve));
+  }
+}
+
+/** Until `check` holds, or fails after `seconds`. */
+async function until(what: string, check: () => Promise<boolean>, seconds: number): Promise<void> {
+  for (const started = Date.now(); !(await check()); await new Promise((resolve) => setTimeout(resolve, 200))) {
+    if (Date.now() - started > seconds * 1000) throw new Error(`${what}: not within ${seconds} s`);
+  }
+}
+
+/** Publishes two builds of Contact, activates the first and runs the second as a canary for half the visitors; resolves once both cohorts get their page server-rendered. */
+async function startCanary(urls: readonly string[]): Promise<void> {
+  const control = apiClient({ base: `http://127.0.0.1:${PORT + 4}`, token: TOKEN });
+  const ids: string[] = [];
+  for (const manifestUrl of urls) ids.push((await control.call(CONTROL_API.releases.publish, { body: { section: 'contact', manifestUrl } })).id);
+  await control.call(CONTROL_API.sections.activate, { params: { section: 'contact' }, body: { release: ids[0]! } });
+  await control.call(CONTROL_API.canaries.start, { params: { section: 'contact' }, body: { release: ids[1]!, percent: 50 } });
+  const serves = async (cohort: string, url: string) => {
+    const headers = { ...BROWSER, cookie: `${COHORT_COOKIE}=${cohort}` };
+    const config = await ask(PORT, '/config.json', headers);
+    const page = await ask(PORT, '/', { cookie: `${COHORT_COOKIE}=${cohort}` });
+    return config.body.toString().includes(url) && page.body.toString().includes(url) && /"rendered":\[[^\]]*"contact"/.test(page.body.toString());
+  };
+  await until('the canary served to both cohorts', async () => (await serves(COHORTS[0]!, urls[1]!)) && (await serves(COHORTS[1]!, urls[0]!)), 60);
+}
+
+async function main(): Promise<void> {
+  const chunk = readdirSync(path.join(REPO_ROOT, 'host/dist')).find((file) => /^main\.[0-9a-f]{10}\.js$/.test(file));
+  if (!chunk) throw new Error('no build in host/dist: run npm run build first');
+  if (!existsSync(NGINX)) throw new Error(`no nginx at ${NGINX} (apt-get install nginx-light)`);
+  const folder = mkdtempSync(path.join(tmpdir(), 'portico-bench-server-'));
+  // Two builds of Contact on hosts of their own, for the canary.
+  const builds = await Promise.all(['release A', 'release B'].map(contactBuild));
+  const urls = builds.map((build) => `${build.origin}/mf-manifest.json`);
+  // The sample config, its remotes on this server's ports: what the default config names, as an operator's file.
+  writeFileSync(
+    path.join(folder, 'config.json'),
+    JSON.stringify({
+      ...sampleConfig,
+      remotes: Object.fromEntries(['home', 'about', 'contact'].map((section, index) => [section, `http://127.0.0.1:${PORT + 1 + index}/mf-manifest.json`])),
+      allowedRemoteOrigins: urls.map((url) => new URL(url).origin),
+    }),
+  );
+  const serve = await startServe(folder);
+  const rows: string[][] = [];
+  let rendering = '';
+  try {
+    // The page once the render workers are warm: server-rendered, and kept.
+    await until('the page server-rendered', async () => /"rendered":\[[^\]]*"contact"/.test((await ask(PORT, '/', {})).body.toString()), 60);
+    const answers = new Map<string, Answer>();
+    const page = await take(answers, '/');
+    rendering = page.headers.etag ? 'server-rendered' : 'client-rendered (no render worker)';
+    await take(answers, '/?type=2');
+    const config = await take(answers, '/config.json');
+    const file = await take(answers, `/${chunk}`);
+    const queries = Array.from({ length: 100 }, (_, index) => ({ path: `/?${index % 2 === 0 ? '' : 'type=2&'}utm_source=bench-${index}`, headers: BROWSER }));
+    const targets: Target[] = [
+      { name: `/ (${(page.body.length / 1024).toFixed(1)} KB br)`, requests: [{ path: '/', headers: BROWSER }] },
+      { name: `/config.json (${config.body.length} B)`, requests: [{ path: '/config.json', headers: BROWSER }] },
+      { name: `/${chunk} (${(file.body.length / 1024).toFixed(1)} KB br)`, requests: [{ path: `/${chunk}`, headers: BROWSER }] },
+      { name: '/ with a matching If-None-Match (304)', requests: [], revalidate: true },
+      { name: '100 queries the page does not use (/ and /?type=2)', requests: queries },
+    ];
+    mkdirSync(path.join(folder, 'plain'));
+    const plain = await compare(path.join(folder, 'plain'), answers, targets);
+
+    await startCanary(urls);
+    const canary = new Map<string, Answer>();
+    for (const cohort of COHORTS) {
+      await take(canary, '/', cohort);
+      await take(canary, '/config.json', cohort);
+    }
+    const cohortsOf = (target: string) => COHORTS.map((cohort) => ({ path: target, headers: { ...BROWSER, cookie: `${COHORT_COOKIE}=${cohort}` } }));
+    const canaryTargets: Target[] = [
+      { name: '/ with a canary (two cohorts in turn)', requests: cohortsOf('/') },
+      { name: '/config.json with a canary (two cohorts in turn)', requests: cohortsOf('/config.json') },
+    ];
+    mkdirSync(path.join(folder, 'canary'));
+    const withCanary = await compare(path.join(folder, 'canary'), canary, canaryTargets);
+
+    for (const [results, list] of [
+      [plain, targets],
+      [withCanary, canaryTargets],
+    ] as const) {
+      for (const { name } of list) {
+        const of = (server: ServerName) => {
+          const runs = results.get(`${name}\n${server}`)!;
+          return { rps: median(runs.map((run) => run.requestsPerSecond)), p99: median(runs.map((run) => run.p99)), errors: runs.reduce((sum, run) => sum + run.errors, 0) };
+        };
+        const [own, bareRun, nginxRun] = SERVERS.map(of) as [ReturnType<typeof of>, ReturnType<typeof of>, ReturnType<typeof of>];
+        rows.push([
+          name,
+          ...[own, bareRun, nginxRun].flatMap((run) => [Math.round(run.rps).toLocaleString('en'), String(run.p99)]),
+          (own.rps / bareRun.rps).toFixed(2),
+          (own.rps / nginxRun.rps).toFixed(2),
+          (own.p99 / Math.max(bareRun.p99, 1)).toFixed(2),
+          [own, bareRun, nginxRun].map((run) => run.errors).join(' / '),
+        ]);
+      }
+    }
+  } finally {
+    await serve.close();
+    await Promise.all(builds.map((build) => build.close()));
     rmSync(folder, { recursive: true, force: true });
   }
+
+  const header = ['URL', ...SERVERS.flatMap((server) => [`${server} req/s`, 'p99 ms']), 'serve / bare', 'serve / nginx', 'p99 serve / bare', 'errors (each server)'];
+  const widths = header.map((_, column) => Math.max(header[column]!.length, ...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+  console.log(
+    `\nMedians of ${ROUNDS} alternating rounds, ${SECONDS} s per URL and server, ${CONNECTIONS} connections, Accept-Encoding: br, gzip, on loopback; ` +
+      `${availableParallelism()} cores shared with the load generator, load average ${loadavg()[0]!.toFixed(2)} at the end; page ${rendering}, page cache ${CACHE ? 'on' : 'off (PORTICO_SSR_CACHE=0)'}; ` +
+      'p99 in whole ms (autocannon)\n',
+  );
+  console.log(line(header));
+  console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+  if (rows.some((row) => row.at(-1) !== '0 / 0 / 0')) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {
