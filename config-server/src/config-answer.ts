@@ -60,7 +60,8 @@ export interface ConfigReading {
   mtimeMs?: number;
 }
 
-const stampOf = (stats: BigIntStats) => `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+/** A file's version as its stats tell it (config-file.ts's fileStamp): device, inode, size, modification and change times in nanoseconds. */
+export const configStamp = (stats: BigIntStats) => `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
 
 /** A file changing while it is read is read again, this many times at most, then answered as unavailable. */
 const READ_ATTEMPTS = 5;
@@ -72,13 +73,13 @@ async function readCapped(file: string): Promise<{ text: string; stamp: string; 
     try {
       handle = await open(file, 'r');
       const stats = await handle.stat({ bigint: true });
-      const stamp = stampOf(stats);
+      const stamp = configStamp(stats);
       if (!stats.isFile()) return { fault: `${file} is not a file`, stamp };
       const tooBig = { fault: `${file} is larger than ${MAX_CONFIG_BYTES} bytes`, stamp };
       if (stats.size > MAX_CONFIG_BYTES) return tooBig;
       const text = await handle.readFile('utf8');
       // Written to while it was read: this text may be a mix of two versions.
-      if (stampOf(await handle.stat({ bigint: true })) !== stamp) continue;
+      if (configStamp(await handle.stat({ bigint: true })) !== stamp) continue;
       // It may have grown since the stat.
       return Buffer.byteLength(text) > MAX_CONFIG_BYTES ? tooBig : { text, stamp, mtimeMs: Number(stats.mtimeNs / 1_000_000n) };
     } catch (error) {

@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
-import { DEFAULT_CONFIG_PATH, readConfigFile, servedConfig, type ConfigAnswer, type ConfigRead } from './config-answer';
+import { statSync, type BigIntStats } from 'node:fs';
+import { configStamp, DEFAULT_CONFIG_PATH, readConfigFile, servedConfig, type ConfigAnswer, type ConfigRead } from './config-answer';
 
 /**
  * A file's version as one `stat` sees it: its inode (a file renamed over it
@@ -9,10 +9,26 @@ import { DEFAULT_CONFIG_PATH, readConfigFile, servedConfig, type ConfigAnswer, t
 export function fileStamp(file: string): string | undefined {
   try {
     const stats = statSync(file, { bigint: true, throwIfNoEntry: false });
-    return stats ? `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` : 'missing';
+    return stats ? stampOf(stats) : 'missing';
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The last stamp made of each file's stats, by their numbers: an unchanged
+ * file (every request's case) gets the same string without making it again.
+ */
+const lastStamps = new Map<string, { stats: BigIntStats; stamp: string }>();
+
+function stampOf(stats: BigIntStats): string {
+  const key = `${stats.dev}:${stats.ino}`;
+  const last = lastStamps.get(key);
+  if (last && last.stats.size === stats.size && last.stats.mtimeNs === stats.mtimeNs && last.stats.ctimeNs === stats.ctimeNs) return last.stamp;
+  const stamp = configStamp(stats);
+  if (lastStamps.size >= 64) lastStamps.clear();
+  lastStamps.set(key, { stats, stamp });
+  return stamp;
 }
 
 /**
