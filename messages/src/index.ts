@@ -6,6 +6,4 @@ export { type ContactMessage } from './contact-message';
 export { DEFAULT_RETENTION_DAYS } from './retention';
 export { SIGNATURE_HEADER, signature } from './delivery/channels';
 export { type MessageAccessAction, type MessageAccessEntry, type OperatorMessages, type StoredMessage } from './store/message-store';
-export { LOCAL_ACTOR_PREFIX, localActor } from './audit/local-actor';
-export { terminalText } from './cli/terminal-text';
 export { messagesCommand, type CommandContext } from './cli/messages-command';

@@ -1,5 +1,5 @@
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
-import { LOCAL_ACTOR_PREFIX } from '@portico/messages';
+import { LOCAL_ACTOR_PREFIX } from '@portico/platform/command-line';
 import type { Actor, Scope } from './release';
 
 /** The owner token's and PORTICO_CONTROL_TOKEN's scopes: `releases` covers every section. */

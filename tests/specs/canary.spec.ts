@@ -112,6 +112,11 @@ async function untilCanaryServed(): Promise<void> {
   await expect.poll(async () => (await fetch(`http://localhost:${port}/`)).headers.get('set-cookie') ?? '', { timeout: 15_000 }).toContain('portico_cohort=');
 }
 
+/** The judge's decision is in the store at once; the server serves it once it has heard of it and warmed the release it now serves: no cohort cookie then. */
+async function untilCanaryOver(): Promise<void> {
+  await expect.poll(async () => (await fetch(`http://localhost:${port}/`)).headers.get('set-cookie') ?? '', { timeout: 15_000 }).not.toContain('portico_cohort=');
+}
+
 /** Fresh browsers visiting at once: a batch of visitors, each a new cohort. */
 const BATCH = 4;
 
@@ -164,6 +169,7 @@ test('a visitor keeps their cohort across ten visits; a healthy candidate is pro
   process.stdout.write(`canary promoted after ${visits} visits ${JSON.stringify(counts)}: ${entry.detail}\n`);
   expect(entry.actor).toBe('canary-judge');
   expect(counts.failed).toBe(0);
+  await untilCanaryOver();
   for (let count = 0; count < 3; count++) {
     const fresh = await browser.newContext();
     expect(await visit(fresh)).toBe('after');
@@ -183,6 +189,7 @@ test('a candidate that fails in the browser is rolled back by the judge, with th
   expect(seen.failed).toBeGreaterThanOrEqual(10);
 
   // The canary is over: no cohort cookie, the active (promoted) release for everyone.
+  await untilCanaryOver();
   for (let count = 0; count < 5; count++) {
     const fresh = await browser.newContext();
     expect(await visit(fresh)).toBe('after');

@@ -10,6 +10,9 @@ import { contactSettings } from '../settings';
 // `npm run messages` on a folder no server holds, with no server answering
 // where the control API would be: the command reads the folder itself.
 
+// Each command opens the embedded database (PGlite's WebAssembly start): on a busy machine a few seconds each.
+jest.setTimeout(60_000);
+
 const UNSAFE = /(?!\n)[\p{Cc}\p{Cf}]/u;
 
 let folder: string;

@@ -1,5 +1,5 @@
 import type { StoredMessage } from '../store/message-store';
-import { terminalSafeJson, terminalText } from './terminal-text';
+import { terminalSafeJson, terminalText } from '@portico/platform/command-line';
 
 const COLUMNS = ['id', 'receivedAt', 'language', 'name', 'telephone', 'message', 'delivery', 'attempts', 'deliveredAt', 'lastError'] as const;
 

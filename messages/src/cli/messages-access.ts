@@ -1,4 +1,4 @@
-import { localActor } from '../audit/local-actor';
+import { localActor } from '@portico/platform/command-line';
 import { controlToken, controlUrl, type ControlToken } from '@portico/platform/control-address';
 import { openStore } from '../contact-service';
 import { SettingsError } from '@portico/platform/settings-error';

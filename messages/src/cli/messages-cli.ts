@@ -1,5 +1,5 @@
-import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { runCommand } from '@portico/platform/command-line';
 import { messagesCommand } from './messages-command';
 
 /** A question on the terminal (asked on stderr, so stdout stays the command's output); none without one. */
@@ -12,16 +12,7 @@ async function ask(question: string): Promise<string> {
   }
 }
 
-// npm runs workspace scripts inside the workspace; paths the operator typed
-// are relative to where they typed them.
-void messagesCommand(process.argv.slice(2), {
-  env: process.env,
-  rootDir: path.resolve(__dirname, '../../..'),
-  invokedFrom: process.env.INIT_CWD ?? process.cwd(),
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+runCommand(messagesCommand, __filename, {
   outIsTerminal: process.stdout.isTTY,
   ask: process.stdin.isTTY && process.stderr.isTTY ? ask : undefined,
-}).then((code) => {
-  process.exitCode = code;
 });

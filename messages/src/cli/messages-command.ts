@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { contactSettings } from '../settings';
 import { describeMessage, listLine, toCsv, toJson } from './export-format';
 import { openMessagesAccess } from './messages-access';
-import { terminalText } from './terminal-text';
+import { terminalText, type CommandIo } from '@portico/platform/command-line';
 
 export const USAGE = `npm run messages -- <command>
 
@@ -30,12 +30,7 @@ function dateOption(value: string | undefined): Date | undefined {
   return date;
 }
 
-export interface CommandContext {
-  env: NodeJS.ProcessEnv;
-  rootDir: string;
-  invokedFrom: string;
-  out: (text: string) => void;
-  err: (text: string) => void;
+export interface CommandContext extends CommandIo {
   /** Whether stdout is a terminal: a CSV export is then shown escaped, as everything else is; to a file or a pipe it is the exact text. */
   outIsTerminal?: boolean;
   /** Asks the operator a question on the terminal and answers what they typed; absent with no terminal to ask on. */

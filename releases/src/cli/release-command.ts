@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { terminalText } from '@portico/messages';
+import { terminalText, type CommandIo } from '@portico/platform/command-line';
 import { controlToken, controlUrl } from '@portico/platform/control-address';
-import { dataFolder, type Whereabouts } from '@portico/platform/data-folder';
+import { dataFolder } from '@portico/platform/data-folder';
 import { SettingsError } from '@portico/platform/settings-error';
 import { CONTROL_PORT_OFFSET, DEFAULT_PORT } from '@portico/contract/sections';
 import { ApiAnswerMismatch, apiClient, ApiRefusal, ApiUnreachable, type AnswerOf, type ApiRoute, type CallInput } from '@portico/platform/api';
@@ -20,7 +20,7 @@ import {
   scopeSchema,
 } from '../control/control-contract';
 import { notRun, type CheckResult, type Scope } from '../release';
-import { buildOf, canaryCells, HEALTH_COLUMNS, healthCells, named, printable, switched, table, when } from './release-output';
+import { auditTable, buildOf, named, printable, statusTable, switched, table, when } from './release-output';
 
 const { minVisits, maxFailureDelta, maxSlowdown, minNetworks, maxNetworkShare } = CANARY_DEFAULTS;
 const inHours = (seconds: number) => `${seconds / 3600} h`;
@@ -53,11 +53,7 @@ PORT+${CONTROL_PORT_OFFSET}); the token is PORTICO_TOKEN, else the owner token t
 <data folder>/control-token (PORTICO_DATA_DIR, default data/).
 Exit codes: 0 done, 1 refused (the reason printed), 2 usage or the API unreachable.`;
 
-export interface ReleaseCommandContext extends Whereabouts {
-  env: NodeJS.ProcessEnv;
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
+export type ReleaseCommandContext = CommandIo;
 
 /** Exit 2: the command line is wrong, or the API cannot be reached or cannot answer now. */
 class UsageError extends Error {}
@@ -162,11 +158,10 @@ function control(context: ReleaseCommandContext): Control {
   };
 }
 
-async function execute(args: string[], context: ReleaseCommandContext): Promise<void> {
-  const { out } = context;
-  let parsed;
+/** The command line as parseArgs reads it; a wrong one is a usage error. */
+function commandLine(args: string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args,
       allowPositionals: true,
       options: {
@@ -189,7 +184,11 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const { positionals, values } = parsed;
+}
+
+async function execute(args: string[], context: ReleaseCommandContext): Promise<void> {
+  const { out } = context;
+  const { positionals, values } = commandLine(args);
   const [command, ...rest] = positionals;
   if (values.help || command === undefined) {
     out(`${USAGE}\n`);
@@ -281,48 +280,14 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       const window = values.hours;
       if (window !== undefined && !/^\d+$/.test(window)) throw new UsageError('--hours is a whole number of hours');
       const sections = await control(context).call(CONTROL_API.sections.status, { query: { hours: window } });
-      out(
-        table([
-          ['SECTION', 'ACTIVE', 'BUILD', 'SINCE', 'BY', ...HEALTH_COLUMNS],
-          ...Object.entries(sections).flatMap(([section, state]) => [
-            state.active
-              ? [
-                  section,
-                  state.active.id,
-                  `${buildOf(state.active)}${state.active.broken ? ` BROKEN: ${state.active.broken.detail}` : ''}${state.active.setAside ? ` SET ASIDE: ${state.active.setAside.detail}` : ''}`,
-                  when(state.since),
-                  state.by ?? '',
-                  ...(state.candidate ? canaryCells(state, state.active.id) : healthCells(state.health?.[state.active.id])),
-                ]
-              : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', when(state.since), state.by ?? ''],
-            // The candidate under its section, with the share of visits it gets.
-            ...(state.candidate && state.canary
-              ? [['  canary', state.candidate.id, `${buildOf(state.candidate)}, ${state.percent} % of visits`, when(state.canary.startedAt), state.canary.startedBy, ...canaryCells(state, state.candidate.id)]]
-              : []),
-          ]),
-        ]),
-      );
+      out(statusTable(sections));
       context.err(`health: the visits reported since the canary started, else in the last ${window ?? DEFAULT_HEALTH_WINDOW_HOURS} hours (by whole hours)\n`);
       return;
     }
     case 'audit': {
       take(0, 0, 'no arguments (--section S, --limit N)');
       const entries = await control(context).call(CONTROL_API.audit.list, { query: { section: values.section || undefined, limit: values.limit || undefined } });
-      out(
-        table([
-          ['AT', 'ACTOR', 'ACTION', 'SECTION', 'RELEASE', 'FROM', 'DETAIL'],
-          ...entries.map((entry) => [
-            entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
-            entry.actor,
-            entry.action,
-            entry.section ?? '',
-            // A rollback to no release went back to config.json's URL.
-            entry.release ?? (entry.action === 'rollback' ? 'config.json' : ''),
-            entry.from ?? '',
-            entry.detail,
-          ]),
-        ]),
-      );
+      out(auditTable(entries));
       return;
     }
     case 'token': {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { SectionId } from '@portico/contract/sections';
-import { terminalText } from '@portico/messages';
+import { terminalText } from '@portico/platform/command-line';
 import type { AnswerOf } from '@portico/platform/api';
 import type { CONTROL_API, judgedSchema, shownReleaseSchema } from '../control/control-contract';
 import type { ReleaseHealth } from '../release';
@@ -77,4 +77,44 @@ export function canaryCells(state: ShownSection, id: string): string[] {
   const judged = judgedCell(state.judged?.[id]);
   if (judged) cells[cells.length - 1] = [cells.at(-1), judged].filter((cell) => cell && cell !== '-').join('; ');
   return cells;
+}
+
+/** `status`'s table: each section's active release (or config.json's URL) and its health, its canary's candidate under it. */
+export function statusTable(sections: AnswerOf<typeof CONTROL_API.sections.status>): string {
+  return table([
+    ['SECTION', 'ACTIVE', 'BUILD', 'SINCE', 'BY', ...HEALTH_COLUMNS],
+    ...Object.entries(sections).flatMap(([section, state]) => [
+      state.active
+        ? [
+            section,
+            state.active.id,
+            `${buildOf(state.active)}${state.active.broken ? ` BROKEN: ${state.active.broken.detail}` : ''}${state.active.setAside ? ` SET ASIDE: ${state.active.setAside.detail}` : ''}`,
+            when(state.since),
+            state.by ?? '',
+            ...(state.candidate ? canaryCells(state, state.active.id) : healthCells(state.health?.[state.active.id])),
+          ]
+        : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', when(state.since), state.by ?? ''],
+      // The candidate under its section, with the share of visits it gets.
+      ...(state.candidate && state.canary
+        ? [['  canary', state.candidate.id, `${buildOf(state.candidate)}, ${state.percent} % of visits`, when(state.canary.startedAt), state.canary.startedBy, ...canaryCells(state, state.candidate.id)]]
+        : []),
+    ]),
+  ]);
+}
+
+/** `audit`'s table, newest first as the API answers. */
+export function auditTable(entries: AnswerOf<typeof CONTROL_API.audit.list>): string {
+  return table([
+    ['AT', 'ACTOR', 'ACTION', 'SECTION', 'RELEASE', 'FROM', 'DETAIL'],
+    ...entries.map((entry) => [
+      entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+      entry.actor,
+      entry.action,
+      entry.section ?? '',
+      // A rollback to no release went back to config.json's URL.
+      entry.release ?? (entry.action === 'rollback' ? 'config.json' : ''),
+      entry.from ?? '',
+      entry.detail,
+    ]),
+  ]);
 }

@@ -20,6 +20,8 @@ import {
   type ServedState,
   type TakenReport,
 } from '@portico/releases';
+import { ReportAdmission } from './report-admission';
+import { ReportQueue } from './report-queue';
 import { releaseSetKey, VisitLedger, type VisitLedgerLimits } from './visit-ledger';
 
 /**
@@ -117,11 +119,25 @@ function acceptedType(contentType: string | undefined): boolean {
   return parameters.every((parameter) => !parameter.startsWith('charset=') || parameter === 'charset=utf-8');
 }
 
-/** Entries of a Map kept in insertion order with one lifetime each: the oldest are first, so expiry sweeps from the front. */
-function sweep<V extends { until: number }>(map: Map<string, V>, now: number): void {
-  for (const [key, value] of map) {
-    if (value.until > now) return;
-    map.delete(key);
+/** The canary a section's report counts for: the one its id names, still running here, and one of its two releases. */
+function canaryOf(served: ServedState | undefined, section: SectionId, canaryId: number | undefined, release: string): ServedCanary | undefined {
+  const canary = served?.canaries[section];
+  if (!canary || canary.id !== canaryId) return undefined;
+  return release === canary.release.id || release === served?.active[section]?.id ? canary : undefined;
+}
+
+/** Each running canary's network key, by its number: derived once per canary. */
+class CanaryKeys {
+  private readonly keys = new Map<number, Buffer>();
+
+  of(secret: Buffer, canary: ServedCanary): Buffer {
+    let derived = this.keys.get(canary.id);
+    if (!derived) {
+      // One canary at a time per section: a handful of keys, forgotten as canaries end.
+      if (this.keys.size >= 64) this.keys.clear();
+      this.keys.set(canary.id, (derived = canaryNetworkKey(secret, canary)));
+    }
+    return derived;
   }
 }
 
@@ -148,47 +164,15 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   const limits: BeaconLimits = { ...DEFAULT_BEACON_LIMITS, ...options.limits };
   const healthOf = typeof options.health === 'function' ? options.health : () => options.health as HealthRecorder;
   const headers = dataHeaders();
-  const networks = new Map<string, { until: number; count: number }>();
-  const nonces = new Map<string, { until: number }>();
+  const admission = new ReportAdmission(limits);
+  const queue = new ReportQueue(limits.pendingReports, healthOf, options.log);
   const ledger = new VisitLedger(limits.visits);
-  let pending: TakenReport[] = [];
   let secret: Buffer | undefined;
-  /** Each running canary's network key, by its number: derived once per canary. */
-  const canaryKeys = new Map<number, Buffer>();
-  let overCap = 0;
-  let dropped = 0;
-  let failing = false;
+  const canaryKeys = new CanaryKeys();
 
   const answer = (reply: FastifyReply, status: number, error?: string, extra: Record<string, string> = {}): FastifyReply => {
     reply.code(status).headers({ ...headers, 'Cache-Control': 'no-store', ...(error === undefined ? {} : { 'Content-Type': JSON_TYPE }), ...extra });
     return error === undefined ? reply.send() : reply.send(JSON.stringify({ error }));
-  };
-
-  /** Whether one more report from `network` may count now; counts it if so. */
-  const admit = (network: string, now: number): boolean => {
-    sweep(networks, now);
-    const known = networks.get(network);
-    if (known) {
-      if (known.count >= limits.perNetwork) {
-        overCap++;
-        return false;
-      }
-      known.count++;
-      return true;
-    }
-    // Full of live windows: new sources wait, rather than an attacker with many networks evicting the ones being capped.
-    if (networks.size >= limits.networks) {
-      overCap++;
-      return false;
-    }
-    networks.set(network, { until: now + limits.windowMs, count: 1 });
-    return true;
-  };
-
-  const keep = (reports: readonly TakenReport[]) => {
-    const room = Math.max(0, limits.pendingReports - pending.length);
-    pending.push(...reports.slice(0, room));
-    dropped += reports.length - Math.min(room, reports.length);
   };
 
   /**
@@ -235,23 +219,6 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
     }
   };
 
-  /** The canary a section's report counts for: the one its id names, still running here, and one of its two releases. */
-  const canaryOf = (served: ServedState | undefined, section: SectionId, canaryId: number | undefined, release: string): ServedCanary | undefined => {
-    const canary = served?.canaries[section];
-    if (!canary || canary.id !== canaryId) return undefined;
-    return release === canary.release.id || release === served?.active[section]?.id ? canary : undefined;
-  };
-
-  const keyOf = (key: Buffer, canary: ServedCanary) => {
-    let derived = canaryKeys.get(canary.id);
-    if (!derived) {
-      // One canary at a time per section: a handful of keys, forgotten as canaries end.
-      if (canaryKeys.size >= 64) canaryKeys.clear();
-      canaryKeys.set(canary.id, (derived = canaryNetworkKey(key, canary)));
-    }
-    return derived;
-  };
-
   const report = async (request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply> => {
     const key = secret!;
     const body = jsonBody(request, reply);
@@ -266,12 +233,8 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
     const counted = (Object.keys(taken.sections) as SectionId[]).filter((section) => visit.releases[section] === taken.sections[section]!.release);
     if (counted.length === 0) return answer(reply, 204);
     // Sent twice to this server (hidden, then pagehide): dropped here; to two servers: the database counts it once.
-    sweep(nonces, now);
-    if (nonces.has(visit.nonce)) return answer(reply, 204);
     const network = options.networkOf(request.raw);
-    if (!admit(network, now)) return answer(reply, 204);
-    if (nonces.size >= limits.nonces) nonces.delete(nonces.keys().next().value!);
-    nonces.set(visit.nonce, { until: now + limits.nonceMs });
+    if (!admission.admit(visit.nonce, network, now)) return answer(reply, 204);
 
     const canary: TakenReport['canary'][number][] = [];
     for (const section of counted) {
@@ -279,10 +242,10 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
       const running = canaryOf(served, section, visit.canaries[section], releaseId);
       if (!running) continue;
       // The network only as its hash under this canary's key: it is never kept as it is.
-      const hashed = networkHash(keyOf(key, running), network);
+      const hashed = networkHash(canaryKeys.of(key, running), network);
       for (const judged of judgedKeys(taken, section)) canary.push({ canaryId: running.id, network: hashed, releaseId, key: judged });
     }
-    keep([{ visit: visit.nonce, expiresAt: visit.expiresAt, hour: hourOf(now), counts: reportCounts(taken, counted), canary }]);
+    queue.keep([{ visit: visit.nonce, expiresAt: visit.expiresAt, hour: hourOf(now), counts: reportCounts(taken, counted), canary }]);
     return answer(reply, 204);
   };
 
@@ -310,38 +273,14 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
       .send(JSON.stringify(answerBody));
   };
 
-  let flushing: Promise<void> | undefined;
-  const flushOnce = async () => {
-    if (overCap > 0) {
-      options.log(`beacon: ${overCap} report(s) over the per-network cap (${limits.perNetwork} per ${limits.windowMs / 60_000} min) were not counted`);
-      overCap = 0;
-    }
-    const store = healthOf();
-    if (!store || pending.length === 0) return;
-    const batch = pending;
-    pending = [];
-    try {
-      await store.recordReports(batch);
-      if (failing) options.log('beacon: the health store takes counts again');
-      failing = false;
-    } catch (error) {
-      if (!failing) options.log(`beacon: the health store is unavailable, keeping the reports to try again: ${(error as Error).message}`);
-      failing = true;
-      keep(batch);
-    }
-    if (dropped > 0) {
-      options.log(`beacon: ${dropped} report(s) dropped: more than ${limits.pendingReports} waited for the database`);
-      dropped = 0;
-    }
-  };
   const flush = (): Promise<void> => {
-    flushing ??= flushOnce().finally(() => (flushing = undefined));
-    return flushing;
+    const overCap = admission.takeOverCap();
+    if (overCap > 0) options.log(`beacon: ${overCap} report(s) over the per-network cap (${limits.perNetwork} per ${limits.windowMs / 60_000} min) were not counted`);
+    return queue.flush();
   };
   const timer = setInterval(() => {
     // Forgotten when their window ends even with no report coming to sweep them.
-    sweep(networks, Date.now());
-    sweep(nonces, Date.now());
+    admission.sweep(Date.now());
     void flush();
   }, limits.flushMs);
   timer.unref();
@@ -352,18 +291,18 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
     report,
     visit: issueVisit,
     pageServed: (releases) => ledger.served(releaseSetKey(releases)),
+    // A flush under way may have begun before the last report: then once more.
     async flush() {
-      await flushing;
       await flush();
+      await queue.flush();
     },
     async close() {
       clearInterval(timer);
-      await flushing;
       await flush();
-      if (pending.length > 0) options.log(`beacon: ${pending.length} report(s) could not be stored before stopping`);
-      networks.clear();
-      nonces.clear();
+      await queue.flush();
+      if (queue.size > 0) options.log(`beacon: ${queue.size} report(s) could not be stored before stopping`);
+      admission.clear();
     },
-    remembered: () => ({ networks: networks.size, nonces: nonces.size }),
+    remembered: () => admission.remembered(),
   };
 }

@@ -1,4 +1,4 @@
-import { terminalSafeJson, terminalText } from '../cli/terminal-text';
+import { terminalSafeJson, terminalText } from '../command-line/terminal-text';
 
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 
