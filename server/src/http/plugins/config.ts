@@ -17,6 +17,19 @@ export interface ConfigRoutesOptions {
  * it) and `/theme.css` (its theme, as the page links it).
  */
 export const configRoutes: FastifyPluginCallback<ConfigRoutesOptions> = (app, { site, log }, done) => {
+  // `/config.json`'s headers per Vary and ETag: the same object for every request of one version.
+  const made = new Map<string, Record<string, string>>();
+  const headersOf = (vary: string | undefined, etag: string | undefined) => {
+    const key = `${vary ?? ''} ${etag ?? ''}`;
+    let headers = made.get(key);
+    if (!headers) {
+      headers = { ...dataHeaders(), ...(vary ? { Vary: vary } : {}), 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache', ...(etag ? { ETag: etag } : {}) };
+      // Versions and hosts come and go: the oldest are not asked for again.
+      if (made.size >= 256) made.clear();
+      made.set(key, headers);
+    }
+    return headers;
+  };
   app.get('/config.json', async (request, reply) => {
     const { answer, etag } = await site.siteOf(request.raw);
     if (answer.fault) log(`config.json: ${answer.fault}`);
@@ -25,7 +38,7 @@ export const configRoutes: FastifyPluginCallback<ConfigRoutesOptions> = (app, { 
     const notModified = etag !== undefined && matchesEtag(request.headers['if-none-match'], etag);
     return reply
       .code(notModified ? 304 : answer.status)
-      .headers({ ...dataHeaders(), ...(vary ? { Vary: vary } : {}), 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache', ...(etag ? { ETag: etag } : {}) })
+      .headers(headersOf(vary, etag))
       .send(notModified ? undefined : answer.body);
   });
   app.get(THEME_STYLESHEET_PATH, async (request, reply) => {
