@@ -3,14 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { ApiRefusal, apiClient } from '@portico/platform/api';
 import { startTestPostgres } from '@portico/platform/testing';
 import { CONTROL_API } from '@portico/releases/control-contract';
-import { existingBuild } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
-import { serveDist, type DistServer } from '@portico/testing/serve-dist';
+import { contactBuild } from './contact-build';
 
 // What the releases issue asks to measure, on this machine: the delay from
 // an activation to every server serving it (two `npm run serve` processes on
@@ -67,25 +64,6 @@ async function serves(port: number, manifestUrl: string, rendered = false): Prom
   ]);
   // The page's hydration data carries the config it was rendered with.
   return config.remotes.contact === manifestUrl && page.includes(manifestUrl) && (!rendered || /"rendered":\[[^\]]*"contact"/.test(page));
-}
-
-/**
- * The contact build on a static host of its own, its node build made
- * another by `marker` (renamed and re-hashed as a build names it): each
- * activation then switches the section workers to another build, as a real
- * release does, and the measured delay includes warming them.
- */
-async function contactBuild(marker: string): Promise<DistServer> {
-  const dist = existingBuild('remote-contact');
-  const server = await serveDist(dist);
-  const manifest = JSON.parse(readFileSync(path.join(dist, 'mf-manifest.json'), 'utf8')) as { metaData: { ssrRemoteEntry: { name: string; path: string; integrity: string } } };
-  const entry = manifest.metaData.ssrRemoteEntry;
-  const code = `${readFileSync(path.join(dist, entry.path, entry.name), 'utf8')}\n/* ${marker} */`;
-  const name = `remoteEntry.${createHash('sha256').update(code).digest('hex').slice(0, 10)}.js`;
-  manifest.metaData.ssrRemoteEntry = { ...entry, name, integrity: `sha384-${createHash('sha384').update(code).digest('base64')}` };
-  server.overrides.set(`/${entry.path}/${name}`, { body: code });
-  server.overrides.set('/mf-manifest.json', { body: JSON.stringify(manifest) });
-  return server;
 }
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;

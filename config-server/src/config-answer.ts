@@ -1,3 +1,4 @@
+import type { BigIntStats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { parseHost } from '@portico/contract/host';
@@ -47,39 +48,65 @@ export function jsonDepth(value: unknown, limit: number): number {
   return deepest;
 }
 
-/** The file's text, unless it is not a regular file or is over MAX_CONFIG_BYTES. */
-async function readCapped(file: string): Promise<{ text: string } | { fault: string }> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-    const stats = await handle.stat();
-    if (!stats.isFile()) return { fault: `${file} is not a file` };
-    const tooBig = { fault: `${file} is larger than ${MAX_CONFIG_BYTES} bytes` };
-    if (stats.size > MAX_CONFIG_BYTES) return tooBig;
-    const text = await handle.readFile('utf8');
-    // It may have grown since the stat.
-    return Buffer.byteLength(text) > MAX_CONFIG_BYTES ? tooBig : { text };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { fault: `cannot read ${file}${code === 'ENOENT' ? ': no such file' : `: ${String(error)}`}` };
-  } finally {
-    await handle?.close();
-  }
+/** What reading config.json gave: its JSON value, or why it cannot be served. */
+export type ConfigRead = { value: unknown } | { fault: string };
+
+/** One reading of the file: what it gave, its text, and the version it was (fileStamp's form; the same before and after the read). */
+export interface ConfigReading {
+  read: ConfigRead;
+  text?: string;
+  stamp?: string;
+  /** Its modification time, in ms. */
+  mtimeMs?: number;
 }
 
-async function readJson(file: string): Promise<{ value: unknown } | { fault: string }> {
+/** A file's version as its stats tell it (config-file.ts's fileStamp): device, inode, size, modification and change times in nanoseconds. */
+export const configStamp = (stats: BigIntStats) => `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+
+/** A file changing while it is read is read again, this many times at most, then answered as unavailable. */
+const READ_ATTEMPTS = 5;
+
+/** The file's text, unless it is not a regular file or is over MAX_CONFIG_BYTES; read again while it changes under the read. */
+async function readCapped(file: string): Promise<{ text: string; stamp: string; mtimeMs: number } | { fault: string; stamp?: string }> {
+  for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+    let handle;
+    try {
+      handle = await open(file, 'r');
+      const stats = await handle.stat({ bigint: true });
+      const stamp = configStamp(stats);
+      if (!stats.isFile()) return { fault: `${file} is not a file`, stamp };
+      const tooBig = { fault: `${file} is larger than ${MAX_CONFIG_BYTES} bytes`, stamp };
+      if (stats.size > MAX_CONFIG_BYTES) return tooBig;
+      const text = await handle.readFile('utf8');
+      // Written to while it was read: this text may be a mix of two versions.
+      if (configStamp(await handle.stat({ bigint: true })) !== stamp) continue;
+      // It may have grown since the stat.
+      return Buffer.byteLength(text) > MAX_CONFIG_BYTES ? tooBig : { text, stamp, mtimeMs: Number(stats.mtimeNs / 1_000_000n) };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return { fault: `cannot read ${file}${code === 'ENOENT' ? ': no such file' : `: ${String(error)}`}`, stamp: code === 'ENOENT' ? 'missing' : undefined };
+    } finally {
+      await handle?.close();
+    }
+  }
+  return { fault: `${file} kept changing while it was read` };
+}
+
+/** Reads and parses config.json once: what it gave, with the version of the file it was. */
+export async function readConfigFile(file: string): Promise<ConfigReading> {
   const read = await readCapped(file);
-  if ('fault' in read) return read;
+  if ('fault' in read) return { read: { fault: read.fault }, stamp: read.stamp };
+  const { text, stamp, mtimeMs } = read;
   let value: unknown;
   try {
-    value = JSON.parse(read.text);
+    value = JSON.parse(text);
   } catch (error) {
-    return { fault: `${file} is not JSON: ${(error as Error).message}` };
+    return { read: { fault: `${file} is not JSON: ${(error as Error).message}` }, text, stamp, mtimeMs };
   }
   if (jsonDepth(value, MAX_CONFIG_DEPTH) > MAX_CONFIG_DEPTH) {
-    return { fault: `${file} nests more than ${MAX_CONFIG_DEPTH} levels deep` };
+    return { read: { fault: `${file} nests more than ${MAX_CONFIG_DEPTH} levels deep` }, text, stamp, mtimeMs };
   }
-  return { value };
+  return { read: { value }, text, stamp, mtimeMs };
 }
 
 /**
@@ -95,7 +122,11 @@ export async function answerConfig(options: {
   /** The port each app listens on, in APP_NAMES order, when not basePort + its index (ephemeral ports). */
   ports?: readonly number[];
 }): Promise<ConfigAnswer> {
-  const read = await readJson(options.configPath ?? DEFAULT_CONFIG_PATH);
+  return servedConfig((await readConfigFile(options.configPath ?? DEFAULT_CONFIG_PATH)).read, options);
+}
+
+/** `/config.json`'s answer from a reading of the file (answerConfig's, and ConfigFile's once per version). */
+export function servedConfig(read: ConfigRead, options: { configPath?: string; hostHeader?: string; basePort: number; ports?: readonly number[] }): ConfigAnswer {
   if ('fault' in read) {
     return { status: 503, body: JSON.stringify({ error: 'config.json is unavailable' }), fault: read.fault };
   }

@@ -34,6 +34,8 @@ export function appendVary(res: ServerResponse, field: string): void {
 /** Whether an If-None-Match names `etag`: one of a list, weak or strong alike (RFC 9110's weak comparison), or `*`. */
 export function matchesEtag(ifNoneMatch: string | string[] | undefined, etag: string): boolean {
   if (ifNoneMatch === undefined) return false;
+  // What a browser sends back: the tag itself.
+  if (ifNoneMatch === etag) return true;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   return String(ifNoneMatch)
     .split(',')

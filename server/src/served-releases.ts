@@ -64,7 +64,8 @@ export function cohortVariants(state: ServedState): ActiveReleases[] {
   return [...variants.values()];
 }
 
-const releaseKey = (releases: ActiveReleases) => SECTION_IDS.map((id) => releases[id]?.id ?? '-').join(' ');
+/** The releases a set holds, by id (a release is never changed): two sets with the same key serve the same config.json. */
+export const releaseKey = (releases: ActiveReleases) => SECTION_IDS.map((id) => releases[id]?.id ?? '-').join(' ');
 
 /** Each section's release id, for the page's visit report. */
 export function releaseIds(releases: ActiveReleases): HealthNote['releases'] {

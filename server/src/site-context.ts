@@ -16,21 +16,25 @@ export interface Site extends ParsedConfig {
 /**
  * Everything one request needs of config.json: `/config.json`'s answer and,
  * when it is served, the site read from it. The file is read once (in
- * answerConfig) and parsed once (JSON.parse there, parseConfig here) per
- * request, then handed to the CSP and preloads, the page render, the theme
+ * ConfigFile) and parsed once (JSON.parse there, parseConfig here) per
+ * version of the file and releases served (HostSite keeps them), then handed to the CSP and preloads, the page render, the theme
  * stylesheet and `/config.json` alike: nothing re-parses a string it was given.
  */
 export interface SiteContext {
   answer: ConfigAnswer;
   site: Site | undefined;
+  /** `/config.json`'s ETag when it is served (made from `body`). */
+  etag?: string;
 }
 
 export function siteContext(answer: ConfigAnswer): SiteContext {
   if (answer.status !== 200 || answer.value === undefined) return { answer, site: undefined };
   const { config, problems, deprecated } = parseConfig(answer.value);
+  const hash = createHash('sha256').update(answer.body).digest('base64');
   return {
     answer,
-    site: { body: answer.body, hash: createHash('sha256').update(answer.body).digest('base64'), raw: answer.value, config, problems, deprecated },
+    site: { body: answer.body, hash, raw: answer.value, config, problems, deprecated },
+    etag: `"${hash.slice(0, 27)}"`,
   };
 }
 

@@ -104,11 +104,24 @@ interface EncodingNegotiator {
 
 /** The encoding to send among those available: the client's q-values first (`br;q=0` is a refusal), then ours (the order given). */
 export function chooseEncoding(req: IncomingMessage, available: readonly string[]): string {
+  // Browsers send a handful of Accept-Encoding values: each is negotiated once per set of encodings.
+  const accepted = req.headers['accept-encoding'];
+  const key = `${available.join(',')}\n${accepted ?? ''}`;
+  const known = accepted === undefined || accepted.length <= 200 ? choices.get(key) : undefined;
+  if (known !== undefined) return known;
   const preferred = [...available, 'identity'];
   const negotiator = new Negotiator(req) as unknown as EncodingNegotiator;
   // Nothing acceptable at all (`identity;q=0`): the plain file, as nginx does.
-  return negotiator.encodings(preferred, { preferred })[0] ?? 'identity';
+  const chosen = negotiator.encodings(preferred, { preferred })[0] ?? 'identity';
+  if (accepted === undefined || accepted.length <= 200) {
+    // Clients choose the header: bounded.
+    if (choices.size >= 256) choices.clear();
+    choices.set(key, chosen);
+  }
+  return chosen;
 }
+
+const choices = new Map<string, string>();
 
 /** send's errors carry the HTTP status they stand for. */
 interface SendError extends Error {

@@ -294,6 +294,41 @@ describe('forwarded headers', () => {
   });
 });
 
+describe("/config.json is revalidated by its ETag, and an edit is served on the next request", () => {
+  test('a matching If-None-Match answers 304 with no body and the same headers; an edit of the same size answers the new file to the old tag', async () => {
+    const configPath = path.join(mkdtempSync(path.join(tmpdir(), 'portico-config-etag-')), 'config.json');
+    writeFileSync(configPath, JSON.stringify({ comName: 'Lender A' }));
+    await withServer({ configPath }, async (own) => {
+      const first = await ask('/config.json', {}, own);
+      expect(first.status).toBe(200);
+      const etag = first.headers.etag as string;
+      expect(etag).toMatch(/^"[^"]+"$/);
+
+      const again = await ask('/config.json', { headers: { 'If-None-Match': etag } }, own);
+      expect(again.status).toBe(304);
+      expect(again.body).toBe('');
+      const { date: _date, etag: _etag, ...sent } = first.headers;
+      for (const [name, value] of Object.entries(sent)) if (name !== 'content-length' && name !== 'connection') expect([name, again.headers[name]]).toEqual([name, value]);
+
+      writeFileSync(configPath, JSON.stringify({ comName: 'Lender B' }));
+      const edited = await ask('/config.json', { headers: { 'If-None-Match': etag } }, own);
+      expect(edited.status).toBe(200);
+      expect(JSON.parse(edited.body)).toEqual({ comName: 'Lender B' });
+      expect(edited.headers.etag).not.toBe(etag);
+    });
+  });
+
+  test('an unavailable config.json has no ETag: its 503 is never revalidated', async () => {
+    const configPath = path.join(mkdtempSync(path.join(tmpdir(), 'portico-config-etag-')), 'config.json');
+    writeFileSync(configPath, '{ "comName": ');
+    await withServer({ configPath }, async (own) => {
+      const answer = await ask('/config.json', { headers: { 'If-None-Match': '*' } }, own);
+      expect(answer.status).toBe(503);
+      expect(answer.headers.etag).toBeUndefined();
+    });
+  });
+});
+
 describe('a config.json the server cannot serve answers 503 with the reason in the log', () => {
   const configWith = (text: string) => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'portico-bad-config-')), 'config.json');

@@ -1,13 +1,14 @@
 import type { IncomingMessage } from 'node:http';
-import { answerConfig } from '@portico/config-server/config-answer';
+import type { ConfigAnswer } from '@portico/config-server/config-answer';
+import { ConfigFile } from '@portico/config-server/config-file';
 import { previewTokenIn } from '@portico/contract/preview';
 import type { ActiveReleases, ServedState } from '@portico/releases';
 import { cohortOf } from '../cohorts';
 import { configLogger } from '../config-log';
 import { visitorOf } from '../request-origin';
 import { hostPageHeaders, pageHeaders } from '../security-headers';
-import { cohortVariants, releaseIds, releasesFor, withReleases } from '../served-releases';
-import { oncePerRequest, siteContext, type SiteContext } from '../site-context';
+import { cohortVariants, releaseIds, releaseKey, releasesFor, withReleases } from '../served-releases';
+import { oncePerRequest, siteContext, type Site, type SiteContext } from '../site-context';
 import { requestTarget } from '../static-files';
 import { servedNow, type ServingState } from './serving-state';
 
@@ -26,9 +27,14 @@ function onceEach(log: ((line: string) => void) | undefined): (line: string) => 
   };
 }
 
+/** Contexts kept per version of config.json: one per cohort's releases, a few more across activations. */
+const CONTEXTS_KEPT = 16;
+/** Page headers kept per site: one per query a visitor used (most pages are `/` and `/?type=2`). */
+const HEADERS_KEPT = 256;
+
 /**
  * The site a request to the host's port is served: config.json read and
- * parsed once per request (site-context.ts) with the releases of the
+ * parsed once per version of the file (ConfigFile, site-context.ts) with the releases of the
  * visitor's cohort or preview in it, the page's headers made from it, and
  * the cohort's cookie and Vary while a canary runs. The page, config.json,
  * the theme and the 404 page all ask it, and get the same answer.
@@ -43,10 +49,22 @@ export class HostSite {
   readonly varyByHost: string | undefined;
   private readonly logHeaderNote: (line: string) => void;
   private readonly logConfig: ReturnType<typeof configLogger>;
+  private readonly file: ConfigFile;
+  /**
+   * What is made of one version of config.json, kept with it: the context
+   * per releases served (and their visit-report token), so a request costs
+   * a lookup, not a parse, a validation and a hash.
+   */
+  private readonly contexts = new WeakMap<ConfigAnswer, Map<string, SiteContext>>();
+  /** The page's headers per site and address (its query may override a section): made once each. */
+  private readonly headers = new WeakMap<Site, Map<string, Record<string, string>>>();
+  /** Those headers with their Vary (Cookie while a canary runs), per Vary. */
+  private readonly varied = new WeakMap<Record<string, string>, Map<string | undefined, Record<string, string>>>();
 
   constructor(private readonly state: ServingState) {
     this.logHeaderNote = onceEach(state.log);
     this.logConfig = configLogger(state.log);
+    this.file = new ConfigFile({ configPath: state.configPath, basePort: state.basePort, ports: () => state.ports });
     this.varyByHost = state.configPath ? undefined : state.trustProxy ? 'Host, X-Forwarded-Host' : 'Host';
     this.siteOf = oncePerRequest((req) =>
       this.siteWith(this.hostOf(req), releasesFor(this.served(), this.cohortOf(req).bucket), previewTokenIn(requestTarget(req.url)?.search ?? '')),
@@ -73,13 +91,24 @@ export class HostSite {
   /** config.json as a visitor to `host` gets it with `releases` (and a preview link's release) in it; its report logged the first time its content is seen. */
   async siteWith(host: string | undefined, releases: ActiveReleases, previewToken?: string): Promise<SiteContext> {
     const { state } = this;
-    const answer = await answerConfig({ configPath: state.configPath, hostHeader: host, basePort: state.basePort, ports: state.ports });
+    const answer = await this.file.answer(host);
     const preview = previewToken === undefined || !state.openPreview ? undefined : await state.openPreview(previewToken);
     const ids = releaseIds(releases);
     const token = Object.keys(ids).length > 0 ? state.healthToken?.(ids) : undefined;
+    // A preview visit's context is its own (its release, until when); every other is kept with the file's version.
+    const key = preview === undefined ? `${releaseKey(releases)} ${token ?? ''}` : undefined;
+    let kept = this.contexts.get(answer);
+    const known = key === undefined ? undefined : kept?.get(key);
+    if (known) return known;
     const context = siteContext(withReleases(answer, releases, preview, token === undefined ? undefined : { releases: ids, token }));
     // The operator's mistakes are the operator's: in this log, never on the page.
     if (context.site) this.logConfig(answer.body, context.site);
+    if (key !== undefined) {
+      if (!kept) this.contexts.set(answer, (kept = new Map()));
+      // Releases come and go (and tokens are renewed): the oldest are not asked for again.
+      if (kept.size >= CONTEXTS_KEPT) kept.clear();
+      kept.set(key, context);
+    }
     return context;
   }
 
@@ -106,9 +135,30 @@ export class HostSite {
    */
   async pageHeaders(req: IncomingMessage, search: string): Promise<Record<string, string>> {
     const { site } = await this.siteOf(req);
-    const headers = site ? hostPageHeaders(site, search, this.logHeaderNote) : pageHeaders([]);
+    const headers = site ? this.hostPageHeaders(site, search) : pageHeaders([]);
     const vary = this.varyCookie(this.varyByHost);
-    return { ...headers, ...this.cohortHeaders(req), ...(vary ? { Vary: vary } : {}) };
+    const cohort = this.cohortHeaders(req);
+    if (cohort['Set-Cookie'] !== undefined) return { ...headers, ...cohort, ...(vary ? { Vary: vary } : {}) };
+    // Without a cookie to set, the same object for every request (nobody changes it): what is made from it can be kept by identity.
+    let withVary = this.varied.get(headers);
+    if (!withVary) this.varied.set(headers, (withVary = new Map()));
+    let answer = withVary.get(vary);
+    if (!answer) withVary.set(vary, (answer = { ...headers, ...(vary ? { Vary: vary } : {}) }));
+    return answer;
+  }
+
+  /** hostPageHeaders, once per site and query. */
+  private hostPageHeaders(site: Site, search: string): Record<string, string> {
+    let kept = this.headers.get(site);
+    if (!kept) this.headers.set(site, (kept = new Map()));
+    let headers = kept.get(search);
+    if (!headers) {
+      headers = hostPageHeaders(site, search, this.logHeaderNote);
+      // Visitors choose the query: bounded.
+      if (kept.size >= HEADERS_KEPT) kept.clear();
+      kept.set(search, headers);
+    }
+    return headers;
   }
 
   /**

@@ -58,5 +58,16 @@ export function withInlinePageScript(html: string, script: PageScriptCode): stri
 export function allowingPageScript(headers: Record<string, string>, script: PageScriptCode): Record<string, string> {
   const csp = headers['Content-Security-Policy'];
   if (!csp) return headers;
-  return { ...headers, 'Content-Security-Policy': csp.replace(/(^|;\s*)script-src /, (match) => `${match}${script.source} `) };
+  // The policy is made once per version of config.json: so is each page script's allowance in it.
+  let allowed = allowances.get(script);
+  if (!allowed) allowances.set(script, (allowed = new Map()));
+  let policy = allowed.get(csp);
+  if (policy === undefined) {
+    policy = csp.replace(/(^|;\s*)script-src /, (match) => `${match}${script.source} `);
+    if (allowed.size >= 64) allowed.clear();
+    allowed.set(csp, policy);
+  }
+  return { ...headers, 'Content-Security-Policy': policy };
 }
+
+const allowances = new WeakMap<PageScriptCode, Map<string, string>>();

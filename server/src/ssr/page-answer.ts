@@ -56,14 +56,31 @@ export async function answerPage(req: IncomingMessage, res: ServerResponse, page
   const notModified = matchesEtag(req.headers['if-none-match'], etag);
   const body = notModified ? undefined : await page.bodyOf(encoding);
   clearFileHeaders(res);
-  res.writeHead(notModified ? 304 : 200, {
-    ...headers,
-    Vary: [headers.Vary, 'Accept-Encoding'].filter(Boolean).join(', '),
-    'Content-Type': 'text/html; charset=utf-8',
-    'Cache-Control': 'no-cache',
-    ETag: etag,
-    ...(encoding === 'identity' || notModified ? {} : { 'Content-Encoding': encoding }),
-    ...(body === undefined ? {} : { 'Content-Length': String(body.length) }),
-  });
+  res.writeHead(notModified ? 304 : 200, answerHeaders(headers, etag, notModified ? undefined : encoding, body?.length));
   res.end(req.method === 'HEAD' ? undefined : body);
 }
+
+/** The answer's headers, made once per page headers object, ETag, encoding and length: the same for every visitor of a cached page. */
+function answerHeaders(headers: Readonly<Record<string, string>>, etag: string, encoding: PageEncoding | undefined, length: number | undefined): Record<string, string> {
+  let made = answersMade.get(headers);
+  if (!made) answersMade.set(headers, (made = new Map()));
+  const key = `${etag} ${encoding ?? ''} ${length ?? ''}`;
+  let answer = made.get(key);
+  if (!answer) {
+    answer = {
+      ...headers,
+      Vary: [headers.Vary, 'Accept-Encoding'].filter(Boolean).join(', '),
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      ETag: etag,
+      ...(encoding === undefined || encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
+      ...(length === undefined ? {} : { 'Content-Length': String(length) }),
+    };
+    // Pages come and go: the oldest are not asked for again.
+    if (made.size >= 64) made.clear();
+    made.set(key, answer);
+  }
+  return answer;
+}
+
+const answersMade = new WeakMap<Readonly<Record<string, string>>, Map<string, Record<string, string>>>();

@@ -19,6 +19,8 @@ export interface CachedPage {
   bytes: number;
   /** The page script inlined in it, whose hash the page's CSP allows. */
   script?: PageScriptCode;
+  /** Each encoding's bytes once made. */
+  made?: Map<PageEncoding, Buffer>;
 }
 
 /**
@@ -67,6 +69,11 @@ export class PageCache {
     return { hash: page.hash, bodyOf: (encoding) => this.bodyOf(page, encoding) };
   }
 
+  /** The page's bytes in `encoding` if they are made already (nothing to wait for). */
+  made(page: CachedPage, encoding: PageEncoding): Buffer | undefined {
+    return encoding === 'identity' ? page.html : page.made?.get(encoding);
+  }
+
   /** Pages made with another generation's workers are not served again. */
   clear(): void {
     this.pages.clear();
@@ -88,6 +95,7 @@ export class PageCache {
       // A failed compression is tried again by the next visitor, not remembered.
       body.then(
         (bytes) => {
+          (page.made ??= new Map()).set(encoding, bytes);
           page.bytes += bytes.length;
           if (this.keep) this.pages.resize(page.key, page.bytes);
         },

@@ -24,6 +24,7 @@
 // the stages together and holds the one path a page request takes (`pageFor`).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { fileStamp } from '@portico/config-server/config-file';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Hydration } from '@portico/contract/hydration';
@@ -202,6 +203,18 @@ class RenderingPipeline {
   private readonly planner: WorkerPlanner;
   private sandbox: Sandbox | undefined;
   private closed = false;
+  private readonly templateFile: string;
+  /**
+   * The whole pages last served per site (one per version of config.json and
+   * releases served) and address: the next request for the same address is
+   * answered from here, its 304 included, without asking the stages again,
+   * as long as the page is still kept and the template unchanged. Only a
+   * page with every section it could have (none left to the browser) is
+   * kept here: any other goes through the stages again, which may now fill it.
+   */
+  private readonly known = new WeakMap<Site, Map<string, KnownPage>>();
+  /** headersOf's, per policy object (the same for every request without a cookie to set) and page script. */
+  private readonly headersMade = new WeakMap<Record<string, string>, Map<PageScriptCode | undefined, Record<string, string>>>();
 
   constructor(
     private readonly options: ServerRenderingOptions,
@@ -212,6 +225,7 @@ class RenderingPipeline {
     const heapMb = options.heapMb ?? SSR_LIMITS.heapMb;
     const caching = options.cache !== false;
     const templateFile = path.join(options.rootDir, 'host/dist/index.html');
+    this.templateFile = templateFile;
     this.budgetMs = options.budgetMs ?? SSR_LIMITS.budgetMs;
     this.stages = options.stages ?? [];
     for (const stage of this.stages) log(`a rendering stage this program added, not for a site: ${stage.description}`);
@@ -249,17 +263,18 @@ class RenderingPipeline {
     const target = requestTarget(req.url);
     if (!target || (target.pathname !== '/' && target.pathname !== '/index.html')) return fallback();
     const encoding = chooseEncoding(req, PAGE_ENCODINGS) as PageEncoding;
-    const page = await this.pageFor(req, target.pathname, target.search, encoding, deadline);
+    const page = (await this.knownPage(req, target.pathname, target.search)) ?? (await this.pageFor(req, target.pathname, target.search, encoding, deadline));
     if (!page) return fallback();
 
-    const policy = await this.options.pageHeaders(req, target.search);
-    // The manifests are in the page: preloading them would fetch each twice.
-    delete policy.Link;
-    const headers = page.script ? allowingPageScript(policy, page.script) : policy;
+    const headers = this.headersOf(await this.options.pageHeaders(req, target.search), page.script);
     const { hash, bodyOf } = this.pages.encoded(page);
     try {
       // A compression still under way at the deadline goes on for the next visitor; this one gets the client-rendered page.
-      await answerPage(req, res, { hash, bodyOf: (chosen) => byDeadline(bodyOf(chosen), deadline) }, headers);
+      const byBudget = (chosen: PageEncoding) => {
+        const made = this.pages.made(page, chosen);
+        return made ? Promise.resolve(made) : byDeadline(bodyOf(chosen), deadline);
+      };
+      await answerPage(req, res, { hash, bodyOf: byBudget }, headers);
     } catch (error) {
       if (!(error instanceof PastBudget)) throw error;
       await fallback();
@@ -353,6 +368,42 @@ class RenderingPipeline {
     for (const stage of this.stages) stage.watch(this.stageSources);
   }
 
+  /** The page's headers: its policy, with its page script allowed and without the preloads; made once per policy object and script. */
+  private headersOf(policy: Record<string, string>, script: PageScriptCode | undefined): Record<string, string> {
+    let made = this.headersMade.get(policy);
+    if (!made) this.headersMade.set(policy, (made = new Map()));
+    let headers = made.get(script);
+    if (!headers) {
+      // The manifests are in the page: preloading them would fetch each twice.
+      const { Link: _preloads, ...rest } = policy;
+      headers = script ? allowingPageScript(rest, script) : rest;
+      made.set(script, headers);
+    }
+    return headers;
+  }
+
+  /** The page last served at this address for this request's site, if it is whole and still kept (`known`). */
+  private async knownPage(req: IncomingMessage, pathname: string, search: string): Promise<CachedPage | undefined> {
+    const { options } = this;
+    const site = await options.siteOf(req).then((context) => context.site, () => undefined);
+    if (!site) return undefined;
+    const known = this.known.get(site)?.get(addressKey(pathname, search, options.originOf(req)));
+    if (!known || this.pages.get(known.page.key) !== known.page || known.template !== fileStamp(this.templateFile)) return undefined;
+    // What pageFor notes of a visit, for the background work (the hosts warmed, the manifests polled).
+    this.sites.noteVisit(site, options.hostOf(req));
+    this.watch(site.config);
+    return known.page;
+  }
+
+  private remember(site: Site, pathname: string, search: string, origin: string, template: string | undefined, page: CachedPage): void {
+    if (template === undefined || this.stages.length > 0) return;
+    let pages = this.known.get(site);
+    if (!pages) this.known.set(site, (pages = new Map()));
+    // Visitors choose the query: bounded.
+    if (pages.size >= KNOWN_ADDRESSES) pages.clear();
+    pages.set(addressKey(pathname, search, origin), { page, template });
+  }
+
   /**
    * The page for one request, from the cache or composed now; undefined when
    * it cannot be server-rendered in time (the client-rendered page is sent).
@@ -363,6 +414,8 @@ class RenderingPipeline {
   private async pageFor(req: IncomingMessage, pathname: string, search: string, encoding: PageEncoding, deadline: number): Promise<CachedPage | undefined> {
     const { options, shell, sections, stages } = this;
     const partsBy = deadline - this.costs.estimate(PAGE_FRAME_BYTES, encoding, this.pages.compressing);
+    // Taken before the template is read: a template changed after this is never remembered as this one.
+    const templateStamp = fileStamp(this.templateFile);
     const host = options.hostOf(req);
     const origin = options.originOf(req);
     const [site, template] = await Promise.all([options.siteOf(req).then((context) => context.site, () => undefined), shell.readTemplate()]);
@@ -401,11 +454,18 @@ class RenderingPipeline {
     const placement = placeParts(rendered.ids, [...ownParts, ...candidates(extraParts, extraResults)]);
     for (const refusal of placement.refusals) this.report(refusal);
 
-    const cached = this.pages.get(pageKey(rendered, placement, manifests));
-    if (cached) return cached;
-    const named = pageScriptIn(rendered.html);
-    const script = named ? await this.readPageScript(named) : undefined;
-    return this.compose(site, language, rendered, placement, manifests, hydration, script, encoding, deadline);
+    const key = pageKey(rendered, placement, manifests);
+    // Every section the page inlines a manifest for is in it: nothing left to the browser that a later request could fill.
+    const whole = extraParts.length === 0 && Object.keys(manifests).every((id) => placement.rendered.includes(id as SectionId));
+    let page = this.pages.get(key);
+    if (!page) {
+      const named = pageScriptIn(rendered.html);
+      const script = named ? await this.readPageScript(named) : undefined;
+      page = this.compose(site, language, rendered, placement, manifests, hydration, script, encoding, deadline);
+    }
+    // A section compose left out for time makes another key.
+    if (whole && page.key === key) this.remember(site, pathname, search, origin, templateStamp, page);
+    return page;
   }
 
   /**
@@ -469,6 +529,17 @@ function candidates(parts: readonly { section: SectionId; failure: string; extra
     return result && 'html' in result ? [{ section: part.section, failure: part.failure, extra: part.extra, html: result.html, ids: result.ids, hash: result.hash }] : [];
   });
 }
+
+/** A page remembered for an address (RenderingPipeline.known), with the template's stamp it was made from. */
+interface KnownPage {
+  page: CachedPage;
+  template: string;
+}
+
+/** Addresses remembered per site. */
+const KNOWN_ADDRESSES = 256;
+
+const addressKey = (pathname: string, search: string, origin: string | undefined) => `${pathname} ${origin ?? ''} ${search}`;
 
 /** A page's key: its shell's (everything the shell was made from), what fills each slot, and the manifests it inlines. */
 function pageKey(shell: ShellEntry, placement: Placement, manifests: Partial<Record<SectionId, string>>): string {

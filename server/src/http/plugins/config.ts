@@ -1,6 +1,7 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { THEME_STYLESHEET_PATH } from '@portico/config-server/theme-stylesheet';
 import { dataHeaders, JSON_TYPE } from '@portico/platform/http';
+import { matchesEtag } from '../../plain-answer';
 import { answerThemeStylesheet } from '../../theme-stylesheet';
 import { requestTarget } from '../../static-files';
 import type { HostSite } from '../host-site';
@@ -11,19 +12,34 @@ export interface ConfigRoutesOptions {
 }
 
 /**
- * What is made of the operator's config.json for each request:
+ * What is made of the operator's config.json (once per version of it, HostSite):
  * `/config.json` (with the releases of the visitor's cohort or preview in
  * it) and `/theme.css` (its theme, as the page links it).
  */
 export const configRoutes: FastifyPluginCallback<ConfigRoutesOptions> = (app, { site, log }, done) => {
+  // `/config.json`'s headers per Vary and ETag: the same object for every request of one version.
+  const made = new Map<string, Record<string, string>>();
+  const headersOf = (vary: string | undefined, etag: string | undefined) => {
+    const key = `${vary ?? ''} ${etag ?? ''}`;
+    let headers = made.get(key);
+    if (!headers) {
+      headers = { ...dataHeaders(), ...(vary ? { Vary: vary } : {}), 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache', ...(etag ? { ETag: etag } : {}) };
+      // Versions and hosts come and go: the oldest are not asked for again.
+      if (made.size >= 256) made.clear();
+      made.set(key, headers);
+    }
+    return headers;
+  };
   app.get('/config.json', async (request, reply) => {
-    const { answer } = await site.siteOf(request.raw);
+    const { answer, etag } = await site.siteOf(request.raw);
     if (answer.fault) log(`config.json: ${answer.fault}`);
     const vary = site.varyCookie(site.varyByHost);
+    // Revalidated at every use (no-cache): unchanged, it is answered 304, with nothing sent again.
+    const notModified = etag !== undefined && matchesEtag(request.headers['if-none-match'], etag);
     return reply
-      .code(answer.status)
-      .headers({ ...dataHeaders(), ...(vary ? { Vary: vary } : {}), 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache' })
-      .send(answer.body);
+      .code(notModified ? 304 : answer.status)
+      .headers(headersOf(vary, etag))
+      .send(notModified ? undefined : answer.body);
   });
   app.get(THEME_STYLESHEET_PATH, async (request, reply) => {
     const { site: served } = await site.siteOf(request.raw);
