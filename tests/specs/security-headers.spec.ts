@@ -67,15 +67,3 @@ test('a whole visit (three tabs, both contact toasts) raises no CSP violation an
   expect(await page.evaluate(() => window.cspViolations)).toEqual([]);
   expect(errors).toEqual([]);
 });
-
-test('the page, the 404 page and config.json carry the security headers', async ({ request, site }) => {
-  for (const path of ['/', '/nope']) {
-    const headers = (await request.get(`${site.url}${path}`)).headers();
-    expect(headers['content-security-policy'], path).toContain("object-src 'none'");
-    expect(headers['x-content-type-options'], path).toBe('nosniff');
-    expect(headers['referrer-policy'], path).toBe('strict-origin-when-cross-origin');
-    expect(headers['permissions-policy'], path).toContain('geolocation=()');
-  }
-  const config = (await request.get(`${site.url}/config.json`)).headers();
-  expect(config['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
-});
