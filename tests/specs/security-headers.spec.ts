@@ -67,3 +67,22 @@ test('a whole visit (three tabs, both contact toasts) raises no CSP violation an
   expect(await page.evaluate(() => window.cspViolations)).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test("the page's CSP blocks an inline script injected into it, and says so", async ({ page, site }) => {
+  // Only a browser enforces the policy; the server-level tests read the header (request-answers.test.ts).
+  await page.goto(site.url);
+  await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
+  const outcome = await page.evaluate(
+    () =>
+      new Promise<{ ran: boolean; directive: string }>((resolve) => {
+        const injected = window as unknown as { injectedRan?: boolean };
+        document.addEventListener('securitypolicyviolation', (event) => resolve({ ran: injected.injectedRan === true, directive: event.effectiveDirective }), { once: true });
+        const script = document.createElement('script');
+        script.textContent = 'window.injectedRan = true;';
+        document.body.append(script);
+        // An inline script that is allowed runs as it is added: fail at once, not at the test's timeout.
+        if (injected.injectedRan) resolve({ ran: true, directive: '(none: no violation)' });
+      }),
+  );
+  expect(outcome).toEqual({ ran: false, directive: 'script-src-elem' });
+});
