@@ -40,6 +40,5 @@ export async function eventually<T>(check: () => T | Promise<T>, options: Eventu
 function notWithin(what: string, withinMs: number, failure: unknown): Error {
   const heading = `${what}: not within ${withinMs} ms`;
   if (failure === undefined) return new Error(`${heading} (the condition was still false)`);
-  const error = new Error(`${heading}; the last check failed with:\n${failure instanceof Error ? failure.message : String(failure)}`, { cause: failure });
-  return error;
+  return new Error(`${heading}; the last check failed with:\n${failure instanceof Error ? failure.message : String(failure)}`, { cause: failure });
 }

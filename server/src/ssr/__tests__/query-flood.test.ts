@@ -9,6 +9,7 @@ import { bigOutput, HostileCdn } from '@portico/testing/hostile-builds';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startPortico, type RunningPortico } from '../../portico-server';
 import { SSR_LIMITS } from '../render-limits';
+import { eventually } from '@portico/testing/eventually';
 
 // Issue 34, finding 6: two sections at the HTML cap, and a visitor asking
 // for `/?rt=N` with a new N each time. Each such address made a new page
@@ -127,7 +128,8 @@ test('two sections at the HTML cap and a new query string at every request: the 
       const unloaded = await p99(running.url);
       flooding = flood(running.url);
       // Under way before anything is measured.
-      while (flooding.answers.length < FLOOD_PER_SECOND / 2) await new Promise((resolve) => setTimeout(resolve, 50));
+      const under = flooding;
+      await eventually(() => under.answers.length >= FLOOD_PER_SECOND / 2, { what: 'the flood under way', withinMs: 30_000, everyMs: 50 });
       const loaded = await p99(running.url);
       await flooding.stop();
       measured.push({ unloaded, loaded });
