@@ -8,6 +8,7 @@ import { startTestPostgres } from '@portico/platform/testing';
 import { CONTROL_API } from '@portico/releases/control-contract';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { contactBuild } from './contact-build';
+import { eventually } from '@portico/testing/eventually';
 
 // What the releases issue asks to measure, on this machine: the delay from
 // an activation to every server serving it (two `npm run serve` processes on
@@ -46,12 +47,6 @@ function serve(port: number, databaseUrl: string, configPath: string, dataDir: s
   return { child, output: () => output, exited: new Promise((resolve) => child.on('exit', resolve)) };
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>, seconds: number): Promise<void> {
-  for (const started = performance.now(); !(await check()); await new Promise((resolve) => setTimeout(resolve, 10))) {
-    if (performance.now() - started > seconds * 1000) throw new Error(`${what}: not within ${seconds} s`);
-  }
-}
-
 /** The control API of the first server, through the contract's typed client. */
 const control = () => apiClient({ base: `http://127.0.0.1:${PORTS[0]! + 4}`, token: TOKEN });
 const activate = (release: string) => control().call(CONTROL_API.sections.activate, { params: { section: 'contact' }, body: { release } });
@@ -84,7 +79,7 @@ async function main(): Promise<void> {
   );
   const servers = PORTS.map((port, index) => serve(port, postgres.url, configPath, path.join(folder, `data-${index}`)));
   try {
-    await Promise.all(servers.map((server, index) => until(`server ${index} ready`, () => server.output().includes('The control API (releases, tokens, messages) listens at'), 120)));
+    await Promise.all(servers.map((server, index) => eventually(() => server.output().includes('The control API (releases, tokens, messages) listens at'), { what: `server ${index} ready`, withinMs: 120_000, everyMs: 10 })));
 
     const publishMs: number[] = [];
     const ids: string[] = [];
@@ -96,7 +91,7 @@ async function main(): Promise<void> {
     }
     // Settle on the first, served by both, before timing.
     await activate(ids[0]!);
-    await Promise.all(PORTS.map((port) => until('the first activation', () => serves(port, urls[0]!), 30)));
+    await Promise.all(PORTS.map((port) => eventually(() => serves(port, urls[0]!), { what: 'the first activation', withinMs: 30_000, everyMs: 10 })));
 
     let afterRestart: string | undefined;
     if (restartDatabase) {
@@ -114,12 +109,12 @@ async function main(): Promise<void> {
         if (!(refused instanceof ApiRefusal && refused.status === 503 && performance.now() - answered < 10_000)) throw refused;
       }
       const activated = performance.now();
-      await Promise.all(PORTS.map((port) => until('the activation after the restart', () => serves(port, urls[1]!), 30)));
+      await Promise.all(PORTS.map((port) => eventually(() => serves(port, urls[1]!), { what: 'the activation after the restart', withinMs: 30_000, everyMs: 10 })));
       const served = performance.now();
       afterRestart = `after a database restart, an activation made as it answered (${Math.round(activated - answered)} ms after): both servers serve it ${Math.round(served - activated)} ms after the activation, ${Math.round(served - answered)} ms after the database answered`;
       // The rounds below alternate from the first release again.
       await activate(ids[0]!);
-      await Promise.all(PORTS.map((port) => until('the first release again', () => serves(port, urls[0]!), 30)));
+      await Promise.all(PORTS.map((port) => eventually(() => serves(port, urls[0]!), { what: 'the first release again', withinMs: 30_000, everyMs: 10 })));
     }
 
     const delays: number[] = [];
@@ -130,14 +125,14 @@ async function main(): Promise<void> {
       await activate(ids[target]!);
       const reached = await Promise.all(
         PORTS.map(async (port) => {
-          await until(`activation ${round} on port ${port}`, () => serves(port, urls[target]!), 30);
+          await eventually(() => serves(port, urls[target]!), { what: `activation ${round} on port ${port}`, withinMs: 30_000, everyMs: 10 });
           return performance.now() - started;
         }),
       );
       delays.push(Math.max(...reached));
       const rendered = await Promise.all(
         PORTS.map(async (port) => {
-          await until(`activation ${round} rendered on port ${port}`, () => serves(port, urls[target]!, true), 30);
+          await eventually(() => serves(port, urls[target]!, true), { what: `activation ${round} rendered on port ${port}`, withinMs: 30_000, everyMs: 10 });
           return performance.now() - started;
         }),
       );

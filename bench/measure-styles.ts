@@ -9,6 +9,7 @@ import { APP_DIRS, APP_NAMES } from '@portico/contract/sections';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { serveDist, type DistServer } from '@portico/testing/serve-dist';
 import { REPO_ROOT } from './paths';
+import { eventually } from '@portico/testing/eventually';
 
 /**
  * `npm run measure:styles [-- --rotate-seconds N] [--load-seconds N] [--rounds N] [--warm-seconds N] [--check]`:
@@ -139,14 +140,6 @@ async function startServer(root: string, port: number, home: string): Promise<Se
   };
 }
 
-/** Polls until `check` holds, at most 60 s. */
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  for (const started = Date.now(); !(await check()); ) {
-    if (Date.now() - started > 60_000) throw new Error(`${what}: not within 60 s`);
-    await sleep(200);
-  }
-}
-
 const renderedHome = async (url: string) => /"rendered":\[[^\]]*"home"/.test(await (await fetch(url)).text());
 
 async function load(url: string): Promise<{ rps: number; p99: number; errors: number }> {
@@ -183,8 +176,8 @@ async function measureThroughput(root: string, cdn: DistServer, cdnRoot: string)
     rows.push({ name: variant.name, rps: [], p99: [], errors: 0, sheets: variant.sheets, server });
   }
   // Settled: Home rendered on the server where it may be, and the heavy one refused in the log.
-  await until('the plain and within manifests rendered', async () => (await renderedHome(rows[0]!.server.url)) && renderedHome(rows[2]!.server.url));
-  await until('the heavy manifest judged', () => rows[1]!.server.log.some((line) => line.includes('the home section is rendered in the browser')));
+  await eventually(async () => (await renderedHome(rows[0]!.server.url)) && renderedHome(rows[2]!.server.url), { what: 'the plain and within manifests rendered', withinMs: 60_000, everyMs: 200 });
+  await eventually(() => rows[1]!.server.log.some((line) => line.includes('the home section is rendered in the browser')), { what: 'the heavy manifest judged', withinMs: 60_000, everyMs: 200 });
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const row of rows) {
       process.stderr.write(`round ${round + 1}/${ROUNDS}: ${row.name}, ${LOAD_SECONDS} s\n`);
@@ -228,7 +221,7 @@ async function measureRotation(root: string, cdn: DistServer, cdnRoot: string): 
     }
   })();
   try {
-    await until('Home rendered on the server', () => renderedHome(server.url));
+    await eventually(() => renderedHome(server.url), { what: 'Home rendered on the server', withinMs: 60_000, everyMs: 200 });
     process.stderr.write(`warm run, ${WARM_SECONDS} s without rotation\n`);
     await sleep(WARM_SECONDS * 1000);
     const warm = await server.memory(true);

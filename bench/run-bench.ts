@@ -14,6 +14,7 @@ import { medianFigures, runLighthouse, type PageFigures } from './lighthouse-run
 import { OUT_DIR, REPO_ROOT } from './paths';
 import { runWebpack, singleBundleConfig, singleBundleSsrConfigs } from './single-bundle/build-single-bundle';
 import { startSingleSsrServer } from './single-bundle/ssr-server';
+import { eventually } from '@portico/testing/eventually';
 
 /**
  * `npm run bench`: four builds of the same page in one run, each measured
@@ -159,13 +160,13 @@ const extraManifests = () => Array.from({ length: EXTRA }, (_, index) => `http:/
  * measures the page it is named after; throws if it never does.
  */
 async function untilExtrasRendered(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const count = ((await (await fetch(url)).text()).match(/class="bench-extra"/g) ?? []).length;
-    if (count === EXTRA) return;
-    if (Date.now() > deadline) throw new Error(`${url} holds ${count} of the ${EXTRA} static extra sections after 60 s`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  await eventually(
+    async () => {
+      const count = ((await (await fetch(url)).text()).match(/class="bench-extra"/g) ?? []).length;
+      if (count !== EXTRA) throw new Error(`${url} holds ${count} of the ${EXTRA} static extra sections`);
+    },
+    { what: 'every static extra section rendered', withinMs: 60_000, everyMs: 500 },
+  );
 }
 
 /** Is the page this server answers rendered on the server? Its HTML then holds the sections' <main>. */

@@ -7,6 +7,7 @@ import { startPortico, type RunningPortico } from '@portico/server';
 import { makeBuiltSite } from '../../server/src/__tests__/built-site';
 import { deployHome, writeFakeWorkers } from '../../server/src/__tests__/fake-workers';
 import { staticSections } from '../static-sections-stage';
+import { eventually } from '@portico/testing/eventually';
 
 // The benchmark's stage (static-sections-stage.ts): more static sections,
 // rendered on the server after Home and never named to the browser. The
@@ -68,13 +69,14 @@ afterAll(async () => {
 
 /** The page once `check` holds of it; the server's background work (polling manifests, warming workers) sets the pace. */
 async function pageWhen(what: string, check: (page: string) => boolean): Promise<string> {
-  let page = '';
-  for (let tries = 0; !check(page); tries += 1) {
-    if (tries > 400) throw new Error(`${what}: not within 20 s: ${page.slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    page = await (await fetch(running.url)).text();
-  }
-  return page;
+  return eventually(
+    async () => {
+      const page = await (await fetch(running.url)).text();
+      if (!check(page)) throw new Error(`the page was: ${page.slice(0, 300)}`);
+      return page;
+    },
+    { what, withinMs: 20_000, everyMs: 50 },
+  );
 }
 
 test("a static extra section is rendered after Home's HTML, an interactive one is left out, and the browser is told of neither", async () => {

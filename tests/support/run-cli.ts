@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './paths';
 import { allowServerStart, SERVER_START_LIMIT_MS } from './start-limit';
+import { eventually } from '@portico/testing/eventually';
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -50,12 +51,10 @@ export function runServe(env: Record<string, string>, program: { file: string; a
  * whole output if the line never comes or the process exits first.
  */
 export async function waitForOutput(serve: ServeProcess, text = READY_LINE, timeoutMs = SERVER_START_LIMIT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!serve.output().includes(text)) {
-    if (Date.now() > deadline || serve.child.exitCode !== null) {
-      const why = serve.child.exitCode !== null ? `it exited with ${serve.child.exitCode}` : `not within ${timeoutMs / 1000} s`;
-      throw new Error(`npm run serve did not start ("${text}" never appeared: ${why}); its output was:\n${serve.output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  // Stops early when the process exits: the line cannot come then. Either way the error below says which, with the output.
+  await eventually(() => serve.output().includes(text) || serve.child.exitCode !== null, { what: `"${text}"`, withinMs: timeoutMs, everyMs: 50 }).catch(() => undefined);
+  if (!serve.output().includes(text)) {
+    const why = serve.child.exitCode !== null ? `it exited with ${serve.child.exitCode}` : `not within ${timeoutMs / 1000} s`;
+    throw new Error(`npm run serve did not start ("${text}" never appeared: ${why}); its output was:\n${serve.output()}`);
   }
 }

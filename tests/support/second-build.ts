@@ -17,7 +17,7 @@ export const SECOND_BUILD_LABEL = {
 /** Visible only in the second build of remote-contact. */
 export const SECOND_BUILD_TEXT = SECOND_BUILD_LABEL.en.after;
 
-/** Where global-setup put the second build (a copy of the repository, all four apps built). */
+/** Where global-setup put the second build (a copy of the repository, SECOND_BUILD_APPS built in it). */
 export const SECOND_BUILD_ENV = 'PORTICO_SECOND_BUILD';
 
 export function secondBuildRoot(): string {

@@ -7,6 +7,7 @@ import { contactSettings } from '../settings';
 import { serveApi } from '../testing/api-server';
 import { formBody, postContact } from '../testing/http-client';
 import { serverTestsRun, startTestPostgres, type TestPostgres } from '@portico/platform/testing';
+import { eventually } from '@portico/testing/eventually';
 
 /**
  * A database server that is away when `npm run serve` starts does not stop
@@ -36,7 +37,7 @@ describeWithServer('a database server away at start', () => {
       (started) => (service = started),
     );
     try {
-      while (logged.filter((line) => line.includes('trying again in')).length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      await eventually(() => logged.filter((line) => line.includes('trying again in')).length >= 2, { what: 'two retries logged', withinMs: 30_000 });
       expect(service).toBeUndefined();
       expect(logged[0]).toMatch(/^contact: cannot open the message store on the PostgreSQL server at .*; trying again in 0\.1 s \(until then \/api\/contact answers 503\)$/);
       expect(logged[1]).toContain('trying again in 0.2 s');
@@ -63,7 +64,7 @@ describeWithServer('a database server away at start', () => {
     const stopping = new AbortController();
     const logged: string[] = [];
     const starting = startContactService({ settings: settings(), requestOrigin: directOrigin, log: (line) => logged.push(line), waitForDatabase: { signal: stopping.signal } });
-    while (logged.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => logged.length > 0, { what: 'the first retry logged', withinMs: 30_000 });
     stopping.abort();
     await expect(starting).rejects.toThrow(/abort/i);
   }, 60_000);

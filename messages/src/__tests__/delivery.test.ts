@@ -4,8 +4,9 @@ import { startDeliverer, type Deliverer } from '../delivery/deliverer';
 import { MessageStore } from '../store/message-store';
 import { anyTestDatabase, type TestDatabase } from '@portico/platform/testing';
 import { startSmtpSink } from '../testing/smtp-sink';
-import { startWebhookReceiver, waitFor } from '../testing/webhook-receiver';
+import { startWebhookReceiver } from '../testing/webhook-receiver';
 import type { ContactMessage } from '../contact-message';
+import { eventually } from '@portico/testing/eventually';
 
 const SECRET = 'webhook-secret-for-tests';
 
@@ -60,7 +61,7 @@ describe('delivery through the outbox', () => {
       ],
     });
 
-    await waitFor(async () => (await store.counts()).delivered === 2, 10_000, 'both deliveries');
+    await eventually(async () => (await store.counts()).delivered === 2, { what: 'both deliveries', withinMs: 10_000 });
     expect(webhook.calls).toHaveLength(2);
     for (const call of webhook.calls) {
       const expected = `sha256=${createHmac('sha256', SECRET).update(call.body).digest('hex')}`;
@@ -91,7 +92,7 @@ describe('delivery through the outbox', () => {
       ],
     });
 
-    await waitFor(async () => (await store.get(id))?.delivery.status === 'delivered', 10_000, 'the delivery');
+    await eventually(async () => (await store.get(id))?.delivery.status === 'delivered', { what: 'the delivery', withinMs: 10_000 });
     expect(webhook.calls).toHaveLength(3);
     expect(smtp.mails).toHaveLength(1);
     expect(await store.get(id)).toMatchObject({ delivery: { attempts: 3, lastError: null } });
@@ -103,7 +104,7 @@ describe('delivery through the outbox', () => {
     const id = await storeOne('failed-0001');
     deliverer({ channels: [webhookChannel({ url: webhook.url, secret: SECRET })], maxAttempts: 3 });
 
-    await waitFor(async () => (await store.get(id))?.delivery.status === 'failed', 10_000, 'the last attempt');
+    await eventually(async () => (await store.get(id))?.delivery.status === 'failed', { what: 'the last attempt', withinMs: 10_000 });
     expect(webhook.calls).toHaveLength(3);
     expect(await store.get(id)).toMatchObject({
       message: 'Saya ingin bertanya tentang pinjaman.',
@@ -114,7 +115,7 @@ describe('delivery through the outbox', () => {
   it('keeps a message queued while the webhook cannot be reached', async () => {
     const id = await storeOne('unreachable-1');
     deliverer({ channels: [webhookChannel({ url: 'http://127.0.0.1:9/nothing-listens', secret: SECRET })], maxAttempts: 10 });
-    await waitFor(async () => ((await store.get(id))?.delivery.attempts ?? 0) >= 2, 10_000, 'two attempts');
+    await eventually(async () => ((await store.get(id))?.delivery.attempts ?? 0) >= 2, { what: 'two attempts', withinMs: 10_000 });
     expect(await store.get(id)).toMatchObject({ delivery: { status: 'queued', lastError: expect.stringContaining('webhook:') } });
   });
 });

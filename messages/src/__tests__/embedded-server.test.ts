@@ -7,6 +7,7 @@ import { messagesCommand } from '../cli/messages-command';
 import { formBody, postContact } from '../testing/http-client';
 import { startServerProcess, type ServerProcess } from '../testing/server-process';
 import { PROCESS_START_MS } from '@portico/testing/processes';
+import { eventually } from '@portico/testing/eventually';
 
 /**
  * A server process on the embedded database: `npm run messages` sent to the
@@ -96,7 +97,7 @@ describe('a server on the embedded database', () => {
       }
     };
     const posters = Array.from({ length: 6 }, poster);
-    while (acknowledged.length < 60) await new Promise((resolve) => setTimeout(resolve, 10));
+    await eventually(() => acknowledged.length >= 60, { what: '60 messages acknowledged', withinMs: 30_000, everyMs: 10 });
     server.child.kill('SIGKILL');
     killed = true;
     await server.exited;

@@ -32,12 +32,3 @@ export async function startWebhookReceiver(status: (call: ReceivedCall, index: n
       }),
   };
 }
-
-/** Waits until `done()` holds, checking every 25 ms, or fails after `timeoutMs`. */
-export async function waitFor(done: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'the condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

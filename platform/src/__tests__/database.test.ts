@@ -1,15 +1,5 @@
 import { freshTestDatabase, testDatabaseKinds } from '../testing/databases';
-
-/** Resolves with what `take` returns once it returns something, or rejects after `ms`. */
-async function within<T>(ms: number, take: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = take();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`nothing within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { eventually } from '@portico/testing/eventually';
 
 describe.each(testDatabaseKinds())('the %s database', (kind) => {
   const fresh = freshTestDatabase(kind);
@@ -23,12 +13,14 @@ describe.each(testDatabaseKinds())('the %s database', (kind) => {
       await sql.query("SELECT pg_notify('portico_test', 'inside a transaction')");
       await sql.query("SELECT pg_notify('another_channel', 'not for us')");
     });
-    await within(5000, () => (heard.length > 0 ? heard : undefined));
+    await eventually(() => heard.length > 0, { what: 'the notification', withinMs: 5_000 });
     expect(heard).toEqual(['inside a transaction']);
 
     await listening.close();
     expect(listening.alive).toBe(false);
     await db.query("SELECT pg_notify('portico_test', 'after close')");
+    // Time passing is the behaviour: a notification arrives within milliseconds (heard above, the
+    // other side), so none in 200 ms after the close says the closed listener hears nothing.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(heard).toEqual(['inside a transaction']);
   });
@@ -44,8 +36,8 @@ describe.each(testDatabaseKinds())('the %s database', (kind) => {
       let lost = 0;
       const listening = await db.listen('portico_dropped', () => undefined, () => lost++);
       await db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN portico_dropped'");
-      await within(5000, () => (listening.alive ? undefined : true));
-      await within(5000, () => (lost > 0 ? true : undefined));
+      await eventually(() => !listening.alive, { what: 'the listener lost', withinMs: 5_000 });
+      await eventually(() => lost > 0, { what: 'the loss reported', withinMs: 5_000 });
       await listening.close();
       expect(lost).toBe(1);
 

@@ -11,6 +11,7 @@ import { beaconEndpoint, type BeaconEndpoint } from '../beacon/beacon-endpoint';
 import { releaseFeed, startControlPlane, type ControlPlane } from '../control-plane';
 import { startPortico, type RunningPortico } from '../portico-server';
 import { visitorOf } from '../request-origin';
+import { eventually } from '@portico/testing/eventually';
 
 // Canary decisions as an outsider would try to steer them (issue 32): two page
 // servers on one PostgreSQL server behind a proxy they trust (each network is
@@ -140,10 +141,12 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
 
   /** Until both servers serve the canary (or none): they hear of it through the store. */
   async function bothServe(canary: Canary | undefined): Promise<void> {
-    for (const started = Date.now(); servers.some((server) => server.releases().canaries.contact?.id !== canary?.id); ) {
-      if (Date.now() - started > 20_000) throw new Error(`the canary is not served by both servers within 20 s:\n${log.join('\n')}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await eventually(
+      () => {
+        if (servers.some((server) => server.releases().canaries.contact?.id !== canary?.id)) throw new Error(`the servers' log:\n${log.join('\n')}`);
+      },
+      { what: `the canary ${canary?.id ?? '(none)'} served by both servers`, withinMs: 20_000 },
+    );
   }
 
   /** A request through the proxy from `network`, with the cohort cookie of `bucket`. */

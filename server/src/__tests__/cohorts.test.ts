@@ -6,6 +6,7 @@ import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startPortico, type RunningPortico } from '../portico-server';
 import type { ReleaseFeed } from '../served-releases';
+import { eventually } from '@portico/testing/eventually';
 
 // A canary's cohorts as a visitor's browser meets them: the first page
 // answer draws a bucket and sets it in a cookie holding nothing else; each
@@ -112,7 +113,7 @@ test('with no canary running, no cookie is set and nothing varies by it', async 
   state = { active: { contact: ACTIVE }, canaries: {} };
   try {
     notify();
-    for (let tries = 0; Object.keys(running.releases().canaries).length > 0 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => Object.keys(running.releases().canaries).length === 0, { what: 'the canary no longer served', withinMs: 5_000 });
     const page = await fetch(running.url);
     expect(page.headers.get('set-cookie')).toBeNull();
     expect(page.headers.get('vary') ?? '').not.toContain('Cookie');
@@ -126,7 +127,7 @@ test("a 5xx answer of /api/contact while Contact's canary runs counts against th
     fetch(`${running.url}/api/contact`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(cookie ? { cookie } : {}) }, body: '{}' });
   // The canary served again (the test before ended it for a while).
   notify();
-  for (let tries = 0; !running.releases().canaries.contact && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+  await eventually(() => running.releases().canaries.contact !== undefined, { what: 'the canary served again', withinMs: 5_000 });
   signals.length = 0;
   contactStatus = 201;
   expect((await post('portico_cohort=3')).status).toBe(201);
@@ -136,7 +137,7 @@ test("a 5xx answer of /api/contact while Contact's canary runs counts against th
   // No cookie: the active release, as config.json gives it.
   expect((await post()).status).toBe(503);
   // The answer is sent before the store is told: wait for the last one.
-  for (let tries = 0; signals.length < 3 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+  await eventually(() => signals.length >= 3, { what: 'three signals', withinMs: 5_000 });
   expect(signals).toEqual([
     { section: 'contact', releaseId: CANDIDATE.id, kind: 'contact-5xx', detail: '/api/contact answered 503' },
     { section: 'contact', releaseId: ACTIVE.id, kind: 'contact-5xx', detail: '/api/contact answered 503' },
@@ -148,7 +149,7 @@ test("a 5xx answer of /api/contact while Contact's canary runs counts against th
 test('a preview visit sets no cookie while a canary runs, whether its link is valid or not', async () => {
   // The canary served again, whatever the test before left.
   notify();
-  for (let tries = 0; !running.releases().canaries.contact && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+  await eventually(() => running.releases().canaries.contact !== undefined, { what: 'the canary served again', withinMs: 5_000 });
   expect(running.releases().canaries.contact?.release.id).toBe(CANDIDATE.id);
   for (const path of ['/?preview=a-valid-link', '/index.html?preview=a-valid-link', '/?preview=an-altered-link']) {
     const page = await fetch(`${running.url}${path}`);

@@ -5,6 +5,7 @@ import { SHELL_WORKER_PATH } from '../ssr/render-limits';
 import { startPortico, type PorticoServerOptions, type RunningPortico } from '../portico-server';
 import { httpRequest, INDEX_HTML, makeBuiltSite, portOf, rawRequest } from './built-site';
 import { channel, writeFakeWorkers } from './fake-workers';
+import { eventually } from '@portico/testing/eventually';
 
 /**
  * A shell worker (the fake workers' channel) that answers no page, its
@@ -74,11 +75,6 @@ const accepts = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-async function until(done: () => boolean, ms: number): Promise<void> {
-  const by = Date.now() + ms;
-  while (!done() && Date.now() < by) await new Promise((resolve) => setTimeout(resolve, 20));
-}
-
 const WAITING = /home, about and contact listen on ports (\d+), (\d+), (\d+); the host's port (\d+) opens once the first render worker is warm/;
 
 describe('the host port opens when the server can serve what it promises', () => {
@@ -88,7 +84,7 @@ describe('the host port opens when the server can serve what it promises', () =>
     let running: RunningPortico | undefined;
     const starting = startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line) }).then((started) => (running = started));
     try {
-      await until(() => logged.some((line) => WAITING.test(line)) || running !== undefined, 30_000);
+      await eventually(() => logged.some((line) => WAITING.test(line)) || running !== undefined, { withinMs: 30_000 });
       expect(running).toBeUndefined();
       const [, home, about, contact, host] = WAITING.exec(logged.find((line) => WAITING.test(line))!)!.map(Number) as [number, number, number, number, number];
 

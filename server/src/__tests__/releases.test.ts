@@ -10,6 +10,7 @@ import { serveDist, type DistServer } from '@portico/testing/serve-dist';
 import { releaseFeed, startControlPlane, type ControlPlane } from '../control-plane';
 import { startPortico, type RunningPortico } from '../portico-server';
 import { RENDER_LOOP, RENDER_THROWS } from '@portico/testing/hostile-builds';
+import { eventually } from '@portico/testing/eventually';
 
 // Releases end to end below the browser: a control API publishing real
 // builds through every check (the render check in the server's own section
@@ -116,10 +117,13 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
   /** How long until both servers serve `url` for contact in config.json. */
   async function bothServe(url: string): Promise<number> {
     const started = Date.now();
-    while ((await Promise.all(servers.map(served))).some((remote) => remote !== url)) {
-      if (Date.now() - started > 20_000) throw new Error(`not served by both within 20 s: ${JSON.stringify(await Promise.all(servers.map(served)))}\n${log.join('\n')}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await eventually(
+      async () => {
+        const remotes = await Promise.all(servers.map(served));
+        if (remotes.some((remote) => remote !== url)) throw new Error(`served: ${JSON.stringify(remotes)}\n${log.join('\n')}`);
+      },
+      { what: `${url} served by both`, withinMs: 20_000 },
+    );
     return Date.now() - started;
   }
 
@@ -133,11 +137,7 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     await bothServe(`${first.origin}/mf-manifest.json`);
     // The other server's page is rendered on the server with the release, as its workers warmed it.
     // (config.json's other sections are on ports nobody serves here: only Contact is rendered.)
-    let page = '';
-    for (const started = Date.now(); !/"rendered":\["contact"\]/.test(page) && Date.now() - started < 20_000; await new Promise((resolve) => setTimeout(resolve, 50))) {
-      page = await (await fetch(servers[1]!.url)).text();
-    }
-    expect(page).toMatch(/"rendered":\["contact"\]/);
+    await eventually(async () => expect(await (await fetch(servers[1]!.url)).text()).toMatch(/"rendered":\["contact"\]/), { what: "the other server's page rendered", withinMs: 20_000, everyMs: 50 });
   });
 
   test('a node build that throws is refused by the render check, with the reason, and nothing is served from it', async () => {
@@ -188,17 +188,17 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     // The rollback before this test is served already; its new plan (the first build alone) may still be starting.
     const firstBuild = nodeBuildOf(existingBuild('remote-contact'));
     const contactWorker = () => servers[0]!.renderWorker()!.sections.contact;
-    for (const started = Date.now(); JSON.stringify([contactWorker().builds, contactWorker().wanted]) !== JSON.stringify([[firstBuild], [firstBuild]]); ) {
-      if (Date.now() - started > 20_000) throw new Error(`the first build alone is not live within 20 s: ${JSON.stringify(contactWorker())} ${firstBuild}\n${log.join('\n')}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await eventually(() => expect([contactWorker().builds, contactWorker().wanted]).toEqual([[firstBuild], [firstBuild]]), { what: 'the first build alone live', withinMs: 20_000, everyMs: 50 });
     const live = contactWorker();
     const logged = log.length;
-    let page = '';
-    for (const started = Date.now(); !/"rendered":\["contact"\]/.test(page) && Date.now() - started < 20_000; await new Promise((resolve) => setTimeout(resolve, 50))) {
-      page = await (await fetch(`${servers[0]!.url}/?preview=${token}`)).text();
-    }
-    expect(page).toMatch(/"rendered":\["contact"\]/);
+    const page = await eventually(
+      async () => {
+        const text = await (await fetch(`${servers[0]!.url}/?preview=${token}`)).text();
+        expect(text).toMatch(/"rendered":\["contact"\]/);
+        return text;
+      },
+      { what: 'the preview rendered on the server', withinMs: 20_000, everyMs: 50 },
+    );
     expect(page).toContain(`${second.origin}/mf-manifest.json`);
     expect(page).toContain(`release ${String(candidate.body.id)}`);
     // The live worker may have been replaced meanwhile for a reason of its own
@@ -241,11 +241,14 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     expect((await api('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 1000 })).status).toBe(200);
     try {
       // Its worker renders it as it warms (before any page asks): each render's failure is told to the store.
-      let judged: Record<string, { renderFailures: number }> = {};
-      for (const started = Date.now(); (judged[candidate]?.renderFailures ?? 0) === 0; await new Promise((resolve) => setTimeout(resolve, 100))) {
-        if (Date.now() - started > 30_000) throw new Error(`no render failure counted within 30 s: ${JSON.stringify(judged)}\n${log.slice(-20).join('\n')}`);
-        judged = ((await api('GET', '/api/sections')).body as unknown as { contact: { judged?: typeof judged } }).contact.judged ?? {};
-      }
+      const judged = await eventually(
+        async () => {
+          const now = ((await api('GET', '/api/sections')).body as unknown as { contact: { judged?: Record<string, { renderFailures: number }> } }).contact.judged ?? {};
+          if ((now[candidate]?.renderFailures ?? 0) === 0) throw new Error(`judged: ${JSON.stringify(now)}\n${log.slice(-20).join('\n')}`);
+          return now;
+        },
+        { what: 'a render failure counted', withinMs: 30_000, everyMs: 100 },
+      );
       const active = ((await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string } } }).contact.active.id;
       expect(judged[active]).toMatchObject({ renderFailures: 0 });
     } finally {
@@ -255,11 +258,14 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
 
   /** Polls the audit log until an entry matches, within a generous bound: the workers' deaths and waits set the pace. */
   async function audited(match: (entry: { action: string; actor: string; release: string; detail: string }) => boolean): Promise<{ action: string; actor: string; release: string; detail: string }> {
-    for (const started = Date.now(); Date.now() - started < 90_000; await new Promise((resolve) => setTimeout(resolve, 250))) {
-      const entry = ((await api('GET', '/api/audit?section=contact&limit=20')).body as unknown as { action: string; actor: string; release: string; detail: string }[]).find(match);
-      if (entry) return entry;
-    }
-    throw new Error(`no such audit entry within 90 s:\n${log.slice(-40).join('\n')}`);
+    return eventually(
+      async () => {
+        const entry = ((await api('GET', '/api/audit?section=contact&limit=20')).body as unknown as { action: string; actor: string; release: string; detail: string }[]).find(match);
+        if (!entry) throw new Error(`no such audit entry; the servers' last lines:\n${log.slice(-40).join('\n')}`);
+        return entry;
+      },
+      { what: 'the audit entry', withinMs: 90_000, everyMs: 250 },
+    );
   }
 
   test('a candidate whose node build a server sets aside is rolled back by the judge with no visitor report; the active release keeps its worker', async () => {
@@ -267,10 +273,7 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     const activeBefore = ((await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string } } }).contact.active.id;
     const liveBuild = () => servers[0]!.renderWorker()!.sections.contact.builds;
     // The plan of the test before (a release changed on its host and back) settled first.
-    for (const started = Date.now(); JSON.stringify(liveBuild()) !== JSON.stringify(servers[0]!.renderWorker()!.sections.contact.wanted); ) {
-      if (Date.now() - started > 20_000) throw new Error(`the contact worker's plan is not live within 20 s: ${JSON.stringify(servers[0]!.renderWorker()!.sections.contact)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await eventually(() => expect(liveBuild()).toEqual(servers[0]!.renderWorker()!.sections.contact.wanted), { what: "the contact worker's plan live", withinMs: 20_000, everyMs: 50 });
     const builds = liveBuild();
     const started = await api('POST', '/api/sections/contact/canary', { release: candidate, percent: 50 });
     expect(started.status).toBe(200);

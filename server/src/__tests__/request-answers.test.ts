@@ -94,6 +94,45 @@ describe('a Range that cannot be satisfied answers 416 with the size, on files a
   });
 });
 
+/*
+ * The security headers, each asserted once per kind of answer, at the server
+ * (no browser needed to read a header). Where each kind is covered:
+ * - the page and every HTML answer (/, /index.html, the 404 page): the
+ *   describe below (CSP, X-Frame-Options, nosniff, Referrer-Policy,
+ *   Permissions-Policy, COOP); the server-rendered page in
+ *   server-rendered-answers.test.ts; the CSP naming the remotes in
+ *   portico-server.test.ts; that the CSP really blocks an inline script,
+ *   in the browser (tests/specs/security-headers.spec.ts);
+ * - the data answers (config.json, robots.txt, sitemap.xml) and the apps'
+ *   files, the host's and a remote's: this table;
+ * - 400 (a malformed target): the describe just above; 405: its test
+ *   below; 500 and what Node's parser refuses: guard.test.ts;
+ * - the contact API's JSON: messages' contact-endpoint.test.ts; section
+ *   stylesheets: section-styles.test.ts; HSTS: its describe below; CORS:
+ *   portico-server.test.ts ("cross-origin access").
+ */
+describe('security headers on the data answers and the files', () => {
+  const DATA_POLICY = "default-src 'none'; frame-ancestors 'none'";
+  test.each(['/config.json', '/robots.txt', '/sitemap.xml'])('%s may run and embed nothing, and is not sniffed', async (target) => {
+    const answer = await ask(target);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-security-policy']).toBe(DATA_POLICY);
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  test("the host's files and a remote's are not sniffed", async () => {
+    const contact = running.ports[3]!;
+    for (const [on, file] of [
+      [port, '/main.0123456789.js'],
+      [contact, '/remoteEntry.js'],
+      [contact, '/mf-manifest.json'],
+    ] as const) {
+      const answer = await ask(file, { host: `127.0.0.1:${on}` }, on);
+      expect([on, file, answer.status, answer.headers['x-content-type-options']]).toEqual([on, file, 200, 'nosniff']);
+    }
+  });
+});
+
 describe('the page is served at / and /index.html only, and every HTML answer carries the protection', () => {
   const expectPageProtection = (answer: RawAnswer) => {
     const csp = answer.headers['content-security-policy'] ?? '';

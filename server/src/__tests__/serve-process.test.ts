@@ -8,6 +8,7 @@ import path from 'node:path';
 import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { HostileCdn, MICROTASK_LOOP, stealPayload } from '@portico/testing/hostile-builds';
+import { eventually } from '@portico/testing/eventually';
 
 // `npm run serve`'s own program, as an operator runs it, with secrets in its
 // environment and messages in its data folder, against section builds that
@@ -85,13 +86,6 @@ async function startServe(remotes: Record<string, string>, env: Record<string, s
   return { child, port, dataDir, tempDir, staged, output: () => output, exited, configure, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>, seconds = 60): Promise<void> {
-  for (const started = Date.now(); !(await check()); ) {
-    if (Date.now() - started > seconds * 1000) throw new Error(`${what}: not within ${seconds} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 let cdn: HostileCdn;
 beforeAll(async () => {
   cdn = await HostileCdn.start();
@@ -115,7 +109,7 @@ describe('a hostile Contact build on a running server', () => {
       // The switch the benchmark once had in this program: it made the server fetch and run these with no pin.
       { PORTICO_BENCH_STATIC_SECTIONS: `http://127.0.0.1:${(unpinned.address() as AddressInfo).port}/mf-manifest.json` },
     );
-    await until('the ready line', () => serve.output().includes(`Portico is serving at http://localhost:${serve.port}`));
+    await eventually(() => serve.output().includes(`Portico is serving at http://localhost:${serve.port}`), { what: 'the ready line', withinMs: 60_000 });
     bystander = spawn('sleep', ['600'], { stdio: 'ignore' });
   });
   afterAll(async () => {
@@ -158,7 +152,7 @@ describe('a hostile Contact build on a running server', () => {
       ),
     });
     let html = '';
-    await until('the hostile build rendered on the server', async () => (html = await (await fetch(origin)).text()).includes('STOLEN:'));
+    await eventually(async () => (html = await (await fetch(origin)).text()).includes('STOLEN:'), { what: 'the hostile build rendered on the server', withinMs: 60_000 });
 
     // It ran, on the server, and got nothing.
     const findings = JSON.parse(/STOLEN:(\{.*?\})</.exec(html.replaceAll('&quot;', '"'))?.[1] ?? '{}') as Record<string, string>;
@@ -191,7 +185,7 @@ describe('a hostile Contact build on a running server', () => {
 test('SIGTERM while a section worker fails to start: the process exits within 15 s, its lock and its staged folder removed', async () => {
   const serve = await startServe({ home: cdn.publish('home', 'remote-home'), contact: cdn.publish('microtask-loop', 'remote-contact', MICROTASK_LOOP) });
   // Its worker loops from its start; the host's port waits for it (until its first death, at most 10 s).
-  await until("the wait for the first workers", () => serve.output().includes('opens once the first render worker is warm'));
+  await eventually(() => serve.output().includes('opens once the first render worker is warm'), { what: "the wait for the first workers", withinMs: 60_000 });
   expect(serve.output()).not.toContain('Portico is serving at');
   expect(existsSync(path.join(serve.dataDir, 'server.lock'))).toBe(true);
 
@@ -210,7 +204,7 @@ test('SIGTERM while a section worker fails to start: the process exits within 15
 test('SIGTERM while the sandbox is chosen (its copy of the worker just staged): the process exits and leaves no staged folder behind', async () => {
   const serve = await startServe({ home: cdn.publish('home', 'remote-home') });
   // The moment the copy is there: the sandbox's probe is under way, no port is open for the page.
-  await until('the staged folder', () => serve.staged().length > 0, 60);
+  await eventually(() => serve.staged().length > 0, { what: 'the staged folder', withinMs: 60_000 });
   serve.child.kill('SIGTERM');
   const code = await serve.exited;
   expect(code).toBe(0);

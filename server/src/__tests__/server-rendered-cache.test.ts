@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { RunningPortico } from '../portico-server';
 import { makeBuiltSite } from './built-site';
 import { deployHome, startWithHome, writeFakeWorkers } from './fake-workers';
+import { eventually } from '@portico/testing/eventually';
 
 // The composed page's cache across a redeploy of one section, with workers
 // that say which of them rendered (fake-workers.ts). Containment is not under
@@ -23,22 +24,14 @@ const state = () => running.renderWorker()!;
 const homePage = async () => (await fetch(running.url)).text();
 const workerMark = (page: string) => /section by worker (\w+) in en/.exec(page)?.[1];
 
-/** Polls until `check` holds; the server's own background work (polling manifests, warming workers) sets the pace. */
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let tries = 0; !(await check()); tries += 1) {
-    if (tries > 400) throw new Error(`${what}: not within 20 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 test("a redeploy of one section: its new worker's HTML is in the next page, and the pages made with the old one are dropped at the switch", async () => {
   let first: string | undefined;
-  await until('Home rendered on the server', async () => (first = workerMark(await homePage())) !== undefined);
+  await eventually(async () => (first = workerMark(await homePage())) !== undefined, { what: 'Home rendered on the server', withinMs: 20_000 });
   expect(state().cachedPages).toBeGreaterThan(0);
   const before = state().sections.home.generation!;
 
   deployHome(site.root, '/* the second build */');
-  await until("Home's new worker live", () => (state().sections.home.generation ?? 0) > before);
+  await eventually(() => (state().sections.home.generation ?? 0) > before, { what: "Home's new worker live", withinMs: 20_000 });
   // Nothing was asked since: the pages went at the switch, not at the next request.
   expect(state().cachedPages).toBe(0);
 

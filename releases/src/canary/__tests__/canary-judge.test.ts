@@ -6,6 +6,7 @@ import { ReleaseStore } from '../../store/release-store';
 import type { PublishInput } from '../../store/releases';
 import { noSignals, type CanaryCounts } from '../canary-counts';
 import { JUDGE_ACTOR, startCanaryJudge, type CanaryCountsSource, type CanaryJudge } from '../canary-judge';
+import { eventually } from '@portico/testing/eventually';
 
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
 
@@ -130,8 +131,7 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     const fake = fakeHealth();
     fake.byRelease.set(next, health(10, 1));
     judge(store, fake.source, 20);
-    const started = Date.now();
-    while ((await store.canaries.running()).contact && Date.now() - started < 3000) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(async () => (await store.canaries.running()).contact === undefined, { what: 'the canary ended', withinMs: 3_000 });
     expect(await judgeEntries()).toEqual([expect.objectContaining({ action: 'auto-rollback', detail: expect.stringContaining('active contact-') })]);
     expect((await judgeEntries())[0]!.detail).toContain(': no visits; failure rate 10.0 points over');
   });

@@ -3,6 +3,7 @@ import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestData
 import { CANARY_DEFAULTS } from '../../release';
 import { ReleaseStore } from '../release-store';
 import type { PublishInput } from '../releases';
+import { eventually } from '@portico/testing/eventually';
 
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
 
@@ -197,20 +198,12 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     const watching = await store.watch((id) => heard.push(id), { pollMs: 60_000 });
     try {
       await store.canaries.start('contact', next, { percent: 10 }, 'ci');
-      await waitFor(() => heard.length === 1);
+      await eventually(() => heard.length === 1, { withinMs: 2_000 });
       await store.canaries.abort('contact', 'integrator', 'abort');
-      await waitFor(() => heard.length === 2);
+      await eventually(() => heard.length === 2, { withinMs: 2_000 });
       expect(heard).toEqual(['contact', 'contact']);
     } finally {
       await watching.close();
     }
   });
 });
-
-async function waitFor(done: () => boolean): Promise<void> {
-  const started = Date.now();
-  while (!done()) {
-    if (Date.now() - started > 2000) throw new Error('not heard within 2 s');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -6,6 +6,7 @@ import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestData
 import { ReleaseError } from '../release-error';
 import { ReleaseStore } from '../release-store';
 import type { PublishInput } from '../releases';
+import { eventually } from '@portico/testing/eventually';
 
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
 
@@ -97,8 +98,7 @@ describe.each(KINDS)('the release store on the %s database', (kind) => {
       expect((await store.releases.active()).home).toBeUndefined();
       expect((await store.releases.served()).active.home).toBeUndefined();
       // Every server hears it as it hears an activation.
-      for (const started = Date.now(); !watched.includes('home') && Date.now() - started < 2000; ) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(watched).toContain('home');
+      await eventually(() => expect(watched).toContain('home'), { what: 'the watch hears it', withinMs: 2_000, everyMs: 10 });
     } finally {
       await watching.close();
     }

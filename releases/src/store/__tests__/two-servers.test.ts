@@ -2,16 +2,7 @@ import type { SectionId } from '@portico/contract/sections';
 import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { ReleaseStore } from '../release-store';
 import type { PublishInput } from '../releases';
-
-/** Resolves once `check` holds, polling every 10 ms; rejects after `ms`. */
-async function until(what: string, ms: number, check: () => boolean | Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return Date.now() - started;
-}
+import { eventually } from '@portico/testing/eventually';
 
 let builds = 0;
 const build = (section: SectionId): PublishInput => ({
@@ -52,7 +43,9 @@ describe.each(KINDS)('two release stores on one %s database', (kind) => {
     try {
       const { release } = await first.releases.publish(build('contact'));
       await first.history.activate('contact', release.id, 'integrator');
-      const delay = await until('the notification', 2000, () => heard.includes('contact'));
+      const activated = Date.now();
+      await eventually(() => heard.includes('contact'), { what: 'the notification', withinMs: 2_000 });
+      const delay = Date.now() - activated;
       process.stderr.write(`${kind}: activation heard by the other store after ${delay} ms\n`);
       expect((await second.releases.active()).contact?.id).toBe(release.id);
     } finally {
@@ -70,12 +63,12 @@ describe.each(KINDS)('two release stores on one %s database', (kind) => {
       }
       // A change with no notification at all: only the poll can see it.
       await first.db.query("UPDATE release_sections SET generation = generation + 1 WHERE section = 'contact'");
-      await until('the poll', 3000, () => heard.includes('contact'));
+      await eventually(() => heard.includes('contact'), { what: 'the poll', withinMs: 3_000 });
       if (kind === 'server') {
-        await until('listening again', 3000, async () => {
+        await eventually(async () => {
           const [row] = await first.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN portico_releases'");
           return row!.n === 1;
-        });
+        }, { what: 'listening again', withinMs: 3_000 });
       }
     } finally {
       await watching.close();
@@ -134,19 +127,19 @@ describeOnServer('two release stores on a PostgreSQL server that restarts', () =
     // A poll too slow to be what brings it back.
     const watching = await second.watch((section) => heard.push(section), { pollMs: 60_000 });
     try {
-      await until('listening', 2000, async () => (await listeners()) === 1);
+      await eventually(async () => (await listeners()) === 1, { what: 'listening', withinMs: 2_000 });
       const { release } = await first.releases.publish(build('about'));
       // pg_ctl blocks this process while it runs: the stores see the server gone (as a server's would at once) before it starts again.
       database.server!.stop();
-      await until('the database gone', 5000, async () => (await listeners()) === -1);
+      await eventually(async () => (await listeners()) === -1, { what: 'the database gone', withinMs: 5_000 });
       // pg_ctl -w: it returns once the server accepts connections.
       database.server!.start();
       const answered = Date.now();
       const activated = first.history.activate('about', release.id, 'integrator');
-      await until('listening again', 5000, async () => (await listeners()) === 1);
+      await eventually(async () => (await listeners()) === 1, { what: 'listening again', withinMs: 5_000 });
       const relistened = Date.now() - answered;
       await activated;
-      await until('the activation heard', 5000, () => heard.includes('about'));
+      await eventually(() => heard.includes('about'), { what: 'the activation heard', withinMs: 5_000 });
       // The activation came after the database answered: heard within 2 s of it, as every server must.
       const heardAfter = Date.now() - answered;
       process.stderr.write(`after a restart: listening again ${relistened} ms after the database answered; the activation made then heard after ${heardAfter} ms\n`);

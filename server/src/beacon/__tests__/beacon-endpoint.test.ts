@@ -19,6 +19,7 @@ import { visitorOf } from '../../request-origin';
 import { readSetting } from '@portico/platform/settings';
 import { BEACON_REPORTS_PER_NETWORK, beaconEndpoint, type BeaconEndpoint } from '../beacon-endpoint';
 import { VISIT_ID_SLACK } from '../visit-ledger';
+import { eventually } from '@portico/testing/eventually';
 
 // The beacon's contract through real HTTP, on a real page server whose
 // releases come from a real store (a canary of Contact running), into the
@@ -474,8 +475,7 @@ test('forgets each network and visit id when its window ends, with no further re
     const body = JSON.stringify({ v: 2, visit: signVisitId(secret, { releases: { home: 'home-1' }, canaries: {} }, new Date(Date.now() + 60_000)), sections: { home: { release: 'home-1', arrival: 'ssr' } }, vitals: {} });
     for (const from of ['127.0.0.31', '127.0.0.32']) expect((await send(url, body, { from, headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example' } })).status).toBe(204);
     expect(endpoint.remembered()).toEqual({ networks: 1, nonces: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(endpoint.remembered()).toEqual({ networks: 0, nonces: 0 });
+    await eventually(() => expect(endpoint.remembered()).toEqual({ networks: 0, nonces: 0 }), { what: 'both forgotten after their 300 ms window', withinMs: 5_000 });
   } finally {
     await endpoint.close();
     await server.close();

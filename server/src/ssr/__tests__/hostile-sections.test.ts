@@ -8,6 +8,7 @@ import { sampleConfig } from '@portico/testing/sample-config';
 import { startPortico, type RunningPortico } from '../../portico-server';
 import type { SectionSignal, ServerRenderingOptions } from '../server-rendering';
 import { announce, HostileCdn, INIT_MICROTASK_LOOP, MEMORY_BOMB, MICROTASK_LOOP, MUTATION, RENDER_LOOP, TOP_LEVEL_LOOP } from '@portico/testing/hostile-builds';
+import { eventually } from '@portico/testing/eventually';
 
 // Section builds that do what an attacker who controls a section's CDN
 // would make them do, rendered by the real server with the real host build
@@ -58,14 +59,6 @@ async function page(running: RunningPortico, search = ''): Promise<{ status: num
 
 const pageDataOf = (html: string) => parsePageData(new RegExp(`<script type="application/json" id="${PAGE_DATA_ID}">(.*?)</script>`).exec(html)?.[1]);
 
-/** Polls until `check` holds, within a generous bound: the server's own background work sets the pace. */
-async function until(what: string, check: () => boolean | Promise<boolean>, seconds = 60): Promise<void> {
-  for (const started = Date.now(); !(await check()); ) {
-    if (Date.now() - started > seconds * 1000) throw new Error(`${what}: not within ${seconds} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** Whether a process of that id is running (a zombie, exited but not reaped, counts as gone). */
 function running(pid: number): boolean {
   try {
@@ -89,7 +82,7 @@ describe('sections that loop or take all memory', () => {
 
   test('each is killed by the front server, restarted with growing waits, then set aside until its build changes; the page arrives throughout', async () => {
     const seen = new Set<number>();
-    await until('all three set aside', async () => {
+    await eventually(async () => {
       const { status, html } = await page(site.running);
       // The shell, server-rendered, whatever the sections do.
       expect(status).toBe(200);
@@ -100,7 +93,7 @@ describe('sections that loop or take all memory', () => {
       }
       const { sections } = site.running.renderWorker()!;
       return sections.home.quarantined && sections.about.quarantined && sections.contact.quarantined;
-    });
+    }, { what: 'all three set aside', withinMs: 60_000 });
     const log = site.log.join('\n');
     expect(log).toMatch(/the home section's worker did not answer within 3 s; the browser renders it meanwhile, another worker starts in 0\.5 s/);
     expect(log).toMatch(/the home section's worker did not answer within 3 s; the browser renders it meanwhile, another worker starts in 2 s/);
@@ -113,7 +106,7 @@ describe('sections that loop or take all memory', () => {
     }
     expect([...site.setAside].sort()).toEqual(['about', 'contact', 'home']);
     // Nothing of theirs runs any more: no worker is left spinning a core or holding memory.
-    await until('every worker they had gone', () => [...seen].every((pid) => !running(pid)), 10);
+    await eventually(() => [...seen].every((pid) => !running(pid)), { what: 'every worker they had gone', withinMs: 10_000 });
     const { html } = await page(site.running);
     expect(pageDataOf(html)?.rendered).toEqual([]);
     expect(html).toContain('Loading Contact us…');
@@ -124,7 +117,7 @@ describe('sections that loop or take all memory', () => {
       about: cdn.publish('microtask-loop', 'remote-about', MICROTASK_LOOP),
       contact: cdn.publish('memory-bomb', 'remote-contact', MEMORY_BOMB),
     });
-    await until('the new Home rendered on the server', async () => pageDataOf((await page(site.running)).html)?.rendered.includes('home') ?? false);
+    await eventually(async () => pageDataOf((await page(site.running)).html)?.rendered.includes('home') ?? false, { what: 'the new Home rendered on the server', withinMs: 60_000 });
   });
 });
 
@@ -157,14 +150,14 @@ describe('sections that change what they are given, or never finish loading', ()
   });
 
   test('a build whose top level never ends is cut off as it loads and left to the browser; its worker goes on', async () => {
-    await until('About refused', () => site.log.some((line) => line.includes("the about section's node build") && line.includes('threw while it was evaluated')));
+    await eventually(() => site.log.some((line) => line.includes("the about section's node build") && line.includes('threw while it was evaluated')), { what: 'About refused', withinMs: 60_000 });
     const { html } = await page(site.running);
     expect(pageDataOf(html)?.rendered).not.toContain('about');
     expect(site.running.renderWorker()!.sections.about.pid).toBeDefined();
   });
 
   test('a new build in config.json is loaded without a visitor, and the replaced one never runs again', async () => {
-    await until('build A live', () => site.running.renderWorker()!.sections.contact.generation !== undefined);
+    await eventually(() => site.running.renderWorker()!.sections.contact.generation !== undefined, { what: 'build A live', withinMs: 60_000 });
     const generation = site.running.renderWorker()!.sections.contact.generation!;
     const evaluationsOfA = () => site.log.filter((line) => line.endsWith('build A evaluated')).length;
     const beforeSwap = evaluationsOfA();
@@ -174,7 +167,7 @@ describe('sections that change what they are given, or never finish loading', ()
       contact: cdn.publish('contact-b', 'remote-contact', announce('B')),
     });
     // No page is asked for meanwhile.
-    await until('build B live', () => (site.running.renderWorker()!.sections.contact.generation ?? 0) > generation);
+    await eventually(() => (site.running.renderWorker()!.sections.contact.generation ?? 0) > generation, { what: 'build B live', withinMs: 60_000 });
     expect(site.log.some((line) => line.endsWith('build B evaluated'))).toBe(true);
     expect(evaluationsOfA()).toBe(beforeSwap);
   });
@@ -202,7 +195,7 @@ describe('manifests whose stylesheets would cost the server at every page', () =
 
   test('twenty pages: each stylesheet is fetched at most once, a failure or a refusal is logged once, and a section over the limits is left to the browser', async () => {
     let html = '';
-    await until('Home rendered on the server', async () => pageDataOf((html = (await page(site.running)).html))?.rendered.includes('home') ?? false);
+    await eventually(async () => pageDataOf((html = (await page(site.running)).html))?.rendered.includes('home') ?? false, { what: 'Home rendered on the server', withinMs: 60_000 });
     for (let visit = 0; visit < 20; visit += 1) html = (await page(site.running, visit % 2 === 0 ? '' : '?type=2')).html;
     for (const path of [...paths.home, ...paths.about, ...paths.contact]) expect(cdn.requests.filter((request) => request === path).length).toBeLessThanOrEqual(1);
     expect(cdn.requests.filter((request) => request === paths.home[0])).toHaveLength(1);
@@ -224,7 +217,7 @@ describe('manifests whose stylesheets would cost the server at every page', () =
     for (let build = 0; build < 5; build += 1) {
       const [path] = cdn.styled('styled-home', { [`rotated-${build}.css`]: { css: sheet(`r${build}`, 4096) } });
       let html = '';
-      await until(`rotation ${build} served`, async () => (html = (await page(site.running)).html).includes(`data-href="${cdn.origin}${path}"`));
+      await eventually(async () => (html = (await page(site.running)).html).includes(`data-href="${cdn.origin}${path}"`), { what: `rotation ${build} served`, withinMs: 60_000 });
       for (const address of served(html)) old.add(address);
     }
     const [current] = served((await page(site.running)).html);
@@ -266,13 +259,13 @@ describe('a section worker killed from outside', () => {
 
   test('killed, and its replacement killed as soon as it appears: a worker is started again, and the section is rendered on the server again', async () => {
     const contact = () => site.running.renderWorker()!.sections.contact;
-    await until('Contact live', () => contact().pid !== undefined);
+    await eventually(() => contact().pid !== undefined, { what: 'Contact live', withinMs: 60_000 });
     const first = contact().pid!;
     process.kill(first, 'SIGKILL');
     // The replacement, the moment it is there (starting or live).
-    await until('a replacement', () => contact().pid !== undefined && contact().pid !== first);
+    await eventually(() => contact().pid !== undefined && contact().pid !== first, { what: 'a replacement', withinMs: 60_000 });
     process.kill(contact().pid!, 'SIGKILL');
-    await until('a third worker live and rendering', async () => pageDataOf((await page(site.running)).html)?.rendered.includes('contact') ?? false);
+    await eventually(async () => pageDataOf((await page(site.running)).html)?.rendered.includes('contact') ?? false, { what: 'a third worker live and rendering', withinMs: 60_000 });
     expect(contact().quarantined).toBe(false);
   });
 });

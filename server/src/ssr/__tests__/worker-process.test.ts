@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Supervisor } from '../supervisor';
 import { treeRssKb, WorkerProcess, type WorkerProcessOptions } from '../worker-process';
+import { eventually } from '@portico/testing/eventually';
 
 // Real child processes: a small worker script that speaks JSON lines on
 // file descriptor 3, as the section worker does, and does on request what a
@@ -121,14 +122,6 @@ function startWorker(options: Partial<WorkerProcessOptions> = {}, mode = 'normal
 
 const PATIENT = { answerWithinMs: 30_000, killAfterMs: 60_000 };
 
-/** Polls until `check` holds, within a generous bound. */
-async function until(what: string, check: () => boolean, seconds = 30): Promise<void> {
-  for (const since = Date.now(); !check(); ) {
-    if (Date.now() - since > seconds * 1000) throw new Error(`${what}: not within ${seconds} s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** Whether a process is there (not ended, not a zombie). */
 function running(pid: number): boolean {
   try {
@@ -170,7 +163,7 @@ describe('questions and answers', () => {
     await expect(worker.ask({ type: 'ignore' }, { answerWithinMs: 100, killAfterMs: 500 })).resolves.toBeUndefined();
     await expect(worker.exited).resolves.toBe('did not answer within 0.5 s');
     expect(worker.alive).toBe(false);
-    await until('the process ends', () => !running(pid));
+    await eventually(() => !running(pid), { what: 'the process ends', withinMs: 30_000 });
   });
 
   test('a worker killed with a question pending answers it undefined; asked after its end, it answers undefined at once', async () => {
@@ -286,7 +279,7 @@ describe('memory', () => {
     await expect(worker.exited).resolves.toMatch(/^used \d+ MB, over its 150 MB$/);
     const child = Number(/^home section worker #1: child (\d+)$/.exec(log[0] ?? '')?.[1]);
     expect(child).toBeGreaterThan(0);
-    await until('the child ends with its parent', () => !running(child));
+    await eventually(() => !running(child), { what: 'the child ends with its parent', withinMs: 30_000 });
   });
 
   test('treeRssKb sums the resident memory of a process and of the processes under it', async () => {
@@ -304,7 +297,7 @@ describe('memory', () => {
     expect(treeRssKb(child)).toBeLessThan(workerOnly + childOnly);
     worker.kill('done');
     await worker.exited;
-    await until('the child ends with its parent', () => !running(child));
+    await eventually(() => !running(child), { what: 'the child ends with its parent', withinMs: 30_000 });
   });
 
   test('treeRssKb of a process that is not there is 0', () => {
@@ -317,7 +310,7 @@ describe("the worker's own output in the log", () => {
     const { worker, log } = startWorker();
     await worker.ready;
     await worker.ask({ type: 'print' }, PATIENT);
-    await until('the log says the rest is not logged', () => log.includes('home section worker #1: further output not logged'));
+    await eventually(() => log.includes('home section worker #1: further output not logged'), { what: 'the log says the rest is not logged', withinMs: 30_000 });
     expect(log).toHaveLength(21);
     expect(log.at(-1)).toBe('home section worker #1: further output not logged');
     for (const line of log) {
@@ -338,7 +331,7 @@ describe("the worker's own output in the log", () => {
     const { worker, log } = startWorker();
     await worker.ready;
     await worker.ask({ type: 'print-stderr' }, PATIENT);
-    await until('the line reaches the log', () => log.length > 0);
+    await eventually(() => log.length > 0, { what: 'the line reaches the log', withinMs: 30_000 });
     expect(log).toEqual(['home section worker #1: from stderr']);
   });
 
@@ -346,7 +339,7 @@ describe("the worker's own output in the log", () => {
     const { worker, log } = startWorker();
     await worker.ready;
     await worker.ask({ type: 'print-split' }, PATIENT);
-    await until('the line reaches the log', () => log.length > 0);
+    await eventually(() => log.length > 0, { what: 'the line reaches the log', withinMs: 30_000 });
     expect(log).toEqual(['home section worker #1: hello, whole']);
   });
 });
@@ -386,7 +379,7 @@ describe('under a supervisor', () => {
 
   test('a worker that sends what it was not asked for counts as failing: killed, started again after the wait, set aside after three', async () => {
     const { supervisor, log } = supervise({ file: process.execPath, args: [script, 'chatty'], env: {} });
-    await until('set aside', () => supervisor.quarantinedNow);
+    await eventually(() => supervisor.quarantinedNow, { what: 'set aside', withinMs: 30_000 });
     expect(log.filter((line) => line.startsWith("the home section's worker sent a message it was not asked for; the browser renders it meanwhile, another worker starts in 0.05 s"))).toHaveLength(2);
     expect(log).toContain("the home section's worker sent a message it was not asked for, 3 times in a row: this build is rendered in the browser only until it changes");
     await supervisor.close();
