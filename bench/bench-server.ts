@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import { apiClient } from '@portico/platform/api';
 import { CONTROL_API } from '@portico/releases/control-contract';
 import { sampleConfig } from '@portico/testing/sample-config';
+import { eventually } from '@portico/testing/eventually';
 import { contactBuild } from './contact-build';
 import { REPO_ROOT } from './paths';
 
@@ -293,13 +294,6 @@ async function compare(folder: string, answers: Map<string, Answer>, targets: re
   }
 }
 
-/** Until `check` holds, or fails after `seconds`. */
-async function until(what: string, check: () => Promise<boolean>, seconds: number): Promise<void> {
-  for (const started = Date.now(); !(await check()); await new Promise((resolve) => setTimeout(resolve, 200))) {
-    if (Date.now() - started > seconds * 1000) throw new Error(`${what}: not within ${seconds} s`);
-  }
-}
-
 /** Publishes two builds of Contact, activates the first and runs the second as a canary for half the visitors; resolves once both cohorts get their page server-rendered. */
 async function startCanary(urls: readonly string[]): Promise<void> {
   const control = apiClient({ base: `http://127.0.0.1:${PORT + 4}`, token: TOKEN });
@@ -313,7 +307,7 @@ async function startCanary(urls: readonly string[]): Promise<void> {
     const page = await ask(PORT, '/', { cookie: `${COHORT_COOKIE}=${cohort}` });
     return config.body.toString().includes(url) && page.body.toString().includes(url) && /"rendered":\[[^\]]*"contact"/.test(page.body.toString());
   };
-  await until('the canary served to both cohorts', async () => (await serves(COHORTS[0]!, urls[1]!)) && (await serves(COHORTS[1]!, urls[0]!)), 60);
+  await eventually(async () => (await serves(COHORTS[0]!, urls[1]!)) && (await serves(COHORTS[1]!, urls[0]!)), { what: 'the canary served to both cohorts', withinMs: 60_000, everyMs: 200 });
 }
 
 async function main(): Promise<void> {
@@ -338,7 +332,7 @@ async function main(): Promise<void> {
   let rendering = '';
   try {
     // The page once the render workers are warm: server-rendered, and kept.
-    await until('the page server-rendered', async () => /"rendered":\[[^\]]*"contact"/.test((await ask(PORT, '/', {})).body.toString()), 60);
+    await eventually(async () => /"rendered":\[[^\]]*"contact"/.test((await ask(PORT, '/', {})).body.toString()), { what: 'the page server-rendered', withinMs: 60_000, everyMs: 200 });
     const answers = new Map<string, Answer>();
     const page = await take(answers, '/');
     rendering = page.headers.etag ? 'server-rendered' : 'client-rendered (no render worker)';
