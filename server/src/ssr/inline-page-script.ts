@@ -71,3 +71,25 @@ export function allowingPageScript(headers: Record<string, string>, script: Page
 }
 
 const allowances = new WeakMap<PageScriptCode, Map<string, string>>();
+
+/**
+ * The page's headers: its policy, with its page script allowed and without
+ * the preloads; made once per policy object (the same for every request
+ * without a cookie to set) and page script.
+ */
+export class PageScriptHeaders {
+  private readonly made = new WeakMap<Record<string, string>, Map<PageScriptCode | undefined, Record<string, string>>>();
+
+  of(policy: Record<string, string>, script: PageScriptCode | undefined): Record<string, string> {
+    let made = this.made.get(policy);
+    if (!made) this.made.set(policy, (made = new Map()));
+    let headers = made.get(script);
+    if (!headers) {
+      // The manifests are in the page: preloading them would fetch each twice.
+      const { Link: _preloads, ...rest } = policy;
+      headers = script ? allowingPageScript(rest, script) : rest;
+      made.set(script, headers);
+    }
+    return headers;
+  }
+}

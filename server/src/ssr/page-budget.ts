@@ -97,3 +97,15 @@ export class CompressionLanes {
     }
   }
 }
+
+/** The page's answer was not ready by the page's deadline. */
+export class PastBudget extends Error {}
+
+/** `body`, or PastBudget if it is not there by `deadline` (`performance.now()`). */
+export function byDeadline<T>(body: Promise<T>, deadline: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PastBudget('the page was not ready within its budget')), Math.max(0, deadline - performance.now()));
+  });
+  return Promise.race([body, late]).finally(() => clearTimeout(timer));
+}

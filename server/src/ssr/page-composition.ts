@@ -2,6 +2,8 @@ import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { pageDataScript, type PageData } from '@portico/contract/page-data';
 import { PAGE_DATA_SLOT, SECTION_SLOT, STYLES_SLOT, type RenderedShell } from '@portico/node-sections/protocol';
 import { withInlinePageScript, type PageScriptCode } from './inline-page-script';
+import type { SectionResult } from './section-stage';
+import type { ShellEntry } from './shell-stage';
 
 /** A part a section's worker rendered for this page, checked, to go into that section's slot. */
 export interface CandidatePart {
@@ -89,4 +91,17 @@ export function composePage({ shell, placement, data, script }: PageParts): { ht
   // After the slots are filled: the script's code is never read for slots.
   const html = script ? withInlinePageScript(composed, script) : composed;
   return html === composed ? { html } : { html, script };
+}
+
+/** The parts whose worker answered with checked HTML; the rest are left to the browser. */
+export function candidates(parts: readonly { section: SectionId; failure: string; extra?: boolean }[], results: readonly (SectionResult | undefined)[]): CandidatePart[] {
+  return parts.flatMap((part, index): CandidatePart[] => {
+    const result = results[index];
+    return result && 'html' in result ? [{ section: part.section, failure: part.failure, extra: part.extra, html: result.html, ids: result.ids, hash: result.hash }] : [];
+  });
+}
+
+/** A page's key: its shell's (everything the shell was made from), what fills each slot, and the manifests it inlines. */
+export function pageKey(shell: ShellEntry, placement: Placement, manifests: Partial<Record<SectionId, string>>): string {
+  return JSON.stringify([shell.key, placement.rendered.map((id) => placement.hashes.get(id)), Object.keys(manifests)]);
 }

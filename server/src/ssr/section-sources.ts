@@ -1,7 +1,8 @@
+import type { Hydration } from '@portico/contract/hydration';
 import { isSri, type NodeEntry } from '@portico/contract/manifest';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { assertSri, fetchVerified } from '@portico/node-sections';
-import type { NodeBuild } from '@portico/node-sections/protocol';
+import type { NodeBuild, ShellRequest } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
 import type { Site } from '../site-context';
 import { ManifestWatcher, type WatchedManifest } from './manifest-watcher';
@@ -40,6 +41,17 @@ export interface SectionSourcesOptions {
  * hashes, once per manifest: the node build and the stylesheets
  * (section-styles.ts).
  */
+/** What the served config names for the page's sections, as this server watches it. */
+export interface SectionInputs {
+  /** Each manifest's text, inlined for the browser, and its hash, for the shell's key. */
+  manifests: Partial<Record<SectionId, string>>;
+  manifestHashes: Partial<Record<SectionId, string>>;
+  hydration: Partial<Record<SectionId, Hydration>>;
+  stylesheets: ShellRequest['stylesheets'];
+  /** The node build each section is rendered from here. */
+  builds: Partial<Record<SectionId, string>>;
+}
+
 export class SectionSources {
   /** The stylesheets of the manifests planned, answered from the page's origin. */
   readonly styles: SectionStyles;
@@ -190,5 +202,24 @@ export class SectionSources {
       this.pinChecks.set(key, ok);
     }
     return ok;
+  }
+
+  /** The configured sections' manifests as this server watches them: inlined for the browser, and the builds rendered here. */
+  inputsFor(site: Site): SectionInputs {
+    const inputs: SectionInputs = { manifests: {}, manifestHashes: {}, hydration: {}, stylesheets: {}, builds: {} };
+    for (const id of SECTION_IDS) {
+      const watched = this.pinned(site, id);
+      if (!watched) continue;
+      inputs.manifests[id] = watched.text;
+      inputs.manifestHashes[id] = watched.hash;
+      if (watched.read && 'manifest' in watched.read) inputs.hydration[id] = watched.read.manifest.hydration;
+      const entry = nodeEntryOf(watched);
+      // Rendered here only with its stylesheets kept (fetched once, when the plan first named the manifest); never fetched for a page.
+      const stylesheets = entry && this.stylesheets(watched);
+      if (!entry || !stylesheets) continue;
+      inputs.builds[id] = entry.integrity;
+      inputs.stylesheets[id] = stylesheets;
+    }
+    return inputs;
   }
 }

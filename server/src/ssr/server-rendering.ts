@@ -33,110 +33,30 @@ import { resolveRemotes } from '@portico/contract/override';
 import { pageQuery } from '@portico/contract/page-query';
 import { previewTokenIn } from '@portico/contract/preview';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
-import type { NodeBuild, ShellRequest } from '@portico/node-sections/protocol';
+import type { NodeBuild } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
 import type { Site, SiteContext } from '../site-context';
 import { chooseEncoding, requestTarget } from '../static-files';
-import { allowingPageScript, pageScriptIn, pageScriptReader, type PageScriptCode } from './inline-page-script';
+import { PageScriptHeaders, pageScriptIn, pageScriptReader, type PageScriptCode } from './inline-page-script';
 import { answerPage, PAGE_ENCODINGS, type PageEncoding } from './page-answer';
-import { PageCosts, sectionsOverBudget } from './page-budget';
+import { byDeadline, PageCosts, PastBudget, sectionsOverBudget } from './page-budget';
 import { COMPRESSION_LANES, PageCache, type CachedPage } from './page-cache';
-import { composePage, placeParts, withoutSections, type CandidatePart, type Placement } from './page-composition';
+import { candidates, composePage, pageKey, placeParts, withoutSections, type Placement } from './page-composition';
 import { SECTION_WORKER_PATH, SHELL_WORKER_PATH, SSR_LIMITS } from './render-limits';
 import type { RenderingStage, StagePart, StageSources } from './rendering-stage';
-import { chooseSandbox, type Sandbox, type SandboxOptions } from './sandbox';
+import { chooseSandbox, type Sandbox } from './sandbox';
 import { ServedSites } from './served-sites';
-import { nodeEntryOf, SectionSources } from './section-sources';
-import { SectionStage, type SectionResult, type SectionSignal, type SectionWorkerState } from './section-stage';
-
-export type { SectionSignal } from './section-stage';
-import type { SectionStyleLimits, SectionStyles } from './section-styles';
+import { SectionSources } from './section-sources';
+import { SectionStage } from './section-stage';
+import type { SectionStyles } from './section-styles';
 import { ShellStage, shellRequest, type ShellEntry } from './shell-stage';
 import { WorkerPlanner } from './worker-plans';
+import { KnownPages } from './known-pages';
 
-export interface ServerRenderingOptions {
-  rootDir: string;
-  /**
-   * Each config.json a visitor to this host may get now: one, or one per
-   * cohort's releases while a canary runs. For the background work: every
-   * one of them is warmed and rendered.
-   */
-  siteForHost: (host: string | undefined) => Promise<SiteContext[]>;
-  /** The same for one request, once per request: the page, its headers and /config.json share it. */
-  siteOf: (req: IncomingMessage) => Promise<SiteContext>;
-  /** The host a request was made to (Host, or X-Forwarded-Host behind a trusted proxy). */
-  hostOf: (req: IncomingMessage) => string | undefined;
-  /** The page's security headers for this request and query. */
-  pageHeaders: (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
-  /** The visitor-facing origin of the request. */
-  originOf: (req: IncomingMessage) => string | undefined;
-  budgetMs?: number;
-  heapMb?: number;
-  /** Off for each page rendered anew (measurements): the workers render every request. */
-  cache?: boolean;
-  /** PORTICO_SSR_SANDBOX and the workers' user; for tests, where bubblewrap and unshare are and whether the server is root. */
-  sandbox?: Omit<SandboxOptions, 'workerFile'>;
-  /** The sections' stylesheets' limits (SECTION_STYLE_LIMITS), for measurements and tests: a shorter time a retired manifest's are kept. */
-  styleLimits?: Partial<SectionStyleLimits>;
-  /** Stages a program that embeds the server adds (rendering-stage.ts); `npm run serve` adds none. */
-  stages?: readonly RenderingStage[];
-  /**
-   * What this server sees of a section's build itself (SectionStageOptions.onSignal):
-   * for the release store (the canary judge, `status`) beyond the log.
-   */
-  onSignal?: (signal: SectionSignal) => void;
-  log: (line: string) => void;
-}
+import type { RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
 
-export interface ServerRendering {
-  /** Answers `/` and `/index.html` server-rendered, or calls `fallback` (the client-rendered index.html). */
-  handle: (req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>) => Promise<void>;
-  /** Chooses the sandbox, starts the workers for the config a visitor to `hostHeaders` gets; resolves once they are warm (or after a bounded wait). */
-  start: (hostHeaders: readonly string[]) => Promise<void>;
-  /**
-   * Warms the workers for the config the known hosts will get next (an
-   * activation or a rollback about to be served): resolves once each section's
-   * worker runs those builds, or after `withinMs`, whichever is first.
-   */
-  warm: (next: (host: string | undefined) => Promise<SiteContext[]>, withinMs: number) => Promise<void>;
-  /**
-   * A publish's render check: the build evaluated in a worker of its own, in
-   * the same sandbox as every section's, and the section rendered in each
-   * language with the current config, each within the render deadline.
-   * Each problem in words; none means it renders.
-   */
-  checkRender: (section: SectionId, build: NodeBuild) => Promise<string[]>;
-  /** The sections' stylesheets the page links from its own origin (`/section-styles/…`). */
-  sectionStyles: Pick<SectionStyles, 'handles' | 'answer'>;
-  /** The workers and the caches, for measurements and tests. */
-  worker: () => RenderWorkerState;
-  close: () => Promise<void>;
-}
-
-export interface RenderWorkerState {
-  /** The shell worker's. */
-  pid: number | undefined;
-  generation: number | undefined;
-  /** Per section: its live worker, whether its plan is set aside, and the builds the live worker runs and the plan wants. */
-  sections: Record<SectionId, SectionWorkerState>;
-  /** How section code is contained here, or undefined when it does not run on this server. */
-  sandbox: Sandbox['mode'] | undefined;
-  cachedPages: number;
-  cacheBytes: number;
-  /** The sections' stylesheets kept, with their compressed copies. */
-  styleBytes: number;
-}
-
-/** What the served config names for the page's sections, as this server watches it. */
-interface SectionInputs {
-  /** Each manifest's text, inlined for the browser, and its hash, for the shell's key. */
-  manifests: Partial<Record<SectionId, string>>;
-  manifestHashes: Partial<Record<SectionId, string>>;
-  hydration: Partial<Record<SectionId, Hydration>>;
-  stylesheets: ShellRequest['stylesheets'];
-  /** The node build each section is rendered from here. */
-  builds: Partial<Record<SectionId, string>>;
-}
+export type { SectionSignal } from './section-stage';
+export type { RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 
@@ -204,17 +124,8 @@ class RenderingPipeline {
   private sandbox: Sandbox | undefined;
   private closed = false;
   private readonly templateFile: string;
-  /**
-   * The whole pages last served per site (one per version of config.json and
-   * releases served) and address: the next request for the same address is
-   * answered from here, its 304 included, without asking the stages again,
-   * as long as the page is still kept and the template unchanged. Only a
-   * page with every section it could have (none left to the browser) is
-   * kept here: any other goes through the stages again, which may now fill it.
-   */
-  private readonly known = new WeakMap<Site, Map<string, KnownPage>>();
-  /** headersOf's, per policy object (the same for every request without a cookie to set) and page script. */
-  private readonly headersMade = new WeakMap<Record<string, string>, Map<PageScriptCode | undefined, Record<string, string>>>();
+  private readonly known: KnownPages;
+  private readonly pageHeaders = new PageScriptHeaders();
 
   constructor(
     private readonly options: ServerRenderingOptions,
@@ -226,6 +137,7 @@ class RenderingPipeline {
     const caching = options.cache !== false;
     const templateFile = path.join(options.rootDir, 'host/dist/index.html');
     this.templateFile = templateFile;
+    this.known = new KnownPages(templateFile);
     this.budgetMs = options.budgetMs ?? SSR_LIMITS.budgetMs;
     this.stages = options.stages ?? [];
     for (const stage of this.stages) log(`a rendering stage this program added, not for a site: ${stage.description}`);
@@ -266,7 +178,7 @@ class RenderingPipeline {
     const page = (await this.knownPage(req, target.pathname, target.search)) ?? (await this.pageFor(req, target.pathname, target.search, encoding, deadline));
     if (!page) return fallback();
 
-    const headers = this.headersOf(await this.options.pageHeaders(req, target.search), page.script);
+    const headers = this.pageHeaders.of(await this.options.pageHeaders(req, target.search), page.script);
     const { hash, bodyOf } = this.pages.encoded(page);
     try {
       // A compression still under way at the deadline goes on for the next visitor; this one gets the client-rendered page.
@@ -368,40 +280,17 @@ class RenderingPipeline {
     for (const stage of this.stages) stage.watch(this.stageSources);
   }
 
-  /** The page's headers: its policy, with its page script allowed and without the preloads; made once per policy object and script. */
-  private headersOf(policy: Record<string, string>, script: PageScriptCode | undefined): Record<string, string> {
-    let made = this.headersMade.get(policy);
-    if (!made) this.headersMade.set(policy, (made = new Map()));
-    let headers = made.get(script);
-    if (!headers) {
-      // The manifests are in the page: preloading them would fetch each twice.
-      const { Link: _preloads, ...rest } = policy;
-      headers = script ? allowingPageScript(rest, script) : rest;
-      made.set(script, headers);
-    }
-    return headers;
-  }
-
   /** The page last served at this address for this request's site, if it is whole and still kept (`known`). */
   private async knownPage(req: IncomingMessage, pathname: string, search: string): Promise<CachedPage | undefined> {
     const { options } = this;
     const site = await options.siteOf(req).then((context) => context.site, () => undefined);
     if (!site) return undefined;
-    const known = this.known.get(site)?.get(addressKey(pathname, search, options.originOf(req)));
-    if (!known || this.pages.get(known.page.key) !== known.page || known.template !== fileStamp(this.templateFile)) return undefined;
+    const page = this.known.get(site, pathname, search, options.originOf(req), (kept) => this.pages.get(kept.key) === kept);
+    if (!page) return undefined;
     // What pageFor notes of a visit, for the background work (the hosts warmed, the manifests polled).
     this.sites.noteVisit(site, options.hostOf(req));
     this.watch(site.config);
-    return known.page;
-  }
-
-  private remember(site: Site, pathname: string, search: string, origin: string, template: string | undefined, page: CachedPage): void {
-    if (template === undefined || this.stages.length > 0) return;
-    let pages = this.known.get(site);
-    if (!pages) this.known.set(site, (pages = new Map()));
-    // Visitors choose the query: bounded.
-    if (pages.size >= KNOWN_ADDRESSES) pages.clear();
-    pages.set(addressKey(pathname, search, origin), { page, template });
+    return page;
   }
 
   /**
@@ -426,7 +315,7 @@ class RenderingPipeline {
     const language = languageFromSearch(search);
     const { overrides } = resolveRemotes(site.config.remotes, site.config.allowedRemoteOrigins, search);
     const query = pageQuery(language, overrides, site.config.preview ? previewTokenIn(search) : undefined);
-    const { manifests, manifestHashes, hydration, stylesheets, builds } = this.sectionInputs(site);
+    const { manifests, manifestHashes, hydration, stylesheets, builds } = this.sources.inputsFor(site);
 
     // Every part is asked for at once; the shell then says which sections a visitor's override takes.
     const own = SECTION_IDS.flatMap((section) => {
@@ -464,7 +353,8 @@ class RenderingPipeline {
       page = this.compose(site, language, rendered, placement, manifests, hydration, script, encoding, deadline);
     }
     // A section compose left out for time makes another key.
-    if (whole && page.key === key) this.remember(site, pathname, search, origin, templateStamp, page);
+    // A program's own stages may fill a page differently next time: its pages go through them again.
+    if (whole && page.key === key && this.stages.length === 0) this.known.remember(site, pathname, search, origin, templateStamp, page);
     return page;
   }
 
@@ -501,59 +391,4 @@ class RenderingPipeline {
     this.costs.note('compose', kept.bytes, performance.now() - started);
     return kept;
   }
-
-  /** The configured sections' manifests as this server watches them: inlined for the browser, and the builds rendered here. */
-  private sectionInputs(site: Site): SectionInputs {
-    const inputs: SectionInputs = { manifests: {}, manifestHashes: {}, hydration: {}, stylesheets: {}, builds: {} };
-    for (const id of SECTION_IDS) {
-      const watched = this.sources.pinned(site, id);
-      if (!watched) continue;
-      inputs.manifests[id] = watched.text;
-      inputs.manifestHashes[id] = watched.hash;
-      if (watched.read && 'manifest' in watched.read) inputs.hydration[id] = watched.read.manifest.hydration;
-      const entry = nodeEntryOf(watched);
-      // Rendered here only with its stylesheets kept (fetched once, when the plan first named the manifest); never fetched for a page.
-      const stylesheets = entry && this.sources.stylesheets(watched);
-      if (!entry || !stylesheets) continue;
-      inputs.builds[id] = entry.integrity;
-      inputs.stylesheets[id] = stylesheets;
-    }
-    return inputs;
-  }
-}
-
-/** The parts whose worker answered with checked HTML; the rest are left to the browser. */
-function candidates(parts: readonly { section: SectionId; failure: string; extra?: boolean }[], results: readonly (SectionResult | undefined)[]): CandidatePart[] {
-  return parts.flatMap((part, index): CandidatePart[] => {
-    const result = results[index];
-    return result && 'html' in result ? [{ section: part.section, failure: part.failure, extra: part.extra, html: result.html, ids: result.ids, hash: result.hash }] : [];
-  });
-}
-
-/** A page remembered for an address (RenderingPipeline.known), with the template's stamp it was made from. */
-interface KnownPage {
-  page: CachedPage;
-  template: string;
-}
-
-/** Addresses remembered per site. */
-const KNOWN_ADDRESSES = 256;
-
-const addressKey = (pathname: string, search: string, origin: string | undefined) => `${pathname} ${origin ?? ''} ${search}`;
-
-/** A page's key: its shell's (everything the shell was made from), what fills each slot, and the manifests it inlines. */
-function pageKey(shell: ShellEntry, placement: Placement, manifests: Partial<Record<SectionId, string>>): string {
-  return JSON.stringify([shell.key, placement.rendered.map((id) => placement.hashes.get(id)), Object.keys(manifests)]);
-}
-
-/** The page's answer was not ready by the page's deadline. */
-class PastBudget extends Error {}
-
-/** `body`, or PastBudget if it is not there by `deadline` (`performance.now()`). */
-function byDeadline<T>(body: Promise<T>, deadline: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new PastBudget('the page was not ready within its budget')), Math.max(0, deadline - performance.now()));
-  });
-  return Promise.race([body, late]).finally(() => clearTimeout(timer));
 }

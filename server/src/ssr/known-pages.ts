@@ -1,0 +1,45 @@
+import { fileStamp } from '@portico/config-server/config-file';
+import type { Site } from '../site-context';
+import type { CachedPage } from './page-cache';
+
+/** A page remembered for an address, with the template's stamp it was made from. */
+interface KnownPage {
+  page: CachedPage;
+  template: string;
+}
+
+/** Addresses remembered per site. */
+const KNOWN_ADDRESSES = 256;
+
+const addressKey = (pathname: string, search: string, origin: string | undefined) => `${pathname} ${origin ?? ''} ${search}`;
+
+/**
+ * The whole pages last served per site (one per version of config.json and
+ * releases served) and address: the next request for the same address is
+ * answered from here, its 304 included, without asking the stages again,
+ * as long as the page is still kept and the template unchanged. Only a
+ * page with every section it could have (none left to the browser) is
+ * remembered: any other goes through the stages again, which may now fill it.
+ */
+export class KnownPages {
+  private readonly known = new WeakMap<Site, Map<string, KnownPage>>();
+
+  constructor(private readonly templateFile: string) {}
+
+  /** The page last served at this address, if `isKept` still holds it and the template is the one it was made from. */
+  get(site: Site, pathname: string, search: string, origin: string | undefined, isKept: (page: CachedPage) => boolean): CachedPage | undefined {
+    const known = this.known.get(site)?.get(addressKey(pathname, search, origin));
+    if (!known || !isKept(known.page) || known.template !== fileStamp(this.templateFile)) return undefined;
+    return known.page;
+  }
+
+  /** `page`, made from the template whose stamp was `template` (undefined: not known, never remembered). */
+  remember(site: Site, pathname: string, search: string, origin: string, template: string | undefined, page: CachedPage): void {
+    if (template === undefined) return;
+    let pages = this.known.get(site);
+    if (!pages) this.known.set(site, (pages = new Map()));
+    // Visitors choose the query: bounded.
+    if (pages.size >= KNOWN_ADDRESSES) pages.clear();
+    pages.set(addressKey(pathname, search, origin), { page, template });
+  }
+}

@@ -1,0 +1,84 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SectionId } from '@portico/contract/sections';
+import type { NodeBuild } from '@portico/node-sections/protocol';
+import type { SiteContext } from '../site-context';
+import type { RenderingStage } from './rendering-stage';
+import type { Sandbox, SandboxOptions } from './sandbox';
+import type { SectionSignal, SectionWorkerState } from './section-stage';
+import type { SectionStyleLimits, SectionStyles } from './section-styles';
+
+// What the server rendering takes from the server that embeds it, and what
+// it answers (server-rendering.ts makes one).
+
+export interface ServerRenderingOptions {
+  rootDir: string;
+  /**
+   * Each config.json a visitor to this host may get now: one, or one per
+   * cohort's releases while a canary runs. For the background work: every
+   * one of them is warmed and rendered.
+   */
+  siteForHost: (host: string | undefined) => Promise<SiteContext[]>;
+  /** The same for one request, once per request: the page, its headers and /config.json share it. */
+  siteOf: (req: IncomingMessage) => Promise<SiteContext>;
+  /** The host a request was made to (Host, or X-Forwarded-Host behind a trusted proxy). */
+  hostOf: (req: IncomingMessage) => string | undefined;
+  /** The page's security headers for this request and query. */
+  pageHeaders: (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
+  /** The visitor-facing origin of the request. */
+  originOf: (req: IncomingMessage) => string | undefined;
+  budgetMs?: number;
+  heapMb?: number;
+  /** Off for each page rendered anew (measurements): the workers render every request. */
+  cache?: boolean;
+  /** PORTICO_SSR_SANDBOX and the workers' user; for tests, where bubblewrap and unshare are and whether the server is root. */
+  sandbox?: Omit<SandboxOptions, 'workerFile'>;
+  /** The sections' stylesheets' limits (SECTION_STYLE_LIMITS), for measurements and tests: a shorter time a retired manifest's are kept. */
+  styleLimits?: Partial<SectionStyleLimits>;
+  /** Stages a program that embeds the server adds (rendering-stage.ts); `npm run serve` adds none. */
+  stages?: readonly RenderingStage[];
+  /**
+   * What this server sees of a section's build itself (SectionStageOptions.onSignal):
+   * for the release store (the canary judge, `status`) beyond the log.
+   */
+  onSignal?: (signal: SectionSignal) => void;
+  log: (line: string) => void;
+}
+
+export interface ServerRendering {
+  /** Answers `/` and `/index.html` server-rendered, or calls `fallback` (the client-rendered index.html). */
+  handle: (req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>) => Promise<void>;
+  /** Chooses the sandbox, starts the workers for the config a visitor to `hostHeaders` gets; resolves once they are warm (or after a bounded wait). */
+  start: (hostHeaders: readonly string[]) => Promise<void>;
+  /**
+   * Warms the workers for the config the known hosts will get next (an
+   * activation or a rollback about to be served): resolves once each section's
+   * worker runs those builds, or after `withinMs`, whichever is first.
+   */
+  warm: (next: (host: string | undefined) => Promise<SiteContext[]>, withinMs: number) => Promise<void>;
+  /**
+   * A publish's render check: the build evaluated in a worker of its own, in
+   * the same sandbox as every section's, and the section rendered in each
+   * language with the current config, each within the render deadline.
+   * Each problem in words; none means it renders.
+   */
+  checkRender: (section: SectionId, build: NodeBuild) => Promise<string[]>;
+  /** The sections' stylesheets the page links from its own origin (`/section-styles/…`). */
+  sectionStyles: Pick<SectionStyles, 'handles' | 'answer'>;
+  /** The workers and the caches, for measurements and tests. */
+  worker: () => RenderWorkerState;
+  close: () => Promise<void>;
+}
+
+export interface RenderWorkerState {
+  /** The shell worker's. */
+  pid: number | undefined;
+  generation: number | undefined;
+  /** Per section: its live worker, whether its plan is set aside, and the builds the live worker runs and the plan wants. */
+  sections: Record<SectionId, SectionWorkerState>;
+  /** How section code is contained here, or undefined when it does not run on this server. */
+  sandbox: Sandbox['mode'] | undefined;
+  cachedPages: number;
+  cacheBytes: number;
+  /** The sections' stylesheets kept, with their compressed copies. */
+  styleBytes: number;
+}
