@@ -68,7 +68,20 @@ const boundaries = (workspace, allowed) => ({
  */
 const fromContract = {
   name: '@portico/shared-config',
-  importNames: ['EXPOSED_SECTION', 'remoteNameOf', 'SECTION_IDS', 'SectionId', 'LANGUAGE_NAMES', 'LANGUAGE_PARAM', 'LANGUAGES', 'languageFromSearch', 'localeOf', 'pagePath', 'searchWithLanguage', 'Language'],
+  importNames: [
+    'EXPOSED_SECTION',
+    'remoteNameOf',
+    'SECTION_IDS',
+    'SectionId',
+    'LANGUAGE_NAMES',
+    'LANGUAGE_PARAM',
+    'LANGUAGES',
+    'languageFromSearch',
+    'localeOf',
+    'pagePath',
+    'searchWithLanguage',
+    'Language',
+  ],
   message: 'Import section ids and languages from @portico/contract/sections or /languages: shared-config re-exports them only for deployed sections.',
 };
 
@@ -127,7 +140,16 @@ export default tseslint.config(
     ignores: ['**/__tests__/**'],
     languageOptions: { globals: { URL: 'readonly', URLSearchParams: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly' } },
     rules: {
-      'no-restricted-imports': ['error', { patterns: [noReachingIn, boundaries('contract', []), { group: ['node:*', 'react', 'react-*', 'zod'], message: 'contract is pure data and functions: no Node, no React, no zod.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noReachingIn,
+            boundaries('contract', []),
+            { group: ['node:*', 'react', 'react-*', 'zod'], message: 'contract is pure data and functions: no Node, no React, no zod.' },
+          ],
+        },
+      ],
       'no-restricted-globals': ['error', 'window', 'document', 'process', 'Buffer', 'require', 'fetch', 'navigator', 'location'],
     },
   },

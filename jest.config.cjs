@@ -1,4 +1,23 @@
-const PACKAGES = ['webpack', 'contract', 'shared-config', 'config-server', 'platform', 'toolkit', 'testing', 'host', 'remote-home', 'remote-about', 'remote-contact', 'messages', 'releases', 'console', 'server', 'node-sections', 'deploy', 'bench'];
+const PACKAGES = [
+  'webpack',
+  'contract',
+  'shared-config',
+  'config-server',
+  'platform',
+  'toolkit',
+  'testing',
+  'host',
+  'remote-home',
+  'remote-about',
+  'remote-contact',
+  'messages',
+  'releases',
+  'console',
+  'server',
+  'node-sections',
+  'deploy',
+  'bench',
+];
 
 // Jest reads these only from the configuration it was started with and warns
 // when a project sets them, so each package's own coverage settings apply

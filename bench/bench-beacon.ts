@@ -52,7 +52,14 @@ async function serve(): Promise<void> {
     log: (line) => process.stderr.write(`${line}\n`),
     limits: { perNetwork: Number.POSITIVE_INFINITY },
   });
-  const running = await startPortico({ rootDir: REPO_ROOT, basePort: 0, host: '127.0.0.1', ssr: false, beacon: endpoint, log: (line) => process.stderr.write(`${line}\n`) });
+  const running = await startPortico({
+    rootDir: REPO_ROOT,
+    basePort: 0,
+    host: '127.0.0.1',
+    ssr: false,
+    beacon: endpoint,
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
   process.stdout.write(`listening http://127.0.0.1:${running.ports[0]} ${(await releases.previewSecret()).toString('base64url')}\n`);
   process.once('SIGTERM', () => {
     void (async () => {
@@ -76,7 +83,13 @@ function reportBody(secret: Buffer, index: number): string {
       about: { release: RELEASES.about, arrival: 'csr' },
       contact: failed ? { release: RELEASES.contact, arrival: 'failed', failure: 'render' } : { release: RELEASES.contact, arrival: 'ssr' },
     },
-    vitals: { lcp: 800 + ((index * 37) % 4000), inp: 40 + ((index * 13) % 400), cls: ((index * 7) % 300) / 1000, fcp: 500 + ((index * 11) % 2000), ttfb: 80 + ((index * 5) % 600) },
+    vitals: {
+      lcp: 800 + ((index * 37) % 4000),
+      inp: 40 + ((index * 13) % 400),
+      cls: ((index * 7) % 300) / 1000,
+      fcp: 500 + ((index * 11) % 2000),
+      ttfb: 80 + ((index * 5) % 600),
+    },
   };
   return JSON.stringify(report);
 }
@@ -136,12 +149,25 @@ async function main(): Promise<void> {
     const [, statements, rowsUpserted] = /written (\d+) (\d+)/.exec(output) ?? [];
 
     const db = postgres ? openServerDatabase(postgres.url) : await openEmbeddedDatabase(folder);
-    const [counted] = await db.query<{ rows: number; visits: string }>("SELECT count(*)::integer AS rows, coalesce(sum(count) FILTER (WHERE key = 'visits'), 0)::text AS visits FROM release_health");
+    const [counted] = await db.query<{ rows: number; visits: string }>(
+      "SELECT count(*)::integer AS rows, coalesce(sum(count) FILTER (WHERE key = 'visits'), 0)::text AS visits FROM release_health",
+    );
     await db.close();
 
     // Every report taken counts a visit for each of its 3 sections.
     const expectedVisits = (result['2xx'] + warmUp['2xx']) * 3;
-    const header = ['database', 'reports/s', 'p50 ms', 'p99 ms', 'errors', 'accepted (204)', 'visits counted', 'batches', 'reports in batches', 'rows in table'];
+    const header = [
+      'database',
+      'reports/s',
+      'p50 ms',
+      'p99 ms',
+      'errors',
+      'accepted (204)',
+      'visits counted',
+      'batches',
+      'reports in batches',
+      'rows in table',
+    ];
     const cells = [
       database.split(';')[0]!.replace(/ \(PGlite$/, ' (PGlite)'),
       (result['2xx'] / seconds).toFixed(0),
@@ -156,7 +182,9 @@ async function main(): Promise<void> {
     ];
     const widths = header.map((name, column) => Math.max(name.length, cells[column]!.length));
     const line = (row: string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
-    console.log(`\nPOST ${BEACON_PATH} on loopback, ${CONNECTIONS} connections, ${REPORTS} reports (3 sections and 5 vitals each), per-network cap lifted, ${database}\n`);
+    console.log(
+      `\nPOST ${BEACON_PATH} on loopback, ${CONNECTIONS} connections, ${REPORTS} reports (3 sections and 5 vitals each), per-network cap lifted, ${database}\n`,
+    );
     console.log(line(header));
     console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
     console.log(line(cells));

@@ -78,19 +78,28 @@ function ask(port: number, target: string, headers: Record<string, string>): Pro
 
 /** `npm run serve`'s program, on loopback, until close() ends it (SIGTERM, as Ctrl-C would). */
 async function startServe(folder: string): Promise<{ child: ChildProcess; close(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), path.join(REPO_ROOT, 'server/src/main.ts')], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      PORTICO_CONFIG: path.join(folder, 'config.json'),
-      PORTICO_DATA_DIR: path.join(folder, 'data'),
-      PORTICO_CONTROL_TOKEN: TOKEN,
-      ...(CACHE ? {} : { PORTICO_SSR_CACHE: '0' }),
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+      path.join(REPO_ROOT, 'server/src/main.ts'),
+    ],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        PORTICO_CONFIG: path.join(folder, 'config.json'),
+        PORTICO_DATA_DIR: path.join(folder, 'data'),
+        PORTICO_CONTROL_TOKEN: TOKEN,
+        ...(CACHE ? {} : { PORTICO_SSR_CACHE: '0' }),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     let output = '';
@@ -157,7 +166,9 @@ function nginxConfig(folder: string, answers: Map<string, Answer>): string {
       .filter(([name]) => !['etag', 'last-modified', 'content-type', 'accept-ranges', 'x-bench-path'].includes(name))
       .map(([name, value]) => `      add_header ${name} ${JSON.stringify(String(value))} always;`)
       .join('\n');
-    locations.push(`    location = /${key} {\n      internal;\n      types { }\n      default_type ${JSON.stringify(String(answer.headers['content-type']))};\n${headers}\n    }`);
+    locations.push(
+      `    location = /${key} {\n      internal;\n      types { }\n      default_type ${JSON.stringify(String(answer.headers['content-type']))};\n${headers}\n    }`,
+    );
   }
   const routes = [...paths].map(
     (pathname) => `    location = ${pathname} {
@@ -198,7 +209,8 @@ async function startNginx(folder: string, config: string, probe: Load['requests'
   for (let attempt = 0; ; attempt++) {
     try {
       const answer = await ask(NGINX_PORT, probe.path, probe.headers);
-      if (answer.status !== 200) throw new Error(`nginx answered ${answer.status} to ${probe.path}:\n${config}\n${readFileSync(path.join(folder, 'error.log'), 'utf8')}`);
+      if (answer.status !== 200)
+        throw new Error(`nginx answered ${answer.status} to ${probe.path}:\n${config}\n${readFileSync(path.join(folder, 'error.log'), 'utf8')}`);
       break;
     } catch (error) {
       if (attempt > 50 || child.exitCode !== null || /answered/.test((error as Error).message)) {
@@ -231,7 +243,11 @@ async function load(port: number, { requests }: Load, seconds = SECONDS): Promis
     timeout: 10,
     requests: requests.map(({ path: target, headers }) => ({ method: 'GET', path: target, headers })),
   });
-  return { requestsPerSecond: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts + (result['5xx'] ?? 0) + (result['4xx'] ?? 0) };
+  return {
+    requestsPerSecond: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + (result['5xx'] ?? 0) + (result['4xx'] ?? 0),
+  };
 }
 
 const median = (values: number[]) => {
@@ -270,7 +286,8 @@ async function compare(folder: string, answers: Map<string, Answer>, targets: re
     nginx = await startNginx(folder, nginxConfig(folder, answers), targets.find((target) => target.requests.length > 0)!.requests[0]!);
     const tags = new Map<ServerName, string | undefined>();
     for (const server of SERVERS) tags.set(server, (await ask(portOf(server), '/', BROWSER)).headers.etag);
-    const requestsOf = (target: Target, server: ServerName) => (target.revalidate ? [{ path: '/', headers: { ...BROWSER, 'if-none-match': tags.get(server)! } }] : target.requests);
+    const requestsOf = (target: Target, server: ServerName) =>
+      target.revalidate ? [{ path: '/', headers: { ...BROWSER, 'if-none-match': tags.get(server)! } }] : target.requests;
     // Warmed first (the JIT, the caches), not measured.
     for (const target of targets) for (const server of SERVERS) await load(portOf(server), { name: target.name, requests: requestsOf(target, server) }, 2);
     const results = new Map<string, Measured[]>();
@@ -307,7 +324,11 @@ async function startCanary(urls: readonly string[]): Promise<void> {
     const page = await ask(PORT, '/', { cookie: `${COHORT_COOKIE}=${cohort}` });
     return config.body.toString().includes(url) && page.body.toString().includes(url) && /"rendered":\[[^\]]*"contact"/.test(page.body.toString());
   };
-  await eventually(async () => (await serves(COHORTS[0]!, urls[1]!)) && (await serves(COHORTS[1]!, urls[0]!)), { what: 'the canary served to both cohorts', withinMs: 60_000, everyMs: 200 });
+  await eventually(async () => (await serves(COHORTS[0]!, urls[1]!)) && (await serves(COHORTS[1]!, urls[0]!)), {
+    what: 'the canary served to both cohorts',
+    withinMs: 60_000,
+    everyMs: 200,
+  });
 }
 
 async function main(): Promise<void> {
@@ -332,7 +353,11 @@ async function main(): Promise<void> {
   let rendering = '';
   try {
     // The page once the render workers are warm: server-rendered, and kept.
-    await eventually(async () => /"rendered":\[[^\]]*"contact"/.test((await ask(PORT, '/', {})).body.toString()), { what: 'the page server-rendered', withinMs: 60_000, everyMs: 200 });
+    await eventually(async () => /"rendered":\[[^\]]*"contact"/.test((await ask(PORT, '/', {})).body.toString()), {
+      what: 'the page server-rendered',
+      withinMs: 60_000,
+      everyMs: 200,
+    });
     const answers = new Map<string, Answer>();
     const page = await take(answers, '/');
     rendering = page.headers.etag ? 'server-rendered' : 'client-rendered (no render worker)';
@@ -371,7 +396,11 @@ async function main(): Promise<void> {
       for (const { name } of list) {
         const of = (server: ServerName) => {
           const runs = results.get(`${name}\n${server}`)!;
-          return { rps: median(runs.map((run) => run.requestsPerSecond)), p99: median(runs.map((run) => run.p99)), errors: runs.reduce((sum, run) => sum + run.errors, 0) };
+          return {
+            rps: median(runs.map((run) => run.requestsPerSecond)),
+            p99: median(runs.map((run) => run.p99)),
+            errors: runs.reduce((sum, run) => sum + run.errors, 0),
+          };
         };
         const [own, bareRun, nginxRun] = SERVERS.map(of) as [ReturnType<typeof of>, ReturnType<typeof of>, ReturnType<typeof of>];
         rows.push([
@@ -390,7 +419,14 @@ async function main(): Promise<void> {
     rmSync(folder, { recursive: true, force: true });
   }
 
-  const header = ['URL', ...SERVERS.flatMap((server) => [`${server} req/s`, 'p99 ms']), 'serve / bare', 'serve / nginx', 'p99 serve / bare', 'errors (each server)'];
+  const header = [
+    'URL',
+    ...SERVERS.flatMap((server) => [`${server} req/s`, 'p99 ms']),
+    'serve / bare',
+    'serve / nginx',
+    'p99 serve / bare',
+    'errors (each server)',
+  ];
   const widths = header.map((_, column) => Math.max(header[column]!.length, ...rows.map((row) => row[column]!.length)));
   const line = (row: string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
   console.log(

@@ -13,7 +13,9 @@ import { serveDist, type DistServer } from '@portico/testing/serve-dist';
 export async function contactBuild(marker: string): Promise<DistServer> {
   const dist = existingBuild('remote-contact');
   const server = await serveDist(dist);
-  const manifest = JSON.parse(readFileSync(path.join(dist, 'mf-manifest.json'), 'utf8')) as { metaData: { ssrRemoteEntry: { name: string; path: string; integrity: string } } };
+  const manifest = JSON.parse(readFileSync(path.join(dist, 'mf-manifest.json'), 'utf8')) as {
+    metaData: { ssrRemoteEntry: { name: string; path: string; integrity: string } };
+  };
   const entry = manifest.metaData.ssrRemoteEntry;
   const code = `${readFileSync(path.join(dist, entry.path, entry.name), 'utf8')}\n/* ${marker} */`;
   const name = `remoteEntry.${createHash('sha256').update(code).digest('hex').slice(0, 10)}.js`;

@@ -117,7 +117,9 @@ async function main(): Promise<void> {
     const load = firstLoadBytes();
     if (load) {
       over ||= load.bytes > FIRST_LOAD_BUDGET_BYTES;
-      console.log(`the console's first-load JavaScript, brotli: ${(load.bytes / 1024).toFixed(1)} KB (${load.files.join(', ')}; budget ${FIRST_LOAD_BUDGET_BYTES / 1024} KB)`);
+      console.log(
+        `the console's first-load JavaScript, brotli: ${(load.bytes / 1024).toFixed(1)} KB (${load.files.join(', ')}; budget ${FIRST_LOAD_BUDGET_BYTES / 1024} KB)`,
+      );
     } else {
       console.log('the console is not built (no console/dist/index.html): its first load is not measured');
     }

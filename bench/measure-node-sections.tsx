@@ -61,7 +61,12 @@ async function main() {
   const rows = [['remote', 'node build', 'gzip -9', 'very first load+render', 'load+verify p50', 'first render p50', 'load+render p50', 'warm render p50']];
   for (const folder of REMOTES) rows.push(await measure(folder));
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const lines = rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+  const lines = rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd(),
+  );
   process.stdout.write(`Node ${process.version}, ${RUNS} runs per remote, loopback, each run a fresh load\n\n${lines.join('\n')}\n`);
 }
 

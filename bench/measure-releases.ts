@@ -73,13 +73,25 @@ async function main(): Promise<void> {
     configPath,
     JSON.stringify({
       ...sampleConfig,
-      remotes: { home: `http://localhost:${PORTS[0]! + 1}/mf-manifest.json`, about: `http://localhost:${PORTS[0]! + 2}/mf-manifest.json`, contact: `http://localhost:${PORTS[0]! + 3}/mf-manifest.json` },
+      remotes: {
+        home: `http://localhost:${PORTS[0]! + 1}/mf-manifest.json`,
+        about: `http://localhost:${PORTS[0]! + 2}/mf-manifest.json`,
+        contact: `http://localhost:${PORTS[0]! + 3}/mf-manifest.json`,
+      },
       allowedRemoteOrigins: urls.map((url) => new URL(url).origin),
     }),
   );
   const servers = PORTS.map((port, index) => serve(port, postgres.url, configPath, path.join(folder, `data-${index}`)));
   try {
-    await Promise.all(servers.map((server, index) => eventually(() => server.output().includes('The control API (releases, tokens, messages) listens at'), { what: `server ${index} ready`, withinMs: 120_000, everyMs: 10 })));
+    await Promise.all(
+      servers.map((server, index) =>
+        eventually(() => server.output().includes('The control API (releases, tokens, messages) listens at'), {
+          what: `server ${index} ready`,
+          withinMs: 120_000,
+          everyMs: 10,
+        }),
+      ),
+    );
 
     const publishMs: number[] = [];
     const ids: string[] = [];
@@ -109,7 +121,9 @@ async function main(): Promise<void> {
         if (!(refused instanceof ApiRefusal && refused.status === 503 && performance.now() - answered < 10_000)) throw refused;
       }
       const activated = performance.now();
-      await Promise.all(PORTS.map((port) => eventually(() => serves(port, urls[1]!), { what: 'the activation after the restart', withinMs: 30_000, everyMs: 10 })));
+      await Promise.all(
+        PORTS.map((port) => eventually(() => serves(port, urls[1]!), { what: 'the activation after the restart', withinMs: 30_000, everyMs: 10 })),
+      );
       const served = performance.now();
       afterRestart = `after a database restart, an activation made as it answered (${Math.round(activated - answered)} ms after): both servers serve it ${Math.round(served - activated)} ms after the activation, ${Math.round(served - answered)} ms after the database answered`;
       // The rounds below alternate from the first release again.
@@ -141,7 +155,9 @@ async function main(): Promise<void> {
     const ms = (value: number) => `${Math.round(value)} ms`;
     console.log(`publish with every check: ${publishMs.map(ms).join(', ')}`);
     if (afterRestart) console.log(afterRestart);
-    console.log(`activation to both servers serving it (config.json and the server-rendered page), ${count} activations: p50 ${ms(percentile(delays, 50))}, max ${ms(Math.max(...delays))}`);
+    console.log(
+      `activation to both servers serving it (config.json and the server-rendered page), ${count} activations: p50 ${ms(percentile(delays, 50))}, max ${ms(Math.max(...delays))}`,
+    );
     const status = await control().call(CONTROL_API.sections.status, { query: {} });
     console.log(`... and Contact server-rendered by the new build on both: p50 ${ms(percentile(renderedDelays, 50))}, max ${ms(Math.max(...renderedDelays))}`);
     console.log(`contact active: ${JSON.stringify(status.contact?.active?.id)}`);

@@ -88,7 +88,9 @@ function rssMb(pid: number | undefined): number | undefined {
 /** Whether a process runs a section worker (its sandbox's command line names the staged worker file). */
 function isSectionWorker(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.endsWith(WORKER_FILE));
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .some((arg) => arg.endsWith(WORKER_FILE));
   } catch {
     return false;
   }
@@ -260,7 +262,9 @@ async function main(): Promise<void> {
     const ms = (value: number) => `${value.toFixed(1)} ms`;
     console.log(`Server-rendered page on loopback, ${RUNS} sequential requests each (\`/\` and \`/?type=2\` alternately):\n`);
     console.log('| measure | value |\n| --- | --- |');
-    console.log(`| server start, every worker warm (sandbox chosen, shell and three section workers started, each page rendered in both languages) | ${ms(startMs)} |`);
+    console.log(
+      `| server start, every worker warm (sandbox chosen, shell and three section workers started, each page rendered in both languages) | ${ms(startMs)} |`,
+    );
     console.log(`| page, cache off (every request rendered by the worker): p50 / p99 | ${ms(uncached.p50)} / ${ms(uncached.p99)} |`);
     console.log(`| page, cache on: p50 / p99 | ${ms(cached.p50)} / ${ms(cached.p99)} |\n`);
     console.log(formatRedeployReport(report, RUNS));

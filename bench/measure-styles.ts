@@ -143,7 +143,13 @@ async function startServer(root: string, port: number, home: string): Promise<Se
 const renderedHome = async (url: string) => /"rendered":\[[^\]]*"home"/.test(await (await fetch(url)).text());
 
 async function load(url: string): Promise<{ rps: number; p99: number; errors: number }> {
-  const result = await autocannon({ url: `${url}/`, connections: CONNECTIONS, duration: LOAD_SECONDS, timeout: 10, headers: { 'accept-encoding': 'br, gzip' } });
+  const result = await autocannon({
+    url: `${url}/`,
+    connections: CONNECTIONS,
+    duration: LOAD_SECONDS,
+    timeout: 10,
+    headers: { 'accept-encoding': 'br, gzip' },
+  });
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
 }
 
@@ -168,7 +174,11 @@ async function measureThroughput(root: string, cdn: DistServer, cdnRoot: string)
   const variants = [
     { name: 'plain (its one stylesheet)', manifest: publishHome(cdnRoot, 'plain'), sheets: [] as string[] },
     { name: '150 stylesheets of 500 KB', manifest: publishHome(cdnRoot, 'heavy', heavy), sheets: Object.keys(heavy).map((name) => `/heavy/${name}`) },
-    { name: '30 stylesheets of 30 KB (within the limits)', manifest: publishHome(cdnRoot, 'within', within), sheets: Object.keys(within).map((name) => `/within/${name}`) },
+    {
+      name: '30 stylesheets of 30 KB (within the limits)',
+      manifest: publishHome(cdnRoot, 'within', within),
+      sheets: Object.keys(within).map((name) => `/within/${name}`),
+    },
   ];
   const rows: Throughput[] = [];
   for (const [index, variant] of variants.entries()) {
@@ -176,8 +186,16 @@ async function measureThroughput(root: string, cdn: DistServer, cdnRoot: string)
     rows.push({ name: variant.name, rps: [], p99: [], errors: 0, sheets: variant.sheets, server });
   }
   // Settled: Home rendered on the server where it may be, and the heavy one refused in the log.
-  await eventually(async () => (await renderedHome(rows[0]!.server.url)) && renderedHome(rows[2]!.server.url), { what: 'the plain and within manifests rendered', withinMs: 60_000, everyMs: 200 });
-  await eventually(() => rows[1]!.server.log.some((line) => line.includes('the home section is rendered in the browser')), { what: 'the heavy manifest judged', withinMs: 60_000, everyMs: 200 });
+  await eventually(async () => (await renderedHome(rows[0]!.server.url)) && renderedHome(rows[2]!.server.url), {
+    what: 'the plain and within manifests rendered',
+    withinMs: 60_000,
+    everyMs: 200,
+  });
+  await eventually(() => rows[1]!.server.log.some((line) => line.includes('the home section is rendered in the browser')), {
+    what: 'the heavy manifest judged',
+    withinMs: 60_000,
+    everyMs: 200,
+  });
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const row of rows) {
       process.stderr.write(`round ${round + 1}/${ROUNDS}: ${row.name}, ${LOAD_SECONDS} s\n`);
@@ -215,7 +233,8 @@ async function measureRotation(root: string, cdn: DistServer, cdnRoot: string): 
     for (let visit = 0; visiting; visit += 1) {
       const html = await (await fetch(`${server.url}/${visit % 2 === 0 ? '' : '?type=2'}`)).text();
       if (visit % 10 === 0) {
-        for (const [, href] of html.matchAll(/href="(\/section-styles\/[^"]+)"/g)) await (await fetch(`${server.url}${href}`, { headers: { 'accept-encoding': 'br' } })).arrayBuffer();
+        for (const [, href] of html.matchAll(/href="(\/section-styles\/[^"]+)"/g))
+          await (await fetch(`${server.url}${href}`, { headers: { 'accept-encoding': 'br' } })).arrayBuffer();
       }
       await sleep(50);
     }
@@ -255,14 +274,20 @@ async function main(): Promise<void> {
     const rows = await measureThroughput(root, cdn, cdnRoot);
     await Promise.all(rows.map((row) => row.server.stop()));
     const plain = median(rows[0]!.rps);
-    console.log(`\`npm run measure:styles\`: ${availableParallelism()} cores shared with the load generator; load average ${before.map((value) => value.toFixed(1)).join(' ')} at the start, ${loadavg().map((value) => value.toFixed(1)).join(' ')} after the throughput runs; sandbox ${rows[0]!.server.sandbox ?? 'none (sections rendered in the browser)'}\n`);
+    console.log(
+      `\`npm run measure:styles\`: ${availableParallelism()} cores shared with the load generator; load average ${before.map((value) => value.toFixed(1)).join(' ')} at the start, ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ')} after the throughput runs; sandbox ${rows[0]!.server.sandbox ?? 'none (sections rendered in the browser)'}\n`,
+    );
     console.log(`\`/\` with Home's manifest naming…, ${CONNECTIONS} connections, ${LOAD_SECONDS} s each, ${ROUNDS} rounds in turn (median):\n`);
-    console.log('| Home\'s manifest | requests/s (median; each round) | x plain | p99 ms | errors | stylesheets asked of the CDN (distinct / requests) |');
+    console.log("| Home's manifest | requests/s (median; each round) | x plain | p99 ms | errors | stylesheets asked of the CDN (distinct / requests) |");
     console.log('| --- | --- | --- | --- | --- | --- |');
     for (const row of rows) {
       const asked = cdn.requests.filter((request) => row.sheets.includes(request));
       const ratio = median(row.rps) / plain;
-      console.log(`| ${row.name} | ${median(row.rps).toFixed(0)} (${row.rps.map((rps) => rps.toFixed(0)).join(', ')}) | ${ratio.toFixed(2)} | ${median(row.p99).toFixed(0)} | ${row.errors} | ${row.sheets.length === 0 ? '-' : `${new Set(asked).size} / ${asked.length}`} |`);
+      console.log(
+        `| ${row.name} | ${median(row.rps).toFixed(0)} (${row.rps.map((rps) => rps.toFixed(0)).join(', ')}) | ${ratio.toFixed(2)} | ${median(row.p99).toFixed(0)} | ${row.errors} | ${row.sheets.length === 0 ? '-' : `${new Set(asked).size} / ${asked.length}`} |`,
+      );
       if (asked.length !== new Set(asked).size) missed.push(`${row.name}: a stylesheet was fetched more than once`);
       if (row.sheets.length > 0 && ratio < 0.8) missed.push(`${row.name}: ${ratio.toFixed(2)} x the plain manifest's requests per second, under 0.8`);
     }
@@ -275,12 +300,21 @@ async function main(): Promise<void> {
     const last = Math.max(...rotation.samples.slice(2 * third).map(({ rss }) => rss));
     const warmTotal = rotation.warm.heapUsed + rotation.warm.styleBytes;
     const afterTotal = rotation.after.heapUsed + rotation.after.styleBytes;
-    console.log(`Home's manifest naming ${ROTATING_SHEETS} new stylesheets of ${ROTATING_BYTES / 1024} KB every second for ${ROTATE_SECONDS} s (${rotation.rotations} manifests), \`/\` and \`/?type=2\` asked in turn meanwhile:\n`);
+    console.log(
+      `Home's manifest naming ${ROTATING_SHEETS} new stylesheets of ${ROTATING_BYTES / 1024} KB every second for ${ROTATE_SECONDS} s (${rotation.rotations} manifests), \`/\` and \`/?type=2\` asked in turn meanwhile:\n`,
+    );
     console.log('| second | front server RSS MB | stylesheets kept MB |\n| --- | --- | --- |');
-    for (const { second, rss, styleBytes } of rotation.samples.filter((_, index) => index % 3 === 2 || index === rotation.samples.length - 1)) console.log(`| ${second} | ${mb(rss)} | ${mb(styleBytes)} |`);
+    for (const { second, rss, styleBytes } of rotation.samples.filter((_, index) => index % 3 === 2 || index === rotation.samples.length - 1))
+      console.log(`| ${second} | ${mb(rss)} | ${mb(styleBytes)} |`);
     console.log(`\nRSS: highest ${mb(middle)} MB in the middle third, ${mb(last)} MB in the last third.`);
-    console.log(`After full collections: warm run without rotation heap ${mb(rotation.warm.heapUsed)} + stylesheets ${mb(rotation.warm.styleBytes)} = ${mb(warmTotal)} MB (RSS ${mb(rotation.warm.rss)}); after the rotation heap ${mb(rotation.after.heapUsed)} + stylesheets ${mb(rotation.after.styleBytes)} = ${mb(afterTotal)} MB (RSS ${mb(rotation.after.rss)}): ${afterTotal >= warmTotal ? '+' : ''}${mb(afterTotal - warmTotal)} MB.`);
-    console.log(`Load average at the end: ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+    console.log(
+      `After full collections: warm run without rotation heap ${mb(rotation.warm.heapUsed)} + stylesheets ${mb(rotation.warm.styleBytes)} = ${mb(warmTotal)} MB (RSS ${mb(rotation.warm.rss)}); after the rotation heap ${mb(rotation.after.heapUsed)} + stylesheets ${mb(rotation.after.styleBytes)} = ${mb(afterTotal)} MB (RSS ${mb(rotation.after.rss)}): ${afterTotal >= warmTotal ? '+' : ''}${mb(afterTotal - warmTotal)} MB.`,
+    );
+    console.log(
+      `Load average at the end: ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ')}`,
+    );
     if (last > middle + 16 * MB) missed.push(`RSS still growing: ${mb(last)} MB in the last third, over ${mb(middle)} MB + 16`);
     if (afterTotal - warmTotal > 30 * MB) missed.push(`heap + stylesheets ${mb(afterTotal - warmTotal)} MB over the warm run's, more than 30`);
     if (missed.length > 0) console.log(`\nmissed: ${missed.join('; ')}`);

@@ -66,8 +66,7 @@ export function missedTargets(report: RedeployReport): string[] {
   return missed;
 }
 
-const describe = (workers: StillRunning[]) =>
-  workers.map(({ pid, wasLive, state }) => `${pid} (${wasLive ? 'was live' : 'never live'}, ${state})`).join(', ');
+const describe = (workers: StillRunning[]) => workers.map(({ pid, wasLive, state }) => `${pid} (${wasLive ? 'was live' : 'never live'}, ${state})`).join(', ');
 
 const mb = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(1)} MB`);
 const signedMb = (value: number | undefined) => (value === undefined ? 'n/a' : `${value >= 0 ? '+' : ''}${value.toFixed(1)} MB`);
@@ -89,7 +88,13 @@ export function formatRedeployReport(report: RedeployReport, runs: number): stri
     row(['front server V8 heap used', mb(start.front.heap), mb(after.front.heap), signedMb(after.front.heap - start.front.heap), '']),
     row(['front server V8 heap reserved', mb(start.front.heapTotal), mb(after.front.heapTotal), signedMb(after.front.heapTotal - start.front.heapTotal), '']),
     row(['front server external (Buffers)', mb(start.front.external), mb(after.front.external), signedMb(after.front.external - start.front.external), '']),
-    row(['live worker RSS', mb(start.workerRss), mb(after.workerRss), signedMb(after.workerRss === undefined || start.workerRss === undefined ? undefined : after.workerRss - start.workerRss), '']),
+    row([
+      'live worker RSS',
+      mb(start.workerRss),
+      mb(after.workerRss),
+      signedMb(after.workerRss === undefined || start.workerRss === undefined ? undefined : after.workerRss - start.workerRss),
+      '',
+    ]),
     row([
       '**front + worker RSS**',
       mb(total(start)),
@@ -97,7 +102,13 @@ export function formatRedeployReport(report: RedeployReport, runs: number): stri
       `**${signedMb(delta)}**`,
       `at most +${TARGETS.memoryDeltaMb} MB: ${verdict(delta !== undefined && delta <= TARGETS.memoryDeltaMb)}`,
     ]),
-    row(['worker generation / pages cached', `${start.generation ?? 'none'} / ${start.cachedPages}`, `${after.generation ?? 'none'} / ${after.cachedPages}`, '', '']),
+    row([
+      'worker generation / pages cached',
+      `${start.generation ?? 'none'} / ${start.cachedPages}`,
+      `${after.generation ?? 'none'} / ${after.cachedPages}`,
+      '',
+      '',
+    ]),
     row([
       'older workers still running',
       '',

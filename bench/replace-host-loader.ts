@@ -10,12 +10,9 @@ const HOST_LOADER = path.join(REPO_ROOT, 'host/src/remotes/load-section');
  * build runs one loader only.
  */
 export function replaceHostLoader(replacement: string): webpack.NormalModuleReplacementPlugin {
-  return new webpack.NormalModuleReplacementPlugin(
-    /load-section$/,
-    (resource: { context: string; request: string; contextInfo?: { issuer?: string } }) => {
-      // A replacement may wrap the real loader; its own import stays as it is.
-      if (resource.contextInfo?.issuer === replacement) return;
-      if (path.resolve(resource.context, resource.request) === HOST_LOADER) resource.request = replacement;
-    },
-  );
+  return new webpack.NormalModuleReplacementPlugin(/load-section$/, (resource: { context: string; request: string; contextInfo?: { issuer?: string } }) => {
+    // A replacement may wrap the real loader; its own import stays as it is.
+    if (resource.contextInfo?.issuer === replacement) return;
+    if (path.resolve(resource.context, resource.request) === HOST_LOADER) resource.request = replacement;
+  });
 }

@@ -42,7 +42,15 @@ const EXTRA = Number(args.extra);
 if (!Number.isInteger(EXTRA) || EXTRA < 1 || EXTRA > 10) throw new Error(`--extra must be a whole number from 1 to 10, got "${args.extra}"`);
 const BASE = Number(args.port);
 // The extra remotes listen on extra + 10 … + 19 (extra-remotes/load-section.ts).
-const PORTS = { federatedSsr: BASE, federated: BASE + 10, single: BASE + 20, singleSsr: BASE + 30, extra: BASE + 40, beaconOff: BASE + 60, staticExtra: BASE + 70 };
+const PORTS = {
+  federatedSsr: BASE,
+  federated: BASE + 10,
+  single: BASE + 20,
+  singleSsr: BASE + 30,
+  extra: BASE + 40,
+  beaconOff: BASE + 60,
+  staticExtra: BASE + 70,
+};
 const LOOPBACK = '127.0.0.1';
 
 /** Lighthouse's medians, and what one visit to the Contact form transferred. */
@@ -78,14 +86,26 @@ function releasesConfig(port: number): string {
   const config = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')) as object;
   const file = path.join(OUT_DIR, `releases-config-${port}.json`);
   const remotes = { home: 1, about: 2, contact: 3 };
-  writeFileSync(file, JSON.stringify({ ...config, remotes: Object.fromEntries(Object.entries(remotes).map(([id, offset]) => [id, `http://${LOOPBACK}:${port + offset}/mf-manifest.json`])) }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...config,
+      remotes: Object.fromEntries(Object.entries(remotes).map(([id, offset]) => [id, `http://${LOOPBACK}:${port + offset}/mf-manifest.json`])),
+    }),
+  );
   return file;
 }
 
 async function activateReleases(port: number): Promise<void> {
   const control = apiClient({ base: `http://127.0.0.1:${port + 4}`, token: CONTROL_TOKEN });
-  for (const [section, offset] of [['home', 1], ['about', 2], ['contact', 3]] as const) {
-    const published = await control.call(CONTROL_API.releases.publish, { body: { section, manifestUrl: `http://${LOOPBACK}:${port + offset}/mf-manifest.json` } });
+  for (const [section, offset] of [
+    ['home', 1],
+    ['about', 2],
+    ['contact', 3],
+  ] as const) {
+    const published = await control.call(CONTROL_API.releases.publish, {
+      body: { section, manifestUrl: `http://${LOOPBACK}:${port + offset}/mf-manifest.json` },
+    });
     await control.call(CONTROL_API.sections.activate, { params: { section }, body: { release: published.id } });
   }
   // Every server serves an activation within 2 s.
@@ -262,9 +282,7 @@ async function main(): Promise<void> {
       port: PORTS.singleSsr,
     });
     servers.push(singleSsr);
-    servers.push(
-      await startPortico({ rootDir: siteRoot('extra', { ownHost: true }), basePort: PORTS.extra, host: LOOPBACK, configPath: extraConfig() }),
-    );
+    servers.push(await startPortico({ rootDir: siteRoot('extra', { ownHost: true }), basePort: PORTS.extra, host: LOOPBACK, configPath: extraConfig() }));
 
     const singleFigures = await measureColumn('single bundle, client-rendered', `http://${LOOPBACK}:${PORTS.single}/`);
     const singleSsrUrl = `http://${LOOPBACK}:${PORTS.singleSsr}/`;
@@ -340,15 +358,14 @@ function report(results: Columns, started: number): void {
   console.log(`\n${row(header)}\n${row(widths.map((width) => '-'.repeat(width)))}\n${lines.map(row).join('\n')}`);
   const staticJs = minus(results.staticExtra?.jsBeforeInteractionBytes, results.federatedSsr?.jsBeforeInteractionBytes);
   const staticLcp = ratio(results.staticExtra?.lcpMs, results.federatedSsr?.lcpMs ?? null);
-  console.log(`\n${EXTRA} static sections: ${staticJs === null ? 'n/a' : `${staticJs >= 0 ? '+' : ''}${staticJs}`} B of JavaScript before interaction, LCP ${staticLcp}x federated SSR's.`);
+  console.log(
+    `\n${EXTRA} static sections: ${staticJs === null ? 'n/a' : `${staticJs >= 0 ? '+' : ''}${staticJs}`} B of JavaScript before interaction, LCP ${staticLcp}x federated SSR's.`,
+  );
   console.log(
     `Lighthouse ${RUNS} runs each, default mobile settings; "JS after Contact hydrated" from one visit per column (bench/contact-visit.ts); finished in ${Math.round((Date.now() - started) / 1000)} s.`,
   );
   const file = path.join(REPO_ROOT, 'bench/results.json');
-  writeFileSync(
-    file,
-    `${JSON.stringify({ date: new Date().toISOString(), runs: RUNS, extraRemotes: EXTRA, ...results }, null, 2)}\n`,
-  );
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), runs: RUNS, extraRemotes: EXTRA, ...results }, null, 2)}\n`);
   console.log(`Figures written to ${path.relative(REPO_ROOT, file)}.`);
 }
 

@@ -23,11 +23,20 @@ async function main() {
   mkdirSync(OUT, { recursive: true });
   const serve = runServe({ PORT: String(PORT), PORTICO_CONFIG: writeConfig(PORT), PORTICO_CONTROL_TOKEN: TOKEN });
   const release = async (...args: string[]) =>
-    (await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], { cwd: REPO_ROOT, env: { ...process.env, PORT: String(PORT), PORTICO_TOKEN: TOKEN } })).stdout;
+    (
+      await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, PORT: String(PORT), PORTICO_TOKEN: TOKEN },
+      })
+    ).stdout;
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     await waitForOutput(serve);
-    for (const [section, offset] of [['home', 1], ['about', 2], ['contact', 3]] as const) {
+    for (const [section, offset] of [
+      ['home', 1],
+      ['about', 2],
+      ['contact', 3],
+    ] as const) {
       const id = /[a-z]+-\d+/.exec(await release('publish', section, `http://localhost:${PORT + offset}/mf-manifest.json`, '--note', 'first release'))![0];
       await release('activate', section, id);
     }
@@ -35,14 +44,28 @@ async function main() {
     await fetch(`http://localhost:${PORT}/api/contact`, {
       method: 'POST',
       headers: { Origin: `http://localhost:${PORT}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'Dewi Lestari', telephone: '+62 812 5555 0101', message: 'Berapa bunga pinjaman 6 bulan?', language: 'id', idempotencyKey: 'screenshots-0001', website: '' }),
+      body: JSON.stringify({
+        name: 'Dewi Lestari',
+        telephone: '+62 812 5555 0101',
+        message: 'Berapa bunga pinjaman 6 bulan?',
+        language: 'id',
+        idempotencyKey: 'screenshots-0001',
+        website: '',
+      }),
     });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${consoleOrigin(PORT)}/`);
     await page.screenshot({ path: path.join(OUT, 'sign-in.png') });
     await page.getByRole('textbox', { name: 'Token' }).fill(TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    for (const [name, route] of [['overview', ''], ['section', '/sections/contact'], ['audit', '/audit'], ['tokens', '/tokens'], ['alerts', '/alerts'], ['inbox', '/inbox']] as const) {
+    for (const [name, route] of [
+      ['overview', ''],
+      ['section', '/sections/contact'],
+      ['audit', '/audit'],
+      ['tokens', '/tokens'],
+      ['alerts', '/alerts'],
+      ['inbox', '/inbox'],
+    ] as const) {
       await page.goto(`${consoleOrigin(PORT)}/#${route}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await page.waitForLoadState('networkidle').catch(() => undefined);

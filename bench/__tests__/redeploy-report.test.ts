@@ -31,7 +31,12 @@ describe('the redeploy report', () => {
   });
 
   test('a worker left running besides the live one is missed, zombies and never-live ones named', () => {
-    const leaked = report({ stillRunning: [{ pid: 4321, wasLive: true, state: 'Z (zombie)' }, { pid: 4322, wasLive: false, state: 'S (sleeping)' }] });
+    const leaked = report({
+      stillRunning: [
+        { pid: 4321, wasLive: true, state: 'Z (zombie)' },
+        { pid: 4322, wasLive: false, state: 'S (sleeping)' },
+      ],
+    });
     expect(missedTargets(leaked)).toEqual(['workers still running besides the live one: 4321 (was live, Z (zombie)), 4322 (never live, S (sleeping))']);
     expect(formatRedeployReport(leaked, 300)).toMatch(/older workers still running \| {2}\| 2: 4321 .*\| 0: \*\*missed\*\* \|/);
   });

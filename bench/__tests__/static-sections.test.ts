@@ -17,7 +17,10 @@ import { eventually } from '@portico/testing/eventually';
 /** Two more sections' manifests and node builds on a server of their own: one static, one interactive. */
 function extraFiles(): Map<string, string> {
   const files = new Map<string, string>();
-  for (const [name, hydration] of [['quiet', { mode: 'static' }], ['lively', { mode: 'interactive', when: ['load'] }]] as const) {
+  for (const [name, hydration] of [
+    ['quiet', { mode: 'static' }],
+    ['lively', { mode: 'interactive', when: ['load'] }],
+  ] as const) {
     const build = `/* the ${name} extra */`;
     const integrity = `sha384-${createHash('sha384').update(build).digest('base64')}`;
     files.set(`/${name}/server/remoteEntry.js`, build);

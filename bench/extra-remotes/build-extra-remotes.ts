@@ -30,10 +30,7 @@ function writeSources(root: string, count: number): string[] {
       `import { mountStandalone } from '@portico/testing/standalone';\nimport { Section } from './exposes/section';\n\nvoid mountStandalone(Section, 'Extra ${index + 1}');\n`,
     );
     writeFileSync(path.join(dir, 'src/exposes/section.tsx'), SECTION(index));
-    writeFileSync(
-      path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ extends: path.join(REPO_ROOT, 'tsconfig.base.json'), include: ['src'] }, null, 2),
-    );
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ extends: path.join(REPO_ROOT, 'tsconfig.base.json'), include: ['src'] }, null, 2));
     return dir;
   });
 }

@@ -2,12 +2,7 @@ import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime
 import type { SectionModule } from '@portico/shared-config';
 import type { SectionId } from '@portico/contract/sections';
 import { createElement, Fragment } from 'react';
-import {
-  loadSection as loadOne,
-  startSections as startOnes,
-  type LoadSectionOptions,
-  type SectionLoads,
-} from '../../host/src/remotes/load-section';
+import { loadSection as loadOne, startSections as startOnes, type LoadSectionOptions, type SectionLoads } from '../../host/src/remotes/load-section';
 
 declare const EXTRA_REMOTES: number;
 
@@ -29,17 +24,12 @@ async function loadExtra(index: number): Promise<SectionModule> {
  * Home is shown only once it and every extra remote have loaded, so the
  * page's LCP and bytes include what each added remote costs.
  */
-export async function loadSection(
-  section: SectionId,
-  manifestUrl: string | undefined,
-  options?: LoadSectionOptions,
-): Promise<SectionModule> {
+export async function loadSection(section: SectionId, manifestUrl: string | undefined, options?: LoadSectionOptions): Promise<SectionModule> {
   const main = loadOne(section, manifestUrl, options);
   if (section !== 'home') return main;
   const [home, ...extras] = await Promise.all([main, ...Array.from({ length: EXTRA_REMOTES }, (_, i) => loadExtra(i))]);
   return {
-    Section: () =>
-      createElement(Fragment, null, createElement(home!.Section), ...extras.map((extra, i) => createElement(extra.Section, { key: i }))),
+    Section: () => createElement(Fragment, null, createElement(home!.Section), ...extras.map((extra, i) => createElement(extra.Section, { key: i }))),
   };
 }
 

@@ -33,10 +33,7 @@ export function singleBundleConfig(outDir: string): Configuration {
   return {
     ...config,
     output: { ...config.output, path: outDir },
-    plugins: [
-      ...(config.plugins ?? []),
-      replaceHostLoader(path.join(__dirname, 'load-section.ts')),
-    ],
+    plugins: [...(config.plugins ?? []), replaceHostLoader(path.join(__dirname, 'load-section.ts'))],
   };
 }
 

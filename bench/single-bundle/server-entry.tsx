@@ -87,6 +87,14 @@ export async function renderSinglePage({ indexHtml, styles, rawConfig, config, p
     root: app,
   });
   // No manifests: nothing is federated. Every section is in the server's HTML.
-  const data = pageDataScript({ config: rawConfig, language, manifests: {}, rendered: [...SECTION_IDS], hydration: {}, problems: [...problems], allowedRemoteOrigins: [...config.allowedRemoteOrigins] });
+  const data = pageDataScript({
+    config: rawConfig,
+    language,
+    manifests: {},
+    rendered: [...SECTION_IDS],
+    hydration: {},
+    problems: [...problems],
+    allowedRemoteOrigins: [...config.allowedRemoteOrigins],
+  });
   return page.replace(PAGE_DATA_SLOT, () => data);
 }

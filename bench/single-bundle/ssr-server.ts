@@ -42,7 +42,9 @@ function sectionStyleLinks(dist: string, indexHtml: string): string {
     .filter((file) => file.endsWith('.css') && !indexHtml.includes(file))
     .sort()
     .map((file) => {
-      const integrity = `sha384-${createHash('sha384').update(readFileSync(path.join(dist, file))).digest('base64')}`;
+      const integrity = `sha384-${createHash('sha384')
+        .update(readFileSync(path.join(dist, file)))
+        .digest('base64')}`;
       return `<link rel="stylesheet" href="${escapeHtml(file)}" crossorigin="anonymous" integrity="${integrity}" />`;
     })
     .join('');
@@ -97,7 +99,15 @@ export async function startSingleSsrServer({ dist, serverEntry, port }: { dist: 
         const key = `${language} ${origin} ${config.body}`;
         if (!cache.has(key)) {
           const { config: parsed, problems } = read;
-          const rendering = renderSinglePage({ indexHtml, styles, rawConfig, config: parsed, problems, language, origin: origin ?? `http://localhost:${port}` });
+          const rendering = renderSinglePage({
+            indexHtml,
+            styles,
+            rawConfig,
+            config: parsed,
+            problems,
+            language,
+            origin: origin ?? `http://localhost:${port}`,
+          });
           cache.set(key, rendering.then(encodedPage));
         }
         const page = await cache.get(key)!;

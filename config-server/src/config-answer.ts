@@ -20,7 +20,6 @@ export interface ConfigAnswer {
   fault?: string;
 }
 
-
 /**
  * The host name a Host header names, or `localhost` when it is missing or
  * not a plain `host[:port]` (`localhost:8080@evil.example` is not one).
@@ -126,7 +125,10 @@ export async function answerConfig(options: {
 }
 
 /** `/config.json`'s answer from a reading of the file (answerConfig's, and ConfigFile's once per version). */
-export function servedConfig(read: ConfigRead, options: { configPath?: string; hostHeader?: string; basePort: number; ports?: readonly number[] }): ConfigAnswer {
+export function servedConfig(
+  read: ConfigRead,
+  options: { configPath?: string; hostHeader?: string; basePort: number; ports?: readonly number[] },
+): ConfigAnswer {
   if ('fault' in read) {
     return { status: 503, body: JSON.stringify({ error: 'config.json is unavailable' }), fault: read.fault };
   }

@@ -120,9 +120,7 @@ export class ConfigFile {
     const before = this.held;
     // The same text under a new stamp (a touch, a rewrite of the same bytes): the same answers, so nothing made from them is made again.
     const held: Held =
-      before && text !== undefined && text === before.text
-        ? { ...before, stamp, mtimeMs, readAt }
-        : { stamp, read, text, mtimeMs, readAt, answers: new Map() };
+      before && text !== undefined && text === before.text ? { ...before, stamp, mtimeMs, readAt } : { stamp, read, text, mtimeMs, readAt, answers: new Map() };
     if (order > this.heldFrom) {
       this.held = held;
       this.heldFrom = order;

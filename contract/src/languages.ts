@@ -74,7 +74,10 @@ function isLanguageParam(part: string): boolean {
  * say) is kept exactly as written, so an encoded URL is not re-encoded.
  */
 export function searchWithLanguage(search: string, language: Language): string {
-  const parts = search.replace(/^\?/, '').split('&').filter((part) => part !== '');
+  const parts = search
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((part) => part !== '');
   const type = `${LANGUAGE_PARAM}=${TYPE_OF[language]}`;
   const at = parts.findIndex(isLanguageParam);
   const kept = parts.filter((part) => !isLanguageParam(part));

@@ -67,11 +67,7 @@ export function refusedOverrideWarning({ param, url, reason }: RefusedOverride):
  * origin config.json allows. Anything else is refused with a reason, and the
  * configured URL stays. Pure: the caller passes `location.search`.
  */
-export function resolveRemotes(
-  configured: Partial<Record<SectionId, string>>,
-  allowedOrigins: readonly string[],
-  search: string,
-): ResolvedRemotes {
+export function resolveRemotes(configured: Partial<Record<SectionId, string>>, allowedOrigins: readonly string[], search: string): ResolvedRemotes {
   const remotes = { ...configured };
   const overrides: RemoteOverride[] = [];
   const refused: RefusedOverride[] = [];

@@ -60,7 +60,6 @@ export function controlPort(env: PortEnvironment): number {
  * listens on ephemeral ports.
  */
 export function defaultRemoteUrls(hostname: string, port: number, ports?: readonly number[]): Record<SectionId, string> {
-  const urlOf = (app: SectionId) =>
-    `http://${hostname}:${ports?.[APP_NAMES.indexOf(app)] ?? port + APP_NAMES.indexOf(app)}/mf-manifest.json`;
+  const urlOf = (app: SectionId) => `http://${hostname}:${ports?.[APP_NAMES.indexOf(app)] ?? port + APP_NAMES.indexOf(app)}/mf-manifest.json`;
   return { home: urlOf('home'), about: urlOf('about'), contact: urlOf('contact') };
 }

@@ -28,12 +28,7 @@ export interface CheckOptions {
 }
 
 /** Fetches one section's manifest and checks it against the contract and the host. */
-export async function checkRemote(
-  section: SectionId,
-  url: unknown,
-  pin: string | undefined,
-  options: CheckOptions = {},
-): Promise<RemoteCheck> {
+export async function checkRemote(section: SectionId, url: unknown, pin: string | undefined, options: CheckOptions = {}): Promise<RemoteCheck> {
   const check: RemoteCheck = {
     section,
     url: typeof url === 'string' ? url : String(url),
@@ -152,7 +147,11 @@ export function formatReport({ checks, configProblems, warnings }: Report): stri
     ]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
   const out = [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.slice(1).map(line), ''];
   for (const check of checks) for (const problem of check.problems) out.push(`problem: ${check.section}: ${problem}`);
   for (const { field, message } of configProblems) out.push(`problem: config.json ${field}: ${message} (the page is rendered without it)`);

@@ -1,7 +1,18 @@
 import type { ParsedConfig } from '@portico/shared-config/config';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CACHE_IMMUTABLE, CACHE_REVALIDATE, COMMON_HEADERS, CROSS_ORIGIN_HEADERS, dataHeaders, HASHED_FILE, NOT_FOUND_PAGE, hostPageHeaders, pageHeaders, STRICT_TRANSPORT_SECURITY } from '@portico/server';
+import {
+  CACHE_IMMUTABLE,
+  CACHE_REVALIDATE,
+  COMMON_HEADERS,
+  CROSS_ORIGIN_HEADERS,
+  dataHeaders,
+  HASHED_FILE,
+  NOT_FOUND_PAGE,
+  hostPageHeaders,
+  pageHeaders,
+  STRICT_TRANSPORT_SECURITY,
+} from '@portico/server';
 import { APP_DIRS } from '@portico/contract/sections';
 
 export const TEMPLATE_PATH = path.join(__dirname, '../nginx.conf.template');
@@ -63,9 +74,8 @@ function upstreamServers(upstreams: readonly string[]): string {
  * `# BEGIN static …` ones, or the other way round.
  */
 function chooseMode(template: string, ssr: boolean): string {
-  return template.replace(
-    /^ *# BEGIN (static|server-rendered)([^\n]*)\n([\s\S]*?)^ *# END \1\2\n/gm,
-    (_block, mode: string, _name: string, body: string) => ((mode === 'server-rendered') === ssr ? body : ''),
+  return template.replace(/^ *# BEGIN (static|server-rendered)([^\n]*)\n([\s\S]*?)^ *# END \1\2\n/gm, (_block, mode: string, _name: string, body: string) =>
+    (mode === 'server-rendered') === ssr ? body : '',
   );
 }
 
@@ -95,9 +105,7 @@ function addHeaders(headers: Readonly<Record<string, string>>, always = false): 
 }
 
 function listen(port: number, host: string | undefined): string {
-  const lines = host
-    ? [`listen ${host.includes(':') ? `[${host}]` : host}:${port};`]
-    : [`listen ${port};`, `listen [::]:${port};`];
+  const lines = host ? [`listen ${host.includes(':') ? `[${host}]` : host}:${port};`] : [`listen ${port};`, `listen [::]:${port};`];
   return indent(lines, 4);
 }
 
@@ -148,9 +156,7 @@ export function nginxConfig(options: NginxOptions): string {
     cache_immutable: CACHE_IMMUTABLE,
     cache_revalidate: CACHE_REVALIDATE,
     strict_transport_security: STRICT_TRANSPORT_SECURITY,
-    upstream_servers: ssr
-      ? upstreamServers(options.upstreams ?? [`127.0.0.1:${options.basePort + DEFAULT_UPSTREAM_OFFSET}`])
-      : '',
+    upstream_servers: ssr ? upstreamServers(options.upstreams ?? [`127.0.0.1:${options.basePort + DEFAULT_UPSTREAM_OFFSET}`]) : '',
   };
 
   const remotes = (['home', 'about', 'contact'] as const).map((app, index) =>

@@ -9,13 +9,7 @@ import { readPageData } from './app/read-page-data';
 import { yieldToMain } from './app/yield-to-main';
 import { loadSection, startSection, startSections } from './remotes/load-section';
 import { pageRemotes, resolvePageRemotes } from './remotes/page-remotes';
-import {
-  islandContainerIn,
-  ISLAND_HYDRATED_EVENT,
-  ISLAND_REQUESTED_EVENT,
-  ISLAND_STATE_ATTRIBUTE,
-  type IslandStart,
-} from './remotes/island-contract';
+import { islandContainerIn, ISLAND_HYDRATED_EVENT, ISLAND_REQUESTED_EVENT, ISLAND_STATE_ATTRIBUTE, type IslandStart } from './remotes/island-contract';
 import { SECTION_OUTCOME_EVENT } from './health/visit-outcomes';
 import type { PageData } from '@portico/contract/page-data';
 
@@ -130,8 +124,7 @@ export function startPage(page: Promise<PageModule>): void {
     const container = document.getElementById('root');
     // A server-rendered page stays readable as it is; the client-rendered one would be blank.
     if (container && !readPageData(document)) {
-      container.textContent =
-        'This page could not load. Please reload it. / Halaman ini gagal dimuat. Silakan muat ulang.';
+      container.textContent = 'This page could not load. Please reload it. / Halaman ini gagal dimuat. Silakan muat ulang.';
     }
   });
 }

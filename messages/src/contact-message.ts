@@ -21,9 +21,7 @@ export interface ContactMessage {
 
 export type ContactField = keyof ContactMessage;
 
-export type ParsedContact =
-  | { ok: true; message: ContactMessage; honeypot: boolean }
-  | { ok: false; error: string; field?: ContactField };
+export type ParsedContact = { ok: true; message: ContactMessage; honeypot: boolean } | { ok: false; error: string; field?: ContactField };
 
 /** In a `u` regular expression a surrogate pair is one character, so this finds only halves. */
 const LONE_SURROGATE = /\p{Cs}/u;

@@ -156,7 +156,9 @@ export async function startContactService(options: ContactServiceOptions): Promi
       retryDelaySeconds: (attempt) => backoffSeconds(attempt, settings.retrySeconds),
     });
     if (settings.mail?.allowPlaintext) {
-      log('contact: PORTICO_SMTP_ALLOW_PLAINTEXT=1: mail goes to the SMTP server without STARTTLS if it offers none, the password and the messages readable on the way');
+      log(
+        'contact: PORTICO_SMTP_ALLOW_PLAINTEXT=1: mail goes to the SMTP server without STARTTLS if it offers none, the password and the messages readable on the way',
+      );
     }
   } else {
     log('contact: no delivery channel is set (PORTICO_WEBHOOK_URL or PORTICO_SMTP_URL): messages are stored and queued until one is');

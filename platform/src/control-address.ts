@@ -49,7 +49,9 @@ export function controlToken(env: NodeJS.ProcessEnv, dataDir: string): ControlTo
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SettingsError(`cannot read the control token in ${file} (${(error as NodeJS.ErrnoException).code}): run the command as the server's user, or set PORTICO_TOKEN`);
+    throw new SettingsError(
+      `cannot read the control token in ${file} (${(error as NodeJS.ErrnoException).code}): run the command as the server's user, or set PORTICO_TOKEN`,
+    );
   }
   const token = text.trim();
   return token ? { token, from: file } : undefined;

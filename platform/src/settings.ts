@@ -52,7 +52,8 @@ const count = (name: string, fallback: number, min: number, max: number) =>
   variable((raw) => {
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+    if (!Number.isInteger(value) || value < min || value > max)
+      throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
     return value;
   });
 
@@ -115,7 +116,10 @@ export const ENVIRONMENT = z.object({
   PORT: variable((raw) => basePort({ PORT: raw })),
   HOST: text,
   PORTICO_HOSTS: variable((raw) => {
-    const listed = raw?.split(',').map((name) => name.trim()).filter((name) => name !== '');
+    const listed = raw
+      ?.split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '');
     return listed && listed.length > 0 ? listed.map(parseHostRule) : defaultHosts();
   }),
   PORTICO_TRUST_PROXY: zeroOrOne('PORTICO_TRUST_PROXY', ' (a proxy in front of the server sets X-Forwarded-*)', 'got'),
@@ -130,8 +134,14 @@ export const ENVIRONMENT = z.object({
   // Checked where the sandbox is chosen, which names the modes.
   PORTICO_SSR_SANDBOX: text,
   PORTICO_SSR_UIDS: userRange,
-  PORTICO_SSR_UID: replaced('PORTICO_SSR_UID', 'PORTICO_SSR_UIDS, a range of users (each section worker runs as one of its own): e.g. PORTICO_SSR_UIDS=2000000000-2000000255'),
-  PORTICO_SSR_GID: replaced('PORTICO_SSR_GID', 'PORTICO_SSR_UIDS, a range of users (each section worker runs as one of its own): e.g. PORTICO_SSR_UIDS=2000000000-2000000255'),
+  PORTICO_SSR_UID: replaced(
+    'PORTICO_SSR_UID',
+    'PORTICO_SSR_UIDS, a range of users (each section worker runs as one of its own): e.g. PORTICO_SSR_UIDS=2000000000-2000000255',
+  ),
+  PORTICO_SSR_GID: replaced(
+    'PORTICO_SSR_GID',
+    'PORTICO_SSR_UIDS, a range of users (each section worker runs as one of its own): e.g. PORTICO_SSR_UIDS=2000000000-2000000255',
+  ),
   // Health from real visits.
   PORTICO_HEALTH: onUnlessZero,
   PORTICO_BEACON_REPORTS_PER_NETWORK: whole('PORTICO_BEACON_REPORTS_PER_NETWORK', 1, 100_000),
@@ -139,7 +149,8 @@ export const ENVIRONMENT = z.object({
     const value = raw?.trim();
     if (value === undefined || value === '') return DEFAULT_HEALTH_RETENTION_DAYS;
     const days = Number(value);
-    if (!/^\d+$/.test(value) || days < 1 || days > 3650) throw new Error(`PORTICO_HEALTH_RETENTION_DAYS must be a whole number of days from 1 to 3650, got "${value}"`);
+    if (!/^\d+$/.test(value) || days < 1 || days > 3650)
+      throw new Error(`PORTICO_HEALTH_RETENTION_DAYS must be a whole number of days from 1 to 3650, got "${value}"`);
     return days;
   }),
   // The control API, and the commands that reach it.
@@ -259,7 +270,13 @@ export function contactSettings(env: Readonly<Record<string, string | undefined>
 }
 
 function contactSettingsOf(environment: ContactEnvironment, where: Whereabouts): ContactSettings {
-  const { PORTICO_WEBHOOK_URL: webhookUrl, PORTICO_WEBHOOK_SECRET: secret, PORTICO_SMTP_URL: smtpUrl, PORTICO_MAIL_TO: to, PORTICO_MAIL_FROM: from } = environment;
+  const {
+    PORTICO_WEBHOOK_URL: webhookUrl,
+    PORTICO_WEBHOOK_SECRET: secret,
+    PORTICO_SMTP_URL: smtpUrl,
+    PORTICO_MAIL_TO: to,
+    PORTICO_MAIL_FROM: from,
+  } = environment;
   if (webhookUrl && !secret) throw new SettingsError('PORTICO_WEBHOOK_URL needs PORTICO_WEBHOOK_SECRET, the key its body is signed with');
   if (smtpUrl && (!to || !from)) throw new SettingsError('PORTICO_SMTP_URL needs PORTICO_MAIL_TO and PORTICO_MAIL_FROM');
   const limit = environment.PORTICO_CONTACT_RATE_LIMIT;

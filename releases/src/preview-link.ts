@@ -24,7 +24,8 @@ export function verifyPreview(secret: Buffer, token: string, now: Date = new Dat
   const opened = openFields(secret, token, 'preview token');
   if ('problem' in opened) return opened;
   const { r: release, e: expires } = opened.fields;
-  if (typeof release !== 'string' || typeof expires !== 'number' || !Number.isSafeInteger(expires)) return { problem: 'malformed: the payload lacks its release or expiry' };
+  if (typeof release !== 'string' || typeof expires !== 'number' || !Number.isSafeInteger(expires))
+    return { problem: 'malformed: the payload lacks its release or expiry' };
   const expiresAt = new Date(expires * 1000);
   if (now.getTime() >= expiresAt.getTime()) return { problem: `expired at ${expiresAt.toISOString()}` };
   return { release, expiresAt };

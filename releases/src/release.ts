@@ -1,6 +1,14 @@
 import type { z } from 'zod';
 import type { SectionId } from '@portico/contract/sections';
-import type { auditEntrySchema, checkResultSchema, healthPointSchema, RELEASE_STATES, releaseHealthSchema, releaseSchema, scopeSchema } from './control/control-contract';
+import type {
+  auditEntrySchema,
+  checkResultSchema,
+  healthPointSchema,
+  RELEASE_STATES,
+  releaseHealthSchema,
+  releaseSchema,
+  scopeSchema,
+} from './control/control-contract';
 
 // The release contract: the shapes the control API answers (../docs/releases.md
 // and the product brief's "Releases" table), the store keeps and the server

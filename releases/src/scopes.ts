@@ -33,7 +33,8 @@ const spoken = (name: string) => name.toLowerCase().replace(/[._-]+/g, '-');
 
 /** Why `name` cannot name a token (an actor the server or a local command writes), or undefined when it may. */
 export function reservedNameProblem(name: string): string | undefined {
-  if (name.toLowerCase().startsWith(LOCAL_ACTOR_PREFIX)) return `a token's name may not start with ${LOCAL_ACTOR_PREFIX}: the audit log's actor of a command run on the database itself`;
+  if (name.toLowerCase().startsWith(LOCAL_ACTOR_PREFIX))
+    return `a token's name may not start with ${LOCAL_ACTOR_PREFIX}: the audit log's actor of a command run on the database itself`;
   const taken = SERVER_ACTORS.find((actor) => spoken(actor) === spoken(name));
   return taken === undefined ? undefined : `the name ${name} is reserved: the audit log's ${taken} is the server's own actor`;
 }

@@ -35,7 +35,10 @@ export function cohortOf(req: IncomingMessage, state: ServedState, secure: boole
       cohort = { bucket: Number(given) };
     } else if ((pathname === '/' || pathname === '/index.html') && previewTokenIn(target?.search ?? '') === undefined) {
       const bucket = randomInt(100);
-      cohort = { bucket, setCookie: serializeCookie(COHORT_COOKIE, String(bucket), { path: '/', sameSite: 'lax', httpOnly: true, secure, maxAge: COHORT_DAYS * 86_400 }) };
+      cohort = {
+        bucket,
+        setCookie: serializeCookie(COHORT_COOKIE, String(bucket), { path: '/', sameSite: 'lax', httpOnly: true, secure, maxAge: COHORT_DAYS * 86_400 }),
+      };
     }
   }
   cohorts.set(req, cohort);

@@ -133,11 +133,14 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
     async watch(onChange) {
       let closed = false;
       let watching: { close(): Promise<void> } | undefined;
-      void store.then(async (value) => {
-        if (closed) return;
-        watching = await value.watch(() => onChange());
-        onChange();
-      }, () => undefined);
+      void store.then(
+        async (value) => {
+          if (closed) return;
+          watching = await value.watch(() => onChange());
+          onChange();
+        },
+        () => undefined,
+      );
       return {
         async close() {
           closed = true;
@@ -179,14 +182,23 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
  */
 export function publishChecksFor(options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports' | 'renderCheck' | 'publicUrl'>): PublishChecks {
   return async ({ section, manifestUrl }) =>
-    runPublishChecks({ section, manifestUrl, allowedOrigins: await allowedOriginsOf(section, options), pageOrigin: new URL(options.publicUrl).origin, renderCheck: options.renderCheck() });
+    runPublishChecks({
+      section,
+      manifestUrl,
+      allowedOrigins: await allowedOriginsOf(section, options),
+      pageOrigin: new URL(options.publicUrl).origin,
+      renderCheck: options.renderCheck(),
+    });
 }
 
 /** The names of the checks that say whether a released build's files are still there, unchanged, and still load in the page's browser. */
 const STILL_THERE = new Set(['reachable', 'manifest', 'integrity', 'browser', 'node-build']);
 
 /** One release's files checked again: a problem in words, or none. */
-async function stillServed(release: StoredRelease, options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports' | 'publicUrl'>): Promise<string | undefined> {
+async function stillServed(
+  release: StoredRelease,
+  options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports' | 'publicUrl'>,
+): Promise<string | undefined> {
   const result = await runPublishChecks({
     section: release.section,
     manifestUrl: release.manifestUrl,
@@ -196,7 +208,8 @@ async function stillServed(release: StoredRelease, options: Pick<ControlPlaneOpt
   if (result.refusedOrigin) return `its origin ${result.refusedOrigin} is no longer allowed by config.json`;
   const failed = result.checks.filter((check) => STILL_THERE.has(check.name) && !check.ok);
   if (failed.length > 0) return failed.map((check) => `${check.name}: ${check.detail}`).join('; ');
-  if (result.manifest && result.manifest.integrity !== release.integrity) return 'its manifest is not the bytes that were published (the pin no longer matches)';
+  if (result.manifest && result.manifest.integrity !== release.integrity)
+    return 'its manifest is not the bytes that were published (the pin no longer matches)';
   return undefined;
 }
 
@@ -254,7 +267,8 @@ export async function startControlPlane(database: Database, options: ControlPlan
     }
   };
   let rechecking: Promise<void> = Promise.resolve();
-  const run = () => (rechecking = rechecking.then(recheck).catch((error: unknown) => options.log(`releases: the background check failed: ${(error as Error).message}`)));
+  const run = () =>
+    (rechecking = rechecking.then(recheck).catch((error: unknown) => options.log(`releases: the background check failed: ${(error as Error).message}`)));
   const first = setTimeout(run, FIRST_RECHECK_MS);
   const every = setInterval(run, RECHECK_EVERY_MS);
   first.unref();
@@ -276,7 +290,9 @@ export async function startControlPlane(database: Database, options: ControlPlan
   everyPrune.unref();
   // The record of counted visit ids holds each until it expires: no report can name it after.
   const forgetVisits = setInterval(() => {
-    void health.deleteExpiredVisits().catch((error: unknown) => options.log(`health: forgetting expired visit ids failed (tried again in 10 minutes): ${(error as Error).message}`));
+    void health
+      .deleteExpiredVisits()
+      .catch((error: unknown) => options.log(`health: forgetting expired visit ids failed (tried again in 10 minutes): ${(error as Error).message}`));
   }, VISIT_SWEEP_MS);
   forgetVisits.unref();
 
@@ -295,11 +311,19 @@ export async function startControlPlane(database: Database, options: ControlPlan
   beats.unref();
 
   // Every server sends the alerts' outbox; its claims make each attempt one server's.
-  const alerts = startAlertSender({ store, secret: options.alerts?.secret, mailer: options.alerts?.mail && noticeMailer(options.alerts.mail), health: health.health, log: options.log });
+  const alerts = startAlertSender({
+    store,
+    secret: options.alerts?.secret,
+    mailer: options.alerts?.mail && noticeMailer(options.alerts.mail),
+    health: health.health,
+    log: options.log,
+  });
 
   // Every server judges the canaries; the section's row lock makes each decision once.
   const judge =
-    options.judgeCanaries === false ? undefined : startCanaryJudge({ store, counts: (canary, activeId) => store.canaries.counts(canary, activeId), everyMs: options.judgeEveryMs, log: options.log });
+    options.judgeCanaries === false
+      ? undefined
+      : startCanaryJudge({ store, counts: (canary, activeId) => store.canaries.counts(canary, activeId), everyMs: options.judgeEveryMs, log: options.log });
 
   return {
     store,

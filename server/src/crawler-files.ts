@@ -58,7 +58,12 @@ const CONTENT_TYPES: Record<CrawlerPath, string> = {
  * Answers one of CRAWLER_PATHS for a visitor on `origin`. The body follows
  * the Host the visitor used, so caches are told to vary on it (`vary`).
  */
-export function answerCrawlerFile(_request: FastifyRequest, reply: FastifyReply, pathname: CrawlerPath, { origin, vary }: { origin: string; vary: string }): FastifyReply {
+export function answerCrawlerFile(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  pathname: CrawlerPath,
+  { origin, vary }: { origin: string; vary: string },
+): FastifyReply {
   const body = pathname === '/robots.txt' ? robotsTxt(origin) : sitemapXml(origin);
   return reply
     .code(200)

@@ -134,15 +134,17 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
   // The page's visit reports. Until the control plane is open (a database
   // server still awaited) it answers 503: a report cannot be verified
   // without the shared secret, and the page never reads the answer.
-  beacon = !healthOn ? undefined : beaconEndpoint({
-    health: () => control?.health,
-    secret: () => (control ? control.store.previewSecret() : Promise.resolve(undefined)),
-    originOf: (req) => visitorOf(req, { trustProxy }).origin,
-    // Per network, in this process's memory only: an address is never written anywhere.
-    networkOf: (req) => clientNetwork(visitorOf(req, { trustProxy }).address ?? 'unknown'),
-    log,
-    limits: env.PORTICO_BEACON_REPORTS_PER_NETWORK === undefined ? {} : { perNetwork: env.PORTICO_BEACON_REPORTS_PER_NETWORK },
-  });
+  beacon = !healthOn
+    ? undefined
+    : beaconEndpoint({
+        health: () => control?.health,
+        secret: () => (control ? control.store.previewSecret() : Promise.resolve(undefined)),
+        originOf: (req) => visitorOf(req, { trustProxy }).origin,
+        // Per network, in this process's memory only: an address is never written anywhere.
+        networkOf: (req) => clientNetwork(visitorOf(req, { trustProxy }).address ?? 'unknown'),
+        log,
+        limits: env.PORTICO_BEACON_REPORTS_PER_NETWORK === undefined ? {} : { perNetwork: env.PORTICO_BEACON_REPORTS_PER_NETWORK },
+      });
   try {
     running = await startPortico({
       rootDir,
@@ -159,16 +161,15 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
       },
       beacon,
       // PORTICO_SSR=0: the client-rendered page only, as a static host serves it.
-      ssr:
-        !env.PORTICO_SSR
-          ? false
-          : {
-              budgetMs: env.PORTICO_SSR_BUDGET_MS,
-              cache: env.PORTICO_SSR_CACHE,
-              // How section code is contained (bubblewrap, another user, or refused): server/src/ssr/sandbox.ts.
-              sandbox: { setting: env.PORTICO_SSR_SANDBOX, users: workerUsers(env.PORTICO_SSR_UIDS, port) },
-              stages,
-            },
+      ssr: !env.PORTICO_SSR
+        ? false
+        : {
+            budgetMs: env.PORTICO_SSR_BUDGET_MS,
+            cache: env.PORTICO_SSR_CACHE,
+            // How section code is contained (bubblewrap, another user, or refused): server/src/ssr/sandbox.ts.
+            sandbox: { setting: env.PORTICO_SSR_SANDBOX, users: workerUsers(env.PORTICO_SSR_UIDS, port) },
+            stages,
+          },
       clientLimits: env.PORTICO_CONNECTIONS_PER_CLIENT === undefined ? {} : { connectionsPerClient: env.PORTICO_CONNECTIONS_PER_CLIENT },
       releases: releaseFeed(releaseStore, { health: healthOn }),
     });

@@ -5,16 +5,7 @@ import { PLAIN_HEADERS } from '@portico/platform/http';
 export { PLAIN_HEADERS };
 
 /** Headers that describe a file's body, wrong on any other answer. */
-const FILE_HEADERS = [
-  'accept-ranges',
-  'cache-control',
-  'content-encoding',
-  'content-length',
-  'content-range',
-  'content-type',
-  'etag',
-  'last-modified',
-];
+const FILE_HEADERS = ['accept-ranges', 'cache-control', 'content-encoding', 'content-length', 'content-range', 'content-type', 'etag', 'last-modified'];
 
 /** Forgets what was said about a file that will not be sent after all. */
 export function clearFileHeaders(res: ServerResponse): void {
@@ -43,13 +34,7 @@ export function matchesEtag(ifNoneMatch: string | string[] | undefined, etag: st
 }
 
 /** A short text answer: 400, 405, 416, 500... */
-export function answerPlain(
-  req: IncomingMessage,
-  res: ServerResponse,
-  status: number,
-  text: string,
-  headers: Readonly<Record<string, string>> = {},
-): void {
+export function answerPlain(req: IncomingMessage, res: ServerResponse, status: number, text: string, headers: Readonly<Record<string, string>> = {}): void {
   const body = `${text}\n`;
   clearFileHeaders(res);
   res.writeHead(status, { ...PLAIN_HEADERS, 'Content-Length': String(Buffer.byteLength(body)), ...headers });

@@ -196,7 +196,9 @@ async function firstWorkerWarm(rendering: ServerRendering, state: ServingState, 
   );
   const started = performance.now();
   // The first visitor already gets a server-rendered page.
-  const warmHosts = state.hosts.filter((rule) => rule.hostname === 'localhost' || rule.hostname === '127.0.0.1').map((rule) => `${rule.hostname}:${rule.port ?? port}`);
+  const warmHosts = state.hosts
+    .filter((rule) => rule.hostname === 'localhost' || rule.hostname === '127.0.0.1')
+    .map((rule) => `${rule.hostname}:${rule.port ?? port}`);
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([rendering.start(warmHosts), new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
   clearTimeout(timer);
@@ -302,7 +304,9 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     renderWorker: () => state.rendering?.worker(),
     releases: () => servedNow(state),
     checkRender: (section, build) =>
-      state.rendering ? state.rendering.checkRender(section, build) : Promise.resolve(['not run: this server renders pages in the browser only (PORTICO_SSR=0)']),
+      state.rendering
+        ? state.rendering.checkRender(section, build)
+        : Promise.resolve(['not run: this server renders pages in the browser only (PORTICO_SSR=0)']),
     close,
   };
 }

@@ -15,12 +15,14 @@ export function forwardSignal(state: ServingState): (signal: SectionSignal) => v
     const { section, pins, kind, detail } = signal;
     const states = [servedNow(state), ...(state.upcoming ? [state.upcoming] : [])];
     if (!state.signal || (kind === 'render-failed' && !states.some((served) => served.canaries[section]))) return;
-    const releases = new Map(states.flatMap((served) => [served.active[section], served.canaries[section]?.release]).flatMap((release) => (release ? [[release.id, release]] : [])));
+    const releases = new Map(
+      states.flatMap((served) => [served.active[section], served.canaries[section]?.release]).flatMap((release) => (release ? [[release.id, release]] : [])),
+    );
     for (const release of releases.values()) {
       if (!pins.includes(release.integrity)) continue;
-      state.signal({ section, releaseId: release.id, kind, detail }).catch((error: unknown) =>
-        state.log(`releases: what this server saw of ${release.id} (${kind}) could not be stored: ${(error as Error).message}`),
-      );
+      state
+        .signal({ section, releaseId: release.id, kind, detail })
+        .catch((error: unknown) => state.log(`releases: what this server saw of ${release.id} (${kind}) could not be stored: ${(error as Error).message}`));
     }
   };
 }

@@ -85,7 +85,11 @@ const DEFAULT_PORTS = { http: 80, https: 443 } as const;
  * reaches the proxy on 443, not the server's port). A Host without a port
  * names the scheme's default port.
  */
-export function hostAllowed(rules: readonly HostRule[], visitor: Pick<Visitor, 'host' | 'hostname' | 'protocol'>, context: { localPort: number | undefined; trustProxy: boolean }): boolean {
+export function hostAllowed(
+  rules: readonly HostRule[],
+  visitor: Pick<Visitor, 'host' | 'hostname' | 'protocol'>,
+  context: { localPort: number | undefined; trustProxy: boolean },
+): boolean {
   if (visitor.host === undefined || visitor.hostname === undefined) return false;
   const port = portOfHost({ host: visitor.host, hostname: visitor.hostname }) ?? DEFAULT_PORTS[visitor.protocol];
   return rules.some((rule) => {

@@ -85,7 +85,8 @@ const sameActive = (a: ActiveReleases[SectionId], b: ActiveReleases[SectionId]) 
 /** The same canary, by its number (a canary started again is another one), release and share. */
 const sameCanary = (a: ServedCanary, b: ServedCanary) => a?.id === b?.id && a?.release.id === b?.release.id && a?.percent === b?.percent;
 /** The same releases and canaries in every section. */
-const sameState = (a: ServedState, b: ServedState) => SECTION_IDS.every((id) => sameActive(a.active[id], b.active[id]) && sameCanary(a.canaries[id], b.canaries[id]));
+const sameState = (a: ServedState, b: ServedState) =>
+  SECTION_IDS.every((id) => sameActive(a.active[id], b.active[id]) && sameCanary(a.canaries[id], b.canaries[id]));
 
 /**
  * config.json as a visitor gets it: the operator's file with each section's
@@ -116,7 +117,13 @@ export function withReleases(answer: ConfigAnswer, active: ActiveReleases, previ
   }
   if (preview && 'release' in preview) {
     const { release } = preview;
-    value.preview = { section: release.section, release: release.id, buildId: release.buildId, version: release.version, expiresAt: preview.expiresAt.toISOString() };
+    value.preview = {
+      section: release.section,
+      release: release.id,
+      buildId: release.buildId,
+      version: release.version,
+      expiresAt: preview.expiresAt.toISOString(),
+    };
   } else if (preview) {
     value.previewRefused = preview.refused;
   }
@@ -157,10 +164,12 @@ export class ServedReleases {
   /** Reads what is active (warming nothing: nothing is served yet) and starts listening. */
   async start(): Promise<void> {
     await this.read(false);
-    this.watching = await this.options.feed.watch(() => void this.refresh()).catch((error: unknown) => {
-      this.options.log(`releases: cannot listen for activations (${(error as Error).message}); this server sees them when it next reads the store`);
-      return undefined;
-    });
+    this.watching = await this.options.feed
+      .watch(() => void this.refresh())
+      .catch((error: unknown) => {
+        this.options.log(`releases: cannot listen for activations (${(error as Error).message}); this server sees them when it next reads the store`);
+        return undefined;
+      });
     // A notification lost (the listening connection dropped, the database
     // away for a while) is made up for here.
     this.timer = setInterval(() => void this.refresh(), RELEASES_READ_MS);
@@ -205,7 +214,8 @@ export class ServedReleases {
     this.state = next;
     for (const id of SECTION_IDS) {
       const active = next.active[id];
-      if (!sameActive(active, before.active[id])) this.options.log(`releases: ${id} is now ${active ? `release ${active.id} (build ${active.buildId})` : 'the URL config.json names'}`);
+      if (!sameActive(active, before.active[id]))
+        this.options.log(`releases: ${id} is now ${active ? `release ${active.id} (build ${active.buildId})` : 'the URL config.json names'}`);
       const canary = next.canaries[id];
       if (!sameCanary(canary, before.canaries[id])) {
         this.options.log(`releases: ${id} ${canary ? `canary ${canary.release.id} for ${canary.percent} % of visitors` : 'has no canary'}`);

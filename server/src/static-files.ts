@@ -176,7 +176,10 @@ export function staticFiles(dir: string, options: StaticFilesOptions): Handler {
       PRECOMPRESSED.map(async ({ encoding, suffix }) => ({ encoding, real: await realFileIn(root, path.join(root, file + suffix)) })),
     );
     const onDisk = copies.filter((copy) => copy.real !== undefined);
-    const encoding = chooseEncoding(req, onDisk.map((copy) => copy.encoding));
+    const encoding = chooseEncoding(
+      req,
+      onDisk.map((copy) => copy.encoding),
+    );
     const served = onDisk.find((copy) => copy.encoding === encoding)?.real ?? identity;
 
     setHeaders(res, COMMON_HEADERS);

@@ -39,7 +39,9 @@ export function builtRemote(folder: 'remote-home' | 'remote-about' | 'remote-con
 export function existingBuild(folder: 'remote-home' | 'remote-about' | 'remote-contact'): string {
   const dist = path.join(REPO_ROOT, folder, 'dist');
   if (!hasNodeBuild(dist)) {
-    throw new Error(`${folder}/dist has no complete build (mf-manifest.json and its node build): run \`npm run build\` first (\`npm test\` builds before the unit tests)`);
+    throw new Error(
+      `${folder}/dist has no complete build (mf-manifest.json and its node build): run \`npm run build\` first (\`npm test\` builds before the unit tests)`,
+    );
   }
   return dist;
 }

@@ -235,7 +235,8 @@ export type ExtraElement = [tag: string, props: Record<string, unknown> | null, 
  * describes, made with the section's own React: any element and attribute
  * React writes, as a build whose HTML reaches for the page's own parts would.
  */
-export const extraHtml = (extra: readonly ExtraElement[]) => `;(function () { ${wrapSection(`
+export const extraHtml = (extra: readonly ExtraElement[]) =>
+  `;(function () { ${wrapSection(`
   const React = Object.values(shared.react)[0].get()();
   const make = ([tag, props, children]) => React.createElement(tag, props, ...(children || []).map((child) => (typeof child === 'string' ? child : make(child))));
   return [Section(), ...${JSON.stringify(extra)}.map(make)];

@@ -10,8 +10,7 @@ const url = process.env.PORTICO_NGINX_URL ?? '';
 const configPath = process.env.PORTICO_NGINX_CONFIG ?? '';
 const port = Number(new URL(url || 'http://x:1').port);
 const origin = (offset: number) => `http://127.0.0.1:${port + offset}`;
-const builtFile = (app: keyof typeof APP_DIRS, pattern: RegExp) =>
-  readdirSync(path.join(REPO_ROOT, APP_DIRS[app], 'dist')).find((file) => pattern.test(file))!;
+const builtFile = (app: keyof typeof APP_DIRS, pattern: RegExp) => readdirSync(path.join(REPO_ROOT, APP_DIRS[app], 'dist')).find((file) => pattern.test(file))!;
 
 test.beforeAll(() => {
   if (!url || !configPath) throw new Error('run through `npm run test:nginx`, which starts nginx');
@@ -45,9 +44,7 @@ test('nginx sends the headers `npm run serve` sends', async ({ request }) => {
   const config: unknown = JSON.parse(readFileSync(configPath, 'utf8'));
   const page = (await request.get(`${url}/`)).headers();
   for (const [name, value] of Object.entries(hostPageHeaders(parseConfig(config)))) expect(page[name.toLowerCase()], name).toBe(value);
-  expect(page['content-security-policy']).toBe(
-    contentSecurityPolicy([origin(1), origin(2), origin(3), 'https://staging.portico.example']),
-  );
+  expect(page['content-security-policy']).toBe(contentSecurityPolicy([origin(1), origin(2), origin(3), 'https://staging.portico.example']));
   expect(page['cache-control']).toBe('no-cache');
   expect(page.etag).toBeDefined();
 

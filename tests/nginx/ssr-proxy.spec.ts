@@ -37,7 +37,7 @@ test.afterAll(async () => {
   }
 });
 
-test('the page is the Node server\'s answer, rendered for the origin nginx was reached on, with the Node server\'s headers', async ({ request }) => {
+test("the page is the Node server's answer, rendered for the origin nginx was reached on, with the Node server's headers", async ({ request }) => {
   const [viaNginx, direct] = await Promise.all([request.get(`${url}/`), request.get(`${nodeUrl}/`)]);
   expect(viaNginx.status()).toBe(200);
   // The Node server's own policy: nginx added nothing and served no file of its own.

@@ -147,7 +147,13 @@ for (const viewport of [
 
       await page.getByRole('tab', { name: market.tabs.about }).click();
       const about = page.getByRole('tabpanel', { name: market.tabs.about });
-      for (const value of [market.lender.companyName, market.lender.registrationNumber, market.lender.licenceNumber, market.lender.grievanceOfficer.name, ...market.path]) {
+      for (const value of [
+        market.lender.companyName,
+        market.lender.registrationNumber,
+        market.lender.licenceNumber,
+        market.lender.grievanceOfficer.name,
+        ...market.path,
+      ]) {
         await expect(about).toContainText(value);
       }
       const channel = about.getByRole('link', { name: market.channel.name });
@@ -182,8 +188,11 @@ test("a market without a block shows no lender at all, and the other market's pa
   writeConfig.rewrite(markets.configPath, { legal: { ID: CONFIG.legal.ID } });
   try {
     const withoutIndia = await lenderOf(india);
-    expect(withoutIndia.about).toBe(`About Us\n\n${LONG_NAME} offers short-term personal loans to salaried people, with a simple online application and clear terms.`);
-    for (const value of [india.lender.companyName, indonesia.lender.companyName, 'Complaints', 'Reserve Bank', 'OJK']) expect(withoutIndia.about).not.toContain(value);
+    expect(withoutIndia.about).toBe(
+      `About Us\n\n${LONG_NAME} offers short-term personal loans to salaried people, with a simple online application and clear terms.`,
+    );
+    for (const value of [india.lender.companyName, indonesia.lender.companyName, 'Complaints', 'Reserve Bank', 'OJK'])
+      expect(withoutIndia.about).not.toContain(value);
     expect(withoutIndia.footer).not.toMatch(/Lender|PT Kredit Cepat|Bharat Quick/);
     expect(await lenderOf(indonesia)).toEqual(before);
   } finally {

@@ -190,9 +190,7 @@ async function serveFaultySite(workerIndex: number) {
 }
 
 for (const language of LANGUAGES) {
-  test(`in ${language.name}, the config notice and a failed section have no violations and reflow at 320px`, async ({
-    page,
-  }, testInfo) => {
+  test(`in ${language.name}, the config notice and a failed section have no violations and reflow at 320px`, async ({ page }, testInfo) => {
     const faulty = await serveFaultySite(testInfo.parallelIndex);
     try {
       await page.goto(`${faulty.url}/${language.query}#about`);
@@ -252,10 +250,7 @@ for (const viewport of [
   { width: 1280, height: 720 },
 ]) {
   for (const language of LANGUAGES) {
-    test(`at ${viewport.width}px in ${language.name}, Tab to the footer and Shift+Tab back never hide the focus under the header`, async ({
-      page,
-      site,
-    }) => {
+    test(`at ${viewport.width}px in ${language.name}, Tab to the footer and Shift+Tab back never hide the focus under the header`, async ({ page, site }) => {
       await page.setViewportSize(viewport);
       const panel = await open(page, site, language, 'contact');
       const footerLink = page.getByRole('contentinfo').getByRole('link');

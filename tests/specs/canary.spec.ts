@@ -114,7 +114,9 @@ async function untilCanaryServed(): Promise<void> {
 
 /** The judge's decision is in the store at once; the server serves it once it has heard of it and warmed the release it now serves: no cohort cookie then. */
 async function untilCanaryOver(): Promise<void> {
-  await expect.poll(async () => (await fetch(`http://localhost:${port}/`)).headers.get('set-cookie') ?? '', { timeout: 15_000 }).not.toContain('portico_cohort=');
+  await expect
+    .poll(async () => (await fetch(`http://localhost:${port}/`)).headers.get('set-cookie') ?? '', { timeout: 15_000 })
+    .not.toContain('portico_cohort=');
 }
 
 /** Fresh browsers visiting at once: a batch of visitors, each a new cohort. */
@@ -123,7 +125,8 @@ const BATCH = 4;
 /** Visits from fresh browsers (each a new cohort), a batch at a time, until the audit log has `action`: the visits it took, and the entry. */
 async function visitUntil(browser: Browser, action: string): Promise<{ visits: number; seen: Record<Seen, number>; entry: { detail: string; actor: string } }> {
   const seen: Record<Seen, number> = { before: 0, after: 0, failed: 0 };
-  const find = async () => ((await control('GET', '/api/audit?section=contact')) as { action: string; detail: string; actor: string }[]).find((item) => item.action === action);
+  const find = async () =>
+    ((await control('GET', '/api/audit?section=contact')) as { action: string; detail: string; actor: string }[]).find((item) => item.action === action);
   for (let visits = BATCH; visits <= MAX_VISITS; visits += BATCH) {
     const outcomes = await Promise.all(
       Array.from({ length: BATCH }, async () => {
@@ -177,7 +180,9 @@ test('a visitor keeps their cohort across ten visits; a healthy candidate is pro
   }
 });
 
-test('a candidate that fails in the browser is rolled back by the judge, with the numbers; then every visit gets the active release', async ({ browser }, testInfo) => {
+test('a candidate that fails in the browser is rolled back by the judge, with the numbers; then every visit gets the active release', async ({
+  browser,
+}, testInfo) => {
   const candidate = /contact-\d+/.exec(await release('publish', 'contact', `${broken.url}mf-manifest.json`))![0];
   await control('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 10, maxSlowdown: 10, minNetworks: 1 });
 

@@ -46,10 +46,7 @@ test('a reload on #contact shows Contact us', async ({ page, site }) => {
   await expect(page.getByRole('tabpanel', { name: 'Contact us' }).getByRole('button', { name: 'Send message' })).toBeVisible();
 });
 
-test('the remotes use the host instance of shared-config: the config the page carries, its values in every section', async ({
-  page,
-  site,
-}) => {
+test('the remotes use the host instance of shared-config: the config the page carries, its values in every section', async ({ page, site }) => {
   const configReads: string[] = [];
   page.on('request', (request) => {
     if (request.url().endsWith('/config.json')) configReads.push(request.url());
@@ -62,12 +59,17 @@ test('the remotes use the host instance of shared-config: the config the page ca
   await page.getByRole('tab', { name: 'Contact us' }).click();
   await expect(page.locator('[data-section-island="contact"]')).toHaveAttribute('data-island-state', 'hydrated');
 
-  const instances = () => page.evaluate(() => {
-    const share = (globalThis as { __FEDERATION__?: { __SHARE__?: Record<string, Record<string, Record<string, Record<string, { loaded?: boolean; from: string }>>>> } }).__FEDERATION__?.__SHARE__ ?? {};
-    return Object.values(share).flatMap((scopes) =>
-      Object.values(scopes.default?.['@portico/shared-config'] ?? {}).filter((entry) => entry.loaded).map((entry) => entry.from),
-    );
-  });
+  const instances = () =>
+    page.evaluate(() => {
+      const share =
+        (globalThis as { __FEDERATION__?: { __SHARE__?: Record<string, Record<string, Record<string, Record<string, { loaded?: boolean; from: string }>>>> } })
+          .__FEDERATION__?.__SHARE__ ?? {};
+      return Object.values(share).flatMap((scopes) =>
+        Object.values(scopes.default?.['@portico/shared-config'] ?? {})
+          .filter((entry) => entry.loaded)
+          .map((entry) => entry.from),
+      );
+    });
   // The server-rendered page carries config.json in its hydration data: no request for it at all.
   expect(configReads).toEqual([]);
   // The shared instance is the host's, the one Contact's hydration used.

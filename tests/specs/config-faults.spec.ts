@@ -16,13 +16,9 @@ async function expectShellWithNotice(page: Page) {
   const notice = page.getByRole('complementary', { name: 'Configuration' });
   await expect(notice).toContainText('This site is not fully configured');
   await expect(notice).toContainText('/config.json');
-  await expect(page.getByRole('tabpanel', { name: 'Home' }).getByRole('alert')).toContainText(
-    'The Home section could not be loaded.',
-  );
+  await expect(page.getByRole('tabpanel', { name: 'Home' }).getByRole('alert')).toContainText('The Home section could not be loaded.');
   await page.getByRole('tab', { name: 'Contact us' }).click();
-  await expect(page.getByRole('tabpanel', { name: 'Contact us' }).getByRole('alert')).toContainText(
-    'The Contact us section could not be loaded.',
-  );
+  await expect(page.getByRole('tabpanel', { name: 'Contact us' }).getByRole('alert')).toContainText('The Contact us section could not be loaded.');
 }
 
 for (const [what, text] of [
@@ -40,9 +36,7 @@ for (const [what, text] of [
 }
 
 test('a config.json answered as HTML instead of JSON still shows the shell and a notice', async ({ page, lab }) => {
-  await page.route('**/config.json', (route) =>
-    route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><p>Sign in to the Wi-Fi</p>' }),
-  );
+  await page.route('**/config.json', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><p>Sign in to the Wi-Fi</p>' }));
   const errors = watchErrors(page);
   await page.goto(lab.site.url);
   await expectShellWithNotice(page);
@@ -91,9 +85,7 @@ test('every bad field is named on the console, not on the page, and the sections
   }
 
   await page.getByRole('tab', { name: 'About Us' }).click();
-  await expect(page.getByRole('tabpanel', { name: 'About Us' }).getByRole('alert')).toContainText(
-    'The About Us section could not be loaded.',
-  );
+  await expect(page.getByRole('tabpanel', { name: 'About Us' }).getByRole('alert')).toContainText('The About Us section could not be loaded.');
   await page.getByRole('tab', { name: 'Contact us' }).click();
   await expect(page.getByRole('tabpanel', { name: 'Contact us' }).getByRole('button', { name: 'Send message' })).toBeVisible();
 });

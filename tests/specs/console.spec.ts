@@ -20,7 +20,9 @@ const LIVE_MS = 2000;
 // is slot 10's first port, unused otherwise); the second Contact build's
 // upload on slot 5.
 
-async function startServer(parallelIndex: number): Promise<{ port: number; serve: ServeProcess; upload: { url: string; close(): Promise<void> }; release(...args: string[]): Promise<string> }> {
+async function startServer(
+  parallelIndex: number,
+): Promise<{ port: number; serve: ServeProcess; upload: { url: string; close(): Promise<void> }; release(...args: string[]): Promise<string> }> {
   const port = workerPorts(parallelIndex, 9);
   const upload = await serveUnderPath(path.join(secondBuildRoot(), APP_DIRS.contact, 'dist'), '/contact/v2/', workerPorts(parallelIndex, 5));
   const configPath = writeConfig(port, { allowedRemoteOrigins: [new URL(upload.url).origin] });
@@ -70,7 +72,9 @@ async function confirm(page: Page, button: string, says: RegExp) {
   await dialog.getByRole('button', { name: 'Confirm' }).click();
 }
 
-test('an integrator publishes, previews, activates, rolls back, starts a canary and watches real visits arrive on its chart, and aborts it; a second browser sees each change within 2 s', async ({ browser }, testInfo) => {
+test('an integrator publishes, previews, activates, rolls back, starts a canary and watches real visits arrive on its chart, and aborts it; a second browser sees each change within 2 s', async ({
+  browser,
+}, testInfo) => {
   test.setTimeout(120_000);
   const server = await startServer(testInfo.parallelIndex);
   const { port, upload, release } = server;
@@ -148,7 +152,10 @@ test('an integrator publishes, previews, activates, rolls back, starts a canary 
   }
 });
 
-test("a Home token sees only Home; its session is refused on Contact, and a request from the page's own origin with the cookie reads and changes nothing; an ended session goes back to sign-in", async ({ page, request }, testInfo) => {
+test("a Home token sees only Home; its session is refused on Contact, and a request from the page's own origin with the cookie reads and changes nothing; an ended session goes back to sign-in", async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(90_000);
   const server = await startServer(testInfo.parallelIndex);
   const { port, release } = server;
@@ -172,14 +179,18 @@ test("a Home token sees only Home; its session is refused on Contact, and a requ
     // The same token's session, used by hand: Contact is refused whatever is sent.
     const csrf = await apiSession(request, port, homeToken);
     const asConsole = { 'X-Portico-CSRF': csrf, Origin: consoleOrigin(port) };
-    expect((await request.post(`${consoleOrigin(port)}/api/sections/contact/active`, { data: { release: contactFirst }, headers: asConsole })).status()).toBe(403);
+    expect((await request.post(`${consoleOrigin(port)}/api/sections/contact/active`, { data: { release: contactFirst }, headers: asConsole })).status()).toBe(
+      403,
+    );
     expect((await request.get(`${consoleOrigin(port)}/api/releases?section=contact`, { headers: asConsole })).status()).toBe(403);
 
     // The page's own origin (where section code runs) with the cookie and even the CSRF value: nothing read, nothing changed.
     const integratorCsrf = await apiSession(request, port, TOKEN);
     const fromPage = { 'X-Portico-CSRF': integratorCsrf, Origin: `http://localhost:${port}`, 'Sec-Fetch-Site': 'same-site' };
     expect((await request.get(`${consoleOrigin(port)}/api/sections`, { headers: fromPage })).status()).toBe(403);
-    expect((await request.post(`${consoleOrigin(port)}/api/sections/contact/active`, { data: { release: contactFirst }, headers: fromPage })).status()).toBe(403);
+    expect((await request.post(`${consoleOrigin(port)}/api/sections/contact/active`, { data: { release: contactFirst }, headers: fromPage })).status()).toBe(
+      403,
+    );
     expect(await release('status')).not.toMatch(new RegExp(`contact\\s+${contactFirst}\\s`));
 
     // The page's session ended elsewhere (its token revoked): the event stream ends with it, its reopening is refused, and the page goes to sign-in.
@@ -198,7 +209,14 @@ test('a messages token reads, exports and deletes a stored message, and the audi
   try {
     const stored = await request.post(`http://localhost:${port}/api/contact`, {
       headers: { Origin: `http://localhost:${port}` },
-      data: { name: 'Dewi Lestari', telephone: '+62 812 5555 0101', message: 'Berapa bunga pinjaman 6 bulan?', language: 'id', idempotencyKey: 'console-spec-0001', website: '' },
+      data: {
+        name: 'Dewi Lestari',
+        telephone: '+62 812 5555 0101',
+        message: 'Berapa bunga pinjaman 6 bulan?',
+        language: 'id',
+        idempotencyKey: 'console-spec-0001',
+        website: '',
+      },
     });
     expect(stored.status()).toBe(201);
     const created = await release('token', 'create', 'lender-staff', '--scope', 'messages');

@@ -197,10 +197,7 @@ for (const language of LANGUAGES) {
   }
 }
 
-test('a server that never answers is given up after 60 s: the text is kept and the reason shown, in both languages', async ({
-  page,
-  site,
-}) => {
+test('a server that never answers is given up after 60 s: the text is kept and the reason shown, in both languages', async ({ page, site }) => {
   await answerContact(page, { hang: true });
   await page.clock.install();
   for (const language of LANGUAGES) {
@@ -267,10 +264,7 @@ for (const [name, answer] of [
   ['404', { status: 404, body: 'Not found' }],
   ['a page instead of JSON', { status: 200, body: '<!doctype html><title>Portico</title>', contentType: 'text/html' }],
 ] as const) {
-  test(`with no server behind the site (${name}) the form says delivery is unavailable and keeps the text, in both languages`, async ({
-    page,
-    site,
-  }) => {
+  test(`with no server behind the site (${name}) the form says delivery is unavailable and keeps the text, in both languages`, async ({ page, site }) => {
     await answerContact(page, answer);
     for (const language of LANGUAGES) {
       const panel = await openContact(page, site, language);
@@ -283,7 +277,7 @@ for (const [name, answer] of [
   });
 }
 
-test('posting raises no CSP violation: connect-src allows the page\'s own origin', async ({ page, site }) => {
+test("posting raises no CSP violation: connect-src allows the page's own origin", async ({ page, site }) => {
   await page.addInitScript(() => {
     const violations: string[] = [];
     Object.assign(window, { cspViolations: violations });

@@ -24,7 +24,10 @@ function watchRequests(page: Page, type: string): string[] {
 
 const originOf = (manifestUrl: string) => new URL(manifestUrl).origin;
 
-test('a visit to /: no code of Home or About, nor the host’s, until Contact is chosen; then the form works end to end (both toasts, the message stored)', async ({ page, site }) => {
+test('a visit to /: no code of Home or About, nor the host’s, until Contact is chosen; then the form works end to end (both toasts, the message stored)', async ({
+  page,
+  site,
+}) => {
   const problems = await watchProblems(page);
   // This site serves no message store; contact-delivery.spec.ts posts to a real one.
   await serverStoresMessages(page);
@@ -55,7 +58,10 @@ test('a visit to /: no code of Home or About, nor the host’s, until Contact is
   expect(problems).toEqual([]);
 });
 
-test('typed before the form is hydrated, and Enter pressed: nothing lost, nothing in the address, and the message is sent once hydrated', async ({ page, site }) => {
+test('typed before the form is hydrated, and Enter pressed: nothing lost, nothing in the address, and the message is sent once hydrated', async ({
+  page,
+  site,
+}) => {
   const problems = await watchProblems(page);
   await serverStoresMessages(page);
   const posts = watchContactPosts(page);
@@ -125,7 +131,10 @@ test('a static section the server could not render is rendered in the browser an
   }
 });
 
-test('a visit to /#contact shows Contact selected from the first paint, before any script; the focus there draws no frame around the section', async ({ page, site }) => {
+test('a visit to /#contact shows Contact selected from the first paint, before any script; the focus there draws no frame around the section', async ({
+  page,
+  site,
+}) => {
   // No script at all: what the first paint shows is the HTML and CSS alone (the page script taken out of the page).
   await page.route(`${site.url}/`, async (route) => {
     const response = await route.fetch();

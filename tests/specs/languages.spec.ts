@@ -17,11 +17,7 @@ function watchPacks(page: Page): string[] {
   return packs;
 }
 
-
-test('?type=2 shows the whole page in Indonesian, in rupiah, with lang="id", and fetches only that language\'s packs', async ({
-  page,
-  site,
-}) => {
+test('?type=2 shows the whole page in Indonesian, in rupiah, with lang="id", and fetches only that language\'s packs', async ({ page, site }) => {
   const packs = watchPacks(page);
   await page.goto(`${site.url}/?type=2`);
 
@@ -78,10 +74,7 @@ test('in Indonesian the contact form speaks Indonesian, toasts and privacy note 
   );
 });
 
-test('the language switch keeps the section, the other parameters and what was typed; Back returns', async ({
-  page,
-  site,
-}) => {
+test('the language switch keeps the section, the other parameters and what was typed; Back returns', async ({ page, site }) => {
   await page.goto(`${site.url}/?campaign=spring#contact`);
   await page.getByLabel('Name').fill('Asha');
 
@@ -102,7 +95,9 @@ test('the language switch keeps the section, the other parameters and what was t
   expect(new URL(page.url()).search).toBe('?campaign=spring');
 });
 
-test('a section that cannot load speaks Indonesian, its reason included; an invalid field shows nothing; an unreadable config.json is explained in Indonesian', async ({ page }, testInfo) => {
+test('a section that cannot load speaks Indonesian, its reason included; an invalid field shows nothing; an unreadable config.json is explained in Indonesian', async ({
+  page,
+}, testInfo) => {
   const basePort = workerPorts(testInfo.parallelIndex, 6);
   // A manifest that is not there (404): the About section cannot load, at once (no retries to wait out).
   const configPath = writeConfig(basePort, {
@@ -113,7 +108,9 @@ test('a section that cannot load speaks Indonesian, its reason included; an inva
   try {
     await page.goto(`${site.url}/?type=2#about`);
     const about = page.getByRole('tabpanel', { name: 'Tentang Kami' });
-    await expect(about.getByRole('alert')).toHaveText('Bagian Tentang Kami tidak dapat dimuat.Keterangan bagian ini tidak dapat diambil dari servernya, atau tidak sah.Coba lagi');
+    await expect(about.getByRole('alert')).toHaveText(
+      'Bagian Tentang Kami tidak dapat dimuat.Keterangan bagian ini tidak dapat diambil dari servernya, atau tidak sah.Coba lagi',
+    );
     await expect(about.getByRole('button', { name: 'Coba lagi' })).toBeVisible();
     await expect(page.getByRole('contentinfo')).toContainText('Email KontakBelum diatur');
     await expect(page.getByRole('complementary')).toHaveCount(0);

@@ -65,6 +65,9 @@ test('a first visit loads no more JavaScript than the recorded budget allows', a
 
   const bodies = await Promise.all(scripts.map(async (request) => (await (await request.response())?.text()) ?? ''));
   for (const [module, marker] of Object.entries(TOOLKIT_MARKERS)) {
-    expect(bodies.some((body) => body.includes(marker)), `@portico/toolkit/${module} is in the first load`).toBe(false);
+    expect(
+      bodies.some((body) => body.includes(marker)),
+      `@portico/toolkit/${module} is in the first load`,
+    ).toBe(false);
   }
 });

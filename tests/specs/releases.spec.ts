@@ -18,7 +18,9 @@ const TOKEN = 'the-integrators-ci-token';
 // API takes the port after the remotes' (slot 15's first, not otherwise in
 // use while this test runs on its worker).
 
-test('the Contact team publishes its second build, previews it, the integrator activates it and rolls it back: the page shows each', async ({ page }, testInfo) => {
+test('the Contact team publishes its second build, previews it, the integrator activates it and rolls it back: the page shows each', async ({
+  page,
+}, testInfo) => {
   const port = workerPorts(testInfo.parallelIndex, 14);
   const upload = await serveUnderPath(path.join(secondBuildRoot(), APP_DIRS.contact, 'dist'), '/contact/v2/', workerPorts(testInfo.parallelIndex, 18));
   const configPath = writeConfig(port, { allowedRemoteOrigins: [new URL(upload.url).origin] });

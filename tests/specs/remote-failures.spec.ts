@@ -155,10 +155,7 @@ test('(6) a manifest that never answers shows the alert at 9 s, by default', asy
   await expectReportedOnce(reports, { stage: 'manifest', url: lab.faults.manifestUrl, cause: 'did not load within 9 s' });
 });
 
-test('(6) a chunk that never answers fails at the chunk stage by the configured deadline, and Try again recovers', async ({
-  page,
-  lab,
-}) => {
+test('(6) a chunk that never answers fails at the chunk stage by the configured deadline, and Try again recovers', async ({ page, lab }) => {
   const reports = await watchReports(page);
   lab.configure({ remoteLoading: { deadlineMs: 2000 } });
   lab.faults.fault(lab.faults.exposedChunk, { hang: true });

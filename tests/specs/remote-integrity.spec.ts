@@ -23,9 +23,7 @@ test.describe('script integrity', () => {
     ['its exposed chunk', (files: string[]) => files.find((file) => /^__federation_expose_section\.[0-9a-f]+\.js$/.test(file))!],
     ['its remoteEntry.js', () => 'remoteEntry.js'],
   ] as const) {
-    test(`a remote whose ${what} was altered after the build is refused: the section shows its alert, the page works`, async ({
-      page,
-    }, testInfo) => {
+    test(`a remote whose ${what} was altered after the build is refused: the section shows its alert, the page works`, async ({ page }, testInfo) => {
       const root = copyDists();
       tamper(contactDist(root), pick(readdirSync(contactDist(root))));
       const site = await serve(workerPorts(testInfo.parallelIndex, 7), undefined, root);

@@ -23,7 +23,9 @@ test("a remote that never answers: its alert by the deadline, the page usable; t
 
   const held = await page
     .waitForFunction(() => document.readyState === 'complete', null, { timeout: 3000 })
-    .then(() => page.evaluate(() => `load event at ${Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventStart)} ms`))
+    .then(() =>
+      page.evaluate(() => `load event at ${Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventStart)} ms`),
+    )
     .catch(() => `no load event ${DEADLINE_MS + 3000} ms after the start (the request is still open)`);
   test.info().annotations.push({ type: 'load event with a hanging remoteEntry.js', description: held });
   process.stdout.write(`hanging remoteEntry.js, deadline ${DEADLINE_MS} ms: ${held}\n`);

@@ -59,10 +59,7 @@ test('?remote.contact= from an allowed origin loads Contact from there for this 
   expect(manifests.at(-1)).toBe(lab.site.origin(3));
 });
 
-test('an override from an origin that is not allowed is refused with a warning, and nothing is requested from it', async ({
-  page,
-  lab,
-}) => {
+test('an override from an origin that is not allowed is refused with a warning, and nothing is requested from it', async ({ page, lab }) => {
   configureContactOnSite(lab, ['https://preview.example']);
   const warnings = watchWarnings(page);
   const manifests = watchManifests(page);

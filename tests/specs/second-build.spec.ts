@@ -13,7 +13,10 @@ function digests(dir: string, under = ''): Record<string, string> {
   for (const name of readdirSync(path.join(dir, under))) {
     const file = path.join(under, name);
     if (statSync(path.join(dir, file)).isDirectory()) Object.assign(found, digests(dir, file));
-    else found[file] = createHash('sha256').update(readFileSync(path.join(dir, file))).digest('hex');
+    else
+      found[file] = createHash('sha256')
+        .update(readFileSync(path.join(dir, file)))
+        .digest('hex');
   }
   return found;
 }

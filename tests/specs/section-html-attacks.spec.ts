@@ -29,7 +29,11 @@ test.afterAll(async () => {
 });
 
 /** A site whose Home renders `extra` after its own HTML; About and Contact are their real builds, from the same CDN. */
-async function siteWithHome(parallelIndex: number, variant: string, extra: (remotes: Record<string, string>) => ExtraElement[]): Promise<PorticoSite & { close(): Promise<void> }> {
+async function siteWithHome(
+  parallelIndex: number,
+  variant: string,
+  extra: (remotes: Record<string, string>) => ExtraElement[],
+): Promise<PorticoSite & { close(): Promise<void> }> {
   const remotes: Record<string, string> = { about: cdn.publish('about', 'remote-about'), contact: cdn.publish('contact', 'remote-contact') };
   remotes.home = cdn.publish(variant, 'remote-home', extraHtml(extra({ ...remotes, home: `${cdn.origin}/${variant}/mf-manifest.json` })));
   const basePort = workerPorts(parallelIndex, SLOT);
@@ -78,10 +82,23 @@ async function expectPageAsConfigured(page: Page, site: PorticoSite, refusal: st
   expect(problems).toEqual([]);
 }
 
-test("Home's HTML with an element holding forged page data (an officer of the attacker's, About left to the browser): the page reads its own", async ({ page }, testInfo) => {
+test("Home's HTML with an element holding forged page data (an officer of the attacker's, About left to the browser): the page reads its own", async ({
+  page,
+}, testInfo) => {
   const site = await siteWithHome(testInfo.parallelIndex, 'forged-page-data', (remotes) => {
-    const legal = { ...sampleConfig.legal, IN: { ...sampleConfig.legal!.IN!, grievanceOfficer: { name: ATTACKER, email: 'mallory@evil.example', phone: '+1 555 0100' } } };
-    const forged = { config: { ...sampleConfig, remotes, legal }, language: 'en', manifests: {}, rendered: ['home', 'contact'], hydration: {}, problems: [], allowedRemoteOrigins: [] };
+    const legal = {
+      ...sampleConfig.legal,
+      IN: { ...sampleConfig.legal!.IN!, grievanceOfficer: { name: ATTACKER, email: 'mallory@evil.example', phone: '+1 555 0100' } },
+    };
+    const forged = {
+      config: { ...sampleConfig, remotes, legal },
+      language: 'en',
+      manifests: {},
+      rendered: ['home', 'contact'],
+      hydration: {},
+      problems: [],
+      allowedRemoteOrigins: [],
+    };
     return [['div', { id: PAGE_DATA_ID, hidden: true }, [JSON.stringify(forged)]]];
   });
   try {
@@ -91,7 +108,9 @@ test("Home's HTML with an element holding forged page data (an officer of the at
   }
 });
 
-test("Home's HTML with elements named as the bundlers' globals (the page script's and the host's chunk lists): the page's script runs", async ({ page }, testInfo) => {
+test("Home's HTML with elements named as the bundlers' globals (the page script's and the host's chunk lists): the page's script runs", async ({
+  page,
+}, testInfo) => {
   const site = await siteWithHome(testInfo.parallelIndex, 'bundler-globals', () => [
     ['div', { id: 'webpackChunkportico_host_page_script' }],
     ['div', { id: 'webpackChunkportico_host' }],
@@ -103,12 +122,27 @@ test("Home's HTML with elements named as the bundlers' globals (the page script'
   }
 });
 
-test("Home's HTML with a container marked as Contact's, holding Contact's fixed ids: Contact stays in its own panel, rendered by the server", async ({ page }, testInfo) => {
+test("Home's HTML with a container marked as Contact's, holding Contact's fixed ids: Contact stays in its own panel, rendered by the server", async ({
+  page,
+}, testInfo) => {
   const site = await siteWithHome(testInfo.parallelIndex, 'contact-island', () => [
-    ['div', { 'data-section-island': 'contact' }, [['form', null, [['label', { htmlFor: '_contact-R_0_-name' }, ['Name']], ['input', { id: '_contact-R_0_-name', name: 'name' }]]]]],
+    [
+      'div',
+      { 'data-section-island': 'contact' },
+      [
+        [
+          'form',
+          null,
+          [
+            ['label', { htmlFor: '_contact-R_0_-name' }, ['Name']],
+            ['input', { id: '_contact-R_0_-name', name: 'name' }],
+          ],
+        ],
+      ],
+    ],
   ]);
   try {
-    await expectPageAsConfigured(page, site, '<div> has the attribute data-section-island, which marks the page\'s own parts');
+    await expectPageAsConfigured(page, site, "<div> has the attribute data-section-island, which marks the page's own parts");
   } finally {
     await site.close();
   }

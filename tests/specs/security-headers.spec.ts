@@ -76,7 +76,9 @@ test("the page's CSP blocks an inline script injected into it, and says so", asy
     () =>
       new Promise<{ ran: boolean; directive: string }>((resolve) => {
         const injected = window as unknown as { injectedRan?: boolean };
-        document.addEventListener('securitypolicyviolation', (event) => resolve({ ran: injected.injectedRan === true, directive: event.effectiveDirective }), { once: true });
+        document.addEventListener('securitypolicyviolation', (event) => resolve({ ran: injected.injectedRan === true, directive: event.effectiveDirective }), {
+          once: true,
+        });
         const script = document.createElement('script');
         script.textContent = 'window.injectedRan = true;';
         document.body.append(script);

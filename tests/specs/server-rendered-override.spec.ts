@@ -100,9 +100,7 @@ test.describe('with JavaScript off', () => {
   });
 });
 
-test('a ?remote.contact= visit hydrates with no error and shows the override’s Contact; the server never requests the override', async ({
-  page,
-}, testInfo) => {
+test('a ?remote.contact= visit hydrates with no error and shows the override’s Contact; the server never requests the override', async ({ page }, testInfo) => {
   const problems = await watchProblems(page);
   // The heading as the server sent it: hydration keeps that element, a client render would replace it.
   await page.addInitScript(() => {
@@ -121,9 +119,7 @@ test('a ?remote.contact= visit hydrates with no error and shows the override’s
     await expect(overrideNotice(page)).toContainText(`the Contact us section comes from ${override.manifestUrl}`);
     await page.getByRole('tab', { name: 'Home' }).click();
     await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
-    expect(await page.evaluate(() => (window as unknown as { serverHeading: Element | null }).serverHeading === document.querySelector('#home h2'))).toBe(
-      true,
-    );
+    expect(await page.evaluate(() => (window as unknown as { serverHeading: Element | null }).serverHeading === document.querySelector('#home h2'))).toBe(true);
 
     await configured.watcherRounds();
     // Every request the override's origin got was the browser's, and none was for its node build.

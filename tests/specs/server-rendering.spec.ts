@@ -35,8 +35,32 @@ test.describe('with JavaScript off', () => {
   test.use({ javaScriptEnabled: false });
 
   for (const [search, language] of [
-    ['', { lang: 'en-IN', market: 'IN', home: 'A personal loan in three steps', step: 'Complete certification', about: 'Grievance redressal officer', label: 'Telephone', footer: 'Company Name', copyright: sampleConfig.copyright }],
-    ['?type=2', { lang: 'id', market: 'ID', home: 'Pinjaman pribadi dalam tiga langkah', step: 'Lengkapi verifikasi', about: 'Petugas penanganan pengaduan', label: 'Nomor telepon', footer: 'Nama Perusahaan', copyright: sampleConfig.copyrightByLanguage!.id! }],
+    [
+      '',
+      {
+        lang: 'en-IN',
+        market: 'IN',
+        home: 'A personal loan in three steps',
+        step: 'Complete certification',
+        about: 'Grievance redressal officer',
+        label: 'Telephone',
+        footer: 'Company Name',
+        copyright: sampleConfig.copyright,
+      },
+    ],
+    [
+      '?type=2',
+      {
+        lang: 'id',
+        market: 'ID',
+        home: 'Pinjaman pribadi dalam tiga langkah',
+        step: 'Lengkapi verifikasi',
+        about: 'Petugas penanganan pengaduan',
+        label: 'Nomor telepon',
+        footer: 'Nama Perusahaan',
+        copyright: sampleConfig.copyrightByLanguage!.id!,
+      },
+    ],
   ] as const) {
     test(`the server-rendered page ${search || '/'} shows every section and the footer from the served config`, async ({ page, site }) => {
       await page.goto(`${site.url}/${search}`);
@@ -220,7 +244,13 @@ test.describe('a section the server cannot render is left to the browser', () =>
    * A site whose Contact comes from a fault server with `fault` in place
    * from the start, server-rendered; `changes` go into its config.json.
    */
-  async function withFaultySite(slot: number, parallelIndex: number, fault: Fault | undefined, changes: Record<string, unknown>, run: (url: string) => Promise<void>) {
+  async function withFaultySite(
+    slot: number,
+    parallelIndex: number,
+    fault: Fault | undefined,
+    changes: Record<string, unknown>,
+    run: (url: string) => Promise<void>,
+  ) {
     const faults = await startFaultServer();
     if (fault) faults.fault(nodeBuild, fault);
     const basePort = workerPorts(parallelIndex, slot);

@@ -62,8 +62,7 @@ export const test = base.extend<{ lab: Lab }, { labWorker: LabWorker }>({
       };
       writeFileSync(configPath, JSON.stringify(config, null, 2));
     };
-    const writeConfigText = (text: string | null) =>
-      text === null ? rmSync(configPath, { force: true }) : writeFileSync(configPath, text);
+    const writeConfigText = (text: string | null) => (text === null ? rmSync(configPath, { force: true }) : writeFileSync(configPath, text));
     faults.clear();
     configure();
     await use({ site, faults, configure, writeConfigText });

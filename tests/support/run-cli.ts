@@ -28,7 +28,10 @@ export const READY_LINE = 'Portico is serving at';
  * `program`: another program that runs it (the benchmark's, with a
  * rendering stage of its own), with its arguments.
  */
-export function runServe(env: Record<string, string>, program: { file: string; args: string[] } = { file: path.join(REPO_ROOT, 'server/src/main.ts'), args: [] }): ServeProcess {
+export function runServe(
+  env: Record<string, string>,
+  program: { file: string; args: string[] } = { file: path.join(REPO_ROOT, 'server/src/main.ts'), args: [] },
+): ServeProcess {
   allowServerStart();
   const dataDir = env.PORTICO_DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'portico-data-'));
   const child = spawn(process.execPath, ['--import', 'tsx', program.file, ...program.args], {
@@ -52,7 +55,9 @@ export function runServe(env: Record<string, string>, program: { file: string; a
  */
 export async function waitForOutput(serve: ServeProcess, text = READY_LINE, timeoutMs = SERVER_START_LIMIT_MS): Promise<void> {
   // Stops early when the process exits: the line cannot come then. Either way the error below says which, with the output.
-  await eventually(() => serve.output().includes(text) || serve.child.exitCode !== null, { what: `"${text}"`, withinMs: timeoutMs, everyMs: 50 }).catch(() => undefined);
+  await eventually(() => serve.output().includes(text) || serve.child.exitCode !== null, { what: `"${text}"`, withinMs: timeoutMs, everyMs: 50 }).catch(
+    () => undefined,
+  );
   if (!serve.output().includes(text)) {
     const why = serve.child.exitCode !== null ? `it exited with ${serve.child.exitCode}` : `not within ${timeoutMs / 1000} s`;
     throw new Error(`npm run serve did not start ("${text}" never appeared: ${why}); its output was:\n${serve.output()}`);

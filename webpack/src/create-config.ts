@@ -86,7 +86,9 @@ function checkOptions(options: AppOptions): void {
     if (!options.exposes) throw new Error(`createConfig: remote "${options.app}" must name the file it exposes`);
     const hydration = readHydration(options.hydration ?? null);
     if ('problem' in hydration) {
-      throw new Error(`createConfig: remote "${options.app}" must declare how it hydrates ({ mode: 'static' } or { mode: 'interactive', when: [...] }): ${hydration.problem}`);
+      throw new Error(
+        `createConfig: remote "${options.app}" must declare how it hydrates ({ mode: 'static' } or { mode: 'interactive', when: [...] }): ${hydration.problem}`,
+      );
     }
     if (!existsSync(path.join(options.dir, options.exposes))) {
       throw new Error(`createConfig: exposes "${options.exposes}" does not exist in ${options.dir}`);
@@ -95,10 +97,7 @@ function checkOptions(options: AppOptions): void {
 }
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
-const RUNTIME_CORE_ESM = path.join(
-  path.dirname(require.resolve('@module-federation/runtime-tools/package.json')),
-  'dist/runtime-core.js',
-);
+const RUNTIME_CORE_ESM = path.join(path.dirname(require.resolve('@module-federation/runtime-tools/package.json')), 'dist/runtime-core.js');
 
 /** How every app's TypeScript is compiled: `tsc -b` type-checks every package in `npm test`; the bundler only strips types. */
 function scriptRuleFor(dir: string): RuleSetRule {
@@ -260,8 +259,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
         // Module Federation's runtime asks for the entry's file name before
         // its content hash exists, only to learn the folder depth; a name
         // without the hash has the same depth. The emitted file is hashed.
-        filename: (pathData) =>
-          production && pathData.chunk?.contentHash?.javascript ? '[name].[contenthash:10].js' : '[name].js',
+        filename: (pathData) => (production && pathData.chunk?.contentHash?.javascript ? '[name].[contenthash:10].js' : '[name].js'),
         chunkFilename: `[name]${hashed}.js`,
         assetModuleFilename: `assets/[name]${hashed}[ext]`,
         uniqueName: name,
@@ -288,23 +286,27 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
       plugins: [
         federationPlugin(production, nodeBuild),
         new PublicFilesPlugin(path.join(dir, 'public')),
-        ...(standalonePage ? [new HtmlWebpackPlugin({
-          // A remote's page is its team's standalone preview; the host's is the site.
-          // The host's keeps its `<!--!portico:…-->` markers (html-minifier-terser
-          // keeps comments that start with `!`): the render worker fills them.
-          template: isRemote ? path.join(__dirname, '../templates/standalone.html') : './src/index.html',
-          // A page without an icon makes the browser ask for /favicon.ico, a 404.
-          favicon: path.join(__dirname, '../templates/favicon.svg'),
-          scriptLoading: 'defer',
-          // The page script the render worker names in the server-rendered page
-          // (`<%= pageScript %>` in index.html), built just before this.
-          templateParameters: (compilation, assets, assetTags, pluginOptions) => ({
-            compilation,
-            webpackConfig: compilation.options,
-            htmlWebpackPlugin: { tags: assetTags, files: assets, options: pluginOptions },
-            pageScript: (withPageScript && pageScriptIn(path.join(dir, 'dist'))) || '',
-          }),
-        })] : []),
+        ...(standalonePage
+          ? [
+              new HtmlWebpackPlugin({
+                // A remote's page is its team's standalone preview; the host's is the site.
+                // The host's keeps its `<!--!portico:…-->` markers (html-minifier-terser
+                // keeps comments that start with `!`): the render worker fills them.
+                template: isRemote ? path.join(__dirname, '../templates/standalone.html') : './src/index.html',
+                // A page without an icon makes the browser ask for /favicon.ico, a 404.
+                favicon: path.join(__dirname, '../templates/favicon.svg'),
+                scriptLoading: 'defer',
+                // The page script the render worker names in the server-rendered page
+                // (`<%= pageScript %>` in index.html), built just before this.
+                templateParameters: (compilation, assets, assetTags, pluginOptions) => ({
+                  compilation,
+                  webpackConfig: compilation.options,
+                  htmlWebpackPlugin: { tags: assetTags, files: assets, options: pluginOptions },
+                  pageScript: (withPageScript && pageScriptIn(path.join(dir, 'dist'))) || '',
+                }),
+              }),
+            ]
+          : []),
         ...(production
           ? [
               new StableModuleIdsPlugin(REPO_ROOT),

@@ -69,7 +69,9 @@ export function addEntryIntegrity({ stats, compilation }: { stats: ManifestStats
 }
 
 export function createBuildId(entryIntegrity: string): string {
-  return Buffer.from(entryIntegrity.replace(/^sha384-/, ''), 'base64').toString('hex').slice(0, 12);
+  return Buffer.from(entryIntegrity.replace(/^sha384-/, ''), 'base64')
+    .toString('hex')
+    .slice(0, 12);
 }
 
 /**
@@ -77,10 +79,7 @@ export function createBuildId(entryIntegrity: string): string {
  * one manifest URL still describes a section, in the browser and on a
  * server. The node build is one file, so its entry's hash covers all of it.
  */
-export function addNodeEntry(
-  { stats, compilation }: { stats: ManifestStats; compilation: Compilation },
-  nodeBuild: NodeBuildOutput,
-): void {
+export function addNodeEntry({ stats, compilation }: { stats: ManifestStats; compilation: Compilation }, nodeBuild: NodeBuildOutput): void {
   if (!nodeBuild.name || !nodeBuild.integrity) {
     compilation.errors.push(
       new compilation.compiler.webpack.WebpackError('manifest integrity: the node build of the section was not built before the browser build'),

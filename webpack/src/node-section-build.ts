@@ -38,13 +38,17 @@ export class NodeEntryPlugin {
         const files = compilation.getAssets().map((asset) => asset.name);
         if (files.length !== 1 || !files[0]!.endsWith('.js')) {
           compilation.errors.push(
-            new WebpackError(`${NAME}: the node build must be one .js file, so the server fetches and checks one file; it emitted ${files.join(', ') || 'nothing'}`),
+            new WebpackError(
+              `${NAME}: the node build must be one .js file, so the server fetches and checks one file; it emitted ${files.join(', ') || 'nothing'}`,
+            ),
           );
           return;
         }
         const asset = compilation.getAsset(files[0]!)!;
         const integrity = sriOf(asset.source.buffer());
-        const hex = Buffer.from(integrity.replace(/^sha384-/, ''), 'base64').toString('hex').slice(0, 10);
+        const hex = Buffer.from(integrity.replace(/^sha384-/, ''), 'base64')
+          .toString('hex')
+          .slice(0, 10);
         const name = `remoteEntry.${hex}.js`;
         compilation.renameAsset(files[0]!, name);
         Object.assign(this.output, { name, integrity });

@@ -12,18 +12,15 @@ export class PublicFilesPlugin {
 
   apply(compiler: Compiler): void {
     compiler.hooks.thisCompilation.tap('PublicFilesPlugin', (compilation) => {
-      compilation.hooks.processAssets.tap(
-        { name: 'PublicFilesPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
-        () => {
-          if (!existsSync(this.folder)) return;
-          for (const name of readdirSync(this.folder)) {
-            const file = path.join(this.folder, name);
-            if (!statSync(file).isFile()) continue;
-            compilation.fileDependencies.add(file);
-            compilation.emitAsset(name, new sources.RawSource(readFileSync(file)));
-          }
-        },
-      );
+      compilation.hooks.processAssets.tap({ name: 'PublicFilesPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        if (!existsSync(this.folder)) return;
+        for (const name of readdirSync(this.folder)) {
+          const file = path.join(this.folder, name);
+          if (!statSync(file).isFile()) continue;
+          compilation.fileDependencies.add(file);
+          compilation.emitAsset(name, new sources.RawSource(readFileSync(file)));
+        }
+      });
     });
   }
 }

@@ -28,9 +28,7 @@ export interface ServerWorkersOptions {
  * minified, so a stack trace in the server's log reads.
  */
 export function serverWorkersConfig(options: ServerWorkersOptions): Configuration[] {
-  const sharedConfigVersion = (
-    JSON.parse(readFileSync(path.join(options.repoRoot, 'shared-config/package.json'), 'utf8')) as { version: string }
-  ).version;
+  const sharedConfigVersion = (JSON.parse(readFileSync(path.join(options.repoRoot, 'shared-config/package.json'), 'utf8')) as { version: string }).version;
   const worker = (file: string, entry: string, clean: boolean): Configuration => ({
     name: `portico_host-${path.basename(file, '.js')}`,
     mode: 'production',

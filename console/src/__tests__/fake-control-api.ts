@@ -78,7 +78,12 @@ const NOW = '2026-11-26T10:00:00.000Z';
 
 export const session = (scopes: string[], name = 'ana') => ({
   status: 201,
-  body: { actor: { name, scopes, ...(scopes[0]?.startsWith('section:') ? { section: scopes[0].slice(8) } : {}) }, csrf: 'csrf-value-1', idleExpiresAt: NOW, expiresAt: NOW },
+  body: {
+    actor: { name, scopes, ...(scopes[0]?.startsWith('section:') ? { section: scopes[0].slice(8) } : {}) },
+    csrf: 'csrf-value-1',
+    idleExpiresAt: NOW,
+    expiresAt: NOW,
+  },
 });
 
 export const release = (id: string, state: string, extra: Record<string, unknown> = {}) => ({

@@ -11,13 +11,17 @@ import { isSessionOver, type ConsoleSession } from './console-session';
  * `changed` runs after each success: the screen reads what it changed at
  * once, without waiting for the API's event.
  */
-export function useAction(changed?: () => void): { outcome: Outcome; busy: boolean; run<T>(act: (session: ConsoleSession) => Promise<T>, done: (answer: T) => string, failed?: (error: unknown) => string | undefined): Promise<T | undefined> } {
+export function useAction(changed?: () => void): {
+  outcome: Outcome;
+  busy: boolean;
+  run<T>(act: (session: ConsoleSession) => Promise<T>, done: (answer: T) => string, failed?: (error: unknown) => string | undefined): Promise<T | undefined>;
+} {
   const { session, expired } = useSignedIn();
   const text = useConsoleText();
   const [outcome, setOutcome] = useState<Outcome>();
   const [busy, setBusy] = useState(false);
   const run = useCallback(
-    async <T,>(act: (session: ConsoleSession) => Promise<T>, done: (answer: T) => string, failed?: (error: unknown) => string | undefined) => {
+    async <T>(act: (session: ConsoleSession) => Promise<T>, done: (answer: T) => string, failed?: (error: unknown) => string | undefined) => {
       setBusy(true);
       setOutcome(undefined);
       try {

@@ -17,7 +17,12 @@ export interface Loaded<T> {
  * What a screen reads from the API: loaded at first, again whenever
  * `deps` change or an event of `kinds` arrives; a 401 ends the session.
  */
-export function useLoad<T>(load: (session: ConsoleSession) => Promise<T>, deps: readonly unknown[], kinds: readonly ConsoleEvent['kind'][], section?: string): Loaded<T> {
+export function useLoad<T>(
+  load: (session: ConsoleSession) => Promise<T>,
+  deps: readonly unknown[],
+  kinds: readonly ConsoleEvent['kind'][],
+  section?: string,
+): Loaded<T> {
   const { session, expired } = useSignedIn();
   const text = useConsoleText();
   const [data, setData] = useState<T>();

@@ -106,7 +106,12 @@ function Navigation({ role }: { role: Role }) {
     ...(releases ? [{ href: '/', label: text.nav.overview }] : []),
     ...role.sections.map((section) => ({ href: `/sections/${section}`, label: text.sections[section] })),
     ...(releases ? [{ href: '/audit', label: text.nav.audit }] : []),
-    ...(role.integrator ? [{ href: '/tokens', label: text.nav.tokens }, { href: '/alerts', label: text.nav.alerts }] : []),
+    ...(role.integrator
+      ? [
+          { href: '/tokens', label: text.nav.tokens },
+          { href: '/alerts', label: text.nav.alerts },
+        ]
+      : []),
     ...(role.inbox ? [{ href: '/inbox', label: text.nav.inbox }] : []),
   ];
   return (

@@ -38,7 +38,9 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, pageSize = 20, 
     return [...rows].sort((a, b) => {
       const left = value(a);
       const right = value(b);
-      return sign * (typeof left === 'number' && typeof right === 'number' ? left - right : String(left).localeCompare(String(right), undefined, { numeric: true }));
+      return (
+        sign * (typeof left === 'number' && typeof right === 'number' ? left - right : String(left).localeCompare(String(right), undefined, { numeric: true }))
+      );
     });
   }, [columns, rows, sort]);
   if (rows.length === 0) return <p className="empty">{empty}</p>;
@@ -78,9 +80,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, pageSize = 20, 
           ))}
         </tbody>
       </table>
-      {pages > 1 && (
-        <Pager page={shown} hasNext={shown < pages - 1} onPage={setPage} />
-      )}
+      {pages > 1 && <Pager page={shown} hasNext={shown < pages - 1} onPage={setPage} />}
     </div>
   );
 }

@@ -14,7 +14,16 @@ export const en: ConsoleText = {
     expired: 'Your session has ended. Sign in again to go on.',
     signedOut: 'You are signed out.',
   },
-  nav: { label: 'Console', overview: 'Overview', audit: 'Audit', tokens: 'Tokens', inbox: 'Inbox', alerts: 'Alerts', signOut: 'Sign out', signedInAs: 'Signed in as {name}' },
+  nav: {
+    label: 'Console',
+    overview: 'Overview',
+    audit: 'Audit',
+    tokens: 'Tokens',
+    inbox: 'Inbox',
+    alerts: 'Alerts',
+    signOut: 'Sign out',
+    signedInAs: 'Signed in as {name}',
+  },
   states: { active: 'active', candidate: 'canary candidate', previous: 'previous', available: 'available', broken: 'broken' },
   common: {
     loading: 'Loading…',
@@ -162,7 +171,8 @@ export const en: ConsoleText = {
   },
   alerts: {
     heading: 'Alerts',
-    intro: 'One notice per event: an automatic rollback, a canary decided, a release marked broken, an active build set aside, an active release failing more than the threshold for an hour.',
+    intro:
+      'One notice per event: an automatic rollback, a canary decided, a release marked broken, an active build set aside, an active release failing more than the threshold for an hour.',
     webhookUrl: 'Webhook URL',
     email: 'E-mail address',
     threshold: 'Failure rate threshold (%)',

@@ -14,7 +14,16 @@ export const id: ConsoleText = {
     expired: 'Sesi Anda telah berakhir. Masuk lagi untuk melanjutkan.',
     signedOut: 'Anda sudah keluar.',
   },
-  nav: { label: 'Konsol', overview: 'Ringkasan', audit: 'Audit', tokens: 'Token', inbox: 'Kotak masuk', alerts: 'Peringatan', signOut: 'Keluar', signedInAs: 'Masuk sebagai {name}' },
+  nav: {
+    label: 'Konsol',
+    overview: 'Ringkasan',
+    audit: 'Audit',
+    tokens: 'Token',
+    inbox: 'Kotak masuk',
+    alerts: 'Peringatan',
+    signOut: 'Keluar',
+    signedInAs: 'Masuk sebagai {name}',
+  },
   states: { active: 'aktif', candidate: 'kandidat canary', previous: 'sebelumnya', available: 'tersedia', broken: 'rusak' },
   common: {
     loading: 'Memuat…',
@@ -103,7 +112,8 @@ export const id: ConsoleText = {
     chartLcp: 'LCP p75 per jam (md)',
     threshold: 'ambang',
     healthHeading: 'Kesehatan selama 24 jam terakhir',
-    noVisits: 'Belum ada kunjungan yang dilaporkan dalam rentang ini. Halaman melaporkan kunjungan saat orang memakai situs; grafik muncul bersama kunjungan pertama.',
+    noVisits:
+      'Belum ada kunjungan yang dilaporkan dalam rentang ini. Halaman melaporkan kunjungan saat orang memakai situs; grafik muncul bersama kunjungan pertama.',
   },
   audit: {
     heading: 'Audit',
@@ -162,7 +172,8 @@ export const id: ConsoleText = {
   },
   alerts: {
     heading: 'Peringatan',
-    intro: 'Satu pemberitahuan per kejadian: rollback otomatis, canary diputuskan, rilis ditandai rusak, build aktif disisihkan, rilis aktif gagal melebihi ambang selama satu jam.',
+    intro:
+      'Satu pemberitahuan per kejadian: rollback otomatis, canary diputuskan, rilis ditandai rusak, build aktif disisihkan, rilis aktif gagal melebihi ambang selama satu jam.',
     webhookUrl: 'URL webhook',
     email: 'Alamat e-mail',
     threshold: 'Ambang tingkat kegagalan (%)',

@@ -2,7 +2,10 @@ import { hydratesOn, readHydration } from '../hydration';
 
 test('a declaration reads back as the section wrote it, its triggers once each', () => {
   expect(readHydration({ mode: 'static' })).toEqual({ mode: 'static' });
-  expect(readHydration({ mode: 'interactive', when: ['selected', 'interaction', 'selected'] })).toEqual({ mode: 'interactive', when: ['selected', 'interaction'] });
+  expect(readHydration({ mode: 'interactive', when: ['selected', 'interaction', 'selected'] })).toEqual({
+    mode: 'interactive',
+    when: ['selected', 'interaction'],
+  });
   expect(readHydration(undefined)).toEqual({ mode: 'interactive', when: ['load'] });
 });
 
@@ -10,7 +13,11 @@ test.each([
   ['not an object', 'static', /not an object/],
   ['an unknown mode', { mode: 'lazy' }, /hydration.mode is "lazy"/],
   ['no triggers', { mode: 'interactive', when: [] }, /not a list of triggers/],
-  ['an unknown trigger', { mode: 'interactive', when: ['load', 'eval(alert(1))'] }, /"eval\(alert\(1\)\)", not one of load, idle, visible, selected, interaction/],
+  [
+    'an unknown trigger',
+    { mode: 'interactive', when: ['load', 'eval(alert(1))'] },
+    /"eval\(alert\(1\)\)", not one of load, idle, visible, selected, interaction/,
+  ],
 ])('a declaration that is %s is refused in words', (_what, value, message) => {
   const read = readHydration(value);
   expect('problem' in read && read.problem).toMatch(message);

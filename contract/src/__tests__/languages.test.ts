@@ -22,7 +22,7 @@ test('switching language sets type and keeps every other parameter exactly as wr
   expect(searchWithLanguage('?type=1&type=2&b', 'id')).toBe('?type=2&b');
 });
 
-test('each type is one market\'s page: ?type=1 India, ?type=2 Indonesia, tagged for hreflang with the market', () => {
+test("each type is one market's page: ?type=1 India, ?type=2 Indonesia, tagged for hreflang with the market", () => {
   expect([marketOf(languageFromSearch('?type=1')), marketOf(languageFromSearch('?type=2'))]).toEqual(['IN', 'ID']);
   expect([marketTagOf('en'), marketTagOf('id')]).toEqual(['en-IN', 'id-ID']);
 });

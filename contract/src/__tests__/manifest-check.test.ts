@@ -36,9 +36,7 @@ test('a manifest that exposes the section and accepts the page’s shared versio
 });
 
 test('a remote that needs another React is refused, naming both versions', () => {
-  expect(checkManifest(read(manifest({ react: '^17.0.0' })), { expose: './section', pageShares })).toBe(
-    'needs react ^17.0.0 but the page shares 19.3.1',
-  );
+  expect(checkManifest(read(manifest({ react: '^17.0.0' })), { expose: './section', pageShares })).toBe('needs react ^17.0.0 but the page shares 19.3.1');
 });
 
 test('a range the page satisfies another way is accepted', () => {
@@ -52,7 +50,5 @@ test('a shared module the page does not share is the remote’s own business', (
 });
 
 test('a remote whose expose was renamed is refused, naming what it exposes', () => {
-  expect(checkManifest(read(manifest({ expose: 'form' })), { expose: './section', pageShares })).toBe(
-    'does not expose ./section (it exposes ./form)',
-  );
+  expect(checkManifest(read(manifest({ expose: 'form' })), { expose: './section', pageShares })).toBe('does not expose ./section (it exposes ./form)');
 });

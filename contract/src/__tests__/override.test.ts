@@ -37,7 +37,7 @@ test('every section can be overridden, http origins included when listed', () =>
 });
 
 test.each([
-  ['an origin not listed', 'https://evil.example/mf-manifest.json', 'its origin https://evil.example is not listed in config.json\'s allowedRemoteOrigins'],
+  ['an origin not listed', 'https://evil.example/mf-manifest.json', "its origin https://evil.example is not listed in config.json's allowedRemoteOrigins"],
   ['a listed host on another port', 'https://preview.example:8443/mf-manifest.json', 'its origin https://preview.example:8443 is not listed'],
   ['a listed host over another scheme', 'http://preview.example/mf-manifest.json', 'its origin http://preview.example is not listed'],
   ['a malformed URL', 'not a url', 'it is not an absolute URL'],

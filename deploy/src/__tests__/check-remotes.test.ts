@@ -83,7 +83,9 @@ test('a manifest URL that redirects is named: the server would follow no redirec
   publish('/good/mf-manifest.json', manifest('contact'));
   const check = await checkRemote('contact', `${base}/moved/mf-manifest.json`, undefined, { hostShared: HOST });
   expect(check.reachable).toBe(false);
-  expect(check.problems).toEqual([`${base}/moved/mf-manifest.json answered with a redirect (HTTP 302) to ${base}/good/mf-manifest.json, which is not followed: the host must answer this URL with 200 and the file itself`]);
+  expect(check.problems).toEqual([
+    `${base}/moved/mf-manifest.json answered with a redirect (HTTP 302) to ${base}/good/mf-manifest.json, which is not followed: the host must answer this URL with 200 and the file itself`,
+  ]);
 });
 
 test('a missing manifest (404) is named with its status', async () => {
@@ -189,7 +191,9 @@ test('the whole config: a table, problems in words, and a warning (not a problem
 
 test('every other field is checked too: each invalid one is a problem of config.json; a missing Indonesian copyright line is a warning', async () => {
   const { copyrightByLanguage: _none, ...config } = sampleConfig;
-  const remotes = Object.fromEntries(['home', 'about', 'contact'].map((section) => [section, publish(`/fields/${section}/mf-manifest.json`, manifest(section))]));
+  const remotes = Object.fromEntries(
+    ['home', 'about', 'contact'].map((section) => [section, publish(`/fields/${section}/mf-manifest.json`, manifest(section))]),
+  );
   const report = await checkRemotes(
     { ...config, remotes, email: 'halo at kcn', legal: { ...sampleConfig.legal, ID: { ...sampleConfig.legal!.ID, licenceNumber: '' } } },
     { hostShared: HOST },
@@ -246,24 +250,32 @@ describe('npm run check-remotes', () => {
     writeFileSync(file, JSON.stringify(config));
     return file;
   };
-  test('exits 0 when every field is valid and every section can be loaded', async () => {
-    const remotes = Object.fromEntries(
-      ['home', 'about', 'contact'].map((section) => [section, publish(`/cli/${section}/mf-manifest.json`, manifest(section))]),
-    );
-    const result = await run(write({ ...sampleConfig, remotes }));
-    expect(result.stdout).toContain('All sections can be served by this host.');
-    expect(result.stdout).not.toContain('warning:');
-    expect(result.status).toBe(0);
-  }, PROCESS_START_MS);
+  test(
+    'exits 0 when every field is valid and every section can be loaded',
+    async () => {
+      const remotes = Object.fromEntries(
+        ['home', 'about', 'contact'].map((section) => [section, publish(`/cli/${section}/mf-manifest.json`, manifest(section))]),
+      );
+      const result = await run(write({ ...sampleConfig, remotes }));
+      expect(result.stdout).toContain('All sections can be served by this host.');
+      expect(result.stdout).not.toContain('warning:');
+      expect(result.status).toBe(0);
+    },
+    PROCESS_START_MS,
+  );
 
-  test('exits 1 with the reason when one cannot', async () => {
-    const remotes = {
-      home: publish('/cli2/home/mf-manifest.json', manifest('home')),
-      about: publish('/cli2/about/mf-manifest.json', manifest('about', { react: '^18.0.0' })),
-      contact: publish('/cli2/contact/mf-manifest.json', manifest('contact')),
-    };
-    const result = await run(write({ ...sampleConfig, remotes }));
-    expect(result.stdout).toMatch(/problem: about: needs react \^18\.0\.0 but the page shares 19\./);
-    expect(result.status).toBe(1);
-  }, PROCESS_START_MS);
+  test(
+    'exits 1 with the reason when one cannot',
+    async () => {
+      const remotes = {
+        home: publish('/cli2/home/mf-manifest.json', manifest('home')),
+        about: publish('/cli2/about/mf-manifest.json', manifest('about', { react: '^18.0.0' })),
+        contact: publish('/cli2/contact/mf-manifest.json', manifest('contact')),
+      };
+      const result = await run(write({ ...sampleConfig, remotes }));
+      expect(result.stdout).toMatch(/problem: about: needs react \^18\.0\.0 but the page shares 19\./);
+      expect(result.status).toBe(1);
+    },
+    PROCESS_START_MS,
+  );
 });

@@ -71,7 +71,10 @@ test('only GET and HEAD, hidden files 404, hashed files immutable', () => {
 
 test('every block of headers sends HSTS over https only', () => {
   expect(text).toContain('map $scheme $portico_hsts {\n    https "max-age=31536000";\n    default "";\n  }');
-  const blocks = text.split(/location [^{]*\{/).slice(1).map((block) => block.slice(0, block.indexOf('}')));
+  const blocks = text
+    .split(/location [^{]*\{/)
+    .slice(1)
+    .map((block) => block.slice(0, block.indexOf('}')));
   for (const block of blocks.filter((body) => body.includes('add_header'))) {
     expect(block).toContain('add_header Strict-Transport-Security $portico_hsts always;');
   }
@@ -95,7 +98,7 @@ function location(config: string, match: string): string | undefined {
 }
 
 describe('server rendering (the default)', () => {
-  test('the page, config.json, /theme.css, the sections\' stylesheets, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx', () => {
+  test("the page, config.json, /theme.css, the sections' stylesheets, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx", () => {
     for (const match of ['= /', '= /index.html', '= /config.json', '= /theme.css', '^~ /section-styles/', '= /sitemap.xml', '= /robots.txt', '/api/']) {
       expect(location(text, match)).toContain('proxy_pass http://portico_node;');
     }
@@ -128,14 +131,14 @@ describe('server rendering (the default)', () => {
     expect(() => nginxConfig({ ...options, upstreams: [] })).toThrow('at least one upstream');
   });
 
-  test('a Node server that does not answer leaves the visitor today\'s static page, with its headers', () => {
+  test("a Node server that does not answer leaves the visitor today's static page, with its headers", () => {
     expect(location(text, '= /')).toContain('error_page 502 503 504 = @static_page;');
     const fallback = location(text, '@static_page')!;
     expect(fallback).toContain('try_files /index.html =404;');
     expect(fallback).toContain('add_header Content-Security-Policy');
   });
 
-  test('the proxied page carries no header of nginx\'s: the Node server sends its own', () => {
+  test("the proxied page carries no header of nginx's: the Node server sends its own", () => {
     for (const match of ['= /', '= /index.html', '= /theme.css', '= /sitemap.xml', '/api/']) expect(location(text, match)).not.toContain('add_header');
   });
 

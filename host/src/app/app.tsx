@@ -73,14 +73,7 @@ export function App({ sections, islands }: AppProps) {
           and until the page script runs app.css shows the one the hash names. */}
       <main className="site-main">
         {SECTION_IDS.map((id) => (
-          <section
-            key={id}
-            id={id}
-            role="tabpanel"
-            aria-labelledby={tabId(id)}
-            tabIndex={0}
-            className="section-panel"
-          >
+          <section key={id} id={id} role="tabpanel" aria-labelledby={tabId(id)} tabIndex={0} className="section-panel">
             {islands ? <SectionIsland section={id} load={sections[id]} start={islands[id]} /> : <RemoteSection section={id} load={sections[id]} />}
           </section>
         ))}

@@ -10,4 +10,3 @@ export { startIsland } from '../remotes/section-island';
 export function renderPage(container: HTMLElement, start: PageStart): void {
   createRoot(container, { onCaughtError: logCaughtError }).render(<PageRoot {...start} />);
 }
-

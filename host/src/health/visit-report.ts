@@ -19,7 +19,13 @@ export interface ReportSeams {
 async function requestVisit(token: string): Promise<string | undefined> {
   try {
     const body: VisitRequest = { token };
-    const response = await fetch(VISIT_PATH, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), credentials: 'same-origin', cache: 'no-store' });
+    const response = await fetch(VISIT_PATH, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
     if (!response.ok) return undefined;
     const answer = (await response.json()) as Partial<VisitAnswer> | null;
     return typeof answer?.visit === 'string' ? answer.visit : undefined;
@@ -65,7 +71,10 @@ const browserSeams = (): ReportSeams => ({
 export function startVisitReport(given: Partial<HealthNote> | undefined, seams: ReportSeams = browserSeams()): void {
   const send = seams.sendBeacon;
   // parseConfig keeps `health` whole or not at all; the type allows parts.
-  const note = typeof given?.releases === 'object' && given.releases !== null && typeof given.token === 'string' ? { releases: given.releases, token: given.token } : undefined;
+  const note =
+    typeof given?.releases === 'object' && given.releases !== null && typeof given.token === 'string'
+      ? { releases: given.releases, token: given.token }
+      : undefined;
   if (!note || !send || Object.keys(note.releases).length === 0) return;
   let visit: string | undefined;
   seams.whenPainted(() => {
@@ -73,7 +82,8 @@ export function startVisitReport(given: Partial<HealthNote> | undefined, seams: 
   });
   const vitals: VisitReport['vitals'] = {};
   seams.measureVitals((name, value) => {
-    if ((VITALS as readonly string[]).includes(name) && Number.isFinite(value)) vitals[name] = Math.round(name === 'cls' ? value * 1000 : value) / (name === 'cls' ? 1000 : 1);
+    if ((VITALS as readonly string[]).includes(name) && Number.isFinite(value))
+      vitals[name] = Math.round(name === 'cls' ? value * 1000 : value) / (name === 'cls' ? 1000 : 1);
   });
   const outcomes = collectOutcomes();
   window.addEventListener(REMOTE_ERROR_EVENT, (event) => noteFailure(event.detail.section, failureClassOf(event.detail)));

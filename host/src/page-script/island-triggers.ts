@@ -51,9 +51,12 @@ export function watchIslands(doc: Document, plans: readonly IslandPlan[], reques
     const content = islandContainerIn(doc, section)?.querySelector(':scope > * > *');
     if (hydratesOn(hydration, 'visible') && content && typeof win.IntersectionObserver === 'function') {
       // A hidden panel (another tab selected) never intersects.
-      const observer = new win.IntersectionObserver((entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) ask(section);
-      }, { rootMargin: VISIBLE_MARGIN });
+      const observer = new win.IntersectionObserver(
+        (entries) => {
+          if (entries.some((entry) => entry.isIntersecting)) ask(section);
+        },
+        { rootMargin: VISIBLE_MARGIN },
+      );
       observer.observe(content);
       cleanups.push(() => observer.disconnect());
     }

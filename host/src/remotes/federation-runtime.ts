@@ -1,9 +1,4 @@
-import {
-  getInstance,
-  registerPlugins,
-  registerRemotes,
-  type ModuleFederationRuntimePlugin,
-} from '@module-federation/enhanced/runtime';
+import { getInstance, registerPlugins, registerRemotes, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import type { FailureStage } from './classify-failure';
 import { rememberHashes, remoteIntegrityPlugin } from './integrity-plugin';
 

@@ -22,7 +22,6 @@ export function rememberHashes(found: ReadonlyMap<string, string>): void {
 }
 
 export function remoteIntegrityPlugin(): ModuleFederationRuntimePlugin {
-
   /**
    * The element Module Federation asked for. Returning an element means the
    * runtime applies no attributes itself, so they are copied here.
@@ -55,9 +54,7 @@ export function remoteIntegrityPlugin(): ModuleFederationRuntimePlugin {
    */
   function pageCopyOf(url: string, attrs: Record<string, unknown> = {}) {
     const wanted = new URL(url, document.baseURI).href;
-    const copy = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"][data-href]')].find(
-      (link) => link.getAttribute('data-href') === wanted,
-    );
+    const copy = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"][data-href]')].find((link) => link.getAttribute('data-href') === wanted);
     if (!copy) return undefined;
     const element = withAttributes('link', url, attrs);
     for (const name of ['href', 'integrity', 'crossorigin', 'data-href']) {

@@ -24,9 +24,7 @@ export function SectionAlert({ name, failure, onRetry }: SectionAlertProps) {
   return (
     <div role="alert" className="section-error">
       <p className="section-error__message">{fill(text.sections.failed, { section: name })}</p>
-      <p className="section-error__reason">
-        {reason}
-      </p>
+      <p className="section-error__reason">{reason}</p>
       <button type="button" className="button" onClick={onRetry}>
         {text.sections.tryAgain}
       </button>

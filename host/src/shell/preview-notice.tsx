@@ -18,7 +18,8 @@ export function PreviewNotice() {
   const { config, text } = usePortico();
   const { preview, previewRefused } = config;
   // parseConfig keeps `preview` whole or not at all; the type allows parts.
-  const shown = preview?.section && preview.release && preview.buildId && preview.version && preview.expiresAt ? { ...preview, section: preview.section } : undefined;
+  const shown =
+    preview?.section && preview.release && preview.buildId && preview.version && preview.expiresAt ? { ...preview, section: preview.section } : undefined;
   if (!shown && !previewRefused) return null;
   return (
     <aside className="override-notice" aria-label={text.sections.previewLabel}>

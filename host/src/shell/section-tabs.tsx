@@ -16,15 +16,7 @@ export function SectionTabs() {
   return (
     <div role="tablist" aria-label={text.nav.label} className="section-tabs">
       {SECTION_IDS.map((id) => (
-        <a
-          key={id}
-          href={`#${id}`}
-          role="tab"
-          id={tabId(id)}
-          aria-selected={id === 'home'}
-          aria-controls={id}
-          className="section-tab"
-        >
+        <a key={id} href={`#${id}`} role="tab" id={tabId(id)} aria-selected={id === 'home'} aria-controls={id} className="section-tab">
           {text.nav.tabs[id]}
         </a>
       ))}

@@ -90,8 +90,7 @@ export function structuredData({ config, language, text, origin }: PageHeadInput
   return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
 }
 
-const meta = (attribute: 'name' | 'property', key: string, content: string) =>
-  `<meta ${attribute}="${key}" content="${escapeHtml(content)}" />`;
+const meta = (attribute: 'name' | 'property', key: string, content: string) => `<meta ${attribute}="${key}" content="${escapeHtml(content)}" />`;
 const link = (attributes: Record<string, string>) =>
   `<link ${Object.entries(attributes)
     .map(([name, value]) => `${name}="${escapeHtml(value)}"`)

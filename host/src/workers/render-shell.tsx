@@ -24,7 +24,12 @@ import { renderToHtml } from './render-to-html';
 function sectionStyleLinks(stylesheets: readonly { href: string; integrity?: string; source?: string }[]): string {
   return stylesheets
     .map(({ href, integrity, source }) => {
-      const attributes = [`href="${escapeHtml(href)}"`, 'crossorigin="anonymous"', integrity && `integrity="${escapeHtml(integrity)}"`, source && `data-href="${escapeHtml(source)}"`];
+      const attributes = [
+        `href="${escapeHtml(href)}"`,
+        'crossorigin="anonymous"',
+        integrity && `integrity="${escapeHtml(integrity)}"`,
+        source && `data-href="${escapeHtml(source)}"`,
+      ];
       return `<link rel="stylesheet" ${attributes.filter(Boolean).join(' ')} />`;
     })
     .join('');

@@ -41,4 +41,3 @@ export function renderToHtml(tree: ReactNode, options: { deadlineMs: number; ide
     const timer = setTimeout(() => stream.abort(new Error(`not rendered within ${options.deadlineMs} ms`)), options.deadlineMs);
   });
 }
-

@@ -151,7 +151,11 @@ describe('POST /api/contact', () => {
     ['an array', '[1, 2, 3]', undefined],
     ['a string', '"hello"', undefined],
     ['deeply nested JSON', `${'['.repeat(20000)}${']'.repeat(20000)}`, undefined],
-    ['deep JSON in a field', `{"name": ${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}, ${JSON.stringify(formBody('deep-key-0001')).slice(1).replace('"name":"Asha Rao",', '')}`, 'name'],
+    [
+      'deep JSON in a field',
+      `{"name": ${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}, ${JSON.stringify(formBody('deep-key-0001')).slice(1).replace('"name":"Asha Rao",', '')}`,
+      'name',
+    ],
     ['a __proto__ key', `{"__proto__": {"polluted": true}, ${JSON.stringify(formBody('proto-key-001')).slice(1)}`, undefined],
     ['an unknown key', JSON.stringify({ ...formBody('unknown-key-01'), admin: true }), undefined],
   ])('answers 400 for %s, and stores nothing', async (_, body, field) => {
@@ -219,7 +223,10 @@ describe('POST /api/contact over the rate limit, and with the store down', () =>
     const endpoint: ContactEndpoint = {
       store: service.store,
       // The last X-Forwarded-For hop, as the server reads it behind its trusted proxy (server/src/request-origin.ts, tested there).
-      requestOrigin: (req) => ({ origin: `http://${String(req.headers['x-forwarded-host'])}`, address: String(req.headers['x-forwarded-for']).split(',').at(-1)!.trim() }),
+      requestOrigin: (req) => ({
+        origin: `http://${String(req.headers['x-forwarded-host'])}`,
+        address: String(req.headers['x-forwarded-for']).split(',').at(-1)!.trim(),
+      }),
       rateLimit: { max: 2, windowSeconds: 600 },
       log: (line) => lines.push(line),
     };

@@ -70,7 +70,9 @@ describe('the embedded database keeps its files to its own user', () => {
     await store.close();
     release();
     expect(openToOthers(dataDir)).toEqual([]);
-    expect(logged).toEqual([expect.stringMatching(new RegExp(`^contact: ${dataDir} was open to other users: made \\d+ folder\\(s\\) and file\\(s\\) in it private`))]);
+    expect(logged).toEqual([
+      expect.stringMatching(new RegExp(`^contact: ${dataDir} was open to other users: made \\d+ folder\\(s\\) and file\\(s\\) in it private`)),
+    ]);
   }, 60_000);
 
   it('refuses to start on a folder it cannot make private, naming the folder and the fix', async () => {

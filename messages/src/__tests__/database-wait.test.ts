@@ -33,13 +33,18 @@ describeWithServer('a database server away at start', () => {
   it('is tried again until it answers, then the store opens and takes messages', async () => {
     const logged: string[] = [];
     let service: ContactService | undefined;
-    const starting = startContactService({ settings: settings(), requestOrigin: directOrigin, log: (line) => logged.push(line), waitForDatabase: { firstRetryMs: 100 } }).then(
-      (started) => (service = started),
-    );
+    const starting = startContactService({
+      settings: settings(),
+      requestOrigin: directOrigin,
+      log: (line) => logged.push(line),
+      waitForDatabase: { firstRetryMs: 100 },
+    }).then((started) => (service = started));
     try {
       await eventually(() => logged.filter((line) => line.includes('trying again in')).length >= 2, { what: 'two retries logged', withinMs: 30_000 });
       expect(service).toBeUndefined();
-      expect(logged[0]).toMatch(/^contact: cannot open the message store on the PostgreSQL server at .*; trying again in 0\.1 s \(until then \/api\/contact answers 503\)$/);
+      expect(logged[0]).toMatch(
+        /^contact: cannot open the message store on the PostgreSQL server at .*; trying again in 0\.1 s \(until then \/api\/contact answers 503\)$/,
+      );
       expect(logged[1]).toContain('trying again in 0.2 s');
 
       cluster.start();
@@ -63,7 +68,12 @@ describeWithServer('a database server away at start', () => {
     }
     const stopping = new AbortController();
     const logged: string[] = [];
-    const starting = startContactService({ settings: settings(), requestOrigin: directOrigin, log: (line) => logged.push(line), waitForDatabase: { signal: stopping.signal } });
+    const starting = startContactService({
+      settings: settings(),
+      requestOrigin: directOrigin,
+      log: (line) => logged.push(line),
+      waitForDatabase: { signal: stopping.signal },
+    });
     await eventually(() => logged.length > 0, { what: 'the first retry logged', withinMs: 30_000 });
     stopping.abort();
     await expect(starting).rejects.toThrow(/abort/i);

@@ -33,7 +33,14 @@ afterEach(async () => {
 });
 
 function contact(key: string, overrides: Partial<ContactMessage> = {}): ContactMessage {
-  return { name: 'Budi Santoso', telephone: '+62 812 3456 7890', message: 'Saya ingin bertanya tentang pinjaman.', language: 'id', idempotencyKey: key, ...overrides };
+  return {
+    name: 'Budi Santoso',
+    telephone: '+62 812 3456 7890',
+    message: 'Saya ingin bertanya tentang pinjaman.',
+    language: 'id',
+    idempotencyKey: key,
+    ...overrides,
+  };
 }
 
 async function storeOne(key: string, overrides: Partial<ContactMessage> = {}): Promise<string> {

@@ -82,31 +82,37 @@ describe('a server on the embedded database', () => {
     expect(server.child.exitCode).toBeNull();
   }, 30_000);
 
-  it('keeps every message it answered 201 for through a SIGKILL, and the command then opens the folder itself', async () => {
-    const acknowledged: string[] = [];
-    let sent = 0;
-    let killed = false;
-    const poster = async () => {
-      while (!killed) {
-        try {
-          const answer = await postContact(server.base, formBody(`embedded-kill-${String(sent++).padStart(5, '0')}`));
-          if (answer.status === 201) acknowledged.push(answer.json().id as string);
-        } catch {
-          // The connection died with the process.
+  it(
+    'keeps every message it answered 201 for through a SIGKILL, and the command then opens the folder itself',
+    async () => {
+      const acknowledged: string[] = [];
+      let sent = 0;
+      let killed = false;
+      const poster = async () => {
+        while (!killed) {
+          try {
+            const answer = await postContact(server.base, formBody(`embedded-kill-${String(sent++).padStart(5, '0')}`));
+            if (answer.status === 201) acknowledged.push(answer.json().id as string);
+          } catch {
+            // The connection died with the process.
+          }
         }
-      }
-    };
-    const posters = Array.from({ length: 6 }, poster);
-    await eventually(() => acknowledged.length >= 60, { what: '60 messages acknowledged', withinMs: 30_000, everyMs: 10 });
-    server.child.kill('SIGKILL');
-    killed = true;
-    await server.exited;
-    await Promise.all(posters);
+      };
+      const posters = Array.from({ length: 6 }, poster);
+      await eventually(() => acknowledged.length >= 60, { what: '60 messages acknowledged', withinMs: 30_000, everyMs: 10 });
+      server.child.kill('SIGKILL');
+      killed = true;
+      await server.exited;
+      await Promise.all(posters);
 
-    const stored = new Set(await exportedIds());
-    const lost = acknowledged.filter((id) => !stored.has(id));
-    process.stderr.write(`embedded SIGKILL: ${sent} sent, ${acknowledged.length} answered 201, ${stored.size - 1} stored after the kill, ${lost.length} acknowledged and lost\n`);
-    expect(lost).toEqual([]);
-    expect(stored.has(ids[0]!)).toBe(true);
-  }, PROCESS_START_MS + 60_000);
+      const stored = new Set(await exportedIds());
+      const lost = acknowledged.filter((id) => !stored.has(id));
+      process.stderr.write(
+        `embedded SIGKILL: ${sent} sent, ${acknowledged.length} answered 201, ${stored.size - 1} stored after the kill, ${lost.length} acknowledged and lost\n`,
+      );
+      expect(lost).toEqual([]);
+      expect(stored.has(ids[0]!)).toBe(true);
+    },
+    PROCESS_START_MS + 60_000,
+  );
 });

@@ -5,7 +5,10 @@ import { startSmtpSink, type ReceivedMail } from '../testing/smtp-sink';
 
 /** Bytes given as `=XX` (quoted-printable, Q words) or as themselves, read as UTF-8. */
 const utf8OfEscapes = (text: string, escape: RegExp) =>
-  Buffer.from(text.replace(escape, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  Buffer.from(
+    text.replace(escape, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 
 /** A header's value as a mail client shows it: unfolded, its RFC 2047 encoded-words decoded once. */
 function shownHeader(raw: string, name: string): string {
@@ -81,7 +84,9 @@ describe('the mail the lender gets', () => {
       'Message:',
       '',
     ]);
-    expect(body).toContain(`Name:\n| Asha\n| ${forged}\n| Message id: 00000000-0000-0000-0000-000000000000\nTelephone:\n| +91 98765 43210\n| Language: id\nMessage:\n`);
+    expect(body).toContain(
+      `Name:\n| Asha\n| ${forged}\n| Message id: 00000000-0000-0000-0000-000000000000\nTelephone:\n| +91 98765 43210\n| Language: id\nMessage:\n`,
+    );
     expect(body).toContain('| Hello\n| Received: 1999-01-01\n| Name: Nobody\n| ok\ufffdDETSURT\n| last\n');
   });
 

@@ -106,7 +106,9 @@ describe.each(KINDS)('the message store on the %s database', (kind) => {
   });
 
   it("records each operator's read, export and deletion with the ids it touched, and nothing of the messages' text", async () => {
-    const [one, two] = [await store.submit(contact('audit-0001', { name: 'Dewi' }), HERE), await store.submit(contact('audit-0002'), HERE)].map((outcome) => (outcome as { id: string }).id);
+    const [one, two] = [await store.submit(contact('audit-0001', { name: 'Dewi' }), HERE), await store.submit(contact('audit-0002'), HERE)].map(
+      (outcome) => (outcome as { id: string }).id,
+    );
     const since = new Date(Date.now() - 60_000);
     expect(await store.operator('lender').list({})).toHaveLength(2);
     expect(await store.operator('local:priya').list({ since, export: 'csv' })).toHaveLength(2);
@@ -128,6 +130,11 @@ describe.each(KINDS)('the message store on the %s database', (kind) => {
     expect(JSON.stringify(log)).not.toMatch(/Dewi|Asha|call me/);
     // A deletion that finds nothing is recorded too, with no id.
     expect(await store.operator('lender').delete(two!)).toBe(false);
-    expect((await store.accessLog({ limit: 1 }))[0]).toMatchObject({ actor: 'lender', action: 'message-delete', ids: [], detail: `asked to delete ${two}, which is not stored` });
+    expect((await store.accessLog({ limit: 1 }))[0]).toMatchObject({
+      actor: 'lender',
+      action: 'message-delete',
+      ids: [],
+      detail: `asked to delete ${two}, which is not stored`,
+    });
   });
 });

@@ -33,7 +33,10 @@ beforeAll(async () => {
       ['terminal-0001', 'Dewi \u202Egnp.exe', 'line one\nline two \u001b[2J\u2066hidden\u2069 \u009b31m'],
       ['terminal-0002', 'Asha \u001b]0;owned\u0007', 'Call me\r overwritten'],
     ]) {
-      const outcome = await store.submit({ name: name!, telephone: '+91 98765 43210', message: message!, language: 'en', idempotencyKey: key! }, { address: '192.0.2.1' });
+      const outcome = await store.submit(
+        { name: name!, telephone: '+91 98765 43210', message: message!, language: 'en', idempotencyKey: key! },
+        { address: '192.0.2.1' },
+      );
       ids.push((outcome as { id: string }).id);
     }
   } finally {
@@ -73,7 +76,7 @@ describe('what npm run messages prints', () => {
     expect((await messages(['show', ids[1]!])).stdout).toContain('Call me\\r overwritten');
   });
 
-  it('exports the exact text: JSON with a terminal\'s characters as \\u escapes, CSV as typed to a file and escaped to a terminal', async () => {
+  it("exports the exact text: JSON with a terminal's characters as \\u escapes, CSV as typed to a file and escaped to a terminal", async () => {
     const json = (await messages(['export', '--format', 'json'])).stdout;
     expect(json.replace(/\n/g, '')).not.toMatch(UNSAFE);
     expect((JSON.parse(json) as { name: string }[]).map((message) => message.name).sort()).toEqual(['Asha \u001b]0;owned\u0007', 'Dewi \u202Egnp.exe']);

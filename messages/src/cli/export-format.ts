@@ -65,5 +65,7 @@ export function describeMessage(message: StoredMessage): string {
 /** One line per message for `list`. */
 export function listLine(message: StoredMessage): string {
   const preview = message.message.replace(/\s+/g, ' ').slice(0, 50);
-  return [message.id, message.receivedAt.toISOString(), message.delivery.status.padEnd(9), terminalText(message.name.slice(0, 30)), terminalText(preview)].join('  ');
+  return [message.id, message.receivedAt.toISOString(), message.delivery.status.padEnd(9), terminalText(message.name.slice(0, 30)), terminalText(preview)].join(
+    '  ',
+  );
 }

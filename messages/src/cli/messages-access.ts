@@ -65,7 +65,8 @@ function throughControlApi(base: string, token: ControlToken, settings: ContactS
     where: `the messages of the server at ${base}, through its control API (the token from ${token.from})`,
     async list({ since, export: format }) {
       const listed = await call(messagesRoutes.list, { query: { since: since?.toISOString(), export: format } });
-      if ('refused' in listed) throw new AccessError(listed.refused.field('error') === undefined ? `the control API answered ${listed.refused.status}` : listed.refused.message);
+      if ('refused' in listed)
+        throw new AccessError(listed.refused.field('error') === undefined ? `the control API answered ${listed.refused.status}` : listed.refused.message);
       return listed.answer;
     },
     async get(id) {
@@ -91,7 +92,9 @@ async function controlApiAnswers(base: string): Promise<boolean> {
   } catch (error) {
     if (error instanceof ApiRefusal || error instanceof ApiAnswerMismatch) return true;
     if (error instanceof ApiUnreachable && error.timedOut) {
-      throw new AccessError(`something at ${base} accepted a connection but did not answer within ${PROBE_MS / 1000} s: whether a server runs, and which store it uses, cannot be told; set PORTICO_CONTROL_URL to its control API`);
+      throw new AccessError(
+        `something at ${base} accepted a connection but did not answer within ${PROBE_MS / 1000} s: whether a server runs, and which store it uses, cannot be told; set PORTICO_CONTROL_URL to its control API`,
+      );
     }
     return false;
   }

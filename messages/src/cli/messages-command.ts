@@ -69,9 +69,12 @@ async function execute(args: string[], context: CommandContext): Promise<void> {
   if (format !== 'csv' && format !== 'json') throw new UsageError(`--format is csv or json, not ${JSON.stringify(format)}`);
   const since = dateOption(values.since);
   // Refused before anything is opened: deleting personal data is never done unasked.
-  if (command === 'delete' && !values.yes && !context.ask) throw new UsageError('delete asks before it deletes, and there is no terminal to ask on: add --yes to delete without asking');
+  if (command === 'delete' && !values.yes && !context.ask)
+    throw new UsageError('delete asks before it deletes, and there is no terminal to ask on: add --yes to delete without asking');
 
-  const access = await openMessagesAccess(contactSettings(context.env, { rootDir: context.rootDir, invokedFrom: context.invokedFrom }), context.env, (line) => err(`${line}\n`));
+  const access = await openMessagesAccess(contactSettings(context.env, { rootDir: context.rootDir, invokedFrom: context.invokedFrom }), context.env, (line) =>
+    err(`${line}\n`),
+  );
   err(`messages: ${access.where}\n`);
   try {
     switch (command) {
@@ -99,7 +102,9 @@ async function execute(args: string[], context: CommandContext): Promise<void> {
           const message = await access.get(id!);
           if (!message) throw new Error(`no message ${id}`);
           const answer = await context.ask!(
-            terminalText(`delete message ${message.id} from ${message.name}, received ${message.receivedAt.toISOString()}, from ${access.where}? Type yes to delete: `),
+            terminalText(
+              `delete message ${message.id} from ${message.name}, received ${message.receivedAt.toISOString()}, from ${access.where}? Type yes to delete: `,
+            ),
           );
           if (answer.trim().toLowerCase() !== 'yes') {
             err('messages: not deleted\n');

@@ -64,7 +64,10 @@ export function webhookChannel(options: { url: string; secret: string; timeoutMs
 }
 
 /** One line, for a header: no line breaks a visitor could use to add headers. */
-const oneLine = (text: string) => Array.from(text.replace(/[\r\n\t]+/g, ' ')).slice(0, 80).join('');
+const oneLine = (text: string) =>
+  Array.from(text.replace(/[\r\n\t]+/g, ' '))
+    .slice(0, 80)
+    .join('');
 
 /**
  * The Subject, with the visitor's name as RFC 2047 encoded-words made here:
@@ -162,7 +165,13 @@ export function noticeMailer(options: { smtpUrl: string; from: string; allowPlai
   const transport = nodemailer.createTransport(smtpOptions(options.smtpUrl, options.allowPlaintext));
   return {
     async send(notice) {
-      await transport.sendMail({ from: options.from, to: notice.to, messageId: `<${notice.id}@portico.alert>`, subject: oneLine(notice.subject), text: notice.text });
+      await transport.sendMail({
+        from: options.from,
+        to: notice.to,
+        messageId: `<${notice.id}@portico.alert>`,
+        subject: oneLine(notice.subject),
+        text: notice.text,
+      });
     },
     close: () => transport.close(),
   };

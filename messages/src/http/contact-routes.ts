@@ -70,7 +70,8 @@ const STORE_DOWN = 'messages cannot be stored just now; please try again';
  * the id the server made.
  */
 export const apiRoutes: FastifyPluginCallback<ApiRoutesOptions> = (app, { endpoint, headers }, done) => {
-  const answer = (reply: FastifyReply, status: number, body: Record<string, unknown>, extra: Record<string, string> = {}) => sendJson(reply, status, body, { ...headers, ...extra });
+  const answer = (reply: FastifyReply, status: number, body: Record<string, unknown>, extra: Record<string, string> = {}) =>
+    sendJson(reply, status, body, { ...headers, ...extra });
   const storeOpening = (reply: FastifyReply) => answer(reply, 503, { error: STORE_DOWN }, { 'Retry-After': '5' });
 
   app.setErrorHandler((error, request, reply) => {

@@ -185,10 +185,7 @@ export class MessageStore {
   private async overLimit(sql: Sql, address: string, limit: RateLimit): Promise<number | undefined> {
     // One address's requests are counted one at a time, on every instance.
     await sql.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`contact-rate:${address}`]);
-    await sql.query('DELETE FROM contact_rate_hits WHERE client_address = $1 AND at <= now() - make_interval(secs => $2)', [
-      address,
-      limit.windowSeconds,
-    ]);
+    await sql.query('DELETE FROM contact_rate_hits WHERE client_address = $1 AND at <= now() - make_interval(secs => $2)', [address, limit.windowSeconds]);
     const [row] = await sql.query<{ hits: number; wait: number | null }>(
       `SELECT count(*)::integer AS hits,
               ceil(extract(epoch FROM min(at) + make_interval(secs => $2) - now()))::integer AS wait
@@ -216,7 +213,9 @@ export class MessageStore {
     }
     if (options.before !== undefined) {
       const before = param(options.before);
-      conditions.push(`EXISTS (SELECT 1 FROM contact_messages b WHERE b.id::text = ${before} AND (m.received_at < b.received_at OR (m.received_at = b.received_at AND m.id > b.id)))`);
+      conditions.push(
+        `EXISTS (SELECT 1 FROM contact_messages b WHERE b.id::text = ${before} AND (m.received_at < b.received_at OR (m.received_at = b.received_at AND m.id > b.id)))`,
+      );
     }
     const limit = options.limit === undefined ? '' : `LIMIT ${param(options.limit)}`;
     // The page first, from the newest-first index, then its delivery rows: a page of 50 reads 50 messages, not all of them.
@@ -261,18 +260,33 @@ export class MessageStore {
           // What was asked, never the search's words: those may be a person's name.
           const since = `${options.since ? ` received since ${options.since.toISOString()}` : ''}${options.q ? ' found by a search' : ''}`;
           return options.export
-            ? { result: messages, action: 'message-export', ids: messages.map((message) => message.id), detail: `exported ${messages.length} message(s)${since} as ${options.export}` }
+            ? {
+                result: messages,
+                action: 'message-export',
+                ids: messages.map((message) => message.id),
+                detail: `exported ${messages.length} message(s)${since} as ${options.export}`,
+              }
             : { result: messages, action: 'message-read', ids: messages.map((message) => message.id), detail: `listed ${messages.length} message(s)${since}` };
         }),
       get: (id) =>
         audited(async (sql) => {
           const message = await this.get(id, sql);
-          return { result: message, action: 'message-read', ids: message ? [message.id] : [], detail: message ? 'showed 1 message' : `asked for ${UUID.test(id) ? id : 'a message id'}, which is not stored` };
+          return {
+            result: message,
+            action: 'message-read',
+            ids: message ? [message.id] : [],
+            detail: message ? 'showed 1 message' : `asked for ${UUID.test(id) ? id : 'a message id'}, which is not stored`,
+          };
         }),
       delete: (id) =>
         audited(async (sql) => {
           const [deleted] = UUID.test(id) ? await sql.query<{ id: string }>('DELETE FROM contact_messages WHERE id = $1 RETURNING id', [id]) : [];
-          return { result: deleted !== undefined, action: 'message-delete', ids: deleted ? [deleted.id] : [], detail: deleted ? 'deleted 1 message' : `asked to delete ${UUID.test(id) ? id : 'a message id'}, which is not stored` };
+          return {
+            result: deleted !== undefined,
+            action: 'message-delete',
+            ids: deleted ? [deleted.id] : [],
+            detail: deleted ? 'deleted 1 message' : `asked to delete ${UUID.test(id) ? id : 'a message id'}, which is not stored`,
+          };
         }),
     };
   }
@@ -280,10 +294,15 @@ export class MessageStore {
   /** The messages' audit log, newest first: who read, exported or deleted which messages. */
   async accessLog(options: Partial<AuditFilter> = {}): Promise<MessageAccessEntry[]> {
     const page = auditPageSql({ ...options, limit: options.limit ?? 100 });
-    const rows = await this.db.query<{ at: Date | string; actor: string; action: MessageAccessAction; message_ids: string[]; detail: string; at_micros: string; seq_text: string }>(
-      `SELECT at, actor, action, message_ids, detail, ${AUDIT_CURSOR_COLUMNS} FROM contact_message_audit ${page.where} ${page.tail}`,
-      page.params,
-    );
+    const rows = await this.db.query<{
+      at: Date | string;
+      actor: string;
+      action: MessageAccessAction;
+      message_ids: string[];
+      detail: string;
+      at_micros: string;
+      seq_text: string;
+    }>(`SELECT at, actor, action, message_ids, detail, ${AUDIT_CURSOR_COLUMNS} FROM contact_message_audit ${page.where} ${page.tail}`, page.params);
     return rows.map((row) => ({
       atMicros: row.at_micros,
       seq: row.seq_text,
@@ -331,10 +350,10 @@ export class MessageStore {
   }
 
   async markDelivered(id: string, channelsDone: readonly string[]): Promise<void> {
-    await this.db.query(
-      "UPDATE contact_outbox SET status = 'delivered', delivered_at = now(), channels_done = $2, last_error = NULL WHERE message_id = $1",
-      [id, [...channelsDone]],
-    );
+    await this.db.query("UPDATE contact_outbox SET status = 'delivered', delivered_at = now(), channels_done = $2, last_error = NULL WHERE message_id = $1", [
+      id,
+      [...channelsDone],
+    ]);
   }
 
   /**

@@ -15,7 +15,12 @@ export async function serveApi(
   const app = Fastify();
   await app.register(apiRoutes, { endpoint: () => service.endpoint, headers: options.headers ?? {} });
   await app.ready();
-  const address = await listenOn(app.server, { port: options.port ?? 0, host: '127.0.0.1', taken: (port) => `port ${port} is taken`, failed: (port, error) => `cannot listen on ${port}: ${error.message}` });
+  const address = await listenOn(app.server, {
+    port: options.port ?? 0,
+    host: '127.0.0.1',
+    taken: (port) => `port ${port} is taken`,
+    failed: (port, error) => `cannot listen on ${port}: ${error.message}`,
+  });
   return {
     base: urlOf(address),
     server: app.server,

@@ -8,10 +8,7 @@ export interface Answer {
 }
 
 /** A raw HTTP request on loopback: any bytes, any headers (Origin included). */
-export function send(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
-): Promise<Answer> {
+export function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'POST', headers: options.headers }, (res) => {
       const chunks: Buffer[] = [];

@@ -40,5 +40,11 @@ export async function startSmtpSink(options: { host?: string } = {}) {
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve) => server.listen(0, host, () => resolve()));
   const port = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://${host.includes(':') ? `[${host}]` : host}:${port}`, port, mails, logins, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    mails,
+    logins,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

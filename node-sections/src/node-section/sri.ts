@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { isSri } from '@portico/contract/manifest';
 import { NodeSectionError, type NodeSectionRefusal } from './node-section-error';
 
-
 /**
  * Throws unless `bytes` hash to `expected`, a Subresource Integrity value.
  * A malformed value fails closed: whoever wrote it wanted a check.

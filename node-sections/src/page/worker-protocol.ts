@@ -64,10 +64,7 @@ export const PAGE_DATA_SLOT = '<!--portico:page-data-->';
 
 export type ToShellWorker = { type: 'render'; id: number; page: ShellRequest };
 
-export type FromShellWorker =
-  | { type: 'ready' }
-  | ({ type: 'shell'; id: number } & RenderedShell)
-  | { type: 'failed'; id: number; reason: string };
+export type FromShellWorker = { type: 'ready' } | ({ type: 'shell'; id: number } & RenderedShell) | { type: 'failed'; id: number; reason: string };
 
 /** A section's node build, fetched and checked by the front server, handed to its worker as text. */
 export interface NodeBuild {
@@ -89,8 +86,7 @@ export interface SectionRenderRequest {
 
 export type ToSectionWorker =
   /** Evaluates each build; the answer says which failed. */
-  | { type: 'load'; id: number; section: SectionId; builds: NodeBuild[] }
-  | { type: 'render'; id: number; request: SectionRenderRequest };
+  { type: 'load'; id: number; section: SectionId; builds: NodeBuild[] } | { type: 'render'; id: number; request: SectionRenderRequest };
 
 export type FromSectionWorker =
   | { type: 'ready' }

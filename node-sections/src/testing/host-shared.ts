@@ -7,9 +7,7 @@ import * as jsxRuntime from 'react/jsx-runtime';
 import * as ReactDOM from 'react-dom';
 import type { SharedModules } from '../node-section/evaluate-container';
 
-const SHARED_CONFIG_VERSION = (
-  JSON.parse(readFileSync(path.resolve(__dirname, '../../../shared-config/package.json'), 'utf8')) as { version: string }
-).version;
+const SHARED_CONFIG_VERSION = (JSON.parse(readFileSync(path.resolve(__dirname, '../../../shared-config/package.json'), 'utf8')) as { version: string }).version;
 
 /**
  * This process's React, react-dom and shared-config, as a section's node

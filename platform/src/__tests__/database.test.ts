@@ -34,7 +34,11 @@ describe.each(testDatabaseKinds())('the %s database', (kind) => {
     it('says a listening connection the server dropped is no longer alive, and tells the listener once; a close is not a loss', async () => {
       const db = fresh.db();
       let lost = 0;
-      const listening = await db.listen('portico_dropped', () => undefined, () => lost++);
+      const listening = await db.listen(
+        'portico_dropped',
+        () => undefined,
+        () => lost++,
+      );
       await db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN portico_dropped'");
       await eventually(() => !listening.alive, { what: 'the listener lost', withinMs: 5_000 });
       await eventually(() => lost > 0, { what: 'the loss reported', withinMs: 5_000 });
@@ -42,7 +46,11 @@ describe.each(testDatabaseKinds())('the %s database', (kind) => {
       expect(lost).toBe(1);
 
       let closedLost = 0;
-      const closing = await db.listen('portico_closed', () => undefined, () => closedLost++);
+      const closing = await db.listen(
+        'portico_closed',
+        () => undefined,
+        () => closedLost++,
+      );
       await closing.close();
       expect(closing.alive).toBe(false);
       expect(closedLost).toBe(0);

@@ -7,8 +7,21 @@ const where = { rootDir: '/srv/portico', invokedFrom: '/home/operator' };
 
 test('with nothing set: the default ports, loopback for the control API, the page on localhost, the embedded database in data/', () => {
   const settings = readSettings({}, where);
-  expect(settings).toMatchObject({ port: 8080, controlPort: 8084, configPath: undefined, publicUrl: 'http://localhost:8080', contact: { dataDir: '/srv/portico/data', databaseUrl: undefined } });
-  expect(settings.environment).toMatchObject({ PORTICO_TRUST_PROXY: false, PORTICO_SSR: true, PORTICO_SSR_CACHE: true, PORTICO_HEALTH: true, PORTICO_CONTROL_HOST: '127.0.0.1', PORTICO_HEALTH_RETENTION_DAYS: 30 });
+  expect(settings).toMatchObject({
+    port: 8080,
+    controlPort: 8084,
+    configPath: undefined,
+    publicUrl: 'http://localhost:8080',
+    contact: { dataDir: '/srv/portico/data', databaseUrl: undefined },
+  });
+  expect(settings.environment).toMatchObject({
+    PORTICO_TRUST_PROXY: false,
+    PORTICO_SSR: true,
+    PORTICO_SSR_CACHE: true,
+    PORTICO_HEALTH: true,
+    PORTICO_CONTROL_HOST: '127.0.0.1',
+    PORTICO_HEALTH_RETENTION_DAYS: 30,
+  });
 });
 
 test('PORT moves every port; a relative PORTICO_CONFIG is taken from where the command was typed', () => {

@@ -31,7 +31,9 @@ function escaped(character: string): string {
  * its way out.
  */
 export function terminalText(text: string | null | undefined, options: { keepLineBreaks?: boolean } = {}): string {
-  return (text ?? '').replace(UNSAFE, (character) => (options.keepLineBreaks && (character === '\n' || character === '\r\n') ? character : [...character].map(escaped).join('')));
+  return (text ?? '').replace(UNSAFE, (character) =>
+    options.keepLineBreaks && (character === '\n' || character === '\r\n') ? character : [...character].map(escaped).join(''),
+  );
 }
 
 /**

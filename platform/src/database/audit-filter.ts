@@ -19,7 +19,11 @@ export interface AuditFilter {
 export const AUDIT_CURSOR_COLUMNS = '(extract(epoch FROM at) * 1000000)::bigint::text AS at_micros, seq::text AS seq_text';
 
 /** The WHERE (with its leading `WHERE`, or ''), the ORDER/LIMIT and the parameters, numbered from `first`, with `extra` conditions before. */
-export function auditPageSql(filter: AuditFilter, first = 1, extra: { condition: string; value: unknown }[] = []): { where: string; tail: string; params: unknown[] } {
+export function auditPageSql(
+  filter: AuditFilter,
+  first = 1,
+  extra: { condition: string; value: unknown }[] = [],
+): { where: string; tail: string; params: unknown[] } {
   const conditions: string[] = [];
   const params: unknown[] = [];
   const add = (condition: (n: string) => string, value: unknown) => {
@@ -39,5 +43,9 @@ export function auditPageSql(filter: AuditFilter, first = 1, extra: { condition:
     add((n) => `(${micros} < ${at} OR (${micros} = ${at} AND seq < ${n}::bigint))`, filter.before.seq);
   }
   params.push(Math.max(1, Math.min(filter.limit, 10_000)));
-  return { where: conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '', tail: `ORDER BY at DESC, seq DESC LIMIT $${first + params.length - 1}`, params };
+  return {
+    where: conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '',
+    tail: `ORDER BY at DESC, seq DESC LIMIT $${first + params.length - 1}`,
+    params,
+  };
 }

@@ -113,7 +113,9 @@ export function apiClient(options: ApiClientOptions): ApiClient {
       const parsed = route.answer.safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
-        throw new ApiAnswerMismatch(`${route.method} ${route.path} answered ${response.status} with something else than expected (${issue.path.join('.') || 'the answer'}: ${issue.message})`);
+        throw new ApiAnswerMismatch(
+          `${route.method} ${route.path} answered ${response.status} with something else than expected (${issue.path.join('.') || 'the answer'}: ${issue.message})`,
+        );
       }
       return parsed.data as AnswerOf<typeof route>;
     },

@@ -20,4 +20,15 @@ export {
   type ApiRoute,
   type ZodTypeProvider,
 } from './typed-routes';
-export { apiClient, CSRF_HEADER, ApiAnswerMismatch, ApiRefusal, ApiUnreachable, pathOf, type ApiClient, type ApiClientOptions, type CallInput, type CallOptions } from './api-client';
+export {
+  apiClient,
+  CSRF_HEADER,
+  ApiAnswerMismatch,
+  ApiRefusal,
+  ApiUnreachable,
+  pathOf,
+  type ApiClient,
+  type ApiClientOptions,
+  type CallInput,
+  type CallOptions,
+} from './api-client';

@@ -44,9 +44,12 @@ describe('a preview link', () => {
   });
 
   it('opens the page at PORTICO_PUBLIC_URL, else http://localhost:<port>', () => {
-    const publicUrlOf = (env: Record<string, string>, port: number) => readSettings({ ...env, PORT: String(port) }, { rootDir: '/srv', invokedFrom: '/srv' }).publicUrl;
+    const publicUrlOf = (env: Record<string, string>, port: number) =>
+      readSettings({ ...env, PORT: String(port) }, { rootDir: '/srv', invokedFrom: '/srv' }).publicUrl;
     expect(previewUrl(publicUrlOf({}, 8080), 'abc.def')).toBe('http://localhost:8080/?preview=abc.def');
-    expect(previewUrl(publicUrlOf({ PORTICO_PUBLIC_URL: 'https://www.lender.example/loans' }, 8080), 'abc.def')).toBe('https://www.lender.example/loans/?preview=abc.def');
+    expect(previewUrl(publicUrlOf({ PORTICO_PUBLIC_URL: 'https://www.lender.example/loans' }, 8080), 'abc.def')).toBe(
+      'https://www.lender.example/loans/?preview=abc.def',
+    );
     expect(() => publicUrlOf({ PORTICO_PUBLIC_URL: 'javascript:alert(1)' }, 8080)).toThrow('PORTICO_PUBLIC_URL must be an http(s) URL');
   });
 });

@@ -51,7 +51,14 @@ const HOUR_MS = 3_600_000;
 
 /** The webhook's JSON body: the event, nothing of any visitor. */
 export function alertPayload(alert: Pick<QueuedAlert, 'event_id' | 'kind' | 'section' | 'release' | 'detail' | 'created_at'>): string {
-  return JSON.stringify({ id: alert.event_id, kind: alert.kind, section: alert.section, release: alert.release, detail: alert.detail, at: new Date(alert.created_at).toISOString() });
+  return JSON.stringify({
+    id: alert.event_id,
+    kind: alert.kind,
+    section: alert.section,
+    release: alert.release,
+    detail: alert.detail,
+    at: new Date(alert.created_at).toISOString(),
+  });
 }
 
 /**
@@ -91,7 +98,12 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
         if (!options.secret) throw new Error('no PORTICO_WEBHOOK_SECRET to sign it with');
         const response = await fetch(settings.webhookUrl, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'Idempotency-Key': alert.event_id, 'X-Portico-Alert-Id': alert.event_id, [SIGNATURE_HEADER]: signature(options.secret, body) },
+          headers: {
+            'Content-Type': 'application/json',
+            'Idempotency-Key': alert.event_id,
+            'X-Portico-Alert-Id': alert.event_id,
+            [SIGNATURE_HEADER]: signature(options.secret, body),
+          },
           body,
           redirect: 'error',
           signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
@@ -106,25 +118,31 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
     if (settings.email && !done.has('mail')) {
       try {
         if (!options.mailer) throw new Error('no PORTICO_SMTP_URL to send it through');
-        await options.mailer.send({ to: settings.email, id: alert.event_id, subject: `Portico alert: ${alert.kind}${alert.section ? ` on ${alert.section}` : ''}`, text: `${alert.detail}\n\n${body}\n` });
+        await options.mailer.send({
+          to: settings.email,
+          id: alert.event_id,
+          subject: `Portico alert: ${alert.kind}${alert.section ? ` on ${alert.section}` : ''}`,
+          text: `${alert.detail}\n\n${body}\n`,
+        });
         done.add('mail');
       } catch (error) {
         problems.push(`mail: ${(error as Error).message}`);
       }
     }
     if (problems.length === 0) {
-      await db.query('UPDATE console_alerts SET delivered_at = now(), channels_done = $2::text[], last_error = NULL WHERE event_id = $1', [alert.event_id, [...done]]);
+      await db.query('UPDATE console_alerts SET delivered_at = now(), channels_done = $2::text[], last_error = NULL WHERE event_id = $1', [
+        alert.event_id,
+        [...done],
+      ]);
       return;
     }
     const error = problems.join('; ');
     const final = alert.attempts >= maxAttempts;
     log(`alerts: ${alert.event_id} (${alert.kind}) not sent, attempt ${alert.attempts}${final ? ', the last' : ''}: ${error}`);
-    await db.query('UPDATE console_alerts SET channels_done = $2::text[], last_error = $3, next_attempt_at = now() + make_interval(secs => $4) WHERE event_id = $1', [
-      alert.event_id,
-      [...done],
-      error,
-      final ? 0 : retryDelay(alert.attempts),
-    ]);
+    await db.query(
+      'UPDATE console_alerts SET channels_done = $2::text[], last_error = $3, next_attempt_at = now() + make_interval(secs => $4) WHERE event_id = $1',
+      [alert.event_id, [...done], error, final ? 0 : retryDelay(alert.attempts)],
+    );
   };
 
   let sending: Promise<void> = Promise.resolve();
@@ -163,7 +181,10 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
 
   const poll = setInterval(() => void sendDue(), options.pollMs ?? 1000);
   poll.unref();
-  const check = setInterval(() => void checkFailureRates().catch((error: unknown) => log(`alerts: the failure rates cannot be read now: ${(error as Error).message}`)), options.checkEveryMs ?? 60_000);
+  const check = setInterval(
+    () => void checkFailureRates().catch((error: unknown) => log(`alerts: the failure rates cannot be read now: ${(error as Error).message}`)),
+    options.checkEveryMs ?? 60_000,
+  );
   check.unref();
   return {
     sendDue,

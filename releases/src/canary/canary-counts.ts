@@ -103,10 +103,14 @@ export async function readCanaryCounts(sql: Sql, canaryId: number, releases: { a
        WHERE canary_id = $1 AND release_id = ANY($2::text[]) GROUP BY network, release_id, key`,
       [canaryId, [releases.active, releases.candidate]],
     ),
-    await sql.query<{ release_id: string; key: string; count: string }>('SELECT release_id, key, count::text AS count FROM canary_signals WHERE canary_id = $1', [canaryId]),
-    await sql.query<{ id: string; broken_detail: string | null; broken_at: Date | string | null }>('SELECT id, broken_at, broken_detail FROM releases WHERE id = ANY($1::text[])', [
-      [releases.active, releases.candidate],
-    ]),
+    await sql.query<{ release_id: string; key: string; count: string }>(
+      'SELECT release_id, key, count::text AS count FROM canary_signals WHERE canary_id = $1',
+      [canaryId],
+    ),
+    await sql.query<{ id: string; broken_detail: string | null; broken_at: Date | string | null }>(
+      'SELECT id, broken_at, broken_detail FROM releases WHERE id = ANY($1::text[])',
+      [[releases.active, releases.candidate]],
+    ),
   ];
   const side = (releaseId: string) => {
     const networks = new Map<string, NetworkCounts>();

@@ -80,7 +80,8 @@ export function startCanaryJudge(options: CanaryJudgeOptions): CanaryJudge {
     }
     // Once per outage, not every round: a database away for a minute is one line, and one when it is back.
     const problem = problems.join('; ') || undefined;
-    if (problem !== undefined && problem !== lastProblem) log(`canary: the canaries cannot be judged now (${problem}); trying again every ${options.everyMs ?? JUDGE_EVERY_MS} ms`);
+    if (problem !== undefined && problem !== lastProblem)
+      log(`canary: the canaries cannot be judged now (${problem}); trying again every ${options.everyMs ?? JUDGE_EVERY_MS} ms`);
     if (problem === undefined && lastProblem !== undefined) log('canary: judging the canaries again');
     lastProblem = problem;
   };

@@ -10,9 +10,7 @@ export interface CanaryHealth {
 
 /** What the judge does with a canary, why in a sentence, and for an ending the numbers that decided it. */
 export type CanaryDecision =
-  | { action: 'continue'; reason: string }
-  | { action: 'abort'; reason: string; numbers: string }
-  | { action: 'promote'; reason: string; numbers: string };
+  { action: 'continue'; reason: string } | { action: 'abort'; reason: string; numbers: string } | { action: 'promote'; reason: string; numbers: string };
 
 /**
  * Rates and ratios are computed in floating point: 7/100 - 5/100 is
@@ -29,7 +27,8 @@ const plural = (count: number, one: string) => `${countOf(count)} ${one}${count 
 
 /** `candidate contact-9: 11 visits, 6 failures (54.5 %)`, and the vitals the rules looked at. */
 function describe(role: string, id: string, health: ReleaseHealth, vitals: readonly Vital[]): string {
-  const counts = health.visits === 0 ? 'no visits' : `${plural(health.visits, 'visit')}, ${plural(health.failures, 'failure')} (${percentOf(health.failureRate)})`;
+  const counts =
+    health.visits === 0 ? 'no visits' : `${plural(health.visits, 'visit')}, ${plural(health.failures, 'failure')} (${percentOf(health.failureRate)})`;
   const shown = vitals.map((vital) => (health[vital.key] === null ? `no ${vital.name}` : `${vital.name} ${vital.format(health[vital.key]!)}`));
   return [`${role} ${id}: ${counts}`, ...shown].join(', ');
 }
@@ -64,7 +63,11 @@ const VITALS: readonly Vital[] = [
  *
  * `activeId` names the active release in the numbers.
  */
-export function decideCanary(canary: Pick<Canary, 'release' | 'minVisits' | 'maxFailureDelta' | 'maxSlowdown' | 'promoteAfterVisits'>, health: CanaryHealth, activeId = 'release'): CanaryDecision {
+export function decideCanary(
+  canary: Pick<Canary, 'release' | 'minVisits' | 'maxFailureDelta' | 'maxSlowdown' | 'promoteAfterVisits'>,
+  health: CanaryHealth,
+  activeId = 'release',
+): CanaryDecision {
   const { active, candidate } = health;
   const id = canary.release.id;
   if (candidate.visits < canary.minVisits) {
@@ -86,7 +89,8 @@ export function decideCanary(canary: Pick<Canary, 'release' | 'minVisits' | 'max
       broken.push(`${vital.name} ${percentOf(slowdown)} slower, more than ${percentOf(canary.maxSlowdown)}`);
     }
   }
-  const numbers = (vitals: readonly Vital[], verdict: string[]) => [describe('candidate', id, candidate, vitals), describe('active', activeId, active, vitals), ...verdict].join('; ');
+  const numbers = (vitals: readonly Vital[], verdict: string[]) =>
+    [describe('candidate', id, candidate, vitals), describe('active', activeId, active, vitals), ...verdict].join('; ');
 
   if (broken.length > 0) {
     const rules = [...(failingMore ? ['its failure rate'] : []), ...slow.map((vital) => `its ${vital.name}`)];
@@ -196,7 +200,11 @@ const networksWithVisits = (networks: readonly NetworkCounts[]) => networks.filt
  * `minNetworks: 1` lifts 2's share bound, 3 and 5 (one network is then all
  * there is): the counts add up as they are, and decideCanary decides alone.
  */
-export function judgeCanary(canary: Parameters<typeof decideCanary>[0] & Pick<Canary, 'minNetworks' | 'maxNetworkShare'>, counts: CanaryCounts, activeId = 'release'): CanaryDecision {
+export function judgeCanary(
+  canary: Parameters<typeof decideCanary>[0] & Pick<Canary, 'minNetworks' | 'maxNetworkShare'>,
+  counts: CanaryCounts,
+  activeId = 'release',
+): CanaryDecision {
   const id = canary.release.id;
   const { active, candidate } = counts;
   if (candidate.signals.setAside > 0 && active.signals.setAside === 0) {
@@ -207,7 +215,11 @@ export function judgeCanary(canary: Parameters<typeof decideCanary>[0] & Pick<Ca
     };
   }
   if (candidate.signals.broken !== null && active.signals.broken === null) {
-    return { action: 'abort', reason: `${id} is worse than ${activeId}: its files failed the background check`, numbers: `candidate ${id}: ${candidate.signals.broken}` };
+    return {
+      action: 'abort',
+      reason: `${id} is worse than ${activeId}: its files failed the background check`,
+      numbers: `candidate ${id}: ${candidate.signals.broken}`,
+    };
   }
 
   const lifted = canary.minNetworks <= 1;
@@ -229,7 +241,10 @@ export function judgeCanary(canary: Parameters<typeof decideCanary>[0] & Pick<Ca
   for (const network of everyNetwork) {
     const again = decideWithout(network);
     if (again.action !== decision.action) {
-      return { action: 'continue', reason: `${id}: ${decision.action === 'abort' ? 'a rollback' : 'a promotion'} would rest on one network's reports (without them: ${again.reason})` };
+      return {
+        action: 'continue',
+        reason: `${id}: ${decision.action === 'abort' ? 'a rollback' : 'a promotion'} would rest on one network's reports (without them: ${again.reason})`,
+      };
     }
   }
   const bounds = `visits from ${plural(networks.candidate, 'network')} (candidate) and ${plural(networks.active, 'network')} (active), none counted over ${percentOf(canary.maxNetworkShare)}, the same with any one left out`;

@@ -91,7 +91,10 @@ export function headerProblems(url: string, load: PageLoad, headers: Headers, pa
     if (allowed !== '*' && allowed !== pageOrigin) {
       problems.push({
         url,
-        sent: allowed === undefined ? 'sent without Access-Control-Allow-Origin' : `sent with Access-Control-Allow-Origin: ${allowed}, which does not admit ${pageOrigin}`,
+        sent:
+          allowed === undefined
+            ? 'sent without Access-Control-Allow-Origin'
+            : `sent with Access-Control-Allow-Origin: ${allowed}, which does not admit ${pageOrigin}`,
         why: `the page on ${pageOrigin} loads each file with CORS, and a browser refuses a file that does not admit the page`,
         send: `\`Access-Control-Allow-Origin: ${pageOrigin}\` (or \`*\`)`,
       });

@@ -56,7 +56,15 @@ function loadOf(url: string, scripts: ReadonlySet<string>, stylesheets: Readonly
  */
 export async function checkFiles(manifest: Manifest, rules: FetchRules): Promise<FilesReport> {
   const files = listedFiles(manifest);
-  if (files.length > MAX_FILES) return { problems: [`the manifest lists ${files.length} files, more than ${MAX_FILES}`], matched: 0, bytes: 0, headerProblems: [], arrived: 0, sizes: new Map() };
+  if (files.length > MAX_FILES)
+    return {
+      problems: [`the manifest lists ${files.length} files, more than ${MAX_FILES}`],
+      matched: 0,
+      bytes: 0,
+      headerProblems: [],
+      arrived: 0,
+      sizes: new Map(),
+    };
   const scripts = new Set(manifest.scripts);
   const stylesheets = new Set(Object.values(manifest.stylesheets).flat());
   // By the file's place in the list, so the words come in the same order however the fetches finish.

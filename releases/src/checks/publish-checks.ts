@@ -104,7 +104,13 @@ const AFTER_MANIFEST = ['exposes', 'shared', 'integrity', 'browser', 'node-build
 /** What is wrong with the manifest as a release of `section`, or undefined. */
 function manifestProblem(manifest: Manifest, section: SectionId, nameProblem: string | undefined, rules: FetchRules): string | undefined {
   if (nameProblem) return nameProblem;
-  const elsewhere = [...new Set(listedFiles(manifest).filter((url) => originProblem(url, rules)).map(originNamed))];
+  const elsewhere = [
+    ...new Set(
+      listedFiles(manifest)
+        .filter((url) => originProblem(url, rules))
+        .map(originNamed),
+    ),
+  ];
   if (elsewhere.length > 0) {
     return `it names files on ${elsewhere.join(', ')}, not an allowed release origin of ${section} (see its publicPath): nothing was fetched from there`;
   }
@@ -134,7 +140,8 @@ function stylesheetProblem(manifest: Manifest, files: FilesReport): string | und
   if (sheets.length > perSection) return `its manifest names ${sheets.length} stylesheets, ${over}`;
   const sizes = sheets.map((url) => files.sizes.get(url) ?? 0);
   const total = sizes.reduce((sum, size) => sum + size, 0);
-  if (Math.max(0, ...sizes) > maxBytes || total > sectionBytes) return `its stylesheets come to ${Math.ceil(total / 1024)} KB (the largest ${Math.ceil(Math.max(0, ...sizes) / 1024)} KB), ${over}`;
+  if (Math.max(0, ...sizes) > maxBytes || total > sectionBytes)
+    return `its stylesheets come to ${Math.ceil(total / 1024)} KB (the largest ${Math.ceil(Math.max(0, ...sizes) / 1024)} KB), ${over}`;
   return undefined;
 }
 
@@ -205,7 +212,11 @@ export async function runPublishChecks(options: PublishCheckOptions): Promise<Pu
 
   const browserProblems = [...headerProblems(manifestUrl, 'manifest', fetched.headers, pageOrigin), ...files.headerProblems];
   if (browserProblems.length > 0) results.fail('browser', describeHeaderProblems(browserProblems, manifestUrl).join('; '));
-  else results.pass('browser', `the manifest and the ${files.arrived} files that arrived admit a page on ${pageOrigin} (CORS) and are of their types (JSON, JavaScript, CSS)`);
+  else
+    results.pass(
+      'browser',
+      `the manifest and the ${files.arrived} files that arrived admit a page on ${pageOrigin} (CORS) and are of their types (JSON, JavaScript, CSS)`,
+    );
 
   if ('problem' in node) {
     results.fail('node-build', node.problem);

@@ -138,7 +138,8 @@ function control(context: ReleaseCommandContext): Control {
     if (error instanceof SettingsError) throw new UsageError(error.message);
     throw error;
   }
-  if (!token) throw new UsageError(`no token: set PORTICO_TOKEN, or run the command on the server's machine as its user (the owner token is in ${folder}/control-token)`);
+  if (!token)
+    throw new UsageError(`no token: set PORTICO_TOKEN, or run the command on the server's machine as its user (the owner token is in ${folder}/control-token)`);
   const client = apiClient({ base, token: token.token });
   const from = token.from;
   return {
@@ -147,9 +148,12 @@ function control(context: ReleaseCommandContext): Control {
         return await client.call(route, input);
       } catch (error) {
         if (error instanceof ApiUnreachable) {
-          throw new UnreachableError(`the control API at ${base} does not answer (${error.reason}); is the server running? PORTICO_CONTROL_URL says where it listens`);
+          throw new UnreachableError(
+            `the control API at ${base} does not answer (${error.reason}); is the server running? PORTICO_CONTROL_URL says where it listens`,
+          );
         }
-        if (error instanceof ApiAnswerMismatch) throw new UnreachableError(`the control API at ${base} ${error.message}: is it the same version as this command?`);
+        if (error instanceof ApiAnswerMismatch)
+          throw new UnreachableError(`the control API at ${base} ${error.message}: is it the same version as this command?`);
         if (!(error instanceof ApiRefusal)) throw error;
         const refusal = refusalSchema.safeParse(error.body);
         const text = refusal.success ? refusal.data.error : `the control API answered ${error.status} with no JSON`;
@@ -193,6 +197,21 @@ function commandLine(args: string[]) {
   }
 }
 
+/** A canary's start as the command line gives it; what is not given is left out of the body (JSON has no undefined): the API's defaults apply. */
+function canaryBody(release: string, values: ReturnType<typeof commandLine>['values']) {
+  if (values.percent === undefined) throw new UsageError('canary needs --percent N: the share of visits (1-99) the release gets');
+  return {
+    release,
+    percent: numberOption('--percent', values.percent)!,
+    minVisits: numberOption('--min-visits', values['min-visits']),
+    maxFailureDelta: numberOption('--max-failure-delta', values['max-failure-delta']),
+    maxSlowdown: numberOption('--max-slowdown', values['max-slowdown']),
+    promoteAfterVisits: numberOption('--promote-after', values['promote-after']),
+    minNetworks: numberOption('--min-networks', values['min-networks']),
+    maxNetworkShare: numberOption('--max-network-share', values['max-network-share']),
+  };
+}
+
 async function execute(args: string[], context: ReleaseCommandContext): Promise<void> {
   const { out } = context;
   const { positionals, values } = commandLine(args);
@@ -224,7 +243,14 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       out(
         table([
           ['RELEASE', 'STATE', 'BUILD', 'CREATED', 'BY', 'NOTE'],
-          ...releases.map((release) => [release.id, release.state, buildOf(release), when(release.createdAt), release.createdBy, release.broken ? `broken: ${release.broken.detail}` : (release.note ?? '')]),
+          ...releases.map((release) => [
+            release.id,
+            release.state,
+            buildOf(release),
+            when(release.createdAt),
+            release.createdBy,
+            release.broken ? `broken: ${release.broken.detail}` : (release.note ?? ''),
+          ]),
         ]),
       );
       return;
@@ -242,21 +268,11 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     }
     case 'canary': {
       const [section, release] = take(2, 2, '<section> <release> --percent N');
-      if (values.percent === undefined) throw new UsageError('canary needs --percent N: the share of visits (1-99) the release gets');
-      // What is not given is left out of the body (JSON has no undefined): the API's defaults apply.
-      const body = {
-        release: release!,
-        percent: numberOption('--percent', values.percent)!,
-        minVisits: numberOption('--min-visits', values['min-visits']),
-        maxFailureDelta: numberOption('--max-failure-delta', values['max-failure-delta']),
-        maxSlowdown: numberOption('--max-slowdown', values['max-slowdown']),
-        promoteAfterVisits: numberOption('--promote-after', values['promote-after']),
-        minNetworks: numberOption('--min-networks', values['min-networks']),
-        maxNetworkShare: numberOption('--max-network-share', values['max-network-share']),
-        ...note,
-      };
+      const body = { ...canaryBody(release!, values), ...note };
       const state = await control(context).call(CONTROL_API.canaries.start, { params: { section: section! }, body });
-      out(`${section}: ${named(state.candidate ?? null)} serves ${state.percent} % of visits beside ${named(state.active)}; ${state.canary ? describeThresholds(state.canary) : ''}\n`);
+      out(
+        `${section}: ${named(state.candidate ?? null)} serves ${state.percent} % of visits beside ${named(state.active)}; ${state.canary ? describeThresholds(state.canary) : ''}\n`,
+      );
       return;
     }
     case 'promote': {
@@ -277,7 +293,10 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       if (expiresIn !== undefined && (!/^\d+$/.test(expiresIn) || Number(expiresIn) < MIN_PREVIEW_SECONDS || Number(expiresIn) > MAX_PREVIEW_SECONDS)) {
         throw new UsageError(`--expires-in: ${PREVIEW_SECONDS_RANGE}, not ${JSON.stringify(expiresIn)}`);
       }
-      const answer = await control(context).call(CONTROL_API.releases.preview, { params: { id: release! }, body: expiresIn === undefined ? {} : { expiresIn: Number(expiresIn) } });
+      const answer = await control(context).call(CONTROL_API.releases.preview, {
+        params: { id: release! },
+        body: expiresIn === undefined ? {} : { expiresIn: Number(expiresIn) },
+      });
       out(`${answer.url}\n`);
       context.err(`shows ${release} to whoever opens it, until ${when(answer.expiresAt)}\n`);
       return;
@@ -293,7 +312,9 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     }
     case 'audit': {
       take(0, 0, 'no arguments (--section S, --limit N)');
-      const entries = await control(context).call(CONTROL_API.audit.list, { query: { section: values.section || undefined, limit: values.limit || undefined } });
+      const entries = await control(context).call(CONTROL_API.audit.list, {
+        query: { section: values.section || undefined, limit: values.limit || undefined },
+      });
       out(auditTable(entries));
       return;
     }
@@ -350,7 +371,8 @@ export async function releaseCommand(args: string[], given: ReleaseCommandContex
     if (error instanceof RefusedError) {
       context.err(`release: refused: ${printable(error.message)}\n`);
       // A check that could not run found no fault: it is not marked as one.
-      for (const check of error.checks.filter((one) => !one.ok)) context.err(`  ${notRun(check) ? '-' : '✗'} ${printable(check.name)}: ${printable(check.detail)}\n`);
+      for (const check of error.checks.filter((one) => !one.ok))
+        context.err(`  ${notRun(check) ? '-' : '✗'} ${printable(check.name)}: ${printable(check.detail)}\n`);
       return 1;
     }
     if (error instanceof UsageError) {

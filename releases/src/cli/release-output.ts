@@ -20,14 +20,24 @@ export const printable = (text: string | null | undefined) => terminalText(text)
 /** Columns padded to their widest cell, the last one left as it is. */
 export function table(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => printable(row[column]).length)));
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? printable(cell) : printable(cell).padEnd(widths[column]!))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((cell, column) => (column === row.length - 1 ? printable(cell) : printable(cell).padEnd(widths[column]!)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /** `2026-05-01 09:00 UTC`: minutes are enough to tell activations apart by eye. */
 export const when = (iso: string | null) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '');
 
 /** The build id, and the version only when it says something (every build says 1.0.0 today). */
-export const buildOf = (release: Pick<ShownRelease, 'buildId' | 'version'>) => (release.version === '1.0.0' ? release.buildId : `${release.buildId} (version ${release.version})`);
+export const buildOf = (release: Pick<ShownRelease, 'buildId' | 'version'>) =>
+  release.version === '1.0.0' ? release.buildId : `${release.buildId} (version ${release.version})`;
 
 export const named = (release: ShownRelease | null) => (release ? `${release.id} (build ${printable(buildOf(release))})` : 'none');
 
@@ -96,7 +106,16 @@ export function statusTable(sections: AnswerOf<typeof CONTROL_API.sections.statu
         : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', when(state.since), state.by ?? ''],
       // The candidate under its section, with the share of visits it gets.
       ...(state.candidate && state.canary
-        ? [['  canary', state.candidate.id, `${buildOf(state.candidate)}, ${state.percent} % of visits`, when(state.canary.startedAt), state.canary.startedBy, ...canaryCells(state, state.candidate.id)]]
+        ? [
+            [
+              '  canary',
+              state.candidate.id,
+              `${buildOf(state.candidate)}, ${state.percent} % of visits`,
+              when(state.canary.startedAt),
+              state.canary.startedBy,
+              ...canaryCells(state, state.candidate.id),
+            ],
+          ]
         : []),
     ]),
   ]);

@@ -159,7 +159,8 @@ function authenticate(context: ControlContext, limit: FailedAuthLimit) {
     const actor = await context.store.tokens.authenticate(bearer);
     if (!actor) {
       const wait = limit.retryAfter(address);
-      if (wait !== undefined) throw new HttpRefusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
+      if (wait !== undefined)
+        throw new HttpRefusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
       limit.fail(address);
       context.log(`control: a request from ${address} with an unknown or revoked token (${req.method} ${pathOf(req)})`);
       throw new HttpRefusal(401, 'the token is unknown or revoked', {}, { 'WWW-Authenticate': 'Bearer' });
@@ -203,7 +204,8 @@ function guard(app: FastifyInstance, log: (line: string) => void): void {
     // Fastify closes the connection after any refused body; only one not waited for (413, 408) needs it.
     if (!(error instanceof HttpRefusal && 'Connection' in error.headers)) reply.removeHeader('connection');
     if (error instanceof HttpRefusal) return sendControl(reply, error.status, error.body, error.headers);
-    if (error instanceof ReleaseError) return sendControl(reply, STATUS_OF[error.kind], { error: error.message, ...(error.field ? { field: error.field } : {}) });
+    if (error instanceof ReleaseError)
+      return sendControl(reply, STATUS_OF[error.kind], { error: error.message, ...(error.field ? { field: error.field } : {}) });
     const status = (error as { statusCode?: number }).statusCode;
     // What Fastify itself refuses of a request (a Content-Type it cannot read…).
     if (status !== undefined && status >= 400 && status < 500) return sendControl(reply, status, { error: (error as Error).message });

@@ -43,7 +43,10 @@ export const releasesRoutes = {
     body: z.strictObject({
       section: z.string(),
       // One spelling per URL from here on: the checks fetch it, the store keys releases by it.
-      manifestUrl: z.url({ protocol: /^https?$/, error: 'manifestUrl must be an absolute http(s) URL' }).max(2048).transform(normalisedManifestUrl),
+      manifestUrl: z
+        .url({ protocol: /^https?$/, error: 'manifestUrl must be an absolute http(s) URL' })
+        .max(2048)
+        .transform(normalisedManifestUrl),
       note,
     }),
     answer: shownReleaseSchema,
@@ -53,14 +56,28 @@ export const releasesRoutes = {
     method: 'POST',
     path: '/api/releases/:id/preview',
     params: z.object({ id: z.string() }),
-    body: z.strictObject({ expiresIn: z.int(PREVIEW_SECONDS_RANGE).min(MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE).max(MAX_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE).optional() }),
+    body: z.strictObject({
+      expiresIn: z.int(PREVIEW_SECONDS_RANGE).min(MIN_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE).max(MAX_PREVIEW_SECONDS, PREVIEW_SECONDS_RANGE).optional(),
+    }),
     answer: z.object({ url: z.string(), expiresAt: z.string() }),
   }),
 };
 
 export const sectionsRoutes = {
-  activate: apiRoute({ method: 'POST', path: '/api/sections/:section/active', params: sectionParams, body: z.strictObject({ release: releaseId, note }), answer: sectionSwitchSchema }),
-  rollback: apiRoute({ method: 'POST', path: '/api/sections/:section/rollback', params: sectionParams, body: z.strictObject({ release: releaseId.optional(), note }), answer: sectionSwitchSchema }),
+  activate: apiRoute({
+    method: 'POST',
+    path: '/api/sections/:section/active',
+    params: sectionParams,
+    body: z.strictObject({ release: releaseId, note }),
+    answer: sectionSwitchSchema,
+  }),
+  rollback: apiRoute({
+    method: 'POST',
+    path: '/api/sections/:section/rollback',
+    params: sectionParams,
+    body: z.strictObject({ release: releaseId.optional(), note }),
+    answer: sectionSwitchSchema,
+  }),
   status: apiRoute({
     method: 'GET',
     path: '/api/sections',
@@ -88,8 +105,20 @@ export const canariesRoutes = {
     }),
     answer: shownSectionSchema,
   }),
-  promote: apiRoute({ method: 'POST', path: '/api/sections/:section/canary/promote', params: sectionParams, body: z.strictObject({ note }), answer: shownSectionSchema }),
-  abort: apiRoute({ method: 'DELETE', path: '/api/sections/:section/canary', params: sectionParams, body: z.strictObject({ note }), answer: shownSectionSchema }),
+  promote: apiRoute({
+    method: 'POST',
+    path: '/api/sections/:section/canary/promote',
+    params: sectionParams,
+    body: z.strictObject({ note }),
+    answer: shownSectionSchema,
+  }),
+  abort: apiRoute({
+    method: 'DELETE',
+    path: '/api/sections/:section/canary',
+    params: sectionParams,
+    body: z.strictObject({ note }),
+    answer: shownSectionSchema,
+  }),
 };
 
 /** A query's instant: an ISO 8601 date or time, as a Date. */
@@ -142,11 +171,20 @@ export const tokensRoutes = {
     body: z.strictObject({ name: z.string().min(1).max(64), section: z.string().nullable().optional(), scopes: z.array(scopeSchema).min(1).optional() }),
     answer: z.object({ name: z.string(), section: sectionSchema.nullable(), scopes: z.array(scopeSchema), token: z.string() }),
   }),
-  revoke: apiRoute({ method: 'DELETE', path: '/api/tokens/:name', params: z.object({ name: z.string() }), answer: z.object({ name: z.string(), revoked: z.literal(true) }) }),
+  revoke: apiRoute({
+    method: 'DELETE',
+    path: '/api/tokens/:name',
+    params: z.object({ name: z.string() }),
+    answer: z.object({ name: z.string(), revoked: z.literal(true) }),
+  }),
 };
 
 export const configRoutes = {
-  report: apiRoute({ method: 'GET', path: '/api/config', answer: z.object({ problems: z.array(configProblemSchema), warnings: z.array(configProblemSchema) }) }),
+  report: apiRoute({
+    method: 'GET',
+    path: '/api/config',
+    answer: z.object({ problems: z.array(configProblemSchema), warnings: z.array(configProblemSchema) }),
+  }),
 };
 
 // ---------------------------------------------------------------------------
@@ -258,7 +296,11 @@ export const alertsRoutes = {
     method: 'PUT',
     path: '/api/alerts',
     body: z.strictObject({
-      webhookUrl: z.url({ protocol: /^https?$/, error: 'webhookUrl must be an absolute http(s) URL' }).max(2048).nullable().optional(),
+      webhookUrl: z
+        .url({ protocol: /^https?$/, error: 'webhookUrl must be an absolute http(s) URL' })
+        .max(2048)
+        .nullable()
+        .optional(),
       email: z.email('email must be an e-mail address').max(254).nullable().optional(),
       failureRateThreshold: z.number().gt(0, 'failureRateThreshold is above 0').max(1, 'failureRateThreshold is at most 1').nullable().optional(),
     }),

@@ -31,7 +31,14 @@ export const MAX_PREVIEW_SECONDS = 30 * 24 * 60 * 60;
 export const PREVIEW_SECONDS_RANGE = `a whole number of seconds from ${MIN_PREVIEW_SECONDS} (1 minute) to ${MAX_PREVIEW_SECONDS} (30 days)`;
 
 /** A canary's thresholds when its start names none (docs/releases.md, "Canaries"). */
-export const CANARY_DEFAULTS = { minVisits: 50, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, minNetworks: 5, maxNetworkShare: 0.2 } as const;
+export const CANARY_DEFAULTS = {
+  minVisits: 50,
+  maxFailureDelta: 0.02,
+  maxSlowdown: 0.25,
+  promoteAfterVisits: null,
+  minNetworks: 5,
+  maxNetworkShare: 0.2,
+} as const;
 
 // ---------------------------------------------------------------------------
 // The shapes the answers are made of.
@@ -45,7 +52,21 @@ export const scopeSchema = z.union([z.literal('releases'), z.literal('messages')
   error: 'a scope is releases, messages or section:<section>',
 });
 
-export const AUDIT_ACTIONS = ['publish', 'publish-refused', 'activate', 'rollback', 'preview', 'canary', 'promote', 'abort', 'auto-rollback', 'token', 'broken', 'set-aside', 'alerts'] as const;
+export const AUDIT_ACTIONS = [
+  'publish',
+  'publish-refused',
+  'activate',
+  'rollback',
+  'preview',
+  'canary',
+  'promote',
+  'abort',
+  'auto-rollback',
+  'token',
+  'broken',
+  'set-aside',
+  'alerts',
+] as const;
 
 /** One check a publish ran, in words. */
 export const checkResultSchema = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
@@ -90,7 +111,13 @@ export const releaseHealthSchema = z.object({
 });
 
 /** What the judge reads of a canary's release beside its health: its networks, and what the servers saw themselves. */
-export const judgedSchema = z.object({ networks: z.number(), renderFailures: z.number(), setAside: z.number(), contactErrors: z.number(), broken: z.string().nullable() });
+export const judgedSchema = z.object({
+  networks: z.number(),
+  renderFailures: z.number(),
+  setAside: z.number(),
+  contactErrors: z.number(),
+  broken: z.string().nullable(),
+});
 
 /** A running canary's thresholds, number and start. */
 export const shownCanarySchema = z.object({

@@ -27,7 +27,9 @@ export class PublishGate {
     if (wait === undefined) return;
     const { max, windowMs } = this.limit;
     if (this.limit.heldBack(token, section)) {
-      this.log(`control: the token ${token} had ${max} publishes refused within ${windowMs / 60_000} minutes; its publishes are refused unchecked for ${wait} s`);
+      this.log(
+        `control: the token ${token} had ${max} publishes refused within ${windowMs / 60_000} minutes; its publishes are refused unchecked for ${wait} s`,
+      );
       this.summariseWhenEnded(wait);
     }
     throw new HttpRefusal(
@@ -70,7 +72,9 @@ export class PublishGate {
           section: others.length === 0 ? only : null,
           detail: `${run.count} publish${run.count === 1 ? '' : 'es'} of ${[...run.sections].join(', ')} refused with 429 from ${new Date(run.first).toISOString()} to ${new Date(run.last).toISOString()}, unchecked: the token was over its limit of ${window}`,
         })
-        .catch((error: unknown) => this.log(`control: the audit entry of ${run.count} publishes held back for ${run.token} cannot be written: ${(error as Error).message}`));
+        .catch((error: unknown) =>
+          this.log(`control: the audit entry of ${run.count} publishes held back for ${run.token} cannot be written: ${(error as Error).message}`),
+        );
     }
   }
 }

@@ -23,7 +23,11 @@ export interface SectionAnswersOptions {
  * routes, for theirs): the store's state, the releases' health, what the
  * canary's judge reads, and the section's URL in config.json.
  */
-export async function sectionAnswers(options: SectionAnswersOptions, sections: readonly SectionId[], hours = DEFAULT_HEALTH_WINDOW_HOURS): Promise<Partial<Record<SectionId, ShownSection>>> {
+export async function sectionAnswers(
+  options: SectionAnswersOptions,
+  sections: readonly SectionId[],
+  hours = DEFAULT_HEALTH_WINDOW_HOURS,
+): Promise<Partial<Record<SectionId, ShownSection>>> {
   const { store, log } = options;
   // One section (a canary route's answer): only its state is read.
   const only = sections.length === 1 ? sections[0] : undefined;
@@ -55,7 +59,11 @@ export async function sectionAnswers(options: SectionAnswersOptions, sections: r
  * themselves (render failures, set aside, 5xx of /api/contact, broken).
  * `health` shows every valid visit; this is what the judge bounds.
  */
-async function judgedOf({ store, log }: SectionAnswersOptions, section: SectionId, state: SectionState): Promise<{ judged?: Record<string, z.input<typeof judgedSchema>> }> {
+async function judgedOf(
+  { store, log }: SectionAnswersOptions,
+  section: SectionId,
+  state: SectionState,
+): Promise<{ judged?: Record<string, z.input<typeof judgedSchema>> }> {
   if (!state.canary || !state.candidate || !state.active) return {};
   try {
     const counts = await store.canaries.counts({ id: state.canary.id, release: state.candidate }, state.active.id);
@@ -73,7 +81,12 @@ async function judgedOf({ store, log }: SectionAnswersOptions, section: SectionI
  * judge compares, else over the last `hours`. A release with no visits
  * reported shows zeros.
  */
-async function healthOf({ health }: SectionAnswersOptions, section: SectionId, state: SectionState, hours: number): Promise<{ health: Record<string, ReleaseHealth>; since: Date }> {
+async function healthOf(
+  { health }: SectionAnswersOptions,
+  section: SectionId,
+  state: SectionState,
+  hours: number,
+): Promise<{ health: Record<string, ReleaseHealth>; since: Date }> {
   const ids = [state.active?.id, state.candidate?.id].filter((id): id is string => id !== undefined);
   const since = state.canary ? new Date(state.canary.startedAt) : new Date(Date.now() - hours * 3_600_000);
   if (!health || ids.length === 0) return { health: {}, since };

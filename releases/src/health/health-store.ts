@@ -6,7 +6,6 @@ import { noVisits, type HealthPoint, type HealthSeriesSource, type HealthSource,
 import { parseVitalKey, percentiles, type Histogram } from './vital-histogram';
 import type { ReportCount } from './visit-report';
 
-
 /** One count to add: `count` more of `key` for a section's release in the hour starting at `hour`. */
 export interface HealthCount {
   hour: Date;
@@ -147,15 +146,24 @@ export class HealthStore {
         [JSON.stringify([...byVisit.values()].map((report) => ({ id: report.visit, expires_at: report.expiresAt.toISOString() })))],
       );
       const counted = fresh.map((row) => byVisit.get(row.id)!).filter(Boolean);
-      await addCounts(sql, counted.flatMap((report) => report.counts.map((count) => ({ ...count, hour: report.hour, count: 1 }))));
-      await addNetworkCounts(sql, counted.flatMap((report) => report.canary.map((count) => ({ ...count, hour: report.hour, count: 1 }))));
+      await addCounts(
+        sql,
+        counted.flatMap((report) => report.counts.map((count) => ({ ...count, hour: report.hour, count: 1 }))),
+      );
+      await addNetworkCounts(
+        sql,
+        counted.flatMap((report) => report.canary.map((count) => ({ ...count, hour: report.hour, count: 1 }))),
+      );
       return counted.length;
     });
   }
 
   /** Forgets the visit ids that have expired (no report can name them any more); answers how many. */
   async deleteExpiredVisits(now: Date = new Date()): Promise<number> {
-    const rows = await this.db.query<{ n: number }>('WITH gone AS (DELETE FROM visit_ids WHERE expires_at <= $1::timestamptz RETURNING 1) SELECT count(*)::integer AS n FROM gone', [now.toISOString()]);
+    const rows = await this.db.query<{ n: number }>(
+      'WITH gone AS (DELETE FROM visit_ids WHERE expires_at <= $1::timestamptz RETURNING 1) SELECT count(*)::integer AS n FROM gone',
+      [now.toISOString()],
+    );
     return rows[0]?.n ?? 0;
   }
 

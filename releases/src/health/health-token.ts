@@ -54,7 +54,8 @@ export function verifyHealthToken(secret: Buffer, token: string, now: Date = new
     if (!isSectionId(section) || typeof release !== 'string') return { problem: `malformed: ${JSON.stringify(section)} is not a section with a release` };
     named[section] = release;
   }
-  if (cohort !== undefined && !(Number.isInteger(cohort) && (cohort as number) >= 0 && (cohort as number) <= 99)) return { problem: 'malformed: the cohort is not 0-99' };
+  if (cohort !== undefined && !(Number.isInteger(cohort) && (cohort as number) >= 0 && (cohort as number) <= 99))
+    return { problem: 'malformed: the cohort is not 0-99' };
   const expiresAt = new Date(expires * 1000);
   if (now.getTime() >= expiresAt.getTime()) return { problem: `expired at ${expiresAt.toISOString()}` };
   return { releases: named, ...(cohort === undefined ? {} : { cohort: cohort as number }), expiresAt };

@@ -21,7 +21,10 @@ const sectionReport = z
     arrival: z.enum(ARRIVALS),
     failure: z.enum(FAILURE_CLASSES).optional(),
   })
-  .refine((report) => report.failure === undefined || report.arrival === 'failed', { message: 'failure is given only with arrival "failed"', path: ['failure'] });
+  .refine((report) => report.failure === undefined || report.arrival === 'failed', {
+    message: 'failure is given only with arrival "failed"',
+    path: ['failure'],
+  });
 
 // z.number() refuses NaN and ±Infinity; the bounds are the contract's.
 /** The body of a request for a visit id: the page's report token. */
@@ -36,7 +39,9 @@ export function parseVisitRequest(json: unknown): { ok: true; token: string } | 
   return { ok: false, error: field ? `${field}: ${issue.message}` : issue.message };
 }
 
-const vitals = z.strictObject(Object.fromEntries(VITALS.map((vital) => [vital, z.number().min(0).max(VITAL_MAX[vital]).optional()])) as Record<Vital, z.ZodOptional<z.ZodNumber>>);
+const vitals = z.strictObject(
+  Object.fromEntries(VITALS.map((vital) => [vital, z.number().min(0).max(VITAL_MAX[vital]).optional()])) as Record<Vital, z.ZodOptional<z.ZodNumber>>,
+);
 
 const visitReport = z.strictObject({
   v: z.literal(2),

@@ -49,7 +49,10 @@ export class Canaries {
       if (active === undefined) throw new ReleaseError('conflict', `${section} has no active release to judge a canary against: activate one first`);
       if (active === releaseId) throw new ReleaseError('conflict', `${releaseId} is already the active release of ${section}`);
       if (running && running.canary.release.id !== releaseId) {
-        throw new ReleaseError('conflict', `${section} already has a canary, ${running.canary.release.id} (${running.canary.percent} % since ${running.canary.startedAt}): promote or abort it first`);
+        throw new ReleaseError(
+          'conflict',
+          `${section} already has a canary, ${running.canary.release.id} (${running.canary.percent} % since ${running.canary.startedAt}): promote or abort it first`,
+        );
       }
       const given = Object.fromEntries(Object.entries(options).filter(([key, value]) => value !== undefined && key !== 'note')) as Partial<CanarySettings>;
       const { id: _id, ...runningSettings } = running?.canary ?? { id: 0 };
@@ -162,7 +165,15 @@ async function promoteIn(sql: Sql, section: SectionId, stack: StackEntry[], cana
   await announce(sql, section, { actor, action: 'promote', release: canary.release.id, from: stack[0]?.release_id ?? null, detail: detail || fallback }, true);
 }
 
-async function abortIn(sql: Sql, section: SectionId, stack: StackEntry[], canary: Canary, actor: string, action: 'abort' | 'auto-rollback', detail: string | null | undefined): Promise<void> {
+async function abortIn(
+  sql: Sql,
+  section: SectionId,
+  stack: StackEntry[],
+  canary: Canary,
+  actor: string,
+  action: 'abort' | 'auto-rollback',
+  detail: string | null | undefined,
+): Promise<void> {
   await sql.query('DELETE FROM release_canaries WHERE section = $1', [section]);
   const fallback = `the canary ended (${canary.percent} % of visits since ${canary.startedAt}); every visit gets ${stack[0]?.release_id ?? 'the active release'}`;
   await announce(sql, section, { actor, action, release: canary.release.id, from: stack[0]?.release_id ?? null, detail: detail || fallback }, false);

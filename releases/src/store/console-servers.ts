@@ -35,9 +35,15 @@ export class ConsoleServers {
   /** Every server seen within SERVER_FORGOTTEN_MS, the most recently started first. */
   async list(): Promise<{ id: string; host: string; port: number; pid: number; startedAt: string; releases: string[]; lastSeenAt: string }[]> {
     await this.db.query('DELETE FROM console_servers WHERE last_seen_at < now() - make_interval(secs => $1)', [SERVER_FORGOTTEN_MS / 1000]);
-    const rows = await this.db.query<{ id: string; host: string; port: number; pid: number; started_at: Date | string; releases: string[]; last_seen_at: Date | string }>(
-      'SELECT id, host, port, pid, started_at, releases, last_seen_at FROM console_servers ORDER BY started_at DESC, id',
-    );
+    const rows = await this.db.query<{
+      id: string;
+      host: string;
+      port: number;
+      pid: number;
+      started_at: Date | string;
+      releases: string[];
+      last_seen_at: Date | string;
+    }>('SELECT id, host, port, pid, started_at, releases, last_seen_at FROM console_servers ORDER BY started_at DESC, id');
     return rows.map((row) => ({
       id: row.id,
       host: row.host,

@@ -46,7 +46,9 @@ export class ConsoleSessions {
   ) {}
 
   private async csrfOf(id: string): Promise<string> {
-    return createHmac('sha256', await this.secret()).update(id, 'utf8').digest('base64url');
+    return createHmac('sha256', await this.secret())
+      .update(id, 'utf8')
+      .digest('base64url');
   }
 
   /** Opens a session for `token`, or undefined when it is unknown or revoked. */

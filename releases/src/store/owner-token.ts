@@ -45,7 +45,11 @@ export class OwnerToken {
       } finally {
         rmSync(temporary, { force: true });
       }
-      await recordAudit(sql, { actor: SERVER_ACTOR, action: 'token', detail: `created ${OWNER_TOKEN_NAME} (${ALL_SCOPES.join(', ')}) at first start, written to ${file}` });
+      await recordAudit(sql, {
+        actor: SERVER_ACTOR,
+        action: 'token',
+        detail: `created ${OWNER_TOKEN_NAME} (${ALL_SCOPES.join(', ')}) at first start, written to ${file}`,
+      });
       return file;
     });
   }

@@ -40,7 +40,8 @@ export interface ReleaseRow {
   broken_detail: string | null;
 }
 
-export const RELEASE_COLUMNS = 'r.id, r.section, r.manifest_url, r.integrity, r.version, r.build_id, r.created_at, r.created_by, r.note, r.checks, r.broken_at, r.broken_detail';
+export const RELEASE_COLUMNS =
+  'r.id, r.section, r.manifest_url, r.integrity, r.version, r.build_id, r.created_at, r.created_by, r.note, r.checks, r.broken_at, r.broken_detail';
 /** Each section's active release id: its latest activation not popped by a rollback. */
 export const ACTIVE_RELEASE_IDS = 'SELECT DISTINCT ON (section) release_id FROM release_activations WHERE popped_at IS NULL ORDER BY section, seq DESC';
 

@@ -59,7 +59,13 @@ export class ReleaseStore {
     this.ownerToken = new OwnerToken(db, options.environmentToken);
     this.servers = new ConsoleServers(db);
     this.alertSettings = new AlertSettings(db);
-    this.sessions = new ConsoleSessions(db, this.tokens, options.sessionLifetimes ?? SESSION_LIFETIMES, () => this.sharedSecret('console-csrf-secret'), options.now);
+    this.sessions = new ConsoleSessions(
+      db,
+      this.tokens,
+      options.sessionLifetimes ?? SESSION_LIFETIMES,
+      () => this.sharedSecret('console-csrf-secret'),
+      options.now,
+    );
   }
 
   /** Opens the store on `db` (the contact service's database object: PGlite is one per folder), bringing its schema up to date. */
@@ -80,7 +86,10 @@ export class ReleaseStore {
     let secret = this.secrets.get(name);
     if (!secret) {
       secret = (async () => {
-        await this.db.query('INSERT INTO release_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, randomBytes(32).toString('base64')]);
+        await this.db.query('INSERT INTO release_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+          name,
+          randomBytes(32).toString('base64'),
+        ]);
         const [row] = await this.db.query<{ value: string }>('SELECT value FROM release_settings WHERE name = $1', [name]);
         return Buffer.from(row!.value, 'base64');
       })();

@@ -25,7 +25,13 @@ export interface ReleaseWatch {
  * once; the caller reads `Releases.served()`.
  */
 export async function watchReleases(db: Database, onChange: (section: SectionId) => void, options: { pollMs?: number } = {}): Promise<ReleaseWatch> {
-  const generations = async () => new Map((await db.query<{ section: SectionId; generation: string }>('SELECT section, generation::text AS generation FROM release_sections')).map((row) => [row.section, row.generation]));
+  const generations = async () =>
+    new Map(
+      (await db.query<{ section: SectionId; generation: string }>('SELECT section, generation::text AS generation FROM release_sections')).map((row) => [
+        row.section,
+        row.generation,
+      ]),
+    );
   // With the database away at first, every section counts as changed at the first read that reaches it.
   let known = await generations().catch(() => new Map<SectionId, string>());
   let listening: Listening | undefined;

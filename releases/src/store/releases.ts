@@ -52,7 +52,13 @@ export class Releases {
       );
       if (inserted) {
         const release = toStored(inserted);
-        await recordAudit(sql, { actor: input.createdBy, action: 'publish', section: input.section, release: release.id, detail: `build ${release.buildId}, version ${release.version}, ${release.manifestUrl}` });
+        await recordAudit(sql, {
+          actor: input.createdBy,
+          action: 'publish',
+          section: input.section,
+          release: release.id,
+          detail: `build ${release.buildId}, version ${release.version}, ${release.manifestUrl}`,
+        });
         return { release, created: true };
       }
       const [existing] = await sql.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases r WHERE section = $1 AND manifest_url = $2 AND integrity = $3`, [
@@ -62,7 +68,13 @@ export class Releases {
       ]);
       if (!existing) throw new Error(`the release of ${input.manifestUrl} vanished while being published`);
       const release = toStored(existing);
-      await recordAudit(sql, { actor: input.createdBy, action: 'publish', section: input.section, release: release.id, detail: 'published again: the same URL with the same bytes' });
+      await recordAudit(sql, {
+        actor: input.createdBy,
+        action: 'publish',
+        section: input.section,
+        release: release.id,
+        detail: 'published again: the same URL with the same bytes',
+      });
       return { release, created: false };
     });
   }
@@ -132,7 +144,10 @@ export class Releases {
   /** Marks a release found broken by the background check (audited the first time); false when there is no such release. */
   async markBroken(id: string, detail: string): Promise<boolean> {
     return this.db.transaction(async (sql) => {
-      const [first] = await sql.query<{ section: SectionId }>('UPDATE releases SET broken_at = now(), broken_detail = $2 WHERE id = $1 AND broken_at IS NULL RETURNING section', [id, detail]);
+      const [first] = await sql.query<{ section: SectionId }>(
+        'UPDATE releases SET broken_at = now(), broken_detail = $2 WHERE id = $1 AND broken_at IS NULL RETURNING section',
+        [id, detail],
+      );
       if (first) {
         await recordAudit(sql, { actor: BACKGROUND_CHECK_ACTOR, action: 'broken', section: first.section, release: id, detail });
         return true;
@@ -144,8 +159,18 @@ export class Releases {
   /** The background check found the release whole again. */
   async clearBroken(id: string): Promise<void> {
     await this.db.transaction(async (sql) => {
-      const [cleared] = await sql.query<{ section: SectionId }>('UPDATE releases SET broken_at = NULL, broken_detail = NULL WHERE id = $1 AND broken_at IS NOT NULL RETURNING section', [id]);
-      if (cleared) await recordAudit(sql, { actor: BACKGROUND_CHECK_ACTOR, action: 'broken', section: cleared.section, release: id, detail: 'whole again: no longer broken' });
+      const [cleared] = await sql.query<{ section: SectionId }>(
+        'UPDATE releases SET broken_at = NULL, broken_detail = NULL WHERE id = $1 AND broken_at IS NOT NULL RETURNING section',
+        [id],
+      );
+      if (cleared)
+        await recordAudit(sql, {
+          actor: BACKGROUND_CHECK_ACTOR,
+          action: 'broken',
+          section: cleared.section,
+          release: id,
+          detail: 'whole again: no longer broken',
+        });
     });
   }
 
@@ -163,7 +188,8 @@ export class Releases {
     await this.db.transaction(async (sql) => {
       if (kind === 'running-again') {
         const [lifted] = await sql.query('DELETE FROM release_set_aside WHERE release_id = $1 RETURNING release_id', [releaseId]);
-        if (lifted) await recordAudit(sql, { actor: 'server', action: 'set-aside', section, release: releaseId, detail: `rendered on the server again: ${detail}` });
+        if (lifted)
+          await recordAudit(sql, { actor: 'server', action: 'set-aside', section, release: releaseId, detail: `rendered on the server again: ${detail}` });
         return;
       }
       await addSignal(sql, section, releaseId, kind);
@@ -174,7 +200,14 @@ export class Releases {
         'INSERT INTO release_set_aside (release_id, detail) VALUES ($1, $2) ON CONFLICT (release_id) DO NOTHING RETURNING release_id',
         [releaseId, detail],
       );
-      if (marked) await recordAudit(sql, { actor: 'server', action: 'set-aside', section, release: releaseId, detail: `the active release's node build is rendered in the browser only: ${detail}` });
+      if (marked)
+        await recordAudit(sql, {
+          actor: 'server',
+          action: 'set-aside',
+          section,
+          release: releaseId,
+          detail: `the active release's node build is rendered in the browser only: ${detail}`,
+        });
     });
   }
 }

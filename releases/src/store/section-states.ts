@@ -43,17 +43,23 @@ export async function stackTops(sql: Sql): Promise<Map<SectionId, string[]>> {
 export async function statesOf(sql: Sql, only?: SectionId): Promise<Record<SectionId, SectionState>> {
   const [tops, changes] = await Promise.all([
     stackTops(sql),
-    sql.query<{ section: SectionId; changed_at: Date | string | null; changed_by: string | null }>('SELECT section, changed_at, changed_by FROM release_sections'),
+    sql.query<{ section: SectionId; changed_at: Date | string | null; changed_by: string | null }>(
+      'SELECT section, changed_at, changed_by FROM release_sections',
+    ),
   ]);
   // Not a third at once: in a transaction `sql` is one connection, and node-postgres queues (and warns) past two.
   const canaries = await canariesIn(sql);
   const ids = [...tops.values()].flat();
   const releases = new Map<string, StoredRelease>();
   if (ids.length > 0) {
-    for (const row of await sql.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases r WHERE id = ANY($1::text[])`, [ids])) releases.set(row.id, toStored(row));
+    for (const row of await sql.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases r WHERE id = ANY($1::text[])`, [ids]))
+      releases.set(row.id, toStored(row));
   }
   const marks = new Map(
-    (await sql.query<{ release_id: string; at: Date | string; detail: string }>('SELECT release_id, at, detail FROM release_set_aside')).map((row) => [row.release_id, { at: iso(row.at), detail: row.detail }]),
+    (await sql.query<{ release_id: string; at: Date | string; detail: string }>('SELECT release_id, at, detail FROM release_set_aside')).map((row) => [
+      row.release_id,
+      { at: iso(row.at), detail: row.detail },
+    ]),
   );
   const withMark = (release: ShownRelease): StateRelease => (marks.has(release.id) ? { ...release, setAside: marks.get(release.id)! } : release);
   const pick = (id: string | undefined) => {

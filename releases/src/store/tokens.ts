@@ -48,23 +48,27 @@ export class Tokens {
     const { name, actor } = options;
     const reserved = reservedNameProblem(name);
     if (reserved) throw new ReleaseError('invalid', reserved, 'name');
-    if (!TOKEN_NAME.test(name)) throw new ReleaseError('invalid', `a token's name is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`, 'name');
+    if (!TOKEN_NAME.test(name))
+      throw new ReleaseError('invalid', `a token's name is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`, 'name');
     const given = options.section ?? null;
     if (given !== null && !isSection(given)) throw new ReleaseError('not-found', `no section ${JSON.stringify(given)}`);
     const scopes = [...new Set(options.scopes ?? [given ? (`section:${given}` as const) : 'releases'])];
-    if (scopes.length === 0 || !scopes.every(isScope)) throw new ReleaseError('invalid', `scopes are releases, messages or section:<${SECTION_IDS.join('|')}>`, 'scopes');
+    if (scopes.length === 0 || !scopes.every(isScope))
+      throw new ReleaseError('invalid', `scopes are releases, messages or section:<${SECTION_IDS.join('|')}>`, 'scopes');
     const section = given ?? sectionOfScopes(scopes);
     if (given !== null && sectionOfScopes(scopes) !== given) {
-      throw new ReleaseError('invalid', `scopes: ${scopes.join(', ')} disagree with section ${given}: a token of ${given} holds section:${given} (and perhaps messages), nothing that acts on another section`, 'scopes');
+      throw new ReleaseError(
+        'invalid',
+        `scopes: ${scopes.join(', ')} disagree with section ${given}: a token of ${given} holds section:${given} (and perhaps messages), nothing that acts on another section`,
+        'scopes',
+      );
     }
     return this.db.transaction(async (sql) => {
       const token = randomBytes(32).toString('base64url');
-      const inserted = await sql.query('INSERT INTO release_tokens (name, scopes, hash, created_by) VALUES ($1, $2::text[], $3, $4) ON CONFLICT DO NOTHING RETURNING id', [
-        name,
-        scopes,
-        hashOf(token).toString('hex'),
-        actor,
-      ]);
+      const inserted = await sql.query(
+        'INSERT INTO release_tokens (name, scopes, hash, created_by) VALUES ($1, $2::text[], $3, $4) ON CONFLICT DO NOTHING RETURNING id',
+        [name, scopes, hashOf(token).toString('hex'), actor],
+      );
       if (inserted.length === 0) throw new ReleaseError('conflict', `a token named ${name} exists; revoke it first`);
       await recordAudit(sql, { actor, action: 'token', section, detail: `created ${name} (${scopes.join(', ')})` });
       return { name, section, scopes, token };
@@ -84,14 +88,20 @@ export class Tokens {
 
   /** The live token named `name`, without its secret; undefined when there is none. */
   async find(name: string): Promise<{ name: string; scopes: Scope[]; owner: boolean } | undefined> {
-    const [row] = await this.db.query<{ name: string; scopes: Scope[]; owner: boolean }>('SELECT name, scopes, owner FROM release_tokens WHERE name = $1 AND revoked_at IS NULL', [name]);
+    const [row] = await this.db.query<{ name: string; scopes: Scope[]; owner: boolean }>(
+      'SELECT name, scopes, owner FROM release_tokens WHERE name = $1 AND revoked_at IS NULL',
+      [name],
+    );
     return row;
   }
 
   /** Revokes the live token named `name`; false when there is none. */
   async revoke(name: string, actor: string): Promise<boolean> {
     return this.db.transaction(async (sql) => {
-      const [revoked] = await sql.query<{ scopes: Scope[] }>('UPDATE release_tokens SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL RETURNING scopes', [name]);
+      const [revoked] = await sql.query<{ scopes: Scope[] }>(
+        'UPDATE release_tokens SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL RETURNING scopes',
+        [name],
+      );
       if (!revoked) return false;
       await recordAudit(sql, { actor, action: 'token', section: sectionOfScopes(revoked.scopes.filter(isScope)), detail: `revoked ${name}` });
       return true;
@@ -113,7 +123,10 @@ export class Tokens {
     const given = Buffer.from(hashHex, 'hex');
     if (given.length !== 32) return undefined;
     if (this.environmentHash && timingSafeEqual(given, this.environmentHash)) return { name: ENVIRONMENT_ACTOR, scopes: ALL_SCOPES };
-    const [row] = await this.db.query<{ name: string; scopes: Scope[]; hash: string }>('SELECT name, scopes, hash FROM release_tokens WHERE hash = $1 AND revoked_at IS NULL', [hashHex]);
+    const [row] = await this.db.query<{ name: string; scopes: Scope[]; hash: string }>(
+      'SELECT name, scopes, hash FROM release_tokens WHERE hash = $1 AND revoked_at IS NULL',
+      [hashHex],
+    );
     if (!row) return undefined;
     const stored = Buffer.from(row.hash, 'hex');
     return stored.length === given.length && timingSafeEqual(stored, given) ? { name: row.name, scopes: row.scopes.filter(isScope) } : undefined;

@@ -108,8 +108,7 @@ export function ContactSection(_props: SectionProps) {
 
   const failure = last && last.outcome.kind !== 'stored' ? last.outcome : null;
   // A field the server refused stays marked until the visitor changes it.
-  const refused =
-    failure?.kind === 'invalid' && failure.field && values[failure.field] === last?.draft[failure.field] ? failure.field : null;
+  const refused = failure?.kind === 'invalid' && failure.field && values[failure.field] === last?.draft[failure.field] ? failure.field : null;
   const alertId = `${id}-delivery`;
 
   const field = (name: Field) => {
@@ -123,8 +122,7 @@ export function ContactSection(_props: SectionProps) {
         value: values[name],
         'aria-invalid': invalid || undefined,
         'aria-describedby': describedBy,
-        onChange: (event: { target: { value: string } }) =>
-          setValues((current) => ({ ...current, [name]: event.target.value })),
+        onChange: (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value })),
       },
       error: empty && (
         <p id={`${id}-${name}-error`} className="contact-form__error">

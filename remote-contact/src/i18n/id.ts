@@ -4,8 +4,7 @@ import type { ContactText } from './contact-text';
 export const id: ContactText = {
   heading: 'Hubungi Kami',
   intro: 'Tinggalkan nama, nomor telepon, dan pertanyaan Anda.',
-  privacy:
-    'Kami menyimpan nama, nomor telepon, pesan, bahasa, dan waktu pengiriman Anda hanya untuk menjawab Anda, lalu menghapusnya setelah {period}.',
+  privacy: 'Kami menyimpan nama, nomor telepon, pesan, bahasa, dan waktu pengiriman Anda hanya untuk menjawab Anda, lalu menghapusnya setelah {period}.',
   retentionPeriod: { one: '{days} hari', other: '{days} hari' },
   privacyDelete: 'Untuk meminta penghapusan lebih cepat, kirim email ke {email}.',
   privacyDeleteOfficer: 'Untuk meminta penghapusan lebih cepat, hubungi petugas pengaduan kami, {officer}, di {email}.',
@@ -22,8 +21,7 @@ export const id: ContactText = {
   notSent: 'Pesan Anda belum terkirim.',
   retry: 'Coba lagi',
   delivery: {
-    offline:
-      'Pesan Anda tidak dapat dikirim: server kami tidak dapat dihubungi. Periksa koneksi Anda, lalu coba lagi. Teks yang Anda ketik tetap ada.',
+    offline: 'Pesan Anda tidak dapat dikirim: server kami tidak dapat dihubungi. Periksa koneksi Anda, lalu coba lagi. Teks yang Anda ketik tetap ada.',
     timeout:
       'Pesan Anda tidak dapat dikirim: server kami tidak menjawab dalam satu menit. Teks yang Anda ketik tetap ada, dan mencoba lagi tidak akan mengirimkannya dua kali.',
     busy: 'Pesan Anda tidak dapat dikirim: server sedang sibuk. Teks yang Anda ketik tetap ada; silakan coba lagi sebentar lagi.',
@@ -34,8 +32,7 @@ export const id: ContactText = {
       'Pesan Anda tidak dapat dikirim: server tidak menerima isi kolom {field}. Periksa kolom itu; paling banyak {limit} karakter. Teks yang Anda ketik tetap ada.',
     invalid: 'Pesan Anda tidak dapat dikirim: server tidak menerimanya. Teks yang Anda ketik tetap ada; silakan coba lagi nanti.',
     tooLong: 'Pesan Anda tidak dapat dikirim: pesannya terlalu panjang. Persingkat, lalu coba lagi. Teks yang Anda ketik tetap ada.',
-    conflict:
-      'Versi sebelumnya dari pesan ini sudah kami terima. Untuk mengirim versi ini juga, tekan Coba lagi. Teks yang Anda ketik tetap ada.',
+    conflict: 'Versi sebelumnya dari pesan ini sudah kami terima. Untuk mengirim versi ini juga, tekan Coba lagi. Teks yang Anda ketik tetap ada.',
     refused: 'Pesan Anda tidak dapat dikirim: server menolaknya. Teks yang Anda ketik tetap ada; silakan coba lagi nanti.',
     unavailable: 'Pengiriman pesan tidak tersedia di situs ini, jadi pesan Anda tidak terkirim. Teks yang Anda ketik tetap ada.',
   },

@@ -13,9 +13,7 @@ export function HomeSection(_props: SectionProps) {
       <div className="home-hero">
         <div className="home-hero__copy">
           <h2>{text.heading}</h2>
-          <p className="home-hero__offer">
-            {fill(text.offer, { min: money(text.money.loanMin), max: money(text.money.loanMax) })}
-          </p>
+          <p className="home-hero__offer">{fill(text.offer, { min: money(text.money.loanMin), max: money(text.money.loanMax) })}</p>
           <p>{fill(text.eligibility, { income: money(text.money.minIncome) })}</p>
           {text.users && <p className="home-hero__users">{text.users}</p>}
         </div>

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { APP_DIRS, APP_NAMES } from '@portico/contract/sections';
 import { startPortico, type RunningPortico } from '../portico-server';
 
-
 function post(port: number, urlPath: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: urlPath, method: 'POST' }, (res) => {

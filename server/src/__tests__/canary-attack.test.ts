@@ -114,7 +114,15 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
     let builds = 0;
     const publish = async () => {
       builds++;
-      const input = { section: 'contact' as const, manifestUrl: `https://cdn.example/contact/${builds}/mf-manifest.json`, integrity: `sha384-${builds}`, version: '1.0.0', buildId: `b${builds}`, createdBy: 'ci', checks: [] };
+      const input = {
+        section: 'contact' as const,
+        manifestUrl: `https://cdn.example/contact/${builds}/mf-manifest.json`,
+        integrity: `sha384-${builds}`,
+        version: '1.0.0',
+        buildId: `b${builds}`,
+        createdBy: 'ci',
+        checks: [],
+      };
       return (await store.releases.publish(input)).release.id;
     };
     active = await publish();
@@ -150,7 +158,11 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
   }
 
   /** A request through the proxy from `network`, with the cohort cookie of `bucket`. */
-  const through = (network: string, bucket: number, extra: Record<string, string> = {}) => ({ 'X-Forwarded-For': network, Cookie: `portico_cohort=${bucket}`, ...extra });
+  const through = (network: string, bucket: number, extra: Record<string, string> = {}) => ({
+    'X-Forwarded-For': network,
+    Cookie: `portico_cohort=${bucket}`,
+    ...extra,
+  });
 
   /** The page, then its config, as a browser loads them: the report token the page carries. */
   async function page(server: RunningPortico, network: string, bucket: number): Promise<Health> {
@@ -171,7 +183,11 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
   }
 
   async function beacon(server: RunningPortico, network: string, report: VisitReport): Promise<void> {
-    const answer = await fetch(`${server.url}${BEACON_PATH}`, { method: 'POST', headers: through(network, 0, { Origin: server.url, 'Content-Type': 'text/plain;charset=UTF-8' }), body: JSON.stringify(report) });
+    const answer = await fetch(`${server.url}${BEACON_PATH}`, {
+      method: 'POST',
+      headers: through(network, 0, { Origin: server.url, 'Content-Type': 'text/plain;charset=UTF-8' }),
+      body: JSON.stringify(report),
+    });
     expect(answer.status).toBe(204);
   }
 

@@ -16,7 +16,17 @@ import { eventually } from '@portico/testing/eventually';
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 
 function release(id: string, url: string): Release {
-  return { id, section: 'contact', manifestUrl: url, integrity: `sha384-${'A'.repeat(64)}`, version: '1.0.0', buildId: id, createdAt: '2026-11-25T10:00:00.000Z', createdBy: 'ci', note: null };
+  return {
+    id,
+    section: 'contact',
+    manifestUrl: url,
+    integrity: `sha384-${'A'.repeat(64)}`,
+    version: '1.0.0',
+    buildId: id,
+    createdAt: '2026-11-25T10:00:00.000Z',
+    createdBy: 'ci',
+    note: null,
+  };
 }
 const ACTIVE = release('contact-7', 'https://contact.example/7/mf-manifest.json');
 const CANDIDATE = release('contact-9', 'https://contact.example/9/mf-manifest.json');
@@ -42,7 +52,8 @@ beforeAll(async () => {
       notify = onChange;
       return Promise.resolve({ close: () => Promise.resolve() });
     },
-    openPreview: (token) => Promise.resolve(token === 'a-valid-link' ? { release: CANDIDATE, expiresAt: new Date(Date.now() + 3_600_000) } : { refused: 'invalid' }),
+    openPreview: (token) =>
+      Promise.resolve(token === 'a-valid-link' ? { release: CANDIDATE, expiresAt: new Date(Date.now() + 3_600_000) } : { refused: 'invalid' }),
     healthToken: (releases) => `token-for-${releases.contact}`,
     signal: (signal) => {
       signals.push(signal);
@@ -155,7 +166,10 @@ test('a preview visit sets no cookie while a canary runs, whether its link is va
     const page = await fetch(`${running.url}${path}`);
     expect([path, page.status, page.headers.get('set-cookie')]).toEqual([path, 200, null]);
   }
-  const previewed = (await (await fetch(`${running.url}/config.json?preview=a-valid-link`)).json()) as { remotes: { contact: string }; preview?: { release: string } };
+  const previewed = (await (await fetch(`${running.url}/config.json?preview=a-valid-link`)).json()) as {
+    remotes: { contact: string };
+    preview?: { release: string };
+  };
   expect(previewed).toMatchObject({ remotes: { contact: CANDIDATE.manifestUrl }, preview: { release: CANDIDATE.id } });
   // The same page without the link draws a cohort as before.
   expect((await fetch(running.url)).headers.get('set-cookie')).toMatch(/^portico_cohort=\d{1,2};/);

@@ -23,7 +23,9 @@ const configPath = path.join(site.root, 'config.json');
 let running: RunningPortico;
 beforeAll(async () => {
   // Only the intervals are the test's: everything else runs in real time.
-  jest.useFakeTimers({ doNotFake: ['Date', 'hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout'] });
+  jest.useFakeTimers({
+    doNotFake: ['Date', 'hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout'],
+  });
   running = await startWithHome(site.root, configPath);
 }, 30_000);
 afterAll(async () => {

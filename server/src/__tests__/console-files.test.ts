@@ -29,7 +29,14 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'main.abcdef0123.js.br'), brotliCompressSync(CONSOLE_JS));
   database = embeddedTestDatabase();
   store = await ReleaseStore.open(await database.open());
-  control = await startControlApi({ store, port: 0, publishChecks: () => Promise.resolve({ ok: false, checks: [] }), publicUrl: 'http://localhost:8080', log: () => undefined, console: consoleFiles(dist) });
+  control = await startControlApi({
+    store,
+    port: 0,
+    publishChecks: () => Promise.resolve({ ok: false, checks: [] }),
+    publicUrl: 'http://localhost:8080',
+    log: () => undefined,
+    console: consoleFiles(dist),
+  });
   running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: () => undefined });
 }, 60_000);
 
@@ -42,7 +49,7 @@ afterAll(async () => {
 });
 
 describe('the control port', () => {
-  it('serves the console\'s page at / and at its own routes, with a policy that runs only its own files and is never framed', async () => {
+  it("serves the console's page at / and at its own routes, with a policy that runs only its own files and is never framed", async () => {
     for (const route of ['/', '/sections/contact', '/inbox?q=asha']) {
       const answer = await fetch(`${control.url}${route}`, { headers: { 'Sec-Fetch-Site': 'none' } });
       expect(answer.status).toBe(200);
@@ -68,7 +75,7 @@ describe('the control port', () => {
   });
 });
 
-describe('the page\'s ports', () => {
+describe("the page's ports", () => {
   it('answer nothing of the console on any of the four ports', async () => {
     for (const port of running.ports) {
       for (const route of ['/main.abcdef0123.js', '/api/session', '/api/events', '/console/dist/index.html', '/console/']) {

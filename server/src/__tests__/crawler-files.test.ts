@@ -25,17 +25,10 @@ afterAll(async () => {
 test('the sitemap lists the page in both languages, each with both hreflang alternates and x-default', () => {
   const xml = sitemapXml('https://www.portico.example');
   expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"')).toBe(true);
-  expect([...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1])).toEqual([
-    'https://www.portico.example/',
-    'https://www.portico.example/?type=2',
-  ]);
+  expect([...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1])).toEqual(['https://www.portico.example/', 'https://www.portico.example/?type=2']);
   const alternates = [...xml.matchAll(/hreflang="([^"]+)" href="([^"]+)"/g)].map((match) => `${match[1]} ${match[2]}`);
   expect(alternates).toEqual(
-    [1, 2].flatMap(() => [
-      'en-IN https://www.portico.example/',
-      'id-ID https://www.portico.example/?type=2',
-      'x-default https://www.portico.example/',
-    ]),
+    [1, 2].flatMap(() => ['en-IN https://www.portico.example/', 'id-ID https://www.portico.example/?type=2', 'x-default https://www.portico.example/']),
   );
 });
 
@@ -88,11 +81,21 @@ test('behind a trusted proxy the URLs carry the public host and scheme', async (
     const answer = await ask(proxied, '/sitemap.xml', { host: '127.0.0.1', headers: { 'X-Forwarded-Host': forwardedHost, 'X-Forwarded-Proto': 'https' } });
     expect(`${forwardedHost}: ${answer.status}`).toBe(`${forwardedHost}: 400`);
   }
-  expect((await ask(proxied, '/sitemap.xml', { host: '127.0.0.1', headers: { 'X-Forwarded-Host': 'www.portico.example:443', 'X-Forwarded-Proto': 'https' } })).status).toBe(200);
+  expect(
+    (await ask(proxied, '/sitemap.xml', { host: '127.0.0.1', headers: { 'X-Forwarded-Host': 'www.portico.example:443', 'X-Forwarded-Proto': 'https' } }))
+      .status,
+  ).toBe(200);
 });
 
 test('a PORTICO_HOSTS entry with a port is the one port answered for that name', async () => {
-  const mapped = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: () => undefined, trustProxy: true, hostnames: ['www.portico.example:8443'] });
+  const mapped = await startPortico({
+    rootDir: site.root,
+    basePort: 0,
+    host: '127.0.0.1',
+    log: () => undefined,
+    trustProxy: true,
+    hostnames: ['www.portico.example:8443'],
+  });
   try {
     const asked = (forwardedHost: string) =>
       ask(mapped, '/sitemap.xml', { host: '127.0.0.1', headers: { 'X-Forwarded-Host': forwardedHost, 'X-Forwarded-Proto': 'https' } });

@@ -68,7 +68,10 @@ export function deployHome(root: string, build: string, hydration?: object): voi
   writeFileSync(path.join(homeDist, 'server', 'remoteEntry.js'), build);
   const integrity = `sha384-${createHash('sha384').update(build).digest('base64')}`;
   const ssrRemoteEntry = { name: 'remoteEntry.js', path: 'server', type: 'commonjs-module', integrity };
-  writeFileSync(path.join(homeDist, 'mf-manifest.json'), JSON.stringify({ id: 'portico_home', metaData: { publicPath: 'auto', ssrRemoteEntry, hydration }, exposes: [], shared: [] }));
+  writeFileSync(
+    path.join(homeDist, 'mf-manifest.json'),
+    JSON.stringify({ id: 'portico_home', metaData: { publicPath: 'auto', ssrRemoteEntry, hydration }, exposes: [], shared: [] }),
+  );
 }
 
 /**
@@ -81,7 +84,14 @@ export async function startWithHome(root: string, configPath: string): Promise<R
   deployHome(root, '/* the first build */');
   const company = { comName: 'Lender', email: 'help@lender.example', address: 'Somewhere', copyright: '(c) Lender' };
   writeFileSync(configPath, JSON.stringify(company));
-  const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath, log: () => undefined, ssr: { sandbox: { setting: 'weak' } } });
+  const running = await startPortico({
+    rootDir: root,
+    basePort: 0,
+    host: '127.0.0.1',
+    configPath,
+    log: () => undefined,
+    ssr: { sandbox: { setting: 'weak' } },
+  });
   writeFileSync(configPath, JSON.stringify({ ...company, remotes: { home: `http://127.0.0.1:${running.ports[1]!}/mf-manifest.json` } }));
   return running;
 }

@@ -82,7 +82,9 @@ describe('the host port opens when the server can serve what it promises', () =>
     const site = await siteWithGatedWorker();
     const logged: string[] = [];
     let running: RunningPortico | undefined;
-    const starting = startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line) }).then((started) => (running = started));
+    const starting = startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line) }).then(
+      (started) => (running = started),
+    );
     try {
       await eventually(() => logged.some((line) => WAITING.test(line)) || running !== undefined, { withinMs: 30_000 });
       expect(running).toBeUndefined();
@@ -114,7 +116,11 @@ describe('the host port opens when the server can serve what it promises', () =>
     const running = await startPortico(options);
     try {
       const port = portOf(running.url);
-      expect(logged).toContainEqual(expect.stringMatching(new RegExp(`^Portico: no render worker was warm after [\\d.]+ s; port ${port} opens anyway, serving the client-rendered page until one is$`)));
+      expect(logged).toContainEqual(
+        expect.stringMatching(
+          new RegExp(`^Portico: no render worker was warm after [\\d.]+ s; port ${port} opens anyway, serving the client-rendered page until one is$`),
+        ),
+      );
       const page = await rawRequest(port, httpRequest('/', { host: `127.0.0.1:${port}` }));
       expect(page?.status).toBe(200);
       expect(page?.body).toBe(INDEX_HTML('host'));

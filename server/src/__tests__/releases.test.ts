@@ -79,21 +79,36 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     ]);
     folder = mkdtempSync(path.join(tmpdir(), 'portico-releases-'));
     const configPath = path.join(folder, 'config.json');
-    writeFileSync(configPath, JSON.stringify({ ...sampleConfig, allowedRemoteOrigins: [first.origin, second.origin, throwing.origin, looping.origin, renderThrows.origin] }));
+    writeFileSync(
+      configPath,
+      JSON.stringify({ ...sampleConfig, allowedRemoteOrigins: [first.origin, second.origin, throwing.origin, looping.origin, renderThrows.origin] }),
+    );
     for (let index = 0; index < 2; index++) {
       const db = await database.open();
       pools.push(db);
-      const storeOpened = index === 0 ? startControlPlane(db, {
-        configPath,
-        basePort: 0,
-        ports: () => servers[0]?.ports ?? [],
-        environmentToken: TOKEN,
-        listen: { port: 0, host: '127.0.0.1' },
-        publicUrl: 'http://localhost',
-        renderCheck: () => servers[0]?.checkRender && ((section, build) => servers[0]!.checkRender(section, { key: build.integrity, url: build.url, code: build.code })),
-        log: (line) => log.push(line),
-      }).then((plane) => (control = plane).store) : (await import('@portico/releases')).ReleaseStore.open(db);
-      servers.push(await startPortico({ rootDir: REPO_ROOT, basePort: 0, configPath, log: (line) => log.push(`server ${index}: ${line}`), releases: releaseFeed(storeOpened) }));
+      const storeOpened =
+        index === 0
+          ? startControlPlane(db, {
+              configPath,
+              basePort: 0,
+              ports: () => servers[0]?.ports ?? [],
+              environmentToken: TOKEN,
+              listen: { port: 0, host: '127.0.0.1' },
+              publicUrl: 'http://localhost',
+              renderCheck: () =>
+                servers[0]?.checkRender && ((section, build) => servers[0]!.checkRender(section, { key: build.integrity, url: build.url, code: build.code })),
+              log: (line) => log.push(line),
+            }).then((plane) => (control = plane).store)
+          : (await import('@portico/releases')).ReleaseStore.open(db);
+      servers.push(
+        await startPortico({
+          rootDir: REPO_ROOT,
+          basePort: 0,
+          configPath,
+          log: (line) => log.push(`server ${index}: ${line}`),
+          releases: releaseFeed(storeOpened),
+        }),
+      );
     }
   });
   afterAll(async () => {
@@ -113,7 +128,8 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> & { checks?: { name: string; ok: boolean; detail: string }[] } };
   };
-  const served = async (server: RunningPortico) => ((await (await fetch(`${server.url}/config.json`)).json()) as { remotes: Record<string, string> }).remotes.contact;
+  const served = async (server: RunningPortico) =>
+    ((await (await fetch(`${server.url}/config.json`)).json()) as { remotes: Record<string, string> }).remotes.contact;
   /** How long until both servers serve `url` for contact in config.json. */
   async function bothServe(url: string): Promise<number> {
     const started = Date.now();
@@ -130,14 +146,20 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
   test('a build passes every check, the render in the section sandbox included, and its activation reaches both servers, server-rendered', async () => {
     const published = await api('POST', '/api/releases', { section: 'contact', manifestUrl: `${first.origin}/mf-manifest.json` });
     expect(published.status).toBe(201);
-    const pin = `sha384-${createHash('sha384').update(readFileSync(path.join(existingBuild('remote-contact'), 'mf-manifest.json'))).digest('base64')}`;
+    const pin = `sha384-${createHash('sha384')
+      .update(readFileSync(path.join(existingBuild('remote-contact'), 'mf-manifest.json')))
+      .digest('base64')}`;
     expect(published.body).toMatchObject({ id: expect.stringMatching(/^contact-\d+$/), integrity: pin });
 
     expect((await api('POST', '/api/sections/contact/active', { release: published.body.id })).status).toBe(200);
     await bothServe(`${first.origin}/mf-manifest.json`);
     // The other server's page is rendered on the server with the release, as its workers warmed it.
     // (config.json's other sections are on ports nobody serves here: only Contact is rendered.)
-    await eventually(async () => expect(await (await fetch(servers[1]!.url)).text()).toMatch(/"rendered":\["contact"\]/), { what: "the other server's page rendered", withinMs: 20_000, everyMs: 50 });
+    await eventually(async () => expect(await (await fetch(servers[1]!.url)).text()).toMatch(/"rendered":\["contact"\]/), {
+      what: "the other server's page rendered",
+      withinMs: 20_000,
+      everyMs: 50,
+    });
   });
 
   test('a node build that throws is refused by the render check, with the reason, and nothing is served from it', async () => {
@@ -171,7 +193,12 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     expect(await bothServe(sampleConfig.remotes.contact)).toBeLessThan(2000);
     const [entry] = (await api('GET', '/api/audit?section=contact&limit=1')).body as unknown as Record<string, unknown>[];
     expect(entry).toMatchObject({ actor: 'environment', action: 'rollback', section: 'contact', release: null, from: firstId });
-    expect((await api('GET', '/api/sections')).body.contact).toMatchObject({ active: null, previous: null, by: 'environment', configured: sampleConfig.remotes.contact });
+    expect((await api('GET', '/api/sections')).body.contact).toMatchObject({
+      active: null,
+      previous: null,
+      by: 'environment',
+      configured: sampleConfig.remotes.contact,
+    });
 
     const none = await api('POST', '/api/sections/contact/rollback', {});
     expect(none.status).toBe(409);
@@ -188,7 +215,11 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     // The rollback before this test is served already; its new plan (the first build alone) may still be starting.
     const firstBuild = nodeBuildOf(existingBuild('remote-contact'));
     const contactWorker = () => servers[0]!.renderWorker()!.sections.contact;
-    await eventually(() => expect([contactWorker().builds, contactWorker().wanted]).toEqual([[firstBuild], [firstBuild]]), { what: 'the first build alone live', withinMs: 20_000, everyMs: 50 });
+    await eventually(() => expect([contactWorker().builds, contactWorker().wanted]).toEqual([[firstBuild], [firstBuild]]), {
+      what: 'the first build alone live',
+      withinMs: 20_000,
+      everyMs: 50,
+    });
     const live = contactWorker();
     const logged = log.length;
     const page = await eventually(
@@ -230,7 +261,15 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
   async function straightRelease(host: DistServer, buildId: string): Promise<string> {
     const manifest = (host.overrides.get('/mf-manifest.json') as { body: string }).body;
     const integrity = `sha384-${createHash('sha384').update(manifest).digest('base64')}`;
-    const input = { section: 'contact' as const, manifestUrl: `${host.origin}/mf-manifest.json`, integrity, version: '1.0.0', buildId, createdBy: 'ci', checks: [] };
+    const input = {
+      section: 'contact' as const,
+      manifestUrl: `${host.origin}/mf-manifest.json`,
+      integrity,
+      version: '1.0.0',
+      buildId,
+      createdBy: 'ci',
+      checks: [],
+    };
     return (await control.store.releases.publish(input)).release.id;
   }
   const loopingRelease = () => straightRelease(looping, 'loops-later');
@@ -243,7 +282,8 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
       // Its worker renders it as it warms (before any page asks): each render's failure is told to the store.
       const judged = await eventually(
         async () => {
-          const now = ((await api('GET', '/api/sections')).body as unknown as { contact: { judged?: Record<string, { renderFailures: number }> } }).contact.judged ?? {};
+          const now =
+            ((await api('GET', '/api/sections')).body as unknown as { contact: { judged?: Record<string, { renderFailures: number }> } }).contact.judged ?? {};
           if ((now[candidate]?.renderFailures ?? 0) === 0) throw new Error(`judged: ${JSON.stringify(now)}\n${log.slice(-20).join('\n')}`);
           return now;
         },
@@ -257,10 +297,14 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
   });
 
   /** Polls the audit log until an entry matches, within a generous bound: the workers' deaths and waits set the pace. */
-  async function audited(match: (entry: { action: string; actor: string; release: string; detail: string }) => boolean): Promise<{ action: string; actor: string; release: string; detail: string }> {
+  async function audited(
+    match: (entry: { action: string; actor: string; release: string; detail: string }) => boolean,
+  ): Promise<{ action: string; actor: string; release: string; detail: string }> {
     return eventually(
       async () => {
-        const entry = ((await api('GET', '/api/audit?section=contact&limit=20')).body as unknown as { action: string; actor: string; release: string; detail: string }[]).find(match);
+        const entry = (
+          (await api('GET', '/api/audit?section=contact&limit=20')).body as unknown as { action: string; actor: string; release: string; detail: string }[]
+        ).find(match);
         if (!entry) throw new Error(`no such audit entry; the servers' last lines:\n${log.slice(-40).join('\n')}`);
         return entry;
       },
@@ -273,13 +317,22 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     const activeBefore = ((await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string } } }).contact.active.id;
     const liveBuild = () => servers[0]!.renderWorker()!.sections.contact.builds;
     // The plan of the test before (a release changed on its host and back) settled first.
-    await eventually(() => expect(liveBuild()).toEqual(servers[0]!.renderWorker()!.sections.contact.wanted), { what: "the contact worker's plan live", withinMs: 20_000, everyMs: 50 });
+    await eventually(() => expect(liveBuild()).toEqual(servers[0]!.renderWorker()!.sections.contact.wanted), {
+      what: "the contact worker's plan live",
+      withinMs: 20_000,
+      everyMs: 50,
+    });
     const builds = liveBuild();
     const started = await api('POST', '/api/sections/contact/canary', { release: candidate, percent: 50 });
     expect(started.status).toBe(200);
     // No beacon on these servers: nothing but what the servers see decides it.
     const entry = await audited((one) => one.action === 'auto-rollback' && one.release === candidate);
-    expect(entry).toMatchObject({ actor: 'canary-judge', detail: expect.stringMatching(new RegExp(`^${candidate} is worse than ${activeBefore}: its node build was set aside on the server — candidate ${candidate}: set aside`)) });
+    expect(entry).toMatchObject({
+      actor: 'canary-judge',
+      detail: expect.stringMatching(
+        new RegExp(`^${candidate} is worse than ${activeBefore}: its node build was set aside on the server — candidate ${candidate}: set aside`),
+      ),
+    });
     expect(log.join('\n')).toMatch(/the contact section's canary worker .*3 times in a row: this build is rendered in the browser only until it changes/);
     // Its deaths were its own worker's: the active release's worker ran on, with the same builds.
     expect(liveBuild()).toEqual(builds);
@@ -293,7 +346,12 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     const loopingId = await loopingRelease();
     expect((await api('POST', '/api/sections/contact/active', { release: loopingId })).status).toBe(200);
     const entry = await audited((one) => one.action === 'set-aside' && one.release === loopingId);
-    expect(entry).toMatchObject({ actor: 'server', detail: expect.stringMatching(/^the active release's node build is rendered in the browser only: the contact section's worker: its worker did not answer within 3 s, 3 times in a row$/) });
+    expect(entry).toMatchObject({
+      actor: 'server',
+      detail: expect.stringMatching(
+        /^the active release's node build is rendered in the browser only: the contact section's worker: its worker did not answer within 3 s, 3 times in a row$/,
+      ),
+    });
     const state = (await api('GET', '/api/sections')).body as unknown as { contact: { active: { id: string; setAside?: { detail: string } } } };
     expect(state.contact.active).toMatchObject({ id: loopingId, setAside: { at: expect.any(String), detail: expect.stringContaining('3 times in a row') } });
     expect((await api('POST', '/api/sections/contact/rollback', {})).status).toBe(200);
@@ -302,4 +360,3 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
     expect(back.contact.active).not.toHaveProperty('setAside');
   });
 });
-

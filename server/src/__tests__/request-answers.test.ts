@@ -282,7 +282,7 @@ describe('the Host header', () => {
     expect(Object.values(config.remotes).every((url) => url.startsWith('http://127.0.0.1:'))).toBe(true);
   });
 
-  test('PORTICO_HOSTS names the only hosts answered, on the server\'s port or the one given', async () => {
+  test("PORTICO_HOSTS names the only hosts answered, on the server's port or the one given", async () => {
     await withServer({ hostnames: ['portico.example', '192.0.2.7', 'mapped.example:8080'] }, async (own) => {
       expect((await ask('/', { host: `portico.example:${own}` }, own)).status).toBe(200);
       expect((await ask('/', { host: `192.0.2.7:${own}` }, own)).status).toBe(200);
@@ -333,7 +333,7 @@ describe('forwarded headers', () => {
   });
 });
 
-describe("/config.json is revalidated by its ETag, and an edit is served on the next request", () => {
+describe('/config.json is revalidated by its ETag, and an edit is served on the next request', () => {
   test('a matching If-None-Match answers 304 with no body and the same headers; an edit of the same size answers the new file to the old tag', async () => {
     const configPath = path.join(mkdtempSync(path.join(tmpdir(), 'portico-config-etag-')), 'config.json');
     writeFileSync(configPath, JSON.stringify({ comName: 'Lender A' }));
@@ -347,7 +347,8 @@ describe("/config.json is revalidated by its ETag, and an edit is served on the 
       expect(again.status).toBe(304);
       expect(again.body).toBe('');
       const { date: _date, etag: _etag, ...sent } = first.headers;
-      for (const [name, value] of Object.entries(sent)) if (name !== 'content-length' && name !== 'connection') expect([name, again.headers[name]]).toEqual([name, value]);
+      for (const [name, value] of Object.entries(sent))
+        if (name !== 'content-length' && name !== 'connection') expect([name, again.headers[name]]).toEqual([name, value]);
 
       writeFileSync(configPath, JSON.stringify({ comName: 'Lender B' }));
       const edited = await ask('/config.json', { headers: { 'If-None-Match': etag } }, own);
@@ -432,7 +433,9 @@ describe("an operator's mistake in config.json is the operator's: logged once pe
     const { legal: _new, ...rest } = operatorFile;
     await withServer({ configPath: configFile({ ...rest, email: 'halo@kcn.example', legal: { market: 'ID', ...lender } }) }, async () => {
       expect(reportOf(logged)).toEqual([
-        expect.stringMatching(/^config\.json: legal is the old single-lender shape: it is shown on the Indonesia \(\?type=2\) page only\. Move its fields, without "market", into "legal": \{ "ID": \{ … \} \}/),
+        expect.stringMatching(
+          /^config\.json: legal is the old single-lender shape: it is shown on the Indonesia \(\?type=2\) page only\. Move its fields, without "market", into "legal": \{ "ID": \{ … \} \}/,
+        ),
         expect.stringMatching(/^config\.json: legal\.IN is missing: the India page \(\?type=1\) shows no lender/),
       ]);
     });

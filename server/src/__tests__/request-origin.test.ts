@@ -42,19 +42,17 @@ describe('visitorOf', () => {
   });
 
   test('the last entry of each list is the one our proxy added; earlier ones are the client talking', () => {
-    const visitor = visitorOf(
-      requestOf({ ...forwarded, 'x-forwarded-for': '198.51.100.1, 203.0.113.9', 'x-forwarded-proto': 'http, https' }),
-      { trustProxy: true },
-    );
+    const visitor = visitorOf(requestOf({ ...forwarded, 'x-forwarded-for': '198.51.100.1, 203.0.113.9', 'x-forwarded-proto': 'http, https' }), {
+      trustProxy: true,
+    });
     expect(visitor.address).toBe('203.0.113.9');
     expect(visitor.protocol).toBe('https');
   });
 
   test('a forwarded value that is not one falls back to the request itself', () => {
-    const visitor = visitorOf(
-      requestOf({ ...forwarded, 'x-forwarded-for': 'not-an-ip', 'x-forwarded-proto': 'gopher' }, { remoteAddress: '::1' }),
-      { trustProxy: true },
-    );
+    const visitor = visitorOf(requestOf({ ...forwarded, 'x-forwarded-for': 'not-an-ip', 'x-forwarded-proto': 'gopher' }, { remoteAddress: '::1' }), {
+      trustProxy: true,
+    });
     expect(visitor.address).toBe('::1');
     expect(visitor.protocol).toBe('http');
   });

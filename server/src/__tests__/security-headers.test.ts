@@ -10,8 +10,7 @@ import {
   remoteOrigins,
 } from '../security-headers';
 
-const directives = (policy: string) =>
-  Object.fromEntries(policy.split('; ').map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1)]));
+const directives = (policy: string) => Object.fromEntries(policy.split('; ').map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1)]));
 
 /** config.json as the server reads it, once per request. */
 const read = (raw: unknown) => parseConfig(raw);
@@ -19,14 +18,16 @@ const read = (raw: unknown) => parseConfig(raw);
 describe('remoteOrigins', () => {
   test('takes the origins of the remotes and of allowedRemoteOrigins, once each', () => {
     expect(
-      remoteOrigins(read({
-        remotes: {
-          home: 'https://home.example/mf-manifest.json',
-          about: 'https://cdn.example:8443/about/v3/mf-manifest.json?x=1',
-          contact: 'https://cdn.example:8443/contact/mf-manifest.json',
-        },
-        allowedRemoteOrigins: ['https://staging.example', 'https://home.example'],
-      })),
+      remoteOrigins(
+        read({
+          remotes: {
+            home: 'https://home.example/mf-manifest.json',
+            about: 'https://cdn.example:8443/about/v3/mf-manifest.json?x=1',
+            contact: 'https://cdn.example:8443/contact/mf-manifest.json',
+          },
+          allowedRemoteOrigins: ['https://staging.example', 'https://home.example'],
+        }),
+      ),
     ).toEqual(['https://home.example', 'https://cdn.example:8443', 'https://staging.example']);
   });
 
@@ -128,8 +129,8 @@ describe('the host page is built from the parsed config.json only', () => {
 
   test('a remotes key that is not a section, and allowed origins the page refuses, are left out and named in the log', () => {
     const log: string[] = [];
-    const headers = hostPageHeaders(read(
-      {
+    const headers = hostPageHeaders(
+      read({
         remotes: { ...remotes, extra: 'https://extra.example/mf-manifest.json' },
         allowedRemoteOrigins: ['https://ok.example', 'https://cdn.example/with/path'],
       }),

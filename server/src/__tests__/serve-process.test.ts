@@ -152,7 +152,10 @@ describe('a hostile Contact build on a running server', () => {
       ),
     });
     let html = '';
-    await eventually(async () => (html = await (await fetch(origin)).text()).includes('STOLEN:'), { what: 'the hostile build rendered on the server', withinMs: 60_000 });
+    await eventually(async () => (html = await (await fetch(origin)).text()).includes('STOLEN:'), {
+      what: 'the hostile build rendered on the server',
+      withinMs: 60_000,
+    });
 
     // It ran, on the server, and got nothing.
     const findings = JSON.parse(/STOLEN:(\{.*?\})</.exec(html.replaceAll('&quot;', '"'))?.[1] ?? '{}') as Record<string, string>;
@@ -162,22 +165,28 @@ describe('a hostile Contact build on a running server', () => {
     expect(bystander.exitCode).toBeNull();
     expect(serve.child.exitCode).toBeNull();
     expect((await fetch(origin)).status).toBe(200);
-    const messages = (await (await fetch(`http://127.0.0.1:${admin.port}/api/messages`, { headers: { Authorization: `Bearer ${admin.token}` } })).json()) as unknown[];
+    const messages = (await (
+      await fetch(`http://127.0.0.1:${admin.port}/api/messages`, { headers: { Authorization: `Bearer ${admin.token}` } })
+    ).json()) as unknown[];
     expect(messages).toHaveLength(1);
   });
 
   test("takes the page's visit reports on its own port, and the control API shows each section's health", async () => {
     const origin = `http://localhost:${serve.port}`;
-    const report = (headers: Record<string, string>) => fetch(`${origin}/api/beacon`, { method: 'POST', headers: { 'Content-Type': 'text/plain;charset=UTF-8', ...headers }, body: '{}' });
+    const report = (headers: Record<string, string>) =>
+      fetch(`${origin}/api/beacon`, { method: 'POST', headers: { 'Content-Type': 'text/plain;charset=UTF-8', ...headers }, body: '{}' });
     // Open (not 503): the store is, and the body is checked.
     expect((await report({ Origin: origin })).status).toBe(400);
     expect((await report({ Origin: 'https://elsewhere.example' })).status).toBe(403);
     // Its visit ids too: a token that is none of the site's is refused, one from another origin not read.
-    const ask = (headers: Record<string, string>) => fetch(`${origin}/api/visit`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ token: 'a.b' }) });
+    const ask = (headers: Record<string, string>) =>
+      fetch(`${origin}/api/visit`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ token: 'a.b' }) });
     expect((await ask({ Origin: origin })).status).toBe(400);
     expect((await ask({ Origin: 'https://elsewhere.example' })).status).toBe(403);
     const token = readFileSync(path.join(serve.dataDir, 'control-token'), 'utf8').trim();
-    const sections = (await (await fetch(`http://127.0.0.1:${serve.port + 4}/api/sections`, { headers: { Authorization: `Bearer ${token}` } })).json()) as Record<string, unknown>;
+    const sections = (await (
+      await fetch(`http://127.0.0.1:${serve.port + 4}/api/sections`, { headers: { Authorization: `Bearer ${token}` } })
+    ).json()) as Record<string, unknown>;
     expect(sections.contact).toMatchObject({ health: {}, healthSince: expect.any(String) });
   });
 });
@@ -185,7 +194,7 @@ describe('a hostile Contact build on a running server', () => {
 test('SIGTERM while a section worker fails to start: the process exits within 15 s, its lock and its staged folder removed', async () => {
   const serve = await startServe({ home: cdn.publish('home', 'remote-home'), contact: cdn.publish('microtask-loop', 'remote-contact', MICROTASK_LOOP) });
   // Its worker loops from its start; the host's port waits for it (until its first death, at most 10 s).
-  await eventually(() => serve.output().includes('opens once the first render worker is warm'), { what: "the wait for the first workers", withinMs: 60_000 });
+  await eventually(() => serve.output().includes('opens once the first render worker is warm'), { what: 'the wait for the first workers', withinMs: 60_000 });
   expect(serve.output()).not.toContain('Portico is serving at');
   expect(existsSync(path.join(serve.dataDir, 'server.lock'))).toBe(true);
 

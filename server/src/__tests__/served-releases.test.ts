@@ -3,13 +3,27 @@ import { cohortVariants, releasesFor, ServedReleases, withReleases, type Release
 
 const FILE = {
   comName: 'Lender',
-  remotes: { home: 'http://localhost:8081/mf-manifest.json', about: 'http://localhost:8082/mf-manifest.json', contact: 'http://localhost:8083/mf-manifest.json' },
+  remotes: {
+    home: 'http://localhost:8081/mf-manifest.json',
+    about: 'http://localhost:8082/mf-manifest.json',
+    contact: 'http://localhost:8083/mf-manifest.json',
+  },
   remoteIntegrity: { about: 'sha384-fromTheFile' },
 };
 const answerOf = (value: unknown) => ({ status: 200, body: JSON.stringify(value), value });
 
 function release(id: string, section: Release['section'], url: string): Release {
-  return { id, section, manifestUrl: url, integrity: `sha384-${id}`, version: '1.0.0', buildId: `build-${id}`, createdAt: '2026-11-25T10:00:00.000Z', createdBy: 'ci', note: null };
+  return {
+    id,
+    section,
+    manifestUrl: url,
+    integrity: `sha384-${id}`,
+    version: '1.0.0',
+    buildId: `build-${id}`,
+    createdAt: '2026-11-25T10:00:00.000Z',
+    createdBy: 'ci',
+    note: null,
+  };
 }
 
 describe('config.json with releases', () => {
@@ -29,7 +43,7 @@ describe('config.json with releases', () => {
     expect(served.value).toEqual(FILE);
   });
 
-  it("shows a preview visit the previewed release over the active one, and says so in the config", () => {
+  it('shows a preview visit the previewed release over the active one, and says so in the config', () => {
     const active = release('contact-7', 'contact', 'https://contact.example/v7/mf-manifest.json');
     const previewed = release('contact-9', 'contact', 'https://contact.example/v9/mf-manifest.json');
     const expiresAt = new Date('2026-11-26T10:00:00.000Z');
@@ -131,7 +145,10 @@ describe('cohorts while a canary runs', () => {
     const ids = (sets: ActiveReleases[]) => sets.map((set) => `${set.home?.id} ${set.contact?.id}`).sort();
     expect(ids(cohortVariants({ active, canaries: {} }))).toEqual(['home-2 contact-7']);
     const startedAt = '2026-11-25T10:00:00.000Z';
-    const two = { active, canaries: { contact: { release: candidate, percent: 10, id: 1, startedAt }, home: { release: homeCandidate, percent: 50, id: 2, startedAt } } };
+    const two = {
+      active,
+      canaries: { contact: { release: candidate, percent: 10, id: 1, startedAt }, home: { release: homeCandidate, percent: 50, id: 2, startedAt } },
+    };
     // Buckets 0-9: both candidates; 10-49: Home's only; 50-99: neither.
     expect(ids(cohortVariants(two))).toEqual(['home-2 contact-7', 'home-3 contact-7', 'home-3 contact-9']);
     // The first is what a visitor outside every canary gets: the servers' own render workers run its builds.

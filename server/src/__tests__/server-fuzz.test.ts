@@ -70,7 +70,25 @@ const TARGETS = [
   '/\t',
 ];
 
-const METHODS = ['GET', 'GET', 'GET', 'HEAD', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT', 'PATCH', 'PROPFIND', 'M-SEARCH', 'get', 'FOO', ''];
+const METHODS = [
+  'GET',
+  'GET',
+  'GET',
+  'HEAD',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'OPTIONS',
+  'TRACE',
+  'CONNECT',
+  'PATCH',
+  'PROPFIND',
+  'M-SEARCH',
+  'get',
+  'FOO',
+  '',
+];
 
 const HEADERS: [string, string[]][] = [
   ['Host', ['localhost', '127.0.0.1:1', '[::1]', 'evil.example', 'localhost:8080@evil.example', '[', '[::1', ':80', 'a'.repeat(5_000), '']],

@@ -87,9 +87,7 @@ describe('the server-rendered page is compressed as the visitor accepts', () => 
   });
 
   test('each encoding has its own ETag, and a 304 answers only the one the visitor holds', async () => {
-    const tags = await Promise.all(
-      ['br', 'gzip', 'identity'].map(async (accept) => (await ask('/', { headers: { 'Accept-Encoding': accept } })).headers.etag),
-    );
+    const tags = await Promise.all(['br', 'gzip', 'identity'].map(async (accept) => (await ask('/', { headers: { 'Accept-Encoding': accept } })).headers.etag));
     expect(new Set(tags).size).toBe(3);
     const [brTag, gzipTag] = tags;
 

@@ -160,7 +160,7 @@ describe('a slow client is closed, and the next in line served', () => {
     });
   }, 30_000);
 
-  test('behind a trusted proxy every connection is the proxy\'s: no cap', async () => {
+  test("behind a trusted proxy every connection is the proxy's: no cap", async () => {
     await withServer({ trustProxy: true, hostnames: ['127.0.0.1'], clientLimits: { connectionsPerClient: 2 } }, async (port) => {
       const held = await Promise.all(Array.from({ length: 6 }, () => hold(port, slowHeaders(port), '127.0.0.1')));
       // Time passing is the behaviour here: none is closed within the second in which the
@@ -178,7 +178,9 @@ describe('PORTICO_CONNECTIONS_PER_CLIENT', () => {
     expect(connectionsPerClientFrom({})).toBeUndefined();
     expect(connectionsPerClientFrom({ PORTICO_CONNECTIONS_PER_CLIENT: '1024' })).toBe(1024);
     for (const bad of ['0', '8', '1e9', 'lots', '256.5']) {
-      expect(() => connectionsPerClientFrom({ PORTICO_CONNECTIONS_PER_CLIENT: bad })).toThrow(`PORTICO_CONNECTIONS_PER_CLIENT must be a whole number from 16 to 65535, got "${bad}"`);
+      expect(() => connectionsPerClientFrom({ PORTICO_CONNECTIONS_PER_CLIENT: bad })).toThrow(
+        `PORTICO_CONNECTIONS_PER_CLIENT must be a whole number from 16 to 65535, got "${bad}"`,
+      );
     }
   });
 });

@@ -119,6 +119,25 @@ function acceptedType(contentType: string | undefined): boolean {
   return parameters.every((parameter) => !parameter.startsWith('charset=') || parameter === 'charset=utf-8');
 }
 
+/** The data answers' security headers, made once. */
+const DATA_HEADERS = dataHeaders();
+
+/** The endpoints' answers: no body, or `{ error }`; never cached. */
+function answer(reply: FastifyReply, status: number, error?: string, extra: Record<string, string> = {}): FastifyReply {
+  reply.code(status).headers({ ...DATA_HEADERS, 'Cache-Control': 'no-store', ...(error === undefined ? {} : { 'Content-Type': JSON_TYPE }), ...extra });
+  return error === undefined ? reply.send() : reply.send(JSON.stringify({ error }));
+}
+
+/** The body as JSON, or undefined once answered. */
+function jsonBody(request: FastifyRequest, reply: FastifyReply): { json: unknown } | undefined {
+  try {
+    return { json: JSON.parse(request.body as string) };
+  } catch {
+    answer(reply, 400, 'the body is not valid JSON');
+    return undefined;
+  }
+}
+
 /** The canary a section's report counts for: the one its id names, still running here, and one of its two releases. */
 function canaryOf(served: ServedState | undefined, section: SectionId, canaryId: number | undefined, release: string): ServedCanary | undefined {
   const canary = served?.canaries[section];
@@ -163,17 +182,11 @@ class CanaryKeys {
 export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   const limits: BeaconLimits = { ...DEFAULT_BEACON_LIMITS, ...options.limits };
   const healthOf = typeof options.health === 'function' ? options.health : () => options.health as HealthRecorder;
-  const headers = dataHeaders();
   const admission = new ReportAdmission(limits);
   const queue = new ReportQueue(limits.pendingReports, healthOf, options.log);
   const ledger = new VisitLedger(limits.visits);
   let secret: Buffer | undefined;
   const canaryKeys = new CanaryKeys();
-
-  const answer = (reply: FastifyReply, status: number, error?: string, extra: Record<string, string> = {}): FastifyReply => {
-    reply.code(status).headers({ ...headers, 'Cache-Control': 'no-store', ...(error === undefined ? {} : { 'Content-Type': JSON_TYPE }), ...extra });
-    return error === undefined ? reply.send() : reply.send(JSON.stringify({ error }));
-  };
 
   /**
    * The checks both endpoints make before reading a body: the method, the
@@ -207,17 +220,13 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   };
 
   // Nothing past the cap is read: a report is small, and a larger one is no report.
-  const bodyParser = textBodyParser({ limit: BEACON_MAX_BYTES, timeMs: limits.bodyTimeMs, drainUpTo: BEACON_MAX_BYTES, noun: 'the report', tooLarge: `a report is at most ${BEACON_MAX_BYTES} bytes` });
-
-  /** The body as JSON, or undefined once answered. */
-  const jsonBody = (request: FastifyRequest, reply: FastifyReply): { json: unknown } | undefined => {
-    try {
-      return { json: JSON.parse(request.body as string) };
-    } catch {
-      answer(reply, 400, 'the body is not valid JSON');
-      return undefined;
-    }
-  };
+  const bodyParser = textBodyParser({
+    limit: BEACON_MAX_BYTES,
+    timeMs: limits.bodyTimeMs,
+    drainUpTo: BEACON_MAX_BYTES,
+    noun: 'the report',
+    tooLarge: `a report is at most ${BEACON_MAX_BYTES} bytes`,
+  });
 
   const report = async (request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply> => {
     const key = secret!;
@@ -259,7 +268,9 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
     const grant = verifyHealthToken(key, parsed.token, new Date(now));
     if ('problem' in grant) return answer(reply, 400, `token: not a report token of this site's (${grant.problem})`);
     if (!ledger.issue(releaseSetKey(grant.releases), now)) {
-      return answer(reply, 429, 'no more visit ids for these releases than pages served', { 'Retry-After': String(Math.ceil(ledger.retryAfterMs(now) / 1000)) });
+      return answer(reply, 429, 'no more visit ids for these releases than pages served', {
+        'Retry-After': String(Math.ceil(ledger.retryAfterMs(now) / 1000)),
+      });
     }
     const canaries: Partial<Record<SectionId, number>> = {};
     for (const section of Object.keys(grant.releases) as SectionId[]) {
@@ -269,13 +280,14 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
     const answerBody: VisitAnswer = { visit: signVisitId(key, { releases: grant.releases, canaries }, new Date(now + VISIT_ID_MS)) };
     return reply
       .code(200)
-      .headers({ ...headers, 'Cache-Control': 'no-store', 'Content-Type': JSON_TYPE })
+      .headers({ ...DATA_HEADERS, 'Cache-Control': 'no-store', 'Content-Type': JSON_TYPE })
       .send(JSON.stringify(answerBody));
   };
 
   const flush = (): Promise<void> => {
     const overCap = admission.takeOverCap();
-    if (overCap > 0) options.log(`beacon: ${overCap} report(s) over the per-network cap (${limits.perNetwork} per ${limits.windowMs / 60_000} min) were not counted`);
+    if (overCap > 0)
+      options.log(`beacon: ${overCap} report(s) over the per-network cap (${limits.perNetwork} per ${limits.windowMs / 60_000} min) were not counted`);
     return queue.flush();
   };
   const timer = setInterval(() => {

@@ -61,7 +61,12 @@ export async function answerPage(req: IncomingMessage, res: ServerResponse, page
 }
 
 /** The answer's headers, made once per page headers object, ETag, encoding and length: the same for every visitor of a cached page. */
-function answerHeaders(headers: Readonly<Record<string, string>>, etag: string, encoding: PageEncoding | undefined, length: number | undefined): Record<string, string> {
+function answerHeaders(
+  headers: Readonly<Record<string, string>>,
+  etag: string,
+  encoding: PageEncoding | undefined,
+  length: number | undefined,
+): Record<string, string> {
   let made = answersMade.get(headers);
   if (!made) answersMade.set(headers, (made = new Map()));
   const key = `${etag} ${encoding ?? ''} ${length ?? ''}`;

@@ -59,7 +59,14 @@ export class PageCache {
   /** Keeps the page composed for `key`. */
   add(key: string, html: string, script: PageScriptCode | undefined): CachedPage {
     const bytes = Buffer.from(html);
-    const page: CachedPage = { key, html: bytes, hash: createHash('sha256').update(html).digest('base64').slice(0, 27), bodies: new Map(), bytes: bytes.length, script };
+    const page: CachedPage = {
+      key,
+      html: bytes,
+      hash: createHash('sha256').update(html).digest('base64').slice(0, 27),
+      bodies: new Map(),
+      bytes: bytes.length,
+      script,
+    };
     if (this.keep) this.pages.set(key, page, page.bytes);
     return page;
   }

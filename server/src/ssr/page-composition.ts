@@ -59,7 +59,12 @@ export function placeParts(shellIds: ReadonlySet<string>, parts: readonly Candid
 /** The placement with `sections` left to the browser (their slots keep their loading lines). */
 export function withoutSections(placement: Placement, sections: ReadonlySet<SectionId>): Placement {
   const keep = <T>(map: Map<SectionId, T>) => new Map([...map].filter(([section]) => !sections.has(section)));
-  return { filled: keep(placement.filled), hashes: keep(placement.hashes), rendered: placement.rendered.filter((section) => !sections.has(section)), refusals: placement.refusals };
+  return {
+    filled: keep(placement.filled),
+    hashes: keep(placement.hashes),
+    rendered: placement.rendered.filter((section) => !sections.has(section)),
+    refusals: placement.refusals,
+  };
 }
 
 /** Every slot the shell worker writes, each spelt once, by the protocol that names it. */
@@ -94,10 +99,15 @@ export function composePage({ shell, placement, data, script }: PageParts): { ht
 }
 
 /** The parts whose worker answered with checked HTML; the rest are left to the browser. */
-export function candidates(parts: readonly { section: SectionId; failure: string; extra?: boolean }[], results: readonly (SectionResult | undefined)[]): CandidatePart[] {
+export function candidates(
+  parts: readonly { section: SectionId; failure: string; extra?: boolean }[],
+  results: readonly (SectionResult | undefined)[],
+): CandidatePart[] {
   return parts.flatMap((part, index): CandidatePart[] => {
     const result = results[index];
-    return result && 'html' in result ? [{ section: part.section, failure: part.failure, extra: part.extra, html: result.html, ids: result.ids, hash: result.hash }] : [];
+    return result && 'html' in result
+      ? [{ section: part.section, failure: part.failure, extra: part.extra, html: result.html, ids: result.ids, hash: result.hash }]
+      : [];
   });
 }
 

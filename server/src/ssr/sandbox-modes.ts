@@ -184,7 +184,12 @@ export function uidSandbox(tools: NamespaceTools | undefined, staged: Staged, us
     // Started as root, which the namespaces need; the script drops to the worker's user. setpriv first: the whole tree dies with this server.
     const namespaces = [tools.unshare, '--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--net', '--ipc', '--uts'];
     const script = [tools.sh, '-c', NAMESPACE_ROOT_SCRIPT, 'portico-worker', staged.root, node, file, inside, String(user.uid), String(user.gid)];
-    return { file: tools.setpriv, args: ['--pdeathsig', 'KILL', '--', ...namespaces, '--', ...script, ...containedNodeOptions(inside, heapMb), inside], env: WORKER_ENV, release: user.release };
+    return {
+      file: tools.setpriv,
+      args: ['--pdeathsig', 'KILL', '--', ...namespaces, '--', ...script, ...containedNodeOptions(inside, heapMb), inside],
+      env: WORKER_ENV,
+      release: user.release,
+    };
   };
   return {
     mode: 'uid',

@@ -100,7 +100,10 @@ function probe(sandbox: { launchFile: LaunchFile }, staged: Staged, users: Worke
       rmSync(probeFile, { force: true });
       launch.release?.();
       // The line that names the error (Node ends with its version, sh and mount with theirs), else the last.
-      const lines = written.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('Node.js v'));
+      const lines = written
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line && !line.startsWith('Node.js v'));
       const said = (lines.find((line) => /error|denied|not permitted|cannot|failed|no such/i.test(line)) ?? lines.at(-1) ?? '').slice(0, 300);
       resolve(problem && (said ? `${problem}: ${said}` : problem));
     };
@@ -150,13 +153,16 @@ export async function chooseSandbox(options: SandboxOptions): Promise<SandboxCho
   };
 
   if (setting === 'weak') {
-    return { sandbox: weakSandbox(staged), warning: 'section code runs on the server with Node\'s permission model only (PORTICO_SSR_SANDBOX=weak): for local development, never in production' };
+    return {
+      sandbox: weakSandbox(staged),
+      warning: "section code runs on the server with Node's permission model only (PORTICO_SSR_SANDBOX=weak): for local development, never in production",
+    };
   }
   const usersProblem = isRoot ? users.problem() : undefined;
   if (usersProblem) return refuse(usersProblem);
   // Why each way tried did not start, for the operator's message.
   let bwrapProblem: string | undefined;
-  let namespaceProblem = 'util-linux\'s unshare, setpriv or sh is missing';
+  let namespaceProblem = "util-linux's unshare, setpriv or sh is missing";
   if (setting === 'auto' || setting === 'bwrap') {
     if (bwrap) {
       // As users of its own where the server is root; as root itself (still in its namespaces) where the kernel allows no user namespace to them.
@@ -181,7 +187,10 @@ export async function chooseSandbox(options: SandboxOptions): Promise<SandboxCho
     const sandbox = uidSandbox(tools, staged, users);
     const problem = await probe(sandbox, staged, users);
     if (!problem) {
-      return { sandbox, warning: `bubblewrap is not installed or does not start here: section workers run in namespaces made by unshare instead (\`apt-get install bubblewrap\` for bubblewrap)` };
+      return {
+        sandbox,
+        warning: `bubblewrap is not installed or does not start here: section workers run in namespaces made by unshare instead (\`apt-get install bubblewrap\` for bubblewrap)`,
+      };
     }
     namespaceProblem = problem;
   }

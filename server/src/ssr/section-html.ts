@@ -13,6 +13,7 @@
  */
 import { PAGE_ATTRIBUTES, islandIdPrefix, sectionOwnsId } from '@portico/contract/page-parts';
 import type { SectionId } from '@portico/contract/sections';
+import { misplaced, VOID_ELEMENTS } from './html-placement';
 
 export interface SectionHtmlRules {
   /** Larger than this (UTF-8 bytes) and it is not put into a page. */
@@ -59,9 +60,19 @@ const REFUSED_ELEMENTS = new Set([
   'bgsound',
 ]);
 
-const VOID_ELEMENTS = new Set(['area', 'br', 'col', 'hr', 'img', 'input', 'link', 'param', 'source', 'track', 'wbr']);
 /** What React writes before a tree's HTML for each image in it (`<link rel="preload" as="image">`): the only <link> accepted. */
-const IMAGE_PRELOAD_ATTRIBUTES = new Set(['rel', 'as', 'href', 'imagesrcset', 'imagesizes', 'crossorigin', 'integrity', 'type', 'fetchpriority', 'referrerpolicy']);
+const IMAGE_PRELOAD_ATTRIBUTES = new Set([
+  'rel',
+  'as',
+  'href',
+  'imagesrcset',
+  'imagesizes',
+  'crossorigin',
+  'integrity',
+  'type',
+  'fetchpriority',
+  'referrerpolicy',
+]);
 
 /*
  * Where the HTML parser would not put an element inside the one open before
@@ -75,97 +86,6 @@ const IMAGE_PRELOAD_ATTRIBUTES = new Set(['rel', 'as', 'href', 'imagesrcset', 'i
  * elements are the check's.
  */
 
-/** `<p>` is ended by these when it is open (HTML's "close a p element"). */
-const CLOSES_P = new Set([
-  'address', 'article', 'aside', 'blockquote', 'center', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption',
-  'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'li', 'listing', 'main', 'menu', 'nav', 'ol',
-  'p', 'plaintext', 'pre', 'search', 'section', 'summary', 'table', 'ul', 'xmp',
-]);
-/** The elements an "in scope" search stops at (the foreign ones are refused). */
-const SCOPE = new Set(['applet', 'caption', 'html', 'table', 'td', 'th', 'marquee', 'object', 'template']);
-const BUTTON_SCOPE = new Set([...SCOPE, 'button']);
-/** HTML's special elements that can be open: a search for an open <li>, <dd> or <dt> stops at them, except at address, div and p. */
-const STOPS_LIST_ITEMS = new Set([
-  'applet', 'article', 'aside', 'blockquote', 'button', 'caption', 'center', 'colgroup', 'details', 'dir', 'dl', 'fieldset', 'figcaption',
-  'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'main', 'marquee', 'menu', 'nav', 'ol', 'pre',
-  'search', 'section', 'select', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
-]);
-/** Inside these only these elements stay where they are written. */
-const ONLY_CHILDREN: Record<string, readonly string[]> = {
-  table: ['caption', 'colgroup', 'thead', 'tbody', 'tfoot'],
-  thead: ['tr'],
-  tbody: ['tr'],
-  tfoot: ['tr'],
-  tr: ['td', 'th'],
-  colgroup: ['col'],
-  select: ['option', 'optgroup', 'hr'],
-  optgroup: ['option'],
-  option: [],
-};
-/** These stay where they are written only inside these. */
-const ONLY_IN: Record<string, readonly string[]> = {
-  caption: ['table'],
-  colgroup: ['table'],
-  thead: ['table'],
-  tbody: ['table'],
-  tfoot: ['table'],
-  tr: ['thead', 'tbody', 'tfoot'],
-  td: ['tr'],
-  th: ['tr'],
-  col: ['colgroup'],
-  option: ['select', 'optgroup', 'datalist'],
-  optgroup: ['select'],
-  rb: ['ruby'],
-  rtc: ['ruby'],
-  rt: ['ruby', 'rtc'],
-  rp: ['ruby', 'rtc'],
-};
-/** HTML elements that end an open <svg> where they start (the parser's breakout from foreign content). */
-const LEAVE_SVG = new Set([
-  'b', 'big', 'blockquote', 'body', 'br', 'center', 'code', 'dd', 'div', 'dl', 'dt', 'em', 'embed', 'font', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-  'head', 'hr', 'i', 'img', 'li', 'listing', 'menu', 'meta', 'nobr', 'ol', 'p', 'pre', 'ruby', 's', 'small', 'span', 'strike', 'strong', 'sub',
-  'sup', 'table', 'tt', 'u', 'ul', 'var',
-]);
-const HEADING = /^h[1-6]$/;
-
-/** Whether `name` is open in `open` before one of `stops`, searching from the innermost. */
-function inScope(open: readonly string[], name: string, stops: ReadonlySet<string>): boolean {
-  for (let at = open.length - 1; at >= 0; at -= 1) {
-    if (open[at] === name) return true;
-    if (stops.has(open[at]!)) return false;
-  }
-  return false;
-}
-
-/** Why the browser would not put `<name>` inside the element open last (`open`, innermost last), or undefined. */
-function misplaced(name: string, open: readonly string[]): string | undefined {
-  if (open.includes('svg')) {
-    if (LEAVE_SVG.has(name)) return `<${name}> inside <svg> ends the <svg> in a browser`;
-    return VOID_ELEMENTS.has(name) ? `<${name}> inside <svg> is not void there` : undefined;
-  }
-  const parent = open.at(-1);
-  const children = parent === undefined ? undefined : ONLY_CHILDREN[parent];
-  if (children && !children.includes(name)) return `<${name}> inside <${parent}> is not kept there by a browser`;
-  const parents = ONLY_IN[name];
-  if (parents && !parents.includes(parent ?? '')) return `<${name}> outside ${parents.map((one) => `<${one}>`).join(' or ')} is not kept there by a browser`;
-  if (name === 'image') return '<image> outside <svg> is read as <img>';
-  if (CLOSES_P.has(name) && inScope(open, 'p', BUTTON_SCOPE)) return `<${name}> inside <p> ends the <p> in a browser`;
-  if (HEADING.test(name) && HEADING.test(parent ?? '')) return `<${name}> inside <${parent}> ends the <${parent}> in a browser`;
-  if (name === 'button' && inScope(open, 'button', SCOPE)) return '<button> inside <button> ends the outer one in a browser';
-  if ((name === 'a' || name === 'nobr' || name === 'form') && open.includes(name)) return `<${name}> inside <${name}> is not kept there by a browser`;
-  if (name === 'li' || name === 'dd' || name === 'dt') {
-    const items = name === 'li' ? ['li'] : ['dd', 'dt'];
-    for (let at = open.length - 1; at >= 0; at -= 1) {
-      const element = open[at]!;
-      if (items.includes(element)) return `<${name}> inside <${element}> ends the <${element}> in a browser`;
-      if (STOPS_LIST_ITEMS.has(element)) return undefined;
-    }
-    // The search would go on into the page around the section.
-    return `<${name}> outside a list is not kept there by a browser`;
-  }
-  return undefined;
-}
-
 /** `name` shadows a property of `document` on these; on form controls it names a field only. */
 const NAMED_CONTROLS = new Set(['input', 'select', 'textarea', 'button', 'output', 'fieldset']);
 
@@ -176,8 +96,19 @@ const NAMED_CONTROLS = new Set(['input', 'select', 'textarea', 'button', 'output
  * section for a screen reader) nor the shell's.
  */
 const ID_REFERENCES = new Set([
-  'for', 'headers', 'list', 'itemref', 'anchor', 'aria-activedescendant', 'aria-controls', 'aria-describedby', 'aria-details',
-  'aria-errormessage', 'aria-flowto', 'aria-labelledby', 'aria-owns',
+  'for',
+  'headers',
+  'list',
+  'itemref',
+  'anchor',
+  'aria-activedescendant',
+  'aria-controls',
+  'aria-describedby',
+  'aria-details',
+  'aria-errormessage',
+  'aria-flowto',
+  'aria-labelledby',
+  'aria-owns',
 ]);
 
 /** Attributes whose value the browser follows as a URL. */
@@ -208,7 +139,9 @@ function decodeAttribute(value: string): string {
 /** Whether a URL attribute leads only where a link may: a relative URL, or http(s), mailto or tel. */
 function safeUrl(value: string): boolean {
   // Browsers drop tabs and newlines inside URLs and leading control characters and spaces.
-  const url = decodeAttribute(value).replace(/[\t\n\r]/g, '').replace(/^[\p{Cc} ]+/u, '');
+  const url = decodeAttribute(value)
+    .replace(/[\t\n\r]/g, '')
+    .replace(/^[\p{Cc} ]+/u, '');
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url);
   if (!scheme) return !/^[^/?#]*:/.test(url);
   return SAFE_SCHEMES.has(scheme[1]!.toLowerCase());
@@ -235,14 +168,19 @@ function checkAttributes(element: string, attributes: string, section: SectionId
       if (foreign) return `<${element}> takes the id ${foreign}`;
     }
     if (ID_REFERENCES.has(name)) {
-      const foreign = decodeAttribute(value).split(/[\t\n\f\r ]+/).filter(Boolean).map((id) => foreignId(section, id)).find(Boolean);
+      const foreign = decodeAttribute(value)
+        .split(/[\t\n\f\r ]+/)
+        .filter(Boolean)
+        .map((id) => foreignId(section, id))
+        .find(Boolean);
       if (foreign) return `<${element} ${name}> names the element ${foreign}`;
     }
     if (PAGE_ATTRIBUTES.includes(name)) return `<${element}> has the attribute ${name}, which marks the page's own parts`;
     if (name === 'name' && !NAMED_CONTROLS.has(element)) return `<${element}> has a name, which would shadow a property of document`;
     if (name === 'http-equiv' || name === 'srcdoc' || name === 'is') return `<${element}> has the attribute ${name}`;
     // Each names an element by its id, maybe one outside the section: another section's form to send elsewhere, the shell's dialog.
-    if (name === 'form' || name === 'popovertarget' || name === 'commandfor') return `<${element}> has the attribute ${name}, which acts on an element outside it`;
+    if (name === 'form' || name === 'popovertarget' || name === 'commandfor')
+      return `<${element}> has the attribute ${name}, which acts on an element outside it`;
     // SVG animation sets the attribute it names to any value it lists: an href to a javascript: URL too.
     if (name === 'attributename' && /href|^\s*on/i.test(decodeAttribute(value))) return `<${element}> animates the attribute ${value}`;
     if (URL_ATTRIBUTES.has(name) && !safeUrl(value)) return `<${element} ${name}> leads to a URL that is not http(s), mailto or tel`;

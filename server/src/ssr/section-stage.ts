@@ -3,13 +3,7 @@ import { LANGUAGES, type Language } from '@portico/contract/languages';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { FromSectionWorker, NodeBuild, ToSectionWorker } from '@portico/node-sections/protocol';
 import type { Site } from '../site-context';
-import {
-  FAILED_RENDER_MS,
-  SECTION_LOAD_KILL_MS,
-  SECTION_MESSAGE_BYTES,
-  SECTION_RENDER_KILL_MS,
-  SSR_LIMITS,
-} from './render-limits';
+import { FAILED_RENDER_MS, SECTION_LOAD_KILL_MS, SECTION_MESSAGE_BYTES, SECTION_RENDER_KILL_MS, SSR_LIMITS } from './render-limits';
 import type { Sandbox } from './sandbox';
 import { checkSectionHtml, idsIn } from './section-html';
 import { SingleFlight } from './single-flight';
@@ -127,7 +121,10 @@ export class SectionStage {
   /** What `section`'s worker should run from now on (none: no worker). */
   want(section: SectionId, builds: readonly NodeBuild[]): void {
     const list = [...builds];
-    const key = list.map((build) => build.key).sort().join(' ');
+    const key = list
+      .map((build) => build.key)
+      .sort()
+      .join(' ');
     this.supervisors[section].want(list.length === 0 ? undefined : { key, prepare: (worker) => this.prepare(section, list, worker) });
   }
 
@@ -248,7 +245,10 @@ export class SectionStage {
 
   /** Resolves once each section's worker, and each worker apart, runs its plan (or has none, or it is set aside). */
   async whenSettled(): Promise<void> {
-    await Promise.all([...SECTION_IDS.map((id) => this.supervisors[id].whenSettled()), ...[...this.previews.values()].map((supervisor) => supervisor.whenSettled())]);
+    await Promise.all([
+      ...SECTION_IDS.map((id) => this.supervisors[id].whenSettled()),
+      ...[...this.previews.values()].map((supervisor) => supervisor.whenSettled()),
+    ]);
   }
 
   state(): Record<SectionId, SectionWorkerState> {
@@ -267,7 +267,9 @@ export class SectionStage {
   }
 
   private newWorker(name: string): SectionWorker | undefined {
-    return this.sandbox && startWorker<ToSectionWorker, FromSectionWorker>(name, this.sandbox.launch(this.options.heapMb), SECTION_MESSAGE_BYTES, this.options.log);
+    return (
+      this.sandbox && startWorker<ToSectionWorker, FromSectionWorker>(name, this.sandbox.launch(this.options.heapMb), SECTION_MESSAGE_BYTES, this.options.log)
+    );
   }
 
   private supervise(section: SectionId, kind: 'worker' | ApartPlan['kind']): Supervisor<SectionWorker> {

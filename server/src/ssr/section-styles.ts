@@ -203,7 +203,8 @@ export class SectionStyles {
       this.log(`the ${section} section is rendered in the browser: ${why} (${manifest.url})`);
       return { refused: why };
     };
-    if (named.length > perSection) return leftToBrowser(`its manifest names ${named.length} stylesheets, over the ${perSection} a section rendered on the server may have`);
+    if (named.length > perSection)
+      return leftToBrowser(`its manifest names ${named.length} stylesheets, over the ${perSection} a section rendered on the server may have`);
 
     const origin = new URL(manifest.url).origin;
     const local = named.filter(({ href, integrity }) => integrity !== undefined && new URL(href).origin === origin) as Required<SectionStylesheet>[];
@@ -241,18 +242,26 @@ export class SectionStyles {
       }
     };
     await Promise.all(Array.from({ length: fetchesAtOnce }, next));
-    if (overSize) return leftToBrowser(`its stylesheets come to more than ${megabytes(sectionBytes)} (or one to more than ${maxBytes / 1024} KB), over what a section rendered on the server may have`);
+    if (overSize)
+      return leftToBrowser(
+        `its stylesheets come to more than ${megabytes(sectionBytes)} (or one to more than ${maxBytes / 1024} KB), over what a section rendered on the server may have`,
+      );
 
     const fresh = await Promise.all(
-      [...fetched].filter(([file]) => !this.files.has(file)).map(async ([file, css]) => {
-        const [br, gzip] = await Promise.all([compressPage(css, 'br'), compressPage(css, 'gzip')]);
-        return [file, { identity: css, br, gzip }] as const;
-      }),
+      [...fetched]
+        .filter(([file]) => !this.files.has(file))
+        .map(async ([file, css]) => {
+          const [br, gzip] = await Promise.all([compressPage(css, 'br'), compressPage(css, 'gzip')]);
+          return [file, { identity: css, br, gzip }] as const;
+        }),
     );
     // Retired and dropped while it was fetched: nothing is kept for it.
     if (this.sets.get(key) !== set) return { refused: 'no longer served' };
     const needed = fresh.reduce((sum, [, bodies]) => sum + bodies.identity.length + bodies.br.length + bodies.gzip.length, 0);
-    if (!this.makeRoom(needed)) return leftToBrowser(`its stylesheets (${megabytes(needed)} with their compressed copies) do not fit in the ${megabytes(cacheBytes)} kept for every section's`);
+    if (!this.makeRoom(needed))
+      return leftToBrowser(
+        `its stylesheets (${megabytes(needed)} with their compressed copies) do not fit in the ${megabytes(cacheBytes)} kept for every section's`,
+      );
     for (const [file, bodies] of fresh) {
       if (this.files.has(file)) continue;
       const bytes = bodies.identity.length + bodies.br.length + bodies.gzip.length;

@@ -27,21 +27,22 @@ import { existsSync } from 'node:fs';
 import { fileStamp } from '@portico/config-server/config-file';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import type { Hydration } from '@portico/contract/hydration';
-import { languageFromSearch, type Language } from '@portico/contract/languages';
+import { languageFromSearch } from '@portico/contract/languages';
 import { resolveRemotes } from '@portico/contract/override';
 import { pageQuery } from '@portico/contract/page-query';
 import { previewTokenIn } from '@portico/contract/preview';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
-import type { Site, SiteContext } from '../site-context';
+import type { SiteContext } from '../site-context';
 import { chooseEncoding, requestTarget } from '../static-files';
 import { PageScriptHeaders, pageScriptIn, pageScriptReader, type PageScriptCode } from './inline-page-script';
+import { KnownPages } from './known-pages';
 import { answerPage, PAGE_ENCODINGS, type PageEncoding } from './page-answer';
-import { byDeadline, PageCosts, PastBudget, sectionsOverBudget } from './page-budget';
+import { byDeadline, PageCosts, PastBudget } from './page-budget';
 import { COMPRESSION_LANES, PageCache, type CachedPage } from './page-cache';
-import { candidates, composePage, pageKey, placeParts, withoutSections, type Placement } from './page-composition';
+import { PageComposer } from './page-composer';
+import { candidates, pageKey, placeParts } from './page-composition';
 import { SECTION_WORKER_PATH, SHELL_WORKER_PATH, SSR_LIMITS } from './render-limits';
 import type { RenderingStage, StagePart, StageSources } from './rendering-stage';
 import { chooseSandbox, type Sandbox } from './sandbox';
@@ -49,9 +50,8 @@ import { ServedSites } from './served-sites';
 import { SectionSources } from './section-sources';
 import { SectionStage } from './section-stage';
 import type { SectionStyles } from './section-styles';
-import { ShellStage, shellRequest, type ShellEntry } from './shell-stage';
+import { ShellStage, shellRequest } from './shell-stage';
 import { WorkerPlanner } from './worker-plans';
-import { KnownPages } from './known-pages';
 
 import type { RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
 
@@ -115,6 +115,7 @@ class RenderingPipeline {
   private readonly pages: PageCache;
   /** What composing and compressing a page costs here now, measured on the pages made. */
   private readonly costs = new PageCosts(COMPRESSION_LANES);
+  private readonly composer: PageComposer;
   private readonly sites: ServedSites;
   private readonly sources: SectionSources;
   private readonly stageSources: StageSources;
@@ -144,6 +145,7 @@ class RenderingPipeline {
     this.readPageScript = pageScriptReader(path.dirname(templateFile));
     this.report = onceEach(log);
     this.pages = new PageCache(caching, this.costs);
+    this.composer = new PageComposer(this.pages, this.costs, this.budgetMs, this.report);
     const replan = () => void this.planner.replan();
     const clearPages = () => this.pages.clear();
     const current = () => this.sites.current();
@@ -157,7 +159,16 @@ class RenderingPipeline {
     this.sectionStyles = this.sources.styles;
     this.stageSources = this.sources.forStages();
     this.shell = new ShellStage({ workerFile: shellFile, templateFile, heapMb, caching, sites: current, onSwitch: clearPages, log });
-    this.sections = new SectionStage({ heapMb, caching, budgetMs: this.budgetMs, sites: current, onSwitch: clearPages, onSignal: options.onSignal, log, report: this.report });
+    this.sections = new SectionStage({
+      heapMb,
+      caching,
+      budgetMs: this.budgetMs,
+      sites: current,
+      onSwitch: clearPages,
+      onSignal: options.onSignal,
+      log,
+      report: this.report,
+    });
     this.planner = new WorkerPlanner({
       sites: this.sites,
       sources: this.sources,
@@ -283,7 +294,10 @@ class RenderingPipeline {
   /** The page last served at this address for this request's site, if it is whole and still kept (`known`). */
   private async knownPage(req: IncomingMessage, pathname: string, search: string): Promise<CachedPage | undefined> {
     const { options } = this;
-    const site = await options.siteOf(req).then((context) => context.site, () => undefined);
+    const site = await options.siteOf(req).then(
+      (context) => context.site,
+      () => undefined,
+    );
     if (!site) return undefined;
     const page = this.known.get(site, pathname, search, options.originOf(req), (kept) => this.pages.get(kept.key) === kept);
     if (!page) return undefined;
@@ -307,7 +321,13 @@ class RenderingPipeline {
     const templateStamp = fileStamp(this.templateFile);
     const host = options.hostOf(req);
     const origin = options.originOf(req);
-    const [site, template] = await Promise.all([options.siteOf(req).then((context) => context.site, () => undefined), shell.readTemplate()]);
+    const [site, template] = await Promise.all([
+      options.siteOf(req).then(
+        (context) => context.site,
+        () => undefined,
+      ),
+      shell.readTemplate(),
+    ]);
     if (!site || origin === undefined || template === undefined) return undefined;
     this.sites.noteVisit(site, host);
     this.watch(site.config);
@@ -320,12 +340,17 @@ class RenderingPipeline {
     // Every part is asked for at once; the shell then says which sections a visitor's override takes.
     const own = SECTION_IDS.flatMap((section) => {
       const build = builds[section];
-      return build === undefined ? [] : [{ section, failure: `the ${section} section is rendered in the browser`, result: sections.get(section, build, site, language, partsBy) }];
+      return build === undefined
+        ? []
+        : [{ section, failure: `the ${section} section is rendered in the browser`, result: sections.get(section, build, site, language, partsBy) }];
     });
     const render = (section: SectionId, build: string, failure: string) => sections.get(section, build, site, language, partsBy, failure);
-    const extras: StagePart[] = stages.length === 0 ? [] : stages.flatMap((stage) => stage.parts({ site, language, hydration, builds, render }, this.stageSources));
+    const extras: StagePart[] =
+      stages.length === 0 ? [] : stages.flatMap((stage) => stage.parts({ site, language, hydration, builds, render }, this.stageSources));
     // The stylesheets the shell links follow from the manifests, once they are kept: which sections have theirs is part of the key.
-    const shellKey = sha256(JSON.stringify([shell.generation, template.stamp, site.hash, language, pathname, query, origin, Object.values(manifestHashes), Object.keys(stylesheets)]));
+    const shellKey = sha256(
+      JSON.stringify([shell.generation, template.stamp, site.hash, language, pathname, query, origin, Object.values(manifestHashes), Object.keys(stylesheets)]),
+    );
     const rendered = await shell.get(shellRequest(template, site, language, pathname, query, origin, stylesheets), shellKey, partsBy);
     if (!rendered) return undefined;
 
@@ -350,45 +375,11 @@ class RenderingPipeline {
     if (!page) {
       const named = pageScriptIn(rendered.html);
       const script = named ? await this.readPageScript(named) : undefined;
-      page = this.compose(site, language, rendered, placement, manifests, hydration, script, encoding, deadline);
+      page = this.composer.compose({ site, language, rendered, all: placement, manifests, hydration, script, encoding, deadline });
     }
     // A section compose left out for time makes another key.
     // A program's own stages may fill a page differently next time: its pages go through them again.
     if (whole && page.key === key && this.stages.length === 0) this.known.remember(site, pathname, search, origin, templateStamp, page);
     return page;
-  }
-
-  /**
-   * A page not made yet, made now with what fits in what is left of the
-   * budget: a section whose HTML would make the page's composition and
-   * compression end past `deadline` is left to the browser (the largest
-   * first), at the cost this server measured on its last pages.
-   */
-  private compose(
-    site: Site,
-    language: Language,
-    rendered: ShellEntry,
-    all: Placement,
-    manifests: Partial<Record<SectionId, string>>,
-    hydration: Partial<Record<SectionId, Hydration>>,
-    script: PageScriptCode | undefined,
-    encoding: PageEncoding,
-    deadline: number,
-  ): CachedPage {
-    const frame = rendered.html.length + Object.values(manifests).reduce((sum, text) => sum + text.length, 0) + (script?.code.length ?? 0);
-    const sizes = all.rendered.map((section) => ({ section, bytes: all.filled.get(section)!.length }));
-    const over = sectionsOverBudget(frame, sizes, deadline - performance.now(), (bytes) => this.costs.estimate(bytes, encoding, this.pages.compressing));
-    for (const section of over) this.report(`the ${section} section is rendered in the browser on some pages: with it, a page takes longer than its budget (${this.budgetMs} ms) to compose and compress now`);
-    const placement = over.size === 0 ? all : withoutSections(all, over);
-    const key = pageKey(rendered, placement, manifests);
-    const made = this.pages.get(key);
-    if (made) return made;
-    const started = performance.now();
-    const problems = site.problems.map(({ field, message }) => ({ field, message }));
-    const data = { config: site.raw, language, manifests, rendered: placement.rendered, hydration, problems, allowedRemoteOrigins: site.config.allowedRemoteOrigins };
-    const page = composePage({ shell: rendered, placement, data, script });
-    const kept = this.pages.add(key, page.html, page.script);
-    this.costs.note('compose', kept.bytes, performance.now() - started);
-    return kept;
   }
 }

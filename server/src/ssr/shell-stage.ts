@@ -125,7 +125,11 @@ export class ShellStage {
   }
 
   private async render(worker: ShellWorker, request: ShellRequest, key: string): Promise<ShellEntry | undefined> {
-    const answer = answerOf(await worker.ask({ type: 'render', page: request }, { answerWithinMs: SHELL_RENDER_KILL_MS, killAfterMs: SHELL_RENDER_KILL_MS }), 'shell', 'a page');
+    const answer = answerOf(
+      await worker.ask({ type: 'render', page: request }, { answerWithinMs: SHELL_RENDER_KILL_MS, killAfterMs: SHELL_RENDER_KILL_MS }),
+      'shell',
+      'a page',
+    );
     if (answer && 'failed' in answer) this.options.log(`the shell worker could not render a page: ${answer.failed}`);
     if (!answer || 'failed' in answer) return undefined;
     const { html, fallbacks, styles, overridden } = answer.ok;
@@ -139,7 +143,11 @@ export class ShellStage {
     for (const site of await this.options.sites()) {
       for (const language of LANGUAGES) {
         const request = shellRequest(page, site, language, '/', language === 'en' ? '' : '?type=2', 'http://localhost', {});
-        const answer = answerOf(await worker.ask({ type: 'render', page: request }, { answerWithinMs: SHELL_RENDER_KILL_MS, killAfterMs: SHELL_RENDER_KILL_MS }), 'shell', 'a page');
+        const answer = answerOf(
+          await worker.ask({ type: 'render', page: request }, { answerWithinMs: SHELL_RENDER_KILL_MS, killAfterMs: SHELL_RENDER_KILL_MS }),
+          'shell',
+          'a page',
+        );
         if (!worker.alive) return false;
         if (!answer || 'failed' in answer) this.options.log(`the shell worker could not render a page while warming: ${answer ? answer.failed : 'no answer'}`);
       }

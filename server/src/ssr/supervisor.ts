@@ -230,9 +230,7 @@ export class Supervisor<W extends Supervised> {
     const limit = this.options.quarantineAfter ?? DEFAULT_QUARANTINE_AFTER;
     if (this.failures >= limit) {
       this.quarantined.add(key);
-      this.options.log(
-        `${this.options.name} ${reason}, ${this.failures} times in a row: this build is rendered in the browser only until it changes`,
-      );
+      this.options.log(`${this.options.name} ${reason}, ${this.failures} times in a row: this build is rendered in the browser only until it changes`);
       this.options.onSetAside?.(key, `its worker ${reason}, ${this.failures} times in a row`);
       return this.reconcile();
     }

@@ -88,7 +88,9 @@ export class WorkerUsers {
   /** Why this range cannot be used here (it names a user or group of the system), or undefined. */
   problem(): string | undefined {
     const taken = [...systemIds()].filter((id) => id >= this.first && id <= this.last);
-    return taken.length === 0 ? undefined : `PORTICO_SSR_UIDS (${this.first}-${this.last}) holds ${taken.slice(0, 3).join(', ')}, named in /etc/passwd or /etc/group: a worker would have that user's or group's files`;
+    return taken.length === 0
+      ? undefined
+      : `PORTICO_SSR_UIDS (${this.first}-${this.last}) holds ${taken.slice(0, 3).join(', ')}, named in /etc/passwd or /etc/group: a worker would have that user's or group's files`;
   }
 
   /**

@@ -37,9 +37,7 @@ function wholeNumber({ min, max }: { min: number; max: number }) {
   return z.int(message).check(z.gte(min, message), z.lte(max, message));
 }
 /** At least three digits; spaces, dots, dashes, brackets and a leading + as people write them. */
-const phone = z
-  .string()
-  .check(z.trim(), z.regex(/^(?=(?:\D*\d){3})\+?[0-9 ().-]+$/, 'must be a phone number such as +91 80 4567 8900'));
+const phone = z.string().check(z.trim(), z.regex(/^(?=(?:\D*\d){3})\+?[0-9 ().-]+$/, 'must be a phone number such as +91 80 4567 8900'));
 
 /** `#rrggbb` only: the contrast check needs an exact colour, and a CSS keyword or `var()` is not one. */
 const hexColor = z.string().check(z.regex(HEX_COLOR, 'must be a colour written #rrggbb, such as #0b5c6b'));
@@ -52,12 +50,14 @@ export { MARKETS, type Market };
  * remote's mf-manifest.json, as `openssl dgst -sha384 -binary | base64` prints
  * it. The lengths are those of a whole digest, so a truncated paste is named.
  */
-const integrity = z.string().check(
-  z.regex(
-    /^(sha256-[A-Za-z0-9+/]{43}=|sha384-[A-Za-z0-9+/]{64}|sha512-[A-Za-z0-9+/]{86}==)$/,
-    'must be sha256-, sha384- or sha512- followed by the base64 digest of the manifest',
-  ),
-);
+const integrity = z
+  .string()
+  .check(
+    z.regex(
+      /^(sha256-[A-Za-z0-9+/]{43}=|sha384-[A-Za-z0-9+/]{64}|sha512-[A-Za-z0-9+/]{86}==)$/,
+      'must be sha256-, sha384- or sha512- followed by the base64 digest of the manifest',
+    ),
+  );
 
 /**
  * config.json, as one schema. Each object's fields are checked one by one by

@@ -22,11 +22,11 @@ export function configWarnings({ config, deprecated = [] }: { config: SiteConfig
       });
       continue;
     }
-    const missing = [
-      !block.licenceNumber && 'licenceNumber',
-      !(block.grievanceOfficer?.name && block.grievanceOfficer.email) && 'grievanceOfficer',
-    ].filter((field) => typeof field === 'string');
-    if (missing.length > 0) warnings.push({ field: `legal.${market}`, message: `has no ${missing.join(' and ')}: ${MARKET_PAGE[market]} shows its lender without them` });
+    const missing = [!block.licenceNumber && 'licenceNumber', !(block.grievanceOfficer?.name && block.grievanceOfficer.email) && 'grievanceOfficer'].filter(
+      (field) => typeof field === 'string',
+    );
+    if (missing.length > 0)
+      warnings.push({ field: `legal.${market}`, message: `has no ${missing.join(' and ')}: ${MARKET_PAGE[market]} shows its lender without them` });
   }
   if (config.copyright && !config.copyrightByLanguage?.id) {
     warnings.push({
@@ -44,5 +44,6 @@ export function configWarnings({ config, deprecated = [] }: { config: SiteConfig
  * page's script (from the server's reading) say it alike.
  */
 export function reportConfigToConsole(problems: readonly { field: string; message: string }[]): void {
-  if (problems.length > 0) console.error(`Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`);
+  if (problems.length > 0)
+    console.error(`Portico: config.json has ${problems.length} problem(s):\n${problems.map((p) => `- ${p.field}: ${p.message}`).join('\n')}`);
 }

@@ -35,10 +35,7 @@ function describe(issue: Issue, value: unknown): string {
 function problemsOf(field: string, issues: readonly Issue[], value: unknown): ConfigProblem[] {
   return issues.map((issue) => {
     const path = [field, ...issue.path.map(String)].join('.');
-    const at = issue.path.reduce<unknown>(
-      (node, key) => (node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined),
-      value,
-    );
+    const at = issue.path.reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined), value);
     return { field: path, message: describe(issue, at) };
   });
 }

@@ -3,8 +3,7 @@ import type { TextPack } from './text-pack';
 /** The host's texts in Indonesian (Indonesia). */
 export const id: TextPack = {
   siteName: 'Pinjaman pribadi',
-  metaDescription:
-    'Pinjaman pribadi instan untuk karyawan bergaji: ajukan secara online, verifikasi identitas Anda, dan terima dananya di rekening bank Anda.',
+  metaDescription: 'Pinjaman pribadi instan untuk karyawan bergaji: ajukan secara online, verifikasi identitas Anda, dan terima dananya di rekening bank Anda.',
   nav: { label: 'Bagian', tabs: { home: 'Beranda', about: 'Tentang Kami', contact: 'Hubungi Kami' } },
   skipLink: 'Langsung ke konten',
   languageSwitch: { label: 'Bahasa' },
@@ -38,7 +37,8 @@ export const id: TextPack = {
     tryAgain: 'Coba lagi',
     override: 'Mode uji (override): bagian {section} dimuat dari {url}, hanya untuk kunjungan ini.',
     overrideLabel: 'Mode uji (override)',
-    preview: 'Pratinjau rilis (preview): bagian {section} adalah rilis {release} (build {build}), hanya untuk kunjungan ini; pengunjung mendapatkan rilis yang aktif. Tautan berlaku hingga {expires}.',
+    preview:
+      'Pratinjau rilis (preview): bagian {section} adalah rilis {release} (build {build}), hanya untuk kunjungan ini; pengunjung mendapatkan rilis yang aktif. Tautan berlaku hingga {expires}.',
     previewLabel: 'Pratinjau rilis (preview)',
     previewExpired: 'Tautan pratinjau rilis (preview) ini sudah kedaluwarsa: Anda melihat situs yang sedang berjalan.',
     previewInvalid: 'Tautan pratinjau rilis (preview) ini tidak sah: Anda melihat situs yang sedang berjalan.',

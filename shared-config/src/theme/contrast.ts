@@ -32,6 +32,10 @@ export function mixColors(base: string, other: string, amount: number): string {
   const from = channels(base);
   const to = channels(other);
   return `#${from
-    .map((value, index) => Math.round(value + (to[index]! - value) * amount).toString(16).padStart(2, '0'))
+    .map((value, index) =>
+      Math.round(value + (to[index]! - value) * amount)
+        .toString(16)
+        .padStart(2, '0'),
+    )
     .join('')}`;
 }

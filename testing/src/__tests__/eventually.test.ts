@@ -20,7 +20,9 @@ describe('eventually', () => {
 
   test('a condition that never holds fails at the deadline, naming what was awaited', async () => {
     const started = Date.now();
-    await expect(eventually(() => false, { what: 'the door open', withinMs: 100, everyMs: 10 })).rejects.toThrow(/^the door open: not within 100 ms \(the condition was still false\)$/);
+    await expect(eventually(() => false, { what: 'the door open', withinMs: 100, everyMs: 10 })).rejects.toThrow(
+      /^the door open: not within 100 ms \(the condition was still false\)$/,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(100);
   });
 

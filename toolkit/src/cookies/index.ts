@@ -1,8 +1,1 @@
-export {
-  getCookie,
-  LONG_COOKIE_EXPIRES,
-  removeCookie,
-  setLongCookie,
-  type LongCookieOptions,
-  type RemoveCookieOptions,
-} from './cookies';
+export { getCookie, LONG_COOKIE_EXPIRES, removeCookie, setLongCookie, type LongCookieOptions, type RemoveCookieOptions } from './cookies';

@@ -35,12 +35,7 @@ export interface FormClientOptions {
  * client's responses, and passes every error on unchanged.
  */
 export function createFormClient(options: FormClientOptions = {}): AxiosInstance {
-  const {
-    baseURL,
-    timeout = HTTP_TIMEOUT_MS,
-    queryHeaders = DEFAULT_FORM_QUERY_HEADERS,
-    search = pageSearch,
-  } = options;
+  const { baseURL, timeout = HTTP_TIMEOUT_MS, queryHeaders = DEFAULT_FORM_QUERY_HEADERS, search = pageSearch } = options;
   checkQueryHeaders(queryHeaders, 'createFormClient');
 
   const instance = axios.create({

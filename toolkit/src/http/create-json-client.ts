@@ -34,8 +34,7 @@ export interface JsonClientOptions {
  * An axios instance whose calls resolve to the response body rather than the
  * whole response. Interceptors and defaults stay reachable for callers.
  */
-export interface JsonClient
-  extends Omit<AxiosInstance, 'request' | 'get' | 'delete' | 'head' | 'options' | 'post' | 'put' | 'patch'> {
+export interface JsonClient extends Omit<AxiosInstance, 'request' | 'get' | 'delete' | 'head' | 'options' | 'post' | 'put' | 'patch'> {
   request<T = unknown>(config: AxiosRequestConfig): Promise<T>;
   get<T = unknown>(url: string, config?: AxiosRequestConfig): Promise<T>;
   delete<T = unknown>(url: string, config?: AxiosRequestConfig): Promise<T>;
@@ -52,12 +51,7 @@ export interface JsonClient
  * resolves to the response body, and passes every error on unchanged.
  */
 export function createJsonClient(options: JsonClientOptions = {}): JsonClient {
-  const {
-    baseURL,
-    timeout = HTTP_TIMEOUT_MS,
-    queryHeaders = DEFAULT_JSON_QUERY_HEADERS,
-    search = pageSearch,
-  } = options;
+  const { baseURL, timeout = HTTP_TIMEOUT_MS, queryHeaders = DEFAULT_JSON_QUERY_HEADERS, search = pageSearch } = options;
   checkQueryHeaders(queryHeaders, 'createJsonClient');
 
   const instance = axios.create({

@@ -2,8 +2,7 @@ import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import type { DigitsInput } from './use-digits-input';
 
 /** Props every digits component takes; the rest go to the <input>. */
-export interface DigitsFieldProps
-  extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'defaultValue' | 'onChange' | 'type' | 'children'> {
+export interface DigitsFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'defaultValue' | 'onChange' | 'type' | 'children'> {
   /** The visible label, wired to the input. */
   label: ReactNode;
   /** Initial text; its non-digits are dropped. */
@@ -12,9 +11,7 @@ export interface DigitsFieldProps
   onValueChange?: (digits: string) => void;
 }
 
-interface DigitsFieldViewProps
-  extends Omit<DigitsFieldProps, 'defaultValue' | 'onValueChange'>,
-    Pick<DigitsInput, 'inputRef' | 'value' | 'onChange'> {
+interface DigitsFieldViewProps extends Omit<DigitsFieldProps, 'defaultValue' | 'onValueChange'>, Pick<DigitsInput, 'inputRef' | 'value' | 'onChange'> {
   type: 'tel' | 'text';
 }
 
@@ -28,15 +25,7 @@ export function DigitsField({ label, id, inputRef, value, onChange, type, ...inp
   return (
     <>
       <label htmlFor={inputId}>{label}</label>
-      <input
-        inputMode="numeric"
-        {...inputProps}
-        id={inputId}
-        type={type}
-        ref={inputRef}
-        value={value}
-        onChange={onChange}
-      />
+      <input inputMode="numeric" {...inputProps} id={inputId} type={type} ref={inputRef} value={value} onChange={onChange} />
     </>
   );
 }

@@ -18,14 +18,7 @@ export function Popup({ label, children, className, ...options }: PopupProps) {
   const labelId = useId();
   return (
     <div className={className ? `portico-popup ${className}` : 'portico-popup'}>
-      <button
-        type="button"
-        id={labelId}
-        ref={targetRef}
-        aria-expanded={open}
-        aria-controls={panelId}
-        onClick={toggle}
-      >
+      <button type="button" id={labelId} ref={targetRef} aria-expanded={open} aria-controls={panelId} onClick={toggle}>
         {label}
       </button>
       {open && options.mask ? <div className="portico-popup__mask" aria-hidden="true" /> : null}

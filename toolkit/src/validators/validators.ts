@@ -4,8 +4,7 @@
 // The HTML standard's rule for <input type="email">, with one change: the
 // domain must have a dot, since an address at a bare host name cannot reach
 // anyone outside an intranet.
-const EMAIL =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** An e-mail address as a browser's e-mail field accepts it, with a dotted domain, at most 254 characters. */
 export function isEmail(value: string): boolean {

@@ -5,7 +5,9 @@ import { ConsoleApp } from '../console-app';
 
 const everySection: Routes = {
   'GET /api/session': NO_SESSION,
-  'GET /api/sections': { body: { home: sectionStatus(release('home-1', 'active')), about: sectionStatus(null), contact: sectionStatus(release('contact-2', 'active')) } },
+  'GET /api/sections': {
+    body: { home: sectionStatus(release('home-1', 'active')), about: sectionStatus(null), contact: sectionStatus(release('contact-2', 'active')) },
+  },
   'GET /api/servers': { body: [] },
   'DELETE /api/session': { body: { signedOut: true } },
 };
@@ -77,7 +79,7 @@ describe('the end of a session', () => {
   it('sends an expired session back to sign-in, saying why', async () => {
     let expired = false;
     const { api } = await signInWith(['releases'], {
-      'GET /api/sections': () => (expired ? { status: 401, body: { error: 'session expired' } } : everySection['GET /api/sections'] as { body: unknown }),
+      'GET /api/sections': () => (expired ? { status: 401, body: { error: 'session expired' } } : (everySection['GET /api/sections'] as { body: unknown })),
     });
     await screen.findByRole('heading', { name: 'Overview' });
     expired = true;
@@ -108,11 +110,19 @@ describe('live updates', () => {
 });
 
 describe('the overview', () => {
-  it("flags a section whose canary was decided, from the audit, with what and by whom", async () => {
+  it('flags a section whose canary was decided, from the audit, with what and by whom', async () => {
     const { api } = await signInWith(['releases'], {
       'GET /api/audit': {
         body: [
-          { at: '2026-11-26T09:30:00.000Z', actor: 'canary-judge', action: 'auto-rollback', section: 'contact', release: 'contact-3', from: 'contact-3', detail: 'failure rate 9 % against 1 %' },
+          {
+            at: '2026-11-26T09:30:00.000Z',
+            actor: 'canary-judge',
+            action: 'auto-rollback',
+            section: 'contact',
+            release: 'contact-3',
+            from: 'contact-3',
+            detail: 'failure rate 9 % against 1 %',
+          },
           { at: '2026-11-26T09:00:00.000Z', actor: 'ana', action: 'canary', section: 'contact', release: 'contact-3', from: null, detail: '10 %' },
         ],
       },

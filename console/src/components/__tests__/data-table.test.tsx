@@ -20,7 +20,11 @@ function renderTable() {
   );
 }
 
-const firstCells = () => within(screen.getByRole('table')).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+const firstCells = () =>
+  within(screen.getByRole('table'))
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell')[0]!.textContent);
 
 describe('a table of the console', () => {
   it('pages its rows', async () => {

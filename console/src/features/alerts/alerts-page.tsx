@@ -53,7 +53,15 @@ function AlertsForm({ settings, action }: AlertsFormProps) {
       <label htmlFor="alert-email">{t.email}</label>
       <input id="alert-email" type="email" value={form.email} onChange={(event) => setForm({ ...form, email: event.target.value })} />
       <label htmlFor="alert-threshold">{t.threshold}</label>
-      <input id="alert-threshold" type="number" min={0.1} max={100} step={0.1} value={form.threshold} onChange={(event) => setForm({ ...form, threshold: event.target.value })} />
+      <input
+        id="alert-threshold"
+        type="number"
+        min={0.1}
+        max={100}
+        step={0.1}
+        value={form.threshold}
+        onChange={(event) => setForm({ ...form, threshold: event.target.value })}
+      />
       <button type="submit" className="primary" disabled={action.busy}>
         {t.save}
       </button>

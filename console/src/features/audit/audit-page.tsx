@@ -52,7 +52,10 @@ export function AuditPage() {
     setFilters(draft);
     setCursors([undefined]);
   };
-  const field = (key: keyof Filters) => ({ value: draft[key], onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [key]: event.target.value }) });
+  const field = (key: keyof Filters) => ({
+    value: draft[key],
+    onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [key]: event.target.value }),
+  });
   const rows = entries.data ?? [];
   return (
     <>
@@ -88,7 +91,12 @@ export function AuditPage() {
         <button
           type="button"
           disabled={exporting.busy}
-          onClick={() => void exporting.run((session) => download(session, AUDIT_CSV_PATH, query as Record<string, string | undefined>, 'audit.csv'), () => text.common.exported)}
+          onClick={() =>
+            void exporting.run(
+              (session) => download(session, AUDIT_CSV_PATH, query as Record<string, string | undefined>, 'audit.csv'),
+              () => text.common.exported,
+            )
+          }
         >
           {t.exportCsv}
         </button>
@@ -106,7 +114,12 @@ export function AuditPage() {
             { key: 'at', header: t.at, cell: (entry) => formatInstant(entry.at, language), sortValue: (entry) => entry.at },
             { key: 'actor', header: t.actor, cell: (entry) => entry.actor, sortValue: (entry) => entry.actor },
             { key: 'action', header: t.action, cell: (entry) => entry.action, sortValue: (entry) => entry.action },
-            { key: 'section', header: t.section, cell: (entry) => (entry.section ? text.sections[entry.section] : text.common.none), sortValue: (entry) => entry.section ?? '' },
+            {
+              key: 'section',
+              header: t.section,
+              cell: (entry) => (entry.section ? text.sections[entry.section] : text.common.none),
+              sortValue: (entry) => entry.section ?? '',
+            },
             { key: 'release', header: t.release, cell: (entry) => entry.release ?? text.common.none },
             { key: 'detail', header: t.detail, cell: (entry) => entry.detail },
           ]}

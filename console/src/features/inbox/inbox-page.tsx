@@ -54,7 +54,12 @@ export function InboxPage() {
         <button
           type="button"
           disabled={action.busy}
-          onClick={() => void action.run((session) => download(session, pathOf(CONTROL_API.messages.list), { export: 'csv', q: q || undefined }, 'messages.csv'), () => text.common.exported)}
+          onClick={() =>
+            void action.run(
+              (session) => download(session, pathOf(CONTROL_API.messages.list), { export: 'csv', q: q || undefined }, 'messages.csv'),
+              () => text.common.exported,
+            )
+          }
         >
           {t.exportCsv}
         </button>
@@ -84,7 +89,10 @@ export function InboxPage() {
               disabled={action.busy}
               onConfirm={() =>
                 void action
-                  .run((session) => session.client.call(CONTROL_API.messages.delete, { params: { id: open.id } }), () => fill(t.deleted, { name: open.name }))
+                  .run(
+                    (session) => session.client.call(CONTROL_API.messages.delete, { params: { id: open.id } }),
+                    () => fill(t.deleted, { name: open.name }),
+                  )
                   .then((answer) => {
                     if (answer) setOpen(undefined);
                     messages.reload();
@@ -102,7 +110,12 @@ export function InboxPage() {
           empty={q ? fill(t.noMatch, { q }) : t.empty}
           pageSize={PAGE_SIZE}
           columns={[
-            { key: 'received', header: t.received, cell: (message) => formatInstant(message.receivedAt.toISOString(), language), sortValue: (message) => message.receivedAt.getTime() },
+            {
+              key: 'received',
+              header: t.received,
+              cell: (message) => formatInstant(message.receivedAt.toISOString(), language),
+              sortValue: (message) => message.receivedAt.getTime(),
+            },
             {
               key: 'name',
               header: t.name,
@@ -111,7 +124,14 @@ export function InboxPage() {
                   type="button"
                   className="link"
                   aria-label={fill(t.open, { name: message.name })}
-                  onClick={() => void action.run((session) => session.client.call(CONTROL_API.messages.get, { params: { id: message.id } }), () => '').then((one) => one && setOpen(one))}
+                  onClick={() =>
+                    void action
+                      .run(
+                        (session) => session.client.call(CONTROL_API.messages.get, { params: { id: message.id } }),
+                        () => '',
+                      )
+                      .then((one) => one && setOpen(one))
+                  }
                 >
                   {message.name}
                 </button>
@@ -125,7 +145,11 @@ export function InboxPage() {
         />
       )}
       {(page > 0 || rows.length === PAGE_SIZE) && (
-        <Pager page={page} hasNext={rows.length === PAGE_SIZE} onPage={(next) => setCursors(next < page ? cursors.slice(0, next + 1) : [...cursors, rows.at(-1)?.id])} />
+        <Pager
+          page={page}
+          hasNext={rows.length === PAGE_SIZE}
+          onPage={(next) => setCursors(next < page ? cursors.slice(0, next + 1) : [...cursors, rows.at(-1)?.id])}
+        />
       )}
     </>
   );

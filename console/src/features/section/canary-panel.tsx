@@ -27,7 +27,12 @@ export function CanaryPanel({ section, shown, releases, onChanged }: CanaryPanel
   const { language, text } = useConsoleLanguage();
   const t = text.section;
   const name = text.sections[section];
-  const series = useLoad((session) => session.client.call(CONTROL_API.health.series, { params: { section }, query: {} }), [section], ['health', 'releases', 'sections'], section);
+  const series = useLoad(
+    (session) => session.client.call(CONTROL_API.health.series, { params: { section }, query: {} }),
+    [section],
+    ['health', 'releases', 'sections'],
+    section,
+  );
   const { reload: reloadSeries } = series;
   const changed = useCallback(() => {
     onChanged();

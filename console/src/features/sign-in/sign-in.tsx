@@ -40,7 +40,16 @@ export function SignIn({ onSignedIn, notice }: SignInProps) {
       <p>{text.signIn.intro}</p>
       <form onSubmit={(event) => void submit(event)}>
         <label htmlFor="token">{text.signIn.token}</label>
-        <input id="token" name="token" type="text" autoComplete="off" spellCheck={false} required value={token} onChange={(event) => setToken(event.target.value)} />
+        <input
+          id="token"
+          name="token"
+          type="text"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          value={token}
+          onChange={(event) => setToken(event.target.value)}
+        />
         <button type="submit" className="primary" disabled={busy}>
           {text.signIn.submit}
         </button>

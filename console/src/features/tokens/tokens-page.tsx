@@ -25,7 +25,11 @@ export function TokensPage() {
   const [scope, setScope] = useState<ScopeChoice>('releases');
   const [created, setCreated] = useState<{ name: string; token: string }>();
   const scopeText = (choice: string) =>
-    choice === 'releases' ? t.scopeReleases : choice === 'messages' ? t.scopeMessages : fill(t.scopeSection, { section: text.sections[choice.slice('section:'.length) as (typeof SECTION_IDS)[number]] ?? choice });
+    choice === 'releases'
+      ? t.scopeReleases
+      : choice === 'messages'
+        ? t.scopeMessages
+        : fill(t.scopeSection, { section: text.sections[choice.slice('section:'.length) as (typeof SECTION_IDS)[number]] ?? choice });
   const create = async (event: FormEvent) => {
     event.preventDefault();
     setCreated(undefined);
@@ -74,7 +78,10 @@ export function TokensPage() {
                   disabled={action.busy}
                   onConfirm={() =>
                     void action
-                      .run((session) => session.client.call(CONTROL_API.tokens.revoke, { params: { name: token.name } }), () => fill(t.revoked, { name: token.name }))
+                      .run(
+                        (session) => session.client.call(CONTROL_API.tokens.revoke, { params: { name: token.name } }),
+                        () => fill(t.revoked, { name: token.name }),
+                      )
                       .then(() => tokens.reload())
                   }
                 />

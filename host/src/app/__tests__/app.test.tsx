@@ -100,10 +100,7 @@ test('the footer shows the company details from config, the e-mail as a mailto l
   const footer = screen.getByRole('contentinfo');
   expect(within(footer).getByText('Company Name').nextElementSibling).toHaveTextContent(sampleConfig.comName);
   expect(within(footer).getByText('Contact Address').nextElementSibling).toHaveTextContent(sampleConfig.address);
-  expect(within(footer).getByRole('link', { name: sampleConfig.email })).toHaveAttribute(
-    'href',
-    `mailto:${sampleConfig.email}`,
-  );
+  expect(within(footer).getByRole('link', { name: sampleConfig.email })).toHaveAttribute('href', `mailto:${sampleConfig.email}`);
   expect(within(footer).getByText(sampleConfig.copyright)).toBeVisible();
 });
 
@@ -115,7 +112,7 @@ test("the footer follows the page's market: in Indonesian, Indonesia's lender an
   expect(footer).not.toHaveTextContent(/All rights reserved|Portico Credit Private Limited|\(sample\)/);
 });
 
-test('the footer names no lender for a market without a block, never the other market\'s', async () => {
+test("the footer names no lender for a market without a block, never the other market's", async () => {
   await renderWithPortico(<App sections={sections} />, { config: { ...sampleConfig, legal: { ID: sampleConfig.legal!.ID } } });
   const footer = screen.getByRole('contentinfo');
   expect(within(footer).queryByText('Lender')).not.toBeInTheDocument();
@@ -123,7 +120,10 @@ test('the footer names no lender for a market without a block, never the other m
 });
 
 test('a field of config.json that fails validation is not told on the page; a config.json that cannot be read is', async () => {
-  const invalid = [{ field: 'email', message: 'is not a valid email' }, { field: 'legal.ID.licenceNumber', message: 'must not be empty' }];
+  const invalid = [
+    { field: 'email', message: 'is not a valid email' },
+    { field: 'legal.ID.licenceNumber', message: 'must not be empty' },
+  ];
   const { unmount } = await renderWithPortico(<App sections={sections} />, { problems: invalid });
   expect(screen.queryByRole('complementary', { name: 'Configuration' })).not.toBeInTheDocument();
   unmount();

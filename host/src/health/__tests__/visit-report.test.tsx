@@ -76,7 +76,14 @@ test('one report when the page is hidden: each released section as it arrived, t
     <>
       <RemoteSection section="home" load={loads({ Section: () => <h2>Home</h2> })} hydrating />
       <RemoteSection section="about" load={loads({ Section: () => <h2>About</h2> })} />
-      <RemoteSection section="contact" load={loads({ Section: () => { throw new Error('render bug'); } })} />
+      <RemoteSection
+        section="contact"
+        load={loads({
+          Section: () => {
+            throw new Error('render bug');
+          },
+        })}
+      />
     </>,
   );
   await screen.findByRole('heading', { name: 'Home' });
@@ -106,7 +113,14 @@ test('a section that fails to load and then loads after Try again arrived, rende
   await painted();
   const failing = Object.assign(new Error('timeout'), {});
   await renderWithPortico(<RemoteSection section="contact" load={loads(failing, { Section: () => <h2>Contact form</h2> })} hydrating />);
-  reportFailure({ section: 'contact', remote: 'portico_contact', stage: 'entry', url: 'http://cdn/remoteEntry.js', cause: 'did not load within 9 s', transient: false });
+  reportFailure({
+    section: 'contact',
+    remote: 'portico_contact',
+    stage: 'entry',
+    url: 'http://cdn/remoteEntry.js',
+    cause: 'did not load within 9 s',
+    transient: false,
+  });
   const alert = await screen.findByRole('alert');
   await act(() => user.click(within(alert).getByRole('button', { name: 'Try again' })));
   await screen.findByRole('heading', { name: 'Contact form' });

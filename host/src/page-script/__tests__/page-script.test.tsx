@@ -196,15 +196,24 @@ test('the page script’s own report carries those arrivals, with the visit id i
   await serverPage({ rendered: ['home', 'contact'], config: { health } });
   const sent: string[] = [];
   Object.defineProperty(navigator, 'sendBeacon', { value: (_url: string, body: string) => sent.push(body) > 0, configurable: true });
-  const asked = jest.fn((_url: string, _init: { body: string }) => Promise.resolve({ ok: true, json: () => Promise.resolve({ visit: 'issued-for-this-page' }) }));
+  const asked = jest.fn((_url: string, _init: { body: string }) =>
+    Promise.resolve({ ok: true, json: () => Promise.resolve({ visit: 'issued-for-this-page' }) }),
+  );
   Object.defineProperty(window, 'fetch', { value: asked, configurable: true });
   try {
     startAfterPaint();
-    await waitFor(() => expect(asked).toHaveBeenCalledWith('/api/visit', expect.objectContaining({ method: 'POST', body: JSON.stringify({ token: health.token }) })));
+    await waitFor(() =>
+      expect(asked).toHaveBeenCalledWith('/api/visit', expect.objectContaining({ method: 'POST', body: JSON.stringify({ token: health.token }) })),
+    );
     await act(() => Promise.resolve());
     window.dispatchEvent(new Event('pagehide'));
     expect(sent.map((body) => JSON.parse(body) as unknown)).toEqual([
-      { v: 2, visit: 'issued-for-this-page', sections: { home: { release: 'home-3', arrival: 'static' }, contact: { release: 'contact-9', arrival: 'ssr' } }, vitals: {} },
+      {
+        v: 2,
+        visit: 'issued-for-this-page',
+        sections: { home: { release: 'home-3', arrival: 'static' }, contact: { release: 'contact-9', arrival: 'ssr' } },
+        vitals: {},
+      },
     ]);
   } finally {
     Reflect.deleteProperty(navigator, 'sendBeacon');
@@ -329,7 +338,9 @@ describe("a section's HTML that names the page's own parts steers nothing (the s
     startAfterPaint();
     await user.click(screen.getByRole('tab', { name: 'Contact us' }));
     expect(requested).toEqual(['contact']);
-    const contact = within(screen.getByRole('tabpanel', { name: 'Contact us' })).getByRole('heading', { name: 'Contact content' }).closest(`[${ISLAND_ATTRIBUTE}]`);
+    const contact = within(screen.getByRole('tabpanel', { name: 'Contact us' }))
+      .getByRole('heading', { name: 'Contact content' })
+      .closest(`[${ISLAND_ATTRIBUTE}]`);
     expect(contact).toHaveAttribute(ISLAND_STATE_ATTRIBUTE, 'requested');
     expect(document.querySelectorAll(`[${ISLAND_STATE_ATTRIBUTE}]`)).toHaveLength(1);
   });

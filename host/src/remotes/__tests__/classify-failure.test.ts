@@ -30,7 +30,7 @@ test.each([
   ],
   [
     'a manifest that is not JSON',
-    federationError('RUNTIME-003', 'Failed to get manifest.', { manifestUrl }, 'SyntaxError: Unexpected token \'<\''),
+    federationError('RUNTIME-003', 'Failed to get manifest.', { manifestUrl }, "SyntaxError: Unexpected token '<'"),
     { stage: 'manifest', url: manifestUrl, cause: 'is not JSON', transient: false },
   ],
   [
@@ -121,9 +121,7 @@ test('an error thrown while rendering is a render failure, first line only', () 
 });
 
 test('a chunk that fails to load while rendering is still a chunk failure', () => {
-  expect(classifyFailure(chunkLoadError('missing', 'https://cdn.example/contact/1.js'), { stage: 'render', manifestUrl }).stage).toBe(
-    'chunk',
-  );
+  expect(classifyFailure(chunkLoadError('missing', 'https://cdn.example/contact/1.js'), { stage: 'render', manifestUrl }).stage).toBe('chunk');
 });
 
 test('a network error from fetch is transient, at the stage the loader had reached', () => {

@@ -175,9 +175,7 @@ describe('the remoteIntegrity pin', () => {
     await settle(createSectionLoader(network.seams)('contact', manifestUrl, { pin: pinOf(genuine) }));
     expect(network.requestTimes).toEqual([0]);
     expect(network.handedOver).toEqual([]);
-    expect(reported).toEqual([
-      expect.objectContaining({ stage: 'manifest', cause: 'does not match its remoteIntegrity pin in config.json; refusing it' }),
-    ]);
+    expect(reported).toEqual([expect.objectContaining({ stage: 'manifest', cause: 'does not match its remoteIntegrity pin in config.json; refusing it' })]);
   });
 });
 

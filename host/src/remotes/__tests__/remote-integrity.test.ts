@@ -26,8 +26,6 @@ describe('sriMatches', () => {
 
 test('manifestPins maps each configured manifest URL to its pin, and only pinned ones', () => {
   const pin = sri('sha384', 'm');
-  expect(manifestPins({ remotes: sampleConfig.remotes, remoteIntegrity: { contact: pin } })).toEqual(
-    new Map([[sampleConfig.remotes.contact, pin]]),
-  );
+  expect(manifestPins({ remotes: sampleConfig.remotes, remoteIntegrity: { contact: pin } })).toEqual(new Map([[sampleConfig.remotes.contact, pin]]));
   expect(manifestPins({ remotes: sampleConfig.remotes })).toEqual(new Map());
 });

@@ -56,7 +56,7 @@ test('a section that fails to load shows an alert with the reason, and Try again
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
 });
 
-test("in Indonesian the reason is Indonesian too; the technical cause stays on the console", async () => {
+test('in Indonesian the reason is Indonesian too; the technical cause stays on the console', async () => {
   await renderWithPortico(<RemoteSection section="contact" load={loads(loadFailure)} />, { language: 'id' });
   const alert = await screen.findByRole('alert');
   expect(alert).toHaveTextContent('Bagian Hubungi Kami tidak dapat dimuat.Kode bagian ini tidak dapat diambil atau dijalankan.Coba lagi');
@@ -66,7 +66,7 @@ test("in Indonesian the reason is Indonesian too; the technical cause stays on t
 test.each([
   ['did not load within 9 s', 'Bagian ini tidak tiba tepat waktu'],
   ['does not match its remoteIntegrity pin in config.json; refusing it', 'bukan versi yang disetujui situs ini'],
-])('a manifest that %s is said as such, in the visitor\'s language', async (cause, reason) => {
+])("a manifest that %s is said as such, in the visitor's language", async (cause, reason) => {
   const failure = new SectionLoadError({ ...loadFailure.failure, stage: 'manifest', cause, transient: false });
   await renderWithPortico(<RemoteSection section="contact" load={loads(failure)} />, { language: 'id' });
   expect(await screen.findByRole('alert')).toHaveTextContent(reason);

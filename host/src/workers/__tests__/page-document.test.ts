@@ -13,7 +13,13 @@ const template =
   '<!--!portico:client-only--><noscript>This site needs JavaScript.</noscript><!--!/portico:client-only--></body></html>';
 
 test('the rendered shell takes the static one’s place, with its language, title, head tags and the slot for the data', () => {
-  const page = pageDocument({ template, lang: 'id', title: 'Kredit <Portico> & Co', head: '<meta name="description" content="x">', root: '<main>$& rendered</main>' });
+  const page = pageDocument({
+    template,
+    lang: 'id',
+    title: 'Kredit <Portico> & Co',
+    head: '<meta name="description" content="x">',
+    root: '<main>$& rendered</main>',
+  });
   expect(page).toContain('<html lang="id">');
   expect(page).toContain('<title>Kredit &lt;Portico&gt; &amp; Co</title>');
   expect(page).toContain('<meta name="description" content="x"><script defer src="page-script.abcdef0123.js" data-src="main.0123456789.js"></script>');
@@ -39,11 +45,13 @@ test('the page script is the page’s one script; the entry script is neither ru
 });
 
 test('a template that names no page script (a development build) is refused, so the client-rendered page is served instead', () => {
-  expect(() => pageDocument({ template: template.replace(/<!--!portico:page-script [^>]*-->/, ''), lang: 'en-IN', title: undefined, head: '', root: '' })).toThrow(
-    /names no page script/,
-  );
+  expect(() =>
+    pageDocument({ template: template.replace(/<!--!portico:page-script [^>]*-->/, ''), lang: 'en-IN', title: undefined, head: '', root: '' }),
+  ).toThrow(/names no page script/);
 });
 
 test('a template without the markers is refused, so the client-rendered page is served instead', () => {
-  expect(() => pageDocument({ template: '<html><body><div id=root></div></body></html>', lang: 'en-IN', title: undefined, head: '', root: '' })).toThrow(TemplateError);
+  expect(() => pageDocument({ template: '<html><body><div id=root></div></body></html>', lang: 'en-IN', title: undefined, head: '', root: '' })).toThrow(
+    TemplateError,
+  );
 });

@@ -17,7 +17,7 @@ async function headOf(config: SiteConfig, language: Language = 'en', origin = OR
   return { tags, page, content, href, data: JSON.parse(jsonLd?.textContent ?? 'null') as Record<string, unknown> };
 }
 
-test('in English: the company as title, the English description, canonical / and both markets\' pages as alternates', async () => {
+test("in English: the company as title, the English description, canonical / and both markets' pages as alternates", async () => {
   const { page, content, href } = await headOf(sampleConfig);
   expect(page.title).toBe(sampleConfig.comName);
   expect(content('meta[name="description"]')).toMatch(/^Instant personal loans/);
@@ -47,7 +47,7 @@ test('in Indonesian: the Indonesian description and canonical /?type=2', async (
 test.each([
   ['en', 'India', 'Portico Credit Private Limited', 'Asha Rao'],
   ['id', 'Indonesia', 'PT Contoh Kredit Indonesia', 'Dewi Lestari'],
-] as const)('schema.org data of the %s page names its market\'s lender and country alone', async (language, country, legalName, officer) => {
+] as const)("schema.org data of the %s page names its market's lender and country alone", async (language, country, legalName, officer) => {
   const config: SiteConfig = {
     ...sampleConfig,
     legal: {

@@ -46,7 +46,15 @@ beforeAll(async () => {
   database = embeddedTestDatabase();
   store = await ReleaseStore.open(await database.open(), { environmentToken: TOKEN });
   api = await startControlApi({ store, port: 0, publishChecks: noChecks, publicUrl: 'http://localhost:8080', log: () => undefined });
-  const options = { store, secret: SECRET, log: () => undefined, pollMs: 60_000, checkEveryMs: 60_000, retryDelaySeconds: () => 0, health: (...args: Parameters<HealthSource>) => health(...args) };
+  const options = {
+    store,
+    secret: SECRET,
+    log: () => undefined,
+    pollMs: 60_000,
+    checkEveryMs: 60_000,
+    retryDelaySeconds: () => 0,
+    health: (...args: Parameters<HealthSource>) => health(...args),
+  };
   senders = [startAlertSender(options), startAlertSender(options)];
 }, 60_000);
 
@@ -65,12 +73,24 @@ beforeEach(() => {
 });
 
 const call = (method: string, route: string, body?: unknown) =>
-  fetch(`${api.url}${route}`, { method, headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${api.url}${route}`, {
+    method,
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 let built = 0;
 async function publishedRelease(section: 'home' | 'contact' = 'home') {
   built += 1;
-  const { release } = await store.releases.publish({ section, manifestUrl: `https://cdn.example/${section}/v${built}/mf-manifest.json`, integrity: `sha384-${built}`, version: '1.0.0', buildId: `b${built}`, createdBy: 'ci', checks: [] });
+  const { release } = await store.releases.publish({
+    section,
+    manifestUrl: `https://cdn.example/${section}/v${built}/mf-manifest.json`,
+    integrity: `sha384-${built}`,
+    version: '1.0.0',
+    buildId: `b${built}`,
+    createdBy: 'ci',
+    checks: [],
+  });
   return release;
 }
 
@@ -95,7 +115,12 @@ it('sends a release marked broken once, signed as the contact webhook is, though
   await everyServerSends();
   expect(received).toHaveLength(1);
   const [sent] = received;
-  expect(JSON.parse(sent!.body)).toMatchObject({ kind: 'broken', section: 'home', release: release.id, detail: expect.stringContaining('its manifest answered 404') });
+  expect(JSON.parse(sent!.body)).toMatchObject({
+    kind: 'broken',
+    section: 'home',
+    release: release.id,
+    detail: expect.stringContaining('its manifest answered 404'),
+  });
   expect(sent!.headers['x-portico-signature']).toBe(signature(SECRET, sent!.body));
   expect(sent!.headers['idempotency-key']).toBe(JSON.parse(sent!.body).id);
 });
@@ -106,7 +131,10 @@ it('tries again after a failure, and records why it failed meanwhile', async () 
   await store.releases.markBroken(release.id, 'gone');
   await everyServerSends();
   expect(received).toHaveLength(1);
-  const [failed] = await store.db.query<{ last_error: string; delivered_at: Date | null }>('SELECT last_error, delivered_at FROM console_alerts WHERE release = $1', [release.id]);
+  const [failed] = await store.db.query<{ last_error: string; delivered_at: Date | null }>(
+    'SELECT last_error, delivered_at FROM console_alerts WHERE release = $1',
+    [release.id],
+  );
   expect(failed).toEqual({ last_error: 'webhook: the webhook answered 503', delivered_at: null });
   answerWith = (res) => res.writeHead(200).end();
   await everyServerSends();
@@ -115,10 +143,13 @@ it('tries again after a failure, and records why it failed meanwhile', async () 
   expect(received[1]!.body).toBe(received[0]!.body);
 });
 
-it('raises an active release\'s failure rate over the threshold once, on every server that sees it', async () => {
+it("raises an active release's failure rate over the threshold once, on every server that sees it", async () => {
   const release = await publishedRelease('contact');
   await store.history.activate('contact', release.id, 'ci');
-  health = (_section, ids) => Promise.resolve(Object.fromEntries(ids.map((id) => [id, { visits: 100, failures: 30, failureRate: 0.3, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null }])));
+  health = (_section, ids) =>
+    Promise.resolve(
+      Object.fromEntries(ids.map((id) => [id, { visits: 100, failures: 30, failureRate: 0.3, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null }])),
+    );
   for (const sender of senders) await sender.checkFailureRates();
   for (const sender of senders) await sender.checkFailureRates();
   await everyServerSends();

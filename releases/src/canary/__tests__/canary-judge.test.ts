@@ -13,9 +13,16 @@ const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded
 let builds = 0;
 const build = (section: SectionId): PublishInput => {
   builds++;
-  return { section, manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`, integrity: `sha384-${builds}`, version: '1.0.0', buildId: `build-${builds}`, createdBy: 'ci', checks: [] };
+  return {
+    section,
+    manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`,
+    integrity: `sha384-${builds}`,
+    version: '1.0.0',
+    buildId: `build-${builds}`,
+    createdBy: 'ci',
+    checks: [],
+  };
 };
-
 
 /**
  * The counts backend, faked: synthetic aggregates by release id, all from
@@ -121,7 +128,9 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
 
     fake.byRelease.set(next, health(20, 0));
     await judging.judgeNow();
-    expect(await judgeEntries()).toEqual([expect.objectContaining({ action: 'promote', release: next, from: old, detail: expect.stringContaining('failure rate 2.5 points under') })]);
+    expect(await judgeEntries()).toEqual([
+      expect.objectContaining({ action: 'promote', release: next, from: old, detail: expect.stringContaining('failure rate 2.5 points under') }),
+    ]);
     expect(await store.releases.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
     expect((await store.history.rollback('contact', undefined, 'integrator')).active?.id).toBe(old);
   });
@@ -165,4 +174,3 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     expect(await other.releases.served()).toMatchObject({ active: { contact: { id: old } }, canaries: {} });
   });
 });
-

@@ -11,7 +11,17 @@ import { health } from './release-health';
 const canary = (overrides: Partial<Canary> = {}): Canary => ({
   id: 7,
   section: 'contact',
-  release: { id: 'contact-9', section: 'contact', manifestUrl: 'https://cdn.example/contact/9/mf-manifest.json', integrity: 'sha384-x', version: '1.0.0', buildId: 'b9', createdAt: '', createdBy: 'ci', note: null },
+  release: {
+    id: 'contact-9',
+    section: 'contact',
+    manifestUrl: 'https://cdn.example/contact/9/mf-manifest.json',
+    integrity: 'sha384-x',
+    version: '1.0.0',
+    buildId: 'b9',
+    createdAt: '',
+    createdBy: 'ci',
+    note: null,
+  },
   percent: 10,
   ...CANARY_DEFAULTS,
   startedAt: '2026-11-25T10:00:00.000Z',
@@ -28,7 +38,10 @@ const net = (network: string, visits: number, failures: number, lcpMs?: number):
   inp: new Map(),
 });
 
-const side = (networks: NetworkCounts[], signals: Partial<ServerSignals> = {}): CanaryCounts['active'] => ({ networks, signals: { ...noSignals(), ...signals } });
+const side = (networks: NetworkCounts[], signals: Partial<ServerSignals> = {}): CanaryCounts['active'] => ({
+  networks,
+  signals: { ...noSignals(), ...signals },
+});
 
 /** Real visitors: `count` networks, each with `visits` visits per release, `failures` of the candidate's and `activeFailures` of the active's failing. */
 function real(count: number, visits: number, failures: number, activeFailures = 0, lcpMs = 2000): CanaryCounts {
@@ -93,7 +106,11 @@ describe('judgeCanary at the default bounds', () => {
     const settings = canary({ promoteAfterVisits: 50 });
     expect(judgeCanary(settings, failing, 'contact-7').action).toBe('abort');
     for (const flood of [1, 10, 50, 1000, 1_000_000]) {
-      const decision = judgeCanary(settings, withAttacker(failing, { candidate: net('attacker', flood, 0, 500), active: net('attacker', flood, flood, 9000) }), 'contact-7');
+      const decision = judgeCanary(
+        settings,
+        withAttacker(failing, { candidate: net('attacker', flood, 0, 500), active: net('attacker', flood, flood, 9000) }),
+        'contact-7',
+      );
       expect([flood, decision.action]).not.toEqual([flood, 'promote']);
     }
   });
@@ -110,7 +127,11 @@ describe('judgeCanary at the default bounds', () => {
       const lcp = 1500 + next() * 2000;
       const counts: CanaryCounts = {
         active: side(names.map((name, index) => net(name, perNetwork[index]!, Math.floor(perNetwork[index]! * activeRate), lcp))),
-        candidate: side(names.map((name, index) => net(name, perNetwork[index]!, failingCandidate ? Math.ceil(perNetwork[index]! / 2) : Math.floor(perNetwork[index]! * activeRate), lcp))),
+        candidate: side(
+          names.map((name, index) =>
+            net(name, perNetwork[index]!, failingCandidate ? Math.ceil(perNetwork[index]! / 2) : Math.floor(perNetwork[index]! * activeRate), lcp),
+          ),
+        ),
       };
       const flood = Math.floor(next() ** 3 * 100_000) + 1;
       const attack = {
@@ -120,21 +141,32 @@ describe('judgeCanary at the default bounds', () => {
       const settings = canary({ minVisits: 20, promoteAfterVisits: next() < 0.5 ? null : 20 });
       const decision = judgeCanary(settings, withAttacker(counts, attack), 'contact-7');
       const forbidden = failingCandidate ? 'promote' : 'abort';
-      if (decision.action === forbidden) throw new Error(`run ${run}: ${forbidden} with ${JSON.stringify({ networks, perNetwork, activeRate, flood, attack: { candidate: attack.candidate?.visits, active: attack.active?.visits } })}: ${decision.reason}`);
+      if (decision.action === forbidden)
+        throw new Error(
+          `run ${run}: ${forbidden} with ${JSON.stringify({ networks, perNetwork, activeRate, flood, attack: { candidate: attack.candidate?.visits, active: attack.active?.visits } })}: ${decision.reason}`,
+        );
     }
   });
 
   it('still rolls back a candidate failing across many networks, and promotes a healthy one, with the bounds in the numbers', () => {
     const aborted = judgeCanary(canary(), real(10, 10, 3), 'contact-7');
     expect(aborted).toMatchObject({ action: 'abort', reason: 'contact-9 is worse than contact-7: its failure rate past the threshold' });
-    expect('numbers' in aborted && aborted.numbers).toMatch(/; visits from 10 networks \(candidate\) and 10 networks \(active\), none counted over 20\.0 %, the same with any one left out$/);
+    expect('numbers' in aborted && aborted.numbers).toMatch(
+      /; visits from 10 networks \(candidate\) and 10 networks \(active\), none counted over 20\.0 %, the same with any one left out$/,
+    );
     expect(judgeCanary(canary({ promoteAfterVisits: 60 }), real(10, 10, 0, 1), 'contact-7').action).toBe('promote');
   });
 
   it('decides nothing before minNetworks networks, nor while a decision rests on one of them', () => {
-    expect(judgeCanary(canary({ minVisits: 10 }), real(4, 30, 30), 'contact-7')).toEqual({ action: 'continue', reason: 'contact-9 has visits from 4 networks of the 5 a decision needs' });
+    expect(judgeCanary(canary({ minVisits: 10 }), real(4, 30, 30), 'contact-7')).toEqual({
+      action: 'continue',
+      reason: 'contact-9 has visits from 4 networks of the 5 a decision needs',
+    });
     // Five networks at 20 % each: without any one of them, four cannot make up the counts.
-    expect(judgeCanary(canary({ minVisits: 10 }), real(5, 30, 30), 'contact-7')).toMatchObject({ action: 'continue', reason: expect.stringMatching(/^contact-9: a rollback would rest on one network's reports \(without them: /) });
+    expect(judgeCanary(canary({ minVisits: 10 }), real(5, 30, 30), 'contact-7')).toMatchObject({
+      action: 'continue',
+      reason: expect.stringMatching(/^contact-9: a rollback would rest on one network's reports \(without them: /),
+    });
     expect(judgeCanary(canary({ minVisits: 10 }), real(6, 30, 30), 'contact-7').action).toBe('abort');
   });
 
@@ -171,8 +203,13 @@ describe('judgeCanary with minNetworks 1 (tests, one machine)', () => {
     // All from one network, or spread over several: the counts add up as they are.
     const one: CanaryCounts = { active: side(active[0] ? [net('one', active[0], active[1])] : []), candidate: side([net('one', candidate[0], candidate[1])]) };
     expect(judgeCanary(settings, one, 'contact-7')).toEqual(expected);
-    const split = (visits: number, failures: number) => [net('a', visits - Math.floor(visits / 3), failures - Math.floor(failures / 3)), net('b', Math.floor(visits / 3), Math.floor(failures / 3))].filter((counts) => counts.visits > 0);
-    expect(judgeCanary(settings, { active: side(split(active[0], active[1])), candidate: side(split(candidate[0], candidate[1])) }, 'contact-7')).toEqual(expected);
+    const split = (visits: number, failures: number) =>
+      [net('a', visits - Math.floor(visits / 3), failures - Math.floor(failures / 3)), net('b', Math.floor(visits / 3), Math.floor(failures / 3))].filter(
+        (counts) => counts.visits > 0,
+      );
+    expect(judgeCanary(settings, { active: side(split(active[0], active[1])), candidate: side(split(candidate[0], candidate[1])) }, 'contact-7')).toEqual(
+      expected,
+    );
   });
 });
 
@@ -190,7 +227,10 @@ describe("what the servers saw, which needs no visitor and no network's word", (
 
   it('rolls back a candidate whose files failed the background check', () => {
     const counts: CanaryCounts = { active: side([]), candidate: side([], { broken: 'integrity: the manifest is not the bytes that were published' }) };
-    expect(judgeCanary(canary(), counts, 'contact-7')).toMatchObject({ action: 'abort', reason: 'contact-9 is worse than contact-7: its files failed the background check' });
+    expect(judgeCanary(canary(), counts, 'contact-7')).toMatchObject({
+      action: 'abort',
+      reason: 'contact-9 is worse than contact-7: its files failed the background check',
+    });
   });
 
   it('counts render failures on the server and 5xx answers of /api/contact as failures, whatever the networks', () => {

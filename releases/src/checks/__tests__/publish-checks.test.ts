@@ -67,7 +67,14 @@ const renderCheck = async (section: string, nodeBuild: NodeBuild) => {
 beforeEach(() => (renders.length = 0));
 
 function publish(options: Partial<PublishCheckOptions> = {}): Promise<PublishChecks> {
-  return runPublishChecks({ section: 'contact', manifestUrl: manifestUrl(), allowedOrigins: [contact.origin, home.origin], pageOrigin: PAGE_ORIGIN, renderCheck, ...options });
+  return runPublishChecks({
+    section: 'contact',
+    manifestUrl: manifestUrl(),
+    allowedOrigins: [contact.origin, home.origin],
+    pageOrigin: PAGE_ORIGIN,
+    renderCheck,
+    ...options,
+  });
 }
 
 /** Serves the contact build's manifest with `change` made to it. */
@@ -95,14 +102,27 @@ test('a real build passes every check, and the pin is the SHA-384 of the manifes
   expect(result.checks.map(({ name }) => name)).toEqual([...PUBLISH_CHECKS]);
   expect(failed(result)).toEqual([]);
   expect(result.ok).toBe(true);
-  const openssl = execFileSync('sh', ['-c', 'openssl dgst -sha384 -binary "$1" | base64', 'sh', path.join(contactDist, 'mf-manifest.json')]).toString().trim();
+  const openssl = execFileSync('sh', ['-c', 'openssl dgst -sha384 -binary "$1" | base64', 'sh', path.join(contactDist, 'mf-manifest.json')])
+    .toString()
+    .trim();
   expect(result.manifest?.integrity).toBe(`sha384-${openssl}`);
   expect(result.manifest).toMatchObject({ version: '1.0.0', buildId: manifestJson().metaData.buildInfo.buildId });
   // Every file the manifest lists was fetched to be compared with its hash.
   expect(contact.requests).toEqual(expect.arrayContaining(['/mf-manifest.json', '/remoteEntry.js', nodeBuildPath, ...listedFiles.map((file) => `/${file}`)]));
-  expect(check(result, 'integrity').detail).toMatch(new RegExp(`^remoteEntry\\.js and the ${listedFiles.length} other files the manifest lists match their hashes`));
+  expect(check(result, 'integrity').detail).toMatch(
+    new RegExp(`^remoteEntry\\.js and the ${listedFiles.length} other files the manifest lists match their hashes`),
+  );
   // The render worker is handed the node build whose bytes matched.
-  expect(renders).toEqual([['contact', { url: `${contact.origin}${nodeBuildPath}`, integrity: manifestJson().metaData.ssrRemoteEntry.integrity, code: readFileSync(path.join(contactDist, nodeBuildPath), 'utf8') }]]);
+  expect(renders).toEqual([
+    [
+      'contact',
+      {
+        url: `${contact.origin}${nodeBuildPath}`,
+        integrity: manifestJson().metaData.ssrRemoteEntry.integrity,
+        code: readFileSync(path.join(contactDist, nodeBuildPath), 'utf8'),
+      },
+    ],
+  ]);
   expect(result.manifest?.nodeBuild?.code).toBe(renders[0]![1].code);
   // Asked for as the page's browser asks: with the page's Origin; the node build, which only the server loads, without.
   const askedWith = new Map(contact.requests.map((request, index) => [request, contact.origins[index]]));
@@ -127,7 +147,9 @@ test('stylesheets over what a section rendered on the server may have fail the r
   });
   const result = await publish();
   expect(failed(result)).toEqual(['render']);
-  expect(check(result, 'render').detail).toMatch(/^its stylesheets come to 1201 KB \(the largest 401 KB\), over what a section rendered on the server may have \(32 stylesheets, 512 KB each, 1 MB together\): the server would leave it to the browser$/);
+  expect(check(result, 'render').detail).toMatch(
+    /^its stylesheets come to 1201 KB \(the largest 401 KB\), over what a section rendered on the server may have \(32 stylesheets, 512 KB each, 1 MB together\): the server would leave it to the browser$/,
+  );
 });
 
 test('without a render worker the render is not run, and the publish does not pass', async () => {
@@ -177,7 +199,10 @@ test('a listed file the manifest gives no hash fails the integrity check: the br
   const file = listedFiles.find((name) => name.endsWith('.js'))!;
   changeManifest((manifest) => delete manifest.metaData.integrity[file]);
   const result = await publish();
-  expect(check(result, 'integrity')).toMatchObject({ ok: false, detail: `${contact.origin}/${file} has no hash in the manifest: the browser would run it unchecked` });
+  expect(check(result, 'integrity')).toMatchObject({
+    ok: false,
+    detail: `${contact.origin}/${file} has no hash in the manifest: the browser would run it unchecked`,
+  });
 });
 
 test('a build that does not expose ./section fails the exposes check, naming what it exposes', async () => {
@@ -238,7 +263,12 @@ describe('origins: nothing is fetched from anywhere but an allowed origin', () =
   test('a redirect of the manifest to another origin is refused, and that origin is never asked', async () => {
     contact.overrides.set('/moved/mf-manifest.json', redirectTo(`${elsewhere.origin}/mf-manifest.json`));
     const result = await publish({ manifestUrl: `${contact.origin}/moved/mf-manifest.json` });
-    expect(check(result, 'reachable')).toMatchObject({ ok: false, detail: expect.stringContaining(`redirect (HTTP 302) to ${elsewhere.origin}/mf-manifest.json on another origin (${elsewhere.origin}), which is not followed`) });
+    expect(check(result, 'reachable')).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining(
+        `redirect (HTTP 302) to ${elsewhere.origin}/mf-manifest.json on another origin (${elsewhere.origin}), which is not followed`,
+      ),
+    });
     expect(elsewhere.requests).toEqual([]);
   });
 
@@ -272,7 +302,11 @@ describe('origins: nothing is fetched from anywhere but an allowed origin', () =
 });
 
 /** The host's headers for every file, less `name` (and with `extra`) where `where` holds. */
-function hostSends(change: { without?: string; extra?: Record<string, string>; where?: (pathname: string) => boolean }): (pathname: string) => Record<string, string> {
+function hostSends(change: {
+  without?: string;
+  extra?: Record<string, string>;
+  where?: (pathname: string) => boolean;
+}): (pathname: string) => Record<string, string> {
   return (pathname) => {
     const headers = hostHeaders(pathname);
     if (change.where && !change.where(pathname)) return headers;
@@ -314,14 +348,38 @@ describe("as the page's browser loads it: CORS for the page's origin, the file's
 
   test('one file without CORS is named alone', async () => {
     contact.headersOf = hostSends({ without: 'Access-Control-Allow-Origin', where: (pathname) => pathname === `/${stylesheet()}` });
-    expect(check(await publish(), 'browser').detail).toMatch(new RegExp(`^${stylesheet().replace(/\./g, '\\.')} is sent without Access-Control-Allow-Origin: .*; send \`Access-Control-Allow-Origin: ${PAGE_ORIGIN}\` \\(or \`\\*\`\\) with it$`));
+    expect(check(await publish(), 'browser').detail).toMatch(
+      new RegExp(
+        `^${stylesheet().replace(/\./g, '\\.')} is sent without Access-Control-Allow-Origin: .*; send \`Access-Control-Allow-Origin: ${PAGE_ORIGIN}\` \\(or \`\\*\`\\) with it$`,
+      ),
+    );
   });
 
   test.each([
-    ['a script served as text/plain', () => exposedScript(), { 'Content-Type': 'text/plain' }, 'is sent as text/plain: a browser runs no script of another type once the host sends X-Content-Type-Options: nosniff; send `Content-Type: text/javascript` with it'],
-    ['a script served with no Content-Type', () => 'remoteEntry.js', {}, 'is sent without a Content-Type: a browser runs no script of another type once the host sends X-Content-Type-Options: nosniff; send `Content-Type: text/javascript` with it'],
-    ['a stylesheet served as text/plain', () => stylesheet(), { 'Content-Type': 'text/plain; charset=utf-8' }, 'is sent as text/plain: a browser applies no stylesheet of another type; send `Content-Type: text/css` with it'],
-    ['the manifest served as text/html', () => 'mf-manifest.json', { 'Content-Type': 'text/html' }, 'is sent as text/html: a federation manifest is JSON; send `Content-Type: application/json` with it'],
+    [
+      'a script served as text/plain',
+      () => exposedScript(),
+      { 'Content-Type': 'text/plain' },
+      'is sent as text/plain: a browser runs no script of another type once the host sends X-Content-Type-Options: nosniff; send `Content-Type: text/javascript` with it',
+    ],
+    [
+      'a script served with no Content-Type',
+      () => 'remoteEntry.js',
+      {},
+      'is sent without a Content-Type: a browser runs no script of another type once the host sends X-Content-Type-Options: nosniff; send `Content-Type: text/javascript` with it',
+    ],
+    [
+      'a stylesheet served as text/plain',
+      () => stylesheet(),
+      { 'Content-Type': 'text/plain; charset=utf-8' },
+      'is sent as text/plain: a browser applies no stylesheet of another type; send `Content-Type: text/css` with it',
+    ],
+    [
+      'the manifest served as text/html',
+      () => 'mf-manifest.json',
+      { 'Content-Type': 'text/html' },
+      'is sent as text/html: a federation manifest is JSON; send `Content-Type: application/json` with it',
+    ],
   ])('%s is refused, naming the type to send', async (_what, file, headers, problem) => {
     contact.headersOf = hostSends({ without: 'Content-Type', extra: headers, where: (pathname) => pathname === `/${file()}` });
     const result = await publish();
@@ -333,19 +391,30 @@ describe("as the page's browser loads it: CORS for the page's origin, the file's
     ['text/javascript; charset=utf-8', 'application/json'],
     ['application/javascript', 'application/manifest+json; charset=utf-8'],
   ])('a script as %s and the manifest as %s pass', async (script, manifest) => {
-    contact.headersOf = (pathname) => ({ ...hostHeaders(pathname), ...(pathname.endsWith('.js') ? { 'Content-Type': script } : pathname.endsWith('.json') ? { 'Content-Type': manifest } : {}) });
+    contact.headersOf = (pathname) => ({
+      ...hostHeaders(pathname),
+      ...(pathname.endsWith('.js') ? { 'Content-Type': script } : pathname.endsWith('.json') ? { 'Content-Type': manifest } : {}),
+    });
     expect(check(await publish(), 'browser').ok).toBe(true);
   });
 
   test("a build on the page's own origin needs no CORS, but still its types", async () => {
     contact.headersOf = hostSends({ without: 'Access-Control-Allow-Origin' });
     expect(check(await publish({ pageOrigin: contact.origin }), 'browser').ok).toBe(true);
-    contact.headersOf = hostSends({ without: 'Access-Control-Allow-Origin', extra: { 'Content-Type': 'text/plain' }, where: (pathname) => pathname === '/remoteEntry.js' });
+    contact.headersOf = hostSends({
+      without: 'Access-Control-Allow-Origin',
+      extra: { 'Content-Type': 'text/plain' },
+      where: (pathname) => pathname === '/remoteEntry.js',
+    });
     expect(check(await publish({ pageOrigin: contact.origin }), 'browser').detail).toMatch(/^remoteEntry\.js is sent as text\/plain/);
   });
 
   test('the node build, which only the server loads, needs neither CORS nor a type', async () => {
-    contact.headersOf = hostSends({ without: 'Access-Control-Allow-Origin', extra: { 'Content-Type': 'application/octet-stream' }, where: (pathname) => pathname === nodeBuildPath });
+    contact.headersOf = hostSends({
+      without: 'Access-Control-Allow-Origin',
+      extra: { 'Content-Type': 'application/octet-stream' },
+      where: (pathname) => pathname === nodeBuildPath,
+    });
     const result = await publish();
     expect(failed(result)).toEqual([]);
   });

@@ -28,20 +28,24 @@ const checks: PublishChecks = ({ section, manifestUrl }) =>
           ],
         }
       : manifestUrl.includes('broken')
-      ? {
-          ok: false,
-          checks: [
-            { name: 'exposes ./section', ok: true, detail: 'it does' },
-            { name: 'shared versions', ok: false, detail: 'react ^18.2.0 does not accept 19.2.0' },
-            { name: 'file hashes', ok: false, detail: 'remoteEntry.js does not match its hash' },
-          ],
-        }
-      : {
-          ok: true,
-          checks: [],
-          // A build id its publisher chose to mislead a terminal with: a bidi override, an escape sequence.
-          manifest: { integrity: `sha384-${manifestUrl.length}${section}`, version: manifestUrl.includes('v2') ? '2.0.0' : '1.0.0', buildId: manifestUrl.includes('/spoof/') ? 'exe.\u202Egpj\u001b[2J' : `build-${manifestUrl.split('/').at(-2)}` },
-        },
+        ? {
+            ok: false,
+            checks: [
+              { name: 'exposes ./section', ok: true, detail: 'it does' },
+              { name: 'shared versions', ok: false, detail: 'react ^18.2.0 does not accept 19.2.0' },
+              { name: 'file hashes', ok: false, detail: 'remoteEntry.js does not match its hash' },
+            ],
+          }
+        : {
+            ok: true,
+            checks: [],
+            // A build id its publisher chose to mislead a terminal with: a bidi override, an escape sequence.
+            manifest: {
+              integrity: `sha384-${manifestUrl.length}${section}`,
+              version: manifestUrl.includes('v2') ? '2.0.0' : '1.0.0',
+              buildId: manifestUrl.includes('/spoof/') ? 'exe.\u202Egpj\u001b[2J' : `build-${manifestUrl.split('/').at(-2)}`,
+            },
+          },
   );
 
 let database: TestDatabase;
@@ -62,7 +66,12 @@ beforeAll(async () => {
     publishChecks: checks,
     publicUrl: 'http://localhost:8080',
     log: () => undefined,
-    configuredRemotes: () => Promise.resolve({ home: 'http://localhost:8081/mf-manifest.json', about: 'http://localhost:8082/mf-manifest.json', contact: 'http://localhost:8083/mf-manifest.json' }),
+    configuredRemotes: () =>
+      Promise.resolve({
+        home: 'http://localhost:8081/mf-manifest.json',
+        about: 'http://localhost:8082/mf-manifest.json',
+        contact: 'http://localhost:8083/mf-manifest.json',
+      }),
   });
 }, 60_000);
 
@@ -117,7 +126,9 @@ describe('npm run release', () => {
     const [header, , , contact] = status.stdout.split('\n');
     expect(header).toMatch(/^SECTION +ACTIVE +BUILD +SINCE +BY +VISITS +FAILED +LCP P75 +INP P75 +CLS P75 +FAILURES BY CLASS$/);
     // No visit reported yet: no rates, no vitals.
-    expect(contact).toMatch(new RegExp(`^contact +${id2} +build-v2 \\(version 2\\.0\\.0\\) +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +environment +0 +- +- +- +-$`));
+    expect(contact).toMatch(
+      new RegExp(`^contact +${id2} +build-v2 \\(version 2\\.0\\.0\\) +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +environment +0 +- +- +- +-$`),
+    );
 
     // 200 visits of the active release, 5 failed (3 render errors, 2 timeouts), LCP 2.4 s, INP 150 ms, CLS 0.
     const count = (key: string, n: number) => ({ hour: new Date(), section: 'contact' as const, releaseId: id2, key, count: n });
@@ -142,7 +153,12 @@ describe('npm run release', () => {
     const back = await release(['rollback', 'contact']);
     expect(back.stdout).toBe(`contact: ${id1} (build build-v1) is active; a rollback would go back to config.json's URL\n`);
     const list = await release(['list', 'contact']);
-    expect(list.stdout.split('\n').slice(1, 3).map((line) => line.split(/ +/).slice(0, 2))).toEqual([
+    expect(
+      list.stdout
+        .split('\n')
+        .slice(1, 3)
+        .map((line) => line.split(/ +/).slice(0, 2)),
+    ).toEqual([
       [id2, 'available'],
       [id1, 'active'],
     ]);
@@ -152,14 +168,18 @@ describe('npm run release', () => {
     // The first release rolled back too: config.json's URL again, shown as such, audited.
     const toConfig = await release(['rollback', 'contact']);
     expect(toConfig).toMatchObject({ code: 0, stdout: `contact: back on config.json's URL, no release active; it replaced ${id1} (build build-v1)\n` });
-    expect((await release(['status'])).stdout.split('\n')[3]).toMatch(/^contact +config\.json +http:\/\/localhost:8083\/mf-manifest\.json +\d{4}-\d\d-\d\d \d\d:\d\d UTC +environment$/);
-    expect((await release(['audit', '--section', 'contact', '--limit', '1'])).stdout.split('\n')[1]).toMatch(new RegExp(`environment +rollback +contact +config\\.json +${id1} +back to config\\.json's URL`));
+    expect((await release(['status'])).stdout.split('\n')[3]).toMatch(
+      /^contact +config\.json +http:\/\/localhost:8083\/mf-manifest\.json +\d{4}-\d\d-\d\d \d\d:\d\d UTC +environment$/,
+    );
+    expect((await release(['audit', '--section', 'contact', '--limit', '1'])).stdout.split('\n')[1]).toMatch(
+      new RegExp(`environment +rollback +contact +config\\.json +${id1} +back to config\\.json's URL`),
+    );
     const nothing = await release(['rollback', 'contact']);
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toContain('contact has no active release to roll back from: it serves the URL in config.json already');
   });
 
-  it('exits 1 with the server\'s reason and each failed check when refused', async () => {
+  it("exits 1 with the server's reason and each failed check when refused", async () => {
     const refused = await release(['publish', 'home', 'https://cdn.example/home/broken/mf-manifest.json']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
@@ -260,7 +280,7 @@ describe('npm run release', () => {
     }
   });
 
-  it('names the option typed in a refusal of a token\'s scopes, as of any flag', async () => {
+  it("names the option typed in a refusal of a token's scopes, as of any flag", async () => {
     for (const [args, reason] of [
       [['token', 'create', 'ci-flags', '--section', 'home', '--scope', 'section:contact'], '--scope: section:contact disagree with section home'],
       [['token', 'create', 'ci-flags', '--scope', 'releases', '--scope', 'everything'], '--scope: a scope is releases, messages or section:<section>'],
@@ -271,20 +291,25 @@ describe('npm run release', () => {
     }
   });
 
-  it('exits with its code as a process, as CI sees it', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../release-cli.ts'), 'rollback', 'home'], {
-      env: { ...process.env, PORTICO_CONTROL_URL: api.url, PORTICO_TOKEN: TOKEN },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect(stderr).toContain('home has no active release to roll back from');
-    expect(code).toBe(1);
-  }, PROCESS_START_MS);
+  it(
+    'exits with its code as a process, as CI sees it',
+    async () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../release-cli.ts'), 'rollback', 'home'], {
+        env: { ...process.env, PORTICO_CONTROL_URL: api.url, PORTICO_TOKEN: TOKEN },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(stderr).toContain('home has no active release to roll back from');
+      expect(code).toBe(1);
+    },
+    PROCESS_START_MS,
+  );
 
   it('runs a canary: started, shown under its section in status, ramped, aborted, started again and promoted', async () => {
-    const published = async (name: string) => /published (about-\d+)/.exec((await release(['publish', 'about', `https://cdn.example/about/${name}/mf-manifest.json`])).stdout)![1]!;
+    const published = async (name: string) =>
+      /published (about-\d+)/.exec((await release(['publish', 'about', `https://cdn.example/about/${name}/mf-manifest.json`])).stdout)![1]!;
     const [old, next] = [await published('a1'), await published('a2')];
     expect((await release(['activate', 'about', old])).code).toBe(0);
 
@@ -297,7 +322,23 @@ describe('npm run release', () => {
     expect(outOfRange.stderr).toContain('refused: --percent: a whole number from 1 to 99');
 
     const started = await release([
-      'canary', 'about', next, '--percent', '10', '--min-visits', '20', '--max-failure-delta', '0.05', '--max-slowdown', '0.5', '--promote-after', '200', '--min-networks', '8', '--max-network-share', '0.125',
+      'canary',
+      'about',
+      next,
+      '--percent',
+      '10',
+      '--min-visits',
+      '20',
+      '--max-failure-delta',
+      '0.05',
+      '--max-slowdown',
+      '0.5',
+      '--promote-after',
+      '200',
+      '--min-networks',
+      '8',
+      '--max-network-share',
+      '0.125',
     ]);
     expect(started).toMatchObject({ code: 0, stderr: '' });
     expect(started.stdout).toBe(
@@ -310,7 +351,9 @@ describe('npm run release', () => {
     const at = status.findIndex((line) => line.startsWith('about '));
     expect(status[at]).toMatch(new RegExp(`^about +${old} +build-a1 +.*judged: 0 networks$`));
     // The candidate's health beside the active one's, and what its judge reads: no visits reported yet.
-    expect(status[at + 1]).toMatch(new RegExp(`^  canary +${next} +build-a2, 10 % of visits +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +environment +0 +- +- +- +- +judged: 0 networks$`));
+    expect(status[at + 1]).toMatch(
+      new RegExp(`^  canary +${next} +build-a2, 10 % of visits +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +environment +0 +- +- +- +- +judged: 0 networks$`),
+    );
     expect(status[at + 2]).toMatch(/^contact /);
 
     expect((await release(['canary', 'about', next, '--percent', '50'])).stdout).toMatch(/serves 50 % of visits .* judged from 20 visits/);
@@ -319,18 +362,29 @@ describe('npm run release', () => {
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(`about already has a canary, ${next}`);
 
-    expect(await release(['abort', 'about', '--note', 'wrong build'])).toMatchObject({ code: 0, stdout: `about: the canary ended; every visit gets ${old} (build build-a1)\n` });
+    expect(await release(['abort', 'about', '--note', 'wrong build'])).toMatchObject({
+      code: 0,
+      stdout: `about: the canary ended; every visit gets ${old} (build build-a1)\n`,
+    });
     const none = await release(['abort', 'about']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('about has no canary to abort');
     expect((await release(['promote', 'about'])).code).toBe(1);
 
     expect((await release(['canary', 'about', next, '--percent', '5'])).code).toBe(0);
-    expect(await release(['promote', 'about'])).toMatchObject({ code: 0, stdout: `about: ${next} (build build-a2) is active; a rollback would go back to ${old} (build build-a1)\n` });
+    expect(await release(['promote', 'about'])).toMatchObject({
+      code: 0,
+      stdout: `about: ${next} (build build-a2) is active; a rollback would go back to ${old} (build build-a1)\n`,
+    });
     expect((await release(['status'])).stdout).not.toContain('canary');
     const audit = await release(['audit', '--section', 'about', '--limit', '6']);
     // AT is a date and a time: the action is the fourth word.
-    expect(audit.stdout.split('\n').slice(1, 7).map((line) => line.split(/ +/)[3])).toEqual(['promote', 'canary', 'abort', 'publish', 'canary', 'canary']);
+    expect(
+      audit.stdout
+        .split('\n')
+        .slice(1, 7)
+        .map((line) => line.split(/ +/)[3]),
+    ).toEqual(['promote', 'canary', 'abort', 'publish', 'canary', 'canary']);
   });
 });
 
@@ -338,7 +392,10 @@ describe('npm run release -- alerts', () => {
   it('shows and sets where alerts go, "none" clearing one', async () => {
     expect((await release(['alerts', 'show'])).stdout).toBe('WEBHOOK  EMAIL  FAILURE RATE\nnone     none   none\n');
     const set = await release(['alerts', 'set', '--webhook', 'https://hooks.lender.example/portico', '--failure-rate', '0.2']);
-    expect(set).toMatchObject({ code: 0, stdout: 'WEBHOOK                               EMAIL  FAILURE RATE\nhttps://hooks.lender.example/portico  none   0.2\n' });
+    expect(set).toMatchObject({
+      code: 0,
+      stdout: 'WEBHOOK                               EMAIL  FAILURE RATE\nhttps://hooks.lender.example/portico  none   0.2\n',
+    });
     expect((await release(['alerts', 'set', '--webhook', 'none'])).stdout).toBe('WEBHOOK  EMAIL  FAILURE RATE\nnone     none   0.2\n');
     const refused = await release(['alerts', 'set', '--failure-rate', '3']);
     expect(refused.code).toBe(1);

@@ -15,7 +15,12 @@ beforeAll(async () => {
   database = embeddedTestDatabase();
   store = await ReleaseStore.open(await database.open());
   // A database whose notifications never arrive.
-  const deaf: Database = { ...store.db, query: store.db.query.bind(store.db), transaction: store.db.transaction.bind(store.db), listen: () => Promise.reject(new Error('the listening connection is gone')) };
+  const deaf: Database = {
+    ...store.db,
+    query: store.db.query.bind(store.db),
+    transaction: store.db.transaction.bind(store.db),
+    listen: () => Promise.reject(new Error('the listening connection is gone')),
+  };
   events = await startConsoleEvents(deaf, { pollMs: 100, withMessages: false });
 }, 60_000);
 

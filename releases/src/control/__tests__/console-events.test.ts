@@ -54,7 +54,11 @@ async function release(args: string[]): Promise<string> {
 /** A console's event stream, signed in with `token`, read as the console reads it (fetch, its CSRF header). */
 async function listen(token: string) {
   const own = { Origin: consoleServer.url, 'Sec-Fetch-Site': 'same-origin' };
-  const signIn = await fetch(`${consoleServer.url}/api/session`, { method: 'POST', headers: { ...own, 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) });
+  const signIn = await fetch(`${consoleServer.url}/api/session`, {
+    method: 'POST',
+    headers: { ...own, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
   const { csrf } = (await signIn.json()) as { csrf: string };
   const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
   const controller = new AbortController();
@@ -95,7 +99,7 @@ async function listen(token: string) {
       }
     }
   };
-    const close = () => {
+  const close = () => {
     // The read under way ends with the stream.
     pendingRead.catch(() => undefined);
     controller.abort();

@@ -29,7 +29,16 @@ beforeAll(async () => {
   });
   store = await ReleaseStore.open(service.database, { environmentToken: TOKEN });
   health = await HealthStore.open(service.database);
-  api = await startControlApi({ store, port: 0, publishChecks: noChecks, messages: service.store, health: health.health, healthSeries: health.series, publicUrl: 'http://localhost:8080', log: () => undefined });
+  api = await startControlApi({
+    store,
+    port: 0,
+    publishChecks: noChecks,
+    messages: service.store,
+    health: health.health,
+    healthSeries: health.series,
+    publicUrl: 'http://localhost:8080',
+    log: () => undefined,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -61,7 +70,13 @@ interface Entry {
 
 describe('the audit', () => {
   beforeAll(async () => {
-    for (let n = 0; n < 12; n++) await store.audit.record({ actor: n % 2 ? 'ci-home' : 'ci-contact', action: n % 3 ? 'preview' : 'activate', section: n % 2 ? 'home' : 'contact', detail: `entry ${n}` });
+    for (let n = 0; n < 12; n++)
+      await store.audit.record({
+        actor: n % 2 ? 'ci-home' : 'ci-contact',
+        action: n % 3 ? 'preview' : 'activate',
+        section: n % 2 ? 'home' : 'contact',
+        detail: `entry ${n}`,
+      });
     // Reads of messages, in their own log, interleaved.
     await service.store.operator('lender-staff').list({});
     await store.audit.record({ actor: 'ci-home', action: 'preview', section: 'home', detail: '=HYPERLINK("https://evil.example","click")' });
@@ -117,7 +132,10 @@ describe('the inbox', () => {
       ['Citra Dewi', '+62 21 555 0102', 'Asha told me about you'],
     ];
     for (const [index, [name, telephone, message]] of people.entries()) {
-      await service.store.submit({ name: name!, telephone: telephone!, message: message!, language: 'en', idempotencyKey: `inbox-${index}` }, { address: '127.0.0.1' });
+      await service.store.submit(
+        { name: name!, telephone: telephone!, message: message!, language: 'en', idempotencyKey: `inbox-${index}` },
+        { address: '127.0.0.1' },
+      );
     }
   });
 
@@ -144,7 +162,7 @@ describe('the inbox', () => {
   });
 });
 
-describe('the tokens, the servers and a section\'s health', () => {
+describe("the tokens, the servers and a section's health", () => {
   it('lists the live tokens with their scopes and makers, never a token', async () => {
     const { token } = await store.tokens.create({ name: 'listed', section: 'contact', actor: 'test' });
     const listed = await get<{ name: string }[]>('/api/tokens');
@@ -157,13 +175,29 @@ describe('the tokens, the servers and a section\'s health', () => {
   it('lists the servers from their heartbeats, with the releases each serves', async () => {
     await store.servers.beat({ id: 'server-a', host: 'web-1', port: 8080, pid: 4242, startedAt: new Date('2026-01-01T00:00:00Z'), releases: ['home-1'] });
     const servers = (await get<{ id: string }[]>('/api/servers')).body;
-    expect(servers).toContainEqual({ id: 'server-a', host: 'web-1', port: 8080, pid: 4242, startedAt: '2026-01-01T00:00:00.000Z', releases: ['home-1'], lastSeenAt: expect.any(String) });
+    expect(servers).toContainEqual({
+      id: 'server-a',
+      host: 'web-1',
+      port: 8080,
+      pid: 4242,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      releases: ['home-1'],
+      lastSeenAt: expect.any(String),
+    });
     await store.servers.leave('server-a');
     expect((await get<{ id: string }[]>('/api/servers')).body.map((server) => server.id)).not.toContain('server-a');
   });
 
   it('answers the releases in view hour by hour', async () => {
-    const { release } = await store.releases.publish({ section: 'about', manifestUrl: 'https://cdn.example/about/v1/mf-manifest.json', integrity: 'sha384-a', version: '1.0.0', buildId: 'a', createdBy: 'ci', checks: [] });
+    const { release } = await store.releases.publish({
+      section: 'about',
+      manifestUrl: 'https://cdn.example/about/v1/mf-manifest.json',
+      integrity: 'sha384-a',
+      version: '1.0.0',
+      buildId: 'a',
+      createdBy: 'ci',
+      checks: [],
+    });
     await store.history.activate('about', release.id, 'ci');
     const now = hourOf(Date.now());
     const before = new Date(now.getTime() - 3_600_000);
@@ -172,7 +206,9 @@ describe('the tokens, the servers and a section\'s health', () => {
       { hour: before, section: 'about', releaseId: release.id, key: 'arrival:failed', count: 1 },
       { hour: now, section: 'about', releaseId: release.id, key: 'visits', count: 4 },
     ]);
-    const series = await get<{ releases: { release: string; state: string; points: { hour: string; visits: number; failureRate: number }[] }[] }>('/api/sections/about/health/series?hours=3');
+    const series = await get<{ releases: { release: string; state: string; points: { hour: string; visits: number; failureRate: number }[] }[] }>(
+      '/api/sections/about/health/series?hours=3',
+    );
     expect(series.status).toBe(200);
     expect(series.body.releases).toEqual([
       {

@@ -50,7 +50,8 @@ async function signIn(token: string, api = first, headers: Record<string, string
 }
 
 /** A read from the console's own page with the session. */
-const read = (session: { cookie: string; csrf: string }, route: string, api = first) => send(api, 'GET', route, { ...ownPage(api), Cookie: session.cookie, 'X-Portico-CSRF': session.csrf });
+const read = (session: { cookie: string; csrf: string }, route: string, api = first) =>
+  send(api, 'GET', route, { ...ownPage(api), Cookie: session.cookie, 'X-Portico-CSRF': session.csrf });
 
 beforeAll(async () => {
   folder = mkdtempSync(path.join(tmpdir(), 'portico-console-session-'));
@@ -60,7 +61,15 @@ beforeAll(async () => {
     log: () => undefined,
   });
   store = await ReleaseStore.open(service.database, { environmentToken: ENV_TOKEN, now: () => clock });
-  const options = { store, port: 0, publishChecks: noChecks, messages: service.store, publicUrl: 'https://www.lender.example', log: () => undefined, failedAuth: { max: 3, windowMs: MINUTE } };
+  const options = {
+    store,
+    port: 0,
+    publishChecks: noChecks,
+    messages: service.store,
+    publicUrl: 'https://www.lender.example',
+    log: () => undefined,
+    failedAuth: { max: 3, windowMs: MINUTE },
+  };
   first = await startControlApi(options);
   second = await startControlApi(options);
   tokens.integrator = (await store.tokens.create({ name: 'integrator', actor: 'test' })).token;
@@ -118,7 +127,14 @@ describe('signing in', () => {
   });
 
   it('counts failed sign-ins toward the failed-authentication limit of bad bearer tokens', async () => {
-    const limited = await startControlApi({ store, port: 0, publishChecks: noChecks, publicUrl: 'https://www.lender.example', log: () => undefined, failedAuth: { max: 3, windowMs: MINUTE } });
+    const limited = await startControlApi({
+      store,
+      port: 0,
+      publishChecks: noChecks,
+      publicUrl: 'https://www.lender.example',
+      log: () => undefined,
+      failedAuth: { max: 3, windowMs: MINUTE },
+    });
     try {
       for (let attempt = 0; attempt < 3; attempt++) expect((await signIn(`guess-${attempt}`, limited)).answer.status).toBe(401);
       const held = await signIn('guess-again', limited);
@@ -133,7 +149,7 @@ describe('signing in', () => {
 });
 
 describe('a request with the session cookie', () => {
-  it('reads nothing without the CSRF header, or with another session\'s', async () => {
+  it("reads nothing without the CSRF header, or with another session's", async () => {
     const session = await signIn(tokens.integrator!);
     const other = await signIn(tokens.integrator!);
     expect((await send(first, 'GET', '/api/releases', { ...ownPage(first), Cookie: session.cookie })).status).toBe(403);
@@ -141,7 +157,7 @@ describe('a request with the session cookie', () => {
     expect((await read(session, '/api/releases')).status).toBe(200);
   });
 
-  it('is refused from a foreign origin, and from the page\'s own origin (localhost:PORT), with the CSRF header or without, reads and changes alike', async () => {
+  it("is refused from a foreign origin, and from the page's own origin (localhost:PORT), with the CSRF header or without, reads and changes alike", async () => {
     const session = await signIn(tokens.integrator!);
     const port = Number(new URL(first.url).port);
     const page = `http://localhost:${port - 4}`;
@@ -222,7 +238,7 @@ describe('a request with the session cookie', () => {
 });
 
 describe('roles', () => {
-  it('gives a Home token\'s session Home only: Contact is refused whatever the page sends', async () => {
+  it("gives a Home token's session Home only: Contact is refused whatever the page sends", async () => {
     const session = await signIn(tokens.home!);
     const headers = { ...ownPage(first), Cookie: session.cookie, 'X-Portico-CSRF': session.csrf };
     expect((await send(first, 'GET', '/api/releases?section=home', headers)).status).toBe(200);
@@ -231,7 +247,7 @@ describe('roles', () => {
     expect((await send(first, 'GET', '/api/messages', headers)).status).toBe(403);
   });
 
-  it('gives a messages token\'s session the inbox only', async () => {
+  it("gives a messages token's session the inbox only", async () => {
     const session = await signIn(tokens.inbox!);
     expect(session.answer.body.actor).toEqual({ name: 'lender-staff', scopes: ['messages'] });
     expect((await read(session, '/api/messages')).status).toBe(200);

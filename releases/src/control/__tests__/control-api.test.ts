@@ -40,7 +40,10 @@ const fakeChecks: PublishChecks = ({ section, manifestUrl }) => {
     const [first, ...others] = PUBLISH_CHECKS;
     return Promise.resolve({
       ok: false,
-      checks: [{ name: first, ok: false, detail: `${manifestUrl} answered HTTP 404` }, ...others.map((name) => ({ name, ok: false, detail: 'not run: the manifest was not fetched' }))],
+      checks: [
+        { name: first, ok: false, detail: `${manifestUrl} answered HTTP 404` },
+        ...others.map((name) => ({ name, ok: false, detail: 'not run: the manifest was not fetched' })),
+      ],
     });
   }
   const outcome: PublishCheckOutcome =
@@ -49,14 +52,18 @@ const fakeChecks: PublishChecks = ({ section, manifestUrl }) => {
           ok: false,
           checks: [
             { name: 'manifest', ok: true, detail: `a federation manifest of ${section} exposing ./section` },
-            { name: 'shared versions', ok: false, detail: 'react ^18.2.0 does not accept the host\'s 19.2.0' },
+            { name: 'shared versions', ok: false, detail: "react ^18.2.0 does not accept the host's 19.2.0" },
             { name: 'server render', ok: false, detail: 'the node build threw: window is not defined' },
           ],
         }
       : {
           ok: true,
           checks: [{ name: 'manifest', ok: true, detail: `a federation manifest of ${section} exposing ./section` }],
-          manifest: { integrity: `sha384-${createHash('sha384').update(text).digest('base64')}`, version: '1.0.0', buildId: createHash('sha1').update(text).digest('hex').slice(0, 7) },
+          manifest: {
+            integrity: `sha384-${createHash('sha384').update(text).digest('base64')}`,
+            version: '1.0.0',
+            buildId: createHash('sha1').update(text).digest('hex').slice(0, 7),
+          },
         };
   return Promise.resolve(outcome);
 };
@@ -76,7 +83,11 @@ const tokens: Record<string, string> = {};
 const log: string[] = [];
 
 /** One request to `server` (the shared API by default), as a CI job sends it. */
-async function call(method: string, route: string, options: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string>; server?: ControlApi } = {}): Promise<Answer> {
+async function call(
+  method: string,
+  route: string,
+  options: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string>; server?: ControlApi } = {},
+): Promise<Answer> {
   const token = options.token === undefined ? ENV_TOKEN : options.token;
   const response = await fetch(`${(options.server ?? api).url}${route}`, {
     method,
@@ -89,7 +100,8 @@ async function call(method: string, route: string, options: { token?: string | n
   return { status: response.status, headers: response.headers, body: (await response.json()) as Answer['body'] };
 }
 
-const publish = (section: string, name: string, token?: string) => call('POST', '/api/releases', { token, body: { section, manifestUrl: `${CDN}/${section}/${name}/mf-manifest.json` } });
+const publish = (section: string, name: string, token?: string) =>
+  call('POST', '/api/releases', { token, body: { section, manifestUrl: `${CDN}/${section}/${name}/mf-manifest.json` } });
 
 beforeAll(async () => {
   folder = mkdtempSync(path.join(tmpdir(), 'portico-control-'));
@@ -112,7 +124,10 @@ beforeAll(async () => {
     configuredRemotes: () => Promise.resolve({ about: 'https://static.lender.example/about/mf-manifest.json' }),
     configReport: () => Promise.resolve(CONFIG_REPORT),
   });
-  for (const [name, section] of [['ci-home', 'home'], ['ci-contact', 'contact']] as const) {
+  for (const [name, section] of [
+    ['ci-home', 'home'],
+    ['ci-contact', 'contact'],
+  ] as const) {
     tokens[name] = (await store.tokens.create({ name, section, actor: 'test' })).token;
   }
   tokens.integrator = (await store.tokens.create({ name: 'integrator', actor: 'test' })).token;
@@ -129,7 +144,14 @@ describe('publishing', () => {
     const first = await publish('home', 'v1', tokens['ci-home']);
     expect(first.status).toBe(201);
     expect(Object.keys(first.body).sort()).toEqual(['buildId', 'createdAt', 'createdBy', 'id', 'integrity', 'manifestUrl', 'note', 'section', 'version']);
-    expect(first.body).toMatchObject({ section: 'home', manifestUrl: `${CDN}/home/v1/mf-manifest.json`, integrity: expect.stringMatching(/^sha384-/), version: '1.0.0', createdBy: 'ci-home', note: null });
+    expect(first.body).toMatchObject({
+      section: 'home',
+      manifestUrl: `${CDN}/home/v1/mf-manifest.json`,
+      integrity: expect.stringMatching(/^sha384-/),
+      version: '1.0.0',
+      createdBy: 'ci-home',
+      note: null,
+    });
     const again = await publish('home', 'v1', tokens['ci-home']);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
@@ -144,7 +166,10 @@ describe('publishing', () => {
 
   it('answers 422 with every check when one fails, stores nothing releasable and audits the attempt', async () => {
     served.set(`${CDN}/contact/broken/mf-manifest.json`, 'broken');
-    const refused = await call('POST', '/api/releases', { token: tokens['ci-contact'], body: { section: 'contact', manifestUrl: `${CDN}/contact/broken/mf-manifest.json`, note: 'new form' } });
+    const refused = await call('POST', '/api/releases', {
+      token: tokens['ci-contact'],
+      body: { section: 'contact', manifestUrl: `${CDN}/contact/broken/mf-manifest.json`, note: 'new form' },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.error).toBe('2 checks failed: shared versions, server render');
     expect(refused.body.checks).toEqual([
@@ -162,7 +187,10 @@ describe('publishing', () => {
 
   it('counts the checks that did not run apart from the one that failed', async () => {
     served.set(`${CDN}/contact/missing/mf-manifest.json`, 'missing');
-    const refused = await call('POST', '/api/releases', { token: tokens['ci-contact'], body: { section: 'contact', manifestUrl: `${CDN}/contact/missing/mf-manifest.json` } });
+    const refused = await call('POST', '/api/releases', {
+      token: tokens['ci-contact'],
+      body: { section: 'contact', manifestUrl: `${CDN}/contact/missing/mf-manifest.json` },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.error).toBe(`1 check failed, ${PUBLISH_CHECKS.length - 1} not run: reachable`);
   });
@@ -182,7 +210,11 @@ describe('publishing', () => {
   });
 
   it('takes one URL written three ways as one: the same bytes are one release', async () => {
-    const spellings = ['https://cdn.example/home/spelled/mf-manifest.json', 'HTTPS://CDN.EXAMPLE/home/spelled/mf-manifest.json', 'https://cdn.example:00443/home/./spelled/mf-manifest.json#frag'];
+    const spellings = [
+      'https://cdn.example/home/spelled/mf-manifest.json',
+      'HTTPS://CDN.EXAMPLE/home/spelled/mf-manifest.json',
+      'https://cdn.example:00443/home/./spelled/mf-manifest.json#frag',
+    ];
     const answers = [];
     for (const manifestUrl of spellings) answers.push(await call('POST', '/api/releases', { body: { section: 'home', manifestUrl } }));
     expect(answers.map(({ status }) => status)).toEqual([201, 200, 200]);
@@ -193,11 +225,22 @@ describe('publishing', () => {
   });
 
   it('answers 429 with Retry-After past a number of refused publishes per token, checks nothing then, and audits those in one entry', async () => {
-    const limited = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'http://localhost:8080', log: (line) => log.push(line), refusedPublishes: { max: 3, windowMs: 60_000 } });
+    const limited = await startControlApi({
+      store,
+      port: 0,
+      publishChecks: fakeChecks,
+      publicUrl: 'http://localhost:8080',
+      log: (line) => log.push(line),
+      refusedPublishes: { max: 3, windowMs: 60_000 },
+    });
     const flood = (await store.tokens.create({ name: 'ci-flood', section: 'about', actor: 'test' })).token;
     served.set(`${CDN}/about/flood/mf-manifest.json`, 'broken');
-    const attempt = (name: string, token = flood) => call('POST', '/api/releases', { server: limited, token, body: { section: 'about', manifestUrl: `${CDN}/about/${name}/mf-manifest.json` } });
-    const refusals = async () => ((await call('GET', '/api/audit?section=about&limit=1000')).body as { actor: string; action: string; detail: string }[]).filter((entry) => entry.actor === 'ci-flood');
+    const attempt = (name: string, token = flood) =>
+      call('POST', '/api/releases', { server: limited, token, body: { section: 'about', manifestUrl: `${CDN}/about/${name}/mf-manifest.json` } });
+    const refusals = async () =>
+      ((await call('GET', '/api/audit?section=about&limit=1000')).body as { actor: string; action: string; detail: string }[]).filter(
+        (entry) => entry.actor === 'ci-flood',
+      );
     try {
       for (let index = 0; index < 3; index++) expect((await attempt('flood')).status).toBe(422);
       const checkedBefore = checked.length;
@@ -222,12 +265,21 @@ describe('publishing', () => {
     // Once the run ends (here: the API closing), one entry says how many were held back.
     const [summary, ...rest] = await refusals();
     expect(rest).toHaveLength(3);
-    expect(summary).toMatchObject({ action: 'publish-refused', detail: expect.stringMatching(/^6 publishes of about refused with 429 from \S+ to \S+, unchecked: the token was over its limit of 3 refused publishes in 1 minutes$/) });
+    expect(summary).toMatchObject({
+      action: 'publish-refused',
+      detail: expect.stringMatching(
+        /^6 publishes of about refused with 429 from \S+ to \S+, unchecked: the token was over its limit of 3 refused publishes in 1 minutes$/,
+      ),
+    });
   });
 
   it.each([
     ['not JSON', '{"section": "home",', 'the body is not valid JSON'],
-    ['a relative manifest URL', JSON.stringify({ section: 'home', manifestUrl: '/home/mf-manifest.json' }), 'manifestUrl: manifestUrl must be an absolute http(s) URL'],
+    [
+      'a relative manifest URL',
+      JSON.stringify({ section: 'home', manifestUrl: '/home/mf-manifest.json' }),
+      'manifestUrl: manifestUrl must be an absolute http(s) URL',
+    ],
     ['a file: URL', JSON.stringify({ section: 'home', manifestUrl: 'file:///etc/passwd' }), 'manifestUrl: manifestUrl must be an absolute http(s) URL'],
     ['no section', JSON.stringify({ manifestUrl: `${CDN}/home/x/mf-manifest.json` }), 'section'],
     ['an unknown key', JSON.stringify({ section: 'home', manifestUrl: `${CDN}/home/x/mf-manifest.json`, releases: 1 }), 'releases'],
@@ -256,7 +308,9 @@ describe('publishing', () => {
   });
 
   it('answers 413 to a body over 16 KB, and 404 to an unknown section', async () => {
-    const large = await call('POST', '/api/releases', { body: { section: 'home', manifestUrl: `${CDN}/home/x/mf-manifest.json`, note: 'x'.repeat(17 * 1024) } });
+    const large = await call('POST', '/api/releases', {
+      body: { section: 'home', manifestUrl: `${CDN}/home/x/mf-manifest.json`, note: 'x'.repeat(17 * 1024) },
+    });
     expect(large.status).toBe(413);
     const unknown = await call('POST', '/api/releases', { body: { section: 'careers', manifestUrl: `${CDN}/careers/x/mf-manifest.json` } });
     expect(unknown.status).toBe(404);
@@ -280,7 +334,17 @@ describe('activating and rolling back', () => {
     const back = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator, body: { note: 'the new page breaks on iOS' } });
     expect(back.status).toBe(200);
     expect(back.body).toEqual({ section: 'about', active: expect.objectContaining({ id: two }), previous: expect.objectContaining({ id: one }) });
-    expect(Object.keys(back.body.active as object).sort()).toEqual(['buildId', 'createdAt', 'createdBy', 'id', 'integrity', 'manifestUrl', 'note', 'section', 'version']);
+    expect(Object.keys(back.body.active as object).sort()).toEqual([
+      'buildId',
+      'createdAt',
+      'createdBy',
+      'id',
+      'integrity',
+      'manifestUrl',
+      'note',
+      'section',
+      'version',
+    ]);
     const twice = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator });
     expect(twice.body).toMatchObject({ active: { id: one }, previous: null });
     // The first release rolled back: config.json's URL again, the answer naming the release it replaced.
@@ -289,16 +353,33 @@ describe('activating and rolling back', () => {
     expect(toConfig.body).toEqual({ section: 'about', active: null, previous: expect.objectContaining({ id: one }) });
     const [entry] = (await call('GET', '/api/audit?section=about&limit=1')).body as Record<string, unknown>[];
     expect(entry).toMatchObject({ actor: 'integrator', action: 'rollback', section: 'about', release: null, from: one });
-    expect((await call('GET', '/api/sections')).body.about).toMatchObject({ active: null, previous: null, by: 'integrator', configured: 'https://static.lender.example/about/mf-manifest.json' });
+    expect((await call('GET', '/api/sections')).body.about).toMatchObject({
+      active: null,
+      previous: null,
+      by: 'integrator',
+      configured: 'https://static.lender.example/about/mf-manifest.json',
+    });
     const none = await call('POST', '/api/sections/about/rollback', { token: tokens.integrator, body: {} });
     expect(none.status).toBe(409);
     expect(none.body.error).toContain('serves the URL in config.json already');
     expect((await call('POST', '/api/sections/about/active', { body: { release: one } })).status).toBe(200);
     // Forward again to a named release, which goes on top.
-    expect((await call('POST', '/api/sections/about/rollback', { body: { release: three } })).body).toMatchObject({ active: { id: three }, previous: { id: one } });
+    expect((await call('POST', '/api/sections/about/rollback', { body: { release: three } })).body).toMatchObject({
+      active: { id: three },
+      previous: { id: one },
+    });
 
     const [latest] = (await call('GET', '/api/audit?section=about&limit=1')).body as Record<string, unknown>[];
-    expect(latest).toEqual({ at: expect.any(String), actor: 'environment', action: 'rollback', section: 'about', release: three, from: one, detail: '', cursor: expect.any(String) });
+    expect(latest).toEqual({
+      at: expect.any(String),
+      actor: 'environment',
+      action: 'rollback',
+      section: 'about',
+      release: three,
+      from: one,
+      detail: '',
+      cursor: expect.any(String),
+    });
   });
 
   it('answers 404 for an unknown section or release, 409 for a release of another section, 400 for a bad body', async () => {
@@ -319,7 +400,11 @@ describe('activating and rolling back', () => {
 
   it('serves every route of its contract, and refuses a body field the contract does not name', async () => {
     for (const route of Object.values(CONTROL_API).flatMap((area) => Object.values(area))) {
-      const answer = await call(route.method, pathOf(route, { section: 'home', id: 'home-0', name: 'nobody' }), 'body' in route ? { body: { unheardOf: 1 } } : {});
+      const answer = await call(
+        route.method,
+        pathOf(route, { section: 'home', id: 'home-0', name: 'nobody' }),
+        'body' in route ? { body: { unheardOf: 1 } } : {},
+      );
       expect([route.method, route.path, String(answer.body.error ?? '')]).not.toEqual([route.method, route.path, expect.stringMatching(/^no such endpoint/)]);
       if ('body' in route) expect([route.method, route.path, answer.status]).toEqual([route.method, route.path, 400]);
     }
@@ -329,7 +414,14 @@ describe('activating and rolling back', () => {
     const all = await call('GET', '/api/sections');
     expect(Object.keys(all.body)).toEqual(['home', 'about', 'contact']);
     expect(all.body).toMatchObject({
-      about: { active: { section: 'about' }, previous: { section: 'about' }, since: expect.any(String), by: 'environment', health: {}, configured: 'https://static.lender.example/about/mf-manifest.json' },
+      about: {
+        active: { section: 'about' },
+        previous: { section: 'about' },
+        since: expect.any(String),
+        by: 'environment',
+        health: {},
+        configured: 'https://static.lender.example/about/mf-manifest.json',
+      },
       contact: { active: null, previous: null, since: null, by: null, health: {} },
     });
     const own = await call('GET', '/api/sections', { token: tokens['ci-contact'] });
@@ -358,7 +450,15 @@ describe('activating and rolling back', () => {
     const shown = (await call('GET', '/api/sections')).body.about as { health: Record<string, Record<string, unknown>>; healthSince: string };
     const answered = Date.now();
     expect(Object.keys(shown.health)).toEqual([about]);
-    expect(shown.health[about]).toEqual({ visits: 40, failures: 2, failureRate: 0.05, failuresByClass: { timeout: 2 }, lcpP75: expect.any(Number), inpP75: expect.any(Number), clsP75: 0 });
+    expect(shown.health[about]).toEqual({
+      visits: 40,
+      failures: 2,
+      failureRate: 0.05,
+      failuresByClass: { timeout: 2 },
+      lcpP75: expect.any(Number),
+      inpP75: expect.any(Number),
+      clsP75: 0,
+    });
     expect(Math.abs((shown.health[about]!.lcpP75 as number) - 1800)).toBeLessThanOrEqual(90);
     expect(Math.abs((shown.health[about]!.inpP75 as number) - 90)).toBeLessThanOrEqual(5);
     // The window starts 24 h before the request was answered: bracketed by the clock readings around it.
@@ -373,7 +473,7 @@ describe('activating and rolling back', () => {
 });
 
 describe('tokens and scopes', () => {
-  it('keeps a section token to its own section: 403 on another section, on another section\'s release, and on tokens', async () => {
+  it("keeps a section token to its own section: 403 on another section, on another section's release, and on tokens", async () => {
     const about = ((await call('GET', '/api/releases?section=about')).body as { id: string }[])[0]!.id;
     const contact = (await publish('contact', 'c1', tokens['ci-contact'])).body.id as string;
     const token = tokens['ci-contact'];
@@ -438,7 +538,21 @@ describe('tokens and scopes', () => {
   });
 
   it("refuses the server's own actor names as token names, in any case, and the local: prefix (400): the audit log cannot be impersonated", async () => {
-    for (const name of ['owner', 'Owner', 'environment', 'ENVIRONMENT', 'canary-judge', 'Canary-Judge', 'canary_judge', 'CANARY.JUDGE', 'server', 'background-check', 'Background_Check', 'local:alice', 'LOCAL:root']) {
+    for (const name of [
+      'owner',
+      'Owner',
+      'environment',
+      'ENVIRONMENT',
+      'canary-judge',
+      'Canary-Judge',
+      'canary_judge',
+      'CANARY.JUDGE',
+      'server',
+      'background-check',
+      'Background_Check',
+      'local:alice',
+      'LOCAL:root',
+    ]) {
       const refused = await call('POST', '/api/tokens', { body: { name } });
       expect([name, refused.status, refused.body.field]).toEqual([name, 400, 'name']);
     }
@@ -473,7 +587,8 @@ describe('tokens and scopes', () => {
   it('answers 429 to bad tokens after 10 a minute from one address, and logs them; a valid token from that address is never refused', async () => {
     const guarded = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'http://localhost:8080', log: (line) => log.push(line) });
     try {
-      for (let attempt = 0; attempt < 10; attempt++) expect((await call('GET', '/api/releases', { server: guarded, token: `guess-${attempt}` })).status).toBe(401);
+      for (let attempt = 0; attempt < 10; attempt++)
+        expect((await call('GET', '/api/releases', { server: guarded, token: `guess-${attempt}` })).status).toBe(401);
       const limited = await call('GET', '/api/releases', { server: guarded, token: 'guess-10' });
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -608,9 +723,17 @@ describe('canaries', () => {
     expect(asked.at(-1)).toEqual({ section: 'home', releaseIds: [old, next], since: new Date(startedAt) });
     // The same object GET /api/sections gives for the section.
     expect((await call('GET', '/api/sections', { server: withHealth })).body.home).toEqual(started.body);
-    expect(((await call('GET', '/api/releases?section=home')).body as { id: string; state: string }[]).find((release) => release.id === next)?.state).toBe('candidate');
+    expect(((await call('GET', '/api/releases?section=home')).body as { id: string; state: string }[]).find((release) => release.id === next)?.state).toBe(
+      'candidate',
+    );
     const [entry] = (await call('GET', '/api/audit?section=home&limit=1')).body as Record<string, unknown>[];
-    expect(entry).toMatchObject({ actor: 'ci-home', action: 'canary', release: next, from: old, detail: expect.stringMatching(/^the new banner; 10 % of visits; judged from 20 visits/) });
+    expect(entry).toMatchObject({
+      actor: 'ci-home',
+      action: 'canary',
+      release: next,
+      from: old,
+      detail: expect.stringMatching(/^the new banner; 10 % of visits; judged from 20 visits/),
+    });
   });
 
   it('refuses a bad body (400, naming the field), an unknown section or release (404), a section token elsewhere (403), and a conflict (409)', async () => {
@@ -672,15 +795,28 @@ describe('canaries', () => {
     expect(promoted.body).toMatchObject({ active: { id: next }, previous: { id: old }, by: 'environment' });
     expect(promoted.body).not.toHaveProperty('percent');
     // Health that cannot be read does not fail the answer, nor pretend there were no visits.
-    const failing = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'https://www.lender.example', log: () => undefined, health: () => Promise.reject(new Error('aggregates away')) });
+    const failing = await startControlApi({
+      store,
+      port: 0,
+      publishChecks: fakeChecks,
+      publicUrl: 'https://www.lender.example',
+      log: () => undefined,
+      health: () => Promise.reject(new Error('aggregates away')),
+    });
     try {
       const sections = await call('GET', '/api/sections', { server: failing });
       expect(sections.status).toBe(200);
-      expect(sections.body.home).toMatchObject({ active: { id: next }, health: {}, healthError: 'the health of the releases cannot be read now: aggregates away' });
+      expect(sections.body.home).toMatchObject({
+        active: { id: next },
+        health: {},
+        healthError: 'the health of the releases cannot be read now: aggregates away',
+      });
     } finally {
       await failing.close();
     }
-    const log = ((await call('GET', '/api/audit?section=home&limit=3')).body as { action: string; release: string; from: string; detail: string }[]).map((entry) => [entry.action, entry.release, entry.from]);
+    const log = ((await call('GET', '/api/audit?section=home&limit=3')).body as { action: string; release: string; from: string; detail: string }[]).map(
+      (entry) => [entry.action, entry.release, entry.from],
+    );
     expect(log).toEqual([
       ['promote', next, old],
       ['canary', next, old],

@@ -40,7 +40,8 @@ describeWithPostgres('npm run messages with the servers on PostgreSQL and an old
       requestOrigin: () => ({ origin: undefined, address: '127.0.0.1' }),
       log: () => undefined,
     });
-    for (let n = 0; n < 4; n++) old.push(((await embedded.store.submit(contact(`old-message-${n}`, `Old ${n}`), { address: '192.0.2.1' })) as { id: string }).id);
+    for (let n = 0; n < 4; n++)
+      old.push(((await embedded.store.submit(contact(`old-message-${n}`, `Old ${n}`), { address: '192.0.2.1' })) as { id: string }).id);
     await embedded.close();
     writeFileSync(path.join(leftover, 'control-token'), 'the-old-embedded-owner-token\n', { mode: 0o600 });
 
@@ -50,10 +51,18 @@ describeWithPostgres('npm run messages with the servers on PostgreSQL and an old
       requestOrigin: () => ({ origin: undefined, address: '127.0.0.1' }),
       log: () => undefined,
     });
-    for (const name of ['Dewi', 'Asha']) fresh.push(((await service.store.submit(contact(`new-message-${name}`, name), { address: '192.0.2.2' })) as { id: string }).id);
+    for (const name of ['Dewi', 'Asha'])
+      fresh.push(((await service.store.submit(contact(`new-message-${name}`, name), { address: '192.0.2.2' })) as { id: string }).id);
     store = await ReleaseStore.open(service.database, { environmentToken: ENV_TOKEN });
     lenderToken = (await store.tokens.create({ name: 'lender', scopes: ['messages'], actor: 'test' })).token;
-    api = await startControlApi({ store, port: 0, publishChecks: () => Promise.reject(new Error('no publishing here')), messages: service.store, publicUrl: 'http://localhost:8080', log: () => undefined });
+    api = await startControlApi({
+      store,
+      port: 0,
+      publishChecks: () => Promise.reject(new Error('no publishing here')),
+      messages: service.store,
+      publicUrl: 'http://localhost:8080',
+      log: () => undefined,
+    });
   }, 90_000);
 
   afterAll(async () => {
@@ -77,7 +86,12 @@ describeWithPostgres('npm run messages with the servers on PostgreSQL and an old
     });
     return { code, stdout, stderr };
   }
-  const listed = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => line.split('  ')[0]);
+  const listed = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('  ')[0]);
 
   it("refuses, naming both stores, rather than list the old folder's messages: the folder's token is not the server's", async () => {
     for (const command of [['list'], ['export', '--format', 'json'], ['delete', old[0]!, '--yes']]) {
@@ -158,11 +172,18 @@ describeWithPostgres('npm run messages with the servers on PostgreSQL and an old
 
     // The audit log, as the owner reads it: `npm run release -- audit`.
     let audit = '';
-    const code = await releaseCommand(['audit', '--limit', '30'], { env: { PORTICO_CONTROL_URL: api.url, PORTICO_TOKEN: ENV_TOKEN }, rootDir: leftover, invokedFrom: leftover, out: (text) => (audit += text), err: () => undefined });
+    const code = await releaseCommand(['audit', '--limit', '30'], {
+      env: { PORTICO_CONTROL_URL: api.url, PORTICO_TOKEN: ENV_TOKEN },
+      rootDir: leftover,
+      invokedFrom: leftover,
+      out: (text) => (audit += text),
+      err: () => undefined,
+    });
     expect(code).toBe(0);
     const rows = audit.split('\n').slice(1).filter(Boolean);
     const local = `local:${userInfo().username}`;
-    const row = (actor: string, action: string, ...ids: string[]) => expect(rows.some((line) => line.includes(` ${actor} `) && line.includes(` ${action} `) && ids.every((id) => line.includes(id)))).toBe(true);
+    const row = (actor: string, action: string, ...ids: string[]) =>
+      expect(rows.some((line) => line.includes(` ${actor} `) && line.includes(` ${action} `) && ids.every((id) => line.includes(id)))).toBe(true);
     row(local, 'message-delete', fresh[0]!);
     row('lender', 'message-delete', fresh[1]!);
     // The look before the question is a read of that message.

@@ -34,7 +34,10 @@ async function run(command: typeof messagesCommand | typeof releaseCommand, args
 beforeAll(async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0', DATABASE_URL: '' };
   delete env.PORTICO_CONTROL_TOKEN;
-  child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../testing/control-server-main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../testing/control-server-main.ts')], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), PROCESS_START_MS);
@@ -74,7 +77,11 @@ it('writes the owner token at first start, readable by its user only', () => {
 });
 
 it('serves npm run messages through the control API with the owner token', async () => {
-  const [list, show, csv] = await Promise.all([run(messagesCommand, ['list']), run(messagesCommand, ['show', ids[0]!]), run(messagesCommand, ['export', '--format', 'csv', '--since', '2020-01-01'])]);
+  const [list, show, csv] = await Promise.all([
+    run(messagesCommand, ['list']),
+    run(messagesCommand, ['show', ids[0]!]),
+    run(messagesCommand, ['export', '--format', 'csv', '--since', '2020-01-01']),
+  ]);
   expect(list.code).toBe(0);
   expect(list.stdout.trim().split('\n')).toHaveLength(2);
   // The escape sequence a visitor typed never reaches the lender's terminal.
@@ -91,7 +98,12 @@ it('serves npm run messages through the control API with the owner token', async
 it('serves npm run release status with the same token, config.json for every section of a fresh install', async () => {
   const status = await run(releaseCommand, ['status']);
   expect(status.code).toBe(0);
-  expect(status.stdout.split('\n').slice(1, 4).map((line) => line.split(/ +/).slice(0, 2))).toEqual([
+  expect(
+    status.stdout
+      .split('\n')
+      .slice(1, 4)
+      .map((line) => line.split(/ +/).slice(0, 2)),
+  ).toEqual([
     ['home', 'config.json'],
     ['about', 'config.json'],
     ['contact', 'config.json'],

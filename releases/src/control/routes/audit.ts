@@ -27,12 +27,23 @@ function pagesAfter(before: string | undefined): { releases?: AuditFilter['befor
   const match = CURSOR.exec(before);
   if (!match) throw new HttpRefusal(400, 'before is not a cursor of this audit log (the last entry\'s "cursor")', { field: 'before' });
   const [, atMicros, log, seq] = match as unknown as [string, string, 'r' | 'm', string];
-  return log === 'r' ? { releases: { atMicros, seq }, messages: { atMicros, seq: EVERY_SEQ } } : { releases: { atMicros, seq: '0' }, messages: { atMicros, seq } };
+  return log === 'r'
+    ? { releases: { atMicros, seq }, messages: { atMicros, seq: EVERY_SEQ } }
+    : { releases: { atMicros, seq: '0' }, messages: { atMicros, seq } };
 }
 
 /** A messages audit entry in the audit log's shape: no section, release or `from`. */
 function asAuditEntry(entry: MessageAccessEntry): AuditEntry {
-  return { at: entry.at, actor: entry.actor, action: entry.action, section: null, release: null, from: null, detail: entry.detail, cursor: cursorOf('m', entry) };
+  return {
+    at: entry.at,
+    actor: entry.actor,
+    action: entry.action,
+    section: null,
+    release: null,
+    from: null,
+    detail: entry.detail,
+    cursor: cursorOf('m', entry),
+  };
 }
 
 const isMessageAction = (action: string | undefined) => (MESSAGE_ACCESS_ACTIONS as readonly string[]).includes(action ?? '');
@@ -56,7 +67,12 @@ async function entriesFor(context: ControlContext, actor: Actor, query: AuditQue
   if (!accesses && isMessageAction(filter.action)) return [];
   // An integrator sees everything, token changes included; a section token its sections' entries.
   const sections = asked === undefined && actor.scopes.includes('releases') ? undefined : context.sectionsToShow(actor, asked);
-  const entries = isMessageAction(filter.action) ? [] : (await context.store.audit.list({ sections, ...filter, before: pages.releases })).map(({ atMicros, seq, ...entry }) => ({ ...entry, cursor: cursorOf('r', { atMicros, seq }) }));
+  const entries = isMessageAction(filter.action)
+    ? []
+    : (await context.store.audit.list({ sections, ...filter, before: pages.releases })).map(({ atMicros, seq, ...entry }) => ({
+        ...entry,
+        cursor: cursorOf('r', { atMicros, seq }),
+      }));
   if (!accesses) return entries;
   // Newest first; at one instant the releases' entries first (the cursor's order).
   const key = (entry: AuditEntry) => entry.cursor!.split('.')[0]!.padStart(20, '0');
@@ -82,7 +98,12 @@ export const auditLogRoutes: FastifyPluginCallback<{ context: ControlContext }> 
       const lines = [columns.map(csvCell).join(','), ...entries.map((entry) => columns.map((column) => csvCell(entry[column] ?? '')).join(','))];
       return reply
         .code(200)
-        .headers({ ...COMMON_HEADERS, 'Content-Type': 'text/csv; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Disposition': 'attachment; filename="portico-audit.csv"' })
+        .headers({
+          ...COMMON_HEADERS,
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Cache-Control': 'no-store',
+          'Content-Disposition': 'attachment; filename="portico-audit.csv"',
+        })
         .send(`${lines.join('\r\n')}\r\n`);
     },
   });

@@ -35,7 +35,14 @@ export const consoleRoutes: FastifyPluginCallback<{ context: ControlContext }> =
         ...(state.previous ? [{ release: state.previous.id, state: 'previous' as const }] : []),
       ];
       const source = context.options.healthSeries;
-      const read = async (from: Date): Promise<Record<string, HealthPoint[]>> => (source ? source(section, inView.map(({ release }) => release), from) : {});
+      const read = async (from: Date): Promise<Record<string, HealthPoint[]>> =>
+        source
+          ? source(
+              section,
+              inView.map(({ release }) => release),
+              from,
+            )
+          : {};
       const points = await read(since);
       const body = {
         section,
@@ -51,7 +58,8 @@ export const consoleRoutes: FastifyPluginCallback<{ context: ControlContext }> =
   });
 
   const { show, set } = alertsRoutes;
-  const needAlerts = async (request: Parameters<typeof context.actorOf>[0]) => context.needScope(context.actorOf(request), 'releases', 'read or change the alerts');
+  const needAlerts = async (request: Parameters<typeof context.actorOf>[0]) =>
+    context.needScope(context.actorOf(request), 'releases', 'read or change the alerts');
   app.route({
     ...declared(show),
     preValidation: needAlerts,

@@ -39,14 +39,24 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext }> =
           `${section}'s release origins: ${allowed.length > 0 ? allowed.join(', ') : 'none'} (the origin of config.json's remotes.${section}, and allowedRemoteOrigins). ` +
           `To publish from ${outcome.refusedOrigin}, the operator adds it to allowedRemoteOrigins in config.json, which the server reads on every publish: no restart ` +
           `(an origin there may also serve any section to a visit that asks for it with ?remote.<section>=)`;
-        await store.audit.record({ actor: actor.name, action: 'publish-refused', section, detail: `${input.manifestUrl}: ${outcome.refusedOrigin} is not one of ${section}'s release origins` });
+        await store.audit.record({
+          actor: actor.name,
+          action: 'publish-refused',
+          section,
+          detail: `${input.manifestUrl}: ${outcome.refusedOrigin} is not one of ${section}'s release origins`,
+        });
         throw new HttpRefusal(422, error, { origin: outcome.refusedOrigin, allowedOrigins: allowed, checks: outcome.checks });
       }
       if (!outcome.ok || !outcome.manifest) {
         context.publishes.refused(actor.name);
         const failed = outcome.checks.filter((check) => !check.ok);
         const detail = failed.map((check) => `${check.name}: ${check.detail}`).join('; ');
-        await store.audit.record({ actor: actor.name, action: 'publish-refused', section, detail: `${input.manifestUrl}: ${detail || 'the checks gave no manifest'}` });
+        await store.audit.record({
+          actor: actor.name,
+          action: 'publish-refused',
+          section,
+          detail: `${input.manifestUrl}: ${detail || 'the checks gave no manifest'}`,
+        });
         throw new HttpRefusal(422, refusalSummary(outcome.checks), { checks: outcome.checks });
       }
       const { release, created } = await store.releases.publish({
@@ -64,7 +74,8 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext }> =
 
   app.route({
     ...declared(list),
-    handler: async (request, reply) => answer(reply, list, 200, await store.releases.list({ sections: context.sectionsToShow(context.actorOf(request), request.query.section) })),
+    handler: async (request, reply) =>
+      answer(reply, list, 200, await store.releases.list({ sections: context.sectionsToShow(context.actorOf(request), request.query.section) })),
   });
 
   app.route({
@@ -79,7 +90,13 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext }> =
       // Whole seconds, as the token carries it.
       expiresAt.setMilliseconds(0);
       const url = previewUrl(options.publicUrl, signPreview(await store.previewSecret(), { release: release.id, expiresAt }));
-      await store.audit.record({ actor: actor.name, action: 'preview', section: release.section, release: release.id, detail: `a preview link until ${expiresAt.toISOString()}` });
+      await store.audit.record({
+        actor: actor.name,
+        action: 'preview',
+        section: release.section,
+        release: release.id,
+        detail: `a preview link until ${expiresAt.toISOString()}`,
+      });
       return answer(reply, preview, 201, { url, expiresAt: expiresAt.toISOString() });
     },
   });

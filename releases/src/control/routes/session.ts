@@ -34,7 +34,8 @@ export const sessionAreaRoutes: FastifyPluginCallback<{ context: ControlContext 
       const req = request.raw;
       const address = req.socket.remoteAddress ?? 'unknown';
       const wait = failedAuth.retryAfter(address);
-      if (wait !== undefined) throw new HttpRefusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
+      if (wait !== undefined)
+        throw new HttpRefusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
       const session = await context.store.sessions.open(request.body.token);
       if (!session) {
         failedAuth.fail(address);

@@ -38,7 +38,10 @@ describe.each(KINDS)('the health store on the %s database', (kind) => {
   beforeEach(() => store.db.exec('TRUNCATE release_health'));
 
   it('adds batches up per hour, section, release and key, and reads a release health over a window', async () => {
-    await store.record([...visits('contact-1', hoursAgo(1), 60, { failed: 3, lcp: [1000, 2000, 3000, 4000], cls: 0.1 }), ...visits('contact-2', hoursAgo(1), 10)]);
+    await store.record([
+      ...visits('contact-1', hoursAgo(1), 60, { failed: 3, lcp: [1000, 2000, 3000, 4000], cls: 0.1 }),
+      ...visits('contact-2', hoursAgo(1), 10),
+    ]);
     // The same keys again, in another minute of the same hour, and the same key twice in one batch.
     const oneVisit = visits('contact-1', hoursAgo(1), 1).slice(0, 1);
     await store.record([...visits('contact-1', new Date(hourOf(hoursAgo(1)).getTime() + 59 * 60_000), 40, { failed: 2 }), ...oneVisit, ...oneVisit]);
@@ -65,7 +68,11 @@ describe.each(KINDS)('the health store on the %s database', (kind) => {
   });
 
   it('reads the window by whole hours: the hour holding `since` counts, the ones before do not', async () => {
-    await store.record([...visits('contact-1', hoursAgo(30), 500, { failed: 500 }), ...visits('contact-1', hoursAgo(5), 20), ...visits('contact-1', hoursAgo(2), 30, { failed: 3 })]);
+    await store.record([
+      ...visits('contact-1', hoursAgo(30), 500, { failed: 500 }),
+      ...visits('contact-1', hoursAgo(5), 20),
+      ...visits('contact-1', hoursAgo(2), 30, { failed: 3 }),
+    ]);
     expect((await store.health('contact', ['contact-1'], hoursAgo(24)))['contact-1']).toMatchObject({ visits: 50, failures: 3, failureRate: 0.06 });
     // `since` in the middle of the hour of the 30 visits: that hour counts whole.
     const since = new Date(hourOf(hoursAgo(2)).getTime() + 50 * 60_000);
@@ -94,7 +101,9 @@ describe.each(KINDS)('the health store on the %s database', (kind) => {
       ...visits('contact-1', hoursAgo(1), 1),
     ]);
     expect(await store.deleteOlderThan(kept, NOW)).toBe(4);
-    const left = await store.db.query<{ hour: Date | string; count: string }>("SELECT hour, count::text AS count FROM release_health WHERE key = 'visits' ORDER BY hour");
+    const left = await store.db.query<{ hour: Date | string; count: string }>(
+      "SELECT hour, count::text AS count FROM release_health WHERE key = 'visits' ORDER BY hour",
+    );
     expect(left.map((row) => [new Date(row.hour).toISOString(), row.count])).toEqual([
       [hourOf(hoursAgo(kept * 24 - 1)).toISOString(), '3'],
       [hourOf(hoursAgo(1)).toISOString(), '1'],
@@ -103,7 +112,9 @@ describe.each(KINDS)('the health store on the %s database', (kind) => {
   });
 
   it('refuses counts that are not positive whole numbers, storing nothing of the batch', async () => {
-    await expect(store.record([...visits('contact-1', hoursAgo(1), 3), { hour: NOW, section: 'contact', releaseId: 'contact-1', key: 'visits', count: 0.5 }])).rejects.toThrow(/positive whole number/);
+    await expect(
+      store.record([...visits('contact-1', hoursAgo(1), 3), { hour: NOW, section: 'contact', releaseId: 'contact-1', key: 'visits', count: 0.5 }]),
+    ).rejects.toThrow(/positive whole number/);
     expect(await store.db.query('SELECT * FROM release_health')).toEqual([]);
   });
 });
@@ -115,6 +126,8 @@ test('PORTICO_HEALTH_RETENTION_DAYS: 30 by default, 1 to 3650, anything else ref
   expect(healthRetentionDays({ PORTICO_HEALTH_RETENTION_DAYS: ' 7 ' })).toBe(7);
   expect(healthRetentionDays({ PORTICO_HEALTH_RETENTION_DAYS: '3650' })).toBe(3650);
   for (const bad of ['0', '3651', '1.5', '-3', 'thirty', '1e3']) {
-    expect(() => healthRetentionDays({ PORTICO_HEALTH_RETENTION_DAYS: bad })).toThrow(`PORTICO_HEALTH_RETENTION_DAYS must be a whole number of days from 1 to 3650, got "${bad}"`);
+    expect(() => healthRetentionDays({ PORTICO_HEALTH_RETENTION_DAYS: bad })).toThrow(
+      `PORTICO_HEALTH_RETENTION_DAYS must be a whole number of days from 1 to 3650, got "${bad}"`,
+    );
   }
 });

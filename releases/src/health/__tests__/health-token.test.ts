@@ -30,10 +30,14 @@ test('a tampered, forged or malformed token vouches for nothing', () => {
   const swapped = Buffer.from(JSON.stringify({ r: { contact: 'contact-1' }, e: Math.floor(later.getTime() / 1000) })).toString('base64url');
   expect(verifyHealthToken(secret, `${swapped}.${mac}`, now)).toEqual({ problem: 'tampered: the signature does not match' });
   // Signed with another secret (another database, or a guess).
-  expect(verifyHealthToken(secret, signHealthToken(randomBytes(32), { releases: { contact: 'contact-9' } }, later), now)).toMatchObject({ problem: expect.stringMatching(/^tampered/) });
+  expect(verifyHealthToken(secret, signHealthToken(randomBytes(32), { releases: { contact: 'contact-9' } }, later), now)).toMatchObject({
+    problem: expect.stringMatching(/^tampered/),
+  });
   // A MAC a byte short, or one character flipped.
   expect(verifyHealthToken(secret, `${payload}.${mac.slice(0, -2)}`, now)).toMatchObject({ problem: expect.stringMatching(/^tampered/) });
-  expect(verifyHealthToken(secret, `${payload}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`, now)).toMatchObject({ problem: expect.stringMatching(/^tampered/) });
+  expect(verifyHealthToken(secret, `${payload}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`, now)).toMatchObject({
+    problem: expect.stringMatching(/^tampered/),
+  });
   for (const malformed of ['', 'abc', 'a.b.c', `${payload}.${mac}=`, `${payload}.`]) {
     expect(verifyHealthToken(secret, malformed, now)).toHaveProperty('problem');
   }

@@ -49,9 +49,21 @@ test('not an object at all is refused', () => {
 
 test('a report counts, for each section asked, a visit, its arrival, its failure and a bucket of each vital', () => {
   const parsed = report() as unknown as VisitReport;
-  const vitalKeys = [`lcp:${bucketOf('lcp', 2400)}`, `inp:${bucketOf('inp', 180)}`, `cls:${bucketOf('cls', 0.05)}`, `fcp:${bucketOf('fcp', 1200)}`, `ttfb:${bucketOf('ttfb', 300)}`];
-  expect(reportCounts(parsed, ['contact'])).toEqual(['visits', 'arrival:failed', 'failed:render', ...vitalKeys].map((key) => ({ section: 'contact', releaseId: 'contact-9', key })));
-  expect(reportCounts(parsed, ['home', 'about']).map((count) => `${count.releaseId} ${count.key}`)).toEqual(['home-3 visits', 'home-3 arrival:ssr', ...vitalKeys.map((key) => `home-3 ${key}`)]);
+  const vitalKeys = [
+    `lcp:${bucketOf('lcp', 2400)}`,
+    `inp:${bucketOf('inp', 180)}`,
+    `cls:${bucketOf('cls', 0.05)}`,
+    `fcp:${bucketOf('fcp', 1200)}`,
+    `ttfb:${bucketOf('ttfb', 300)}`,
+  ];
+  expect(reportCounts(parsed, ['contact'])).toEqual(
+    ['visits', 'arrival:failed', 'failed:render', ...vitalKeys].map((key) => ({ section: 'contact', releaseId: 'contact-9', key })),
+  );
+  expect(reportCounts(parsed, ['home', 'about']).map((count) => `${count.releaseId} ${count.key}`)).toEqual([
+    'home-3 visits',
+    'home-3 arrival:ssr',
+    ...vitalKeys.map((key) => `home-3 ${key}`),
+  ]);
   expect(reportCounts(parsed, [])).toEqual([]);
 });
 

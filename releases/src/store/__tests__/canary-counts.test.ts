@@ -16,7 +16,15 @@ const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded
 let builds = 0;
 const build = (section: SectionId): PublishInput => {
   builds++;
-  return { section, manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`, integrity: `sha384-${builds}`, version: '1.0.0', buildId: `build-${builds}`, createdBy: 'ci', checks: [] };
+  return {
+    section,
+    manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`,
+    integrity: `sha384-${builds}`,
+    version: '1.0.0',
+    buildId: `build-${builds}`,
+    createdBy: 'ci',
+    checks: [],
+  };
 };
 
 describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) => {
@@ -43,7 +51,9 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
   });
 
   beforeEach(async () => {
-    await store.db.exec('TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries, release_health, visit_ids, release_set_aside CASCADE');
+    await store.db.exec(
+      'TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries, release_health, visit_ids, release_set_aside CASCADE',
+    );
   });
 
   /** Contact with `old` active and `next` in a canary. */
@@ -56,7 +66,11 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
   }
 
   /** A report the beacon took for `release`, from `network`, counted for canary `canaryId` when given. */
-  const taken = (release: string, network: string, options: { failed?: boolean; canary?: { id: number; startedAt: string }; visit?: string } = {}): TakenReport => {
+  const taken = (
+    release: string,
+    network: string,
+    options: { failed?: boolean; canary?: { id: number; startedAt: string }; visit?: string } = {},
+  ): TakenReport => {
     const hashed = options.canary ? networkHash(canaryNetworkKey(secret, options.canary), network) : undefined;
     const keys = ['visits', ...(options.failed ? ['failures'] : [])];
     return {
@@ -94,7 +108,12 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
   it("keeps the per-network counts of the canary's two releases for it alone, and reads them per network under its key", async () => {
     const { old, next, started } = await canary();
     const key = { id: started.id, startedAt: started.startedAt };
-    await health.recordReports([taken(next, '203.0.113.7', { canary: key, failed: true }), taken(next, '203.0.113.7', { canary: key }), taken(next, '198.51.100.9', { canary: key }), taken(old, '198.51.100.9', { canary: key })]);
+    await health.recordReports([
+      taken(next, '203.0.113.7', { canary: key, failed: true }),
+      taken(next, '203.0.113.7', { canary: key }),
+      taken(next, '198.51.100.9', { canary: key }),
+      taken(old, '198.51.100.9', { canary: key }),
+    ]);
     const counts = await store.canaries.counts(started, old);
     expect(counts.candidate.networks.map(({ visits, failures }) => [visits, failures]).sort()).toEqual([
       [1, 0],
@@ -103,7 +122,9 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     expect(counts.active.networks.map(({ visits }) => visits)).toEqual([1]);
     // The same network is one network under one canary's key, and another hash under the next canary's.
     expect(counts.candidate.networks.map((network) => network.network)).toContain(counts.active.networks[0]!.network);
-    expect(networkHash(canaryNetworkKey(secret, { id: started.id + 1, startedAt: started.startedAt }), '198.51.100.9').toString('hex')).not.toBe(counts.active.networks[0]!.network);
+    expect(networkHash(canaryNetworkKey(secret, { id: started.id + 1, startedAt: started.startedAt }), '198.51.100.9').toString('hex')).not.toBe(
+      counts.active.networks[0]!.network,
+    );
   });
 
   it('starts a canary from nothing: counts go with the canary, and one started again in the same hour, of the same release, reads none of them', async () => {
@@ -133,7 +154,8 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
 
   it('counts what a server saw for the canary’s releases only; marks and audits an active build set aside once, and lifts it when it runs again', async () => {
     const { old, next, started } = await canary();
-    for (const kind of ['render-failed', 'render-failed', 'contact-5xx', 'set-aside'] as const) await store.releases.recordSignal({ section: 'contact', releaseId: next, kind, detail: 'seen' });
+    for (const kind of ['render-failed', 'render-failed', 'contact-5xx', 'set-aside'] as const)
+      await store.releases.recordSignal({ section: 'contact', releaseId: next, kind, detail: 'seen' });
     await store.releases.recordSignal({ section: 'contact', releaseId: old, kind: 'render-failed', detail: 'seen' });
     // Another release of the section is neither of the canary's two.
     const other = (await store.releases.publish(build('contact'))).release.id;
@@ -144,20 +166,40 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     // The candidate set aside is the judge's to act on; no mark on it.
     expect((await store.releases.sectionStates('contact')).contact.candidate).not.toHaveProperty('setAside');
 
-    for (let server = 0; server < 2; server++) await store.releases.recordSignal({ section: 'contact', releaseId: old, kind: 'set-aside', detail: "the contact section's worker: its worker ended by SIGKILL, 3 times in a row" });
+    for (let server = 0; server < 2; server++)
+      await store.releases.recordSignal({
+        section: 'contact',
+        releaseId: old,
+        kind: 'set-aside',
+        detail: "the contact section's worker: its worker ended by SIGKILL, 3 times in a row",
+      });
     const state = (await store.releases.sectionStates('contact')).contact;
     expect(state.active).toMatchObject({ id: old, setAside: { at: expect.any(String), detail: expect.stringContaining('3 times in a row') } });
     const audited = (await store.audit.list({ sections: ['contact'] })).filter((entry) => entry.action === 'set-aside');
-    expect(audited).toEqual([expect.objectContaining({ actor: 'server', release: old, detail: expect.stringMatching(/^the active release's node build is rendered in the browser only: /) })]);
+    expect(audited).toEqual([
+      expect.objectContaining({
+        actor: 'server',
+        release: old,
+        detail: expect.stringMatching(/^the active release's node build is rendered in the browser only: /),
+      }),
+    ]);
 
     await store.releases.recordSignal({ section: 'contact', releaseId: old, kind: 'running-again', detail: 'its worker runs it again' });
     expect((await store.releases.sectionStates('contact')).contact.active).not.toHaveProperty('setAside');
-    expect((await store.audit.list({ sections: ['contact'], limit: 1 }))[0]).toMatchObject({ action: 'set-aside', release: old, detail: 'rendered on the server again: its worker runs it again' });
+    expect((await store.audit.list({ sections: ['contact'], limit: 1 }))[0]).toMatchObject({
+      action: 'set-aside',
+      release: old,
+      detail: 'rendered on the server again: its worker runs it again',
+    });
   });
 
   it('forgets expired visit ids and old per-network hours', async () => {
     const { next, started } = await canary();
-    const old = { ...taken(next, 'n1', { canary: { id: started.id, startedAt: started.startedAt } }), expiresAt: new Date(Date.now() - 1000), hour: hourOf(Date.now() - 40 * 86_400_000) };
+    const old = {
+      ...taken(next, 'n1', { canary: { id: started.id, startedAt: started.startedAt } }),
+      expiresAt: new Date(Date.now() - 1000),
+      hour: hourOf(Date.now() - 40 * 86_400_000),
+    };
     await health.recordReports([old, taken(next, 'n2')]);
     expect(await health.deleteExpiredVisits()).toBe(1);
     expect(await store.canaries.deleteCountsOlderThan(30)).toBeGreaterThan(0);

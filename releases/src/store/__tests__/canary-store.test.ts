@@ -10,7 +10,15 @@ const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded
 let builds = 0;
 const build = (section: SectionId): PublishInput => {
   builds++;
-  return { section, manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`, integrity: `sha384-${builds}`, version: '1.0.0', buildId: `build-${builds}`, createdBy: 'ci', checks: [] };
+  return {
+    section,
+    manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`,
+    integrity: `sha384-${builds}`,
+    version: '1.0.0',
+    buildId: `build-${builds}`,
+    createdBy: 'ci',
+    checks: [],
+  };
 };
 
 describe.each(KINDS)('canaries in the release store on the %s database', (kind) => {
@@ -72,7 +80,21 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     });
     // The section's state shows it beside the active release, whose `since` a canary does not move.
     const before = (await store.releases.sectionStates()).contact;
-    expect(before).toMatchObject({ active: { id: old }, candidate: { id: next }, percent: 10, canary: { minVisits: 50, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, minNetworks: 5, maxNetworkShare: 0.2, startedBy: 'ci-contact' }, by: 'integrator' });
+    expect(before).toMatchObject({
+      active: { id: old },
+      candidate: { id: next },
+      percent: 10,
+      canary: {
+        minVisits: 50,
+        maxFailureDelta: 0.02,
+        maxSlowdown: 0.25,
+        promoteAfterVisits: null,
+        minNetworks: 5,
+        maxNetworkShare: 0.2,
+        startedBy: 'ci-contact',
+      },
+      by: 'integrator',
+    });
     expect((await store.releases.sectionStates()).home).not.toHaveProperty('candidate');
   });
 
@@ -80,9 +102,18 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     const { old, next } = await section();
     const home = await publish('home');
     await expect(store.canaries.start('contact', 'contact-999999', { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'not-found' });
-    await expect(store.canaries.start('contact', home, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: `${home} is a release of home, not of contact` });
-    await expect(store.canaries.start('contact', old, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: `${old} is already the active release of contact` });
-    await expect(store.canaries.start('home', home, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining('no active release') });
+    await expect(store.canaries.start('contact', home, { percent: 10 }, 'ci')).rejects.toMatchObject({
+      kind: 'conflict',
+      message: `${home} is a release of home, not of contact`,
+    });
+    await expect(store.canaries.start('contact', old, { percent: 10 }, 'ci')).rejects.toMatchObject({
+      kind: 'conflict',
+      message: `${old} is already the active release of contact`,
+    });
+    await expect(store.canaries.start('home', home, { percent: 10 }, 'ci')).rejects.toMatchObject({
+      kind: 'conflict',
+      message: expect.stringContaining('no active release'),
+    });
     for (const [options, field] of [
       [{ percent: 0 }, 'percent'],
       [{ percent: 100 }, 'percent'],
@@ -106,13 +137,19 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
       [{ percent: 10, minNetworks: 3 }, 'maxNetworkShare'],
       [{ percent: 10, minNetworks: 10, maxNetworkShare: 0.05 }, 'maxNetworkShare'],
     ] as const) {
-      await expect(store.canaries.start('contact', next, options, 'ci')).rejects.toMatchObject({ kind: 'invalid', message: expect.stringMatching(new RegExp(`^${field}: `)) });
+      await expect(store.canaries.start('contact', next, options, 'ci')).rejects.toMatchObject({
+        kind: 'invalid',
+        message: expect.stringMatching(new RegExp(`^${field}: `)),
+      });
     }
     expect(await store.canaries.running()).toEqual({});
 
     await store.canaries.start('contact', next, { percent: 10 }, 'ci');
     const third = await publish('contact');
-    await expect(store.canaries.start('contact', third, { percent: 10 }, 'ci')).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining(`already has a canary, ${next}`) });
+    await expect(store.canaries.start('contact', third, { percent: 10 }, 'ci')).rejects.toMatchObject({
+      kind: 'conflict',
+      message: expect.stringContaining(`already has a canary, ${next}`),
+    });
     expect((await store.canaries.running()).contact?.release.id).toBe(next);
   });
 
@@ -121,7 +158,9 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     const first = await store.canaries.start('contact', next, { percent: 10, minVisits: 20, promoteAfterVisits: 200 }, 'ci');
     const ramped = await store.canaries.start('contact', next, { percent: 50, maxSlowdown: 0.5 }, 'integrator');
     expect(ramped).toEqual({ ...first, percent: 50, maxSlowdown: 0.5 });
-    expect((await lastAudit()).detail).toMatch(/^now 50 % of visits \(was 10 %\), started .*; judged from 20 visits: .* more than 50\.0 % slower; promoted automatically after 200 healthy visits; decided from 5 networks/);
+    expect((await lastAudit()).detail).toMatch(
+      /^now 50 % of visits \(was 10 %\), started .*; judged from 20 visits: .* more than 50\.0 % slower; promoted automatically after 200 healthy visits; decided from 5 networks/,
+    );
     // minNetworks 1 (a test on one machine) is kept as given, its share bound lifted whatever it says.
     const oneMachine = await store.canaries.start('contact', next, { percent: 50, minNetworks: 1, maxNetworkShare: 0.01 }, 'ci');
     expect(oneMachine).toMatchObject({ id: first.id, minNetworks: 1, maxNetworkShare: 0.01, startedAt: first.startedAt });
@@ -151,7 +190,12 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     expect(ended.release.id).toBe(next);
     expect(await store.releases.served()).toMatchObject({ active: { contact: { id: old } }, canaries: {} });
     expect((await store.releases.list({ sections: ['contact'] })).find((release) => release.id === next)?.state).toBe('available');
-    expect(await lastAudit()).toMatchObject({ action: 'abort', release: next, from: old, detail: expect.stringMatching(new RegExp(`^the canary ended \\(25 % of visits since .*\\); every visit gets ${old}$`)) });
+    expect(await lastAudit()).toMatchObject({
+      action: 'abort',
+      release: next,
+      from: old,
+      detail: expect.stringMatching(new RegExp(`^the canary ended \\(25 % of visits since .*\\); every visit gets ${old}$`)),
+    });
     expect((await store.releases.sectionStates()).contact).toMatchObject({ since, by: 'integrator' });
 
     await store.canaries.start('contact', next, { percent: 25 }, 'ci');
@@ -178,15 +222,32 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     const canary = await store.canaries.start('contact', next, { percent: 10 }, 'ci');
     const entries = (await store.audit.list()).length;
     const seen: [string, string][] = [];
-    expect(await store.canaries.settle('contact', { release: next, startedAt: canary.startedAt }, (now, active) => void seen.push([now.release.id, active]), 'canary-judge')).toBeUndefined();
+    expect(
+      await store.canaries.settle(
+        'contact',
+        { release: next, startedAt: canary.startedAt },
+        (now, active) => void seen.push([now.release.id, active]),
+        'canary-judge',
+      ),
+    ).toBeUndefined();
     expect(seen).toEqual([[next, old]]);
     expect((await store.audit.list()).length).toBe(entries);
 
-    const stale = await store.canaries.settle('contact', { release: next, startedAt: '2000-01-01T00:00:00.000Z' }, () => ({ action: 'auto-rollback', detail: 'stale' }), 'canary-judge');
+    const stale = await store.canaries.settle(
+      'contact',
+      { release: next, startedAt: '2000-01-01T00:00:00.000Z' },
+      () => ({ action: 'auto-rollback', detail: 'stale' }),
+      'canary-judge',
+    );
     expect(stale).toBeUndefined();
     expect(await store.canaries.running()).toHaveProperty('contact');
 
-    const settled = await store.canaries.settle('contact', { release: next, startedAt: canary.startedAt }, () => ({ action: 'promote', detail: 'healthy' }), 'canary-judge');
+    const settled = await store.canaries.settle(
+      'contact',
+      { release: next, startedAt: canary.startedAt },
+      () => ({ action: 'promote', detail: 'healthy' }),
+      'canary-judge',
+    );
     expect(settled).toEqual({ action: 'promote', detail: 'healthy' });
     expect(await store.releases.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
     expect(await lastAudit()).toMatchObject({ actor: 'canary-judge', action: 'promote', release: next, from: old, detail: 'healthy' });

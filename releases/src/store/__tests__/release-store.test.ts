@@ -51,7 +51,15 @@ describe.each(KINDS)('the release store on the %s database', (kind) => {
     const input = build('home', { note: 'first' });
     const first = await store.releases.publish(input);
     expect(first.created).toBe(true);
-    expect(first.release).toMatchObject({ section: 'home', manifestUrl: input.manifestUrl, integrity: input.integrity, buildId: input.buildId, createdBy: 'ci', note: 'first', broken: null });
+    expect(first.release).toMatchObject({
+      section: 'home',
+      manifestUrl: input.manifestUrl,
+      integrity: input.integrity,
+      buildId: input.buildId,
+      createdBy: 'ci',
+      note: 'first',
+      broken: null,
+    });
     expect(first.release.id).toMatch(/^home-\d+$/);
     const again = await store.releases.publish({ ...input, createdBy: 'someone else' });
     expect(again).toEqual({ release: first.release, created: false });
@@ -103,17 +111,27 @@ describe.each(KINDS)('the release store on the %s database', (kind) => {
       await watching.close();
     }
     const [entry] = await store.audit.list({ sections: ['home'], limit: 1 });
-    expect(entry).toMatchObject({ actor: 'integrator', action: 'rollback', section: 'home', release: null, from: only, detail: "the first build breaks checkout; back to config.json's URL: no release is active" });
+    expect(entry).toMatchObject({
+      actor: 'integrator',
+      action: 'rollback',
+      section: 'home',
+      release: null,
+      from: only,
+      detail: "the first build breaks checkout; back to config.json's URL: no release is active",
+    });
     // The state says so: no release, no rollback target, since when and by whom.
     expect((await store.releases.sectionStates('home')).home).toMatchObject({ active: null, previous: null, since: expect.any(String), by: 'integrator' });
     expect((await store.releases.list({ sections: ['home'] }))[0]).toMatchObject({ id: only, state: 'available' });
 
-    await expect(store.history.rollback('home', undefined, 'integrator')).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining('serves the URL in config.json already') });
+    await expect(store.history.rollback('home', undefined, 'integrator')).rejects.toMatchObject({
+      kind: 'conflict',
+      message: expect.stringContaining('serves the URL in config.json already'),
+    });
     // Forward again by name, as an activation.
     expect(await store.history.rollback('home', only, 'integrator')).toMatchObject({ active: { id: only }, previous: null });
   });
 
-  it('goes back two steps with two rollbacks from the second release: to the first, then to config.json\'s URL', async () => {
+  it("goes back two steps with two rollbacks from the second release: to the first, then to config.json's URL", async () => {
     const [one, two] = [await publish('about'), await publish('about')];
     await store.history.activate('about', one, 'integrator');
     await store.history.activate('about', two, 'integrator');
@@ -146,7 +164,7 @@ describe.each(KINDS)('the release store on the %s database', (kind) => {
     expect((await store.history.rollback('about', undefined, 'integrator')).active?.id).toBe(one);
   });
 
-  it('refuses an unknown release (404), another section\'s (409) and a section with nothing to roll back (409)', async () => {
+  it("refuses an unknown release (404), another section's (409) and a section with nothing to roll back (409)", async () => {
     const home = await publish('home');
     const expectKind = async (promise: Promise<unknown>, kind: string) => {
       const error = await promise.then(
@@ -234,7 +252,7 @@ describe.each(KINDS)('the release store on the %s database', (kind) => {
     ]);
   });
 
-  it('writes a fresh install\'s owner token once to <data folder>/control-token, 0600, with every scope; never with PORTICO_CONTROL_TOKEN set', async () => {
+  it("writes a fresh install's owner token once to <data folder>/control-token, 0600, with every scope; never with PORTICO_CONTROL_TOKEN set", async () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'portico-data-'));
     try {
       expect(await store.ownerToken.ensure(folder)).toBeUndefined();

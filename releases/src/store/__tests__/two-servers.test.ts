@@ -65,10 +65,13 @@ describe.each(KINDS)('two release stores on one %s database', (kind) => {
       await first.db.query("UPDATE release_sections SET generation = generation + 1 WHERE section = 'contact'");
       await eventually(() => heard.includes('contact'), { what: 'the poll', withinMs: 3_000 });
       if (kind === 'server') {
-        await eventually(async () => {
-          const [row] = await first.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN portico_releases'");
-          return row!.n === 1;
-        }, { what: 'listening again', withinMs: 3_000 });
+        await eventually(
+          async () => {
+            const [row] = await first.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN portico_releases'");
+            return row!.n === 1;
+          },
+          { what: 'listening again', withinMs: 3_000 },
+        );
       }
     } finally {
       await watching.close();
@@ -142,7 +145,9 @@ describeOnServer('two release stores on a PostgreSQL server that restarts', () =
       await eventually(() => heard.includes('about'), { what: 'the activation heard', withinMs: 5_000 });
       // The activation came after the database answered: heard within 2 s of it, as every server must.
       const heardAfter = Date.now() - answered;
-      process.stderr.write(`after a restart: listening again ${relistened} ms after the database answered; the activation made then heard after ${heardAfter} ms\n`);
+      process.stderr.write(
+        `after a restart: listening again ${relistened} ms after the database answered; the activation made then heard after ${heardAfter} ms\n`,
+      );
       expect(relistened).toBeLessThan(1000);
       expect(heardAfter).toBeLessThan(2000);
     } finally {

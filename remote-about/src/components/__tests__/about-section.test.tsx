@@ -31,7 +31,7 @@ const both = withLegal({ IN: india, ID: indonesia });
 /** The value beside a label in a definition list. */
 const valueOf = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling;
 
-test('the India page (English) shows India\'s lender alone: its CIN and RBI registration, its grievance redressal officer, then the RBI\'s CMS after 30 days', async () => {
+test("the India page (English) shows India's lender alone: its CIN and RBI registration, its grievance redressal officer, then the RBI's CMS after 30 days", async () => {
   await renderWithPortico(<AboutSection />, { config: both });
 
   expect(screen.getByRole('heading', { level: 3, name: 'Company information' })).toBeVisible();
@@ -51,7 +51,7 @@ test('the India page (English) shows India\'s lender alone: its CIN and RBI regi
   expect(document.body).not.toHaveTextContent(/OJK|Indonesia|Dewi Lestari|AFPI/);
 });
 
-test('the Indonesia page (Indonesian) shows Indonesia\'s lender alone: its NIB, OJK licence and association, its complaint officer first, then OJK 157', async () => {
+test("the Indonesia page (Indonesian) shows Indonesia's lender alone: its NIB, OJK licence and association, its complaint officer first, then OJK 157", async () => {
   await renderWithPortico(<AboutSection />, { config: both, language: 'id' });
 
   expect(screen.getByRole('heading', { level: 3, name: 'Informasi perusahaan' })).toBeVisible();
@@ -75,7 +75,7 @@ test('the Indonesia page (Indonesian) shows Indonesia\'s lender alone: its NIB, 
 test.each([
   ['en', { ID: indonesia }],
   ['id', { IN: india }],
-] as const)('a page (%s) whose market has no block shows no lender and no complaint path, never the other market\'s', async (language, legal) => {
+] as const)("a page (%s) whose market has no block shows no lender and no complaint path, never the other market's", async (language, legal) => {
   await renderWithPortico(<AboutSection />, { config: withLegal(legal), language });
   expect(screen.getByText(/Portico Credit (offers|menyediakan)/)).toBeVisible();
   expect(screen.queryByRole('heading', { level: 3 })).not.toBeInTheDocument();
@@ -94,7 +94,7 @@ test('every link off the site is rel="noopener noreferrer"', async () => {
   }
 });
 
-test('without a licence number: no licence claim and no empty row; the regulator\'s channel is still shown', async () => {
+test("without a licence number: no licence claim and no empty row; the regulator's channel is still shown", async () => {
   const { licenceNumber: _removed, ...unlicensed } = indonesia;
   await renderWithPortico(<AboutSection />, { config: withLegal({ ID: unlicensed }), language: 'id' });
   expect(screen.queryByText(/berizin/)).not.toBeInTheDocument();

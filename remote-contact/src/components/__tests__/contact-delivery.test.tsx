@@ -36,7 +36,7 @@ afterEach(() => {
   removeFakeContactServer();
 });
 
-test('a complete form posts exactly the contract\'s JSON to /api/contact on the page\'s own origin', async () => {
+test("a complete form posts exactly the contract's JSON to /api/contact on the page's own origin", async () => {
   const { user, requests } = await openForm([stored()]);
   await fillIn(user);
   await user.click(send());
@@ -104,14 +104,22 @@ test('the success toast comes with a 200 (the same message again) as with a 201'
 });
 
 const failures: [string, Answer, string | RegExp][] = [
-  ['503 (store down)', { status: 503, body: { error: 'x' } }, 'We could not send your message: the server is busy. Your text is kept; please try again in a moment.'],
+  [
+    '503 (store down)',
+    { status: 503, body: { error: 'x' } },
+    'We could not send your message: the server is busy. Your text is kept; please try again in a moment.',
+  ],
   ['500', { status: 500, body: { error: 'internal error' } }, /the server is busy/],
   ['502 from a proxy, as HTML', { status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' }, /the server is busy/],
   ['a network error', { networkError: true }, /our server could not be reached\. Check your connection/],
   ['429 with Retry-After: 600', { status: 429, body: { error: 'x' }, headers: { 'Retry-After': '600' } }, /Please wait 10 minutes, then try again\./],
   ['429 with Retry-After: 30', { status: 429, body: { error: 'x' }, headers: { 'Retry-After': '30' } }, /Please wait 30 seconds, then try again\./],
   ['429 without Retry-After', { status: 429, body: { error: 'x' } }, /Please wait a few minutes, then try again\./],
-  ['400 naming telephone', { status: 400, body: { error: 'telephone is 41 characters long', field: 'telephone' } }, /did not accept the Telephone field\. Please check it; it takes at most 40 characters\./],
+  [
+    '400 naming telephone',
+    { status: 400, body: { error: 'telephone is 41 characters long', field: 'telephone' } },
+    /did not accept the Telephone field\. Please check it; it takes at most 40 characters\./,
+  ],
   ['400 naming message', { status: 400, body: { error: 'x', field: 'message' } }, /the Message field\. Please check it; it takes at most 5,000 characters/],
   ['400 naming the language', { status: 400, body: { error: 'x', field: 'language' } }, /the server did not accept it\./],
   ['413', { status: 413, body: { error: 'x' } }, /it is too long\. Please shorten it/],
@@ -120,7 +128,11 @@ const failures: [string, Answer, string | RegExp][] = [
   ['409', { status: 409, body: { error: 'x' } }, /An earlier version of this message has already reached us/],
   ['404 (static hosting)', { status: 404, body: 'Not found', contentType: 'text/plain' }, /Sending messages is not available on this site/],
   ['405 (static hosting)', { status: 405, body: '', contentType: 'text/plain' }, /Sending messages is not available on this site/],
-  ['200 with a page instead of JSON', { status: 200, body: '<!doctype html><title>Home</title>', contentType: 'text/html' }, /Sending messages is not available on this site/],
+  [
+    '200 with a page instead of JSON',
+    { status: 200, body: '<!doctype html><title>Home</title>', contentType: 'text/html' },
+    /Sending messages is not available on this site/,
+  ],
 ];
 
 test.each(failures)('after %s the text is kept, a toast shows for 1 s and a lasting alert says why, with Try again', async (_case, answer, reason) => {
@@ -289,7 +301,7 @@ test('the hidden field is out of reach of people and assistive technology, and w
 describe('the privacy note', () => {
   const note = () => screen.getByText(/We keep your name, telephone number, message, language and the time you sent it/);
 
-  test('says what is kept, why, 180 days by default, and names the grievance officer of the page\'s market to ask for deletion', async () => {
+  test("says what is kept, why, 180 days by default, and names the grievance officer of the page's market to ask for deletion", async () => {
     await openForm([stored()]);
     expect(note()).toHaveTextContent(
       'We keep your name, telephone number, message, language and the time you sent it, only to answer you, and delete them after 180 days. To have them deleted sooner, write to our grievance redressal officer, Asha Rao (sample), at grievance@portico.example.',
@@ -298,7 +310,7 @@ describe('the privacy note', () => {
     expect(screen.queryByText(/stays in your browser/)).not.toBeInTheDocument();
   });
 
-  test('states contact.retentionDays from config.json, and the site\'s e-mail when no officer is named', async () => {
+  test("states contact.retentionDays from config.json, and the site's e-mail when no officer is named", async () => {
     const { legal: _legal, ...rest } = sampleConfig;
     await openForm([stored()], { config: { ...rest, contact: { retentionDays: 30 } } });
     expect(note()).toHaveTextContent('delete them after 30 days. To have them deleted sooner, write to support@portico.example.');

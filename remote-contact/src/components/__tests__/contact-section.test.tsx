@@ -99,7 +99,7 @@ test('after a failed send the empty fields are marked, each with a message that 
   expect(screen.getAllByText('Please fill in this field.')).toHaveLength(1);
 });
 
-test('the fields ask the browser for the visitor\'s name and telephone number', async () => {
+test("the fields ask the browser for the visitor's name and telephone number", async () => {
   await setup();
   expect(screen.getByLabelText('Name')).toHaveAttribute('autocomplete', 'name');
   expect(screen.getByLabelText('Telephone')).toHaveAttribute('autocomplete', 'tel');

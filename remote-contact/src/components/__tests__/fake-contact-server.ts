@@ -27,9 +27,10 @@ interface FakeResponse {
 
 function respond(answer: Extract<Answer, { status: number }>): FakeResponse {
   const headers = new Map<string, string>(
-    Object.entries({ 'content-type': answer.contentType ?? 'application/json; charset=utf-8', ...answer.headers }).map(
-      ([name, value]) => [name.toLowerCase(), value],
-    ),
+    Object.entries({ 'content-type': answer.contentType ?? 'application/json; charset=utf-8', ...answer.headers }).map(([name, value]) => [
+      name.toLowerCase(),
+      value,
+    ]),
   );
   const text = typeof answer.body === 'string' ? answer.body : answer.body === undefined ? '' : JSON.stringify(answer.body);
   return { status: answer.status, headers: { get: (name) => headers.get(name.toLowerCase()) ?? null }, text: async () => text };

@@ -7,11 +7,7 @@ test('Home explains the three steps in order, under its offer', async () => {
   expect(screen.getByRole('heading', { level: 2, name: 'A personal loan in three steps' })).toBeVisible();
   expect(screen.getByText('Borrow from ₹2,000 to ₹80,000, in your bank account within 2 hours.')).toBeVisible();
   const steps = within(screen.getByRole('list')).getAllByRole('listitem');
-  expect(steps.map((step) => within(step).getByRole('heading').textContent)).toEqual([
-    'Apply for a loan',
-    'Complete certification',
-    'Complete the loan',
-  ]);
+  expect(steps.map((step) => within(step).getByRole('heading').textContent)).toEqual(['Apply for a loan', 'Complete certification', 'Complete the loan']);
 });
 
 test('the banner is a described image of fixed size, so nothing shifts when it paints', async () => {

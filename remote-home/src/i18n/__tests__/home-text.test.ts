@@ -28,18 +28,11 @@ test.each(Object.entries(packs))('the %s pack fills only placeholders its texts 
 });
 
 // \u00a0 (no-break space) keeps "Rp" on the same line as its figure; compare with a plain space.
-const money = (pack: HomeText, language: 'en' | 'id', amount: number) =>
-  formatMoney(amount, localeOf(language), pack.money.currency).replace(/\u00a0/g, ' ');
+const money = (pack: HomeText, language: 'en' | 'id', amount: number) => formatMoney(amount, localeOf(language), pack.money.currency).replace(/\u00a0/g, ' ');
 
 test('India: loans of ₹2,000 to ₹80,000 for a MONTHLY income of ₹12,000, over 3 million users', () => {
-  expect([en.money.loanMin, en.money.loanMax, en.money.minIncome].map((amount) => money(en, 'en', amount))).toEqual([
-    '₹2,000',
-    '₹80,000',
-    '₹12,000',
-  ]);
-  expect(fill(en.offer, { min: '₹2,000', max: '₹80,000' })).toBe(
-    'Borrow from ₹2,000 to ₹80,000, in your bank account within 2 hours.',
-  );
+  expect([en.money.loanMin, en.money.loanMax, en.money.minIncome].map((amount) => money(en, 'en', amount))).toEqual(['₹2,000', '₹80,000', '₹12,000']);
+  expect(fill(en.offer, { min: '₹2,000', max: '₹80,000' })).toBe('Borrow from ₹2,000 to ₹80,000, in your bank account within 2 hours.');
   expect(en.eligibility).toMatch(/a month\.$/);
   expect(en.users).toBe('Trusted by over 3 million users.');
 });

@@ -36,17 +36,17 @@ interface Answer {
 }
 
 /** One request from `from` (a loopback address), as a browser's sendBeacon would send it unless told otherwise. */
-function send(url: string, body: string | Buffer | undefined, options: { method?: string; headers?: Record<string, string>; from?: string; chunked?: boolean } = {}): Promise<Answer> {
+function send(
+  url: string,
+  body: string | Buffer | undefined,
+  options: { method?: string; headers?: Record<string, string>; from?: string; chunked?: boolean } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method: options.method ?? 'POST', headers: options.headers, localAddress: options.from ?? '127.0.0.1', agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
+    const req = request(url, { method: options.method ?? 'POST', headers: options.headers, localAddress: options.from ?? '127.0.0.1', agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
     req.on('error', reject);
     if (options.chunked && body !== undefined) {
       // No Content-Length: the size is known only as the bytes arrive.
@@ -58,7 +58,10 @@ function send(url: string, body: string | Buffer | undefined, options: { method?
 }
 
 /** The beacon's two routes on a server of their own (as the host's port registers them), serving `served`. */
-async function serveBeacon(endpoint: BeaconEndpoint, served: () => ServedState | undefined = () => undefined): Promise<{ origin: string; close(): Promise<void> }> {
+async function serveBeacon(
+  endpoint: BeaconEndpoint,
+  served: () => ServedState | undefined = () => undefined,
+): Promise<{ origin: string; close(): Promise<void> }> {
   const app = Fastify();
   guardRoutes(app, () => undefined);
   await app.register(beaconRoutes, { endpoint, served });
@@ -115,7 +118,15 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     let builds = 0;
     const publish = async (section: SectionId) => {
       builds++;
-      const input = { section, manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`, integrity: `sha384-${builds}`, version: '1.0.0', buildId: `b${builds}`, createdBy: 'ci', checks: [] };
+      const input = {
+        section,
+        manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`,
+        integrity: `sha384-${builds}`,
+        version: '1.0.0',
+        buildId: `b${builds}`,
+        createdBy: 'ci',
+        checks: [],
+      };
       return (await store.releases.publish(input)).release.id;
     };
     home = await publish('home');
@@ -178,7 +189,10 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     return signed;
   };
   /** A visit id as the server issues it (the issuing itself is tested through POST /api/visit below). */
-  const visitId = (releases: Partial<Record<SectionId, string>>, options: { canaries?: Partial<Record<SectionId, number>>; expiresAt?: Date; key?: Buffer } = {}) => {
+  const visitId = (
+    releases: Partial<Record<SectionId, string>>,
+    options: { canaries?: Partial<Record<SectionId, number>>; expiresAt?: Date; key?: Buffer } = {},
+  ) => {
     const id = signVisitId(options.key ?? secret, { releases, canaries: options.canaries ?? {} }, options.expiresAt ?? new Date(Date.now() + 3_600_000));
     sent.visits.push(id);
     return id;
@@ -222,7 +236,10 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
   it('gathers a burst in memory and writes it in one batch, one row per key', async () => {
     for (let index = 0; index < 20; index++) expect((await beacon(report(), { from: '127.0.0.3' })).status).toBe(204);
     await endpoint.flush();
-    const rows = await db.query<{ key: string; count: string }>(`SELECT key, count::text AS count FROM release_health WHERE release_id = $1 AND key IN ('visits', 'arrival:failed')`, [contact]);
+    const rows = await db.query<{ key: string; count: string }>(
+      `SELECT key, count::text AS count FROM release_health WHERE release_id = $1 AND key IN ('visits', 'arrival:failed')`,
+      [contact],
+    );
     expect(rows.sort((a, b) => a.key.localeCompare(b.key))).toEqual([
       { key: 'arrival:failed', count: '20' },
       { key: 'visits', count: '20' },
@@ -234,7 +251,10 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     ['JSON of another shape', JSON.stringify({ hello: 'world' })],
     ['the first version: a token and a nonce of its own, no visit id', JSON.stringify({ v: 1, token: 'a.b', nonce: 'abcdefgh12', sections: {}, vitals: {} })],
     ['an unknown section', JSON.stringify({ v: 2, visit: 'a.b', sections: { pricing: { release: 'pricing-1', arrival: 'ssr' } }, vitals: {} })],
-    ['a failure class on a section that arrived', JSON.stringify({ v: 2, visit: 'a.b', sections: { home: { release: 'home-3', arrival: 'ssr', failure: 'render' } }, vitals: {} })],
+    [
+      'a failure class on a section that arrived',
+      JSON.stringify({ v: 2, visit: 'a.b', sections: { home: { release: 'home-3', arrival: 'ssr', failure: 'render' } }, vitals: {} }),
+    ],
     ['a vital past its bound', JSON.stringify({ v: 2, visit: 'a.b', sections: {}, vitals: { lcp: 1e9 } })],
     ['a negative vital', JSON.stringify({ v: 2, visit: 'a.b', sections: {}, vitals: { cls: -0.1 } })],
     ['bytes that are not UTF-8', Buffer.from([0x7b, 0xff, 0xfe, 0x7d])],
@@ -313,7 +333,10 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     const otherServer = await serveBeacon(other, () => running.releases());
     try {
       const { origin } = otherServer;
-      const answer = await send(`${origin}${BEACON_PATH}`, JSON.stringify(once), { from: '127.0.0.11', headers: { 'Content-Type': 'text/plain', Origin: origin } });
+      const answer = await send(`${origin}${BEACON_PATH}`, JSON.stringify(once), {
+        from: '127.0.0.11',
+        headers: { 'Content-Type': 'text/plain', Origin: origin },
+      });
       expect(answer.status).toBe(204);
       // Both servers hold it in memory, each flushes: the database keeps one.
       expect(await visits('home', home)).toMatchObject({ visits: 1 });
@@ -336,14 +359,17 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
   });
 
   describe('visit ids', () => {
-    const page = (cookie: string, method = 'GET', headers: Record<string, string> = {}) => send(`${base}/`, undefined, { method, headers: { cookie, ...headers } });
-    const askFor = (releases: Partial<Record<SectionId, string>>, from = '127.0.0.14') => post(VISIT_PATH, { token: token(releases) }, { from, headers: { 'Content-Type': 'application/json' } });
+    const page = (cookie: string, method = 'GET', headers: Record<string, string> = {}) =>
+      send(`${base}/`, undefined, { method, headers: { cookie, ...headers } });
+    const askFor = (releases: Partial<Record<SectionId, string>>, from = '127.0.0.14') =>
+      post(VISIT_PATH, { token: token(releases) }, { from, headers: { 'Content-Type': 'application/json' } });
     /** Asks until refused: whatever this release set had in hand (earlier pages, the slack) is used up. */
     const drain = async (releases: Partial<Record<SectionId, string>>) => {
       for (let tries = 0; tries < 1000; tries++) if ((await askFor(releases)).status === 429) return;
       throw new Error('never refused');
     };
-    const payload = (id: string) => JSON.parse(Buffer.from(id.split('.')[0]!, 'base64url').toString('utf8')) as { r: Record<string, string>; k?: Record<string, number> };
+    const payload = (id: string) =>
+      JSON.parse(Buffer.from(id.split('.')[0]!, 'base64url').toString('utf8')) as { r: Record<string, string>; k?: Record<string, number> };
 
     it('are issued at most as many as pages of those releases were served, plus a small slack, and then 429', async () => {
       const releases = { home, contact: candidate };
@@ -372,13 +398,26 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     });
 
     it(`allow ${VISIT_ID_SLACK} ids per release set and window beyond the pages (a balancer may send the request to another server than the page's)`, async () => {
-      const fresh = beaconEndpoint({ health, secret: () => store.previewSecret(), originOf: () => 'http://page.example', networkOf: () => 'one', log: () => undefined, limits: { flushMs: 60_000 } });
+      const fresh = beaconEndpoint({
+        health,
+        secret: () => store.previewSecret(),
+        originOf: () => 'http://page.example',
+        networkOf: () => 'one',
+        log: () => undefined,
+        limits: { flushMs: 60_000 },
+      });
       const server = await serveBeacon(fresh, () => running.releases());
       try {
         const url = `${server.origin}${VISIT_PATH}`;
         const statuses = [];
         for (let count = 0; count < VISIT_ID_SLACK + 2; count++) {
-          statuses.push((await send(url, JSON.stringify({ token: token({ home, contact }) }), { headers: { 'Content-Type': 'application/json', Origin: 'http://page.example' } })).status);
+          statuses.push(
+            (
+              await send(url, JSON.stringify({ token: token({ home, contact }) }), {
+                headers: { 'Content-Type': 'application/json', Origin: 'http://page.example' },
+              })
+            ).status,
+          );
         }
         expect(statuses).toEqual([...Array.from({ length: VISIT_ID_SLACK }, () => 200), 429, 429]);
       } finally {
@@ -395,7 +434,10 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
       const { visit } = JSON.parse(answer.body) as { visit: string };
       sent.visits.push(visit);
       expect(payload(visit)).toMatchObject({ r: { home, contact: candidate }, k: { contact: canary.id } });
-      const taken = report({ visit, sections: { home: { release: home, arrival: 'ssr' }, contact: { release: candidate, arrival: 'failed', failure: 'network' } } });
+      const taken = report({
+        visit,
+        sections: { home: { release: home, arrival: 'ssr' }, contact: { release: candidate, arrival: 'failed', failure: 'network' } },
+      });
       expect((await beacon(taken, { from: '127.0.0.15' })).status).toBe(204);
       await endpoint.flush();
       const rows = await db.query<{ canary_id: string; network: string; release_id: string; key: string }>(
@@ -411,14 +453,24 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
       expect(rows[0]!.network).toMatch(/^[0-9a-f]{32}$/);
       expect(rows[0]!.network).not.toBe(createHash('sha256').update('127.0.0.15').digest('hex').slice(0, 32));
       // An id issued before the canary (none named) counts for release_health, never for the canary.
-      expect((await beacon(report({ visit: visitId({ home, contact: candidate }), sections: { contact: { release: candidate, arrival: 'csr' } } }), { from: '127.0.0.15' })).status).toBe(204);
+      expect(
+        (
+          await beacon(report({ visit: visitId({ home, contact: candidate }), sections: { contact: { release: candidate, arrival: 'csr' } } }), {
+            from: '127.0.0.15',
+          })
+        ).status,
+      ).toBe(204);
       await endpoint.flush();
       expect((await db.query("SELECT 1 FROM canary_network_counts WHERE key = 'visits'")).length).toBe(1);
       expect(await visits('contact', candidate)).toMatchObject({ visits: 2 });
     });
 
     it('are refused for a token that is not the site’s (400), and unread without a body that is one (400)', async () => {
-      const forged = await post(VISIT_PATH, { token: signHealthToken(randomBytes(32), { releases: { home } }, new Date(Date.now() + 60_000)) }, { from: '127.0.0.16' });
+      const forged = await post(
+        VISIT_PATH,
+        { token: signHealthToken(randomBytes(32), { releases: { home } }, new Date(Date.now() + 60_000)) },
+        { from: '127.0.0.16' },
+      );
       expect(forged.status).toBe(400);
       expect(JSON.parse(forged.body)).toEqual({ error: expect.stringMatching(/^token: /) });
       expect((await post(VISIT_PATH, { token: 'x', more: 1 }, { from: '127.0.0.16' })).status).toBe(400);
@@ -430,7 +482,9 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     const addresses = ['127.0.0.21', '127.0.0.22', '127.0.0.23', '127.0.0.24'];
     for (const from of addresses) {
       const sections = { home: { release: home, arrival: 'ssr' as const }, contact: { release: candidate, arrival: 'csr' as const } };
-      expect((await beacon(report({ visit: visitId({ home, contact: candidate }, { canaries: { contact: canary.id } }), sections }), { from })).status).toBe(204);
+      expect((await beacon(report({ visit: visitId({ home, contact: candidate }, { canaries: { contact: canary.id } }), sections }), { from })).status).toBe(
+        204,
+      );
     }
     await endpoint.flush();
     expect(await visits('home', home)).toMatchObject({ visits: addresses.length });
@@ -446,11 +500,25 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
       everything += rows.map((row) => row.row).join('\n');
     }
     expect(everything).toContain(home);
-    const plainHashes = addresses.flatMap((address) => [createHash('sha256').update(address).digest('hex').slice(0, 32), createHash('sha256').update(clientNetwork(address)).digest('hex').slice(0, 32)]);
-    const forbidden = [...addresses, ...addresses.map(clientNetwork), '127.0.0.1', UA_MARKER, 'PorticoUaMarker', ...sent.visits, ...sent.tokens, ...plainHashes];
+    const plainHashes = addresses.flatMap((address) => [
+      createHash('sha256').update(address).digest('hex').slice(0, 32),
+      createHash('sha256').update(clientNetwork(address)).digest('hex').slice(0, 32),
+    ]);
+    const forbidden = [
+      ...addresses,
+      ...addresses.map(clientNetwork),
+      '127.0.0.1',
+      UA_MARKER,
+      'PorticoUaMarker',
+      ...sent.visits,
+      ...sent.tokens,
+      ...plainHashes,
+    ];
     for (const value of forbidden) expect(everything.includes(value) ? value : 'absent').toBe('absent');
     // The health table has no column that could hold them.
-    const columns = await db.query<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_name = 'release_health' ORDER BY ordinal_position");
+    const columns = await db.query<{ column_name: string }>(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'release_health' ORDER BY ordinal_position",
+    );
     expect(columns.map((column) => column.column_name)).toEqual(['section', 'release_id', 'hour', 'key', 'count']);
     // The canary's per-network rows go with it.
     await store.canaries.abort('contact', 'integrator', 'abort');
@@ -472,10 +540,19 @@ test('forgets each network and visit id when its window ends, with no further re
   const server = await serveBeacon(endpoint);
   try {
     const url = `${server.origin}${BEACON_PATH}`;
-    const body = JSON.stringify({ v: 2, visit: signVisitId(secret, { releases: { home: 'home-1' }, canaries: {} }, new Date(Date.now() + 60_000)), sections: { home: { release: 'home-1', arrival: 'ssr' } }, vitals: {} });
-    for (const from of ['127.0.0.31', '127.0.0.32']) expect((await send(url, body, { from, headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example' } })).status).toBe(204);
+    const body = JSON.stringify({
+      v: 2,
+      visit: signVisitId(secret, { releases: { home: 'home-1' }, canaries: {} }, new Date(Date.now() + 60_000)),
+      sections: { home: { release: 'home-1', arrival: 'ssr' } },
+      vitals: {},
+    });
+    for (const from of ['127.0.0.31', '127.0.0.32'])
+      expect((await send(url, body, { from, headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example' } })).status).toBe(204);
     expect(endpoint.remembered()).toEqual({ networks: 1, nonces: 1 });
-    await eventually(() => expect(endpoint.remembered()).toEqual({ networks: 0, nonces: 0 }), { what: 'both forgotten after their 300 ms window', withinMs: 5_000 });
+    await eventually(() => expect(endpoint.remembered()).toEqual({ networks: 0, nonces: 0 }), {
+      what: 'both forgotten after their 300 ms window',
+      withinMs: 5_000,
+    });
   } finally {
     await endpoint.close();
     await server.close();
@@ -511,7 +588,12 @@ describe('the beacon without its database', () => {
   const post = () =>
     send(
       url,
-      JSON.stringify({ v: 2, visit: signVisitId(secret, { releases: { about: 'about-2' }, canaries: {} }, new Date(Date.now() + 60_000)), sections: { about: { release: 'about-2', arrival: 'csr' } }, vitals: {} }),
+      JSON.stringify({
+        v: 2,
+        visit: signVisitId(secret, { releases: { about: 'about-2' }, canaries: {} }, new Date(Date.now() + 60_000)),
+        sections: { about: { release: 'about-2', arrival: 'csr' } },
+        vitals: {},
+      }),
       { headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example' } },
     );
 
@@ -549,6 +631,8 @@ test('PORTICO_BEACON_REPORTS_PER_NETWORK raises or lowers the per-network bound;
   expect(reportsPerNetworkFrom({})).toBeUndefined();
   expect(reportsPerNetworkFrom({ PORTICO_BEACON_REPORTS_PER_NETWORK: ' 500 ' })).toBe(500);
   for (const bad of ['0', '100001', '2.5', 'many', '-3']) {
-    expect(() => reportsPerNetworkFrom({ PORTICO_BEACON_REPORTS_PER_NETWORK: bad })).toThrow(`PORTICO_BEACON_REPORTS_PER_NETWORK must be a whole number from 1 to 100000, got "${bad}"`);
+    expect(() => reportsPerNetworkFrom({ PORTICO_BEACON_REPORTS_PER_NETWORK: bad })).toThrow(
+      `PORTICO_BEACON_REPORTS_PER_NETWORK must be a whole number from 1 to 100000, got "${bad}"`,
+    );
   }
 });

@@ -82,18 +82,21 @@ describe('sections that loop or take all memory', () => {
 
   test('each is killed by the front server, restarted with growing waits, then set aside until its build changes; the page arrives throughout', async () => {
     const seen = new Set<number>();
-    await eventually(async () => {
-      const { status, html } = await page(site.running);
-      // The shell, server-rendered, whatever the sections do.
-      expect(status).toBe(200);
-      expect(html).toContain('>About Us<');
-      for (const id of ['home', 'about', 'contact'] as const) {
-        const pid = site.running.renderWorker()!.sections[id].pid;
-        if (pid !== undefined) seen.add(pid);
-      }
-      const { sections } = site.running.renderWorker()!;
-      return sections.home.quarantined && sections.about.quarantined && sections.contact.quarantined;
-    }, { what: 'all three set aside', withinMs: 60_000 });
+    await eventually(
+      async () => {
+        const { status, html } = await page(site.running);
+        // The shell, server-rendered, whatever the sections do.
+        expect(status).toBe(200);
+        expect(html).toContain('>About Us<');
+        for (const id of ['home', 'about', 'contact'] as const) {
+          const pid = site.running.renderWorker()!.sections[id].pid;
+          if (pid !== undefined) seen.add(pid);
+        }
+        const { sections } = site.running.renderWorker()!;
+        return sections.home.quarantined && sections.about.quarantined && sections.contact.quarantined;
+      },
+      { what: 'all three set aside', withinMs: 60_000 },
+    );
     const log = site.log.join('\n');
     expect(log).toMatch(/the home section's worker did not answer within 3 s; the browser renders it meanwhile, another worker starts in 0\.5 s/);
     expect(log).toMatch(/the home section's worker did not answer within 3 s; the browser renders it meanwhile, another worker starts in 2 s/);
@@ -117,7 +120,10 @@ describe('sections that loop or take all memory', () => {
       about: cdn.publish('microtask-loop', 'remote-about', MICROTASK_LOOP),
       contact: cdn.publish('memory-bomb', 'remote-contact', MEMORY_BOMB),
     });
-    await eventually(async () => pageDataOf((await page(site.running)).html)?.rendered.includes('home') ?? false, { what: 'the new Home rendered on the server', withinMs: 60_000 });
+    await eventually(async () => pageDataOf((await page(site.running)).html)?.rendered.includes('home') ?? false, {
+      what: 'the new Home rendered on the server',
+      withinMs: 60_000,
+    });
   });
 });
 
@@ -150,7 +156,10 @@ describe('sections that change what they are given, or never finish loading', ()
   });
 
   test('a build whose top level never ends is cut off as it loads and left to the browser; its worker goes on', async () => {
-    await eventually(() => site.log.some((line) => line.includes("the about section's node build") && line.includes('threw while it was evaluated')), { what: 'About refused', withinMs: 60_000 });
+    await eventually(() => site.log.some((line) => line.includes("the about section's node build") && line.includes('threw while it was evaluated')), {
+      what: 'About refused',
+      withinMs: 60_000,
+    });
     const { html } = await page(site.running);
     expect(pageDataOf(html)?.rendered).not.toContain('about');
     expect(site.running.renderWorker()!.sections.about.pid).toBeDefined();
@@ -187,7 +196,10 @@ describe('manifests whose stylesheets would cost the server at every page', () =
       ...Object.fromEntries(Array.from({ length: 8 }, (_, index) => [`missing-${index}.css`, { css: sheet(`m${index}`), missing: true }])),
     });
     paths.about = cdn.styled('styled-about', Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`a${index}.css`, { css: sheet(`a${index}`) }])));
-    paths.contact = cdn.styled('styled-contact', Object.fromEntries(Array.from({ length: 5 }, (_, index) => [`c${index}.css`, { css: sheet(`c${index}`, 300 * 1024) }])));
+    paths.contact = cdn.styled(
+      'styled-contact',
+      Object.fromEntries(Array.from({ length: 5 }, (_, index) => [`c${index}.css`, { css: sheet(`c${index}`, 300 * 1024) }])),
+    );
     // A retired manifest's stylesheets go at once here (60 s on a server), so the rotation below can look.
     site = await serve({ home, about, contact }, true, { retiredMs: 0 });
   });
@@ -195,16 +207,24 @@ describe('manifests whose stylesheets would cost the server at every page', () =
 
   test('twenty pages: each stylesheet is fetched at most once, a failure or a refusal is logged once, and a section over the limits is left to the browser', async () => {
     let html = '';
-    await eventually(async () => pageDataOf((html = (await page(site.running)).html))?.rendered.includes('home') ?? false, { what: 'Home rendered on the server', withinMs: 60_000 });
+    await eventually(async () => pageDataOf((html = (await page(site.running)).html))?.rendered.includes('home') ?? false, {
+      what: 'Home rendered on the server',
+      withinMs: 60_000,
+    });
     for (let visit = 0; visit < 20; visit += 1) html = (await page(site.running, visit % 2 === 0 ? '' : '?type=2')).html;
-    for (const path of [...paths.home, ...paths.about, ...paths.contact]) expect(cdn.requests.filter((request) => request === path).length).toBeLessThanOrEqual(1);
+    for (const path of [...paths.home, ...paths.about, ...paths.contact])
+      expect(cdn.requests.filter((request) => request === path).length).toBeLessThanOrEqual(1);
     expect(cdn.requests.filter((request) => request === paths.home[0])).toHaveLength(1);
     expect(cdn.requests.filter((request) => paths.about.includes(request))).toEqual([]);
     expect(site.log.filter((line) => line.includes('styled-home/mf-manifest.json'))).toEqual([
       expect.stringMatching(/^the home section's stylesheets: 8 of 9 could not be answered from the page's origin/),
     ]);
-    expect(site.log.filter((line) => line.includes('styled-about/mf-manifest.json'))).toEqual([expect.stringMatching(/^the about section is rendered in the browser: its manifest names 40 stylesheets/)]);
-    expect(site.log.filter((line) => line.includes('styled-contact/mf-manifest.json'))).toEqual([expect.stringMatching(/^the contact section is rendered in the browser: its stylesheets come to more than 1 MB/)]);
+    expect(site.log.filter((line) => line.includes('styled-about/mf-manifest.json'))).toEqual([
+      expect.stringMatching(/^the about section is rendered in the browser: its manifest names 40 stylesheets/),
+    ]);
+    expect(site.log.filter((line) => line.includes('styled-contact/mf-manifest.json'))).toEqual([
+      expect.stringMatching(/^the contact section is rendered in the browser: its stylesheets come to more than 1 MB/),
+    ]);
     expect(pageDataOf(html)?.rendered).toEqual(['home']);
     // Home's own from the page's origin, the missing ones where its manifest names them.
     expect(html).toMatch(/<link rel="stylesheet" href="\/section-styles\/sha384-[^"]+\.css"/);
@@ -217,7 +237,10 @@ describe('manifests whose stylesheets would cost the server at every page', () =
     for (let build = 0; build < 5; build += 1) {
       const [path] = cdn.styled('styled-home', { [`rotated-${build}.css`]: { css: sheet(`r${build}`, 4096) } });
       let html = '';
-      await eventually(async () => (html = (await page(site.running)).html).includes(`data-href="${cdn.origin}${path}"`), { what: `rotation ${build} served`, withinMs: 60_000 });
+      await eventually(async () => (html = (await page(site.running)).html).includes(`data-href="${cdn.origin}${path}"`), {
+        what: `rotation ${build} served`,
+        withinMs: 60_000,
+      });
       for (const address of served(html)) old.add(address);
     }
     const [current] = served((await page(site.running)).html);
@@ -253,7 +276,11 @@ test("a section whose start never ends (a microtask loop at init) holds the host
 describe('a section worker killed from outside', () => {
   let site: Served;
   beforeAll(async () => {
-    site = await serve({ home: cdn.publish('home', 'remote-home'), about: cdn.publish('about', 'remote-about'), contact: cdn.publish('contact', 'remote-contact') });
+    site = await serve({
+      home: cdn.publish('home', 'remote-home'),
+      about: cdn.publish('about', 'remote-about'),
+      contact: cdn.publish('contact', 'remote-contact'),
+    });
   });
   afterAll(() => site.close());
 
@@ -265,7 +292,10 @@ describe('a section worker killed from outside', () => {
     // The replacement, the moment it is there (starting or live).
     await eventually(() => contact().pid !== undefined && contact().pid !== first, { what: 'a replacement', withinMs: 60_000 });
     process.kill(contact().pid!, 'SIGKILL');
-    await eventually(async () => pageDataOf((await page(site.running)).html)?.rendered.includes('contact') ?? false, { what: 'a third worker live and rendering', withinMs: 60_000 });
+    await eventually(async () => pageDataOf((await page(site.running)).html)?.rendered.includes('contact') ?? false, {
+      what: 'a third worker live and rendering',
+      withinMs: 60_000,
+    });
     expect(contact().quarantined).toBe(false);
   });
 });
@@ -289,7 +319,9 @@ test('no sandbox on this machine: the page is still server-rendered around the s
     expect(html).toContain('>About Us<');
     expect(pageDataOf(html)?.rendered).toEqual([]);
     expect(html).toContain('Loading Home…');
-    expect(log.join('\n')).toContain('sections are rendered in the browser only: no sandbox for section code: bubblewrap is not installed and the server is not root; install bubblewrap (`apt-get install bubblewrap`)');
+    expect(log.join('\n')).toContain(
+      'sections are rendered in the browser only: no sandbox for section code: bubblewrap is not installed and the server is not root; install bubblewrap (`apt-get install bubblewrap`)',
+    );
     expect(cdn.requests.filter((request) => request.startsWith('/unsandboxed-home/server/'))).toEqual([]);
   } finally {
     await running.close();

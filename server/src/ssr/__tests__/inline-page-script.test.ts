@@ -23,7 +23,9 @@ test('the page script goes last in the body, after the page data it reads, keepi
   expect(html).not.toContain('src="page-script');
   expect(html).toMatch(/id="portico-page-data">\{\}<\/script><script data-src="main\.abcdef0123\.js">\(\(\)=>/);
   expect(html.endsWith(`${CODE}</script></body></html>`)).toBe(true);
-  const csp = allowingPageScript({ 'Content-Security-Policy': "default-src 'self'; script-src 'self' http://a.example; style-src 'self'" }, script)['Content-Security-Policy'];
+  const csp = allowingPageScript({ 'Content-Security-Policy': "default-src 'self'; script-src 'self' http://a.example; style-src 'self'" }, script)[
+    'Content-Security-Policy'
+  ];
   expect(csp).toBe(`default-src 'self'; script-src 'sha256-${createHash('sha256').update(CODE).digest('base64')}' 'self' http://a.example; style-src 'self'`);
 });
 

@@ -10,7 +10,17 @@ describe('sectionsOverBudget', () => {
   const cost = (bytes: number) => bytes / KB; // 1 ms per KB
 
   test('a page that fits keeps every section', () => {
-    expect(sectionsOverBudget(40 * KB, [{ section: 'home', bytes: 100 * KB }, { section: 'about', bytes: 100 * KB }], 400, cost)).toEqual(new Set());
+    expect(
+      sectionsOverBudget(
+        40 * KB,
+        [
+          { section: 'home', bytes: 100 * KB },
+          { section: 'about', bytes: 100 * KB },
+        ],
+        400,
+        cost,
+      ),
+    ).toEqual(new Set());
   });
 
   test('a page that would pass its deadline leaves the largest sections to the browser until the rest fits', () => {
@@ -56,11 +66,13 @@ test('CompressionLanes runs two at a time, in the order given, and counts the by
   const finish = new Map<number, () => void>();
   const flush = () => new Promise((resolve) => setImmediate(resolve));
   const job = (index: number) =>
-    lanes.run(10, () =>
-      new Promise<void>((resolve) => {
-        started.push(index);
-        finish.set(index, resolve);
-      }),
+    lanes.run(
+      10,
+      () =>
+        new Promise<void>((resolve) => {
+          started.push(index);
+          finish.set(index, resolve);
+        }),
     );
   const jobs = [0, 1, 2].map(job);
   await flush();

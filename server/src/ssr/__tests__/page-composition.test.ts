@@ -15,7 +15,11 @@ const shellHtml =
 const shell = {
   html: shellHtml,
   fallbacks: { home: '<p>Loading Home…</p>', about: '<p>Loading About Us…</p>', contact: '<p>Loading Contact us…</p>' },
-  styles: { home: '<link rel="stylesheet" href="/home.css">', about: '<link rel="stylesheet" href="/about.css">', contact: '<link rel="stylesheet" href="/contact.css">' },
+  styles: {
+    home: '<link rel="stylesheet" href="/home.css">',
+    about: '<link rel="stylesheet" href="/about.css">',
+    contact: '<link rel="stylesheet" href="/contact.css">',
+  },
 };
 const data: PageData = { config: {}, language: 'en', manifests: {}, rendered: [], hydration: {}, problems: [], allowedRemoteOrigins: [] };
 
@@ -36,7 +40,10 @@ describe('placeParts', () => {
   });
 
   test('a section that takes an id of a section placed before it is left out; the first keeps its place', () => {
-    const placement = placeParts(new Set(), [part('home', '<label for="home-name">Name</label><input id="home-name"/>'), part('contact', '<p id="home-name">x</p>')]);
+    const placement = placeParts(new Set(), [
+      part('home', '<label for="home-name">Name</label><input id="home-name"/>'),
+      part('contact', '<p id="home-name">x</p>'),
+    ]);
     expect(placement.rendered).toEqual(['home']);
     expect(placement.refusals).toHaveLength(1);
   });

@@ -32,7 +32,11 @@ beforeAll(async () => {
   const file = path.join(folder, 'config.json');
   // Random letters, which compress about as little as text can, up to the cap with the section's own HTML.
   const atTheCap = bigOutput(SSR_LIMITS.sectionHtmlBytes - 24 * 1024, 'random');
-  const remotes = { home: cdn.publish('home-at-cap', 'remote-home', atTheCap), about: cdn.publish('about-at-cap', 'remote-about', atTheCap), contact: cdn.publish('contact', 'remote-contact') };
+  const remotes = {
+    home: cdn.publish('home-at-cap', 'remote-home', atTheCap),
+    about: cdn.publish('about-at-cap', 'remote-about', atTheCap),
+    contact: cdn.publish('contact', 'remote-contact'),
+  };
   writeFileSync(file, JSON.stringify({ ...sampleConfig, remotes }));
   running = await startPortico({ rootDir: builtHost(), basePort: 0, host: '127.0.0.1', configPath: file, log: () => undefined });
 }, 300_000);

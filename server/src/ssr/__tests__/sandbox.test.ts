@@ -49,7 +49,12 @@ function modesTable(): Record<string, Record<string, Cell>> {
   const rows = section
     .split('\n')
     .filter((line) => line.startsWith('|'))
-    .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
   const [header, , ...body] = rows;
   const modes = header!.slice(1).map((mode) => mode.replace(/`/g, ''));
   const table: Record<string, Record<string, Cell>> = Object.fromEntries(modes.map((mode) => [mode, {}]));
@@ -145,7 +150,7 @@ const NODE_LAYER = /^--(experimental-permission|allow-fs-read=|disallow-code-gen
 
 /** The process a launch runs its script in: the last of the chain (bubblewrap and unshare start it further down). */
 function innermost(pid: number): number {
-  for (let current = pid; ; ) {
+  for (let current = pid; ;) {
     let children: string[] = [];
     try {
       children = readFileSync(`/proc/${current}/task/${current}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
@@ -201,7 +206,11 @@ async function run(sandbox: Sandbox, withNodeLayer: boolean): Promise<Record<str
 const MODES: Record<string, { options: Omit<SandboxOptions, 'workerFile'>; only: typeof test; description?: RegExp }> = {
   bwrap: { options: { setting: 'bwrap', users }, only: testIfBubblewrap },
   uid: { options: { setting: 'uid', bwrapPath: undefined, users }, only: testIfRoot, description: /in mount, PID and network namespaces of its own/ },
-  'uid, no namespaces': { options: { setting: 'uid', bwrapPath: undefined, unsharePath: undefined, users }, only: testIfRoot, description: /with no namespace/ },
+  'uid, no namespaces': {
+    options: { setting: 'uid', bwrapPath: undefined, unsharePath: undefined, users },
+    only: testIfRoot,
+    description: /with no namespace/,
+  },
   weak: { options: { setting: 'weak' }, only: test },
 };
 
@@ -229,7 +238,10 @@ for (const [mode, { options, only, description }] of Object.entries(MODES)) {
       const seen = Object.fromEntries(
         Object.entries(cells).map(([label, cell]) => {
           const result = (cell === 'kernel' ? kernelOnly : everyLayer)[ATTEMPTS[label]!]!;
-          return [label, cell === 'open' ? (result.startsWith('refused') ? `refused (${result})` : 'open') : result.startsWith('refused') ? cell : `not refused (${result})`];
+          return [
+            label,
+            cell === 'open' ? (result.startsWith('refused') ? `refused (${result})` : 'open') : result.startsWith('refused') ? cell : `not refused (${result})`,
+          ];
         }),
       );
       expect(seen).toEqual(cells);
@@ -240,22 +252,27 @@ for (const [mode, { options, only, description }] of Object.entries(MODES)) {
   });
 }
 
-testIfRoot("auto, as root: bubblewrap installed but not starting, the uid mode's namespaces; without them, none rather than the uid mode that leaves sockets open", async () => {
-  const broken = path.join(folder, 'bwrap-that-fails');
-  writeFileSync(broken, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
-  const namespaced = await chooseSandbox({ setting: 'auto', workerFile, bwrapPath: broken, isRoot: true, users });
-  expect(namespaced).toMatchObject({ sandbox: { mode: 'uid' } });
-  expect(namespaced.sandbox?.description).toMatch(/namespaces of its own/);
-  namespaced.sandbox?.close();
-  const none = await chooseSandbox({ setting: 'auto', workerFile, bwrapPath: broken, unsharePath: undefined, isRoot: true, users });
-  expect(none.sandbox).toBeUndefined();
-  expect(none).toMatchObject({ problem: expect.stringContaining('the uid mode without them leaves sockets open, so it is used only when asked for (PORTICO_SSR_SANDBOX=uid)') });
-  // Where bubblewrap is not installed at all, it is taken, with a warning that says what is open.
-  const open = await chooseSandbox({ setting: 'auto', workerFile, bwrapPath: undefined, unsharePath: undefined, isRoot: true, users });
-  expect(open.sandbox?.mode).toBe('uid');
-  expect(open).toMatchObject({ warning: expect.stringContaining('they can open sockets') });
-  open.sandbox?.close();
-});
+testIfRoot(
+  "auto, as root: bubblewrap installed but not starting, the uid mode's namespaces; without them, none rather than the uid mode that leaves sockets open",
+  async () => {
+    const broken = path.join(folder, 'bwrap-that-fails');
+    writeFileSync(broken, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    const namespaced = await chooseSandbox({ setting: 'auto', workerFile, bwrapPath: broken, isRoot: true, users });
+    expect(namespaced).toMatchObject({ sandbox: { mode: 'uid' } });
+    expect(namespaced.sandbox?.description).toMatch(/namespaces of its own/);
+    namespaced.sandbox?.close();
+    const none = await chooseSandbox({ setting: 'auto', workerFile, bwrapPath: broken, unsharePath: undefined, isRoot: true, users });
+    expect(none.sandbox).toBeUndefined();
+    expect(none).toMatchObject({
+      problem: expect.stringContaining('the uid mode without them leaves sockets open, so it is used only when asked for (PORTICO_SSR_SANDBOX=uid)'),
+    });
+    // Where bubblewrap is not installed at all, it is taken, with a warning that says what is open.
+    const open = await chooseSandbox({ setting: 'auto', workerFile, bwrapPath: undefined, unsharePath: undefined, isRoot: true, users });
+    expect(open.sandbox?.mode).toBe('uid');
+    expect(open).toMatchObject({ warning: expect.stringContaining('they can open sockets') });
+    open.sandbox?.close();
+  },
+);
 
 test('neither bubblewrap nor root: no sandbox, and the reason says how to get one (the server then renders every section in the browser)', async () => {
   const choice = await chooseSandbox({ setting: 'auto', workerFile, bwrapPath: undefined, isRoot: false });

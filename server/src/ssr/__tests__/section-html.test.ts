@@ -181,7 +181,11 @@ describe('an answer that would run code or act on the rest of the page', () => {
   });
 
   test("its own ids, and references to them, as React's useId and a team write them: accepted", () => {
-    expect(check('<h2 id="contact-title">x</h2><label for="_contact-R_0_-name">Name</label><input id="_contact-R_0_-name" aria-describedby="_contact-R_0_-name-error contact-title"/>')).toEqual({ ok: true });
+    expect(
+      check(
+        '<h2 id="contact-title">x</h2><label for="_contact-R_0_-name">Name</label><input id="_contact-R_0_-name" aria-describedby="_contact-R_0_-name-error contact-title"/>',
+      ),
+    ).toEqual({ ok: true });
   });
 
   test.each([
@@ -194,7 +198,11 @@ describe('an answer that would run code or act on the rest of the page', () => {
 
   test.each(['input', 'select', 'textarea', 'button'])('a name on <%s> only names a field: accepted', (element) => {
     const html =
-      element === 'input' ? '<input name="cookie"/>' : element === 'select' ? '<select name="cookie"><option>a</option></select>' : `<${element} name="cookie">x</${element}>`;
+      element === 'input'
+        ? '<input name="cookie"/>'
+        : element === 'select'
+          ? '<select name="cookie"><option>a</option></select>'
+          : `<${element} name="cookie">x</${element}>`;
     expect(check(`<form action="/api/contact">${html}</form>`)).toEqual({ ok: true });
   });
 
@@ -262,7 +270,9 @@ describe('what React writes for a section is accepted', () => {
       'div',
       { className: 'field' },
       h('label', { htmlFor: id }, label),
-      multiline ? h('textarea', { id, name: 'message', defaultValue: 'Hello <team>, 5 > 3 & "quotes"' }) : h('input', { id, name: 'email', type: 'email', required: true }),
+      multiline
+        ? h('textarea', { id, name: 'message', defaultValue: 'Hello <team>, 5 > 3 & "quotes"' })
+        : h('input', { id, name: 'email', type: 'email', required: true }),
     );
   }
 
@@ -276,7 +286,12 @@ describe('what React writes for a section is accepted', () => {
         { action: '/api/contact', method: 'post', noValidate: true },
         h(ContactField, { label: 'Email' }),
         h(ContactField, { label: 'Message', multiline: true }),
-        h('select', { name: 'topic', defaultValue: 'loan' }, h('option', { value: 'loan' }, 'Loan'), h('optgroup', { label: 'Other' }, h('option', { value: 'x' }, 'X'))),
+        h(
+          'select',
+          { name: 'topic', defaultValue: 'loan' },
+          h('option', { value: 'loan' }, 'Loan'),
+          h('optgroup', { label: 'Other' }, h('option', { value: 'x' }, 'X')),
+        ),
         h('label', null, h('input', { type: 'checkbox', name: 'consent' }), ' I agree'),
         h('button', { type: 'submit', disabled: false }, 'Send'),
       ),
@@ -288,7 +303,12 @@ describe('what React writes for a section is accepted', () => {
         null,
         h('img', { src: '/assets/hero.webp', alt: 'A family at home', width: 640, height: 480 }),
         h('img', { src: 'https://cdn.example/a.png', srcSet: 'https://cdn.example/a.png 1x, /b.png 2x', sizes: '100vw', alt: '' }),
-        h('svg', { viewBox: '0 0 24 24', 'aria-hidden': true }, h('path', { d: 'M12 2L2 22h20z', fill: 'currentColor' }), h('circle', { cx: 12, cy: 12, r: 2 })),
+        h(
+          'svg',
+          { viewBox: '0 0 24 24', 'aria-hidden': true },
+          h('path', { d: 'M12 2L2 22h20z', fill: 'currentColor' }),
+          h('circle', { cx: 12, cy: 12, r: 2 }),
+        ),
       ),
     ],
     [
@@ -322,7 +342,10 @@ describe('what React writes for a section is accepted', () => {
         h('tbody', null, h('tr', { 'data-row': '1' }, h('td', { style: { fontWeight: 600 } }, '12'), h('td', null, h('p', null, '3 %')))),
       ),
     ],
-    ['buttons and paragraphs as React nests them', h('p', null, h('button', { type: 'button' }, h('span', null, 'Open')), h('br'), h('a', { href: '/about' }, h('b', null, 'About')))],
+    [
+      'buttons and paragraphs as React nests them',
+      h('p', null, h('button', { type: 'button' }, h('span', null, 'Open')), h('br'), h('a', { href: '/about' }, h('b', null, 'About'))),
+    ],
   ])('%s', (_what, tree) => {
     const html = render(tree);
     expect(check(html)).toEqual({ ok: true });
@@ -330,7 +353,13 @@ describe('what React writes for a section is accepted', () => {
 
   test('React writes what the tests above take it to write: preloads first, useId labels, escaped text', () => {
     const html = render(
-      h('div', null, h('img', { src: '/a.png', alt: '' }), h(ContactField, { label: 'Message', multiline: true }), h(Suspense, { fallback: null }, h('p', null, 'x'))),
+      h(
+        'div',
+        null,
+        h('img', { src: '/a.png', alt: '' }),
+        h(ContactField, { label: 'Message', multiline: true }),
+        h(Suspense, { fallback: null }, h('p', null, 'x')),
+      ),
     );
     expect(html).toMatch(/^<link rel="preload" as="image" href="\/a.png"\/>/);
     expect(html).toMatch(/<label for="([^"]+)">Message<\/label><textarea id="\1"/);

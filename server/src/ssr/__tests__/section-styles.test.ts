@@ -21,7 +21,8 @@ let sectionUrl: string;
 let frontUrl: string;
 let styles: SectionStyles;
 
-const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+const listen = (server: Server) =>
+  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 
 /** `styles` answering on the front server from now on, with these limits. */
 function useStyles(limits: Partial<SectionStyleLimits> = {}): SectionStyles {
@@ -125,13 +126,19 @@ test('stylesheets that cannot be fetched (missing, changed on the origin) are fe
   for (let page = 0; page < 20; page += 1) styles.links(manifest, hash);
   expect(fetchedCss().sort()).toEqual(Object.keys(sheets).sort());
   expect(logged).toHaveLength(1);
-  expect(logged[0]).toMatch(/^the home section's stylesheets: 21 of 22 could not be answered from the page's origin, so the page links them where its manifest names them/);
+  expect(logged[0]).toMatch(
+    /^the home section's stylesheets: 21 of 22 could not be answered from the page's origin, so the page links them where its manifest names them/,
+  );
   const links = styles.links(manifest, hash)!;
   // The browser fetches and checks those itself (the link keeps its hash), as on the client-rendered page.
   expect(links.find(({ href }) => href.endsWith('/changed.css'))).toEqual({ href: `${sectionUrl}/changed.css`, integrity: sri(published) });
   expect(links.filter(({ href }) => href.startsWith(SECTION_STYLES_PATH))).toHaveLength(1);
   // What failed its hash is never answered from the page's origin.
-  const guessed = links.find(({ href }) => href.endsWith('/changed.css'))!.integrity!.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const guessed = links
+    .find(({ href }) => href.endsWith('/changed.css'))!
+    .integrity!.replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
   expect((await fetch(`${frontUrl}${SECTION_STYLES_PATH}${guessed}.css`)).status).toBe(404);
 });
 
@@ -142,7 +149,9 @@ test('more stylesheets than a section may have: none fetched, the section left t
   for (let plan = 0; plan < 5; plan += 1) expect(await styles.prepare('home', manifest, hash)).toBe(false);
   expect(styles.links(manifest, hash)).toBeUndefined();
   expect(requests).toEqual([]);
-  expect(logged).toEqual([`the home section is rendered in the browser: its manifest names 33 stylesheets, over the 32 a section rendered on the server may have (${sectionUrl}/mf-manifest.json)`]);
+  expect(logged).toEqual([
+    `the home section is rendered in the browser: its manifest names 33 stylesheets, over the 32 a section rendered on the server may have (${sectionUrl}/mf-manifest.json)`,
+  ]);
 });
 
 test('stylesheets larger together than a section may have: each fetched at most once, the section left to the browser, one log line, nothing kept', async () => {
@@ -167,7 +176,11 @@ test('all kept together within cacheBytes: a manifest whose stylesheets would no
   expect(await styles.prepare('home', a.manifest, a.hash)).toBe(true);
   styles.keepPrepared();
   expect(await styles.prepare('about', b.manifest, b.hash)).toBe(false);
-  expect(logged).toEqual([expect.stringMatching(/^the about section is rendered in the browser: its stylesheets \(.* MB with their compressed copies\) do not fit in the 0\.1 MB kept/)]);
+  expect(logged).toEqual([
+    expect.stringMatching(
+      /^the about section is rendered in the browser: its stylesheets \(.* MB with their compressed copies\) do not fit in the 0\.1 MB kept/,
+    ),
+  ]);
   expect(styles.bytes).toBeLessThanOrEqual(100 * 1024);
   // The next plan names another build of home: a's are retired, and give way to it.
   const c = manifestNaming({ '/b.css': files['/b.css'] }, sectionUrl, 'c');

@@ -44,9 +44,20 @@ beforeAll(async () => {
   folder = mkdtempSync(path.join(tmpdir(), 'portico-slow-compression-'));
   const file = path.join(folder, 'config.json');
   const atTheCap = bigOutput(SSR_LIMITS.sectionHtmlBytes - 24 * 1024, 'random');
-  const remotes = { home: cdn.publish('home-at-cap', 'remote-home', atTheCap), about: cdn.publish('about-at-cap', 'remote-about', atTheCap), contact: cdn.publish('contact', 'remote-contact') };
+  const remotes = {
+    home: cdn.publish('home-at-cap', 'remote-home', atTheCap),
+    about: cdn.publish('about-at-cap', 'remote-about', atTheCap),
+    contact: cdn.publish('contact', 'remote-contact'),
+  };
   writeFileSync(file, JSON.stringify({ ...sampleConfig, remotes }));
-  running = await startPortico({ rootDir: builtHost(), basePort: 0, host: '127.0.0.1', configPath: file, log: (line) => log.push(line), ssr: { budgetMs: BUDGET_MS, cache: false } });
+  running = await startPortico({
+    rootDir: builtHost(),
+    basePort: 0,
+    host: '127.0.0.1',
+    configPath: file,
+    log: (line) => log.push(line),
+    ssr: { budgetMs: BUDGET_MS, cache: false },
+  });
 }, 300_000);
 afterAll(async () => {
   await running.close();
@@ -59,7 +70,10 @@ test('compression slower than the budget: every answer within it; the sections t
   while (answers.length < 30 && !answers.some(({ rendered }) => rendered?.includes('contact'))) {
     const started = performance.now();
     const html = await (await fetch(running.url, { headers: { 'Accept-Encoding': 'br' } })).text();
-    answers.push({ ms: performance.now() - started, rendered: parsePageData(new RegExp(`<script type="application/json" id="${PAGE_DATA_ID}">(.*?)</script>`).exec(html)?.[1])?.rendered });
+    answers.push({
+      ms: performance.now() - started,
+      rendered: parsePageData(new RegExp(`<script type="application/json" id="${PAGE_DATA_ID}">(.*?)</script>`).exec(html)?.[1])?.rendered,
+    });
   }
   expect(answers.filter(({ ms }) => ms > BUDGET_MS + SLACK_MS)).toEqual([]);
   // Until it measured a compression, the server guessed it would fit: the answer at the deadline was the client-rendered page.
@@ -67,6 +81,8 @@ test('compression slower than the budget: every answer within it; the sections t
   // Then: Contact and the page around it, server-rendered; Home and About (250 KB each) in the browser.
   expect(answers.at(-1)!.rendered).toEqual(['contact']);
   for (const section of ['home', 'about']) {
-    expect(log).toContainEqual(`the ${section} section is rendered in the browser on some pages: with it, a page takes longer than its budget (${BUDGET_MS} ms) to compose and compress now`);
+    expect(log).toContainEqual(
+      `the ${section} section is rendered in the browser on some pages: with it, a page takes longer than its budget (${BUDGET_MS} ms) to compose and compress now`,
+    );
   }
 });

@@ -395,9 +395,7 @@ describe('workers that die', () => {
     newest().die();
     await pass();
 
-    expect(log.at(-1)).toBe(
-      "the home section's worker ended by SIGKILL, 3 times in a row: this build is rendered in the browser only until it changes",
-    );
+    expect(log.at(-1)).toBe("the home section's worker ended by SIGKILL, 3 times in a row: this build is rendered in the browser only until it changes");
     expect(supervisor.quarantinedNow).toBe(true);
     await expect(supervisor.whenSettled()).resolves.toBeUndefined();
     await pass(10 * 60_000);

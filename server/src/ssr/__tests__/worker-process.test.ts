@@ -310,7 +310,10 @@ describe("the worker's own output in the log", () => {
     const { worker, log } = startWorker();
     await worker.ready;
     await worker.ask({ type: 'print' }, PATIENT);
-    await eventually(() => log.includes('home section worker #1: further output not logged'), { what: 'the log says the rest is not logged', withinMs: 30_000 });
+    await eventually(() => log.includes('home section worker #1: further output not logged'), {
+      what: 'the log says the rest is not logged',
+      withinMs: 30_000,
+    });
     expect(log).toHaveLength(21);
     expect(log.at(-1)).toBe('home section worker #1: further output not logged');
     for (const line of log) {
@@ -350,7 +353,14 @@ describe('under a supervisor', () => {
     const supervisor = new Supervisor<WorkerProcess<ToWorker, FromWorker>>({
       name: "the home section's worker",
       start: () => {
-        const worker = new WorkerProcess<ToWorker, FromWorker>({ name: 'home section worker', launch, maxMessageBytes: 1024, memoryLimitMb: 1024, startMs: 30_000, log: (line) => log.push(line) });
+        const worker = new WorkerProcess<ToWorker, FromWorker>({
+          name: 'home section worker',
+          launch,
+          maxMessageBytes: 1024,
+          memoryLimitMb: 1024,
+          startMs: 30_000,
+          log: (line) => log.push(line),
+        });
         started.push(worker);
         return worker;
       },
@@ -365,7 +375,9 @@ describe('under a supervisor', () => {
     const { supervisor, log } = supervise({ file: path.join(folder, 'no-such-worker'), args: [], env: {} });
     await supervisor.whenSettled();
     expect(supervisor.quarantinedNow).toBe(true);
-    expect(log.at(-1)).toMatch(/could not be started: spawn .*no-such-worker ENOENT, 3 times in a row: this build is rendered in the browser only until it changes$/);
+    expect(log.at(-1)).toMatch(
+      /could not be started: spawn .*no-such-worker ENOENT, 3 times in a row: this build is rendered in the browser only until it changes$/,
+    );
     await supervisor.close();
   });
 
@@ -380,8 +392,14 @@ describe('under a supervisor', () => {
   test('a worker that sends what it was not asked for counts as failing: killed, started again after the wait, set aside after three', async () => {
     const { supervisor, log } = supervise({ file: process.execPath, args: [script, 'chatty'], env: {} });
     await eventually(() => supervisor.quarantinedNow, { what: 'set aside', withinMs: 30_000 });
-    expect(log.filter((line) => line.startsWith("the home section's worker sent a message it was not asked for; the browser renders it meanwhile, another worker starts in 0.05 s"))).toHaveLength(2);
-    expect(log).toContain("the home section's worker sent a message it was not asked for, 3 times in a row: this build is rendered in the browser only until it changes");
+    expect(
+      log.filter((line) =>
+        line.startsWith("the home section's worker sent a message it was not asked for; the browser renders it meanwhile, another worker starts in 0.05 s"),
+      ),
+    ).toHaveLength(2);
+    expect(log).toContain(
+      "the home section's worker sent a message it was not asked for, 3 times in a row: this build is rendered in the browser only until it changes",
+    );
     await supervisor.close();
   });
 

@@ -48,9 +48,10 @@ test('a remotes key that is not a section is named and left out, so nothing load
 });
 
 test('an allowed origin with a path, or of another scheme, is named by its index', () => {
-  expect(
-    fieldsOf({ ...sampleConfig, allowedRemoteOrigins: ['https://ok.example', 'https://cdn.example/path', 'ftp://x.example'] }),
-  ).toEqual(['allowedRemoteOrigins.1', 'allowedRemoteOrigins.2']);
+  expect(fieldsOf({ ...sampleConfig, allowedRemoteOrigins: ['https://ok.example', 'https://cdn.example/path', 'ftp://x.example'] })).toEqual([
+    'allowedRemoteOrigins.1',
+    'allowedRemoteOrigins.2',
+  ]);
 });
 
 test('good fields survive beside bad ones, so the page renders what it safely can', () => {
@@ -127,9 +128,7 @@ test.each([
 });
 
 test('a contact that is not an object is named', () => {
-  expect(parseConfig({ ...sampleConfig, contact: 180 }).problems).toEqual([
-    { field: 'contact', message: expect.stringContaining('must be an object') },
-  ]);
+  expect(parseConfig({ ...sampleConfig, contact: 180 }).problems).toEqual([{ field: 'contact', message: expect.stringContaining('must be an object') }]);
 });
 
 test('a remoteLoading that is not an object is named', () => {
@@ -171,7 +170,11 @@ describe('legal', () => {
     const { config, problems } = parseLegal({ IN: india, ID: { ...indonesia, [key]: value } });
     expect(problems).toEqual([{ field: `legal.ID.${key}`, message }]);
     expect(config.legal?.ID).not.toHaveProperty(key);
-    expect(Object.keys(config.legal?.ID ?? {}).sort()).toEqual(Object.keys(indonesia).filter((name) => name !== key).sort());
+    expect(Object.keys(config.legal?.ID ?? {}).sort()).toEqual(
+      Object.keys(indonesia)
+        .filter((name) => name !== key)
+        .sort(),
+    );
     expect(config.legal?.IN).toEqual(india);
   });
 
@@ -179,7 +182,7 @@ describe('legal', () => {
     ['name', undefined, 'is missing (expected string)'],
     ['email', 'grievance at portico', 'is not a valid email'],
     ['phone', '12', 'must be a phone number such as +91 80 4567 8900'],
-  ])('a bad legal.IN.grievanceOfficer.%s is named, the officer\'s other fields kept', (key, value, message) => {
+  ])("a bad legal.IN.grievanceOfficer.%s is named, the officer's other fields kept", (key, value, message) => {
     const officer = { ...india.grievanceOfficer!, [key]: value };
     const { config, problems } = parseLegal({ IN: { ...india, grievanceOfficer: officer } });
     expect(problems).toEqual([{ field: `legal.IN.grievanceOfficer.${key}`, message }]);
@@ -188,7 +191,10 @@ describe('legal', () => {
 
   test('an unknown key or market is named, so a misspelt licence number or market is not silently dropped', () => {
     const { licenceNumber, ...rest } = india;
-    const { config, problems } = parseLegal({ IN: { ...rest, licenseNumber: licenceNumber, grievanceOfficer: { ...india.grievanceOfficer, mail: 'x' } }, PH: indonesia });
+    const { config, problems } = parseLegal({
+      IN: { ...rest, licenseNumber: licenceNumber, grievanceOfficer: { ...india.grievanceOfficer, mail: 'x' } },
+      PH: indonesia,
+    });
     expect(problems).toEqual([
       { field: 'legal.PH', message: expect.stringContaining('is not a market (IN, ID)') },
       { field: 'legal.IN.licenseNumber', message: 'is not a known field' },
@@ -341,9 +347,7 @@ describe('remoteIntegrity', () => {
 
   test('a malformed pin is named and its section is not loaded unchecked', () => {
     const { config, problems } = parseConfig({ ...sampleConfig, remoteIntegrity: { contact: 'sha384-tooshort', home: pin } });
-    expect(problems).toEqual([
-      { field: 'remoteIntegrity.contact', message: expect.stringContaining('the contact section is not loaded unchecked') },
-    ]);
+    expect(problems).toEqual([{ field: 'remoteIntegrity.contact', message: expect.stringContaining('the contact section is not loaded unchecked') }]);
     expect(config.remotes.contact).toBeUndefined();
     expect(config.remotes.home).toBe(sampleConfig.remotes.home);
     expect(config.remoteIntegrity).toEqual({ home: pin });

@@ -22,7 +22,11 @@ test('Indonesian money has no decimals and uses a no-break space after Rp', () =
 
 test('the two markets’ amounts, written without Intl, are what Intl writes, rounding included', () => {
   const amounts = [0, 1, 9, 999, 1000, 2000, 9999.5, 12_000, 80_000, 99_999, 100_000, 1_000_000, 12_345_678, 15_000_000, 987_654_321_012];
-  for (const [locale, currency] of [['en-IN', 'INR'], ['id', 'IDR'], ['id-ID', 'IDR']] as const) {
+  for (const [locale, currency] of [
+    ['en-IN', 'INR'],
+    ['id', 'IDR'],
+    ['id-ID', 'IDR'],
+  ] as const) {
     const intl = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 0, maximumFractionDigits: 0 });
     for (const amount of amounts) expect(formatMoney(amount, locale, currency)).toBe(intl.format(amount));
   }

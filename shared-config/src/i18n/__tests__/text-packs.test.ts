@@ -24,11 +24,7 @@ test.each(Object.entries(packs))('the %s pack fills only placeholders its texts 
 
 test('the English pack keeps the texts the specification quotes', () => {
   expect(en.nav.tabs).toEqual({ home: 'Home', about: 'About Us', contact: 'Contact us' });
-  expect([en.footer.companyName, en.footer.email, en.footer.address]).toEqual([
-    'Company Name',
-    'Contact Email',
-    'Contact Address',
-  ]);
+  expect([en.footer.companyName, en.footer.email, en.footer.address]).toEqual(['Company Name', 'Contact Email', 'Contact Address']);
   expect(en.sections.tryAgain).toBe('Try again');
 });
 

@@ -35,10 +35,7 @@ describe('groupThousands', () => {
     expect(groupThousands(value)).toBe(shown);
   });
 
-  test.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, '', 'abc', '1.234.567', '1e6'])(
-    'gives an empty string for %p',
-    (value) => {
-      expect(groupThousands(value)).toBe('');
-    },
-  );
+  test.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, '', 'abc', '1.234.567', '1e6'])('gives an empty string for %p', (value) => {
+    expect(groupThousands(value)).toBe('');
+  });
 });

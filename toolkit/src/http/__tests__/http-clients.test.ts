@@ -210,7 +210,13 @@ describe('createFormClient', () => {
   test('posts URLSearchParams as they are', async () => {
     const client = createFormClient({ baseURL, search: '' });
 
-    const { data } = await client.post<Echo>('/echo', new URLSearchParams([['a', '1'], ['a', '2']]));
+    const { data } = await client.post<Echo>(
+      '/echo',
+      new URLSearchParams([
+        ['a', '1'],
+        ['a', '2'],
+      ]),
+    );
 
     expect(data.body).toBe('a=1&a=2');
   });
@@ -244,8 +250,6 @@ describe('createFormClient', () => {
   });
 
   test('refuses a bad header name with its own name in the message', () => {
-    expect(() => createFormClient({ queryHeaders: [{ header: 'X-Id:', param: 'id' }] })).toThrow(
-      'createFormClient: "X-Id:" is not a valid HTTP header name',
-    );
+    expect(() => createFormClient({ queryHeaders: [{ header: 'X-Id:', param: 'id' }] })).toThrow('createFormClient: "X-Id:" is not a valid HTTP header name');
   });
 });

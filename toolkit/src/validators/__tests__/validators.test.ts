@@ -1,9 +1,8 @@
 import { isChinese, isDecimal, isEmail, isInteger, isPhone, isUrl } from '../validators';
 
 describe('isEmail', () => {
-  test.each(['support@portico.example', 'a.b+loan@mail.co.id', 'x@sub-domain.example.in', "o'neil@example.com"])(
-    'accepts %p',
-    (value) => expect(isEmail(value)).toBe(true),
+  test.each(['support@portico.example', 'a.b+loan@mail.co.id', 'x@sub-domain.example.in', "o'neil@example.com"])('accepts %p', (value) =>
+    expect(isEmail(value)).toBe(true),
   );
   test.each([
     '',
@@ -22,9 +21,8 @@ describe('isEmail', () => {
 });
 
 describe('isPhone', () => {
-  test.each(['13812345678', '+919876543210', '08123456789', '12345678', '123456789012345', '+628123456789'])(
-    'accepts %p',
-    (value) => expect(isPhone(value)).toBe(true),
+  test.each(['13812345678', '+919876543210', '08123456789', '12345678', '123456789012345', '+628123456789'])('accepts %p', (value) =>
+    expect(isPhone(value)).toBe(true),
   );
   test.each(['', '1234567', '1234567890123456', '+', '++919876543210', '98765 43210', '987-654-3210', '(0)8123456789', '9876543210+', '٩٨٧٦٥٤٣٢١٠'])(
     'rejects %p',
@@ -40,9 +38,8 @@ describe('isChinese', () => {
 });
 
 describe('isUrl', () => {
-  test.each(['https://portico.example', 'http://localhost:8080/path?q=1#top', 'HTTPS://EXAMPLE.COM', 'https://例子.测试/'])(
-    'accepts %p',
-    (value) => expect(isUrl(value)).toBe(true),
+  test.each(['https://portico.example', 'http://localhost:8080/path?q=1#top', 'HTTPS://EXAMPLE.COM', 'https://例子.测试/'])('accepts %p', (value) =>
+    expect(isUrl(value)).toBe(true),
   );
   test.each([
     '',
@@ -61,14 +58,10 @@ describe('isUrl', () => {
 
 describe('isInteger', () => {
   test.each(['0', '42', '-7', '+007', '12345678901234567890'])('accepts %p', (value) => expect(isInteger(value)).toBe(true));
-  test.each(['', '-', '1.0', '1e3', ' 1', '1 ', '1,000', '0x10', '٣'])('rejects %p', (value) =>
-    expect(isInteger(value)).toBe(false),
-  );
+  test.each(['', '-', '1.0', '1e3', ' 1', '1 ', '1,000', '0x10', '٣'])('rejects %p', (value) => expect(isInteger(value)).toBe(false));
 });
 
 describe('isDecimal', () => {
   test.each(['3', '-0.5', '+12.50', '0.0001', '2000'])('accepts %p', (value) => expect(isDecimal(value)).toBe(true));
-  test.each(['', '.5', '5.', '-', '1.2.3', '1,5', '1e3', 'NaN', ' 1.5'])('rejects %p', (value) =>
-    expect(isDecimal(value)).toBe(false),
-  );
+  test.each(['', '.5', '5.', '-', '1.2.3', '1,5', '1e3', 'NaN', ' 1.5'])('rejects %p', (value) => expect(isDecimal(value)).toBe(false));
 });

@@ -31,7 +31,7 @@ async function openInbox() {
 }
 
 describe('the inbox', () => {
-  it("opens a message with its delivery state and why it failed", async () => {
+  it('opens a message with its delivery state and why it failed', async () => {
     const { user } = await openInbox();
     await user.click(screen.getByRole('button', { name: 'Open message from Dewi' }));
     const opened = await screen.findByRole('article', { name: 'Dewi' });

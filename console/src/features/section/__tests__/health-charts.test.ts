@@ -1,7 +1,15 @@
 import { en } from '../../../i18n/en';
 import { chartsOf } from '../health-charts';
 
-const point = (hour: string, failureRate: number, lcpP75: number | null) => ({ hour, visits: 100, failures: failureRate * 100, failureRate, lcpP75, inpP75: null, clsP75: null });
+const point = (hour: string, failureRate: number, lcpP75: number | null) => ({
+  hour,
+  visits: 100,
+  failures: failureRate * 100,
+  failureRate,
+  lcpP75,
+  inpP75: null,
+  clsP75: null,
+});
 
 describe("a canary's charts", () => {
   const series = {
@@ -19,7 +27,11 @@ describe("a canary's charts", () => {
       startedAt: '2026-11-26T08:00:00.000Z',
       startedBy: 'ana',
       releases: [
-        { release: 'contact-7', state: 'active' as const, points: [point('2026-11-26T08:00:00.000Z', 0.01, 2000), point('2026-11-26T09:00:00.000Z', 0.03, 2400)] },
+        {
+          release: 'contact-7',
+          state: 'active' as const,
+          points: [point('2026-11-26T08:00:00.000Z', 0.01, 2000), point('2026-11-26T09:00:00.000Z', 0.03, 2400)],
+        },
         { release: 'contact-8', state: 'candidate' as const, points: [point('2026-11-26T09:00:00.000Z', 0.06, 2600)] },
       ],
     },

@@ -55,7 +55,7 @@ describe("a section's page", () => {
     expect(await screen.findByRole('row', { name: /contact-8 active/ })).toBeInTheDocument();
   });
 
-  it("says what a rollback gives visitors: the previous release", async () => {
+  it('says what a rollback gives visitors: the previous release', async () => {
     const { user } = await openContact();
     await user.click(screen.getByRole('button', { name: 'Roll back' }));
     expect(screen.getByRole('dialog', { name: 'Roll back' })).toHaveTextContent('Every visitor of Contact us will get contact-6 instead of contact-7.');
@@ -92,12 +92,31 @@ describe("a section's page", () => {
     expect(api.to('POST /api/releases/contact-8/preview')).toHaveLength(1);
   });
 
-  it("starts a canary behind a confirmation that says who gets what, then offers promote and abort", async () => {
+  it('starts a canary behind a confirmation that says who gets what, then offers promote and abort', async () => {
     let running = false;
     const { api, user } = await openContact({
       'GET /api/sections': () => ({
         body: {
-          contact: sectionStatus(contact7, running ? { candidate: contact8, percent: 10, canary: { id: 1, minVisits: 50, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, minNetworks: 5, maxNetworkShare: 0.2, startedAt: '2026-11-26T10:00:00.000Z', startedBy: 'ana' } } : {}),
+          contact: sectionStatus(
+            contact7,
+            running
+              ? {
+                  candidate: contact8,
+                  percent: 10,
+                  canary: {
+                    id: 1,
+                    minVisits: 50,
+                    maxFailureDelta: 0.02,
+                    maxSlowdown: 0.25,
+                    promoteAfterVisits: null,
+                    minNetworks: 5,
+                    maxNetworkShare: 0.2,
+                    startedAt: '2026-11-26T10:00:00.000Z',
+                    startedBy: 'ana',
+                  },
+                }
+              : {},
+          ),
         },
       }),
       'POST /api/sections/contact/canary': () => {
@@ -106,7 +125,9 @@ describe("a section's page", () => {
       },
     });
     await user.click(screen.getByRole('button', { name: 'Start canary' }));
-    expect(screen.getByRole('dialog', { name: 'Start canary' })).toHaveTextContent('10 % of the visitors of Contact us will get contact-8; the others keep contact-7.');
+    expect(screen.getByRole('dialog', { name: 'Start canary' })).toHaveTextContent(
+      '10 % of the visitors of Contact us will get contact-8; the others keep contact-7.',
+    );
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('Canary started: 10 % of visitors get contact-8.')).toBeInTheDocument();
     expect(api.to('POST /api/sections/contact/canary')[0]!.body).toEqual({ release: 'contact-8', percent: 10 });

@@ -1,0 +1,68 @@
+import type { Hydration } from '@portico/contract/hydration';
+import type { Language } from '@portico/contract/languages';
+import type { SectionId } from '@portico/contract/sections';
+import type { Site } from '../site-context';
+import type { PageScriptCode } from './inline-page-script';
+import type { PageEncoding } from './page-answer';
+import { sectionsOverBudget, type PageCosts } from './page-budget';
+import type { CachedPage, PageCache } from './page-cache';
+import { composePage, pageKey, withoutSections, type Placement } from './page-composition';
+import type { ShellEntry } from './shell-stage';
+
+/** What a page is made of once its parts are in. */
+export interface PageInputs {
+  site: Site;
+  language: Language;
+  rendered: ShellEntry;
+  /** Every part that arrived, each in its slot. */
+  all: Placement;
+  manifests: Partial<Record<SectionId, string>>;
+  hydration: Partial<Record<SectionId, Hydration>>;
+  script: PageScriptCode | undefined;
+  encoding: PageEncoding;
+  deadline: number;
+}
+
+/**
+ * A page not made yet, made now with what fits in what is left of the
+ * budget: a section whose HTML would make the page's composition and
+ * compression end past `deadline` is left to the browser (the largest
+ * first), at the cost this server measured on its last pages.
+ */
+export class PageComposer {
+  constructor(
+    private readonly pages: PageCache,
+    private readonly costs: PageCosts,
+    private readonly budgetMs: number,
+    private readonly report: (line: string) => void,
+  ) {}
+
+  compose({ site, language, rendered, all, manifests, hydration, script, encoding, deadline }: PageInputs): CachedPage {
+    const frame = rendered.html.length + Object.values(manifests).reduce((sum, text) => sum + text.length, 0) + (script?.code.length ?? 0);
+    const sizes = all.rendered.map((section) => ({ section, bytes: all.filled.get(section)!.length }));
+    const over = sectionsOverBudget(frame, sizes, deadline - performance.now(), (bytes) => this.costs.estimate(bytes, encoding, this.pages.compressing));
+    for (const section of over)
+      this.report(
+        `the ${section} section is rendered in the browser on some pages: with it, a page takes longer than its budget (${this.budgetMs} ms) to compose and compress now`,
+      );
+    const placement = over.size === 0 ? all : withoutSections(all, over);
+    const key = pageKey(rendered, placement, manifests);
+    const made = this.pages.get(key);
+    if (made) return made;
+    const started = performance.now();
+    const problems = site.problems.map(({ field, message }) => ({ field, message }));
+    const data = {
+      config: site.raw,
+      language,
+      manifests,
+      rendered: placement.rendered,
+      hydration,
+      problems,
+      allowedRemoteOrigins: site.config.allowedRemoteOrigins,
+    };
+    const page = composePage({ shell: rendered, placement, data, script });
+    const kept = this.pages.add(key, page.html, page.script);
+    this.costs.note('compose', kept.bytes, performance.now() - started);
+    return kept;
+  }
+}
