@@ -1,5 +1,6 @@
 import { en } from '../../../i18n/en';
 import { chartsOf } from '../health-charts';
+import { CANARY_DEFAULTS } from '@portico/releases/control-contract';
 
 const point = (hour: string, failureRate: number, lcpP75: number | null) => ({
   hour,
@@ -18,12 +19,7 @@ describe("a canary's charts", () => {
     releases: [],
     canary: {
       id: 1,
-      minVisits: 50,
-      maxFailureDelta: 0.02,
-      maxSlowdown: 0.25,
-      promoteAfterVisits: null,
-      minNetworks: 5,
-      maxNetworkShare: 0.2,
+      ...CANARY_DEFAULTS,
       startedAt: '2026-11-26T08:00:00.000Z',
       startedBy: 'ana',
       releases: [

@@ -2,6 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeControlApi, release, sectionStatus, session, type Routes } from '../../../__tests__/fake-control-api';
 import { ConsoleApp } from '../../../app/console-app';
+import { CANARY_DEFAULTS } from '@portico/releases/control-contract';
 
 const contact7 = release('contact-7', 'active');
 const contact8 = release('contact-8', 'available');
@@ -105,12 +106,7 @@ describe("a section's page", () => {
                   percent: 10,
                   canary: {
                     id: 1,
-                    minVisits: 50,
-                    maxFailureDelta: 0.02,
-                    maxSlowdown: 0.25,
-                    promoteAfterVisits: null,
-                    minNetworks: 5,
-                    maxNetworkShare: 0.2,
+                    ...CANARY_DEFAULTS,
                     startedAt: '2026-11-26T10:00:00.000Z',
                     startedBy: 'ana',
                   },
