@@ -93,7 +93,8 @@ function failuresIn(output: string): string[] {
       /^\S.*\(\d+,\d+\): error TS\d+/.test(line) ||
       /^\s+\d+:\d+\s+error\s/.test(line) ||
       /^FAIL /.test(line) ||
-      /^\s+● /.test(line) ||
+      // Jest's "● Console" heads what a suite logged, not a failure.
+      /^\s+● (?!Console$)/.test(line) ||
       /^\s+✘ /.test(line) ||
       /failed to exit gracefully/.test(line),
   );
