@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
 import { builtHost } from '@portico/testing/built-apps';
-import { bigOutput, HostileCdn } from '@portico/testing/hostile-builds';
+import { HostileCdn } from '@portico/testing/hostile-builds';
 import { sampleConfig } from '@portico/testing/sample-config';
+import { sectionsAtTheCap } from './sections-at-cap';
 import { startPortico, type RunningPortico } from '../../portico-server';
 import { SSR_LIMITS } from '../render-limits';
 
@@ -30,13 +31,7 @@ beforeAll(async () => {
   cdn = await HostileCdn.start();
   folder = mkdtempSync(path.join(tmpdir(), 'portico-query-flood-'));
   const file = path.join(folder, 'config.json');
-  // Random letters, which compress about as little as text can, up to the cap with the section's own HTML.
-  const atTheCap = bigOutput(SSR_LIMITS.sectionHtmlBytes - 24 * 1024, 'random');
-  const remotes = {
-    home: cdn.publish('home-at-cap', 'remote-home', atTheCap),
-    about: cdn.publish('about-at-cap', 'remote-about', atTheCap),
-    contact: cdn.publish('contact', 'remote-contact'),
-  };
+  const remotes = sectionsAtTheCap(cdn);
   writeFileSync(file, JSON.stringify({ ...sampleConfig, remotes }));
   running = await startPortico({ rootDir: builtHost(), basePort: 0, host: '127.0.0.1', configPath: file, log: () => undefined });
 }, 300_000);

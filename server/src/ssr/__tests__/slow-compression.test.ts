@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
 import { builtHost } from '@portico/testing/built-apps';
-import { bigOutput, HostileCdn } from '@portico/testing/hostile-builds';
+import { HostileCdn } from '@portico/testing/hostile-builds';
 import { sampleConfig } from '@portico/testing/sample-config';
+import { sectionsAtTheCap } from './sections-at-cap';
 import { startPortico, type RunningPortico } from '../../portico-server';
-import { SSR_LIMITS } from '../render-limits';
 
 // The page budget covers the whole page, not only the wait for the workers
 // (issue 34, finding 6): here compression is made slow, as on a machine
@@ -43,12 +43,7 @@ beforeAll(async () => {
   cdn = await HostileCdn.start();
   folder = mkdtempSync(path.join(tmpdir(), 'portico-slow-compression-'));
   const file = path.join(folder, 'config.json');
-  const atTheCap = bigOutput(SSR_LIMITS.sectionHtmlBytes - 24 * 1024, 'random');
-  const remotes = {
-    home: cdn.publish('home-at-cap', 'remote-home', atTheCap),
-    about: cdn.publish('about-at-cap', 'remote-about', atTheCap),
-    contact: cdn.publish('contact', 'remote-contact'),
-  };
+  const remotes = sectionsAtTheCap(cdn);
   writeFileSync(file, JSON.stringify({ ...sampleConfig, remotes }));
   running = await startPortico({
     rootDir: builtHost(),
