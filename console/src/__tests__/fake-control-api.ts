@@ -71,6 +71,10 @@ export function fakeControlApi(routes: Routes) {
       if (resolve) resolve({ value: chunk, done: false });
       else queued.push(chunk);
     },
+    /** Ends the open event stream, as a dropped connection or a restarted server would; the console opens it again. */
+    dropStream() {
+      waiting.shift()?.({ done: true });
+    },
   };
 }
 

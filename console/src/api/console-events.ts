@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useEffectEvent } from 'react';
-import { consoleEventSchema, EVENTS_PATH, type ConsoleEvent } from '@portico/releases/control-contract';
+import { CONSOLE_EVENT_KINDS, consoleEventSchema, EVENTS_PATH, type ConsoleEvent } from '@portico/releases/control-contract';
 import type { ConsoleSession } from './console-session';
 
 type Listener = (event: ConsoleEvent) => void;
@@ -29,11 +29,15 @@ export function openConsoleEvents(session: ConsoleSession, onSessionOver: (error
     const event = consoleEventSchema.safeParse(parsed);
     if (event.success) for (const listener of listeners) listener(event.data);
   };
+  let opened = false;
   const run = async () => {
     while (!abort.signal.aborted) {
       try {
         const response = await session.fetchText(EVENTS_PATH, { signal: abort.signal });
         const reader = response.body!.getReader();
+        // What changed while the stream was down was said to nobody: every screen reads again.
+        if (opened) for (const kind of CONSOLE_EVENT_KINDS) for (const listener of listeners) listener({ kind });
+        opened = true;
         const decoder = new TextDecoder();
         let buffer = '';
         for (;;) {

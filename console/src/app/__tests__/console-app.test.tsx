@@ -107,6 +107,19 @@ describe('live updates', () => {
     api.emit({ kind: 'sections', section: 'contact' });
     expect(await screen.findByText('contact-3')).toBeInTheDocument();
   });
+
+  it('reads the overview again once its event stream is back after a drop: what changed meanwhile was said to nobody', async () => {
+    let contact = release('contact-2', 'active');
+    const { api } = await signInWith(['releases'], {
+      'GET /api/sections': () => ({ body: { contact: sectionStatus(contact) } }),
+    });
+    expect(await screen.findByText('contact-2')).toBeInTheDocument();
+    api.dropStream();
+    contact = release('contact-3', 'active');
+    // No event tells of contact-3: the stream's reopening (a second after the drop) is what reads again.
+    expect(await screen.findByText('contact-3', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(api.to('GET /api/events')).toHaveLength(2);
+  });
 });
 
 describe('the overview', () => {
