@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import {
   answerPage,
+  compressKeptPage,
   compressPage,
   dataHeaders,
   hostPageHeaders,
@@ -50,14 +51,24 @@ function sectionStyleLinks(dist: string, indexHtml: string): string {
     .join('');
 }
 
-/** A rendered page as the product's page cache keeps it: each encoding made once, on first ask. */
+/** A rendered page as the product's page cache keeps it: each encoding made once, on first ask; its brotli then made smallest for the visitors after. */
 function encodedPage(html: string): EncodedPage {
   const bytes = Buffer.from(html);
   const bodies = new Map<PageEncoding, Promise<Buffer>>();
   return {
     hash: createHash('sha256').update(html).digest('base64').slice(0, 27),
     bodyOf: (encoding) => {
-      if (!bodies.has(encoding)) bodies.set(encoding, compressPage(bytes, encoding));
+      if (!bodies.has(encoding)) {
+        const first = compressPage(bytes, encoding);
+        bodies.set(encoding, first);
+        if (encoding === 'br')
+          void first
+            .then(() => compressKeptPage(bytes))
+            .then(
+              (smallest) => bodies.set(encoding, Promise.resolve(smallest)),
+              () => undefined,
+            );
+      }
       return bodies.get(encoding)!;
     },
   };

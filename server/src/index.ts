@@ -36,7 +36,7 @@ export { SECTION_WORKER_PATH, SHELL_WORKER_PATH, SSR_LIMITS } from './ssr/render
 export { type RenderWorkerState } from './ssr/server-rendering';
 export type { RenderingStage, StagePage, StagePart, StageSources } from './ssr/rendering-stage';
 export type { SectionResult } from './ssr/section-stage';
-export { answerPage, compressPage, PAGE_ENCODINGS, type EncodedPage, type PageEncoding } from './ssr/page-answer';
+export { answerPage, compressKeptPage, compressPage, PAGE_ENCODINGS, type EncodedPage, type PageEncoding } from './ssr/page-answer';
 export { treeRssKb } from './ssr/worker-process';
 export { RELEASES_READ_MS, withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
 export {

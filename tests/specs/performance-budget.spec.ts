@@ -12,6 +12,14 @@ interface Budget {
   tolerance: number;
 }
 
+/**
+ * TCP's first window (10 segments of 1,460 B): what a server sends before
+ * the visitor's first acknowledgement, and what Lighthouse simulates. A page
+ * past it costs one more round trip before anything paints (150 ms on
+ * Lighthouse's slow 4G): docs/performance.md#the-page-in-the-first-round-trip.
+ */
+const FIRST_WINDOW_BYTES = 10 * 1460;
+
 const budget = JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench/budget.json'), 'utf8')) as Budget;
 
 /**
@@ -69,5 +77,33 @@ test('a first visit loads no more JavaScript than the recorded budget allows', a
       bodies.some((body) => body.includes(marker)),
       `@portico/toolkit/${module} is in the first load`,
     ).toBe(false);
+  }
+});
+
+test("the server-rendered page, English and Indonesian, arrives with its headers in TCP's first window once the server keeps it", async ({ browser, site }) => {
+  for (const address of [site.url, `${site.url}?type=2`]) {
+    // The first visitors get it compressed fast, within the page's budget; the smallest brotli is made for the visitors after.
+    let sent = '';
+    await expect
+      .poll(
+        async () => {
+          // A new visitor each time: nothing cached, nothing revalidated.
+          const context = await browser.newContext();
+          try {
+            const response = (await (await context.newPage()).goto(address))!;
+            const { responseHeadersSize, responseBodySize } = await response.request().sizes();
+            sent = `${responseHeadersSize} B of headers and ${responseBodySize} B of ${await response.headerValue('content-encoding')}`;
+            // The server-rendered page, not the client-rendered one a page past its budget would be.
+            expect(response.status()).toBe(200);
+            expect(await response.text()).toContain('data-section-island="contact"');
+            return responseHeadersSize + responseBodySize;
+          } finally {
+            await context.close();
+          }
+        },
+        { timeout: 10_000, message: `${address} within the first window` },
+      )
+      .toBeLessThanOrEqual(FIRST_WINDOW_BYTES);
+    process.stdout.write(`${address}: ${sent}\n`);
   }
 });

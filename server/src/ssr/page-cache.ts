@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ByteCache } from './byte-cache';
 import type { PageScriptCode } from './inline-page-script';
-import { compressPage, type EncodedPage, type PageEncoding } from './page-answer';
+import { compressKeptPage, compressPage, type EncodedPage, type PageEncoding } from './page-answer';
 import { CompressionLanes, type PageCosts } from './page-budget';
 import { SSR_LIMITS } from './render-limits';
 
@@ -21,6 +21,8 @@ export interface CachedPage {
   script?: PageScriptCode;
   /** Each encoding's bytes once made. */
   made?: Map<PageEncoding, Buffer>;
+  /** Its brotli was made smallest (compressKeptPage), or is being. */
+  smallest?: boolean;
 }
 
 /**
@@ -32,6 +34,8 @@ export interface CachedPage {
 export class PageCache {
   private readonly pages = new ByteCache<CachedPage>(SSR_LIMITS.pageCacheBytes);
   private readonly lanes = new CompressionLanes(COMPRESSION_LANES);
+  /** The one kept page whose brotli is being made smallest: one at a time, never queued, so a flood of new pages costs none of it. */
+  private shrinking = false;
 
   /** `keep` off: every page is composed and compressed afresh (PORTICO_SSR_CACHE=0). */
   constructor(
@@ -78,7 +82,34 @@ export class PageCache {
 
   /** The page's bytes in `encoding` if they are made already (nothing to wait for). */
   made(page: CachedPage, encoding: PageEncoding): Buffer | undefined {
-    return encoding === 'identity' ? page.html : page.made?.get(encoding);
+    if (encoding === 'identity') return page.html;
+    const bytes = page.made?.get(encoding);
+    if (bytes && encoding === 'br') this.shrink(page, bytes);
+    return bytes;
+  }
+
+  /**
+   * Once a kept page was sent in brotli, its brotli is made again at the
+   * smallest (compressKeptPage) when no other page's is, for the visitors
+   * after. The same page decoded, so the same ETag: a visitor holding the
+   * first bytes revalidates them as before.
+   */
+  private shrink(page: CachedPage, first: Buffer): void {
+    if (!this.keep || page.smallest || this.shrinking) return;
+    page.smallest = true;
+    this.shrinking = true;
+    compressKeptPage(page.html)
+      .then(
+        (smaller) => {
+          if (smaller.length >= first.length) return;
+          page.made!.set('br', smaller);
+          page.bodies.set('br', Promise.resolve(smaller));
+          page.bytes += smaller.length - first.length;
+          this.pages.resize(page.key, page.bytes);
+        },
+        () => undefined,
+      )
+      .finally(() => (this.shrinking = false));
   }
 
   /** Pages made with another generation's workers are not served again. */
@@ -105,6 +136,7 @@ export class PageCache {
           (page.made ??= new Map()).set(encoding, bytes);
           page.bytes += bytes.length;
           if (this.keep) this.pages.resize(page.key, page.bytes);
+          if (encoding === 'br') this.shrink(page, bytes);
         },
         () => page.bodies.delete(encoding),
       );
