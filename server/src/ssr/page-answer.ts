@@ -48,7 +48,7 @@ export function compressKeptPage(html: Buffer): Promise<Buffer> {
 
 /** A composed HTML page, ready to be sent in whichever encoding a visitor accepts. */
 export interface EncodedPage {
-  /** The identity ETag's value; an encoding's is this with the encoding's name added (the bytes differ). */
+  /** The identity ETag's value; an encoding's is this with the encoding's name added, weak (its bytes may be made again smaller). */
   hash: string;
   /** The page in `encoding` (`compressPage`), made once by whoever keeps the page. */
   bodyOf: (encoding: PageEncoding) => Promise<Buffer>;
@@ -64,7 +64,8 @@ export interface EncodedPage {
  */
 export async function answerPage(req: IncomingMessage, res: ServerResponse, page: EncodedPage, headers: Readonly<Record<string, string>>): Promise<void> {
   const encoding = chooseEncoding(req, PAGE_ENCODINGS) as PageEncoding;
-  const etag = `"${page.hash}${encoding === 'identity' ? '' : `-${encoding}`}"`;
+  // A compressed copy's bytes may change (a kept page's brotli is made smaller later) while the page they decode to does not: a weak tag.
+  const etag = encoding === 'identity' ? `"${page.hash}"` : `W/"${page.hash}-${encoding}"`;
   const notModified = matchesEtag(req.headers['if-none-match'], etag);
   const body = notModified ? undefined : await page.bodyOf(encoding);
   clearFileHeaders(res);
