@@ -241,11 +241,13 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   const app = Fastify({
     clientErrorHandler: answerClientError,
     exposeHeadRoutes: false,
-    // A release id is at most 100 characters, a token's name 64: a longer one is no such thing (404), not a router's refusal.
-    maxParamLength: 4096,
+    routerOptions: {
+      // A release id is at most 100 characters, a token's name 64: a longer one is no such thing (404), not a router's refusal.
+      maxParamLength: 4096,
+      querystringParser: firstOfEach,
+    },
     requestTimeout: 30_000 + BODY_TIME_MS,
     return503OnClosing: false,
-    querystringParser: firstOfEach,
     frameworkErrors: (_error, _request, reply) => void sendControl(reply, 400, { error: 'the path is not valid percent-encoding' }),
   });
   app.server.headersTimeout = 10_000;

@@ -324,7 +324,8 @@ describe('activating and rolling back', () => {
     for (const name of ['a1', 'a2', 'a3']) ids.push((await publish('about', name)).body.id as string);
     const [one, two, three] = ids as [string, string, string];
     for (const id of ids) expect((await call('POST', '/api/sections/about/active', { body: { release: id } })).status).toBe(200);
-    const listed = await call('GET', '/api/releases?section=about');
+    // A query name given twice counts once, as first given.
+    const listed = await call('GET', '/api/releases?section=about&section=contact');
     expect((listed.body as { id: string; state: string }[]).map((release) => [release.id, release.state])).toEqual([
       [three, 'active'],
       [two, 'previous'],
@@ -386,6 +387,8 @@ describe('activating and rolling back', () => {
     const home = (await publish('home', 'h404')).body.id as string;
     expect((await call('POST', '/api/sections/careers/active', { body: { release: home } })).status).toBe(404);
     expect((await call('POST', '/api/sections/home/active', { body: { release: 'home-987654' } })).status).toBe(404);
+    // A path parameter longer than any id or name is no such thing, not the router's refusal.
+    expect((await call('POST', `/api/releases/home-${'9'.repeat(2000)}/preview`)).status).toBe(404);
     const other = await call('POST', '/api/sections/contact/active', { body: { release: home } });
     expect(other.status).toBe(409);
     expect(other.body.error).toBe(`${home} is a release of home, not of contact`);
