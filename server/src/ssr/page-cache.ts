@@ -28,7 +28,8 @@ export interface CachedPage {
 /**
  * The last stage: composed pages kept by a key of everything they were made
  * from, each compressed once per encoding a visitor asks for (on the
- * thread pool, a few at a time, each measured for the page budget), within
+ * thread pool, a few at a time, each measured for the page budget) and its
+ * brotli once more at the smallest for the visitors after (`shrink`), within
  * a byte budget that counts the compressed copies.
  */
 export class PageCache {
