@@ -29,15 +29,15 @@ export function openConsoleEvents(session: ConsoleSession, onSessionOver: (error
     const event = consoleEventSchema.safeParse(parsed);
     if (event.success) for (const listener of listeners) listener(event.data);
   };
-  let opened = false;
+  let attempts = 0;
   const run = async () => {
     while (!abort.signal.aborted) {
+      const again = attempts++ > 0;
       try {
         const response = await session.fetchText(EVENTS_PATH, { signal: abort.signal });
         const reader = response.body!.getReader();
-        // What changed while the stream was down was said to nobody: every screen reads again.
-        if (opened) for (const kind of CONSOLE_EVENT_KINDS) for (const listener of listeners) listener({ kind });
-        opened = true;
+        // What changed while the stream was down (or before a first attempt that failed) was said to nobody: every screen reads again.
+        if (again) for (const kind of CONSOLE_EVENT_KINDS) for (const listener of listeners) listener({ kind });
         const decoder = new TextDecoder();
         let buffer = '';
         for (;;) {
