@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
 import { builtHost } from '@portico/testing/built-apps';
 import { HostileCdn } from '@portico/testing/hostile-builds';
@@ -69,6 +70,8 @@ test('two sections at the HTML cap and a new query string at every request: each
     answers.push(...(await Promise.all([0, 1, 2, 3].map((offset) => visit(`${running.url}/?rt=${start + offset}-${Date.now()}`)))));
   }
   expect(answers.filter(({ status }) => status !== 200)).toEqual([]);
-  expect(answers.filter(({ body }) => !body.equals(plain.body)).length).toBe(0);
+  // The cached page's brotli may be made smaller meanwhile (page-cache.ts): what each answer decodes to is the page, byte for byte.
+  const page = brotliDecompressSync(plain.body);
+  expect(answers.filter(({ body }) => !brotliDecompressSync(body).equals(page)).length).toBe(0);
   expect(running.renderWorker()!.cachedPages).toBe(pagesBefore);
 });
