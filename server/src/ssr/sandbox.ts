@@ -122,6 +122,23 @@ function probe(sandbox: { launchFile: LaunchFile }, staged: Staged, users: Worke
 }
 
 const PROBE_TIMEOUT_MS = 10_000;
+/** The pause before the uid mode's namespaces are probed again after a failure. */
+const PROBE_AGAIN_MS = 500;
+
+/**
+ * The uid mode's namespaces probed, and once more after a pause when they
+ * did not start: the choice holds for the server's life, and a start that
+ * failed once on a busy machine (unshare's mount exiting 32, seen under a
+ * full test run and not alone) must not leave every section to the browser
+ * until a restart. Both problems are said when both failed.
+ */
+async function probeNamespaces(sandbox: { launchFile: LaunchFile }, staged: Staged, users: WorkerUsers): Promise<string | undefined> {
+  const first = await probe(sandbox, staged, users);
+  if (first === undefined) return undefined;
+  await new Promise((resolve) => setTimeout(resolve, PROBE_AGAIN_MS));
+  const again = await probe(sandbox, staged, users);
+  return again === undefined ? undefined : again === first ? `${again}, twice` : `${again} (the first time: ${first})`;
+}
 
 const FIX = 'install bubblewrap (`apt-get install bubblewrap`), or run the server as root so workers run as users of their own';
 
@@ -185,7 +202,7 @@ export async function chooseSandbox(options: SandboxOptions): Promise<SandboxCho
   }
   if (tools) {
     const sandbox = uidSandbox(tools, staged, users);
-    const problem = await probe(sandbox, staged, users);
+    const problem = await probeNamespaces(sandbox, staged, users);
     if (!problem) {
       return {
         sandbox,

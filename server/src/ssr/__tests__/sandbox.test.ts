@@ -253,6 +253,30 @@ for (const [mode, { options, only, description }] of Object.entries(MODES)) {
 }
 
 testIfRoot(
+  "the uid mode's namespaces that fail to start once are probed again: one failed start on a busy machine does not leave every section to the browser",
+  async () => {
+    const unshare = ['/usr/bin/unshare', '/bin/unshare'].find((file) => existsSync(file))!;
+    const failedOnce = path.join(folder, 'unshare-failed-once');
+    const flaky = path.join(folder, 'unshare-that-fails-once');
+    // Fails as a mount in it did once under a full test run (exit 32), then does what unshare does.
+    writeFileSync(
+      flaky,
+      `#!/bin/sh\nif [ ! -e '${failedOnce}' ]; then touch '${failedOnce}'; echo 'mount: failed mount system call' >&2; exit 32; fi\nexec '${unshare}' "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
+    const choice = await chooseSandbox({ setting: 'uid', workerFile, bwrapPath: undefined, unsharePath: flaky, isRoot: true, users });
+    try {
+      expect(existsSync(failedOnce)).toBe(true);
+      expect(choice.sandbox?.description).toMatch(/in mount, PID and network namespaces of its own/);
+    } finally {
+      choice.sandbox?.close();
+    }
+  },
+);
+
+testIfRoot(
   "auto, as root: bubblewrap installed but not starting, the uid mode's namespaces; without them, none rather than the uid mode that leaves sockets open",
   async () => {
     const broken = path.join(folder, 'bwrap-that-fails');
