@@ -5,15 +5,15 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import {
   answerPage,
-  compressKeptPage,
-  compressPage,
+  COMPRESSION_LANES,
+  PageCache,
+  PageCosts,
   dataHeaders,
   hostPageHeaders,
   requestTarget,
   staticFiles,
   visitorOf,
   type EncodedPage,
-  type PageEncoding,
 } from '@portico/server';
 import { answerConfig } from '@portico/config-server/config-answer';
 import { escapeHtml } from '@portico/contract/html';
@@ -51,35 +51,12 @@ function sectionStyleLinks(dist: string, indexHtml: string): string {
     .join('');
 }
 
-/** A rendered page as the product's page cache keeps it: each encoding made once, on first ask; its brotli then made smallest for the visitors after. */
-function encodedPage(html: string): EncodedPage {
-  const bytes = Buffer.from(html);
-  const bodies = new Map<PageEncoding, Promise<Buffer>>();
-  return {
-    hash: createHash('sha256').update(html).digest('base64').slice(0, 27),
-    bodyOf: (encoding) => {
-      if (!bodies.has(encoding)) {
-        const first = compressPage(bytes, encoding);
-        bodies.set(encoding, first);
-        if (encoding === 'br')
-          void first
-            .then(() => compressKeptPage(bytes))
-            .then(
-              (smallest) => bodies.set(encoding, Promise.resolve(smallest)),
-              () => undefined,
-            );
-      }
-      return bodies.get(encoding)!;
-    },
-  };
-}
-
 /**
  * The benchmark's server for the single bundle rendered on the server,
  * serving it as `npm run serve` serves the federated page: `/` and
  * `/index.html` rendered by the Node build of server-entry.tsx (composed by
  * the host's own pageDocument, cached per language, origin and config.json
- * text, as the product caches its page) and answered by the product's own
+ * text, kept and compressed by the product's own PageCache) and answered by the product's own
  * `answerPage` (brotli or gzip by Accept-Encoding, an ETag per encoding,
  * no-cache) with the host page's headers; /config.json as `npm run serve`
  * answers it; every other file from the single bundle's dist/ with the
@@ -90,6 +67,7 @@ export async function startSingleSsrServer({ dist, serverEntry, port }: { dist: 
   const { renderSinglePage } = (await import(serverEntry)) as { renderSinglePage: RenderSinglePage };
   const indexHtml = readFileSync(path.join(dist, 'index.html'), 'utf8');
   const styles = sectionStyleLinks(dist, indexHtml);
+  const pages = new PageCache(true, new PageCosts(COMPRESSION_LANES));
   const cache = new Map<string, Promise<EncodedPage>>();
   const files = staticFiles(dist, { crossOrigin: false, pageHeaders: () => Promise.resolve({}) });
 
@@ -119,7 +97,11 @@ export async function startSingleSsrServer({ dist, serverEntry, port }: { dist: 
             language,
             origin: origin ?? `http://localhost:${port}`,
           });
-          cache.set(key, rendering.then(encodedPage));
+          // Kept and compressed by the product's own page cache: each encoding made once, its brotli then made smallest.
+          cache.set(
+            key,
+            rendering.then((html) => pages.encoded(pages.add(key, html, undefined))),
+          );
         }
         const page = await cache.get(key)!;
         // The page's policy, without the preloads of the remotes' manifests, as

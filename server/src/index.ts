@@ -36,7 +36,9 @@ export { SECTION_WORKER_PATH, SHELL_WORKER_PATH, SSR_LIMITS } from './ssr/render
 export { type RenderWorkerState } from './ssr/server-rendering';
 export type { RenderingStage, StagePage, StagePart, StageSources } from './ssr/rendering-stage';
 export type { SectionResult } from './ssr/section-stage';
-export { answerPage, compressKeptPage, compressPage, PAGE_ENCODINGS, type EncodedPage, type PageEncoding } from './ssr/page-answer';
+export { answerPage, type EncodedPage } from './ssr/page-answer';
+export { COMPRESSION_LANES, PageCache } from './ssr/page-cache';
+export { PageCosts } from './ssr/page-budget';
 export { treeRssKb } from './ssr/worker-process';
 export { RELEASES_READ_MS, withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
 export {

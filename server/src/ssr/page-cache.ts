@@ -35,7 +35,10 @@ export interface CachedPage {
 export class PageCache {
   private readonly pages = new ByteCache<CachedPage>(SSR_LIMITS.pageCacheBytes);
   private readonly lanes = new CompressionLanes(COMPRESSION_LANES);
-  /** The one kept page whose brotli is being made smallest: one at a time, never queued, so a flood of new pages costs none of it. */
+  /**
+   * The one kept page whose brotli is being made smallest: one at a time, never queued, so a flood of new pages costs
+   * none of it. It takes one thread of the pool's file half, outside the lanes, so it never delays a page's own compression.
+   */
   private shrinking = false;
 
   /** `keep` off: every page is composed and compressed afresh (PORTICO_SSR_CACHE=0). */
