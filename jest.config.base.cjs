@@ -35,6 +35,10 @@ module.exports = function jestConfig(dir, options = {}) {
       '\\.(svg|png|webp|jpg)$': path.join(__dirname, 'testing/file-stub.cjs'),
     },
     setupFilesAfterEnv: options.environment === 'node' ? [] : [path.join(__dirname, 'testing/jest-setup.ts')],
+    // A new PGlite database starts as a copy of one made once per run (testing/embedded-database-template.cjs).
+    ...(options.embeddedDatabase
+      ? { globalSetup: path.join(__dirname, 'testing/embedded-database-setup.cjs'), setupFiles: [path.join(__dirname, 'testing/embedded-database-seed.cjs')] }
+      : {}),
     clearMocks: true,
     restoreMocks: true,
     ...(options.coverage
