@@ -39,7 +39,7 @@ const ALLOWED = {
   'node-sections': ['contract', 'shared-config'],
   // check-remotes runs the publish checks' parts (@portico/releases/checks), the page's manifest check among them.
   deploy: ['contract', 'platform', 'server', 'releases', 'shared-config'],
-  tests: ['contract', 'server', 'shared-config', 'testing'],
+  tests: ['contract', 'platform', 'server', 'shared-config', 'testing'],
 };
 const WORKSPACES = Object.keys(ALLOWED);
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataFolderBusyError, DataFolderError, lockDataFolder, privateDataFolder } from '@portico/platform/data-folder';
+import { DataFolderBusyError, DataFolderError, EMBEDDED_DATABASE_FOLDER, lockDataFolder, privateDataFolder } from '@portico/platform/data-folder';
 import { mailChannel, webhookChannel, type Channel } from './delivery/channels';
 import { backoffSeconds, startDeliverer, type Deliverer } from './delivery/deliverer';
 import type { ContactEndpoint, RequestOriginOf } from './http/contact-routes';
@@ -57,9 +57,6 @@ export interface ContactService {
 
 export class ContactStartError extends Error {}
 
-/** The folder of the embedded database inside PORTICO_DATA_DIR. */
-export const EMBEDDED_FOLDER = 'pglite';
-
 /**
  * Opens the store, embedded (taking the data folder) or on the server.
  * `log` hears what was done to the data folder at start.
@@ -97,7 +94,7 @@ export async function openStore(settings: ContactSettings, log: (line: string) =
   }
   let store;
   try {
-    store = await MessageStore.open(await openEmbeddedDatabase(path.join(settings.dataDir, EMBEDDED_FOLDER)));
+    store = await MessageStore.open(await openEmbeddedDatabase(path.join(settings.dataDir, EMBEDDED_DATABASE_FOLDER)));
     // PGlite unpacks a new database's files world-readable (0666), whatever the umask.
     privateDataFolder(settings.dataDir);
     return { store, release: lock.release };

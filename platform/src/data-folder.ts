@@ -18,6 +18,9 @@ export function dataFolder(env: NodeJS.ProcessEnv, where: Whereabouts): string {
   return dataDirOf({ PORTICO_DATA_DIR: readSetting(env, 'PORTICO_DATA_DIR') }, where);
 }
 
+/** The folder of the embedded database inside the data folder. */
+export const EMBEDDED_DATABASE_FOLDER = 'pglite';
+
 /**
  * The embedded database is one process per data folder: PGlite has no
  * server, so two processes writing one folder would corrupt it. The

@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { makeEmbeddedTemplate } from '@portico/platform/testing';
 import { buildSecond, changeContactText, copyRepository, SECOND_BUILD_APPS, SECOND_BUILD_ENV } from './second-build';
 
 /**
@@ -10,13 +11,18 @@ import { buildSecond, changeContactText, copyRepository, SECOND_BUILD_APPS, SECO
  * PORTICO_SECOND_BUILD at it next time to skip the ~1 minute.
  */
 export default async function globalSetup(): Promise<() => void> {
-  if (process.env[SECOND_BUILD_ENV]) return () => undefined;
+  // The servers the specs start (run-cli.ts) open their data folders' databases as copies of this one.
+  const removeTemplate = await makeEmbeddedTemplate();
+  if (process.env[SECOND_BUILD_ENV]) return removeTemplate;
   const started = Date.now();
   const root = copyRepository();
   changeContactText(root);
   await buildSecond(root);
   process.env[SECOND_BUILD_ENV] = root;
   console.log(`second build of ${SECOND_BUILD_APPS.join(' and ')} in ${root} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-  if (process.env.PORTICO_KEEP_SECOND_BUILD) return () => undefined;
-  return () => rmSync(root, { recursive: true, force: true });
+  if (process.env.PORTICO_KEEP_SECOND_BUILD) return removeTemplate;
+  return () => {
+    removeTemplate();
+    rmSync(root, { recursive: true, force: true });
+  };
 }

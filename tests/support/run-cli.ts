@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { seedDataFolder } from '@portico/platform/testing';
 import { REPO_ROOT } from './paths';
 import { allowServerStart, SERVER_START_LIMIT_MS } from './start-limit';
 import { eventually } from '@portico/testing/eventually';
@@ -34,6 +35,8 @@ export function runServe(
 ): ServeProcess {
   allowServerStart();
   const dataDir = env.PORTICO_DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'portico-data-'));
+  // Its database a copy of the run's new one (global-setup.ts): PGlite's initdb would be half of its start.
+  if (dataDir) seedDataFolder(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', program.file, ...program.args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...(dataDir ? { PORTICO_DATA_DIR: dataDir } : {}), ...env },

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { messagesCommand } from '../cli/messages-command';
 import { formBody, postContact } from '../testing/http-client';
 import { startServerProcess, type ServerProcess } from '../testing/server-process';
+import { seedDataFolder } from '@portico/platform/testing';
 import { PROCESS_START_MS } from '@portico/testing/processes';
 import { eventually } from '@portico/testing/eventually';
 
@@ -15,6 +16,7 @@ import { eventually } from '@portico/testing/eventually';
  * in, and the command opening the folder itself once the process is gone.
  */
 const folder = mkdtempSync(path.join(tmpdir(), 'portico-embedded-'));
+seedDataFolder(folder);
 const ENV: Record<string, string> = { PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0', DATABASE_URL: '' };
 
 /** A port nothing listens on: taken and closed again. */

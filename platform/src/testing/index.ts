@@ -10,3 +10,4 @@ export {
   type TestDatabase,
 } from './databases';
 export { postgresMissing, postgresRequired, startTestPostgres, type TestPostgres } from './test-postgres';
+export { EMBEDDED_TEMPLATE_ENV, makeEmbeddedTemplate, seedDataFolder, seedEmbeddedDatabase } from './embedded-template';

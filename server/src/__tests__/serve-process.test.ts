@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { seedDataFolder } from '@portico/platform/testing';
 import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { HostileCdn, MICROTASK_LOOP, stealPayload } from '@portico/testing/hostile-builds';
@@ -58,6 +59,7 @@ async function startServe(remotes: Record<string, string>, env: Record<string, s
   const port = await freePortBase();
   const folder = mkdtempSync(path.join(tmpdir(), 'portico-serve-process-'));
   const dataDir = path.join(folder, 'data');
+  seedDataFolder(dataDir);
   const tempDir = path.join(folder, 'tmp');
   mkdirSync(tempDir);
   const configFile = path.join(folder, 'config.json');

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { messagesCommand } from '@portico/messages';
 import { formBody, postContact } from '@portico/messages/testing';
 import { releaseCommand } from '../../cli/release-command';
+import { seedDataFolder } from '@portico/platform/testing';
 import { PROCESS_START_MS } from '@portico/testing/processes';
 
 /**
@@ -34,6 +35,7 @@ async function run(command: typeof messagesCommand | typeof releaseCommand, args
 beforeAll(async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0', DATABASE_URL: '' };
   delete env.PORTICO_CONTROL_TOKEN;
+  seedDataFolder(folder);
   child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../testing/control-server-main.ts')], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
