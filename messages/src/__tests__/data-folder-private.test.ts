@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs, { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { privateDataFolder } from '@portico/platform/data-folder';
+import { EMBEDDED_DATABASE_FOLDER, privateDataFolder } from '@portico/platform/data-folder';
 import { openStore } from '../contact-service';
 import { contactSettings } from '../settings';
 
@@ -56,7 +56,7 @@ describe('the embedded database keeps its files to its own user', () => {
 
   it('is unreadable to another local user (checked by the kernel, when the test runs as root)', () => {
     if (process.getuid?.() !== 0) return;
-    const wal = path.join(dataDir, 'pglite', 'pg_wal');
+    const wal = path.join(dataDir, EMBEDDED_DATABASE_FOLDER, 'pg_wal');
     const segment = readdirSync(wal).find((name) => /^[0-9A-F]{24}$/.test(name))!;
     const asNobody = spawnSync('cat', [path.join(wal, segment)], { uid: 65534, gid: 65534 });
     expect(asNobody.status).not.toBe(0);

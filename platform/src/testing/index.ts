@@ -10,4 +10,5 @@ export {
   type TestDatabase,
 } from './databases';
 export { postgresMissing, postgresRequired, startTestPostgres, type TestPostgres } from './test-postgres';
-export { EMBEDDED_TEMPLATE_ENV, makeEmbeddedTemplate, seedDataFolder, seedEmbeddedDatabase } from './embedded-template';
+// The run's template of new embedded databases (jest's side: testing/embedded-database-template.cjs).
+export { makeEmbeddedTemplate, seedDataFolder } from './embedded-template';

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_PORT } from '@portico/contract/sections';
 import { bwrapSandbox, stage, uidSandbox, unstage, weakSandbox, which, type LaunchFile, type Staged } from './sandbox-modes';
 import { workerUsers, type WorkerUsers } from './worker-users';
@@ -135,7 +136,7 @@ const PROBE_AGAIN_MS = 500;
 async function probeNamespaces(sandbox: { launchFile: LaunchFile }, staged: Staged, users: WorkerUsers): Promise<string | undefined> {
   const first = await probe(sandbox, staged, users);
   if (first === undefined) return undefined;
-  await new Promise((resolve) => setTimeout(resolve, PROBE_AGAIN_MS));
+  await sleep(PROBE_AGAIN_MS);
   const again = await probe(sandbox, staged, users);
   return again === undefined ? undefined : again === first ? `${again}, twice` : `${again} (the first time: ${first})`;
 }
