@@ -1,10 +1,11 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from './support/chromium';
 
 /**
  * Browser tests against the production build (`npm run build` first). Each
- * worker serves the built apps on its own ports; Debian's Chromium is used
- * because browsers cannot be downloaded on the build machines.
+ * worker serves the built apps on its own ports; Debian's Chromium (its
+ * headless shell when installed) is used because browsers cannot be
+ * downloaded on the build machines.
  */
 export default defineConfig({
   testDir: 'specs',
@@ -23,7 +24,7 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
+      executablePath: TEST_CHROMIUM_PATH,
       args: CHROMIUM_ARGS,
     },
     trace: 'off',
