@@ -11,13 +11,18 @@ import { buildSecond, changeContactText, copyRepository, SECOND_BUILD_APPS, SECO
  * PORTICO_SECOND_BUILD at it next time to skip the ~1 minute.
  */
 export default async function globalSetup(): Promise<() => void> {
-  // The servers the specs start (run-cli.ts) open their data folders' databases as copies of this one.
-  const removeTemplate = await makeEmbeddedTemplate();
-  if (process.env[SECOND_BUILD_ENV]) return removeTemplate;
+  if (process.env[SECOND_BUILD_ENV]) return makeEmbeddedTemplate();
   const started = Date.now();
   const root = copyRepository();
   changeContactText(root);
-  await buildSecond(root);
+  const building = buildSecond(root);
+  // The servers the specs start (run-cli.ts) open their data folders' databases as copies of this template, made
+  // while webpack builds in processes of its own.
+  const removeTemplate = await makeEmbeddedTemplate();
+  await building.catch((error: unknown) => {
+    removeTemplate();
+    throw error;
+  });
   process.env[SECOND_BUILD_ENV] = root;
   console.log(`second build of ${SECOND_BUILD_APPS.join(' and ')} in ${root} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   if (process.env.PORTICO_KEEP_SECOND_BUILD) return removeTemplate;
