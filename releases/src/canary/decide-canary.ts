@@ -10,7 +10,9 @@ export interface CanaryHealth {
 
 /** What the judge does with a canary, why in a sentence, and for an ending the numbers that decided it. */
 export type CanaryDecision =
-  { action: 'continue'; reason: string } | { action: 'abort'; reason: string; numbers: string } | { action: 'promote'; reason: string; numbers: string };
+  | { action: 'continue'; reason: string }
+  | { action: 'abort'; reason: string; numbers: string }
+  | { action: 'promote'; reason: string; numbers: string };
 
 /**
  * Rates and ratios are computed in floating point: 7/100 - 5/100 is

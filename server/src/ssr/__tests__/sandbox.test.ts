@@ -150,7 +150,7 @@ const NODE_LAYER = /^--(experimental-permission|allow-fs-read=|disallow-code-gen
 
 /** The process a launch runs its script in: the last of the chain (bubblewrap and unshare start it further down). */
 function innermost(pid: number): number {
-  for (let current = pid; ;) {
+  for (let current = pid; ; ) {
     let children: string[] = [];
     try {
       children = readFileSync(`/proc/${current}/task/${current}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
