@@ -37,7 +37,7 @@ let removeBroken: () => void;
 // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
 test.beforeAll(async ({}, testInfo) => {
   port = workerPorts(testInfo.parallelIndex, 16);
-  const secondDist = path.join(secondBuildRoot(), APP_DIRS.contact, 'dist');
+  const secondDist = path.join(await secondBuildRoot(), APP_DIRS.contact, 'dist');
   const brokenBuild = brokenInTheBrowser(secondDist);
   removeBroken = brokenBuild.remove;
   healthy = await serveUnderPath(secondDist, '/contact/healthy/', workerPorts(testInfo.parallelIndex, 13));

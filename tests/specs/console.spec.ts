@@ -24,7 +24,7 @@ async function startServer(
   parallelIndex: number,
 ): Promise<{ port: number; serve: ServeProcess; upload: { url: string; close(): Promise<void> }; release(...args: string[]): Promise<string> }> {
   const port = workerPorts(parallelIndex, 9);
-  const upload = await serveUnderPath(path.join(secondBuildRoot(), APP_DIRS.contact, 'dist'), '/contact/v2/', workerPorts(parallelIndex, 5));
+  const upload = await serveUnderPath(path.join(await secondBuildRoot(), APP_DIRS.contact, 'dist'), '/contact/v2/', workerPorts(parallelIndex, 5));
   const configPath = writeConfig(port, { allowedRemoteOrigins: [new URL(upload.url).origin] });
   const serve = runServe({
     PORT: String(port),

@@ -22,7 +22,7 @@ test('the Contact team publishes its second build, previews it, the integrator a
   page,
 }, testInfo) => {
   const port = workerPorts(testInfo.parallelIndex, 14);
-  const upload = await serveUnderPath(path.join(secondBuildRoot(), APP_DIRS.contact, 'dist'), '/contact/v2/', workerPorts(testInfo.parallelIndex, 18));
+  const upload = await serveUnderPath(path.join(await secondBuildRoot(), APP_DIRS.contact, 'dist'), '/contact/v2/', workerPorts(testInfo.parallelIndex, 18));
   const configPath = writeConfig(port, { allowedRemoteOrigins: [new URL(upload.url).origin] });
   const serve = runServe({ PORT: String(port), PORTICO_CONFIG: configPath, PORTICO_CONTROL_TOKEN: TOKEN });
   const release = async (...args: string[]) => {

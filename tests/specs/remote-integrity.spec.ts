@@ -42,7 +42,7 @@ test.describe('script integrity', () => {
         // changes only a label in Contact's texts, so its exposed chunk keeps
         // its bytes and its name, and this browser holds the tampered copy
         // under that name (immutable): a visitor without it checks the redeploy.
-        redeploy(root, 'contact', secondBuildRoot());
+        redeploy(root, 'contact', await secondBuildRoot());
         const visitor = await page.context().browser()!.newPage();
         try {
           await visitor.goto(`${site.url}/#contact`);
@@ -74,7 +74,7 @@ test('a manifest pinned in config.json loads while it matches, is refused once i
 
     const errors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    redeploy(root, 'contact', secondBuildRoot());
+    redeploy(root, 'contact', await secondBuildRoot());
     await page.reload();
     await expect(contact.getByRole('alert')).toBeVisible({ timeout: 12_000 });
     expect(errors.join('\n')).toContain('does not match its remoteIntegrity pin');

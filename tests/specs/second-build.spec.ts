@@ -29,8 +29,8 @@ function differences(a: Record<string, string>, b: Record<string, string>): stri
 }
 
 test.describe('independent, reproducible builds', () => {
-  test("after a label change in remote-contact's own texts, another app builds byte for byte the same in another folder", () => {
-    const second = secondBuildRoot();
+  test("after a label change in remote-contact's own texts, another app builds byte for byte the same in another folder", async () => {
+    const second = await secondBuildRoot();
     for (const app of SECOND_BUILD_APPS.filter((built) => built !== 'contact')) {
       expect(
         differences(digests(distOf(second, app)), digests(distOf(REPO_ROOT, app))),
@@ -43,8 +43,8 @@ test.describe('independent, reproducible builds', () => {
     expect(after['remoteEntry.js']).not.toBe(before['remoteEntry.js']);
   });
 
-  test('no build holds an absolute path of the machine that built it', () => {
-    const second = secondBuildRoot();
+  test('no build holds an absolute path of the machine that built it', async () => {
+    const second = await secondBuildRoot();
     for (const app of ['host', 'home', 'about', 'contact'] as const) {
       const builtIn = SECOND_BUILD_APPS.some((built) => built === app) ? [REPO_ROOT, second] : [REPO_ROOT];
       for (const root of builtIn) {
@@ -63,7 +63,7 @@ test('a text change by one team: its second build, deployed under a sub-path of 
   page,
 }, testInfo) => {
   const basePort = workerPorts(testInfo.parallelIndex, 7);
-  const v2 = await serveUnderPath(distOf(secondBuildRoot(), 'contact'), '/contact/v2/', workerPorts(testInfo.parallelIndex, 8));
+  const v2 = await serveUnderPath(distOf(await secondBuildRoot(), 'contact'), '/contact/v2/', workerPorts(testInfo.parallelIndex, 8));
   const configPath = writeConfig(basePort);
   const site = await serve(basePort, configPath);
   try {
@@ -115,7 +115,7 @@ test('a redeploy into a running server is picked up on the next page load, with 
     await expect(contact.getByRole('button', { name: 'Send message' })).toBeVisible();
     await expect(contact).not.toContainText(SECOND_BUILD_TEXT);
 
-    redeploy(root, 'contact', secondBuildRoot());
+    redeploy(root, 'contact', await secondBuildRoot());
     await page.reload();
     await expect(contact).toContainText(SECOND_BUILD_TEXT);
     await expect(page.getByRole('tabpanel', { name: 'Home' })).toBeHidden();

@@ -17,7 +17,7 @@ import { REPO_ROOT } from '../support/paths';
 
 const SLOT = 9;
 
-const secondContactDist = () => path.join(secondBuildRoot(), 'remote-contact/dist');
+const secondContactDist = async () => path.join(await secondBuildRoot(), 'remote-contact/dist');
 const contactDist = () => path.join(REPO_ROOT, 'remote-contact/dist');
 
 /** The node build's path, as the second build's manifest names it: only a server would ask for it. */
@@ -42,7 +42,7 @@ async function withOverrideSite(
   allowed: boolean,
   run: (site: PorticoSite, override: FaultServer, url: string, configured: FaultServer & { watcherRounds: () => Promise<void> }) => Promise<void>,
 ) {
-  const [override, configured] = await Promise.all([startFaultServer(secondContactDist()), startFaultServer(contactDist())]);
+  const [override, configured] = await Promise.all([startFaultServer(await secondContactDist()), startFaultServer(contactDist())]);
   const basePort = workerPorts(parallelIndex, SLOT);
   const site = await serve(
     basePort,
@@ -125,7 +125,7 @@ test('a ?remote.contact= visit hydrates with no error and shows the override’s
     // Every request the override's origin got was the browser's, and none was for its node build.
     expect(fromBrowser).toEqual(expect.arrayContaining(['/mf-manifest.json', '/remoteEntry.js']));
     expect([...override.requests].sort()).toEqual([...fromBrowser].sort());
-    expect(override.requests).not.toContain(nodeBuildPath(secondContactDist()));
+    expect(override.requests).not.toContain(nodeBuildPath(await secondContactDist()));
     // The configured Contact is replaced for this visit: the browser loads nothing of it.
     expect(configuredContact).toEqual([]);
     expect(problems).toEqual([]);

@@ -326,7 +326,7 @@ test('a swap in config.json and a redeploy of a remote: the server-rendered page
   const basePort = workerPorts(testInfo.parallelIndex, 16);
   const configPath = writeConfig(basePort);
   const site = await serve(basePort, configPath, root);
-  const v2 = await serveUnderPath(path.join(secondBuildRoot(), 'remote-contact/dist'), '/contact/v2/', workerPorts(testInfo.parallelIndex, 17));
+  const v2 = await serveUnderPath(path.join(await secondBuildRoot(), 'remote-contact/dist'), '/contact/v2/', workerPorts(testInfo.parallelIndex, 17));
   try {
     expect(await pageHtml(site.url)).toContain(CONTACT_RENDERED);
     expect(await pageHtml(site.url)).not.toContain(SECOND_BUILD_TEXT);
@@ -339,7 +339,7 @@ test('a swap in config.json and a redeploy of a remote: the server-rendered page
     // And back; then the redeploy: the second build copied over the one the site serves.
     writeConfig.rewrite(configPath, { remotes });
     await expect.poll(async () => pageHtml(site.url), { timeout: 10_000 }).not.toContain(SECOND_BUILD_TEXT);
-    redeploy(root, 'contact', secondBuildRoot());
+    redeploy(root, 'contact', await secondBuildRoot());
     await expect.poll(async () => pageHtml(site.url), { timeout: 10_000 }).toContain(SECOND_BUILD_TEXT);
   } finally {
     await Promise.all([site.close(), v2.close()]);

@@ -1,8 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { test } from '@playwright/test';
 import { APP_DIRS, APP_NAMES, type AppName } from '@portico/contract/sections';
+import { eventually } from '@portico/testing/eventually';
 import { REPO_ROOT } from './paths';
 
 /**
@@ -20,12 +22,38 @@ export const SECOND_BUILD_TEXT = SECOND_BUILD_LABEL.en.after;
 /** Where global-setup put the second build (a copy of the repository, SECOND_BUILD_APPS built in it). */
 export const SECOND_BUILD_ENV = 'PORTICO_SECOND_BUILD';
 
-export function secondBuildRoot(): string {
+/** Set by global-setup while the copy's builds still run beside the first specs: secondBuildRoot waits for them. */
+export const SECOND_BUILD_PENDING_ENV = 'PORTICO_SECOND_BUILD_PENDING';
+
+/** Written in the copy when its builds have ended: `ok`, or why they failed. */
+const BUILD_OUTCOME_FILE = '.second-build-outcome';
+
+/** However long the builds may take on a busy machine: a bound, not a speed claim. */
+const SECOND_BUILD_WITHIN_MS = 300_000;
+
+/** The copy with SECOND_BUILD_APPS built in it, once its builds have ended. */
+export async function secondBuildRoot(): Promise<string> {
   const root = process.env[SECOND_BUILD_ENV];
+  if (root && process.env[SECOND_BUILD_PENDING_ENV]) await builtIn(root);
   if (!root || !existsSync(path.join(root, APP_DIRS.contact, 'dist', 'mf-manifest.json'))) {
     throw new Error(`${SECOND_BUILD_ENV} names no built copy; run the browser tests through playwright.config.ts`);
   }
   return root;
+}
+
+async function builtIn(root: string): Promise<void> {
+  const outcomeFile = path.join(root, BUILD_OUTCOME_FILE);
+  if (!existsSync(outcomeFile)) {
+    // The wait is the build's, not the test's: the test's own time limit is moved by what it waited.
+    const info = test.info();
+    const limit = info.timeout;
+    const started = Date.now();
+    info.setTimeout(limit + SECOND_BUILD_WITHIN_MS);
+    await eventually(() => existsSync(outcomeFile), { what: 'the second build', withinMs: SECOND_BUILD_WITHIN_MS, everyMs: 200 });
+    info.setTimeout(limit + (Date.now() - started));
+  }
+  const outcome = readFileSync(outcomeFile, 'utf8');
+  if (outcome !== 'ok') throw new Error(outcome);
 }
 
 /** Folders that hold builds, installs or test output, never sources. */
@@ -86,17 +114,18 @@ export function changeContactText(root: string): void {
   }
 }
 
-function buildApp(root: string, app: AppName): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const cli = path.join(root, 'node_modules/webpack-cli/bin/cli.js');
-    const child = spawn(process.execPath, [cli, 'build', '--mode', 'production'], {
-      cwd: path.join(root, APP_DIRS[app]),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let errors = '';
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+function buildApp(root: string, app: AppName): { child: ChildProcess; done: Promise<void> } {
+  const cli = path.join(root, 'node_modules/webpack-cli/bin/cli.js');
+  const child = spawn(process.execPath, [cli, 'build', '--mode', 'production'], {
+    cwd: path.join(root, APP_DIRS[app]),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const done = new Promise<void>((resolve, reject) => {
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`building ${app} in ${root} failed:\n${errors}`))));
   });
+  return { child, done };
 }
 
 /**
@@ -108,9 +137,30 @@ function buildApp(root: string, app: AppName): Promise<void> {
  */
 export const SECOND_BUILD_APPS = ['contact', 'home'] as const satisfies readonly AppName[];
 
-/** Production builds of SECOND_BUILD_APPS in `root`, side by side (the machines have two cores). */
-export async function buildSecond(root: string): Promise<void> {
-  await Promise.all(SECOND_BUILD_APPS.map((app) => buildApp(root, app)));
+/**
+ * Starts the production builds of SECOND_BUILD_APPS in `root`, side by side
+ * (the machines have two cores); `done` settles when both have ended, their
+ * outcome written in the copy for secondBuildRoot. `stop` ends any still
+ * running.
+ */
+export function startSecondBuild(root: string): { done: Promise<void>; stop: () => void } {
+  const builds = SECOND_BUILD_APPS.map((app) => buildApp(root, app));
+  const outcome = path.join(root, BUILD_OUTCOME_FILE);
+  let stopped = false;
+  const done = Promise.all(builds.map((build) => build.done)).then(
+    () => writeFileSync(outcome, 'ok'),
+    (error: Error) => {
+      // Stopped by the run's end (no spec needed it): the copy is being removed, and nothing failed.
+      if (stopped) return;
+      writeFileSync(outcome, error.message);
+      throw error;
+    },
+  );
+  const stop = () => {
+    stopped = true;
+    for (const build of builds) if (build.child.exitCode === null) build.child.kill();
+  };
+  return { done, stop };
 }
 
 /**
