@@ -27,7 +27,8 @@ test("jest's run made a template, and a new folder opens as a database of its ow
   } finally {
     await again.close();
   }
-});
+  // Two PGlite opens: a bound for a busy machine (jest's 5 s default failed once beside a busy core), not a speed claim.
+}, 60_000);
 
 test('a folder with anything in it is left as it is', () => {
   const used = path.join(folder, 'used');
