@@ -11,8 +11,8 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * Debian's build of Chromium's headless shell (`apt-get install
  * chromium-headless-shell`): the same Chromium, Blink and V8, without the
  * desktop browser around them. Playwright's own headless Chromium is this
- * shell; with it the browser tests cost two fifths less CPU than with the
- * full browser (docs/decisions/testing.md).
+ * shell; with it Chromium's share of the browser tests' CPU is half what
+ * the full browser's was (docs/decisions/testing.md).
  */
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 

@@ -26,7 +26,10 @@ export default async function globalSetup(): Promise<() => void> {
   process.env[SECOND_BUILD_ENV] = root;
   process.env[SECOND_BUILD_PENDING_ENV] = '1';
   // The servers the specs start (run-cli.ts) open their data folders' databases as copies of this template.
-  const removeTemplate = await makeEmbeddedTemplate();
+  const removeTemplate = await makeEmbeddedTemplate().catch((error: unknown) => {
+    build.stop();
+    throw error;
+  });
   return () => {
     build.stop();
     removeTemplate();
