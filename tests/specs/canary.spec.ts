@@ -179,8 +179,9 @@ test('a visitor keeps their cohort across ten visits; a healthy candidate is pro
   expect(seen.size, `one browser saw ${[...seen].join(' and ')}`).toBe(1);
 
   // The same canary, now asking for promotion after five healthy visits (its window kept).
-  await control('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 5, promoteAfterVisits: 5, maxSlowdown: 10 });
-  const { visits, seen: counts, entry } = await visitUntil(browser, 'promote', (seen) => seen.after >= 5);
+  const promoteAfterVisits = 5;
+  await control('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 5, promoteAfterVisits, maxSlowdown: 10 });
+  const { visits, seen: counts, entry } = await visitUntil(browser, 'promote', (seen) => seen.after >= promoteAfterVisits);
   testInfo.annotations.push({ type: 'promoted', description: `after ${visits} visits (${JSON.stringify(counts)}): ${entry.detail}` });
   process.stdout.write(`canary promoted after ${visits} visits ${JSON.stringify(counts)}: ${entry.detail}\n`);
   expect(entry.actor).toBe('canary-judge');
@@ -197,9 +198,10 @@ test('a candidate that fails in the browser is rolled back by the judge, with th
   browser,
 }, testInfo) => {
   const candidate = /contact-\d+/.exec(await release('publish', 'contact', `${broken.url}mf-manifest.json`))![0];
-  await control('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits: 10, maxSlowdown: 10, minNetworks: 1 });
+  const minVisits = 10;
+  await control('POST', '/api/sections/contact/canary', { release: candidate, percent: 50, minVisits, maxSlowdown: 10, minNetworks: 1 });
 
-  const { visits, seen, entry } = await visitUntil(browser, 'auto-rollback', (seen) => seen.failed >= 10);
+  const { visits, seen, entry } = await visitUntil(browser, 'auto-rollback', (seen) => seen.failed >= minVisits);
   testInfo.annotations.push({ type: 'rolled back', description: `after ${visits} visits (${JSON.stringify(seen)}): ${entry.detail}` });
   process.stdout.write(`canary rolled back after ${visits} visits ${JSON.stringify(seen)}: ${entry.detail}\n`);
   expect(entry.actor).toBe('canary-judge');

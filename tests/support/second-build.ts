@@ -140,18 +140,21 @@ export const SECOND_BUILD_APPS = ['contact', 'home'] as const satisfies readonly
 /**
  * Starts the production builds of SECOND_BUILD_APPS in `root`, side by side
  * (the machines have two cores); `done` settles when both have ended, their
- * outcome written in the copy for secondBuildRoot. `stop` ends any still
- * running.
+ * outcome written in the copy for secondBuildRoot: `built`, `stopped` (by
+ * `stop`, which ends any still running), or rejected with the failure.
  */
-export function startSecondBuild(root: string): { done: Promise<void>; stop: () => void } {
+export function startSecondBuild(root: string): { done: Promise<'built' | 'stopped'>; stop: () => void } {
   const builds = SECOND_BUILD_APPS.map((app) => buildApp(root, app));
   const outcome = path.join(root, BUILD_OUTCOME_FILE);
   let stopped = false;
   const done = Promise.all(builds.map((build) => build.done)).then(
-    () => writeFileSync(outcome, 'ok'),
+    () => {
+      writeFileSync(outcome, 'ok');
+      return 'built' as const;
+    },
     (error: Error) => {
       // Stopped by the run's end (no spec needed it): the copy is being removed, and nothing failed.
-      if (stopped) return;
+      if (stopped) return 'stopped' as const;
       writeFileSync(outcome, error.message);
       throw error;
     },
