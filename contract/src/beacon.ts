@@ -9,9 +9,20 @@ import { SECTION_IDS, type SectionId } from './sections';
 export const BEACON_PATH = '/api/beacon';
 
 /**
- * Where the page asks for its visit id after its first paint: `POST` with
- * `{ token }` (its report token), answered `{ visit }`. The server issues
- * at most as many as it served pages of those releases.
+ * The page's visit id comes with the page: a `Server-Timing` entry of this
+ * name on the page's answer (its 200 or 304), the id its description
+ * (`Server-Timing: visit;desc="..."`), which the page reads from its
+ * navigation entry. Sent only where the page is a secure context (HTTPS,
+ * or a loopback host), where browsers expose it.
+ */
+export const VISIT_TIMING = 'visit';
+
+/**
+ * Where the page asks for its visit id when it came without one (a page
+ * from the HTTP cache, a plain-HTTP host): after its first paint, `POST`
+ * with `{ token }` (its report token), answered `{ visit }`. The server
+ * issues at most as many ids as it served pages of those releases, the
+ * pages' own included.
  */
 export const VISIT_PATH = '/api/visit';
 
@@ -59,7 +70,7 @@ export interface VisitReport {
   /** 2: the report carries a visit id (1 carried the page's token and a nonce of its own, and is refused). */
   v: 2;
   /**
-   * The single-use id the server issued for this page load (VISIT_PATH),
+   * The single-use id the server issued for this page load (VISIT_TIMING, or VISIT_PATH),
    * signed over the releases it served: a report counts only for those, and
    * only once on every server together.
    */
@@ -71,7 +82,7 @@ export interface VisitReport {
 /**
  * What the server puts in the config it serves (the `health` field) for the
  * page to report: the release of each section that has one, and the token
- * signed over them, which the page trades for a visit id (VISIT_PATH). The
+ * signed over them, which a page that came without its visit id trades for one (VISIT_PATH). The
  * token is the same for every page of those releases (pages stay cacheable):
  * it alone counts nothing.
  */

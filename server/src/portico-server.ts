@@ -238,7 +238,7 @@ function servingState(options: PorticoServerOptions): ServingState {
     });
   }
   const { beacon } = options;
-  state.pageServed = beacon && ((releases) => beacon.pageServed(releases));
+  state.pageServed = beacon && ((releases, page) => beacon.pageServed(releases, page));
   return state;
 }
 

@@ -70,6 +70,19 @@ function readVisitor(req: IncomingMessage, options: VisitorOptions): Visitor {
   return { origin, host: parsed?.host, hostname: parsed?.hostname, protocol, address };
 }
 
+/**
+ * Whether the visitor's page is a secure context, as browsers judge an
+ * origin "potentially trustworthy": HTTPS, or a loopback host (`localhost`,
+ * a name under `.localhost`, 127.0.0.0/8, `[::1]`). Only there do browsers
+ * give a page what some headers carry (Server-Timing's entries).
+ */
+export function isSecureContext(visitor: Visitor): boolean {
+  if (visitor.protocol === 'https') return true;
+  const name = visitor.hostname;
+  if (name === undefined) return false;
+  return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || (isIP(name) === 4 && name.startsWith('127.'));
+}
+
 const DEFAULT_PORTS = { http: 80, https: 443 } as const;
 
 /**

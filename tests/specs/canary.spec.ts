@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext } from '@playwright/test';
+import { VISIT_PATH } from '@portico/contract/beacon';
 import { APP_DIRS } from '@portico/contract/sections';
 import { brokenInTheBrowser } from '../support/broken-build';
 import { expect, test, workerPorts, writeConfig } from '../support/fixtures';
@@ -33,6 +34,8 @@ let port: number;
 let healthy: StaticServer;
 let broken: StaticServer;
 let removeBroken: () => void;
+/** Contact's first release, active from the start. */
+let firstRelease: string;
 
 // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
 test.beforeAll(async ({}, testInfo) => {
@@ -55,8 +58,8 @@ test.beforeAll(async ({}, testInfo) => {
     PORTICO_BEACON_REPORTS_PER_NETWORK: '1000',
   });
   await waitForOutput(serve);
-  const first = await release('publish', 'contact', `http://localhost:${port + 3}/mf-manifest.json`);
-  await release('activate', 'contact', /contact-\d+/.exec(first)![0]);
+  firstRelease = /contact-\d+/.exec(await release('publish', 'contact', `http://localhost:${port + 3}/mf-manifest.json`))![0];
+  await release('activate', 'contact', firstRelease);
 });
 
 test.afterAll(async () => {
@@ -165,6 +168,39 @@ async function visitUntil(
   }
   throw new Error(`no ${action} after ${MAX_VISITS} visits (seen ${JSON.stringify(seen)})`);
 }
+
+test('a page comes with its visit id: a reload (a 304) with a new one, a page from the history cache asks for one; each report counts once', async ({
+  browser,
+}) => {
+  const visitsOfFirst = async () =>
+    ((await control('GET', '/api/sections')) as { contact: { health: Record<string, { visits: number }> } }).contact.health[firstRelease]?.visits ?? 0;
+  const before = await visitsOfFirst();
+  const context = await browser.newContext();
+  const asked: string[] = [];
+  context.on('request', (request) => {
+    if (new URL(request.url()).pathname === VISIT_PATH) asked.push(request.url());
+  });
+  const page = await context.newPage();
+  const contactReady = () => expect(page.getByRole('tabpanel', { name: 'Contact us' }).getByRole('textbox').first()).toBeVisible();
+  expect((await page.goto(`http://localhost:${port}/#contact`))!.status()).toBe(200);
+  await contactReady();
+  // Reloading revalidates the page: the server's 304 carries a new id, which replaces the one the browser kept with the page
+  // (The browser shows the page it kept, with the 304's headers: the status Playwright sees is the kept 200's.)
+  const reloaded = (await page.reload())!;
+  expect(await reloaded.request().headerValue('if-none-match')).toBe(await reloaded.headerValue('etag'));
+  await contactReady();
+  // Away, then back: the browser takes the page from its cache without asking, so its id is the first one's, reported already; it asks for one.
+  await page.goto(`http://localhost:${port}/robots.txt`);
+  const answered = page.waitForResponse((response) => new URL(response.url()).pathname === VISIT_PATH);
+  await page.goBack();
+  expect((await answered).status()).toBe(200);
+  await contactReady();
+  await page.close({ runBeforeUnload: true });
+  expect(asked).toHaveLength(1);
+  // Three reports, each with an id of its own (an id counts once): three visits for the active release.
+  await expect.poll(visitsOfFirst, { timeout: JUDGED_WITHIN_MS }).toBe(before + 3);
+  await context.close();
+});
 
 test('a visitor keeps their cohort across ten visits; a healthy candidate is promoted by the judge once it has its visits', async ({ browser }, testInfo) => {
   const candidate = /contact-\d+/.exec(await release('publish', 'contact', `${healthy.url}mf-manifest.json`))![0];

@@ -1,4 +1,14 @@
-import { BEACON_PATH, VISIT_PATH, VITALS, type HealthNote, type Vital, type VisitAnswer, type VisitReport, type VisitRequest } from '@portico/contract/beacon';
+import {
+  BEACON_PATH,
+  VISIT_PATH,
+  VISIT_TIMING,
+  VITALS,
+  type HealthNote,
+  type Vital,
+  type VisitAnswer,
+  type VisitReport,
+  type VisitRequest,
+} from '@portico/contract/beacon';
 import { SECTION_IDS } from '@portico/contract/sections';
 import { afterFirstPaint } from '../page-script/after-first-paint';
 import { REMOTE_ERROR_EVENT } from '../remotes/report-failure';
@@ -9,10 +19,25 @@ export interface ReportSeams {
   sendBeacon: ((url: string, body: string) => boolean) | undefined;
   /** Starts measuring the Core Web Vitals; each value as it changes. */
   measureVitals: (keep: (name: Vital, value: number) => void) => void;
+  /** The visit id the page came with (its VISIT_TIMING entry); undefined when it came without one, or from the HTTP cache. */
+  visitWithPage: () => string | undefined;
   /** Trades the page's report token for this visit's id (a same-origin POST); undefined when none is given. */
   requestVisit: (token: string) => Promise<string | undefined>;
   /** Runs `start` once the page has painted (afterFirstPaint): asking for the id never delays the page. */
   whenPainted: (start: () => void) => void;
+}
+
+/**
+ * The visit id on the page's navigation entry, when the page came from the
+ * server just now: a page the browser took from its cache without asking
+ * (a history navigation; transferSize 0) holds the id of the load that
+ * fetched it, reported already.
+ */
+function visitWithPage(): string | undefined {
+  const [navigation] = (typeof performance.getEntriesByType === 'function' ? performance.getEntriesByType('navigation') : []) as PerformanceNavigationTiming[];
+  if (!navigation || !(navigation.transferSize > 0)) return undefined;
+  const visit = navigation.serverTiming?.find((entry) => entry.name === VISIT_TIMING)?.description;
+  return visit ? visit : undefined;
 }
 
 /** POST /api/visit on the page's own origin: the id, or undefined on any refusal or failure (the page then reports nothing). */
@@ -35,6 +60,7 @@ async function requestVisit(token: string): Promise<string | undefined> {
 }
 
 const browserSeams = (): ReportSeams => ({
+  visitWithPage,
   requestVisit,
   whenPainted: afterFirstPaint,
   sendBeacon: typeof navigator.sendBeacon === 'function' ? (url, body) => navigator.sendBeacon(url, body) : undefined,
@@ -60,10 +86,11 @@ const browserSeams = (): ReportSeams => ({
 /**
  * The visit report: once per page load, when the page is hidden (or
  * unloaded), one `navigator.sendBeacon` to the page's own origin with how
- * each released section arrived and the visit's Core Web Vitals. After the
- * first paint the page trades its report token for a visit id, which the
- * server issues only for pages it served and counts once: the report
- * carries it, and without one (refused, not back yet) nothing is sent. It
+ * each released section arrived and the visit's Core Web Vitals. The report
+ * carries the visit id the server issued for this page load, which it
+ * counts once: the page came with it (VISIT_TIMING), or, without one, the
+ * page trades its report token for one after its first paint. Without an
+ * id (refused, not back yet) nothing is sent. It
  * names this page load only, never the visitor. Without the server's note
  * (no releases, a preview visit) or without sendBeacon, nothing is
  * measured, asked for or sent.
@@ -76,10 +103,12 @@ export function startVisitReport(given: Partial<HealthNote> | undefined, seams: 
       ? { releases: given.releases, token: given.token }
       : undefined;
   if (!note || !send || Object.keys(note.releases).length === 0) return;
-  let visit: string | undefined;
-  seams.whenPainted(() => {
-    void seams.requestVisit(note.token).then((id) => (visit = id));
-  });
+  let visit = seams.visitWithPage();
+  // Asking costs a request while the page paints: only a page that came without its id asks.
+  if (visit === undefined)
+    seams.whenPainted(() => {
+      void seams.requestVisit(note.token).then((id) => (visit = id));
+    });
   const vitals: VisitReport['vitals'] = {};
   seams.measureVitals((name, value) => {
     if ((VITALS as readonly string[]).includes(name) && Number.isFinite(value))

@@ -11,10 +11,8 @@ import {
   parseVisitReport,
   parseVisitRequest,
   reportCounts,
-  signVisitId,
   verifyHealthToken,
   verifyVisitId,
-  VISIT_ID_MS,
   type HealthStore,
   type ServedCanary,
   type ServedState,
@@ -22,7 +20,8 @@ import {
 } from '@portico/releases';
 import { ReportAdmission } from './report-admission';
 import { ReportQueue } from './report-queue';
-import { releaseSetKey, VisitLedger, type VisitLedgerLimits } from './visit-ledger';
+import { canaryOf, VisitIssuer } from './visit-issuer';
+import type { VisitLedgerLimits } from './visit-ledger';
 
 /**
  * The bound one source puts on the counts (docs/security.md, "The health
@@ -101,8 +100,15 @@ export interface BeaconEndpoint {
   report(request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply>;
   /** Answers `POST /api/visit` likewise: a visit id for a page this server served, bound to its releases and their canaries. */
   visit(request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply>;
-  /** A page of these releases was served (a 200 or a 304 of `/`): one more visit id may be issued for them. */
-  pageServed(releases: HealthNote['releases']): void;
+  /**
+   * A page of these releases was served (a 200 or a 304 of `/`): one more
+   * visit id may be issued for them. With `withVisit` (a page that can read
+   * its VISIT_TIMING entry) that id is issued now, for the page's answer:
+   * undefined when the store is not open yet or the release set has spent
+   * its ids (the page then asks VISIT_PATH). Waits only for the store's
+   * secret, read once.
+   */
+  pageServed(releases: HealthNote['releases'], page: { served: ServedState; withVisit: boolean }): Promise<string | undefined>;
   /** Adds what was gathered to the database now. */
   flush(): Promise<void>;
   /** Stops the timer and flushes what is left (once; counts the database refuses then are lost, and logged). */
@@ -138,13 +144,6 @@ function jsonBody(request: FastifyRequest, reply: FastifyReply): { json: unknown
   }
 }
 
-/** The canary a section's report counts for: the one its id names, still running here, and one of its two releases. */
-function canaryOf(served: ServedState | undefined, section: SectionId, canaryId: number | undefined, release: string): ServedCanary | undefined {
-  const canary = served?.canaries[section];
-  if (!canary || canary.id !== canaryId) return undefined;
-  return release === canary.release.id || release === served?.active[section]?.id ? canary : undefined;
-}
-
 /** Each running canary's network key, by its number: derived once per canary. */
 class CanaryKeys {
   private readonly keys = new Map<number, Buffer>();
@@ -165,9 +164,10 @@ class CanaryKeys {
  * and `POST /api/visit`, where the page gets the visit id its report must
  * carry (docs/security.md, "The health beacon").
  *
- * An id is issued only for a page this server served (VisitLedger: no more
- * ids per release set and window than pages, plus a small slack), signed
- * over the page's releases and their running canaries, and short-lived. A
+ * An id is issued only for a page this server served (VisitIssuer: with the
+ * page, or asked for by a page that came without; no more ids per release
+ * set and window than pages, plus a small slack), signed over the page's
+ * releases and their running canaries, and short-lived. A
  * report answers 204 whether or not it counted: a forged or expired id, a
  * release the id does not name, an id seen already or a source over its cap
  * count nothing and are told nothing. Reports gather in memory and go to the
@@ -184,8 +184,7 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   const healthOf = typeof options.health === 'function' ? options.health : () => options.health as HealthRecorder;
   const admission = new ReportAdmission(limits);
   const queue = new ReportQueue(limits.pendingReports, healthOf, options.log);
-  const ledger = new VisitLedger(limits.visits);
-  let secret: Buffer | undefined;
+  const issuer = new VisitIssuer({ secret: options.secret, storeOpen: () => healthOf() !== undefined, limits: limits.visits });
   const canaryKeys = new CanaryKeys();
 
   /**
@@ -209,10 +208,8 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
       answer(reply, 415, `${what} are text/plain or application/json, in UTF-8`);
       return false;
     }
-    const health = healthOf();
-    secret ??= health ? await options.secret().catch(() => undefined) : undefined;
     // Without the store (a database server still being waited for) nothing can be verified or kept: say so, as /api/contact does.
-    if (!health || !secret) {
+    if (!healthOf() || !(await issuer.readKey())) {
       answer(reply, 503, `${what} cannot be taken just now`, { 'Retry-After': '5' });
       return false;
     }
@@ -229,7 +226,7 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   });
 
   const report = async (request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply> => {
-    const key = secret!;
+    const key = issuer.key!;
     const body = jsonBody(request, reply);
     if (!body) return reply;
     const parsed = parseVisitReport(body.json);
@@ -259,25 +256,20 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   };
 
   const issueVisit = async (request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply> => {
-    const key = secret!;
     const body = jsonBody(request, reply);
     if (!body) return reply;
     const parsed = parseVisitRequest(body.json);
     if (!parsed.ok) return answer(reply, 400, parsed.error);
     const now = Date.now();
-    const grant = verifyHealthToken(key, parsed.token, new Date(now));
+    const grant = verifyHealthToken(issuer.key!, parsed.token, new Date(now));
     if ('problem' in grant) return answer(reply, 400, `token: not a report token of this site's (${grant.problem})`);
-    if (!ledger.issue(releaseSetKey(grant.releases), now)) {
+    const visit = issuer.issue(grant.releases, served, now);
+    if (visit === undefined) {
       return answer(reply, 429, 'no more visit ids for these releases than pages served', {
-        'Retry-After': String(Math.ceil(ledger.retryAfterMs(now) / 1000)),
+        'Retry-After': String(Math.ceil(issuer.retryAfterMs(now) / 1000)),
       });
     }
-    const canaries: Partial<Record<SectionId, number>> = {};
-    for (const section of Object.keys(grant.releases) as SectionId[]) {
-      const running = canaryOf(served, section, served?.canaries[section]?.id, grant.releases[section]!);
-      if (running) canaries[section] = running.id;
-    }
-    const answerBody: VisitAnswer = { visit: signVisitId(key, { releases: grant.releases, canaries }, new Date(now + VISIT_ID_MS)) };
+    const answerBody: VisitAnswer = { visit };
     return reply
       .code(200)
       .headers({ ...DATA_HEADERS, 'Cache-Control': 'no-store', 'Content-Type': JSON_TYPE })
@@ -302,7 +294,7 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
     bodyParser,
     report,
     visit: issueVisit,
-    pageServed: (releases) => ledger.served(releaseSetKey(releases)),
+    pageServed: (releases, page) => issuer.pageServed(releases, page),
     // A flush under way may have begun before the last report: then once more.
     async flush() {
       await flush();

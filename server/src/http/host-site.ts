@@ -5,7 +5,7 @@ import { previewTokenIn } from '@portico/contract/preview';
 import type { ActiveReleases, ServedState } from '@portico/releases';
 import { cohortOf } from '../cohorts';
 import { configLogger } from '../config-log';
-import { visitorOf } from '../request-origin';
+import { isSecureContext, visitorOf } from '../request-origin';
 import { hostPageHeaders, pageHeaders } from '../security-headers';
 import { cohortVariants, releaseIds, releaseKey, releasesFor, withReleases } from '../served-releases';
 import { oncePerRequest, siteContext, type Site, type SiteContext } from '../site-context';
@@ -165,11 +165,14 @@ export class HostSite {
    * A page answer (the server-rendered page, its 304, or the client-rendered
    * index.html) counts for the releases its visitor is served: the beacon
    * issues no more visit ids for them than pages. A preview visit reports
-   * nothing, and a HEAD is no page.
+   * nothing, and a HEAD is no page. The visit id to send with the page
+   * (VISIT_TIMING), where the page can read it: a secure context.
    */
-  countPage(req: IncomingMessage, search: string): void {
-    if (!this.state.pageServed || req.method !== 'GET' || previewTokenIn(search) !== undefined) return;
-    const ids = releaseIds(releasesFor(this.served(), this.cohortOf(req).bucket));
-    if (Object.keys(ids).length > 0) this.state.pageServed(ids);
+  async countPage(req: IncomingMessage, search: string): Promise<string | undefined> {
+    if (!this.state.pageServed || req.method !== 'GET' || previewTokenIn(search) !== undefined) return undefined;
+    const served = this.served();
+    const ids = releaseIds(releasesFor(served, this.cohortOf(req).bucket));
+    if (Object.keys(ids).length === 0) return undefined;
+    return this.state.pageServed(ids, { served, withVisit: isSecureContext(visitorOf(req, { trustProxy: this.state.trustProxy })) });
   }
 }

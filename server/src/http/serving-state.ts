@@ -22,8 +22,8 @@ export interface ServingState {
   warmFor?: (next: ServedState) => Promise<void>;
   openPreview?: (token: string) => Promise<PreviewVisit>;
   healthToken?: ReleaseFeed['healthToken'];
-  /** A page of these releases was served: the beacon may issue one more visit id for them. */
-  pageServed?: (releases: HealthNote['releases']) => void;
+  /** A page of these releases was served: the beacon may issue one more visit id for them; the id to send with the page, with `withVisit` (BeaconEndpoint.pageServed). */
+  pageServed?: (releases: HealthNote['releases'], page: { served: ServedState; withVisit: boolean }) => Promise<string | undefined>;
   /** What this server saw of a release itself, for the store (ReleaseFeed.signal). */
   signal?: ReleaseFeed['signal'];
   /** The releases being warmed before they are served, while they are. */

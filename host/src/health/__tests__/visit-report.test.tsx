@@ -9,10 +9,12 @@ import { reportFailure } from '../../remotes/report-failure';
 import { failureClassOf } from '../visit-outcomes';
 import { startVisitReport, type ReportSeams } from '../visit-report';
 
-// The browser's sendBeacon, web-vitals, the first paint and the request for a
-// visit id are the seams; what is under test is what the page puts in its one
-// report: each released section's arrival, the vitals, the visit id the
-// server issued after the first paint, sent once per page load.
+// The browser's sendBeacon, web-vitals, the first paint, the visit id the page
+// came with and the request for one are the seams; what is under test is what
+// the page puts in its one report: each released section's arrival, the
+// vitals, the visit id the server issued (with the page, or after the first
+// paint), sent once per page load. Reading the id off a real navigation is
+// tested in a browser (tests/specs/canary.spec.ts).
 
 const note = { releases: { home: 'home-3', contact: 'contact-9' }, token: 'signed-by-the-server' };
 
@@ -32,12 +34,15 @@ let paint: () => void;
 let asked: string[];
 /** What the server answers the page's request for a visit id: an id, or nothing (refused, unreachable). */
 let issued: string | undefined;
+/** The visit id the page came with: none unless a test says so. */
+let cameWith: string | undefined;
 const seams = (): ReportSeams => ({
   sendBeacon: (url, body) => {
     sent.push({ url, body: JSON.parse(body) as VisitReport });
     return true;
   },
   measureVitals: (keep) => (vital = keep),
+  visitWithPage: () => cameWith,
   requestVisit: (token) => {
     asked.push(token);
     return Promise.resolve(issued);
@@ -59,6 +64,7 @@ beforeEach(() => {
   sent = [];
   asked = [];
   issued = 'issued-by-the-server';
+  cameWith = undefined;
   paint = () => {
     throw new Error('the report did not wait for the first paint');
   };
@@ -131,13 +137,23 @@ test('a section that fails to load and then loads after Try again arrived, rende
 test('nothing is measured, asked for or sent without the server’s note or without sendBeacon', () => {
   const measure = jest.fn();
   const request = jest.fn();
-  const base = { requestVisit: request, whenPainted: (start: () => void) => start() };
+  const base = { visitWithPage: () => undefined, requestVisit: request, whenPainted: (start: () => void) => start() };
   startVisitReport(undefined, { ...base, sendBeacon: () => true, measureVitals: measure });
   startVisitReport({ releases: {}, token: 't' }, { ...base, sendBeacon: () => true, measureVitals: measure });
   startVisitReport(note, { ...base, sendBeacon: undefined, measureVitals: measure });
   hide();
   expect(measure).not.toHaveBeenCalled();
   expect(request).not.toHaveBeenCalled();
+});
+
+test('a page that came with its visit id reports with it, and asks for none, not even after its first paint', () => {
+  cameWith = 'sent-with-the-page';
+  const whenPainted = jest.fn();
+  startVisitReport(note, { ...seams(), whenPainted });
+  hide();
+  expect(whenPainted).not.toHaveBeenCalled();
+  expect(asked).toEqual([]);
+  expect(sent.map((report) => report.body.visit)).toEqual(['sent-with-the-page']);
 });
 
 test('a page with no visit id (its request refused, or hidden before the answer) reports nothing, then reports once the id is there', async () => {

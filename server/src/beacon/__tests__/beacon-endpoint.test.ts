@@ -28,6 +28,8 @@ import { eventually } from '@portico/testing/eventually';
 
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
 const UA_MARKER = 'PorticoUaMarker/7f3a9c';
+/** A host the page server answers for that is not loopback: its visitors' pages are not secure contexts over plain HTTP. */
+const PLAIN_HOST = 'portico.test';
 
 interface Answer {
   status: number;
@@ -151,6 +153,7 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
       rootDir: root,
       basePort: 0,
       host: '127.0.0.1',
+      hostnames: ['127.0.0.1', PLAIN_HOST],
       ssr: false,
       log: (line) => log.push(line),
       api: (app, _options, done) => {
@@ -361,6 +364,11 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
   describe('visit ids', () => {
     const page = (cookie: string, method = 'GET', headers: Record<string, string> = {}) =>
       send(`${base}/`, undefined, { method, headers: { cookie, ...headers } });
+    /** The same page for a visitor on plain HTTP (a host that is not loopback): not a secure context, where a page cannot read its id. */
+    const plainPage = (cookie: string, method = 'GET', headers: Record<string, string> = {}) =>
+      page(cookie, method, { Host: `${PLAIN_HOST}:${running.ports[0]}`, ...headers });
+    /** The visit id a page came with: its Server-Timing entry. */
+    const visitIn = (answer: Answer) => /^visit;desc="([^"]+)"$/.exec(String(answer.headers['server-timing'] ?? ''))?.[1];
     const askFor = (releases: Partial<Record<SectionId, string>>, from = '127.0.0.14') =>
       post(VISIT_PATH, { token: token(releases) }, { from, headers: { 'Content-Type': 'application/json' } });
     /** Asks until refused: whatever this release set had in hand (earlier pages, the slack) is used up. */
@@ -371,28 +379,49 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     const payload = (id: string) =>
       JSON.parse(Buffer.from(id.split('.')[0]!, 'base64url').toString('utf8')) as { r: Record<string, string>; k?: Record<string, number> };
 
-    it('are issued at most as many as pages of those releases were served, plus a small slack, and then 429', async () => {
+    it('go with each page a secure context gets, and count against its pages: one more per page over plain HTTP, a small slack, then 429', async () => {
       const releases = { home, contact: candidate };
       await drain(releases);
-      // Three pages of the candidate's cohort (bucket 3 is below its 50 %): three ids more, then refused again.
-      for (let count = 0; count < 3; count++) expect((await page('portico_cohort=3')).status).toBe(200);
+      // Three pages of the candidate's cohort (bucket 3 is below its 50 %) over loopback: each with an id of its own, none left to ask for.
+      const ids: (string | undefined)[] = [];
+      for (let count = 0; count < 3; count++) {
+        const answer = await page('portico_cohort=3');
+        expect(answer.status).toBe(200);
+        ids.push(visitIn(answer));
+      }
+      expect(new Set(ids).size).toBe(3);
+      expect(ids.map((id) => payload(id!))).toEqual(Array.from({ length: 3 }, () => expect.objectContaining({ r: releases, k: { contact: canary.id } })));
+      expect((await askFor(releases)).status).toBe(429);
+      // Three over plain HTTP: the page cannot read an id there, so none goes with it; three to ask for, then refused again.
+      for (let count = 0; count < 3; count++) {
+        const answer = await plainPage('portico_cohort=3');
+        expect([answer.status, answer.headers['server-timing']]).toEqual([200, undefined]);
+      }
       for (let count = 0; count < 3; count++) expect((await askFor(releases)).status).toBe(200);
       const refused = await askFor(releases);
       expect(refused.status).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       // Pages of the other cohort are not this release set's.
-      expect((await page('portico_cohort=70')).status).toBe(200);
+      expect((await plainPage('portico_cohort=70')).status).toBe(200);
       expect((await askFor(releases)).status).toBe(429);
     });
 
-    it('count a 304 (a page from the browser’s cache runs its script) but not a HEAD', async () => {
+    it('count a 304 (a page revalidated runs its script again), which carries a new id as a 200 does, but not a HEAD', async () => {
       const releases = { home, contact };
       await drain(releases);
-      for (let count = 0; count < 3; count++) expect((await page('portico_cohort=70', 'HEAD')).status).toBe(200);
+      for (let count = 0; count < 3; count++) {
+        const head = await page('portico_cohort=70', 'HEAD');
+        expect([head.status, head.headers['server-timing']]).toEqual([200, undefined]);
+      }
       expect((await askFor(releases)).status).toBe(429);
-      const etag = (await page('portico_cohort=70')).headers.etag as string;
-      expect((await askFor(releases)).status).toBe(200);
-      expect((await page('portico_cohort=70', 'GET', { 'If-None-Match': etag })).status).toBe(304);
+      const first = await page('portico_cohort=70');
+      const again = await page('portico_cohort=70', 'GET', { 'If-None-Match': first.headers.etag as string });
+      expect(again.status).toBe(304);
+      expect(visitIn(again)).toEqual(expect.any(String));
+      expect(visitIn(again)).not.toBe(visitIn(first));
+      expect((await askFor(releases)).status).toBe(429);
+      // Over plain HTTP a 304 lets the page ask for one.
+      expect((await plainPage('portico_cohort=70', 'GET', { 'If-None-Match': first.headers.etag as string })).status).toBe(304);
       expect((await askFor(releases)).status).toBe(200);
       expect((await askFor(releases)).status).toBe(429);
     });
@@ -427,7 +456,7 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     });
 
     it('name the page’s releases and its section’s running canary; a report with one counts for that canary, under a hash of its network', async () => {
-      expect((await page('portico_cohort=3')).status).toBe(200);
+      expect((await plainPage('portico_cohort=3')).status).toBe(200);
       const answer = await askFor({ home, contact: candidate });
       expect(answer.status).toBe(200);
       expect(answer.headers['cache-control']).toBe('no-store');

@@ -1,4 +1,5 @@
 import type { FastifyPluginCallback } from 'fastify';
+import { VISIT_TIMING } from '@portico/contract/beacon';
 import { rawRoute } from '../../guard';
 import type { ServerRendering } from '../../ssr/server-rendering';
 import { requestTarget, type Handler } from '../../static-files';
@@ -18,12 +19,15 @@ export interface PagesOptions {
  * The page, `/` and `/index.html`: server-rendered (the pipeline of
  * server/src/ssr keeps its raw `handle(req, res, fallback)`), or the built
  * index.html. Each answer counts for the releases its visitor is served
- * (the beacon's visit ids).
+ * (the beacon's visit ids), and carries its visit id where the page can
+ * read it (a `Server-Timing` entry, VISIT_TIMING).
  */
 export const pages: FastifyPluginCallback<PagesOptions> = (app, { site, rendering, files, log }, done) => {
   const notFound = (req: Parameters<Handler>[0], res: Parameters<Handler>[1]) => answerNotFound(req, res, (asked, search) => site.pageHeaders(asked, search));
   const page = rawRoute(async (req, res) => {
-    site.countPage(req, requestTarget(req.url)!.search);
+    const visit = await site.countPage(req, requestTarget(req.url)!.search);
+    // Per answer, beside the page's cached headers: the page reads it from its navigation entry (a 304's replaces the cached one's).
+    if (visit !== undefined) res.setHeader('Server-Timing', `${VISIT_TIMING};desc="${visit}"`);
     const builtPage = () => files(req, res, () => notFound(req, res));
     await (rendering ? rendering.handle(req, res, builtPage) : builtPage());
   }, log);
