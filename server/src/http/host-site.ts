@@ -166,9 +166,11 @@ export class HostSite {
    * index.html) counts for the releases its visitor is served: the beacon
    * issues no more visit ids for them than pages. A preview visit reports
    * nothing, and a HEAD is no page. The visit id to send with the page
-   * (VISIT_TIMING), where the page can read it: a secure context.
+   * (VISIT_TIMING), where the page can read it (a secure context); nothing
+   * to wait for when no page of releases was counted (the page then goes
+   * out as fast as before).
    */
-  async countPage(req: IncomingMessage, search: string): Promise<string | undefined> {
+  countPage(req: IncomingMessage, search: string): Promise<string | undefined> | undefined {
     if (!this.state.pageServed || req.method !== 'GET' || previewTokenIn(search) !== undefined) return undefined;
     const served = this.served();
     const ids = releaseIds(releasesFor(served, this.cohortOf(req).bucket));

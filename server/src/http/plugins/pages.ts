@@ -25,8 +25,9 @@ export interface PagesOptions {
 export const pages: FastifyPluginCallback<PagesOptions> = (app, { site, rendering, files, log }, done) => {
   const notFound = (req: Parameters<Handler>[0], res: Parameters<Handler>[1]) => answerNotFound(req, res, (asked, search) => site.pageHeaders(asked, search));
   const page = rawRoute(async (req, res) => {
-    const visit = await site.countPage(req, requestTarget(req.url)!.search);
+    const counted = site.countPage(req, requestTarget(req.url)!.search);
     // Per answer, beside the page's cached headers: the page reads it from its navigation entry (a 304's replaces the cached one's).
+    const visit = counted && (await counted);
     if (visit !== undefined) res.setHeader('Server-Timing', `${VISIT_TIMING};desc="${visit}"`);
     const builtPage = () => files(req, res, () => notFound(req, res));
     await (rendering ? rendering.handle(req, res, builtPage) : builtPage());
