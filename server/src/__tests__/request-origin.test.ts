@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { parseHost } from '@portico/contract/host';
 import { readSetting } from '@portico/platform/settings';
-import { hostAllowed, parseHostRule, visitorOf } from '../request-origin';
+import { hostAllowed, isSecureContext, parseHostRule, visitorOf } from '../request-origin';
 
 // The settings as the server reads them (@portico/platform/settings).
 const allowedHosts = (env: Record<string, string>) => readSetting(env, 'PORTICO_HOSTS');
@@ -72,6 +72,30 @@ describe('visitorOf', () => {
     expect(visitor.origin).toBeUndefined();
     expect(visitor.hostname).toBeUndefined();
   });
+});
+
+test.each([
+  ['localhost:8080', true],
+  ['LOCALHOST', true],
+  ['shop.localhost', true],
+  ['127.0.0.1:8080', true],
+  ['127.9.9.9', true],
+  ['[::1]:8080', true],
+  // Names made to look like loopback are not: the visitor's page there is plain HTTP.
+  ['localhost.evil.example', false],
+  ['127.0.0.1.evil.example', false],
+  ['evillocalhost', false],
+  ['10.0.0.5:8080', false],
+  ['www.portico.example', false],
+  ['[::2]', false],
+])('isSecureContext over plain HTTP, Host %s: %s (the page can read its visit id only then)', (host, secure) => {
+  expect(isSecureContext(visitorOf(requestOf({ host }), { trustProxy: false }))).toBe(secure);
+});
+
+test('isSecureContext: HTTPS anywhere; behind a trusted proxy its X-Forwarded-Proto, which an untrusted client cannot claim', () => {
+  expect(isSecureContext(visitorOf(requestOf(forwarded), { trustProxy: true }))).toBe(true);
+  expect(isSecureContext(visitorOf(requestOf({ ...forwarded, host: 'www.portico.example' }), { trustProxy: false }))).toBe(false);
+  expect(isSecureContext(visitorOf(requestOf({ host: 'www.portico.example' }, { encrypted: true }), { trustProxy: false }))).toBe(true);
 });
 
 test('parseHost keeps IPv6 brackets and lower-cases', () => {

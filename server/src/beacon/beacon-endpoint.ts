@@ -209,7 +209,7 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
       return false;
     }
     // Without the store (a database server still being waited for) nothing can be verified or kept: say so, as /api/contact does.
-    if (!healthOf() || !(await issuer.readKey())) {
+    if (!(await issuer.readKey())) {
       answer(reply, 503, `${what} cannot be taken just now`, { 'Retry-After': '5' });
       return false;
     }
