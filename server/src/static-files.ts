@@ -94,6 +94,40 @@ const PRECOMPRESSED = [
   { encoding: 'gzip', suffix: '.gz' },
 ] as const;
 
+interface Copy {
+  encoding: string;
+  real: string | undefined;
+}
+
+async function copyIn(root: string, file: string, { encoding, suffix }: (typeof PRECOMPRESSED)[number]): Promise<Copy> {
+  return { encoding, real: await realFileIn(root, path.join(root, file + suffix)) };
+}
+
+const EVERY_ENCODING = PRECOMPRESSED.map((copy) => copy.encoding);
+
+/**
+ * The precompressed copy to send, if any, and the copies found. The copy the
+ * client would choose were every copy there is looked up first: when it is
+ * on disk, no other copy could be chosen over it, so the others are not
+ * looked up (a browser's request looks up two files, not three).
+ */
+async function copyToServe(req: IncomingMessage, root: string, file: string): Promise<{ onDisk: Copy[]; encoding: string }> {
+  const favourite = PRECOMPRESSED.find((copy) => copy.encoding === chooseEncoding(req, EVERY_ENCODING));
+  if (favourite) {
+    const copy = await copyIn(root, file, favourite);
+    if (copy.real !== undefined) return { onDisk: [copy], encoding: copy.encoding };
+  }
+  const copies = await Promise.all(PRECOMPRESSED.map((copy) => copyIn(root, file, copy)));
+  const onDisk = copies.filter((copy) => copy.real !== undefined);
+  return {
+    onDisk,
+    encoding: chooseEncoding(
+      req,
+      onDisk.map((copy) => copy.encoding),
+    ),
+  };
+}
+
 /**
  * negotiator 1.x breaks a tie of q-values by a preference (`gzip, br` both at
  * q=1 gets br); @types/negotiator 0.6 predates that option.
@@ -172,14 +206,7 @@ export function staticFiles(dir: string, options: StaticFilesOptions): Handler {
     }
     const identity = await realFileIn(root, path.join(root, file));
     if (!identity) return next();
-    const copies = await Promise.all(
-      PRECOMPRESSED.map(async ({ encoding, suffix }) => ({ encoding, real: await realFileIn(root, path.join(root, file + suffix)) })),
-    );
-    const onDisk = copies.filter((copy) => copy.real !== undefined);
-    const encoding = chooseEncoding(
-      req,
-      onDisk.map((copy) => copy.encoding),
-    );
+    const { onDisk, encoding } = await copyToServe(req, root, file);
     const served = onDisk.find((copy) => copy.encoding === encoding)?.real ?? identity;
 
     setHeaders(res, COMMON_HEADERS);

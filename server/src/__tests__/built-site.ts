@@ -25,6 +25,9 @@ export function makeBuiltSite(): { root: string; remove: () => void } {
     writeFileSync(path.join(dist, 'main.0123456789.js'), MAIN_JS);
     writeFileSync(path.join(dist, 'main.0123456789.js.gz'), gzipSync(MAIN_JS));
     writeFileSync(path.join(dist, 'main.0123456789.js.br'), brotliCompressSync(MAIN_JS));
+    // Only a gzip copy: a client that prefers br is served gzip.
+    writeFileSync(path.join(dist, 'gzipped.0123456789.js'), MAIN_JS);
+    writeFileSync(path.join(dist, 'gzipped.0123456789.js.gz'), gzipSync(MAIN_JS));
     writeFileSync(path.join(dist, 'remoteEntry.js'), 'var entry;');
     writeFileSync(path.join(dist, 'mf-manifest.json'), '{"id":"x"}');
     writeFileSync(path.join(dist, 'assets', 'banner.0123456789.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');

@@ -240,6 +240,17 @@ describe('compression follows the q-values', () => {
     expect(answer.headers.vary).toBe('Accept-Encoding');
   });
 
+  test.each([
+    ['gzip, deflate, br, zstd', 'gzip'],
+    ['br;q=1, gzip;q=0.5', 'gzip'],
+    ['br', undefined],
+  ])('a file with only a gzip copy: Accept-Encoding "%s" gets %s', async (accept, encoding) => {
+    const answer = await ask('/gzipped.0123456789.js', { headers: { 'Accept-Encoding': accept } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe(encoding);
+    expect(answer.headers.vary).toBe('Accept-Encoding');
+  });
+
   test('a 304 says it varies by Accept-Encoding and keeps the cache rule', async () => {
     const first = await ask('/main.0123456789.js', { headers: { 'Accept-Encoding': 'br' } });
     const again = await ask('/main.0123456789.js', { headers: { 'Accept-Encoding': 'br', 'If-None-Match': first.headers.etag! } });
