@@ -109,7 +109,8 @@ const EVERY_ENCODING = PRECOMPRESSED.map((copy) => copy.encoding);
  * The precompressed copy to send, if any, and the copies found. The copy the
  * client would choose were every copy there is looked up first: when it is
  * on disk, no other copy could be chosen over it, so the others are not
- * looked up (a browser's request looks up two files, not three).
+ * looked up (a browser's request looks up two files, not three); when it is
+ * not, the others are, and the choice is made among them.
  */
 async function copyToServe(req: IncomingMessage, root: string, file: string): Promise<{ onDisk: Copy[]; encoding: string }> {
   const favourite = PRECOMPRESSED.find((copy) => copy.encoding === chooseEncoding(req, EVERY_ENCODING));
@@ -117,8 +118,8 @@ async function copyToServe(req: IncomingMessage, root: string, file: string): Pr
     const copy = await copyIn(root, file, favourite);
     if (copy.real !== undefined) return { onDisk: [copy], encoding: copy.encoding };
   }
-  const copies = await Promise.all(PRECOMPRESSED.map((copy) => copyIn(root, file, copy)));
-  const onDisk = copies.filter((copy) => copy.real !== undefined);
+  const others = await Promise.all(PRECOMPRESSED.filter((copy) => copy !== favourite).map((copy) => copyIn(root, file, copy)));
+  const onDisk = others.filter((copy) => copy.real !== undefined);
   return {
     onDisk,
     encoding: chooseEncoding(
