@@ -116,7 +116,7 @@ function figuresOf(lhr: Lhr, devtoolsLog: NetworkEvent[]): PageFigures {
  * federated SSR page's) was measured on a different footing from a page of
  * one large bundle. Nothing in the scores depends on this audit.
  */
-export const EVERY_SCRIPT: Config = {
+const EVERY_SCRIPT: Config = {
   extends: 'lighthouse:default',
   audits: [{ path: 'bootup-time', options: { thresholdInMs: 0 } }],
 };

@@ -55,9 +55,11 @@ export class VisitIssuer {
    * the store is not open, or when the release set has spent its ids).
    */
   async pageServed(releases: HealthNote['releases'], { served, withVisit }: { served: ServedState; withVisit: boolean }): Promise<string | undefined> {
-    this.ledger.served(releaseSetKey(releases), Date.now());
+    const now = Date.now();
+    this.ledger.served(releaseSetKey(releases), now);
+    // The page waits for this: once the secret is read, no await.
     if (!withVisit || !(this.secret ?? (await this.readKey()))) return undefined;
-    return this.issue(releases, served, Date.now());
+    return this.issue(releases, served, now);
   }
 
   /** An id for a page of `releases` if the ledger allows one more now (the key read already); undefined if not. */

@@ -75,17 +75,21 @@ export class HostSite {
     return servedNow(this.state);
   }
 
+  /** The request's visitor, as the operator's proxy setting says to read it (read once per request). */
+  private visitor(req: IncomingMessage) {
+    return visitorOf(req, { trustProxy: this.state.trustProxy });
+  }
+
   hostOf(req: IncomingMessage): string | undefined {
-    return visitorOf(req, { trustProxy: this.state.trustProxy }).host;
+    return this.visitor(req).host;
   }
 
   originOf(req: IncomingMessage): string | undefined {
-    return visitorOf(req, { trustProxy: this.state.trustProxy }).origin;
+    return this.visitor(req).origin;
   }
 
   cohortOf(req: IncomingMessage) {
-    const https = visitorOf(req, { trustProxy: this.state.trustProxy }).protocol === 'https';
-    return cohortOf(req, this.served(), https);
+    return cohortOf(req, this.served(), this.visitor(req).protocol === 'https');
   }
 
   /** config.json as a visitor to `host` gets it with `releases` (and a preview link's release) in it; its report logged the first time its content is seen. */
@@ -175,6 +179,6 @@ export class HostSite {
     const served = this.served();
     const ids = releaseIds(releasesFor(served, this.cohortOf(req).bucket));
     if (Object.keys(ids).length === 0) return undefined;
-    return this.state.pageServed(ids, { served, withVisit: isSecureContext(visitorOf(req, { trustProxy: this.state.trustProxy })) });
+    return this.state.pageServed(ids, { served, withVisit: isSecureContext(this.visitor(req)) });
   }
 }
