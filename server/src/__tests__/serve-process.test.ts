@@ -10,21 +10,28 @@ import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { HostileCdn, MICROTASK_LOOP, stealPayload } from '@portico/testing/hostile-builds';
 import { eventually } from '@portico/testing/eventually';
+import { PROCESS_START_MS } from '@portico/testing/processes';
 
 // `npm run serve`'s own program, as an operator runs it, with secrets in its
 // environment and messages in its data folder, against section builds that
 // try to take them (@portico/testing/hostile-builds).
 
-jest.setTimeout(120_000);
+// A start, then what the test does with it (a render that waits 60 s, a stop within 15 s).
+jest.setTimeout(PROCESS_START_MS + 90_000);
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 const SECRET = `webhook-secret-${Math.random().toString(36).slice(2)}`;
 const MESSAGE = `message-marker-${Math.random().toString(36).slice(2)}`;
 
-/** Five free ports in a row, for PORT=N (N…N+3, the control API on N+4). */
+/**
+ * Five free ports in a row, for PORT=N (N…N+3, the control API on N+4).
+ * Below Linux's ephemeral range (32768 and up): there, a connection or a
+ * `listen(0)` of a test running beside this one can take a port between
+ * this check and the server's listen.
+ */
 async function freePortBase(): Promise<number> {
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    const base = 10_000 + Math.floor(Math.random() * 22_000);
     const free = await Promise.all(
       [0, 1, 2, 3, 4].map(
         (offset) =>
@@ -48,6 +55,12 @@ interface Serve {
   /** The staged sandbox folders in its TMPDIR now. */
   staged: () => string[];
   output: () => string;
+  /**
+   * Waits for `text` in its output. It fails at once if the process ends
+   * first, and always with the output, so that a start refused (a port
+   * another test took) or stuck says where it stopped.
+   */
+  waitFor: (text: string, what: string) => Promise<void>;
   exited: Promise<number | null>;
   configure: (remotes: Record<string, string>) => void;
   /** Removes its config and data folder (once it has exited). */
@@ -85,7 +98,25 @@ async function startServe(remotes: Record<string, string>, env: Record<string, s
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const staged = () => readdirSync(tempDir).filter((name) => name.startsWith('portico-sandbox-'));
-  return { child, port, dataDir, tempDir, staged, output: () => output, exited, configure, remove: () => rmSync(folder, { recursive: true, force: true }) };
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
+  const waitFor = async (text: string, what: string) => {
+    await eventually(() => output.includes(text) || ended(), { what, withinMs: PROCESS_START_MS }).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message}; its output:\n${output}`);
+    });
+    if (!output.includes(text)) throw new Error(`${what}: the process ended first (${child.exitCode ?? child.signalCode}); its output:\n${output}`);
+  };
+  return {
+    child,
+    port,
+    dataDir,
+    tempDir,
+    staged,
+    output: () => output,
+    waitFor,
+    exited,
+    configure,
+    remove: () => rmSync(folder, { recursive: true, force: true }),
+  };
 }
 
 let cdn: HostileCdn;
@@ -111,7 +142,7 @@ describe('a hostile Contact build on a running server', () => {
       // The switch the benchmark once had in this program: it made the server fetch and run these with no pin.
       { PORTICO_BENCH_STATIC_SECTIONS: `http://127.0.0.1:${(unpinned.address() as AddressInfo).port}/mf-manifest.json` },
     );
-    await eventually(() => serve.output().includes(`Portico is serving at http://localhost:${serve.port}`), { what: 'the ready line', withinMs: 60_000 });
+    await serve.waitFor(`Portico is serving at http://localhost:${serve.port}`, 'the ready line');
     bystander = spawn('sleep', ['600'], { stdio: 'ignore' });
   });
   afterAll(async () => {
@@ -196,7 +227,7 @@ describe('a hostile Contact build on a running server', () => {
 test('SIGTERM while a section worker fails to start: the process exits within 15 s, its lock and its staged folder removed', async () => {
   const serve = await startServe({ home: cdn.publish('home', 'remote-home'), contact: cdn.publish('microtask-loop', 'remote-contact', MICROTASK_LOOP) });
   // Its worker loops from its start; the host's port waits for it (until its first death, at most 10 s).
-  await eventually(() => serve.output().includes('opens once the first render worker is warm'), { what: 'the wait for the first workers', withinMs: 60_000 });
+  await serve.waitFor('opens once the first render worker is warm', 'the wait for the first workers');
   expect(serve.output()).not.toContain('Portico is serving at');
   expect(existsSync(path.join(serve.dataDir, 'server.lock'))).toBe(true);
 
