@@ -10,7 +10,7 @@ import { builtHost } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { HostileCdn, MICROTASK_LOOP, stealPayload } from '@portico/testing/hostile-builds';
 import { eventually } from '@portico/testing/eventually';
-import { PROCESS_START_MS } from '@portico/testing/processes';
+import { PROCESS_START_MS, startNodeProgram, waitForOutput, type NodeProgram } from '@portico/testing/processes';
 
 // `npm run serve`'s own program, as an operator runs it, with secrets in its
 // environment and messages in its data folder, against section builds that
@@ -46,22 +46,14 @@ async function freePortBase(): Promise<number> {
   }
 }
 
-interface Serve {
-  child: ChildProcess;
+/** `npm run serve`'s program (@portico/testing/processes), with what the test set up for it. */
+interface Serve extends NodeProgram {
   port: number;
   dataDir: string;
   /** Its TMPDIR, a folder of its own: where it stages the sandbox's copy of the worker. */
   tempDir: string;
   /** The staged sandbox folders in its TMPDIR now. */
   staged: () => string[];
-  output: () => string;
-  /**
-   * Waits for `text` in its output. It fails at once if the process ends
-   * first, and always with the output, so that a start refused (a port
-   * another test took) or stuck says where it stopped.
-   */
-  waitFor: (text: string, what: string) => Promise<void>;
-  exited: Promise<number | null>;
   configure: (remotes: Record<string, string>) => void;
   /** Removes its config and data folder (once it has exited). */
   remove: () => void;
@@ -78,7 +70,7 @@ async function startServe(remotes: Record<string, string>, env: Record<string, s
   const configFile = path.join(folder, 'config.json');
   const configure = (next: Record<string, string>) => writeFileSync(configFile, JSON.stringify({ ...sampleConfig, remotes: next }));
   configure(remotes);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server/src/main.ts')], {
+  const program = startNodeProgram(path.join(REPO_ROOT, 'server/src/main.ts'), {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -91,32 +83,9 @@ async function startServe(remotes: Record<string, string>, env: Record<string, s
       TMPDIR: tempDir,
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const staged = () => readdirSync(tempDir).filter((name) => name.startsWith('portico-sandbox-'));
-  const ended = () => child.exitCode !== null || child.signalCode !== null;
-  const waitFor = async (text: string, what: string) => {
-    await eventually(() => output.includes(text) || ended(), { what, withinMs: PROCESS_START_MS }).catch((error: unknown) => {
-      throw new Error(`${(error as Error).message}; its output:\n${output}`);
-    });
-    if (!output.includes(text)) throw new Error(`${what}: the process ended first (${child.exitCode ?? child.signalCode}); its output:\n${output}`);
-  };
-  return {
-    child,
-    port,
-    dataDir,
-    tempDir,
-    staged,
-    output: () => output,
-    waitFor,
-    exited,
-    configure,
-    remove: () => rmSync(folder, { recursive: true, force: true }),
-  };
+  return { ...program, port, dataDir, tempDir, staged, configure, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
 
 let cdn: HostileCdn;
@@ -142,7 +111,7 @@ describe('a hostile Contact build on a running server', () => {
       // The switch the benchmark once had in this program: it made the server fetch and run these with no pin.
       { PORTICO_BENCH_STATIC_SECTIONS: `http://127.0.0.1:${(unpinned.address() as AddressInfo).port}/mf-manifest.json` },
     );
-    await serve.waitFor(`Portico is serving at http://localhost:${serve.port}`, 'the ready line');
+    await waitForOutput(serve, `Portico is serving at http://localhost:${serve.port}`, { what: 'npm run serve' });
     bystander = spawn('sleep', ['600'], { stdio: 'ignore' });
   });
   afterAll(async () => {
@@ -227,7 +196,7 @@ describe('a hostile Contact build on a running server', () => {
 test('SIGTERM while a section worker fails to start: the process exits within 15 s, its lock and its staged folder removed', async () => {
   const serve = await startServe({ home: cdn.publish('home', 'remote-home'), contact: cdn.publish('microtask-loop', 'remote-contact', MICROTASK_LOOP) });
   // Its worker loops from its start; the host's port waits for it (until its first death, at most 10 s).
-  await serve.waitFor('opens once the first render worker is warm', 'the wait for the first workers');
+  await waitForOutput(serve, 'opens once the first render worker is warm', { what: 'npm run serve' });
   expect(serve.output()).not.toContain('Portico is serving at');
   expect(existsSync(path.join(serve.dataDir, 'server.lock'))).toBe(true);
 

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +5,7 @@ import { messagesCommand } from '@portico/messages';
 import { formBody, postContact } from '@portico/messages/testing';
 import { releaseCommand } from '../../cli/release-command';
 import { seedDataFolder } from '@portico/platform/testing';
-import { PROCESS_START_MS } from '@portico/testing/processes';
+import { PROCESS_START_MS, startNodeProgram, waitForOutput, type NodeProgram } from '@portico/testing/processes';
 
 /**
  * A server process holding the embedded database, as `npm run serve` holds
@@ -14,7 +13,7 @@ import { PROCESS_START_MS } from '@portico/testing/processes';
  * `release` commands reaching it through its control API with that token.
  */
 const folder = mkdtempSync(path.join(tmpdir(), 'portico-control-server-'));
-let child: ChildProcess;
+let server: NodeProgram;
 let contactBase: string;
 let controlUrl: string;
 const ids: string[] = [];
@@ -36,27 +35,10 @@ beforeAll(async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0', DATABASE_URL: '' };
   delete env.PORTICO_CONTROL_TOKEN;
   seedDataFolder(folder);
-  child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../testing/control-server-main.ts')], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), PROCESS_START_MS);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening (\S+) (\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        [, contactBase, controlUrl] = match as unknown as [string, string, string];
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}):\n${output}`)));
-  });
-  expect(output).toContain(`the owner token is in ${path.join(folder, 'control-token')}`);
+  server = startNodeProgram(path.join(__dirname, '../../testing/control-server-main.ts'), { env });
+  // The whole line (its newline too): a chunk can end inside the URL.
+  [, contactBase, controlUrl] = (await waitForOutput(server, /listening (\S+) (\S+)\n/, { what: 'the control server' })) as [string, string, string];
+  expect(server.output()).toContain(`the owner token is in ${path.join(folder, 'control-token')}`);
   for (const [key, overrides] of [
     ['control-message-1', { name: '=HYPERLINK("http://evil.example")', message: 'Line one,\n"quoted"' }],
     ['control-message-2', { name: 'Dewi \u001b]0;pwned\u0007', language: 'id' }],
@@ -66,10 +48,9 @@ beforeAll(async () => {
 }, PROCESS_START_MS + 30_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+  if (server && server.child.exitCode === null) {
+    server.child.kill('SIGTERM');
+    await server.exited;
   }
   rmSync(folder, { recursive: true, force: true });
 });
