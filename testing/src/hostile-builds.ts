@@ -244,3 +244,17 @@ export const extraHtml = (extra: readonly ExtraElement[]) =>
 
 /** A build that says, as it is evaluated, which one it is (its worker's output reaches the server's log). */
 export const announce = (name: string) => `;console.log(${JSON.stringify(`build ${name} evaluated`)});`;
+
+/**
+ * Characters JavaScript's `\s` (and `trim()`) count as space and HTML does
+ * not: a browser keeps them inside a tag or attribute name, so
+ * `<div\u00a0></div>` opens an unknown element and its end tag closes the
+ * nearest real <div> around it (issue 46).
+ */
+export const NON_HTML_SPACES = [...'\v\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff'];
+
+/** A character's code point as people write it (`U+00A0`). */
+export const codePoint = (character: string) => `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** Elements named with `space` after their name: in a browser, their end tags close the two containers around them, then the section. */
+export const nameSpaceEscape = (space: string, after: string) => `<div${space}></div><div${space}></div><section${space}></section>${after}`;

@@ -1,6 +1,6 @@
 import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
 import { sampleConfig } from '@portico/testing/sample-config';
-import { extraHtml, HostileCdn, type ExtraElement } from '@portico/testing/hostile-builds';
+import { codePoint, extraHtml, HostileCdn, nameSpaceEscape, NON_HTML_SPACES, type ExtraElement } from '@portico/testing/hostile-builds';
 import type { Page } from '@playwright/test';
 import { serverStoresMessages, watchContactPosts } from '../support/contact-api';
 import { expect, serve, test, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
@@ -143,6 +143,38 @@ test("Home's HTML with a container marked as Contact's, holding Contact's fixed 
   ]);
   try {
     await expectPageAsConfigured(page, site, "<div> has the attribute data-section-island, which marks the page's own parts");
+  } finally {
+    await site.close();
+  }
+});
+
+// Issue 46: a tag name ends only at HTML's whitespace. Chromium keeps each of
+// these characters in the name, so the end tags close the slot's own
+// elements and what follows lands in the page's <main>; the server's check
+// refuses each (server/src/ssr/__tests__/section-html.test.ts, same list).
+test('in Chromium, elements named with a character JavaScript reads as space take what follows out of the slot', async ({ page }) => {
+  for (const space of NON_HTML_SPACES) {
+    await page.setContent(
+      `<main><section id="home"><div data-section-island="home"><div class="section-root">${nameSpaceEscape(space, '<p data-attacker="">NOTICE</p>')}</div></div></section><section id="contact"></section></main>`,
+    );
+    const escaped = await page.evaluate(() => !document.querySelector('.section-root')!.contains(document.querySelector('[data-attacker]')));
+    expect(escaped, codePoint(space)).toBe(true);
+  }
+});
+
+const NOTICE = 'NOTICE: our contact form has moved';
+
+test("Home's HTML with elements named with a no-break space: the notice never reaches the page, and About, Contact and the footer keep their places", async ({
+  page,
+}, testInfo) => {
+  const escape = nameSpaceEscape('\u00a0', `<div class="home-escaped"><h2>${NOTICE}</h2><a href="https://evil.example/contact">Write to us here</a></div>`);
+  const site = await siteWithHome(testInfo.parallelIndex, 'no-break-space', () => [['div', { dangerouslySetInnerHTML: { __html: escape } }]]);
+  try {
+    await expectPageAsConfigured(page, site, '"<div\u00a0" is not an element React writes');
+    await expect(page.getByText(NOTICE)).toHaveCount(0);
+    // What the escape did in the landed build: About, Contact and the footer pushed out of <main>, into Home's slot.
+    await expect(page.locator('main.site-main > section.section-panel')).toHaveCount(3);
+    await expect(page.locator('section footer.site-footer')).toHaveCount(0);
   } finally {
     await site.close();
   }

@@ -13,6 +13,7 @@
  */
 import { PAGE_ATTRIBUTES, islandIdPrefix, sectionOwnsId } from '@portico/contract/page-parts';
 import type { SectionId } from '@portico/contract/sections';
+import { readAsBrowser } from './browser-html';
 import { misplaced, VOID_ELEMENTS } from './html-placement';
 
 export interface SectionHtmlRules {
@@ -22,7 +23,8 @@ export interface SectionHtmlRules {
   section: SectionId;
 }
 
-export type SectionHtmlCheck = { ok: true } | { ok: false; reason: string };
+/** Accepted: the HTML as a browser's parser reads it, written out from its tree (what a page puts in the slot); or why not. */
+export type SectionHtmlCheck = { ok: true; html: string } | { ok: false; reason: string };
 
 /** Elements that act beyond their place in the page, or that the HTML parser reads differently. */
 const REFUSED_ELEMENTS = new Set([
@@ -116,8 +118,12 @@ const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'xlink:hr
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
 
 const TAG_NAME = /^[a-zA-Z][a-zA-Z0-9-]*$/;
-/** One attribute as React writes it: a name and a double-quoted value (React escapes `"`). */
-const ATTRIBUTE = /\s+([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:="([^"]*)")?/y;
+/**
+ * One attribute as React writes it: a name and a double-quoted value (React
+ * escapes `"`), after HTML's own whitespace (JavaScript's `\s` also counts
+ * U+00A0, U+FEFF and others, which HTML keeps inside a name).
+ */
+const ATTRIBUTE = /[\t\n\f\r ]+([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:="([^"]*)")?/y;
 /** React's own comments: Suspense and text separators (`<!--$-->`, `<!--/$-->`, `<!-- -->`…). */
 const REACT_COMMENT = /^[$/?!&F ]{0,4}$/;
 const TEXTAREA_END = /<\/textarea>/gi;
@@ -158,7 +164,8 @@ function checkAttributes(element: string, attributes: string, section: SectionId
   while (at < attributes.length) {
     ATTRIBUTE.lastIndex = at;
     const match = ATTRIBUTE.exec(attributes);
-    if (!match) return attributes.slice(at).trim() === '' ? undefined : `<${element}> has an attribute React does not write (${attributes.slice(at, at + 40)})`;
+    if (!match)
+      return /^[\t\n\f\r ]*$/.test(attributes.slice(at)) ? undefined : `<${element}> has an attribute React does not write (${attributes.slice(at, at + 40)})`;
     at = ATTRIBUTE.lastIndex;
     const name = match[1]!.toLowerCase();
     const value = match[2] ?? '';
@@ -194,7 +201,7 @@ function checkAttributes(element: string, attributes: string, section: SectionId
 /** Whether a <link>'s attributes are those of React's image preload, each once. */
 function imagePreload(attributes: string): boolean {
   const values = new Map<string, string>();
-  for (const match of attributes.matchAll(/\s+([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:="([^"]*)")?/g)) {
+  for (const match of attributes.matchAll(new RegExp(ATTRIBUTE.source, 'g'))) {
     const name = match[1]!.toLowerCase();
     if (values.has(name) || !IMAGE_PRELOAD_ATTRIBUTES.has(name)) return false;
     values.set(name, match[2] ?? '');
@@ -203,13 +210,27 @@ function imagePreload(attributes: string): boolean {
 }
 
 /**
- * Whether `html` may be put into the page as a section's content. Not a
- * general HTML sanitizer: it accepts the narrow form React's server renderer
- * writes, and refuses everything else.
+ * Whether `html` may be put into the page as a section's content, and the
+ * text to put there: the HTML as a browser's parser reads it, written out
+ * from the tree (browser-html.ts). Not a general HTML sanitizer: it accepts
+ * the narrow form React's server renderer writes, and refuses everything else.
  */
 export function checkSectionHtml(html: unknown, { maxBytes, section }: SectionHtmlRules): SectionHtmlCheck {
   if (typeof html !== 'string') return { ok: false, reason: 'the answer is not HTML text' };
   if (Buffer.byteLength(html) > maxBytes) return { ok: false, reason: `the HTML is over ${maxBytes} bytes` };
+  // The worker's text is checked as written, so HTML that a parser would
+  // repair (an <li> that closes the <li> around it) is refused, not repaired;
+  // then as the browser's parser reads it, and only that reading is served.
+  const refusal = refusalOf(html, section);
+  if (refusal) return refusal;
+  const read = readAsBrowser(html);
+  // Written out, a character may take more bytes (U+00A0 as `&nbsp;`).
+  if (Buffer.byteLength(read) > maxBytes) return { ok: false, reason: `the HTML is over ${maxBytes} bytes` };
+  return refusalOf(read, section) ?? { ok: true, html: read };
+}
+
+/** Why the parser's written-out HTML is not the narrow, well-placed form a section may put in the page, or undefined. */
+function refusalOf(html: string, section: SectionId): { ok: false; reason: string } | undefined {
   const open: string[] = [];
   let at = 0;
   while (at < html.length) {
@@ -231,7 +252,7 @@ export function checkSectionHtml(html: unknown, { maxBytes, section }: SectionHt
       at = gt + 1;
       continue;
     }
-    const nameEnd = tag.search(/[\s/]|$/);
+    const nameEnd = tag.search(/[\t\n\f\r /]|$/);
     const element = tag.slice(0, nameEnd);
     if (!TAG_NAME.test(element)) return { ok: false, reason: `"<${tag.slice(0, 20)}" is not an element React writes` };
     const name = element.toLowerCase();
@@ -259,7 +280,7 @@ export function checkSectionHtml(html: unknown, { maxBytes, section }: SectionHt
     if (open.length > MAX_DEPTH) return { ok: false, reason: `elements nest deeper than ${MAX_DEPTH}` };
   }
   if (open.length > 0) return { ok: false, reason: `<${open.at(-1)!}> is never closed` };
-  return { ok: true };
+  return undefined;
 }
 
 /** The ids an HTML text uses, so a section's HTML may not take one of them. */

@@ -350,6 +350,6 @@ export class SectionStage {
     if ('failed' in answer) return { failed: answer.failed, at: Date.now() };
     const checked = checkSectionHtml(answer.ok.html, { maxBytes: SSR_LIMITS.sectionHtmlBytes, section });
     if (!checked.ok) return { failed: `its HTML was refused: ${checked.reason}`, at: Date.now() };
-    return { html: answer.ok.html, ids: idsIn(answer.ok.html), hash: createHash('sha256').update(answer.ok.html).digest('base64') };
+    return { html: checked.html, ids: idsIn(checked.html), hash: createHash('sha256').update(checked.html).digest('base64') };
   }
 }

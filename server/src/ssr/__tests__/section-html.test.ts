@@ -1,5 +1,6 @@
 import { createElement as h, Suspense, useId, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
+import { codePoint, nameSpaceEscape, NON_HTML_SPACES } from '@portico/testing/hostile-builds';
 import { checkSectionHtml, idsIn } from '../section-html';
 
 // A section worker runs a section team's code, so its answer is written by
@@ -15,6 +16,32 @@ function expectRefused(html: string, reason?: RegExp): void {
   expect(result).toEqual({ ok: false, reason: expect.any(String) });
   if (reason && !result.ok) expect(result.reason).toMatch(reason);
 }
+
+// Each is an unknown element to a browser, and its end tag closes a real one around it (tests/specs/section-html-attacks.spec.ts shows it in Chromium).
+describe('names read as a browser reads them: only tab, line feed, form feed, carriage return and space end them', () => {
+  test.each(NON_HTML_SPACES.map((space) => [codePoint(space), space]))('%s after a tag name: refused', (_name, space) => {
+    // Closing elements that are not the ones the browser opened, then a notice of the attacker's outside the slot.
+    expectRefused(nameSpaceEscape(space, '<div class="home-escaped"><h2>NOTICE</h2></div>'));
+    expectRefused(`<p${space}>x</p>`);
+  });
+
+  test.each(NON_HTML_SPACES.map((space) => [codePoint(space), space]))('%s between attributes: refused', (_name, space) => {
+    expectRefused(`<div${space}class="a">x</div>`);
+    expectRefused(`<div class="a"${space}id="contact-x">x</div>`);
+  });
+
+  test('what is accepted is served as the parser writes its tree out: void elements unclosed, text re-escaped', () => {
+    expect(check('<p>a &amp; b<br/>c&nbsp;d</p><input type="text" value="&quot;x&quot;"/>')).toEqual({
+      ok: true,
+      html: '<p>a &amp; b<br>c&nbsp;d</p><input type="text" value="&quot;x&quot;">',
+    });
+  });
+
+  test('a duplicate attribute: a browser keeps the first, and the HTML served holds only that one, checked', () => {
+    expect(check('<div id="contact-a" id="contact-b">x</div>')).toEqual({ ok: true, html: '<div id="contact-a">x</div>' });
+    expectRefused('<div id="contact-a" id="home-b">x</div>', /not the contact section's own/);
+  });
+});
 
 describe('an answer that would leave its slot in the page', () => {
   test.each([
@@ -185,7 +212,7 @@ describe('an answer that would run code or act on the rest of the page', () => {
       check(
         '<h2 id="contact-title">x</h2><label for="_contact-R_0_-name">Name</label><input id="_contact-R_0_-name" aria-describedby="_contact-R_0_-name-error contact-title"/>',
       ),
-    ).toEqual({ ok: true });
+    ).toMatchObject({ ok: true });
   });
 
   test.each([
@@ -203,7 +230,7 @@ describe('an answer that would run code or act on the rest of the page', () => {
         : element === 'select'
           ? '<select name="cookie"><option>a</option></select>'
           : `<${element} name="cookie">x</${element}>`;
-    expect(check(`<form action="/api/contact">${html}</form>`)).toEqual({ ok: true });
+    expect(check(`<form action="/api/contact">${html}</form>`)).toMatchObject({ ok: true });
   });
 
   test('a <textarea> holding markup: refused', () => {
@@ -213,10 +240,10 @@ describe('an answer that would run code or act on the rest of the page', () => {
   });
 
   test('a <textarea> holding escaped text, closed in any case, after text in Turkish: accepted', () => {
-    expect(check('<textarea>a &lt;b&gt; &amp; c</textarea>')).toEqual({ ok: true });
-    expect(check('<textarea>x</TEXTAREA>')).toEqual({ ok: true });
+    expect(check('<textarea>a &lt;b&gt; &amp; c</textarea>')).toMatchObject({ ok: true });
+    expect(check('<textarea>x</TEXTAREA>')).toMatchObject({ ok: true });
     // A lowercased copy of this text is longer than the text ("İ" becomes two characters).
-    expect(check('<p>İstanbul, İzmir</p><form action="/api/contact"><textarea name="message">Merhaba</textarea></form>')).toEqual({ ok: true });
+    expect(check('<p>İstanbul, İzmir</p><form action="/api/contact"><textarea name="message">Merhaba</textarea></form>')).toMatchObject({ ok: true });
   });
 
   test.each([
@@ -249,12 +276,12 @@ describe('an answer that would run code or act on the rest of the page', () => {
     const euros = `<p>${'€'.repeat(40)}</p>`; // 47 characters, 127 bytes
     expect(euros.length).toBeLessThan(rules.maxBytes);
     expect(checkSectionHtml(euros, rules)).toEqual({ ok: false, reason: expect.stringMatching(/over 100 bytes/) });
-    expect(checkSectionHtml(`<p>${'€'.repeat(31)}</p>`, rules)).toEqual({ ok: true }); // 100 bytes
+    expect(checkSectionHtml(`<p>${'€'.repeat(31)}</p>`, rules)).toMatchObject({ ok: true }); // 100 bytes
   });
 
   test('elements nested deeper than 256 are refused; 256 deep is accepted', () => {
     const nested = (depth: number) => '<div>'.repeat(depth) + 'x' + '</div>'.repeat(depth);
-    expect(check(nested(256))).toEqual({ ok: true });
+    expect(check(nested(256))).toMatchObject({ ok: true });
     expectRefused(nested(257), /deeper than 256/);
   });
 
@@ -348,7 +375,7 @@ describe('what React writes for a section is accepted', () => {
     ],
   ])('%s', (_what, tree) => {
     const html = render(tree);
-    expect(check(html)).toEqual({ ok: true });
+    expect(check(html)).toMatchObject({ ok: true });
   });
 
   test('React writes what the tests above take it to write: preloads first, useId labels, escaped text', () => {
