@@ -21,22 +21,48 @@ export const BACKGROUND_CHECK_ACTOR = 'background-check';
 export const JUDGE_ACTOR = 'canary-judge';
 
 /**
- * Every name the server writes in the audit log as an actor of its own: no
- * token may be named so, in any case or spelling of its separators, or an
- * integrator could forge a "canary-judge rollback" line. A new actor of the
- * server's belongs here.
+ * Every name the server writes in the audit log as an actor of its own
+ * (the alert sender writes none: an alert reads "<action> by <actor>" of an
+ * audit entry): no token may be named so in any spelling that reads alike
+ * (foldedName), or an integrator could forge a "canary-judge rollback"
+ * line. A new actor of the server's belongs here.
  */
 export const SERVER_ACTORS: readonly string[] = [OWNER_TOKEN_NAME, ENVIRONMENT_ACTOR, SERVER_ACTOR, BACKGROUND_CHECK_ACTOR, JUDGE_ACTOR];
 
-/** How a name reads to someone scanning the audit log: case and `.`, `_`, `-` alike. */
-const spoken = (name: string) => name.toLowerCase().replace(/[._-]+/g, '-');
+/** Compatibility forms as their plain letters (NFKD: full-width `ＯＷＮＥＲ` is `OWNER`), case folded, accents dropped. */
+const plain = (name: string): string =>
+  name
+    .normalize('NFKD')
+    .toLowerCase()
+    // Lower case can add a combining mark (`İ`), taken apart and dropped with the rest.
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '');
 
-/** Why `name` cannot name a token (an actor the server or a local command writes), or undefined when it may. */
+/**
+ * How a name reads to someone scanning the audit log: plain letters, and
+ * nothing but letters and digits (separators, punctuation, symbols and
+ * invisible characters gone): `Canary_Judge`, `canary-judge-` and `own-er`
+ * read as reserved actors.
+ */
+export const foldedName = (name: string): string => plain(name).replace(/[^\p{L}\p{N}]/gu, '');
+
+/** Whether `name` reads as `local:<user>`: `local` alone or before anything but a letter or digit (`LOCAL-root`, `ｌｏｃａｌ_root`). */
+const readsAsLocal = (name: string): boolean => /^local(?:[^\p{L}\p{N}]|$)/u.test(plain(name));
+
+/**
+ * Why `name` cannot name a token, or undefined when it may: the one rule the
+ * API, the command and the console all meet (Tokens.create). A name that
+ * folds to an actor the server writes, or that reads as `local:<user>` (a
+ * command run on the database itself), could pass for it in the audit log.
+ */
 export function reservedNameProblem(name: string): string | undefined {
-  if (name.toLowerCase().startsWith(LOCAL_ACTOR_PREFIX))
-    return `a token's name may not start with ${LOCAL_ACTOR_PREFIX}: the audit log's actor of a command run on the database itself`;
-  const taken = SERVER_ACTORS.find((actor) => spoken(actor) === spoken(name));
-  return taken === undefined ? undefined : `the name ${name} is reserved: the audit log's ${taken} is the server's own actor`;
+  if (readsAsLocal(name))
+    return `the name ${JSON.stringify(name)} is reserved: it reads as ${LOCAL_ACTOR_PREFIX}<user>, the audit log's actor of a command run on the database itself`;
+  const folded = foldedName(name);
+  const taken = SERVER_ACTORS.find((actor) => foldedName(actor) === folded);
+  return taken === undefined
+    ? undefined
+    : `the name ${JSON.stringify(name)} is reserved: with case, accents, separators and punctuation set aside it reads as ${taken}, the server's own actor in the audit log`;
 }
 
 export function isSection(text: unknown): text is SectionId {

@@ -30,9 +30,9 @@ export class OwnerToken {
     return this.db.transaction(async (sql) => {
       const token = randomBytes(32).toString('base64url');
       const [inserted] = await sql.query<{ id: string }>(
-        `INSERT INTO release_tokens (name, scopes, hash, owner, created_by) VALUES ($1, $2::text[], $3, true, 'server')
+        `INSERT INTO release_tokens (name, scopes, hash, owner, created_by) VALUES ($1, $2::text[], $3, true, $4)
          ON CONFLICT DO NOTHING RETURNING id`,
-        [OWNER_TOKEN_NAME, [...ALL_SCOPES], hashOf(token).toString('hex')],
+        [OWNER_TOKEN_NAME, [...ALL_SCOPES], hashOf(token).toString('hex'), SERVER_ACTOR],
       );
       if (!inserted) return undefined;
       const file = path.join(dataDir, CONTROL_TOKEN_FILE);

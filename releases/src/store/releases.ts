@@ -2,7 +2,7 @@ import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';
 import { addSignal, type SignalKind } from '../canary/canary-counts';
 import type { ActiveReleases, CheckResult, ReleaseState, ServedState } from '../release';
-import { BACKGROUND_CHECK_ACTOR, isSection } from '../scopes';
+import { BACKGROUND_CHECK_ACTOR, isSection, SERVER_ACTOR } from '../scopes';
 import { recordAudit } from './audit-log';
 import { ReleaseError } from './release-error';
 import { ACTIVE_RELEASE_IDS, iso, RELEASE_COLUMNS, shown, toStored, type ReleaseRow, type ShownRelease, type StoredRelease } from './release-rows';
@@ -189,7 +189,7 @@ export class Releases {
       if (kind === 'running-again') {
         const [lifted] = await sql.query('DELETE FROM release_set_aside WHERE release_id = $1 RETURNING release_id', [releaseId]);
         if (lifted)
-          await recordAudit(sql, { actor: 'server', action: 'set-aside', section, release: releaseId, detail: `rendered on the server again: ${detail}` });
+          await recordAudit(sql, { actor: SERVER_ACTOR, action: 'set-aside', section, release: releaseId, detail: `rendered on the server again: ${detail}` });
         return;
       }
       await addSignal(sql, section, releaseId, kind);
@@ -202,7 +202,7 @@ export class Releases {
       );
       if (marked)
         await recordAudit(sql, {
-          actor: 'server',
+          actor: SERVER_ACTOR,
           action: 'set-aside',
           section,
           release: releaseId,

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
+import { releaseCommand } from '../../cli/release-command';
+import type { PublishChecks } from '../../release';
+import { foldedName, SERVER_ACTORS } from '../../scopes';
+import { ReleaseStore } from '../../store/release-store';
+import { startControlApi, type ControlApi } from '../control-api';
+
+// A token named like an actor the server writes (`canary-judge-` rolled Home
+// back as "canary-judge- rollback home") is refused by the one rule
+// (reservedNameProblem), whichever way it is asked for: the API with a
+// bearer token, the console's session, and `npm run release -- token create`.
+
+const OWNER = 'the-integrator-token';
+const checks: PublishChecks = () => Promise.resolve({ ok: true, checks: [], manifest: { integrity: 'sha384-x', version: '1.0.0', buildId: 'b' } });
+const LOOK_ALIKES = ['canary-judge-', 'owner_', 'server.', 'Canary_Judge', 'ＯＷＮＥＲ', 'own-er', 'Environment', 'background.check', 'local-root'];
+
+let database: TestDatabase;
+let store: ReleaseStore;
+let api: ControlApi;
+let folder: string;
+
+beforeAll(async () => {
+  database = embeddedTestDatabase();
+  folder = mkdtempSync(path.join(tmpdir(), 'portico-reserved-names-'));
+  store = await ReleaseStore.open(await database.open(), { environmentToken: OWNER });
+  api = await startControlApi({ store, port: 0, publishChecks: checks, publicUrl: 'http://localhost:8080', log: () => undefined });
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+  await store?.db.close();
+  database?.cleanUp();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const createWith = async (headers: Record<string, string>, name: string) => {
+  const response = await fetch(`${api.url}/api/tokens`, {
+    method: 'POST',
+    headers: { ...headers, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  return { status: response.status, body: (await response.json()) as { error?: string; field?: string } };
+};
+
+it.each(LOOK_ALIKES)('refuses %j through the API with a bearer token: 400 naming the field and why', async (name) => {
+  const { status, body } = await createWith({ Authorization: `Bearer ${OWNER}` }, name);
+  expect({ status, field: body.field }).toEqual({ status: 400, field: 'name' });
+  expect(body.error).toContain(`the name ${JSON.stringify(name)} is reserved`);
+});
+
+it('refuses them through the console’s session alike', async () => {
+  const own = { Origin: api.url, 'Sec-Fetch-Site': 'same-origin' };
+  const signIn = await fetch(`${api.url}/api/session`, {
+    method: 'POST',
+    headers: { ...own, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token: OWNER }),
+  });
+  expect(signIn.status).toBe(201);
+  const { csrf } = (await signIn.json()) as { csrf: string };
+  const session = { ...own, Cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, 'X-Portico-CSRF': csrf };
+  for (const name of LOOK_ALIKES) {
+    const { status, body } = await createWith(session, name);
+    expect([name, status, body.field]).toEqual([name, 400, 'name']);
+    expect(body.error).toContain('is reserved');
+  }
+  // The same session makes a token of another name.
+  expect((await createWith(session, 'home-fix')).status).toBe(201);
+});
+
+it('refuses them through `npm run release -- token create` alike, exit 1 with the reason', async () => {
+  for (const name of LOOK_ALIKES) {
+    let stderr = '';
+    const code = await releaseCommand(['token', 'create', name], {
+      env: { PORTICO_CONTROL_URL: api.url, PORTICO_DATA_DIR: folder, PORTICO_TOKEN: OWNER },
+      rootDir: folder,
+      invokedFrom: folder,
+      out: () => undefined,
+      err: (text) => (stderr += text),
+    });
+    expect([name, code]).toEqual([name, 1]);
+    expect(stderr).toContain(`the name ${JSON.stringify(name)} is reserved`);
+  }
+});
+
+it('leaves no token of those names, and no audit line by an actor that reads as the server’s', async () => {
+  const reserved = new Set(SERVER_ACTORS.map(foldedName));
+  expect((await store.tokens.list()).filter((token) => reserved.has(foldedName(token.name)))).toEqual([]);
+  expect(
+    (await store.audit.list()).filter((entry) => entry.action === 'token' && /reserved|judge|own-?er|server|environment|check|local/i.test(entry.detail)),
+  ).toEqual([]);
+});
