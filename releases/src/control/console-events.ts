@@ -24,20 +24,46 @@ function eventOf(payload: string): ConsoleEvent | undefined {
   }
 }
 
+/** A part of what the console shows as one read sees it: its kind, its section (null: of no section), and a text that changes with it. */
+interface Print {
+  /** A canary is its section's `sections` kind, read apart. */
+  kind: ConsoleEvent['kind'] | 'canaries';
+  section: string | null;
+  print: string;
+}
+
 /**
- * What each kind looks like now, in one read: when a kind's text differs
- * from the last read, something of it changed that no notification told
- * (a lost one). The messages' tables may be absent (a store without them).
+ * What each kind looks like now, section by section, in one read: when a
+ * part's text differs from the last read, something of it changed that no
+ * notification told (a lost one), and it is said with its section, so a
+ * section token hears of its sections alone. A part of no section (a
+ * server coming or going, an entry of no section) is an integrator's.
  */
-const FINGERPRINTS = `SELECT
-  (SELECT coalesce(sum(generation), 0)::text FROM release_sections) || '/' || (SELECT coalesce(string_agg(section || release_id, ',' ORDER BY section), '') FROM release_canaries) AS sections,
-  (SELECT coalesce(max(n), 0)::text || '/' || count(broken_at)::text FROM releases) AS releases,
-  (SELECT coalesce(max(seq), 0)::text FROM release_audit) AS audit,
-  (SELECT count(*)::text FROM release_tokens WHERE revoked_at IS NULL) AS tokens,
-  (SELECT coalesce(string_agg(id || ':' || array_to_string(releases, ','), ';' ORDER BY id), '') FROM console_servers) AS servers,
-  (SELECT count(*)::text || '/' || count(delivered_at)::text FROM console_alerts) || '/' || (SELECT coalesce(max(coalesce(webhook_url, '') || coalesce(email, '') || coalesce(failure_rate_threshold::text, '')), '') FROM console_alert_settings) AS alerts`;
-const HEALTH_FINGERPRINT = `SELECT coalesce(sum(count), 0)::text AS health FROM release_health WHERE hour >= date_trunc('hour', now()) AND key = 'visits'`;
-const MESSAGE_FINGERPRINT = `SELECT (SELECT count(*)::text || '/' || coalesce(max(received_at)::text, '') FROM contact_messages) || '/' || (SELECT coalesce(sum(attempts), 0)::text FROM contact_outbox) AS messages`;
+const FINGERPRINTS = `
+  SELECT 'sections' AS kind, section, generation::text AS print FROM release_sections
+  UNION ALL SELECT 'canaries', section, release_id FROM release_canaries
+  UNION ALL SELECT 'releases', section, max(n)::text || '/' || count(broken_at)::text FROM releases GROUP BY section
+  UNION ALL SELECT 'audit', section, max(seq)::text FROM release_audit GROUP BY section
+  UNION ALL SELECT 'tokens', NULL, count(*)::text FROM release_tokens WHERE revoked_at IS NULL
+  UNION ALL SELECT 'servers', NULL, coalesce(string_agg(id, ',' ORDER BY id), '') FROM console_servers
+  UNION ALL SELECT 'servers', r.section, string_agg(s.id || ':' || r.id, ',' ORDER BY s.id, r.id)
+    FROM console_servers s CROSS JOIN unnest(s.releases) AS served (id) JOIN releases r ON r.id = served.id GROUP BY r.section
+  UNION ALL SELECT 'alerts', NULL, (SELECT count(*)::text || '/' || count(delivered_at)::text FROM console_alerts) || '/' || (SELECT coalesce(max(coalesce(webhook_url, '') || coalesce(email, '') || coalesce(failure_rate_threshold::text, '')), '') FROM console_alert_settings)`;
+const HEALTH_FINGERPRINT = `SELECT 'health' AS kind, section, sum(count)::text AS print FROM release_health WHERE hour >= date_trunc('hour', now()) AND key = 'visits' GROUP BY section`;
+const MESSAGE_FINGERPRINT = `SELECT 'messages' AS kind, NULL AS section, (SELECT count(*)::text || '/' || coalesce(max(received_at)::text, '') FROM contact_messages) || '/' || (SELECT coalesce(sum(attempts), 0)::text FROM contact_outbox) AS print`;
+
+/** The events that tell what changed between two reads: each part that came, went or changed, once. */
+function changes(before: ReadonlyMap<string, Print>, now: ReadonlyMap<string, Print>): ConsoleEvent[] {
+  const changed = new Map<string, ConsoleEvent>();
+  for (const key of new Set([...before.keys(), ...now.keys()])) {
+    const part = now.get(key) ?? before.get(key)!;
+    if (before.get(key)?.print === now.get(key)?.print) continue;
+    const kind = part.kind === 'canaries' ? 'sections' : part.kind;
+    const event: ConsoleEvent = isSection(part.section) ? { kind, section: part.section } : { kind };
+    changed.set(JSON.stringify(event), event);
+  }
+  return [...changed.values()];
+}
 
 /**
  * Listens on CONSOLE_CHANNEL (the triggers of every table the console
@@ -62,13 +88,13 @@ export async function startConsoleEvents(db: Database, options: { pollMs?: numbe
       })
       .catch(() => undefined);
   };
-  const read = async (): Promise<Record<string, string> | undefined> => {
+  const read = async (): Promise<Map<string, Print> | undefined> => {
     try {
-      const [row] = await db.query<Record<string, string>>(FINGERPRINTS);
-      const [messages] = options.withMessages ? await db.query<{ messages: string }>(MESSAGE_FINGERPRINT) : [];
+      const rows = await db.query<Print>(FINGERPRINTS);
+      const messages = options.withMessages ? await db.query<Print>(MESSAGE_FINGERPRINT) : [];
       // The health's table is another store's (HealthStore), which a control API may run without.
-      const [health] = await db.query<{ health: string }>(HEALTH_FINGERPRINT).catch(() => []);
-      return { ...row, ...(messages ?? {}), ...(health ?? {}) };
+      const health = await db.query<Print>(HEALTH_FINGERPRINT).catch(() => []);
+      return new Map([...rows, ...messages, ...health].map((part) => [`${part.kind}/${part.section ?? ''}`, part]));
     } catch {
       return undefined;
     }
@@ -82,7 +108,7 @@ export async function startConsoleEvents(db: Database, options: { pollMs?: numbe
     void (async () => {
       await listen();
       const now = await read();
-      if (now && known) for (const kind of CONSOLE_EVENT_KINDS) if (now[kind] !== known[kind]) emit({ kind });
+      if (now && known) for (const event of changes(known, now)) emit(event);
       known = now ?? known;
     })().finally(() => (polling = false));
   }, options.pollMs ?? EVENTS_POLL_MS);

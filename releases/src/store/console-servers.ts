@@ -1,3 +1,4 @@
+import type { SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';
 
 /** A server on the database as its heartbeat says it. */
@@ -32,8 +33,14 @@ export class ConsoleServers {
     await this.db.query('DELETE FROM console_servers WHERE id = $1', [id]);
   }
 
-  /** Every server seen within SERVER_FORGOTTEN_MS, the most recently started first. */
-  async list(): Promise<{ id: string; host: string; port: number; pid: number; startedAt: string; releases: string[]; lastSeenAt: string }[]> {
+  /**
+   * Every server seen within SERVER_FORGOTTEN_MS, the most recently started
+   * first; with `sections`, each server's releases of those sections alone
+   * (what a section token may see of it).
+   */
+  async list(
+    sections?: readonly SectionId[],
+  ): Promise<{ id: string; host: string; port: number; pid: number; startedAt: string; releases: string[]; lastSeenAt: string }[]> {
     await this.db.query('DELETE FROM console_servers WHERE last_seen_at < now() - make_interval(secs => $1)', [SERVER_FORGOTTEN_MS / 1000]);
     const rows = await this.db.query<{
       id: string;
@@ -43,7 +50,15 @@ export class ConsoleServers {
       started_at: Date | string;
       releases: string[];
       last_seen_at: Date | string;
-    }>('SELECT id, host, port, pid, started_at, releases, last_seen_at FROM console_servers ORDER BY started_at DESC, id');
+    }>(
+      `SELECT id, host, port, pid, started_at, last_seen_at, ${
+        sections === undefined
+          ? 'releases'
+          : `ARRAY(SELECT served.id FROM unnest(s.releases) WITH ORDINALITY AS served (id, n) JOIN releases r ON r.id = served.id
+                   WHERE r.section = ANY($1::text[]) ORDER BY served.n) AS releases`
+      } FROM console_servers s ORDER BY started_at DESC, id`,
+      sections === undefined ? [] : [[...sections]],
+    );
     return rows.map((row) => ({
       id: row.id,
       host: row.host,

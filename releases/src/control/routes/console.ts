@@ -16,9 +16,10 @@ export const consoleRoutes: FastifyPluginCallback<{ context: ControlContext }> =
   app.route({
     ...declared(serversRoutes.list),
     handler: async (request, reply) => {
-      // The overview's: for a token that sees a section (a messages token sees the inbox only).
-      context.sectionsToShow(context.actorOf(request), undefined);
-      return answer(reply, serversRoutes.list, 200, await store.servers.list());
+      // The overview's: for a token that sees a section (a messages token sees the inbox only), and of a server only its sections' releases.
+      const actor = context.actorOf(request);
+      const sections = context.sectionsToShow(actor, undefined);
+      return answer(reply, serversRoutes.list, 200, await store.servers.list(actor.scopes.includes('releases') ? undefined : sections));
     },
   });
 

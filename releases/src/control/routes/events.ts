@@ -1,7 +1,7 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { COMMON_HEADERS } from '@portico/platform/http';
 import type { Actor } from '../../release';
-import { mayActOn, visibleSections } from '../../scopes';
+import { mayActOn } from '../../scopes';
 import type { ConsoleEvents } from '../console-events';
 import { EVENTS_PATH, type ConsoleEvent } from '../control-contract';
 import type { ControlContext } from '../control-context';
@@ -11,7 +11,12 @@ export const EVENTS_KEEPALIVE_MS = 15_000;
 /** Events within this long of each other go out together, each once. */
 const COALESCE_MS = 100;
 
-/** Whether `actor` may hear of `event`: only what it may see changes for it. */
+/**
+ * Whether `actor` may hear of `event`: only what it may see changes for it.
+ * A section token hears only of its sections: an event of no section (a
+ * server's heartbeat, the whole health, a token made) tells of others' too;
+ * the hub says each section's changes with its section (console-events.ts).
+ */
 function mayHear(actor: Actor, event: ConsoleEvent): boolean {
   switch (event.kind) {
     case 'messages':
@@ -19,10 +24,8 @@ function mayHear(actor: Actor, event: ConsoleEvent): boolean {
     case 'tokens':
     case 'alerts':
       return actor.scopes.includes('releases');
-    case 'audit':
-      return event.section === undefined ? true : mayActOn(actor, event.section);
     default:
-      return event.section === undefined ? visibleSections(actor).length > 0 : mayActOn(actor, event.section);
+      return event.section === undefined ? actor.scopes.includes('releases') : mayActOn(actor, event.section);
   }
 }
 
