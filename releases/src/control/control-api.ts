@@ -70,6 +70,8 @@ export interface ControlApiOptions {
   console?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** What the config.json being served gets wrong and lacks (`GET /api/config`); without it that route answers 503. */
   configReport?: () => Promise<{ problems: { field: string; message: string }[]; warnings: { field: string; message: string }[] }>;
+  /** How often an event stream asks again whether its token or session holds (EVENTS_RECHECK_MS by default; tests). */
+  eventsRecheckMs?: number;
 }
 
 export interface ControlApi {
@@ -268,7 +270,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   });
   app.addHook('onRequest', authenticate(context, context.failedAuth));
   const events = await startConsoleEvents(options.store.db, { withMessages: options.messages !== undefined });
-  for (const area of [...AREAS, eventRoutes(() => events)]) await app.register(area, { context });
+  for (const area of [...AREAS, eventRoutes(() => events, options.eventsRecheckMs)]) await app.register(area, { context });
   await app.ready();
 
   const address = await listenOn(app.server, {

@@ -27,6 +27,8 @@ const TOKEN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  */
 export class Tokens {
   private readonly environmentHash: Buffer | undefined;
+  /** The hash each actor this store answered was authenticated with, beside it (an Actor is shown and logged, so never in it). */
+  private readonly hashes = new WeakMap<Actor, string>();
 
   /** `environmentToken`: PORTICO_CONTROL_TOKEN, accepted as an integrator token (actor `environment`, every scope). */
   constructor(
@@ -122,6 +124,23 @@ export class Tokens {
   async authenticateHash(hashHex: string): Promise<Actor | undefined> {
     const given = Buffer.from(hashHex, 'hex');
     if (given.length !== 32) return undefined;
+    const actor = await this.actorOfHash(given, hashHex);
+    if (actor) this.hashes.set(actor, hashHex);
+    return actor;
+  }
+
+  /**
+   * Whether `actor` (as this store authenticated it) still holds: its token
+   * not revoked since, on any server. What a request long under way (an
+   * event stream) asks again; an actor this store did not answer holds not.
+   */
+  async stillValid(actor: Actor): Promise<boolean> {
+    const hashHex = this.hashes.get(actor);
+    if (hashHex === undefined) return false;
+    return (await this.actorOfHash(Buffer.from(hashHex, 'hex'), hashHex))?.name === actor.name;
+  }
+
+  private async actorOfHash(given: Buffer, hashHex: string): Promise<Actor | undefined> {
     if (this.environmentHash && timingSafeEqual(given, this.environmentHash)) return { name: ENVIRONMENT_ACTOR, scopes: ALL_SCOPES };
     const [row] = await this.db.query<{ name: string; scopes: Scope[]; hash: string }>(
       'SELECT name, scopes, hash FROM release_tokens WHERE hash = $1 AND revoked_at IS NULL',

@@ -6,8 +6,15 @@ import type { ConsoleEvents } from '../console-events';
 import { EVENTS_PATH, type ConsoleEvent } from '../control-contract';
 import type { ControlContext } from '../control-context';
 
-/** A comment line this often keeps proxies from closing a quiet stream, and checks that a session's stream still has a session. */
+/** A comment line this often keeps proxies from closing a quiet stream. */
 export const EVENTS_KEEPALIVE_MS = 15_000;
+/**
+ * How often a stream asks again whether what opened it still holds (its
+ * token not revoked, its session not ended), besides at once on every
+ * `tokens` change: the bound on a revocation no notification told of, well
+ * within the 15 s a revoked stream may live (docs/console-api.md).
+ */
+export const EVENTS_RECHECK_MS = 5000;
 /** Events within this long of each other go out together, each once. */
 const COALESCE_MS = 100;
 
@@ -34,7 +41,7 @@ function mayHear(actor: Actor, event: ConsoleEvent): boolean {
  * asker may see changes on any server (console-events.ts), each event's
  * data a ConsoleEvent's JSON. The console refetches what it names.
  */
-export function eventRoutes(events: () => ConsoleEvents): FastifyPluginCallback<{ context: ControlContext }> {
+export function eventRoutes(events: () => ConsoleEvents, recheckMs = EVENTS_RECHECK_MS): FastifyPluginCallback<{ context: ControlContext }> {
   return (fastify, { context }, done) => {
     fastify.route({
       method: 'GET',
@@ -49,7 +56,18 @@ export function eventRoutes(events: () => ConsoleEvents): FastifyPluginCallback<
         res.write('retry: 2000\n\n');
         const pending = new Map<string, ConsoleEvent>();
         let flush: NodeJS.Timeout | undefined;
+        // A session's stream lasts while its session does (which ends with its token); a bearer's while its token does.
+        // A check that cannot be made ends the stream too: the console opens it again, authenticated afresh.
+        const holds = () => (session ? context.store.sessions.live(session.id) : context.store.tokens.stillValid(actor)).catch(() => false);
+        const recheck = () =>
+          void holds().then((held) => {
+            if (held || res.writableEnded) return;
+            stop();
+            res.end();
+          });
         const unsubscribe = events().subscribe((event) => {
+          // A revocation on any server is a `tokens` change, which every stream hears of, whatever it may hear.
+          if (event.kind === 'tokens') recheck();
           if (!mayHear(actor, event)) return;
           pending.set(JSON.stringify(event), event);
           flush ??= setTimeout(() => {
@@ -58,17 +76,14 @@ export function eventRoutes(events: () => ConsoleEvents): FastifyPluginCallback<
             pending.clear();
           }, COALESCE_MS);
         });
-        const keepalive = setInterval(() => {
-          void (async () => {
-            if (session && !(await context.store.sessions.live(session.id).catch(() => true))) return res.end();
-            res.write(': keepalive\n\n');
-          })();
-        }, EVENTS_KEEPALIVE_MS);
-        const stop = () => {
+        const rechecks = setInterval(recheck, recheckMs);
+        const keepalive = setInterval(() => res.write(': keepalive\n\n'), EVENTS_KEEPALIVE_MS);
+        function stop() {
           unsubscribe();
+          clearInterval(rechecks);
           clearInterval(keepalive);
           clearTimeout(flush);
-        };
+        }
         res.on('close', stop);
         request.raw.on('close', stop);
       },
