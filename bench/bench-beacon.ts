@@ -5,7 +5,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { BEACON_PATH, type VisitReport } from '@portico/contract/beacon';
-import { clientNetwork } from '@portico/messages';
 import { openEmbeddedDatabase, openServerDatabase, type Database } from '@portico/platform/database';
 import { postgresMissing, startTestPostgres } from '@portico/platform/testing';
 import { HealthStore, ReleaseStore, signVisitId, VISIT_ID_MS, type TakenReport } from '@portico/releases';
@@ -48,9 +47,9 @@ async function serve(): Promise<void> {
     },
     secret: () => releases.previewSecret(),
     originOf: (req) => visitorOf(req, { trustProxy: false }).origin,
-    networkOf: (req) => clientNetwork(visitorOf(req, { trustProxy: false }).address ?? 'unknown'),
+    addressOf: (req) => visitorOf(req, { trustProxy: false }).address ?? 'unknown',
     log: (line) => process.stderr.write(`${line}\n`),
-    limits: { perNetwork: Number.POSITIVE_INFINITY },
+    limits: { perNetwork: Number.POSITIVE_INFINITY, perBlock: Number.POSITIVE_INFINITY },
   });
   const running = await startPortico({
     rootDir: REPO_ROOT,

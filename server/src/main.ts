@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { apiRoutes, clientNetwork, startContactService, type ContactService } from '@portico/messages';
+import { apiRoutes, startContactService, type ContactService } from '@portico/messages';
 import { readSettings } from '@portico/platform/settings';
 import type { ReleaseStore } from '@portico/releases';
 import { beaconEndpoint, type BeaconEndpoint } from './beacon/beacon-endpoint';
@@ -141,7 +141,7 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
         secret: () => (control ? control.store.previewSecret() : Promise.resolve(undefined)),
         originOf: (req) => visitorOf(req, { trustProxy }).origin,
         // Per network, in this process's memory only: an address is never written anywhere.
-        networkOf: (req) => clientNetwork(visitorOf(req, { trustProxy }).address ?? 'unknown'),
+        addressOf: (req) => visitorOf(req, { trustProxy }).address ?? 'unknown',
         log,
         limits: env.PORTICO_BEACON_REPORTS_PER_NETWORK === undefined ? {} : { perNetwork: env.PORTICO_BEACON_REPORTS_PER_NETWORK },
       });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startContactService, type ContactService } from '../contact-service';
 import type { ContactEndpoint } from '../http/contact-routes';
+import { CLIENTS_PER_BLOCK } from '../store/rate-limit';
 import { directOrigin } from '../testing/direct-origin';
 import { contactSettings } from '../settings';
 import { serveApi } from '../testing/api-server';
@@ -247,6 +248,29 @@ describe('POST /api/contact over the rate limit, and with the store down', () =>
       expect(await statuses(['198.51.100.20', '198.51.100.20', '198.51.100.20', '198.51.100.21'])).toEqual([201, 201, 429, 201]);
     } finally {
       await proxied.close();
+    }
+  });
+
+  it(`bounds the /64s of one IPv6 /48 together at ${CLIENTS_PER_BLOCK} clients' budgets, another /48 untouched`, async () => {
+    const endpoint: ContactEndpoint = {
+      store: service.store,
+      requestOrigin: (req) => ({ origin: `http://${req.headers.host}`, address: String(req.headers['x-test-from']) }),
+      rateLimit: { max: 2, windowSeconds: 600 },
+      log: (line) => lines.push(line),
+    };
+    const served = await serveApi({ endpoint }, { headers: HEADERS });
+    const from = async (address: string) => (await postContact(served.base, formBody(newKey()), { 'X-Test-From': address })).status;
+    try {
+      // Each /64 within its own budget of 2; the /48 as a whole stops at 20.
+      const answers: number[] = [];
+      for (let subnet = 1; subnet <= CLIENTS_PER_BLOCK + 1; subnet++) for (const host of [1, 2]) answers.push(await from(`2001:db8:78:${subnet}::${host}`));
+      expect(answers.filter((status) => status === 201)).toHaveLength(2 * CLIENTS_PER_BLOCK);
+      expect(answers.slice(2 * CLIENTS_PER_BLOCK)).toEqual([429, 429]);
+      // Another /48, and IPv4, are budgets of their own.
+      expect(await from('2001:db8:79:1::1')).toBe(201);
+      expect(await from('198.51.100.30')).toBe(201);
+    } finally {
+      await served.close();
     }
   });
 

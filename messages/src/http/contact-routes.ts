@@ -5,7 +5,7 @@ import { CONTACT_BODY_LIMIT, CONTACT_PATH } from '@portico/contract/contact-wire
 import { BODY_TIME_MS, HttpRefusal, sendJson, sendRefusal, textBodyParser } from '@portico/platform/http';
 import { parseContact } from '../contact-message';
 import type { MessageStore, RateLimit } from '../store/message-store';
-import { clientNetwork } from './client-network';
+import { clientBlock, clientNetwork } from './client-network';
 
 /** Where a request came from, as the endpoint needs it. */
 export interface RequestOrigin {
@@ -141,8 +141,8 @@ async function submit(contact: ContactEndpoint, request: FastifyRequest, reply: 
 
   let outcome;
   try {
-    // Counted per network: an IPv6 host has a /64 of addresses to choose from.
-    outcome = await contact.store.submit(parsed.message, { address: clientNetwork(address), rateLimit: contact.rateLimit });
+    // Counted per network: an IPv6 host has a /64 of addresses to choose from, and its /48 is bounded as a whole.
+    outcome = await contact.store.submit(parsed.message, { address: clientNetwork(address), block: clientBlock(address), rateLimit: contact.rateLimit });
   } catch (error) {
     contact.log(`contact: the message store is unavailable: ${(error as Error).message}`);
     return answer(reply, 503, { error: STORE_DOWN });

@@ -3,12 +3,9 @@ import type { ContactMessage, MessageLanguage } from '../contact-message';
 import { AUDIT_CURSOR_COLUMNS, auditPageSql, type AuditFilter, type Database, type Sql } from '@portico/platform/database';
 import type { MESSAGE_ACCESS_ACTIONS } from '../control/messages-contract';
 import { migrate } from './migrations';
+import { rateLimited, recordHit, type RateLimit } from './rate-limit';
 
-/** At most `max` new messages per client (`clientNetwork`: an IPv4 address, an IPv6 /64) in any `windowSeconds`. */
-export interface RateLimit {
-  max: number;
-  windowSeconds: number;
-}
+export type { RateLimit } from './rate-limit';
 
 export type SubmitOutcome =
   | { kind: 'stored'; id: string }
@@ -138,7 +135,7 @@ export class MessageStore {
    * (answered first, so a retry is never refused by the rate limit) or the
    * address is over `rateLimit`.
    */
-  async submit(message: ContactMessage, options: { address: string; rateLimit?: RateLimit }): Promise<SubmitOutcome> {
+  async submit(message: ContactMessage, options: { address: string; block?: string; rateLimit?: RateLimit }): Promise<SubmitOutcome> {
     const hash = bodyHash(message);
     const { rateLimit } = options;
     const insert = async (sql: Sql): Promise<SubmitOutcome> => {
@@ -167,10 +164,10 @@ export class MessageStore {
     return this.db.transaction(async (sql) => {
       const earlier = await this.findByKey(sql, message.idempotencyKey, hash);
       if (earlier) return earlier;
-      const retryAfterSeconds = await this.overLimit(sql, options.address, rateLimit);
+      const retryAfterSeconds = await rateLimited(sql, options.address, options.block, rateLimit);
       if (retryAfterSeconds !== undefined) return { kind: 'rate-limited', retryAfterSeconds };
       const outcome = await insert(sql);
-      if (outcome.kind === 'stored') await sql.query('INSERT INTO contact_rate_hits (client_address) VALUES ($1)', [options.address]);
+      if (outcome.kind === 'stored') await recordHit(sql, options.address, options.block, rateLimit);
       return outcome;
     });
   }
@@ -179,21 +176,6 @@ export class MessageStore {
     const [row] = await sql.query<{ id: string; body_hash: string }>('SELECT id, body_hash FROM contact_messages WHERE idempotency_key = $1', [key]);
     if (!row) return undefined;
     return row.body_hash === hash ? { kind: 'repeated', id: row.id } : { kind: 'conflict' };
-  }
-
-  /** Seconds until the address may send again, or undefined when it may now. */
-  private async overLimit(sql: Sql, address: string, limit: RateLimit): Promise<number | undefined> {
-    // One address's requests are counted one at a time, on every instance.
-    await sql.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`contact-rate:${address}`]);
-    await sql.query('DELETE FROM contact_rate_hits WHERE client_address = $1 AND at <= now() - make_interval(secs => $2)', [address, limit.windowSeconds]);
-    const [row] = await sql.query<{ hits: number; wait: number | null }>(
-      `SELECT count(*)::integer AS hits,
-              ceil(extract(epoch FROM min(at) + make_interval(secs => $2) - now()))::integer AS wait
-         FROM contact_rate_hits WHERE client_address = $1`,
-      [address, limit.windowSeconds],
-    );
-    if (!row || row.hits < limit.max) return undefined;
-    return Math.max(1, row.wait ?? limit.windowSeconds);
   }
 
   /**

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BEACON_PATH, VISIT_PATH, type VisitReport } from '@portico/contract/beacon';
 import { APP_DIRS, APP_NAMES } from '@portico/contract/sections';
-import { clientNetwork } from '@portico/messages';
 import type { Database } from '@portico/platform/database';
 import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { HealthStore, judgeCanary, JUDGE_ACTOR, ReleaseStore, type Canary } from '@portico/releases';
@@ -23,8 +22,8 @@ import { eventually } from '@portico/testing/eventually';
 jest.setTimeout(180_000);
 
 const describeWithPostgres = serverTestsRun() ? describe : describe.skip;
-/** The ten networks real visitors come from, and the outsider's one. */
-const REAL_NETWORKS = Array.from({ length: 10 }, (_, index) => `203.0.113.${10 + index}`);
+/** The ten networks real visitors come from (ten /24s: the judge counts an IPv4 client by its /24), and the outsider's one. */
+const REAL_NETWORKS = Array.from({ length: 10 }, (_, index) => `203.0.${113 + index}.10`);
 const OUTSIDER = '198.51.100.66';
 /** Cohort buckets: below the canaries' 50 % the candidate, at or above it the active release. */
 const CANDIDATE_BUCKET = 3;
@@ -90,10 +89,10 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
         health: opened.health,
         secret: () => opened.store.previewSecret(),
         originOf: (req) => visitorOf(req, { trustProxy: true }).origin,
-        networkOf: (req) => clientNetwork(visitorOf(req, { trustProxy: true }).address ?? 'unknown'),
+        addressOf: (req) => visitorOf(req, { trustProxy: true }).address ?? 'unknown',
         log: (line) => log.push(`server ${index}: ${line}`),
         // Lifted: the bounds under test are the ids' and the judge's, not each server's cap.
-        limits: { perNetwork: Number.POSITIVE_INFINITY, flushMs: 3_600_000 },
+        limits: { perNetwork: Number.POSITIVE_INFINITY, perBlock: Number.POSITIVE_INFINITY, flushMs: 3_600_000 },
       });
       beacons.push(endpoint);
       servers.push(

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BEACON_MAX_BYTES, type HealthNote, type VisitAnswer } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
+import { canaryNetwork, clientBlock, clientNetwork } from '@portico/messages';
 import { BODY_TIME_MS, dataHeaders, JSON_TYPE, textBodyParser } from '@portico/platform/http';
 import {
   canaryNetworkKey,
@@ -31,6 +32,13 @@ import type { VisitLedgerLimits } from './visit-ledger';
  * most 30 x (T / 10 min + 1) per server.
  */
 export const BEACON_REPORTS_PER_NETWORK = 30;
+/**
+ * And per IPv6 /48 over all its /64s, per window and server: ten clients'
+ * budgets, so that the 65,536 /64s of one customer's /48 are not 65,536
+ * budgets, while a carrier's /48 full of phones still reports far more than
+ * the judge needs (docs/decisions/health-and-canaries.md).
+ */
+export const BEACON_REPORTS_PER_BLOCK = 10 * BEACON_REPORTS_PER_NETWORK;
 export const BEACON_WINDOW_MS = 10 * 60_000;
 
 /** How often the counts gathered in memory are added to the database: a burst of reports is a handful of upserts. */
@@ -39,6 +47,8 @@ export const BEACON_FLUSH_MS = 2000;
 export interface BeaconLimits {
   /** Reports counted per network and window; `Infinity` lifts the cap (the bench, never a server). */
   perNetwork: number;
+  /** Reports counted per IPv6 /48 and window, over all its /64s; `Infinity` lifts it. */
+  perBlock: number;
   windowMs: number;
   /** Networks remembered at once (each a few dozen bytes); past it, reports from new networks are not counted until windows end. */
   networks: number;
@@ -60,6 +70,7 @@ export interface BeaconLimits {
 
 export const DEFAULT_BEACON_LIMITS: Readonly<BeaconLimits> = {
   perNetwork: BEACON_REPORTS_PER_NETWORK,
+  perBlock: BEACON_REPORTS_PER_BLOCK,
   windowMs: BEACON_WINDOW_MS,
   networks: 100_000,
   nonces: 100_000,
@@ -80,8 +91,12 @@ export interface BeaconEndpointOptions {
   secret: () => Promise<Buffer | undefined>;
   /** The page's own origin for this request (visitorOf), which `Origin` must be. */
   originOf: (req: IncomingMessage) => string | undefined;
-  /** The network the request came from (clientNetwork of the visitor's address): the per-source cap's key, kept in memory only. */
-  networkOf: (req: IncomingMessage) => string;
+  /**
+   * The visitor's address (visitorOf; `unknown` when there is none), kept in
+   * memory only: its clientNetwork and clientBlock are the per-source caps'
+   * keys, its canaryNetwork the network a canary's judge counts it by.
+   */
+  addressOf: (req: IncomingMessage) => string;
   log: (line: string) => void;
   limits?: Partial<BeaconLimits>;
 }
@@ -239,8 +254,10 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
     const counted = (Object.keys(taken.sections) as SectionId[]).filter((section) => visit.releases[section] === taken.sections[section]!.release);
     if (counted.length === 0) return answer(reply, 204);
     // Sent twice to this server (hidden, then pagehide): dropped here; to two servers: the database counts it once.
-    const network = options.networkOf(request.raw);
-    if (!admission.admit(visit.nonce, network, now)) return answer(reply, 204);
+    const address = options.addressOf(request.raw);
+    if (!admission.admit(visit.nonce, clientNetwork(address), now, clientBlock(address))) return answer(reply, 204);
+    // The judge's unit is coarser than the caps': a /48 or a /24 is one network, however many addresses it sends from.
+    const network = canaryNetwork(address);
 
     const canary: TakenReport['canary'][number][] = [];
     for (const section of counted) {
@@ -279,7 +296,9 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   const flush = (): Promise<void> => {
     const overCap = admission.takeOverCap();
     if (overCap > 0)
-      options.log(`beacon: ${overCap} report(s) over the per-network cap (${limits.perNetwork} per ${limits.windowMs / 60_000} min) were not counted`);
+      options.log(
+        `beacon: ${overCap} report(s) over the per-network cap (${limits.perNetwork} per ${limits.windowMs / 60_000} min, ${limits.perBlock} per IPv6 /48) were not counted`,
+      );
     return queue.flush();
   };
   const timer = setInterval(() => {

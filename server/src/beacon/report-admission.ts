@@ -11,9 +11,10 @@ function sweep<V extends { until: number }>(map: Map<string, V>, now: number): v
 /**
  * Which reports count on this server: a visit id once (a report sent twice,
  * hidden then pagehide, is dropped here; every server together counts it
- * once through the database), and at most `perNetwork` per network and
- * window. Both are remembered in memory only, each for its window at most,
- * and bounded in number.
+ * once through the database), at most `perNetwork` per client (an IPv4
+ * address, an IPv6 /64) and window, and at most `perBlock` per IPv6 /48
+ * and window over all its /64s. All are remembered in memory only, each for
+ * its window at most, and bounded in number.
  */
 export class ReportAdmission {
   private readonly networks = new Map<string, { until: number; count: number }>();
@@ -21,35 +22,45 @@ export class ReportAdmission {
   /** Reports refused by the per-network cap since last taken (for the log). */
   private overCap = 0;
 
-  constructor(private readonly limits: Pick<BeaconLimits, 'perNetwork' | 'windowMs' | 'networks' | 'nonces' | 'nonceMs'>) {}
+  constructor(private readonly limits: Pick<BeaconLimits, 'perNetwork' | 'perBlock' | 'windowMs' | 'networks' | 'nonces' | 'nonceMs'>) {}
 
-  /** Whether a report of visit id `nonce` from `network` counts now; if so, both are remembered. */
-  admit(nonce: string, network: string, now: number): boolean {
+  /**
+   * Whether a report of visit id `nonce` from `network` (in IPv6 /48
+   * `block`, if any) counts now; if so, all are remembered.
+   */
+  admit(nonce: string, network: string, now: number, block?: string): boolean {
     this.sweep(now);
     if (this.nonces.has(nonce)) return false;
-    if (!this.admitNetwork(network, now)) return false;
+    // Both windows are checked before either counts: a report refused by its block spends nothing of its /64's budget.
+    const units =
+      block === undefined
+        ? [{ key: network, most: this.limits.perNetwork }]
+        : [
+            { key: network, most: this.limits.perNetwork },
+            // A key no client unit has (theirs end in /64, or are IPv4 or 'unknown').
+            { key: `block ${block}`, most: this.limits.perBlock },
+          ];
+    if (!units.every((unit) => this.room(unit.key, unit.most))) {
+      this.overCap++;
+      return false;
+    }
+    for (const unit of units) this.count(unit.key, now);
     if (this.nonces.size >= this.limits.nonces) this.nonces.delete(this.nonces.keys().next().value!);
     this.nonces.set(nonce, { until: now + this.limits.nonceMs });
     return true;
   }
 
-  private admitNetwork(network: string, now: number): boolean {
-    const known = this.networks.get(network);
-    if (known) {
-      if (known.count >= this.limits.perNetwork) {
-        this.overCap++;
-        return false;
-      }
-      known.count++;
-      return true;
-    }
+  /** Whether `key` may count one more report: under its cap, or new while there is room to remember it. */
+  private room(key: string, most: number): boolean {
+    const known = this.networks.get(key);
     // Full of live windows: new sources wait, rather than an attacker with many networks evicting the ones being capped.
-    if (this.networks.size >= this.limits.networks) {
-      this.overCap++;
-      return false;
-    }
-    this.networks.set(network, { until: now + this.limits.windowMs, count: 1 });
-    return true;
+    return known ? known.count < most : this.networks.size < this.limits.networks;
+  }
+
+  private count(key: string, now: number): void {
+    const known = this.networks.get(key);
+    if (known) known.count++;
+    else this.networks.set(key, { until: now + this.limits.windowMs, count: 1 });
   }
 
   /** Forgets what its window has ended for. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BEACON_MAX_BYTES, BEACON_PATH, VISIT_PATH, type VisitReport } from '@portico/contract/beacon';
 import { APP_DIRS, APP_NAMES, type SectionId } from '@portico/contract/sections';
-import { clientNetwork } from '@portico/messages';
+import { canaryNetwork, clientNetwork } from '@portico/messages';
 import type { Database } from '@portico/platform/database';
 import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { HealthStore, ReleaseStore, signHealthToken, signVisitId, type Canary, type ServedState, type TakenReport } from '@portico/releases';
@@ -17,7 +17,7 @@ import { beaconRoutes } from '../../http/plugins/beacon';
 import { startPortico, type RunningPortico } from '../../portico-server';
 import { visitorOf } from '../../request-origin';
 import { readSetting } from '@portico/platform/settings';
-import { BEACON_REPORTS_PER_NETWORK, beaconEndpoint, type BeaconEndpoint } from '../beacon-endpoint';
+import { BEACON_REPORTS_PER_BLOCK, BEACON_REPORTS_PER_NETWORK, beaconEndpoint, type BeaconEndpoint } from '../beacon-endpoint';
 import { VISIT_ID_SLACK } from '../visit-ledger';
 import { eventually } from '@portico/testing/eventually';
 
@@ -141,7 +141,7 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
       health,
       secret: () => store.previewSecret(),
       originOf: (req: import('node:http').IncomingMessage) => visitorOf(req, { trustProxy: false }).origin,
-      networkOf: (req: import('node:http').IncomingMessage) => clientNetwork(visitorOf(req, { trustProxy: false }).address ?? 'unknown'),
+      addressOf: (req: import('node:http').IncomingMessage) => visitorOf(req, { trustProxy: false }).address ?? 'unknown',
       log: (line: string) => log.push(line),
       // The tests flush when they read.
       limits: { flushMs: 60_000 },
@@ -431,7 +431,7 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
         health,
         secret: () => store.previewSecret(),
         originOf: () => 'http://page.example',
-        networkOf: () => 'one',
+        addressOf: () => 'one',
         log: () => undefined,
         limits: { flushMs: 60_000 },
       });
@@ -517,7 +517,8 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     }
     await endpoint.flush();
     expect(await visits('home', home)).toMatchObject({ visits: addresses.length });
-    expect((await db.query("SELECT DISTINCT network FROM canary_network_counts WHERE key = 'visits'")).length).toBe(addresses.length);
+    // Four addresses of one /24: one network to the canary's judge.
+    expect((await db.query("SELECT DISTINCT network FROM canary_network_counts WHERE key = 'visits'")).length).toBe(1);
 
     const tables = await db.query<{ schema: string; name: string }>(
       "SELECT table_schema AS schema, table_name AS name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema') AND table_type = 'BASE TABLE'",
@@ -532,10 +533,12 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     const plainHashes = addresses.flatMap((address) => [
       createHash('sha256').update(address).digest('hex').slice(0, 32),
       createHash('sha256').update(clientNetwork(address)).digest('hex').slice(0, 32),
+      createHash('sha256').update(canaryNetwork(address)).digest('hex').slice(0, 32),
     ]);
     const forbidden = [
       ...addresses,
       ...addresses.map(clientNetwork),
+      ...addresses.map(canaryNetwork),
       '127.0.0.1',
       UA_MARKER,
       'PorticoUaMarker',
@@ -562,7 +565,7 @@ test('forgets each network and visit id when its window ends, with no further re
     health: { recordReports: () => Promise.resolve(0) },
     secret: () => Promise.resolve(secret),
     originOf: () => 'http://page.example',
-    networkOf: (req) => req.socket.remoteAddress ?? 'unknown',
+    addressOf: (req) => req.socket.remoteAddress ?? 'unknown',
     log: () => undefined,
     limits: { windowMs: 300, nonceMs: 300, flushMs: 50 },
   });
@@ -588,6 +591,53 @@ test('forgets each network and visit id when its window ends, with no further re
   }
 });
 
+test(`counts at most ${BEACON_REPORTS_PER_BLOCK} reports per IPv6 /48 and window over all its /64s, each /64 still capped on its own`, async () => {
+  const secret = randomBytes(32);
+  let counted = 0;
+  const endpoint = beaconEndpoint({
+    health: { recordReports: (batch) => Promise.resolve((counted += batch.length)) },
+    secret: () => Promise.resolve(secret),
+    originOf: () => 'http://page.example',
+    // The address the test says: a /48's many /64s are not on this machine's loopback (the namespace test sends from real ones).
+    addressOf: (req) => String(req.headers['x-test-from']),
+    log: () => undefined,
+    limits: { flushMs: 60_000 },
+  });
+  const server = await serveBeacon(endpoint);
+  const reportFrom = (from: string) =>
+    send(
+      `${server.origin}${BEACON_PATH}`,
+      JSON.stringify({
+        v: 2,
+        visit: signVisitId(secret, { releases: { home: 'home-1' }, canaries: {} }, new Date(Date.now() + 60_000)),
+        sections: { home: { release: 'home-1', arrival: 'ssr' } },
+        vitals: {},
+      }),
+      { headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example', 'X-Test-From': from } },
+    );
+  const countedNow = async () => {
+    await endpoint.flush();
+    return counted;
+  };
+  try {
+    // One /64 alone: its own cap.
+    for (let index = 0; index < BEACON_REPORTS_PER_NETWORK + 2; index++) expect((await reportFrom('2001:db8:1:0::1')).status).toBe(204);
+    expect(await countedNow()).toBe(BEACON_REPORTS_PER_NETWORK);
+    // Its /48's other /64s, each well under its own cap: the /48 stops at its bound.
+    const perSixtyFour = 10;
+    for (let subnet = 1; (subnet - 1) * perSixtyFour < BEACON_REPORTS_PER_BLOCK; subnet++)
+      for (let index = 0; index < perSixtyFour; index++) await reportFrom(`2001:db8:1:${subnet.toString(16)}::${index + 1}`);
+    expect(await countedNow()).toBe(BEACON_REPORTS_PER_BLOCK);
+    // Another /48, and an IPv4 address, still count.
+    expect((await reportFrom('2001:db8:2:1::1')).status).toBe(204);
+    expect((await reportFrom('203.0.113.9')).status).toBe(204);
+    expect(await countedNow()).toBe(BEACON_REPORTS_PER_BLOCK + 2);
+  } finally {
+    await endpoint.close();
+    await server.close();
+  }
+});
+
 describe('the beacon without its database', () => {
   let server: Awaited<ReturnType<typeof serveBeacon>>;
   let url: string;
@@ -602,7 +652,7 @@ describe('the beacon without its database', () => {
       health: () => (recorder ? { recordReports: recorder } : undefined),
       secret: () => Promise.resolve(recorder ? secret : undefined),
       originOf: () => 'http://page.example',
-      networkOf: () => 'one network',
+      addressOf: () => 'one network',
       log: (line) => log.push(line),
       limits: { flushMs: 60_000 },
     });
