@@ -25,10 +25,16 @@ export interface NodeProgram {
  * Runs a TypeScript program as one Node process with tsx's loader (`node
  * --import tsx`), not tsx's CLI: that runs the program in a child of its own
  * and gives it 30 ms to take a SIGTERM before a SIGKILL, so a signal the test
- * sends would not reach the program itself.
+ * sends would not reach the program itself. `wrapper` is a command that
+ * execs node (`unshare --net --`).
  */
-export function startNodeProgram(file: string, options: { args?: readonly string[]; cwd?: string; env: NodeJS.ProcessEnv }): NodeProgram {
-  const child = spawn(process.execPath, ['--import', 'tsx', file, ...(options.args ?? [])], {
+export function startNodeProgram(
+  file: string,
+  options: { args?: readonly string[]; cwd?: string; env: NodeJS.ProcessEnv; wrapper?: readonly string[] },
+): NodeProgram {
+  // A wrapper (`unshare --net --`) runs node itself, which it execs: a signal still reaches the program.
+  const [command, ...prefix] = [...(options.wrapper ?? []), process.execPath];
+  const child = spawn(command!, [...prefix, '--import', 'tsx', file, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
