@@ -52,7 +52,7 @@ export {
   type ReportCount,
 } from './health/visit-report';
 export { BUCKET_RATIO, bucketOf, bucketValue, percentiles, VITAL_SCALE, type Histogram } from './health/vital-histogram';
-export { decideCanary, judgeCanary, networkCap, type CanaryDecision, type CanaryHealth } from './canary/decide-canary';
+export { countedHealth, decideCanary, judgeCanary, networkCap, type CanaryDecision, type CanaryHealth } from './canary/decide-canary';
 export {
   canaryNetworkKey,
   isSignalKind,

@@ -178,6 +178,23 @@ function aggregate(all: readonly NetworkCounts[], share: number, signals: Server
 
 const networksWithVisits = (networks: readonly NetworkCounts[]) => networks.filter((counts) => counts.visits > 0);
 
+/** The share bound as the judge applies it: `minNetworks: 1` lifts it. */
+const shareOf = (canary: Pick<Canary, 'minNetworks' | 'maxNetworkShare'>) => (canary.minNetworks <= 1 ? 1 : canary.maxNetworkShare);
+
+/**
+ * Both releases' health as the judge counts it before deciding: each
+ * network bounded to its share, the servers' own failures added (step 2 of
+ * judgeCanary, before any network is left out). What operators are shown
+ * beside the reports as received (GET /api/sections' `health`).
+ */
+export function countedHealth(canary: Pick<Canary, 'minNetworks' | 'maxNetworkShare'>, counts: CanaryCounts): CanaryHealth {
+  const share = shareOf(canary);
+  return {
+    active: aggregate(counts.active.networks, share, counts.active.signals),
+    candidate: aggregate(counts.candidate.networks, share, counts.candidate.signals),
+  };
+}
+
 /**
  * The judge's decision on a canary from what it can trust (docs/releases.md,
  * "When the judge decides"), a pure function of the canary's settings and
@@ -225,7 +242,7 @@ export function judgeCanary(
   }
 
   const lifted = canary.minNetworks <= 1;
-  const share = lifted ? 1 : canary.maxNetworkShare;
+  const share = shareOf(canary);
   const decideWithout = (without?: string) =>
     decideCanary(
       canary,

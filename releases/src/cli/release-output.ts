@@ -49,16 +49,28 @@ export function switched(section: string, answer: { active: ShownRelease | null;
 
 export const HEALTH_COLUMNS = ['VISITS', 'FAILED', 'LCP P75', 'INP P75', 'CLS P75', 'FAILURES BY CLASS'];
 
-/** A release's health as the status table shows it: visits, failure rate, p75 vitals, failures per class; dashes where nothing was reported. */
+/** A count as it reads: whole counts as they are, the judge's bounded (weighted) ones to a tenth. */
+const countOf = (count: number) => (Number.isInteger(count) ? String(count) : count.toFixed(1));
+
+/**
+ * A release's health as the status table shows it: visits, failure rate,
+ * p75 vitals, failures per class; dashes where nothing was reported. While
+ * a canary runs the figures are what its judge counts, and where the
+ * reports as received differ, they follow: `62.5 (reported 80)`.
+ */
 export function healthCells(health: ReleaseHealth | undefined): string[] {
   if (!health) return HEALTH_COLUMNS.map(() => '-');
-  const ms = (value: number | null) => (value === null ? '-' : `${value} ms`);
+  const ms = (value: number | null) => (value === null ? '-' : `${Math.round(value)} ms`);
+  const rate = (figures: Pick<ReleaseHealth, 'visits' | 'failureRate'>) => (figures.visits === 0 ? '-' : `${(figures.failureRate * 100).toFixed(1)} %`);
+  const beside = (counted: string, reported: string | undefined) =>
+    reported === undefined || reported === counted ? counted : `${counted} (reported ${reported})`;
+  const { raw } = health;
   const classes = Object.entries(health.failuresByClass).map(([name, count]) => `${name} ${count}`);
   return [
-    String(health.visits),
-    health.visits === 0 ? '-' : `${(health.failureRate * 100).toFixed(1)} %`,
-    ms(health.lcpP75),
-    ms(health.inpP75),
+    beside(countOf(health.visits), raw && countOf(raw.visits)),
+    beside(rate(health), raw && rate(raw)),
+    beside(ms(health.lcpP75), raw && ms(raw.lcpP75)),
+    beside(ms(health.inpP75), raw && ms(raw.inpP75)),
     health.clsP75 === null ? '-' : String(health.clsP75),
     classes.join(', '),
   ];

@@ -97,17 +97,28 @@ export const listedReleaseSchema = shownReleaseSchema.extend({ state: z.enum(REL
 /** A section's release as its state shows it: also `setAside` when a server's supervisor gave up on its node build. */
 export const stateReleaseSchema = shownReleaseSchema.extend({ setAside: brokenMarkSchema.optional() });
 
-/** One release's health over a window (visits reported by pages that ran it). */
-export const releaseHealthSchema = z.object({
+/** The figures the canary's judge bounds per network: as counted, or (`raw`) as reported. */
+const judgedFiguresSchema = z.object({
   visits: z.number(),
   failures: z.number(),
   /** failures / visits; 0 with no visits. */
   failureRate: z.number(),
-  failuresByClass: z.partialRecord(z.enum(FAILURE_CLASSES), z.number()),
   /** p75 of the visits that reported it; null when none did. */
   lcpP75: z.number().nullable(),
   inpP75: z.number().nullable(),
+});
+
+/**
+ * One release's health over a window (visits reported by pages that ran
+ * it). While a canary runs, the figures are the judge's (each network
+ * bounded, the servers' own failures added: possibly fractional), and
+ * `raw` gives the reports as received where they differ; `failuresByClass`
+ * and `clsP75` are the reports' (the judge counts neither per network).
+ */
+export const releaseHealthSchema = judgedFiguresSchema.extend({
+  failuresByClass: z.partialRecord(z.enum(FAILURE_CLASSES), z.number()),
   clsP75: z.number().nullable(),
+  raw: judgedFiguresSchema.optional(),
 });
 
 /** What the judge reads of a canary's release beside its health: its networks, and what the servers saw themselves. */

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { SectionId } from '@portico/contract/sections';
 import { noVisits, type HealthSource, type ReleaseHealth } from '../release';
 import type { CanaryCounts } from '../canary/canary-counts';
+import { countedHealth } from '../canary/decide-canary';
 import type { ReleaseStore } from '../store/release-store';
 import type { SectionState } from '../store/section-states';
 import { DEFAULT_HEALTH_WINDOW_HOURS, type judgedSchema, type shownSectionSchema } from './control-contract';
@@ -48,27 +49,58 @@ export async function sectionAnswers(
   const answer: Partial<Record<SectionId, ShownSection>> = {};
   sections.forEach((section, index) => {
     const configuredUrl = (configured as Partial<Record<SectionId, string>>)[section];
-    answer[section] = { ...states[section], ...healths[index]!, ...judged[index], ...(configuredUrl ? { configured: configuredUrl } : {}) };
+    const { counted, ...reads } = judged[index]!;
+    const health = healths[index]!;
+    answer[section] = {
+      ...states[section],
+      ...health,
+      ...(counted ? { health: asCounted(health.health, counted) } : {}),
+      ...reads,
+      ...(configuredUrl ? { configured: configuredUrl } : {}),
+    };
   });
   return answer;
+}
+
+/** The figures the judge bounds, of a health. */
+const figures = ({ visits, failures, failureRate, lcpP75, inpP75 }: ReleaseHealth) => ({ visits, failures, failureRate, lcpP75, inpP75 });
+
+/**
+ * While a canary runs, each of its releases' health as the judge counts it,
+ * the reports as received beside (`raw`) where they differ: forged reports
+ * the bounds left out must not stay in what operators read.
+ */
+function asCounted(reported: Record<string, ReleaseHealth>, counted: Record<string, ReleaseHealth>): Record<string, ReleaseHealth> {
+  return Object.fromEntries(
+    Object.entries(reported).map(([id, raw]) => {
+      const judged = counted[id];
+      if (!judged) return [id, raw];
+      const same = JSON.stringify(figures(raw)) === JSON.stringify(figures(judged));
+      return [id, { ...raw, ...figures(judged), ...(same ? {} : { raw: figures(raw) }) }];
+    }),
+  );
 }
 
 /**
  * While a canary runs, what its judge reads of both releases, by id: the
  * networks their counted visits came from, and what the servers saw
  * themselves (render failures, set aside, 5xx of /api/contact, broken).
- * `health` shows every valid visit; this is what the judge bounds.
+ * `counted` is both releases' health as the judge counts it (what `health` then shows).
  */
 async function judgedOf(
   { store, log }: SectionAnswersOptions,
   section: SectionId,
   state: SectionState,
-): Promise<{ judged?: Record<string, z.input<typeof judgedSchema>> }> {
+): Promise<{ judged?: Record<string, z.input<typeof judgedSchema>>; counted?: Record<string, ReleaseHealth> }> {
   if (!state.canary || !state.candidate || !state.active) return {};
   try {
     const counts = await store.canaries.counts({ id: state.canary.id, release: state.candidate }, state.active.id);
     const side = ({ networks, signals }: CanaryCounts['active']) => ({ networks: networks.filter((network) => network.visits > 0).length, ...signals });
-    return { judged: { [state.active.id]: side(counts.active), [state.candidate.id]: side(counts.candidate) } };
+    const counted = countedHealth(state.canary, counts);
+    return {
+      judged: { [state.active.id]: side(counts.active), [state.candidate.id]: side(counts.candidate) },
+      counted: { [state.active.id]: counted.active, [state.candidate.id]: counted.candidate },
+    };
   } catch (error) {
     log(`control: what the judge reads of ${section}'s canary cannot be read: ${(error as Error).message}`);
     return {};

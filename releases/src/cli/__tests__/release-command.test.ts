@@ -10,6 +10,7 @@ import { HealthStore } from '../../health/health-store';
 import { bucketOf } from '../../health/vital-histogram';
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
+import { recordCanaryVisits } from '../../testing/canary-visits';
 import { releaseCommand } from '../release-command';
 import { PROCESS_START_MS } from '@portico/testing/processes';
 
@@ -400,5 +401,51 @@ describe('npm run release -- alerts', () => {
     const refused = await release(['alerts', 'set', '--failure-rate', '3']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('failureRateThreshold is at most 1');
+  });
+});
+
+describe('what the judge counts, beside the reports as received', () => {
+  let active: string;
+  let candidate: string;
+
+  // Issue 45's healthy canary: 50 real visits from ten networks to each release, none failing, and one network's 30 forged failures.
+  beforeAll(async () => {
+    const published = async (name: string) =>
+      /published (home-\d+)/.exec((await release(['publish', 'home', `https://cdn.example/home/${name}/mf-manifest.json`])).stdout)![1]!;
+    [active, candidate] = [await published('h1'), await published('h2')];
+    expect((await release(['activate', 'home', active])).code).toBe(0);
+    expect((await release(['canary', 'home', candidate, '--percent', '50'])).code).toBe(0);
+    const canaryId = (await store.canaries.running()).home!.id;
+    for (let index = 0; index < 10; index++) {
+      for (const release of [active, candidate])
+        await recordCanaryVisits(health, { canaryId, section: 'home', release, network: `real-${index}`, visits: 5, failures: 0 });
+    }
+    await recordCanaryVisits(health, { canaryId, section: 'home', release: candidate, network: 'forger', visits: 30, failures: 30 });
+  });
+
+  afterAll(() => release(['abort', 'home']));
+
+  it('GET /api/sections: health carries the counted figures (the forger capped at 20 %), raw the reports, only where they differ', async () => {
+    const answer = await fetch(`${api.url}/api/sections`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    const { home } = (await answer.json()) as { home: { health: Record<string, Record<string, unknown>> } };
+    // 62.5 counted visits: the forger's 30 count as 12.5 (20 % of the whole), with its failures.
+    expect(home.health[candidate]).toMatchObject({
+      visits: 62.5,
+      failures: 12.5,
+      failureRate: 0.2,
+      failuresByClass: { render: 30 },
+      raw: { visits: 80, failures: 30, failureRate: 0.375 },
+    });
+    expect(home.health[active]).toMatchObject({ visits: 50, failures: 0, failureRate: 0 });
+    expect(home.health[active]).not.toHaveProperty('raw');
+  });
+
+  it('status: the counted figures, the reports beside them where they differ', async () => {
+    const status = (await release(['status'])).stdout.split('\n');
+    const at = status.findIndex((line) => line.startsWith('home '));
+    expect(status[at]).toMatch(new RegExp(`^home +${active} .* environment +50 +0\\.0 % +\\d+ ms +\\d+ ms +- +judged: 10 networks$`));
+    expect(status[at + 1]).toMatch(
+      new RegExp(`^  canary +${candidate} .* 62\\.5 \\(reported 80\\) +20\\.0 % \\(reported 37\\.5 %\\) +\\d+ ms +\\d+ ms +- +render 30; judged: 11 networks$`),
+    );
   });
 });

@@ -710,11 +710,21 @@ describe('canaries', () => {
         startedAt: expect.any(String),
         startedBy: 'ci-home',
       },
+      // What the judge counts (none of this canary's yet), the reports since its hour beside.
       health: {
-        [old]: { visits: 40, failures: 1, failureRate: 0.025, failuresByClass: { timeout: 1 }, lcpP75: 2100, inpP75: 90, clsP75: 0.02 },
+        [old]: {
+          visits: 0,
+          failures: 0,
+          failureRate: 0,
+          failuresByClass: { timeout: 1 },
+          lcpP75: null,
+          inpP75: null,
+          clsP75: 0.02,
+          raw: { visits: 40, failures: 1, failureRate: 0.025, lcpP75: 2100, inpP75: 90 },
+        },
         [next]: { visits: 0, failures: 0, failureRate: 0, failuresByClass: {}, lcpP75: null, inpP75: null, clsP75: null },
       },
-      // What the judge reads: this canary's own counts, none yet (the health above is every visit since its hour).
+      // What the judge reads: this canary's own counts, none yet.
       judged: {
         [old]: { networks: 0, renderFailures: 0, setAside: 0, contactErrors: 0, broken: null },
         [next]: { networks: 0, renderFailures: 0, setAside: 0, contactErrors: 0, broken: null },
