@@ -109,6 +109,16 @@ export interface ConsoleText {
     threshold: string;
     healthHeading: string;
     noVisits: string;
+    /** A running canary's two releases as its judge counts them; `judgedReported`: `{counted}` and, differing, `{reported}`. */
+    judgedHeading: string;
+    judgedNote: string;
+    judgedCaption: string;
+    judgedVisits: string;
+    judgedFailureRate: string;
+    judgedLcp: string;
+    judgedInp: string;
+    judgedNetworks: string;
+    judgedReported: string;
   };
   audit: {
     heading: string;

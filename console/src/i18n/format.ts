@@ -16,3 +16,8 @@ export function formatNumber(value: number | null, language: Language, unit = ''
   if (value === null) return '–';
   return `${new Intl.NumberFormat(localeOf(language), { maximumFractionDigits: value < 1 ? 3 : 0 }).format(value)}${unit}`;
 }
+
+/** A visit count: the canary judge's are weighted (a network bounded to its share), so a tenth may show. */
+export function formatCount(value: number, language: Language): string {
+  return new Intl.NumberFormat(localeOf(language), { maximumFractionDigits: 1 }).format(value);
+}

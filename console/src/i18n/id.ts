@@ -111,6 +111,16 @@ export const id: ConsoleText = {
     chartVisits: 'Kunjungan per jam',
     chartLcp: 'LCP p75 per jam (md)',
     threshold: 'ambang',
+    judgedHeading: 'Yang dihitung penilai',
+    judgedNote:
+      'Sejak canary dimulai, sebagaimana penilai memutuskannya: tidak ada jaringan yang dihitung lebih dari {share} kunjungan suatu rilis, dan kegagalan yang dilihat server sendiri ditambahkan. Bila laporan yang diterima berbeda, angkanya menyusul dalam kurung.',
+    judgedCaption: 'Yang dihitung penilai: {section}',
+    judgedVisits: 'Kunjungan',
+    judgedFailureRate: 'Tingkat kegagalan',
+    judgedLcp: 'LCP p75',
+    judgedInp: 'INP p75',
+    judgedNetworks: 'Jaringan',
+    judgedReported: '{counted} (dilaporkan {reported})',
     healthHeading: 'Kesehatan selama 24 jam terakhir',
     noVisits:
       'Belum ada kunjungan yang dilaporkan dalam rentang ini. Halaman melaporkan kunjungan saat orang memakai situs; grafik muncul bersama kunjungan pertama.',

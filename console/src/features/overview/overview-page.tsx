@@ -5,7 +5,7 @@ import { fill } from '@portico/shared-config';
 import { useSignedIn } from '../../app/session-context';
 import { useLoad } from '../../api/use-load';
 import { DataTable } from '../../components/data-table';
-import { formatInstant, formatNumber, formatRate } from '../../i18n/format';
+import { formatCount, formatInstant, formatNumber, formatRate } from '../../i18n/format';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -30,6 +30,9 @@ export function OverviewPage() {
     ['audit'],
   );
   const t = text.overview;
+  // While a canary runs, health is what its judge counts; the reports as received follow where they differ.
+  const reported = (counted: string, raw: string | undefined) =>
+    raw === undefined || raw === counted ? counted : fill(text.section.judgedReported, { counted, reported: raw });
   return (
     <>
       <h1>{t.heading}</h1>
@@ -66,9 +69,9 @@ export function OverviewPage() {
                       <dt>{t.by}</dt>
                       <dd>{shown?.by ?? text.common.none}</dd>
                       <dt>{t.visits}</dt>
-                      <dd>{formatNumber(health?.visits ?? 0, language)}</dd>
+                      <dd>{reported(formatCount(health?.visits ?? 0, language), health?.raw && formatCount(health.raw.visits, language))}</dd>
                       <dt>{t.failureRate}</dt>
-                      <dd>{formatRate(health?.failureRate ?? 0, language)}</dd>
+                      <dd>{reported(formatRate(health?.failureRate ?? 0, language), health?.raw && formatRate(health.raw.failureRate, language))}</dd>
                       <dt>{t.lcp}</dt>
                       <dd>{formatNumber(health?.lcpP75 ?? null, language, ' ms')}</dd>
                       <dt>{t.inp}</dt>

@@ -10,6 +10,7 @@ import { OutcomeLine } from '../../components/outcome';
 import { formatInstant } from '../../i18n/format';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
 import { chartsOf } from './health-charts';
+import { JudgedHealth } from './judged-health';
 
 // uPlot (about 20 KB as served) is fetched only on a section's page, not in the first load.
 const HealthChart = lazy(() => import(/* webpackChunkName: "health-chart" */ './health-chart').then(({ HealthChart }) => ({ default: HealthChart })));
@@ -110,6 +111,7 @@ export function CanaryPanel({ section, shown, releases, onChanged }: CanaryPanel
           )}
         </>
       )}
+      {shown && <JudgedHealth section={name} shown={shown} />}
       <h3>{t.healthHeading}</h3>
       {series.error && <p role="alert">{series.error}</p>}
       {series.data && charts.length === 0 && <p className="empty">{t.noVisits}</p>}
