@@ -1,7 +1,7 @@
 export { contactSettings, type ContactSettings } from './settings';
 export { ContactStartError, startContactService, type ContactService, type ContactServiceOptions } from './contact-service';
 export { apiRoutes, type ApiRoutesOptions, type ContactEndpoint, type RequestOrigin, type RequestOriginOf } from './http/contact-routes';
-export { canaryNetwork, clientBlock, clientNetwork } from './http/client-network';
+export { canaryNetwork, clientBlock, clientNetwork, CLIENTS_PER_BLOCK } from './http/client-network';
 export { type ContactMessage } from './contact-message';
 export { DEFAULT_RETENTION_DAYS } from './retention';
 export { noticeMailer, SIGNATURE_HEADER, signature, type NoticeMailer } from './delivery/channels';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startContactService, type ContactService } from '../contact-service';
 import type { ContactEndpoint } from '../http/contact-routes';
-import { CLIENTS_PER_BLOCK } from '../store/rate-limit';
+import { CLIENTS_PER_BLOCK } from '../http/client-network';
 import { directOrigin } from '../testing/direct-origin';
 import { contactSettings } from '../settings';
 import { serveApi } from '../testing/api-server';

@@ -32,6 +32,15 @@ export function clientNetwork(address: string): string {
 }
 
 /**
+ * Over all the /64s of one IPv6 /48 (`clientBlock`), the per-client budgets
+ * (the contact form's, the beacon's) allow this many clients' worth: one
+ * customer's 65,536 /64s are not 65,536 budgets, and a carrier's or an
+ * office's /48 of real people still gets ten times what one client may
+ * (docs/decisions/health-and-canaries.md).
+ */
+export const CLIENTS_PER_BLOCK = 10;
+
+/**
  * The block one holder controls, over which the per-client budgets get an
  * aggregate bound as well: an IPv6 address's /48 (`2001:db8:1::/48`), what
  * a home or cloud customer is routinely given (65,536 /64s, each a client of

@@ -1,12 +1,5 @@
 import type { Sql } from '@portico/platform/database';
-
-/**
- * Over all the /64s of one IPv6 /48 (`clientBlock`), at most this many
- * clients' budgets in a window: one customer's 65,536 /64s are not 65,536
- * budgets, and a carrier's /48 of phones still sends ten times what one
- * client may (docs/decisions/health-and-canaries.md).
- */
-export const CLIENTS_PER_BLOCK = 10;
+import { CLIENTS_PER_BLOCK } from '../http/client-network';
 
 /**
  * At most `max` new messages per client (`clientNetwork`: an IPv4 address,

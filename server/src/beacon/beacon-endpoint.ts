@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BEACON_MAX_BYTES, type HealthNote, type VisitAnswer } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
-import { canaryNetwork, clientBlock, clientNetwork } from '@portico/messages';
+import { canaryNetwork, clientBlock, clientNetwork, CLIENTS_PER_BLOCK } from '@portico/messages';
 import { BODY_TIME_MS, dataHeaders, JSON_TYPE, textBodyParser } from '@portico/platform/http';
 import {
   canaryNetworkKey,
@@ -38,7 +38,7 @@ export const BEACON_REPORTS_PER_NETWORK = 30;
  * budgets, while a carrier's /48 full of phones still reports far more than
  * the judge needs (docs/decisions/health-and-canaries.md).
  */
-export const BEACON_REPORTS_PER_BLOCK = 10 * BEACON_REPORTS_PER_NETWORK;
+export const BEACON_REPORTS_PER_BLOCK = CLIENTS_PER_BLOCK * BEACON_REPORTS_PER_NETWORK;
 export const BEACON_WINDOW_MS = 10 * 60_000;
 
 /** How often the counts gathered in memory are added to the database: a burst of reports is a handful of upserts. */
@@ -47,7 +47,7 @@ export const BEACON_FLUSH_MS = 2000;
 export interface BeaconLimits {
   /** Reports counted per network and window; `Infinity` lifts the cap (the bench, never a server). */
   perNetwork: number;
-  /** Reports counted per IPv6 /48 and window, over all its /64s; `Infinity` lifts it. */
+  /** Reports counted per IPv6 /48 and window, over all its /64s (unless given, CLIENTS_PER_BLOCK x perNetwork); `Infinity` lifts it. */
   perBlock: number;
   windowMs: number;
   /** Networks remembered at once (each a few dozen bytes); past it, reports from new networks are not counted until windows end. */
@@ -196,6 +196,8 @@ class CanaryKeys {
  */
 export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   const limits: BeaconLimits = { ...DEFAULT_BEACON_LIMITS, ...options.limits };
+  // A per-client cap raised (PORTICO_BEACON_REPORTS_PER_NETWORK) raises its /48's with it: never below one client's.
+  if (options.limits?.perBlock === undefined) limits.perBlock = CLIENTS_PER_BLOCK * limits.perNetwork;
   const healthOf = typeof options.health === 'function' ? options.health : () => options.health as HealthRecorder;
   const admission = new ReportAdmission(limits);
   const queue = new ReportQueue(limits.pendingReports, healthOf, options.log);

@@ -638,6 +638,35 @@ test(`counts at most ${BEACON_REPORTS_PER_BLOCK} reports per IPv6 /48 and window
   }
 });
 
+test('a per-client cap raised or lowered (PORTICO_BEACON_REPORTS_PER_NETWORK) moves its /48 bound with it: ten clients', async () => {
+  const secret = randomBytes(32);
+  let counted = 0;
+  const endpoint = beaconEndpoint({
+    health: { recordReports: (batch) => Promise.resolve((counted += batch.length)) },
+    secret: () => Promise.resolve(secret),
+    originOf: () => 'http://page.example',
+    addressOf: (req) => String(req.headers['x-test-from']),
+    log: () => undefined,
+    limits: { flushMs: 60_000, perNetwork: 2 },
+  });
+  const server = await serveBeacon(endpoint);
+  try {
+    for (let subnet = 1; subnet <= 12; subnet++) {
+      for (const host of [1, 2]) {
+        const visit = signVisitId(secret, { releases: { home: 'home-1' }, canaries: {} }, new Date(Date.now() + 60_000));
+        await send(`${server.origin}${BEACON_PATH}`, JSON.stringify({ v: 2, visit, sections: { home: { release: 'home-1', arrival: 'ssr' } }, vitals: {} }), {
+          headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example', 'X-Test-From': `2001:db8:5:${subnet}::${host}` },
+        });
+      }
+    }
+    await endpoint.flush();
+    expect(counted).toBe(20);
+  } finally {
+    await endpoint.close();
+    await server.close();
+  }
+});
+
 describe('the beacon without its database', () => {
   let server: Awaited<ReturnType<typeof serveBeacon>>;
   let url: string;
