@@ -126,7 +126,7 @@ describe('signing in', () => {
     expect((await read(after, '/api/releases')).status).toBe(200);
   });
 
-  it('counts failed sign-ins toward the failed-authentication limit of bad bearer tokens', async () => {
+  it('counts failed sign-ins toward the failed-authentication limit of bad bearer tokens, and never refuses a valid token', async () => {
     const limited = await startControlApi({
       store,
       port: 0,
@@ -142,6 +142,13 @@ describe('signing in', () => {
       expect(held.answer.headers.get('retry-after')).toMatch(/^\d+$/);
       // The same allowance as a bearer token's: a script cannot try more tokens by switching doors.
       expect((await send(limited, 'GET', '/api/releases', { Authorization: 'Bearer yet-another-guess' })).status).toBe(429);
+      // The owner, on the same address, is not locked out: a valid token signs in and is answered as a bearer alike.
+      const owner = await signIn(tokens.integrator!, limited);
+      expect(owner.answer.status).toBe(201);
+      expect((await read(owner, '/api/releases', limited)).status).toBe(200);
+      expect((await send(limited, 'GET', '/api/releases', { Authorization: `Bearer ${tokens.integrator!}` })).status).toBe(200);
+      // And the guesses are still held back.
+      expect((await signIn('guess-after', limited)).answer.status).toBe(429);
     } finally {
       await limited.close();
     }

@@ -21,7 +21,7 @@ function shown(session: OpenSession) {
  * The console's sessions (docs/console.md): a sign-in with a token, answered
  * with the session cookie; who the session is; a sign-out. The sign-in's
  * failures count toward the failed-authentication limit of bad bearer
- * tokens, per address.
+ * tokens, per address; a valid token signs in whatever that limit says.
  */
 export const sessionAreaRoutes: FastifyPluginCallback<{ context: ControlContext }> = (fastify, { context }, done) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -33,11 +33,12 @@ export const sessionAreaRoutes: FastifyPluginCallback<{ context: ControlContext 
     handler: async (request, reply: FastifyReply) => {
       const req = request.raw;
       const address = req.socket.remoteAddress ?? 'unknown';
-      const wait = failedAuth.retryAfter(address);
-      if (wait !== undefined)
-        throw new HttpRefusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
+      // The token first: the limit holds back failing attempts only, so no one who shares the owner's address can lock the owner out.
       const session = await context.store.sessions.open(request.body.token);
       if (!session) {
+        const wait = failedAuth.retryAfter(address);
+        if (wait !== undefined)
+          throw new HttpRefusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
         failedAuth.fail(address);
         context.log(`control: a console sign-in from ${address} with an unknown or revoked token`);
         throw new HttpRefusal(401, 'the token is unknown or revoked');
