@@ -120,7 +120,7 @@ export const ENVIRONMENT = z.object({
       ?.split(',')
       .map((name) => name.trim())
       .filter((name) => name !== '');
-    return listed && listed.length > 0 ? listed.map(parseHostRule) : defaultHosts();
+    return listed && listed.length > 0 ? listed.map((entry) => parseHostRule(entry)) : defaultHosts();
   }),
   PORTICO_TRUST_PROXY: zeroOrOne('PORTICO_TRUST_PROXY', ' (a proxy in front of the server sets X-Forwarded-*)', 'got'),
   PORTICO_CONNECTIONS_PER_CLIENT: whole('PORTICO_CONNECTIONS_PER_CLIENT', 16, 65_535),
@@ -155,6 +155,14 @@ export const ENVIRONMENT = z.object({
   }),
   // The control API, and the commands that reach it.
   PORTICO_CONTROL_HOST: variable((raw) => raw?.trim() || '127.0.0.1'),
+  // The names the control port answers besides loopback's and PORTICO_CONTROL_HOST (a DNS-rebinding page names its own).
+  PORTICO_CONTROL_HOSTS: variable((raw) =>
+    (raw ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '')
+      .map((entry) => parseHostRule(entry, 'PORTICO_CONTROL_HOSTS')),
+  ),
   PORTICO_CONTROL_TOKEN: text,
   PORTICO_CONTROL_URL: httpUrl('PORTICO_CONTROL_URL', (given) => `PORTICO_CONTROL_URL must be an http(s) URL, not ${JSON.stringify(given)}`),
   PORTICO_TOKEN: variable((raw) => raw?.trim() || undefined),

@@ -42,7 +42,10 @@ export function consoleFiles(dist: string): (req: IncomingMessage, res: ServerRe
       served = false;
     });
     if (served) return true;
-    const pathname = new URL(req.url ?? '/', 'http://console.invalid').pathname;
+    // The target after the origin, never read as an authority (`//a:x` is a path): one no URL parser takes is no file.
+    const target = req.url ?? '/';
+    const pathname = target.startsWith('/') ? URL.parse(`http://console.invalid${target}`)?.pathname : undefined;
+    if (pathname === undefined) return false;
     if (/\.[A-Za-z0-9]+$/.test(pathname)) return false;
     served = true;
     const asked = req.url;

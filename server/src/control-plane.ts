@@ -4,6 +4,7 @@ import { answerConfig } from '@portico/config-server/config-answer';
 import { noticeMailer } from '@portico/messages';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';
+import type { HostRule } from '@portico/platform/http';
 import {
   DEFAULT_HEALTH_RETENTION_DAYS,
   HEALTH_TOKEN_HOURS,
@@ -52,8 +53,8 @@ export interface ControlPlaneOptions {
   environmentToken?: string;
   /** Where a fresh install writes its owner token. */
   dataDir?: string;
-  /** The control API's address; port 0 for any (tests). */
-  listen: { port: number; host: string };
+  /** The control API's address; port 0 for any (tests); `hostnames`: the names it answers besides loopback's and its address's (PORTICO_CONTROL_HOSTS). */
+  listen: { port: number; host: string; hostnames?: readonly HostRule[] };
   publicUrl: string;
   messages?: MessagesAdmin;
   /** The render check of the server's section workers (RunningPortico.checkRender). */
@@ -228,6 +229,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
     store,
     port: options.listen.port,
     host: options.listen.host,
+    hostnames: options.listen.hostnames,
     publishChecks: publishChecksFor(options),
     messages: options.messages,
     publicUrl: options.publicUrl,

@@ -110,7 +110,7 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
       ports: () => running?.ports ?? [],
       environmentToken: env.PORTICO_CONTROL_TOKEN,
       dataDir: settings.databaseUrl ? undefined : settings.dataDir,
-      listen: { port: controlPort, host: env.PORTICO_CONTROL_HOST },
+      listen: { port: controlPort, host: env.PORTICO_CONTROL_HOST, hostnames: env.PORTICO_CONTROL_HOSTS },
       publicUrl,
       messages: service.store,
       healthRetentionDays: env.PORTICO_HEALTH_RETENTION_DAYS,

@@ -36,6 +36,7 @@ test.each([
   [{ PORTICO_SSR_UID: '65534' }, 'PORTICO_SSR_UID is replaced by PORTICO_SSR_UIDS'],
   [{ PORTICO_SSR_UIDS: '0-63' }, 'PORTICO_SSR_UIDS must be a range of user ids "first-last"'],
   [{ PORTICO_HOSTS: 'localhost,a b' }, 'PORTICO_HOSTS: "a b" is not a host name'],
+  [{ PORTICO_CONTROL_HOSTS: 'control.internal,evil example' }, 'PORTICO_CONTROL_HOSTS: "evil example" is not a host name'],
   [{ PORTICO_WEBHOOK_URL: 'https://hooks.example' }, 'PORTICO_WEBHOOK_URL needs PORTICO_WEBHOOK_SECRET'],
 ])('a bad setting (%j) stops the start with an error naming it', (env, message) => {
   expect(() => readSettings(env, where)).toThrow(SettingsError);

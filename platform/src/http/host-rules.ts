@@ -12,7 +12,7 @@ export interface HostRule {
 }
 
 /** How a host name appears in a Host header: IPv6 addresses in brackets. */
-function asHostname(address: string): string {
+export function asHostname(address: string): string {
   return isIP(address) === 6 ? `[${address.toLowerCase()}]` : address.toLowerCase();
 }
 
@@ -21,14 +21,14 @@ export function portOfHost(parsed: { host: string; hostname: string }): number |
   return parsed.host.length > parsed.hostname.length ? Number(parsed.host.slice(parsed.hostname.length + 1)) : undefined;
 }
 
-/** A PORTICO_HOSTS entry: `name`, `name:port`, `[v6]`, `[v6]:port` or a bare IPv6 address; throws naming a bad one. */
-export function parseHostRule(entry: string): HostRule {
+/** A PORTICO_HOSTS (or PORTICO_CONTROL_HOSTS) entry: `name`, `name:port`, `[v6]`, `[v6]:port` or a bare IPv6 address; throws naming a bad one. */
+export function parseHostRule(entry: string, setting = 'PORTICO_HOSTS'): HostRule {
   const trimmed = entry.trim();
   if (isIP(trimmed) === 6) return { hostname: asHostname(trimmed) };
   const parsed = parseHost(trimmed);
   const port = parsed && portOfHost(parsed);
   if (!parsed || port === 0) {
-    throw new Error(`PORTICO_HOSTS: "${entry}" is not a host name, an address or either with a port (www.portico.example, 192.0.2.7:8443, [2001:db8::1])`);
+    throw new Error(`${setting}: "${entry}" is not a host name, an address or either with a port (www.portico.example, 192.0.2.7:8443, [2001:db8::1])`);
   }
   return port === undefined ? { hostname: parsed.hostname } : { hostname: parsed.hostname, port };
 }

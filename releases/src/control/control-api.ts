@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyPluginCallback, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { SectionId } from '@portico/contract/sections';
 import type { ContactService } from '@portico/messages';
@@ -15,6 +16,7 @@ import {
   urlOf,
   zodValidatorCompiler,
   type ApiRoute,
+  type HostRule,
 } from '@portico/platform/http';
 import type { HealthSeriesSource, HealthSource, PublishChecks } from '../release';
 import { ReleaseError } from '../store/release-error';
@@ -22,6 +24,7 @@ import type { ReleaseStore } from '../store/release-store';
 import { CONTROL_API, CONTROL_BODY_LIMIT } from './control-contract';
 import { ControlContext, sendControl } from './control-context';
 import { clearedSessionCookie, foreignOrigin, isSignIn, reachedOverHttps, sessionCookieOf, sessionRequest } from './console-session-auth';
+import { checkControlHost, checkNoNul, controlHostRules, refuseNulText } from './control-request-guard';
 import type { FailedAuthLimit } from './failed-auth-limit';
 import { auditLogRoutes } from './routes/audit';
 import { canaryRoutes } from './routes/canaries';
@@ -46,6 +49,8 @@ export interface ControlApiOptions {
   port: number;
   /** Loopback unless PORTICO_CONTROL_HOST names another address. */
   host?: string;
+  /** The names answered besides loopback's and `host`'s (PORTICO_CONTROL_HOSTS); any other Host gets 400. */
+  hostnames?: readonly HostRule[];
   publishChecks: PublishChecks;
   /** The contact messages; without them `/api/messages` answers 503. */
   messages?: MessagesAdmin;
@@ -114,8 +119,15 @@ function fromBrowser(req: IncomingMessage): boolean {
 /** The API's paths; every other path of the control port is the console's files. */
 const isApiPath = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
 
-/** The path without its query, as the refusals name it. */
-const pathOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://control.invalid').pathname;
+/**
+ * The path without its query, as the refusals name it. A target is never
+ * read as an authority (`//evil.example/api/…` is a path), and one no URL
+ * parser takes (`*`, an absolute form gone wrong) is its own path.
+ */
+function pathOf(req: IncomingMessage): string {
+  const target = req.url ?? '/';
+  return URL.parse(target.startsWith('/') ? `http://control.invalid${target}` : target)?.pathname ?? target.split('?')[0]!;
+}
 
 /** Each path of the contract as a pattern, with the methods it answers in the order `Allow` names them. */
 function pathMethods(routes: readonly ApiRoute[]): { pattern: RegExp; methods: string[] }[] {
@@ -131,8 +143,9 @@ async function jsonBody(request: FastifyRequest, payload: IncomingMessage): Prom
   const text = await readJsonBody(request, payload);
   if (text.trim() === '') return {};
   try {
-    return JSON.parse(text) as unknown;
-  } catch {
+    return JSON.parse(text, refuseNulText) as unknown;
+  } catch (error) {
+    if (error instanceof HttpRefusal) throw error;
     throw new HttpRefusal(400, 'the body is not valid JSON');
   }
 }
@@ -240,7 +253,10 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   const { log } = options;
   const context = new ControlContext(options);
   const host = options.host ?? '127.0.0.1';
+  const hostRules = controlHostRules(host, options.hostnames);
   const app = Fastify({
+    // A request without Host reaches the Host check (400 with this API's headers) instead of Node's bare 400.
+    http: { requireHostHeader: false },
     clientErrorHandler: answerClientError,
     exposeHeadRoutes: false,
     routerOptions: {
@@ -253,6 +269,21 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     frameworkErrors: (_error, _request, reply) => void sendControl(reply, 400, { error: 'the path is not valid percent-encoding' }),
   });
   app.server.headersTimeout = 10_000;
+  // Node answers an Expect it does not know with a bare 417; this one carries every answer's headers.
+  app.server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(417, { ...PLAIN_HEADERS, Connection: 'close' }).end('Expectation failed\n');
+  });
+  // Node hands CONNECT to this event, and without a listener drops the connection unanswered.
+  app.server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    const body = 'CONNECT is not answered here\n';
+    const headers = Object.entries({
+      ...PLAIN_HEADERS,
+      Allow: 'GET, HEAD, POST, PUT, PATCH, DELETE',
+      'Content-Length': String(body.length),
+      Connection: 'close',
+    });
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${headers.map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
+  });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(jsonSerializerCompiler);
   app.removeAllContentTypeParsers();
@@ -262,11 +293,20 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     const { console: consoleFiles } = options;
     if (consoleFiles && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(pathOf(request.raw))) {
       reply.hijack();
-      if (await consoleFiles(request.raw, reply.raw)) return;
-      sendPlainNotFound(reply.raw);
+      // The reply is the files' now: whatever they throw, the request is still answered.
+      const served = await consoleFiles(request.raw, reply.raw).catch((error: unknown) => {
+        log(`control: the console's file for ${request.method} ${pathOf(request.raw)} failed: ${(error as Error).message}`);
+        return reply.raw.headersSent;
+      });
+      if (!served) sendPlainNotFound(reply.raw);
       return;
     }
     return sendControl(reply, 404, { error: `no such endpoint: ${pathOf(request.raw)}` });
+  });
+  // Before anything reads the request: a name this port does not answer for (DNS rebinding), a NUL the database cannot hold.
+  app.addHook('onRequest', async (request) => {
+    checkControlHost(hostRules, request.raw);
+    checkNoNul(request.raw);
   });
   app.addHook('onRequest', authenticate(context, context.failedAuth));
   const events = await startConsoleEvents(options.store.db, { withMessages: options.messages !== undefined });

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { APP_DIRS, APP_NAMES } from '@portico/contract/sections';
+import { sendRaw, type RawAnswer } from '@portico/testing/hostile-requests';
 
 /** What every file outside a dist/ holds: no answer may ever contain it. */
 export const SECRET = 'not-for-the-web';
@@ -45,12 +45,7 @@ export function makeBuiltSite(): { root: string; remove: () => void } {
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-export interface RawAnswer {
-  status: number;
-  /** Lower-case names; repeated fields joined with `, `. */
-  headers: Record<string, string>;
-  body: string;
-}
+export type { RawAnswer } from '@portico/testing/hostile-requests';
 
 /** The port a running server's URL names. */
 export const portOf = (url: string) => Number(new URL(url).port);
@@ -62,46 +57,9 @@ export const portOf = (url: string) => Number(new URL(url).port);
  * nothing came back within `timeoutMs`.
  */
 export function rawRequest(port: number, request: string | Buffer, timeoutMs = 5_000): Promise<RawAnswer | undefined> {
-  const bodyless = /^HEAD /.test(String(request));
   // httpRequest's default Host names the port the request goes to.
   if (typeof request === 'string') request = request.replace(`Host: localhost:${PORT_SLOT}\r\n`, `Host: localhost:${port}\r\n`);
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    const received = () => parseAnswer(Buffer.concat(chunks).toString('latin1'));
-    const socket = connect({ host: '127.0.0.1', port });
-    const finish = () => {
-      socket.destroy();
-      resolve(received());
-    };
-    socket.setTimeout(timeoutMs, finish);
-    socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      const answer = received();
-      if (!answer) return;
-      const length = Number(answer.headers['content-length'] ?? NaN);
-      const complete = bodyless || answer.status === 304 || Buffer.byteLength(answer.body, 'latin1') >= length;
-      if (complete) finish();
-    });
-    // A server may reset a connection it refuses; what it said before counts.
-    socket.on('error', finish);
-    socket.on('close', finish);
-    // Not end(): a server may drop a half-closed connection before its answer is ready.
-    socket.write(request);
-  });
-}
-
-function parseAnswer(raw: string): RawAnswer | undefined {
-  const split = raw.indexOf('\r\n\r\n');
-  if (split === -1) return undefined;
-  const [statusLine, ...lines] = raw.slice(0, split).split('\r\n');
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
-  }
-  return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine ?? '')?.[1] ?? 0), headers, body: raw.slice(split + 4) };
+  return sendRaw(port, request, timeoutMs);
 }
 
 /** Stands for the port in httpRequest's default Host, until rawRequest knows it. */

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { contactSettings, startContactService, type ContactService } from '@portico/messages';
@@ -149,6 +151,113 @@ describe('signing in', () => {
       expect((await send(limited, 'GET', '/api/releases', { Authorization: `Bearer ${tokens.integrator!}` })).status).toBe(200);
       // And the guesses are still held back.
       expect((await signIn('guess-after', limited)).answer.status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+/** A request over node:http, which (unlike fetch) sends the Host it is given: what a DNS-rebinding page's browser sends. */
+function withHost(api: ControlApi, method: string, route: string, host: string | undefined, headers: Record<string, string> = {}, body?: unknown) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
+    const sent = body === undefined ? undefined : JSON.stringify(body);
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: api.port,
+        method,
+        path: route,
+        setHost: host === undefined ? false : undefined,
+        headers: {
+          ...(host === undefined ? {} : { Host: host }),
+          ...(sent === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(sent)) }),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(sent);
+  });
+}
+
+describe("the control port's names", () => {
+  it("answers loopback's names and the configured ones, with the port or without; any other Host gets 400 before a token is read", async () => {
+    const named = await startControlApi({
+      store,
+      port: 0,
+      publishChecks: noChecks,
+      publicUrl: 'https://www.lender.example',
+      log: () => undefined,
+      hostnames: [{ hostname: 'control.lender.internal' }, { hostname: 'ci.lender.internal', port: 8443 }],
+      failedAuth: { max: 3, windowMs: MINUTE },
+    });
+    const bearer = { Authorization: `Bearer ${tokens.integrator!}` };
+    try {
+      for (const host of [
+        `127.0.0.1:${named.port}`,
+        `localhost:${named.port}`,
+        `[::1]:${named.port}`,
+        'localhost',
+        'CONTROL.lender.internal',
+        'ci.lender.internal:8443',
+      ]) {
+        expect([host, (await withHost(named, 'GET', '/api/releases', host, bearer)).status]).toEqual([host, 200]);
+      }
+      const refused = [`evil.example:${named.port}`, 'ci.lender.internal:8444', `localhost.evil.example:${named.port}`, 'localhost:x', undefined];
+      for (const host of refused) {
+        const answer = await withHost(named, 'GET', '/api/releases', host, bearer);
+        expect([host, answer.status, answer.headers['x-content-type-options']]).toEqual([host, 400, 'nosniff']);
+        expect(JSON.parse(answer.text)).toEqual({ error: expect.stringContaining('answers only its own names') });
+      }
+      // The console's page too: a rebinding page would load it under its own name.
+      expect((await withHost(named, 'GET', '/', `evil.example:${named.port}`)).status).toBe(400);
+      // Two Host fields name no one host.
+      const twice = await new Promise<string>((resolve) => {
+        const socket = connect({ host: '127.0.0.1', port: named.port }, () =>
+          socket.end(
+            `GET /api/releases HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nAuthorization: Bearer ${tokens.integrator!}\r\nConnection: close\r\n\r\n`,
+          ),
+        );
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('close', () => resolve(text));
+      });
+      expect(twice).toMatch(/^HTTP\/1\.1 400 /);
+    } finally {
+      await named.close();
+    }
+  });
+
+  it("lets no rebinding page spend the owner's allowance: its sign-ins are refused by name, not counted, and the owner signs in", async () => {
+    const limited = await startControlApi({
+      store,
+      port: 0,
+      publishChecks: noChecks,
+      publicUrl: 'https://www.lender.example',
+      log: () => undefined,
+      failedAuth: { max: 3, windowMs: MINUTE },
+    });
+    try {
+      const rebound = `http://evil.example:${limited.port}`;
+      for (let attempt = 0; attempt < 10; attempt++) {
+        const answer = await withHost(
+          limited,
+          'POST',
+          '/api/session',
+          `evil.example:${limited.port}`,
+          { Origin: rebound, 'Sec-Fetch-Site': 'same-origin' },
+          { token: `guess-${attempt}` },
+        );
+        expect(answer.status).toBe(400);
+      }
+      expect((await signIn('one-guess', limited)).answer.status).toBe(401);
+      expect((await signIn(tokens.integrator!, limited)).answer.status).toBe(201);
     } finally {
       await limited.close();
     }
