@@ -169,7 +169,7 @@ test("a Home token sees only Home; its session is refused on Contact, and a requ
     await expect(navigation.getByRole('link', { name: 'Home' })).toBeVisible();
     await expect(navigation.getByRole('link', { name: 'Contact us' })).toHaveCount(0);
     await expect(navigation.getByRole('link', { name: 'Tokens' })).toHaveCount(0);
-    // A reload keeps the session (the page asks who it is, and gets its anti-forgery value back), and Contact's page is not there for Home.
+    // A reload keeps the session (the tab kept its anti-forgery value and asks who it is with it), and Contact's page is not there for Home.
     await page.goto(`${consoleOrigin(port)}/#/sections/contact`);
     await page.reload();
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
@@ -197,6 +197,41 @@ test("a Home token sees only Home; its session is refused on Contact, and a requ
     await release('token', 'revoke', 'home-team');
     await expect(page.getByRole('textbox', { name: 'Token' })).toBeVisible({ timeout: 5000 });
     await expect(page.getByText('Your session has ended. Sign in again to go on.')).toBeVisible();
+  } finally {
+    await stop(server);
+  }
+});
+
+test("a console cookie set by script on the page's origin signs nothing in, and one planted beside the operator's own session does not displace it", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const server = await startServer(testInfo.parallelIndex);
+  const { port, release } = server;
+  try {
+    // A session of the attacker's own (its token is any section team's), made through the API as any script can.
+    const created = await release('token', 'create', 'home-fix', '--section', 'home');
+    await apiSession(request, port, /^[A-Za-z0-9_-]{40,}$/m.exec(created)![0]);
+    const planted = (await request.storageState()).cookies.find((cookie) => cookie.name === 'portico_console')!.value;
+    const plant = async (cookiePath: string) => {
+      // Script on the page's origin, where section code runs: cookies do not separate ports, so the console's port gets it too.
+      await page.goto(`http://localhost:${port}/`);
+      await page.evaluate(([value, where]) => (document.cookie = `portico_console=${value}; path=${where}`), [planted, cookiePath]);
+      expect((await page.context().cookies(`${consoleOrigin(port)}/api/session`)).map((cookie) => cookie.value)).toContain(planted);
+      await page.goto(`${consoleOrigin(port)}/`);
+    };
+
+    await plant('/');
+    await expect(page.getByRole('textbox', { name: 'Token' })).toBeVisible();
+    await expect(page.getByText('Signed in as home-fix')).toHaveCount(0);
+
+    // The operator signs in; the page plants its session again on a longer path (sent first): the console stays the operator's.
+    await signIn(page, port, TOKEN);
+    await plant('/api');
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expect(page.getByText('Signed in as environment')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Tokens' })).toBeVisible();
   } finally {
     await stop(server);
   }

@@ -1,5 +1,6 @@
 import { TextDecoder, TextEncoder } from 'node:util';
 import type { ConsoleEvent } from '@portico/releases/control-contract';
+import { keepSession } from '../api/console-session';
 
 // jsdom has neither fetch nor TextDecoder; the console's code uses both in the browser.
 Object.assign(globalThis, { TextDecoder, TextEncoder });
@@ -114,6 +115,11 @@ export const sectionStatus = (active: ReturnType<typeof release> | null, extra: 
   health: active ? { [active.id]: health } : {},
   ...extra,
 });
+
+/** This tab signed in before (a reload): it holds the session's value, so the console resumes with `GET /api/session`. */
+export function signedInBefore(csrf = 'csrf-value-1'): void {
+  keepSession(csrf);
+}
 
 /** A signed-out console: no session to resume. */
 export const NO_SESSION: Answer = { status: 401, body: { error: 'no session' } };

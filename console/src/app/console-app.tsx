@@ -3,7 +3,7 @@ import { localeOf, type Language } from '@portico/contract/languages';
 import { CONTROL_API } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
 import { ConsoleEventsContext, openConsoleEvents } from '../api/console-events';
-import { isSessionOver, resumeSession, type ConsoleSession } from '../api/console-session';
+import { forgetSession, isSessionOver, resumeSession, type ConsoleSession } from '../api/console-session';
 import { roleOf, type Role } from '../api/roles';
 import { AlertsPage } from '../features/alerts/alerts-page';
 import { AuditPage } from '../features/audit/audit-page';
@@ -48,7 +48,15 @@ function SignedInOrNot() {
   }, []);
   if (state.phase === 'resuming') return <p role="status">{text.common.loading}</p>;
   if (state.phase === 'signed-out') return <SignIn notice={state.notice} onSignedIn={(session) => setState({ phase: 'signed-in', session })} />;
-  return <Console session={state.session} onSignedOut={(notice) => setState({ phase: 'signed-out', notice })} />;
+  return (
+    <Console
+      session={state.session}
+      onSignedOut={(notice) => {
+        forgetSession();
+        setState({ phase: 'signed-out', notice });
+      }}
+    />
+  );
 }
 
 interface ConsoleProps {

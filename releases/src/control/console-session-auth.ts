@@ -10,13 +10,23 @@ import { SESSION_COOKIE, sessionRoutes } from './control-contract';
 // sends the console's cookie too: SameSite does not stop it, the origin
 // check and the header do.
 
-/** The session cookie's value, if the request carries one. */
-export function sessionCookieOf(req: IncomingMessage): string | undefined {
+/** Sessions a request may carry at once: its own, and as many as another page of this host planted beside it (other paths). */
+const COOKIES_TRIED = 4;
+
+/** The session cookie's values, in the order sent (a longer path first), at most COOKIES_TRIED. */
+export function sessionCookiesOf(req: IncomingMessage): string[] {
+  const values: string[] = [];
   for (const pair of (req.headers.cookie ?? '').split(';')) {
     const [name, ...value] = pair.trim().split('=');
-    if (name === SESSION_COOKIE && value.length > 0) return value.join('=') || undefined;
+    const joined = value.join('=');
+    if (name === SESSION_COOKIE && joined !== '' && values.length < COOKIES_TRIED) values.push(joined);
   }
-  return undefined;
+  return values;
+}
+
+/** The session cookie's value, if the request carries one (the first). */
+export function sessionCookieOf(req: IncomingMessage): string | undefined {
+  return sessionCookiesOf(req)[0];
 }
 
 /** The anti-forgery header's value, if sent once. */
@@ -65,14 +75,19 @@ const SESSION_PATH = sessionRoutes.create.path;
 /** A console sign-in (`POST /api/session`): its route checks the token it carries. */
 export const isSignIn = (req: IncomingMessage, path: string) => req.method === 'POST' && path === SESSION_PATH;
 
-/** What the console's browser request must carry past the origin check, and the one request that may go without the header. */
-export function sessionRequest(req: IncomingMessage, path: string): { signIn: true } | { signIn: false; cookie: string; csrf: string | undefined } {
+/**
+ * What the console's browser request must carry past the origin check: the
+ * session cookie (those sent) and the anti-forgery header, every request
+ * but the sign-in, "who am I" included. The header's value is what only
+ * the console's own origin holds (its tab's storage): a cookie planted from
+ * another port of this host (cookies do not separate ports) comes without
+ * it, and signs nothing in.
+ */
+export function sessionRequest(req: IncomingMessage, path: string): { signIn: true } | { signIn: false; cookies: string[]; csrf: string } {
   if (isSignIn(req, path)) return { signIn: true };
-  const cookie = sessionCookieOf(req);
-  if (cookie === undefined) throw new HttpRefusal(401, 'sign in to the console first: this request carries no session');
+  const cookies = sessionCookiesOf(req);
+  if (cookies.length === 0) throw new HttpRefusal(401, 'sign in to the console first: this request carries no session');
   const csrf = csrfOf(req);
-  // "Who am I" without the header, from the console's own page only (the browser says so): how a reloaded page gets the session's CSRF value back.
-  const reload = req.method === 'GET' && path === SESSION_PATH && req.headers['sec-fetch-site'] === 'same-origin';
-  if (csrf === undefined && !reload) throw new HttpRefusal(403, `a console request carries its session's ${CSRF_HEADER} header`);
-  return { signIn: false, cookie, csrf };
+  if (csrf === undefined) throw new HttpRefusal(403, `a console request carries its session's ${CSRF_HEADER} header`);
+  return { signIn: false, cookies, csrf };
 }

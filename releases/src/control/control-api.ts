@@ -189,8 +189,8 @@ function authenticate(context: ControlContext, limit: FailedAuthLimit) {
 /**
  * A browser: only the console, on its own origin (else 403, whatever it
  * carries, before anything is read), with its session cookie (401: sign
- * in) and that session's anti-forgery header (403), the one exception
- * being sessionRequest's. The sign-in itself is its route's to check.
+ * in) and that session's anti-forgery header (403) with every request, "who
+ * am I" included. The sign-in itself is its route's to check.
  */
 async function authenticateConsole(context: ControlContext, request: FastifyRequest): Promise<void> {
   const req = request.raw;
@@ -198,10 +198,15 @@ async function authenticateConsole(context: ControlContext, request: FastifyRequ
   if (foreign) throw new HttpRefusal(403, `the control API answers no browsers but the console's own page (this request came with ${foreign})`);
   const asked = sessionRequest(req, pathOf(req));
   if (asked.signIn) return;
-  const session = await context.store.sessions.touch(asked.cookie, asked.csrf);
-  if (session === 'forged') throw new HttpRefusal(403, `the ${CSRF_HEADER} header is not this session's`);
-  if (!session) throw new HttpRefusal(401, 'the console session has ended: sign in again', {}, { 'Set-Cookie': clearedSessionCookie(reachedOverHttps(req)) });
-  context.authenticatedSession(request, asked.cookie, session);
+  // The session the header names, among the cookies sent: one planted beside it (another path) is passed over.
+  let forged = false;
+  for (const cookie of asked.cookies) {
+    const session = await context.store.sessions.touch(cookie, asked.csrf);
+    if (session === 'forged') forged = true;
+    else if (session) return context.authenticatedSession(request, cookie, session);
+  }
+  if (forged) throw new HttpRefusal(403, `the ${CSRF_HEADER} header is not this session's`);
+  throw new HttpRefusal(401, 'the console session has ended: sign in again', {}, { 'Set-Cookie': clearedSessionCookie(reachedOverHttps(req)) });
 }
 
 /** A path no route takes: 405 with `Allow` when another method has it, else 404, its body never read. */

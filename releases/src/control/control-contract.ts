@@ -214,7 +214,7 @@ export const SESSION_ABSOLUTE_SECONDS = 12 * 60 * 60;
 export const sessionRoutes = {
   /** Sign-in: the token once, answered with the session cookie (Set-Cookie) and the session. */
   create: apiRoute({ method: 'POST', path: '/api/session', body: z.strictObject({ token: z.string().min(1).max(200) }), answer: sessionSchema }),
-  /** Who am I: the session (its CSRF value with it; docs/console.md says when the header may be absent). */
+  /** Who am I: the session, asked with its CSRF value like every other request (a cookie alone is no session). */
   show: apiRoute({ method: 'GET', path: '/api/session', answer: sessionSchema }),
   /** Sign-out, on every server. */
   delete: apiRoute({ method: 'DELETE', path: '/api/session', answer: z.object({ signedOut: z.literal(true) }) }),

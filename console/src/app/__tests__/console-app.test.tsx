@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeControlApi, NO_SESSION, release, sectionStatus, session, type Routes } from '../../__tests__/fake-control-api';
 import { ConsoleApp } from '../console-app';
@@ -11,6 +11,8 @@ const everySection: Routes = {
   'GET /api/servers': { body: [] },
   'DELETE /api/session': { body: { signedOut: true } },
 };
+
+beforeEach(() => sessionStorage.clear());
 
 async function signInWith(scopes: string[], routes: Routes = {}) {
   const api = fakeControlApi({ ...everySection, 'POST /api/session': session(scopes), ...routes });
@@ -33,9 +35,37 @@ describe('signing in', () => {
       expect(request.headers['X-Portico-CSRF']).toBe('csrf-value-1');
       expect(JSON.stringify(request)).not.toContain('secret-token');
     }
+    // Kept in this tab's storage of the console's origin only: not shared with other tabs, not in a URL.
     expect(JSON.stringify({ ...localStorage })).not.toContain('csrf-value-1');
-    expect(JSON.stringify({ ...sessionStorage })).not.toContain('csrf-value-1');
+    expect(Object.values({ ...sessionStorage })).toEqual(['csrf-value-1']);
     expect(window.location.href).not.toContain('csrf-value-1');
+  });
+
+  it("resumes after a reload only this tab's own sign-in, asking who it is with its value", async () => {
+    const { user } = await signInWith(['releases'], { 'GET /api/session': session(['releases']) });
+    await screen.findByRole('heading', { name: 'Overview' });
+    cleanup();
+    const api = fakeControlApi({ ...everySection, 'GET /api/session': { ...session(['releases']), status: 200 } });
+    render(<ConsoleApp />);
+    expect(await screen.findByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+    expect(api.to('GET /api/session').map((request) => request.headers['X-Portico-CSRF'])).toEqual(['csrf-value-1']);
+    // Signing out forgets the value: the next reload asks nothing and offers sign-in.
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    await screen.findByText('You are signed out.');
+    cleanup();
+    const after = fakeControlApi({ ...everySection, 'GET /api/session': { ...session(['releases']), status: 200 } });
+    render(<ConsoleApp />);
+    expect(await screen.findByRole('textbox', { name: 'Token' })).toBeInTheDocument();
+    expect(after.to('GET /api/session')).toHaveLength(0);
+  });
+
+  it('shows sign-in, asking nothing, when this tab never signed in, whatever cookie the browser holds', async () => {
+    // The API would answer a planted cookie's session, were it asked without the value.
+    const api = fakeControlApi({ ...everySection, 'GET /api/session': { ...session(['section:home'], 'home-fix'), status: 200 } });
+    render(<ConsoleApp />);
+    expect(await screen.findByRole('textbox', { name: 'Token' })).toBeInTheDocument();
+    expect(screen.queryByText(/Signed in as/)).not.toBeInTheDocument();
+    expect(api.to('GET /api/session')).toHaveLength(0);
   });
 
   it('says a refused token was refused, in words', async () => {

@@ -300,14 +300,30 @@ describe('a request with the session cookie', () => {
     expect((await read(session, '/api/session')).status).toBe(200);
   });
 
-  it('answers "who am I" without the header only to the console\'s own page (how a reloaded page gets its CSRF value back)', async () => {
+  it('answers "who am I" only with the session\'s header, even to the console\'s own page: a cookie alone is no session', async () => {
     const session = await signIn(tokens.home!);
-    const reloaded = await send(first, 'GET', '/api/session', { 'Sec-Fetch-Site': 'same-origin', Cookie: session.cookie });
-    expect(reloaded.status).toBe(200);
-    expect(reloaded.body).toMatchObject({ actor: { name: 'home-team' }, csrf: session.csrf });
-    // Not to a client that does not say it is the console's page, nor for anything else.
+    expect((await send(first, 'GET', '/api/session', { ...ownPage(first), Cookie: session.cookie })).status).toBe(403);
     expect((await send(first, 'GET', '/api/session', { Cookie: session.cookie })).status).toBe(403);
-    expect((await send(first, 'GET', '/api/releases', { 'Sec-Fetch-Site': 'same-origin', Cookie: session.cookie })).status).toBe(403);
+    const resumed = await read(session, '/api/session');
+    expect(resumed.status).toBe(200);
+    expect(resumed.body).toMatchObject({ actor: { name: 'home-team' }, csrf: session.csrf });
+  });
+
+  it("signs nothing in with a session planted from the page's origin: the console's own value names its own session, a planted one is passed over", async () => {
+    // Script on http://localhost:PORT sets the console's cookie (cookies do not separate ports) to a session of its own.
+    const planted = await signIn(tokens.home!);
+    // The console's page, which never signed in in this tab, holds no value: nothing is answered to the cookie.
+    for (const route of ['/api/session', '/api/releases']) {
+      expect((await send(first, 'GET', route, { ...ownPage(first), Cookie: planted.cookie })).status).toBe(403);
+    }
+    // The operator signed in; the page plants its cookie beside the operator's (on a longer path, sent first).
+    const operator = await signIn(tokens.integrator!);
+    const both = `${planted.cookie}; ${operator.cookie}`;
+    const who = await send(first, 'GET', '/api/session', { ...ownPage(first), Cookie: both, 'X-Portico-CSRF': operator.csrf });
+    expect([who.status, (who.body.actor as { name: string }).name]).toEqual([200, 'integrator']);
+    // Only the operator's own value reads the operator's session; the planted one never stands in for it.
+    const onlyPlanted = await send(first, 'GET', '/api/session', { ...ownPage(first), Cookie: planted.cookie, 'X-Portico-CSRF': operator.csrf });
+    expect(onlyPlanted.status).toBe(403);
   });
 
   it('ends after 30 minutes without a request, each request moving that on', async () => {

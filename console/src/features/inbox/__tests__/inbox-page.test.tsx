@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeControlApi, session } from '../../../__tests__/fake-control-api';
+import { fakeControlApi, session, signedInBefore } from '../../../__tests__/fake-control-api';
 import { ConsoleApp } from '../../../app/console-app';
 
 const message = (id: string, name: string, delivery: Record<string, unknown>) => ({
@@ -25,6 +25,7 @@ async function openInbox() {
     'DELETE /api/messages/m2': { body: { deleted: 'm2' } },
   });
   window.location.hash = '';
+  signedInBefore();
   render(<ConsoleApp />);
   await screen.findByRole('button', { name: 'Open message from Dewi' });
   return { api, user: userEvent.setup() };

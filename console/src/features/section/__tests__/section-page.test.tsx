@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeControlApi, release, sectionStatus, session, type Routes } from '../../../__tests__/fake-control-api';
+import { fakeControlApi, release, sectionStatus, session, type Routes, signedInBefore } from '../../../__tests__/fake-control-api';
 import { ConsoleApp } from '../../../app/console-app';
 import { CANARY_DEFAULTS } from '@portico/releases/control-contract';
 
@@ -18,6 +18,7 @@ const routes: Routes = {
 async function openContact(extra: Routes = {}) {
   const api = fakeControlApi({ ...routes, ...extra });
   window.location.hash = '#/sections/contact';
+  signedInBefore();
   render(<ConsoleApp />);
   expect(await screen.findByRole('heading', { name: 'Contact us', level: 1 })).toBeInTheDocument();
   await screen.findByRole('cell', { name: 'contact-8' });
