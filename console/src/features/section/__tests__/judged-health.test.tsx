@@ -1,5 +1,5 @@
 import { render, screen, within } from '@testing-library/react';
-import { fakeControlApi, release, sectionStatus, session, type Routes } from '../../../__tests__/fake-control-api';
+import { fakeControlApi, release, sectionStatus, session, type Routes, signedInBefore } from '../../../__tests__/fake-control-api';
 import { ConsoleApp } from '../../../app/console-app';
 import { CANARY_DEFAULTS } from '@portico/releases/control-contract';
 
@@ -50,6 +50,7 @@ const routesWith = (health: Record<string, unknown>): Routes => ({
 async function judgedTable() {
   fakeControlApi(routesWith(counted));
   window.location.hash = '#/sections/contact';
+  signedInBefore();
   render(<ConsoleApp />);
   return screen.findByRole('table', { name: 'What the judge counts: Contact us' });
 }
@@ -76,6 +77,7 @@ describe("a running canary's health on its section's page", () => {
     const forged = { ...counted['contact-7'], visits: 10, raw: { visits: 40, failures: 30, failureRate: 0.75, lcpP75: 1776, inpP75: 76 } };
     fakeControlApi(routesWith({ ...counted, 'contact-7': forged }));
     window.location.hash = '#/';
+    signedInBefore();
     render(<ConsoleApp />);
     const card = await screen.findByRole('article', { name: 'Contact us' });
     expect(within(card).getByText('10 (reported 40)')).toBeInTheDocument();
