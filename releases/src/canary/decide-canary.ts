@@ -179,7 +179,7 @@ function aggregate(all: readonly NetworkCounts[], share: number, signals: Server
 const networksWithVisits = (networks: readonly NetworkCounts[]) => networks.filter((counts) => counts.visits > 0);
 
 /** The share bound as the judge applies it: `minNetworks: 1` lifts it. */
-const shareOf = (canary: Pick<Canary, 'minNetworks' | 'maxNetworkShare'>) => (canary.minNetworks <= 1 ? 1 : canary.maxNetworkShare);
+export const shareOf = (canary: Pick<Canary, 'minNetworks' | 'maxNetworkShare'>) => (canary.minNetworks <= 1 ? 1 : canary.maxNetworkShare);
 
 /**
  * Both releases' health as the judge counts it before deciding: each

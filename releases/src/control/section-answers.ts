@@ -72,11 +72,14 @@ const figures = ({ visits, failures, failureRate, lcpP75, inpP75 }: ReleaseHealt
  */
 function asCounted(reported: Record<string, ReleaseHealth>, counted: Record<string, ReleaseHealth>): Record<string, ReleaseHealth> {
   return Object.fromEntries(
-    Object.entries(reported).map(([id, raw]) => {
+    Object.entries(reported).map(([id, health]) => {
       const judged = counted[id];
-      if (!judged) return [id, raw];
-      const same = JSON.stringify(figures(raw)) === JSON.stringify(figures(judged));
-      return [id, { ...raw, ...figures(judged), ...(same ? {} : { raw: figures(raw) }) }];
+      if (!judged) return [id, health];
+      // The health read bounded the canary's hours already; `raw` (when it has one) is still the reports as received.
+      const { raw: received, ...rest } = health;
+      const raw = received ?? figures(health);
+      const same = JSON.stringify(raw) === JSON.stringify(figures(judged));
+      return [id, { ...rest, ...figures(judged), ...(same ? {} : { raw }) }];
     }),
   );
 }

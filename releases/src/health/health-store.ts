@@ -3,6 +3,7 @@ import type { SectionId } from '@portico/contract/sections';
 import { applyMigrations, CONSOLE_NOTIFY_FUNCTION, type Database, type Sql } from '@portico/platform/database';
 import { addNetworkCounts, type CanaryNetworkCount } from '../canary/canary-counts';
 import { noVisits, type HealthPoint, type HealthSeriesSource, type HealthSource, type ReleaseHealth } from '../release';
+import { boundedOff, withBounds, type BoundedOff } from './counted-reports';
 import { parseVitalKey, percentiles, type Histogram } from './vital-histogram';
 import type { ReportCount } from './visit-report';
 
@@ -167,6 +168,19 @@ export class HealthStore {
     return rows[0]?.n ?? 0;
   }
 
+  /** Whether the canaries' schema is there (the release store migrates it; a health store may be opened on a database without it). */
+  private canarySchema = false;
+
+  /** What the canaries' per-network bounds take off `releaseIds`' reports from the hour holding `since` on (none without the canaries' schema). */
+  private async boundedOff(releaseIds: readonly string[], since: Date): Promise<BoundedOff> {
+    if (!this.canarySchema) {
+      const [found] = await this.db.query<{ kept: boolean }>("SELECT to_regclass('ended_canaries') IS NOT NULL AS kept");
+      if (!found?.kept) return new Map();
+      this.canarySchema = true;
+    }
+    return boundedOff(this.db, releaseIds, hourOf(since));
+  }
+
   /** Every count of `releaseIds` in `section` from the hour holding `since` on, added up per release and key. */
   private async sums(section: SectionId, releaseIds: readonly string[], since: Date): Promise<Map<string, Map<string, number>>> {
     const sums = new Map<string, Map<string, number>>(releaseIds.map((id) => [id, new Map()]));
@@ -188,9 +202,18 @@ export class HealthStore {
    * A release with no reports has zero visits and null vitals.
    */
   health: HealthSource = async (section, releaseIds, since) => {
-    const sums = await this.sums(section, releaseIds, since);
+    const [sums, off] = [await this.sums(section, releaseIds, since), await this.boundedOff(releaseIds, since)];
     const answer: Record<string, ReleaseHealth> = {};
-    for (const [id, counts] of sums) answer[id] = healthOf(counts);
+    for (const [id, counts] of sums) {
+      // The hours a canary counted per network read as its judge counted them, the reports as received beside where they differ.
+      const reported = healthOf(counts);
+      const whole = new Map<string, number>();
+      for (const ofHour of off.get(id)?.values() ?? []) for (const [key, count] of ofHour) whole.set(key, (whole.get(key) ?? 0) + count);
+      const counted = healthOf(withBounds(counts, whole));
+      const [figures, raw] = [judgedFigures(counted), judgedFigures(reported)];
+      const same = JSON.stringify(figures) === JSON.stringify(raw);
+      answer[id] = { ...reported, ...figures, ...(same ? {} : { raw }) };
+    }
     return answer;
   };
 
@@ -202,6 +225,8 @@ export class HealthStore {
   series: HealthSeriesSource = async (section, releaseIds, since) => {
     const answer: Record<string, HealthPoint[]> = Object.fromEntries(releaseIds.map((id) => [id, []]));
     if (releaseIds.length === 0) return answer;
+    // Each hour as `health` counts it: a canary's networks bounded by the same weights, so the hours add up to its figures.
+    const off = await this.boundedOff(releaseIds, since);
     const rows = await this.db.query<{ release_id: string; hour: Date | string; key: string; count: string }>(
       `SELECT release_id, hour, key, count::text AS count FROM release_health
        WHERE section = $1 AND release_id = ANY($2::text[]) AND hour >= $3::timestamptz
@@ -219,7 +244,7 @@ export class HealthStore {
     }
     for (const [id, ofRelease] of hours) {
       for (const [hour, counts] of ofRelease) {
-        const { visits, failures, failureRate, lcpP75, inpP75, clsP75 } = healthOf(counts);
+        const { visits, failures, failureRate, lcpP75, inpP75, clsP75 } = healthOf(withBounds(counts, off.get(id)?.get(hour)));
         if (visits > 0) answer[id]!.push({ hour, visits, failures, failureRate, lcpP75, inpP75, clsP75 });
       }
     }
@@ -262,6 +287,9 @@ async function addCounts(sql: Sql, batch: readonly HealthCount[]): Promise<void>
     [JSON.stringify(rows)],
   );
 }
+
+/** The figures a canary's bounds change, of a health (failuresByClass and clsP75 stay the reports': no canary counts them per network). */
+const judgedFigures = ({ visits, failures, failureRate, lcpP75, inpP75 }: ReleaseHealth) => ({ visits, failures, failureRate, lcpP75, inpP75 });
 
 /** A release's health from its counts added up (over a window, or one hour). */
 function healthOf(counts: ReadonlyMap<string, number>): ReleaseHealth {

@@ -148,13 +148,25 @@ export class Canaries {
     return readCanaryCounts(this.db, canary.id, { active: activeId, candidate: canary.release.id });
   }
 
-  /** Deletes the canaries' per-network counts of hours older than `days` days (retention; a canary's end deletes its own at once). */
+  /**
+   * Deletes the canaries' per-network counts of hours older than `days`
+   * days, as release_health's are (they outlive their canary for as long as
+   * the reports of their hours are kept), and the bounds of ended canaries
+   * none of whose counts are left.
+   */
   async deleteCountsOlderThan(days: number, now: Date = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
     const rows = await this.db.query<{ n: number }>(
       'WITH gone AS (DELETE FROM canary_network_counts WHERE hour < $1::timestamptz RETURNING 1) SELECT count(*)::integer AS n FROM gone',
-      [new Date(now.getTime() - days * 86_400_000).toISOString()],
+      [cutoff],
     );
-    return rows[0]?.n ?? 0;
+    const ended = await this.db.query<{ n: number }>(
+      `WITH gone AS (DELETE FROM ended_canaries e WHERE ended_at < $1::timestamptz
+         AND NOT EXISTS (SELECT 1 FROM canary_network_counts n WHERE n.canary_id = e.id) RETURNING 1)
+       SELECT count(*)::integer AS n FROM gone`,
+      [cutoff],
+    );
+    return (rows[0]?.n ?? 0) + (ended[0]?.n ?? 0);
   }
 }
 

@@ -69,6 +69,41 @@ const STEPS: readonly string[] = [
     detail text NOT NULL
   );
   `,
+  `
+  -- A canary's per-network counts outlive it, for as long as the health
+  -- reports of their hours are kept (the same retention deletes both): the
+  -- health read shows what its judge counted of those hours, not the
+  -- reports as received (issue 45: forged reports stayed in what operators
+  -- saw for 30 days). They are keyed hashes under that canary's key alone,
+  -- no address; no count is added once the canary has ended (the insert
+  -- joins release_canaries).
+  ALTER TABLE canary_network_counts DROP CONSTRAINT canary_network_counts_canary_id_fkey;
+  CREATE INDEX canary_network_counts_release ON canary_network_counts (release_id, hour);
+
+  -- The bounds an ended canary's judge applied, to bound its counts the
+  -- same way afterwards; kept while any of its counts are.
+  CREATE TABLE ended_canaries (
+    id bigint PRIMARY KEY,
+    section text NOT NULL,
+    release_id text NOT NULL,
+    min_networks integer NOT NULL,
+    max_network_share double precision NOT NULL,
+    started_at timestamptz NOT NULL,
+    ended_at timestamptz NOT NULL DEFAULT now()
+  );
+  -- Every way a canary ends (promoted, aborted, rolled back, overtaken by
+  -- an activation, its section retired) deletes its row: a trigger keeps
+  -- its bounds on each, none to forget.
+  CREATE FUNCTION keep_ended_canary() RETURNS trigger LANGUAGE plpgsql AS $fn$
+  BEGIN
+    INSERT INTO ended_canaries (id, section, release_id, min_networks, max_network_share, started_at)
+    VALUES (OLD.id, OLD.section, OLD.release_id, OLD.min_networks, OLD.max_network_share, OLD.started_at)
+    ON CONFLICT (id) DO NOTHING;
+    RETURN OLD;
+  END
+  $fn$;
+  CREATE TRIGGER ended_canary AFTER DELETE ON release_canaries FOR EACH ROW EXECUTE FUNCTION keep_ended_canary();
+  `,
 ];
 
 /** An arbitrary constant, neither the messages' nor the releases': the advisory lock that lets one process at a time migrate the canaries' schema. */

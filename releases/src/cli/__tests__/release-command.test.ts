@@ -449,3 +449,64 @@ describe('what the judge counts, beside the reports as received', () => {
     );
   });
 });
+
+describe('after the canary ends, its hours as its judge counted them, the reports beside', () => {
+  const published = async (section: 'about' | 'contact', name: string) =>
+    new RegExp(`published (${section}-\\d+)`).exec(
+      (await release(['publish', section, `https://cdn.example/${section}/${name}/mf-manifest.json`])).stdout,
+    )![1]!;
+  const apiHealth = async (section: 'about' | 'contact') => {
+    const answer = await fetch(`${api.url}/api/sections`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    return ((await answer.json()) as Record<string, { health: Record<string, Record<string, unknown>> }>)[section]!.health;
+  };
+  const statusLine = async (section: string) => (await release(['status'])).stdout.split('\n').find((line) => line.startsWith(`${section} `));
+
+  it("aborted: issue 45's attack on the active release (one network's 80 forged failures) stays bounded, not 130 visits and 80 failures", async () => {
+    const [active, candidate] = [await published('about', 'a1'), await published('about', 'a2')];
+    expect((await release(['activate', 'about', active])).code).toBe(0);
+    expect((await release(['canary', 'about', candidate, '--percent', '50'])).code).toBe(0);
+    const canaryId = (await store.canaries.running()).about!.id;
+    for (let index = 0; index < 10; index++) {
+      await recordCanaryVisits(health, { canaryId, section: 'about', release: active, network: `real-${index}`, visits: 5, failures: 0 });
+      await recordCanaryVisits(health, { canaryId, section: 'about', release: candidate, network: `real-${index}`, visits: 4, failures: 2 });
+    }
+    await recordCanaryVisits(health, { canaryId, section: 'about', release: active, network: 'forger', visits: 80, failures: 80 });
+    expect((await release(['abort', 'about'])).code).toBe(0);
+
+    // The forger's 80 count as 12.5 (20 % of the whole), as the judge counted them.
+    expect((await apiHealth('about'))[active]).toMatchObject({
+      visits: 62.5,
+      failures: 12.5,
+      failureRate: 0.2,
+      raw: { visits: 130, failures: 80, failureRate: 80 / 130 },
+    });
+    const line = await statusLine('about');
+    expect(line).toContain(' 62.5 (reported 130) ');
+    expect(line).toContain(' 20.0 % (reported 61.5 %) ');
+  });
+
+  it('promoted: the new active release’s forged failures stay bounded; an active release no forger touched shows no raw', async () => {
+    const [active, candidate] = [await published('contact', 'c1'), await published('contact', 'c2')];
+    expect((await release(['activate', 'contact', active])).code).toBe(0);
+    expect((await release(['canary', 'contact', candidate, '--percent', '50'])).code).toBe(0);
+    const canaryId = (await store.canaries.running()).contact!.id;
+    for (let index = 0; index < 10; index++) {
+      for (const release of [active, candidate])
+        await recordCanaryVisits(health, { canaryId, section: 'contact', release, network: `real-${index}`, visits: 5, failures: 0 });
+    }
+    await recordCanaryVisits(health, { canaryId, section: 'contact', release: candidate, network: 'forger', visits: 30, failures: 30 });
+    expect((await release(['promote', 'contact'])).code).toBe(0);
+
+    expect((await apiHealth('contact'))[candidate]).toMatchObject({
+      visits: 62.5,
+      failures: 12.5,
+      failureRate: 0.2,
+      raw: { visits: 80, failures: 30, failureRate: 0.375 },
+    });
+    expect(await statusLine('contact')).toMatch(new RegExp(`^contact +${candidate} .* 62\\.5 \\(reported 80\\) +20\\.0 % \\(reported 37\\.5 %\\) `));
+    // The previous active release, read over the same window, had nothing bounded.
+    const before = await health.health('contact', [active], new Date(Date.now() - 3_600_000));
+    expect(before[active]).toMatchObject({ visits: 50, failures: 0 });
+    expect(before[active]).not.toHaveProperty('raw');
+  });
+});

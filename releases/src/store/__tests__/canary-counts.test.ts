@@ -52,7 +52,7 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
 
   beforeEach(async () => {
     await store.db.exec(
-      'TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries, release_health, visit_ids, release_set_aside CASCADE',
+      'TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries, canary_network_counts, ended_canaries, release_health, visit_ids, release_set_aside CASCADE',
     );
   });
 
@@ -127,7 +127,7 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     );
   });
 
-  it('starts a canary from nothing: counts go with the canary, and one started again in the same hour, of the same release, reads none of them', async () => {
+  it('starts a canary from nothing: counts outlive the canary (its bounds kept), and one started again in the same hour, of the same release, reads none of them', async () => {
     // The premise is one hour for both canaries: not in the last seconds of one.
     const toNextHour = 3_600_000 - (Date.now() % 3_600_000);
     if (toNextHour < 10_000) await new Promise((resolve) => setTimeout(resolve, toNextHour + 100));
@@ -137,7 +137,11 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     expect((await store.canaries.counts(started, old)).candidate.networks).toHaveLength(6);
 
     await store.canaries.abort('contact', 'integrator', 'abort');
-    expect(await store.db.query('SELECT 1 FROM canary_network_counts')).toEqual([]);
+    // Kept, with the bounds its judge applied, for the health read of those hours (retention deletes them with the reports).
+    expect(await store.db.query('SELECT DISTINCT canary_id::integer AS id FROM canary_network_counts')).toEqual([{ id: started.id }]);
+    expect(await store.db.query('SELECT min_networks, max_network_share FROM ended_canaries WHERE id = $1', [started.id])).toEqual([
+      { min_networks: started.minNetworks, max_network_share: started.maxNetworkShare },
+    ]);
     const again = await store.canaries.start('contact', next, { percent: 50 }, 'integrator');
     expect(again.id).not.toBe(started.id);
     expect(hourOf(new Date(again.startedAt)).getTime()).toBe(hourOf(new Date(started.startedAt)).getTime());
@@ -204,5 +208,10 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     expect(await health.deleteExpiredVisits()).toBe(1);
     expect(await store.canaries.deleteCountsOlderThan(30)).toBeGreaterThan(0);
     expect(await store.db.query('SELECT 1 FROM canary_network_counts')).toEqual([]);
+    // An ended canary's bounds go once none of its counts are left and it ended before the retention.
+    await store.canaries.abort('contact', 'integrator', 'abort');
+    expect(await store.canaries.deleteCountsOlderThan(30)).toBe(0);
+    expect(await store.canaries.deleteCountsOlderThan(30, new Date(Date.now() + 31 * 86_400_000))).toBeGreaterThan(0);
+    expect(await store.db.query('SELECT 1 FROM ended_canaries WHERE id = $1', [started.id])).toEqual([]);
   });
 });
