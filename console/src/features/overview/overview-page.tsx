@@ -30,7 +30,7 @@ export function OverviewPage() {
     ['audit'],
   );
   const t = text.overview;
-  // While a canary runs, health is what its judge counts; the reports as received follow where they differ.
+  // The hours a canary judged, running or ended, read as its judge counts them; the reports as received follow where they differ.
   const reported = (counted: string, raw: string | undefined) =>
     raw === undefined || raw === counted ? counted : fill(text.section.judgedReported, { counted, reported: raw });
   return (

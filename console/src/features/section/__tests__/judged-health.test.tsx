@@ -84,3 +84,20 @@ describe("a running canary's health on its section's page", () => {
     expect(within(card).getByText('0 % (reported 75 %)')).toBeInTheDocument();
   });
 });
+
+describe('after the canary ended', () => {
+  it("the overview's card still shows the hours it judged as counted, the reports beside (no canary, no judge table)", async () => {
+    // The API's answer once Contact's canary was promoted: contact-8 active, its forged reports bounded as the judge bounded them.
+    const promoted = release('contact-8', 'active');
+    fakeControlApi({
+      ...routesWith(counted),
+      'GET /api/sections': { body: { contact: sectionStatus(promoted, { health: { 'contact-8': counted['contact-8'] } }) } },
+      'GET /api/releases': { body: [promoted] },
+    });
+    window.location.hash = '#/';
+    render(<ConsoleApp />);
+    const card = await screen.findByRole('article', { name: 'Contact us' });
+    expect(within(card).getByText('62.5 (reported 80)')).toBeInTheDocument();
+    expect(within(card).getByText('20 % (reported 37.5 %)')).toBeInTheDocument();
+  });
+});
