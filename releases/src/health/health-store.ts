@@ -174,7 +174,7 @@ export class HealthStore {
   /** What the canaries' per-network bounds take off `releaseIds`' reports from the hour holding `since` on (none without the canaries' schema). */
   private async boundedOff(releaseIds: readonly string[], since: Date): Promise<BoundedOff> {
     if (!this.canarySchema) {
-      const [found] = await this.db.query<{ kept: boolean }>("SELECT to_regclass('ended_canaries') IS NOT NULL AS kept");
+      const [found] = await this.db.query<{ kept: boolean }>("SELECT to_regclass('canary_bounded') IS NOT NULL AS kept");
       if (!found?.kept) return new Map();
       this.canarySchema = true;
     }

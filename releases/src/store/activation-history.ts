@@ -1,6 +1,7 @@
 import type { SectionId } from '@portico/contract/sections';
 import type { Database, Sql } from '@portico/platform/database';
 import type { AuditAction } from '../release';
+import { endCanary } from '../health/counted-reports';
 import { ReleaseError } from './release-error';
 import { joined, RELEASE_COLUMNS, releaseOf, shown, toStored, type ReleaseRow } from './release-rows';
 import { announce, lockedSection, pushActivation, type StackEntry } from './section-lock';
@@ -75,7 +76,7 @@ export class ActivationHistory {
       const done = await work(sql, stack);
       let detail = done.detail;
       if (canary) {
-        await sql.query('DELETE FROM release_canaries WHERE section = $1', [section]);
+        await endCanary(sql, section, canary.canary);
         detail = joined(detail, `ended the canary of ${canary.canary.release.id} (${canary.canary.percent} % of visits)`);
       }
       await announce(sql, section, { actor, ...done, detail }, true);

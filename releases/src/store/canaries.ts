@@ -1,6 +1,7 @@
 import type { SectionId } from '@portico/contract/sections';
 import type { Database, Sql } from '@portico/platform/database';
 import { readCanaryCounts, type CanaryCounts } from '../canary/canary-counts';
+import { endCanary } from '../health/counted-reports';
 import { canarySettingsProblem, describeThresholds, type CanaryOptions, type CanarySettings } from '../canary/canary-settings';
 import { CANARY_DEFAULTS, type Canary } from '../release';
 import { ReleaseError } from './release-error';
@@ -149,30 +150,27 @@ export class Canaries {
   }
 
   /**
-   * Deletes the canaries' per-network counts of hours older than `days`
-   * days, as release_health's are (they outlive their canary for as long as
-   * the reports of their hours are kept), and the bounds of ended canaries
-   * none of whose counts are left.
+   * Deletes the canaries' per-network counts, and what ended canaries' judges
+   * left out (canary_bounded), of hours older than `days` days, as
+   * release_health's hours are: the reports they bound go at the same time.
    */
   async deleteCountsOlderThan(days: number, now: Date = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
-    const rows = await this.db.query<{ n: number }>(
-      'WITH gone AS (DELETE FROM canary_network_counts WHERE hour < $1::timestamptz RETURNING 1) SELECT count(*)::integer AS n FROM gone',
-      [cutoff],
-    );
-    const ended = await this.db.query<{ n: number }>(
-      `WITH gone AS (DELETE FROM ended_canaries e WHERE ended_at < $1::timestamptz
-         AND NOT EXISTS (SELECT 1 FROM canary_network_counts n WHERE n.canary_id = e.id) RETURNING 1)
-       SELECT count(*)::integer AS n FROM gone`,
-      [cutoff],
-    );
-    return (rows[0]?.n ?? 0) + (ended[0]?.n ?? 0);
+    let deleted = 0;
+    for (const table of ['canary_network_counts', 'canary_bounded']) {
+      const rows = await this.db.query<{ n: number }>(
+        `WITH gone AS (DELETE FROM ${table} WHERE hour < $1::timestamptz RETURNING 1) SELECT count(*)::integer AS n FROM gone`,
+        [cutoff],
+      );
+      deleted += rows[0]?.n ?? 0;
+    }
+    return deleted;
   }
 }
 
 async function promoteIn(sql: Sql, section: SectionId, stack: StackEntry[], canary: Canary, actor: string, detail: string | null | undefined): Promise<void> {
   await pushActivation(sql, section, canary.release.id, actor);
-  await sql.query('DELETE FROM release_canaries WHERE section = $1', [section]);
+  await endCanary(sql, section, canary);
   const fallback = `promoted from the canary (${canary.percent} % of visits since ${canary.startedAt})`;
   await announce(sql, section, { actor, action: 'promote', release: canary.release.id, from: stack[0]?.release_id ?? null, detail: detail || fallback }, true);
 }
@@ -186,7 +184,7 @@ async function abortIn(
   action: 'abort' | 'auto-rollback',
   detail: string | null | undefined,
 ): Promise<void> {
-  await sql.query('DELETE FROM release_canaries WHERE section = $1', [section]);
+  await endCanary(sql, section, canary);
   const fallback = `the canary ended (${canary.percent} % of visits since ${canary.startedAt}); every visit gets ${stack[0]?.release_id ?? 'the active release'}`;
   await announce(sql, section, { actor, action, release: canary.release.id, from: stack[0]?.release_id ?? null, detail: detail || fallback }, false);
 }

@@ -70,39 +70,25 @@ const STEPS: readonly string[] = [
   );
   `,
   `
-  -- A canary's per-network counts outlive it, for as long as the health
-  -- reports of their hours are kept (the same retention deletes both): the
-  -- health read shows what its judge counted of those hours, not the
-  -- reports as received (issue 45: forged reports stayed in what operators
-  -- saw for 30 days). They are keyed hashes under that canary's key alone,
-  -- no address; no count is added once the canary has ended (the insert
-  -- joins release_canaries).
-  ALTER TABLE canary_network_counts DROP CONSTRAINT canary_network_counts_canary_id_fkey;
-  CREATE INDEX canary_network_counts_release ON canary_network_counts (release_id, hour);
-
-  -- The bounds an ended canary's judge applied, to bound its counts the
-  -- same way afterwards; kept while any of its counts are.
-  CREATE TABLE ended_canaries (
-    id bigint PRIMARY KEY,
-    section text NOT NULL,
+  -- What a canary's judge left out of its releases' reports, kept after it
+  -- ends for as long as the reports of those hours are (the same retention
+  -- deletes both): the health read takes it off, so the reports a judge
+  -- bounded read as it counted them after the canary too (issue 45: forged
+  -- reports stayed in what operators saw for 30 days). Per release, hour
+  -- and release_health key, the sum over the canary's networks of
+  -- (min(visits, cap) / visits - 1) x count, written as the canary ends,
+  -- when its per-network rows go: no network, not even its keyed hash, is
+  -- kept past the canary.
+  CREATE TABLE canary_bounded (
+    canary_id bigint NOT NULL,
     release_id text NOT NULL,
-    min_networks integer NOT NULL,
-    max_network_share double precision NOT NULL,
-    started_at timestamptz NOT NULL,
-    ended_at timestamptz NOT NULL DEFAULT now()
+    hour timestamptz NOT NULL,
+    key text NOT NULL,
+    count double precision NOT NULL CHECK (count < 0),
+    PRIMARY KEY (canary_id, release_id, hour, key)
   );
-  -- Every way a canary ends (promoted, aborted, rolled back, overtaken by
-  -- an activation, its section retired) deletes its row: a trigger keeps
-  -- its bounds on each, none to forget.
-  CREATE FUNCTION keep_ended_canary() RETURNS trigger LANGUAGE plpgsql AS $fn$
-  BEGIN
-    INSERT INTO ended_canaries (id, section, release_id, min_networks, max_network_share, started_at)
-    VALUES (OLD.id, OLD.section, OLD.release_id, OLD.min_networks, OLD.max_network_share, OLD.started_at)
-    ON CONFLICT (id) DO NOTHING;
-    RETURN OLD;
-  END
-  $fn$;
-  CREATE TRIGGER ended_canary AFTER DELETE ON release_canaries FOR EACH ROW EXECUTE FUNCTION keep_ended_canary();
+  CREATE INDEX canary_bounded_release ON canary_bounded (release_id, hour);
+  CREATE INDEX canary_bounded_hour ON canary_bounded (hour);
   `,
 ];
 

@@ -75,9 +75,7 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
 
   beforeEach(async () => {
     log.length = 0;
-    await store.db.exec(
-      'TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries, canary_network_counts, ended_canaries CASCADE',
-    );
+    await store.db.exec('TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries, canary_bounded CASCADE');
   });
 
   const judge = (on: ReleaseStore, counts: CanaryCountsSource, everyMs = 60_000) => {

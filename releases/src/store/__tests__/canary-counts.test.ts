@@ -52,7 +52,7 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
 
   beforeEach(async () => {
     await store.db.exec(
-      'TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries, canary_network_counts, ended_canaries, release_health, visit_ids, release_set_aside CASCADE',
+      'TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries, canary_bounded, release_health, visit_ids, release_set_aside CASCADE',
     );
   });
 
@@ -127,20 +127,31 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     );
   });
 
-  it('starts a canary from nothing: counts outlive the canary (its bounds kept), and one started again in the same hour, of the same release, reads none of them', async () => {
+  it('starts a canary from nothing: per-network counts go with the canary, what its judge left out stays (no network), and one started again in the same hour, of the same release, reads none of them', async () => {
     // The premise is one hour for both canaries: not in the last seconds of one.
     const toNextHour = 3_600_000 - (Date.now() % 3_600_000);
     if (toNextHour < 10_000) await new Promise((resolve) => setTimeout(resolve, toNextHour + 100));
     const { old, next, started } = await canary();
     const first = { id: started.id, startedAt: started.startedAt };
     await health.recordReports(Array.from({ length: 30 }, (_, index) => taken(next, `net-${index % 6}`, { canary: first, failed: true })));
+    // And one network over its share (20 %): 10 more of net-0's.
+    await health.recordReports(Array.from({ length: 10 }, () => taken(next, 'net-0', { canary: first, failed: true })));
     expect((await store.canaries.counts(started, old)).candidate.networks).toHaveLength(6);
 
     await store.canaries.abort('contact', 'integrator', 'abort');
-    // Kept, with the bounds its judge applied, for the health read of those hours (retention deletes them with the reports).
-    expect(await store.db.query('SELECT DISTINCT canary_id::integer AS id FROM canary_network_counts')).toEqual([{ id: started.id }]);
-    expect(await store.db.query('SELECT min_networks, max_network_share FROM ended_canaries WHERE id = $1', [started.id])).toEqual([
-      { min_networks: started.minNetworks, max_network_share: started.maxNetworkShare },
+    expect(await store.db.query('SELECT 1 FROM canary_network_counts')).toEqual([]);
+    // net-0's 15 visits count as the cap, 6.25 (20 % of 31.25): 8.75 visits and failures left out, and not a network in the table.
+    const columns = await store.db.query<{ column_name: string }>(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'canary_bounded' ORDER BY ordinal_position",
+    );
+    expect(columns.map((column) => column.column_name)).toEqual(['canary_id', 'release_id', 'hour', 'key', 'count']);
+    const bounded = await store.db.query<{ key: string; count: number }>(
+      "SELECT key, count FROM canary_bounded WHERE canary_id = $1 AND key IN ('visits', 'arrival:failed') ORDER BY key",
+      [started.id],
+    );
+    expect(bounded.map(({ key, count }) => [key, Math.round(count * 1e6) / 1e6])).toEqual([
+      ['arrival:failed', -8.75],
+      ['visits', -8.75],
     ]);
     const again = await store.canaries.start('contact', next, { percent: 50 }, 'integrator');
     expect(again.id).not.toBe(started.id);
@@ -152,8 +163,8 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     // Reports of pages served under the first canary, arriving now, count for none.
     await health.recordReports([taken(next, 'net-0', { canary: first, failed: true })]);
     expect((await store.canaries.counts(again, old)).candidate.networks).toEqual([]);
-    // release_health keeps every valid visit (what GET /api/sections shows).
-    expect(await visitsOf(next)).toBe(31);
+    // release_health keeps every valid visit; the health read takes off what the first canary's judge left out.
+    expect((await health.health('contact', [next], new Date(Date.now() - 3_600_000)))[next]).toMatchObject({ visits: 32.25, raw: { visits: 41 } });
   });
 
   it('counts what a server saw for the canary’s releases only; marks and audits an active build set aside once, and lifts it when it runs again', async () => {
@@ -208,10 +219,13 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     expect(await health.deleteExpiredVisits()).toBe(1);
     expect(await store.canaries.deleteCountsOlderThan(30)).toBeGreaterThan(0);
     expect(await store.db.query('SELECT 1 FROM canary_network_counts')).toEqual([]);
-    // An ended canary's bounds go once none of its counts are left and it ended before the retention.
-    await store.canaries.abort('contact', 'integrator', 'abort');
-    expect(await store.canaries.deleteCountsOlderThan(30)).toBe(0);
-    expect(await store.canaries.deleteCountsOlderThan(30, new Date(Date.now() + 31 * 86_400_000))).toBeGreaterThan(0);
-    expect(await store.db.query('SELECT 1 FROM ended_canaries WHERE id = $1', [started.id])).toEqual([]);
+    // What an ended canary's judge left out goes with the reports' hours too.
+    await store.db.query("INSERT INTO canary_bounded VALUES ($1, $2, $3, 'visits', -1)", [
+      started.id,
+      next,
+      hourOf(Date.now() - 40 * 86_400_000).toISOString(),
+    ]);
+    expect(await store.canaries.deleteCountsOlderThan(30)).toBe(1);
+    expect(await store.db.query('SELECT 1 FROM canary_bounded')).toEqual([]);
   });
 });

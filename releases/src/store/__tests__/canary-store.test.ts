@@ -36,9 +36,7 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
   });
 
   beforeEach(async () => {
-    await store.db.exec(
-      'TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries, canary_network_counts, ended_canaries CASCADE',
-    );
+    await store.db.exec('TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries, canary_bounded CASCADE');
   });
 
   const publish = async (section: SectionId) => (await store.releases.publish(build(section))).release.id;
