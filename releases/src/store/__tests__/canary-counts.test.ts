@@ -167,6 +167,23 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     expect((await health.health('contact', [next], new Date(Date.now() - 3_600_000)))[next]).toMatchObject({ visits: 32.25, raw: { visits: 41 } });
   });
 
+  it('an activation overtaking the canary ends it the same way: what its judge left out is written before its per-network rows go', async () => {
+    const { next, started } = await canary();
+    const first = { id: started.id, startedAt: started.startedAt };
+    await health.recordReports(Array.from({ length: 25 }, (_, index) => taken(next, `net-${index % 5}`, { canary: first })));
+    await health.recordReports(Array.from({ length: 20 }, () => taken(next, 'forger', { canary: first, failed: true })));
+    const other = (await store.releases.publish(build('contact'))).release.id;
+    await store.history.activate('contact', other, 'integrator');
+    expect(await store.canaries.running()).toEqual({});
+    expect(await store.db.query('SELECT 1 FROM canary_network_counts')).toEqual([]);
+    // The forger's 20 count as 6.25 (20 % of 31.25).
+    expect((await health.health('contact', [next], new Date(Date.now() - 3_600_000)))[next]).toMatchObject({
+      visits: 31.25,
+      failures: 6.25,
+      raw: { visits: 45, failures: 20 },
+    });
+  });
+
   it('counts what a server saw for the canary’s releases only; marks and audits an active build set aside once, and lifts it when it runs again', async () => {
     const { old, next, started } = await canary();
     for (const kind of ['render-failed', 'render-failed', 'contact-5xx', 'set-aside'] as const)
