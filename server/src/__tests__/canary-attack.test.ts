@@ -296,8 +296,12 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
     await Promise.all(beacons.map((endpoint) => endpoint.flush()));
   }
 
-  const visitsOf = async (release: string, since: string) => (await health.health('contact', [release], new Date(since)))[release]!;
-  /** Every visit counted for the canary's two releases in its hour (release_health, what GET /api/sections shows). */
+  /** A release's visits as reported (release_health; the health read bounds the canary's networks, and gives the reports as `raw` then). */
+  const visitsOf = async (release: string, since: string) => {
+    const read = (await health.health('contact', [release], new Date(since)))[release]!;
+    return { ...read, ...read.raw };
+  };
+  /** Every visit counted for the canary's two releases in its hour (release_health, what GET /api/sections shows as `raw`). */
   const visitsOfBoth = async (canary: Canary) => {
     await flush();
     return (await visitsOf(canary.release.id, canary.startedAt)).visits + (await visitsOf(active, canary.startedAt)).visits;
