@@ -95,6 +95,7 @@ describe('after the canary ended', () => {
       'GET /api/releases': { body: [promoted] },
     });
     window.location.hash = '#/';
+    signedInBefore();
     render(<ConsoleApp />);
     const card = await screen.findByRole('article', { name: 'Contact us' });
     expect(within(card).getByText('62.5 (reported 80)')).toBeInTheDocument();
