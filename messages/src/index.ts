@@ -7,5 +7,5 @@ export { DEFAULT_RETENTION_DAYS } from './retention';
 export { noticeMailer, SIGNATURE_HEADER, signature, type NoticeMailer } from './delivery/channels';
 export { backoffSeconds } from './delivery/deliverer';
 export { type MessageAccessAction, type MessageAccessEntry, type MessageQuery, type OperatorMessages, type StoredMessage } from './store/message-store';
-export { csvCell } from './cli/export-format';
+export { toCsv } from './cli/export-format';
 export { messagesCommand, type CommandContext } from './cli/messages-command';

@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { APP_DIRS } from '@portico/contract/sections';
 import type { Browser, Page } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
 import { apiSession, axeViolations, consoleOrigin, signIn } from '../support/console';
 import { expect, test, workerPorts, writeConfig } from '../support/fixtures';
 import { REPO_ROOT } from '../support/paths';
@@ -268,7 +270,11 @@ test('a messages token reads, exports and deletes a stored message, and the audi
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export as CSV' }).click();
-    expect((await (await download).path()) ?? '').not.toBe('');
+    // The file is CSV that a CSV parser reads (issue 45: it was JSON named .csv), the search applied, each cell safe in a spreadsheet.
+    expect((await download).suggestedFilename()).toBe('messages.csv');
+    const [header, ...rows] = parse(readFileSync(await (await download).path()), { record_delimiter: '\r\n' }) as string[][];
+    expect(header).toEqual(['id', 'receivedAt', 'language', 'name', 'telephone', 'message', 'delivery', 'attempts', 'deliveredAt', 'lastError']);
+    expect(rows.map((row) => row.slice(3, 6))).toEqual([['Dewi Lestari', "'+62 812 5555 0101", 'Berapa bunga pinjaman 6 bulan?']]);
 
     await page.getByRole('button', { name: 'Delete message' }).click();
     await page.getByRole('dialog', { name: 'Delete message' }).getByRole('button', { name: 'Confirm' }).click();

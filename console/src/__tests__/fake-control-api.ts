@@ -16,6 +16,8 @@ export interface SeenRequest {
 export interface Answer {
   status?: number;
   body: unknown;
+  /** The answer's Content-Type: JSON unless said (an export's `text/csv; charset=utf-8`). */
+  type?: string;
 }
 
 /** What the fake API answers to `METHOD /path` (the query aside): an answer, or a function of the request. */
@@ -56,6 +58,7 @@ export function fakeControlApi(routes: Routes) {
     return {
       ok: status < 400,
       status,
+      headers: { get: (name: string) => (name.toLowerCase() === 'content-type' ? (answer.type ?? 'application/json; charset=utf-8') : null) },
       json: async () => answer.body,
       blob: async () => new Blob([String(answer.body)]),
     };

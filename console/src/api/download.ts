@@ -1,10 +1,28 @@
 import type { ConsoleSession } from './console-session';
 
-/** Fetches an export (CSV) with the session's headers and hands it to the browser as a download. */
-export async function download(session: ConsoleSession, path: string, query: Readonly<Record<string, string | undefined>>, fileName: string): Promise<void> {
+/** An export whose answer is not the file asked for (a server answering JSON to `export=csv`): nothing is saved. */
+export class NotTheFile extends Error {
+  constructor(readonly type: string) {
+    super(`the server answered ${type} instead of the file`);
+  }
+}
+
+/**
+ * Fetches an export with the session's headers and hands it to the browser
+ * as a download, only if it is of `mediaType`: a file named `.csv` holds CSV.
+ */
+export async function download(
+  session: ConsoleSession,
+  path: string,
+  query: Readonly<Record<string, string | undefined>>,
+  fileName: string,
+  mediaType = 'text/csv',
+): Promise<void> {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value) search.set(name, value);
   const response = await session.fetchText(search.size > 0 ? `${path}?${search}` : path);
+  const type = response.headers.get('content-type') ?? 'nothing';
+  if (type.split(';')[0]!.trim().toLowerCase() !== mediaType) throw new NotTheFile(type);
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');
   link.href = url;

@@ -34,6 +34,8 @@ export interface ConsoleText {
     page: string;
     unreachable: string;
     refused: string;
+    /** An export that came back as something else than its file: {type} is what the server said it sent. */
+    notTheFile: string;
     forbidden: string;
   };
   overview: {

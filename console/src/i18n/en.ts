@@ -38,6 +38,7 @@ export const en: ConsoleText = {
     page: 'Page {page}',
     unreachable: 'The control API does not answer. Check that the server runs, then try again.',
     refused: 'Refused: {reason}',
+    notTheFile: 'The server answered {type} instead of the file, so nothing was downloaded. Check that the server is up to date, then try again.',
     forbidden: 'Your token may not do this.',
   },
   overview: {

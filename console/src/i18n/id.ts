@@ -38,6 +38,7 @@ export const id: ConsoleText = {
     page: 'Halaman {page}',
     unreachable: 'API kontrol tidak menjawab. Periksa apakah server berjalan, lalu coba lagi.',
     refused: 'Ditolak: {reason}',
+    notTheFile: 'Server menjawab {type}, bukan berkasnya, jadi tidak ada yang diunduh. Periksa apakah server sudah diperbarui, lalu coba lagi.',
     forbidden: 'Token Anda tidak boleh melakukan ini.',
   },
   overview: {

@@ -93,4 +93,35 @@ describe('what npm run messages prints', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no message no-such\\u202eid\\x1b[2J');
   });
+
+  it("writes the control API's CSV as it came, and nothing when the API answers JSON for it (a server of before the CSV)", async () => {
+    let answerJson = false;
+    const exported: string[] = [];
+    // A control API at the network's edge: 401 to the command's probe, the export to its token.
+    const api = createServer((request, response) => {
+      if (request.headers.authorization !== 'Bearer the-messages-token')
+        return void response.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"no token"}');
+      exported.push(new URL(request.url!, 'http://api').searchParams.get('export') ?? '');
+      if (answerJson) return void response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end('[]');
+      response.writeHead(200, { 'Content-Type': 'text/csv; charset=utf-8' }).end('"id","name"\r\n"m1","\'=1+1"\r\n');
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = {
+        PORTICO_DATA_DIR: folder,
+        DATABASE_URL: '',
+        PORTICO_CONTROL_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
+        PORTICO_TOKEN: 'the-messages-token',
+      };
+      const csv = await messages(['export'], { env });
+      expect([csv.code, csv.stdout]).toEqual([0, '"id","name"\r\n"m1","\'=1+1"\r\n']);
+      answerJson = true;
+      const json = await messages(['export'], { env });
+      expect([json.code, json.stdout]).toEqual([1, '']);
+      expect(json.stderr).toContain('GET /api/messages answered 200 with application/json; charset=utf-8, not text/csv');
+      expect(exported).toEqual(['csv', 'csv']);
+    } finally {
+      await new Promise((resolve) => api.close(resolve));
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type { StoredMessage } from '../store/message-store';
 import { terminalSafeJson, terminalText } from '@portico/platform/command-line';
+import { spreadsheetCsv } from '@portico/platform/csv';
 
 const COLUMNS = ['id', 'receivedAt', 'language', 'name', 'telephone', 'message', 'delivery', 'attempts', 'deliveredAt', 'lastError'] as const;
 
@@ -18,36 +19,9 @@ function row(message: StoredMessage): Record<(typeof COLUMNS)[number], string> {
   };
 }
 
-/**
- * A place where a spreadsheet may start reading a cell, followed by what it
- * would read as a formula there.
- *
- * The places: the cell's start and, inside it, after a `,` or `;` (a
- * spreadsheet whose list separator is the other one splits the line there:
- * Excel in Indonesia and much of Europe uses `;`), a tab or a line break (a
- * multi-line cell read line by line).
- *
- * The formula: OWASP's list (`=`, `+`, `-`, `@`, tab, carriage return), also
- * behind spaces, which spreadsheets skip, and a `"`, which would open a
- * quoted cell in such a split.
- */
-const FORMULA_AT_CELL_START = /(?<=^|[,;\t\r\n])(?=[ \u00a0]*["=+@\t\r-])/g;
-
-/**
- * One CSV cell that no spreadsheet runs: a `'` before a formula character
- * wherever a cell could start (so `=cmd|…` shows as text, in any locale),
- * then quoted, as every cell is (RFC 4180, `""` for a quote). A telephone
- * number such as `+62 21 0000` gets its `'` too: spreadsheets show it as
- * text, which is what it is, and `-1+1` in that column would be a formula.
- */
-export function csvCell(value: string): string {
-  return `"${value.replace(FORMULA_AT_CELL_START, "'").replace(/"/g, '""')}"`;
-}
-
-/** RFC 4180 CSV with a header line, every cell quoted, CRLF line ends. */
+/** RFC 4180 CSV, every cell neutralised for spreadsheets (spreadsheetCsv): what the control API's `export=csv` answers and `npm run messages -- export` writes. */
 export function toCsv(messages: readonly StoredMessage[]): string {
-  const lines = [COLUMNS.map(csvCell).join(','), ...messages.map((message) => COLUMNS.map((column) => csvCell(row(message)[column])).join(','))];
-  return `${lines.join('\r\n')}\r\n`;
+  return spreadsheetCsv(COLUMNS, messages.map(row));
 }
 
 /** The text exactly as typed: a character a terminal would act on is a `\uXXXX` escape, which any JSON reader reads back. */

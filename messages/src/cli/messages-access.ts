@@ -6,12 +6,15 @@ import type { ContactSettings } from '../settings';
 import { folderHolder } from '@portico/platform/data-folder';
 import type { OperatorMessages } from '../store/message-store';
 import { messagesRoutes } from '../control/messages-contract';
+import { toCsv, toJson } from './export-format';
 import { ApiAnswerMismatch, apiClient, ApiRefusal, ApiUnreachable, type AnswerOf, type ApiRoute, type CallInput } from '@portico/platform/api';
 
 /** What the `messages` command does, on the store the running server uses, and which store that is. */
 export interface MessagesAccess extends OperatorMessages {
   /** The store read, in the operator's words (said before anything is read). */
   where: string;
+  /** Every message (since `since`) as a file of `format`, audited as that export: through the control API, the server's own CSV. */
+  exported(options: { since?: Date; format: 'csv' | 'json' }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -44,13 +47,20 @@ function refusal(error: ApiRefusal, base: string, token: ControlToken, settings:
   return undefined;
 }
 
+/** A refused listing in the operator's words. */
+const refusedList = (refused: ApiRefusal) => (refused.field('error') === undefined ? `the control API answered ${refused.status}` : refused.message);
+
 /** The running server's control API (`/api/messages`, through the contract's typed client), which audits each call under the token's name. */
 function throughControlApi(base: string, token: ControlToken, settings: ContactSettings): MessagesAccess {
   const client = apiClient({ base, token: token.token });
   /** A call, its failures in the operator's words; a refusal the caller answers itself (no such message) comes back as it is. */
-  const call = async <R extends ApiRoute>(route: R, input: CallInput<R>): Promise<{ answer: AnswerOf<R> } | { refused: ApiRefusal }> => {
+  const call = async <R extends ApiRoute, A = AnswerOf<R>>(
+    route: R,
+    input: CallInput<R>,
+    send: () => Promise<A> = () => client.call(route, input) as Promise<A>,
+  ): Promise<{ answer: A } | { refused: ApiRefusal }> => {
     try {
-      return { answer: await client.call(route, input) };
+      return { answer: await send() };
     } catch (error) {
       if (error instanceof ApiUnreachable) {
         throw new AccessError(`the server's control API at ${base} does not answer (${error.reason}); set PORTICO_CONTROL_URL if it listens elsewhere`);
@@ -65,9 +75,15 @@ function throughControlApi(base: string, token: ControlToken, settings: ContactS
     where: `the messages of the server at ${base}, through its control API (the token from ${token.from})`,
     async list({ since, export: format }) {
       const listed = await call(messagesRoutes.list, { query: { since: since?.toISOString(), export: format } });
-      if ('refused' in listed)
-        throw new AccessError(listed.refused.field('error') === undefined ? `the control API answered ${listed.refused.status}` : listed.refused.message);
+      if ('refused' in listed) throw new AccessError(refusedList(listed.refused));
       return listed.answer;
+    },
+    async exported({ since, format }) {
+      if (format === 'json') return toJson(await this.list({ since, export: 'json' }));
+      const query = { query: { since: since?.toISOString(), export: format } };
+      const csv = await call(messagesRoutes.list, query, () => client.text(messagesRoutes.list, query, 'text/csv'));
+      if ('refused' in csv) throw new AccessError(refusedList(csv.refused));
+      return csv.answer;
     },
     async get(id) {
       const found = await call(messagesRoutes.get, { params: { id } });
@@ -155,6 +171,10 @@ export async function openMessagesAccess(settings: ContactSettings, env: NodeJS.
   return {
     where: `${localStore(settings)}${serverAnswers ? '' : `; no server answers at ${base}`}`,
     ...operator,
+    async exported({ since, format }) {
+      const messages = await operator.list({ since, export: format });
+      return format === 'csv' ? toCsv(messages) : toJson(messages);
+    },
     async close() {
       await store.close();
       release();

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { contactSettings } from '../settings';
-import { describeMessage, listLine, toCsv, toJson } from './export-format';
+import { describeMessage, listLine } from './export-format';
 import { openMessagesAccess } from './messages-access';
 import { terminalText, type CommandIo } from '@portico/platform/command-line';
 
@@ -91,10 +91,9 @@ async function execute(args: string[], context: CommandContext): Promise<void> {
         break;
       }
       case 'export': {
-        const messages = await access.list({ since, export: format });
+        const exported = await access.exported({ since, format });
         // JSON escapes what a terminal acts on losslessly; CSV has no escape, so only a terminal gets it escaped.
-        if (format === 'json') context.out(toJson(messages));
-        else context.out(context.outIsTerminal ? terminalText(toCsv(messages), { keepLineBreaks: true }) : toCsv(messages));
+        context.out(format === 'csv' && context.outIsTerminal ? terminalText(exported, { keepLineBreaks: true }) : exported);
         break;
       }
       case 'delete': {

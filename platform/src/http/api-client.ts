@@ -61,6 +61,12 @@ export interface ApiClient {
   readonly base: string;
   /** Calls `route`: its answer parsed by the route's schema, else ApiRefusal, ApiUnreachable or ApiAnswerMismatch. */
   call<R extends ApiRoute>(route: R, input: CallInput<R>, options?: CallOptions): Promise<AnswerOf<R>>;
+  /**
+   * Calls `route` for a file rather than JSON (an export: `export=csv`): the
+   * answer's text, else ApiRefusal, ApiUnreachable, or ApiAnswerMismatch when
+   * the answer is not of `mediaType` (a server that answered JSON instead).
+   */
+  text<R extends ApiRoute>(route: R, input: CallInput<R>, mediaType: string, options?: CallOptions): Promise<string>;
 }
 
 /** `/api/sections/:section/active` with `section` filled in, each parameter percent-encoded. */
@@ -85,29 +91,31 @@ function queryOf(query: Record<string, unknown> | undefined): string {
  */
 export function apiClient(options: ApiClientOptions): ApiClient {
   const { base, token, csrf } = options;
+  const send = async (route: ApiRoute, input: unknown, callOptions: CallOptions): Promise<Response> => {
+    const { params, query, body } = input as { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
+    const url = `${base}${pathOf(route, params)}${queryOf(query)}`;
+    try {
+      return await fetch(url, {
+        method: route.method,
+        headers: {
+          ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
+          ...(csrf === undefined ? {} : { [CSRF_HEADER]: csrf }),
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        // The console's session cookie goes to its own origin only.
+        credentials: 'same-origin',
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: callOptions.timeoutMs === undefined ? undefined : AbortSignal.timeout(callOptions.timeoutMs),
+      });
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError';
+      throw new ApiUnreachable(base, (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message, timedOut);
+    }
+  };
   return {
     base,
     async call(route, input, callOptions = {}) {
-      const { params, query, body } = input as { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
-      const url = `${base}${pathOf(route, params)}${queryOf(query)}`;
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method: route.method,
-          headers: {
-            ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
-            ...(csrf === undefined ? {} : { [CSRF_HEADER]: csrf }),
-            ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-          },
-          // The console's session cookie goes to its own origin only.
-          credentials: 'same-origin',
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: callOptions.timeoutMs === undefined ? undefined : AbortSignal.timeout(callOptions.timeoutMs),
-        });
-      } catch (error) {
-        const timedOut = (error as Error).name === 'TimeoutError';
-        throw new ApiUnreachable(base, (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message, timedOut);
-      }
+      const response = await send(route, input, callOptions);
       const json: unknown = await response.json().catch(() => undefined);
       if (!response.ok) throw new ApiRefusal(response.status, json);
       const parsed = route.answer.safeParse(json);
@@ -118,6 +126,16 @@ export function apiClient(options: ApiClientOptions): ApiClient {
         );
       }
       return parsed.data as AnswerOf<typeof route>;
+    },
+    async text(route, input, mediaType, callOptions = {}) {
+      const response = await send(route, input, callOptions);
+      if (!response.ok) throw new ApiRefusal(response.status, await response.json().catch(() => undefined));
+      const type = response.headers.get('content-type') ?? 'nothing';
+      if (type.split(';')[0]!.trim().toLowerCase() !== mediaType) {
+        await response.body?.cancel();
+        throw new ApiAnswerMismatch(`${route.method} ${route.path} answered ${response.status} with ${type}, not ${mediaType}`);
+      }
+      return response.text();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { contactSettings, startContactService, type ContactService } from '@portico/messages';
 import { hourOf, HealthStore } from '../../health/health-store';
 import type { PublishChecks } from '../../release';
@@ -114,11 +115,12 @@ describe('the audit', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="portico-audit.csv"');
-    const lines = csv.text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('"at","actor","action","section","release","from","detail"');
-    expect(lines.slice(1).every((line) => line.includes('"home"'))).toBe(true);
+    const [header, ...rows] = parse(csv.text, { record_delimiter: '\r\n' }) as string[][];
+    expect(header).toEqual(['at', 'actor', 'action', 'section', 'release', 'from', 'detail']);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row[3] === 'home')).toBe(true);
     // Escaped as the messages' export is: a ' wherever a spreadsheet could start reading a formula.
-    expect(csv.text).toContain(`"'=HYPERLINK(""https://evil.example"",'""click"")"`);
+    expect(rows.map((row) => row[6])).toContain(`'=HYPERLINK("https://evil.example",'"click")`);
     const { token } = await store.tokens.create({ name: 'about-team', section: 'about', actor: 'test' });
     expect((await get('/api/audit.csv?section=home', token)).status).toBe(403);
   });
@@ -159,6 +161,46 @@ describe('the inbox', () => {
     const [search] = await service.store.accessLog({ limit: 1 });
     expect(search!.detail).toContain('found by a search');
     expect(search!.detail).not.toContain('Asha');
+  });
+
+  it('exports as a CSV file that a CSV parser reads and no spreadsheet runs, audited as what it sent', async () => {
+    // Each hostile text and the cell a spreadsheet gets: a ' wherever it could start reading a formula (after a tab too).
+    const cells = new Map([
+      ["=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"],
+      ['+1+1', "'+1+1"],
+      ["-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"],
+      ['@SUM(1+1)', "'@SUM(1+1)"],
+      ['\t=1+1', "'\t'=1+1"],
+      ['\r=1+1', "'\r'=1+1"],
+    ]);
+    const hostile = [...cells.keys()];
+    const plain = 'Dewi "Ayu", dari Bandung; salam.\r\nbaris kedua\nbaris ketiga';
+    for (const [index, text] of [...hostile, plain].entries()) {
+      await service.store.submit(
+        { name: `Spreadsheet ${index}`, telephone: '+62 21 555 0199', message: text, language: 'id', idempotencyKey: `inbox-csv-${index}` },
+        { address: '127.0.0.1' },
+      );
+    }
+    const csv = await get('/api/messages?export=csv&q=spreadsheet');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(csv.headers.get('content-disposition')).toBe('attachment; filename="portico-messages.csv"');
+    const [header, ...rows] = parse(csv.text, { record_delimiter: '\r\n' }) as string[][];
+    expect(header).toEqual(['id', 'receivedAt', 'language', 'name', 'telephone', 'message', 'delivery', 'attempts', 'deliveredAt', 'lastError']);
+    const byName = new Map(rows.map((row) => [row[3], row]));
+    expect(byName.size).toBe(hostile.length + 1);
+    for (const [index, text] of hostile.entries()) {
+      expect(byName.get(`Spreadsheet ${index}`)!.slice(4, 6)).toEqual(["'+62 21 555 0199", cells.get(text)]);
+    }
+    expect(byName.get(`Spreadsheet ${hostile.length}`)![5]).toBe(plain);
+    const [exported] = await service.store.accessLog({ limit: 1 });
+    expect(exported!.action).toBe('message-export');
+    expect(exported!.detail).toMatch(new RegExp(`^exported ${rows.length} message\\(s\\) found by a search as csv`));
+
+    const json = await get<unknown[]>('/api/messages?export=json&q=spreadsheet');
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(json.body).toHaveLength(rows.length);
+    expect((await service.store.accessLog({ limit: 1 }))[0]!.detail).toMatch(/ as json/);
   });
 });
 

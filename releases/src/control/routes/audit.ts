@@ -1,5 +1,6 @@
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
-import { csvCell, type MessageAccessEntry } from '@portico/messages';
+import type { MessageAccessEntry } from '@portico/messages';
+import { spreadsheetCsv } from '@portico/platform/csv';
 import { COMMON_HEADERS, declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
 import type { AuditFilter } from '@portico/platform/database';
 import type { z } from 'zod';
@@ -95,7 +96,9 @@ export const auditLogRoutes: FastifyPluginCallback<{ context: ControlContext }> 
     handler: async (request: FastifyRequest<{ Querystring: AuditQuery }>, reply) => {
       const entries = await entriesFor(context, context.actorOf(request), request.query, MAX_AUDIT_LIMIT);
       const columns = ['at', 'actor', 'action', 'section', 'release', 'from', 'detail'] as const;
-      const lines = [columns.map(csvCell).join(','), ...entries.map((entry) => columns.map((column) => csvCell(entry[column] ?? '')).join(','))];
+      const rows = entries.map(
+        (entry) => Object.fromEntries(columns.map((column) => [column, entry[column] ?? ''])) as Record<(typeof columns)[number], string>,
+      );
       return reply
         .code(200)
         .headers({
@@ -104,7 +107,7 @@ export const auditLogRoutes: FastifyPluginCallback<{ context: ControlContext }> 
           'Cache-Control': 'no-store',
           'Content-Disposition': 'attachment; filename="portico-audit.csv"',
         })
-        .send(`${lines.join('\r\n')}\r\n`);
+        .send(spreadsheetCsv(columns, rows));
     },
   });
   done();

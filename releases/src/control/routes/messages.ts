@@ -1,11 +1,12 @@
-import type { FastifyPluginCallback } from 'fastify';
-import { declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
+import type { FastifyPluginCallback, FastifyReply } from 'fastify';
+import { toCsv } from '@portico/messages';
+import { COMMON_HEADERS, declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
 import { messagesRoutes } from '../control-contract';
 import { answer, type ControlContext } from '../control-context';
 
 /**
  * The lender's inbox, for a token with the messages scope: the messages
- * (for a look, or an export in a named format), one message, a deletion;
+ * (for a look, or an export: `export=csv` the CSV file, `export=json` JSON), one message, a deletion;
  * each audited under the token's name by the store.
  */
 export const messageRoutes: FastifyPluginCallback<{ context: ControlContext }> = (fastify, { context }, done) => {
@@ -21,7 +22,19 @@ export const messageRoutes: FastifyPluginCallback<{ context: ControlContext }> =
     handler: async (request, reply) => {
       const { export: format, ...query } = request.query;
       // A listing for an export says so, and in which format: the audit log tells a look from a copy.
-      return answer(reply, list, 200, await operator(request).list({ ...query, ...(format === undefined ? {} : { export: format }) }));
+      const listed = await operator(request).list({ ...query, ...(format === undefined ? {} : { export: format }) });
+      // A CSV export is the file itself, as the audit says; JSON only when asked for (a look, or export=json).
+      if (format !== 'csv') return answer(reply, list, 200, listed);
+      // Not the route's JSON answer: the reply untyped by it.
+      return (reply as FastifyReply)
+        .code(200)
+        .headers({
+          ...COMMON_HEADERS,
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Cache-Control': 'no-store',
+          'Content-Disposition': 'attachment; filename="portico-messages.csv"',
+        })
+        .send(toCsv(listed));
     },
   });
 
