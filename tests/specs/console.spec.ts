@@ -244,24 +244,35 @@ test('a messages token reads, exports and deletes a stored message, and the audi
   const server = await startServer(testInfo.parallelIndex);
   const { port, release } = server;
   try {
-    const stored = await request.post(`http://localhost:${port}/api/contact`, {
-      headers: { Origin: `http://localhost:${port}` },
-      data: {
-        name: 'Dewi Lestari',
-        telephone: '+62 812 5555 0101',
-        message: 'Berapa bunga pinjaman 6 bulan?',
-        language: 'id',
-        idempotencyKey: 'console-spec-0001',
-        website: '',
-      },
-    });
-    expect(stored.status()).toBe(201);
+    // Dewi's message, and two that try the inbox's display: a name that would read "nimda evil", and one of 200 characters.
+    const longName = `Budi${'x'.repeat(196)}`;
+    for (const [index, name] of ['\u202E\u2066evil\u2069 admin', longName, 'Dewi Lestari'].entries()) {
+      const stored = await request.post(`http://localhost:${port}/api/contact`, {
+        headers: { Origin: `http://localhost:${port}` },
+        data: {
+          name,
+          telephone: '+62 812 5555 0101',
+          message: index === 2 ? 'Berapa bunga pinjaman 6 bulan?' : `Halo${'!'.repeat(300)}`,
+          language: 'id',
+          idempotencyKey: `console-spec-000${index}`,
+          website: '',
+        },
+      });
+      expect(stored.status()).toBe(201);
+    }
     const created = await release('token', 'create', 'lender-staff', '--scope', 'messages');
     const messagesToken = /^[A-Za-z0-9_-]{40,}$/m.exec(created)![0];
 
     await signIn(page, port, messagesToken);
     await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link')).toHaveText(['Inbox']);
+    const disguised = page.getByRole('button', { name: 'Open message from ⟨U+202E⟩⟨U+2066⟩evil⟨U+2069⟩ admin' });
+    await expect(disguised).toHaveText('⟨U+202E⟩⟨U+2066⟩evil⟨U+2069⟩ admin');
+    await expect(page.getByRole('button', { name: `Open message from ${longName}` })).toHaveText(`${longName.slice(0, 40)}…`);
+    // Every column in view: the last header's right edge inside the window, and the table not wider than its box.
+    const delivery = (await page.getByRole('columnheader', { name: 'Delivery' }).boundingBox())!;
+    expect(delivery.x + delivery.width).toBeLessThanOrEqual(await page.evaluate(() => document.documentElement.clientWidth));
+    expect(await page.locator('.table-wrap').evaluate((wrap) => wrap.scrollWidth - wrap.clientWidth)).toBe(0);
 
     await page.getByRole('searchbox', { name: 'Search by name, telephone or text' }).fill('bunga');
     await page.getByRole('search').getByRole('button', { name: 'Show' }).click();
@@ -278,7 +289,7 @@ test('a messages token reads, exports and deletes a stored message, and the audi
 
     await page.getByRole('button', { name: 'Delete message' }).click();
     await page.getByRole('dialog', { name: 'Delete message' }).getByRole('button', { name: 'Confirm' }).click();
-    await expect(page.getByText('The message from Dewi Lestari is deleted.')).toBeVisible();
+    await expect(page.getByText('The message from \u2068Dewi Lestari\u2069 is deleted.')).toBeVisible();
     await expect(page.getByText('No message matches “bunga”.')).toBeVisible();
 
     const audit = await release('audit');

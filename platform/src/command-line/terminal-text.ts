@@ -1,11 +1,12 @@
+import { HIDDEN_CHARACTER_CLASS } from '../hidden-characters';
+
 /**
- * What a terminal must not be handed raw: control characters (Cc: an escape
- * sequence can rewrite the screen, the title or the clipboard; a carriage
- * return overwrites the line), format characters (Cf: U+202E and the other
- * bidi controls reorder what is shown, zero-width ones hide text), line and
- * paragraph separators, and lone surrogates.
+ * What a terminal must not be handed raw (HIDDEN_CHARACTER_CLASS): an escape
+ * sequence can rewrite the screen, the title or the clipboard, a carriage
+ * return overwrites the line, U+202E and the other bidi controls reorder
+ * what is shown, zero-width characters hide text.
  */
-const UNSAFE = /\r\n|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+const UNSAFE = new RegExp(`\\r\\n|${HIDDEN_CHARACTER_CLASS}`, 'gu');
 
 const hex = (code: number, width: number) => code.toString(16).padStart(width, '0');
 
@@ -44,7 +45,7 @@ export function terminalText(text: string | null | undefined, options: { keepLin
  * line breaks, between values, stay.
  */
 export function terminalSafeJson(json: string): string {
-  return json.replace(/(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, (character) =>
+  return json.replace(new RegExp(`(?!\\n)${HIDDEN_CHARACTER_CLASS}`, 'gu'), (character) =>
     Array.from({ length: character.length }, (_, index) => `\\u${hex(character.charCodeAt(index), 4)}`).join(''),
   );
 }

@@ -5,14 +5,19 @@ import { fill } from '@portico/shared-config';
 import { download } from '../../api/download';
 import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
+import { shownText } from '@portico/platform/hidden-characters';
 import { ConfirmButton } from '../../components/confirm-button';
 import { DataTable, Pager } from '../../components/data-table';
 import { OutcomeLine } from '../../components/outcome';
+import { VisibleText } from '../../components/visible-text';
 import type { ConsoleText } from '../../i18n/console-text';
 import { formatInstant } from '../../i18n/format';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
 
 const PAGE_SIZE = 50;
+/** How much of a name and of a message a row shows; the opened message shows all of it. */
+const NAME_SHOWN = 40;
+const MESSAGE_SHOWN = 80;
 type Message = AnswerOf<typeof CONTROL_API.messages.get>;
 
 function deliveryText(message: Message, t: ConsoleText['inbox']): string {
@@ -20,6 +25,9 @@ function deliveryText(message: Message, t: ConsoleText['inbox']): string {
   const state = status === 'delivered' ? t.delivered : status === 'queued' ? t.queued : fill(t.failed, { error: lastError ?? '' });
   return `${state} (${fill(t.attempts, { attempts: String(attempts) })})`;
 }
+
+/** A visitor's name inside a sentence: its hidden characters shown, isolated (FSI … PDI) so it cannot reorder the words around it. */
+const isolated = (name: string) => `\u2068${shownText(name)}\u2069`;
 
 /** The lender's inbox: newest first, searched, opened, exported and erased; the API audits each read, export and deletion. */
 export function InboxPage() {
@@ -68,16 +76,24 @@ export function InboxPage() {
       {messages.error && <p role="alert">{messages.error}</p>}
       {open && (
         <article className="message" aria-labelledby="message-heading">
-          <h2 id="message-heading">{open.name}</h2>
+          <h2 id="message-heading">
+            <VisibleText text={open.name} />
+          </h2>
           <dl>
             <dt>{t.received}</dt>
             <dd>{formatInstant(open.receivedAt.toISOString(), language)}</dd>
             <dt>{t.telephone}</dt>
-            <dd>{open.telephone}</dd>
+            <dd>
+              <VisibleText text={open.telephone} />
+            </dd>
             <dt>{t.delivery}</dt>
-            <dd>{deliveryText(open, t)}</dd>
+            <dd>
+              <VisibleText text={deliveryText(open, t)} />
+            </dd>
           </dl>
-          <p className="message-text">{open.message}</p>
+          <p className="message-text">
+            <VisibleText text={open.message} keepLineBreaks />
+          </p>
           <div className="row-actions">
             <button type="button" onClick={() => setOpen(undefined)}>
               {t.close}
@@ -85,13 +101,13 @@ export function InboxPage() {
             <ConfirmButton
               label={t.delete}
               danger
-              question={fill(t.deleteConfirm, { name: open.name })}
+              question={fill(t.deleteConfirm, { name: isolated(open.name) })}
               disabled={action.busy}
               onConfirm={() =>
                 void action
                   .run(
                     (session) => session.client.call(CONTROL_API.messages.delete, { params: { id: open.id } }),
-                    () => fill(t.deleted, { name: open.name }),
+                    () => fill(t.deleted, { name: isolated(open.name) }),
                   )
                   .then((answer) => {
                     if (answer) setOpen(undefined);
@@ -123,7 +139,7 @@ export function InboxPage() {
                 <button
                   type="button"
                   className="link"
-                  aria-label={fill(t.open, { name: message.name })}
+                  aria-label={fill(t.open, { name: shownText(message.name) })}
                   onClick={() =>
                     void action
                       .run(
@@ -133,14 +149,20 @@ export function InboxPage() {
                       .then((one) => one && setOpen(one))
                   }
                 >
-                  {message.name}
+                  <VisibleText text={message.name} limit={NAME_SHOWN} />
                 </button>
               ),
               sortValue: (message) => message.name,
             },
-            { key: 'telephone', header: t.telephone, cell: (message) => message.telephone },
-            { key: 'message', header: t.message, cell: (message) => (message.message.length > 80 ? `${message.message.slice(0, 80)}…` : message.message) },
-            { key: 'delivery', header: t.delivery, cell: (message) => deliveryText(message, t), sortValue: (message) => message.delivery.status },
+            { key: 'telephone', header: t.telephone, cell: (message) => <VisibleText text={message.telephone} /> },
+            // Its line breaks are spaces in the row: the opened message has its lines.
+            { key: 'message', header: t.message, cell: (message) => <VisibleText text={message.message} limit={MESSAGE_SHOWN} keepLineBreaks /> },
+            {
+              key: 'delivery',
+              header: t.delivery,
+              cell: (message) => <VisibleText text={deliveryText(message, t)} />,
+              sortValue: (message) => message.delivery.status,
+            },
           ]}
         />
       )}

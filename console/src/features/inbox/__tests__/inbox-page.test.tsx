@@ -83,10 +83,10 @@ describe('the inbox', () => {
     const { api, user } = await openInbox();
     await user.click(screen.getByRole('button', { name: 'Open message from Dewi' }));
     await user.click(await screen.findByRole('button', { name: 'Delete message' }));
-    expect(screen.getByRole('dialog', { name: 'Delete message' })).toHaveTextContent('The message from Dewi will be erased for good');
+    expect(screen.getByRole('dialog', { name: 'Delete message' })).toHaveTextContent('The message from \u2068Dewi\u2069 will be erased for good');
     expect(api.to('DELETE /api/messages/m2')).toHaveLength(0);
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
-    expect(await screen.findByText('The message from Dewi is deleted.')).toBeInTheDocument();
+    expect(await screen.findByText('The message from \u2068Dewi\u2069 is deleted.')).toBeInTheDocument();
     expect(api.to('DELETE /api/messages/m2')).toHaveLength(1);
   });
 
@@ -119,5 +119,56 @@ describe('the inbox', () => {
     } finally {
       downloads.restore();
     }
+  });
+});
+
+describe("the inbox shows a visitor's text as it is", () => {
+  const disguised = message('m3', '\u202E\u2066evil\u2069 admin', {});
+  Object.assign(disguised, { message: 'Transfer\u200B to\u001b[2J me\u0085 now\nLine two\u202E.', telephone: '+62\u200B812' });
+
+  it('shows bidi controls, zero-width and control characters as markers, each name isolated', async () => {
+    await openInbox([disguised]);
+    const name = screen.getByRole('button', { name: 'Open message from ⟨U+202E⟩⟨U+2066⟩evil⟨U+2069⟩ admin' });
+    expect(name).toHaveTextContent('⟨U+202E⟩⟨U+2066⟩evil⟨U+2069⟩ admin');
+    // Nothing left that reorders or hides: what is there is what is read.
+    expect(name.textContent).not.toMatch(/[\p{Cc}\p{Cf}]/u);
+    expect(within(name).getByText('evil', { exact: false }).closest('bdi')).not.toBeNull();
+    // jsdom's accessible names put spaces around each marker, which a browser does not: the row is read by its cells' text.
+    const cells = within(screen.getByRole('row', { name: /evil/ })).getAllByRole('cell');
+    expect(cells.slice(1, 4).map((cell) => cell.textContent)).toEqual([
+      '⟨U+202E⟩⟨U+2066⟩evil⟨U+2069⟩ admin',
+      '+62⟨U+200B⟩812',
+      'Transfer⟨U+200B⟩ to⟨U+001B⟩[2J me⟨U+0085⟩ now\nLine two⟨U+202E⟩.',
+    ]);
+  });
+
+  it('opens the message with its markers and its lines, and names it so in the deletion', async () => {
+    const { user } = await openInbox([disguised]);
+    await user.click(screen.getByRole('button', { name: /^Open message from / }));
+    const opened = await screen.findByRole('article', { name: /evil/ });
+    expect(within(opened).getByRole('heading', { level: 2 }).textContent).toBe('⟨U+202E⟩⟨U+2066⟩evil⟨U+2069⟩ admin');
+    const text = within(opened).getByText(/^Transfer/);
+    expect(text.textContent).toBe('Transfer⟨U+200B⟩ to⟨U+001B⟩[2J me⟨U+0085⟩ now\nLine two⟨U+202E⟩.');
+    await user.click(within(opened).getByRole('button', { name: 'Delete message' }));
+    const question = screen.getByRole('dialog', { name: 'Delete message' });
+    // Isolated inside the sentence (FSI … PDI, the only format characters left), its own controls shown.
+    expect(question).toHaveTextContent('The message from \u2068⟨U+202E⟩⟨U+2066⟩evil⟨U+2069⟩ admin\u2069 will be erased for good');
+    expect(question.textContent!.replace(/\u2068|\u2069/g, '')).not.toMatch(/[\p{Cc}\p{Cf}]/u);
+  });
+
+  it('cuts a long name and a long message short in the row, and shows all of both once opened', async () => {
+    const name = `Budi${'x'.repeat(196)}`;
+    const long = message('m4', name, {});
+    const words = Array.from({ length: 60 }, (_, index) => `word${index}`).join(' ');
+    Object.assign(long, { message: words });
+    const { user } = await openInbox([long]);
+    const open = screen.getByRole('button', { name: `Open message from ${name}` });
+    expect(open).toHaveTextContent(new RegExp(`^Budi${'x'.repeat(36)}…$`));
+    expect(screen.getByRole('cell', { name: `${words.slice(0, 80)}…` })).toBeInTheDocument();
+    expect(screen.queryByText(words)).not.toBeInTheDocument();
+    await user.click(open);
+    const opened = await screen.findByRole('article', { name });
+    expect(within(opened).getByRole('heading', { level: 2 })).toHaveTextContent(name);
+    expect(within(opened).getByText(words)).toBeInTheDocument();
   });
 });
