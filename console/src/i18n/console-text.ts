@@ -111,6 +111,7 @@ export interface ConsoleText {
     threshold: string;
     healthHeading: string;
     noVisits: string;
+    chartsAsReported: string;
     /** A running canary's two releases as its judge counts them; `judgedReported`: `{counted}` and, differing, `{reported}`. */
     judgedHeading: string;
     judgedNote: string;

@@ -123,6 +123,7 @@ export const en: ConsoleText = {
     judgedNetworks: 'Networks',
     judgedReported: '{counted} (reported {reported})',
     healthHeading: 'Health over the last 24 hours',
+    chartsAsReported: 'The charts show the reports as they arrived, hour by hour: what a visitor’s page sent, before the judge’s bounds.',
     noVisits: 'No visit reported in this window yet. Pages report their visits as people use the site; the charts appear with the first.',
   },
   audit: {

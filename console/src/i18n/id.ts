@@ -123,6 +123,7 @@ export const id: ConsoleText = {
     judgedNetworks: 'Jaringan',
     judgedReported: '{counted} (dilaporkan {reported})',
     healthHeading: 'Kesehatan selama 24 jam terakhir',
+    chartsAsReported: 'Grafik menampilkan laporan sebagaimana diterima, jam demi jam: yang dikirim halaman pengunjung, sebelum batas penilai.',
     noVisits:
       'Belum ada kunjungan yang dilaporkan dalam rentang ini. Halaman melaporkan kunjungan saat orang memakai situs; grafik muncul bersama kunjungan pertama.',
   },

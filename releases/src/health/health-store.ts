@@ -218,15 +218,16 @@ export class HealthStore {
   };
 
   /**
-   * The same health hour by hour: for each of `releaseIds`, its hours with
-   * visits from the one holding `since` on, oldest first (the console's
-   * charts).
+   * The reports hour by hour, as they arrived: for each of `releaseIds`, its
+   * hours with visits from the one holding `since` on, oldest first (the
+   * console's charts). Not bounded as `health` is: a chart shows what pages
+   * sent (on one machine, or before a canary has its networks, the judge
+   * counts none of it, and a chart of nothing would say no visit came),
+   * beside the figures that say what the judge counts.
    */
   series: HealthSeriesSource = async (section, releaseIds, since) => {
     const answer: Record<string, HealthPoint[]> = Object.fromEntries(releaseIds.map((id) => [id, []]));
     if (releaseIds.length === 0) return answer;
-    // Each hour as `health` counts it: a canary's networks bounded by the same weights, so the hours add up to its figures.
-    const off = await this.boundedOff(releaseIds, since);
     const rows = await this.db.query<{ release_id: string; hour: Date | string; key: string; count: string }>(
       `SELECT release_id, hour, key, count::text AS count FROM release_health
        WHERE section = $1 AND release_id = ANY($2::text[]) AND hour >= $3::timestamptz
@@ -244,7 +245,7 @@ export class HealthStore {
     }
     for (const [id, ofRelease] of hours) {
       for (const [hour, counts] of ofRelease) {
-        const { visits, failures, failureRate, lcpP75, inpP75, clsP75 } = healthOf(withBounds(counts, off.get(id)?.get(hour)));
+        const { visits, failures, failureRate, lcpP75, inpP75, clsP75 } = healthOf(counts);
         if (visits > 0) answer[id]!.push({ hour, visits, failures, failureRate, lcpP75, inpP75, clsP75 });
       }
     }

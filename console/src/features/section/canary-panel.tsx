@@ -115,6 +115,7 @@ export function CanaryPanel({ section, shown, releases, onChanged }: CanaryPanel
       <h3>{t.healthHeading}</h3>
       {series.error && <p role="alert">{series.error}</p>}
       {series.data && charts.length === 0 && <p className="empty">{t.noVisits}</p>}
+      {charts.length > 0 && <p>{t.chartsAsReported}</p>}
       <Suspense fallback={<p role="status">{text.common.loading}</p>}>
         <div className="charts">
           {charts.map((chart) => (
