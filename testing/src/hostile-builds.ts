@@ -187,6 +187,35 @@ export const INIT_MICROTASK_LOOP = `;(function () {
 export const TOP_LEVEL_LOOP = ';for (;;) {}';
 export const MICROTASK_LOOP = ';(function spin() { Promise.resolve().then(spin); })();';
 
+/**
+ * A build that spins a core from the moment it is evaluated, with a timer
+ * the language itself gives (`Atomics.waitAsync`, no `setTimeout` in its
+ * context): 40 ms busy, then 2 ms of waiting, again and again. Between the
+ * busy spells its worker's event loop runs, so every render is answered in
+ * time and no deadline sees it (issue 46: 75-80 % of a core for 176 s).
+ */
+export const ATOMICS_TIMER_LOOP = `;(function () {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  (function burn() {
+    const until = Date.now() + 40;
+    while (Date.now() < until) {}
+    Atomics.waitAsync(cell, 0, 0, 2).value.then(burn);
+  })();
+})();`;
+
+/**
+ * A section that answers its renders as usual, and 0.3 s after its first
+ * starts writing to its output without end: its worker is killed for that,
+ * with what it answered before in the server's hands (issue 46). Its HTML
+ * carries a mark; its first render says so in the server's log.
+ */
+export const ANSWER_THEN_FLOOD = `;(function () {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  let rendered = 0;
+  const flood = () => { console.log('x'.repeat(64 * 1024)); Atomics.waitAsync(cell, 0, 0, 1).value.then(flood); };
+  ${wrapSection("rendered += 1; if (rendered === 1) { console.log('rendered, flooding in 0.3 s'); Atomics.waitAsync(cell, 0, 0, 300).value.then(flood); } return [Section(), 'ANSWERED BEFORE ITS FLOOD'];")}
+})();`;
+
 /** A render that takes ArrayBuffers (outside V8's heap limit) until it is stopped: a gigabyte and more. */
 export const MEMORY_BOMB = `;(function () { ${wrapSection('const held = []; for (;;) held.push(new Uint8Array(100 * 1024 * 1024).fill(1));')} })();`;
 

@@ -35,6 +35,17 @@ export const SSR_LIMITS = {
 
 export const MANIFEST_POLL_MS = 1000;
 export const MANIFEST_TIMEOUT_MS = 3000;
+/**
+ * What each section worker may spend of the CPU (worker-process.ts,
+ * CpuBudget): 5 s at once (its start, its builds evaluated and warmed:
+ * 0.2 s for About and Contact here, renders included), then a tenth of a
+ * core, and 0.1 s more for each question it is asked. A worker that spins
+ * between the questions it answers in time (a timer from
+ * `Atomics.waitAsync`) is killed once the 5 s are spent, then restarted and
+ * set aside as a loop is. The host's shell worker has none: it runs the
+ * host's own code.
+ */
+export const SECTION_CPU_BUDGET = { burstSeconds: 5, perSecond: 0.1, perQuestion: 0.1 } as const;
 /** A section's render unanswered this long means its worker loops: it is killed. */
 export const SECTION_RENDER_KILL_MS = 3000;
 /** Evaluating a section's builds (top-level code) unanswered this long: killed. */

@@ -6,6 +6,7 @@ import type { RenderingStage } from './rendering-stage';
 import type { Sandbox, SandboxOptions } from './sandbox';
 import type { SectionSignal, SectionWorkerState } from './section-stage';
 import type { SectionStyleLimits, SectionStyles } from './section-styles';
+import type { CpuBudget } from './worker-process';
 
 // What the server rendering takes from the server that embeds it, and what
 // it answers (server-rendering.ts makes one).
@@ -34,6 +35,8 @@ export interface ServerRenderingOptions {
   sandbox?: Omit<SandboxOptions, 'workerFile'>;
   /** The sections' stylesheets' limits (SECTION_STYLE_LIMITS), for measurements and tests: a shorter time a retired manifest's are kept. */
   styleLimits?: Partial<SectionStyleLimits>;
+  /** Each section worker's CPU budget (SECTION_CPU_BUDGET), for tests: a smaller one, spent sooner on a busy machine. */
+  cpuBudget?: CpuBudget;
   /** Stages a program that embeds the server adds (rendering-stage.ts); `npm run serve` adds none. */
   stages?: readonly RenderingStage[];
   /**

@@ -3,13 +3,13 @@ import { LANGUAGES, type Language } from '@portico/contract/languages';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { FromSectionWorker, NodeBuild, ToSectionWorker } from '@portico/node-sections/protocol';
 import type { Site } from '../site-context';
-import { FAILED_RENDER_MS, SECTION_LOAD_KILL_MS, SECTION_MESSAGE_BYTES, SECTION_RENDER_KILL_MS, SSR_LIMITS } from './render-limits';
+import { FAILED_RENDER_MS, SECTION_CPU_BUDGET, SECTION_LOAD_KILL_MS, SECTION_MESSAGE_BYTES, SECTION_RENDER_KILL_MS, SSR_LIMITS } from './render-limits';
 import type { Sandbox } from './sandbox';
 import { checkSectionHtml, idsIn } from './section-html';
 import { SingleFlight } from './single-flight';
 import { Supervisor } from './supervisor';
 import { answerOf, startWorker } from './worker-pool';
-import type { WorkerProcess } from './worker-process';
+import type { CpuBudget, WorkerProcess } from './worker-process';
 
 type SectionWorker = WorkerProcess<ToSectionWorker, FromSectionWorker>;
 
@@ -61,6 +61,8 @@ export interface SectionStageOptions {
   budgetMs: number;
   /** The configs a new worker warms up with. */
   sites: () => Promise<Site[]>;
+  /** Each worker's CPU budget (SECTION_CPU_BUDGET), for tests: a smaller one. */
+  cpuBudget?: CpuBudget;
   /** Another worker answers for a section from now on: pages made with the one before are not served again. */
   onSwitch: () => void;
   /**
@@ -99,6 +101,8 @@ export class SectionStage {
   /** Per worker: the builds it has loaded, each with the reason it refused it, if it did. */
   private readonly loaded = new WeakMap<SectionWorker, Map<string, string | undefined>>();
   private readonly results: SingleFlight<SectionResult>;
+  /** Which worker answered each result: a worker that dies of its own doing takes its answers with it. */
+  private readonly answeredBy = new WeakMap<SectionResult, SectionWorker>();
 
   constructor(private readonly options: SectionStageOptions) {
     this.results = new SingleFlight<SectionResult>({
@@ -267,9 +271,29 @@ export class SectionStage {
   }
 
   private newWorker(name: string): SectionWorker | undefined {
-    return (
-      this.sandbox && startWorker<ToSectionWorker, FromSectionWorker>(name, this.sandbox.launch(this.options.heapMb), SECTION_MESSAGE_BYTES, this.options.log)
+    if (!this.sandbox) return undefined;
+    const launch = this.sandbox.launch(this.options.heapMb);
+    const worker = startWorker<ToSectionWorker, FromSectionWorker>(
+      name,
+      launch,
+      SECTION_MESSAGE_BYTES,
+      this.options.log,
+      this.options.cpuBudget ?? SECTION_CPU_BUDGET,
     );
+    void worker.exited.then(() => this.forgetAnswers(worker));
+    return worker;
+  }
+
+  /**
+   * A worker killed for what it did (its output, its CPU, a deadline) or
+   * dead by itself: what it answered before is dropped, and the pages made
+   * with it, so none of it is served again (its section is rendered anew by
+   * the next worker, or in the browser while there is none). A worker its
+   * supervisor replaced keeps its answers: they were sound.
+   */
+  private forgetAnswers(worker: SectionWorker): void {
+    if (!worker.faulted) return;
+    if (this.results.forgetWhere((result) => this.answeredBy.get(result) === worker)) this.options.onSwitch();
   }
 
   private supervise(section: SectionId, kind: 'worker' | ApartPlan['kind']): Supervisor<SectionWorker> {
@@ -347,6 +371,13 @@ export class SectionStage {
     );
     const answer = answerOf(asked, 'html', 'HTML');
     if (answer === undefined) return undefined;
+    const result = this.resultOf(answer, section);
+    this.answeredBy.set(result, worker);
+    return result;
+  }
+
+  /** A worker's answer to a render, its HTML checked. */
+  private resultOf(answer: { ok: { html: string } } | { failed: string }, section: SectionId): SectionResult {
     if ('failed' in answer) return { failed: answer.failed, at: Date.now() };
     const checked = checkSectionHtml(answer.ok.html, { maxBytes: SSR_LIMITS.sectionHtmlBytes, section });
     if (!checked.ok) return { failed: `its HTML was refused: ${checked.reason}`, at: Date.now() };

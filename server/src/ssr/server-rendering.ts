@@ -164,6 +164,7 @@ class RenderingPipeline {
       caching,
       budgetMs: this.budgetMs,
       sites: current,
+      cpuBudget: options.cpuBudget,
       onSwitch: clearPages,
       onSignal: options.onSignal,
       log,

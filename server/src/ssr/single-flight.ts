@@ -67,6 +67,13 @@ export class SingleFlight<T> {
     return Promise.race([flight.promise, delay(deadline - performance.now()).then(() => undefined)]);
   }
 
+  /** The kept values `drop` says go (a dead worker's answers); true when any went. */
+  forgetWhere(drop: (value: T) => boolean): boolean {
+    const before = this.kept.size;
+    this.kept.deleteWhere((_key, value) => drop(value));
+    return this.kept.size < before;
+  }
+
   /** Every kept value goes (a new worker answers from now on); renders under way finish. */
   clear(): void {
     this.kept.clear();

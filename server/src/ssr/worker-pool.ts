@@ -1,20 +1,22 @@
 import type { Launch } from './sandbox';
 import { SSR_LIMITS, WORKER_START_MS } from './render-limits';
-import { WorkerProcess } from './worker-process';
+import { WorkerProcess, type CpuBudget } from './worker-process';
 
 /**
  * A render worker, watched as every worker the front server starts is (the
  * shell's, each section's, a publish check's): its memory, its start, the
- * size of what it may send. One set of options, so no kind of worker is
- * watched more loosely than another.
+ * size of what it may send; a section's also its CPU. One set of options, so
+ * no kind of worker is watched more loosely than another.
  */
 export function startWorker<To extends { id: number }, From extends { type: string }>(
   name: string,
   launch: Launch,
   maxMessageBytes: number,
   log: (line: string) => void,
+  /** A section's worker's CPU budget (SECTION_CPU_BUDGET); none for the host's own shell worker. */
+  cpu?: CpuBudget,
 ): WorkerProcess<To, From> {
-  return new WorkerProcess<To, From>({ name, launch, maxMessageBytes, memoryLimitMb: SSR_LIMITS.workerMemoryMb, startMs: WORKER_START_MS, log });
+  return new WorkerProcess<To, From>({ name, launch, maxMessageBytes, memoryLimitMb: SSR_LIMITS.workerMemoryMb, startMs: WORKER_START_MS, cpu, log });
 }
 
 /**

@@ -14,6 +14,8 @@ export interface WorkerProcessOptions {
   memoryLimitMb: number;
   /** How long the worker has to say it is ready. */
   startMs: number;
+  /** The CPU it may spend (its whole process tree, read from /proc), over which it is killed; none: unbounded (the host's own shell worker). */
+  cpu?: CpuBudget;
   log: (line: string) => void;
 }
 
@@ -41,15 +43,31 @@ const LOG_LINE_CHARS = 300;
 export const OUTPUT_BURST_BYTES = 256 * 1024;
 export const OUTPUT_BYTES_PER_S = 64 * 1024;
 
-/** The resident memory of `pid` and every process under it (bubblewrap starts the worker two levels down), in kB. */
-export function treeRssKb(pid: number): number {
-  let total = 0;
+/**
+ * What a worker may spend of the CPU, as a bucket: it starts full
+ * (`burstSeconds`: the worker's start, its builds evaluated and warmed),
+ * refills at `perSecond` of a core, and each question the front server asks
+ * adds `perQuestion` (what answering it may cost), never past the burst.
+ * Empty, the worker is killed. Section code has timers of its own
+ * (`Atomics.waitAsync`) and can spin between the questions it answers in
+ * time, which no deadline sees; this sees it.
+ */
+export interface CpuBudget {
+  burstSeconds: number;
+  perSecond: number;
+  perQuestion: number;
+}
+
+/** Linux reports a process's CPU in /proc in USER_HZ, 100 a second on every architecture Node runs on. */
+const USER_HZ = 100;
+
+/** `pid` and every process under it (bubblewrap starts the worker two levels down; 64 at most), each one's /proc files read by `read`. */
+function walkTree(pid: number, read: (pid: number) => void): void {
   const pending = [pid];
   for (let visited = 0; pending.length > 0 && visited < 64; visited += 1) {
     const current = pending.pop()!;
     try {
-      const status = readFileSync(`/proc/${current}/status`, 'utf8');
-      total += Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      read(current);
       for (const task of readdirSync(`/proc/${current}/task`)) {
         const children = readFileSync(`/proc/${current}/task/${task}/children`, 'utf8').trim();
         if (children) pending.push(...children.split(/\s+/).map(Number));
@@ -58,7 +76,32 @@ export function treeRssKb(pid: number): number {
       // Gone meanwhile.
     }
   }
+}
+
+/** The resident memory of `pid` and every process under it, in kB. */
+export function treeRssKb(pid: number): number {
+  let total = 0;
+  walkTree(pid, (current) => {
+    total += Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${current}/status`, 'utf8'))?.[1] ?? 0);
+  });
   return total;
+}
+
+/**
+ * The CPU time `pid` and every process under it have used (user and system,
+ * every thread, and their children waited for), in seconds: measured by the
+ * kernel, so nothing the worker runs can make it read less.
+ */
+export function treeCpuSeconds(pid: number): number {
+  let ticks = 0;
+  walkTree(pid, (current) => {
+    const stat = readFileSync(`/proc/${current}/stat`, 'utf8');
+    // The command's name, in parentheses, may hold spaces and parentheses: the fields start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime, cutime, cstime: fields 14 to 17 of proc(5), 12 to 15 counted from the state.
+    for (const field of fields.slice(11, 15)) ticks += Number(field) || 0;
+  });
+  return ticks / USER_HZ;
 }
 
 /**
@@ -80,10 +123,16 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
   private outputAllowance = OUTPUT_BURST_BYTES;
   private outputCountedAt = performance.now();
   private killedFor: string | undefined;
+  private killedForItsConduct = false;
+  /** What is left of its CPU budget, in seconds, and the CPU time and the moment it was counted at. */
+  private cpuAllowance: number;
+  private cpuCounted = 0;
+  private cpuCountedAt = performance.now();
   alive = true;
 
   constructor(private readonly options: WorkerProcessOptions) {
     const { launch } = options;
+    this.cpuAllowance = options.cpu?.burstSeconds ?? 0;
     try {
       this.child = spawn(launch.file, launch.args, {
         uid: launch.uid,
@@ -115,7 +164,7 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
     });
     this.ready = new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.kill(`did not start within ${options.startMs / 1000} s`);
+        this.fault(`did not start within ${options.startMs / 1000} s`);
         resolve(false);
       }, options.startMs);
       void this.exited.then(() => {
@@ -125,6 +174,8 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
       readLines(channel, {
         maxBytes: options.maxMessageBytes,
         onMessage: (message) => {
+          // Killed, it is no longer heard: what it wrote before the signal landed is late, and nothing of it may reach a page.
+          if (this.killedFor !== undefined) return;
           const { type, id } = (message ?? {}) as { type?: unknown; id?: unknown };
           if (type === 'ready' && !this.saidReady) {
             this.saidReady = true;
@@ -136,11 +187,11 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
           // ready, an answer nobody asked for or asked again) is a worker out of
           // its protocol, and reading a flood of them costs every visitor.
           const pending = typeof id === 'number' ? this.pending.get(id) : undefined;
-          if (!pending) return this.kill('sent a message it was not asked for');
+          if (!pending) return this.fault('sent a message it was not asked for');
           this.pending.delete(id as number);
           pending.resolve(message);
         },
-        onFault: (reason) => this.kill(reason),
+        onFault: (reason) => this.fault(reason),
       });
     });
     channel.on('error', () => undefined);
@@ -162,6 +213,7 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
   ask(message: WithoutId<To>, { answerWithinMs, killAfterMs }: { answerWithinMs: number; killAfterMs: number }): Promise<From | undefined> {
     if (!this.alive) return Promise.resolve(undefined);
     const id = this.nextId++;
+    if (this.options.cpu) this.cpuAllowance = Math.min(this.options.cpu.burstSeconds, this.cpuAllowance + this.options.cpu.perQuestion);
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(undefined), answerWithinMs);
       this.pending.set(id, {
@@ -187,23 +239,55 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
     this.child.kill('SIGKILL');
   }
 
+  /**
+   * Whether it ended of its own doing: it exited by itself, or was killed for
+   * what it did (its deadlines, memory, CPU, output, protocol), not ended by
+   * its owner (replaced, no longer wanted, the server stopping). What such a
+   * worker answered before is not to be trusted further.
+   */
+  get faulted(): boolean {
+    return !this.alive && (this.killedFor === undefined || this.killedForItsConduct);
+  }
+
+  /** Kills it for what it did (faulted). */
+  private fault(reason: string): void {
+    if (!this.alive || this.killedFor !== undefined) return;
+    this.killedForItsConduct = true;
+    this.kill(reason);
+  }
+
   private check(): void {
     // Memory first: a section taking memory fast is stopped for that, whatever else it does.
     const pid = this.child.pid;
     if (pid !== undefined) {
       const rssMb = treeRssKb(pid) / 1024;
       if (rssMb > this.options.memoryLimitMb) {
-        this.kill(`used ${Math.round(rssMb)} MB, over its ${this.options.memoryLimitMb} MB`);
+        this.fault(`used ${Math.round(rssMb)} MB, over its ${this.options.memoryLimitMb} MB`);
         return;
       }
     }
     const now = performance.now();
     for (const pending of this.pending.values()) {
       if (now - pending.sentAt > pending.killAfterMs) {
-        this.kill(`did not answer within ${pending.killAfterMs / 1000} s`);
+        this.fault(`did not answer within ${pending.killAfterMs / 1000} s`);
         return;
       }
     }
+    // After the deadlines: a loop inside a question is said as the deadline it missed.
+    if (pid !== undefined && this.options.cpu) this.countCpu(pid, this.options.cpu);
+  }
+
+  /** Counts the CPU the worker used since the last look against its budget, and kills it past the budget. */
+  private countCpu(pid: number, budget: CpuBudget): void {
+    const used = treeCpuSeconds(pid);
+    const now = performance.now();
+    // A process of the tree gone takes its time with it: what is counted is what was added since the last look.
+    const spent = Math.max(0, used - this.cpuCounted);
+    this.cpuAllowance = Math.min(budget.burstSeconds, this.cpuAllowance + ((now - this.cpuCountedAt) / 1000) * budget.perSecond) - spent;
+    this.cpuCounted = used;
+    this.cpuCountedAt = now;
+    if (this.cpuAllowance < 0)
+      this.fault(`used more CPU than its budget (${budget.burstSeconds} s at once, ${Math.round(budget.perSecond * 1000) / 10} % of a core after that)`);
   }
 
   /** Counts `bytes` of output against the worker's allowance; false (and the worker killed) past it. */
@@ -213,7 +297,7 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
     this.outputCountedAt = now;
     this.outputAllowance -= bytes;
     if (this.outputAllowance >= 0) return true;
-    this.kill(`wrote more than ${OUTPUT_BURST_BYTES / 1024} KB to its output at over ${OUTPUT_BYTES_PER_S / 1024} KB/s`);
+    this.fault(`wrote more than ${OUTPUT_BURST_BYTES / 1024} KB to its output at over ${OUTPUT_BYTES_PER_S / 1024} KB/s`);
     return false;
   }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Supervisor } from '../supervisor';
-import { treeRssKb, WorkerProcess, type WorkerProcessOptions } from '../worker-process';
+import { treeCpuSeconds, treeRssKb, WorkerProcess, type WorkerProcessOptions } from '../worker-process';
 import { eventually } from '@portico/testing/eventually';
 
 // Real child processes: a small worker script that speaks JSON lines on
@@ -73,6 +73,20 @@ function handle({ id, type, value, delayMs }) {
       return send({ type: 'ready' });
     case 'shout':
       return (function more() { process.stdout.write('x'.repeat(64 * 1024)); setImmediate(more); })();
+    case 'spin': {
+      // Section code's own timer (no setTimeout in its context): 40 ms busy, 2 ms waiting, for ever; questions are answered in between.
+      const cell = new Int32Array(new SharedArrayBuffer(4));
+      (function burn() {
+        const until = Date.now() + 40;
+        while (Date.now() < until) {}
+        Atomics.waitAsync(cell, 0, 0, 2).value.then(burn);
+      })();
+      return send({ type: 'spinning', id });
+    }
+    case 'spin-child': {
+      const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+      return send({ type: 'child', id, value: child.pid });
+    }
     case 'print-split':
       process.stdout.write('hel');
       return setTimeout(() => {
@@ -302,6 +316,59 @@ describe('memory', () => {
 
   test('treeRssKb of a process that is not there is 0', () => {
     expect(treeRssKb(2 ** 30)).toBe(0);
+  });
+});
+
+describe('its CPU budget', () => {
+  const BUDGET = { burstSeconds: 0.5, perSecond: 0.05, perQuestion: 0 };
+
+  test('a worker that spins between the questions it answers in time is killed once its budget is spent, measured from /proc; an idle one beside it is not', async () => {
+    const idle = startWorker({ cpu: BUDGET });
+    const { worker, log } = startWorker({ cpu: BUDGET });
+    await Promise.all([worker.ready, idle.worker.ready]);
+    await expect(worker.ask({ type: 'spin' }, PATIENT)).resolves.toMatchObject({ type: 'spinning' });
+    // No deadline sees it: it answers while it spins.
+    await expect(worker.ask({ type: 'double', value: 21 }, { answerWithinMs: 30_000, killAfterMs: 30_000 })).resolves.toMatchObject({ value: 42 });
+    await expect(worker.exited).resolves.toBe('used more CPU than its budget (0.5 s at once, 5 % of a core after that)');
+    expect(worker.faulted).toBe(true);
+    expect(log).toEqual([]);
+    expect(idle.worker.alive).toBe(true);
+    await expect(idle.worker.ask({ type: 'double', value: 2 }, PATIENT)).resolves.toMatchObject({ value: 4 });
+  });
+
+  test("its children's CPU is its own: a worker whose child spins is killed", async () => {
+    const { worker } = startWorker({ cpu: BUDGET });
+    await worker.ready;
+    const answer = await worker.ask({ type: 'spin-child' }, PATIENT);
+    const child = answer!.value!;
+    await expect(worker.exited).resolves.toMatch(/^used more CPU than its budget/);
+    process.kill(child, 'SIGKILL');
+  });
+
+  test('treeCpuSeconds reads what the kernel counted for a process and those under it; 0 for one not there', async () => {
+    const { worker } = startWorker();
+    await worker.ready;
+    const child = (await worker.ask({ type: 'spin-child' }, PATIENT))!.value!;
+    try {
+      await eventually(() => treeCpuSeconds(child) > 0.3, { what: 'the child has spun', withinMs: 30_000 });
+      expect(treeCpuSeconds(worker.pid!)).toBeGreaterThanOrEqual(treeCpuSeconds(child));
+    } finally {
+      process.kill(child, 'SIGKILL');
+    }
+    expect(treeCpuSeconds(2 ** 30)).toBe(0);
+  });
+
+  test('a worker its owner ends has not faulted; one killed at its deadline has', async () => {
+    const owned = startWorker();
+    await owned.worker.ready;
+    owned.worker.kill('replaced');
+    await owned.worker.exited;
+    expect(owned.worker.faulted).toBe(false);
+    const { worker } = startWorker();
+    await worker.ready;
+    await worker.ask({ type: 'ignore' }, { answerWithinMs: 100, killAfterMs: 300 });
+    await expect(worker.exited).resolves.toBe('did not answer within 0.3 s');
+    expect(worker.faulted).toBe(true);
   });
 });
 
