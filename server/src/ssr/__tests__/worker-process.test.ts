@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Supervisor } from '../supervisor';
@@ -87,6 +87,9 @@ function handle({ id, type, value, delayMs }) {
       const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
       return send({ type: 'child', id, value: child.pid });
     }
+    case 'answer-then-mark':
+      // The answer is in the pipe once the mark is there.
+      return channel.write(JSON.stringify({ type: 'doubled', id, value: 2 }) + '\n', () => require('node:fs').writeFileSync(process.env.MARK, 'written'));
     case 'print-split':
       process.stdout.write('hel');
       return setTimeout(() => {
@@ -316,6 +319,19 @@ describe('memory', () => {
 
   test('treeRssKb of a process that is not there is 0', () => {
     expect(treeRssKb(2 ** 30)).toBe(0);
+  });
+});
+
+describe('a killed worker', () => {
+  test('is no longer heard: an answer it wrote before the kill, still in the pipe, is not taken', async () => {
+    const mark = path.join(folder, 'answer-written');
+    const { worker } = startWorker({ launch: { file: process.execPath, args: [script], env: { MARK: mark } } });
+    await worker.ready;
+    const answer = worker.ask({ type: 'answer-then-mark' }, PATIENT);
+    // Held here, without a turn of the event loop, until the answer is in the pipe: the kill comes first.
+    while (!existsSync(mark)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    worker.kill('killed for its conduct');
+    await expect(answer).resolves.toBeUndefined();
   });
 });
 
