@@ -5,7 +5,8 @@ import type { FromSectionWorker, NodeBuild, ToSectionWorker } from '@portico/nod
 import type { Site } from '../site-context';
 import { FAILED_RENDER_MS, SECTION_CPU_BUDGET, SECTION_LOAD_KILL_MS, SECTION_MESSAGE_BYTES, SECTION_RENDER_KILL_MS, SSR_LIMITS } from './render-limits';
 import type { Sandbox } from './sandbox';
-import { checkSectionHtml, idsIn } from './section-html';
+import { CheckedHtml } from './checked-html';
+import { idsIn } from './section-html';
 import { SingleFlight } from './single-flight';
 import { Supervisor } from './supervisor';
 import { answerOf, startWorker } from './worker-pool';
@@ -101,6 +102,7 @@ export class SectionStage {
   /** Per worker: the builds it has loaded, each with the reason it refused it, if it did. */
   private readonly loaded = new WeakMap<SectionWorker, Map<string, string | undefined>>();
   private readonly results: SingleFlight<SectionResult>;
+  private readonly html = new CheckedHtml();
   /** Which worker answered each result: a worker that dies of its own doing takes its answers with it. */
   private readonly answeredBy = new WeakMap<SectionResult, SectionWorker>();
 
@@ -379,7 +381,7 @@ export class SectionStage {
   /** A worker's answer to a render, its HTML checked. */
   private resultOf(answer: { ok: { html: string } } | { failed: string }, section: SectionId): SectionResult {
     if ('failed' in answer) return { failed: answer.failed, at: Date.now() };
-    const checked = checkSectionHtml(answer.ok.html, { maxBytes: SSR_LIMITS.sectionHtmlBytes, section });
+    const checked = this.html.check(section, answer.ok.html);
     if (!checked.ok) return { failed: `its HTML was refused: ${checked.reason}`, at: Date.now() };
     return { html: checked.html, ids: idsIn(checked.html), hash: createHash('sha256').update(checked.html).digest('base64') };
   }
