@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { parseHost } from '@portico/contract/host';
@@ -45,4 +46,13 @@ export function defaultHosts(): HostRule[] {
     .filter((info) => !info.address.includes('%'))
     .map((info) => asHostname(info.address));
   return [...new Set(['localhost', '127.0.0.1', '[::1]', ...interfaces])].map((hostname) => ({ hostname }));
+}
+
+/**
+ * How many Host fields a request carries: a server must refuse more than one
+ * (RFC 9112, 3.2), and Node keeps the first, so a second could name another
+ * host than the one checked.
+ */
+export function hostFieldCount(req: Pick<IncomingMessage, 'rawHeaders'>): number {
+  return req.rawHeaders.filter((name, index) => index % 2 === 0 && name.toLowerCase() === 'host').length;
 }

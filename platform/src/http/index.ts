@@ -6,7 +6,7 @@ export { COMMON_HEADERS, DATA_CSP, dataHeaders, DENIED_FEATURES, JSON_TYPE, PLAI
 export { BODY_TIME_MS, DRAIN_AT_MOST, readBody, textBodyParser, type BodyLimits, type BodyResult } from './read-body';
 export { closeNow, ListenError, listenOn, urlOf, type ListenOptions } from './listen';
 export { answerClientError } from './client-error';
-export { asHostname, defaultHosts, parseHostRule, portOfHost, type HostRule } from './host-rules';
+export { asHostname, defaultHosts, hostFieldCount, parseHostRule, portOfHost, type HostRule } from './host-rules';
 // The routes' declarations and the typed client, as the browser's entry (./api) has them.
 export * from './api';
 export { declared, jsonSerializerCompiler, routeSchema, zodValidatorCompiler, type ZodTypeProvider } from './typed-routes';

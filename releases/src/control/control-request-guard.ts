@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { parseHost } from '@portico/contract/host';
-import { asHostname, defaultHosts, HttpRefusal, portOfHost, type HostRule } from '@portico/platform/http';
+import { asHostname, defaultHosts, hostFieldCount, HttpRefusal, portOfHost, type HostRule } from '@portico/platform/http';
 
 // What the control port refuses of a request before anything else reads
 // it: a Host it does not answer for, and text the database cannot hold.
@@ -29,8 +29,7 @@ export function controlHostRules(listenHost: string, extra: readonly HostRule[] 
  */
 export function checkControlHost(rules: readonly HostRule[], req: IncomingMessage): void {
   // Two Host fields are no one host (Node keeps the first).
-  const hosts = req.rawHeaders.filter((value, index) => index % 2 === 0 && value.toLowerCase() === 'host');
-  const parsed = hosts.length === 1 ? parseHost(req.headers.host) : undefined;
+  const parsed = hostFieldCount(req) === 1 ? parseHost(req.headers.host) : undefined;
   const port = parsed && portOfHost(parsed);
   const known = parsed !== undefined && rules.some((rule) => rule.hostname === parsed.hostname && (rule.port === undefined || rule.port === port));
   if (!known) {

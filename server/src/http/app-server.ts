@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { answerClientError } from '@portico/platform/http';
+import { answerClientError, hostFieldCount } from '@portico/platform/http';
 import { applyTimeouts, TIMEOUT_CHECK_MS, type ConnectionCap, type ClientLimits } from '../client-limits';
 import { guardRoutes } from '../guard';
 import { sendPlain } from '../plain-answer';
@@ -58,9 +58,7 @@ export function appServer(options: AppServerOptions): AppServer {
     // Routed by its literal spelling (literalPath); the routes read it as the client sent it.
     req.url = request.originalUrl;
     if (requestTarget(req.url) === undefined) return void sendPlain(reply, 400, 'Bad request: malformed URL');
-    // A server must refuse more than one (RFC 9112, 3.2); Node keeps the first, so a second could name another host than the one checked.
-    if (req.rawHeaders.filter((name, index) => index % 2 === 0 && name.toLowerCase() === 'host').length > 1)
-      return void sendPlain(reply, 400, 'Bad request: more than one Host header');
+    if (hostFieldCount(req) > 1) return void sendPlain(reply, 400, 'Bad request: more than one Host header');
     const visitor = visitorOf(req, { trustProxy });
     if (!hostAllowed(hosts, visitor, { localPort: req.socket.localPort, trustProxy })) return void sendPlain(reply, 400, 'Bad request: unknown host');
     if (visitor.protocol === 'https') reply.raw.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
