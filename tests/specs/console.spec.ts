@@ -121,7 +121,7 @@ test('an integrator publishes, previews, activates, rolls back, starts a canary 
 
     // Real visits, half of them to the candidate, arrive on the canary's chart (its name sums each line up in words).
     const visitsChart = theirs.getByRole('img', { name: /^Visits per hour\./ });
-    for (let visits = 0; visits < 12; visits += 3) {
+    for (let visits = 0; visits < 24; visits += 3) {
       await Promise.all([0, 1, 2].map(() => visitContact(browser, port)));
       if ((await visitsChart.count()) > 0 && new RegExp(`${second}: [1-9]`).test((await visitsChart.getAttribute('aria-label')) ?? '')) break;
     }
