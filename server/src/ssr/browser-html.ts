@@ -4,27 +4,69 @@
  * tree builder, which differ from any hand-written reading in places an
  * attacker picks (a tag name ends only at a tab, line feed, form feed, space,
  * `/` or `>`, so `<div\u00a0>` is an unknown element named "div\u00a0" whose
- * `</div>` closes the section's own container). So the HTML is parsed here by
+ * `</div>` closes the section's own container). So the HTML is parsed by
  * parse5, the parser jsdom uses and that follows the standard's algorithm
  * step by step, in the context of the slot's `<div>`, and written out again
- * from the tree it built: the check then reads that text, and that text, not
- * the worker's, is what a page gets. Its end tags close exactly the elements
- * it opens, and the check's placement rules (html-placement.ts) keep it to
- * what the page's parser reads back element for element
- * (section-html-in-a-browser.test.ts).
+ * from the tree it built (browser-html-parse.cjs): the check then reads that
+ * text, and that text, not the worker's, is what a page gets. Its end tags
+ * close exactly the elements it opens, and the check's placement rules
+ * (html-placement.ts) keep it to what the page's parser reads back element
+ * for element (section-html-in-a-browser.test.ts).
  */
-import { defaultTreeAdapter, html as HTML, parseFragment, serialize } from 'parse5';
+import { Worker } from 'node:worker_threads';
+import path from 'node:path';
+import { readAsBrowser } from './browser-html-parse.cjs';
 
-/** The slot a section's HTML is put in: a <div> (`.section-root`) inside the page's body. */
-const SLOT = defaultTreeAdapter.createElement('div', HTML.NS.HTML, []);
+export { readAsBrowser };
+
+type Reply = { id: number; html: string } | { id: number; error: string };
 
 /**
- * `text` parsed as the content of the slot and written out from the tree.
- * Without parse errors reported: asking for them makes parse5 track every
- * token's place, which doubled the parse of a 250 KB section, and the check
- * refuses on its own what the tokenizer would call an error and a browser
- * would read otherwise (an end tag with attributes, attributes not apart).
+ * `readAsBrowser` on a worker thread of the server's own (trusted code, no
+ * section's): the event loop goes on answering visitors and firing pages'
+ * deadlines while a big section is parsed. One thread, started on first use
+ * and again after it dies; it does not keep the process alive.
  */
-export function readAsBrowser(text: string): string {
-  return serialize(parseFragment(SLOT, text, {}));
+export class BrowserHtmlReader {
+  private thread: Worker | undefined;
+  private nextId = 0;
+  private readonly waiting = new Map<number, { thread: Worker; resolve: (html: string) => void; reject: (error: Error) => void }>();
+
+  read(text: string): Promise<string> {
+    const thread = this.thread ?? this.start();
+    const id = this.nextId++;
+    return new Promise<string>((resolve, reject) => {
+      this.waiting.set(id, { thread, resolve, reject });
+      thread.postMessage({ id, text });
+    });
+  }
+
+  async close(): Promise<void> {
+    const thread = this.thread;
+    this.thread = undefined;
+    if (thread) await thread.terminate();
+  }
+
+  private start(): Worker {
+    const thread = new Worker(path.join(__dirname, 'browser-html-parse.cjs'));
+    thread.unref();
+    thread.on('message', (reply: Reply) => {
+      const waiter = this.waiting.get(reply.id);
+      this.waiting.delete(reply.id);
+      if ('error' in reply) waiter?.reject(new Error(reply.error));
+      else waiter?.resolve(reply.html);
+    });
+    const failAll = (error: Error) => {
+      if (this.thread === thread) this.thread = undefined;
+      for (const [id, waiter] of this.waiting) {
+        if (waiter.thread !== thread) continue;
+        this.waiting.delete(id);
+        waiter.reject(error);
+      }
+    };
+    thread.on('error', failAll);
+    thread.on('exit', (code) => failAll(new Error(`the HTML parser's thread stopped (exit code ${code})`)));
+    this.thread = thread;
+    return thread;
+  }
 }

@@ -215,15 +215,24 @@ function imagePreload(attributes: string): boolean {
  * from the tree (browser-html.ts). Not a general HTML sanitizer: it accepts
  * the narrow form React's server renderer writes, and refuses everything else.
  */
-export function checkSectionHtml(html: unknown, { maxBytes, section }: SectionHtmlRules): SectionHtmlCheck {
+export function checkSectionHtml(html: unknown, rules: SectionHtmlRules): SectionHtmlCheck {
+  return refusalAsWritten(html, rules) ?? checkAsRead(readAsBrowser(html as string), rules);
+}
+
+/**
+ * The worker's text checked as written, so HTML that a parser would repair
+ * (an <li> that closes the <li> around it) is refused, not repaired: why, or
+ * undefined when it may go on to be read as a browser reads it
+ * (`readAsBrowser`, on the server's event loop or off it) and `checkAsRead`.
+ */
+export function refusalAsWritten(html: unknown, { maxBytes, section }: SectionHtmlRules): { ok: false; reason: string } | undefined {
   if (typeof html !== 'string') return { ok: false, reason: 'the answer is not HTML text' };
   if (Buffer.byteLength(html) > maxBytes) return { ok: false, reason: `the HTML is over ${maxBytes} bytes` };
-  // The worker's text is checked as written, so HTML that a parser would
-  // repair (an <li> that closes the <li> around it) is refused, not repaired;
-  // then as the browser's parser reads it, and only that reading is served.
-  const refusal = refusalOf(html, section);
-  if (refusal) return refusal;
-  const read = readAsBrowser(html);
+  return refusalOf(html, section);
+}
+
+/** The browser's reading of HTML that passed `refusalAsWritten`, checked again: only that reading is served. */
+export function checkAsRead(read: string, { maxBytes, section }: SectionHtmlRules): SectionHtmlCheck {
   // Written out, a character may take more bytes (U+00A0 as `&nbsp;`).
   if (Buffer.byteLength(read) > maxBytes) return { ok: false, reason: `the HTML is over ${maxBytes} bytes` };
   return refusalOf(read, section) ?? { ok: true, html: read };

@@ -270,6 +270,7 @@ export class SectionStage {
 
   async close(): Promise<void> {
     await Promise.all([...Object.values(this.supervisors), ...this.previews.values()].map((supervisor) => supervisor.close()));
+    await this.html.close();
   }
 
   private newWorker(name: string): SectionWorker | undefined {
@@ -373,15 +374,17 @@ export class SectionStage {
     );
     const answer = answerOf(asked, 'html', 'HTML');
     if (answer === undefined) return undefined;
-    const result = this.resultOf(answer, section);
+    const result = await this.resultOf(answer, section);
+    // Killed for its conduct while its HTML was being checked: forgetAnswers ran before this result existed, so it is not kept.
+    if (worker.faulted) return undefined;
     this.answeredBy.set(result, worker);
     return result;
   }
 
   /** A worker's answer to a render, its HTML checked. */
-  private resultOf(answer: { ok: { html: string } } | { failed: string }, section: SectionId): SectionResult {
+  private async resultOf(answer: { ok: { html: string } } | { failed: string }, section: SectionId): Promise<SectionResult> {
     if ('failed' in answer) return { failed: answer.failed, at: Date.now() };
-    const checked = this.html.check(section, answer.ok.html);
+    const checked = await this.html.check(section, answer.ok.html);
     if (!checked.ok) return { failed: `its HTML was refused: ${checked.reason}`, at: Date.now() };
     return { html: checked.html, ids: idsIn(checked.html), hash: createHash('sha256').update(checked.html).digest('base64') };
   }
