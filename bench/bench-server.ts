@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { apiClient } from '@portico/platform/api';
 import { CONTROL_API } from '@portico/releases/control-contract';
+import { builtServer } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { eventually } from '@portico/testing/eventually';
 import { contactBuild } from './contact-build';
@@ -78,28 +79,19 @@ function ask(port: number, target: string, headers: Record<string, string>): Pro
 
 /** `npm run serve`'s program, on loopback, until close() ends it (SIGTERM, as Ctrl-C would). */
 async function startServe(folder: string): Promise<{ child: ChildProcess; close(): Promise<void> }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
-      path.join(REPO_ROOT, 'server/src/main.ts'),
-    ],
-    {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        PORTICO_CONFIG: path.join(folder, 'config.json'),
-        PORTICO_DATA_DIR: path.join(folder, 'data'),
-        PORTICO_CONTROL_TOKEN: TOKEN,
-        ...(CACHE ? {} : { PORTICO_SSR_CACHE: '0' }),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), builtServer()], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      PORTICO_CONFIG: path.join(folder, 'config.json'),
+      PORTICO_DATA_DIR: path.join(folder, 'data'),
+      PORTICO_CONTROL_TOKEN: TOKEN,
+      ...(CACHE ? {} : { PORTICO_SSR_CACHE: '0' }),
     },
-  );
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     let output = '';

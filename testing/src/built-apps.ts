@@ -52,3 +52,18 @@ export function builtHost(): string {
   if (!existsSync(path.join(REPO_ROOT, 'host', 'dist', 'index.html')) || !workers.every((file) => existsSync(file))) build('host');
   return REPO_ROOT;
 }
+
+/**
+ * `npm run serve`'s program, server/serve.cjs, its compiled server made again
+ * with `npm run build -w @portico/server` if it is missing or older than its
+ * sources (the launcher's own `--check`), as a test runs it alone after an edit.
+ */
+export function builtServer(): string {
+  const launcher = path.join(REPO_ROOT, 'server', 'serve.cjs');
+  try {
+    execFileSync(process.execPath, [launcher, '--check'], { stdio: 'ignore' });
+  } catch {
+    execFileSync('npm', ['run', 'build', '-w', '@portico/server'], { cwd: REPO_ROOT, stdio: 'ignore', timeout: 120_000 });
+  }
+  return launcher;
+}

@@ -22,8 +22,8 @@ export interface NodeProgram {
 }
 
 /**
- * Runs a TypeScript program as one Node process with tsx's loader (`node
- * --import tsx`), not tsx's CLI: that runs the program in a child of its own
+ * Runs a program as one Node process: compiled JavaScript as it is, a
+ * TypeScript one with tsx's loader (`node --import tsx`), not tsx's CLI: that runs the program in a child of its own
  * and gives it 30 ms to take a SIGTERM before a SIGKILL, so a signal the test
  * sends would not reach the program itself. `wrapper` is a command that
  * execs node (`unshare --net --`).
@@ -34,7 +34,9 @@ export function startNodeProgram(
 ): NodeProgram {
   // A wrapper (`unshare --net --`) runs node itself, which it execs: a signal still reaches the program.
   const [command, ...prefix] = [...(options.wrapper ?? []), process.execPath];
-  const child = spawn(command!, [...prefix, '--import', 'tsx', file, ...(options.args ?? [])], {
+  // TypeScript through tsx; compiled JavaScript (the server's launcher, serve.cjs) as it is.
+  const loader = /\.tsx?$/.test(file) ? ['--import', 'tsx'] : [];
+  const child = spawn(command!, [...prefix, ...loader, file, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

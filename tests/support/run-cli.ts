@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { seedDataFolder } from '@portico/platform/testing';
+import { builtServer } from '@portico/testing/built-apps';
 import { REPO_ROOT } from './paths';
 import { allowServerStart, SERVER_START_LIMIT_MS } from './start-limit';
 import { startNodeProgram, waitForOutput as waitForLine, type NodeProgram } from '@portico/testing/processes';
@@ -21,10 +22,7 @@ export const READY_LINE = 'Portico is serving at';
  * `program`: another program that runs it (the benchmark's, with a
  * rendering stage of its own), with its arguments.
  */
-export function runServe(
-  env: Record<string, string>,
-  program: { file: string; args: string[] } = { file: path.join(REPO_ROOT, 'server/src/main.ts'), args: [] },
-): ServeProcess {
+export function runServe(env: Record<string, string>, program: { file: string; args: string[] } = { file: builtServer(), args: [] }): ServeProcess {
   allowServerStart();
   const dataDir = env.PORTICO_DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'portico-data-'));
   // Its database a copy of the run's new one (global-setup.ts): PGlite's initdb would be half of its start.

@@ -41,10 +41,20 @@ function channelName(channel: string): string {
   return channel;
 }
 
+/**
+ * PostgreSQL's buffer pool inside the embedded database: 16 MB, not its
+ * 128 MB default, which PGlite's WebAssembly memory holds in the serving
+ * process (resident 333 MB against 175-206 MB for the database alone here,
+ * `npm run measure:start` for the whole server). A site's tables (releases,
+ * health by hour, messages) are a few MB; a deployment that outgrows it runs
+ * PostgreSQL (DATABASE_URL).
+ */
+const EMBEDDED_SETTINGS = ['shared_buffers=16MB'];
+
 /** The embedded PostgreSQL (PGlite): one process, one folder, no server to install. */
 export async function openEmbeddedDatabase(folder: string): Promise<Database> {
   mkdirSync(folder, { recursive: true });
-  const db = await PGlite.create(folder);
+  const db = await PGlite.create(folder, { postgresqlconf: EMBEDDED_SETTINGS });
   const sqlOf = (runner: Pick<PGlite, 'query' | 'exec'>): Sql => ({
     query: async <Row>(text: string, params?: readonly unknown[]) => (await runner.query<Row>(text, params ? [...params] : undefined)).rows,
     exec: async (text: string) => void (await runner.exec(text)),

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sharedDependencies } from '@portico/webpack';
+// The list alone: @portico/webpack's main export loads webpack, which the serving process must not (issue 47).
+import { sharedDependencies } from '@portico/webpack/shared-dependencies';
 
 const HOST_DIR = path.resolve(__dirname, '../../../host');
 

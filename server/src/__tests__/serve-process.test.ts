@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { seedDataFolder } from '@portico/platform/testing';
-import { builtHost } from '@portico/testing/built-apps';
+import { builtHost, builtServer } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { HostileCdn, MICROTASK_LOOP, stealPayload } from '@portico/testing/hostile-builds';
 import { eventually } from '@portico/testing/eventually';
@@ -70,7 +70,7 @@ async function startServe(remotes: Record<string, string>, env: Record<string, s
   const configFile = path.join(folder, 'config.json');
   const configure = (next: Record<string, string>) => writeFileSync(configFile, JSON.stringify({ ...sampleConfig, remotes: next }));
   configure(remotes);
-  const program = startNodeProgram(path.join(REPO_ROOT, 'server/src/main.ts'), {
+  const program = startNodeProgram(builtServer(), {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -96,6 +96,7 @@ afterAll(() => cdn.close());
 
 describe('a hostile Contact build on a running server', () => {
   let serve: Serve;
+  const loadedModulesFile = path.join(mkdtempSync(path.join(tmpdir(), 'portico-loaded-')), 'loaded.json');
   let bystander: ChildProcess;
   /** A host of section builds no config.json names or pins, and what was asked of it. */
   let unpinned: Server;
@@ -108,8 +109,13 @@ describe('a hostile Contact build on a running server', () => {
     await new Promise<void>((resolve) => unpinned.listen(0, '127.0.0.1', resolve));
     serve = await startServe(
       { home: cdn.publish('home', 'remote-home'), about: cdn.publish('about', 'remote-about'), contact: cdn.publish('contact', 'remote-contact') },
-      // The switch the benchmark once had in this program: it made the server fetch and run these with no pin.
-      { PORTICO_BENCH_STATIC_SECTIONS: `http://127.0.0.1:${(unpinned.address() as AddressInfo).port}/mf-manifest.json` },
+      {
+        // The switch the benchmark once had in this program: it made the server fetch and run these with no pin.
+        PORTICO_BENCH_STATIC_SECTIONS: `http://127.0.0.1:${(unpinned.address() as AddressInfo).port}/mf-manifest.json`,
+        // What it has loaded, written on SIGUSR2 (testing/loaded-modules.cjs).
+        NODE_OPTIONS: `--require ${path.join(REPO_ROOT, 'testing/loaded-modules.cjs')}`,
+        PORTICO_TEST_LOADED_MODULES: loadedModulesFile,
+      },
     );
     await waitForOutput(serve, `Portico is serving at http://localhost:${serve.port}`, { what: 'npm run serve' });
     bystander = spawn('sleep', ['600'], { stdio: 'ignore' });
@@ -120,6 +126,18 @@ describe('a hostile Contact build on a running server', () => {
     await serve.exited;
     unpinned.close();
     serve.remove();
+  });
+
+  test('runs the compiled server, with neither a TypeScript compiler nor webpack loaded', async () => {
+    serve.child.kill('SIGUSR2');
+    await eventually(() => existsSync(loadedModulesFile), { what: 'the list of loaded modules' });
+    const loaded = JSON.parse(readFileSync(loadedModulesFile, 'utf8')) as { execArgv: string[]; modules: string[] };
+    expect(loaded.execArgv.join(' ')).not.toMatch(/tsx|ts-node|swc/);
+    expect(loaded.modules).toContain(path.join(REPO_ROOT, 'server/dist/main.js'));
+    const toolchain = /node_modules\/(webpack|webpack-cli|tsx|typescript|esbuild|@swc|ts-loader|html-webpack-plugin|mini-css-extract-plugin)\//;
+    expect(loaded.modules.filter((file) => toolchain.test(file))).toEqual([]);
+    // Nor any workspace's TypeScript source: every @portico package is in the compiled file.
+    expect(loaded.modules.filter((file) => /\.tsx?$/.test(file))).toEqual([]);
   });
 
   test('no setting makes it fetch a section build that config.json does not name', () => {

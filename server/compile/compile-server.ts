@@ -1,0 +1,71 @@
+/**
+ * `npm run build -w @portico/server`: the serving process compiled ahead of
+ * time into one file, `server/dist/main.js`, so that `npm run serve` starts
+ * plain JavaScript with no TypeScript compiler and no webpack loaded (issue
+ * 47: with tsx and the publish checks' path to @portico/webpack the front
+ * process took 8.9 s to be ready and 408 MB). The workspace packages are
+ * bundled in; every package from node_modules stays a `require` of the
+ * installed copy, as it is for the tests.
+ *
+ * Source files that find files beside themselves with `__dirname` (the
+ * default config.json, the host's folder, the HTML parser's thread file)
+ * still find them: each such `__dirname` becomes the source file's own folder,
+ * relative to the bundle, so the checkout can move as a whole.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build, type Plugin } from 'esbuild';
+import { COMPILED_INPUTS, COMPILED_SERVER, REPO_ROOT } from './compiled-server.cjs';
+
+const SERVER_DIR = path.resolve(__dirname, '..');
+const OUT_DIR = path.dirname(COMPILED_SERVER);
+
+/** Workspace code bundled; everything installed under node_modules required at run time. */
+const workspaceOnly: Plugin = {
+  name: 'workspace-only',
+  setup(compile) {
+    compile.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@portico/') ? undefined : { path: args.path, external: true }));
+  },
+};
+
+/** `__dirname` in a bundled source file: that file's folder, found from the bundle's own. */
+const sourceFolders: Plugin = {
+  name: 'source-folders',
+  setup(compile) {
+    compile.onLoad({ filter: /\.tsx?$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(args.path, 'utf8');
+      if (!/\b__dirname\b/.test(text)) return undefined;
+      const folder = path.relative(OUT_DIR, path.dirname(args.path)).split(path.sep).join('/');
+      return {
+        contents: text.replace(/\b__dirname\b/g, `require('node:path').join(__dirname, ${JSON.stringify(folder)})`),
+        loader: args.path.endsWith('x') ? 'tsx' : 'ts',
+      };
+    });
+  },
+};
+
+async function compileServer(): Promise<void> {
+  const started = Date.now();
+  const result = await build({
+    entryPoints: [path.join(SERVER_DIR, 'src/main.ts')],
+    outfile: COMPILED_SERVER,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: true,
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [workspaceOnly, sourceFolders],
+  });
+  // What the bundle was made from: `npm run serve` refuses a bundle older than any of them (serve.cjs).
+  const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(REPO_ROOT, path.resolve(input)));
+  writeFileSync(COMPILED_INPUTS, `${JSON.stringify({ builtAt: started, inputs }, null, 1)}\n`);
+  process.stdout.write(`compiled the server into ${path.relative(REPO_ROOT, COMPILED_SERVER)} from ${inputs.length} source files in ${Date.now() - started} ms\n`);
+}
+
+compileServer().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,13 @@
+// `npm run serve`: the compiled server (compile/compile-server.ts, made by
+// `npm run build`), started only when it is there and made from the sources
+// as they are now; otherwise the reason, and exit code 1. `--check`: only
+// that test, exit code 0 when the server may be started.
+'use strict';
+const { COMPILED_SERVER, compiledServerProblem } = require('./compile/compiled-server.cjs');
+
+const problem = compiledServerProblem();
+if (problem) {
+  console.error(`Portico: ${problem}; run \`npm run build\` (or \`npm run build -w @portico/server\`) first.`);
+  process.exit(1);
+}
+if (!process.argv.includes('--check')) require(COMPILED_SERVER).servePortico();

@@ -1,0 +1,13 @@
+// Preloaded into a program under test (NODE_OPTIONS=--require …): on SIGUSR2
+// it writes the modules the program has loaded so far and its node options to
+// the file named by PORTICO_TEST_LOADED_MODULES, so that a test can say what
+// a running server holds (serve-process.test.ts: no build toolchain).
+'use strict';
+const { writeFileSync } = require('node:fs');
+
+const file = process.env.PORTICO_TEST_LOADED_MODULES;
+if (file) {
+  process.on('SIGUSR2', () => {
+    writeFileSync(file, JSON.stringify({ execArgv: process.execArgv, modules: Object.keys(require.cache) }));
+  });
+}
