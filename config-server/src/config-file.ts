@@ -1,5 +1,6 @@
 import { statSync, type BigIntStats } from 'node:fs';
 import { configStamp, DEFAULT_CONFIG_PATH, readConfigFile, servedConfig, type ConfigAnswer, type ConfigRead } from './config-answer';
+import { LRUCache } from 'lru-cache';
 
 /**
  * A file's version as one `stat` sees it: its inode (a file renamed over it
@@ -19,14 +20,13 @@ export function fileStamp(file: string): string | undefined {
  * The last stamp made of each file's stats, by their numbers: an unchanged
  * file (every request's case) gets the same string without making it again.
  */
-const lastStamps = new Map<string, { stats: BigIntStats; stamp: string }>();
+const lastStamps = new LRUCache<string, { stats: BigIntStats; stamp: string }>({ max: 64 });
 
 function stampOf(stats: BigIntStats): string {
   const key = `${stats.dev}:${stats.ino}`;
   const last = lastStamps.get(key);
   if (last && last.stats.size === stats.size && last.stats.mtimeNs === stats.mtimeNs && last.stats.ctimeNs === stats.ctimeNs) return last.stamp;
   const stamp = configStamp(stats);
-  if (lastStamps.size >= 64) lastStamps.clear();
   lastStamps.set(key, { stats, stamp });
   return stamp;
 }
@@ -50,7 +50,7 @@ interface Held {
   mtimeMs: number | undefined;
   readAt: number;
   /** `/config.json`'s answer per host name (the default config names the visitor's host), made once each. */
-  answers: Map<string, ConfigAnswer>;
+  answers: LRUCache<string, ConfigAnswer>;
 }
 
 /** Host names kept per version of the default config: visitors choose the Host header, so this is bounded. */
@@ -96,7 +96,6 @@ export class ConfigFile {
     let answer = held.answers.get(key);
     if (!answer) {
       answer = servedConfig(held.read, { configPath: this.options.configPath, hostHeader, basePort: this.options.basePort, ports });
-      if (held.answers.size >= HOSTS_KEPT) held.answers.clear();
       held.answers.set(key, answer);
     }
     return answer;
@@ -120,7 +119,9 @@ export class ConfigFile {
     const before = this.held;
     // The same text under a new stamp (a touch, a rewrite of the same bytes): the same answers, so nothing made from them is made again.
     const held: Held =
-      before && text !== undefined && text === before.text ? { ...before, stamp, mtimeMs, readAt } : { stamp, read, text, mtimeMs, readAt, answers: new Map() };
+      before && text !== undefined && text === before.text
+        ? { ...before, stamp, mtimeMs, readAt }
+        : { stamp, read, text, mtimeMs, readAt, answers: new LRUCache({ max: HOSTS_KEPT }) };
     if (order > this.heldFrom) {
       this.held = held;
       this.heldFrom = order;

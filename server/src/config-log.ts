@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import { configWarnings, parseConfig, type ConfigProblem, type ParsedConfig } from '@portico/shared-config/config';
+import { LRUCache } from 'lru-cache';
 
 /** Contents remembered; past this the memory starts afresh (a file that keeps changing is logged again, never without bound). */
 const CONTENTS_KEPT = 100;
@@ -24,12 +25,11 @@ export function configReportLines({ config, problems, deprecated }: ParsedConfig
  * file as answered, before the releases' remotes are put in it.
  */
 export function configLogger(log: (line: string) => void): (content: string, parsed: ParsedConfig) => void {
-  const seen = new Set<string>();
+  const seen = new LRUCache<string, true>({ max: CONTENTS_KEPT });
   return (content, parsed) => {
     const key = createHash('sha256').update(content).digest('base64');
     if (seen.has(key)) return;
-    if (seen.size >= CONTENTS_KEPT) seen.clear();
-    seen.add(key);
+    seen.set(key, true);
     for (const line of configReportLines(parsed)) log(line);
   };
 }

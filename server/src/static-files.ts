@@ -6,6 +6,7 @@ import Negotiator from 'negotiator';
 import send from 'send';
 import { answerPlain, appendVary, clearFileHeaders } from './plain-answer';
 import { COMMON_HEADERS, CROSS_ORIGIN_HEADERS } from './security-headers';
+import { LRUCache } from 'lru-cache';
 
 /** Names webpack gives content-hashed files: `main.0123456789.js`. */
 export const HASHED_FILE = /\.[0-9a-f]{10}\.[a-z0-9]+$/;
@@ -149,14 +150,13 @@ export function chooseEncoding(req: IncomingMessage, available: readonly string[
   // Nothing acceptable at all (`identity;q=0`): the plain file, as nginx does.
   const chosen = negotiator.encodings(preferred, { preferred })[0] ?? 'identity';
   if (accepted === undefined || accepted.length <= 200) {
-    // Clients choose the header: bounded.
-    if (choices.size >= 256) choices.clear();
+    // Clients choose the header: bounded (choices).
     choices.set(key, chosen);
   }
   return chosen;
 }
 
-const choices = new Map<string, string>();
+const choices = new LRUCache<string, string>({ max: 256 });
 
 /** send's errors carry the HTTP status they stand for. */
 interface SendError extends Error {

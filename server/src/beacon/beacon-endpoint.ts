@@ -23,6 +23,7 @@ import { ReportAdmission } from './report-admission';
 import { ReportQueue } from './report-queue';
 import { canaryOf, VisitIssuer } from './visit-issuer';
 import type { VisitLedgerLimits } from './visit-ledger';
+import { LRUCache } from 'lru-cache';
 
 /**
  * The bound one source puts on the counts (docs/security.md, "The health
@@ -161,13 +162,12 @@ function jsonBody(request: FastifyRequest, reply: FastifyReply): { json: unknown
 
 /** Each running canary's network key, by its number: derived once per canary. */
 class CanaryKeys {
-  private readonly keys = new Map<number, Buffer>();
+  // One canary at a time per section: a handful of keys, the oldest forgotten as canaries end.
+  private readonly keys = new LRUCache<number, Buffer>({ max: 64 });
 
   of(secret: Buffer, canary: ServedCanary): Buffer {
     let derived = this.keys.get(canary.id);
     if (!derived) {
-      // One canary at a time per section: a handful of keys, forgotten as canaries end.
-      if (this.keys.size >= 64) this.keys.clear();
       this.keys.set(canary.id, (derived = canaryNetworkKey(secret, canary)));
     }
     return derived;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { LRUCache } from 'lru-cache';
 
 /** The page script's tag as the render worker writes it (host/src/workers/page-document.ts). */
 const PAGE_SCRIPT_TAG = /<script defer src="(page-script\.[0-9a-f]{10}\.js)" data-src="([^"<>]+)"><\/script>/;
@@ -60,17 +61,16 @@ export function allowingPageScript(headers: Record<string, string>, script: Page
   if (!csp) return headers;
   // The policy is made once per version of config.json: so is each page script's allowance in it.
   let allowed = allowances.get(script);
-  if (!allowed) allowances.set(script, (allowed = new Map()));
+  if (!allowed) allowances.set(script, (allowed = new LRUCache({ max: 64 })));
   let policy = allowed.get(csp);
   if (policy === undefined) {
     policy = csp.replace(/(^|;\s*)script-src /, (match) => `${match}${script.source} `);
-    if (allowed.size >= 64) allowed.clear();
     allowed.set(csp, policy);
   }
   return { ...headers, 'Content-Security-Policy': policy };
 }
 
-const allowances = new WeakMap<PageScriptCode, Map<string, string>>();
+const allowances = new WeakMap<PageScriptCode, LRUCache<string, string>>();
 
 /**
  * The page's headers: its policy, with its page script allowed and without

@@ -1,6 +1,7 @@
 import { fileStamp } from '@portico/config-server/config-file';
 import type { Site } from '../site-context';
 import type { CachedPage } from './page-cache';
+import { LRUCache } from 'lru-cache';
 
 /** A page remembered for an address, with the template's stamp it was made from. */
 interface KnownPage {
@@ -22,7 +23,7 @@ const addressKey = (pathname: string, search: string, origin: string | undefined
  * remembered: any other goes through the stages again, which may now fill it.
  */
 export class KnownPages {
-  private readonly known = new WeakMap<Site, Map<string, KnownPage>>();
+  private readonly known = new WeakMap<Site, LRUCache<string, KnownPage>>();
 
   constructor(private readonly templateFile: string) {}
 
@@ -37,9 +38,8 @@ export class KnownPages {
   remember(site: Site, pathname: string, search: string, origin: string, template: string | undefined, page: CachedPage): void {
     if (template === undefined) return;
     let pages = this.known.get(site);
-    if (!pages) this.known.set(site, (pages = new Map()));
-    // Visitors choose the query: bounded.
-    if (pages.size >= KNOWN_ADDRESSES) pages.clear();
+    // Visitors choose the query: bounded, the addresses least recently asked for forgotten first.
+    if (!pages) this.known.set(site, (pages = new LRUCache({ max: KNOWN_ADDRESSES })));
     pages.set(addressKey(pathname, search, origin), { page, template });
   }
 }

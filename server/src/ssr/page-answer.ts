@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { clearFileHeaders, matchesEtag } from '../plain-answer';
 import { chooseEncoding } from '../static-files';
+import { LRUCache } from 'lru-cache';
 
 /** What the page is sent in, best first: the client's q-values decide, then this order. */
 export const PAGE_ENCODINGS = ['br', 'gzip'] as const;
@@ -81,7 +82,8 @@ function answerHeaders(
   length: number | undefined,
 ): Record<string, string> {
   let made = answersMade.get(headers);
-  if (!made) answersMade.set(headers, (made = new Map()));
+  // Pages come and go: the least recently answered are forgotten first.
+  if (!made) answersMade.set(headers, (made = new LRUCache({ max: 64 })));
   const key = `${etag} ${encoding ?? ''} ${length ?? ''}`;
   let answer = made.get(key);
   if (!answer) {
@@ -94,11 +96,9 @@ function answerHeaders(
       ...(encoding === undefined || encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
       ...(length === undefined ? {} : { 'Content-Length': String(length) }),
     };
-    // Pages come and go: the oldest are not asked for again.
-    if (made.size >= 64) made.clear();
     made.set(key, answer);
   }
   return answer;
 }
 
-const answersMade = new WeakMap<Readonly<Record<string, string>>, Map<string, Record<string, string>>>();
+const answersMade = new WeakMap<Readonly<Record<string, string>>, LRUCache<string, Record<string, string>>>();

@@ -5,6 +5,7 @@ import { matchesEtag } from '../../plain-answer';
 import { answerThemeStylesheet } from '../../theme-stylesheet';
 import { requestTarget } from '../../static-files';
 import type { HostSite } from '../host-site';
+import { LRUCache } from 'lru-cache';
 
 export interface ConfigRoutesOptions {
   site: HostSite;
@@ -18,14 +19,13 @@ export interface ConfigRoutesOptions {
  */
 export const configRoutes: FastifyPluginCallback<ConfigRoutesOptions> = (app, { site, log }, done) => {
   // `/config.json`'s headers per Vary and ETag: the same object for every request of one version.
-  const made = new Map<string, Record<string, string>>();
+  // Versions and hosts come and go: the least recently asked for are forgotten first.
+  const made = new LRUCache<string, Record<string, string>>({ max: 256 });
   const headersOf = (vary: string | undefined, etag: string | undefined) => {
     const key = `${vary ?? ''} ${etag ?? ''}`;
     let headers = made.get(key);
     if (!headers) {
       headers = { ...dataHeaders(), ...(vary ? { Vary: vary } : {}), 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache', ...(etag ? { ETag: etag } : {}) };
-      // Versions and hosts come and go: the oldest are not asked for again.
-      if (made.size >= 256) made.clear();
       made.set(key, headers);
     }
     return headers;
