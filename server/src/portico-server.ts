@@ -64,7 +64,9 @@ export interface PorticoServerOptions {
    * worker per section (server/src/ssr/):
    * on by default, `false` serves the client-rendered index.html only.
    */
-  ssr?: false | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox' | 'stages' | 'onSignal' | 'styleLimits' | 'cpuBudget'>;
+  ssr?:
+    | false
+    | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox' | 'stages' | 'onSignal' | 'styleLimits' | 'cpuBudget' | 'manifestChurn'>;
   /**
    * The host's port opens once the first render worker is warm, or after
    * this long without one (FIRST_WORKER_WAIT_MS), serving the client-rendered

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { builtRemote } from './built-apps';
@@ -88,6 +88,47 @@ export class HostileCdn {
     writeFileSync(`${file}.next`, JSON.stringify(manifest));
     renameSync(`${file}.next`, file);
     return Object.keys(sheets).map((name) => `/${variant}/${name}`);
+  }
+
+  /** Where the node build `publish` wrote for `variant` is on the CDN. */
+  nodeBuildPath(variant: string): string {
+    const { path: folder, name } = this.manifestOf(variant).metaData.ssrRemoteEntry;
+    return `/${variant}/${folder}/${name}`;
+  }
+
+  /**
+   * Makes `variant`'s manifest the one `publish` wrote for `from`, its node
+   * build copied beside it: a new version at the same URL, as a team that
+   * redeploys again and again serves it. Renamed into place, as an upload
+   * tool does.
+   */
+  republish(variant: string, from: string): void {
+    const manifest = this.manifestOf(from);
+    const { path: folder, name } = manifest.metaData.ssrRemoteEntry;
+    mkdirSync(path.join(this.root, variant, folder), { recursive: true });
+    copyFileSync(path.join(this.root, from, folder, name), path.join(this.root, variant, folder, name));
+    const file = path.join(this.root, variant, 'mf-manifest.json');
+    writeFileSync(`${file}.next`, JSON.stringify(manifest));
+    renameSync(`${file}.next`, file);
+  }
+
+  /**
+   * Answers `pathOnCdn` (a file published here) `ms` after it is asked for,
+   * as a slow CDN would; resolves when it first answered (performance.now()).
+   */
+  slow(pathOnCdn: string, ms: number): Promise<number> {
+    return new Promise((resolve) => {
+      this.server.overrides.set(pathOnCdn, (_req, res) => {
+        setTimeout(() => {
+          res.writeHead(200, this.server.headersOf(pathOnCdn)).end(readFileSync(path.join(this.root, pathOnCdn)));
+          resolve(performance.now());
+        }, ms);
+      });
+    });
+  }
+
+  private manifestOf(variant: string): Manifest & Record<string, unknown> {
+    return JSON.parse(readFileSync(path.join(this.root, variant, 'mf-manifest.json'), 'utf8')) as Manifest & Record<string, unknown>;
   }
 
   async close(): Promise<void> {
@@ -273,6 +314,10 @@ export const extraHtml = (extra: readonly ExtraElement[]) =>
 
 /** A build that says, as it is evaluated, which one it is (its worker's output reaches the server's log). */
 export const announce = (name: string) => `;console.log(${JSON.stringify(`build ${name} evaluated`)});`;
+
+/** A section that says in the server's log each time it renders (`<name> rendered`), and writes `name` after its HTML. */
+export const renderLog = (name: string) =>
+  `;(function () { ${wrapSection(`console.log(${JSON.stringify(`${name} rendered`)}); return [Section(), ${JSON.stringify(name)}];`)} })();`;
 
 /**
  * Characters JavaScript's `\s` (and `trim()`) count as space and HTML does

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SectionId } from '@portico/contract/sections';
 import { ByteCache } from './byte-cache';
 import type { PageScriptCode } from './inline-page-script';
 import { compressKeptPage, compressPage, type EncodedPage, type PageEncoding } from './page-answer';
@@ -8,9 +9,18 @@ import { SSR_LIMITS } from './render-limits';
 /** Pages compressed at once: half the thread pool (libuv's four threads), the other half for files. */
 export const COMPRESSION_LANES = 2;
 
+/** What a page was made from that may change under it: a new version of one, and only the pages made from it go. */
+export interface PageSources {
+  /** The manifests its config names, each as `manifestTag` spells it (the URL and the version served). */
+  manifests: readonly string[];
+  /** The sections whose HTML it holds. */
+  rendered: readonly SectionId[];
+}
+
 /** A composed page as kept: its bytes in each encoding a visitor asked for, each made once. */
 export interface CachedPage {
   key: string;
+  sources: PageSources;
   html: Buffer;
   /** The identity ETag; an encoding's is this with the encoding's name added (the bytes differ). */
   hash: string;
@@ -40,6 +50,8 @@ export class PageCache {
    * none of it. It takes one thread of the pool's file half, outside the lanes, so it never delays a page's own compression.
    */
   private shrinking = false;
+  /** Pages composed since the start, kept or not: what a test or a measurement sees of the cache's misses. */
+  private composed = 0;
 
   /** `keep` off: every page is composed and compressed afresh (PORTICO_SSR_CACHE=0). */
   constructor(
@@ -60,15 +72,21 @@ export class PageCache {
     return this.pages.bytes;
   }
 
+  get composedPages(): number {
+    return this.composed;
+  }
+
   get(key: string): CachedPage | undefined {
     return this.keep ? this.pages.get(key) : undefined;
   }
 
-  /** Keeps the page composed for `key`. */
-  add(key: string, html: string, script: PageScriptCode | undefined): CachedPage {
+  /** Keeps the page composed for `key` from `sources`. */
+  add(key: string, html: string, script: PageScriptCode | undefined, sources: PageSources = { manifests: [], rendered: [] }): CachedPage {
+    this.composed += 1;
     const bytes = Buffer.from(html);
     const page: CachedPage = {
       key,
+      sources,
       html: bytes,
       hash: createHash('sha256').update(html).digest('base64').slice(0, 27),
       bodies: new Map(),
@@ -116,9 +134,14 @@ export class PageCache {
       .finally(() => (this.shrinking = false));
   }
 
-  /** Pages made with another generation's workers are not served again. */
+  /** Pages made with another generation of the shell's worker are not served again. */
   clear(): void {
     this.pages.clear();
+  }
+
+  /** The pages `drop` says go (those made from a manifest's version no longer served, or with a section's worker replaced); the others stay. */
+  forgetWhere(drop: (sources: PageSources) => boolean): void {
+    this.pages.deleteWhere((_key, page) => drop(page.sources));
   }
 
   private bodyOf(page: CachedPage, encoding: PageEncoding): Promise<Buffer> {

@@ -17,6 +17,10 @@ export interface PageInputs {
   /** Every part that arrived, each in its slot. */
   all: Placement;
   manifests: Partial<Record<SectionId, string>>;
+  /** The hash of each manifest served (the inlined ones are the page's key). */
+  manifestHashes: Partial<Record<SectionId, string>>;
+  /** The manifests the site names, each with the version served (manifestTag). */
+  sources: readonly string[];
   hydration: Partial<Record<SectionId, Hydration>>;
   script: PageScriptCode | undefined;
   encoding: PageEncoding;
@@ -37,7 +41,7 @@ export class PageComposer {
     private readonly report: (line: string) => void,
   ) {}
 
-  compose({ site, language, rendered, all, manifests, hydration, script, encoding, deadline }: PageInputs): CachedPage {
+  compose({ site, language, rendered, all, manifests, manifestHashes, sources, hydration, script, encoding, deadline }: PageInputs): CachedPage {
     const frame = rendered.html.length + Object.values(manifests).reduce((sum, text) => sum + text.length, 0) + (script?.code.length ?? 0);
     const sizes = all.rendered.map((section) => ({ section, bytes: all.filled.get(section)!.length }));
     const over = sectionsOverBudget(frame, sizes, deadline - performance.now(), (bytes) => this.costs.estimate(bytes, encoding, this.pages.compressing));
@@ -46,7 +50,7 @@ export class PageComposer {
         `the ${section} section is rendered in the browser on some pages: with it, a page takes longer than its budget (${this.budgetMs} ms) to compose and compress now`,
       );
     const placement = over.size === 0 ? all : withoutSections(all, over);
-    const key = pageKey(rendered, placement, manifests);
+    const key = pageKey(rendered, placement, manifests, manifestHashes);
     const made = this.pages.get(key);
     if (made) return made;
     const started = performance.now();
@@ -61,7 +65,7 @@ export class PageComposer {
       allowedRemoteOrigins: site.config.allowedRemoteOrigins,
     };
     const page = composePage({ shell: rendered, placement, data, script });
-    const kept = this.pages.add(key, page.html, page.script);
+    const kept = this.pages.add(key, page.html, page.script, { manifests: sources, rendered: placement.rendered });
     this.costs.note('compose', kept.bytes, performance.now() - started);
     return kept;
   }

@@ -111,7 +111,13 @@ export function candidates(
   });
 }
 
-/** A page's key: its shell's (everything the shell was made from), what fills each slot, and the manifests it inlines. */
-export function pageKey(shell: ShellEntry, placement: Placement, manifests: Partial<Record<SectionId, string>>): string {
-  return JSON.stringify([shell.key, placement.rendered.map((id) => placement.hashes.get(id)), Object.keys(manifests)]);
+/** A page's key: its shell's (everything the shell was made from), what fills each slot, and the manifests it inlines (by their hashes). */
+export function pageKey(
+  shell: ShellEntry,
+  placement: Placement,
+  manifests: Partial<Record<SectionId, string>>,
+  hashes: Partial<Record<SectionId, string>>,
+): string {
+  const inlined = SECTION_IDS.filter((id) => manifests[id] !== undefined);
+  return JSON.stringify([shell.key, placement.rendered.map((id) => placement.hashes.get(id)), inlined.map((id) => [id, hashes[id]])]);
 }

@@ -3,6 +3,8 @@ import type { SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import type { SiteContext } from '../site-context';
 import type { RenderingStage } from './rendering-stage';
+import type { ChurnBound } from './manifest-churn';
+import type { HeldManifest } from './manifest-watcher';
 import type { Sandbox, SandboxOptions } from './sandbox';
 import type { SectionSignal, SectionWorkerState } from './section-stage';
 import type { SectionStyleLimits, SectionStyles } from './section-styles';
@@ -35,6 +37,8 @@ export interface ServerRenderingOptions {
   sandbox?: Omit<SandboxOptions, 'workerFile'>;
   /** The sections' stylesheets' limits (SECTION_STYLE_LIMITS), for measurements and tests: a shorter time a retired manifest's are kept. */
   styleLimits?: Partial<SectionStyleLimits>;
+  /** How fast a section's manifest may change before it is held (MANIFEST_CHURN), for tests: a smaller bound, a shorter calm. */
+  manifestChurn?: Partial<ChurnBound>;
   /** Each section worker's CPU budget (SECTION_CPU_BUDGET), for tests: a smaller one, spent sooner on a busy machine. */
   cpuBudget?: CpuBudget;
   /** Stages a program that embeds the server adds (rendering-stage.ts); `npm run serve` adds none. */
@@ -84,4 +88,8 @@ export interface RenderWorkerState {
   cacheBytes: number;
   /** The sections' stylesheets kept, with their compressed copies. */
   styleBytes: number;
+  /** Pages composed since the start (the cache's misses). */
+  composedPages: number;
+  /** The manifests held at their last version because they change too fast (manifest-churn.ts). */
+  heldManifests: HeldManifest[];
 }

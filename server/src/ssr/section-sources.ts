@@ -5,7 +5,8 @@ import { assertSri, fetchVerified } from '@portico/node-sections';
 import type { NodeBuild, ShellRequest } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
 import type { Site } from '../site-context';
-import { ManifestWatcher, type WatchedManifest } from './manifest-watcher';
+import { MANIFEST_CHURN, type ChurnBound } from './manifest-churn';
+import { ManifestWatcher, type HeldManifest, type ManifestChange, type WatchedManifest } from './manifest-watcher';
 import { SectionStyles, type LinkedStylesheet, type SectionStyleLimits } from './section-styles';
 import { FAILED_FETCH_MS, MANIFEST_POLL_MS, MANIFEST_TIMEOUT_MS, SSR_LIMITS } from './render-limits';
 import type { StageSources } from './rendering-stage';
@@ -14,6 +15,9 @@ import type { StageSources } from './rendering-stage';
 export type ReadManifest = WatchedManifest & { text: string; hash: string };
 
 type Fetched = NodeBuild | { failed: string; at: number };
+
+/** A manifest as a page made from it knows it: its URL and the version served (none: ''). */
+export const manifestTag = (url: string, hash: string | undefined) => `${hash ?? ''} ${url}`;
 
 /** The node build a watched manifest names (read once, when it was fetched); undefined where it names none the server runs. */
 export function nodeEntryOf(watched: WatchedManifest): NodeEntry | undefined {
@@ -25,7 +29,9 @@ export interface SectionSourcesOptions {
   /** A manifest appeared, changed or went away, or a node build is to be fetched again: the plans may change. */
   onChange: () => void;
   /** A manifest appeared, changed or went away: what was made from the one before is not served again. */
-  onManifestChange?: () => void;
+  onManifestChange?: (change: ManifestChange) => void;
+  /** How fast a manifest may change before it is held (MANIFEST_CHURN), for tests: a smaller bound. */
+  churn?: Partial<ChurnBound>;
   log: (line: string) => void;
   /** The log, each line once for a while. */
   report: (line: string) => void;
@@ -50,6 +56,8 @@ export interface SectionInputs {
   stylesheets: ShellRequest['stylesheets'];
   /** The node build each section is rendered from here. */
   builds: Partial<Record<SectionId, string>>;
+  /** Every manifest the config names, with the version served (manifestTag), inlined or not: a new version of one changes the page. */
+  sources: string[];
 }
 
 export class SectionSources {
@@ -58,6 +66,8 @@ export class SectionSources {
   private readonly watcher: ManifestWatcher;
   /** By the build's hash: shared by every URL that names the same build. */
   private readonly builds = new Map<string, Promise<Fetched>>();
+  /** The builds being fetched: a section's plan may still be waiting for one while another section's plan ends. */
+  private readonly fetching = new Set<string>();
   private readonly pinChecks = new Map<string, boolean>();
   private retry: NodeJS.Timeout | undefined;
 
@@ -67,8 +77,9 @@ export class SectionSources {
       intervalMs: MANIFEST_POLL_MS,
       timeoutMs: MANIFEST_TIMEOUT_MS,
       maxBytes: SSR_LIMITS.manifestInlineBytes,
-      onChange: () => {
-        options.onManifestChange?.();
+      churn: { ...MANIFEST_CHURN, ...options.churn },
+      onChange: (change) => {
+        options.onManifestChange?.(change);
         options.onChange();
       },
       log: options.log,
@@ -159,8 +170,13 @@ export class SectionSources {
 
   /** At the end of a plan: the code of builds it does not name is not kept, nor the stylesheets of manifests it did not build from (after a while). */
   keepOnly(keys: ReadonlySet<string>): void {
-    for (const key of this.builds.keys()) if (!keys.has(key)) this.builds.delete(key);
+    for (const key of this.builds.keys()) if (!keys.has(key) && !this.fetching.has(key)) this.builds.delete(key);
     this.styles.keepPrepared();
+  }
+
+  /** The manifests held at their last version because they change too fast. */
+  held(): HeldManifest[] {
+    return this.watcher.held();
   }
 
   /** One round over every watched manifest now. */
@@ -177,10 +193,13 @@ export class SectionSources {
   private fetch({ url, integrity }: NodeEntry): Promise<Fetched> {
     let build = this.builds.get(integrity);
     if (!build) {
-      build = fetchVerified(url, integrity).then(
-        (bytes): NodeBuild => ({ key: integrity, url, code: bytes.toString('utf8') }),
-        (error: unknown) => ({ failed: (error as Error).message, at: Date.now() }),
-      );
+      this.fetching.add(integrity);
+      build = fetchVerified(url, integrity)
+        .then(
+          (bytes): NodeBuild => ({ key: integrity, url, code: bytes.toString('utf8') }),
+          (error: unknown) => ({ failed: (error as Error).message, at: Date.now() }),
+        )
+        .finally(() => this.fetching.delete(integrity));
       this.builds.set(integrity, build);
     }
     return build;
@@ -206,8 +225,10 @@ export class SectionSources {
 
   /** The configured sections' manifests as this server watches them: inlined for the browser, and the builds rendered here. */
   inputsFor(site: Site): SectionInputs {
-    const inputs: SectionInputs = { manifests: {}, manifestHashes: {}, hydration: {}, stylesheets: {}, builds: {} };
+    const inputs: SectionInputs = { manifests: {}, manifestHashes: {}, hydration: {}, stylesheets: {}, builds: {}, sources: [] };
     for (const id of SECTION_IDS) {
+      const url = site.config.remotes[id];
+      if (url !== undefined) inputs.sources.push(manifestTag(url, this.watcher.current(url, id).hash));
       const watched = this.pinned(site, id);
       if (!watched) continue;
       inputs.manifests[id] = watched.text;

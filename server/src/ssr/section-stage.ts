@@ -64,8 +64,8 @@ export interface SectionStageOptions {
   sites: () => Promise<Site[]>;
   /** Each worker's CPU budget (SECTION_CPU_BUDGET), for tests: a smaller one. */
   cpuBudget?: CpuBudget;
-  /** Another worker answers for a section from now on: pages made with the one before are not served again. */
-  onSwitch: () => void;
+  /** Another worker answers for `section` from now on: the pages made with the one before are not served again (the other sections' are). */
+  onSwitch: (section: SectionId) => void;
   /**
    * What the workers show of a section's builds (SectionSignal): the place
    * for whoever must know (the release store) beyond the log.
@@ -216,7 +216,7 @@ export class SectionStage {
    * in words; none means it renders.
    */
   async check(section: SectionId, build: NodeBuild, site: Site): Promise<string[]> {
-    const worker = this.newWorker(`${section} publish check`);
+    const worker = this.newWorker(section, `${section} publish check`);
     if (!worker) return ['not run: section code does not run on this server'];
     try {
       if (!(await worker.ready)) return ['its worker did not start'];
@@ -273,7 +273,7 @@ export class SectionStage {
     await this.html.close();
   }
 
-  private newWorker(name: string): SectionWorker | undefined {
+  private newWorker(section: SectionId, name: string): SectionWorker | undefined {
     if (!this.sandbox) return undefined;
     const launch = this.sandbox.launch(this.options.heapMb);
     const worker = startWorker<ToSectionWorker, FromSectionWorker>(
@@ -283,7 +283,7 @@ export class SectionStage {
       this.options.log,
       this.options.cpuBudget ?? SECTION_CPU_BUDGET,
     );
-    void worker.exited.then(() => this.forgetAnswers(worker));
+    void worker.exited.then(() => this.forgetAnswers(section, worker));
     return worker;
   }
 
@@ -294,19 +294,19 @@ export class SectionStage {
    * the next worker, or in the browser while there is none). A worker its
    * supervisor replaced keeps its answers: they were sound.
    */
-  private forgetAnswers(worker: SectionWorker): void {
+  private forgetAnswers(section: SectionId, worker: SectionWorker): void {
     if (!worker.faulted) return;
-    if (this.results.forgetWhere((result) => this.answeredBy.get(result) === worker)) this.options.onSwitch();
+    if (this.results.forgetWhere((result) => this.answeredBy.get(result) === worker)) this.options.onSwitch(section);
   }
 
   private supervise(section: SectionId, kind: 'worker' | ApartPlan['kind']): Supervisor<SectionWorker> {
     const supervisor: Supervisor<SectionWorker> = new Supervisor<SectionWorker>({
       name: `the ${section} section's ${kind}`,
-      start: () => this.newWorker(`${section} section ${kind}`),
+      start: () => this.newWorker(section, `${section} section ${kind}`),
       log: this.options.log,
       onLive: (worker) => {
         if (!worker) return;
-        this.options.onSwitch();
+        this.options.onSwitch(section);
         const again = (supervisor.liveKey?.split(' ') ?? []).filter((build) => this.setAside.delete(previewKey(section, build)));
         if (again.length > 0) this.signal(section, again, 'running-again', `the ${section} section's ${kind} runs it again`);
       },

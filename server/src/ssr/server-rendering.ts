@@ -47,7 +47,8 @@ import { SECTION_WORKER_PATH, SHELL_WORKER_PATH, SSR_LIMITS } from './render-lim
 import type { RenderingStage, StagePart, StageSources } from './rendering-stage';
 import { chooseSandbox, type Sandbox } from './sandbox';
 import { ServedSites } from './served-sites';
-import { SectionSources } from './section-sources';
+import type { ManifestChange } from './manifest-watcher';
+import { manifestTag, SectionSources } from './section-sources';
 import { SectionStage } from './section-stage';
 import type { SectionStyles } from './section-styles';
 import { ShellStage, shellRequest } from './shell-stage';
@@ -148,14 +149,24 @@ class RenderingPipeline {
     this.composer = new PageComposer(this.pages, this.costs, this.budgetMs, this.report);
     const replan = () => void this.planner.replan();
     const clearPages = () => this.pages.clear();
+    // Only the pages that hold a section's HTML from the worker replaced go; the other sections' pages stay.
+    const forgetSection = (section: SectionId) => this.pages.forgetWhere(({ rendered }) => rendered.includes(section));
     const current = () => this.sites.current();
     this.sites = new ServedSites(options.siteForHost, replan);
-    // A manifest's new text makes new pages (they inline it and link its stylesheets): the ones made with the old text are never asked for again.
-    const forgetPages = () => {
-      this.pages.clear();
-      this.shell.clear();
+    // A manifest's new version makes new pages (they inline it and render its build): only the pages made from the one before go,
+    // never another section's or another config's. The shells stay: their key is the stylesheets they link, not the manifests.
+    const forgetPages = ({ url, before }: ManifestChange) => {
+      const made = manifestTag(url, before);
+      this.pages.forgetWhere(({ manifests }) => manifests.includes(made));
     };
-    this.sources = new SectionSources({ onChange: replan, onManifestChange: forgetPages, log, report: this.report, styleLimits: options.styleLimits });
+    this.sources = new SectionSources({
+      onChange: replan,
+      onManifestChange: forgetPages,
+      log,
+      report: this.report,
+      styleLimits: options.styleLimits,
+      churn: options.manifestChurn,
+    });
     this.sectionStyles = this.sources.styles;
     this.stageSources = this.sources.forStages();
     this.shell = new ShellStage({ workerFile: shellFile, templateFile, heapMb, caching, sites: current, onSwitch: clearPages, log });
@@ -165,7 +176,7 @@ class RenderingPipeline {
       budgetMs: this.budgetMs,
       sites: current,
       cpuBudget: options.cpuBudget,
-      onSwitch: clearPages,
+      onSwitch: forgetSection,
       onSignal: options.onSignal,
       log,
       report: this.report,
@@ -275,6 +286,8 @@ class RenderingPipeline {
       cachedPages: this.pages.size,
       cacheBytes: this.pages.bytes + this.shell.bytes + this.sections.bytes,
       styleBytes: this.sectionStyles.bytes,
+      composedPages: this.pages.composedPages,
+      heldManifests: this.sources.held(),
     };
   }
 
@@ -336,7 +349,7 @@ class RenderingPipeline {
     const language = languageFromSearch(search);
     const { overrides } = resolveRemotes(site.config.remotes, site.config.allowedRemoteOrigins, search);
     const query = pageQuery(language, overrides, site.config.preview ? previewTokenIn(search) : undefined);
-    const { manifests, manifestHashes, hydration, stylesheets, builds } = this.sources.inputsFor(site);
+    const { manifests, manifestHashes, hydration, stylesheets, builds, sources } = this.sources.inputsFor(site);
 
     // Every part is asked for at once; the shell then says which sections a visitor's override takes.
     const own = SECTION_IDS.flatMap((section) => {
@@ -348,10 +361,8 @@ class RenderingPipeline {
     const render = (section: SectionId, build: string, failure: string) => sections.get(section, build, site, language, partsBy, failure);
     const extras: StagePart[] =
       stages.length === 0 ? [] : stages.flatMap((stage) => stage.parts({ site, language, hydration, builds, render }, this.stageSources));
-    // The stylesheets the shell links follow from the manifests, once they are kept: which sections have theirs is part of the key.
-    const shellKey = sha256(
-      JSON.stringify([shell.generation, template.stamp, site.hash, language, pathname, query, origin, Object.values(manifestHashes), Object.keys(stylesheets)]),
-    );
+    // The shell's only input from the manifests is the stylesheets it links: a section's new version that links the same ones keeps it.
+    const shellKey = sha256(JSON.stringify([shell.generation, template.stamp, site.hash, language, pathname, query, origin, stylesheets]));
     const rendered = await shell.get(shellRequest(template, site, language, pathname, query, origin, stylesheets), shellKey, partsBy);
     if (!rendered) return undefined;
 
@@ -369,14 +380,14 @@ class RenderingPipeline {
     const placement = placeParts(rendered.ids, [...ownParts, ...candidates(extraParts, extraResults)]);
     for (const refusal of placement.refusals) this.report(refusal);
 
-    const key = pageKey(rendered, placement, manifests);
+    const key = pageKey(rendered, placement, manifests, manifestHashes);
     // Every section the page inlines a manifest for is in it: nothing left to the browser that a later request could fill.
     const whole = extraParts.length === 0 && Object.keys(manifests).every((id) => placement.rendered.includes(id as SectionId));
     let page = this.pages.get(key);
     if (!page) {
       const named = pageScriptIn(rendered.html);
       const script = named ? await this.readPageScript(named) : undefined;
-      page = this.composer.compose({ site, language, rendered, all: placement, manifests, hydration, script, encoding, deadline });
+      page = this.composer.compose({ site, language, rendered, all: placement, manifests, manifestHashes, sources, hydration, script, encoding, deadline });
     }
     // A section compose left out for time makes another key.
     // A program's own stages may fill a page differently next time: its pages go through them again.

@@ -80,11 +80,6 @@ export class ShellStage {
     return this.supervisor.worker?.pid;
   }
 
-  /** The shells kept go (they name manifests no longer served); renders under way finish. */
-  clear(): void {
-    this.shells.clear();
-  }
-
   get bytes(): number {
     return this.shells.bytes;
   }

@@ -23,6 +23,12 @@ export interface WorkerPlannerOptions {
   active: () => boolean;
 }
 
+/** The configs a plan is made from: every one served, and which a visitor outside every canary gets. */
+interface Planned {
+  current: Site[];
+  primary: ReadonlySet<string>;
+}
+
 /**
  * The stage that plans the workers: which node builds each section's worker
  * runs (those the current config.json of the known hosts names for a
@@ -30,11 +36,11 @@ export interface WorkerPlannerOptions {
  * the config no longer names is not loaded by the next generation, so a
  * rolled-back build never runs again), and a worker of its own for each
  * canary's candidate build and each previewed build. Planned again whenever
- * a manifest or the served configs change.
+ * a manifest or the served configs change. Each section is planned on its
+ * own: one whose build or stylesheets are slow to fetch delays no other
+ * section's worker.
  */
 export class WorkerPlanner {
-  private replanning: Promise<void> | undefined;
-  private again = false;
   /**
    * The configs the last plan was made from. A plan made while an
    * activation warms names the upcoming config too: compared with this, the
@@ -42,6 +48,13 @@ export class WorkerPlanner {
    * if another activation came and went between two readings.
    */
   private plannedFrom = '';
+  /** The configs the latest plan read, which each section's plan is made from. */
+  private latest: Planned = { current: [], primary: new Set() };
+  /** Each section's plan under way; asked again meanwhile, it is made once more after (`again`), not once per ask. */
+  private readonly flights = new Map<SectionId, Promise<void>>();
+  private readonly again = new Set<SectionId>();
+  /** Per section, the builds its last plan runs in workers of their own (canaries' candidates, previews). */
+  private readonly apart = new Map<SectionId, ApartPlan[]>();
   private closed = false;
   private readonly timer: NodeJS.Timeout;
 
@@ -58,20 +71,14 @@ export class WorkerPlanner {
     if (this.options.active() && configsOf(sites) !== this.plannedFrom) await this.replan();
   }
 
-  /** Plans again; a call while a plan is being made makes one more after it, not one each. */
-  replan(): Promise<void> {
-    if (this.replanning) {
-      this.again = true;
-      return this.replanning;
-    }
-    this.replanning = this.plan().finally(() => {
-      this.replanning = undefined;
-      if (this.again && !this.closed) {
-        this.again = false;
-        void this.replan();
-      }
-    });
-    return this.replanning;
+  /** Plans each section again from the configs served now; resolves once every section's plan is made (a section's plan under way is made once more after it). */
+  async replan(): Promise<void> {
+    if (this.closed || !this.options.active()) return;
+    const { all, primary: firsts } = await this.options.sites.planned();
+    this.plannedFrom = configsOf(all);
+    // No host known yet: every config is everyone's.
+    this.latest = { current: all, primary: firsts.size > 0 ? firsts : new Set(all.map((site) => site.hash)) };
+    await Promise.all(SECTION_IDS.map((id) => this.planSection(id)));
   }
 
   close(): void {
@@ -79,43 +86,58 @@ export class WorkerPlanner {
     clearInterval(this.timer);
   }
 
-  private async plan(): Promise<void> {
+  /** `section`'s plan, made now, or once more after the one under way. */
+  private planSection(section: SectionId): Promise<void> {
+    const flying = this.flights.get(section);
+    if (flying) {
+      this.again.add(section);
+      return flying;
+    }
+    const flight = (async () => {
+      do {
+        this.again.delete(section);
+        await this.plan(section, this.latest);
+      } while (this.again.has(section) && !this.closed);
+    })().finally(() => {
+      this.flights.delete(section);
+      // Only once no section waits for a build: the code and stylesheets a plan under way may still name are kept.
+      if (this.flights.size === 0 && !this.closed) this.options.sources.keepOnly(this.options.sections.plannedBuilds());
+    });
+    this.flights.set(section, flight);
+    return flight;
+  }
+
+  private async plan(id: SectionId, { current, primary }: Planned): Promise<void> {
     if (this.closed || !this.options.active()) return;
-    const { sites, sources, sections, stages, stageSources } = this.options;
-    const { all: current, primary: firsts } = await sites.planned();
-    this.plannedFrom = configsOf(current);
-    // No host known yet: every config is everyone's.
-    const primary = firsts.size > 0 ? firsts : new Set(current.map((site) => site.hash));
+    const { sites, sections, stages, stageSources } = this.options;
+    const wanted = new Map<string, NodeBuild>();
+    const cohorts: [Site, NodeBuild][] = [];
+    for (const site of current) {
+      const build = await this.buildFor(site, id);
+      if (build && primary.has(site.hash)) wanted.set(build.key, build);
+      else if (build) cohorts.push([site, build]);
+    }
+    // A build only a canary's cohort gets runs in a worker of its own, warmed with the configs that name it.
     const apart = new Map<string, ApartPlan>();
-    for (const id of SECTION_IDS) {
-      const wanted = new Map<string, NodeBuild>();
-      const cohorts: [Site, NodeBuild][] = [];
-      for (const site of current) {
-        const build = await this.buildFor(site, id);
-        if (build && primary.has(site.hash)) wanted.set(build.key, build);
-        else if (build) cohorts.push([site, build]);
-      }
-      // A build only a canary's cohort gets runs in a worker of its own, warmed with the configs that name it.
-      for (const [site, build] of cohorts) {
-        if (wanted.has(build.key)) continue;
-        const key = `${id} ${build.key}`;
-        const known = apart.get(key);
-        if (known) known.sites.push(site);
-        else apart.set(key, { kind: 'canary worker', section: id, build, sites: [site] });
-      }
-      // A stage's builds run beside the section's own, in its worker.
-      if (wanted.size > 0) {
-        for (const stage of stages) for (const build of await stage.plan(id, stageSources)) wanted.set(build.key, build);
-      }
-      sections.want(id, [...wanted.values()]);
+    for (const [site, build] of cohorts) {
+      if (wanted.has(build.key)) continue;
+      const known = apart.get(build.key);
+      if (known) known.sites.push(site);
+      else apart.set(build.key, { kind: 'canary worker', section: id, build, sites: [site] });
     }
+    // A stage's builds run beside the section's own, in its worker.
+    if (wanted.size > 0) {
+      for (const stage of stages) for (const build of await stage.plan(id, stageSources)) wanted.set(build.key, build);
+    }
+    const previews: ApartPlan[] = [];
     for (const site of [...sites.previews]) {
-      const section = site.config.preview?.section;
-      const build = section && (await this.buildFor(site, section));
-      if (section && build) apart.set(`preview ${section} ${build.key} ${site.hash}`, { kind: 'preview worker', section, build, sites: [site] });
+      const build = site.config.preview?.section === id ? await this.buildFor(site, id) : undefined;
+      if (build) previews.push({ kind: 'preview worker', section: id, build, sites: [site] });
     }
-    sections.wantApart([...apart.values()]);
-    sources.keepOnly(sections.plannedBuilds());
+    if (this.closed) return;
+    sections.want(id, [...wanted.values()]);
+    this.apart.set(id, [...apart.values(), ...previews]);
+    sections.wantApart([...this.apart.values()].flat());
   }
 
   /** The node build `site` names for `section`, held to its pin (which names it in the signals). */
