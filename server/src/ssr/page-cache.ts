@@ -9,6 +9,9 @@ import { SSR_LIMITS } from './render-limits';
 /** Pages compressed at once: half the thread pool (libuv's four threads), the other half for files. */
 export const COMPRESSION_LANES = 2;
 
+/** A manifest as a page made from it knows it: its URL and the version served (none: ''). */
+export const manifestTag = (url: string, hash: string | undefined) => `${hash ?? ''} ${url}`;
+
 /** What a page was made from that may change under it: a new version of one, and only the pages made from it go. */
 export interface PageSources {
   /** The manifests its config names, each as `manifestTag` spells it (the URL and the version served). */
@@ -139,9 +142,15 @@ export class PageCache {
     this.pages.clear();
   }
 
-  /** The pages `drop` says go (those made from a manifest's version no longer served, or with a section's worker replaced); the others stay. */
-  forgetWhere(drop: (sources: PageSources) => boolean): void {
-    this.pages.deleteWhere((_key, page) => drop(page.sources));
+  /** The manifest at `url` is no longer served at version `before`: the pages made from that version go, every other page stays. */
+  forgetVersion(url: string, before: string | undefined): void {
+    const made = manifestTag(url, before);
+    this.pages.deleteWhere((_key, page) => page.sources.manifests.includes(made));
+  }
+
+  /** Another worker answers for `section`: the pages holding its HTML go, the others stay. */
+  forgetSection(section: SectionId): void {
+    this.pages.deleteWhere((_key, page) => page.sources.rendered.includes(section));
   }
 
   private bodyOf(page: CachedPage, encoding: PageEncoding): Promise<Buffer> {

@@ -6,6 +6,7 @@ import type { NodeBuild, ShellRequest } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
 import type { Site } from '../site-context';
 import { MANIFEST_CHURN, type ChurnBound } from './manifest-churn';
+import { manifestTag } from './page-cache';
 import { ManifestWatcher, type HeldManifest, type ManifestChange, type WatchedManifest } from './manifest-watcher';
 import { SectionStyles, type LinkedStylesheet, type SectionStyleLimits } from './section-styles';
 import { FAILED_FETCH_MS, MANIFEST_POLL_MS, MANIFEST_TIMEOUT_MS, SSR_LIMITS } from './render-limits';
@@ -15,9 +16,6 @@ import type { StageSources } from './rendering-stage';
 export type ReadManifest = WatchedManifest & { text: string; hash: string };
 
 type Fetched = NodeBuild | { failed: string; at: number };
-
-/** A manifest as a page made from it knows it: its URL and the version served (none: ''). */
-export const manifestTag = (url: string, hash: string | undefined) => `${hash ?? ''} ${url}`;
 
 /** The node build a watched manifest names (read once, when it was fetched); undefined where it names none the server runs. */
 export function nodeEntryOf(watched: WatchedManifest): NodeEntry | undefined {

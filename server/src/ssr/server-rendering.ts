@@ -48,7 +48,7 @@ import type { RenderingStage, StagePart, StageSources } from './rendering-stage'
 import { chooseSandbox, type Sandbox } from './sandbox';
 import { ServedSites } from './served-sites';
 import type { ManifestChange } from './manifest-watcher';
-import { manifestTag, SectionSources } from './section-sources';
+import { SectionSources } from './section-sources';
 import { SectionStage } from './section-stage';
 import type { SectionStyles } from './section-styles';
 import { ShellStage, shellRequest } from './shell-stage';
@@ -150,15 +150,12 @@ class RenderingPipeline {
     const replan = () => void this.planner.replan();
     const clearPages = () => this.pages.clear();
     // Only the pages that hold a section's HTML from the worker replaced go; the other sections' pages stay.
-    const forgetSection = (section: SectionId) => this.pages.forgetWhere(({ rendered }) => rendered.includes(section));
+    const forgetSection = (section: SectionId) => this.pages.forgetSection(section);
     const current = () => this.sites.current();
     this.sites = new ServedSites(options.siteForHost, replan);
     // A manifest's new version makes new pages (they inline it and render its build): only the pages made from the one before go,
     // never another section's or another config's. The shells stay: their key is the stylesheets they link, not the manifests.
-    const forgetPages = ({ url, before }: ManifestChange) => {
-      const made = manifestTag(url, before);
-      this.pages.forgetWhere(({ manifests }) => manifests.includes(made));
-    };
+    const forgetPages = ({ url, before }: ManifestChange) => this.pages.forgetVersion(url, before);
     this.sources = new SectionSources({
       onChange: replan,
       onManifestChange: forgetPages,
