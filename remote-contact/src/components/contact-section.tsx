@@ -17,12 +17,27 @@ const EMPTY: Record<Field, string> = { name: '', telephone: '', message: '' };
 const FIELDS = Object.keys(EMPTY) as Field[];
 const isBlank = (value: string) => value.trim() === '';
 
+/** The form's text field `name`. */
+function fieldOf(form: HTMLFormElement | null, name: Field): HTMLInputElement | HTMLTextAreaElement | undefined {
+  const control = form?.elements.namedItem(name);
+  return control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control : undefined;
+}
+
+/** What is in the fields now. */
+const typedValues = (form: HTMLFormElement | null) =>
+  Object.fromEntries(FIELDS.map((name) => [name, fieldOf(form, name)?.value ?? ''])) as Record<Field, string>;
+
 /**
  * The contact form of the specification (points 5 and 8): all three fields
  * are required and a field of spaces counts as empty. A complete message is
  * posted to `/api/contact`; the success toast waits for the server to store
  * it, which empties the form and shows the thank-you; any failure keeps what
  * was typed and says why until the next send.
+ *
+ * The fields are not controlled: React writes a controlled input's value
+ * into its `value` attribute at each keystroke, where any stylesheet on the
+ * page can match it (`[value$="9"]`, issue 46). The state follows what is
+ * typed; the fields are written only to empty them after a delivery.
  */
 export function ContactSection(_props: SectionProps) {
   const text = useContactText();
@@ -47,14 +62,7 @@ export function ContactSection(_props: SectionProps) {
   // as it finds it; the state takes it over here, before the first paint and
   // before a submit held by the page's script is made again.
   useLayoutEffect(() => {
-    const fields = form.current?.elements;
-    if (!fields) return;
-    const typed = Object.fromEntries(
-      FIELDS.map((name) => {
-        const control = fields.namedItem(name);
-        return [name, control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control.value : ''];
-      }),
-    ) as Record<Field, string>;
+    const typed = typedValues(form.current);
     if (FIELDS.some((name) => typed[name] !== '')) setValues(typed);
   }, []);
 
@@ -76,7 +84,10 @@ export function ContactSection(_props: SectionProps) {
     // Delivered, so the form is empty again: nothing to send twice, and
     // nothing for a language switch to carry to the next page. A field
     // changed while it was sending keeps the change.
-    setValues((current) => Object.fromEntries(FIELDS.map((name) => [name, current[name] === sent[name] ? '' : current[name]])) as Record<Field, string>);
+    const current = typedValues(form.current);
+    const next = Object.fromEntries(FIELDS.map((name) => [name, current[name] === sent[name] ? '' : current[name]])) as Record<Field, string>;
+    for (const name of FIELDS) if (next[name] === '') fieldOf(form.current, name)!.value = '';
+    setValues(next);
     setChecked(false);
   };
 
@@ -119,7 +130,6 @@ export function ContactSection(_props: SectionProps) {
       control: {
         id: `${id}-${name}`,
         name,
-        value: values[name],
         'aria-invalid': invalid || undefined,
         'aria-describedby': describedBy,
         onChange: (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value })),

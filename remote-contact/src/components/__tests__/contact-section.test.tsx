@@ -82,6 +82,35 @@ test('what the visitor typed is kept after sending', async () => {
   expect(screen.getByLabelText('Name')).toHaveValue('Asha');
 });
 
+// Issue 46: a controlled input writes each keystroke into its value
+// attribute, which any stylesheet on the page can match (`[value$="9"]` with a
+// background image per character sent the telephone away, one request per
+// key). What is typed stays in the fields' values and never reaches their
+// markup (checked failing with the controlled inputs).
+test("what the visitor types never reaches the fields' markup, before, while and after sending", async () => {
+  const user = await setup();
+  const fields = [
+    screen.getByRole('textbox', { name: 'Name' }),
+    screen.getByRole('textbox', { name: 'Telephone' }),
+    screen.getByRole('textbox', { name: 'Message' }),
+  ];
+  await user.type(fields[0]!, 'Asha');
+  await user.type(fields[1]!, '98765 43219');
+  await user.type(fields[2]!, 'When can I apply?');
+  const markup = () => fields.map((field) => field.outerHTML).join('');
+  expect(markup()).not.toMatch(/Asha|98765|apply/);
+
+  await user.click(screen.getByRole('button', { name: 'Send message' }));
+  expect(markup()).not.toMatch(/Asha|98765|apply/);
+  await settle();
+  expect(screen.getByText(/Thank you, Asha\./)).toBeVisible();
+  for (const field of fields) expect(field).toHaveValue('');
+
+  await user.type(fields[1]!, '12345');
+  expect(fields[1]).toHaveValue('12345');
+  expect(markup()).not.toMatch(/12345/);
+});
+
 test('after a failed send the empty fields are marked, each with a message that stays until it is filled', async () => {
   const user = await setup();
   await user.type(screen.getByLabelText('Name'), 'Asha');
