@@ -4,3 +4,4 @@ export { DEFAULT_FETCH_LIMITS, fetchVerified, type FetchLimits } from './node-se
 export { NodeSectionError, type NodeSectionRefusal } from './node-section/node-section-error';
 export { assertSri } from './node-section/sri';
 export { SECTION_STYLESHEET_LIMITS } from './node-section/stylesheet-limits';
+export { scopeSectionStylesheet, slotSelector, type ScopedStylesheet, type StylesheetScope } from './section-css/scope-stylesheet';

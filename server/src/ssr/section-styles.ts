@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EXPOSED_SECTION, type SectionId } from '@portico/contract/sections';
 import type { Manifest } from '@portico/contract/manifest';
-import { fetchVerified, NodeSectionError, SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
+import { createHash } from 'node:crypto';
+import { fetchVerified, NodeSectionError, scopeSectionStylesheet, SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
 import { answerPlain, clearFileHeaders } from '../plain-answer';
 import { dataHeaders } from '../security-headers';
 import { CACHE_IMMUTABLE, chooseEncoding } from '../static-files';
@@ -106,6 +107,8 @@ export class SectionStyles {
   /** By file name: what `answer` serves. */
   private readonly files = new Map<string, KeptFile>();
   private keptBytes = 0;
+  /** By section, stylesheet URL and hash: its scoped copy's file and hash, so a stylesheet another manifest names again is not fetched again. */
+  private readonly scopedOf = new Map<string, { file: string; integrity: string }>();
   /** The manifests prepared since the last `keepPrepared`. */
   private readonly prepared = new Set<string>();
   private readonly sweeper: NodeJS.Timeout;
@@ -214,15 +217,29 @@ export class SectionStyles {
     const deadline = performance.now() + timeoutMs;
     let total = 0;
     let overSize = false;
-    const queue = [...new Map(local.map((sheet) => [fileNameOf(sheet.integrity), sheet])).entries()];
+    const queue = [...new Map(local.map((sheet) => [`${sheet.href} ${sheet.integrity}`, sheet])).values()];
+    // The page links each stylesheet as scoped to its section's slot, under the scoped copy's hash.
+    const scopedFiles = new Map<string, { file: string; integrity: string }>();
+    const ruleProblems: string[] = [];
+    const keep = (href: string, css: Buffer) => {
+      const scoped = scopeSectionStylesheet(css.toString('utf8'), { section, url: href, origin });
+      ruleProblems.push(...scoped.problems);
+      const bytes = Buffer.from(scoped.css);
+      const integrity = `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+      const file = fileNameOf(integrity);
+      scopedFiles.set(href, { file, integrity });
+      total += bytes.length;
+      fetched.set(file, this.files.get(file)?.bodies.identity ?? bytes);
+    };
     const next = async (): Promise<void> => {
-      for (let item = queue.shift(); item !== undefined && !overSize; item = queue.shift()) {
-        const [file, { href, integrity }] = item;
-        const known = this.files.get(file);
-        if (known) {
-          // Another manifest's already: fetched once, kept once.
-          total += known.bodies.identity.length;
-          fetched.set(file, known.bodies.identity);
+      for (let sheet = queue.shift(); sheet !== undefined && !overSize; sheet = queue.shift()) {
+        const { href, integrity } = sheet;
+        const known = this.scopedOf.get(`${section} ${href} ${integrity}`);
+        if (known && this.files.has(known.file)) {
+          // Another manifest's already: fetched once, scoped once, kept once.
+          scopedFiles.set(href, known);
+          total += this.files.get(known.file)!.bodies.identity.length;
+          fetched.set(known.file, this.files.get(known.file)!.bodies.identity);
         } else {
           const left = Math.floor(deadline - performance.now());
           if (left <= 0) {
@@ -230,9 +247,8 @@ export class SectionStyles {
             continue;
           }
           try {
-            const css = await fetchVerified(href, integrity, { maxBytes, timeoutMs: left });
-            total += css.length;
-            fetched.set(file, css);
+            keep(href, await fetchVerified(href, integrity, { maxBytes, timeoutMs: left }));
+            this.scopedOf.set(`${section} ${href} ${integrity}`, scopedFiles.get(href)!);
           } catch (error) {
             if (error instanceof NodeSectionError && error.refusal === 'too-large') overSize = true;
             else failures.push((error as Error).message);
@@ -277,10 +293,16 @@ export class SectionStyles {
         `the ${section} section's stylesheets: ${failures.length} of ${local.length} could not be answered from the page's origin, so the page links them where its manifest names them (${manifest.url}): ${failures[0]!.slice(0, 300)}`,
       );
     }
+    if (ruleProblems.length > 0)
+      this.log(
+        `the ${section} section's stylesheets: ${ruleProblems.length} rules left out, which would reach outside its slot (${manifest.url}): ${ruleProblems[0]!.slice(0, 300)}`,
+      );
     const links = named.map(({ href, integrity }): LinkedStylesheet => {
       if (!integrity) return { href };
-      const file = fileNameOf(integrity);
-      return set.files.has(file) ? { href: `${SECTION_STYLES_PATH}${file}`, integrity, source: href } : { href, integrity };
+      const scoped = scopedFiles.get(href);
+      return scoped && set.files.has(scoped.file)
+        ? { href: `${SECTION_STYLES_PATH}${scoped.file}`, integrity: scoped.integrity, source: href }
+        : { href, integrity };
     });
     return { links };
   }
@@ -313,6 +335,7 @@ export class SectionStyles {
       if (kept.sets.size > 0) continue;
       this.files.delete(file);
       this.keptBytes -= kept.bytes;
+      for (const [source, scoped] of this.scopedOf) if (scoped.file === file) this.scopedOf.delete(source);
     }
     set.files.clear();
   }

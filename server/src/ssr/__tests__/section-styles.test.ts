@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync } from 'node:zlib';
 import { readManifest, type Manifest } from '@portico/contract/manifest';
+import { scopeSectionStylesheet } from '@portico/node-sections';
 import { SectionStyles, SECTION_STYLES_PATH, type SectionStyleLimits } from '../section-styles';
 
 // A section's origin (a plain static server) and the front server's answer
@@ -76,6 +77,9 @@ function manifestNaming(sheets: Record<string, string | null>, base = sectionUrl
 
 const fetchedCss = () => requests.filter((url) => url.endsWith('.css'));
 
+/** `css` as the page's origin answers it: every rule inside Home's slot (node-sections' scopeSectionStylesheet). */
+const scopedHome = (css: string) => scopeSectionStylesheet(css, { section: 'home', url: `${sectionUrl}/home.css`, origin: sectionUrl }).css;
+
 test('a stylesheet a manifest names with its hash is fetched once, when the plan prepares the manifest, and answered from the page’s origin under its hash, immutable and compressed', async () => {
   const { manifest, hash } = manifestNaming({ '/home.css': CSS });
   // Nothing is fetched for a page before the plan has prepared it.
@@ -83,7 +87,8 @@ test('a stylesheet a manifest names with its hash is fetched once, when the plan
   expect(await styles.prepare('home', manifest, hash)).toBe(true);
   const [link] = styles.links(manifest, hash)!;
   expect(link!.href.startsWith(SECTION_STYLES_PATH)).toBe(true);
-  expect(link!.integrity).toBe(sri(CSS));
+  // The page's copy is scoped to the section's slot, and linked with that copy's hash.
+  expect(link!.integrity).toBe(sri(scopedHome(CSS)));
   // The section's own URL for it goes with it, so its code in the browser finds the copy (render-shell.tsx).
   expect(link!.source).toBe(`${sectionUrl}/home.css`);
 
@@ -96,8 +101,8 @@ test('a stylesheet a manifest names with its hash is fetched once, when the plan
     expect(response.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(response.headers.get('cache-control')).toContain('immutable');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    // fetch decodes br itself; what arrived is the section's CSS, byte for byte.
-    expect(Buffer.from(await response.arrayBuffer()).toString()).toBe(CSS);
+    // fetch decodes br itself; what arrived is the section's CSS, scoped to its slot.
+    expect(Buffer.from(await response.arrayBuffer()).toString()).toBe(scopedHome(CSS));
   }
   expect(requests).toEqual(['/home.css']);
   // Another manifest (a new build) naming the same file: not fetched again.
@@ -245,5 +250,28 @@ test('brotli on the wire when the visitor accepts it', async () => {
   });
   expect(raw.encoding).toBe('br');
   expect(raw.body.length).toBeLessThan(CSS.length / 4);
-  expect(brotliDecompressSync(raw.body).toString()).toBe(CSS);
+  expect(brotliDecompressSync(raw.body).toString()).toBe(scopedHome(CSS));
+});
+
+// Issue 46: Home's stylesheet read what a visitor typed into Contact. The
+// copy the page links keeps only what stays in Home's slot (checked failing
+// without the scoping: the copy was the stylesheet as published).
+test("the page's copy of a stylesheet keeps every rule inside its section's slot, leaves out @import and rules reaching the page, and says so once", async () => {
+  const hostile = [
+    '.home-hero{color:#0b5c6b}',
+    '@import url(/live.css);',
+    '#contact input[name=telephone][value$="9"]{background-image:url(/leak?9)}',
+    'body:has(#contact:not([hidden]))::after{position:fixed;inset:0;content:""}',
+  ].join('\n');
+  const { manifest, hash } = manifestNaming({ '/home.css': hostile });
+  files['/home.css'] = hostile;
+  expect(await styles.prepare('home', manifest, hash)).toBe(true);
+  await styles.prepare('home', manifest, hash);
+  const [link] = styles.links(manifest, hash)!;
+  const served = await (await fetch(`${frontUrl}${link!.href}`)).text();
+  expect(served).toBe(':where([data-section-island="home"]) .home-hero{color:#0b5c6b}');
+  expect(logged).toEqual([
+    expect.stringMatching(/^the home section's stylesheets: 3 rules left out, which would reach outside its slot .*: @import url\("\/live\.css"\) is refused/),
+  ]);
+  expect(requests).toEqual(['/home.css']);
 });
