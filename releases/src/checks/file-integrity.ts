@@ -36,6 +36,8 @@ export interface FilesReport {
   arrived: number;
   /** The size of each file that arrived, by its URL. */
   sizes: ReadonlyMap<string, number>;
+  /** The manifest's stylesheets that arrived and matched their hashes, by URL: what the `styles` check reads. */
+  stylesheets: ReadonlyMap<string, Uint8Array>;
 }
 
 /** How the page loads a listed file: the manifest's scripts and stylesheets as such, anything else by its name. */
@@ -64,6 +66,7 @@ export async function checkFiles(manifest: Manifest, rules: FetchRules): Promise
       headerProblems: [],
       arrived: 0,
       sizes: new Map(),
+      stylesheets: new Map(),
     };
   const scripts = new Set(manifest.scripts);
   const stylesheets = new Set(Object.values(manifest.stylesheets).flat());
@@ -72,6 +75,7 @@ export async function checkFiles(manifest: Manifest, rules: FetchRules): Promise
   const headerFound: HeaderProblem[][] = [];
   let arrived = 0;
   const sizes = new Map<string, number>();
+  const stylesheetBytes = new Map<string, Uint8Array>();
   let matched = 0;
   let bytes = 0;
   let next = 0;
@@ -92,6 +96,7 @@ export async function checkFiles(manifest: Manifest, rules: FetchRules): Promise
       throw error;
     }
     matched += 1;
+    if (stylesheets.has(url)) stylesheetBytes.set(url, fetched.bytes);
     return undefined;
   };
   const worker = async () => {
@@ -103,5 +108,5 @@ export async function checkFiles(manifest: Manifest, rules: FetchRules): Promise
   await Promise.all(Array.from({ length: PARALLEL }, worker));
   const found = problems.filter((problem): problem is string => problem !== undefined);
   if (next < files.length) found.push(`the files are over ${TOTAL_MAX_BYTES} bytes together: ${files.length - next} were not fetched`);
-  return { problems: found, matched, bytes, headerProblems: headerFound.flat(), arrived, sizes };
+  return { problems: found, matched, bytes, headerProblems: headerFound.flat(), arrived, sizes, stylesheets: stylesheetBytes };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MANIFEST_MAX_BYTES, MANIFEST_TOO_LARGE, readManifest, type Manifest } from '@portico/contract/manifest';
 import { EXPOSED_SECTION, remoteNameOf, type SectionId } from '@portico/contract/sections';
-import { SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
+import { scopeSectionStylesheet, SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
 import { NOT_RUN, type CheckResult } from '../release';
 import { describeHeaderProblems, headerProblems } from './browser-rules';
 import { checkFiles, listedFiles, type FilesReport } from './file-integrity';
@@ -11,7 +11,7 @@ import { fetchNodeBuild, type NodeBuild } from './node-build';
 import { CHECKED_SHARES, inspectSection } from './section-contract';
 
 /** The checks of a publish, in the order they run and are reported. */
-export const PUBLISH_CHECKS = ['reachable', 'manifest', 'exposes', 'shared', 'integrity', 'browser', 'node-build', 'render'] as const;
+export const PUBLISH_CHECKS = ['reachable', 'manifest', 'exposes', 'shared', 'integrity', 'browser', 'styles', 'node-build', 'render'] as const;
 export type PublishCheckName = (typeof PUBLISH_CHECKS)[number];
 
 /**
@@ -99,7 +99,7 @@ class Results {
   }
 }
 
-const AFTER_MANIFEST = ['exposes', 'shared', 'integrity', 'browser', 'node-build', 'render'] as const;
+const AFTER_MANIFEST = ['exposes', 'shared', 'integrity', 'browser', 'styles', 'node-build', 'render'] as const;
 
 /** What is wrong with the manifest as a release of `section`, or undefined. */
 function manifestProblem(manifest: Manifest, section: SectionId, nameProblem: string | undefined, rules: FetchRules): string | undefined {
@@ -143,6 +143,24 @@ function stylesheetProblem(manifest: Manifest, files: FilesReport): string | und
   if (Math.max(0, ...sizes) > maxBytes || total > sectionBytes)
     return `its stylesheets come to ${Math.ceil(total / 1024)} KB (the largest ${Math.ceil(Math.max(0, ...sizes) / 1024)} KB), ${over}`;
   return undefined;
+}
+
+/** How many of a build's stylesheet problems a refusal names; the rest are counted. */
+const STYLE_PROBLEMS_NAMED = 5;
+
+/**
+ * What in the section's stylesheets would reach outside its slot (an
+ * `@import`, a URL off its origin, a selector that reads the page: the
+ * rules scopeSectionStylesheet leaves out), each with its file; read from
+ * the bytes the integrity check fetched and matched.
+ */
+function styleProblems(section: SectionId, manifest: Manifest, files: FilesReport): string[] {
+  const origin = new URL(manifest.url).origin;
+  const problems = [...files.stylesheets].flatMap(([url, bytes]) =>
+    scopeSectionStylesheet(new TextDecoder().decode(bytes), { section, url, origin }).problems.map((problem) => `${url}: ${problem}`),
+  );
+  if (problems.length <= STYLE_PROBLEMS_NAMED) return problems;
+  return [...problems.slice(0, STYLE_PROBLEMS_NAMED), `and ${problems.length - STYLE_PROBLEMS_NAMED} more`];
 }
 
 /**
@@ -218,6 +236,14 @@ export async function runPublishChecks(options: PublishCheckOptions): Promise<Pu
       `the manifest and the ${files.arrived} files that arrived admit a page on ${pageOrigin} (CORS) and are of their types (JSON, JavaScript, CSS)`,
     );
 
+  const styles = styleProblems(section, manifest, files);
+  if (styles.length > 0) results.fail('styles', `its stylesheets reach outside the section's slot, which the page would not apply: ${styles.join('; ')}`);
+  else
+    results.pass(
+      'styles',
+      `the ${files.stylesheets.size} stylesheets apply inside the ${section} section's slot: no @import, no URL off ${new URL(manifest.url).origin}, no selector reaching the page`,
+    );
+
   if ('problem' in node) {
     results.fail('node-build', node.problem);
     results.notRun(['render'], 'no node build to render');
@@ -236,8 +262,8 @@ export async function runPublishChecks(options: PublishCheckOptions): Promise<Pu
   } catch (error) {
     renderProblems = [`the render check failed: ${(error as Error).message}`];
   }
-  const styles = stylesheetProblem(manifest, files);
-  if (styles) renderProblems.push(styles);
+  const overLimits = stylesheetProblem(manifest, files);
+  if (overLimits) renderProblems.push(overLimits);
   if (renderProblems.length > 0) results.fail('render', renderProblems.join('; '));
   else results.pass('render', `${section} renders from its node build without a problem`);
   return results.finish({ manifest: checked });

@@ -152,6 +152,37 @@ test('stylesheets over what a section rendered on the server may have fail the r
   );
 });
 
+// Issue 46: a stylesheet added to a section's manifest with its hash read
+// what a visitor typed into another section, pulled unhashed CSS with
+// @import and covered the page. Refused at publish, with each reason
+// (checked failing without the styles check: the build passed every check).
+test("a stylesheet that reaches outside the section's slot (issue 46's: @import, another section's field, an overlay on <body>, a URL elsewhere) fails the styles check, naming each", async () => {
+  const css = [
+    `@import url(${contact.origin}/live.css);`,
+    '#home input[value$="9"]{background-image:url(/leak?9)}',
+    'body:has(#home:not([hidden]))::after{position:fixed;inset:0;content:""}',
+    '.contact-x{background:url(https://evil.example/x.png)}',
+    '.contact-ok{color:red}',
+  ].join('\n');
+  changeManifest((manifest) => {
+    const expose = manifest.exposes.find(({ path }) => path === './section') as { assets: { css: { sync: string[] } } } | undefined;
+    expose!.assets.css.sync = ['hostile.css'];
+    contact.overrides.set('/hostile.css', { body: css });
+    manifest.metaData.integrity['hostile.css'] = `sha384-${createHash('sha384').update(css).digest('base64')}`;
+  });
+  const result = await publish();
+  expect(failed(result)).toEqual(['styles']);
+  const url = `${contact.origin}/hostile.css`;
+  expect(check(result, 'styles').detail).toBe(
+    [
+      `its stylesheets reach outside the section's slot, which the page would not apply: ${url}: @import url("${contact.origin}/live.css") is refused: an imported stylesheet is fetched by the browser unchecked, and can change after the publish`,
+      `${url}: the selector "#home input[value$="9"]" names the id "home", which is not the contact section's own (its ids start with "contact-")`,
+      `${url}: the selector "body:has(#home:not([hidden]))::after" names <body>, which is the page's, not the section's`,
+      `${url}: the rule ".contact-x": url("https://evil.example/x.png") is on https://evil.example, not the section's origin ${contact.origin}`,
+    ].join('; '),
+  );
+});
+
 test('without a render worker the render is not run, and the publish does not pass', async () => {
   const result = await publish({ renderCheck: undefined });
   expect(failed(result)).toEqual(['render']);
