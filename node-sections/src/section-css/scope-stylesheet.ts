@@ -1,7 +1,8 @@
-import { isSimpleBlockNode, isTokenNode, parseListOfComponentValues, SimpleBlockNode, type ComponentValue } from '@csstools/css-parser-algorithms';
+import { isSimpleBlockNode, isTokenNode, type ComponentValue, type SimpleBlockNode } from '@csstools/css-parser-algorithms';
 import { tokenize, TokenType } from '@csstools/css-tokenizer';
 import { ISLAND_ATTRIBUTE } from '@portico/contract/page-parts';
 import type { SectionId } from '@portico/contract/sections';
+import { componentValues } from './component-values';
 import { selectorProblem } from './css-selectors';
 import { cssString, cssText, identName, isBlank, quoted, splitAt, tokenOf, trimmed, unwritable } from './css-text';
 import { checkedValue, familyOf, type ValueRules } from './css-values';
@@ -55,7 +56,7 @@ interface Scope {
  * was checked.
  */
 export function scopeSectionStylesheet(source: string, scope: StylesheetScope): ScopedStylesheet {
-  const values = parseListOfComponentValues(tokenize({ css: source }));
+  const values = componentValues(tokenize({ css: source }));
   const rules = rulesOf(values, true);
   const state: Scope = {
     section: scope.section,

@@ -155,6 +155,11 @@ const STYLE_PROBLEMS_NAMED = 5;
  * the bytes the integrity check fetched and matched.
  */
 function styleProblems(section: SectionId, manifest: Manifest, files: FilesReport): string[] {
+  // Read only within what a section may have: past that the render check refuses the build anyway, and reading 25 MB of CSS costs seconds.
+  const { perSection, sectionBytes } = SECTION_STYLESHEET_LIMITS;
+  const bytes = [...files.stylesheets.values()].reduce((sum, sheet) => sum + sheet.byteLength, 0);
+  if (files.stylesheets.size > perSection || bytes > sectionBytes)
+    return [`not read: ${files.stylesheets.size} stylesheets of ${Math.ceil(bytes / 1024)} KB are over what a section may have`];
   const origin = new URL(manifest.url).origin;
   const problems = [...files.stylesheets].flatMap(([url, bytes]) =>
     scopeSectionStylesheet(new TextDecoder().decode(bytes), { section, url, origin }).problems.map((problem) => `${url}: ${problem}`),
