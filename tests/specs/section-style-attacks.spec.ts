@@ -100,3 +100,48 @@ test("Home's stylesheet of issue 46: typing into Contact sends nothing to Home's
     await site.close();
   }
 });
+
+// What the scoping writes is what Chromium applies: each stylesheet below
+// (escapes a parser that reads differently from the browser would let
+// through, and the issue's) scoped for Home and put on a page with Home's
+// and Contact's slots; every style rule Chromium holds, at any depth,
+// starts with Home's slot, and nothing outside Home's slot is styled.
+const ESCAPES = [
+  '.z{color:"x\n}body{outline:9px solid red}',
+  '.z{background:url(x.png\n}body{outline:9px solid red}',
+  '.z{color:red}/* } body{outline:9px solid red} */',
+  '.z{content:"\\"}body{outline:9px solid red}"}',
+  '@media screen{}}body{outline:9px solid red}',
+  '.z{color:red;}body{outline:9px solid red}{',
+  '.z:is(body *){outline:9px solid red}',
+  '.z{color:red}\\',
+  '@media (min-width:1px){body{outline:9px solid red}.z{outline:1px solid}}',
+  '<!-- body{outline:9px solid red} -->',
+  '.z,body{outline:9px solid red}',
+  '#contact input[value$="9"], .z::after{outline:9px solid red}',
+];
+
+test('in Chromium, every rule of a scoped stylesheet is inside its slot, and nothing outside it is styled', async ({ page }) => {
+  const { scopeSectionStylesheet } = await import('@portico/node-sections');
+  for (const source of ESCAPES) {
+    const { css } = scopeSectionStylesheet(source, { section: 'home', url: 'https://home.example/a.css', origin: 'https://home.example' });
+    await page.setContent(
+      '<main><section id="home"><div data-section-island="home"><p class="z">home</p></div></section><section id="contact"><div data-section-island="contact"><input name="telephone" value="9"><p class="z">contact</p></div></section></main>',
+    );
+    await page.addStyleTag({ content: `${css}\n` });
+    const found = await page.evaluate(() => {
+      const selectors: string[] = [];
+      const walk = (rules: CSSRuleList) => {
+        for (const rule of rules) {
+          if (rule instanceof CSSStyleRule) selectors.push(...rule.selectorText.split(/,(?![^(]*\))/).map((selector) => selector.trim()));
+          else if ('cssRules' in rule) walk((rule as CSSGroupingRule).cssRules);
+        }
+      };
+      walk(document.styleSheets[0]!.cssRules);
+      const outside = [document.body, document.querySelector('#contact .z')!, document.querySelector('#contact input')!];
+      return { selectors, styled: outside.map((element) => getComputedStyle(element).outlineStyle) };
+    });
+    for (const selector of found.selectors) expect(selector, source).toMatch(/^:where\(\[data-section-island="home"\]\) /);
+    expect(found.styled, source).toEqual(['none', 'none', 'none']);
+  }
+});
