@@ -22,7 +22,15 @@ export interface CanarySettlement {
  * section's lock, audited and announced (section-lock.ts).
  */
 export class Canaries {
-  constructor(private readonly db: Database) {}
+  /**
+   * `now`: the clock a canary's start is stamped with (tests pin it, so two
+   * starts fall in one hour whatever the wall clock does); without it the
+   * database's `now()` stamps it, one clock for every server.
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly now?: () => number,
+  ) {}
 
   /** The canaries running now, by section. */
   async running(): Promise<Partial<Record<SectionId, Canary>>> {
@@ -82,9 +90,9 @@ export class Canaries {
         detail = `now ${settings.percent} % of visits (was ${running.canary.percent} %), started ${running.canary.startedAt}; ${describeThresholds(settings)}`;
       } else {
         await sql.query(
-          `INSERT INTO release_canaries (section, release_id, percent, min_visits, max_failure_delta, max_slowdown, promote_after_visits, min_networks, max_network_share, started_by)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          [...values, actor],
+          `INSERT INTO release_canaries (section, release_id, percent, min_visits, max_failure_delta, max_slowdown, promote_after_visits, min_networks, max_network_share, started_by, started_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, COALESCE($11::timestamptz, now()))`,
+          [...values, actor, this.now ? new Date(this.now()).toISOString() : null],
         );
         detail = `${settings.percent} % of visits; ${describeThresholds(settings)}`;
       }

@@ -21,7 +21,7 @@ export interface ReleaseStoreOptions {
   environmentToken?: string;
   /** The console sessions' idle and absolute lifetimes (30 minutes and 12 hours by default). */
   sessionLifetimes?: SessionLifetimes;
-  /** The clock the sessions read (tests move it). */
+  /** The clock the sessions read and a canary's start is stamped with (tests move it; without it, Date.now and the database's now()). */
   now?: () => number;
 }
 
@@ -53,7 +53,7 @@ export class ReleaseStore {
   ) {
     this.releases = new Releases(db);
     this.history = new ActivationHistory(db);
-    this.canaries = new Canaries(db);
+    this.canaries = new Canaries(db, options.now);
     this.audit = new AuditLog(db);
     this.tokens = new Tokens(db, options.environmentToken);
     this.ownerToken = new OwnerToken(db, options.environmentToken);
