@@ -60,4 +60,5 @@ test(`${REQUESTS} malformed requests: no 5xx, no fault logged, every HTML answer
   const after = await rawRequest(port, `GET / HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: close\r\n\r\n`);
   expect(after?.status).toBe(200);
   expect(after?.body).toBe(INDEX_HTML('host'));
-}, 30_000);
+  // A bound for a busy machine (3,000 connections took over 30 s beside a full run), not a pace: the pace is bench:server's.
+}, 120_000);

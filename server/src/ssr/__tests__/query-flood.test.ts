@@ -5,6 +5,7 @@ import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
 import { builtHost } from '@portico/testing/built-apps';
+import { eventually } from '@portico/testing/eventually';
 import { HostileCdn } from '@portico/testing/hostile-builds';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { sectionsAtTheCap } from './sections-at-cap';
@@ -57,9 +58,17 @@ function visit(address: string): Promise<{ status: number; body: Buffer }> {
 }
 
 test('two sections at the HTML cap and a new query string at every request: each answer is the cached page, byte for byte, and none makes a page of its own', async () => {
-  const first = await (await fetch(running.url)).text();
-  const data = parsePageData(new RegExp(`<script type="application/json" id="${PAGE_DATA_ID}">(.*?)</script>`).exec(first)?.[1]);
-  expect(data?.rendered).toEqual(['home', 'about', 'contact']);
+  // The premise, the page server-rendered and cached: on a busy core the first answers may be the client-rendered
+  // page (its render or compression past the page's budget goes on for the next visitor), so asked until it is.
+  const first = await eventually(
+    async () => {
+      const html = await (await fetch(running.url)).text();
+      const data = parsePageData(new RegExp(`<script type="application/json" id="${PAGE_DATA_ID}">(.*?)</script>`).exec(html)?.[1]);
+      expect(data?.rendered).toEqual(['home', 'about', 'contact']);
+      return html;
+    },
+    { what: 'the page server-rendered with all three sections', withinMs: 60_000 },
+  );
   expect(first.length).toBeGreaterThan(2 * (SSR_LIMITS.sectionHtmlBytes - 24 * 1024));
   const plain = await visit(running.url);
   const pagesBefore = running.renderWorker()!.cachedPages;

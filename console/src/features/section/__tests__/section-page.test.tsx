@@ -4,6 +4,10 @@ import { fakeControlApi, release, sectionStatus, session, type Routes, signedInB
 import { ConsoleApp } from '../../../app/console-app';
 import { CANARY_DEFAULTS } from '@portico/releases/control-contract';
 
+// Each test clicks through several screens of the whole app in jsdom: on a busy core that took over jest's 5 s
+// default (seen in a full run beside other work). A bound, not a pace: what each test asserts is unchanged.
+jest.setTimeout(30_000);
+
 const contact7 = release('contact-7', 'active');
 const contact8 = release('contact-8', 'available');
 
