@@ -15,7 +15,10 @@ function runCheckRemotes(configPath: string): Promise<{ status: number | null; s
 
 const MARKUP = '<img src=x onerror=alert(1)>';
 
-test('title, brand and footer come from the PORTICO_CONFIG file, markup shown as text', async ({ page }, testInfo) => {
+// One server for both (a start is the costly part of each): the page as the file says, then as it says after an edit.
+test('title, brand and footer come from the PORTICO_CONFIG file, markup shown as text; an edit to the file shows on the next page load, with no rebuild or restart', async ({
+  page,
+}, testInfo) => {
   const basePort = workerPorts(testInfo.parallelIndex, 1);
   const configPath = writeConfig(basePort, {
     comName: `Acme ${MARKUP}`,
@@ -41,18 +44,7 @@ test('title, brand and footer come from the PORTICO_CONFIG file, markup shown as
     await expect(footer).toContainText(`© Acme ${MARKUP}`);
     await expect(page.locator('img[src="x"]')).toHaveCount(0);
     expect(dialogs).toBe(0);
-  } finally {
-    await site.close();
-  }
-});
 
-test('an edit to the PORTICO_CONFIG file shows on the next page load, with no rebuild or restart', async ({ page }, testInfo) => {
-  const basePort = workerPorts(testInfo.parallelIndex, 2);
-  const configPath = writeConfig(basePort, { comName: 'Before' });
-  const site = await serve(basePort, configPath);
-  try {
-    await page.goto(site.url);
-    await expect(page).toHaveTitle('Before');
     writeConfig.rewrite(configPath, { comName: 'After' });
     await page.reload();
     await expect(page).toHaveTitle('After');
