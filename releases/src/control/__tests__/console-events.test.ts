@@ -6,6 +6,7 @@ import { releaseCommand } from '../../cli/release-command';
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi } from '../control-api';
+import { consoleSignIn } from './console-sign-in';
 
 // `GET /api/events`: what a console hears when something changes anywhere.
 
@@ -53,16 +54,9 @@ async function release(args: string[]): Promise<string> {
 
 /** A console's event stream, signed in with `token`, read as the console reads it (fetch, its CSRF header). */
 async function listen(token: string) {
-  const own = { Origin: consoleServer.url, 'Sec-Fetch-Site': 'same-origin' };
-  const signIn = await fetch(`${consoleServer.url}/api/session`, {
-    method: 'POST',
-    headers: { ...own, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  const { csrf } = (await signIn.json()) as { csrf: string };
-  const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+  const { headers } = await consoleSignIn(consoleServer.url, token);
   const controller = new AbortController();
-  const response = await fetch(`${consoleServer.url}/api/events`, { headers: { ...own, Cookie: cookie, 'X-Portico-CSRF': csrf }, signal: controller.signal });
+  const response = await fetch(`${consoleServer.url}/api/events`, { headers, signal: controller.signal });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();

@@ -2,6 +2,7 @@ import { testDatabaseKinds, embeddedTestDatabase, serverTestDatabase, type TestD
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi, type ControlApiOptions } from '../control-api';
+import { consoleSignIn } from './console-sign-in';
 
 // An event stream lasts no longer than what opened it: a revoked token's
 // stream, or a signed-out session's, ends within 15 s (docs/console-api.md),
@@ -64,16 +65,9 @@ describe.each(testDatabaseKinds())('on the %s database', (kind) => {
 
   /** A session opened on `api` with `token`, as the console opens one: its cookie and anti-forgery value. */
   async function signIn(api: ControlApi, token: string): Promise<{ headers: Record<string, string>; id: string }> {
-    const own = { Origin: api.url, 'Sec-Fetch-Site': 'same-origin' };
-    const response = await fetch(`${api.url}/api/session`, {
-      method: 'POST',
-      headers: { ...own, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token }),
-    });
-    expect(response.status).toBe(201);
-    const { csrf } = (await response.json()) as { csrf: string };
-    const cookie = response.headers.get('set-cookie')!.split(';')[0]!;
-    return { headers: { ...own, Cookie: cookie, 'X-Portico-CSRF': csrf }, id: cookie.slice(cookie.indexOf('=') + 1) };
+    const { status, cookie, headers } = await consoleSignIn(api.url, token);
+    expect(status).toBe(201);
+    return { headers, id: cookie.slice(cookie.indexOf('=') + 1) };
   }
 
   it("ends a bearer token's stream when the token is revoked through another server, by the revocation's change alone", async () => {

@@ -7,6 +7,7 @@ import type { PublishChecks } from '../../release';
 import { foldedName, SERVER_ACTORS } from '../../scopes';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi } from '../control-api';
+import { consoleSignIn } from './console-sign-in';
 
 // A token named like an actor the server writes (`canary-judge-` rolled Home
 // back as "canary-judge- rollback home") is refused by the one rule
@@ -52,15 +53,9 @@ it.each(LOOK_ALIKES)('refuses %j through the API with a bearer token: 400 naming
 });
 
 it('refuses them through the console’s session alike', async () => {
-  const own = { Origin: api.url, 'Sec-Fetch-Site': 'same-origin' };
-  const signIn = await fetch(`${api.url}/api/session`, {
-    method: 'POST',
-    headers: { ...own, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ token: OWNER }),
-  });
+  const signIn = await consoleSignIn(api.url, OWNER);
   expect(signIn.status).toBe(201);
-  const { csrf } = (await signIn.json()) as { csrf: string };
-  const session = { ...own, Cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, 'X-Portico-CSRF': csrf };
+  const session = signIn.headers;
   for (const name of LOOK_ALIKES) {
     const { status, body } = await createWith(session, name);
     expect([name, status, body.field]).toEqual([name, 400, 'name']);
