@@ -69,6 +69,8 @@ export interface ControlPlaneOptions {
   alerts?: { secret?: string; mail?: { smtpUrl: string; from: string; allowPlaintext?: boolean } };
   /** How often the judge runs (JUDGE_EVERY_MS by default); tests judge now instead. */
   judgeEveryMs?: number;
+  /** The store's clock (ReleaseStoreOptions.now): tests pin it; none, the sessions read Date.now and canary starts the database's now(). */
+  now?: () => number;
   log: (line: string) => void;
 }
 
@@ -219,7 +221,7 @@ async function stillServed(
  * owner token, starts the control API, and deletes old health every hour.
  */
 export async function startControlPlane(database: Database, options: ControlPlaneOptions): Promise<ControlPlane> {
-  const store = await ReleaseStore.open(database, { environmentToken: options.environmentToken });
+  const store = await ReleaseStore.open(database, { environmentToken: options.environmentToken, now: options.now });
   const health = await HealthStore.open(database);
   if (options.dataDir) {
     const written = await store.ownerToken.ensure(options.dataDir);

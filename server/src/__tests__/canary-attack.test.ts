@@ -58,6 +58,8 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
   let health: HealthStore;
   const log: string[] = [];
   let active: string;
+  /** When set, the store's clock (what a canary's start is stamped with): this moment, a second further at each read. */
+  let pinned: number | undefined;
 
   beforeAll(async () => {
     database = serverTestDatabase();
@@ -75,6 +77,7 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
           renderCheck: () => undefined,
           // Judged when the test says: each round is a judgeNow().
           judgeEveryMs: 3_600_000,
+          now: () => (pinned === undefined ? Date.now() : (pinned += 1000)),
           log: (line) => log.push(line),
         });
         stores = Promise.resolve({ store: control.store, health: control.health });
@@ -142,6 +145,7 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
 
   // A test that failed half-way must not leave its canary to the next.
   afterEach(async () => {
+    pinned = undefined;
     if ((await store.canaries.running()).contact) await store.canaries.abort('contact', 'integrator', 'abort');
     await bothServe(undefined);
   });
@@ -365,9 +369,8 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
   });
 
   test('a canary started again in the same hour, of the same release, starts from zero', async () => {
-    // The premise is one hour for both canaries: not in the last seconds of one.
-    const toNextHour = 3_600_000 - (Date.now() % 3_600_000);
-    if (toNextHour < 10_000) await new Promise((resolve) => setTimeout(resolve, toNextHour + 100));
+    // The premise is one hour for both canaries: their starts stamped from the top of this hour (no wait for the wall clock's hour to turn).
+    pinned = Math.floor(Date.now() / 3_600_000) * 3_600_000;
     const first = await store.canaries.start('contact', candidates[2]!, { percent: 50, minNetworks: 1, minVisits: 10 }, 'integrator');
     await bothServe(first);
     // Failing visits, below minVisits: then an operator aborts.
