@@ -21,6 +21,7 @@ import { sectionStyles } from './http/plugins/section-styles';
 import { servedNow, type ServingState } from './http/serving-state';
 import { forwardSignal } from './release-signals';
 import { defaultHosts, parseHostRule, type HostRule } from '@portico/platform/http';
+import { DEFAULT_REQUEST_BOUNDS, RequestBounds } from './request-bounds';
 import { pageHeaders } from './security-headers';
 import { ServedReleases, type ReleaseFeed } from './served-releases';
 import { serverRendering, type RenderWorkerState, type ServerRendering, type ServerRenderingOptions } from './ssr/server-rendering';
@@ -257,6 +258,8 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
   const state = servingState(options);
   const limits = { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits };
   const cap = state.trustProxy ? undefined : new ConnectionCap(limits.connectionsPerClient, state.log);
+  // Behind a trusted proxy every connection is the proxy's: bounded per connection only.
+  const bounds = new RequestBounds({ ...DEFAULT_REQUEST_BOUNDS, ...(state.trustProxy ? { perClient: undefined } : {}) });
   const servers: AppServer[] = [];
   const close = () =>
     Promise.all([
@@ -270,7 +273,7 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
 
   try {
     for (const app of APP_NAMES) {
-      const served = appServer({ hosts: state.hosts, trustProxy: state.trustProxy, limits, cap, log: state.log });
+      const served = appServer({ hosts: state.hosts, trustProxy: state.trustProxy, limits, cap, bounds, log: state.log });
       if (app === 'host') hostRoutes(served, options, state);
       else remoteRoutes(served, app, options, state);
       servers.push(served);

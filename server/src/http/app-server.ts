@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { answerClientError, hostFieldCount } from '@portico/platform/http';
 import { applyTimeouts, TIMEOUT_CHECK_MS, type ConnectionCap, type ClientLimits } from '../client-limits';
 import { guardRoutes } from '../guard';
+import type { RequestBounds } from '../request-bounds';
 import { sendPlain } from '../plain-answer';
 import { hostAllowed, visitorOf, type HostRule } from '../request-origin';
 import { STRICT_TRANSPORT_SECURITY } from '../security-headers';
@@ -14,6 +15,8 @@ export interface AppServerOptions {
   limits: ClientLimits;
   /** The per-client connection cap over the four ports (none behind a trusted proxy). */
   cap?: ConnectionCap;
+  /** Requests in flight per connection and per client over the four ports: one past them waits, unread. */
+  bounds?: RequestBounds;
   log: (line: string) => void;
 }
 
@@ -33,13 +36,14 @@ export interface AppServer {
  * routes are added by its plugins (./plugins).
  */
 export function appServer(options: AppServerOptions): AppServer {
-  const { hosts, trustProxy, log } = options;
+  const { hosts, trustProxy, bounds, log } = options;
   let server: Server | undefined;
   const app = Fastify({
     serverFactory: (handler) =>
       (server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (req, res) => {
         closeIfBodyUnread(req, res);
-        handler(req, res);
+        if (bounds) bounds.admit(req, res, () => handler(req, res));
+        else handler(req, res);
       })),
     clientErrorHandler: answerClientError,
     // The router's own refusal of a target it cannot decode.
