@@ -9,6 +9,7 @@ import { closeNow, ListenError, listenOn } from '@portico/platform/http';
 import type { ServedState } from '@portico/releases';
 import type { BeaconEndpoint } from './beacon/beacon-endpoint';
 import { ConnectionCap, DEFAULT_CLIENT_LIMITS, type ClientLimits } from './client-limits';
+import { builtPage } from './built-page';
 import { appServer, type AppServer } from './http/app-server';
 import { HostSite } from './http/host-site';
 import { appFiles } from './http/plugins/app-files';
@@ -125,6 +126,7 @@ function hostRoutes(served: AppServer, options: PorticoServerOptions, state: Ser
   const site = new HostSite(state);
   state.readConfig = () => site.siteWith(undefined, site.served().active);
   const files = staticFiles(distOf(options.rootDir, 'host'), { crossOrigin: false, pageHeaders: (req, search) => site.pageHeaders(req, search) });
+  const page = builtPage(distOf(options.rootDir, 'host'), { pageHeaders: (req, search) => site.pageHeaders(req, search), disk: files });
   const rendering: ServerRendering | undefined =
     state.ssr === false
       ? undefined
@@ -142,7 +144,7 @@ function hostRoutes(served: AppServer, options: PorticoServerOptions, state: Ser
   state.rendering = rendering;
   state.warmFor = (next) => rendering?.warm((host) => site.variantsFor(host, next), WARM_RELEASE_WITHIN_MS) ?? Promise.resolve();
 
-  void app.register(pages, { site, rendering, files, log: state.log });
+  void app.register(pages, { site, rendering, files: page, log: state.log });
   void app.register(configRoutes, { site, log: state.log });
   void app.register(crawlerFiles, { trustProxy: state.trustProxy });
   if (rendering) void app.register(sectionStyles, { rendering, log: state.log });

@@ -10,7 +10,7 @@ export interface PagesOptions {
   site: HostSite;
   /** The page rendered on the server; none: the built index.html (PORTICO_SSR=0). */
   rendering: ServerRendering | undefined;
-  /** The host's dist/: the client-rendered index.html, when the page is not rendered. */
+  /** The client-rendered index.html, when the page is not rendered (builtPage: from memory). */
   files: Handler;
   log: (line: string) => void;
 }
