@@ -8,7 +8,7 @@ import type { NodeBuild } from '@portico/node-sections/protocol';
 import { closeNow, ListenError, listenOn } from '@portico/platform/http';
 import type { ServedState } from '@portico/releases';
 import type { BeaconEndpoint } from './beacon/beacon-endpoint';
-import { ConnectionCap, DEFAULT_CLIENT_LIMITS, type ClientLimits } from './client-limits';
+import { ConnectionCap, connectionBudget, DEFAULT_CLIENT_LIMITS, openFileLimit, type ClientLimits } from './client-limits';
 import { builtPage } from './built-page';
 import { appServer, type AppServer } from './http/app-server';
 import { HostSite } from './http/host-site';
@@ -259,7 +259,14 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
 
   const state = servingState(options);
   const limits = { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits };
-  const cap = state.trustProxy ? undefined : new ConnectionCap(limits.connectionsPerClient, state.log);
+  // The open-file limit bounds connections (unless set here), so one client's cannot take the process's last descriptor.
+  const budget =
+    limits.connections === undefined
+      ? connectionBudget(openFileLimit(), limits.connectionsPerClient)
+      : { connections: limits.connections, perClient: limits.connectionsPerClient, note: undefined };
+  if (budget.note && !state.trustProxy) state.log(budget.note);
+  // Behind a trusted proxy every connection is the proxy's: no cap per client, the one over all still.
+  const cap = new ConnectionCap(state.trustProxy ? Number.POSITIVE_INFINITY : budget.perClient, state.log, budget.connections);
   // Behind a trusted proxy every connection is the proxy's: bounded per connection only.
   const bounds = new RequestBounds({ ...DEFAULT_REQUEST_BOUNDS, ...(state.trustProxy ? { perClient: undefined } : {}) });
   const servers: AppServer[] = [];

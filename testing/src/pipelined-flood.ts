@@ -14,8 +14,6 @@ export interface PipelinedFloodOptions {
 export interface PipelinedFlood {
   /** Bytes the kernel took from each connection so far: what the server's side let in. */
   sent(): number;
-  /** Connections the server closed. */
-  closed(): number;
   /** Ends every connection (destroys them, unread). */
   stop(): void;
 }
@@ -29,7 +27,6 @@ export interface PipelinedFlood {
 export async function pipelinedFlood(options: PipelinedFloodOptions): Promise<PipelinedFlood> {
   const sockets: Socket[] = [];
   let sent = 0;
-  let closed = 0;
   const chunkRequests = Math.max(1, Math.floor((64 * 1024) / Buffer.byteLength(options.request)));
   const opened = Array.from(
     { length: options.connections },
@@ -39,10 +36,7 @@ export async function pipelinedFlood(options: PipelinedFloodOptions): Promise<Pi
         sockets.push(socket);
         socket.pause();
         socket.on('error', () => undefined);
-        socket.once('close', () => {
-          closed++;
-          resolve();
-        });
+        socket.once('close', () => resolve());
         socket.once('connect', () => {
           resolve();
           let left = options.requestsPerConnection;
@@ -64,7 +58,6 @@ export async function pipelinedFlood(options: PipelinedFloodOptions): Promise<Pi
   await Promise.all(opened);
   return {
     sent: () => sent,
-    closed: () => closed,
     stop: () => {
       for (const socket of sockets) socket.destroy();
     },

@@ -13,7 +13,7 @@ export interface AppServerOptions {
   hosts: readonly HostRule[];
   trustProxy: boolean;
   limits: ClientLimits;
-  /** The per-client connection cap over the four ports (none behind a trusted proxy). */
+  /** The connection caps over the four ports: per client (none behind a trusted proxy) and over all. */
   cap?: ConnectionCap;
   /** Requests in flight per connection and per client over the four ports: one past them waits, unread. */
   bounds?: RequestBounds;
