@@ -10,8 +10,9 @@ export interface RequestBoundsLimits {
   perClient: number | undefined;
   /**
    * Requests already parsed but not yet handed on, per connection: Node's
-   * parser reads a whole 64 KB chunk before reading can stop. A connection
-   * past this is closed: no browser pipelines, and what it holds is memory.
+   * parser reads a whole 64 KB chunk before reading can stop (some 1,600
+   * requests of 41 bytes). A connection past this is closed: no browser
+   * pipelines, and what it holds is memory and the time to parse it.
    */
   heldPerConnection: number;
   /** The same over one client's connections. */
@@ -21,8 +22,8 @@ export interface RequestBoundsLimits {
 export const DEFAULT_REQUEST_BOUNDS: Readonly<RequestBoundsLimits> = {
   perConnection: 8,
   perClient: 64,
-  heldPerConnection: 4_096,
-  heldPerClient: 16_384,
+  heldPerConnection: 256,
+  heldPerClient: 4_096,
 };
 
 /**
@@ -82,13 +83,16 @@ export class RequestBounds {
     if (connection.closed) return;
     if (connection.held.length === 0 && this.hasRoom(connection)) return this.run(connection, req, res, handle);
     this.counts.held++;
-    connection.held.push(() => this.run(connection, req, res, handle));
+    // Handed on later from an answer's 'finish', itself often on the same tick as the write: in a turn of the event loop of its own (setImmediate).
+    connection.held.push(() => this.run(connection, req, res, () => setImmediate(() => connection.closed || handle())));
     if (connection.client) connection.client.held++;
     this.pause(connection);
     const { client } = connection;
     if (connection.held.length > this.limits.heldPerConnection || (client && client.held > this.limits.heldPerClient)) {
       this.counts.closedConnections++;
       connection.socket.destroy();
+      // At once: the rest of the chunk the parser is in is dropped as it comes, not held.
+      this.forget(connection);
     }
   }
 
@@ -183,6 +187,7 @@ export class RequestBounds {
   }
 
   private forget(connection: Connection): void {
+    if (connection.closed) return;
     connection.closed = true;
     const { client } = connection;
     if (!client) return;

@@ -135,3 +135,21 @@ test('without the bounds (what Node does alone) the same flood is all handled at
     await new Promise((resolve) => bare.server.close(resolve));
   }
 }, 30_000);
+
+test('a connection holding more parsed requests than heldPerConnection is closed, and the rest of its chunk is not handled', async () => {
+  const strict = await watchedServer({ ...LIMITS, heldPerConnection: 16 });
+  try {
+    const socket = connect({ host: '127.0.0.1', port: strict.port, localAddress: FLOODER });
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => undefined);
+    socket.resume();
+    socket.write(Array.from({ length: 400 }, (_, index) => get(`/n${index}`)).join(''));
+    await closed;
+    expect(strict.bounds.counts.closedConnections).toBe(1);
+    // The 4 in flight when it went; none of the 396 others.
+    expect(strict.handled()).toBe(LIMITS.perConnection);
+  } finally {
+    strict.server.closeAllConnections();
+    await new Promise((resolve) => strict.server.close(resolve));
+  }
+});
