@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -7,11 +7,11 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { apiClient } from '@portico/platform/api';
 import { CONTROL_API } from '@portico/releases/control-contract';
-import { builtServer } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { eventually } from '@portico/testing/eventually';
 import { contactBuild } from './contact-build';
 import { REPO_ROOT } from './paths';
+import { startServeProgram, type ServeProgram } from './serve-program';
 
 /**
  * `npm run bench:server`: what the production server costs per request
@@ -77,37 +77,14 @@ function ask(port: number, target: string, headers: Record<string, string>): Pro
   });
 }
 
-/** `npm run serve`'s program, on loopback, until close() ends it (SIGTERM, as Ctrl-C would). */
-async function startServe(folder: string): Promise<{ child: ChildProcess; close(): Promise<void> }> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), builtServer()], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      PORTICO_CONFIG: path.join(folder, 'config.json'),
-      PORTICO_DATA_DIR: path.join(folder, 'data'),
-      PORTICO_CONTROL_TOKEN: TOKEN,
-      ...(CACHE ? {} : { PORTICO_SSR_CACHE: '0' }),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+/** `npm run serve`'s program on PORT, with its control token and, with `--no-cache`, no page cache. */
+function startServe(folder: string): Promise<ServeProgram> {
+  return startServeProgram({
+    port: PORT,
+    folder,
+    env: { PORTICO_CONTROL_TOKEN: TOKEN, ...(CACHE ? {} : { PORTICO_SSR_CACHE: '0' }) },
+    nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
   });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Portico is serving at') && output.includes('The control API')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`npm run serve stopped (exit ${code}) before it was ready:\n${output}`)));
-  });
-  return {
-    child,
-    close: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 /** Headers a server sets itself, per answer: not copied. */
