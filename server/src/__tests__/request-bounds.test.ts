@@ -8,7 +8,7 @@ import { RequestBounds, type RequestBoundsLimits } from '../request-bounds';
 // server whose route answers after a short wait, so requests pile up as they
 // do behind a page being rendered: the flood comes from 127.0.0.2, the
 // visitor from 127.0.0.1. Checked to fail without the bounds (`admit` calling
-// `handle` at once): 400 requests at once on one connection, 1,600 for one
+// `handle` at once): 200 requests at once on one connection, 1,551 for one
 // client.
 
 const FLOODER = '127.0.0.2';
