@@ -129,7 +129,6 @@ export class RequestBounds {
     if (client) client.inFlight++;
     this.counts.handled++;
     let done = false;
-    // 'finish' once the answer's last byte is handed to the kernel; 'close' when the connection went first.
     const finished = () => {
       if (done || connection.closed) return;
       done = true;
@@ -137,8 +136,8 @@ export class RequestBounds {
       if (client) client.inFlight--;
       this.next(connection);
     };
-    res.once('finish', finished);
-    res.once('close', finished);
+    // 'close' comes after 'finish' (on the next tick), or when the connection went first: one listener, no once() wrapper.
+    res.on('close', finished);
     handle();
     // A body still coming is read, whatever waits: its route cannot answer without it, and what else arrives is held.
     if (!req.complete) this.resume(connection);
