@@ -5,6 +5,7 @@
  * page data, so the page knows before it loads any of the section's code
  * whether it ever needs that code at all.
  */
+import type { SectionGrant } from './sections';
 
 /**
  * What starts an interactive section's hydration (the first one that
@@ -49,6 +50,20 @@ export function readHydration(value: unknown): Hydration | { problem: string } {
   const unknown = when.find((trigger) => !(HYDRATION_TRIGGERS as readonly unknown[]).includes(trigger));
   if (unknown !== undefined) return { problem: `hydration.when has ${JSON.stringify(unknown)}, not one of ${HYDRATION_TRIGGERS.join(', ')}` };
   return { mode: 'interactive', when: [...new Set(when as HydrationTrigger[])] };
+}
+
+/**
+ * Why a build's declaration goes beyond its section's grant, in words; or
+ * undefined when it stays within (a publish refuses a build with one).
+ */
+export function grantProblem(section: string, hydration: Hydration, grant: SectionGrant): string | undefined {
+  if (grant.interactive || hydration.mode === 'static') return undefined;
+  return `the ${section} section is granted no script in the visitor's browser (static), but this build declares hydration ${JSON.stringify(hydration)}: build it with hydration { mode: 'static' }, or ask the integrator to grant the section script`;
+}
+
+/** What the page follows: the declaration held to the grant (a section granted no script is static whatever its build says). */
+export function hydrationWithin(hydration: Hydration, grant: SectionGrant): Hydration {
+  return grant.interactive ? hydration : { mode: 'static' };
 }
 
 /** Whether `hydration` starts on `trigger`. */

@@ -2,6 +2,24 @@
 export const SECTION_IDS = ['home', 'about', 'contact'] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
 
+/**
+ * What the integrator grants a section in the visitor's browser: with
+ * `interactive` its build may hydrate (run its script in the page); without,
+ * the page shows only the HTML the server rendered from it and never loads
+ * its browser code. A value per section, so a section added at run time
+ * (issue 48) is given its own when it is added.
+ */
+export interface SectionGrant {
+  interactive: boolean;
+}
+
+/** The built-in sections' grants until an integrator changes one: Home and About static, Contact interactive. */
+export const BUILT_IN_GRANTS: Readonly<Record<SectionId, SectionGrant>> = {
+  home: { interactive: false },
+  about: { interactive: false },
+  contact: { interactive: true },
+};
+
 /** The request the host makes of each remote, and the remote's expose key. */
 export const EXPOSED_SECTION = './section';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { SectionId } from '@portico/contract/sections';
+import type { SectionGrant, SectionId } from '@portico/contract/sections';
 import type {
   auditEntrySchema,
   checkResultSchema,
@@ -73,7 +73,8 @@ export interface PublishCheckOutcome {
 }
 
 /** Runs every publish check on a section's build before anything is stored as releasable (`./checks`). */
-export type PublishChecks = (request: { section: SectionId; manifestUrl: string }) => Promise<PublishCheckOutcome>;
+/** `grant`: the section's grant as the store holds it (its built-in one when not given), which the build's declaration must stay within. */
+export type PublishChecks = (request: { section: SectionId; manifestUrl: string; grant?: SectionGrant }) => Promise<PublishCheckOutcome>;
 
 /** A candidate served to a share of visits, and the thresholds that decide it (docs/releases.md, "Canaries"). */
 export interface Canary {
@@ -108,6 +109,8 @@ export interface ServedCanary {
 /** What every server serves: the active releases, and the candidate and share of each section in a canary. */
 export interface ServedState {
   active: ActiveReleases;
+  /** The grants an integrator set in the store (section-grants.ts); a section not here has config.json's or its built-in one. */
+  grants?: Partial<Record<SectionId, SectionGrant>>;
   canaries: Partial<Record<SectionId, ServedCanary>>;
 }
 

@@ -184,10 +184,11 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
  * origin, as whose browser every file is fetched.
  */
 export function publishChecksFor(options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports' | 'renderCheck' | 'publicUrl'>): PublishChecks {
-  return async ({ section, manifestUrl }) =>
+  return async ({ section, manifestUrl, grant }) =>
     runPublishChecks({
       section,
       manifestUrl,
+      grant,
       allowedOrigins: await allowedOriginsOf(section, options),
       pageOrigin: new URL(options.publicUrl).origin,
       renderCheck: options.renderCheck(),

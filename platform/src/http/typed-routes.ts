@@ -9,7 +9,7 @@ import { HttpRefusal } from './json-reply';
  * it (apiClient), so both read the same shapes.
  */
 export interface ApiRoute {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Fastify's pattern: `/api/sections/:section/active`. */
   path: string;
   params?: z.ZodType;

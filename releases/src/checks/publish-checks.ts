@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MANIFEST_MAX_BYTES, MANIFEST_TOO_LARGE, readManifest, type Manifest } from '@portico/contract/manifest';
-import { EXPOSED_SECTION, remoteNameOf, type SectionId } from '@portico/contract/sections';
+import { grantProblem } from '@portico/contract/hydration';
+import { BUILT_IN_GRANTS, EXPOSED_SECTION, remoteNameOf, type SectionGrant, type SectionId } from '@portico/contract/sections';
 import { scopeSectionStylesheet, SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
 import { NOT_RUN, type CheckResult } from '../release';
 import { describeHeaderProblems, headerProblems } from './browser-rules';
@@ -11,7 +12,7 @@ import { fetchNodeBuild, type NodeBuild } from './node-build';
 import { CHECKED_SHARES, inspectSection } from './section-contract';
 
 /** The checks of a publish, in the order they run and are reported. */
-export const PUBLISH_CHECKS = ['reachable', 'manifest', 'exposes', 'shared', 'integrity', 'browser', 'styles', 'node-build', 'render'] as const;
+export const PUBLISH_CHECKS = ['reachable', 'manifest', 'exposes', 'script', 'shared', 'integrity', 'browser', 'styles', 'node-build', 'render'] as const;
 export type PublishCheckName = (typeof PUBLISH_CHECKS)[number];
 
 /**
@@ -34,6 +35,8 @@ export interface PublishCheckOptions {
    * the page loads is fetched with it as `Origin`, and must admit it.
    */
   pageOrigin: string;
+  /** The section's grant (its built-in one by default): a build declaring script in the browser beyond it is refused. */
+  grant?: SectionGrant;
   /** The host's shared modules and versions (default: those installed for this repository's host). */
   hostShared?: Readonly<Record<string, string>>;
   renderCheck?: RenderCheck;
@@ -99,7 +102,7 @@ class Results {
   }
 }
 
-const AFTER_MANIFEST = ['exposes', 'shared', 'integrity', 'browser', 'styles', 'node-build', 'render'] as const;
+const AFTER_MANIFEST = ['exposes', 'script', 'shared', 'integrity', 'browser', 'styles', 'node-build', 'render'] as const;
 
 /** What is wrong with the manifest as a release of `section`, or undefined. */
 function manifestProblem(manifest: Manifest, section: SectionId, nameProblem: string | undefined, rules: FetchRules): string | undefined {
@@ -226,6 +229,9 @@ export async function runPublishChecks(options: PublishCheckOptions): Promise<Pu
 
   if (report.exposeProblem) results.fail('exposes', report.exposeProblem);
   else results.pass('exposes', `exposes ${EXPOSED_SECTION}`);
+  const scriptProblem = grantProblem(section, manifest.hydration, options.grant ?? BUILT_IN_GRANTS[section]);
+  if (scriptProblem) results.fail('script', scriptProblem);
+  else results.pass('script', `declares hydration ${JSON.stringify(manifest.hydration)}, within the section's grant`);
   if (report.sharedProblems.length > 0) results.fail('shared', report.sharedProblems.join('; '));
   else results.pass('shared', sharedDetail(manifest, hostShared));
 

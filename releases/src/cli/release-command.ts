@@ -38,6 +38,8 @@ export const USAGE = `npm run release -- <command>
          [--min-networks N]                       decided from ${minNetworks} client networks at least, none over ${maxNetworkShare * 100} % of
          [--max-network-share F]                  the counts; --min-networks 1 for a test on one machine)
          [--note TEXT]                            the same release again changes its share and thresholds
+  grant <section> interactive|static [--note T]   the integrator's grant: whether the section's builds may run script
+                                                  in the visitor's browser (built in: Home and About static, Contact interactive)
   promote <section> [--note TEXT]                 makes the section's canary its active release
   abort <section> [--note TEXT]                   ends the section's canary: every visit gets the active release
   preview <release> [--expires-in SECONDS]        a signed link to the page with that release (${inHours(DEFAULT_PREVIEW_SECONDS)} by default; ${MIN_PREVIEW_SECONDS} s to ${MAX_PREVIEW_SECONDS / 86_400} days)
@@ -273,6 +275,15 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       out(
         `${section}: ${named(state.candidate ?? null)} serves ${state.percent} % of visits beside ${named(state.active)}; ${state.canary ? describeThresholds(state.canary) : ''}\n`,
       );
+      return;
+    }
+    case 'grant': {
+      const [section, kind] = take(2, 2, '<section> interactive|static');
+      if (kind !== 'interactive' && kind !== 'static') throw new UsageError(`grant takes <section> interactive|static, not ${JSON.stringify(kind)}`);
+      const body = { interactive: kind === 'interactive', ...note };
+      const { interactive } = await control(context).call(CONTROL_API.sections.grant, { params: { section: section! }, body });
+      out(`${section}: ${interactive ? "interactive, its builds may run script in the visitor's browser" : "static, none of its script runs in the visitor's browser"}
+`);
       return;
     }
     case 'promote': {

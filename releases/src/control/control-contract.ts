@@ -78,6 +78,14 @@ export const sectionsRoutes = {
     body: z.strictObject({ release: releaseId.optional(), note }),
     answer: sectionSwitchSchema,
   }),
+  /** The integrator's grant: whether the section's builds may run script in the visitor's browser. */
+  grant: apiRoute({
+    method: 'PATCH',
+    path: '/api/sections/:section',
+    params: sectionParams,
+    body: z.strictObject({ interactive: z.boolean(), note }),
+    answer: z.object({ section: sectionSchema, interactive: z.boolean() }),
+  }),
   status: apiRoute({
     method: 'GET',
     path: '/api/sections',

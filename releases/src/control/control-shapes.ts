@@ -66,6 +66,7 @@ export const AUDIT_ACTIONS = [
   'broken',
   'set-aside',
   'alerts',
+  'section-change',
 ] as const;
 
 /** One check a publish ran, in words. */
@@ -160,6 +161,8 @@ export const shownSectionSchema = z.object({
   judged: z.record(z.string(), judgedSchema).optional(),
   /** The section's URL in config.json. */
   configured: z.string().optional(),
+  /** The integrator's grant as the store holds it (the built-in one until set): whether the section may run script in the visitor's browser. */
+  interactive: z.boolean().optional(),
 });
 
 /** The answer to an activation or a rollback: what the section serves now, and where a rollback would take it. */

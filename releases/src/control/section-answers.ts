@@ -32,7 +32,11 @@ export async function sectionAnswers(
   const { store, log } = options;
   // One section (a canary route's answer): only its state is read.
   const only = sections.length === 1 ? sections[0] : undefined;
-  const [states, configured] = await Promise.all([store.releases.sectionStates(only), options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({})]);
+  const [states, configured, grants] = await Promise.all([
+    store.releases.sectionStates(only),
+    options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({}),
+    store.grants.all(),
+  ]);
   // The health failing must not fail the answer: a canary route answers after its change is committed.
   const healths = await Promise.all(
     sections.map((section) =>
@@ -53,6 +57,7 @@ export async function sectionAnswers(
     const health = healths[index]!;
     answer[section] = {
       ...states[section],
+      interactive: grants[section].interactive,
       ...health,
       ...(counted ? { health: asCounted(health.health, counted) } : {}),
       ...reads,

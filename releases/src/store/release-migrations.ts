@@ -81,6 +81,13 @@ const STEPS: readonly string[] = [
     value text NOT NULL
   );
   `,
+  `
+  -- The integrator's grant of script in the visitor's browser (issue 46):
+  -- null until set, when the section has config.json's or its built-in one.
+  -- On the row every change of a section locks, so a grant is changed,
+  -- audited and announced as an activation is.
+  ALTER TABLE release_sections ADD COLUMN interactive boolean;
+  `,
 ];
 
 /** An arbitrary constant, not the messages' one: the advisory lock that lets one process at a time migrate the releases' schema. */

@@ -13,6 +13,7 @@ import { ConsoleSessions, type SessionLifetimes } from './console-sessions';
 import { migrateReleases } from './release-migrations';
 import { watchReleases, type ReleaseWatch } from './release-watch';
 import { Releases } from './releases';
+import { SectionGrants } from './section-grants';
 import { OwnerToken } from './owner-token';
 import { Tokens } from './tokens';
 
@@ -45,6 +46,7 @@ export class ReleaseStore {
   readonly sessions: ConsoleSessions;
   readonly servers: ConsoleServers;
   readonly alertSettings: AlertSettings;
+  readonly grants: SectionGrants;
   private readonly secrets = new Map<string, Promise<Buffer>>();
 
   private constructor(
@@ -59,6 +61,7 @@ export class ReleaseStore {
     this.ownerToken = new OwnerToken(db, options.environmentToken);
     this.servers = new ConsoleServers(db);
     this.alertSettings = new AlertSettings(db);
+    this.grants = new SectionGrants(db);
     this.sessions = new ConsoleSessions(
       db,
       this.tokens,

@@ -5,6 +5,7 @@ import type { ActiveReleases, CheckResult, ReleaseState, ServedState } from '../
 import { BACKGROUND_CHECK_ACTOR, isSection, SERVER_ACTOR } from '../scopes';
 import { recordAudit } from './audit-log';
 import { ReleaseError } from './release-error';
+import { grantsIn } from './section-grants';
 import { ACTIVE_RELEASE_IDS, iso, RELEASE_COLUMNS, shown, toStored, type ReleaseRow, type ShownRelease, type StoredRelease } from './release-rows';
 import { stackTops, statesOf, type SectionState } from './section-states';
 
@@ -127,7 +128,7 @@ export class Releases {
        UNION ALL
        SELECT c.percent, c.id, c.started_at, ${RELEASE_COLUMNS} FROM release_canaries c JOIN releases r ON r.id = c.release_id`,
     );
-    const served: ServedState = { active: {}, canaries: {} };
+    const served: ServedState = { active: {}, canaries: {}, grants: await grantsIn(this.db) };
     for (const row of rows) {
       const { checks: _checks, broken: _broken, ...release } = toStored(row);
       if (row.percent === null) served.active[row.section] = release;

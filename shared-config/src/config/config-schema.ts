@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { BUILT_IN_GRANTS, SECTION_IDS, type SectionGrant, type SectionId } from '@portico/contract/sections';
 import { MARKETS, type Language, type Market } from '@portico/contract/languages';
 import { HEX_COLOR } from '../theme/contrast';
 import type { Theme } from '../theme/theme';
@@ -162,6 +162,12 @@ export const configSchema = z.object({
   theme: z.optional(themeSchema),
   /** Optional pins: each section's mf-manifest.json must hash to this. */
   remoteIntegrity: z.optional(z.partialRecord(z.enum(SECTION_IDS), integrity)),
+  /**
+   * What the integrator grants each section (`{ "contact": { "interactive": true } }`);
+   * a section it does not name has its built-in grant (BUILT_IN_GRANTS). The
+   * server writes the grants the releases store holds over the file's.
+   */
+  sections: z.optional(z.partialRecord(z.enum(SECTION_IDS), z.object({ interactive: z.boolean() }))),
   contact: z.optional(z.partial(contactSchema)),
   preview: z.optional(previewSchema),
   previewRefused: z.optional(z.enum(PREVIEW_REFUSALS)),
@@ -207,6 +213,15 @@ export interface ConfigProblem {
  */
 export function isDocumentProblem(problem: ConfigProblem): boolean {
   return !Object.hasOwn(configSchema.shape, problem.field.split('.', 1)[0]!);
+}
+
+/**
+ * Whether `section` may run script in the visitor's browser: config.json's
+ * grant (as the server serves it, the releases store's over the file's), or
+ * the section's built-in one.
+ */
+export function sectionGrant(config: Pick<SiteConfig, 'sections'>, section: SectionId): SectionGrant {
+  return { interactive: config.sections?.[section]?.interactive ?? BUILT_IN_GRANTS[section].interactive };
 }
 
 /** The footer's copyright line in `language`: its override there, or the line as written. */

@@ -18,6 +18,7 @@ export {
   type RuntimeConfig,
   type SiteConfig,
   copyrightIn,
+  sectionGrant,
   isDocumentProblem,
 } from './config-schema';
 export { configWarnings } from './config-warnings';

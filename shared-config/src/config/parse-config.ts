@@ -236,6 +236,8 @@ export function parseConfig(raw: unknown): ParsedConfig {
 
   if (raw.remoteIntegrity !== undefined) problems.push(...parsePins(raw.remoteIntegrity, config));
 
+  if (raw.sections !== undefined) config.sections = parseGrants(raw.sections, problems);
+
   if (raw.preview !== undefined) {
     const preview = take('preview', fields.preview, raw.preview, problems);
     if (preview) config.preview = preview;
@@ -250,6 +252,31 @@ export function parseConfig(raw: unknown): ParsedConfig {
   }
 
   return { config, problems, deprecated };
+}
+
+/**
+ * `sections`: the integrator's grant per section. A grant that cannot be read
+ * fails closed: that section runs no script in the browser.
+ */
+function parseGrants(raw: unknown, problems: ConfigProblem[]): SiteConfig['sections'] {
+  const example = 'must be an object such as { "contact": { "interactive": true } }';
+  if (!isRecord(raw)) {
+    problems.push({ field: 'sections', message: example });
+    return Object.fromEntries(SECTION_IDS.map((id) => [id, { interactive: false }]));
+  }
+  const grants: NonNullable<SiteConfig['sections']> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!(SECTION_IDS as readonly string[]).includes(key)) {
+      problems.push({ field: `sections.${key}`, message: `is not a section (${SECTION_IDS.join(', ')})` });
+      continue;
+    }
+    const interactive = isRecord(value) ? value.interactive : undefined;
+    if (typeof interactive !== 'boolean') {
+      problems.push({ field: `sections.${key}.interactive`, message: 'must be true or false; the section runs no script in the browser' });
+    }
+    grants[key as SectionId] = { interactive: interactive === true };
+  }
+  return grants;
 }
 
 /**

@@ -476,3 +476,31 @@ describe('bounds', () => {
     expect(check(result, 'integrity').detail).toBe(`${contact.origin}/${file} did not arrive within 300 ms`);
   });
 });
+
+describe("the section's grant (issue 46: a Home that declares hydration took the contact message)", () => {
+  /** Home's real build, its manifest declaring `declared` as the hostile Home's did. */
+  const homeDeclaring = (declared: unknown, options: Partial<PublishCheckOptions> = {}) => {
+    const manifest = JSON.parse(readFileSync(path.join(homeDist, 'mf-manifest.json'), 'utf8')) as { metaData: Record<string, unknown> };
+    manifest.metaData.hydration = declared;
+    home.overrides.set('/mf-manifest.json', { body: JSON.stringify(manifest) });
+    return publish({ section: 'home', manifestUrl: `${home.origin}/mf-manifest.json`, ...options });
+  };
+
+  test('a Home declaring hydration on load is refused at publish with the reason; static, it passes', async () => {
+    const hostile = await homeDeclaring({ mode: 'interactive', when: ['load'] });
+    expect(hostile.ok).toBe(false);
+    expect(failed(hostile)).toEqual(['script']);
+    expect(check(hostile, 'script').detail).toContain(
+      "the home section is granted no script in the visitor's browser (static), but this build declares hydration",
+    );
+    // A build that declares nothing hydrates on load by default: the same refusal.
+    expect(failed(await homeDeclaring(undefined))).toEqual(['script']);
+    expect(failed(await homeDeclaring({ mode: 'static' }))).toEqual([]);
+  });
+
+  test('the integrator granting Home script lets the same build through; Contact is granted it by default', async () => {
+    const granted = await homeDeclaring({ mode: 'interactive', when: ['load'] }, { grant: { interactive: true } });
+    expect(check(granted, 'script')).toMatchObject({ ok: true });
+    expect(check(await publish(), 'script')).toMatchObject({ ok: true, detail: expect.stringContaining('"mode":"interactive"') });
+  });
+});

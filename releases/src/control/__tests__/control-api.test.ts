@@ -697,6 +697,7 @@ describe('canaries', () => {
       previous: null,
       since: expect.any(String),
       by: 'environment',
+      interactive: false,
       candidate: expect.objectContaining({ id: next, section: 'home' }),
       percent: 10,
       canary: {

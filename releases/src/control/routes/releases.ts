@@ -25,7 +25,7 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext }> =
       context.publishes.holdBack(actor.name, section);
       let outcome;
       try {
-        outcome = await options.publishChecks({ section, manifestUrl: input.manifestUrl });
+        outcome = await options.publishChecks({ section, manifestUrl: input.manifestUrl, grant: (await store.grants.all())[section] });
       } catch (error) {
         // The checks report what they find as failed checks; a throw is the checker itself failing.
         context.log(`control: the publish checks of ${input.manifestUrl} could not run: ${(error as Error).message}`);

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { SectionGrant } from '@portico/contract/sections';
+import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
+import { eventually } from '@portico/testing/eventually';
+import { releaseCommand } from '../../cli/release-command';
+import type { PublishChecks } from '../../release';
+import { ReleaseStore } from '../../store/release-store';
+import { startControlApi, type ControlApi } from '../control-api';
+
+// Whether a section may run script in the visitor's browser is the
+// integrator's decision (issue 46): set through the control API or
+// `npm run release -- grant`, never by the section's own token, audited,
+// announced to every server, and what each publish is checked against.
+
+const OWNER = 'the-integrator-token';
+/** The grant each publish was checked against, as the route handed it to the checks. */
+const checkedWith: (SectionGrant | undefined)[] = [];
+const checks: PublishChecks = ({ grant }) => {
+  checkedWith.push(grant);
+  return Promise.resolve({ ok: true, checks: [], manifest: { integrity: `sha384-${checkedWith.length}`, version: '1.0.0', buildId: 'b' } });
+};
+
+let database: TestDatabase;
+let store: ReleaseStore;
+let api: ControlApi;
+let folder: string;
+let homeToken: string;
+
+beforeAll(async () => {
+  database = embeddedTestDatabase();
+  folder = mkdtempSync(path.join(tmpdir(), 'portico-grants-'));
+  store = await ReleaseStore.open(await database.open(), { environmentToken: OWNER });
+  api = await startControlApi({ store, port: 0, publishChecks: checks, publicUrl: 'http://localhost:8080', log: () => undefined });
+  homeToken = (await store.tokens.create({ name: 'ci-home', section: 'home', actor: 'test' })).token;
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+  await store?.db.close();
+  database?.cleanUp();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const call = async (method: string, route: string, token: string, body?: unknown) => {
+  const response = await fetch(`${api.url}${route}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+
+const release = async (...args: string[]) => {
+  let out = '';
+  let err = '';
+  const code = await releaseCommand(args, {
+    env: { PORTICO_CONTROL_URL: api.url, PORTICO_DATA_DIR: folder, PORTICO_TOKEN: OWNER },
+    rootDir: folder,
+    invokedFrom: folder,
+    out: (text) => (out += text),
+    err: (text) => (err += text),
+  });
+  return { code, out, err };
+};
+
+test('the built-in grants: Home and About static, Contact interactive; each publish is checked against its section’s', async () => {
+  const sections = (await call('GET', '/api/sections', OWNER)).body as Record<string, { interactive: boolean }>;
+  expect(Object.fromEntries(Object.entries(sections).map(([id, section]) => [id, section.interactive]))).toEqual({ home: false, about: false, contact: true });
+  await call('POST', '/api/releases', homeToken, { section: 'home', manifestUrl: 'https://cdn.example/home/1/mf-manifest.json' });
+  expect(checkedWith.at(-1)).toEqual({ interactive: false });
+});
+
+test("a section's own token cannot grant its builds script: 403, nothing changed, nothing audited", async () => {
+  const refused = await call('PATCH', '/api/sections/home', homeToken, { interactive: true });
+  expect(refused.status).toBe(403);
+  expect(refused.body.error).toContain("may not change a section's grant");
+  expect((await store.grants.all()).home).toEqual({ interactive: false });
+  expect((await store.audit.list()).filter((entry) => entry.action === 'section-change')).toEqual([]);
+});
+
+test('the integrator grants and withdraws script, audited and announced; the next publish is checked against it', async () => {
+  const changes: string[] = [];
+  const watch = await store.watch((section) => changes.push(section), { pollMs: 60_000 });
+  try {
+    const granted = await call('PATCH', '/api/sections/home', OWNER, { interactive: true, note: 'the calculator' });
+    expect(granted).toEqual({ status: 200, body: { section: 'home', interactive: true } });
+    expect((await store.releases.served()).grants).toEqual({ home: { interactive: true } });
+    await call('POST', '/api/releases', homeToken, { section: 'home', manifestUrl: 'https://cdn.example/home/2/mf-manifest.json' });
+    expect(checkedWith.at(-1)).toEqual({ interactive: true });
+
+    const withdrawn = await release('grant', 'home', 'static');
+    expect(withdrawn).toMatchObject({ code: 0, out: "home: static, none of its script runs in the visitor's browser\n" });
+    expect((await store.grants.all()).home).toEqual({ interactive: false });
+    const audited = (await store.audit.list()).filter((entry) => entry.action === 'section-change');
+    expect(audited.map(({ actor, section, detail }) => ({ actor, section, detail }))).toEqual([
+      { actor: 'environment', section: 'home', detail: 'from interactive (script in the browser) to static (no script in the browser)' },
+      { actor: 'environment', section: 'home', detail: 'from static (no script in the browser) to interactive (script in the browser): the calculator' },
+    ]);
+    // Every server hears a change of grant as it hears an activation.
+    await eventually(() => changes.includes('home'));
+  } finally {
+    await watch.close();
+  }
+});
+
+test('`npm run release -- grant` takes interactive or static only', async () => {
+  expect(await release('grant', 'home', 'yes')).toMatchObject({ code: 2, err: expect.stringContaining('grant takes <section> interactive|static') });
+  expect(await release('grant', 'nowhere', 'static')).toMatchObject({ code: 1, err: expect.stringContaining('no section "nowhere"') });
+});
