@@ -3,9 +3,9 @@
  * server sends them and the nginx configuration generator writes them, so
  * both deployments answer alike.
  */
-import { resolveRemotes } from '@portico/contract/override';
+import { resolveRemotes, sectionManifestPath } from '@portico/contract/override';
 import { SECTION_IDS } from '@portico/contract/sections';
-import type { ParsedConfig } from '@portico/shared-config/config';
+import { sectionGrant, type ParsedConfig } from '@portico/shared-config/config';
 import { COMMON_HEADERS } from '@portico/platform/http';
 
 // The headers every answer of both servers carries live with the HTTP basics;
@@ -39,8 +39,10 @@ export const HEADER_LIMIT_BYTES = 8 * 1024;
 const LOADING_FIELDS = /^(\(document\)|remotes|allowedRemoteOrigins|remoteIntegrity)(\.|$)/;
 
 interface PageSources {
-  /** Origins the page may load code from: the configured remotes', then those allowed for overrides. */
+  /** Origins the page may load styles and images from: the configured remotes', then those allowed for overrides. */
   remoteOrigins: string[];
+  /** Of those, the remotes' whose section is granted script in the browser: the only ones the page may load code from, with the overrides'. */
+  scriptOrigins: string[];
   overrideOrigins: string[];
   /** The manifests the page will fetch at once. */
   manifests: string[];
@@ -71,34 +73,42 @@ function pageSources({ config, problems }: ParsedConfig, search = ''): PageSourc
   // A section this visit loads from elsewhere (`?remote.contact=`, by the one
   // rule the page applies) does not need its configured manifest.
   const overridden = new Set(resolveRemotes(config.remotes, config.allowedRemoteOrigins, search).overrides.map(({ section }) => section));
+  // A section granted no script never has its code loaded, nor its manifest read, by the page.
+  const scripted = remotes.filter(({ id }) => sectionGrant(config, id).interactive);
   return {
     remoteOrigins: [...new Set(remotes.map(({ origin }) => origin))],
+    scriptOrigins: [...new Set(scripted.map(({ origin }) => origin))],
     overrideOrigins,
-    manifests: remotes.filter(({ id }) => !overridden.has(id)).map(({ url }) => new URL(url).href),
+    manifests: scripted.filter(({ id }) => !overridden.has(id)).map(({ id, url }) => sectionManifestPath(id, new URL(url).href)),
     leftOut,
   };
 }
 
-/** The origins a host page may load code from, per the config.json it is given. */
+/** The origins a host page may load styles and images from (code only from those of sections granted script), per the config.json it is given. */
 export function remoteOrigins(config: ParsedConfig): string[] {
   const { remoteOrigins: origins, overrideOrigins } = pageSources(config);
   return [...new Set([...origins, ...overrideOrigins])];
 }
 
 /**
- * The host page's Content-Security-Policy. Scripts, styles (a remote's CSS
- * chunks come from its origin), images and fetches (manifests) may come from
- * the page's own origin and the remotes' origins only; no eval, and nothing
- * inline but the server-rendered page's own page script, which the front
- * server allows by its hash (ssr/inline-page-script.ts): zod runs jitless, Module Federation loads remoteEntry.js as a script
- * file, React sets styles through the CSSOM.
+ * The host page's Content-Security-Policy. Styles (a remote's CSS chunks
+ * come from its origin) and images may come from the page's own origin and
+ * the remotes' origins; scripts from the page's own and `scriptOrigins`
+ * (the remotes of sections granted script, and the override origins) only;
+ * fetches, beacons and form posts to the page's own origin alone, so no
+ * section's script can send what it reads anywhere else (its manifest comes
+ * through the page's origin: manifest-relay.ts). No eval, and nothing inline
+ * but the server-rendered page's own page script, which the front server
+ * allows by its hash (ssr/inline-page-script.ts): zod runs jitless, Module
+ * Federation loads remoteEntry.js as a script file, React sets styles
+ * through the CSSOM.
  */
-export function contentSecurityPolicy(origins: readonly string[]): string {
+export function contentSecurityPolicy(origins: readonly string[], scriptOrigins: readonly string[] = origins): string {
   const sources = ["'self'", ...origins].join(' ');
   return [
     "default-src 'self'",
-    `script-src ${sources}`,
-    `connect-src ${sources}`,
+    `script-src ${["'self'", ...scriptOrigins].join(' ')}`,
+    "connect-src 'self'",
     `style-src ${sources}`,
     `img-src ${sources}`,
     "object-src 'none'",
@@ -108,11 +118,11 @@ export function contentSecurityPolicy(origins: readonly string[]): string {
   ].join('; ');
 }
 
-/** Headers of an HTML page (index.html, the 404 page) that may load code from `origins`. */
-export function pageHeaders(origins: readonly string[]): Record<string, string> {
+/** Headers of an HTML page (index.html, the 404 page) that may load styles and images from `origins`, code from `scriptOrigins`. */
+export function pageHeaders(origins: readonly string[], scriptOrigins: readonly string[] = origins): Record<string, string> {
   return {
     ...COMMON_HEADERS,
-    'Content-Security-Policy': contentSecurityPolicy(origins),
+    'Content-Security-Policy': contentSecurityPolicy(origins, scriptOrigins),
     // For browsers that predate frame-ancestors.
     'X-Frame-Options': 'DENY',
     'Cross-Origin-Opener-Policy': 'same-origin',
@@ -122,7 +132,8 @@ export function pageHeaders(origins: readonly string[]): Record<string, string> 
 const preloadOf = (url: string) => `<${url}>; rel=preload; as=fetch; crossorigin=anonymous`;
 
 /**
- * `Link` preloads of each configured section's mf-manifest.json. The browser
+ * `Link` preloads of each configured section's mf-manifest.json, as the page
+ * reads it (through its own origin), for the sections granted script. The browser
  * fetches them with the page, instead of after the scripts and config.json
  * that name them: the longest wait of a federated page is that staircase.
  */
@@ -145,8 +156,11 @@ export function hostPageHeaders(config: ParsedConfig, search = '', log?: (line: 
   // The configured remotes first: without them the page shows no section. Then
   // the override origins, in order, as long as the policy fits.
   const origins = [...sources.remoteOrigins];
+  const scripts = [...sources.scriptOrigins];
   const overrides = [...new Set(sources.overrideOrigins.filter((origin) => !origins.includes(origin)))];
-  const fits = (count: number) => bytes(contentSecurityPolicy([...origins, ...overrides.slice(0, count)])) <= HEADER_LIMIT_BYTES;
+  const scriptOverrides = (count: number) => overrides.slice(0, count).filter((origin) => !scripts.includes(origin));
+  const fits = (count: number) =>
+    bytes(contentSecurityPolicy([...origins, ...overrides.slice(0, count)], [...scripts, ...scriptOverrides(count)])) <= HEADER_LIMIT_BYTES;
   // The most override origins that fit, found by bisection: thousands of them must not cost thousands of policies.
   let [fitting, over] = [0, overrides.length + 1];
   while (over - fitting > 1) {
@@ -159,6 +173,7 @@ export function hostPageHeaders(config: ParsedConfig, search = '', log?: (line: 
       `the Content-Security-Policy would be over ${HEADER_LIMIT_BYTES} bytes: left out ${overrides.length - fitting} of allowedRemoteOrigins (from ${overrides[fitting]}), so overrides from them are refused by the browser`,
     );
   }
+  scripts.push(...scriptOverrides(fitting));
   origins.push(...overrides.slice(0, fitting));
 
   const links: string[] = [];
@@ -167,7 +182,7 @@ export function hostPageHeaders(config: ParsedConfig, search = '', log?: (line: 
     else notes.push(`the Link header would be over ${HEADER_LIMIT_BYTES} bytes: ${url.slice(0, 80)}… is not preloaded`);
   }
   for (const note of notes) log?.(`config.json: ${note}`);
-  return { ...pageHeaders(origins), ...(links.length > 0 ? { Link: links.join(', ') } : {}) };
+  return { ...pageHeaders(origins, scripts), ...(links.length > 0 ? { Link: links.join(', ') } : {}) };
 }
 
 /**

@@ -86,24 +86,41 @@ const sameActive = (a: ActiveReleases[SectionId], b: ActiveReleases[SectionId]) 
 const sameCanary = (a: ServedCanary, b: ServedCanary) => a?.id === b?.id && a?.release.id === b?.release.id && a?.percent === b?.percent;
 /** The same releases and canaries in every section. */
 const sameState = (a: ServedState, b: ServedState) =>
-  SECTION_IDS.every((id) => sameActive(a.active[id], b.active[id]) && sameCanary(a.canaries[id], b.canaries[id]));
+  SECTION_IDS.every((id) => sameActive(a.active[id], b.active[id]) && sameCanary(a.canaries[id], b.canaries[id])) &&
+  grantsKey(a.grants) === grantsKey(b.grants);
+
+/** The grants the store holds, as text: two states with the same key serve the same config.json's `sections`. */
+export const grantsKey = (grants: ServedState['grants']) =>
+  SECTION_IDS.map((id) => (grants?.[id] === undefined ? '-' : grants[id].interactive ? 'i' : 's')).join('');
 
 /**
  * config.json as a visitor gets it: the operator's file with each section's
  * `remotes[s]` and `remoteIntegrity[s]` taken from its active release where
- * it has one, and a preview visit's release over that. `preview` and
- * `previewRefused` are the server's to set: an operator's are dropped.
+ * it has one, and a preview visit's release over that; and the grants the
+ * store holds over the file's `sections`. `preview` and `previewRefused` are
+ * the server's to set: an operator's are dropped.
  */
-export function withReleases(answer: ConfigAnswer, active: ActiveReleases, preview?: PreviewVisit, health?: HealthNote): ConfigAnswer {
+export function withReleases(
+  answer: ConfigAnswer,
+  active: ActiveReleases,
+  preview?: PreviewVisit,
+  health?: HealthNote,
+  grants: ServedState['grants'] = {},
+): ConfigAnswer {
   if (answer.status !== 200 || !isRecord(answer.value)) return answer;
   const { preview: _ignored, previewRefused: _alsoIgnored, health: _healthIgnored, ...file } = answer.value;
   const releases: ActiveReleases = { ...active };
   if (preview && 'release' in preview) releases[preview.release.section] = preview.release;
   const chosen = SECTION_IDS.filter((id) => releases[id] !== undefined);
   const serversOwn = [_ignored, _alsoIgnored, _healthIgnored].some((field) => field !== undefined);
-  if (chosen.length === 0 && preview === undefined && !serversOwn) return answer;
+  const granted = SECTION_IDS.filter((id) => grants[id] !== undefined);
+  if (chosen.length === 0 && granted.length === 0 && preview === undefined && !serversOwn) return answer;
 
   const value: Record<string, unknown> = { ...file };
+  // The integrator's grant in the store wins over the file's (a `sections` that is not an object stays as written: parseConfig names it and fails closed).
+  if (granted.length > 0 && (file.sections === undefined || isRecord(file.sections))) {
+    value.sections = { ...(file.sections as Record<string, unknown> | undefined), ...Object.fromEntries(granted.map((id) => [id, grants[id]])) };
+  }
   // A `remotes` or `remoteIntegrity` that is not an object stays as written: parseConfig names it.
   if (chosen.length > 0 && (file.remotes === undefined || isRecord(file.remotes)) && (file.remoteIntegrity === undefined || isRecord(file.remoteIntegrity))) {
     const remotes: Record<string, unknown> = { ...(file.remotes as Record<string, unknown> | undefined) };

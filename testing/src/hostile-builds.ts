@@ -66,6 +66,27 @@ export class HostileCdn {
   }
 
   /**
+   * Makes the browser build `publish` wrote for `variant` run `payload` as
+   * its remoteEntry.js is evaluated (named and hashed anew, as a team that
+   * controls its CDN publishes it), and its manifest declare `hydration`:
+   * what a section team does to get its script into the visitor's page.
+   */
+  scripted(variant: string, payload: string, hydration: unknown): void {
+    const file = path.join(this.root, variant, 'mf-manifest.json');
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as {
+      metaData: { remoteEntry: { name: string; path: string; integrity: string } } & Record<string, unknown>;
+    };
+    const entry = manifest.metaData.remoteEntry;
+    const code = `${readFileSync(path.join(this.root, variant, entry.path, entry.name), 'utf8')}\n${payload}`;
+    const name = `remoteEntry.${createHash('sha384').update(code).digest('hex').slice(0, 10)}.js`;
+    writeFileSync(path.join(this.root, variant, entry.path, name), code);
+    manifest.metaData.remoteEntry = { ...entry, name, integrity: `sha384-${createHash('sha384').update(code).digest('base64')}` };
+    manifest.metaData.hydration = hydration;
+    writeFileSync(`${file}.next`, JSON.stringify(manifest));
+    renameSync(`${file}.next`, file);
+  }
+
+  /**
    * Makes the manifest `publish` wrote for `variant` name these stylesheets
    * for its section, each with its hash, in place of its own: each written
    * beside it, or (`missing`) named with the hash of that text and not

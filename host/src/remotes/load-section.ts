@@ -1,8 +1,9 @@
 import { MANIFEST_TOO_LARGE, readManifest, type Manifest } from '@portico/contract/manifest';
 import { loadRemote } from '@module-federation/enhanced/runtime';
-import { type RemoteLoading, type SectionModule, type SiteConfig } from '@portico/shared-config';
+import { sectionGrant, type RemoteLoading, type SectionModule, type SiteConfig } from '@portico/shared-config';
 import { EXPOSED_SECTION, remoteNameOf, SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { checkManifest } from '@portico/contract/manifest-check';
+import { sectionManifestPath } from '@portico/contract/override';
 import { readManifestBody } from './read-manifest-body';
 import { classifyFailure, isTransientStatus, RemoteFault, type FailureDetail } from './classify-failure';
 import { pageShares, pendingScriptOf, registerCheckedRemote, settleRemote, type CheckedManifest, type LoadProgress } from './federation-runtime';
@@ -16,6 +17,9 @@ import { SectionLoadError } from './section-load-error';
  */
 export const DEFAULT_REMOTE_LOADING: RemoteLoading = { deadlineMs: 9000, retries: 2 };
 
+/** Why a section granted no script is not loaded (the server could not render it, so the page has nothing of it to show). */
+export const NOT_GRANTED = 'is not loaded: the integrator grants this section no script in the browser (static), and the server did not render it';
+
 /** The first retry waits this long; each next one twice as long. */
 export const FIRST_BACKOFF_MS = 250;
 
@@ -28,6 +32,11 @@ export interface LoadSectionOptions extends Partial<RemoteLoading> {
    * fetching the manifest, so the browser loads what the server rendered.
    */
   manifest?: string;
+  /**
+   * The integrator's grant (config.json's `sections`): false, and nothing of
+   * the section is fetched or run in this page, whatever its build declares.
+   */
+  scriptGranted?: boolean;
 }
 
 /**
@@ -82,13 +91,17 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 const manifestFault = (url: string, cause: string, transient = false) => new RemoteFault({ stage: 'manifest', url, cause, transient });
 
-/** The manifest's bytes, fetched once for this attempt and read no further than the size cap. */
-async function fetchManifest(seams: LoaderSeams, { manifestUrl: url, signal }: Attempt): Promise<Uint8Array<ArrayBuffer>> {
+/**
+ * The manifest's bytes, fetched once for this attempt and read no further
+ * than the size cap: through the page's own origin, which fetches it from
+ * `url` (the page's CSP lets it connect nowhere else).
+ */
+async function fetchManifest(seams: LoaderSeams, { section, manifestUrl: url, signal }: Attempt): Promise<Uint8Array<ArrayBuffer>> {
   const networkError = (error: unknown): never => {
     if (signal.aborted) throw error;
     throw manifestFault(url, 'could not be fetched (network error)', true);
   };
-  const response = await seams.fetch(url, { signal, headers: { Accept: 'application/json' } }).catch(networkError);
+  const response = await seams.fetch(sectionManifestPath(section, url), { signal, headers: { Accept: 'application/json' } }).catch(networkError);
   if (!response.ok) throw manifestFault(url, `answered HTTP ${response.status}`, isTransientStatus(response.status));
   const body = await readManifestBody(response).catch(networkError);
   // Another try would download the same megabytes again.
@@ -174,7 +187,7 @@ export function createSectionLoader(seams: LoaderSeams) {
   return async function loadSection(
     section: SectionId,
     manifestUrl: string | undefined,
-    { deadlineMs = DEFAULT_REMOTE_LOADING.deadlineMs, retries = DEFAULT_REMOTE_LOADING.retries, pin, manifest }: LoadSectionOptions = {},
+    { deadlineMs = DEFAULT_REMOTE_LOADING.deadlineMs, retries = DEFAULT_REMOTE_LOADING.retries, pin, manifest, scriptGranted = true }: LoadSectionOptions = {},
   ): Promise<SectionModule> {
     const remote = remoteNameOf(section);
     const fail = (detail: FailureDetail): never => {
@@ -184,6 +197,10 @@ export function createSectionLoader(seams: LoaderSeams) {
     };
     if (!manifestUrl) {
       return fail({ stage: 'manifest', url: '(none)', cause: `config.json gives no valid URL in remotes.${section}`, transient: false });
+    }
+    // The one way a section's code gets into the page: a section granted none is shown only as the server rendered it.
+    if (!scriptGranted) {
+      return fail({ stage: 'manifest', url: manifestUrl, cause: NOT_GRANTED, transient: false });
     }
 
     const controller = new AbortController();
@@ -255,7 +272,12 @@ export function startSection(
   const start = (first: boolean) => {
     const url = remotes[section];
     const manifest = first && url !== undefined && url === config.remotes[section] ? inlined[section] : undefined;
-    const loading = load(section, url, { ...config.remoteLoading, pin: url === undefined ? undefined : pins.get(url), manifest });
+    const loading = load(section, url, {
+      ...config.remoteLoading,
+      pin: url === undefined ? undefined : pins.get(url),
+      manifest,
+      scriptGranted: sectionGrant(config, section).interactive,
+    });
     // The section shows (and has reported) a failure; the page must not see an unhandled rejection.
     loading.catch(() => undefined);
     return loading;

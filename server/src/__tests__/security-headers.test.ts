@@ -57,8 +57,20 @@ describe('remoteOrigins', () => {
 describe('contentSecurityPolicy', () => {
   const policy = directives(contentSecurityPolicy(['https://cdn.example', 'http://localhost:8083']));
 
-  test.each(['script-src', 'connect-src', 'style-src', 'img-src'])('%s allows self and the remotes, nothing else', (name) => {
+  test.each(['style-src', 'img-src'])('%s allows self and the remotes, nothing else', (name) => {
     expect(policy[name]).toEqual(["'self'", 'https://cdn.example', 'http://localhost:8083']);
+  });
+
+  test('script-src allows self and the origins given for code, which default to the remotes', () => {
+    expect(policy['script-src']).toEqual(["'self'", 'https://cdn.example', 'http://localhost:8083']);
+    expect(directives(contentSecurityPolicy(['https://cdn.example', 'http://localhost:8083'], ['http://localhost:8083']))['script-src']).toEqual([
+      "'self'",
+      'http://localhost:8083',
+    ]);
+  });
+
+  test("connect-src allows the page's own origin alone: a section's script can send nothing to its server, nor anyone's", () => {
+    expect(policy['connect-src']).toEqual(["'self'"]);
   });
 
   test('forbids inline code, eval, plugins, framing, base and foreign form targets', () => {
@@ -98,18 +110,19 @@ describe('manifestPreloads', () => {
     },
   };
 
-  test('preloads each configured http(s) manifest, CORS-mode like the fetch that uses it', () => {
-    expect(manifestPreloads(read(config))).toBe(
-      '<http://localhost:8081/mf-manifest.json>; rel=preload; as=fetch; crossorigin=anonymous, ' +
-        '<https://cdn.example.com/contact/mf-manifest.json>; rel=preload; as=fetch; crossorigin=anonymous',
+  const contactPreload =
+    '</section-manifest/contact?url=https%3A%2F%2Fcdn.example.com%2Fcontact%2Fmf-manifest.json>; rel=preload; as=fetch; crossorigin=anonymous';
+
+  test("preloads each http(s) manifest of a section granted script, through the page's own origin, as the fetch that uses it", () => {
+    expect(manifestPreloads(read(config))).toBe(contactPreload);
+    expect(manifestPreloads(read({ ...config, sections: { home: { interactive: true } } }))).toBe(
+      `</section-manifest/home?url=http%3A%2F%2Flocalhost%3A8081%2Fmf-manifest.json>; rel=preload; as=fetch; crossorigin=anonymous, ${contactPreload}`,
     );
   });
 
   test('leaves out a section this visit overrides, by the rule the page applies: an override it refuses keeps the preload', () => {
     const override = '?remote.contact=https%3A%2F%2Fpreview.example%2Fmf-manifest.json';
-    expect(manifestPreloads(read({ ...config, allowedRemoteOrigins: ['https://preview.example'] }), override)).toBe(
-      '<http://localhost:8081/mf-manifest.json>; rel=preload; as=fetch; crossorigin=anonymous',
-    );
+    expect(manifestPreloads(read({ ...config, allowedRemoteOrigins: ['https://preview.example'] }), override)).toBeUndefined();
     // Not an allowed origin: the page loads the configured Contact, so it is preloaded as usual.
     expect(manifestPreloads(read(config), override)).toBe(manifestPreloads(read(config)));
   });
@@ -138,7 +151,8 @@ describe('the host page is built from the parsed config.json only', () => {
       (line) => log.push(line),
     );
     const policy = headers['Content-Security-Policy']!;
-    expect(directives(policy)['script-src']).toEqual(["'self'", 'http://localhost:8081', 'http://localhost:8082', 'http://localhost:8083']);
+    expect(directives(policy)['script-src']).toEqual(["'self'", 'http://localhost:8083']);
+    expect(directives(policy)['style-src']).toEqual(["'self'", 'http://localhost:8081', 'http://localhost:8082', 'http://localhost:8083']);
     expect(headers.Link).not.toContain('extra.example');
     expect(log).toEqual([
       "config.json: left out of the page's CSP and preloads: remotes.extra (is not a known field)",
@@ -149,7 +163,16 @@ describe('the host page is built from the parsed config.json only', () => {
   test('a section whose pin is malformed is not loaded by the page, so it is not in the policy either', () => {
     const headers = hostPageHeaders(read({ remotes, remoteIntegrity: { contact: 'sha384-short' } }));
     expect(headers['Content-Security-Policy']).not.toContain('localhost:8083');
-    expect(headers.Link).not.toContain('8083');
+    expect(headers.Link).toBeUndefined();
+  });
+
+  test('a section granted no script (Home, About by default) loads no code: its origin is in no script-src, whatever its build declares', () => {
+    const granted = (config: object) => directives(hostPageHeaders(read({ remotes, ...config }))['Content-Security-Policy']!)['script-src'];
+    expect(granted({})).toEqual(["'self'", 'http://localhost:8083']);
+    expect(granted({ sections: { contact: { interactive: false } } })).toEqual(["'self'"]);
+    expect(granted({ sections: { home: { interactive: true } } })).toEqual(["'self'", 'http://localhost:8081', 'http://localhost:8083']);
+    // A grant that cannot be read fails closed.
+    expect(granted({ sections: { contact: { interactive: 'yes' } } })).toEqual(["'self'"]);
   });
 
   test('thousands of allowed origins keep the policy under the limit: the remotes stay, the overrides that do not fit are named', () => {
@@ -166,8 +189,7 @@ describe('the host page is built from the parsed config.json only', () => {
     const log: string[] = [];
     const long = `https://cdn.example/${'a'.repeat(HEADER_LIMIT_BYTES)}/mf-manifest.json`;
     const headers = hostPageHeaders(read({ remotes: { ...remotes, contact: long } }), '', (line) => log.push(line));
-    expect(headers.Link).toContain('localhost:8082');
-    expect(headers.Link).not.toContain('cdn.example');
-    expect(log).toEqual([expect.stringContaining('the Link header would be over 8192 bytes: https://cdn.example/aaa')]);
+    expect(headers.Link).toBeUndefined();
+    expect(log).toEqual([expect.stringContaining('the Link header would be over 8192 bytes: /section-manifest/contact?url=https%3A%2F%2Fcdn.example%2Faaa')]);
   });
 });

@@ -1,9 +1,9 @@
-import type { Hydration } from '@portico/contract/hydration';
+import { hydrationWithin, type Hydration } from '@portico/contract/hydration';
 import { isSri, type NodeEntry } from '@portico/contract/manifest';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { assertSri, fetchVerified } from '@portico/node-sections';
 import type { NodeBuild, ShellRequest } from '@portico/node-sections/protocol';
-import type { SiteConfig } from '@portico/shared-config/config';
+import { sectionGrant, type SiteConfig } from '@portico/shared-config/config';
 import type { Site } from '../site-context';
 import { MANIFEST_CHURN, type ChurnBound } from './manifest-churn';
 import { manifestTag } from './page-cache';
@@ -231,7 +231,8 @@ export class SectionSources {
       if (!watched) continue;
       inputs.manifests[id] = watched.text;
       inputs.manifestHashes[id] = watched.hash;
-      if (watched.read && 'manifest' in watched.read) inputs.hydration[id] = watched.read.manifest.hydration;
+      // What the page follows is the build's declaration held to the integrator's grant: a section granted no script is static.
+      if (watched.read && 'manifest' in watched.read) inputs.hydration[id] = hydrationWithin(watched.read.manifest.hydration, sectionGrant(site.config, id));
       const entry = nodeEntryOf(watched);
       // Rendered here only with its stylesheets kept (fetched once, when the plan first named the manifest); never fetched for a page.
       const stylesheets = entry && this.stylesheets(watched);

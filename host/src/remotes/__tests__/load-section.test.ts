@@ -29,15 +29,18 @@ interface FakeNetwork {
   /** When each manifest request was made, in ms on the fake clock. */
   requestTimes: number[];
   requestSignals: (AbortSignal | null | undefined)[];
+  /** What each request asked for. */
+  requestUrls: string[];
   /** The manifest bytes handed to Module Federation, as text. */
   handedOver: string[];
 }
 
 function fakeNetwork(...answers: Answer[]): FakeNetwork {
   const started = performance.now();
-  const network: FakeNetwork = { requestTimes: [], requestSignals: [], handedOver: [], seams: undefined as unknown as LoaderSeams };
-  const fetchFake = (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const network: FakeNetwork = { requestTimes: [], requestSignals: [], requestUrls: [], handedOver: [], seams: undefined as unknown as LoaderSeams };
+  const fetchFake = (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
     network.requestTimes.push(performance.now() - started);
+    network.requestUrls.push(String(url));
     network.requestSignals.push(init?.signal);
     const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
     if (answer === 'hang') {
@@ -232,8 +235,33 @@ describe('a manifest the server-rendered page carries', () => {
     const config = { ...sampleConfig, remotes: { ...sampleConfig.remotes, contact: manifestUrl } };
     const loads = startSections(config, config.remotes, createSectionLoader(network.seams), { contact: genuine });
     await settle(loads.contact.first);
-    expect(network.requestTimes.length).toBe(2); // home and about fetch theirs
+    expect(network.requestTimes.length).toBe(0); // home and about, granted no script, fetch nothing
     await settle(loads.contact.again());
-    expect(network.requestTimes.length).toBe(3);
+    expect(network.requestUrls).toEqual([`/section-manifest/contact?url=${encodeURIComponent(manifestUrl)}`]);
+  });
+});
+
+describe("the integrator's grant", () => {
+  test("a section granted no script is never fetched nor run, whatever its build declares; the page's own origin relays what is", async () => {
+    const network = fakeNetwork(genuine);
+    const remotes = { home: 'https://home.example/mf-manifest.json', about: 'https://about.example/mf-manifest.json', contact: manifestUrl };
+    const config = { ...sampleConfig, remotes };
+    const loads = startSections(config, remotes, createSectionLoader(network.seams), { home: genuine });
+    const home = await settle(loads.home.first);
+    expect(home.error).toBeDefined();
+    expect(reported).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ section: 'home', stage: 'manifest', transient: false, cause: expect.stringContaining('grants this section no script') }),
+      ]),
+    );
+    await settle(loads.contact.first);
+    // Contact, granted script, is read through the page's own origin (its CSP's connect-src names no other); nothing of Home's reached Module Federation.
+    expect(network.requestUrls).toEqual([`/section-manifest/contact?url=${encodeURIComponent(manifestUrl)}`]);
+    expect(network.handedOver).toEqual([genuine]);
+
+    // Granted by the integrator (config.json's sections, as the server serves it), Home loads.
+    const granted = fakeNetwork(genuine);
+    const again = startSections({ ...config, sections: { home: { interactive: true } } }, remotes, createSectionLoader(granted.seams));
+    expect((await settle(again.home.first)).error).toBeUndefined();
   });
 });
