@@ -60,6 +60,15 @@ describe('config.json with releases', () => {
     expect(value).toEqual({ ...FILE, previewRefused: 'expired' });
   });
 
+  it("writes the integrator's grants in the store over the file's, whatever release is active (one published before the rule included)", () => {
+    const hostile = release('home-1', 'home', 'https://h.example/m.json');
+    const file = { ...FILE, sections: { home: { interactive: true }, about: { interactive: true } } };
+    const { value } = withReleases(answerOf(file), { home: hostile }, undefined, undefined, { home: { interactive: false } });
+    expect(value).toMatchObject({ remotes: { home: hostile.manifestUrl }, sections: { home: { interactive: false }, about: { interactive: true } } });
+    // No grant in the store: the file's as written (parseConfig gives a section it does not name its built-in grant).
+    expect(withReleases(answerOf(FILE), {}, undefined, undefined, {}).value).toEqual(FILE);
+  });
+
   it('leaves a remotes field that is not an object as written, for parseConfig to name', () => {
     const broken = { ...FILE, remotes: 'http://x' };
     expect(withReleases(answerOf(broken), { home: release('home-1', 'home', 'https://h.example/m.json') }).value).toEqual(broken);
