@@ -1,12 +1,16 @@
 import { MANIFEST_MAX_BYTES } from '@portico/contract/manifest';
 import { overrideRefusal } from '@portico/contract/override';
 import type { SectionId } from '@portico/contract/sections';
-import { sectionGrant, type SiteConfig } from '@portico/shared-config/config';
+import { REMOTE_LOADING_BOUNDS, sectionGrant, type SiteConfig } from '@portico/shared-config/config';
 import { LRUCache } from 'lru-cache';
-import { MANIFEST_TIMEOUT_MS } from './ssr/render-limits';
 
-/** A manifest as its origin answered it, or why it could not be had (the page's loader retries a 502). */
-export type RelayedManifest = { bytes: Buffer } | { status: 404 | 502; problem: string };
+/**
+ * A manifest as its origin answered it, or why it could not be had: the
+ * origin's own error status passed on (the page's loader tells a transient
+ * one from the rest as it did when it fetched the manifest itself), 502 when
+ * it could not be fetched or read, 404 when the page may not load it.
+ */
+export type RelayedManifest = { bytes: Buffer } | { status: number; problem: string };
 
 /** Why the page may not load `section` from `url`: a section granted no script loads nothing; else its configured URL, or an override the rule allows. */
 export function relayProblem(config: SiteConfig, section: SectionId, url: string): string | undefined {
@@ -22,7 +26,7 @@ async function fetchManifest(url: string, timeoutMs: number): Promise<RelayedMan
     const response = await fetch(url, { headers: { Accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
-      return { status: 502, problem: `answered HTTP ${response.status}` };
+      return { status: response.status >= 400 ? response.status : 502, problem: `answered HTTP ${response.status}` };
     }
     if (Number(response.headers.get('content-length')) > MANIFEST_MAX_BYTES) {
       await response.body?.cancel().catch(() => undefined);
@@ -54,7 +58,8 @@ export class ManifestRelay {
   private readonly cache: LRUCache<string, RelayedManifest>;
 
   constructor(options: { keepMs?: number; timeoutMs?: number; max?: number } = {}) {
-    const timeoutMs = options.timeoutMs ?? MANIFEST_TIMEOUT_MS;
+    // No shorter than the page's own deadline for a section (10 s at most): the page's, not ours, ends a hanging load.
+    const timeoutMs = options.timeoutMs ?? REMOTE_LOADING_BOUNDS.deadlineMs.max;
     this.cache = new LRUCache<string, RelayedManifest>({
       max: options.max ?? 64,
       ttl: options.keepMs ?? 2000,
@@ -66,6 +71,9 @@ export class ManifestRelay {
   async get(config: SiteConfig, section: SectionId, url: string): Promise<RelayedManifest> {
     const problem = relayProblem(config, section, url);
     if (problem) return { status: 404, problem };
-    return (await this.cache.fetch(url)) ?? { status: 502, problem: 'could not be fetched' };
+    const answer = (await this.cache.fetch(url)) ?? { status: 502, problem: 'could not be fetched' };
+    // Only a manifest is kept: the page's retry of a failure asks the origin again, as it did itself.
+    if (!('bytes' in answer)) this.cache.delete(url);
+    return answer;
   }
 }

@@ -64,6 +64,9 @@ export interface ConsoleText {
   };
   section: {
     releasesHeading: string;
+    /** The integrator's grant of script in the visitor's browser, as the store holds it. */
+    grantInteractive: string;
+    grantStatic: string;
     id: string;
     state: string;
     version: string;

@@ -67,6 +67,8 @@ export const en: ConsoleText = {
   },
   section: {
     releasesHeading: 'Releases',
+    grantInteractive: "Interactive: its builds may run script in the visitor's browser (npm run release -- grant to change).",
+    grantStatic: "Static: none of its script runs in the visitor's browser; a build that declares hydration is refused (npm run release -- grant to change).",
     id: 'Release',
     state: 'State',
     version: 'Version',

@@ -67,6 +67,9 @@ export const id: ConsoleText = {
   },
   section: {
     releasesHeading: 'Rilis',
+    grantInteractive: 'Interaktif: build-nya boleh menjalankan skrip di peramban pengunjung (ubah dengan npm run release -- grant).',
+    grantStatic:
+      'Statis: tidak ada skripnya yang berjalan di peramban pengunjung; build yang menyatakan hidrasi ditolak (ubah dengan npm run release -- grant).',
     id: 'Rilis',
     state: 'Status',
     version: 'Versi',

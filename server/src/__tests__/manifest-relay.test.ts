@@ -58,9 +58,11 @@ test('nothing is fetched for a URL the page may not load, nor for a section gran
   expect(await relay.get(configWith({ sections: { home: { interactive: true } } }), 'home', `${cdn.origin}/mf-manifest.json`)).toHaveProperty('bytes');
 });
 
-test('a manifest the origin does not answer is a 502, which the loader retries', async () => {
-  expect(await new ManifestRelay({ timeoutMs: RELAY_TIMEOUT_MS }).get(configWith(), 'contact', `${cdn.origin}/gone/mf-manifest.json`)).toMatchObject({
-    status: 502,
-    problem: 'answered HTTP 404',
-  });
+test("the origin's error is passed on, and not kept: the page's retry asks again", async () => {
+  const relay = new ManifestRelay({ timeoutMs: RELAY_TIMEOUT_MS });
+  const gone = `${cdn.origin}/gone/mf-manifest.json`;
+  const before = cdn.requests.length;
+  expect(await relay.get(configWith(), 'contact', gone)).toMatchObject({ status: 404, problem: 'answered HTTP 404' });
+  await relay.get(configWith(), 'contact', gone);
+  expect(cdn.requests.length - before).toBe(2);
 });

@@ -64,6 +64,7 @@ export function SectionPage({ section }: SectionPageProps) {
   return (
     <>
       <h1>{name}</h1>
+      {shown?.interactive !== undefined && <p>{shown.interactive ? t.grantInteractive : t.grantStatic}</p>}
       <OutcomeLine outcome={action.outcome} />
       {preview && (
         <p className="preview">

@@ -30,6 +30,11 @@ async function openContact(extra: Routes = {}) {
 }
 
 describe("a section's page", () => {
+  it("says whether the integrator grants the section script in the visitor's browser", async () => {
+    await openContact({ 'GET /api/sections': { body: { contact: { ...sectionStatus(contact7), interactive: false } } } });
+    expect(screen.getByText(/^Static: none of its script runs in the visitor's browser/)).toBeInTheDocument();
+  });
+
   it('lists its releases in a table whose rows name each release and its state', async () => {
     await openContact();
     const table = screen.getByRole('table', { name: 'Releases: Contact us' });
