@@ -37,7 +37,11 @@ test('every placeholder is filled', () => {
 });
 
 test("the host page's CSP is the one `npm run serve` computes from the same config", () => {
-  const csp = contentSecurityPolicy(['https://cdn.example', 'https://contact.example', 'https://staging.example']);
+  // Code only from Contact's origin (the one section granted script) and the override origin (issue 46).
+  const csp = contentSecurityPolicy(
+    ['https://cdn.example', 'https://contact.example', 'https://staging.example'],
+    ['https://contact.example', 'https://staging.example'],
+  );
   expect(text).toContain(`add_header Content-Security-Policy "${csp}" always;`);
 });
 
@@ -98,12 +102,21 @@ function location(config: string, match: string): string | undefined {
 }
 
 describe('server rendering (the default)', () => {
-  test("the page, config.json, /theme.css, the sections' stylesheets, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx", () => {
-    for (const match of ['= /', '= /index.html', '= /config.json', '= /theme.css', '^~ /section-styles/', '= /sitemap.xml', '= /robots.txt', '/api/']) {
-      expect(location(text, match)).toContain('proxy_pass http://portico_node;');
-    }
-    // Those eight and nothing else: hashed files and the remotes are nginx's.
-    expect(text.match(/proxy_pass/g)).toHaveLength(8);
+  test("the page, config.json, /theme.css, the sections' stylesheets and manifests, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx", () => {
+    const proxied = [
+      '= /',
+      '= /index.html',
+      '= /config.json',
+      '= /theme.css',
+      '^~ /section-styles/',
+      '^~ /section-manifest/',
+      '= /sitemap.xml',
+      '= /robots.txt',
+      '/api/',
+    ];
+    for (const match of proxied) expect(location(text, match)).toContain('proxy_pass http://portico_node;');
+    // Those nine and nothing else: hashed files and the remotes are nginx's.
+    expect(text.match(/proxy_pass/g)).toHaveLength(proxied.length);
   });
 
   test("with no Node server answering, config.json is the operator's file as written (the fresh-install state)", () => {

@@ -169,7 +169,10 @@ describe('security headers', () => {
     const answer = await get(host, '/', { headers: { Host: `127.0.0.1:${host}` } });
     const csp = String(answer.headers['content-security-policy']);
     const [, home, about] = running.ports;
-    expect(csp).toContain(`script-src 'self' http://127.0.0.1:${home} http://127.0.0.1:${about} http://127.0.0.1:${contact};`);
+    // Code from Contact's remote only, the one section granted script; styles and images from all three; connections to the page's own.
+    expect(csp).toContain(`script-src 'self' http://127.0.0.1:${contact};`);
+    expect(csp).toContain(`style-src 'self' http://127.0.0.1:${home} http://127.0.0.1:${about} http://127.0.0.1:${contact};`);
+    expect(csp).toContain("connect-src 'self';");
     expect(csp).not.toMatch(/unsafe/);
     // The page's other headers, and every file's, are asserted once, in request-answers.test.ts.
   });
@@ -190,9 +193,9 @@ test("with PORTICO_CONFIG the CSP follows the operator's file, read afresh per r
   const own = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath, log: () => undefined });
   try {
     const csp = async () => String((await get(own.ports[0]!, '/')).headers['content-security-policy']);
-    expect(await csp()).toContain("script-src 'self' https://home.example https://cdn.example https://staging.example;");
+    expect(await csp()).toContain("script-src 'self' https://cdn.example https://staging.example;");
     write('https://other-cdn.example/mf-manifest.json', []);
-    expect(await csp()).toContain("script-src 'self' https://home.example https://other-cdn.example;");
+    expect(await csp()).toContain("script-src 'self' https://other-cdn.example;");
     writeFileSync(configPath, '{ not json');
     expect(await csp()).toContain("script-src 'self';");
   } finally {
