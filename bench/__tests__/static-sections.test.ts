@@ -94,6 +94,9 @@ test("a static extra section is rendered after Home's HTML, an interactive one i
 
 test('a Home that hydrates gets no extra in its panel: its island must find its own HTML alone', async () => {
   deployHome(site.root, '/* the lively home build */', { mode: 'interactive', when: ['load'] });
+  // Granted script by the integrator: built in, Home is static whatever its build declares (issue 46), and gets the extra.
+  const remotes = { home: `http://127.0.0.1:${running.ports[1]!}/mf-manifest.json` };
+  writeFileSync(configPath, JSON.stringify({ ...COMPANY, remotes, sections: { home: { interactive: true } } }));
   const page = await pageWhen('the interactive Home in the page', (text) => text.includes('the lively home build'));
   expect(page).not.toContain('the quiet extra');
 }, 30_000);
