@@ -37,22 +37,8 @@ function isSection(id: string): id is SectionId {
   return (SECTION_IDS as readonly string[]).includes(id);
 }
 
-/**
- * Where the page fetches a section's manifest: on its own origin, so its
- * CSP's `connect-src` names that origin alone. The front server fetches the
- * manifest from `url` only when it is the section's configured URL or one
- * the override rule allows (`overrideRefusal`), and answers its bytes as
- * they came.
- */
-export const SECTION_MANIFEST_PATH = '/section-manifest/';
-
-/** The page-origin path of `section`'s manifest at `url`. */
-export function sectionManifestPath(section: SectionId, url: string): string {
-  return `${SECTION_MANIFEST_PATH}${section}?url=${encodeURIComponent(url)}`;
-}
-
 /** Why `value` may not replace a section's remote, or `undefined` when it may. */
-export function overrideRefusal(value: string, allowedOrigins: readonly string[]): string | undefined {
+function refusal(value: string, allowedOrigins: readonly string[]): string | undefined {
   let url: URL;
   try {
     // No base URL: a relative or malformed value is refused, never resolved against the page.
@@ -95,7 +81,7 @@ export function resolveRemotes(configured: Partial<Record<SectionId, string>>, a
     let reason: string | undefined;
     if (!isSection(id)) reason = `there is no section "${id}" (use ${SECTION_IDS.map(overrideParam).join(', ')})`;
     else if (values.length > 1) reason = 'it is given more than once';
-    else reason = overrideRefusal(url, allowedOrigins);
+    else reason = refusal(url, allowedOrigins);
 
     if (reason !== undefined || !isSection(id)) {
       refused.push({ param, url, reason: reason ?? 'refused' });

@@ -3,7 +3,7 @@
  * server sends them and the nginx configuration generator writes them, so
  * both deployments answer alike.
  */
-import { resolveRemotes, sectionManifestPath } from '@portico/contract/override';
+import { resolveRemotes } from '@portico/contract/override';
 import { SECTION_IDS } from '@portico/contract/sections';
 import { sectionGrant, type ParsedConfig } from '@portico/shared-config/config';
 import { COMMON_HEADERS } from '@portico/platform/http';
@@ -79,7 +79,7 @@ function pageSources({ config, problems }: ParsedConfig, search = ''): PageSourc
     remoteOrigins: [...new Set(remotes.map(({ origin }) => origin))],
     scriptOrigins: [...new Set(scripted.map(({ origin }) => origin))],
     overrideOrigins,
-    manifests: scripted.filter(({ id }) => !overridden.has(id)).map(({ id, url }) => sectionManifestPath(id, new URL(url).href)),
+    manifests: scripted.filter(({ id }) => !overridden.has(id)).map(({ url }) => new URL(url).href),
     leftOut,
   };
 }
@@ -93,22 +93,22 @@ export function remoteOrigins(config: ParsedConfig): string[] {
 /**
  * The host page's Content-Security-Policy. Styles (a remote's CSS chunks
  * come from its origin) and images may come from the page's own origin and
- * the remotes' origins; scripts from the page's own and `scriptOrigins`
- * (the remotes of sections granted script, and the override origins) only;
- * fetches, beacons and form posts to the page's own origin alone, so no
- * section's script can send what it reads anywhere else (its manifest comes
- * through the page's origin: manifest-relay.ts). No eval, and nothing inline
- * but the server-rendered page's own page script, which the front server
- * allows by its hash (ssr/inline-page-script.ts): zod runs jitless, Module
- * Federation loads remoteEntry.js as a script file, React sets styles
- * through the CSSOM.
+ * the remotes' origins; scripts and fetches (manifests) from the page's own
+ * and `scriptOrigins` only: the remotes of sections granted script in the
+ * browser, and the override origins. A section granted none is named in
+ * neither, so nothing of it runs and nothing can be sent to it. No eval, and
+ * nothing inline but the server-rendered page's own page script, which the
+ * front server allows by its hash (ssr/inline-page-script.ts): zod runs
+ * jitless, Module Federation loads remoteEntry.js as a script file, React
+ * sets styles through the CSSOM.
  */
 export function contentSecurityPolicy(origins: readonly string[], scriptOrigins: readonly string[] = origins): string {
   const sources = ["'self'", ...origins].join(' ');
+  const code = ["'self'", ...scriptOrigins].join(' ');
   return [
     "default-src 'self'",
-    `script-src ${["'self'", ...scriptOrigins].join(' ')}`,
-    "connect-src 'self'",
+    `script-src ${code}`,
+    `connect-src ${code}`,
     `style-src ${sources}`,
     `img-src ${sources}`,
     "object-src 'none'",
@@ -132,8 +132,8 @@ export function pageHeaders(origins: readonly string[], scriptOrigins: readonly 
 const preloadOf = (url: string) => `<${url}>; rel=preload; as=fetch; crossorigin=anonymous`;
 
 /**
- * `Link` preloads of each configured section's mf-manifest.json, as the page
- * reads it (through its own origin), for the sections granted script. The browser
+ * `Link` preloads of each configured section's mf-manifest.json, for the
+ * sections granted script (the page reads no other). The browser
  * fetches them with the page, instead of after the scripts and config.json
  * that name them: the longest wait of a federated page is that staircase.
  */

@@ -5,7 +5,6 @@ import { constants as zlib, type BrotliOptions } from 'node:zlib';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import { answerConfig } from '@portico/config-server/config-answer';
 import { readHydration, type Hydration } from '@portico/contract/hydration';
-import { SECTION_MANIFEST_PATH } from '@portico/contract/override';
 import { APP_NAMES, basePort, EXPOSED_SECTION, portOf, remoteNameOf, type AppName } from '@portico/contract/sections';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
@@ -156,7 +155,7 @@ function precompression(): WebpackPluginInstance[] {
   ];
 }
 
-/** The host's dev server answers /config.json and the sections' manifests the way `npm run serve` does. */
+/** The host's dev server answers /config.json the way `npm run serve` does. */
 const serveConfigJson: NonNullable<DevServerConfiguration['setupMiddlewares']> = (middlewares) => [
   {
     name: 'portico-config',
@@ -166,24 +165,6 @@ const serveConfigJson: NonNullable<DevServerConfiguration['setupMiddlewares']> =
         res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
         res.end(answer.body);
       });
-    },
-  },
-  {
-    // The page fetches manifests from its own origin (its CSP's connect-src); here, the dev remotes on this host's other ports.
-    name: 'portico-section-manifest',
-    path: SECTION_MANIFEST_PATH,
-    middleware: (req: IncomingMessage, res: ServerResponse) => {
-      const url = new URL(req.url ?? '/', 'http://dev').searchParams.get('url') ?? '';
-      const local = URL.canParse(url) && new URL(url).hostname === new URL(`http://${req.headers.host ?? ''}`).hostname;
-      if (!local) {
-        res.writeHead(404).end();
-        return;
-      }
-      void fetch(url, { redirect: 'error' })
-        .then(async (answer) =>
-          res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(Buffer.from(await answer.arrayBuffer())),
-        )
-        .catch(() => res.writeHead(502).end());
     },
   },
   ...middlewares,

@@ -3,7 +3,6 @@ import { loadRemote } from '@module-federation/enhanced/runtime';
 import { sectionGrant, type RemoteLoading, type SectionModule, type SiteConfig } from '@portico/shared-config';
 import { EXPOSED_SECTION, remoteNameOf, SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { checkManifest } from '@portico/contract/manifest-check';
-import { sectionManifestPath } from '@portico/contract/override';
 import { readManifestBody } from './read-manifest-body';
 import { classifyFailure, isTransientStatus, RemoteFault, type FailureDetail } from './classify-failure';
 import { pageShares, pendingScriptOf, registerCheckedRemote, settleRemote, type CheckedManifest, type LoadProgress } from './federation-runtime';
@@ -91,17 +90,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 const manifestFault = (url: string, cause: string, transient = false) => new RemoteFault({ stage: 'manifest', url, cause, transient });
 
-/**
- * The manifest's bytes, fetched once for this attempt and read no further
- * than the size cap: through the page's own origin, which fetches it from
- * `url` (the page's CSP lets it connect nowhere else).
- */
-async function fetchManifest(seams: LoaderSeams, { section, manifestUrl: url, signal }: Attempt): Promise<Uint8Array<ArrayBuffer>> {
+/** The manifest's bytes, fetched once for this attempt and read no further than the size cap. */
+async function fetchManifest(seams: LoaderSeams, { manifestUrl: url, signal }: Attempt): Promise<Uint8Array<ArrayBuffer>> {
   const networkError = (error: unknown): never => {
     if (signal.aborted) throw error;
     throw manifestFault(url, 'could not be fetched (network error)', true);
   };
-  const response = await seams.fetch(sectionManifestPath(section, url), { signal, headers: { Accept: 'application/json' } }).catch(networkError);
+  const response = await seams.fetch(url, { signal, headers: { Accept: 'application/json' } }).catch(networkError);
   if (!response.ok) throw manifestFault(url, `answered HTTP ${response.status}`, isTransientStatus(response.status));
   const body = await readManifestBody(response).catch(networkError);
   // Another try would download the same megabytes again.
