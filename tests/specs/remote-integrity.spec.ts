@@ -6,6 +6,9 @@ import { APP_DIRS } from '@portico/contract/sections';
 import { expect, serve, test, workerPorts, writeConfig } from '../support/fixtures';
 import { copyDists, redeploy, SECOND_BUILD_TEXT, secondBuildRoot } from '../support/second-build';
 
+/** The copied builds are rendered in the browser: Home and About, static by default (issue 46), are granted script here to be shown. */
+const SCRIPT_EVERYWHERE = { sections: { home: { interactive: true }, about: { interactive: true } } };
+
 const contactDist = (root: string) => path.join(root, APP_DIRS.contact, 'dist');
 
 /** Alters a built file the way an attacker on the CDN would, its precompressed twins included. */
@@ -26,7 +29,8 @@ test.describe('script integrity', () => {
     test(`a remote whose ${what} was altered after the build is refused: the section shows its alert, the page works`, async ({ page }, testInfo) => {
       const root = copyDists();
       tamper(contactDist(root), pick(readdirSync(contactDist(root))));
-      const site = await serve(workerPorts(testInfo.parallelIndex, 7), undefined, root);
+      const port = workerPorts(testInfo.parallelIndex, 7);
+      const site = await serve(port, writeConfig(port, SCRIPT_EVERYWHERE), root);
       try {
         await page.goto(`${site.url}/#contact`);
         const contact = page.getByRole('tabpanel', { name: 'Contact us' });
@@ -65,7 +69,7 @@ test('a manifest pinned in config.json loads while it matches, is refused once i
 }, testInfo) => {
   const root = copyDists();
   const basePort = workerPorts(testInfo.parallelIndex, 7);
-  const configPath = writeConfig(basePort, { remoteIntegrity: { contact: sriOf(path.join(contactDist(root), 'mf-manifest.json')) } });
+  const configPath = writeConfig(basePort, { ...SCRIPT_EVERYWHERE, remoteIntegrity: { contact: sriOf(path.join(contactDist(root), 'mf-manifest.json')) } });
   const site = await serve(basePort, configPath, root);
   try {
     const contact = page.getByRole('tabpanel', { name: 'Contact us' });
