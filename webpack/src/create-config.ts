@@ -12,6 +12,7 @@ import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Compilation, Configuration, ResolveOptions, RuleSetRule, WebpackPluginInstance } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
+import { grantingScript } from './dev-config';
 import { addEntryIntegrity, addNodeEntry, type ManifestStats } from './manifest-integrity';
 import { NODE_BUILD_DIR, nodeSectionConfig, type NodeBuildOutput } from './node-section-build';
 import { pageScriptConfig, pageScriptIn } from './page-script-build';
@@ -155,7 +156,7 @@ function precompression(): WebpackPluginInstance[] {
   ];
 }
 
-/** The host's dev server answers /config.json the way `npm run serve` does. */
+/** The host's dev server answers /config.json the way `npm run serve` does, each section granted script. */
 const serveConfigJson: NonNullable<DevServerConfiguration['setupMiddlewares']> = (middlewares) => [
   {
     name: 'portico-config',
@@ -163,7 +164,7 @@ const serveConfigJson: NonNullable<DevServerConfiguration['setupMiddlewares']> =
     middleware: (req: IncomingMessage, res: ServerResponse) => {
       void answerConfig({ hostHeader: req.headers.host, basePort: basePort(process.env) }).then((answer) => {
         res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
-        res.end(answer.body);
+        res.end(answer.status === 200 ? grantingScript(answer.body) : answer.body);
       });
     },
   },
