@@ -135,6 +135,22 @@ function siteRoot(name: string, { ownHost }: { ownHost: boolean }): string {
  * The extra remotes' site config: the default one, with the extra remotes'
  * origins allowed, so the page's Content-Security-Policy lets them load.
  */
+/**
+ * What the client-rendered columns serve: every section granted script, as a
+ * deployment that renders in the browser must grant Home and About (static by
+ * default, they would show their alert: docs/decisions/section-script.md), so
+ * that the page measured is the same page as the server-rendered columns'.
+ */
+const EVERY_SECTION_GRANTED = { sections: { home: { interactive: true }, about: { interactive: true }, contact: { interactive: true } } };
+
+/** The default config.json with every section granted script, for the client-rendered federated column. */
+function clientRenderedConfig(port: number): string {
+  const config = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')) as object;
+  const file = path.join(OUT_DIR, `client-rendered-config-${port}.json`);
+  writeFileSync(file, JSON.stringify({ ...config, ...EVERY_SECTION_GRANTED }));
+  return file;
+}
+
 function extraConfig(): string {
   const config = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')) as object;
   const origin = (port: number) => `http://${LOOPBACK}:${port}`;
@@ -146,6 +162,7 @@ function extraConfig(): string {
       ...config,
       remotes: Object.fromEntries(Object.entries(remotes).map(([id, offset]) => [id, `${origin(PORTS.extra + offset)}/mf-manifest.json`])),
       allowedRemoteOrigins: Array.from({ length: EXTRA }, (_, index) => origin(PORTS.extra + 10 + index)),
+      ...EVERY_SECTION_GRANTED,
     }),
   );
   return file;
@@ -212,6 +229,7 @@ async function withServe<T>(
     HOST: LOOPBACK,
     PORTICO_SSR: ssr ? '1' : '0',
     ...(releases ? { PORTICO_CONFIG: releasesConfig(port), PORTICO_CONTROL_TOKEN: CONTROL_TOKEN, PORTICO_HEALTH: releases.health ? '1' : '0' } : {}),
+    ...(!releases && !ssr ? { PORTICO_CONFIG: clientRenderedConfig(port) } : {}),
   };
   const serve = runServe(env, program);
   try {
