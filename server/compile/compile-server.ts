@@ -62,7 +62,9 @@ async function compileServer(): Promise<void> {
   // What the bundle was made from: `npm run serve` refuses a bundle older than any of them (serve.cjs).
   const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(REPO_ROOT, path.resolve(input)));
   writeFileSync(COMPILED_INPUTS, `${JSON.stringify({ builtAt: started, inputs }, null, 1)}\n`);
-  process.stdout.write(`compiled the server into ${path.relative(REPO_ROOT, COMPILED_SERVER)} from ${inputs.length} source files in ${Date.now() - started} ms\n`);
+  process.stdout.write(
+    `compiled the server into ${path.relative(REPO_ROOT, COMPILED_SERVER)} from ${inputs.length} source files in ${Date.now() - started} ms\n`,
+  );
 }
 
 compileServer().catch((error: unknown) => {
