@@ -1,5 +1,5 @@
 import { sampleConfig } from '@portico/testing/sample-config';
-import { copyrightIn, isDocumentProblem } from '../config-schema';
+import { copyrightIn, isDocumentProblem, sectionGrant } from '../config-schema';
 import { parseConfig } from '../parse-config';
 
 const fieldsOf = (raw: unknown) => parseConfig(raw).problems.map((problem) => problem.field);
@@ -374,4 +374,38 @@ test("a preview visit's note is kept whole, and a bad one is named and dropped",
   expect(broken.config.previewRefused).toBeUndefined();
   expect(broken.problems.map((problem) => problem.field)).toEqual(['preview.section', 'previewRefused']);
   expect(parseConfig({ ...sampleConfig, previewRefused: 'expired' }).config.previewRefused).toBe('expired');
+});
+
+describe('sections: the integrator grant of script per section', () => {
+  test('a grant per section is kept, and a section not named keeps its built-in one', () => {
+    const { config, problems } = parseConfig({ ...sampleConfig, sections: { home: { interactive: true }, contact: { interactive: false } } });
+    expect(problems).toEqual([]);
+    expect(sectionGrant(config, 'home')).toEqual({ interactive: true });
+    expect(sectionGrant(config, 'contact')).toEqual({ interactive: false });
+    // About is static by default.
+    expect(sectionGrant(config, 'about')).toEqual({ interactive: false });
+    expect(sectionGrant(parseConfig(sampleConfig).config, 'contact')).toEqual({ interactive: true });
+  });
+
+  test('a grant that cannot be read is named and fails closed: no script', () => {
+    const { config, problems } = parseConfig({ ...sampleConfig, sections: { contact: { interactive: 'yes' }, home: true } });
+    expect(problems).toEqual([
+      { field: 'sections.contact.interactive', message: expect.stringContaining('must be true or false') },
+      { field: 'sections.home.interactive', message: expect.stringContaining('must be true or false') },
+    ]);
+    expect(sectionGrant(config, 'contact')).toEqual({ interactive: false });
+    expect(sectionGrant(config, 'home')).toEqual({ interactive: false });
+  });
+
+  test('a key that is not a section is named and grants nothing', () => {
+    const { config, problems } = parseConfig({ ...sampleConfig, sections: { evil: { interactive: true } } });
+    expect(problems).toEqual([{ field: 'sections.evil', message: expect.stringContaining('is not a section') }]);
+    expect(config.sections).toEqual({});
+  });
+
+  test('sections that is not an object is named, and every section runs no script', () => {
+    const { config, problems } = parseConfig({ ...sampleConfig, sections: 'all' });
+    expect(problems).toEqual([{ field: 'sections', message: expect.stringContaining('must be an object') }]);
+    for (const id of ['home', 'about', 'contact'] as const) expect(sectionGrant(config, id)).toEqual({ interactive: false });
+  });
 });
