@@ -117,6 +117,8 @@ test('an integrator publishes, previews, activates, rolls back, starts a canary 
     await mine.getByRole('combobox', { name: 'Release', exact: true }).selectOption(second);
     await mine.getByRole('spinbutton', { name: 'Share of visitors (%)' }).fill('50');
     await confirm(mine, 'Start canary', new RegExp(`50 % of the visitors of Contact us will get ${second}; the others keep ${first}`));
+    // As for each change above: the 2 s run from when the server has made it (the browser that asked sees it), not from the click.
+    await expect(mine.getByRole('button', { name: 'Abort canary' })).toBeVisible();
     await expect(theirs.getByRole('button', { name: 'Abort canary' })).toBeVisible({ timeout: LIVE_MS });
 
     // Real visits, half of them to the candidate, arrive on the canary's chart (its name sums each line up in words).
