@@ -33,7 +33,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# config.json as an operator would place it beside nginx.
+# config.json as an operator would place it beside nginx. nginx's static page
+# (and its fallback when no Node server answers) is rendered in the browser,
+# so its operator grants Home and About script: static by default, they would
+# show their alert there (docs/nginx.md).
 cat > "$work/config.json" <<JSON
 {
   "comName": "Portico Credit",
@@ -45,7 +48,8 @@ cat > "$work/config.json" <<JSON
     "about": "http://127.0.0.1:$((port + 2))/mf-manifest.json",
     "contact": "http://127.0.0.1:$((port + 3))/mf-manifest.json"
   },
-  "allowedRemoteOrigins": ["https://staging.portico.example"]
+  "allowedRemoteOrigins": ["https://staging.portico.example"],
+  "sections": { "home": { "interactive": true }, "about": { "interactive": true } }
 }
 JSON
 chmod 644 "$work/config.json"
