@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
 import { releaseCommand } from '../../cli/release-command';
 import type { PublishChecks } from '../../release';
 import { foldedName, SERVER_ACTORS } from '../../scopes';
-import { ReleaseStore } from '../../store/release-store';
-import { startControlApi, type ControlApi } from '../control-api';
+import type { ReleaseStore } from '../../store/release-store';
+import type { ControlApi } from '../control-api';
+import { controlApiOnTestStore, type ControlApiOnTestStore } from './control-api-on-test-store';
 import { consoleSignIn } from './console-sign-in';
 
 // A token named like an actor the server writes (`canary-judge-` rolled Home
@@ -18,24 +15,17 @@ const OWNER = 'the-integrator-token';
 const checks: PublishChecks = () => Promise.resolve({ ok: true, checks: [], manifest: { integrity: 'sha384-x', version: '1.0.0', buildId: 'b' } });
 const LOOK_ALIKES = ['canary-judge-', 'owner_', 'server.', 'Canary_Judge', 'ＯＷＮＥＲ', 'own-er', 'Environment', 'background.check', 'local-root'];
 
-let database: TestDatabase;
+let running: ControlApiOnTestStore;
 let store: ReleaseStore;
 let api: ControlApi;
 let folder: string;
 
 beforeAll(async () => {
-  database = embeddedTestDatabase();
-  folder = mkdtempSync(path.join(tmpdir(), 'portico-reserved-names-'));
-  store = await ReleaseStore.open(await database.open(), { environmentToken: OWNER });
-  api = await startControlApi({ store, port: 0, publishChecks: checks, publicUrl: 'http://localhost:8080', log: () => undefined });
+  running = await controlApiOnTestStore('reserved-names', { owner: OWNER, publishChecks: checks });
+  ({ store, api, folder } = running);
 }, 60_000);
 
-afterAll(async () => {
-  await api?.close();
-  await store?.db.close();
-  database?.cleanUp();
-  rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => running?.close());
 
 const createWith = async (headers: Record<string, string>, name: string) => {
   const response = await fetch(`${api.url}/api/tokens`, {

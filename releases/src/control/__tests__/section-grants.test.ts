@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { SectionGrant } from '@portico/contract/sections';
-import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
 import { eventually } from '@portico/testing/eventually';
 import { releaseCommand } from '../../cli/release-command';
 import type { PublishChecks } from '../../release';
-import { ReleaseStore } from '../../store/release-store';
-import { startControlApi, type ControlApi } from '../control-api';
+import type { ReleaseStore } from '../../store/release-store';
+import type { ControlApi } from '../control-api';
+import { controlApiOnTestStore, type ControlApiOnTestStore } from './control-api-on-test-store';
 
 // Whether a section may run script in the visitor's browser is the
 // integrator's decision (issue 46): set through the control API or
@@ -22,26 +19,19 @@ const checks: PublishChecks = ({ grant }) => {
   return Promise.resolve({ ok: true, checks: [], manifest: { integrity: `sha384-${checkedWith.length}`, version: '1.0.0', buildId: 'b' } });
 };
 
-let database: TestDatabase;
+let running: ControlApiOnTestStore;
 let store: ReleaseStore;
 let api: ControlApi;
 let folder: string;
 let homeToken: string;
 
 beforeAll(async () => {
-  database = embeddedTestDatabase();
-  folder = mkdtempSync(path.join(tmpdir(), 'portico-grants-'));
-  store = await ReleaseStore.open(await database.open(), { environmentToken: OWNER });
-  api = await startControlApi({ store, port: 0, publishChecks: checks, publicUrl: 'http://localhost:8080', log: () => undefined });
+  running = await controlApiOnTestStore('grants', { owner: OWNER, publishChecks: checks });
+  ({ store, api, folder } = running);
   homeToken = (await store.tokens.create({ name: 'ci-home', section: 'home', actor: 'test' })).token;
 }, 60_000);
 
-afterAll(async () => {
-  await api?.close();
-  await store?.db.close();
-  database?.cleanUp();
-  rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => running?.close());
 
 const call = async (method: string, route: string, token: string, body?: unknown) => {
   const response = await fetch(`${api.url}${route}`, {
