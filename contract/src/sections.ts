@@ -1,6 +1,12 @@
-/** The three sections, in tab order. */
+/**
+ * The three built-in sections, in their default tab order: the default set
+ * (section-entries.ts), not the only one. An integrator adds more at run
+ * time, so a section's id is any string the id grammar allows.
+ */
 export const SECTION_IDS = ['home', 'about', 'contact'] as const;
-export type SectionId = (typeof SECTION_IDS)[number];
+export type BuiltInSectionId = (typeof SECTION_IDS)[number];
+/** A section's id: a built-in one or one an integrator added (sectionIdProblem says which strings can be). */
+export type SectionId = BuiltInSectionId; // opened to `string` by the next step (issue 48)
 
 /**
  * What the integrator grants a section in the visitor's browser: with
@@ -14,7 +20,7 @@ export interface SectionGrant {
 }
 
 /** The built-in sections' grants until an integrator changes one: Home and About static, Contact interactive. */
-export const BUILT_IN_GRANTS: Readonly<Record<SectionId, SectionGrant>> = {
+export const BUILT_IN_GRANTS: Readonly<Record<BuiltInSectionId, SectionGrant>> = {
   home: { interactive: false },
   about: { interactive: false },
   contact: { interactive: true },
@@ -23,14 +29,14 @@ export const BUILT_IN_GRANTS: Readonly<Record<SectionId, SectionGrant>> = {
 /** The request the host makes of each remote, and the remote's expose key. */
 export const EXPOSED_SECTION = './section';
 
-/** A section's remote, by its federation name. */
+/** A section's remote, by its federation name: `portico_<id>`, each `-` as `_` (a federation name is a JavaScript identifier). */
 export function remoteNameOf(id: SectionId): string {
-  return `portico_${id}`;
+  return `portico_${id.replaceAll('-', '_')}`;
 }
 
 /** The four apps: the host and one remote per section, in port order. */
 export const APP_NAMES = ['host', 'home', 'about', 'contact'] as const;
-export type AppName = 'host' | SectionId;
+export type AppName = 'host' | BuiltInSectionId;
 
 /** The folder (workspace) each app builds in, relative to the repository root. */
 export const APP_DIRS: Record<AppName, string> = {
@@ -77,7 +83,7 @@ export function controlPort(env: PortEnvironment): number {
  * `port` + the app's index, or on `ports` (in APP_NAMES order) where a server
  * listens on ephemeral ports.
  */
-export function defaultRemoteUrls(hostname: string, port: number, ports?: readonly number[]): Record<SectionId, string> {
-  const urlOf = (app: SectionId) => `http://${hostname}:${ports?.[APP_NAMES.indexOf(app)] ?? port + APP_NAMES.indexOf(app)}/mf-manifest.json`;
+export function defaultRemoteUrls(hostname: string, port: number, ports?: readonly number[]): Record<BuiltInSectionId, string> {
+  const urlOf = (app: BuiltInSectionId) => `http://${hostname}:${ports?.[APP_NAMES.indexOf(app)] ?? port + APP_NAMES.indexOf(app)}/mf-manifest.json`;
   return { home: urlOf('home'), about: urlOf('about'), contact: urlOf('contact') };
 }
