@@ -36,7 +36,7 @@ const QUIET_MS = 3000;
  */
 const SETTLE_MS = 30_000;
 /** The section whose redeploys are measured, and whose worker is the one watched. */
-const SECTION = 'contact';
+const SECTION = 'contact' as const;
 const WORKER_FILE = 'section-worker.js';
 
 function copyBuilds(): string {
@@ -186,7 +186,7 @@ function trackWorkers(site: RunningPortico): { seen: Set<number>; stop: () => vo
 /** Every section worker but the live ones that still has a process entry: the Contact workers seen live, and any other this process started. */
 function otherWorkers(site: RunningPortico, seen: ReadonlySet<number>): StillRunning[] {
   const state = site.renderWorker();
-  const live = new Set(Object.values(state?.sections ?? {}).map(({ pid }) => pid));
+  const live = new Set(Object.values(state?.sections ?? {}).map((worker) => worker?.pid));
   const pids = new Set([...[...seen].filter((pid) => procStatus(pid, 'State') !== undefined), ...workerProcesses()]);
   for (const pid of live) if (pid !== undefined) pids.delete(pid);
   return [...pids].map((pid) => ({ pid, wasLive: seen.has(pid), state: procStatus(pid, 'State') ?? 'gone' }));

@@ -13,7 +13,8 @@ import * as home from '../../remote-home/src/exposes/section';
 const SECTIONS: Record<SectionId, SectionModule> = { home, about, contact };
 
 export function loadSection(section: SectionId): Promise<SectionModule> {
-  return Promise.resolve(SECTIONS[section]);
+  const module = SECTIONS[section];
+  return module ? Promise.resolve(module) : Promise.reject(new Error(`the single bundle holds no section ${section}`));
 }
 
 /** Nothing to load: every section is in the bundle already. */

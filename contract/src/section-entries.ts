@@ -75,7 +75,9 @@ export const RESERVED_SECTION_IDS: readonly string[] = [
 /** Prefixes of element ids the page uses: `tab-<id>` is each tab, `portico-…` the page's own parts. */
 export const RESERVED_SECTION_PREFIXES: readonly string[] = ['tab-', 'portico-', 'section-'];
 
-const ID_GRAMMAR = /^[a-z][a-z0-9-]{1,23}$/;
+/** The id grammar alone (reserved words apart): for schemas that read ids back. */
+export const SECTION_ID_PATTERN = /^[a-z][a-z0-9-]{1,23}$/;
+const ID_GRAMMAR = SECTION_ID_PATTERN;
 
 /** Why `id` cannot name a section, or undefined when it can (whether it is taken is the store's to say). */
 export function sectionIdProblem(id: unknown): string | undefined {

@@ -6,7 +6,7 @@
 export const SECTION_IDS = ['home', 'about', 'contact'] as const;
 export type BuiltInSectionId = (typeof SECTION_IDS)[number];
 /** A section's id: a built-in one or one an integrator added (sectionIdProblem says which strings can be). */
-export type SectionId = BuiltInSectionId; // opened to `string` by the next step (issue 48)
+export type SectionId = string;
 
 /**
  * What the integrator grants a section in the visitor's browser: with
@@ -25,6 +25,11 @@ export const BUILT_IN_GRANTS: Readonly<Record<BuiltInSectionId, SectionGrant>> =
   about: { interactive: false },
   contact: { interactive: true },
 };
+
+/** A section's grant before an integrator sets one: its built-in one, or static for a section added without one. */
+export function defaultGrantOf(id: SectionId): SectionGrant {
+  return (BUILT_IN_GRANTS as Partial<Record<SectionId, SectionGrant>>)[id] ?? { interactive: false };
+}
 
 /** The request the host makes of each remote, and the remote's expose key. */
 export const EXPOSED_SECTION = './section';

@@ -72,11 +72,16 @@ export function App({ sections, islands }: AppProps) {
       {/* As rendered, no panel is hidden: with JavaScript off all three read,
           and until the page script runs app.css shows the one the hash names. */}
       <main className="site-main">
-        {SECTION_IDS.map((id) => (
-          <section key={id} id={id} role="tabpanel" aria-labelledby={tabId(id)} tabIndex={0} className="section-panel">
-            {islands ? <SectionIsland section={id} load={sections[id]} start={islands[id]} /> : <RemoteSection section={id} load={sections[id]} />}
-          </section>
-        ))}
+        {SECTION_IDS.flatMap((id) => {
+          const load = sections[id];
+          const start = islands?.[id];
+          if (!load) return [];
+          return [
+            <section key={id} id={id} role="tabpanel" aria-labelledby={tabId(id)} tabIndex={0} className="section-panel">
+              {islands && start ? <SectionIsland section={id} load={load} start={start} /> : <RemoteSection section={id} load={load} />}
+            </section>,
+          ];
+        })}
       </main>
       <SiteFooter />
     </>

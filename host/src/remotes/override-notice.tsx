@@ -1,4 +1,4 @@
-import { fill, useText } from '@portico/shared-config';
+import { fill, sectionLabel, useText } from '@portico/shared-config';
 import { useRemoteUrls } from './use-remote-urls';
 
 /**
@@ -13,7 +13,7 @@ export function OverrideNotice() {
   return (
     <aside className="override-notice" aria-label={text.sections.overrideLabel}>
       {overrides.map(({ section, url }) => (
-        <p key={section}>{fill(text.sections.override, { section: text.nav.tabs[section], url })}</p>
+        <p key={section}>{fill(text.sections.override, { section: sectionLabel(text, section), url })}</p>
       ))}
     </aside>
   );

@@ -1,4 +1,4 @@
-import { fill, useText, type SectionModule } from '@portico/shared-config';
+import { fill, sectionLabel, useText, type SectionModule } from '@portico/shared-config';
 import { remoteNameOf, type SectionId } from '@portico/contract/sections';
 import { Suspense, use, useEffect, useState } from 'react';
 import { noteArrival } from '../health/visit-outcomes';
@@ -45,7 +45,7 @@ export function RemoteSection({ section, load, hydrating = false }: RemoteSectio
   const manifestUrl = useRemoteUrls().remotes[section];
   const [attempt, setAttempt] = useState(0);
   const [loading, setLoading] = useState(() => load.first);
-  const name = text.nav.tabs[section];
+  const name = sectionLabel(text, section);
 
   const failureOf = (error: unknown): RemoteFailure =>
     error instanceof SectionLoadError

@@ -1,5 +1,5 @@
 import { SECTION_SLOT, STYLES_SLOT, type RenderedShell, type ShellRequest } from '@portico/node-sections/protocol';
-import { fill, loadPack, type SectionModule, type TextPack } from '@portico/shared-config';
+import { fill, loadPack, sectionLabel, type SectionModule, type TextPack } from '@portico/shared-config';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { localeOf } from '@portico/contract/languages';
 import { themeStylesheet } from '@portico/config-server/theme-stylesheet';
@@ -39,7 +39,7 @@ function sectionStyleLinks(stylesheets: readonly { href: string; integrity?: str
 function loadingLine(text: TextPack, section: SectionId): string {
   return renderToStaticMarkup(
     <p className="section-loading" aria-busy="true">
-      {fill(text.sections.loading, { section: text.nav.tabs[section] })}
+      {fill(text.sections.loading, { section: sectionLabel(text, section) })}
     </p>,
   );
 }

@@ -166,7 +166,7 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
     const lastHour = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS);
     for (const section of SECTION_IDS) {
       const state = states[section];
-      if (!state.active || state.canary) continue;
+      if (!state?.active || state.canary) continue;
       const health = (await options.health(section, [state.active.id], lastHour))[state.active.id];
       if (!health || health.visits < FAILURE_RATE_MIN_VISITS || health.failureRate < threshold) continue;
       const detail = `the active release ${state.active.id} failed ${health.failures} of ${health.visits} visits since ${lastHour.toISOString()} (${(health.failureRate * 100).toFixed(1)}%, the threshold is ${(threshold * 100).toFixed(1)}%) without a canary`;

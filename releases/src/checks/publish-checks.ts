@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MANIFEST_MAX_BYTES, MANIFEST_TOO_LARGE, readManifest, type Manifest } from '@portico/contract/manifest';
 import { grantProblem } from '@portico/contract/hydration';
-import { BUILT_IN_GRANTS, EXPOSED_SECTION, remoteNameOf, type SectionGrant, type SectionId } from '@portico/contract/sections';
+import { defaultGrantOf, EXPOSED_SECTION, remoteNameOf, type SectionGrant, type SectionId } from '@portico/contract/sections';
 import { scopeSectionStylesheet, SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
 import { NOT_RUN, type CheckResult } from '../release';
 import { describeHeaderProblems, headerProblems } from './browser-rules';
@@ -229,7 +229,7 @@ export async function runPublishChecks(options: PublishCheckOptions): Promise<Pu
 
   if (report.exposeProblem) results.fail('exposes', report.exposeProblem);
   else results.pass('exposes', `exposes ${EXPOSED_SECTION}`);
-  const scriptProblem = grantProblem(section, manifest.hydration, options.grant ?? BUILT_IN_GRANTS[section]);
+  const scriptProblem = grantProblem(section, manifest.hydration, options.grant ?? defaultGrantOf(section));
   if (scriptProblem) results.fail('script', scriptProblem);
   else results.pass('script', `declares hydration ${JSON.stringify(manifest.hydration)}, within the section's grant`);
   if (report.sharedProblems.length > 0) results.fail('shared', report.sharedProblems.join('; '));

@@ -105,31 +105,33 @@ export function canaryCells(state: ShownSection, id: string): string[] {
 export function statusTable(sections: AnswerOf<typeof CONTROL_API.sections.status>): string {
   return table([
     ['SECTION', 'ACTIVE', 'BUILD', 'SINCE', 'BY', ...HEALTH_COLUMNS],
-    ...Object.entries(sections).flatMap(([section, state]) => [
-      state.active
-        ? [
-            section,
-            state.active.id,
-            `${buildOf(state.active)}${state.active.broken ? ` BROKEN: ${state.active.broken.detail}` : ''}${state.active.setAside ? ` SET ASIDE: ${state.active.setAside.detail}` : ''}`,
-            when(state.since),
-            state.by ?? '',
-            ...(state.candidate ? canaryCells(state, state.active.id) : healthCells(state.health?.[state.active.id])),
-          ]
-        : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', when(state.since), state.by ?? ''],
-      // The candidate under its section, with the share of visits it gets.
-      ...(state.candidate && state.canary
-        ? [
-            [
-              '  canary',
-              state.candidate.id,
-              `${buildOf(state.candidate)}, ${state.percent} % of visits`,
-              when(state.canary.startedAt),
-              state.canary.startedBy,
-              ...canaryCells(state, state.candidate.id),
-            ],
-          ]
-        : []),
-    ]),
+    ...Object.entries(sections)
+      .flatMap(([section, state]) => (state ? [[section, state] as const] : []))
+      .flatMap(([section, state]) => [
+        state.active
+          ? [
+              section,
+              state.active.id,
+              `${buildOf(state.active)}${state.active.broken ? ` BROKEN: ${state.active.broken.detail}` : ''}${state.active.setAside ? ` SET ASIDE: ${state.active.setAside.detail}` : ''}`,
+              when(state.since),
+              state.by ?? '',
+              ...(state.candidate ? canaryCells(state, state.active.id) : healthCells(state.health?.[state.active.id])),
+            ]
+          : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', when(state.since), state.by ?? ''],
+        // The candidate under its section, with the share of visits it gets.
+        ...(state.candidate && state.canary
+          ? [
+              [
+                '  canary',
+                state.candidate.id,
+                `${buildOf(state.candidate)}, ${state.percent} % of visits`,
+                when(state.canary.startedAt),
+                state.canary.startedBy,
+                ...canaryCells(state, state.candidate.id),
+              ],
+            ]
+          : []),
+      ]),
   ]);
 }
 

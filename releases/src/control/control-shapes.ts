@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FAILURE_CLASSES } from '@portico/contract/beacon';
-import { SECTION_IDS } from '@portico/contract/sections';
+import { SECTION_ID_PATTERN } from '@portico/contract/section-entries';
 import { MESSAGE_ACCESS_ACTIONS } from '@portico/messages/control-contract';
 
 // The control API's constants and the shapes its routes take and answer
@@ -43,7 +43,8 @@ export const CANARY_DEFAULTS = {
 // ---------------------------------------------------------------------------
 // The shapes the answers are made of.
 
-export const sectionSchema = z.enum(SECTION_IDS);
+/** A section's id as the grammar allows it (contract/src/section-entries.ts): whether it names a section is the store's to say. */
+export const sectionSchema = z.string().check(z.regex(SECTION_ID_PATTERN, 'must be a section id: 2 to 24 lowercase letters, digits or "-"'));
 
 export const RELEASE_STATES = ['active', 'candidate', 'previous', 'available', 'broken'] as const;
 

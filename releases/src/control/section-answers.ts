@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { SectionId } from '@portico/contract/sections';
+import { defaultGrantOf, type SectionId } from '@portico/contract/sections';
 import { noVisits, type HealthSource, type ReleaseHealth } from '../release';
 import type { CanaryCounts } from '../canary/canary-counts';
 import { countedHealth } from '../canary/decide-canary';
@@ -18,6 +18,10 @@ export interface SectionAnswersOptions {
   configuredRemotes?: () => Promise<Partial<Record<SectionId, string>>>;
   log: (line: string) => void;
 }
+
+/** A section's state, or an empty one (no release yet) for a section the store has no row of. */
+const stateOf = (states: Partial<Record<SectionId, SectionState>>, section: SectionId): SectionState =>
+  states[section] ?? { active: null, previous: null, since: null, by: null };
 
 /**
  * Each section's state as `GET /api/sections` answers it (and the canary
@@ -40,7 +44,7 @@ export async function sectionAnswers(
   // The health failing must not fail the answer: a canary route answers after its change is committed.
   const healths = await Promise.all(
     sections.map((section) =>
-      healthOf(options, section, states[section], hours).then(
+      healthOf(options, section, stateOf(states, section), hours).then(
         ({ health, since }) => ({ health, healthSince: since.toISOString() }),
         (error: unknown) => {
           log(`control: the health of ${section}'s releases cannot be read: ${(error as Error).message}`);
@@ -49,15 +53,15 @@ export async function sectionAnswers(
       ),
     ),
   );
-  const judged = await Promise.all(sections.map((section) => judgedOf(options, section, states[section])));
+  const judged = await Promise.all(sections.map((section) => judgedOf(options, section, stateOf(states, section))));
   const answer: Partial<Record<SectionId, ShownSection>> = {};
   sections.forEach((section, index) => {
     const configuredUrl = (configured as Partial<Record<SectionId, string>>)[section];
     const { counted, ...reads } = judged[index]!;
     const health = healths[index]!;
     answer[section] = {
-      ...states[section],
-      interactive: grants[section].interactive,
+      ...stateOf(states, section),
+      interactive: (grants[section] ?? defaultGrantOf(section)).interactive,
       ...health,
       ...(counted ? { health: asCounted(health.health, counted) } : {}),
       ...reads,

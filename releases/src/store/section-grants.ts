@@ -1,11 +1,13 @@
-import { BUILT_IN_GRANTS, SECTION_IDS, type SectionGrant, type SectionId } from '@portico/contract/sections';
+import { defaultGrantOf, SECTION_IDS, type SectionGrant, type SectionId } from '@portico/contract/sections';
 import type { Database, Sql } from '@portico/platform/database';
 import { announce, lockedSection } from './section-lock';
 
 /** The grants an integrator set, by section (sections never set are not here). */
 export async function grantsIn(sql: Sql): Promise<Partial<Record<SectionId, SectionGrant>>> {
   const rows = await sql.query<{ section: SectionId; interactive: boolean }>('SELECT section, interactive FROM release_sections WHERE interactive IS NOT NULL');
-  return Object.fromEntries(rows.filter((row) => SECTION_IDS.includes(row.section)).map((row) => [row.section, { interactive: row.interactive }]));
+  return Object.fromEntries(
+    rows.filter((row) => (SECTION_IDS as readonly string[]).includes(row.section)).map((row) => [row.section, { interactive: row.interactive }]),
+  );
 }
 
 /**
@@ -20,7 +22,7 @@ export class SectionGrants {
   /** Every section's grant as the store holds it, the built-in one where none was set. */
   async all(): Promise<Record<SectionId, SectionGrant>> {
     const set = await grantsIn(this.db);
-    return Object.fromEntries(SECTION_IDS.map((id) => [id, set[id] ?? BUILT_IN_GRANTS[id]])) as Record<SectionId, SectionGrant>;
+    return Object.fromEntries(SECTION_IDS.map((id) => [id, set[id] ?? defaultGrantOf(id)])) as Record<SectionId, SectionGrant>;
   }
 
   /**
@@ -31,7 +33,7 @@ export class SectionGrants {
   async set(section: SectionId, grant: SectionGrant, actor: string, note?: string): Promise<SectionGrant> {
     return lockedSection(this.db, section, async (sql) => {
       const [before] = await sql.query<{ interactive: boolean | null }>('SELECT interactive FROM release_sections WHERE section = $1', [section]);
-      const was = before?.interactive ?? BUILT_IN_GRANTS[section].interactive;
+      const was = before?.interactive ?? defaultGrantOf(section).interactive;
       await sql.query('UPDATE release_sections SET interactive = $2 WHERE section = $1', [section, grant.interactive]);
       const words = (interactive: boolean) => (interactive ? 'interactive (script in the browser)' : 'static (no script in the browser)');
       const detail = `${was === grant.interactive ? 'kept' : `from ${words(was)} to`} ${words(grant.interactive)}${note ? `: ${note}` : ''}`;

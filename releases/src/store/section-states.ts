@@ -88,6 +88,6 @@ export async function statesOf(sql: Sql, only?: SectionId): Promise<Record<Secti
 
 /** The section's active and previous release after a change, as the change's transaction sees them. */
 export async function switchOf(sql: Sql, section: SectionId): Promise<SectionSwitch> {
-  const { active, previous } = (await statesOf(sql, section))[section];
+  const { active = null, previous = null } = (await statesOf(sql, section))[section] ?? {};
   return { section, active, previous };
 }

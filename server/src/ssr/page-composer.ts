@@ -42,7 +42,7 @@ export class PageComposer {
   ) {}
 
   compose({ site, language, rendered, all, manifests, manifestHashes, sources, hydration, script, encoding, deadline }: PageInputs): CachedPage {
-    const frame = rendered.html.length + Object.values(manifests).reduce((sum, text) => sum + text.length, 0) + (script?.code.length ?? 0);
+    const frame = rendered.html.length + Object.values(manifests).reduce((sum, text) => sum + (text?.length ?? 0), 0) + (script?.code.length ?? 0);
     const sizes = all.rendered.map((section) => ({ section, bytes: all.filled.get(section)!.length }));
     const over = sectionsOverBudget(frame, sizes, deadline - performance.now(), (bytes) => this.costs.estimate(bytes, encoding, this.pages.compressing));
     for (const section of over)

@@ -88,7 +88,7 @@ export interface PageParts {
  */
 export function composePage({ shell, placement, data, script }: PageParts): { html: string; script?: PageScriptCode } {
   const { filled, rendered } = placement;
-  const slots = new Map<string, string>(SECTION_IDS.map((id) => [SECTION_SLOT(id), filled.get(id) ?? shell.fallbacks[id]]));
+  const slots = new Map<string, string>(SECTION_IDS.map((id) => [SECTION_SLOT(id), filled.get(id) ?? shell.fallbacks[id] ?? '']));
   slots.set(STYLES_SLOT, rendered.map((id) => shell.styles[id] ?? '').join(''));
   slots.set(PAGE_DATA_SLOT, pageDataScript(data));
   // One pass over the shell: what is put in is never read again for slots.

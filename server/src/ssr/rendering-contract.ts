@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SectionId } from '@portico/contract/sections';
+import type { BuiltInSectionId, SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import type { SiteContext } from '../site-context';
 import type { RenderingStage } from './rendering-stage';
@@ -81,7 +81,7 @@ export interface RenderWorkerState {
   pid: number | undefined;
   generation: number | undefined;
   /** Per section: its live worker, whether its plan is set aside, and the builds the live worker runs and the plan wants. */
-  sections: Record<SectionId, SectionWorkerState>;
+  sections: Record<BuiltInSectionId, SectionWorkerState> & Partial<Record<SectionId, SectionWorkerState>>;
   /** How section code is contained here, or undefined when it does not run on this server. */
   sandbox: Sandbox['mode'] | undefined;
   cachedPages: number;

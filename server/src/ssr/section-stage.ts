@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LANGUAGES, type Language } from '@portico/contract/languages';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { SECTION_IDS, type BuiltInSectionId, type SectionId } from '@portico/contract/sections';
 import type { FromSectionWorker, NodeBuild, ToSectionWorker } from '@portico/node-sections/protocol';
 import type { Site } from '../site-context';
 import { FAILED_RENDER_MS, SECTION_CPU_BUDGET, SECTION_LOAD_KILL_MS, SECTION_MESSAGE_BYTES, SECTION_RENDER_KILL_MS, SSR_LIMITS } from './render-limits';
@@ -87,7 +87,8 @@ const previewKey = (section: SectionId, build: string) => `${section} ${build}`;
  */
 export class SectionStage {
   private sandbox: Sandbox | undefined;
-  private readonly supervisors: Record<SectionId, Supervisor<SectionWorker>>;
+  /** Each section's own worker, made when the section is first wanted: an added section gets one the same way. */
+  private readonly supervisors = new Map<SectionId, Supervisor<SectionWorker>>();
   /**
    * A previewed release's build, or a canary's candidate, by section and
    * build: neither ever restarts the live section's worker, and a candidate
@@ -112,7 +113,13 @@ export class SectionStage {
       bytesOf: (result) => ('html' in result ? 2 * result.html.length : 256),
       keep: options.caching,
     });
-    this.supervisors = Object.fromEntries(SECTION_IDS.map((id) => [id, this.supervise(id, 'worker')])) as Record<SectionId, Supervisor<SectionWorker>>;
+    for (const id of SECTION_IDS) this.supervisorOf(id);
+  }
+
+  private supervisorOf(section: SectionId): Supervisor<SectionWorker> {
+    const supervisor = this.supervisors.get(section) ?? this.supervise(section, 'worker');
+    this.supervisors.set(section, supervisor);
+    return supervisor;
   }
 
   /** Section code runs in `sandbox` from now on; without one, no section worker starts. */
@@ -131,7 +138,7 @@ export class SectionStage {
       .map((build) => build.key)
       .sort()
       .join(' ');
-    this.supervisors[section].want(list.length === 0 ? undefined : { key, prepare: (worker) => this.prepare(section, list, worker) });
+    this.supervisorOf(section).want(list.length === 0 ? undefined : { key, prepare: (worker) => this.prepare(section, list, worker) });
   }
 
   /** `pin` (a manifest's, in config.json) names `build` of `section`: a signal about the build names it. */
@@ -154,7 +161,7 @@ export class SectionStage {
   wantApart(plans: readonly ApartPlan[]): void {
     const previewing = new Set<string>();
     for (const { kind, section, build, sites } of plans) {
-      if (this.supervisors[section].planKey?.split(' ').includes(build.key)) continue;
+      if (this.supervisors.get(section)?.planKey?.split(' ').includes(build.key)) continue;
       const key = previewKey(section, build.key);
       if (previewing.has(key)) continue;
       previewing.add(key);
@@ -174,7 +181,7 @@ export class SectionStage {
 
   /** The builds some plan names (the rest need not be kept). */
   plannedBuilds(): Set<string> {
-    const plans = [...Object.values(this.supervisors), ...this.previews.values()];
+    const plans = [...this.supervisors.values(), ...this.previews.values()];
     return new Set(plans.flatMap((supervisor) => supervisor.planKey?.split(' ') ?? []));
   }
 
@@ -245,19 +252,20 @@ export class SectionStage {
   async whenStarted(withinMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)));
-    await Promise.race([Promise.all(SECTION_IDS.map((id) => this.supervisors[id].whenSettledOrFailed())), bound]);
+    await Promise.race([Promise.all([...this.supervisors.values()].map((supervisor) => supervisor.whenSettledOrFailed())), bound]);
     clearTimeout(timer);
   }
 
   /** Resolves once each section's worker, and each worker apart, runs its plan (or has none, or it is set aside). */
   async whenSettled(): Promise<void> {
     await Promise.all([
-      ...SECTION_IDS.map((id) => this.supervisors[id].whenSettled()),
+      ...[...this.supervisors.values()].map((supervisor) => supervisor.whenSettled()),
       ...[...this.previews.values()].map((supervisor) => supervisor.whenSettled()),
     ]);
   }
 
-  state(): Record<SectionId, SectionWorkerState> {
+  /** Each section's worker: the built-in ones always (made at the start), an added one once wanted. */
+  state(): Record<BuiltInSectionId, SectionWorkerState> & Partial<Record<SectionId, SectionWorkerState>> {
     const of = (supervisor: Supervisor<SectionWorker>): SectionWorkerState => ({
       pid: supervisor.worker?.pid,
       generation: supervisor.generation,
@@ -265,11 +273,11 @@ export class SectionStage {
       builds: supervisor.liveKey?.split(' ') ?? [],
       wanted: supervisor.planKey?.split(' ') ?? [],
     });
-    return Object.fromEntries(SECTION_IDS.map((id) => [id, of(this.supervisors[id])])) as Record<SectionId, SectionWorkerState>;
+    return Object.fromEntries([...this.supervisors].map(([id, supervisor]) => [id, of(supervisor)])) as Record<BuiltInSectionId, SectionWorkerState>;
   }
 
   async close(): Promise<void> {
-    await Promise.all([...Object.values(this.supervisors), ...this.previews.values()].map((supervisor) => supervisor.close()));
+    await Promise.all([...this.supervisors.values(), ...this.previews.values()].map((supervisor) => supervisor.close()));
     await this.html.close();
   }
 
@@ -327,7 +335,7 @@ export class SectionStage {
 
   /** The worker that has loaded `build` of `section`: the live one, or the build's preview worker. */
   private workerFor(section: SectionId, build: string): SectionWorker | undefined {
-    const live = this.supervisors[section].worker;
+    const live = this.supervisors.get(section)?.worker;
     const worker = live && this.loaded.get(live)?.has(build) ? live : (this.previews.get(previewKey(section, build))?.worker ?? live);
     return worker && this.loaded.get(worker)?.has(build) ? worker : undefined;
   }

@@ -161,13 +161,13 @@ export const configSchema = z.object({
   legal: z.optional(legalSchema),
   theme: z.optional(themeSchema),
   /** Optional pins: each section's mf-manifest.json must hash to this. */
-  remoteIntegrity: z.optional(z.partialRecord(z.enum(SECTION_IDS), integrity)),
+  remoteIntegrity: z.optional(z.record(z.string(), integrity)),
   /**
    * What the integrator grants each section (`{ "contact": { "interactive": true } }`);
    * a section it does not name has its built-in grant (BUILT_IN_GRANTS). The
    * server writes the grants the releases store holds over the file's.
    */
-  sections: z.optional(z.partialRecord(z.enum(SECTION_IDS), z.object({ interactive: z.boolean() }))),
+  sections: z.optional(z.record(z.string(), z.object({ interactive: z.boolean() }))),
   contact: z.optional(z.partial(contactSchema)),
   preview: z.optional(previewSchema),
   previewRefused: z.optional(z.enum(PREVIEW_REFUSALS)),
@@ -196,8 +196,8 @@ export type LegalConfig = ValidPart<LegalDisclosures>;
  * What the page can safely use: every valid field, and none of the bad ones.
  * `theme` is there only if all its colours pass the contrast check.
  */
-export type SiteConfig = ValidPart<Omit<RuntimeConfig, 'allowedRemoteOrigins'>> &
-  Pick<RuntimeConfig, 'allowedRemoteOrigins'> & { remotes: ValidPart<RuntimeConfig['remotes']> };
+export type SiteConfig = ValidPart<Omit<RuntimeConfig, 'allowedRemoteOrigins' | 'remotes'>> &
+  Pick<RuntimeConfig, 'allowedRemoteOrigins'> & { remotes: Partial<Record<SectionId, string>> };
 
 export interface ConfigProblem {
   /** Dotted path of the field in config.json, e.g. `remotes.contact`. */
@@ -221,7 +221,8 @@ export function isDocumentProblem(problem: ConfigProblem): boolean {
  * the section's built-in one.
  */
 export function sectionGrant(config: Pick<SiteConfig, 'sections'>, section: SectionId): SectionGrant {
-  return { interactive: config.sections?.[section]?.interactive ?? BUILT_IN_GRANTS[section].interactive };
+  const builtIn: Partial<Record<SectionId, SectionGrant>> = BUILT_IN_GRANTS;
+  return { interactive: config.sections?.[section]?.interactive ?? builtIn[section]?.interactive ?? false };
 }
 
 /** The footer's copyright line in `language`: its override there, or the line as written. */

@@ -201,11 +201,11 @@ export function parseConfig(raw: unknown): ParsedConfig {
   }
 
   config.remotes =
-    takeObject('remotes', fields.remotes, raw.remotes, problems, {
+    (takeObject('remotes', fields.remotes, raw.remotes, problems, {
       notObject: raw.remotes === undefined ? 'is missing (expected an object of manifest URLs)' : 'must be an object',
       // A key that is not a section loads nothing; naming it shows the typo.
       namesUnknownKeys: true,
-    }) ?? {};
+    }) as SiteConfig['remotes'] | undefined) ?? {};
 
   config.allowedRemoteOrigins = take('allowedRemoteOrigins', fields.allowedRemoteOrigins, raw.allowedRemoteOrigins, problems) ?? [];
 

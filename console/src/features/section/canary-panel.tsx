@@ -27,7 +27,7 @@ export interface CanaryPanelProps {
 export function CanaryPanel({ section, shown, releases, onChanged }: CanaryPanelProps) {
   const { language, text } = useConsoleLanguage();
   const t = text.section;
-  const name = text.sections[section];
+  const name = text.sections[section] ?? section;
   const series = useLoad(
     (session) => session.client.call(CONTROL_API.health.series, { params: { section }, query: {} }),
     [section],

@@ -27,7 +27,7 @@ const checksOf = (error: unknown) => {
 export function SectionPage({ section }: SectionPageProps) {
   const { language, text } = useConsoleLanguage();
   const t = text.section;
-  const name = text.sections[section];
+  const name = text.sections[section] ?? section;
   const releases = useLoad((session) => session.client.call(CONTROL_API.releases.list, { query: { section } }), [section], ['releases', 'sections'], section);
   const status = useLoad((session) => session.client.call(CONTROL_API.sections.status, { query: {} }), [section], ['releases', 'sections'], section);
   const shown = status.data?.[section];

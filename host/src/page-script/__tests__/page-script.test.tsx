@@ -49,7 +49,7 @@ async function serverPage({ rendered = [...SECTION_IDS], config = {}, html = {} 
   const text = await loadPack('en');
   const sectionHtml = { ...SECTION_HTML, ...html };
   const islands = Object.fromEntries(
-    SECTION_IDS.map((id) => [id, { html: islandMarkup(rendered.includes(id) ? sectionHtml[id] : '<p>Loading…</p>'), hydrate: rendered.includes(id) }]),
+    SECTION_IDS.map((id) => [id, { html: islandMarkup(rendered.includes(id) ? (sectionHtml[id] ?? '') : '<p>Loading…</p>'), hydrate: rendered.includes(id) }]),
   ) as Parameters<typeof App>[0]['islands'];
   const shell = renderToString(
     <PorticoProvider config={sampleConfig} language="en" text={text}>

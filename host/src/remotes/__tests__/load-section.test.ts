@@ -190,11 +190,11 @@ describe('startSections', () => {
       { contact: manifestUrl },
       createSectionLoader(network.seams),
     );
-    await settle(loads.contact.first);
+    await settle(loads.contact!.first);
     expect(network.requestTimes).toEqual([0]);
     expect(reported.map((failure) => failure.section)).toEqual(['home', 'about', 'contact']);
 
-    await settle(loads.contact.again());
+    await settle(loads.contact!.again());
     expect(network.requestTimes).toHaveLength(2);
   });
 });
@@ -234,9 +234,9 @@ describe('a manifest the server-rendered page carries', () => {
     const network = fakeNetwork(genuine);
     const config = { ...sampleConfig, remotes: { ...sampleConfig.remotes, contact: manifestUrl } };
     const loads = startSections(config, config.remotes, createSectionLoader(network.seams), { contact: genuine });
-    await settle(loads.contact.first);
+    await settle(loads.contact!.first);
     expect(network.requestTimes.length).toBe(0); // home and about, granted no script, fetch nothing
-    await settle(loads.contact.again());
+    await settle(loads.contact!.again());
     expect(network.requestUrls).toEqual([manifestUrl]);
   });
 });
@@ -247,14 +247,14 @@ describe("the integrator's grant", () => {
     const remotes = { home: 'https://home.example/mf-manifest.json', about: 'https://about.example/mf-manifest.json', contact: manifestUrl };
     const config = { ...sampleConfig, remotes };
     const loads = startSections(config, remotes, createSectionLoader(network.seams), { home: genuine });
-    const home = await settle(loads.home.first);
+    const home = await settle(loads.home!.first);
     expect(home.error).toBeDefined();
     expect(reported).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ section: 'home', stage: 'manifest', transient: false, cause: expect.stringContaining('grants this section no script') }),
       ]),
     );
-    await settle(loads.contact.first);
+    await settle(loads.contact!.first);
     // Contact, granted script, is fetched; nothing of Home's was, nor reached Module Federation.
     expect(network.requestUrls).toEqual([manifestUrl]);
     expect(network.handedOver).toEqual([genuine]);
@@ -262,6 +262,6 @@ describe("the integrator's grant", () => {
     // Granted by the integrator (config.json's sections, as the server serves it), Home loads.
     const granted = fakeNetwork(genuine);
     const again = startSections({ ...config, sections: { home: { interactive: true } } }, remotes, createSectionLoader(granted.seams));
-    expect((await settle(again.home.first)).error).toBeUndefined();
+    expect((await settle(again.home!.first)).error).toBeUndefined();
   });
 });

@@ -30,6 +30,7 @@ export const consoleRoutes: FastifyPluginCallback<{ context: ControlContext }> =
       const section = context.sectionFor(request, request.params.section);
       const since = new Date(Date.now() - request.query.hours * 3_600_000);
       const state = (await store.releases.sectionStates(section))[section];
+      if (!state) return answer(reply, series, 200, { section, since: since.toISOString(), releases: [] });
       const inView = [
         ...(state.active ? [{ release: state.active.id, state: 'active' as const }] : []),
         ...(state.candidate ? [{ release: state.candidate.id, state: 'candidate' as const }] : []),

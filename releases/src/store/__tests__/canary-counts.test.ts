@@ -201,7 +201,7 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     expect(counts.candidate.signals).toEqual({ renderFailures: 2, setAside: 1, contactErrors: 1, broken: null });
     expect(counts.active.signals).toEqual({ renderFailures: 1, setAside: 0, contactErrors: 0, broken: null });
     // The candidate set aside is the judge's to act on; no mark on it.
-    expect((await store.releases.sectionStates('contact')).contact.candidate).not.toHaveProperty('setAside');
+    expect((await store.releases.sectionStates('contact')).contact!.candidate).not.toHaveProperty('setAside');
 
     for (let server = 0; server < 2; server++)
       await store.releases.recordSignal({
@@ -210,7 +210,7 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
         kind: 'set-aside',
         detail: "the contact section's worker: its worker ended by SIGKILL, 3 times in a row",
       });
-    const state = (await store.releases.sectionStates('contact')).contact;
+    const state = (await store.releases.sectionStates('contact')).contact!;
     expect(state.active).toMatchObject({ id: old, setAside: { at: expect.any(String), detail: expect.stringContaining('3 times in a row') } });
     const audited = (await store.audit.list({ sections: ['contact'] })).filter((entry) => entry.action === 'set-aside');
     expect(audited).toEqual([
@@ -222,7 +222,7 @@ describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) =
     ]);
 
     await store.releases.recordSignal({ section: 'contact', releaseId: old, kind: 'running-again', detail: 'its worker runs it again' });
-    expect((await store.releases.sectionStates('contact')).contact.active).not.toHaveProperty('setAside');
+    expect((await store.releases.sectionStates('contact')).contact!.active).not.toHaveProperty('setAside');
     expect((await store.audit.list({ sections: ['contact'], limit: 1 }))[0]).toMatchObject({
       action: 'set-aside',
       release: old,

@@ -79,7 +79,7 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
         'decided from 5 networks at least, none over 20.0 % of the counts, and only when no single network left out changes the decision',
     });
     // The section's state shows it beside the active release, whose `since` a canary does not move.
-    const before = (await store.releases.sectionStates()).contact;
+    const before = (await store.releases.sectionStates()).contact!;
     expect(before).toMatchObject({
       active: { id: old },
       candidate: { id: next },
@@ -185,7 +185,7 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     const { old, next } = await section();
     await expect(store.canaries.abort('contact', 'integrator', 'abort')).rejects.toMatchObject({ kind: 'conflict', message: 'contact has no canary to abort' });
     await store.canaries.start('contact', next, { percent: 25 }, 'ci');
-    const { since } = (await store.releases.sectionStates()).contact;
+    const { since } = (await store.releases.sectionStates()).contact!;
     const ended = await store.canaries.abort('contact', 'integrator', 'abort');
     expect(ended.release.id).toBe(next);
     expect(await store.releases.served()).toMatchObject({ active: { contact: { id: old } }, canaries: {} });

@@ -206,8 +206,8 @@ describe.each(KINDS)('the release store on the %s database', (kind) => {
 
     const states = await store.releases.sectionStates();
     expect(states.home).toMatchObject({ active: { id: three }, previous: { id: two }, by: 'integrator' });
-    expect(Date.parse(states.home.since!)).toBeGreaterThanOrEqual(activating - 1000);
-    expect(Date.parse(states.home.since!)).toBeLessThanOrEqual(activated + 1000);
+    expect(Date.parse(states.home!.since!)).toBeGreaterThanOrEqual(activating - 1000);
+    expect(Date.parse(states.home!.since!)).toBeLessThanOrEqual(activated + 1000);
     expect(states.about).toEqual({ active: null, previous: null, since: null, by: null });
   });
 
