@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { SectionGrant, SectionId } from '@portico/contract/sections';
+import type { SectionEntry } from '@portico/contract/section-entries';
 import type {
   auditEntrySchema,
   checkResultSchema,
@@ -112,6 +113,11 @@ export interface ServedState {
   /** The grants an integrator set in the store (section-grants.ts); a section not here has config.json's or its built-in one. */
   grants?: Partial<Record<SectionId, SectionGrant>>;
   canaries: Partial<Record<SectionId, ServedCanary>>;
+  /**
+   * The sections in tab order, retired ones left out, the built-in defaults
+   * filled in: the catalogue. Absent: the built-in three as config.json says.
+   */
+  sections?: readonly SectionEntry[];
 }
 
 /** One release's health over a window (visits reported by pages that ran it). */

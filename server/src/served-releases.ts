@@ -1,5 +1,5 @@
 import type { ConfigAnswer } from '@portico/config-server/config-answer';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import type { HealthNote } from '@portico/contract/beacon';
 import type { ActiveReleases, Release, ServedState, ServerSignal } from '@portico/releases';
 
@@ -40,8 +40,7 @@ export const COHORT_DAYS = 30;
 export function releasesFor(state: ServedState, bucket: number | undefined): ActiveReleases {
   const releases: ActiveReleases = { ...state.active };
   if (bucket === undefined) return releases;
-  for (const id of SECTION_IDS) {
-    const canary = state.canaries[id];
+  for (const [id, canary] of Object.entries(state.canaries)) {
     if (canary && bucket < canary.percent) releases[id] = canary.release;
   }
   return releases;
@@ -55,7 +54,7 @@ export function releasesFor(state: ServedState, bucket: number | undefined): Act
  * bucket P (a share, at most 99) is the first outside that canary.
  */
 export function cohortVariants(state: ServedState): ActiveReleases[] {
-  const buckets = [0, ...SECTION_IDS.flatMap((id) => (state.canaries[id] ? [state.canaries[id].percent] : []))];
+  const buckets = [0, ...Object.values(state.canaries).flatMap((canary) => (canary ? [canary.percent] : []))];
   const variants = new Map<string, ActiveReleases>([[releaseKey(state.active), { ...state.active }]]);
   for (const bucket of buckets) {
     const releases = releasesFor(state, bucket);
@@ -65,11 +64,20 @@ export function cohortVariants(state: ServedState): ActiveReleases[] {
 }
 
 /** The releases a set holds, by id (a release is never changed): two sets with the same key serve the same config.json. */
-export const releaseKey = (releases: ActiveReleases) => SECTION_IDS.map((id) => releases[id]?.id ?? '-').join(' ');
+export const releaseKey = (releases: ActiveReleases) =>
+  sectionsOf(releases)
+    .map((id) => `${id}=${releases[id]?.id ?? '-'}`)
+    .join(' ');
+
+/** The sections a record names, in one order (added sections have no fixed place in a key). */
+const sectionsOf = (record: Partial<Record<SectionId, unknown>>): SectionId[] =>
+  Object.keys(record)
+    .filter((id) => record[id] !== undefined)
+    .sort();
 
 /** Each section's release id, for the page's visit report. */
 export function releaseIds(releases: ActiveReleases): HealthNote['releases'] {
-  return Object.fromEntries(SECTION_IDS.flatMap((id) => (releases[id] ? [[id, releases[id].id]] : [])));
+  return Object.fromEntries(sectionsOf(releases).map((id) => [id, releases[id]!.id]));
 }
 
 /** How often the store is read besides the notifications. */
@@ -86,12 +94,43 @@ const sameActive = (a: ActiveReleases[SectionId], b: ActiveReleases[SectionId]) 
 const sameCanary = (a: ServedCanary, b: ServedCanary) => a?.id === b?.id && a?.release.id === b?.release.id && a?.percent === b?.percent;
 /** The same releases and canaries in every section. */
 const sameState = (a: ServedState, b: ServedState) =>
-  SECTION_IDS.every((id) => sameActive(a.active[id], b.active[id]) && sameCanary(a.canaries[id], b.canaries[id])) &&
-  grantsKey(a.grants) === grantsKey(b.grants);
+  [...new Set([...sectionsOf(a.active), ...sectionsOf(b.active), ...sectionsOf(a.canaries), ...sectionsOf(b.canaries)])].every(
+    (id) => sameActive(a.active[id], b.active[id]) && sameCanary(a.canaries[id], b.canaries[id]),
+  ) && catalogueKey(a) === catalogueKey(b);
 
-/** The grants the store holds, as text: two states with the same key serve the same config.json's `sections`. */
-export const grantsKey = (grants: ServedState['grants']) =>
-  SECTION_IDS.map((id) => (grants?.[id] === undefined ? '-' : grants[id].interactive ? 'i' : 's')).join('');
+/**
+ * What the store says of the sections (the grants, and each section's entry:
+ * labels, place, markets, hidden), as text: two states with the same key
+ * serve the same config.json `sections`.
+ */
+export const catalogueKey = ({ grants, sections }: SectionCatalogue) =>
+  `${sectionsOf(grants ?? {})
+    .map((id) => `${id}=${grants![id]!.interactive ? 'i' : 's'}`)
+    .join(' ')}|${sections === undefined ? '' : JSON.stringify(sections)}`;
+
+/** What the store says of the sections, apart from their releases. */
+export type SectionCatalogue = Pick<ServedState, 'grants' | 'sections'>;
+
+/**
+ * The store's sections as config.json's `sections` writes them (the shape
+ * a deployment run from the file alone uses, so one reader, parseSections,
+ * reads both): each entry after the one before it, so the page keeps the
+ * store's order; each grant over its entry. Undefined when the store says
+ * nothing.
+ */
+function storedSections({ grants = {}, sections }: SectionCatalogue): Record<string, Record<string, unknown>> | undefined {
+  const granted = sectionsOf(grants);
+  if (sections === undefined && granted.length === 0) return undefined;
+  const written: Record<string, Record<string, unknown>> = {};
+  let previous: string | null = null;
+  for (const entry of sections ?? []) {
+    const { labels, markets, hidden, interactive } = entry;
+    written[entry.id] = { labels: { ...labels }, after: previous, markets: [...markets], hidden, interactive };
+    previous = entry.id;
+  }
+  for (const id of granted) written[id] = { ...written[id], interactive: grants[id]!.interactive };
+  return written;
+}
 
 /**
  * config.json as a visitor gets it: the operator's file with each section's
@@ -105,21 +144,23 @@ export function withReleases(
   active: ActiveReleases,
   preview?: PreviewVisit,
   health?: HealthNote,
-  grants: ServedState['grants'] = {},
+  catalogue: SectionCatalogue = {},
 ): ConfigAnswer {
   if (answer.status !== 200 || !isRecord(answer.value)) return answer;
   const { preview: _ignored, previewRefused: _alsoIgnored, health: _healthIgnored, ...file } = answer.value;
   const releases: ActiveReleases = { ...active };
   if (preview && 'release' in preview) releases[preview.release.section] = preview.release;
-  const chosen = SECTION_IDS.filter((id) => releases[id] !== undefined);
+  const chosen = sectionsOf(releases);
   const serversOwn = [_ignored, _alsoIgnored, _healthIgnored].some((field) => field !== undefined);
-  const granted = SECTION_IDS.filter((id) => grants[id] !== undefined);
-  if (chosen.length === 0 && granted.length === 0 && preview === undefined && !serversOwn) return answer;
+  const stored = storedSections(catalogue);
+  if (chosen.length === 0 && stored === undefined && preview === undefined && !serversOwn) return answer;
 
   const value: Record<string, unknown> = { ...file };
-  // The integrator's grant in the store wins over the file's (a `sections` that is not an object stays as written: parseConfig names it and fails closed).
-  if (granted.length > 0 && (file.sections === undefined || isRecord(file.sections))) {
-    value.sections = { ...(file.sections as Record<string, unknown> | undefined), ...Object.fromEntries(granted.map((id) => [id, grants[id]])) };
+  // The store's sections win over the file's (a `sections` that is not an object stays as written: parseConfig names it and fails closed).
+  if (stored !== undefined && (file.sections === undefined || isRecord(file.sections))) {
+    const written = (file.sections as Record<string, unknown> | undefined) ?? {};
+    // The store's first, in its order (each placed after the one before it), then what only the file lists, placed by its own `after`.
+    value.sections = { ...stored, ...Object.fromEntries(Object.entries(written).filter(([id]) => !(id in stored))) };
   }
   // A `remotes` or `remoteIntegrity` that is not an object stays as written: parseConfig names it.
   if (chosen.length > 0 && (file.remotes === undefined || isRecord(file.remotes)) && (file.remoteIntegrity === undefined || isRecord(file.remoteIntegrity))) {
@@ -215,7 +256,7 @@ export class ServedReleases {
       next = await this.options.feed.read();
     } catch (error) {
       if (!this.outage) {
-        const known = SECTION_IDS.filter((id) => this.state.active[id]).map((id) => this.state.active[id]!.id);
+        const known = sectionsOf(this.state.active).map((id) => this.state.active[id]!.id);
         this.options.log(
           `releases: the database cannot be read (${(error as Error).message}); serving the last active releases known (${known.join(', ') || 'none: config.json as written'})`,
         );
@@ -229,7 +270,7 @@ export class ServedReleases {
     if (warm) await this.options.warm(next);
     const before = this.state;
     this.state = next;
-    for (const id of SECTION_IDS) {
+    for (const id of new Set([...sectionsOf(before.active), ...sectionsOf(next.active), ...sectionsOf(before.canaries), ...sectionsOf(next.canaries)])) {
       const active = next.active[id];
       if (!sameActive(active, before.active[id]))
         this.options.log(`releases: ${id} is now ${active ? `release ${active.id} (build ${active.buildId})` : 'the URL config.json names'}`);

@@ -1,4 +1,4 @@
-import { fill, usePortico } from '@portico/shared-config';
+import { fill, sectionLabel, usePortico } from '@portico/shared-config';
 
 /**
  * `2026-11-26T14:47:00.000Z` as `2026-11-26 14:47 UTC`: the same text on the
@@ -26,7 +26,7 @@ export function PreviewNotice() {
       <p>
         {shown
           ? fill(text.sections.preview, {
-              section: text.nav.tabs[shown.section],
+              section: sectionLabel(text, shown.section),
               release: shown.release!,
               build: shown.version === '1.0.0' ? shown.buildId! : `${shown.version}, ${shown.buildId}`,
               expires: utcMinute(shown.expiresAt!),

@@ -1,3 +1,5 @@
+import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
+import { parseConfig, sectionGrant, sectionsFromConfig } from '@portico/shared-config/config';
 import type { ActiveReleases, Release } from '@portico/releases';
 import { cohortVariants, releasesFor, ServedReleases, withReleases, type ReleaseFeed } from '../served-releases';
 
@@ -63,10 +65,37 @@ describe('config.json with releases', () => {
   it("writes the integrator's grants in the store over the file's, whatever release is active (one published before the rule included)", () => {
     const hostile = release('home-1', 'home', 'https://h.example/m.json');
     const file = { ...FILE, sections: { home: { interactive: true }, about: { interactive: true } } };
-    const { value } = withReleases(answerOf(file), { home: hostile }, undefined, undefined, { home: { interactive: false } });
+    const { value } = withReleases(answerOf(file), { home: hostile }, undefined, undefined, { grants: { home: { interactive: false } } });
     expect(value).toMatchObject({ remotes: { home: hostile.manifestUrl }, sections: { home: { interactive: false }, about: { interactive: true } } });
     // No grant in the store: the file's as written (parseConfig gives a section it does not name its built-in grant).
     expect(withReleases(answerOf(FILE), {}, undefined, undefined, {}).value).toEqual(FILE);
+  });
+
+  it("writes the store's sections over the file's, in the store's order, and keeps what only the file lists", () => {
+    const faq = { ...BUILT_IN_SECTIONS[0]!, id: 'faq', labels: { en: 'FAQ', id: 'Tanya Jawab' }, builtIn: false, markets: ['ID' as const] };
+    const [home, about, contact] = BUILT_IN_SECTIONS;
+    const file = {
+      ...FILE,
+      sections: {
+        about: { interactive: true },
+        notice: { labels: { en: 'Notice', id: 'Pemberitahuan' }, after: null },
+        faq: { labels: { en: 'Old', id: 'Lama' } },
+      },
+    };
+    const stored = [faq, home!, { ...about!, hidden: true }, contact!];
+    const { value } = withReleases(answerOf(file), {}, undefined, undefined, { sections: stored, grants: { contact: { interactive: false } } });
+    const { config } = parseConfig(value);
+    expect(sectionsFromConfig(config).map(({ id, hidden }) => `${id}${hidden ? ' (hidden)' : ''}`)).toEqual([
+      'notice',
+      'faq',
+      'home',
+      'about (hidden)',
+      'contact',
+    ]);
+    expect(sectionsFromConfig(config).find(({ id }) => id === 'faq')).toMatchObject({ labels: { en: 'FAQ' }, markets: ['ID'] });
+    // The store's grant wins over its own entry's and the file's.
+    expect(sectionGrant(config, 'contact')).toEqual({ interactive: false });
+    expect(sectionGrant(config, 'about')).toEqual({ interactive: false });
   });
 
   it('leaves a remotes field that is not an object as written, for parseConfig to name', () => {

@@ -7,7 +7,7 @@ import { cohortOf } from '../cohorts';
 import { configLogger } from '../config-log';
 import { isSecureContext, visitorOf } from '../request-origin';
 import { hostPageHeaders, pageHeaders } from '../security-headers';
-import { cohortVariants, grantsKey, releaseIds, releaseKey, releasesFor, withReleases } from '../served-releases';
+import { catalogueKey, cohortVariants, releaseIds, releaseKey, releasesFor, withReleases, type SectionCatalogue } from '../served-releases';
 import { oncePerRequest, siteContext, type Site, type SiteContext } from '../site-context';
 import { requestTarget } from '../static-files';
 import { servedNow, type ServingState } from './serving-state';
@@ -71,7 +71,7 @@ export class HostSite {
         this.hostOf(req),
         releasesFor(this.served(), this.cohortOf(req).bucket),
         previewTokenIn(requestTarget(req.url)?.search ?? ''),
-        this.served().grants,
+        this.served(),
       ),
     );
   }
@@ -98,18 +98,18 @@ export class HostSite {
   }
 
   /** config.json as a visitor to `host` gets it with `releases` (and a preview link's release) in it; its report logged the first time its content is seen. */
-  async siteWith(host: string | undefined, releases: ActiveReleases, previewToken?: string, grants: ServedState['grants'] = {}): Promise<SiteContext> {
+  async siteWith(host: string | undefined, releases: ActiveReleases, previewToken?: string, catalogue: SectionCatalogue = {}): Promise<SiteContext> {
     const { state } = this;
     const answer = await this.file.answer(host);
     const preview = previewToken === undefined || !state.openPreview ? undefined : await state.openPreview(previewToken);
     const ids = releaseIds(releases);
     const token = Object.keys(ids).length > 0 ? state.healthToken?.(ids) : undefined;
     // A preview visit's context is its own (its release, until when); every other is kept with the file's version.
-    const key = preview === undefined ? `${releaseKey(releases)} ${grantsKey(grants)} ${token ?? ''}` : undefined;
+    const key = preview === undefined ? `${releaseKey(releases)} ${catalogueKey(catalogue)} ${token ?? ''}` : undefined;
     let kept = this.contexts.get(answer);
     const known = key === undefined ? undefined : kept?.get(key);
     if (known) return known;
-    const context = siteContext(withReleases(answer, releases, preview, token === undefined ? undefined : { releases: ids, token }, grants));
+    const context = siteContext(withReleases(answer, releases, preview, token === undefined ? undefined : { releases: ids, token }, catalogue));
     // The operator's mistakes are the operator's: in this log, never on the page.
     if (context.site) this.logConfig(answer.body, context.site);
     if (key !== undefined) {
@@ -123,7 +123,7 @@ export class HostSite {
 
   /** Every config.json a visitor to `host` may get under `state`: one per cohort's releases. */
   variantsFor(host: string | undefined, state: ServedState): Promise<SiteContext[]> {
-    return Promise.all(cohortVariants(state).map((releases) => this.siteWith(host, releases, undefined, state.grants)));
+    return Promise.all(cohortVariants(state).map((releases) => this.siteWith(host, releases, undefined, state)));
   }
 
   /** The cookie to set and the Vary to send while a canary runs: cohorts are per visitor. */

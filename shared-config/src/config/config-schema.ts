@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { BUILT_IN_GRANTS, SECTION_IDS, type SectionGrant, type SectionId } from '@portico/contract/sections';
+import { BUILT_IN_GRANTS, type BuiltInSectionId, type SectionGrant } from '@portico/contract/sections';
+import { isBuiltInSection, sectionIdProblem } from '@portico/contract/section-entries';
 import { MARKETS, type Language, type Market } from '@portico/contract/languages';
 import { HEX_COLOR } from '../theme/contrast';
 import type { Theme } from '../theme/theme';
@@ -59,12 +60,33 @@ const integrity = z
     ),
   );
 
+/** A section's id as the contract's grammar has it: a built-in one or one an integrator added (issue 48). */
+const sectionId = z.string().check(z.refine((id) => sectionIdProblem(id) === undefined, 'is not a section id'));
+
 /**
  * config.json, as one schema. Each object's fields are checked one by one by
  * `parseConfig`, so a bad field is named and dropped while the rest is used;
  * the types below are inferred from it, never written out beside it.
+ * `remotes` holds a manifest URL for any section id: the built-in three
+ * (each required) and any the file or the releases store adds (its key
+ * checked by parse-sections.ts against the id grammar).
  */
-const remotesSchema = z.object({ home: httpUrl, about: httpUrl, contact: httpUrl } satisfies Record<SectionId, unknown>);
+const remotesSchema = z.catchall(z.object({ home: httpUrl, about: httpUrl, contact: httpUrl } satisfies Record<BuiltInSectionId, unknown>), httpUrl);
+
+/**
+ * One section's entry in `sections`: the integrator's grant for any section,
+ * and, for one this file adds (not a built-in one), what the page shows of
+ * it: its labels, its place (`after` a section, `null` first, absent last),
+ * the markets it shows in and whether it is hidden (parse-sections.ts reads
+ * it with the contract's rules; sectionsFromConfig makes the list).
+ */
+const sectionSchema = z.object({
+  interactive: z.optional(z.boolean()),
+  labels: z.optional(z.object({ en: z.string(), id: z.string() } satisfies Record<Language, unknown>)),
+  after: z.optional(z.nullable(sectionId)),
+  markets: z.optional(z.array(z.enum(MARKETS))),
+  hidden: z.optional(z.boolean()),
+});
 
 const remoteLoadingSchema = z.object({
   deadlineMs: wholeNumber(REMOTE_LOADING_BOUNDS.deadlineMs),
@@ -127,7 +149,7 @@ const themeSchema = z.object({
  * the page says so, or the link did not open one, and the page says why.
  */
 const previewSchema = z.object({
-  section: z.enum(SECTION_IDS),
+  section: sectionId,
   release: text,
   buildId: text,
   version: text,
@@ -142,7 +164,7 @@ export const PREVIEW_REFUSALS = ['expired', 'invalid'] as const;
  * visit report carries (contract/src/beacon.ts, HealthNote).
  */
 const healthSchema = z.object({
-  releases: z.partialRecord(z.enum(SECTION_IDS), text),
+  releases: z.partialRecord(sectionId, text),
   token: text,
 });
 
@@ -161,13 +183,15 @@ export const configSchema = z.object({
   legal: z.optional(legalSchema),
   theme: z.optional(themeSchema),
   /** Optional pins: each section's mf-manifest.json must hash to this. */
-  remoteIntegrity: z.optional(z.record(z.string(), integrity)),
+  remoteIntegrity: z.optional(z.partialRecord(sectionId, integrity)),
   /**
    * What the integrator grants each section (`{ "contact": { "interactive": true } }`);
-   * a section it does not name has its built-in grant (BUILT_IN_GRANTS). The
-   * server writes the grants the releases store holds over the file's.
+   * a built-in section it does not name has its built-in grant (BUILT_IN_GRANTS),
+   * an added one none. The server writes the grants the releases store holds
+   * over the file's. A section this file adds is listed here with its labels
+   * (`{ "faq": { "labels": { "en": "FAQ", "id": "Tanya Jawab" }, "after": "about" } }`).
    */
-  sections: z.optional(z.record(z.string(), z.object({ interactive: z.boolean() }))),
+  sections: z.optional(z.partialRecord(sectionId, sectionSchema)),
   contact: z.optional(z.partial(contactSchema)),
   preview: z.optional(previewSchema),
   previewRefused: z.optional(z.enum(PREVIEW_REFUSALS)),
@@ -183,6 +207,8 @@ export type LegalDisclosures = z.output<typeof marketLegalSchema>;
 export type GrievanceOfficer = z.output<typeof grievanceOfficerSchema>;
 export type ContactSettings = z.output<typeof contactSchema>;
 export type PreviewNote = z.output<typeof previewSchema>;
+/** One section's entry in config.json's `sections`, as written. */
+export type ConfigSection = z.output<typeof sectionSchema>;
 
 /** What is left of a value once its bad fields are dropped: every field may be missing, at any depth. */
 type ValidPart<T> = {
@@ -196,8 +222,8 @@ export type LegalConfig = ValidPart<LegalDisclosures>;
  * What the page can safely use: every valid field, and none of the bad ones.
  * `theme` is there only if all its colours pass the contrast check.
  */
-export type SiteConfig = ValidPart<Omit<RuntimeConfig, 'allowedRemoteOrigins' | 'remotes'>> &
-  Pick<RuntimeConfig, 'allowedRemoteOrigins'> & { remotes: Partial<Record<SectionId, string>> };
+export type SiteConfig = ValidPart<Omit<RuntimeConfig, 'allowedRemoteOrigins'>> &
+  Pick<RuntimeConfig, 'allowedRemoteOrigins'> & { remotes: ValidPart<RuntimeConfig['remotes']> };
 
 export interface ConfigProblem {
   /** Dotted path of the field in config.json, e.g. `remotes.contact`. */
@@ -220,9 +246,9 @@ export function isDocumentProblem(problem: ConfigProblem): boolean {
  * grant (as the server serves it, the releases store's over the file's), or
  * the section's built-in one.
  */
-export function sectionGrant(config: Pick<SiteConfig, 'sections'>, section: SectionId): SectionGrant {
-  const builtIn: Partial<Record<SectionId, SectionGrant>> = BUILT_IN_GRANTS;
-  return { interactive: config.sections?.[section]?.interactive ?? builtIn[section]?.interactive ?? false };
+export function sectionGrant(config: Pick<SiteConfig, 'sections'>, section: string): SectionGrant {
+  const builtIn = isBuiltInSection(section) && BUILT_IN_GRANTS[section as keyof typeof BUILT_IN_GRANTS].interactive;
+  return { interactive: config.sections?.[section]?.interactive ?? builtIn };
 }
 
 /** The footer's copyright line in `language`: its override there, or the line as written. */

@@ -8,6 +8,7 @@ export {
   PREVIEW_REFUSALS,
   REMOTE_LOADING_BOUNDS,
   type ConfigProblem,
+  type ConfigSection,
   type ContactSettings,
   type GrievanceOfficer,
   type LegalConfig,
@@ -23,3 +24,4 @@ export {
 } from './config-schema';
 export { configWarnings } from './config-warnings';
 export { parseConfig, type ParsedConfig } from './parse-config';
+export { sectionsFromConfig } from './parse-sections';

@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import { themeContrastProblems, type Theme } from '../theme/theme';
 import { MARKETS, type Market } from '@portico/contract/languages';
 import { configSchema, legacyLegalSchema, type ConfigProblem, type LegalConfig, type SiteConfig } from './config-schema';
+import { isRecord, parseRemotes, parseSections, sectionKeyProblem } from './parse-sections';
 
 type Issue = z.core.$ZodIssue;
 
@@ -38,10 +38,6 @@ function problemsOf(field: string, issues: readonly Issue[], value: unknown): Co
     const at = issue.path.reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined), value);
     return { field: path, message: describe(issue, at) };
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** One field's valid value (trimmed where the schema trims), or undefined with its problems recorded. */
@@ -97,6 +93,8 @@ function takeObject(field: string, schema: ObjectSchema, raw: unknown, problems:
 const fields = configSchema.shape;
 /** One pin of `remoteIntegrity`. */
 const PIN = fields.remoteIntegrity._zod.def.innerType._zod.def.valueType;
+/** One manifest URL of `remotes` (a built-in section's schema is every section's). */
+const REMOTE_URL = fields.remotes.shape.home;
 
 /**
  * The operator's colours. A colour that is not `#rrggbb` is named and left
@@ -200,12 +198,7 @@ export function parseConfig(raw: unknown): ParsedConfig {
     if (byLanguage && Object.keys(byLanguage).length > 0) config.copyrightByLanguage = byLanguage;
   }
 
-  config.remotes =
-    (takeObject('remotes', fields.remotes, raw.remotes, problems, {
-      notObject: raw.remotes === undefined ? 'is missing (expected an object of manifest URLs)' : 'must be an object',
-      // A key that is not a section loads nothing; naming it shows the typo.
-      namesUnknownKeys: true,
-    }) as SiteConfig['remotes'] | undefined) ?? {};
+  config.remotes = parseRemotes(raw.remotes, problems, (field, value) => take(field, REMOTE_URL, value, problems));
 
   config.allowedRemoteOrigins = take('allowedRemoteOrigins', fields.allowedRemoteOrigins, raw.allowedRemoteOrigins, problems) ?? [];
 
@@ -236,7 +229,7 @@ export function parseConfig(raw: unknown): ParsedConfig {
 
   if (raw.remoteIntegrity !== undefined) problems.push(...parsePins(raw.remoteIntegrity, config));
 
-  if (raw.sections !== undefined) config.sections = parseGrants(raw.sections, problems);
+  if (raw.sections !== undefined) config.sections = parseSections(raw.sections, problems);
 
   if (raw.preview !== undefined) {
     const preview = take('preview', fields.preview, raw.preview, problems);
@@ -255,31 +248,6 @@ export function parseConfig(raw: unknown): ParsedConfig {
 }
 
 /**
- * `sections`: the integrator's grant per section. A grant that cannot be read
- * fails closed: that section runs no script in the browser.
- */
-function parseGrants(raw: unknown, problems: ConfigProblem[]): SiteConfig['sections'] {
-  const example = 'must be an object such as { "contact": { "interactive": true } }';
-  if (!isRecord(raw)) {
-    problems.push({ field: 'sections', message: example });
-    return Object.fromEntries(SECTION_IDS.map((id) => [id, { interactive: false }]));
-  }
-  const grants: NonNullable<SiteConfig['sections']> = {};
-  for (const [key, value] of Object.entries(raw)) {
-    if (!(SECTION_IDS as readonly string[]).includes(key)) {
-      problems.push({ field: `sections.${key}`, message: `is not a section (${SECTION_IDS.join(', ')})` });
-      continue;
-    }
-    const interactive = isRecord(value) ? value.interactive : undefined;
-    if (typeof interactive !== 'boolean') {
-      problems.push({ field: `sections.${key}.interactive`, message: 'must be true or false; the section runs no script in the browser' });
-    }
-    grants[key as SectionId] = { interactive: interactive === true };
-  }
-  return grants;
-}
-
-/**
  * `remoteIntegrity`: optional hash pins of the sections' manifests. A pin the
  * operator wrote but that cannot be read fails closed: that section is not
  * loaded at all rather than loaded unchecked.
@@ -290,13 +258,14 @@ function parsePins(pins: unknown, config: SiteConfig): ConfigProblem[] {
     return [{ field: 'remoteIntegrity', message: 'must be an object of section: hash; no section is loaded unchecked' }];
   }
   const problems: ConfigProblem[] = [];
-  const kept: Partial<Record<SectionId, string>> = {};
+  const kept: Partial<Record<string, string>> = {};
   for (const [key, value] of Object.entries(pins)) {
-    if (!(SECTION_IDS as readonly string[]).includes(key)) {
-      problems.push({ field: `remoteIntegrity.${key}`, message: `is not a section (${SECTION_IDS.join(', ')})` });
+    const keyProblem = sectionKeyProblem(key);
+    if (keyProblem !== undefined) {
+      problems.push({ field: `remoteIntegrity.${key}`, message: keyProblem });
       continue;
     }
-    const id = key as SectionId;
+    const id = key;
     const found: ConfigProblem[] = [];
     const pin = take(`remoteIntegrity.${id}`, PIN, value, found);
     if (pin !== undefined) {

@@ -10,6 +10,12 @@ export interface TextPack {
   siteName: string;
   /** The page's `<meta name="description">` and Open Graph description, for search results and link previews. */
   metaDescription: string;
+  /**
+   * `tabs`: the built-in sections' names, equal to the contract's
+   * BUILT_IN_SECTIONS labels (a test holds them equal). Kept for a section's
+   * own code that reads it; the host names every tab from the page's list of
+   * sections, whose entries carry their labels.
+   */
   nav: { label: string; tabs: { home: string; about: string; contact: string } };
   /** The first link of the page, for keyboard users: past the navigation to the section shown. */
   skipLink: string;

@@ -38,12 +38,12 @@ test('each bad remote URL is named on its own and the good ones are kept', () =>
   expect(config.remotes).toEqual({ about: sampleConfig.remotes.about });
 });
 
-test('a remotes key that is not a section is named and left out, so nothing loads from it', () => {
+test('a remotes key that is no section id is named and left out, so nothing loads from it', () => {
   const { config, problems } = parseConfig({
     ...sampleConfig,
-    remotes: { ...sampleConfig.remotes, extra: 'https://evil.example/mf-manifest.json' },
+    remotes: { ...sampleConfig.remotes, 'Evil!': 'https://evil.example/mf-manifest.json' },
   });
-  expect(problems).toEqual([{ field: 'remotes.extra', message: 'is not a known field' }]);
+  expect(problems).toEqual([{ field: 'remotes.Evil!', message: expect.stringContaining('is not a section') }]);
   expect(config.remotes).toEqual(sampleConfig.remotes);
 });
 
@@ -353,9 +353,9 @@ describe('remoteIntegrity', () => {
     expect(config.remoteIntegrity).toEqual({ home: pin });
   });
 
-  test('an unknown section is named and ignored', () => {
-    const { config, problems } = parseConfig({ ...sampleConfig, remoteIntegrity: { legal: pin } });
-    expect(problems.map((problem) => problem.field)).toEqual(['remoteIntegrity.legal']);
+  test('a key that is no section id is named and ignored', () => {
+    const { config, problems } = parseConfig({ ...sampleConfig, remoteIntegrity: { 'tab-legal': pin } });
+    expect(problems.map((problem) => problem.field)).toEqual(['remoteIntegrity.tab-legal']);
     expect(config.remotes).toEqual(sampleConfig.remotes);
   });
 
@@ -369,7 +369,7 @@ describe('remoteIntegrity', () => {
 test("a preview visit's note is kept whole, and a bad one is named and dropped", () => {
   const preview = { section: 'contact', release: 'contact-3', buildId: 'abc123', version: '1.0.0', expiresAt: '2026-11-26T10:00:00.000Z' };
   expect(parseConfig({ ...sampleConfig, preview }).config.preview).toEqual(preview);
-  const broken = parseConfig({ ...sampleConfig, preview: { ...preview, section: 'pricing' }, previewRefused: 'lost' });
+  const broken = parseConfig({ ...sampleConfig, preview: { ...preview, section: 'Pricing!' }, previewRefused: 'lost' });
   expect(broken.config.preview).toBeUndefined();
   expect(broken.config.previewRefused).toBeUndefined();
   expect(broken.problems.map((problem) => problem.field)).toEqual(['preview.section', 'previewRefused']);
@@ -397,9 +397,9 @@ describe('sections: the integrator grant of script per section', () => {
     expect(sectionGrant(config, 'home')).toEqual({ interactive: false });
   });
 
-  test('a key that is not a section is named and grants nothing', () => {
-    const { config, problems } = parseConfig({ ...sampleConfig, sections: { evil: { interactive: true } } });
-    expect(problems).toEqual([{ field: 'sections.evil', message: expect.stringContaining('is not a section') }]);
+  test('a key that is no section id is named and grants nothing', () => {
+    const { config, problems } = parseConfig({ ...sampleConfig, sections: { 'tab-home': { interactive: true } } });
+    expect(problems).toEqual([{ field: 'sections.tab-home', message: expect.stringContaining('is not a section') }]);
     expect(config.sections).toEqual({});
   });
 

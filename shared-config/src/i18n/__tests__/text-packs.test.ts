@@ -1,8 +1,10 @@
+import { sectionLabel } from '../section-label';
 import { placeholdersOf, textLeaves } from '@portico/testing';
 import { en } from '../en';
 import { id } from '../id';
 import { LANGUAGE_NAMES, localeOf } from '@portico/contract/languages';
 import type { TextPack } from '../text-pack';
+import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 
 const packs = { en, id } satisfies Record<string, TextPack>;
 
@@ -32,4 +34,11 @@ test('each language has its tag for <html lang> and Intl formatting', () => {
   expect(localeOf('en')).toBe('en-IN');
   expect(localeOf('id')).toBe('id');
   expect(LANGUAGE_NAMES.id.name).toBe('Bahasa Indonesia');
+});
+
+test("the packs' tab names are the built-in sections' labels, which the host's tabs show", () => {
+  for (const { id, labels } of BUILT_IN_SECTIONS) {
+    expect(sectionLabel(en, id)).toBe(labels.en);
+    expect(sectionLabel(packs.id, id)).toBe(labels.id);
+  }
 });
