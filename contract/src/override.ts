@@ -33,10 +33,6 @@ export interface ResolvedRemotes {
   refused: RefusedOverride[];
 }
 
-function isSection(id: string): id is SectionId {
-  return (SECTION_IDS as readonly string[]).includes(id);
-}
-
 /** Why `value` may not replace a section's remote, or `undefined` when it may. */
 function refusal(value: string, allowedOrigins: readonly string[]): string | undefined {
   let url: URL;
@@ -79,11 +75,13 @@ export function resolveRemotes(configured: Partial<Record<SectionId, string>>, a
     const url = values[0] ?? '';
     const id = param.slice(PARAM_PREFIX.length);
     let reason: string | undefined;
-    if (!isSection(id)) reason = `there is no section "${id}" (use ${SECTION_IDS.map(overrideParam).join(', ')})`;
+    // Only a section the page has can be overridden: a built-in one, or one config.json names a remote for (an added one).
+    const sections = [...new Set([...SECTION_IDS, ...Object.keys(configured)])];
+    if (!sections.includes(id)) reason = `there is no section "${id}" (use ${sections.map(overrideParam).join(', ')})`;
     else if (values.length > 1) reason = 'it is given more than once';
     else reason = refusal(url, allowedOrigins);
 
-    if (reason !== undefined || !isSection(id)) {
+    if (reason !== undefined) {
       refused.push({ param, url, reason: reason ?? 'refused' });
       continue;
     }

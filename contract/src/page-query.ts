@@ -5,7 +5,6 @@
 import { searchWithLanguage, type Language } from './languages';
 import { overrideParam, type RemoteOverride } from './override';
 import { PREVIEW_PARAM } from './preview';
-import { SECTION_IDS } from './sections';
 
 /**
  * The page's own query string: its language (`?type=2`; English, the
@@ -18,10 +17,7 @@ import { SECTION_IDS } from './sections';
  */
 export function pageQuery(language: Language, overrides: readonly RemoteOverride[], previewToken: string | undefined): string {
   const params = new URLSearchParams(language === 'en' ? '' : searchWithLanguage('', language));
-  for (const section of SECTION_IDS) {
-    const override = overrides.find((one) => one.section === section);
-    if (override) params.append(overrideParam(section), override.url);
-  }
+  for (const override of [...overrides].sort((a, b) => (a.section < b.section ? -1 : 1))) params.append(overrideParam(override.section), override.url);
   if (previewToken !== undefined) params.append(PREVIEW_PARAM, previewToken);
   const query = params.toString();
   return query === '' ? '' : `?${query}`;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { answerConfig } from '@portico/config-server/config-answer';
 import { noticeMailer } from '@portico/messages';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';
 import type { HostRule } from '@portico/platform/http';
 import {
@@ -254,7 +254,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
   const recheck = async () => {
     const { active, canaries } = await store.releases.served().catch((): ServedState => ({ active: {}, canaries: {} }));
     // The active releases, and each canary's candidate: a candidate whose files fail is rolled back by the judge.
-    const served = SECTION_IDS.flatMap((id) => [
+    const served = [...new Set([...Object.keys(active), ...Object.keys(canaries)])].flatMap((id) => [
       ...(active[id] ? [{ id, role: 'active', releaseId: active[id].id }] : []),
       ...(canaries[id] ? [{ id, role: 'candidate', releaseId: canaries[id].release.id }] : []),
     ]);
@@ -305,7 +305,9 @@ export async function startControlPlane(database: Database, options: ControlPlan
   const beat = { id: randomUUID(), host: hostname(), port: options.basePort, pid: process.pid, startedAt: new Date() };
   const heartbeat = async () => {
     const { active, canaries } = await store.releases.served();
-    const releases = SECTION_IDS.flatMap((id) => [active[id]?.id, canaries[id]?.release.id]).filter((id): id is string => id !== undefined);
+    const releases = [...Object.values(active).map((release) => release?.id), ...Object.values(canaries).map((canary) => canary?.release.id)].filter(
+      (id): id is string => id !== undefined,
+    );
     await store.servers.beat({ ...beat, releases });
   };
   let beating: Promise<void> = Promise.resolve();

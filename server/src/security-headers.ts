@@ -4,8 +4,7 @@
  * both deployments answer alike.
  */
 import { resolveRemotes } from '@portico/contract/override';
-import { SECTION_IDS } from '@portico/contract/sections';
-import { sectionGrant, type ParsedConfig } from '@portico/shared-config/config';
+import { sectionGrant, sectionsFromConfig, servedSections, type ParsedConfig } from '@portico/shared-config/config';
 import { COMMON_HEADERS } from '@portico/platform/http';
 
 // The headers every answer of both servers carries live with the HTTP basics;
@@ -52,7 +51,7 @@ interface PageSources {
 
 /**
  * What the host page will load, from config.json as the page's own reader
- * (`parseConfig`) read it, once, for this request: only the three sections'
+ * (`parseConfig`) read it, once, for this request: only the served sections'
  * URLs and the allowed origins that pass its checks. Anything else is named
  * in `leftOut`, so a bad config can only narrow the policy, never widen or
  * break it.
@@ -64,7 +63,12 @@ function pageSources({ config, problems }: ParsedConfig, search = ''): PageSourc
     if (!origin) leftOut.push(`${field} (${JSON.stringify(value)} is not a plain http(s) origin)`);
     return origin;
   };
-  const remotes = SECTION_IDS.flatMap((id) => {
+  // Only the sections the page serves: a hidden or unlisted section's origin leaves the policy.
+  const listed = new Set(sectionsFromConfig(config).map(({ id }) => id));
+  for (const id of Object.keys(config.remotes).filter((key) => !listed.has(key))) {
+    leftOut.push(`remotes.${id} (no section is listed as "${id}": an added section needs its labels in sections.${id}, or in the releases store)`);
+  }
+  const remotes = servedSections(config).flatMap(({ id }) => {
     const url = config.remotes[id];
     const origin = url === undefined ? undefined : clean(`remotes.${id}`, url);
     return url !== undefined && origin ? [{ id, url, origin }] : [];

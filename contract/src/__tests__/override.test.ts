@@ -77,3 +77,10 @@ test('an override also fills a section config.json left without a valid URL', ()
   const { remotes } = resolveRemotes({ home: configured.home }, allowed, query({ 'remote.contact': candidate }));
   expect(remotes).toEqual({ home: configured.home, contact: candidate });
 });
+
+test('an added section the page has can be overridden; an id the page lacks cannot', () => {
+  const withAdded = { ...configured, 'repay-calc': 'https://cdn.example/calc/mf-manifest.json' };
+  expect(resolveRemotes(withAdded, allowed, query({ 'remote.repay-calc': candidate })).overrides).toEqual([{ section: 'repay-calc', url: candidate }]);
+  const { refused } = resolveRemotes(configured, allowed, query({ 'remote.repay-calc': candidate }));
+  expect(refused).toEqual([expect.objectContaining({ param: 'remote.repay-calc', reason: expect.stringContaining('there is no section "repay-calc"') })]);
+});

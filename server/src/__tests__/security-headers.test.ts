@@ -143,6 +143,22 @@ describe('the host page is built from the parsed config.json only', () => {
     contact: 'http://localhost:8083/mf-manifest.json',
   };
 
+  test("an added section's origin is in the policy while it is shown, and leaves it once hidden", () => {
+    const calculator = { labels: { en: 'Repayments', id: 'Cicilan' }, interactive: true };
+    const policyWith = (hidden: boolean) =>
+      directives(
+        hostPageHeaders(
+          read({ remotes: { ...remotes, 'repay-calc': 'https://calc.example/mf-manifest.json' }, sections: { 'repay-calc': { ...calculator, hidden } } }),
+          '',
+          () => undefined,
+        )['Content-Security-Policy']!,
+      );
+    expect(policyWith(false)['script-src']).toContain('https://calc.example');
+    expect(policyWith(false)['style-src']).toContain('https://calc.example');
+    expect(policyWith(true)['script-src']).not.toContain('https://calc.example');
+    expect(policyWith(true)['style-src']).not.toContain('https://calc.example');
+  });
+
   test('a remotes key that is not a section, and allowed origins the page refuses, are left out and named in the log', () => {
     const log: string[] = [];
     const headers = hostPageHeaders(
@@ -158,8 +174,8 @@ describe('the host page is built from the parsed config.json only', () => {
     expect(directives(policy)['style-src']).toEqual(["'self'", 'http://localhost:8081', 'http://localhost:8082', 'http://localhost:8083']);
     expect(headers.Link).not.toContain('extra.example');
     expect(log).toEqual([
-      "config.json: left out of the page's CSP and preloads: remotes.extra (is not a known field)",
       expect.stringMatching(/^config\.json: left out of the page's CSP and preloads: allowedRemoteOrigins\.1 \(must be an origin/),
+      expect.stringMatching(/^config\.json: left out of the page's CSP and preloads: remotes\.extra \(no section is listed as "extra"/),
     ]);
   });
 

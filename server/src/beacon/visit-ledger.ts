@@ -1,4 +1,3 @@
-import { SECTION_IDS } from '@portico/contract/sections';
 import type { HealthNote } from '@portico/contract/beacon';
 
 /** The window pages served and visit ids issued are counted in, per release set, on each server. */
@@ -20,8 +19,13 @@ export const VISIT_ID_SLACK_SHARE = 0.1;
 /** Release sets tracked at once: the cohorts' few sets, and the last ones before an activation, are far fewer. */
 const MOST_KEYS = 1000;
 
-/** The key of a release set (the releases a page was served): `home-3 - contact-9`, a dash for a section without one. */
-export const releaseSetKey = (releases: HealthNote['releases']) => SECTION_IDS.map((id) => releases[id] ?? '-').join(' ');
+/** The key of a release set (the releases a page was served): `about=about-2 contact=contact-9`, each section with one, by id. */
+export const releaseSetKey = (releases: HealthNote['releases']) =>
+  Object.keys(releases)
+    .filter((id) => releases[id] !== undefined)
+    .sort()
+    .map((id) => `${id}=${releases[id]}`)
+    .join(' ');
 
 interface Tally {
   window: number;

@@ -1,4 +1,4 @@
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import { pageDataScript, type PageData } from '@portico/contract/page-data';
 import { PAGE_DATA_SLOT, SECTION_SLOT, STYLES_SLOT, type RenderedShell } from '@portico/node-sections/protocol';
 import { withInlinePageScript, type PageScriptCode } from './inline-page-script';
@@ -53,7 +53,9 @@ export function placeParts(shellIds: ReadonlySet<string>, parts: readonly Candid
     filled.set(part.section, (filled.get(part.section) ?? '') + part.html);
     hashes.set(part.section, [...(hashes.get(part.section) ?? []), part.hash]);
   }
-  return { filled, hashes, rendered: SECTION_IDS.filter((id) => filled.has(id)), refusals };
+  // In the order the parts came (page order), each section once.
+  const rendered = [...new Set(parts.map((part) => part.section))].filter((id) => filled.has(id));
+  return { filled, hashes, rendered, refusals };
 }
 
 /** The placement with `sections` left to the browser (their slots keep their loading lines). */
@@ -68,8 +70,9 @@ export function withoutSections(placement: Placement, sections: ReadonlySet<Sect
 }
 
 /** Every slot the shell worker writes, each spelt once, by the protocol that names it. */
-const SLOTS = [...SECTION_IDS.map(SECTION_SLOT), STYLES_SLOT, PAGE_DATA_SLOT];
-const SLOT = new RegExp(SLOTS.map((slot) => slot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const [SLOT_START, SLOT_END] = SECTION_SLOT('\0').split('\0') as [string, string];
+const SLOT = new RegExp([`${escaped(SLOT_START)}[a-z][a-z0-9-]{1,23}${escaped(SLOT_END)}`, escaped(STYLES_SLOT), escaped(PAGE_DATA_SLOT)].join('|'), 'g');
 
 export interface PageParts {
   shell: Pick<RenderedShell, 'html' | 'fallbacks' | 'styles'>;
@@ -88,7 +91,8 @@ export interface PageParts {
  */
 export function composePage({ shell, placement, data, script }: PageParts): { html: string; script?: PageScriptCode } {
   const { filled, rendered } = placement;
-  const slots = new Map<string, string>(SECTION_IDS.map((id) => [SECTION_SLOT(id), filled.get(id) ?? shell.fallbacks[id] ?? '']));
+  const sections = new Set([...Object.keys(shell.fallbacks), ...filled.keys()]);
+  const slots = new Map<string, string>([...sections].map((id) => [SECTION_SLOT(id), filled.get(id) ?? shell.fallbacks[id] ?? '']));
   slots.set(STYLES_SLOT, rendered.map((id) => shell.styles[id] ?? '').join(''));
   slots.set(PAGE_DATA_SLOT, pageDataScript(data));
   // One pass over the shell: what is put in is never read again for slots.
@@ -118,6 +122,8 @@ export function pageKey(
   manifests: Partial<Record<SectionId, string>>,
   hashes: Partial<Record<SectionId, string>>,
 ): string {
-  const inlined = SECTION_IDS.filter((id) => manifests[id] !== undefined);
+  const inlined = Object.keys(manifests)
+    .filter((id) => manifests[id] !== undefined)
+    .sort();
   return JSON.stringify([shell.key, placement.rendered.map((id) => placement.hashes.get(id)), inlined.map((id) => [id, hashes[id]])]);
 }

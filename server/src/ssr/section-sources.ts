@@ -1,9 +1,10 @@
 import { hydrationWithin, type Hydration } from '@portico/contract/hydration';
 import { isSri, type NodeEntry } from '@portico/contract/manifest';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
+import type { Language } from '@portico/contract/languages';
 import { assertSri, fetchVerified } from '@portico/node-sections';
 import type { NodeBuild, ShellRequest } from '@portico/node-sections/protocol';
-import { sectionGrant, type SiteConfig } from '@portico/shared-config/config';
+import { pageSections, sectionGrant, servedSections, type SiteConfig } from '@portico/shared-config/config';
 import type { Site } from '../site-context';
 import { MANIFEST_CHURN, type ChurnBound } from './manifest-churn';
 import { manifestTag } from './page-cache';
@@ -86,7 +87,7 @@ export class SectionSources {
 
   /** Watches the manifests a config.json names, so the next poll fetches any that are new. */
   watchConfig(config: SiteConfig): void {
-    for (const id of SECTION_IDS) {
+    for (const { id } of servedSections(config)) {
       const url = config.remotes[id];
       if (url !== undefined) this.watcher.current(url, id);
     }
@@ -111,7 +112,7 @@ export class SectionSources {
 
   /** Whether a manifest `site` names has not been read yet. */
   unread(site: Site): boolean {
-    return SECTION_IDS.some((id) => {
+    return servedSections(site.config).some(({ id }) => {
       const url = site.config.remotes[id];
       return url !== undefined && this.watcher.current(url, id).text === undefined;
     });
@@ -221,10 +222,15 @@ export class SectionSources {
     return ok;
   }
 
-  /** The configured sections' manifests as this server watches them: inlined for the browser, and the builds rendered here. */
-  inputsFor(site: Site): SectionInputs {
+  /**
+   * The manifests of the sections a page in `language` shows, as this server
+   * watches them, in tab order: inlined for the browser, and the builds
+   * rendered here. A hidden section, or one not shown in the page's market,
+   * is not in the page at all.
+   */
+  inputsFor(site: Site, language: Language): SectionInputs {
     const inputs: SectionInputs = { manifests: {}, manifestHashes: {}, hydration: {}, stylesheets: {}, builds: {}, sources: [] };
-    for (const id of SECTION_IDS) {
+    for (const { id } of pageSections(site.config, language)) {
       const url = site.config.remotes[id];
       if (url !== undefined) inputs.sources.push(manifestTag(url, this.watcher.current(url, id).hash));
       const watched = this.pinned(site, id);

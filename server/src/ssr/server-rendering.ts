@@ -31,7 +31,7 @@ import { languageFromSearch } from '@portico/contract/languages';
 import { resolveRemotes } from '@portico/contract/override';
 import { pageQuery } from '@portico/contract/page-query';
 import { previewTokenIn } from '@portico/contract/preview';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
 import type { SiteContext } from '../site-context';
@@ -346,10 +346,10 @@ class RenderingPipeline {
     const language = languageFromSearch(search);
     const { overrides } = resolveRemotes(site.config.remotes, site.config.allowedRemoteOrigins, search);
     const query = pageQuery(language, overrides, site.config.preview ? previewTokenIn(search) : undefined);
-    const { manifests, manifestHashes, hydration, stylesheets, builds, sources } = this.sources.inputsFor(site);
+    const { manifests, manifestHashes, hydration, stylesheets, builds, sources } = this.sources.inputsFor(site, language);
 
     // Every part is asked for at once; the shell then says which sections a visitor's override takes.
-    const own = SECTION_IDS.flatMap((section) => {
+    const own = Object.keys(builds).flatMap((section) => {
       const build = builds[section];
       return build === undefined
         ? []
@@ -364,8 +364,7 @@ class RenderingPipeline {
     if (!rendered) return undefined;
 
     const overridden = new Set(rendered.overridden);
-    for (const id of SECTION_IDS) {
-      if (!overridden.has(id)) continue;
+    for (const id of overridden) {
       delete manifests[id];
       delete hydration[id];
     }

@@ -1,6 +1,6 @@
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
-import type { SiteConfig } from '@portico/shared-config/config';
+import { servedSections, type SiteConfig } from '@portico/shared-config/config';
 import type { Site } from '../site-context';
 import { MANIFEST_POLL_MS } from './render-limits';
 import type { RenderingStage, StageSources } from './rendering-stage';
@@ -55,6 +55,8 @@ export class WorkerPlanner {
   private readonly again = new Set<SectionId>();
   /** Per section, the builds its last plan runs in workers of their own (canaries' candidates, previews). */
   private readonly apart = new Map<SectionId, ApartPlan[]>();
+  /** The sections ever planned: the built-in ones from the start, an added one from the first config that serves it. */
+  private readonly planned = new Set<SectionId>(SECTION_IDS);
   private closed = false;
   private readonly timer: NodeJS.Timeout;
 
@@ -78,7 +80,9 @@ export class WorkerPlanner {
     this.plannedFrom = configsOf(all);
     // No host known yet: every config is everyone's.
     this.latest = { current: all, primary: firsts.size > 0 ? firsts : new Set(all.map((site) => site.hash)) };
-    await Promise.all(SECTION_IDS.map((id) => this.planSection(id)));
+    // Every section a config serves now, and every one planned before (a section hidden or retired since gets an empty plan: its worker stops).
+    for (const site of [...all, ...this.options.sites.previews]) for (const { id } of servedSections(site.config)) this.planned.add(id);
+    await Promise.all([...this.planned].map((id) => this.planSection(id)));
   }
 
   close(): void {
@@ -142,7 +146,8 @@ export class WorkerPlanner {
 
   /** The node build `site` names for `section`, held to its pin (which names it in the signals). */
   private async buildFor(site: Site, section: SectionId): Promise<NodeBuild | undefined> {
-    const url = site.config.remotes[section];
+    // A hidden section, or one no longer listed, runs nowhere: its manifest is not even fetched.
+    const url = servedSections(site.config).some(({ id }) => id === section) ? site.config.remotes[section] : undefined;
     const pin = site.config.remoteIntegrity?.[section];
     const build = url === undefined ? undefined : await this.options.sources.build(url, section, pin);
     if (build) this.options.sections.notePin(section, build.key, pin);

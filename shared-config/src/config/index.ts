@@ -25,3 +25,4 @@ export {
 export { configWarnings } from './config-warnings';
 export { parseConfig, type ParsedConfig } from './parse-config';
 export { sectionsFromConfig } from './parse-sections';
+export { pageSections, servedSections } from './served-sections';
