@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MANIFEST_MAX_BYTES, MANIFEST_TOO_LARGE, readManifest } from '@portico/contract/manifest';
-import { configWarnings, parseConfig, type ConfigProblem } from '@portico/shared-config/config';
-import { EXPOSED_SECTION, SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { configWarnings, parseConfig, sectionsFromConfig, type ConfigProblem } from '@portico/shared-config/config';
+import { EXPOSED_SECTION, type SectionId } from '@portico/contract/sections';
 import { fetchChecked, fetchNodeBuild, hostSharedVersions, inspectSection, originSet, type FetchRules } from '@portico/releases/checks';
 
 export interface RemoteCheck {
@@ -109,15 +109,17 @@ export async function checkRemotes(raw: unknown, options: CheckOptions = {}): Pr
   const parsed = parseConfig(raw);
   const { config, problems } = parsed;
   const hostShared = options.hostShared ?? hostSharedVersions();
+  // Every section the file lists (an added one with its labels), hidden ones included: a hidden section may be shown again.
+  const sections = sectionsFromConfig(config).map(({ id }) => id);
   const checks = await Promise.all(
-    SECTION_IDS.map(async (section) => {
+    sections.map(async (section) => {
       const check = await checkRemote(section, config.remotes[section], config.remoteIntegrity?.[section], { ...options, hostShared });
       const own = problems.filter(({ field }) => sectionFields(section).includes(field));
       if (own.length > 0) check.problems = own.map(({ field, message }) => `config.json ${field}: ${message}`);
       return check;
     }),
   );
-  const configProblems = problems.filter(({ field }) => !SECTION_IDS.some((section) => sectionFields(section).includes(field)));
+  const configProblems = problems.filter(({ field }) => !sections.some((section) => sectionFields(section).includes(field)));
   const warnings = configWarnings(parsed).map(({ field, message }) => `config.json ${field} ${message}`);
   return { checks, configProblems, warnings };
 }
