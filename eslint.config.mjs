@@ -3,12 +3,24 @@
 // workspaces ALLOWED names, remotes never import the host or each other, and
 // shared-config imports no workspace and nothing of Node (Node's side of the
 // config is config-server's).
+import { readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const APPS = ['host', 'remote-home', 'remote-about', 'remote-contact'];
+const { workspaces } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
+/**
+ * The apps: the host and every section's remote, i.e. every workspace whose
+ * folder is `remote-<id>` (the built-in ones, examples/remote-calculator, and
+ * each one `npm run section:new` adds), so an added section is held to the
+ * same boundaries without an edit here.
+ */
+const APPS = ['host', ...workspaces.filter((workspace) => /(^|\/)remote-[a-z0-9-]+$/.test(workspace))];
+
+/** A workspace's package name after `@portico/`: its folder's own name. */
+const packageOf = (workspace) => workspace.split('/').pop();
 
 /**
  * Which workspaces each workspace may import, and nothing else: the imports
@@ -53,10 +65,10 @@ const noReachingIn = {
 
 const boundaries = (workspace, allowed) => ({
   group: WORKSPACES.filter((other) => other !== workspace && !allowed.includes(other)).flatMap((other) => [
-    `@portico/${other}`,
-    `@portico/${other}/*`,
+    `@portico/${packageOf(other)}`,
+    `@portico/${packageOf(other)}/*`,
     // Apps are never imported by relative path either.
-    ...(APPS.includes(other) ? [`**/${other}/**`] : []),
+    ...(APPS.includes(other) ? [`**/${packageOf(other)}/**`] : []),
   ]),
   message: `${workspace} may import only ${allowed.length > 0 ? allowed.map((name) => `@portico/${name}`).join(', ') : 'no other workspace'} (eslint.config.mjs ALLOWED): apps never import each other, shared-config and the toolkit import no workspace.`,
 });

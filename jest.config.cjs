@@ -1,23 +1,11 @@
-const PACKAGES = [
-  'webpack',
-  'contract',
-  'shared-config',
-  'config-server',
-  'platform',
-  'toolkit',
-  'testing',
-  'host',
-  'remote-home',
-  'remote-about',
-  'remote-contact',
-  'messages',
-  'releases',
-  'console',
-  'server',
-  'node-sections',
-  'deploy',
-  'bench',
-];
+const { existsSync } = require('node:fs');
+const path = require('node:path');
+
+/**
+ * Every workspace with a jest config (a section a team adds with
+ * `npm run section:new` joins by being a workspace), and the benchmarks.
+ */
+const PACKAGES = [...require('./package.json').workspaces.filter((workspace) => existsSync(path.join(__dirname, workspace, 'jest.config.cjs'))), 'bench'];
 
 // Jest reads these only from the configuration it was started with and warns
 // when a project sets them, so each package's own coverage settings apply

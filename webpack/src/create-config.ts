@@ -5,7 +5,8 @@ import { constants as zlib, type BrotliOptions } from 'node:zlib';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import { answerConfig } from '@portico/config-server/config-answer';
 import { readHydration, type Hydration } from '@portico/contract/hydration';
-import { APP_NAMES, basePort, EXPOSED_SECTION, portOf, remoteNameOf, type AppName } from '@portico/contract/sections';
+import { isBuiltInSection, sectionIdProblem } from '@portico/contract/section-entries';
+import { basePort, EXPOSED_SECTION, portOf, remoteNameOf, type AppName, type SectionId } from '@portico/contract/sections';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
@@ -23,8 +24,19 @@ import { sharedDependencies } from './shared-dependencies';
 import { StableModuleIdsPlugin } from './stable-module-ids-plugin';
 
 export interface AppOptions {
-  /** Which app this is; decides its federation name and its port. */
-  app: AppName;
+  /**
+   * Which app this is: `host`, or the id of the section a remote builds (a
+   * built-in one, or any id an integrator may add: the factory knows no list
+   * of sections). Decides its federation name (`portico_<id>`, `-` as `_`)
+   * and, for the built-in apps, its port.
+   */
+  app: string;
+  /**
+   * A remote's dev server port. The built-in apps have theirs (PORT+0..3);
+   * an added section's standalone dev server takes the first free port from
+   * PORT+10 unless this names one.
+   */
+  port?: number;
   /** The app's folder, holding `src/index.ts` (and the host's `src/index.html`). */
   dir: string;
   /** Remotes only: the file under `src/` that is the section they expose. */
@@ -57,8 +69,12 @@ export interface WebpackArgv {
 }
 
 function checkOptions(options: AppOptions): void {
-  if (!APP_NAMES.includes(options.app)) {
-    throw new Error(`createConfig: app must be one of ${APP_NAMES.join(', ')}, got "${String(options.app)}"`);
+  const idProblem = options.app === 'host' ? undefined : sectionIdProblem(options.app);
+  if (idProblem !== undefined) {
+    throw new Error(`createConfig: app must be "host" or a section id: ${idProblem}`);
+  }
+  if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 1 || options.port > 65_535)) {
+    throw new Error(`createConfig: port must be a whole number from 1 to 65535, got ${String(options.port)}`);
   }
   if (!path.isAbsolute(options.dir) || !existsSync(path.join(options.dir, 'src/index.ts'))) {
     throw new Error(`createConfig: dir must be the absolute path of a folder with src/index.ts, got "${options.dir}"`);
@@ -95,6 +111,22 @@ function checkOptions(options: AppOptions): void {
       throw new Error(`createConfig: exposes "${options.exposes}" does not exist in ${options.dir}`);
     }
   }
+}
+
+/** How far above PORT an added section's dev server starts looking for a free port: past the site's ports and the control API's. */
+export const ADDED_SECTION_DEV_PORT_OFFSET = 10;
+
+/**
+ * The dev server's port: the built-in apps' fixed ones; an added section's
+ * the one its config names, or else webpack-dev-server's first free port
+ * from PORT+10 (its `auto` counts up from WEBPACK_DEV_SERVER_BASE_PORT,
+ * 8080 unless set, which is the host's own port).
+ */
+function devPortOf(app: string, port: number | undefined): number | 'auto' {
+  if (app === 'host' || isBuiltInSection(app)) return portOf(app as AppName, process.env);
+  if (port !== undefined) return port;
+  process.env.WEBPACK_DEV_SERVER_BASE_PORT ??= String(basePort(process.env) + ADDED_SECTION_DEV_PORT_OFFSET);
+  return 'auto';
 }
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -198,7 +230,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
   checkOptions(options);
   const { app, dir, exposes } = options;
   const isRemote = app !== 'host';
-  const name = app === 'host' ? 'portico_host' : remoteNameOf(app);
+  const name = app === 'host' ? 'portico_host' : remoteNameOf(app as SectionId);
 
   const scriptRule = scriptRuleFor(dir);
 
@@ -325,7 +357,8 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
       optimization: production ? { moduleIds: false, minimizeOptions: { html: false } } : undefined,
       performance: { hints: false },
       devServer: {
-        port: portOf(app, process.env),
+        // Only a dev server listens; a production build leaves the environment alone.
+        port: production ? undefined : devPortOf(app, options.port),
         host: 'localhost',
         hot: false,
         liveReload: true,

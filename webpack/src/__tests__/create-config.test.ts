@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { readManifest } from '@portico/contract/manifest';
+import { basePort } from '@portico/contract/sections';
 import { createConfig } from '../create-config';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -26,4 +27,52 @@ test('the built manifests carry each section’s declaration, which the one mani
   expect(await read('remote-home')).toEqual({ mode: 'static' });
   expect(await read('remote-about')).toEqual({ mode: 'static' });
   expect(await read('remote-contact')).toEqual({ mode: 'interactive', when: ['selected', 'visible', 'interaction'] });
+});
+
+describe('a section the factory has never heard of', () => {
+  // An added section's remote is built by the same factory with no list of
+  // sections to join: its id is checked by the contract's grammar only.
+  let dir: string;
+  beforeAll(async () => {
+    const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');
+    const os = await import('node:os');
+    dir = await mkdtemp(path.join(os.tmpdir(), 'portico-added-remote-'));
+    await mkdir(path.join(dir, 'src/exposes'), { recursive: true });
+    await writeFile(path.join(dir, 'src/index.ts'), '');
+    await writeFile(path.join(dir, 'src/exposes/section.ts'), '');
+  });
+  afterAll(async () => {
+    const { rm } = await import('node:fs/promises');
+    await rm(dir, { recursive: true, force: true });
+  });
+  const options = (app: string, port?: number) => ({ app, dir, exposes: 'src/exposes/section.ts', hydration: { mode: 'static' } as const, port });
+
+  test('a hyphenated id builds as portico_<id> with "-" as "_"', () => {
+    const configs = createConfig(options('repay-calc'))(undefined, { mode: 'production' });
+    if (!Array.isArray(configs)) throw new Error('a remote builds its node build and its browser build');
+    expect(configs.map((config) => config.name)).toEqual(['portico_repay_calc-node', 'portico_repay_calc']);
+  });
+
+  test('an id the contract refuses is refused with its reason', () => {
+    expect(() => createConfig(options('Repay_Calc'))).toThrow(/app must be "host" or a section id: id "Repay_Calc" must be 2 to 24 lowercase/);
+    expect(() => createConfig(options('api'))).toThrow(/"api" is a reserved word/);
+    expect(() => createConfig(options('repay-calc', 0))).toThrow(/port must be a whole number from 1 to 65535/);
+  });
+
+  test('its dev server takes the port it names, or else the first free one from PORT+10, never a built-in app’s', () => {
+    const devPort = (port?: number) => {
+      const config = createConfig(options('repay-calc', port))(undefined, { mode: 'development' });
+      return (Array.isArray(config) ? config[0] : config)?.devServer?.port;
+    };
+    expect(devPort(9123)).toBe(9123);
+    const before = process.env.WEBPACK_DEV_SERVER_BASE_PORT;
+    delete process.env.WEBPACK_DEV_SERVER_BASE_PORT;
+    try {
+      expect(devPort()).toBe('auto');
+      expect(process.env.WEBPACK_DEV_SERVER_BASE_PORT).toBe(String(basePort(process.env) + 10));
+    } finally {
+      if (before === undefined) delete process.env.WEBPACK_DEV_SERVER_BASE_PORT;
+      else process.env.WEBPACK_DEV_SERVER_BASE_PORT = before;
+    }
+  });
 });
