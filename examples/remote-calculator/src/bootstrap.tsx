@@ -1,0 +1,4 @@
+import { mountStandalone } from '@portico/testing/standalone';
+import { Section } from './exposes/section';
+
+void mountStandalone(Section, 'Repayment calculator');
