@@ -52,6 +52,8 @@ const ALLOWED = {
   // check-remotes runs the publish checks' parts (@portico/releases/checks), the page's manifest check among them.
   deploy: ['contract', 'platform', 'server', 'releases', 'shared-config'],
   tests: ['contract', 'platform', 'server', 'shared-config', 'testing'],
+  // `npm run section:new`: the id rules; its template/ is held to an app's rules below.
+  'new-section': ['contract'],
 };
 const WORKSPACES = Object.keys(ALLOWED);
 
@@ -127,6 +129,15 @@ export default tseslint.config(
     files: TEST_KIT_USERS.map((pattern) => `${workspace}/${pattern}`),
     rules: importRules(workspace, [...new Set([...ALLOWED[workspace], 'testing'])]),
   })),
+  {
+    // The template is a section's remote with placeholders: an app's imports.
+    files: ['new-section/template/**'],
+    rules: importRules('new-section', ALLOWED['remote-home']),
+  },
+  {
+    files: TEST_KIT_USERS.map((pattern) => `new-section/template/${pattern}`),
+    rules: importRules('new-section', [...ALLOWED['remote-home'], 'testing']),
+  },
   {
     // The contract and the runtime modules are bundled for the browser; only
     // tests may use Node's modules.

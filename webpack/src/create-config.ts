@@ -132,6 +132,18 @@ function devPortOf(app: string, port: number | undefined): number | 'auto' {
 const REPO_ROOT = path.resolve(__dirname, '../..');
 const RUNTIME_CORE_ESM = path.join(path.dirname(require.resolve('@module-federation/runtime-tools/package.json')), 'dist/runtime-core.js');
 
+/**
+ * The folder holding both the repository and the app: the repository's root,
+ * or above it for a remote whose folder lives elsewhere (a team's checkout
+ * wired to the repository's node_modules), since shared-config's sources
+ * and the app's are compiled together.
+ */
+function rootDirFor(dir: string): string {
+  let root = REPO_ROOT;
+  while (path.relative(root, dir).startsWith('..')) root = path.dirname(root);
+  return root;
+}
+
 /** How every app's TypeScript is compiled: `tsc -b` type-checks every package in `npm test`; the bundler only strips types. */
 function scriptRuleFor(dir: string): RuleSetRule {
   return {
@@ -147,7 +159,7 @@ function scriptRuleFor(dir: string): RuleSetRule {
         emitDeclarationOnly: false,
         noEmit: false,
         // shared-config's sources are compiled into each app too.
-        rootDir: REPO_ROOT,
+        rootDir: rootDirFor(dir),
       },
     },
   };
