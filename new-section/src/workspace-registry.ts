@@ -67,7 +67,7 @@ const run = promisify(execFile);
  * no registry (every dependency of a section's workspace is one the root
  * already has), `--ignore-scripts` so no package's script runs. It adds the
  * workspace's link to node_modules/@portico/ and its two entries to
- * package-lock.json, which `npm ci` then accepts (docs/decisions/sections-as-data.md).
+ * package-lock.json, which `npm ci` then accepts (docs/decisions/new-sections.md).
  */
 export const npmLink: Linker = async (root) => {
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: root });
