@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isBuiltInSection, sectionIdProblem } from '@portico/contract/section-entries';
-import { remoteNameOf, type SectionId } from '@portico/contract/sections';
+import { remoteNameOf } from '@portico/contract/sections';
 import { templateFiles } from './template-files';
 import { npmLink, readRootFiles, registerWorkspace, restoreRootFiles, workspacesOf, type Linker } from './workspace-registry';
 
@@ -95,5 +95,5 @@ export async function scaffoldSection({ root, id, interactive, link = npmLink }:
     await restoreRootFiles(root, before);
     throw error;
   }
-  return { folder, packageName: `@portico/${folder}`, remoteName: remoteNameOf(id as SectionId) };
+  return { folder, packageName: `@portico/${folder}`, remoteName: remoteNameOf(id) };
 }

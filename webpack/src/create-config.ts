@@ -6,7 +6,7 @@ import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import { answerConfig } from '@portico/config-server/config-answer';
 import { readHydration, type Hydration } from '@portico/contract/hydration';
 import { isBuiltInSection, sectionIdProblem } from '@portico/contract/section-entries';
-import { basePort, EXPOSED_SECTION, portOf, remoteNameOf, type AppName, type SectionId } from '@portico/contract/sections';
+import { basePort, EXPOSED_SECTION, portOf, remoteNameOf, type AppName } from '@portico/contract/sections';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
@@ -242,7 +242,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
   checkOptions(options);
   const { app, dir, exposes } = options;
   const isRemote = app !== 'host';
-  const name = app === 'host' ? 'portico_host' : remoteNameOf(app as SectionId);
+  const name = app === 'host' ? 'portico_host' : remoteNameOf(app);
 
   const scriptRule = scriptRuleFor(dir);
 
