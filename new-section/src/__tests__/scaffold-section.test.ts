@@ -52,6 +52,7 @@ test('without --interactive it is static: no script in the browser, and no inter
   expect(await read('remote-faq/src/components/section-view.tsx')).not.toContain('useState');
   expect(existsSync(path.join(root, 'remote-faq/src/components/section-view.interactive.tsx'))).toBe(false);
   expect(existsSync(path.join(root, 'remote-faq/webpack.config.interactive.ts'))).toBe(false);
+  expect(existsSync(path.join(root, 'remote-faq/src/components/__tests__/section-view-hydration.test.tsx'))).toBe(false);
   const everything = await Promise.all(['src/bootstrap.tsx', 'src/i18n/id.ts', 'src/components/section-view.css'].map((file) => read(`remote-faq/${file}`)));
   expect(everything.join('\n')).not.toMatch(/__SECTION_(ID|TITLE)__/);
 });
@@ -64,6 +65,8 @@ test('with --interactive it is an island that hydrates when used, its test testi
   expect(test).toContain("from '../section-view';");
   expect(test).toContain("name: 'Rate notice'");
   expect(existsSync(path.join(root, 'remote-rate-notice/src/components/__tests__/section-view.interactive.test.tsx'))).toBe(false);
+  // A test only the island has: what is typed before hydration counts.
+  expect(await read('remote-rate-notice/src/components/__tests__/section-view-hydration.test.tsx')).toContain("from '../section-view';");
 });
 
 test.each([
