@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -63,6 +63,20 @@ export type Linker = (root: string) => Promise<void>;
 const run = promisify(execFile);
 
 /**
+ * npm rewrites `node_modules/.package-lock.json` in place (same inode): in a
+ * copy of the repository whose node_modules is hard-linked to another's (as
+ * the browser tests' copies are), the install would write the other's too.
+ * A file of its own first, when it shares its inode.
+ */
+export async function unshareHiddenLockfile(root: string): Promise<void> {
+  const hidden = path.join(root, 'node_modules/.package-lock.json');
+  const stat = await lstat(hidden).catch(() => undefined);
+  if (!stat?.isFile() || stat.nlink < 2) return;
+  await copyFile(hidden, `${hidden}.unshared`);
+  await rename(`${hidden}.unshared`, hidden);
+}
+
+/**
  * npm's own install, from what is already installed: `--offline` so it asks
  * no registry (every dependency of a section's workspace is one the root
  * already has), `--ignore-scripts` so no package's script runs. It adds the
@@ -70,5 +84,6 @@ const run = promisify(execFile);
  * package-lock.json, which `npm ci` then accepts (docs/decisions/new-sections.md).
  */
 export const npmLink: Linker = async (root) => {
+  await unshareHiddenLockfile(root);
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: root });
 };

@@ -96,3 +96,21 @@ test('a link that fails leaves nothing half-made: the folder gone, the root file
   expect(existsSync(path.join(root, 'remote-faq'))).toBe(false);
   expect(await Promise.all(['package.json', 'tsconfig.json'].map(read))).toEqual(before);
 });
+
+test('npm’s hidden lockfile, hard-linked to another tree’s, is made a file of its own before npm rewrites it in place', async () => {
+  const { link, stat, writeFile } = await import('node:fs/promises');
+  const { unshareHiddenLockfile } = await import('../workspace-registry');
+  const other = path.join(root, 'other-lockfile.json');
+  await writeFile(other, '{"other": true}');
+  await mkdir(path.join(root, 'node_modules'));
+  const hidden = path.join(root, 'node_modules/.package-lock.json');
+  await link(other, hidden);
+
+  await unshareHiddenLockfile(root);
+  await writeFile(hidden, '{"rewritten": true}');
+  expect(await readFile(other, 'utf8')).toBe('{"other": true}');
+  expect((await stat(hidden)).nlink).toBe(1);
+  // A tree of its own is left as it is.
+  await unshareHiddenLockfile(root);
+  expect(await readFile(hidden, 'utf8')).toBe('{"rewritten": true}');
+});
