@@ -49,6 +49,7 @@ test('without --interactive it is static: no script in the browser, and no inter
     "createConfig({ app: 'faq', dir: __dirname, exposes: 'src/exposes/section.ts', hydration: { mode: 'static' } })",
   );
   expect(await read('remote-faq/src/i18n/en.ts')).toContain("heading: 'Faq'");
+  expect(await read('remote-faq/README.md')).toContain('npm run build -w @portico/remote-faq ');
   expect(await read('remote-faq/src/components/section-view.tsx')).not.toContain('useState');
   expect(existsSync(path.join(root, 'remote-faq/src/components/section-view.interactive.tsx'))).toBe(false);
   expect(existsSync(path.join(root, 'remote-faq/webpack.config.interactive.ts'))).toBe(false);
