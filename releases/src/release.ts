@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { SectionGrant, SectionId } from '@portico/contract/sections';
 import type { SectionEntry } from '@portico/contract/section-entries';
+import type { SectionGrant, SectionId } from '@portico/contract/sections';
 import type {
   auditEntrySchema,
   checkResultSchema,
@@ -75,7 +75,8 @@ export interface PublishCheckOutcome {
 
 /** Runs every publish check on a section's build before anything is stored as releasable (`./checks`). */
 /** `grant`: the section's grant as the store holds it (its built-in one when not given), which the build's declaration must stay within. */
-export type PublishChecks = (request: { section: SectionId; manifestUrl: string; grant?: SectionGrant }) => Promise<PublishCheckOutcome>;
+/** `origins`: an added section's release origins (its entry's); without them, a built-in section's come from config.json. */
+export type PublishChecks = (request: { section: SectionId; manifestUrl: string; grant?: SectionGrant; origins?: readonly string[] }) => Promise<PublishCheckOutcome>;
 
 /** A candidate served to a share of visits, and the thresholds that decide it (docs/releases.md, "Canaries"). */
 export interface Canary {
@@ -114,8 +115,12 @@ export interface ServedState {
   grants?: Partial<Record<SectionId, SectionGrant>>;
   canaries: Partial<Record<SectionId, ServedCanary>>;
   /**
-   * The sections in tab order, retired ones left out, the built-in defaults
-   * filled in: the catalogue. Absent: the built-in three as config.json says.
+   * The sections in tab order, retired ones left out (and their releases
+   * with them), the built-in defaults filled in where no change set a value:
+   * the catalogue (store/section-catalogue.ts). Each one's `interactive` is
+   * the grant `grants` holds for it, or its built-in one. The store's
+   * `served()` always sets it; absent (a state made without a store): the
+   * built-in three as config.json says.
    */
   sections?: readonly SectionEntry[];
 }

@@ -1,4 +1,5 @@
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { isBuiltInSection, sectionIdProblem } from '@portico/contract/section-entries';
+import type { SectionId } from '@portico/contract/sections';
 import { LOCAL_ACTOR_PREFIX } from '@portico/platform/command-line';
 import type { Actor, Scope } from './release';
 
@@ -65,8 +66,13 @@ export function reservedNameProblem(name: string): string | undefined {
     : `the name ${JSON.stringify(name)} is reserved: with case, accents, separators and punctuation set aside it reads as ${taken}, the server's own actor in the audit log`;
 }
 
+/**
+ * Whether `text` can name a section: a built-in one or an id the grammar
+ * allows. Whether the catalogue holds it (and not retired) is the store's to
+ * say (section-lock.ts), since sections are added at run time.
+ */
 export function isSection(text: unknown): text is SectionId {
-  return typeof text === 'string' && (SECTION_IDS as readonly string[]).includes(text);
+  return typeof text === 'string' && (isBuiltInSection(text) || sectionIdProblem(text) === undefined);
 }
 
 export function isScope(text: unknown): text is Scope {
@@ -75,13 +81,13 @@ export function isScope(text: unknown): text is Scope {
 }
 
 /** An integrator (`releases`) acts on every section, a section token on its own. */
-export function mayActOn(actor: Actor, section: SectionId): boolean {
-  return actor.scopes.includes('releases') || actor.scopes.includes(`section:${section}`);
+export function mayActOn(actor: Actor, section: string): boolean {
+  return actor.scopes.includes('releases') || actor.scopes.includes(`section:${section}` as Scope);
 }
 
-/** The sections whose releases, audit entries and state the actor may see. */
-export function visibleSections(actor: Actor): SectionId[] {
-  return SECTION_IDS.filter((section) => mayActOn(actor, section));
+/** Of `sections` (the catalogue's), those whose releases, audit entries and state the actor may see. */
+export function visibleSections(actor: Actor, sections: readonly string[]): string[] {
+  return sections.filter((section) => mayActOn(actor, section));
 }
 
 /**
@@ -98,5 +104,5 @@ export function sectionOfScopes(scopes: readonly Scope[]): SectionId | null {
 
 /** A token grants (or revokes) only what its holder has itself: an integrator cannot mint a messages reader. */
 export function mayGrant(actor: Actor, scopes: readonly Scope[]): boolean {
-  return scopes.every((scope) => (scope.startsWith('section:') ? mayActOn(actor, scope.slice('section:'.length) as SectionId) : actor.scopes.includes(scope)));
+  return scopes.every((scope) => (scope.startsWith('section:') ? mayActOn(actor, scope.slice('section:'.length)) : actor.scopes.includes(scope)));
 }

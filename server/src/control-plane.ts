@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { answerConfig } from '@portico/config-server/config-answer';
 import { noticeMailer } from '@portico/messages';
+import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import type { SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';
 import type { HostRule } from '@portico/platform/http';
@@ -172,7 +173,9 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
       const grant = verifyPreview(secret, token);
       if ('problem' in grant) return { refused: grant.problem.startsWith('expired') ? 'expired' : 'invalid' };
       const release = await releaseById(grant.release);
-      return release ? { release, expiresAt: grant.expiresAt } : { refused: 'invalid' };
+      // A retired section's links stop working: its release is no longer the catalogue's to show.
+      if (!release || (await opened.sections.get(release.section))?.retired) return { refused: 'invalid' };
+      return { release, expiresAt: grant.expiresAt };
     },
   };
 }
@@ -184,12 +187,13 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
  * origin, as whose browser every file is fetched.
  */
 export function publishChecksFor(options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports' | 'renderCheck' | 'publicUrl'>): PublishChecks {
-  return async ({ section, manifestUrl, grant }) =>
+  return async ({ section, manifestUrl, grant, origins }) =>
     runPublishChecks({
       section,
       manifestUrl,
       grant,
-      allowedOrigins: await allowedOriginsOf(section, options),
+      // An added section's own origins; a built-in one's, config.json's.
+      allowedOrigins: origins ?? (await allowedOriginsOf(section, options)),
       pageOrigin: new URL(options.publicUrl).origin,
       renderCheck: options.renderCheck(),
     });
@@ -201,12 +205,13 @@ const STILL_THERE = new Set(['reachable', 'manifest', 'integrity', 'browser', 'n
 /** One release's files checked again: a problem in words, or none. */
 async function stillServed(
   release: StoredRelease,
+  origins: readonly string[] | undefined,
   options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports' | 'publicUrl'>,
 ): Promise<string | undefined> {
   const result = await runPublishChecks({
     section: release.section,
     manifestUrl: release.manifestUrl,
-    allowedOrigins: await allowedOriginsOf(release.section, options),
+    allowedOrigins: origins ?? (await allowedOriginsOf(release.section, options)),
     pageOrigin: new URL(options.publicUrl).origin,
   });
   if (result.refusedOrigin) return `its origin ${result.refusedOrigin} is no longer allowed by config.json`;
@@ -252,16 +257,17 @@ export async function startControlPlane(database: Database, options: ControlPlan
   });
 
   const recheck = async () => {
-    const { active, canaries } = await store.releases.served().catch((): ServedState => ({ active: {}, canaries: {} }));
-    // The active releases, and each canary's candidate: a candidate whose files fail is rolled back by the judge.
-    const served = [...new Set([...Object.keys(active), ...Object.keys(canaries)])].flatMap((id) => [
-      ...(active[id] ? [{ id, role: 'active', releaseId: active[id].id }] : []),
-      ...(canaries[id] ? [{ id, role: 'candidate', releaseId: canaries[id].release.id }] : []),
+    const served = await store.releases.served().catch((): ServedState => ({ active: {}, canaries: {} }));
+    const { active, canaries, sections = BUILT_IN_SECTIONS } = served;
+    // The active releases, and each canary's candidate, of every section served: a candidate whose files fail is rolled back by the judge.
+    const checked = sections.flatMap(({ id, builtIn, origins }) => [
+      ...(active[id] ? [{ id, role: 'active', releaseId: active[id].id, origins: builtIn ? undefined : origins }] : []),
+      ...(canaries[id] ? [{ id, role: 'candidate', releaseId: canaries[id].release.id, origins: builtIn ? undefined : origins }] : []),
     ]);
-    for (const { id, role, releaseId } of served) {
+    for (const { id, role, releaseId, origins } of checked) {
       const release = await store.releases.get(releaseId).catch(() => undefined);
       if (!release) continue;
-      const problem = await stillServed(release, options).catch((error: unknown) => `the check failed: ${(error as Error).message}`);
+      const problem = await stillServed(release, origins, options).catch((error: unknown) => `the check failed: ${(error as Error).message}`);
       if (problem && !release.broken) {
         // Audited by the store, once.
         await store.releases.markBroken(release.id, problem);
@@ -305,6 +311,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
   const beat = { id: randomUUID(), host: hostname(), port: options.basePort, pid: process.pid, startedAt: new Date() };
   const heartbeat = async () => {
     const { active, canaries } = await store.releases.served();
+    // Every section served (retired ones are not), the added ones too.
     const releases = [...Object.values(active).map((release) => release?.id), ...Object.values(canaries).map((canary) => canary?.release.id)].filter(
       (id): id is string => id !== undefined,
     );

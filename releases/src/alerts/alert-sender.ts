@@ -1,4 +1,3 @@
-import { SECTION_IDS } from '@portico/contract/sections';
 import { backoffSeconds, SIGNATURE_HEADER, signature, type NoticeMailer } from '@portico/messages';
 import type { HealthSource } from '../release';
 import type { ReleaseStore } from '../store/release-store';
@@ -164,9 +163,9 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
     if (threshold === null || !options.health) return;
     const states = await store.releases.sectionStates();
     const lastHour = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS);
-    for (const section of SECTION_IDS) {
-      const state = states[section];
-      if (!state?.active || state.canary) continue;
+    // Every live section's, the added ones' too.
+    for (const [section, state] of Object.entries(states)) {
+      if (!state.active || state.canary) continue;
       const health = (await options.health(section, [state.active.id], lastHour))[state.active.id];
       if (!health || health.visits < FAILURE_RATE_MIN_VISITS || health.failureRate < threshold) continue;
       const detail = `the active release ${state.active.id} failed ${health.failures} of ${health.visits} visits since ${lastHour.toISOString()} (${(health.failureRate * 100).toFixed(1)}%, the threshold is ${(threshold * 100).toFixed(1)}%) without a canary`;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { isSectionId } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
 import { openFields, signFields } from '../signed-token';
+import { isSection } from '../scopes';
 
 /**
  * How long a report token is good for. The server signs one per cached page
@@ -51,7 +51,7 @@ export function verifyHealthToken(secret: Buffer, token: string, now: Date = new
   if (typeof releases !== 'object' || releases === null || Array.isArray(releases)) return { problem: 'malformed: the payload lacks its releases' };
   const named: Partial<Record<SectionId, string>> = {};
   for (const [section, release] of Object.entries(releases)) {
-    if (!isSectionId(section) || typeof release !== 'string') return { problem: `malformed: ${JSON.stringify(section)} is not a section with a release` };
+    if (!isSection(section) || typeof release !== 'string') return { problem: `malformed: ${JSON.stringify(section)} is not a section with a release` };
     named[section] = release;
   }
   if (cohort !== undefined && !(Number.isInteger(cohort) && (cohort as number) >= 0 && (cohort as number) <= 99))

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { isSectionId } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
 import { openFields, signFields } from '../signed-token';
+import { isSection } from '../scopes';
 
 /**
  * How long a visit id may be reported with. The page asks for it after its
@@ -58,7 +58,7 @@ export function verifyVisitId(secret: Buffer, id: string, now: Date = new Date()
   ] as const) {
     if (typeof field !== 'object' || field === null || Array.isArray(field)) return { problem: 'malformed: not an object of sections' };
     for (const [section, value] of Object.entries(field)) {
-      if (!isSectionId(section) || !valid(value)) return { problem: `malformed: ${JSON.stringify(section)}` };
+      if (!isSection(section) || !valid(value)) return { problem: `malformed: ${JSON.stringify(section)}` };
       (into as Record<string, unknown>)[section] = value;
     }
   }

@@ -1,8 +1,9 @@
 import { ARRIVALS, FAILURE_CLASSES, VITAL_MAX, VITALS, type VisitReport, type Vital } from '@portico/contract/beacon';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import { z } from 'zod';
 import { JUDGED_VITALS } from '../canary/canary-counts';
 import { bucketOf, vitalKey } from './vital-histogram';
+import { isSection } from '../scopes';
 
 /** The longest release id a report may name: ids are `<section>-<n>`, far shorter. */
 export const REPORT_RELEASE_MAX = 100;
@@ -46,7 +47,8 @@ const vitals = z.strictObject(
 const visitReport = z.strictObject({
   v: z.literal(2),
   visit: z.string().min(1).max(REPORT_VISIT_MAX),
-  sections: z.partialRecord(z.enum(SECTION_IDS), sectionReport),
+  // Any section the grammar allows (sections are added at run time); the visit id's releases say which count.
+  sections: z.record(z.string().refine(isSection, 'is not a section id'), sectionReport),
   vitals,
 });
 

@@ -1,3 +1,4 @@
+import { isBuiltInSection } from '@portico/contract/section-entries';
 import type { SectionId } from '@portico/contract/sections';
 import type { Database, Sql } from '@portico/platform/database';
 import type { AuditAction } from '../release';
@@ -45,6 +46,9 @@ export class ActivationHistory {
       if (releaseId === undefined) {
         if (!top) throw new ReleaseError('conflict', `${section} has no active release to roll back from: it serves the URL in config.json already`);
         const below = stack[1];
+        // An added section has no config.json URL to go back to: its only activation stays until another release replaces it.
+        if (!below && !isBuiltInSection(section))
+          throw new ReleaseError('conflict', `${section} has no release before ${top.release_id} to roll back to (an added section has no config.json URL): activate another release`);
         await sql.query('UPDATE release_activations SET popped_at = now() WHERE seq = $1', [top.seq]);
         return { action: 'rollback', release: below?.release_id ?? null, from: top.release_id, detail: below ? (note ?? '') : joined(note, CONFIG_URL_AGAIN) };
       }

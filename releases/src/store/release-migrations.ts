@@ -88,6 +88,24 @@ const STEPS: readonly string[] = [
   -- audited and announced as an activation is.
   ALTER TABLE release_sections ADD COLUMN interactive boolean;
   `,
+  `
+  -- Sections as data (issue 48): the section's entry on the row its changes
+  -- lock. A built-in section's row may be missing or hold nulls: null labels
+  -- are its built-in ones. A row of another id is a section an integrator
+  -- added (added_at set); retired, it stays (its id is never reused, its
+  -- releases and audit stay), with when and by whom. The tab order is one
+  -- list beside (release_settings 'section-order').
+  ALTER TABLE release_sections
+    ADD COLUMN label_en text,
+    ADD COLUMN label_id text,
+    ADD COLUMN origins text[] NOT NULL DEFAULT '{}',
+    ADD COLUMN markets text[] NOT NULL DEFAULT '{IN,ID}',
+    ADD COLUMN hidden boolean NOT NULL DEFAULT false,
+    ADD COLUMN added_at timestamptz,
+    ADD COLUMN added_by text,
+    ADD COLUMN retired_at timestamptz,
+    ADD COLUMN retired_by text;
+  `,
 ];
 
 /** An arbitrary constant, not the messages' one: the advisory lock that lets one process at a time migrate the releases' schema. */

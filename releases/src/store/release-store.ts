@@ -13,6 +13,7 @@ import { ConsoleSessions, type SessionLifetimes } from './console-sessions';
 import { migrateReleases } from './release-migrations';
 import { watchReleases, type ReleaseWatch } from './release-watch';
 import { Releases } from './releases';
+import { SectionCatalogue } from './section-catalogue';
 import { SectionGrants } from './section-grants';
 import { OwnerToken } from './owner-token';
 import { Tokens } from './tokens';
@@ -47,6 +48,8 @@ export class ReleaseStore {
   readonly servers: ConsoleServers;
   readonly alertSettings: AlertSettings;
   readonly grants: SectionGrants;
+  /** The sections as data: the built-in ones and those an integrator added, their labels, origins, order, markets and whether hidden or retired. */
+  readonly sections: SectionCatalogue;
   private readonly secrets = new Map<string, Promise<Buffer>>();
 
   private constructor(
@@ -61,7 +64,8 @@ export class ReleaseStore {
     this.ownerToken = new OwnerToken(db, options.environmentToken);
     this.servers = new ConsoleServers(db);
     this.alertSettings = new AlertSettings(db);
-    this.grants = new SectionGrants(db);
+    this.sections = new SectionCatalogue(db);
+    this.grants = new SectionGrants(db, this.sections);
     this.sessions = new ConsoleSessions(
       db,
       this.tokens,

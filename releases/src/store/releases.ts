@@ -1,11 +1,12 @@
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';
 import { addSignal, type SignalKind } from '../canary/canary-counts';
 import type { ActiveReleases, CheckResult, ReleaseState, ServedState } from '../release';
 import { BACKGROUND_CHECK_ACTOR, isSection, SERVER_ACTOR } from '../scopes';
 import { recordAudit } from './audit-log';
-import { ReleaseError } from './release-error';
+import { catalogueIn } from './section-catalogue';
 import { grantsIn } from './section-grants';
+import { needLiveSection } from './section-lock';
 import { ACTIVE_RELEASE_IDS, iso, RELEASE_COLUMNS, shown, toStored, type ReleaseRow, type ShownRelease, type StoredRelease } from './release-rows';
 import { stackTops, statesOf, type SectionState } from './section-states';
 
@@ -42,8 +43,9 @@ export class Releases {
 
   /** Stores a checked release; the same URL with the same integrity answers the existing one (`created` false). */
   async publish(input: PublishInput): Promise<{ release: StoredRelease; created: boolean }> {
-    if (!isSection(input.section)) throw new ReleaseError('not-found', `no section ${JSON.stringify(input.section)}`);
     return this.db.transaction(async (sql) => {
+      // An unknown section 404, a retired one 409: checked again here, where a retirement cannot come between.
+      await needLiveSection(sql, input.section);
       const [inserted] = await sql.query<ReleaseRow>(
         `INSERT INTO releases AS r (section, manifest_url, integrity, version, build_id, created_by, note, checks)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)
@@ -85,11 +87,11 @@ export class Releases {
     return row && toStored(row);
   }
 
-  /** The releases of `sections` (every section by default), newest first, each with its state. */
-  async list(options: { sections?: readonly SectionId[] } = {}): Promise<ListedRelease[]> {
-    const sections = options.sections ?? SECTION_IDS;
+  /** The releases of `sections` (every section's, retired ones' included, by default), newest first, each with its state. */
+  async list(options: { sections?: readonly string[] } = {}): Promise<ListedRelease[]> {
+    const sections = options.sections === undefined ? null : [...options.sections];
     const [rows, stacks, candidates] = await Promise.all([
-      this.db.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases r WHERE section = ANY($1::text[]) ORDER BY n DESC`, [[...sections]]),
+      this.db.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases r WHERE $1::text[] IS NULL OR section = ANY($1::text[]) ORDER BY n DESC`, [sections]),
       stackTops(this.db),
       this.candidateIds(),
     ]);
@@ -118,9 +120,11 @@ export class Releases {
 
   /**
    * What every server serves: each section's active release and, for a
-   * section in a canary, its candidate and share. One statement, so one
+   * section in a canary, its candidate and share, in one statement, so one
    * snapshot: a promotion is never seen half done (the candidate both
-   * active and in a canary, or neither).
+   * active and in a canary, or neither). Beside them the catalogue in tab
+   * order (retired sections left out, and their releases with them) and
+   * the grants set in the store.
    */
   async served(): Promise<ServedState> {
     const rows = await this.db.query<ReleaseRow & { percent: number | null; canary_id: string | null; started_at: Date | string | null }>(
@@ -128,8 +132,12 @@ export class Releases {
        UNION ALL
        SELECT c.percent, c.id, c.started_at, ${RELEASE_COLUMNS} FROM release_canaries c JOIN releases r ON r.id = c.release_id`,
     );
-    const served: ServedState = { active: {}, canaries: {}, grants: await grantsIn(this.db) };
+    // The entries as the page reads them: their order is the list's.
+    const sections = (await catalogueIn(this.db)).map(({ order: _order, retired: _retired, ...entry }) => entry);
+    const served: ServedState = { active: {}, canaries: {}, grants: await grantsIn(this.db), sections };
+    const live = new Set<string>(sections.map((entry) => entry.id));
     for (const row of rows) {
+      if (!live.has(row.section)) continue;
       const { checks: _checks, broken: _broken, ...release } = toStored(row);
       if (row.percent === null) served.active[row.section] = release;
       else served.canaries[row.section] = { release, percent: Number(row.percent), id: Number(row.canary_id), startedAt: iso(row.started_at!) };
@@ -137,9 +145,10 @@ export class Releases {
     return served;
   }
 
-  /** Every section's active and previous release (or `only`'s), and since when and by whom the active one is. */
-  sectionStates(only?: SectionId): Promise<Record<SectionId, SectionState>> {
-    return statesOf(this.db, only);
+  /** Each of `sections`' (or one section's) active and previous release, every live section's by default, and since when and by whom the active one is. */
+  async sectionStates(sections?: string | readonly string[]): Promise<Record<SectionId, SectionState>> {
+    if (typeof sections === 'string') return statesOf(this.db, [sections]);
+    return statesOf(this.db, sections ?? (await catalogueIn(this.db)).map((entry) => entry.id));
   }
 
   /** Marks a release found broken by the background check (audited the first time); false when there is no such release. */

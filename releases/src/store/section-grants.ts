@@ -1,28 +1,34 @@
-import { defaultGrantOf, SECTION_IDS, type SectionGrant, type SectionId } from '@portico/contract/sections';
+import type { SectionGrant, SectionId } from '@portico/contract/sections';
 import type { Database, Sql } from '@portico/platform/database';
-import { announce, lockedSection } from './section-lock';
+import { catalogueIn, type SectionCatalogue } from './section-catalogue';
 
-/** The grants an integrator set, by section (sections never set are not here). */
+/**
+ * The grants set in the store, by section: a built-in section's once an
+ * integrator set it, an added section's always (it is given one when it is
+ * added). A built-in section not here has config.json's or its built-in one.
+ * Retired sections are not here.
+ */
 export async function grantsIn(sql: Sql): Promise<Partial<Record<SectionId, SectionGrant>>> {
-  const rows = await sql.query<{ section: SectionId; interactive: boolean }>('SELECT section, interactive FROM release_sections WHERE interactive IS NOT NULL');
-  return Object.fromEntries(
-    rows.filter((row) => (SECTION_IDS as readonly string[]).includes(row.section)).map((row) => [row.section, { interactive: row.interactive }]),
+  const rows = await sql.query<{ section: SectionId; interactive: boolean }>(
+    'SELECT section, interactive FROM release_sections WHERE interactive IS NOT NULL AND retired_at IS NULL',
   );
+  return Object.fromEntries(rows.map((row) => [row.section, { interactive: row.interactive }]));
 }
 
 /**
  * Whether each section may run script in the visitor's browser: the
- * integrator's decision, kept on the section's row, so a section added at
- * run time gets a value of its own the same way. Unset, a section has its
- * built-in grant (BUILT_IN_GRANTS).
+ * integrator's decision, kept on the section's entry (section-catalogue.ts),
+ * a built-in section's built-in grant until set.
  */
 export class SectionGrants {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly catalogue: SectionCatalogue,
+  ) {}
 
-  /** Every section's grant as the store holds it, the built-in one where none was set. */
+  /** Every live section's grant as the store holds it, the built-in one where none was set. */
   async all(): Promise<Record<SectionId, SectionGrant>> {
-    const set = await grantsIn(this.db);
-    return Object.fromEntries(SECTION_IDS.map((id) => [id, set[id] ?? defaultGrantOf(id)])) as Record<SectionId, SectionGrant>;
+    return Object.fromEntries((await catalogueIn(this.db)).map((entry) => [entry.id, { interactive: entry.interactive }])) as Record<SectionId, SectionGrant>;
   }
 
   /**
@@ -31,14 +37,7 @@ export class SectionGrants {
    * is: each serves the new grant at its next read of the store.
    */
   async set(section: SectionId, grant: SectionGrant, actor: string, note?: string): Promise<SectionGrant> {
-    return lockedSection(this.db, section, async (sql) => {
-      const [before] = await sql.query<{ interactive: boolean | null }>('SELECT interactive FROM release_sections WHERE section = $1', [section]);
-      const was = before?.interactive ?? defaultGrantOf(section).interactive;
-      await sql.query('UPDATE release_sections SET interactive = $2 WHERE section = $1', [section, grant.interactive]);
-      const words = (interactive: boolean) => (interactive ? 'interactive (script in the browser)' : 'static (no script in the browser)');
-      const detail = `${was === grant.interactive ? 'kept' : `from ${words(was)} to`} ${words(grant.interactive)}${note ? `: ${note}` : ''}`;
-      await announce(sql, section, { actor, action: 'section-change', detail }, false);
-      return { interactive: grant.interactive };
-    });
+    const entry = await this.catalogue.change(section, { interactive: grant.interactive, note }, actor);
+    return { interactive: entry.interactive };
   }
 }

@@ -1,3 +1,4 @@
+import { isBuiltInSection } from '@portico/contract/section-entries';
 import type { SectionId } from '@portico/contract/sections';
 import type { Database, Sql } from '@portico/platform/database';
 import { isSection } from '../scopes';
@@ -27,23 +28,59 @@ export interface LockedSection {
 
 /**
  * Runs `work` in one transaction holding the section's row lock: every
- * change of a section (activation, rollback, canary) on every server
- * takes it, so they happen one after the other. `work` sees the
+ * change of a section (activation, rollback, canary, its entry) on every
+ * server takes it, so they happen one after the other. `work` sees the
  * section's activation history and its canary as they are under the lock.
+ * A section the catalogue does not hold is 404, a retired one 409.
  */
-export async function lockedSection<T>(db: Database, section: SectionId, work: (sql: Sql, now: LockedSection) => Promise<T>): Promise<T> {
+export async function lockedSection<T>(db: Database, section: string, work: (sql: Sql, now: LockedSection) => Promise<T>): Promise<T> {
   if (!isSection(section)) throw new ReleaseError('not-found', `no section ${JSON.stringify(section)}`);
-  return db.transaction(async (sql) => {
-    await sql.query('INSERT INTO release_sections (section) VALUES ($1) ON CONFLICT (section) DO NOTHING', [section]);
-    await sql.query('SELECT section FROM release_sections WHERE section = $1 FOR UPDATE', [section]);
-    // Ordered by the column, not by the text alias: as text, seq 10 sorts below seq 9.
-    const stack = await sql.query<StackEntry>(
-      'SELECT a.seq::text AS seq, a.release_id FROM release_activations a WHERE a.section = $1 AND a.popped_at IS NULL ORDER BY a.seq DESC',
-      [section],
-    );
-    const canary = (await canariesIn(sql, section)).get(section);
-    return work(sql, { stack, canary });
-  });
+  return db.transaction(async (sql) => work(sql, await lockSectionIn(sql, section)));
+}
+
+/**
+ * Takes the section's row lock in `sql`'s transaction, and reads its
+ * activation history and canary under it. `retired`: a retired section is
+ * taken too (its retirement is the one change it may still get once).
+ */
+export async function lockSectionIn(sql: Sql, section: string, options: { retired?: boolean } = {}): Promise<LockedSection> {
+  // A built-in section is in the catalogue whether or not a change ever made its row.
+  if (isBuiltInSection(section)) await sql.query('INSERT INTO release_sections (section) VALUES ($1) ON CONFLICT (section) DO NOTHING', [section]);
+  const [row] = await sql.query<{ added_at: Date | string | null; retired_at: Date | string | null }>(
+    'SELECT added_at, retired_at FROM release_sections WHERE section = $1 FOR UPDATE',
+    [section],
+  );
+  if (!row || (!isBuiltInSection(section) && row.added_at === null)) throw new ReleaseError('not-found', `no section ${JSON.stringify(section)}`);
+  if (row.retired_at !== null && !options.retired) throw new ReleaseError('conflict', retiredProblem(section));
+  // Ordered by the column, not by the text alias: as text, seq 10 sorts below seq 9.
+  const stack = await sql.query<StackEntry>(
+    'SELECT a.seq::text AS seq, a.release_id FROM release_activations a WHERE a.section = $1 AND a.popped_at IS NULL ORDER BY a.seq DESC',
+    [section],
+  );
+  const canary = (await canariesIn(sql, section)).get(section as SectionId);
+  return { stack, canary };
+}
+
+/** Why a retired section takes no change: retirement is final. */
+export const retiredProblem = (section: string) =>
+  `${section} is retired: its releases and audit stay, but it takes no change and its id is never used again`;
+
+/**
+ * Whether `section` may take a release or a token now, in `sql`'s
+ * transaction: held in the catalogue (404) and not retired (409). It takes
+ * the row's share lock, so a retirement under way is waited for, and one
+ * that comes after waits for this transaction: a token or a release is
+ * never made for a section retired meanwhile.
+ */
+export async function needLiveSection(sql: Sql, section: string): Promise<void> {
+  if (!isSection(section)) throw new ReleaseError('not-found', `no section ${JSON.stringify(section)}`);
+  const [row] = await sql.query<{ added_at: Date | string | null; retired_at: Date | string | null }>(
+    'SELECT added_at, retired_at FROM release_sections WHERE section = $1 FOR SHARE',
+    [section],
+  );
+  if (isBuiltInSection(section)) return;
+  if (!row || row.added_at === null) throw new ReleaseError('not-found', `no section ${JSON.stringify(section)}`);
+  if (row.retired_at !== null) throw new ReleaseError('conflict', retiredProblem(section));
 }
 
 /**
@@ -53,7 +90,7 @@ export async function lockedSection<T>(db: Database, section: SectionId, work: (
  * announcement on RELEASES_CHANNEL, delivered when the transaction
  * commits, and only then.
  */
-export async function announce(sql: Sql, section: SectionId, entry: AuditInput, activeChanged: boolean): Promise<void> {
+export async function announce(sql: Sql, section: string, entry: AuditInput, activeChanged: boolean): Promise<void> {
   await recordAudit(sql, { ...entry, section });
   if (activeChanged) {
     await sql.query('UPDATE release_sections SET generation = generation + 1, changed_at = now(), changed_by = $2 WHERE section = $1', [section, entry.actor]);
@@ -64,6 +101,6 @@ export async function announce(sql: Sql, section: SectionId, entry: AuditInput, 
 }
 
 /** Pushes `releaseId` on the section's activation history: it becomes the active release. */
-export async function pushActivation(sql: Sql, section: SectionId, releaseId: string, actor: string): Promise<void> {
+export async function pushActivation(sql: Sql, section: string, releaseId: string, actor: string): Promise<void> {
   await sql.query('INSERT INTO release_activations (section, release_id, actor) VALUES ($1, $2, $3)', [section, releaseId, actor]);
 }

@@ -1,4 +1,4 @@
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import type { Sql } from '@portico/platform/database';
 import type { CanarySettings } from '../canary/canary-settings';
 import { canariesIn, iso, RELEASE_COLUMNS, shown, toStored, type ReleaseRow, type ShownRelease, type StateRelease, type StoredRelease } from './release-rows';
@@ -39,8 +39,8 @@ export async function stackTops(sql: Sql): Promise<Map<SectionId, string[]>> {
   return tops;
 }
 
-/** Every section's active and previous release (or `only`'s), since when and by whom the active one is, and its canary, as `sql` sees them. */
-export async function statesOf(sql: Sql, only?: SectionId): Promise<Record<SectionId, SectionState>> {
+/** Each of `sections`' active and previous release, since when and by whom the active one is, and its canary, as `sql` sees them. */
+export async function statesOf(sql: Sql, sections: readonly string[]): Promise<Record<SectionId, SectionState>> {
   const [tops, changes] = await Promise.all([
     stackTops(sql),
     sql.query<{ section: SectionId; changed_at: Date | string | null; changed_by: string | null }>(
@@ -67,7 +67,7 @@ export async function statesOf(sql: Sql, only?: SectionId): Promise<Record<Secti
     return release ? withMark(shown(release)) : null;
   };
   const states = {} as Record<SectionId, SectionState>;
-  for (const section of only ? [only] : SECTION_IDS) {
+  for (const section of sections as readonly SectionId[]) {
     const [active, previous] = tops.get(section) ?? [];
     const change = changes.find((row) => row.section === section);
     states[section] = {
@@ -88,6 +88,6 @@ export async function statesOf(sql: Sql, only?: SectionId): Promise<Record<Secti
 
 /** The section's active and previous release after a change, as the change's transaction sees them. */
 export async function switchOf(sql: Sql, section: SectionId): Promise<SectionSwitch> {
-  const { active = null, previous = null } = (await statesOf(sql, section))[section] ?? {};
+  const { active = null, previous = null } = (await statesOf(sql, [section]))[section] ?? {};
   return { section, active, previous };
 }

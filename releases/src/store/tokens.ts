@@ -1,10 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';
 import type { Actor, Scope } from '../release';
 import { ALL_SCOPES, ENVIRONMENT_ACTOR, isScope, isSection, reservedNameProblem, sectionOfScopes } from '../scopes';
 import { recordAudit } from './audit-log';
 import { ReleaseError } from './release-error';
+import { needLiveSection } from './section-lock';
 
 export interface CreatedToken {
   name: string;
@@ -56,7 +57,7 @@ export class Tokens {
     if (given !== null && !isSection(given)) throw new ReleaseError('not-found', `no section ${JSON.stringify(given)}`);
     const scopes = [...new Set(options.scopes ?? [given ? (`section:${given}` as const) : 'releases'])];
     if (scopes.length === 0 || !scopes.every(isScope))
-      throw new ReleaseError('invalid', `scopes are releases, messages or section:<${SECTION_IDS.join('|')}>`, 'scopes');
+      throw new ReleaseError('invalid', 'scopes are releases, messages or section:<id> (a section the catalogue holds)', 'scopes');
     const section = given ?? sectionOfScopes(scopes);
     if (given !== null && sectionOfScopes(scopes) !== given) {
       throw new ReleaseError(
@@ -66,6 +67,8 @@ export class Tokens {
       );
     }
     return this.db.transaction(async (sql) => {
+      // Each section it acts on held and live (404, 409), under the row's share lock: a retirement revokes every token of its section, so none may slip in beside it.
+      for (const scope of scopes) if (scope.startsWith('section:')) await needLiveSection(sql, scope.slice('section:'.length));
       const token = randomBytes(32).toString('base64url');
       const inserted = await sql.query(
         'INSERT INTO release_tokens (name, scopes, hash, created_by) VALUES ($1, $2::text[], $3, $4) ON CONFLICT DO NOTHING RETURNING id',

@@ -1,0 +1,215 @@
+import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
+import type { SectionId } from '@portico/contract/sections';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
+import { eventually } from '@portico/testing/eventually';
+import { ReleaseError } from '../release-error';
+import { ReleaseStore } from '../release-store';
+import type { SectionInput } from '../section-catalogue';
+import { losingConnectionAt } from './losing-connection';
+
+// Sections as data (issue 48): the catalogue in the releases' database.
+// Each test tries to break the rule it names: two adds of one id, a
+// database lost in the middle of an add, a retired id used again, a token
+// or a release slipping in for a retired section.
+
+const faq = (id = 'faq-page', more: Partial<SectionInput> = {}): SectionInput => ({
+  id,
+  labels: { en: 'FAQ', id: 'Tanya Jawab' },
+  origins: ['https://cdn.example'],
+  ...more,
+});
+
+let builds = 0;
+const publish = (store: ReleaseStore, section: string) =>
+  store.releases.publish({
+    section: section as SectionId,
+    manifestUrl: `https://cdn.example/${section}/${++builds}/mf-manifest.json`,
+    integrity: `sha384-${builds}`,
+    version: '1.0.0',
+    buildId: `build-${builds}`,
+    createdBy: 'ci',
+    checks: [],
+  });
+
+const refusal = async (work: Promise<unknown>): Promise<{ kind: string; field?: string; message: string }> => {
+  const error = await work.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof ReleaseError)) throw new Error(`expected a refusal, got ${String(error)}`);
+  return { kind: error.kind, field: error.field, message: error.message };
+};
+
+describe('the section catalogue on a fresh embedded database', () => {
+  let database: TestDatabase;
+  let store: ReleaseStore;
+
+  beforeEach(async () => {
+    database = embeddedTestDatabase();
+    store = await ReleaseStore.open(await database.open());
+  }, 60_000);
+
+  afterEach(async () => {
+    await store?.db.close();
+    database?.cleanUp();
+  });
+
+  test('a fresh install serves exactly the three built-in sections, in their order, with their grants', async () => {
+    const served = await store.releases.served();
+    expect(served.sections).toEqual(BUILT_IN_SECTIONS);
+    expect(served.grants).toEqual({});
+    expect((await store.sections.list()).map((entry) => [entry.id, entry.order])).toEqual(BUILT_IN_SECTIONS.map((entry, index) => [entry.id, index]));
+  });
+
+  test('an added section is served in its place with its grant, audited, and wakes the watch', async () => {
+    const heard: string[] = [];
+    // A poll too slow to be what delivers it: the notification must.
+    const watching = await store.watch((section) => heard.push(section), { pollMs: 60_000 });
+    try {
+      const added = await store.sections.add(faq('faq-page', { after: 'home', interactive: true, markets: ['ID'] }), 'integrator');
+      expect(added).toMatchObject({ id: 'faq-page', order: 1, builtIn: false, hidden: false, interactive: true, markets: ['ID'], origins: ['https://cdn.example'] });
+      await eventually(() => heard.includes('faq-page'), { what: 'the catalogue change heard', withinMs: 2_000 });
+    } finally {
+      await watching.close();
+    }
+    const served = await store.releases.served();
+    expect(served.sections.map((entry) => entry.id)).toEqual(['home', 'faq-page', 'about', 'contact']);
+    expect(served.grants).toEqual({ 'faq-page': { interactive: true } });
+    const [entry] = await store.audit.list({ sections: ['faq-page' as SectionId] });
+    expect(entry).toMatchObject({ actor: 'integrator', action: 'section-add', section: 'faq-page' });
+  });
+
+  test('a bad id, a reserved word, a built-in id, a missing label, a bad origin or market: refused naming the field, nothing stored', async () => {
+    expect(await refusal(store.sections.add(faq('Faq'), 'i'))).toMatchObject({ kind: 'invalid', field: 'id' });
+    expect(await refusal(store.sections.add(faq('console'), 'i'))).toMatchObject({ kind: 'invalid', field: 'id', message: expect.stringContaining('reserved') });
+    expect(await refusal(store.sections.add(faq('tab-home'), 'i'))).toMatchObject({ kind: 'invalid', field: 'id' });
+    expect(await refusal(store.sections.add(faq('about'), 'i'))).toMatchObject({ kind: 'conflict', field: 'id' });
+    expect(await refusal(store.sections.add({ ...faq(), labels: { en: 'FAQ' } }, 'i'))).toMatchObject({ kind: 'invalid', field: 'labels.id' });
+    expect(await refusal(store.sections.add({ ...faq(), labels: { en: '<b>FAQ</b>', id: 'x' } }, 'i'))).toMatchObject({ field: 'labels.en' });
+    expect(await refusal(store.sections.add({ ...faq(), origins: ['https://cdn.example/path'] }, 'i'))).toMatchObject({ field: 'origins.0' });
+    expect(await refusal(store.sections.add({ ...faq(), origins: ['javascript:alert(1)'] }, 'i'))).toMatchObject({ field: 'origins.0' });
+    expect(await refusal(store.sections.add({ ...faq(), markets: ['US'] }, 'i'))).toMatchObject({ field: 'markets' });
+    expect(await refusal(store.sections.add({ ...faq(), after: 'nowhere' }, 'i'))).toMatchObject({ field: 'after' });
+    expect((await store.sections.list()).map((entry) => entry.id)).toEqual(['home', 'about', 'contact']);
+    expect(await store.audit.list()).toEqual([]);
+  });
+
+  test('moved first with after null, hidden and shown again, relabelled: each undone by its opposite, each audited', async () => {
+    await store.sections.add(faq(), 'i');
+    await store.sections.change('faq-page', { after: null }, 'i');
+    expect((await store.releases.served()).sections.map((entry) => entry.id)).toEqual(['faq-page', 'home', 'about', 'contact']);
+    await store.sections.change('faq-page', { after: 'contact' }, 'i');
+    await store.sections.change('home', { hidden: true, labels: { en: 'Start' } }, 'i');
+    const hidden = (await store.releases.served()).sections;
+    expect(hidden.map((entry) => entry.id)).toEqual(['home', 'about', 'contact', 'faq-page']);
+    expect(hidden[0]).toMatchObject({ hidden: true, labels: { en: 'Start', id: 'Beranda' }, builtIn: true });
+    await store.sections.change('home', { hidden: false, labels: { en: 'Home' } }, 'i');
+    expect((await store.releases.served()).sections.slice(0, 3)).toEqual(BUILT_IN_SECTIONS);
+    expect((await store.audit.list()).filter((entry) => entry.action === 'section-change')).toHaveLength(4);
+  });
+
+  test('the nav holds 8: a ninth shown section is refused, whether added or shown again', async () => {
+    for (const id of ['s-four', 's-five', 's-six', 's-seven', 's-eight']) await store.sections.add(faq(id), 'i');
+    expect(await refusal(store.sections.add(faq('s-nine'), 'i'))).toMatchObject({ kind: 'conflict' });
+    await store.sections.change('s-eight', { hidden: true }, 'i');
+    await store.sections.add(faq('s-nine'), 'i');
+    expect(await refusal(store.sections.change('s-eight', { hidden: false }, 'i'))).toMatchObject({ kind: 'conflict' });
+  });
+
+  test('hiding a section while its canary runs: 409, nothing changed', async () => {
+    await store.sections.add(faq(), 'i');
+    const first = await publish(store, 'faq-page');
+    const second = await publish(store, 'faq-page');
+    await store.history.activate('faq-page', first.release.id, 'i');
+    await store.canaries.start('faq-page', second.release.id, { percent: 10 }, 'i');
+    expect(await refusal(store.sections.change('faq-page', { hidden: true }, 'i'))).toMatchObject({ kind: 'conflict', field: 'hidden' });
+    expect((await store.sections.get('faq-page'))?.hidden).toBe(false);
+  });
+
+  test('retire: its canary ends, its tokens are revoked, it leaves the served state; its releases and audit stay; its id is never used again', async () => {
+    await store.sections.add(faq(), 'i');
+    const token = await store.tokens.create({ name: 'ci-faq', section: 'faq-page' as SectionId, actor: 'i' });
+    const both = await store.tokens.create({ name: 'faq-and-messages', scopes: ['section:faq-page' as never, 'messages'], actor: 'i' });
+    const homeToken = await store.tokens.create({ name: 'ci-home', section: 'home', actor: 'i' });
+    const first = await publish(store, 'faq-page');
+    const second = await publish(store, 'faq-page');
+    await store.history.activate('faq-page', first.release.id, 'i');
+    await store.canaries.start('faq-page', second.release.id, { percent: 10 }, 'i');
+
+    const retired = await store.sections.retire('faq-page', 'i');
+    expect(retired).toMatchObject({ id: 'faq-page', order: null, retired: { by: 'i' } });
+    expect(await store.tokens.authenticate(token.token)).toBeUndefined();
+    expect(await store.tokens.authenticate(both.token)).toBeUndefined();
+    expect(await store.tokens.authenticate(homeToken.token)).toMatchObject({ name: 'ci-home' });
+    const served = await store.releases.served();
+    expect(served.sections.map((entry) => entry.id)).toEqual(['home', 'about', 'contact']);
+    expect(served.active).toEqual({});
+    expect(served.canaries).toEqual({});
+    expect(await store.canaries.running()).toEqual({});
+    // History and audit stay.
+    expect((await store.releases.list({ sections: ['faq-page'] })).map((release) => release.id)).toEqual([second.release.id, first.release.id]);
+    expect((await store.audit.list({ sections: ['faq-page' as SectionId] })).map((entry) => entry.action)).toEqual(
+      expect.arrayContaining(['section-retire', 'token', 'canary', 'activate', 'section-add']),
+    );
+
+    // Final: no add, change, release, activation, token or second retirement.
+    expect(await refusal(store.sections.add(faq(), 'i'))).toMatchObject({ kind: 'conflict', message: expect.stringContaining('retired') });
+    expect(await refusal(store.sections.change('faq-page', { hidden: true }, 'i'))).toMatchObject({ kind: 'conflict' });
+    expect(await refusal(publish(store, 'faq-page'))).toMatchObject({ kind: 'conflict' });
+    expect(await refusal(store.history.activate('faq-page', first.release.id, 'i'))).toMatchObject({ kind: 'conflict' });
+    expect(await refusal(store.tokens.create({ name: 'ci-faq-2', section: 'faq-page' as SectionId, actor: 'i' }))).toMatchObject({ kind: 'conflict' });
+    expect(await refusal(store.sections.retire('faq-page', 'i'))).toMatchObject({ kind: 'conflict' });
+  });
+
+  test('a built-in section is never retired (409), and an unknown one is 404 everywhere', async () => {
+    expect(await refusal(store.sections.retire('contact', 'i'))).toMatchObject({ kind: 'conflict' });
+    expect(await refusal(store.sections.change('nowhere', { hidden: true }, 'i'))).toMatchObject({ kind: 'not-found' });
+    expect(await refusal(publish(store, 'nowhere'))).toMatchObject({ kind: 'not-found' });
+    expect(await refusal(store.tokens.create({ name: 'ci-x', section: 'nowhere' as SectionId, actor: 'i' }))).toMatchObject({ kind: 'not-found' });
+  });
+
+  test('the database lost in the middle of an add: nothing half-made (no row, no order, no audit)', async () => {
+    // The add's transaction loses its connection at its audit entry, after its row and its order were written.
+    const broken = await ReleaseStore.open(losingConnectionAt(store.db, 'INSERT INTO release_audit'));
+    await expect(broken.sections.add(faq(), 'i')).rejects.toThrow('Connection terminated');
+    expect((await store.sections.list({ retired: true })).map((entry) => entry.id)).toEqual(['home', 'about', 'contact']);
+    expect((await store.releases.served()).sections).toEqual(BUILT_IN_SECTIONS);
+    // The id is free: the add made nothing.
+    await store.sections.add(faq(), 'i');
+  });
+});
+
+/** Two stores as two servers have them: on a server, two pools; embedded, one database object in one process. */
+const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
+
+describe.each(KINDS)('two integrators adding one id at once on a %s database', (kind) => {
+  let database: TestDatabase;
+  let first: ReleaseStore;
+  let second: ReleaseStore;
+
+  beforeAll(async () => {
+    database = kind === 'embedded' ? embeddedTestDatabase() : serverTestDatabase();
+    const db = await database.open();
+    first = await ReleaseStore.open(db);
+    second = await ReleaseStore.open(kind === 'embedded' ? db : await database.open());
+  }, 60_000);
+
+  afterAll(async () => {
+    await first?.db.close();
+    if (second?.db !== first?.db) await second?.db.close();
+    database?.cleanUp();
+  });
+
+  test('one is added, the other refused (409); two different ids at once both get a place of their own', async () => {
+    const outcomes = await Promise.allSettled([first.sections.add(faq('same-id'), 'alice'), second.sections.add(faq('same-id'), 'bob')]);
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    const [refused] = outcomes.filter((outcome) => outcome.status === 'rejected');
+    expect((refused as PromiseRejectedResult).reason).toMatchObject({ kind: 'conflict' });
+    expect((await first.audit.list()).filter((entry) => entry.action === 'section-add')).toHaveLength(1);
+
+    await Promise.all([first.sections.add(faq('one-more'), 'alice'), second.sections.add(faq('and-another'), 'bob')]);
+    const ids = (await second.releases.served()).sections.map((entry) => entry.id);
+    expect(ids.slice(0, 4)).toEqual(['home', 'about', 'contact', 'same-id']);
+    expect(ids.slice(4).sort()).toEqual(['and-another', 'one-more']);
+  });
+});
