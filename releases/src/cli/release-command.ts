@@ -1,10 +1,6 @@
 import { parseArgs } from 'node:util';
 import { terminalText, type CommandIo } from '@portico/platform/command-line';
-import { controlToken, controlUrl } from '@portico/platform/control-address';
-import { dataFolder } from '@portico/platform/data-folder';
-import { SettingsError } from '@portico/platform/settings-error';
 import { CONTROL_PORT_OFFSET, DEFAULT_PORT } from '@portico/contract/sections';
-import { ApiAnswerMismatch, apiClient, ApiRefusal, ApiUnreachable, type AnswerOf, type ApiRoute, type CallInput } from '@portico/platform/api';
 import { describeThresholds } from '../canary/canary-settings';
 import {
   CANARY_DEFAULTS,
@@ -16,10 +12,11 @@ import {
   MAX_PREVIEW_SECONDS,
   MIN_PREVIEW_SECONDS,
   PREVIEW_SECONDS_RANGE,
-  refusalSchema,
   scopeSchema,
 } from '../control/control-contract';
 import { notRun, type CheckResult, type Scope } from '../release';
+import { control, RefusedError, UsageError } from './control-client';
+import { sectionCommand, SECTION_USAGE } from './section-command';
 import { alertsTable, auditTable, buildOf, named, printable, statusTable, switched, table, when, type AlertSettings } from './release-output';
 
 const { minVisits, maxFailureDelta, maxSlowdown, minNetworks, maxNetworkShare } = CANARY_DEFAULTS;
@@ -40,6 +37,7 @@ export const USAGE = `npm run release -- <command>
          [--note TEXT]                            the same release again changes its share and thresholds
   grant <section> interactive|static [--note T]   the integrator's grant: whether the section's builds may run script
                                                   in the visitor's browser (built in: Home and About static, Contact interactive)
+${SECTION_USAGE}
   promote <section> [--note TEXT]                 makes the section's canary its active release
   abort <section> [--note TEXT]                   ends the section's canary: every visit gets the active release
   preview <release> [--expires-in SECONDS]        a signed link to the page with that release (${inHours(DEFAULT_PREVIEW_SECONDS)} by default; ${MIN_PREVIEW_SECONDS} s to ${MAX_PREVIEW_SECONDS / 86_400} days)
@@ -61,49 +59,12 @@ Exit codes: 0 done, 1 refused (the reason printed), 2 usage or the API unreachab
 
 export type ReleaseCommandContext = CommandIo;
 
-/** Exit 2: the command line is wrong, or the API cannot be reached or cannot answer now. */
-class UsageError extends Error {}
-class UnreachableError extends Error {}
-/** Exit 1: the API refused, with its reason and, for a publish, the failed checks. */
-class RefusedError extends Error {
-  constructor(
-    message: string,
-    readonly checks: CheckResult[] = [],
-  ) {
-    super(message);
-  }
-}
-
 /** A number option as typed, or undefined when not given; its range is the control API's to check. */
 function numberOption(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
   if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`${name} is a number, not ${JSON.stringify(text)}`);
   return value;
-}
-
-/** The flag that sets each field of a request (body or query), to name it so in the control API's refusals. */
-const FLAG_OF: Readonly<Record<string, string>> = {
-  expiresIn: '--expires-in',
-  percent: '--percent',
-  minVisits: '--min-visits',
-  maxFailureDelta: '--max-failure-delta',
-  maxSlowdown: '--max-slowdown',
-  promoteAfterVisits: '--promote-after',
-  note: '--note',
-  hours: '--hours',
-  limit: '--limit',
-  scopes: '--scope',
-};
-
-/** `expiresIn: a whole number …` as `--expires-in: a whole number …` when the field came from a flag. */
-function withFlagNamed(error: string, field: string | undefined): string {
-  // `scopes.1` is the second --scope.
-  const flag = field === undefined ? undefined : FLAG_OF[field.split('.')[0]!];
-  if (field === undefined || flag === undefined) return error;
-  // A body's field is `field: …`, a query's `field …`.
-  const rest = error.startsWith(`${field}: `) ? error.slice(field.length + 2) : error.startsWith(`${field} `) ? error.slice(field.length + 1) : error;
-  return `${flag}: ${rest}`;
 }
 
 /** The scopes typed (--scope, repeatable), each checked as the API checks it: a refusal names the flag. */
@@ -113,59 +74,6 @@ function scopesOf(typed: readonly string[]): Scope[] {
     if (!parsed.success) throw new RefusedError(`--scope: ${parsed.error.issues[0]!.message}`);
     return parsed.data;
   });
-}
-
-/**
- * The control API, through its typed client (the contract's routes, the
- * bearer token), with its failures in the command's words: the API
- * unreachable or failing (exit 2), a refusal (exit 1, a flag named for the
- * field it set, a publish's checks listed).
- */
-interface Control {
-  call<R extends ApiRoute>(route: R, input: CallInput<R>): Promise<AnswerOf<R>>;
-}
-
-function control(context: ReleaseCommandContext): Control {
-  let base: string;
-  try {
-    base = controlUrl(context.env);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const folder = dataFolder(context.env, context);
-  let token;
-  try {
-    token = controlToken(context.env, folder);
-  } catch (error) {
-    if (error instanceof SettingsError) throw new UsageError(error.message);
-    throw error;
-  }
-  if (!token)
-    throw new UsageError(`no token: set PORTICO_TOKEN, or run the command on the server's machine as its user (the owner token is in ${folder}/control-token)`);
-  const client = apiClient({ base, token: token.token });
-  const from = token.from;
-  return {
-    async call(route, input) {
-      try {
-        return await client.call(route, input);
-      } catch (error) {
-        if (error instanceof ApiUnreachable) {
-          throw new UnreachableError(
-            `the control API at ${base} does not answer (${error.reason}); is the server running? PORTICO_CONTROL_URL says where it listens`,
-          );
-        }
-        if (error instanceof ApiAnswerMismatch)
-          throw new UnreachableError(`the control API at ${base} ${error.message}: is it the same version as this command?`);
-        if (!(error instanceof ApiRefusal)) throw error;
-        const refusal = refusalSchema.safeParse(error.body);
-        const text = refusal.success ? refusal.data.error : `the control API answered ${error.status} with no JSON`;
-        if (error.status >= 500) throw new UnreachableError(`the control API cannot do it now (${error.status}): ${text}`);
-        if (error.status === 401) throw new RefusedError(`${text} (the token from ${from})`);
-        const fields = refusal.success ? refusal.data : undefined;
-        throw new RefusedError(error.status === 400 ? withFlagNamed(text, fields?.field) : text, fields?.checks ?? []);
-      }
-    },
-  };
 }
 
 /** The command line as parseArgs reads it; a wrong one is a usage error. */
@@ -191,6 +99,12 @@ function commandLine(args: string[]) {
         webhook: { type: 'string' },
         email: { type: 'string' },
         'failure-rate': { type: 'string' },
+        label: { type: 'string', multiple: true },
+        origin: { type: 'string', multiple: true },
+        after: { type: 'string' },
+        first: { type: 'boolean' },
+        market: { type: 'string', multiple: true },
+        interactive: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -281,9 +195,20 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       const [section, kind] = take(2, 2, '<section> interactive|static');
       if (kind !== 'interactive' && kind !== 'static') throw new UsageError(`grant takes <section> interactive|static, not ${JSON.stringify(kind)}`);
       const body = { interactive: kind === 'interactive', ...note };
-      const { interactive } = await control(context).call(CONTROL_API.sections.grant, { params: { section: section! }, body });
+      const { interactive } = await control(context).call(CONTROL_API.sections.change, { params: { section: section! }, body });
       out(`${section}: ${interactive ? "interactive, its builds may run script in the visitor's browser" : "static, none of its script runs in the visitor's browser"}
 `);
+      return;
+    }
+    case 'section': {
+      const api = control(context);
+      const { add, change, retire } = CONTROL_API.sections;
+      const calls = {
+        add: (body: Record<string, unknown>) => api.call(add, { body: body as never }),
+        change: (section: string, body: Record<string, unknown>) => api.call(change, { params: { section }, body }),
+        retire: (section: string, body: Record<string, unknown>) => api.call(retire, { params: { section }, body }),
+      };
+      out(`${await sectionCommand(rest, values, calls, (message) => new UsageError(message))}\n`);
       return;
     }
     case 'promote': {

@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import { HttpRefusal, sendJson, COMMON_HEADERS, type AnswerIn, type ApiRoute } from '@portico/platform/http';
 import type { Actor, Scope } from '../release';
-import { isSection, mayActOn, visibleSections } from '../scopes';
+import { mayActOn, visibleSections } from '../scopes';
+import { retiredProblem } from '../store/section-lock';
 import type { OpenSession } from '../store/console-sessions';
 import type { ReleaseStore } from '../store/release-store';
 import type { ControlApiOptions, MessagesAdmin } from './control-api';
@@ -58,19 +59,26 @@ export class ControlContext {
     return actor;
   }
 
-  /** `text` as a section id, or 404 naming the sections. */
-  sectionOf(text: string | null | undefined): SectionId {
-    if (!isSection(text)) throw new HttpRefusal(404, `no section ${JSON.stringify(text)}: the sections are ${SECTION_IDS.join(', ')}`);
-    return text;
+  /**
+   * `text` as a section the catalogue holds, or 404 naming the sections; a
+   * retired one 409, unless `retired` (its releases and audit stay readable).
+   */
+  async sectionOf(text: string | null | undefined, options: { retired?: boolean } = {}): Promise<SectionId> {
+    const entries = await this.store.sections.list({ retired: true });
+    const entry = entries.find((one) => one.id === text);
+    if (!entry)
+      throw new HttpRefusal(404, `no section ${JSON.stringify(text)}: the sections are ${entries.filter((one) => !one.retired).map((one) => one.id).join(', ')}`);
+    if (entry.retired && !options.retired) throw new HttpRefusal(409, retiredProblem(entry.id));
+    return entry.id;
   }
 
-  needSection(actor: Actor, section: SectionId): void {
+  needSection(actor: Actor, section: string): void {
     if (!mayActOn(actor, section)) throw new HttpRefusal(403, `the token ${actor.name} may not act on ${section}`);
   }
 
-  /** A section a request names (its path's `:section`): known (404) and covered by its token (403). */
-  sectionFor(request: FastifyRequest, text: string): SectionId {
-    const section = this.sectionOf(text);
+  /** A section a request names (its path's `:section`): known (404), live (409, unless `retired`) and covered by its token (403). */
+  async sectionFor(request: FastifyRequest, text: string, options: { retired?: boolean } = {}): Promise<SectionId> {
+    const section = await this.sectionOf(text, options);
     this.needSection(this.actorOf(request), section);
     return section;
   }
@@ -79,16 +87,16 @@ export class ControlContext {
     if (!actor.scopes.includes(scope)) throw new HttpRefusal(403, `the token ${actor.name} may not ${what} (it needs the ${scope} scope)`);
   }
 
-  /** The sections a listing covers: the one asked for (which the token must cover), or all the token may see. */
-  sectionsToShow(actor: Actor, asked: string | undefined): SectionId[] {
+  /** The sections a listing covers: the one asked for, retired or not (which the token must cover), or every live one the token may see. */
+  async sectionsToShow(actor: Actor, asked: string | undefined): Promise<SectionId[]> {
     if (asked !== undefined) {
-      const section = this.sectionOf(asked);
+      const section = await this.sectionOf(asked, { retired: true });
       this.needSection(actor, section);
       return [section];
     }
-    const visible = visibleSections(actor);
+    const visible = visibleSections(actor, (await this.store.sections.list()).map((entry) => entry.id));
     if (visible.length === 0) throw new HttpRefusal(403, `the token ${actor.name} may act on no section`);
-    return visible;
+    return visible as SectionId[];
   }
 
   /** The release `id` must exist (404) and be of a section the token covers (403); its section's match is the store's (409). */

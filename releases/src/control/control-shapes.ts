@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FAILURE_CLASSES } from '@portico/contract/beacon';
 import { SECTION_ID_PATTERN } from '@portico/contract/section-entries';
+import { MARKETS } from '@portico/contract/languages';
 import { MESSAGE_ACCESS_ACTIONS } from '@portico/messages/control-contract';
 
 // The control API's constants and the shapes its routes take and answer
@@ -67,7 +68,9 @@ export const AUDIT_ACTIONS = [
   'broken',
   'set-aside',
   'alerts',
+  'section-add',
   'section-change',
+  'section-retire',
 ] as const;
 
 /** One check a publish ran, in words. */
@@ -145,6 +148,37 @@ export const shownCanarySchema = z.object({
   startedBy: z.string(),
 });
 
+/** A section's tab text in each language. */
+export const sectionLabelsSchema = z.object({ en: z.string(), id: z.string() });
+
+/** What the catalogue holds of a section besides its releases (sections as data, issue 48); optional, as a release-only answer leaves them out. */
+const sectionEntryShape = {
+  labels: sectionLabelsSchema.optional(),
+  /** Where its releases may be published from (an added section's; a built-in one's are config.json's, so none here). */
+  origins: z.array(z.string()).optional(),
+  /** Its place in the nav, 0 first, hidden sections counted; null once retired. */
+  order: z.number().nullable().optional(),
+  markets: z.array(z.enum(MARKETS)).optional(),
+  hidden: z.boolean().optional(),
+  builtIn: z.boolean().optional(),
+  /** When and by whom it was retired: it is then in no nav and takes no change. */
+  retired: z.object({ at: z.string(), by: z.string() }).optional(),
+};
+
+/** A section's entry as an add, a change and a retirement answer it: `section` its id, as the grant's answer had it. */
+export const sectionEntrySchema = z.object({
+  section: sectionSchema,
+  id: sectionSchema,
+  labels: sectionLabelsSchema,
+  origins: z.array(z.string()),
+  interactive: z.boolean(),
+  order: z.number().nullable(),
+  markets: z.array(z.enum(MARKETS)),
+  hidden: z.boolean(),
+  builtIn: z.boolean(),
+  retired: z.object({ at: z.string(), by: z.string() }).optional(),
+});
+
 /** A section as `GET /api/sections` and the canary routes answer it (docs/releases.md). */
 export const shownSectionSchema = z.object({
   active: stateReleaseSchema.nullable(),
@@ -164,6 +198,7 @@ export const shownSectionSchema = z.object({
   configured: z.string().optional(),
   /** The integrator's grant as the store holds it (the built-in one until set): whether the section may run script in the visitor's browser. */
   interactive: z.boolean().optional(),
+  ...sectionEntryShape,
 });
 
 /** The answer to an activation or a rollback: what the section serves now, and where a rollback would take it. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { defaultGrantOf, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import { noVisits, type HealthSource, type ReleaseHealth } from '../release';
 import type { CanaryCounts } from '../canary/canary-counts';
 import { countedHealth } from '../canary/decide-canary';
@@ -34,13 +34,12 @@ export async function sectionAnswers(
   hours = DEFAULT_HEALTH_WINDOW_HOURS,
 ): Promise<Partial<Record<SectionId, ShownSection>>> {
   const { store, log } = options;
-  // One section (a canary route's answer): only its state is read.
-  const only = sections.length === 1 ? sections[0] : undefined;
-  const [states, configured, grants] = await Promise.all([
-    store.releases.sectionStates(only),
+  const [states, configured, catalogue] = await Promise.all([
+    store.releases.sectionStates(sections),
     options.configuredRemotes?.().catch(() => ({})) ?? Promise.resolve({}),
-    store.grants.all(),
+    store.sections.list({ retired: true }),
   ]);
+  const entries = new Map(catalogue.map((entry) => [entry.id as string, entry]));
   // The health failing must not fail the answer: a canary route answers after its change is committed.
   const healths = await Promise.all(
     sections.map((section) =>
@@ -59,9 +58,12 @@ export async function sectionAnswers(
     const configuredUrl = (configured as Partial<Record<SectionId, string>>)[section];
     const { counted, ...reads } = judged[index]!;
     const health = healths[index]!;
+    const { id: _id, retired, ...entry } = entries.get(section)!;
     answer[section] = {
       ...stateOf(states, section),
-      interactive: (grants[section] ?? defaultGrantOf(section)).interactive,
+      // The section's catalogue entry beside its state (labels, origins, order, markets, hidden, builtIn, its grant).
+      ...entry,
+      ...(retired ? { retired } : {}),
       ...health,
       ...(counted ? { health: asCounted(health.health, counted) } : {}),
       ...reads,

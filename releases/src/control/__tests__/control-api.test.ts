@@ -732,6 +732,13 @@ describe('canaries', () => {
       },
       // The canary's window: both releases compared since it started.
       healthSince: (started.body.canary as { startedAt: string }).startedAt,
+      // The section's entry (sections as data), as GET /api/sections gives it.
+      labels: { en: 'Home', id: 'Beranda' },
+      origins: [],
+      order: 0,
+      markets: ['IN', 'ID'],
+      hidden: false,
+      builtIn: true,
     });
     const startedAt = (started.body.canary as { startedAt: string }).startedAt;
     expect(asked.at(-1)).toEqual({ section: 'home', releaseIds: [old, next], since: new Date(startedAt) });

@@ -75,7 +75,8 @@ test('the integrator grants and withdraws script, audited and announced; the nex
   const watch = await store.watch((section) => changes.push(section), { pollMs: 60_000 });
   try {
     const granted = await call('PATCH', '/api/sections/home', OWNER, { interactive: true, note: 'the calculator' });
-    expect(granted).toEqual({ status: 200, body: { section: 'home', interactive: true } });
+    // The grant's answer as before, now with the rest of the section's entry beside it (sections as data).
+    expect(granted).toMatchObject({ status: 200, body: { section: 'home', interactive: true, builtIn: true } });
     expect((await store.releases.served()).grants).toEqual({ home: { interactive: true } });
     await call('POST', '/api/releases', homeToken, { section: 'home', manifestUrl: 'https://cdn.example/home/2/mf-manifest.json' });
     expect(checkedWith.at(-1)).toEqual({ interactive: true });

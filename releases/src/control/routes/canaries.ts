@@ -15,10 +15,12 @@ export const canaryRoutes: FastifyPluginCallback<{ context: ControlContext }> = 
   app.route({
     ...declared(start),
     // The section before the body: an unknown one 404, one the token does not cover 403.
-    preValidation: async (request) => void context.sectionFor(request, request.params.section),
+    preValidation: async (request) => {
+      await context.sectionFor(request, request.params.section);
+    },
     handler: async (request, reply) => {
       const actor = context.actorOf(request);
-      const section = context.sectionFor(request, request.params.section);
+      const section = await context.sectionFor(request, request.params.section);
       const { release, ...settings } = request.body;
       await context.needReleaseOf(actor, release);
       await store.canaries.start(section, release, settings, actor.name);
@@ -28,9 +30,11 @@ export const canaryRoutes: FastifyPluginCallback<{ context: ControlContext }> = 
 
   app.route({
     ...declared(promote),
-    preValidation: async (request) => void context.sectionFor(request, request.params.section),
+    preValidation: async (request) => {
+      await context.sectionFor(request, request.params.section);
+    },
     handler: async (request, reply) => {
-      const section = context.sectionFor(request, request.params.section);
+      const section = await context.sectionFor(request, request.params.section);
       await store.canaries.promote(section, context.actorOf(request).name, request.body.note);
       return answer(reply, promote, 200, await stateOf(section));
     },
@@ -38,9 +42,11 @@ export const canaryRoutes: FastifyPluginCallback<{ context: ControlContext }> = 
 
   app.route({
     ...declared(abort),
-    preValidation: async (request) => void context.sectionFor(request, request.params.section),
+    preValidation: async (request) => {
+      await context.sectionFor(request, request.params.section);
+    },
     handler: async (request, reply) => {
-      const section = context.sectionFor(request, request.params.section);
+      const section = await context.sectionFor(request, request.params.section);
       await store.canaries.abort(section, context.actorOf(request).name, 'abort', request.body.note);
       return answer(reply, abort, 200, await stateOf(section));
     },

@@ -18,7 +18,7 @@ export const consoleRoutes: FastifyPluginCallback<{ context: ControlContext }> =
     handler: async (request, reply) => {
       // The overview's: for a token that sees a section (a messages token sees the inbox only), and of a server only its sections' releases.
       const actor = context.actorOf(request);
-      const sections = context.sectionsToShow(actor, undefined);
+      const sections = await context.sectionsToShow(actor, undefined);
       return answer(reply, serversRoutes.list, 200, await store.servers.list(actor.scopes.includes('releases') ? undefined : sections));
     },
   });
@@ -27,9 +27,10 @@ export const consoleRoutes: FastifyPluginCallback<{ context: ControlContext }> =
   app.route({
     ...declared(series),
     handler: async (request, reply) => {
-      const section = context.sectionFor(request, request.params.section);
+      // A retired section's history stays readable.
+      const section = await context.sectionFor(request, request.params.section, { retired: true });
       const since = new Date(Date.now() - request.query.hours * 3_600_000);
-      const state = (await store.releases.sectionStates(section))[section];
+      const state = (await store.releases.sectionStates([section]))[section];
       if (!state) return answer(reply, series, 200, { section, since: since.toISOString(), releases: [] });
       const inView = [
         ...(state.active ? [{ release: state.active.id, state: 'active' as const }] : []),

@@ -5,6 +5,17 @@ import { refusalSummary } from '../../release';
 import { DEFAULT_PREVIEW_SECONDS, releasesRoutes } from '../control-contract';
 import { answer, type ControlContext } from '../control-context';
 
+/** Where a refused origin is allowed from: config.json for a built-in section, the section's own entry for an added one. */
+function howToAllow(section: string, origin: string, builtIn: boolean): string {
+  if (!builtIn)
+    return `(the section's origins, which the integrator sets: npm run release -- section set ${section} --origin ${origin}, or PATCH /api/sections/${section} { "origins" }; no restart)`;
+  return (
+    `(the origin of config.json's remotes.${section}, and allowedRemoteOrigins). ` +
+    `To publish from ${origin}, the operator adds it to allowedRemoteOrigins in config.json, which the server reads on every publish: no restart ` +
+    `(an origin there may also serve any section to a visit that asks for it with ?remote.<section>=)`
+  );
+}
+
 /**
  * The releases: a publish (every check before anything is stored; a token
  * whose publishes keep being refused is held back, PublishGate), the
@@ -20,12 +31,17 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext }> =
     handler: async (request, reply) => {
       const actor = context.actorOf(request);
       const input = request.body;
-      const section = context.sectionOf(input.section);
+      const section = await context.sectionOf(input.section);
       context.needSection(actor, section);
       context.publishes.holdBack(actor.name, section);
       let outcome;
+      let builtIn = true;
       try {
-        outcome = await options.publishChecks({ section, manifestUrl: input.manifestUrl, grant: (await store.grants.all())[section] });
+        const entry = (await store.sections.get(section))!;
+        // An added section's releases come from its own origins; a built-in one's from config.json's.
+        builtIn = entry.builtIn;
+        const origins = builtIn ? undefined : entry.origins;
+        outcome = await options.publishChecks({ section, manifestUrl: input.manifestUrl, grant: { interactive: entry.interactive }, origins });
       } catch (error) {
         // The checks report what they find as failed checks; a throw is the checker itself failing.
         context.log(`control: the publish checks of ${input.manifestUrl} could not run: ${(error as Error).message}`);
@@ -36,9 +52,7 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext }> =
         const allowed = outcome.allowedOrigins ?? [];
         const error =
           `${outcome.refusedOrigin} is not one of ${section}'s release origins, so nothing was fetched from it. ` +
-          `${section}'s release origins: ${allowed.length > 0 ? allowed.join(', ') : 'none'} (the origin of config.json's remotes.${section}, and allowedRemoteOrigins). ` +
-          `To publish from ${outcome.refusedOrigin}, the operator adds it to allowedRemoteOrigins in config.json, which the server reads on every publish: no restart ` +
-          `(an origin there may also serve any section to a visit that asks for it with ?remote.<section>=)`;
+          `${section}'s release origins: ${allowed.length > 0 ? allowed.join(', ') : 'none'} ${howToAllow(section, outcome.refusedOrigin, builtIn)}`;
         await store.audit.record({
           actor: actor.name,
           action: 'publish-refused',
@@ -75,7 +89,7 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext }> =
   app.route({
     ...declared(list),
     handler: async (request, reply) =>
-      answer(reply, list, 200, await store.releases.list({ sections: context.sectionsToShow(context.actorOf(request), request.query.section) })),
+      answer(reply, list, 200, await store.releases.list({ sections: await context.sectionsToShow(context.actorOf(request), request.query.section) })),
   });
 
   app.route({
@@ -86,6 +100,8 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext }> =
       const release = await store.releases.get(id);
       if (!release) throw new HttpRefusal(404, `no release ${id}`);
       context.needSection(actor, release.section);
+      // A retired section's releases are kept, never shown again.
+      await context.sectionOf(release.section);
       const expiresAt = new Date(Date.now() + (request.body.expiresIn ?? DEFAULT_PREVIEW_SECONDS) * 1000);
       // Whole seconds, as the token carries it.
       expiresAt.setMilliseconds(0);

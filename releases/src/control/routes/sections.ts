@@ -1,22 +1,25 @@
-import type { FastifyPluginCallback } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { declared, type ZodTypeProvider } from '@portico/platform/http';
 import { sectionsRoutes } from '../control-contract';
 import { answer, type ControlContext } from '../control-context';
 import { sectionAnswers } from '../section-answers';
+import type { CatalogueEntry } from '../../store/section-catalogue';
 
-/** The sections: an activation, a rollback, the integrator's grant, and every section's state with its releases' health. */
+/** The sections: an activation, a rollback, the catalogue's add, change and retirement (the integrator's), and every section's state with its releases' health. */
 export const sectionRoutes: FastifyPluginCallback<{ context: ControlContext }> = (fastify, { context }, done) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { store } = context;
-  const { activate, rollback, grant, status } = sectionsRoutes;
+  const { activate, rollback, add, change, retire, status } = sectionsRoutes;
 
   app.route({
     ...declared(activate),
     // The section before the body: an unknown one 404, one the token does not cover 403.
-    preValidation: async (request) => void context.sectionFor(request, request.params.section),
+    preValidation: async (request) => {
+      await context.sectionFor(request, request.params.section);
+    },
     handler: async (request, reply) => {
       const actor = context.actorOf(request);
-      const section = context.sectionFor(request, request.params.section);
+      const section = await context.sectionFor(request, request.params.section);
       await context.needReleaseOf(actor, request.body.release);
       return answer(reply, activate, 200, await store.history.activate(section, request.body.release, actor.name, request.body.note));
     },
@@ -24,35 +27,59 @@ export const sectionRoutes: FastifyPluginCallback<{ context: ControlContext }> =
 
   app.route({
     ...declared(rollback),
-    preValidation: async (request) => void context.sectionFor(request, request.params.section),
+    preValidation: async (request) => {
+      await context.sectionFor(request, request.params.section);
+    },
     handler: async (request, reply) => {
       const actor = context.actorOf(request);
-      const section = context.sectionFor(request, request.params.section);
+      const section = await context.sectionFor(request, request.params.section);
       const { release, note } = request.body;
       if (release !== undefined) await context.needReleaseOf(actor, release);
       return answer(reply, rollback, 200, await store.history.rollback(section, release, actor.name, note));
     },
   });
 
+  // The catalogue is the integrator's: a section's own token cannot add, change or retire a section (403 before the body is read).
+  const needIntegrator = (request: FastifyRequest) => context.needScope(context.actorOf(request), 'releases', "change a section's grant or entry, add or retire a section");
+  const shown = (entry: CatalogueEntry) => ({ section: entry.id, ...entry, order: entry.order ?? null });
+
   app.route({
-    ...declared(grant),
-    // The integrator's decision: a section's own token cannot grant its builds script (403 before the body is read).
+    ...declared(add),
+    preValidation: async (request) => needIntegrator(request),
+    handler: async (request, reply) => {
+      const { note: _note, ...input } = request.body;
+      return answer(reply, add, 201, shown(await store.sections.add(input, context.actorOf(request).name)));
+    },
+  });
+
+  app.route({
+    ...declared(change),
     preValidation: async (request) => {
-      context.sectionFor(request, request.params.section);
-      context.needScope(context.actorOf(request), 'releases', "change a section's grant");
+      await context.sectionFor(request, request.params.section);
+      needIntegrator(request);
     },
     handler: async (request, reply) => {
-      const actor = context.actorOf(request);
-      const section = context.sectionFor(request, request.params.section);
-      const { interactive } = await store.grants.set(section, { interactive: request.body.interactive }, actor.name, request.body.note);
-      return answer(reply, grant, 200, { section, interactive });
+      const section = await context.sectionFor(request, request.params.section);
+      return answer(reply, change, 200, shown(await store.sections.change(section, request.body, context.actorOf(request).name)));
+    },
+  });
+
+  app.route({
+    ...declared(retire),
+    preValidation: async (request) => {
+      await context.sectionFor(request, request.params.section);
+      needIntegrator(request);
+    },
+    handler: async (request, reply) => {
+      const section = await context.sectionFor(request, request.params.section);
+      return answer(reply, retire, 200, shown(await store.sections.retire(section, context.actorOf(request).name, request.body.note)));
     },
   });
 
   app.route({
     ...declared(status),
     handler: async (request, reply) =>
-      answer(reply, status, 200, await sectionAnswers(context.options, context.sectionsToShow(context.actorOf(request), undefined), request.query.hours)),
+      answer(reply, status, 200, await sectionAnswers(context.options, await context.sectionsToShow(context.actorOf(request), undefined), request.query.hours)),
   });
   done();
 };

@@ -25,7 +25,7 @@ export const tokenRoutes: FastifyPluginCallback<{ context: ControlContext }> = (
     handler: async (request, reply) => {
       const actor = context.actorOf(request);
       const input = request.body;
-      const section = input.section === undefined || input.section === null ? null : context.sectionOf(input.section);
+      const section = input.section === undefined || input.section === null ? null : await context.sectionOf(input.section);
       const scopes = input.scopes ?? [section ? (`section:${section}` as const) : ('releases' as const)];
       if (!mayGrant(actor, scopes)) throw new HttpRefusal(403, `the token ${actor.name} may not grant ${scopes.join(', ')}: a token grants only what it holds`);
       return answer(reply, create, 201, await store.tokens.create({ name: input.name, section, scopes, actor: actor.name }));
