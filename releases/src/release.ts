@@ -76,7 +76,12 @@ export interface PublishCheckOutcome {
 /** Runs every publish check on a section's build before anything is stored as releasable (`./checks`). */
 /** `grant`: the section's grant as the store holds it (its built-in one when not given), which the build's declaration must stay within. */
 /** `origins`: an added section's release origins (its entry's); without them, a built-in section's come from config.json. */
-export type PublishChecks = (request: { section: SectionId; manifestUrl: string; grant?: SectionGrant; origins?: readonly string[] }) => Promise<PublishCheckOutcome>;
+export type PublishChecks = (request: {
+  section: SectionId;
+  manifestUrl: string;
+  grant?: SectionGrant;
+  origins?: readonly string[];
+}) => Promise<PublishCheckOutcome>;
 
 /** A candidate served to a share of visits, and the thresholds that decide it (docs/releases.md, "Canaries"). */
 export interface Canary {

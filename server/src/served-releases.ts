@@ -2,7 +2,6 @@ import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import type { SectionId } from '@portico/contract/sections';
 import type { HealthNote } from '@portico/contract/beacon';
 import type { ActiveReleases, Release, ServedState, ServerSignal } from '@portico/releases';
-import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 
 /** A preview link, opened: the release it shows and until when, or why it shows none. */
 export type PreviewVisit = { release: Release; expiresAt: Date } | { refused: 'expired' | 'invalid' };
@@ -205,7 +204,7 @@ export interface ServedReleasesOptions {
  * log says so, once per outage).
  */
 export class ServedReleases {
-  private state: ServedState = { active: {}, canaries: {}, sections: BUILT_IN_SECTIONS };
+  private state: ServedState = { active: {}, canaries: {} };
   private refreshing: Promise<void> | undefined;
   private again = false;
   private outage = false;

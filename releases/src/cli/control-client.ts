@@ -103,4 +103,3 @@ export function control(context: CommandIo): Control {
     },
   };
 }
-

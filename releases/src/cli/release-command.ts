@@ -14,7 +14,7 @@ import {
   PREVIEW_SECONDS_RANGE,
   scopeSchema,
 } from '../control/control-contract';
-import { notRun, type CheckResult, type Scope } from '../release';
+import { notRun, type Scope } from '../release';
 import { control, RefusedError, UsageError } from './control-client';
 import { sectionCommand, SECTION_USAGE } from './section-command';
 import { alertsTable, auditTable, buildOf, named, printable, statusTable, switched, table, when, type AlertSettings } from './release-output';
@@ -128,6 +128,28 @@ function canaryBody(release: string, values: ReturnType<typeof commandLine>['val
   };
 }
 
+/** `section add|set|hide|show|retire <id> …`: the integrator's catalogue of sections, through the same client. */
+function sectionCase(rest: readonly string[], values: ReturnType<typeof commandLine>['values'], context: ReleaseCommandContext): Promise<string> {
+  const api = control(context);
+  const { add, change, retire } = CONTROL_API.sections;
+  const calls = {
+    add: (body: Record<string, unknown>) => api.call(add, { body: body as never }),
+    change: (section: string, body: Record<string, unknown>) => api.call(change, { params: { section }, body }),
+    retire: (section: string, body: Record<string, unknown>) => api.call(retire, { params: { section }, body }),
+  };
+  return sectionCommand(rest, values, calls, (message) => new UsageError(message));
+}
+
+/** `grant <section> interactive|static`: the section's grant, one field of its entry. */
+async function grantCase(rest: readonly string[], note: { note?: string }, context: ReleaseCommandContext): Promise<string> {
+  const [section, kind] = rest;
+  if (rest.length !== 2) throw new UsageError('grant takes <section> interactive|static');
+  if (kind !== 'interactive' && kind !== 'static') throw new UsageError(`grant takes <section> interactive|static, not ${JSON.stringify(kind)}`);
+  const body = { interactive: kind === 'interactive', ...note };
+  const { interactive } = await control(context).call(CONTROL_API.sections.change, { params: { section: section! }, body });
+  return `${section}: ${interactive ? "interactive, its builds may run script in the visitor's browser" : "static, none of its script runs in the visitor's browser"}`;
+}
+
 async function execute(args: string[], context: ReleaseCommandContext): Promise<void> {
   const { out } = context;
   const { positionals, values } = commandLine(args);
@@ -191,26 +213,12 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       );
       return;
     }
-    case 'grant': {
-      const [section, kind] = take(2, 2, '<section> interactive|static');
-      if (kind !== 'interactive' && kind !== 'static') throw new UsageError(`grant takes <section> interactive|static, not ${JSON.stringify(kind)}`);
-      const body = { interactive: kind === 'interactive', ...note };
-      const { interactive } = await control(context).call(CONTROL_API.sections.change, { params: { section: section! }, body });
-      out(`${section}: ${interactive ? "interactive, its builds may run script in the visitor's browser" : "static, none of its script runs in the visitor's browser"}
-`);
+    case 'grant':
+      out(`${await grantCase(rest, note, context)}\n`);
       return;
-    }
-    case 'section': {
-      const api = control(context);
-      const { add, change, retire } = CONTROL_API.sections;
-      const calls = {
-        add: (body: Record<string, unknown>) => api.call(add, { body: body as never }),
-        change: (section: string, body: Record<string, unknown>) => api.call(change, { params: { section }, body }),
-        retire: (section: string, body: Record<string, unknown>) => api.call(retire, { params: { section }, body }),
-      };
-      out(`${await sectionCommand(rest, values, calls, (message) => new UsageError(message))}\n`);
+    case 'section':
+      out(`${await sectionCase(rest, values, context)}\n`);
       return;
-    }
     case 'promote': {
       const [section] = take(1, 1, '<section>');
       const state = await control(context).call(CONTROL_API.canaries.promote, { params: { section: section! }, body: note });

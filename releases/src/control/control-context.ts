@@ -67,7 +67,13 @@ export class ControlContext {
     const entries = await this.store.sections.list({ retired: true });
     const entry = entries.find((one) => one.id === text);
     if (!entry)
-      throw new HttpRefusal(404, `no section ${JSON.stringify(text)}: the sections are ${entries.filter((one) => !one.retired).map((one) => one.id).join(', ')}`);
+      throw new HttpRefusal(
+        404,
+        `no section ${JSON.stringify(text)}: the sections are ${entries
+          .filter((one) => !one.retired)
+          .map((one) => one.id)
+          .join(', ')}`,
+      );
     if (entry.retired && !options.retired) throw new HttpRefusal(409, retiredProblem(entry.id));
     return entry.id;
   }
@@ -94,7 +100,10 @@ export class ControlContext {
       this.needSection(actor, section);
       return [section];
     }
-    const visible = visibleSections(actor, (await this.store.sections.list()).map((entry) => entry.id));
+    const visible = visibleSections(
+      actor,
+      (await this.store.sections.list()).map((entry) => entry.id),
+    );
     if (visible.length === 0) throw new HttpRefusal(403, `the token ${actor.name} may act on no section`);
     return visible as SectionId[];
   }

@@ -131,7 +131,7 @@ export const sectionsRoutes = {
     method: 'GET',
     path: '/api/sections',
     query: z.object({ hours: wholeQuery(MAX_HEALTH_WINDOW_HOURS, DEFAULT_HEALTH_WINDOW_HOURS) }),
-    answer: z.record(sectionSchema, shownSectionSchema),
+    answer: z.partialRecord(sectionSchema, shownSectionSchema),
   }),
 };
 

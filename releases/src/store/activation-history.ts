@@ -48,7 +48,10 @@ export class ActivationHistory {
         const below = stack[1];
         // An added section has no config.json URL to go back to: its only activation stays until another release replaces it.
         if (!below && !isBuiltInSection(section))
-          throw new ReleaseError('conflict', `${section} has no release before ${top.release_id} to roll back to (an added section has no config.json URL): activate another release`);
+          throw new ReleaseError(
+            'conflict',
+            `${section} has no release before ${top.release_id} to roll back to (an added section has no config.json URL): activate another release`,
+          );
         await sql.query('UPDATE release_activations SET popped_at = now() WHERE seq = $1', [top.seq]);
         return { action: 'rollback', release: below?.release_id ?? null, from: top.release_id, detail: below ? (note ?? '') : joined(note, CONFIG_URL_AGAIN) };
       }

@@ -133,8 +133,10 @@ function originsOf(origins: unknown): string[] {
     ...new Set(
       origins.map((origin, index) => {
         const url = typeof origin === 'string' ? URL.parse(origin) : null;
-        const bare = url && (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash;
-        if (!bare || !url) throw new ReleaseError('invalid', `origins.${index}: ${JSON.stringify(origin)} is not an origin (https://cdn.example, no path)`, `origins.${index}`);
+        const bare =
+          url && (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash;
+        if (!bare || !url)
+          throw new ReleaseError('invalid', `origins.${index}: ${JSON.stringify(origin)} is not an origin (https://cdn.example, no path)`, `origins.${index}`);
         return url.origin;
       }),
     ),
@@ -280,7 +282,12 @@ export class SectionCatalogue {
         );
         changes.push(patch.after === null ? 'moved first' : `moved after ${patch.after}`);
       }
-      await announce(sql, id, { actor, action: 'section-change', detail: `${changes.join(', ') || 'nothing changed'}${patch.note ? `: ${patch.note}` : ''}` }, false);
+      await announce(
+        sql,
+        id,
+        { actor, action: 'section-change', detail: `${changes.join(', ') || 'nothing changed'}${patch.note ? `: ${patch.note}` : ''}` },
+        false,
+      );
       return (await catalogueIn(sql)).find((entry) => entry.id === id)!;
     });
   }
@@ -305,7 +312,8 @@ export class SectionCatalogue {
         'UPDATE release_tokens SET revoked_at = now() WHERE revoked_at IS NULL AND $1 = ANY(scopes) RETURNING name',
         [`section:${id}`],
       );
-      for (const { name } of revoked) await recordAudit(sql, { actor, action: 'token', section: id as SectionId, detail: `revoked ${name}: ${id} was retired` });
+      for (const { name } of revoked)
+        await recordAudit(sql, { actor, action: 'token', section: id as SectionId, detail: `revoked ${name}: ${id} was retired` });
       if (revoked.length > 0) parts.push(`revoked ${revoked.map((row) => row.name).join(', ')}`);
       await sql.query('UPDATE release_sections SET retired_at = now(), retired_by = $2 WHERE section = $1', [id, actor]);
       await writeOrder(

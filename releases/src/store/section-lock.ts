@@ -62,8 +62,7 @@ export async function lockSectionIn(sql: Sql, section: string, options: { retire
 }
 
 /** Why a retired section takes no change: retirement is final. */
-export const retiredProblem = (section: string) =>
-  `${section} is retired: its releases and audit stay, but it takes no change and its id is never used again`;
+export const retiredProblem = (section: string) => `${section} is retired: its releases and audit stay, but it takes no change and its id is never used again`;
 
 /**
  * Whether `section` may take a release or a token now, in `sql`'s

@@ -4,7 +4,6 @@ import type { HostRule } from '../request-origin';
 import type { PreviewVisit, ReleaseFeed, ServedReleases } from '../served-releases';
 import type { SiteContext } from '../site-context';
 import type { ServerRendering, ServerRenderingOptions } from '../ssr/server-rendering';
-import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 
 /** What the four ports share while the server runs: its options with their defaults filled in, and what the host's port sets up. */
 export interface ServingState {
@@ -33,7 +32,7 @@ export interface ServingState {
   readConfig?: () => Promise<SiteContext>;
 }
 
-export const NO_RELEASES: ServedState = { active: {}, canaries: {}, sections: BUILT_IN_SECTIONS };
+export const NO_RELEASES: ServedState = { active: {}, canaries: {} };
 
 /** What is served now: the releases and canaries, or none without a release store. */
 export function servedNow(state: ServingState): ServedState {

@@ -97,25 +97,48 @@ test("an added section's token publishes from its origins only, with its grant; 
   await call('POST', '/api/releases', OWNER, { section: 'home', manifestUrl: 'https://cdn.example/home/1/mf-manifest.json' });
   expect(checked.at(-1)?.origins).toBeUndefined();
 
-  expect(await call('POST', '/api/releases', token, { section: 'home', manifestUrl: 'https://cdn.example/home/2/mf-manifest.json' })).toMatchObject({ status: 403 });
-  expect(await call('POST', '/api/releases', OWNER, { section: 'no-such', manifestUrl: 'https://cdn.example/x/mf-manifest.json' })).toMatchObject({ status: 404 });
+  expect(await call('POST', '/api/releases', token, { section: 'home', manifestUrl: 'https://cdn.example/home/2/mf-manifest.json' })).toMatchObject({
+    status: 403,
+  });
+  expect(await call('POST', '/api/releases', OWNER, { section: 'no-such', manifestUrl: 'https://cdn.example/x/mf-manifest.json' })).toMatchObject({
+    status: 404,
+  });
 
   const first = published.body.id as string;
   expect(await call('POST', '/api/sections/loan-calc/active', token, { release: first })).toMatchObject({ status: 200, body: { active: { id: first } } });
   const rolledBack = await call('POST', '/api/sections/loan-calc/rollback', token, {});
   expect(rolledBack).toMatchObject({ status: 409, body: { error: expect.stringContaining('no release before') } });
-  const second = (await call('POST', '/api/releases', token, { section: 'loan-calc', manifestUrl: 'https://cdn.example/loan-calc/2/mf-manifest.json' })).body.id;
+  const second = (await call('POST', '/api/releases', token, { section: 'loan-calc', manifestUrl: 'https://cdn.example/loan-calc/2/mf-manifest.json' })).body
+    .id;
   expect(await call('POST', '/api/sections/loan-calc/canary', token, { release: second, percent: 10 })).toMatchObject({ status: 200, body: { percent: 10 } });
   expect(await call('PATCH', '/api/sections/loan-calc', OWNER, { hidden: true })).toMatchObject({ status: 409, body: { field: 'hidden' } });
 });
 
 test('`npm run release -- section`: add, set, hide, show, each printed; a refusal names its flag', async () => {
-  const added = await release('section', 'add', 'faq-page', '--label', 'en=FAQ', '--label', 'id=Tanya Jawab', '--origin', 'https://faq.example', '--market', 'ID');
-  expect(added).toMatchObject({ code: 0, out: 'faq-page: "FAQ" / "Tanya Jawab", place 5 in the nav, shown, static, markets ID, origins https://faq.example\n' });
+  const added = await release(
+    'section',
+    'add',
+    'faq-page',
+    '--label',
+    'en=FAQ',
+    '--label',
+    'id=Tanya Jawab',
+    '--origin',
+    'https://faq.example',
+    '--market',
+    'ID',
+  );
+  expect(added).toMatchObject({
+    code: 0,
+    out: 'faq-page: "FAQ" / "Tanya Jawab", place 5 in the nav, shown, static, markets ID, origins https://faq.example\n',
+  });
   expect(await release('section', 'set', 'faq-page', '--first')).toMatchObject({ code: 0, out: expect.stringContaining('place 1 in the nav') });
   expect(await release('section', 'hide', 'faq-page')).toMatchObject({ code: 0, out: expect.stringContaining(', hidden,') });
   expect(await release('section', 'show', 'faq-page')).toMatchObject({ code: 0, out: expect.stringContaining(', shown,') });
-  expect(await release('section', 'set', 'faq-page', '--label', 'en=Questions')).toMatchObject({ code: 0, out: expect.stringContaining('"Questions" / "Tanya Jawab"') });
+  expect(await release('section', 'set', 'faq-page', '--label', 'en=Questions')).toMatchObject({
+    code: 0,
+    out: expect.stringContaining('"Questions" / "Tanya Jawab"'),
+  });
   expect(await release('section', 'add', 'bad-origin', '--label', 'en=A', '--label', 'id=B', '--origin', 'https://x.example/path')).toMatchObject({
     code: 1,
     err: expect.stringContaining('--origin:'),

@@ -64,7 +64,14 @@ async function entriesFor(context: ControlContext, actor: Actor, query: AuditQue
   const wantsAccesses = asked === undefined && actor.scopes.includes('messages') && messages && (filter.action === undefined || isMessageAction(filter.action));
   const accesses = wantsAccesses ? (await messages.accessLog({ ...filter, before: pages.messages })).map(asAuditEntry) : undefined;
   // A messages token with no section sees those alone.
-  if (accesses && visibleSections(actor, (await context.store.sections.list({ retired: true })).map((entry) => entry.id)).length === 0) return accesses;
+  if (
+    accesses &&
+    visibleSections(
+      actor,
+      (await context.store.sections.list({ retired: true })).map((entry) => entry.id),
+    ).length === 0
+  )
+    return accesses;
   if (!accesses && isMessageAction(filter.action)) return [];
   // An integrator sees everything, token changes included; a section token its sections' entries.
   const sections = asked === undefined && actor.scopes.includes('releases') ? undefined : await context.sectionsToShow(actor, asked);

@@ -40,7 +40,8 @@ export const sectionRoutes: FastifyPluginCallback<{ context: ControlContext }> =
   });
 
   // The catalogue is the integrator's: a section's own token cannot add, change or retire a section (403 before the body is read).
-  const needIntegrator = (request: FastifyRequest) => context.needScope(context.actorOf(request), 'releases', "change a section's grant or entry, add or retire a section");
+  const needIntegrator = (request: FastifyRequest) =>
+    context.needScope(context.actorOf(request), 'releases', "change a section's grant or entry, add or retire a section");
   const shown = (entry: CatalogueEntry) => ({ section: entry.id, ...entry, order: entry.order ?? null });
 
   app.route({
