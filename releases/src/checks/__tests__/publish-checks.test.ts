@@ -266,6 +266,20 @@ test("another section's manifest in this section's place fails, and nothing it n
   expect(home.requests).toEqual(['/mf-manifest.json']);
 });
 
+test("an added section with a hyphenated id takes only the build named portico_<id> with each '-' as '_', and its render is asked for that section", async () => {
+  // The contact build as loan-calc's: another remote's manifest (sections as data, issue 48).
+  const refused = await publish({ section: 'loan-calc', grant: { interactive: true } });
+  expect(check(refused, 'manifest')).toEqual({ name: 'manifest', ok: false, detail: 'is the manifest of "portico_contact", not of portico_loan_calc' });
+  // Renamed as the team's own build would be (`portico_loan-calc`, the id as it is, is no JavaScript name and is refused).
+  changeManifest((manifest) => void (manifest.name = 'portico_loan-calc'));
+  expect(check(await publish({ section: 'loan-calc', grant: { interactive: true } }), 'manifest').ok).toBe(false);
+  changeManifest((manifest) => void (manifest.name = 'portico_loan_calc'));
+  const renamed = await publish({ section: 'loan-calc', grant: { interactive: true } });
+  expect(check(renamed, 'manifest')).toMatchObject({ ok: true, detail: expect.stringContaining('the federation manifest of portico_loan_calc') });
+  expect(check(renamed, 'exposes').ok).toBe(true);
+  expect(renders.map(([section]) => section)).toEqual(['loan-calc']);
+});
+
 test.each([
   ['not JSON', '<!doctype html><title>CDN error</title>', 'is not JSON'],
   ['JSON of another kind', '{"hello":"world"}', 'is not a Module Federation manifest (no metaData, exposes, shared)'],
