@@ -40,6 +40,8 @@ export interface SectionInput {
   /** null: first; none: last. */
   after?: string | null;
   markets?: unknown;
+  /** The integrator's words, in the audit entry. */
+  note?: string | null;
 }
 
 /** What a change takes (PATCH /api/sections/ID): only what it names changes. */
@@ -221,7 +223,7 @@ export class SectionCatalogue {
       await writeOrder(sql, order);
       const place = input.after === null ? 'first' : input.after === undefined ? 'last' : `after ${input.after}`;
       const detail = `added ${JSON.stringify(labels.en)} / ${JSON.stringify(labels.id)}, ${place}, ${words(interactive)}, origins ${origins.join(' ') || 'none'}, markets ${markets.join(' ')}`;
-      await announce(sql, input.id, { actor, action: 'section-add', detail }, false);
+      await announce(sql, input.id, { actor, action: 'section-add', detail: `${detail}${input.note ? `: ${input.note}` : ''}` }, false);
       return (await catalogueIn(sql)).find((entry) => entry.id === input.id)!;
     });
   }

@@ -59,7 +59,7 @@ test('POST /api/sections: the integrator adds a section (201); GET /api/sections
   const homeToken = (await store.tokens.create({ name: 'ci-home-add', section: 'home', actor: 'test' })).token;
   expect(await call('POST', '/api/sections', homeToken, { ...CALCULATOR, id: 'by-home' })).toMatchObject({ status: 403 });
 
-  const added = await call('POST', '/api/sections', OWNER, CALCULATOR);
+  const added = await call('POST', '/api/sections', OWNER, { ...CALCULATOR, note: 'the repayment calculator' });
   expect(added).toEqual({
     status: 201,
     body: {
@@ -86,6 +86,12 @@ test('POST /api/sections: the integrator adds a section (201); GET /api/sections
     body: { field: 'labels.id' },
   });
   expect((await store.sections.list()).map((entry) => entry.id)).toEqual(['home', 'about', 'loan-calc', 'contact']);
+  const [audited] = await store.audit.list({ sections: ['loan-calc'] });
+  expect(audited).toMatchObject({
+    action: 'section-add',
+    actor: 'environment',
+    detail: expect.stringMatching(/^added "Calculator" \/ "Kalkulator", after about, .*: the repayment calculator$/),
+  });
 });
 
 test("an added section's token publishes from its origins only, with its grant; activation, canary and a lone rollback (409) as a built-in's", async () => {

@@ -48,8 +48,7 @@ export const sectionRoutes: FastifyPluginCallback<{ context: ControlContext }> =
     ...declared(add),
     preValidation: async (request) => needIntegrator(request),
     handler: async (request, reply) => {
-      const { note: _note, ...input } = request.body;
-      return answer(reply, add, 201, shown(await store.sections.add(input, context.actorOf(request).name)));
+      return answer(reply, add, 201, shown(await store.sections.add(request.body, context.actorOf(request).name)));
     },
   });
 
