@@ -60,3 +60,18 @@ test("an origin added to config.json's allowedRemoteOrigins is taken by the next
   expect(taken.refusedOrigin).toBeUndefined();
   expect(taken.checks.find(({ name }) => name === 'reachable')).toMatchObject({ ok: true });
 });
+
+test("an added section's releases come from its own origins only: config.json's allowedRemoteOrigins lets none of its publishes through", async () => {
+  // The build's origin allowed for the built-in sections, not in the added section's entry.
+  writeConfig([contact.origin]);
+  const checks = checksFor(PUBLIC_URL);
+  const manifestUrl = `${contact.origin}/mf-manifest.json`;
+  const requested = contact.requests.length;
+  const refused = await checks({ section: 'loan-calc', manifestUrl, origins: ['https://cdn.loan-calc.example'] });
+  expect(refused).toMatchObject({ refusedOrigin: contact.origin, allowedOrigins: ['https://cdn.loan-calc.example'] });
+  expect(contact.requests.length).toBe(requested);
+
+  const taken = await checks({ section: 'loan-calc', manifestUrl, origins: [contact.origin] });
+  expect(taken.refusedOrigin).toBeUndefined();
+  expect(taken.checks.find(({ name }) => name === 'reachable')).toMatchObject({ ok: true });
+});
