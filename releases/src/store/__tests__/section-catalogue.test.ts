@@ -90,6 +90,21 @@ describe('the section catalogue on a fresh embedded database', () => {
     expect(entry).toMatchObject({ actor: 'integrator', action: 'section-add', section: 'faq-page' });
   });
 
+  test('a database from before sections as data keeps its rows and grants, and serves the built-in list', async () => {
+    // The schema as step 2 left it: step 3's columns and record taken back, a grant set then.
+    const { db } = store;
+    await db.exec(`ALTER TABLE release_sections DROP COLUMN label_en, DROP COLUMN label_id, DROP COLUMN origins, DROP COLUMN markets,
+      DROP COLUMN hidden, DROP COLUMN added_at, DROP COLUMN added_by, DROP COLUMN retired_at, DROP COLUMN retired_by;
+      DELETE FROM portico_release_migrations WHERE version = 3;
+      INSERT INTO release_sections (section, generation, interactive) VALUES ('home', 7, true);`);
+    const migrated = await ReleaseStore.open(db);
+    const served = await migrated.releases.served();
+    expect(served.grants).toEqual({ home: { interactive: true } });
+    expect(served.sections).toEqual(BUILT_IN_SECTIONS.map((entry) => (entry.id === 'home' ? { ...entry, interactive: true } : entry)));
+    const [row] = await db.query<{ generation: string }>("SELECT generation::text AS generation FROM release_sections WHERE section = 'home'");
+    expect(row?.generation).toBe('7');
+  });
+
   test('a bad id, a reserved word, a built-in id, a missing label, a bad origin or market: refused naming the field, nothing stored', async () => {
     expect(await refusal(store.sections.add(faq('Faq'), 'i'))).toMatchObject({ kind: 'invalid', field: 'id' });
     expect(await refusal(store.sections.add(faq('console'), 'i'))).toMatchObject({
@@ -197,7 +212,7 @@ describe('the section catalogue on a fresh embedded database', () => {
 /** Two stores as two servers have them: on a server, two pools; embedded, one database object in one process. */
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
 
-describe.each(KINDS)('two integrators adding one id at once on a %s database', (kind) => {
+describe.each(KINDS)('two stores, as two servers have them, on one %s database', (kind) => {
   let database: TestDatabase;
   let first: ReleaseStore;
   let second: ReleaseStore;
@@ -215,7 +230,7 @@ describe.each(KINDS)('two integrators adding one id at once on a %s database', (
     database?.cleanUp();
   });
 
-  test('one is added, the other refused (409); two different ids at once both get a place of their own', async () => {
+  test('two integrators adding one id at once: one is added, the other refused (409); two different ids at once both get a place of their own', async () => {
     const outcomes = await Promise.allSettled([first.sections.add(faq('same-id'), 'alice'), second.sections.add(faq('same-id'), 'bob')]);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     const [refused] = outcomes.filter((outcome) => outcome.status === 'rejected');
@@ -226,5 +241,18 @@ describe.each(KINDS)('two integrators adding one id at once on a %s database', (
     const ids = (await servedSections(second)).map((entry) => entry.id);
     expect(ids.slice(0, 4)).toEqual(['home', 'about', 'contact', 'same-id']);
     expect(ids.slice(4).sort()).toEqual(['and-another', 'one-more']);
+  });
+
+  test("a change on one is heard by the other's watch within 2 s, and read there", async () => {
+    const heard: string[] = [];
+    // A poll too slow to be what delivers it: the notification must.
+    const watching = await second.watch((section) => heard.push(section), { pollMs: 60_000 });
+    try {
+      await first.sections.change('same-id', { labels: { en: 'Renamed' }, after: null }, 'alice');
+      await eventually(() => heard.includes('same-id'), { what: 'the change heard by the other store', withinMs: 2_000 });
+    } finally {
+      await watching.close();
+    }
+    expect((await servedSections(second))[0]).toMatchObject({ id: 'same-id', labels: { en: 'Renamed', id: 'Tanya Jawab' } });
   });
 });
