@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGE_ACCESS_ACTIONS, messagesRoutes } from '@portico/messages/control-contract';
+import { MARKETS } from '@portico/contract/languages';
 import { apiRoute } from '@portico/platform/api';
 import { normalisedManifestUrl } from '../manifest-url';
 import {
@@ -17,6 +18,8 @@ import {
   PREVIEW_SECONDS_RANGE,
   releaseId,
   scopeSchema,
+  sectionEntrySchema,
+  sectionLabelsSchema,
   sectionParams,
   sectionEntrySchema,
   sectionSchema,
@@ -127,6 +130,42 @@ export const sectionsRoutes = {
     body: z.strictObject({ note }),
     answer: sectionEntrySchema,
   }),
+  /**
+   * Sections as data (integrator): add, change, retire. The bodies are typed
+   * here only; the store checks them with @portico/contract/section-entries'
+   * rules, so every caller gets the same reasons, each naming its `field`.
+   */
+  add: apiRoute({
+    method: 'POST',
+    path: '/api/sections',
+    body: z.strictObject({
+      id: z.string(),
+      labels: sectionLabelsSchema.partial(),
+      origins: z.array(z.string()),
+      interactive: z.boolean().optional(),
+      after: z.string().nullable().optional(),
+      markets: z.array(z.enum(MARKETS)).optional(),
+      note,
+    }),
+    answer: sectionEntrySchema,
+  }),
+  change: apiRoute({
+    method: 'PATCH',
+    path: '/api/sections/:section',
+    params: sectionParams,
+    body: z.strictObject({
+      labels: sectionLabelsSchema.partial().optional(),
+      origins: z.array(z.string()).optional(),
+      interactive: z.boolean().optional(),
+      after: z.string().nullable().optional(),
+      markets: z.array(z.enum(MARKETS)).optional(),
+      hidden: z.boolean().optional(),
+      note,
+    }),
+    answer: sectionEntrySchema,
+  }),
+  /** Retired for good (added sections only; a built-in one: 409); what the answer holds beside is the store's to say. */
+  retire: apiRoute({ method: 'DELETE', path: '/api/sections/:section', params: sectionParams, body: z.strictObject({ note }), answer: z.looseObject({}) }),
   status: apiRoute({
     method: 'GET',
     path: '/api/sections',
