@@ -119,6 +119,18 @@ export const sectionStatus = (active: ReturnType<typeof release> | null, extra: 
   ...extra,
 });
 
+/** A section's entry as `GET /api/sections` shows it beside its status (sections as data): an added one unless `extra` says otherwise. */
+export const sectionEntry = (labels: { en: string; id: string }, order: number, extra: Record<string, unknown> = {}) => ({
+  labels,
+  origins: [],
+  order,
+  markets: ['IN', 'ID'],
+  hidden: false,
+  builtIn: false,
+  interactive: false,
+  ...extra,
+});
+
 /** This tab signed in before (a reload): it holds the session's value, so the console resumes with `GET /api/session`. */
 export function signedInBefore(csrf = 'csrf-value-1'): void {
   keepSession(csrf);

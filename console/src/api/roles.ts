@@ -1,4 +1,3 @@
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { Actor } from './console-session';
 
 /**
@@ -9,18 +8,21 @@ import type { Actor } from './console-session';
 export interface Role {
   /** `releases`: every section, the tokens and the alerts. */
   integrator: boolean;
-  /** The sections whose releases it sees and acts on. */
-  sections: readonly SectionId[];
+  /** The sections of its `section:<id>` scopes; an integrator sees every section besides. */
+  own: readonly string[];
+  /** It sees releases at all: an integrator, or a token of one or more sections. */
+  releases: boolean;
   /** `messages`: the inbox. */
   inbox: boolean;
 }
 
 export function roleOf(actor: Actor): Role {
   const integrator = actor.scopes.includes('releases');
-  const own = new Set(actor.scopes.flatMap((scope) => (scope.startsWith('section:') ? [scope.slice('section:'.length)] : [])));
-  return {
-    integrator,
-    sections: SECTION_IDS.filter((section) => integrator || own.has(section)),
-    inbox: actor.scopes.includes('messages'),
-  };
+  const own = actor.scopes.flatMap((scope) => (scope.startsWith('section:') ? [scope.slice('section:'.length)] : []));
+  return { integrator, own, releases: integrator || own.length > 0, inbox: actor.scopes.includes('messages') };
+}
+
+/** Whether `role` sees the section `id` (its releases, its page). */
+export function seesSection(role: Role, id: string): boolean {
+  return role.integrator || role.own.includes(id);
 }

@@ -13,7 +13,8 @@ import { SectionPage } from '../features/section/section-page';
 import { SignIn } from '../features/sign-in/sign-in';
 import { TokensPage } from '../features/tokens/tokens-page';
 import { LanguageSwitch } from '../components/language-switch';
-import { CONSOLE_TEXTS, ConsoleTextContext, useConsoleText } from '../i18n/use-console-text';
+import { CONSOLE_TEXTS, ConsoleTextContext, useConsoleLanguage, useConsoleText } from '../i18n/use-console-text';
+import { SectionListProvider, useSectionList } from './section-list-context';
 import { SessionContext, type SignedIn } from './session-context';
 import { useHashRoute } from './use-hash-route';
 
@@ -87,32 +88,35 @@ function Console({ session, onSignedOut }: ConsoleProps) {
   return (
     <SessionContext.Provider value={signedIn}>
       <ConsoleEventsContext.Provider value={events}>
-        <header className="top">
-          <p className="brand">{text.title}</p>
-          <Navigation role={role} />
-          <div className="who">
-            <span>{fill(text.nav.signedInAs, { name: session.actor.name })}</span>
-            <LanguageSwitch />
-            <button type="button" onClick={() => void signOut()}>
-              {text.nav.signOut}
-            </button>
-          </div>
-        </header>
-        <main id="main">
-          <Screen role={role} />
-        </main>
+        <SectionListProvider>
+          <header className="top">
+            <p className="brand">{text.title}</p>
+            <Navigation role={role} />
+            <div className="who">
+              <span>{fill(text.nav.signedInAs, { name: session.actor.name })}</span>
+              <LanguageSwitch />
+              <button type="button" onClick={() => void signOut()}>
+                {text.nav.signOut}
+              </button>
+            </div>
+          </header>
+          <main id="main">
+            <Screen role={role} />
+          </main>
+        </SectionListProvider>
       </ConsoleEventsContext.Provider>
     </SessionContext.Provider>
   );
 }
 
 function Navigation({ role }: { role: Role }) {
-  const text = useConsoleText();
+  const { language, text } = useConsoleLanguage();
   const route = useHashRoute();
-  const releases = role.sections.length > 0;
+  const { sections = [] } = useSectionList();
+  const { releases } = role;
   const links = [
     ...(releases ? [{ href: '/', label: text.nav.overview }] : []),
-    ...role.sections.map((section) => ({ href: `/sections/${section}`, label: text.sections[section] })),
+    ...sections.map((section) => ({ href: `/sections/${section.id}`, label: section.labels[language] })),
     ...(releases ? [{ href: '/audit', label: text.nav.audit }] : []),
     ...(role.integrator
       ? [
@@ -128,7 +132,8 @@ function Navigation({ role }: { role: Role }) {
         {links.map((link) => (
           <li key={link.href}>
             <a href={`#${link.href}`} aria-current={route === link.href ? 'page' : undefined}>
-              {link.label}
+              {/* An added section's label is the integrator's text: isolated, so its direction cannot reorder the links around it. */}
+              <bdi>{link.label}</bdi>
             </a>
           </li>
         ))}
@@ -138,11 +143,15 @@ function Navigation({ role }: { role: Role }) {
 }
 
 function Screen({ role }: { role: Role }) {
+  const text = useConsoleText();
   const route = useHashRoute();
-  const section = /^\/sections\/([a-z]+)$/.exec(route)?.[1];
-  const releases = role.sections.length > 0;
-  const own = role.sections.find((candidate) => candidate === section);
-  if (own) return <SectionPage key={own} section={own} />;
+  const { sections, error } = useSectionList();
+  const section = /^\/sections\/([a-z][a-z0-9-]*)$/.exec(route)?.[1];
+  const { releases } = role;
+  // A deep link to a section waits for the list: an added section is known only once it is read.
+  if (section && releases && !sections) return error ? <p role="alert">{error}</p> : <p role="status">{text.common.loading}</p>;
+  const own = sections?.find((candidate) => candidate.id === section);
+  if (own) return <SectionPage key={own.id} section={own.id} />;
   if (route === '/audit' && releases) return <AuditPage />;
   if (route === '/tokens' && role.integrator) return <TokensPage />;
   if (route === '/alerts' && role.integrator) return <AlertsPage />;

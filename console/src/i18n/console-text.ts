@@ -1,5 +1,3 @@
-import type { SectionId } from '@portico/contract/sections';
-
 /**
  * Every text of the operator console, per language; both packs are typed by
  * it, so a key missing from one fails the build. `{name}` placeholders are
@@ -8,7 +6,6 @@ import type { SectionId } from '@portico/contract/sections';
 export interface ConsoleText {
   title: string;
   language: { label: string; en: string; id: string };
-  sections: Record<SectionId, string>;
   signIn: {
     heading: string;
     intro: string;
@@ -125,6 +122,49 @@ export interface ConsoleText {
     judgedInp: string;
     judgedNetworks: string;
     judgedReported: string;
+  };
+  /** Sections as data: "Add a section" and a section's entry on its page. `{name}` is a section's label. */
+  sectionForm: {
+    addHeading: string;
+    addIntro: string;
+    add: string;
+    added: string;
+    openAdded: string;
+    addRefused: string;
+    id: string;
+    idHint: string;
+    labelEn: string;
+    labelId: string;
+    origins: string;
+    originsHint: string;
+    originsBuiltIn: string;
+    interactive: string;
+    interactiveHint: string;
+    after: string;
+    first: string;
+    markets: string;
+    marketsHint: string;
+    settingsHeading: string;
+    changeForm: string;
+    place: string;
+    placeOf: string;
+    afterWord: string;
+    visibility: string;
+    isShown: string;
+    isHidden: string;
+    save: string;
+    saved: string;
+    nothingChanged: string;
+    changeRefused: string;
+    hide: string;
+    show: string;
+    hid: string;
+    showed: string;
+    retire: string;
+    retireConfirm: string;
+    retired: string;
+    flagHidden: string;
+    flagMarkets: string;
   };
   audit: {
     heading: string;

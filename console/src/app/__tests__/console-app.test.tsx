@@ -1,6 +1,6 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeControlApi, NO_SESSION, release, sectionStatus, session, type Routes } from '../../__tests__/fake-control-api';
+import { fakeControlApi, NO_SESSION, release, sectionEntry, sectionStatus, session, type Routes } from '../../__tests__/fake-control-api';
 import { ConsoleApp } from '../console-app';
 
 const everySection: Routes = {
@@ -80,6 +80,8 @@ describe('what each role sees', () => {
     await signInWith(['releases']);
     await screen.findByRole('heading', { name: 'Overview' });
     const navigation = within(screen.getByRole('navigation', { name: 'Console' }));
+    // The sections are the API's list, read after sign-in.
+    await navigation.findByRole('link', { name: 'Home' });
     for (const name of ['Overview', 'Home', 'About Us', 'Contact us', 'Audit', 'Tokens', 'Alerts']) {
       expect(navigation.getByRole('link', { name })).toBeInTheDocument();
     }
@@ -90,10 +92,33 @@ describe('what each role sees', () => {
     await signInWith(['section:home']);
     await screen.findByRole('heading', { name: 'Overview' });
     const navigation = within(screen.getByRole('navigation', { name: 'Console' }));
-    expect(navigation.getByRole('link', { name: 'Home' })).toBeInTheDocument();
+    expect(await navigation.findByRole('link', { name: 'Home' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Contact us' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Tokens' })).not.toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Contact us' })).not.toBeInTheDocument();
+  });
+
+  it('lists the sections the API answers, added ones included, in their nav order and by their labels in either language', async () => {
+    const { user } = await signInWith(['releases'], {
+      'GET /api/sections': {
+        body: {
+          contact: { ...sectionStatus(null), ...sectionEntry({ en: 'Contact us', id: 'Hubungi Kami' }, 3, { builtIn: true }) },
+          home: { ...sectionStatus(null), ...sectionEntry({ en: 'Home', id: 'Beranda' }, 0, { builtIn: true }) },
+          'loan-faq': { ...sectionStatus(null), ...sectionEntry({ en: 'Loan FAQ', id: 'Tanya Jawab Pinjaman' }, 1) },
+          about: { ...sectionStatus(null), ...sectionEntry({ en: 'About Us', id: 'Tentang Kami' }, 2, { builtIn: true }) },
+        },
+      },
+    });
+    await within(screen.getByRole('navigation', { name: 'Console' })).findByRole('link', { name: 'Loan FAQ' });
+    const sectionLinks = () =>
+      within(screen.getByRole('navigation', { name: /^(Console|Konsol)$/ }))
+        .getAllByRole('link')
+        .filter((link) => link.getAttribute('href')!.startsWith('#/sections/'))
+        .map((link) => link.textContent);
+    expect(sectionLinks()).toEqual(['Home', 'Loan FAQ', 'About Us', 'Contact us']);
+    expect(within(screen.getByRole('article', { name: 'Loan FAQ' })).getByRole('link', { name: 'Loan FAQ' })).toHaveAttribute('href', '#/sections/loan-faq');
+    await user.click(screen.getByRole('button', { name: 'Bahasa Indonesia' }));
+    expect(sectionLinks()).toEqual(['Beranda', 'Tanya Jawab Pinjaman', 'Tentang Kami', 'Hubungi Kami']);
   });
 
   it('shows a messages token the inbox only', async () => {

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { AUDIT_CSV_PATH, auditEntrySchema, CONTROL_API } from '@portico/releases/control-contract';
-import { useSignedIn } from '../../app/session-context';
+import { useSectionList } from '../../app/section-list-context';
 import { download } from '../../api/download';
 import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
@@ -28,7 +28,7 @@ const instant = (value: string) => (value ? `${value}:00Z` : undefined);
 export function AuditPage() {
   const { language, text } = useConsoleLanguage();
   const t = text.audit;
-  const { role } = useSignedIn();
+  const { sections = [], nameOf } = useSectionList();
   const [draft, setDraft] = useState<Filters>(NO_FILTERS);
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   // The cursors of the pages shown so far: the first page has none.
@@ -64,9 +64,9 @@ export function AuditPage() {
         <label htmlFor="audit-section">{t.section}</label>
         <select id="audit-section" {...field('section')}>
           <option value="">{t.any}</option>
-          {role.sections.map((section) => (
-            <option key={section} value={section}>
-              {text.sections[section]}
+          {sections.map((section) => (
+            <option key={section.id} value={section.id}>
+              {section.labels[language]}
             </option>
           ))}
         </select>
@@ -117,7 +117,7 @@ export function AuditPage() {
             {
               key: 'section',
               header: t.section,
-              cell: (entry) => (entry.section ? text.sections[entry.section] : text.common.none),
+              cell: (entry) => (entry.section ? <bdi>{nameOf(entry.section)}</bdi> : text.common.none),
               sortValue: (entry) => entry.section ?? '',
             },
             { key: 'release', header: t.release, cell: (entry) => entry.release ?? text.common.none },

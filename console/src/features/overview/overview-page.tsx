@@ -1,12 +1,14 @@
-import type { Language } from '@portico/contract/languages';
+import { MARKETS, type Language } from '@portico/contract/languages';
 import type { AnswerOf } from '@portico/platform/api';
 import { CONTROL_API } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
+import { useSectionList } from '../../app/section-list-context';
 import { useSignedIn } from '../../app/session-context';
 import { useLoad } from '../../api/use-load';
 import { DataTable } from '../../components/data-table';
 import { formatCount, formatInstant, formatNumber, formatRate } from '../../i18n/format';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
+import { AddSectionForm } from '../section/add-section-form';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CANARY_DECISIONS: readonly string[] = ['promote', 'auto-rollback', 'abort'];
@@ -21,6 +23,7 @@ function decidedFlag(entries: readonly AnswerOf<typeof CONTROL_API.audit.list>[n
 export function OverviewPage() {
   const { language, text } = useConsoleLanguage();
   const { role } = useSignedIn();
+  const { sections: listed = [] } = useSectionList();
   const sections = useLoad((session) => session.client.call(CONTROL_API.sections.status, { query: {} }), [], ['sections', 'releases', 'health']);
   const servers = useLoad((session) => session.client.call(CONTROL_API.servers.list, {}), [], ['servers']);
   // A canary decided in the window (by the judge or a person): the audit says so; the section's state no longer does.
@@ -40,10 +43,10 @@ export function OverviewPage() {
         <h2 id="overview-sections">{t.sectionsHeading}</h2>
         {sections.error && <p role="alert">{sections.error}</p>}
         {!sections.data && !sections.error && <p role="status">{text.common.loading}</p>}
-        {sections.data && role.sections.length === 0 && <p className="empty">{t.noSections}</p>}
+        {sections.data && listed.length === 0 && <p className="empty">{t.noSections}</p>}
         {sections.data && (
           <div className="cards">
-            {role.sections.map((id) => {
+            {listed.map(({ id, labels, hidden, markets }) => {
               const shown = sections.data?.[id];
               const active = shown?.active ?? null;
               const health = active ? shown?.health[active.id] : undefined;
@@ -52,11 +55,15 @@ export function OverviewPage() {
                 ...(active?.setAside ? [fill(t.flagSetAside, { detail: active.setAside.detail })] : []),
                 ...(shown?.candidate?.broken ? [fill(t.flagBroken, { detail: shown.candidate.broken.detail })] : []),
                 ...decidedFlag(decisions.data ?? [], id, t.flagDecided, language),
+                ...(hidden ? [text.sectionForm.flagHidden] : []),
+                ...(markets.length < MARKETS.length ? [fill(text.sectionForm.flagMarkets, { markets: markets.join(', ') })] : []),
               ];
               return (
                 <article key={id} className="card" aria-labelledby={`overview-${id}`}>
                   <h3 id={`overview-${id}`}>
-                    <a href={`#/sections/${id}`}>{text.sections[id]}</a>
+                    <a href={`#/sections/${id}`}>
+                      <bdi>{labels[language]}</bdi>
+                    </a>
                   </h3>
                   {active ? (
                     <dl>
@@ -96,6 +103,7 @@ export function OverviewPage() {
           </div>
         )}
       </section>
+      {role.integrator && <AddSectionForm />}
       <section aria-labelledby="overview-servers">
         <h2 id="overview-servers">{t.serversHeading}</h2>
         {servers.error && <p role="alert">{servers.error}</p>}

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useCallback, useState, type FormEvent } from 'react';
-import type { SectionId } from '@portico/contract/sections';
 import { CONTROL_API, type listedReleaseSchema, type shownSectionSchema } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
 import type { z } from 'zod';
+import { useSectionList } from '../../app/section-list-context';
 import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
 import { ConfirmButton } from '../../components/confirm-button';
@@ -16,7 +16,7 @@ import { JudgedHealth } from './judged-health';
 const HealthChart = lazy(() => import(/* webpackChunkName: "health-chart" */ './health-chart').then(({ HealthChart }) => ({ default: HealthChart })));
 
 export interface CanaryPanelProps {
-  section: SectionId;
+  section: string;
   shown: z.infer<typeof shownSectionSchema> | undefined;
   releases: readonly z.infer<typeof listedReleaseSchema>[];
   /** After a start, a promotion or an abort: the page reads the section again. */
@@ -27,7 +27,7 @@ export interface CanaryPanelProps {
 export function CanaryPanel({ section, shown, releases, onChanged }: CanaryPanelProps) {
   const { language, text } = useConsoleLanguage();
   const t = text.section;
-  const name = text.sections[section] ?? section;
+  const name = useSectionList().nameOf(section);
   const series = useLoad(
     (session) => session.client.call(CONTROL_API.health.series, { params: { section }, query: {} }),
     [section],

@@ -1,9 +1,9 @@
 import { useCallback, useState, type FormEvent } from 'react';
-import type { SectionId } from '@portico/contract/sections';
 import { ApiRefusal } from '@portico/platform/api';
 import { checkResultSchema, CONTROL_API } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
 import { z } from 'zod';
+import { useSectionList } from '../../app/section-list-context';
 import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
 import { ConfirmButton } from '../../components/confirm-button';
@@ -13,9 +13,10 @@ import { OutcomeLine } from '../../components/outcome';
 import { formatInstant } from '../../i18n/format';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
 import { CanaryPanel } from './canary-panel';
+import { SectionSettings } from './section-settings';
 
 export interface SectionPageProps {
-  section: SectionId;
+  section: string;
 }
 
 const checksOf = (error: unknown) => {
@@ -27,7 +28,9 @@ const checksOf = (error: unknown) => {
 export function SectionPage({ section }: SectionPageProps) {
   const { language, text } = useConsoleLanguage();
   const t = text.section;
-  const name = text.sections[section] ?? section;
+  const { sections, nameOf } = useSectionList();
+  const name = nameOf(section);
+  const entry = sections?.find((one) => one.id === section);
   const releases = useLoad((session) => session.client.call(CONTROL_API.releases.list, { query: { section } }), [section], ['releases', 'sections'], section);
   const status = useLoad((session) => session.client.call(CONTROL_API.sections.status, { query: {} }), [section], ['releases', 'sections'], section);
   const shown = status.data?.[section];
@@ -63,7 +66,9 @@ export function SectionPage({ section }: SectionPageProps) {
   const previous = shown?.previous ?? null;
   return (
     <>
-      <h1>{name}</h1>
+      <h1>
+        <bdi>{name}</bdi>
+      </h1>
       {shown?.interactive !== undefined && <p>{shown.interactive ? t.grantInteractive : t.grantStatic}</p>}
       <OutcomeLine outcome={action.outcome} />
       {preview && (
@@ -166,6 +171,8 @@ export function SectionPage({ section }: SectionPageProps) {
         )}
       </section>
       <CanaryPanel section={section} shown={shown} releases={releases.data ?? []} onChanged={changed} />
+      {/* Keyed by what it shows: a change read from the API starts a fresh draft; a refusal, which changes nothing, keeps the one typed. */}
+      {entry && <SectionSettings key={JSON.stringify([entry, sections?.map((one) => one.id)])} section={entry} />}
     </>
   );
 }

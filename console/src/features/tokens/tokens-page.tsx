@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { SECTION_IDS } from '@portico/contract/sections';
 import { CONTROL_API } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
+import { useSectionList } from '../../app/section-list-context';
 import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
 import { ConfirmButton } from '../../components/confirm-button';
@@ -11,9 +11,8 @@ import { OutcomeLine } from '../../components/outcome';
 import { formatInstant } from '../../i18n/format';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
 
-/** The scopes a token is created with, as the form offers them: one role each. */
-const SCOPE_CHOICES = ['releases', 'messages', ...SECTION_IDS.map((section) => `section:${section}` as const)] as const;
-type ScopeChoice = (typeof SCOPE_CHOICES)[number];
+/** A token's scope, as the form offers them: one role each. */
+type ScopeChoice = 'releases' | 'messages' | `section:${string}`;
 
 /** The integrator's tokens: the live ones (never their secrets), a new one shown once with a copy button, revocation. */
 export function TokensPage() {
@@ -24,12 +23,15 @@ export function TokensPage() {
   const [name, setName] = useState('');
   const [scope, setScope] = useState<ScopeChoice>('releases');
   const [created, setCreated] = useState<{ name: string; token: string }>();
+  const { sections = [], nameOf } = useSectionList();
+  // A section token for each section listed, added ones included.
+  const scopeChoices: ScopeChoice[] = ['releases', 'messages', ...sections.map((section) => `section:${section.id}` as const)];
   const scopeText = (choice: string) =>
     choice === 'releases'
       ? t.scopeReleases
       : choice === 'messages'
         ? t.scopeMessages
-        : fill(t.scopeSection, { section: text.sections[choice.slice('section:'.length) as (typeof SECTION_IDS)[number]] ?? choice });
+        : fill(t.scopeSection, { section: nameOf(choice.slice('section:'.length)) });
   const create = async (event: FormEvent) => {
     event.preventDefault();
     setCreated(undefined);
@@ -97,7 +99,7 @@ export function TokensPage() {
           <input id="token-name" type="text" required maxLength={64} value={name} onChange={(event) => setName(event.target.value)} />
           <label htmlFor="token-scope">{t.scope}</label>
           <select id="token-scope" value={scope} onChange={(event) => setScope(event.target.value as ScopeChoice)}>
-            {SCOPE_CHOICES.map((choice) => (
+            {scopeChoices.map((choice) => (
               <option key={choice} value={choice}>
                 {scopeText(choice)}
               </option>
