@@ -120,7 +120,7 @@ export const sectionStatus = (active: ReturnType<typeof release> | null, extra: 
 });
 
 /** A section's entry as `GET /api/sections` shows it beside its status (sections as data): an added one unless `extra` says otherwise. */
-export const sectionEntry = (labels: { en: string; id: string }, order: number, extra: Record<string, unknown> = {}) => ({
+export const sectionEntry = (labels: { en: string; id: string }, order: number | null, extra: Record<string, unknown> = {}) => ({
   labels,
   origins: [],
   order,

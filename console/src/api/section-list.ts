@@ -13,13 +13,16 @@ export interface ListedSection extends Omit<SectionEntry, 'id'> {
 }
 
 /**
- * The sections `GET /api/sections` answers, in nav order. A field the
- * answer leaves out (a server from before sections as data) is the
- * built-in default's, so the three built-in sections read as they always
- * did; an added section the answer names without labels shows its id.
+ * The sections `GET /api/sections` answers, retired ones aside, in nav
+ * order. A field the answer leaves out (a server from before sections as
+ * data) is the built-in default's, so the three built-in sections read as
+ * they always did; an added section the answer names without labels shows
+ * its id.
  */
 export function listedSections(answer: SectionsAnswer): ListedSection[] {
-  const listed = Object.entries(answer).map(([id, shown], index): ListedSection => {
+  // A retired section stays in the answer for its history; it is in no list.
+  const live = Object.entries(answer).filter(([, shown]) => shown?.retired === undefined);
+  const listed = live.map(([id, shown], index): ListedSection => {
     const builtIn = BUILT_IN_SECTIONS.find((entry) => entry.id === id);
     return {
       id,

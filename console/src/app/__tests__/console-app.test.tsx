@@ -106,6 +106,11 @@ describe('what each role sees', () => {
           home: { ...sectionStatus(null), ...sectionEntry({ en: 'Home', id: 'Beranda' }, 0, { builtIn: true }) },
           'loan-faq': { ...sectionStatus(null), ...sectionEntry({ en: 'Loan FAQ', id: 'Tanya Jawab Pinjaman' }, 1) },
           about: { ...sectionStatus(null), ...sectionEntry({ en: 'About Us', id: 'Tentang Kami' }, 2, { builtIn: true }) },
+          // Retired: kept for its history, in no list.
+          'old-faq': {
+            ...sectionStatus(null),
+            ...sectionEntry({ en: 'Old FAQ', id: 'FAQ Lama' }, null, { retired: { at: '2026-11-26T09:00:00.000Z', by: 'ana' } }),
+          },
         },
       },
     });

@@ -23,7 +23,8 @@ function decidedFlag(entries: readonly AnswerOf<typeof CONTROL_API.audit.list>[n
 export function OverviewPage() {
   const { language, text } = useConsoleLanguage();
   const { role } = useSignedIn();
-  const { sections: listed = [] } = useSectionList();
+  const { sections: known } = useSectionList();
+  const listed = known ?? [];
   const sections = useLoad((session) => session.client.call(CONTROL_API.sections.status, { query: {} }), [], ['sections', 'releases', 'health']);
   const servers = useLoad((session) => session.client.call(CONTROL_API.servers.list, {}), [], ['servers']);
   // A canary decided in the window (by the judge or a person): the audit says so; the section's state no longer does.
@@ -43,7 +44,7 @@ export function OverviewPage() {
         <h2 id="overview-sections">{t.sectionsHeading}</h2>
         {sections.error && <p role="alert">{sections.error}</p>}
         {!sections.data && !sections.error && <p role="status">{text.common.loading}</p>}
-        {sections.data && listed.length === 0 && <p className="empty">{t.noSections}</p>}
+        {sections.data && known?.length === 0 && <p className="empty">{t.noSections}</p>}
         {sections.data && (
           <div className="cards">
             {listed.map(({ id, labels, hidden, markets }) => {
