@@ -131,6 +131,13 @@ export const sectionEntry = (labels: { en: string; id: string }, order: number |
   ...extra,
 });
 
+/** A section's entry as an add, a change or a retirement answers it (`section` and `id` both its id). */
+export const answeredEntry = (id: string, labels: { en: string; id: string }, order: number | null, extra: Record<string, unknown> = {}) => ({
+  section: id,
+  id,
+  ...sectionEntry(labels, order, extra),
+});
+
 /** This tab signed in before (a reload): it holds the session's value, so the console resumes with `GET /api/session`. */
 export function signedInBefore(csrf = 'csrf-value-1'): void {
   keepSession(csrf);

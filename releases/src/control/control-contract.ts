@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { MESSAGE_ACCESS_ACTIONS, messagesRoutes } from '@portico/messages/control-contract';
-import { MARKETS } from '@portico/contract/languages';
 import { apiRoute } from '@portico/platform/api';
 import { normalisedManifestUrl } from '../manifest-url';
 import {
@@ -18,8 +17,6 @@ import {
   PREVIEW_SECONDS_RANGE,
   releaseId,
   scopeSchema,
-  sectionEntrySchema,
-  sectionLabelsSchema,
   sectionParams,
   sectionEntrySchema,
   sectionSchema,
@@ -131,41 +128,53 @@ export const sectionsRoutes = {
     answer: sectionEntrySchema,
   }),
   /**
-   * Sections as data (integrator): add, change, retire. The bodies are typed
-   * here only; the store checks them with @portico/contract/section-entries'
-   * rules, so every caller gets the same reasons, each naming its `field`.
+   * Adds a section (sections as data): its id, labels, origins, grant,
+   * place and markets. The rules (id grammar, reserved words, labels,
+   * markets) are the catalogue's, in @portico/contract/section-entries, each
+   * refusal naming its field; here only the shapes.
    */
   add: apiRoute({
     method: 'POST',
     path: '/api/sections',
     body: z.strictObject({
-      id: z.string(),
-      labels: sectionLabelsSchema.partial(),
-      origins: z.array(z.string()),
+      id: z.string().max(100),
+      labels: z.record(z.string(), z.unknown()),
+      origins: z.array(z.string().max(2048)),
       interactive: z.boolean().optional(),
-      after: z.string().nullable().optional(),
-      markets: z.array(z.enum(MARKETS)).optional(),
+      after: z.string().max(100).nullable().optional(),
+      markets: z.array(z.string().max(10)).optional(),
       note,
     }),
     answer: sectionEntrySchema,
   }),
+  /**
+   * Changes what it names of a section: its labels, origins, grant
+   * (`interactive`, whether its builds may run script in the visitor's
+   * browser), place (`after`, null first), markets, hidden.
+   */
   change: apiRoute({
     method: 'PATCH',
     path: '/api/sections/:section',
     params: sectionParams,
     body: z.strictObject({
-      labels: sectionLabelsSchema.partial().optional(),
-      origins: z.array(z.string()).optional(),
+      labels: z.record(z.string(), z.unknown()).optional(),
+      origins: z.array(z.string().max(2048)).optional(),
       interactive: z.boolean().optional(),
-      after: z.string().nullable().optional(),
-      markets: z.array(z.enum(MARKETS)).optional(),
+      after: z.string().max(100).nullable().optional(),
+      markets: z.array(z.string().max(10)).optional(),
       hidden: z.boolean().optional(),
       note,
     }),
     answer: sectionEntrySchema,
   }),
-  /** Retired for good (added sections only; a built-in one: 409); what the answer holds beside is the store's to say. */
-  retire: apiRoute({ method: 'DELETE', path: '/api/sections/:section', params: sectionParams, body: z.strictObject({ note }), answer: z.looseObject({}) }),
+  /** Retires an added section: final (its id is never used again). */
+  retire: apiRoute({
+    method: 'DELETE',
+    path: '/api/sections/:section',
+    params: sectionParams,
+    body: z.strictObject({ note }),
+    answer: sectionEntrySchema,
+  }),
   status: apiRoute({
     method: 'GET',
     path: '/api/sections',

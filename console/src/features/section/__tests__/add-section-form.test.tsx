@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeControlApi, sectionEntry, sectionStatus, session, signedInBefore, type Routes } from '../../../__tests__/fake-control-api';
+import { answeredEntry, fakeControlApi, sectionEntry, sectionStatus, session, signedInBefore, type Routes } from '../../../__tests__/fake-control-api';
 import { ConsoleApp } from '../../../app/console-app';
 
 // Each test signs in and types a whole form in jsdom: on a busy core that took over jest's 5 s default. A bound, not a pace.
@@ -46,7 +46,7 @@ describe('adding a section', () => {
     const { api, form, user } = await openOverview({
       'POST /api/sections': () => {
         added = true;
-        return { status: 201, body: { id: 'loan-faq', ...sectionEntry({ en: 'Loan FAQ', id: 'Tanya Jawab Pinjaman' }, 0) } };
+        return { status: 201, body: answeredEntry('loan-faq', { en: 'Loan FAQ', id: 'Tanya Jawab Pinjaman' }, 0) };
       },
       'GET /api/sections': () => ({ body: added ? { 'loan-faq': loanFaq, ...builtIn } : builtIn }),
     });
@@ -68,7 +68,7 @@ describe('adding a section', () => {
     });
     const navigation = within(screen.getByRole('navigation', { name: 'Console' }));
     expect(await navigation.findByRole('link', { name: 'Loan FAQ' })).toHaveAttribute('href', '#/sections/loan-faq');
-    expect(form.getByRole('link', { name: 'Open Loan FAQ' })).toHaveAttribute('href', '#/sections/loan-faq');
+    expect(await form.findByRole('link', { name: 'Open Loan FAQ' })).toHaveAttribute('href', '#/sections/loan-faq');
     // Added: the form is empty for the next one.
     expect(form.getByRole('textbox', { name: 'Section id' })).toHaveValue('');
   });

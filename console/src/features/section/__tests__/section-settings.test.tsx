@@ -1,6 +1,6 @@
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeControlApi, release, sectionEntry, sectionStatus, session, signedInBefore, type Routes } from '../../../__tests__/fake-control-api';
+import { answeredEntry, fakeControlApi, release, sectionEntry, sectionStatus, session, signedInBefore, type Routes } from '../../../__tests__/fake-control-api';
 import { ConsoleApp } from '../../../app/console-app';
 
 // Each test clicks through the whole app in jsdom: on a busy core that took over jest's 5 s default. A bound, not a pace.
@@ -55,7 +55,7 @@ describe("an added section's page", () => {
     const { api, settings, user } = await openSection('loan-faq', 'Loan FAQ', {
       'PATCH /api/sections/loan-faq': () => {
         changed = true;
-        return { body: { id: 'loan-faq' } };
+        return { body: answeredEntry('loan-faq', { en: 'Loans: questions', id: 'Tanya Jawab Pinjaman' }, 0, { markets: ['ID'] }) };
       },
       'GET /api/sections': () => ({
         body: changed ? entries({ labels: { en: 'Loans: questions', id: 'Tanya Jawab Pinjaman' }, order: -1, markets: ['ID'] }) : entries(),
@@ -92,7 +92,7 @@ describe("an added section's page", () => {
   it('shows a hidden section again', async () => {
     const { api, settings, user } = await openSection('loan-faq', 'Loan FAQ', {
       'GET /api/sections': { body: entries({ hidden: true }) },
-      'PATCH /api/sections/loan-faq': { body: { id: 'loan-faq' } },
+      'PATCH /api/sections/loan-faq': { body: answeredEntry('loan-faq', { en: 'Loan FAQ', id: 'Tanya Jawab Pinjaman' }, 1) },
     });
     expect(settings.getByText('Hidden: no visitor sees its tab.')).toBeInTheDocument();
     await user.click(settings.getByRole('button', { name: 'Show' }));
@@ -105,7 +105,9 @@ describe("an added section's page", () => {
     const { api, settings, user } = await openSection('loan-faq', 'Loan FAQ', {
       'DELETE /api/sections/loan-faq': () => {
         retired = true;
-        return { body: { id: 'loan-faq', retired: true } };
+        return {
+          body: answeredEntry('loan-faq', { en: 'Loan FAQ', id: 'Tanya Jawab Pinjaman' }, null, { retired: { at: '2026-11-26T10:00:00.000Z', by: 'ana' } }),
+        };
       },
       'GET /api/sections': () => {
         const { 'loan-faq': gone, ...rest } = entries();
@@ -123,7 +125,8 @@ describe("an added section's page", () => {
     await user.click(within(screen.getByRole('dialog', { name: 'Retire' })).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByRole('heading', { name: 'Overview', level: 1 })).toBeInTheDocument();
     expect(api.to('DELETE /api/sections/loan-faq')).toHaveLength(1);
-    expect(screen.queryByRole('link', { name: 'Loan FAQ' })).not.toBeInTheDocument();
+    // The list is read again after the retirement: its link goes with that answer.
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Loan FAQ' })).not.toBeInTheDocument());
   });
 
   it('shows its Indonesian label in the Indonesian console', async () => {
