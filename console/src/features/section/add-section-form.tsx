@@ -52,8 +52,7 @@ export function AddSectionForm() {
         }),
       () => fill(t.added, { name }),
       (error) => {
-        // A 409 is about the id (taken or retired) when it names no field.
-        const field = refusedField(error, { 409: 'id' });
+        const field = refusedField(error);
         if (field && error instanceof ApiRefusal) setProblems({ [field]: error.message });
         return error instanceof ApiRefusal ? fill(t.addRefused, { reason: error.message }) : undefined;
       },

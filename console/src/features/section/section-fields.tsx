@@ -37,10 +37,10 @@ export function draftProblems(draft: SectionDraft): Problems {
 
 /**
  * The field a refusal names (`labels.en`, `origins.2`), as the form's field;
- * undefined when it names none the form has. `fallback` is the field a
- * refusal of this status is about when it names none (an add's 409: the id).
+ * undefined when it names none the form has (a full nav's 409 is about no
+ * one field: it stays in the form's alert).
  */
-export function refusedField(error: unknown, fallback?: Partial<Record<number, FieldKey>>): FieldKey | undefined {
+export function refusedField(error: unknown): FieldKey | undefined {
   if (!(error instanceof ApiRefusal)) return undefined;
   const field = error.field('field');
   if (typeof field === 'string') {
@@ -50,7 +50,7 @@ export function refusedField(error: unknown, fallback?: Partial<Record<number, F
     );
     if (key) return key;
   }
-  return fallback?.[error.status];
+  return undefined;
 }
 
 export interface FieldProps {

@@ -75,19 +75,33 @@ describe('adding a section', () => {
 
   it("shows a taken id's 409 beside the Section id field, keeping everything typed", async () => {
     const { form, user } = await openOverview({
-      'POST /api/sections': { status: 409, body: { error: 'id "loan-faq" is taken' } },
+      'POST /api/sections': { status: 409, body: { error: 'a section loan-faq exists', field: 'id' } },
     });
     await fillIn(form, user);
     await user.click(form.getByRole('button', { name: 'Add a section' }));
 
-    expect(await screen.findByRole('alert')).toHaveTextContent('Not added: id "loan-faq" is taken');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Not added: a section loan-faq exists');
     const id = form.getByRole('textbox', { name: 'Section id' });
-    expect(id).toHaveAccessibleDescription(expect.stringContaining('id "loan-faq" is taken'));
+    expect(id).toHaveAccessibleDescription(expect.stringContaining('a section loan-faq exists'));
     expect(id).toHaveAttribute('aria-invalid', 'true');
     expect(id).toHaveValue('loan-faq');
     expect(form.getByRole('textbox', { name: 'Label (English)' })).toHaveValue('Loan FAQ');
     expect(form.getByRole('textbox', { name: 'Label (Indonesian)' })).toHaveValue('Tanya Jawab Pinjaman');
     expect(form.getByRole('textbox', { name: 'Origins' })).toHaveValue('https://faq.example.com');
+  });
+
+  it("keeps a refusal that names no field (a full nav's 409) in the form's alert, beside no field", async () => {
+    const { form, user } = await openOverview({
+      'POST /api/sections': { status: 409, body: { error: 'the nav holds 8 sections and 8 are shown: hide or retire one first' } },
+    });
+    await fillIn(form, user);
+    await user.click(form.getByRole('button', { name: 'Add a section' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Not added: the nav holds 8 sections and 8 are shown: hide or retire one first');
+    for (const name of ['Section id', 'Label (English)', 'Label (Indonesian)', 'Origins']) {
+      expect(form.getByRole('textbox', { name })).not.toHaveAttribute('aria-invalid');
+    }
+    expect(form.getByRole('textbox', { name: 'Section id' })).toHaveValue('loan-faq');
   });
 
   it('shows a 400 beside the field it names', async () => {
