@@ -113,9 +113,10 @@ export function SectionSettings({ section }: SectionSettingsProps) {
         <dt>{t.id}</dt>
         <dd>{section.id}</dd>
         <dt>{t.place}</dt>
+        {/* A section token sees its own section alone: its place is the API's, without the others around it. */}
         <dd>
-          {fill(t.placeOf, { position: String(place + 1), count: String(sections.length) })}
-          {afterName !== undefined && (
+          {role.integrator ? fill(t.placeOf, { position: String(place + 1), count: String(sections.length) }) : String(section.order + 1)}
+          {role.integrator && afterName !== undefined && (
             <>
               {', '}
               {t.afterWord} <bdi>{afterName}</bdi>

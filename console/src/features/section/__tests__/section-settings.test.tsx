@@ -156,5 +156,7 @@ describe("a section token's page", () => {
     expect(settings.queryByRole('button', { name: 'Hide' })).not.toBeInTheDocument();
     expect(settings.queryByRole('button', { name: 'Retire' })).not.toBeInTheDocument();
     expect(settings.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
+    // Its place is the API's: second, though it sees no other section.
+    expect(settings.getByText('Place in the nav', { selector: 'dt' }).nextElementSibling).toHaveTextContent(/^2$/);
   });
 });
