@@ -127,54 +127,6 @@ export const sectionsRoutes = {
     body: z.strictObject({ note }),
     answer: sectionEntrySchema,
   }),
-  /**
-   * Adds a section (sections as data): its id, labels, origins, grant,
-   * place and markets. The rules (id grammar, reserved words, labels,
-   * markets) are the catalogue's, in @portico/contract/section-entries, each
-   * refusal naming its field; here only the shapes.
-   */
-  add: apiRoute({
-    method: 'POST',
-    path: '/api/sections',
-    body: z.strictObject({
-      id: z.string().max(100),
-      labels: z.record(z.string(), z.unknown()),
-      origins: z.array(z.string().max(2048)),
-      interactive: z.boolean().optional(),
-      after: z.string().max(100).nullable().optional(),
-      markets: z.array(z.string().max(10)).optional(),
-      note,
-    }),
-    answer: sectionEntrySchema,
-  }),
-  /**
-   * Changes what it names of a section: its labels, origins, grant
-   * (`interactive`, whether its builds may run script in the visitor's
-   * browser), place (`after`, null first), markets, hidden.
-   */
-  change: apiRoute({
-    method: 'PATCH',
-    path: '/api/sections/:section',
-    params: sectionParams,
-    body: z.strictObject({
-      labels: z.record(z.string(), z.unknown()).optional(),
-      origins: z.array(z.string().max(2048)).optional(),
-      interactive: z.boolean().optional(),
-      after: z.string().max(100).nullable().optional(),
-      markets: z.array(z.string().max(10)).optional(),
-      hidden: z.boolean().optional(),
-      note,
-    }),
-    answer: sectionEntrySchema,
-  }),
-  /** Retires an added section: final (its id is never used again). */
-  retire: apiRoute({
-    method: 'DELETE',
-    path: '/api/sections/:section',
-    params: sectionParams,
-    body: z.strictObject({ note }),
-    answer: sectionEntrySchema,
-  }),
   status: apiRoute({
     method: 'GET',
     path: '/api/sections',
