@@ -21,7 +21,7 @@ const shell = {
     contact: '<link rel="stylesheet" href="/contact.css">',
   },
 };
-const data: PageData = { config: {}, language: 'en', manifests: {}, rendered: [], hydration: {}, problems: [], allowedRemoteOrigins: [] };
+const data: PageData = { config: {}, language: 'en', sections: [], manifests: {}, rendered: [], hydration: {}, problems: [], allowedRemoteOrigins: [] };
 
 const part = (section: SectionId, html: string, extra = false): CandidatePart => ({
   section,
