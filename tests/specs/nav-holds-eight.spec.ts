@@ -67,8 +67,9 @@ for (const language of LANGUAGES) {
         // An inline element broken over lines has a box per line.
         lines: element.querySelector('bdi')?.getClientRects().length,
       }));
-      expect(clipped, await tab.textContent()).toBe(false);
-      expect(lines, await tab.textContent()).toBe(1);
+      const label = (await tab.textContent()) ?? '';
+      expect(clipped, label).toBe(false);
+      expect(lines, label).toBe(1);
     }
     // More tabs than fit: the list scrolls sideways, within the page (no page-wide horizontal scroll), shaded at its edges.
     const { overflowing, pageScrolls, shade } = await list.evaluate((element) => ({
