@@ -89,7 +89,7 @@ export function parsePageData(text: string | null | undefined): PageData | undef
   if (typeof manifests !== 'object' || manifests === null) return undefined;
   const listed = readSections(sections, language as Language);
   const ids = listed.map(({ id }) => id);
-  const texts = Object.fromEntries(Object.entries(manifests).filter(([id, manifest]) => typeof manifest === 'string' && ids.includes(id as SectionId)));
+  const texts = Object.fromEntries(Object.entries(manifests).filter(([id, manifest]) => typeof manifest === 'string' && ids.includes(id)));
   const hydrated = Array.isArray(rendered) ? ids.filter((id) => rendered.includes(id)) : [];
   const declared: Partial<Record<SectionId, Hydration>> = {};
   for (const id of ids) {
@@ -127,7 +127,7 @@ function readSections(sections: unknown, language: Language): PageSection[] {
     if (typeof section !== 'object' || section === null) continue;
     const { id, label } = section as Record<string, unknown>;
     if (sectionIdProblem(id) !== undefined || labelProblem(label) !== undefined || read.some((one) => one.id === id)) continue;
-    read.push({ id: id as SectionId, label: label as string });
+    read.push({ id: id as string, label: label as string });
   }
   return read;
 }

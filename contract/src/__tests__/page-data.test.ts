@@ -1,12 +1,11 @@
 import { BUILT_IN_SECTIONS } from '../section-entries';
-import type { SectionId } from '../sections';
 import { pageDataScript, pageSectionsOf, parsePageData, PAGE_DATA_ID } from '../page-data';
 
 test('the page data reads back as written, manifests byte for byte', () => {
   const manifest = '{"name":"portico_contact", "note":"</script> ü"}\n';
   const hydration = { contact: { mode: 'interactive', when: ['selected', 'interaction'] } } as const;
   const allowedRemoteOrigins = ['https://preview.example'];
-  const sections = [...pageSectionsOf(BUILT_IN_SECTIONS, 'id'), { id: 'repay-calc' as SectionId, label: 'Kalkulator' }];
+  const sections = [...pageSectionsOf(BUILT_IN_SECTIONS, 'id'), { id: 'repay-calc', label: 'Kalkulator' }];
   const script = pageDataScript({
     config: { comName: 'A & B' },
     language: 'id',

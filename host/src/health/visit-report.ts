@@ -9,7 +9,6 @@ import {
   type VisitReport,
   type VisitRequest,
 } from '@portico/contract/beacon';
-import type { SectionId } from '@portico/contract/sections';
 import { afterFirstPaint } from '../page-script/after-first-paint';
 import { REMOTE_ERROR_EVENT } from '../remotes/report-failure';
 import { collectOutcomes, failureClassOf, noteFailure } from './visit-outcomes';
@@ -124,8 +123,7 @@ export function startVisitReport(given: Partial<HealthNote> | undefined, seams: 
     sent = true;
     const sections: VisitReport['sections'] = {};
     // Each section the server named a release of: any section, built in or added.
-    for (const [key, release] of Object.entries(note.releases)) {
-      const id = key as SectionId;
+    for (const [id, release] of Object.entries(note.releases)) {
       const outcome = outcomes.get(id);
       // Still loading when the page was left: nothing to say about it.
       if (release && outcome) sections[id] = { release, ...outcome };

@@ -199,7 +199,7 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
   // the reader's own place.
   const arrival = () => {
     const id = win.location.hash.replace(/^#/, '');
-    const panel = ids().includes(id as SectionId) ? panelOf(id) : null;
+    const panel = ids().includes(id) ? panelOf(id) : null;
     const navigation = win.performance?.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
     if (!panel || !header || navigation?.type === 'reload' || navigation?.type === 'back_forward') return;
     if (panel.getBoundingClientRect().top < header.getBoundingClientRect().bottom) panel.scrollIntoView({ block: 'start' });

@@ -171,7 +171,7 @@ describe('a page whose sections are data (issue 48)', () => {
     },
   };
   const listed = (language: 'en' | 'id') => clientPageSections(config, language);
-  const loadsOf = (ids: readonly string[]) => Object.fromEntries(ids.map((id) => [id, standIn(id as SectionId)])) as SectionLoads;
+  const loadsOf = (ids: readonly string[]) => Object.fromEntries(ids.map((id) => [id, standIn(id)])) as SectionLoads;
   const renderListed = (language: 'en' | 'id') =>
     renderWithPortico(
       <PageSectionsContext value={listed(language)}>

@@ -399,10 +399,10 @@ describe("a section's HTML that names the page's own parts steers nothing (the s
 describe('the shell from a list of sections (issue 48)', () => {
   // The front server's list for this visit: About hidden, two sections an integrator added, one first.
   const LIST: PageSection[] = [
-    { id: 'repay-calc' as SectionId, label: 'Repayment calculator' },
+    { id: 'repay-calc', label: 'Repayment calculator' },
     { id: 'home', label: 'Home' },
     { id: 'contact', label: 'Contact us' },
-    { id: 'faq' as SectionId, label: 'FAQ' },
+    { id: 'faq', label: 'FAQ' },
   ];
 
   test('each listed section is a tab linking to #<id>, in the list’s order, and nothing else is', async () => {

@@ -3,7 +3,7 @@
  */
 import { PAGE_DATA_SLOT, SECTION_SLOT, STYLES_SLOT, type ShellRequest } from '@portico/node-sections/protocol';
 import { parseConfig } from '@portico/shared-config';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { SECTION_IDS } from '@portico/contract/sections';
 import { BUILT_IN_SECTIONS, type SectionEntry } from '@portico/contract/section-entries';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { renderShell } from '../render-shell';
@@ -68,7 +68,7 @@ test('an override from an origin not allowed is refused: no notice, nothing over
 
 describe('the shell from the list of sections the front server chose (issue 48)', () => {
   const added = (id: string, en: string, idLabel: string): SectionEntry => ({
-    id: id as SectionId,
+    id,
     labels: { en, id: idLabel },
     origins: ['https://sections.example'],
     interactive: false,
@@ -100,7 +100,7 @@ describe('the shell from the list of sections the front server chose (issue 48)'
       expect(shell.html.split(SECTION_SLOT(id))).toHaveLength(2);
       expect(shell.html).toContain(`<section id="${id}" role="tabpanel" aria-labelledby="tab-${id}"`);
     }
-    expect(shell.fallbacks['repay-calc' as SectionId]).toBe('<p class="section-loading" aria-busy="true">Loading Repayment calculator…</p>');
+    expect(shell.fallbacks['repay-calc']).toBe('<p class="section-loading" aria-busy="true">Loading Repayment calculator…</p>');
   });
 
   test('in Indonesian each tab has its Indonesian label', async () => {
