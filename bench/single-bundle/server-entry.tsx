@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { loadPack, PorticoProvider, type ConfigProblem, type SiteConfig } from '@portico/shared-config';
 import { pagePath, localeOf, type Language } from '@portico/contract/languages';
-import { pageDataScript } from '@portico/contract/page-data';
+import { pageDataScript, pageSectionsOf } from '@portico/contract/page-data';
+import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import { SECTION_IDS } from '@portico/contract/sections';
 import { PAGE_DATA_SLOT } from '@portico/node-sections/protocol';
 import { StrictMode } from 'react';
@@ -90,6 +91,7 @@ export async function renderSinglePage({ indexHtml, styles, rawConfig, config, p
   const data = pageDataScript({
     config: rawConfig,
     language,
+    sections: pageSectionsOf(BUILT_IN_SECTIONS, language),
     manifests: {},
     rendered: [...SECTION_IDS],
     hydration: {},

@@ -5,17 +5,35 @@
  * browser bundle reads it.
  */
 import { scriptSafeJson } from './html';
-import { SECTION_IDS, type SectionId } from './sections';
+import { type SectionId } from './sections';
 import { type Language } from './languages';
+import { BUILT_IN_SECTIONS, labelProblem, sectionIdProblem, type SectionEntry } from './section-entries';
 import { DEFAULT_HYDRATION, readHydration, type Hydration } from './hydration';
 import { PAGE_DATA_ID } from './page-parts';
 
 export { PAGE_DATA_ID } from './page-parts';
 
+/** A tab of the page: its section's id and its label in the page's language (plain text). */
+export interface PageSection {
+  id: SectionId;
+  label: string;
+}
+
+/** The page's tabs from the list the front server chose for it (shown, ordered), labelled in `language`. */
+export function pageSectionsOf(entries: readonly SectionEntry[], language: Language): PageSection[] {
+  return entries.map(({ id, labels }) => ({ id, label: labels[language] }));
+}
+
 export interface PageData {
   /** config.json as the server read it (a JSON value); the browser parses it with the same parseConfig. */
   config: unknown;
   language: Language;
+  /**
+   * The page's sections, in tab order, as the front server chose them for
+   * this visit (shown, in its market): the page script's tabs, hash and
+   * islands, and the labels an island's loading line and alert use.
+   */
+  sections: PageSection[];
   /**
    * Each section's mf-manifest.json text exactly as the front server fetched
    * it: the browser checks the pin on these bytes and loads the versions the
@@ -66,13 +84,15 @@ export function parsePageData(text: string | null | undefined): PageData | undef
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { config, language, manifests, rendered, hydration, problems, allowedRemoteOrigins } = value as Record<string, unknown>;
+  const { config, language, sections, manifests, rendered, hydration, problems, allowedRemoteOrigins } = value as Record<string, unknown>;
   if (typeof language !== 'string' || !LANGUAGE_VALUES.includes(language)) return undefined;
   if (typeof manifests !== 'object' || manifests === null) return undefined;
-  const texts = Object.fromEntries(Object.entries(manifests).filter(([, manifest]) => typeof manifest === 'string'));
-  const hydrated = Array.isArray(rendered) ? SECTION_IDS.filter((id) => rendered.includes(id)) : [];
+  const listed = readSections(sections, language as Language);
+  const ids = listed.map(({ id }) => id);
+  const texts = Object.fromEntries(Object.entries(manifests).filter(([id, manifest]) => typeof manifest === 'string' && ids.includes(id)));
+  const hydrated = Array.isArray(rendered) ? ids.filter((id) => rendered.includes(id)) : [];
   const declared: Partial<Record<SectionId, Hydration>> = {};
-  for (const id of SECTION_IDS) {
+  for (const id of ids) {
     const read = readHydration(typeof hydration === 'object' && hydration !== null ? (hydration as Record<string, unknown>)[id] : undefined);
     if (id in texts) declared[id] = 'problem' in read ? DEFAULT_HYDRATION : read;
   }
@@ -84,10 +104,30 @@ export function parsePageData(text: string | null | undefined): PageData | undef
   return {
     config,
     language: language as Language,
+    sections: listed,
     manifests: texts,
     rendered: hydrated,
     hydration: declared,
     problems: named.map(({ field, message }) => ({ field, message })),
     allowedRemoteOrigins: origins,
   };
+}
+
+/**
+ * The page's sections as written: each with an id the contract allows and a
+ * plain-text label, once; anything else is dropped (its panel is then never
+ * shown nor loaded). Page data without the list (a server from before
+ * sections were data) has the built-in ones.
+ */
+function readSections(sections: unknown, language: Language): PageSection[] {
+  if (sections === undefined) return pageSectionsOf(BUILT_IN_SECTIONS, language);
+  if (!Array.isArray(sections)) return [];
+  const read: PageSection[] = [];
+  for (const section of sections as unknown[]) {
+    if (typeof section !== 'object' || section === null) continue;
+    const { id, label } = section as Record<string, unknown>;
+    if (sectionIdProblem(id) !== undefined || labelProblem(label) !== undefined || read.some((one) => one.id === id)) continue;
+    read.push({ id: id as string, label: label as string });
+  }
+  return read;
 }

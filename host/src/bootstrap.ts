@@ -1,6 +1,7 @@
 import { loadConfig, loadPack, parseConfig, type TextPack } from '@portico/shared-config';
+import { clientPageSections } from './app/client-page-sections';
 import { reportConfigToConsole } from '@portico/shared-config/config-warnings';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import { languageFromSearch, type Language } from '@portico/contract/languages';
 import { configUrlFor } from '@portico/contract/preview';
 import { applyTheme } from './app/apply-theme';
@@ -20,8 +21,8 @@ function loadTexts(language: Language): Promise<TextPack> {
 
 type PageModule = typeof import('./app/render-page');
 
-/** The client-rendered page's islands: no section's HTML came with it, so each renders its section afresh. */
-const CLIENT_ISLANDS = Object.fromEntries(SECTION_IDS.map((id) => [id, { html: '', hydrate: false }])) as Record<SectionId, IslandStart>;
+/** The client-rendered page's islands: none is given a start, so each renders its section afresh (App's AFRESH). */
+const CLIENT_ISLANDS: Partial<Record<SectionId, IslandStart>> = {};
 
 const islandContainer = (section: SectionId) => islandContainerIn(document, section);
 
@@ -44,7 +45,9 @@ async function startIslands(pageData: PageData, page: Promise<PageModule>): Prom
     return loads.get(section)!;
   };
   const requested = () =>
-    SECTION_IDS.filter((section) => islandContainer(section)?.getAttribute(ISLAND_STATE_ATTRIBUTE) === 'requested' && !started.has(section));
+    pageData.sections
+      .map(({ id }) => id)
+      .filter((section) => islandContainer(section)?.getAttribute(ISLAND_STATE_ATTRIBUTE) === 'requested' && !started.has(section));
   requested().forEach(load);
   // An island is hydrated once its section has arrived in it: the page script then makes a held submit again.
   window.addEventListener(SECTION_OUTCOME_EVENT, ({ detail }) => {
@@ -65,9 +68,11 @@ async function startIslands(pageData: PageData, page: Promise<PageModule>): Prom
   };
   const startOne = (section: SectionId) => {
     const container = islandContainer(section);
-    if (started.has(section) || !container) return;
+    const listed = pageData.sections.find(({ id }) => id === section);
+    // Only a section of this page's list: a request naming another starts nothing.
+    if (started.has(section) || !container || !listed) return;
     started.add(section);
-    startIsland(container, { portico, remotes, section, load: load(section), hydrate: pageData.rendered.includes(section) });
+    startIsland(container, { portico, remotes, section, label: listed.label, load: load(section), hydrate: pageData.rendered.includes(section) });
   };
   document.addEventListener(ISLAND_REQUESTED_EVENT, (event) => startOne((event as CustomEvent<SectionId>).detail));
   for (const section of requested()) {
@@ -96,14 +101,16 @@ async function start(page: Promise<PageModule>): Promise<void> {
     applyTheme(config.theme);
     startVisitReport(config.health);
     const remotes = resolvePageRemotes(config, window.location.search);
+    const pageSections = clientPageSections(config, language);
     // Each section's start (its manifest checked, its remote registered) in a task of its own.
-    const sections = startSections(config, remotes.remotes, (...load) => yieldToMain().then(() => loadSection(...load)));
-    return { config, problems, remotes, sections };
+    const ids = pageSections.map(({ id }) => id);
+    const sections = startSections(config, remotes.remotes, (...load) => yieldToMain().then(() => loadSection(...load)), {}, ids);
+    return { config, problems, remotes, sections, pageSections };
   });
-  const [{ config, problems, remotes, sections }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);
+  const [{ config, problems, remotes, sections, pageSections }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);
   const { renderPage } = await page;
   await yieldToMain();
-  renderPage(container, { config, problems, language, text, remotes, sections, islands: CLIENT_ISLANDS });
+  renderPage(container, { config, problems, language, text, remotes, sections, islands: CLIENT_ISLANDS, pageSections });
   // An older version of the site may have left a service worker that would
   // pin stale remotes; removing it is off the critical path, in its own chunk.
   if ('serviceWorker' in navigator) {

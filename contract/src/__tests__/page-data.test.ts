@@ -1,12 +1,15 @@
-import { pageDataScript, parsePageData, PAGE_DATA_ID } from '../page-data';
+import { BUILT_IN_SECTIONS } from '../section-entries';
+import { pageDataScript, pageSectionsOf, parsePageData, PAGE_DATA_ID } from '../page-data';
 
 test('the page data reads back as written, manifests byte for byte', () => {
   const manifest = '{"name":"portico_contact", "note":"</script> ü"}\n';
   const hydration = { contact: { mode: 'interactive', when: ['selected', 'interaction'] } } as const;
   const allowedRemoteOrigins = ['https://preview.example'];
+  const sections = [...pageSectionsOf(BUILT_IN_SECTIONS, 'id'), { id: 'repay-calc', label: 'Kalkulator' }];
   const script = pageDataScript({
     config: { comName: 'A & B' },
     language: 'id',
+    sections,
     manifests: { contact: manifest },
     rendered: ['home', 'contact'],
     hydration,
@@ -18,6 +21,12 @@ test('the page data reads back as written, manifests byte for byte', () => {
   expect(parsePageData(text)).toEqual({
     config: { comName: 'A & B' },
     language: 'id',
+    sections: [
+      { id: 'home', label: 'Beranda' },
+      { id: 'about', label: 'Tentang Kami' },
+      { id: 'contact', label: 'Hubungi Kami' },
+      { id: 'repay-calc', label: 'Kalkulator' },
+    ],
     manifests: { contact: manifest },
     rendered: ['home', 'contact'],
     hydration,
@@ -55,4 +64,32 @@ test.each([
   ['no manifests', '{"config":{},"language":"en"}'],
 ])('%s is no page data', (_what, text) => {
   expect(parsePageData(text)).toBeUndefined();
+});
+
+test("the page's sections are read in order; an id the contract refuses, a label that is not plain text or a second entry of an id is dropped", () => {
+  const sections = [
+    { id: 'faq', label: 'FAQ' },
+    { id: 'root', label: 'Root' },
+    { id: 'tab-home', label: 'Tab' },
+    { id: 'news', label: '<img src=x onerror=alert(1)>' },
+    { id: 'news', label: '\u202eswen' },
+    { id: 'faq', label: 'Again' },
+    { id: 'about', label: 'About Us' },
+    'home',
+    null,
+  ];
+  const data = parsePageData(JSON.stringify({ config: {}, language: 'en', sections, manifests: { faq: '{}', root: '{}' }, rendered: ['faq', 'root', 'home'] }));
+  expect(data?.sections).toEqual([
+    { id: 'faq', label: 'FAQ' },
+    { id: 'about', label: 'About Us' },
+  ]);
+  // Only a listed section has a manifest, counts as rendered or hydrates.
+  expect(data?.manifests).toEqual({ faq: '{}' });
+  expect(data?.rendered).toEqual(['faq']);
+  expect(Object.keys(data?.hydration ?? {})).toEqual(['faq']);
+  expect(parsePageData('{"config":{},"language":"en","sections":"home","manifests":{}}')?.sections).toEqual([]);
+});
+
+test('page data without a list of sections (a server from before sections were data) has the built-in three', () => {
+  expect(parsePageData('{"config":{},"language":"en","manifests":{}}')?.sections.map(({ label }) => label)).toEqual(['Home', 'About Us', 'Contact us']);
 });

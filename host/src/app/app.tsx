@@ -1,5 +1,5 @@
 import { useConfig, usePortico } from '@portico/shared-config';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import { localeOf } from '@portico/contract/languages';
 import { useEffect } from 'react';
 import type { SectionLoads } from '../remotes/load-section';
@@ -16,21 +16,26 @@ import { startShellBehaviour } from '../page-script/shell-behaviour';
 import { restoreDrafts } from '../page-script/form-drafts';
 import { SiteFooter } from '../shell/site-footer';
 import { SkipLink } from '../shell/skip-link';
+import { usePageSections } from '../shell/use-page-sections';
 
 export interface AppProps {
-  /** Each section's load, started at boot. */
+  /** Each of the page's sections' load, started at boot. */
   sections: SectionLoads;
   /**
    * How each section's island (a React root of its own) starts: the
    * server's markup, or none. Without it, as in the benchmark's single-bundle
    * build, the sections are part of this tree, as in any one-root React app.
    */
-  islands?: Record<SectionId, IslandStart>;
+  islands?: Partial<Record<SectionId, IslandStart>>;
 }
+
+/** A section the page lists but whose island was not given a start: rendered afresh, as on the client-rendered page. */
+const AFRESH: IslandStart = { html: '', hydrate: false };
 
 export function App({ sections, islands }: AppProps) {
   const { comName } = useConfig();
   const { language, text } = usePortico();
+  const pageSections = usePageSections();
 
   // A client-rendered page: the shell's behaviour once React has drawn it.
   // (A server-rendered page's shell is never hydrated: its page script does this.)
@@ -69,18 +74,22 @@ export function App({ sections, islands }: AppProps) {
       <ConfigNotice />
       <OverrideNotice />
       <PreviewNotice />
-      {/* As rendered, no panel is hidden: with JavaScript off all three read,
+      {/* As rendered, no panel is hidden: with JavaScript off every one reads,
           and until the page script runs app.css shows the one the hash names. */}
       <main className="site-main">
-        {SECTION_IDS.flatMap((id) => {
+        {pageSections.map(({ id, label }) => {
           const load = sections[id];
-          const start = islands?.[id];
-          if (!load) return [];
-          return [
-            <section key={id} id={id} role="tabpanel" aria-labelledby={tabId(id)} tabIndex={0} className="section-panel">
-              {islands && start ? <SectionIsland section={id} load={load} start={start} /> : <RemoteSection section={id} load={load} />}
-            </section>,
-          ];
+          return (
+            load && (
+              <section key={id} id={id} role="tabpanel" aria-labelledby={tabId(id)} tabIndex={0} className="section-panel">
+                {islands ? (
+                  <SectionIsland section={id} label={label} load={load} start={islands[id] ?? AFRESH} />
+                ) : (
+                  <RemoteSection section={id} label={label} load={load} />
+                )}
+              </section>
+            )
+          );
         })}
       </main>
       <SiteFooter />

@@ -1,5 +1,6 @@
 import { PorticoProvider, type ConfigProblem, type SiteConfig, type TextPack } from '@portico/shared-config';
 import { type SectionId } from '@portico/contract/sections';
+import type { PageSection } from '@portico/contract/page-data';
 import { type Language } from '@portico/contract/languages';
 import { StrictMode } from 'react';
 import type { SectionLoads } from '../remotes/load-section';
@@ -7,6 +8,7 @@ import type { IslandStart } from '../remotes/island-contract';
 import { RemoteUrlsContext } from '../remotes/remote-urls-context';
 import type { ResolvedRemotes } from '@portico/contract/override';
 import { PageAddressContext } from '../shell/page-address-context';
+import { PageSectionsContext } from '../shell/page-sections-context';
 import { App } from './app';
 
 export interface PageStart {
@@ -17,7 +19,9 @@ export interface PageStart {
   remotes: ResolvedRemotes;
   sections: SectionLoads;
   /** How each section's island starts: the markup its container holds, and whether to hydrate it. */
-  islands: Record<SectionId, IslandStart>;
+  islands: Partial<Record<SectionId, IslandStart>>;
+  /** The page's sections, in tab order, labelled in its language; the built-in ones when not given. */
+  pageSections?: readonly PageSection[];
 }
 
 export interface PageRootProps extends PageStart {
@@ -31,14 +35,16 @@ export interface PageRootProps extends PageStart {
  * behaviour), and the browser renders it for the client-rendered page. Each
  * section is a root of its own inside it (SectionIsland).
  */
-export function PageRoot({ config, problems, language, text, remotes, sections, islands, address }: PageRootProps) {
+export function PageRoot({ config, problems, language, text, remotes, sections, islands, pageSections, address }: PageRootProps) {
   return (
     <StrictMode>
       <PorticoProvider config={config} problems={problems} language={language} text={text}>
         <PageAddressContext value={address}>
-          <RemoteUrlsContext value={remotes}>
-            <App sections={sections} islands={islands} />
-          </RemoteUrlsContext>
+          <PageSectionsContext value={pageSections}>
+            <RemoteUrlsContext value={remotes}>
+              <App sections={sections} islands={islands} />
+            </RemoteUrlsContext>
+          </PageSectionsContext>
         </PageAddressContext>
       </PorticoProvider>
     </StrictMode>

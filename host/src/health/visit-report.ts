@@ -9,7 +9,6 @@ import {
   type VisitReport,
   type VisitRequest,
 } from '@portico/contract/beacon';
-import { SECTION_IDS } from '@portico/contract/sections';
 import { afterFirstPaint } from '../page-script/after-first-paint';
 import { REMOTE_ERROR_EVENT } from '../remotes/report-failure';
 import { collectOutcomes, failureClassOf, noteFailure } from './visit-outcomes';
@@ -123,8 +122,8 @@ export function startVisitReport(given: Partial<HealthNote> | undefined, seams: 
     if (sent || visit === undefined) return;
     sent = true;
     const sections: VisitReport['sections'] = {};
-    for (const id of SECTION_IDS) {
-      const release = note.releases[id];
+    // Each section the server named a release of: any section, built in or added.
+    for (const [id, release] of Object.entries(note.releases)) {
       const outcome = outcomes.get(id);
       // Still loading when the page was left: nothing to say about it.
       if (release && outcome) sections[id] = { release, ...outcome };

@@ -1,5 +1,5 @@
 import { languageFromSearch, searchWithLanguage } from '@portico/contract/languages';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import { inShell } from '../remotes/island-contract';
 import { STICKY_HEADER_PROPERTY } from '../shell/sticky-header';
 import { saveDrafts } from './form-drafts';
@@ -7,9 +7,14 @@ import { saveDrafts } from './form-drafts';
 /** The attribute the page script sets on `<main>` once it keeps the panels' state: app.css then leaves `:target` to it. */
 export const ENHANCED_ATTRIBUTE = 'data-enhanced';
 
-export function sectionFromHash(hash: string): SectionId {
+/**
+ * The section the hash names among the page's (`ids`, in tab order), or the
+ * first: a stale `#<id>` (a section hidden or retired since the link was
+ * shared) or an unknown one lands on the first tab.
+ */
+export function sectionFromHash(hash: string, ids: readonly SectionId[]): SectionId | undefined {
   const id = hash.replace(/^#/, '');
-  return (SECTION_IDS as readonly string[]).includes(id) ? (id as SectionId) : 'home';
+  return ids.find((one) => one === id) ?? ids[0];
 }
 
 export interface ShellBehaviourOptions {
@@ -22,11 +27,29 @@ export interface ShellBehaviourOptions {
 const TAB = '.section-tabs [role="tab"]';
 const LANGUAGE_LINK = '.language-switch a[href]';
 
+/** How far inside the tab list's edge a revealed tab comes: clear of the edge's shade (app.css, "The tab list holds 8"). */
+const TAB_EDGE_PX = 32;
+
+/**
+ * Scrolls the tab list sideways, and only it, until `tab` is wholly in view
+ * and clear of the shade at the list's edge. Not `scrollIntoView`: that may
+ * scroll the page too, and a tab at the list's edge would stay under the shade.
+ */
+export function revealTab(tab: HTMLElement): void {
+  const list = tab.parentElement;
+  if (!list || list.scrollWidth <= list.clientWidth) return;
+  const listBox = list.getBoundingClientRect();
+  const tabBox = tab.getBoundingClientRect();
+  if (tabBox.left < listBox.left + TAB_EDGE_PX) list.scrollLeft -= listBox.left + TAB_EDGE_PX - tabBox.left;
+  else if (tabBox.right > listBox.right - TAB_EDGE_PX) list.scrollLeft += tabBox.right - (listBox.right - TAB_EDGE_PX);
+}
+
 const isPlainClick = (event: MouseEvent) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 /**
  * The shell's behaviour, on whatever rendered its markup (the server, or
- * React in a client-rendered page), with no React and no federation runtime:
+ * React in a client-rendered page), with no React and no federation runtime,
+ * for whichever sections the page's tabs name (any number, in their order):
  * - the tabs pattern with manual activation: arrow keys, Home and End move
  *   the focus, Enter, Space or a click selects; only the selected tab is a
  *   Tab stop; the tab lives in the URL hash, so a reload, Back or a shared
@@ -57,17 +80,22 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
     return panel && inShell(panel) ? panel : null;
   };
   const idOf = (tab: Element) => tab.getAttribute('aria-controls') as SectionId;
+  // The page's sections are its tabs: the shell rendered one per section the page lists.
+  const ids = () => tabs().map(idOf);
 
-  const show = (active: SectionId) => {
+  const show = (active: SectionId | undefined) => {
     for (const tab of tabs()) {
       const selected = idOf(tab) === active;
       tab.setAttribute('aria-selected', String(selected));
       tab.tabIndex = selected ? 0 : -1;
+      // A list too long for the row scrolls: the selected tab is brought into it, without moving the page.
+      if (selected) revealTab(tab);
     }
-    for (const id of SECTION_IDS) {
+    for (const id of ids()) {
       const panel = panelOf(id);
       if (panel?.getAttribute('role') === 'tabpanel') panel.hidden = id !== active;
     }
+    if (active === undefined) return;
     shellOne('.site-main')?.setAttribute(ENHANCED_ATTRIBUTE, '');
     const skip = shellOne<HTMLAnchorElement>('.skip-link');
     if (skip) skip.setAttribute('href', `#${active}`);
@@ -82,7 +110,7 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
     }
     options.onSelected?.(active);
   };
-  const current = () => sectionFromHash(win.location.hash);
+  const current = () => sectionFromHash(win.location.hash, ids());
 
   const scrollTo = (id: SectionId) => {
     const reduceMotion = win.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -90,7 +118,8 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
     panelOf(id)?.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
   };
 
-  const select = (id: SectionId) => {
+  const select = (id: SectionId | undefined) => {
+    if (id === undefined) return;
     // pushState, not location.hash: the browser's own jump to the anchor
     // would skip the smooth scroll. The query (?type, overrides) is kept.
     if (current() !== id || win.location.hash === '') win.history.pushState(null, '', `#${id}`);
@@ -107,8 +136,9 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
       return;
     }
     const skip = shellAround(target, '.skip-link');
-    if (skip) {
-      const panel = panelOf(current());
+    const shown = current();
+    if (skip && shown !== undefined) {
+      const panel = panelOf(shown);
       if (!panel) return;
       event.preventDefault();
       panel.focus({ preventScroll: true });
@@ -141,7 +171,10 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
     const to = { ArrowRight: from + 1, ArrowLeft: from - 1, Home: 0, End: all.length - 1 }[event.key];
     if (to === undefined) return;
     event.preventDefault();
-    all[(to + all.length) % all.length]?.focus();
+    const next = all[(to + all.length) % all.length];
+    if (!next) return;
+    next.focus({ preventScroll: true });
+    revealTab(next);
   };
 
   const onAddress = () => show(current());
@@ -166,7 +199,7 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
   // the reader's own place.
   const arrival = () => {
     const id = win.location.hash.replace(/^#/, '');
-    const panel = (SECTION_IDS as readonly string[]).includes(id) ? panelOf(id) : null;
+    const panel = ids().includes(id) ? panelOf(id) : null;
     const navigation = win.performance?.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
     if (!panel || !header || navigation?.type === 'reload' || navigation?.type === 'back_forward') return;
     if (panel.getBoundingClientRect().top < header.getBoundingClientRect().bottom) panel.scrollIntoView({ block: 'start' });

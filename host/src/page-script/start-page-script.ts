@@ -1,7 +1,7 @@
 import { DEFAULT_HYDRATION, ENABLED_BY_SCRIPT } from '@portico/contract/hydration';
 import { reportConfigToConsole } from '@portico/shared-config/config-warnings';
 import type { SiteConfig } from '@portico/shared-config/config';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import type { SectionId } from '@portico/contract/sections';
 import { type PageData } from '@portico/contract/page-data';
 import { refusedOverrideWarning, resolveRemotes } from '@portico/contract/override';
 import { readPageData } from '../app/read-page-data';
@@ -67,7 +67,7 @@ function holdSubmitsUntilHydrated(doc: Document): () => void {
  * the browser's to render, or to show its failure, at once.
  */
 function islandPlans(data: PageData): IslandPlan[] {
-  return SECTION_IDS.map((section) => ({
+  return data.sections.map(({ id: section }) => ({
     section,
     hydration: data.hydration[section] ?? DEFAULT_HYDRATION,
     rendered: data.rendered.includes(section),

@@ -1,7 +1,8 @@
 import { MANIFEST_TOO_LARGE, readManifest, type Manifest } from '@portico/contract/manifest';
 import { loadRemote } from '@module-federation/enhanced/runtime';
 import { sectionGrant, type RemoteLoading, type SectionModule, type SiteConfig } from '@portico/shared-config';
-import { EXPOSED_SECTION, remoteNameOf, SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { EXPOSED_SECTION, remoteNameOf, type SectionId } from '@portico/contract/sections';
+import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import { checkManifest } from '@portico/contract/manifest-check';
 import { readManifestBody } from './read-manifest-body';
 import { classifyFailure, isTransientStatus, RemoteFault, type FailureDetail } from './classify-failure';
@@ -236,10 +237,12 @@ export interface SectionLoad {
   again: () => Promise<SectionModule>;
 }
 
-export type SectionLoads = Record<SectionId, SectionLoad>;
+/** The page's sections' loads, by id: one for each section the page lists. */
+export type SectionLoads = Partial<Record<SectionId, SectionLoad>>;
 
 /**
- * Starts every section's load as soon as config.json names them, before React
+ * Starts each of `ids`' loads (the page's sections; the built-in ones when
+ * not given) as soon as config.json names them, before React
  * renders, and hands the loads to the page. A manifest pinned in config.json
  * is checked against its pin; an override loads another build, so the pin of
  * the configured URL does not apply to it, nor does the configured manifest
@@ -251,8 +254,9 @@ export function startSections(
   remotes: Partial<Record<SectionId, string>>,
   load: typeof loadSection = loadSection,
   inlined: Partial<Record<SectionId, string>> = {},
+  ids: readonly SectionId[] = BUILT_IN_SECTIONS.map(({ id }) => id),
 ): SectionLoads {
-  return Object.fromEntries(SECTION_IDS.map((section) => [section, startSection(section, config, remotes, load, inlined)])) as SectionLoads;
+  return Object.fromEntries(ids.map((section) => [section, startSection(section, config, remotes, load, inlined)]));
 }
 
 /** One section's load (startSections), for a page that starts each island only when it is due. */

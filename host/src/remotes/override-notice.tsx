@@ -1,5 +1,6 @@
-import { fill, sectionLabel, useText } from '@portico/shared-config';
+import { fill, useText } from '@portico/shared-config';
 import { useRemoteUrls } from './use-remote-urls';
+import { labelIn, usePageSections } from '../shell/use-page-sections';
 
 /**
  * Says, on the page, which sections a `?remote.<section>=URL` override
@@ -9,11 +10,12 @@ import { useRemoteUrls } from './use-remote-urls';
 export function OverrideNotice() {
   const { overrides } = useRemoteUrls();
   const text = useText();
+  const sections = usePageSections();
   if (overrides.length === 0) return null;
   return (
     <aside className="override-notice" aria-label={text.sections.overrideLabel}>
       {overrides.map(({ section, url }) => (
-        <p key={section}>{fill(text.sections.override, { section: sectionLabel(text, section), url })}</p>
+        <p key={section}>{fill(text.sections.override, { section: labelIn(sections, section), url })}</p>
       ))}
     </aside>
   );

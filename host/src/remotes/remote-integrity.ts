@@ -1,5 +1,4 @@
 import { type SiteConfig } from '@portico/shared-config';
-import { SECTION_IDS } from '@portico/contract/sections';
 
 const ALGORITHMS = { sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' } as const;
 
@@ -29,8 +28,7 @@ export async function sriMatches(
 /** Each configured manifest URL and the hash config.json pins it to. */
 export function manifestPins(config: Pick<SiteConfig, 'remotes' | 'remoteIntegrity'>): Map<string, string> {
   const pins = new Map<string, string>();
-  for (const id of SECTION_IDS) {
-    const url = config.remotes[id];
+  for (const [id, url] of Object.entries(config.remotes)) {
     const pin = config.remoteIntegrity?.[id];
     if (url && pin) pins.set(url, pin);
   }

@@ -1,4 +1,4 @@
-import { fill, sectionLabel, useText, type SectionModule } from '@portico/shared-config';
+import { fill, useText, type SectionModule } from '@portico/shared-config';
 import { remoteNameOf, type SectionId } from '@portico/contract/sections';
 import { Suspense, use, useEffect, useState } from 'react';
 import { noteArrival } from '../health/visit-outcomes';
@@ -12,6 +12,8 @@ import { useRemoteUrls } from './use-remote-urls';
 
 export interface RemoteSectionProps {
   section: SectionId;
+  /** Its tab's label on this page: what its loading line and its alert call it. */
+  label: string;
   /** The load the page started at boot, and how to start another (Try again). */
   load: SectionLoad;
   /** It hydrates the server's HTML (its arrival is `ssr`), rather than rendering afresh (`csr`). */
@@ -40,12 +42,11 @@ function LoadedSection({ loading, section, arrival }: LoadedSectionProps) {
  * stays inside this component: it shows an alert with Try again, and the rest
  * of the page keeps working.
  */
-export function RemoteSection({ section, load, hydrating = false }: RemoteSectionProps) {
+export function RemoteSection({ section, label: name, load, hydrating = false }: RemoteSectionProps) {
   const text = useText();
   const manifestUrl = useRemoteUrls().remotes[section];
   const [attempt, setAttempt] = useState(0);
   const [loading, setLoading] = useState(() => load.first);
-  const name = sectionLabel(text, section);
 
   const failureOf = (error: unknown): RemoteFailure =>
     error instanceof SectionLoadError

@@ -24,16 +24,17 @@ interface IslandTreeProps {
   portico: PorticoContextValue;
   remotes: ResolvedRemotes;
   section: SectionId;
+  label: string;
   load: SectionLoad;
   hydrating: boolean;
 }
 
-function IslandTree({ portico, remotes, section, load, hydrating }: IslandTreeProps) {
+function IslandTree({ portico, remotes, section, label, load, hydrating }: IslandTreeProps) {
   return (
     <StrictMode>
       <PorticoIslandProvider value={portico}>
         <RemoteUrlsContext value={remotes}>
-          <RemoteSection section={section} load={load} hydrating={hydrating} />
+          <RemoteSection section={section} label={label} load={load} hydrating={hydrating} />
         </RemoteUrlsContext>
       </PorticoIslandProvider>
     </StrictMode>
@@ -66,6 +67,8 @@ export interface StandaloneIslandProps {
   portico: PorticoContextValue;
   remotes: ResolvedRemotes;
   section: SectionId;
+  /** Its tab's label on this page (the page data's). */
+  label: string;
   load: SectionLoad;
   /** The server rendered it: hydrate that HTML; otherwise render the section in its container. */
   hydrate: boolean;
@@ -76,8 +79,13 @@ export interface StandaloneIslandProps {
  * hydrated (its page script gives it its behaviour): the island is the only
  * React on the page that concerns it, started when the page script asks.
  */
-export function startIsland(container: Element, { portico, remotes, section, load, hydrate }: StandaloneIslandProps): void {
-  mountIsland(islandRootIn(container), section, <IslandTree portico={portico} remotes={remotes} section={section} load={load} hydrating={hydrate} />, hydrate);
+export function startIsland(container: Element, { portico, remotes, section, label, load, hydrate }: StandaloneIslandProps): void {
+  mountIsland(
+    islandRootIn(container),
+    section,
+    <IslandTree portico={portico} remotes={remotes} section={section} label={label} load={load} hydrating={hydrate} />,
+    hydrate,
+  );
 }
 
 /**
@@ -90,6 +98,7 @@ const roots = new WeakMap<Element, { root: Root; unmount?: ReturnType<typeof set
 
 export interface SectionIslandProps {
   section: SectionId;
+  label: string;
   load: SectionLoad;
   start: IslandStart;
 }
@@ -105,14 +114,14 @@ export interface SectionIslandProps {
  * one object, so the shell never touches it; the island's root is the one
  * element inside it (`islandMarkup`).
  */
-function SectionIslandUnmemoized({ section, load, start }: SectionIslandProps) {
+function SectionIslandUnmemoized({ section, label, load, start }: SectionIslandProps) {
   const portico = usePortico();
   const remotes = useRemoteUrls();
   const container = useRef<HTMLDivElement>(null);
   const [inner] = useState(() => ({ __html: start.html === '' ? islandMarkup('') : start.html }));
   const [hydrate] = useState(() => start.hydrate);
   // The tree as of now, read by the effects (not a dependency of the one that creates the root).
-  const currentTree = useEffectEvent(() => <IslandTree portico={portico} remotes={remotes} section={section} load={load} hydrating={hydrate} />);
+  const currentTree = useEffectEvent(() => <IslandTree portico={portico} remotes={remotes} section={section} label={label} load={load} hydrating={hydrate} />);
 
   useEffect(() => {
     const element = islandRootIn(container.current!);
@@ -144,7 +153,7 @@ function SectionIslandUnmemoized({ section, load, start }: SectionIslandProps) {
     const element = container.current?.firstElementChild;
     const held = element && roots.get(element);
     if (held) startTransition(() => held.root.render(currentTree()));
-  }, [portico, remotes, load]);
+  }, [portico, remotes, load, label]);
 
   return <div ref={container} className="section-island" {...{ [ISLAND_ATTRIBUTE]: section }} dangerouslySetInnerHTML={inner} />;
 }

@@ -1,4 +1,5 @@
-import { fill, sectionLabel, usePortico } from '@portico/shared-config';
+import { fill, usePortico } from '@portico/shared-config';
+import { labelIn, usePageSections } from './use-page-sections';
 
 /**
  * `2026-11-26T14:47:00.000Z` as `2026-11-26 14:47 UTC`: the same text on the
@@ -16,6 +17,7 @@ function utcMinute(iso: string): string {
  */
 export function PreviewNotice() {
   const { config, text } = usePortico();
+  const sections = usePageSections();
   const { preview, previewRefused } = config;
   // parseConfig keeps `preview` whole or not at all; the type allows parts.
   const shown =
@@ -26,7 +28,7 @@ export function PreviewNotice() {
       <p>
         {shown
           ? fill(text.sections.preview, {
-              section: sectionLabel(text, shown.section),
+              section: labelIn(sections, shown.section),
               release: shown.release!,
               build: shown.version === '1.0.0' ? shown.buildId! : `${shown.version}, ${shown.buildId}`,
               expires: utcMinute(shown.expiresAt!),

@@ -1,6 +1,7 @@
 import { SECTION_SLOT, STYLES_SLOT, type RenderedShell, type ShellRequest } from '@portico/node-sections/protocol';
-import { fill, loadPack, sectionLabel, type SectionModule, type TextPack } from '@portico/shared-config';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
+import { fill, loadPack, type SectionModule, type TextPack } from '@portico/shared-config';
+import type { SectionId } from '@portico/contract/sections';
+import { pageSectionsOf } from '@portico/contract/page-data';
 import { localeOf } from '@portico/contract/languages';
 import { themeStylesheet } from '@portico/config-server/theme-stylesheet';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -36,24 +37,17 @@ function sectionStyleLinks(stylesheets: readonly { href: string; integrity?: str
 }
 
 /** What a section shows while its code loads in the browser: RemoteSection's Suspense fallback, the same markup. */
-function loadingLine(text: TextPack, section: SectionId): string {
+function loadingLine(text: TextPack, label: string): string {
   return renderToStaticMarkup(
     <p className="section-loading" aria-busy="true">
-      {fill(text.sections.loading, { section: sectionLabel(text, section) })}
+      {fill(text.sections.loading, { section: label })}
     </p>,
   );
 }
 
 /** Loads nothing: the server renders each section apart (section workers), so the shell's loads are never read here. */
-const NOT_LOADED_HERE: SectionLoads = Object.fromEntries(
-  SECTION_IDS.map((id) => {
-    const never = new Promise<SectionModule>(() => undefined);
-    return [id, { first: never, again: () => never }];
-  }),
-) as SectionLoads;
-
-/** The shell renders no section: each container holds the slot the front server fills. */
-const SLOTS = Object.fromEntries(SECTION_IDS.map((id) => [id, { html: islandMarkup(SECTION_SLOT(id)), hydrate: false }])) as Record<SectionId, IslandStart>;
+const never = new Promise<SectionModule>(() => undefined);
+const NOT_LOADED_HERE = { first: never, again: () => never };
 
 const SHELL_DEADLINE_MS = 2000;
 
@@ -71,6 +65,12 @@ export async function renderShell(page: ShellRequest): Promise<RenderedShell> {
   // The browser resolves the same config and address with the same function:
   // the notice, and which sections it loads itself, match what is hydrated.
   const remotes = pageRemotes(config, page.search);
+  // The page's sections as the front server chose them: a tab, a panel and a slot each.
+  const pageSections = pageSectionsOf(page.sections, page.language);
+  const ids = pageSections.map(({ id }) => id);
+  const notLoaded: SectionLoads = Object.fromEntries(ids.map((id) => [id, NOT_LOADED_HERE]));
+  // The shell renders no section: each container holds the slot the front server fills.
+  const slots: Partial<Record<SectionId, IslandStart>> = Object.fromEntries(ids.map((id) => [id, { html: islandMarkup(SECTION_SLOT(id)), hydrate: false }]));
   const root = await renderToHtml(
     <PageRoot
       config={config}
@@ -78,8 +78,9 @@ export async function renderShell(page: ShellRequest): Promise<RenderedShell> {
       language={page.language}
       text={text}
       remotes={remotes}
-      sections={NOT_LOADED_HERE}
-      islands={SLOTS}
+      sections={notLoaded}
+      islands={slots}
+      pageSections={pageSections}
       address={`${page.pathname}${page.search}`}
     />,
     { deadlineMs: SHELL_DEADLINE_MS },
@@ -97,9 +98,9 @@ export async function renderShell(page: ShellRequest): Promise<RenderedShell> {
     styles: STYLES_SLOT,
     root,
   });
-  const fallbacks = Object.fromEntries(SECTION_IDS.map((id) => [id, loadingLine(text, id)])) as Record<SectionId, string>;
+  const fallbacks = Object.fromEntries(pageSections.map(({ id, label }) => [id, loadingLine(text, label)]));
   const styles: Partial<Record<SectionId, string>> = {};
-  for (const id of SECTION_IDS) {
+  for (const id of ids) {
     const stylesheets = page.stylesheets[id];
     if (stylesheets !== undefined) styles[id] = sectionStyleLinks(stylesheets);
   }

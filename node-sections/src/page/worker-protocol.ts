@@ -13,6 +13,7 @@
  */
 import type { ConfigProblem, SiteConfig } from '@portico/shared-config/config';
 import type { SectionId } from '@portico/contract/sections';
+import type { SectionEntry } from '@portico/contract/section-entries';
 import type { Language } from '@portico/contract/languages';
 
 /** One page's shell to render: everything the worker needs comes in the message; it reads no file. */
@@ -30,6 +31,13 @@ export interface ShellRequest {
   origin: string;
   /** config.json as the front server parsed it, once. */
   config: SiteConfig;
+  /**
+   * The page's sections, in tab order, as the front server chose them for
+   * this visit (shown, in the visitor's market, each with an active release
+   * or this visit's preview): a tab, a panel and a slot each, and nothing
+   * for any other.
+   */
+  sections: readonly SectionEntry[];
   problems: readonly ConfigProblem[];
   /**
    * Each section's stylesheets with their hashes, as the front server read
@@ -48,8 +56,8 @@ export interface RenderedShell {
    * `<body>`.
    */
   html: string;
-  /** Each section's markup while it is left to the browser (its loading line). */
-  fallbacks: Record<SectionId, string>;
+  /** Each of the page's sections' markup while it is left to the browser (its loading line). */
+  fallbacks: Partial<Record<SectionId, string>>;
   /** Each section's `<link rel="stylesheet">` tags, added to the head when that section is filled in. */
   styles: Partial<Record<SectionId, string>>;
   /** The sections a `?remote.<section>=` override takes for this visit (by the one rule the browser uses): left to the browser. */

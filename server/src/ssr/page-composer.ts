@@ -8,6 +8,8 @@ import { sectionsOverBudget, type PageCosts } from './page-budget';
 import type { CachedPage, PageCache } from './page-cache';
 import { composePage, pageKey, withoutSections, type Placement } from './page-composition';
 import type { ShellEntry } from './shell-stage';
+import { tabSections } from '@portico/shared-config/config';
+import { pageSectionsOf } from '@portico/contract/page-data';
 
 /** What a page is made of once its parts are in. */
 export interface PageInputs {
@@ -58,6 +60,7 @@ export class PageComposer {
     const data = {
       config: site.raw,
       language,
+      sections: pageSectionsOf(tabSections(site.config, language), language),
       manifests,
       rendered: placement.rendered,
       hydration,

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { LANGUAGES, type Language } from '@portico/contract/languages';
+import { tabSections } from '@portico/shared-config/config';
 import type { FromShellWorker, RenderedShell, ShellRequest, ToShellWorker } from '@portico/node-sections/protocol';
 import type { Site } from '../site-context';
 import { SHELL_MESSAGE_BYTES, SHELL_RENDER_KILL_MS, SSR_LIMITS } from './render-limits';
@@ -161,5 +162,15 @@ export function shellRequest(
   origin: string,
   stylesheets: ShellRequest['stylesheets'],
 ): ShellRequest {
-  return { template: page.text, language, pathname, search, origin, config: site.config, problems: site.problems, stylesheets };
+  return {
+    template: page.text,
+    language,
+    pathname,
+    search,
+    origin,
+    config: site.config,
+    problems: site.problems,
+    sections: tabSections(site.config, language),
+    stylesheets,
+  };
 }

@@ -25,4 +25,4 @@ export {
 export { configWarnings } from './config-warnings';
 export { parseConfig, type ParsedConfig } from './parse-config';
 export { sectionsFromConfig } from './parse-sections';
-export { pageSections, servedSections } from './served-sections';
+export { pageSections, servedSections, tabSections } from './served-sections';

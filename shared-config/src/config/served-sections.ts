@@ -17,3 +17,15 @@ export function servedSections(config: Pick<SiteConfig, 'sections' | 'remotes'>)
 export function pageSections(config: Pick<SiteConfig, 'sections' | 'remotes'>, language: Language): SectionEntry[] {
   return shownSections(servedSections(config), marketOf(language));
 }
+
+/**
+ * The page's tabs for a visitor in `language`'s market, in order: every
+ * listed section shown there, a built-in one always (with no manifest URL
+ * its panel shows why it cannot load, as before sections were data), an
+ * added one only with its manifest URL (a section never activated is not
+ * shown). The shell worker's list, the page data's, and the client-rendered
+ * page's.
+ */
+export function tabSections(config: Pick<SiteConfig, 'sections' | 'remotes'>, language: Language): SectionEntry[] {
+  return shownSections(sectionsFromConfig(config), marketOf(language)).filter((entry) => entry.builtIn || config.remotes[entry.id] !== undefined);
+}

@@ -5,6 +5,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SectionLoad, SectionLoads } from '../../remotes/load-section';
 import { App } from '../app';
+import { clientPageSections } from '../client-page-sections';
+import { PageSectionsContext } from '../../shell/page-sections-context';
 
 // Each remote stands in as a section whose heading names it; the real remotes
 // are loaded over the network only in the browser tests.
@@ -155,4 +157,71 @@ test('the language switch names each language in its own language and links to t
   expect(indonesian).toHaveAttribute('lang', 'id');
   expect(indonesian).toHaveAttribute('href', '/?remote.home=http%3A%2F%2Fcdn.example%2Fmf-manifest.json&type=2#about');
   expect(within(group).getByRole('link', { name: 'English' })).toHaveAttribute('aria-current', 'true');
+});
+
+describe('a page whose sections are data (issue 48)', () => {
+  // A client-rendered page's list: config.json's added sections with the built-in defaults.
+  const config = {
+    ...sampleConfig,
+    remotes: { ...sampleConfig.remotes, 'repay-calc': 'https://calc.example/mf-manifest.json', faq: 'https://faq.example/mf-manifest.json' },
+    sections: {
+      'repay-calc': { labels: { en: 'Repayment calculator', id: 'Kalkulator pelunasan' }, after: null },
+      faq: { labels: { en: '\u05e9\u05d0\u05dc\u05d5\u05ea FAQ', id: 'Tanya Jawab' }, markets: ['IN' as const] },
+      about: { hidden: true },
+    },
+  };
+  const listed = (language: 'en' | 'id') => clientPageSections(config, language);
+  const loadsOf = (ids: readonly string[]) => Object.fromEntries(ids.map((id) => [id, standIn(id)])) as SectionLoads;
+  const renderListed = (language: 'en' | 'id') =>
+    renderWithPortico(
+      <PageSectionsContext value={listed(language)}>
+        <App sections={loadsOf(listed(language).map(({ id }) => id))} />
+      </PageSectionsContext>,
+      { config, language },
+    );
+
+  test('the tabs are the list’s, in its order, labelled in the page’s language, the first selected and shown', async () => {
+    await renderListed('en');
+    const tabs = within(screen.getByRole('navigation')).getAllByRole('tab');
+    expect(tabs.map((tab) => tab.textContent)).toEqual(['Repayment calculator', 'Home', 'Contact us', '\u05e9\u05d0\u05dc\u05d5\u05ea FAQ']);
+    expect(screen.getByRole('tab', { name: 'Repayment calculator' })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByRole('heading', { name: 'repay-calc content' })).toBeVisible();
+    expect(screen.queryByRole('tab', { name: 'About Us' })).not.toBeInTheDocument();
+  });
+
+  test('a label is bidi-isolated: its direction never turns the tabs around it', async () => {
+    await renderListed('en');
+    const faq = screen.getByRole('tab', { name: '\u05e9\u05d0\u05dc\u05d5\u05ea FAQ' });
+    expect(faq.firstElementChild?.tagName).toBe('BDI');
+    expect(faq.firstElementChild).toHaveTextContent('\u05e9\u05d0\u05dc\u05d5\u05ea FAQ');
+  });
+
+  test('in Indonesian, its Indonesian labels, and a section limited to India is not there', async () => {
+    await renderListed('id');
+    const tabs = within(screen.getByRole('navigation')).getAllByRole('tab');
+    expect(tabs.map((tab) => tab.textContent)).toEqual(['Kalkulator pelunasan', 'Beranda', 'Hubungi Kami']);
+  });
+
+  test('End reaches the last tab, and choosing it shows its section at #<id>; a stale #about lands on the first', async () => {
+    window.history.replaceState(null, '', '/#about');
+    const user = userEvent.setup();
+    await renderListed('en');
+    expect(screen.getByRole('tab', { name: 'Repayment calculator' })).toHaveAttribute('aria-selected', 'true');
+    screen.getByRole('tab', { name: 'Repayment calculator' }).focus();
+    await user.keyboard('{End}{Enter}');
+    expect(screen.getByRole('tab', { name: '\u05e9\u05d0\u05dc\u05d5\u05ea FAQ' })).toHaveAttribute('aria-selected', 'true');
+    expect(window.location.hash).toBe('#faq');
+    expect(await screen.findByRole('heading', { name: 'faq content' })).toBeVisible();
+  });
+});
+
+test('clientPageSections: an added section without its own manifest URL is not shown (never activated); a built-in one is', () => {
+  const sections = { faq: { labels: { en: 'FAQ', id: 'Tanya Jawab' } } };
+  expect(clientPageSections({ remotes: {}, sections }, 'en').map(({ id }) => id)).toEqual(['home', 'about', 'contact']);
+  expect(clientPageSections({ remotes: { faq: 'https://faq.example/mf-manifest.json' }, sections }, 'en').map(({ id }) => id)).toEqual([
+    'home',
+    'about',
+    'contact',
+    'faq',
+  ]);
 });

@@ -80,10 +80,11 @@ test('one report when the page is hidden: each released section as it arrived, t
   expect(asked).toEqual(['signed-by-the-server']);
   await renderWithPortico(
     <>
-      <RemoteSection section="home" load={loads({ Section: () => <h2>Home</h2> })} hydrating />
-      <RemoteSection section="about" load={loads({ Section: () => <h2>About</h2> })} />
+      <RemoteSection section="home" label="Home" load={loads({ Section: () => <h2>Home</h2> })} hydrating />
+      <RemoteSection section="about" label="About Us" load={loads({ Section: () => <h2>About</h2> })} />
       <RemoteSection
         section="contact"
+        label="Contact us"
         load={loads({
           Section: () => {
             throw new Error('render bug');
@@ -118,7 +119,7 @@ test('a section that fails to load and then loads after Try again arrived, rende
   startVisitReport(note, seams());
   await painted();
   const failing = Object.assign(new Error('timeout'), {});
-  await renderWithPortico(<RemoteSection section="contact" load={loads(failing, { Section: () => <h2>Contact form</h2> })} hydrating />);
+  await renderWithPortico(<RemoteSection section="contact" label="Contact us" load={loads(failing, { Section: () => <h2>Contact form</h2> })} hydrating />);
   reportFailure({
     section: 'contact',
     remote: 'portico_contact',

@@ -1,6 +1,7 @@
 import { loadPack, PorticoProvider } from '@portico/shared-config';
-import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
-import { pageDataScript } from '@portico/contract/page-data';
+import type { SectionId } from '@portico/contract/sections';
+import { pageDataScript, pageSectionsOf, type PageSection } from '@portico/contract/page-data';
+import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import type { Hydration } from '@portico/contract/hydration';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { act, screen, waitFor, within } from '@testing-library/react';
@@ -8,6 +9,7 @@ import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
 import { renderToString } from 'react-dom/server';
 import { App } from '../../app/app';
+import { PageSectionsContext } from '../../shell/page-sections-context';
 import { ISLAND_ATTRIBUTE, ISLAND_HYDRATED_EVENT, ISLAND_REQUESTED_EVENT, ISLAND_STATE_ATTRIBUTE, islandMarkup } from '../../remotes/island-contract';
 import type { SectionLoad, SectionLoads } from '../../remotes/load-section';
 import { collectOutcomes } from '../../health/visit-outcomes';
@@ -22,9 +24,9 @@ jest.mock('web-vitals', () => ({ onLCP: () => undefined, onINP: () => undefined,
 
 const never = new Promise<never>(() => undefined);
 const stillLoading: SectionLoad = { first: never, again: () => never };
-const sections = Object.fromEntries(SECTION_IDS.map((id) => [id, stillLoading])) as unknown as SectionLoads;
+const BUILT_IN = pageSectionsOf(BUILT_IN_SECTIONS, 'en');
 
-const SECTION_HTML: Record<SectionId, string> = {
+const SECTION_HTML: Partial<Record<SectionId, string>> = {
   home: '<h2>Home content</h2>',
   about: '<h2>About content</h2>',
   contact:
@@ -32,34 +34,48 @@ const SECTION_HTML: Record<SectionId, string> = {
     '<button type="submit" disabled data-enabled-by-script>Send message</button></form>',
 };
 
-const DECLARED: Record<SectionId, Hydration> = {
+const DECLARED: Partial<Record<SectionId, Hydration>> = {
   home: { mode: 'static' },
   about: { mode: 'static' },
   contact: { mode: 'interactive', when: ['selected', 'interaction'] },
 };
+
+/** What the added sections of these tests declare: an island hydrating once chosen. */
+const ADDED_DECLARES: Hydration = { mode: 'interactive', when: ['selected'] };
 
 interface ServerPage {
   rendered?: SectionId[];
   config?: Record<string, unknown>;
   /** A section's HTML other than SECTION_HTML's: an attacker's. */
   html?: Partial<Record<SectionId, string>>;
+  /** The page's sections as the front server chose them: the built-in three unless given. */
+  list?: PageSection[];
 }
 
-async function serverPage({ rendered = [...SECTION_IDS], config = {}, html = {} }: ServerPage = {}): Promise<void> {
+async function serverPage({ list = BUILT_IN, rendered = list.map(({ id }) => id), config = {}, html = {} }: ServerPage = {}): Promise<void> {
   const text = await loadPack('en');
   const sectionHtml = { ...SECTION_HTML, ...html };
+  const ids = list.map(({ id }) => id);
   const islands = Object.fromEntries(
-    SECTION_IDS.map((id) => [id, { html: islandMarkup(rendered.includes(id) ? (sectionHtml[id] ?? '') : '<p>Loading…</p>'), hydrate: rendered.includes(id) }]),
-  ) as Parameters<typeof App>[0]['islands'];
+    ids.map((id) => [
+      id,
+      { html: islandMarkup(rendered.includes(id) ? (sectionHtml[id] ?? `<h2>${id} content</h2>`) : '<p>Loading…</p>'), hydrate: rendered.includes(id) },
+    ]),
+  );
+  const sections: SectionLoads = Object.fromEntries(ids.map((id) => [id, stillLoading]));
   const shell = renderToString(
     <PorticoProvider config={sampleConfig} language="en" text={text}>
-      <Suspense>
-        <App sections={sections} islands={islands} />
-      </Suspense>
+      <PageSectionsContext value={list}>
+        <Suspense>
+          <App sections={sections} islands={islands} />
+        </Suspense>
+      </PageSectionsContext>
     </PorticoProvider>,
   );
-  const manifests = Object.fromEntries(SECTION_IDS.map((id) => [id, '{}']));
-  document.body.innerHTML = `<div id="root">${shell}</div>${pageDataScript({ config, language: 'en', manifests, rendered, hydration: DECLARED, problems: [], allowedRemoteOrigins: [] })}`;
+  const manifests = Object.fromEntries(ids.map((id) => [id, '{}']));
+  const hydration = Object.fromEntries(ids.map((id) => [id, DECLARED[id] ?? ADDED_DECLARES]));
+  const data = pageDataScript({ config, language: 'en', sections: list, manifests, rendered, hydration, problems: [], allowedRemoteOrigins: [] });
+  document.body.innerHTML = `<div id="root">${shell}</div>${data}`;
 }
 
 let requested: SectionId[];
@@ -377,5 +393,69 @@ describe("a section's HTML that names the page's own parts steers nothing (the s
     startAfterPaint();
     expect(screen.getByLabelText('Loan amount')).toHaveValue('5000');
     expect(screen.getByLabelText('Lure')).toHaveValue('');
+  });
+});
+
+describe('the shell from a list of sections (issue 48)', () => {
+  // The front server's list for this visit: About hidden, two sections an integrator added, one first.
+  const LIST: PageSection[] = [
+    { id: 'repay-calc', label: 'Repayment calculator' },
+    { id: 'home', label: 'Home' },
+    { id: 'contact', label: 'Contact us' },
+    { id: 'faq', label: 'FAQ' },
+  ];
+
+  test('each listed section is a tab linking to #<id>, in the list’s order, and nothing else is', async () => {
+    await serverPage({ list: LIST });
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((tab) => tab.getAttribute('href'))).toEqual(['#repay-calc', '#home', '#contact', '#faq']);
+    expect(tabs.map((tab) => tab.id)).toEqual(['tab-repay-calc', 'tab-home', 'tab-contact', 'tab-faq']);
+    expect(screen.queryByRole('tab', { name: 'About Us' })).not.toBeInTheDocument();
+    expect(document.getElementById('about')).toBeNull();
+  });
+
+  test('with no hash, the first tab is selected and shown, whatever its section', async () => {
+    await serverPage({ list: LIST });
+    startAfterPaint();
+    expect(screen.getByRole('tab', { name: 'Repayment calculator' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tabpanel', { name: 'Repayment calculator' })).toBeVisible();
+    expect(screen.queryByRole('tabpanel', { name: 'Home' })).not.toBeInTheDocument();
+  });
+
+  test.each(['#about', '#retired-one', '#tab-home', '#root'])('a stale or unknown %s lands on the first tab', async (hash) => {
+    window.history.replaceState(null, '', `/${hash}`);
+    await serverPage({ list: LIST });
+    startAfterPaint();
+    expect(screen.getByRole('tab', { name: 'Repayment calculator' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getAllByRole('tabpanel')).toHaveLength(1);
+  });
+
+  test('a deep link to an added section (#faq) selects it, and choosing it asks for its island', async () => {
+    window.history.replaceState(null, '', '/#faq');
+    await serverPage({ list: LIST });
+    startAfterPaint();
+    expect(screen.getByRole('tab', { name: 'FAQ' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tabpanel', { name: 'FAQ' })).toBeVisible();
+    expect(requested).toEqual(['faq']);
+  });
+
+  test('the keys reach every tab of any number: End the last, Home the first, arrows wrap', async () => {
+    const user = userEvent.setup();
+    await serverPage({ list: LIST });
+    startAfterPaint();
+    screen.getByRole('tab', { name: 'Repayment calculator' }).focus();
+    await user.keyboard('{End}');
+    expect(screen.getByRole('tab', { name: 'FAQ' })).toHaveFocus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: 'Repayment calculator' })).toHaveFocus();
+    await user.keyboard('{ArrowLeft}{ArrowLeft} ');
+    expect(screen.getByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
+    expect(window.location.hash).toBe('#contact');
+  });
+
+  test('a section the server did not render is asked for at once, added or built in', async () => {
+    await serverPage({ list: LIST, rendered: ['home', 'contact'] });
+    startAfterPaint();
+    expect(requested).toEqual(['repay-calc', 'faq']);
   });
 });

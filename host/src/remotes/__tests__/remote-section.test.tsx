@@ -44,7 +44,7 @@ const loadFailure = new SectionLoadError({
 
 test('a section that fails to load shows an alert with the reason, and Try again loads it afresh', async () => {
   const user = userEvent.setup();
-  await renderWithPortico(<RemoteSection section="contact" load={loads(loadFailure, { Section: () => <h2>Contact form</h2> })} />);
+  await renderWithPortico(<RemoteSection section="contact" label="Contact us" load={loads(loadFailure, { Section: () => <h2>Contact form</h2> })} />);
 
   const alert = await screen.findByRole('alert');
   expect(alert).toHaveTextContent('The Contact us section could not be loaded.');
@@ -57,7 +57,7 @@ test('a section that fails to load shows an alert with the reason, and Try again
 });
 
 test('in Indonesian the reason is Indonesian too; the technical cause stays on the console', async () => {
-  await renderWithPortico(<RemoteSection section="contact" load={loads(loadFailure)} />, { language: 'id' });
+  await renderWithPortico(<RemoteSection section="contact" label="Hubungi Kami" load={loads(loadFailure)} />, { language: 'id' });
   const alert = await screen.findByRole('alert');
   expect(alert).toHaveTextContent('Bagian Hubungi Kami tidak dapat dimuat.Kode bagian ini tidak dapat diambil atau dijalankan.Coba lagi');
   expect(alert).not.toHaveTextContent(/entry|could not|loaded/);
@@ -68,12 +68,12 @@ test.each([
   ['does not match its remoteIntegrity pin in config.json; refusing it', 'bukan versi yang disetujui situs ini'],
 ])("a manifest that %s is said as such, in the visitor's language", async (cause, reason) => {
   const failure = new SectionLoadError({ ...loadFailure.failure, stage: 'manifest', cause, transient: false });
-  await renderWithPortico(<RemoteSection section="contact" load={loads(failure)} />, { language: 'id' });
+  await renderWithPortico(<RemoteSection section="contact" label="Contact us" load={loads(failure)} />, { language: 'id' });
   expect(await screen.findByRole('alert')).toHaveTextContent(reason);
 });
 
 test('a load failure is not reported a second time by the boundary', async () => {
-  await renderWithPortico(<RemoteSection section="contact" load={loads(loadFailure)} />);
+  await renderWithPortico(<RemoteSection section="contact" label="Contact us" load={loads(loadFailure)} />);
   await screen.findByRole('alert');
   // The loader reports; the boundary only shows the alert.
   expect(porticoErrors()).toEqual([]);
@@ -88,7 +88,7 @@ test('a section that throws while rendering is contained in its own alert and re
   };
   await renderWithPortico(
     <>
-      <RemoteSection section="about" load={loads(broken)} />
+      <RemoteSection section="about" label="About Us" load={loads(broken)} />
       <p>rest of the page</p>
     </>,
   );

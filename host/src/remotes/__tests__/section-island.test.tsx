@@ -50,7 +50,7 @@ test("the section's server HTML, rendered by its worker, hydrates in its island:
   const errors = consoleErrors();
   const html = await renderSectionHtml(section, 'contact', { config: sampleConfig, problems: [], language: 'en' });
   const { load, arrive } = pendingLoad();
-  await renderWithPortico(<SectionIsland section="contact" load={load} start={{ html: islandMarkup(html), hydrate: true }} />);
+  await renderWithPortico(<SectionIsland section="contact" label="Contact us" load={load} start={{ html: islandMarkup(html), hydrate: true }} />);
 
   // Before its code arrives the island shows the server's HTML as it is.
   const label = screen.getByText('Name');
@@ -65,7 +65,9 @@ test("the section's server HTML, rendered by its worker, hydrates in its island:
 
 test('a section the server did not render is rendered in its island, replacing the loading line', async () => {
   const { load, arrive } = pendingLoad();
-  await renderWithPortico(<SectionIsland section="contact" load={load} start={{ html: islandMarkup('<p>Loading Contact us…</p>'), hydrate: false }} />);
+  await renderWithPortico(
+    <SectionIsland section="contact" label="Contact us" load={load} start={{ html: islandMarkup('<p>Loading Contact us…</p>'), hydrate: false }} />,
+  );
   expect(screen.getByText('Loading Contact us…')).toBeInTheDocument();
   await act(async () => arrive(section));
   expect(screen.getByLabelText('Name')).toBeInTheDocument();
@@ -78,7 +80,7 @@ test('a language switch in the shell reaches the island, keeping what was typed'
   await renderWithPortico(
     <>
       <SwitchToIndonesian />
-      <SectionIsland section="contact" load={load} start={{ html: '', hydrate: false }} />
+      <SectionIsland section="contact" label="Contact us" load={load} start={{ html: '', hydrate: false }} />
     </>,
   );
   await act(async () => arrive(section));

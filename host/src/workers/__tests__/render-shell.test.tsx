@@ -4,6 +4,7 @@
 import { PAGE_DATA_SLOT, SECTION_SLOT, STYLES_SLOT, type ShellRequest } from '@portico/node-sections/protocol';
 import { parseConfig } from '@portico/shared-config';
 import { SECTION_IDS } from '@portico/contract/sections';
+import { BUILT_IN_SECTIONS, type SectionEntry } from '@portico/contract/section-entries';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { renderShell } from '../render-shell';
 
@@ -26,9 +27,9 @@ const stylesheets = {
   contact: [{ href: '/section-styles/sha384-c.css', integrity: 'sha384-c', source: 'https://cdn.example/c.css?"><script>' }],
 };
 
-function shellRequest(search: string, allowedRemoteOrigins: string[]): ShellRequest {
+function shellRequest(search: string, allowedRemoteOrigins: string[], sections: readonly SectionEntry[] = BUILT_IN_SECTIONS): ShellRequest {
   const { config, problems } = parseConfig({ ...sampleConfig, allowedRemoteOrigins });
-  return { template, language: 'en', pathname: '/', search, origin: 'https://portico.example', config, problems, stylesheets };
+  return { template, language: 'en', pathname: '/', search, origin: 'https://portico.example', config, problems, sections, stylesheets };
 }
 
 test('the shell has a slot for each section, none of their content, and the slots for their styles and the data', async () => {
@@ -63,4 +64,65 @@ test('an override from an origin not allowed is refused: no notice, nothing over
   const shell = await renderShell(shellRequest(overrideSearch, []));
   expect(shell.html).not.toContain('Remote override');
   expect(shell.overridden).toEqual([]);
+});
+
+describe('the shell from the list of sections the front server chose (issue 48)', () => {
+  const added = (id: string, en: string, idLabel: string): SectionEntry => ({
+    id,
+    labels: { en, id: idLabel },
+    origins: ['https://sections.example'],
+    interactive: false,
+    markets: ['IN', 'ID'],
+    hidden: false,
+    builtIn: false,
+  });
+  // Eight, the most the nav holds: the built-in three, About moved last, and five added (one hyphenated, one first).
+  const EIGHT = [
+    added('repay-calc', 'Repayment calculator', 'Kalkulator pelunasan'),
+    BUILT_IN_SECTIONS[0]!,
+    added('faq', 'Q&A "FAQ"', 'Tanya & jawab'),
+    BUILT_IN_SECTIONS[2]!,
+    added('fees', 'Fees and charges', 'Biaya dan ongkos'),
+    added('grievance', 'Grievance redressal', 'Pengaduan'),
+    added('news', 'News', 'Berita'),
+    BUILT_IN_SECTIONS[1]!,
+  ];
+  const tabsIn = (html: string) => [...html.matchAll(/<a href="#([^"]+)" role="tab" id="([^"]+)" aria-selected="(true|false)"[^>]*><bdi>([^<]*)<\/bdi><\/a>/g)];
+
+  test('a tab (#<id>, tab-<id>, its label bidi-isolated and escaped), a panel and a slot per listed section, in order; the first selected', async () => {
+    const shell = await renderShell(shellRequest('', [], EIGHT));
+    const tabs = tabsIn(shell.html);
+    expect(tabs.map(([, href]) => href)).toEqual(['repay-calc', 'home', 'faq', 'contact', 'fees', 'grievance', 'news', 'about']);
+    expect(tabs.map(([, , id]) => id)).toEqual(EIGHT.map(({ id }) => `tab-${id}`));
+    expect(tabs.map(([, , , selected]) => selected)).toEqual(['true', ...Array(7).fill('false')]);
+    expect(tabs[2]![4]).toBe('Q&amp;A &quot;FAQ&quot;');
+    for (const { id } of EIGHT) {
+      expect(shell.html.split(SECTION_SLOT(id))).toHaveLength(2);
+      expect(shell.html).toContain(`<section id="${id}" role="tabpanel" aria-labelledby="tab-${id}"`);
+    }
+    expect(shell.fallbacks['repay-calc']).toBe('<p class="section-loading" aria-busy="true">Loading Repayment calculator…</p>');
+  });
+
+  test('in Indonesian each tab has its Indonesian label', async () => {
+    const shell = await renderShell({ ...shellRequest('', [], EIGHT), language: 'id' });
+    expect(tabsIn(shell.html).map(([, , , , label]) => label)).toEqual([
+      'Kalkulator pelunasan',
+      'Beranda',
+      'Tanya &amp; jawab',
+      'Hubungi Kami',
+      'Biaya dan ongkos',
+      'Pengaduan',
+      'Berita',
+      'Tentang Kami',
+    ]);
+  });
+
+  test('a section not in the list (hidden, retired, another market) has no tab, no panel, no slot and no stylesheet', async () => {
+    const shell = await renderShell(shellRequest('', [], [BUILT_IN_SECTIONS[0]!, BUILT_IN_SECTIONS[2]!]));
+    expect(tabsIn(shell.html).map(([, href]) => href)).toEqual(['home', 'contact']);
+    expect(shell.html).not.toContain(SECTION_SLOT('about'));
+    expect(shell.html).not.toContain('id="about"');
+    expect(shell.styles.about).toBeUndefined();
+    expect(Object.keys(shell.fallbacks)).toEqual(['home', 'contact']);
+  });
 });

@@ -1,4 +1,5 @@
-import { parsePageData, type PageData } from '@portico/contract/page-data';
+import { pageSectionsOf, parsePageData, type PageData } from '@portico/contract/page-data';
+import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import { SECTION_SLOT } from '@portico/node-sections/protocol';
 import type { SectionId } from '@portico/contract/sections';
 import { composePage, placeParts, type CandidatePart } from '../page-composition';
@@ -21,7 +22,16 @@ const shell = {
     contact: '<link rel="stylesheet" href="/contact.css">',
   },
 };
-const data: PageData = { config: {}, language: 'en', manifests: {}, rendered: [], hydration: {}, problems: [], allowedRemoteOrigins: [] };
+const data: PageData = {
+  config: {},
+  language: 'en',
+  sections: pageSectionsOf(BUILT_IN_SECTIONS, 'en'),
+  manifests: {},
+  rendered: [],
+  hydration: {},
+  problems: [],
+  allowedRemoteOrigins: [],
+};
 
 const part = (section: SectionId, html: string, extra = false): CandidatePart => ({
   section,
