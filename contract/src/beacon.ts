@@ -1,4 +1,4 @@
-import { SECTION_IDS, type SectionId } from './sections';
+import type { SectionId } from './sections';
 
 /**
  * The visit report (issue "Health from real visits"): what the page sends
@@ -90,5 +90,3 @@ export interface HealthNote {
   releases: Partial<Record<SectionId, string>>;
   token: string;
 }
-
-export const isSectionId = (value: unknown): value is SectionId => typeof value === 'string' && (SECTION_IDS as readonly string[]).includes(value);
