@@ -7,7 +7,7 @@
 import { scriptSafeJson } from './html';
 import { type SectionId } from './sections';
 import { type Language } from './languages';
-import { BUILT_IN_SECTIONS, labelProblem, sectionIdProblem, type SectionEntry } from './section-entries';
+import { labelProblem, sectionIdProblem, type SectionEntry } from './section-entries';
 import { DEFAULT_HYDRATION, readHydration, type Hydration } from './hydration';
 import { PAGE_DATA_ID } from './page-parts';
 
@@ -87,7 +87,7 @@ export function parsePageData(text: string | null | undefined): PageData | undef
   const { config, language, sections, manifests, rendered, hydration, problems, allowedRemoteOrigins } = value as Record<string, unknown>;
   if (typeof language !== 'string' || !LANGUAGE_VALUES.includes(language)) return undefined;
   if (typeof manifests !== 'object' || manifests === null) return undefined;
-  const listed = readSections(sections, language as Language);
+  const listed = readSections(sections);
   const ids = listed.map(({ id }) => id);
   const texts = Object.fromEntries(Object.entries(manifests).filter(([id, manifest]) => typeof manifest === 'string' && ids.includes(id)));
   const hydrated = Array.isArray(rendered) ? ids.filter((id) => rendered.includes(id)) : [];
@@ -116,11 +116,11 @@ export function parsePageData(text: string | null | undefined): PageData | undef
 /**
  * The page's sections as written: each with an id the contract allows and a
  * plain-text label, once; anything else is dropped (its panel is then never
- * shown nor loaded). Page data without the list (a server from before
- * sections were data) has the built-in ones.
+ * shown nor loaded). No list, no sections: the page script and the server
+ * that writes the list are one build (the script is inlined by the server),
+ * so no default list is carried into every page's script.
  */
-function readSections(sections: unknown, language: Language): PageSection[] {
-  if (sections === undefined) return pageSectionsOf(BUILT_IN_SECTIONS, language);
+function readSections(sections: unknown): PageSection[] {
   if (!Array.isArray(sections)) return [];
   const read: PageSection[] = [];
   for (const section of sections as unknown[]) {

@@ -37,7 +37,7 @@ test('the page data reads back as written, manifests byte for byte', () => {
 
 test('a section whose declaration is missing or not one the page can follow hydrates on load, as before declarations existed', () => {
   const data = parsePageData(
-    '{"config":{},"language":"en","manifests":{"home":"{}","about":"{}","contact":"{}"},"rendered":[],"hydration":{"home":{"mode":"static"},"about":{"mode":"eval"}}}',
+    '{"config":{},"language":"en","sections":[{"id":"home","label":"Home"},{"id":"about","label":"About Us"},{"id":"contact","label":"Contact us"}],"manifests":{"home":"{}","about":"{}","contact":"{}"},"rendered":[],"hydration":{"home":{"mode":"static"},"about":{"mode":"eval"}}}',
   );
   expect(data?.hydration).toEqual({
     home: { mode: 'static' },
@@ -47,7 +47,11 @@ test('a section whose declaration is missing or not one the page can follow hydr
 });
 
 test('only known sections count as rendered by the server: anything else is rendered in the browser', () => {
-  expect(parsePageData('{"config":{},"language":"en","manifests":{},"rendered":["home","root","contact",1]}')?.rendered).toEqual(['home', 'contact']);
+  expect(
+    parsePageData(
+      '{"config":{},"language":"en","sections":[{"id":"home","label":"Home"},{"id":"about","label":"About Us"},{"id":"contact","label":"Contact us"}],"manifests":{},"rendered":["home","root","contact",1]}',
+    )?.rendered,
+  ).toEqual(['home', 'contact']);
   expect(parsePageData('{"config":{},"language":"en","manifests":{},"rendered":"home"}')?.rendered).toEqual([]);
 });
 
@@ -90,6 +94,9 @@ test("the page's sections are read in order; an id the contract refuses, a label
   expect(parsePageData('{"config":{},"language":"en","sections":"home","manifests":{}}')?.sections).toEqual([]);
 });
 
-test('page data without a list of sections (a server from before sections were data) has the built-in three', () => {
-  expect(parsePageData('{"config":{},"language":"en","manifests":{}}')?.sections.map(({ label }) => label)).toEqual(['Home', 'About Us', 'Contact us']);
+test('page data without a list of sections lists none: nothing is loaded or hydrated from it', () => {
+  const data = parsePageData('{"config":{},"language":"en","manifests":{"home":"{}"},"rendered":["home"]}');
+  expect(data?.sections).toEqual([]);
+  expect(data?.manifests).toEqual({});
+  expect(data?.rendered).toEqual([]);
 });

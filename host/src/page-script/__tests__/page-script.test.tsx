@@ -323,6 +323,7 @@ test('“visible”: the section’s own markup is watched (its containers have 
     document.getElementById('portico-page-data')!.textContent = JSON.stringify({
       config: {},
       language: 'en',
+      sections: BUILT_IN,
       manifests: { home: '{}', about: '{}', contact: '{}' },
       rendered: ['home', 'about', 'contact'],
       hydration: visibleContact,
