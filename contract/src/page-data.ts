@@ -7,7 +7,7 @@
 import { scriptSafeJson } from './html';
 import { type SectionId } from './sections';
 import { type Language } from './languages';
-import { labelProblem, sectionIdProblem, type SectionEntry } from './section-entries';
+import { isLabelText, isSectionIdText, type SectionEntry } from './section-entries';
 import { DEFAULT_HYDRATION, readHydration, type Hydration } from './hydration';
 import { PAGE_DATA_ID } from './page-parts';
 
@@ -126,8 +126,8 @@ function readSections(sections: unknown): PageSection[] {
   for (const section of sections as unknown[]) {
     if (typeof section !== 'object' || section === null) continue;
     const { id, label } = section as Record<string, unknown>;
-    if (sectionIdProblem(id) !== undefined || labelProblem(label) !== undefined || read.some((one) => one.id === id)) continue;
-    read.push({ id: id as string, label: label as string });
+    if (!isSectionIdText(id) || !isLabelText(label) || read.some((one) => one.id === id)) continue;
+    read.push({ id, label });
   }
   return read;
 }
