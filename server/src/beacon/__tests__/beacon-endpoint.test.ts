@@ -253,7 +253,8 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     ['not JSON', '{"v":2,'],
     ['JSON of another shape', JSON.stringify({ hello: 'world' })],
     ['the first version: a token and a nonce of its own, no visit id', JSON.stringify({ v: 1, token: 'a.b', nonce: 'abcdefgh12', sections: {}, vitals: {} })],
-    ['an unknown section', JSON.stringify({ v: 2, visit: 'a.b', sections: { pricing: { release: 'pricing-1', arrival: 'ssr' } }, vitals: {} })],
+    // Any id the grammar allows may be an added section (the visit id's releases say which count); one it refuses is no section.
+    ['a section id no section can have', JSON.stringify({ v: 2, visit: 'a.b', sections: { Pricing: { release: 'pricing-1', arrival: 'ssr' } }, vitals: {} })],
     [
       'a failure class on a section that arrived',
       JSON.stringify({ v: 2, visit: 'a.b', sections: { home: { release: 'home-3', arrival: 'ssr', failure: 'render' } }, vitals: {} }),
