@@ -7,7 +7,7 @@
 import { scriptSafeJson } from './html';
 import { type SectionId } from './sections';
 import { type Language } from './languages';
-import { isLabelText, isSectionIdText, type SectionEntry } from './section-entries';
+import { LABEL_BOUNDS, SECTION_ID_PATTERN, type SectionEntry } from './section-entries';
 import { DEFAULT_HYDRATION, readHydration, type Hydration } from './hydration';
 import { PAGE_DATA_ID } from './page-parts';
 
@@ -126,7 +126,15 @@ function readSections(sections: unknown): PageSection[] {
   for (const section of sections as unknown[]) {
     if (typeof section !== 'object' || section === null) continue;
     const { id, label } = section as Record<string, unknown>;
-    if (!isSectionIdText(id) || !isLabelText(label) || read.some((one) => one.id === id)) continue;
+    // The server wrote the list with the contract's rules; the page only keeps what it can use (an id that can be an element's, a short text), with no words to carry.
+    if (
+      typeof id !== 'string' ||
+      !SECTION_ID_PATTERN.test(id) ||
+      typeof label !== 'string' ||
+      label.length > 4 * LABEL_BOUNDS.max ||
+      read.some((one) => one.id === id)
+    )
+      continue;
     read.push({ id, label });
   }
   return read;

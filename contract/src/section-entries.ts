@@ -40,7 +40,8 @@ const BUILT_IN_LABELS: Record<(typeof SECTION_IDS)[number], SectionLabels> = {
 };
 
 /** The default list: a fresh install's sections, in tab order. */
-export const BUILT_IN_SECTIONS: readonly SectionEntry[] = SECTION_IDS.map((id) => ({
+// Pure: a bundle that reads no default (the page script) carries none of it.
+export const BUILT_IN_SECTIONS: readonly SectionEntry[] = /* @__PURE__ */ SECTION_IDS.map((id) => ({
   id,
   labels: BUILT_IN_LABELS[id],
   origins: [],
@@ -96,29 +97,6 @@ export function sectionIdProblem(id: unknown): string | undefined {
 // overrides, isolates, zero-width joiners): a label is shown as it is typed.
 // eslint-disable-next-line no-control-regex
 const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
-
-/**
- * Whether `id` can name a section: sectionIdProblem's rule without its
- * words, for the page script, which drops what it cannot use and says
- * nothing (its bundle then carries no message).
- */
-export function isSectionIdText(id: unknown): id is string {
-  return (
-    typeof id === 'string' &&
-    ID_GRAMMAR.test(id) &&
-    !id.endsWith('-') &&
-    !id.includes('--') &&
-    !RESERVED_SECTION_IDS.includes(id) &&
-    !RESERVED_SECTION_PREFIXES.some((prefix) => id.startsWith(prefix))
-  );
-}
-
-/** Whether `label` can be a tab's text: labelProblem's rule without its words, for the page script. */
-export function isLabelText(label: unknown): label is string {
-  if (typeof label !== 'string' || label !== label.trim()) return false;
-  const length = [...label].length;
-  return length >= LABEL_BOUNDS.min && length <= LABEL_BOUNDS.max && !UNSHOWABLE.test(label) && !/[<>]/.test(label);
-}
 
 /** Why `label` cannot be a tab's text, or undefined when it can. */
 export function labelProblem(label: unknown): string | undefined {

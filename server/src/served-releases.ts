@@ -1,5 +1,6 @@
 import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import type { SectionId } from '@portico/contract/sections';
+import { BUILT_IN_SECTIONS, type SectionEntry } from '@portico/contract/section-entries';
 import type { HealthNote } from '@portico/contract/beacon';
 import type { ActiveReleases, Release, ServedState, ServerSignal } from '@portico/releases';
 
@@ -111,6 +112,15 @@ export const catalogueKey = ({ grants, sections }: SectionCatalogue) =>
 /** What the store says of the sections, apart from their releases. */
 export type SectionCatalogue = Pick<ServedState, 'grants' | 'sections'>;
 
+/** Whether `sections` is the built-in list, unchanged (grants apart: they are written on their own). */
+const isDefaultList = (sections: readonly SectionEntry[]) =>
+  sections.length === BUILT_IN_SECTIONS.length &&
+  sections.every((entry, index) => {
+    const { interactive: _grant, ...rest } = entry;
+    const { interactive: _default, ...defaults } = BUILT_IN_SECTIONS[index]!;
+    return JSON.stringify(rest) === JSON.stringify(defaults);
+  });
+
 /**
  * The store's sections as config.json's `sections` writes them (the shape
  * a deployment run from the file alone uses, so one reader, parseSections,
@@ -120,10 +130,12 @@ export type SectionCatalogue = Pick<ServedState, 'grants' | 'sections'>;
  */
 function storedSections({ grants = {}, sections }: SectionCatalogue): Record<string, Record<string, unknown>> | undefined {
   const granted = sectionsOf(grants);
-  if (sections === undefined && granted.length === 0) return undefined;
+  // The default list as it is says nothing the file's reader does not know: a fresh install's config.json (and page) stays as it was.
+  const listed = sections !== undefined && !isDefaultList(sections) ? sections : [];
+  if (listed.length === 0 && granted.length === 0) return undefined;
   const written: Record<string, Record<string, unknown>> = {};
   let previous: string | null = null;
-  for (const entry of sections ?? []) {
+  for (const entry of listed) {
     const { labels, markets, hidden, interactive } = entry;
     written[entry.id] = { labels: { ...labels }, after: previous, markets: [...markets], hidden, interactive };
     previous = entry.id;

@@ -1,5 +1,10 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { REPO_ROOT } from '../support/paths';
 import { runServe, waitForOutput, type ServeProcess } from '../support/run-cli';
+import { serveUnderPath } from '../support/static-server';
 
 /**
  * nginx in front of the Node server (`nginx:config` without --no-ssr): the
@@ -14,6 +19,16 @@ const nodeUrl = `http://127.0.0.1:${upstreamPort}`;
 
 test.describe.configure({ mode: 'serial' });
 
+const TOKEN = 'the-integrators-nginx-token';
+const run = promisify(execFile);
+const release = async (...args: string[]) =>
+  (
+    await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, PORT: String(upstreamPort), HOST: '127.0.0.1', PORTICO_TOKEN: TOKEN },
+    })
+  ).stdout;
+
 let serve: ServeProcess | undefined;
 
 test.beforeAll(async () => {
@@ -23,6 +38,7 @@ test.beforeAll(async () => {
     HOST: '127.0.0.1',
     PORTICO_CONFIG: configPath,
     PORTICO_TRUST_PROXY: '1',
+    PORTICO_CONTROL_TOKEN: TOKEN,
     // nginx passes on the Host the browser wrote, port included: the port nginx serves the page on;
     // 127.0.0.1 without a port is the Node server's own port, which the test also asks directly.
     PORTICO_HOSTS: `127.0.0.1:${new URL(url).port},127.0.0.1`,
@@ -82,6 +98,33 @@ test('with JavaScript off the server-rendered page reads: sections, footer, tabs
   await expect(page.getByRole('tab', { name: 'Tentang Kami' })).toHaveAttribute('href', '#about');
   await expect(page.getByRole('contentinfo')).toContainText('Portico Credit');
   await context.close();
+});
+
+test("a section added at run time shows through nginx, its origin entering and leaving the page's CSP, with no nginx regeneration", async ({
+  page,
+  request,
+}) => {
+  // The example calculator, published by its team from an origin of its own.
+  const upload = await serveUnderPath(path.join(REPO_ROOT, 'examples/remote-calculator/dist'), '/calculator/v1/', upstreamPort + 10);
+  const origin = new URL(upload.url).origin;
+  const policy = async () => (await request.get(`${url}/`)).headers()['content-security-policy'] ?? '';
+  try {
+    await release('section', 'add', 'calculator', '--label', 'en=Repayments', '--label', 'id=Cicilan', '--origin', origin, '--interactive');
+    const published = await release('publish', 'calculator', `${upload.url}mf-manifest.json`);
+    await release('activate', 'calculator', /calculator-\d+/.exec(published)![0]);
+    await expect.poll(policy, { timeout: 15_000 }).toContain(origin);
+    await page.goto(`${url}/?type=2#calculator`);
+    await expect(page.getByRole('tab', { name: 'Cicilan' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tabpanel', { name: 'Cicilan' }).getByRole('textbox', { name: 'Jumlah pinjaman' })).toBeVisible();
+
+    await release('section', 'hide', 'calculator');
+    await expect.poll(policy, { timeout: 15_000 }).not.toContain(origin);
+    await page.goto('about:blank');
+    await page.goto(`${url}/#calculator`);
+    await expect(page.getByRole('tab')).toHaveText(['Home', 'About Us', 'Contact us']);
+  } finally {
+    await upload.close();
+  }
 });
 
 test('with the Node server stopped, nginx serves the client-rendered page and the site still composes', async ({ page, request }) => {

@@ -98,6 +98,13 @@ describe('config.json with releases', () => {
     expect(sectionGrant(config, 'about')).toEqual({ interactive: false });
   });
 
+  it("writes nothing for the store's default list: a fresh install's config.json is the file as written", () => {
+    expect(withReleases(answerOf(FILE), {}, undefined, undefined, { sections: BUILT_IN_SECTIONS }).value).toEqual(FILE);
+    const moved = [BUILT_IN_SECTIONS[1]!, BUILT_IN_SECTIONS[0]!, BUILT_IN_SECTIONS[2]!];
+    const { config } = parseConfig(withReleases(answerOf(FILE), {}, undefined, undefined, { sections: moved }).value);
+    expect(sectionsFromConfig(config).map(({ id }) => id)).toEqual(['about', 'home', 'contact']);
+  });
+
   it('leaves a remotes field that is not an object as written, for parseConfig to name', () => {
     const broken = { ...FILE, remotes: 'http://x' };
     expect(withReleases(answerOf(broken), { home: release('home-1', 'home', 'https://h.example/m.json') }).value).toEqual(broken);
