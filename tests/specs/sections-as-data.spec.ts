@@ -69,12 +69,17 @@ test('a new team adds its section and ships it, then the integrator relabels, mo
     expect(html).toContain('Loan amount');
 
     // Deep-linkable, and it works: the total to repay in the market's currency.
+    requested.length = 0;
     await page.goto(`${site}/#calculator`);
     const panel = page.getByRole('tabpanel', { name: 'Repayments' });
     await expect(page.getByRole('tab', { name: 'Repayments' })).toHaveAttribute('aria-selected', 'true');
+    await expect(panel.getByRole('textbox', { name: 'Loan amount' })).toBeVisible();
+    // An island that hydrates when used: shown, server-rendered, none of its code fetched until then.
+    expect(requested.filter((url) => url.startsWith(origin) && url.endsWith('.js'))).toEqual([]);
     await panel.getByRole('textbox', { name: 'Loan amount' }).fill('10000');
     await panel.getByRole('textbox', { name: 'Term (days)' }).fill('30');
     await expect(panel).toContainText('₹');
+    await expect.poll(() => requested.filter((url) => url.startsWith(origin) && url.endsWith('.js')).length, { timeout: 10_000 }).toBeGreaterThan(0);
 
     // Indonesian: the label and the section's own texts in the page's language.
     await page.goto(`${site}/?type=2#calculator`);
