@@ -30,7 +30,6 @@ export { createTextLoader, type TextImports, type TextLoader } from './i18n/crea
 export { loadPack } from './i18n/load-pack';
 export { fill, formatMoney, formatWholeNumber } from './i18n/fill';
 export { fillParts } from './i18n/fill-parts';
-export { sectionLabel } from './i18n/section-label';
 export type { TextPack } from './i18n/text-pack';
 export { contrastRatio, relativeLuminance, MIN_TEXT_CONTRAST } from './theme/contrast';
 export { DEFAULT_THEME, PAGE_COLORS, themeProperties, type Theme } from './theme/theme';
