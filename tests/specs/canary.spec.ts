@@ -9,6 +9,7 @@ import { expect, test, workerPorts, writeConfig } from '../support/fixtures';
 import { REPO_ROOT } from '../support/paths';
 import { runServe, waitForOutput, type ServeProcess } from '../support/run-cli';
 import { SECOND_BUILD_LABEL, secondBuildRoot } from '../support/second-build';
+import { untilSettled } from '../support/section-settled';
 import { serveUnderPath, type StaticServer } from '../support/static-server';
 
 const run = promisify(execFile);
@@ -93,10 +94,10 @@ type Seen = 'before' | 'after' | 'failed';
 async function visit(context: BrowserContext): Promise<Seen> {
   const page = await context.newPage();
   await page.goto(`http://localhost:${port}/#contact`);
-  // Settled: the section hydrated, or its code failed to load; then on screen
-  // (a page rendered in the browser, under load, may still be loading it).
-  await page.waitForLoadState('networkidle');
   const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+  // Settled: the section hydrated, or its code failed (a candidate broken in
+  // the browser is server-rendered first: its fields show before it fails).
+  await untilSettled(contact, 'contact');
   const before = contact.getByRole('textbox', { name: SECOND_BUILD_LABEL.en.before, exact: true });
   const after = contact.getByRole('textbox', { name: SECOND_BUILD_LABEL.en.after, exact: true });
   const alert = contact.getByRole('alert');
