@@ -8,9 +8,11 @@ import { CONTROL_API } from '@portico/releases/control-contract';
 import { startPortico } from '@portico/server';
 import { runServe, waitForOutput } from '../tests/support/run-cli';
 import { serveUnderPath, type StaticServer } from '../tests/support/static-server';
+import { report, type ColumnFigures } from './bench-table';
+import { addCalculator, serveCalculator, untilCalculatorRendered } from './calculator-column';
 import { visitContact } from './contact-visit';
 import { extraHostConfig, extraRemoteConfigs } from './extra-remotes/build-extra-remotes';
-import { medianFigures, runLighthouse, type PageFigures } from './lighthouse-runs';
+import { medianFigures, runLighthouse } from './lighthouse-runs';
 import { OUT_DIR, REPO_ROOT } from './paths';
 import { runWebpack, singleBundleConfig, singleBundleSsrConfigs } from './single-bundle/build-single-bundle';
 import { startSingleSsrServer } from './single-bundle/ssr-server';
@@ -50,29 +52,11 @@ const PORTS = {
   extra: BASE + 40,
   beaconOff: BASE + 60,
   staticExtra: BASE + 70,
+  // The server on + 80 … + 84, the calculator's static host on + 85.
+  calculator: BASE + 80,
 };
 const LOOPBACK = '127.0.0.1';
 
-/** Lighthouse's medians, and what one visit to the Contact form transferred. */
-type ColumnFigures = PageFigures & {
-  /** JavaScript transferred once the visitor selected Contact us and its form hydrated, in all (contact-visit.ts); null when the visit failed. */
-  jsAfterContactHydratedBytes: number | null;
-  /** How that visit knew the form had hydrated. */
-  contactHydratedBy: string | null;
-};
-
-/** The columns, in the table's order; federated SSR is null when this build has no render worker. */
-type Columns = {
-  federatedSsr: ColumnFigures | null;
-  /** The same page with the extra remotes server-rendered as static sections after Home (serve-static-sections.ts). */
-  staticExtra: ColumnFigures | null;
-  /** The same page, its releases active, with the visit report off (PORTICO_HEALTH=0): what the beacon costs. */
-  beaconOff: ColumnFigures | null;
-  federated: ColumnFigures;
-  single: ColumnFigures;
-  singleSsr: ColumnFigures;
-  extra: ColumnFigures;
-};
 
 const CONTROL_TOKEN = 'bench-control-token';
 
@@ -287,6 +271,19 @@ async function main(): Promise<void> {
       { health: true },
       { file: path.join(REPO_ROOT, 'bench/serve-static-sections.ts'), args: extraManifests() },
     );
+    const calculatorHost = await serveCalculator(PORTS.calculator + 5);
+    extraServers.push(calculatorHost);
+    const calculator = await withServe(
+      PORTS.calculator,
+      true,
+      async (url) => {
+        if (!(await serverRendered(url))) return measureSsr('federated SSR + calculator')(url);
+        await addCalculator(PORTS.calculator + 4, CONTROL_TOKEN, `${calculatorHost.url}mf-manifest.json`);
+        await untilCalculatorRendered(url);
+        return measureColumn('federated SSR + calculator', url);
+      },
+      { health: true },
+    );
     const federated = await withServe(PORTS.federated, false, async (url) => {
       if (await serverRendered(url)) throw new Error('PORTICO_SSR=0 npm run serve still rendered the page on the server');
       return measureColumn('federated, client-rendered', url);
@@ -307,84 +304,10 @@ async function main(): Promise<void> {
     if (!(await serverRendered(singleSsrUrl))) throw new Error(`${singleSsrUrl} is not server-rendered`);
     const singleSsrFigures = await measureColumn('single bundle SSR', singleSsrUrl);
     const extra = await measureColumn(`federated + ${EXTRA} remotes`, `http://${LOOPBACK}:${PORTS.extra}/`);
-    report({ federatedSsr, staticExtra, beaconOff, federated, single: singleFigures, singleSsr: singleSsrFigures, extra }, started);
+    report({ federatedSsr, staticExtra, calculator, beaconOff, federated, single: singleFigures, singleSsr: singleSsrFigures, extra }, { started, runs: RUNS, extra: EXTRA });
   } finally {
     await Promise.all([...servers, ...extraServers].map((server) => server.close()));
   }
-}
-
-type NumericKey = { [Key in keyof ColumnFigures]-?: ColumnFigures[Key] extends number | null ? Key : never }[keyof ColumnFigures];
-
-const ROWS: { key: NumericKey; label: string; unit: string; digits: number }[] = [
-  { key: 'performance', label: 'Performance score', unit: '', digits: 0 },
-  { key: 'fcpMs', label: 'First Contentful Paint', unit: 'ms', digits: 0 },
-  { key: 'lcpMs', label: 'Largest Contentful Paint', unit: 'ms', digits: 0 },
-  { key: 'tbtMs', label: 'Total Blocking Time', unit: 'ms', digits: 0 },
-  { key: 'cls', label: 'Cumulative Layout Shift', unit: '', digits: 3 },
-  { key: 'jsBeforeInteractionBytes', label: 'JS before interaction', unit: 'bytes', digits: 0 },
-  { key: 'jsAfterContactHydratedBytes', label: 'JS after Contact hydrated', unit: 'bytes', digits: 0 },
-  { key: 'mainThreadMs', label: 'Main-thread work', unit: 'ms', digits: 0 },
-  { key: 'scriptMs', label: 'Of which script', unit: 'ms', digits: 0 },
-  { key: 'requests', label: 'Requests', unit: '', digits: 0 },
-  { key: 'chainLength', label: 'Request staircase before LCP (steps)', unit: '', digits: 0 },
-  { key: 'chainMs', label: 'Staircase ends at, unthrottled', unit: 'ms', digits: 0 },
-  { key: 'accessibility', label: 'Accessibility score', unit: '', digits: 0 },
-  { key: 'bestPractices', label: 'Best practices score', unit: '', digits: 0 },
-  { key: 'seo', label: 'SEO score', unit: '', digits: 0 },
-];
-
-function report(results: Columns, started: number): void {
-  const cell = (value: number | null | undefined, digits: number) => (value === undefined || value === null ? 'n/a' : value.toFixed(digits));
-  const ratio = (a: number | null | undefined, b: number | null) => (a === undefined || a === null || b === null || b === 0 ? 'n/a' : (a / b).toFixed(2));
-  const perExtra = (extra: number | null, fed: number | null) => (extra === null || fed === null ? null : (extra - fed) / EXTRA);
-  const minus = (a: number | null | undefined, b: number | null | undefined) => (a === undefined || a === null || b === undefined || b === null ? null : a - b);
-  const header = [
-    'metric (median)',
-    'federated SSR',
-    'fed SSR, beacon off',
-    'federated CSR',
-    'single CSR',
-    'single SSR',
-    'fed SSR / single CSR',
-    'fed SSR / single SSR',
-    `fed SSR + ${EXTRA} static`,
-    `+${EXTRA} static - fed SSR`,
-    `+${EXTRA} remotes (CSR)`,
-    'per extra remote',
-  ];
-  const lines = ROWS.map(({ key, label, unit, digits }) => {
-    const fedSsr = results.federatedSsr?.[key];
-    const fed = results.federated[key];
-    const extra = results.extra[key];
-    return [
-      unit ? `${label} (${unit})` : label,
-      cell(fedSsr, digits),
-      cell(results.beaconOff?.[key], digits),
-      cell(fed, digits),
-      cell(results.single[key], digits),
-      cell(results.singleSsr[key], digits),
-      ratio(fedSsr, results.single[key]),
-      ratio(fedSsr, results.singleSsr[key]),
-      cell(results.staticExtra?.[key], digits),
-      cell(minus(results.staticExtra?.[key], fedSsr), digits),
-      cell(extra, digits),
-      cell(perExtra(extra, fed), Math.max(digits, 1)),
-    ];
-  });
-  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
-  const row = (cells: string[]) => `| ${cells.map((text, column) => text.padEnd(widths[column]!)).join(' | ')} |`;
-  console.log(`\n${row(header)}\n${row(widths.map((width) => '-'.repeat(width)))}\n${lines.map(row).join('\n')}`);
-  const staticJs = minus(results.staticExtra?.jsBeforeInteractionBytes, results.federatedSsr?.jsBeforeInteractionBytes);
-  const staticLcp = ratio(results.staticExtra?.lcpMs, results.federatedSsr?.lcpMs ?? null);
-  console.log(
-    `\n${EXTRA} static sections: ${staticJs === null ? 'n/a' : `${staticJs >= 0 ? '+' : ''}${staticJs}`} B of JavaScript before interaction, LCP ${staticLcp}x federated SSR's.`,
-  );
-  console.log(
-    `Lighthouse ${RUNS} runs each, default mobile settings; "JS after Contact hydrated" from one visit per column (bench/contact-visit.ts); finished in ${Math.round((Date.now() - started) / 1000)} s.`,
-  );
-  const file = path.join(REPO_ROOT, 'bench/results.json');
-  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), runs: RUNS, extraRemotes: EXTRA, ...results }, null, 2)}\n`);
-  console.log(`Figures written to ${path.relative(REPO_ROOT, file)}.`);
 }
 
 main().catch((error: unknown) => {
