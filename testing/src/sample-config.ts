@@ -4,7 +4,8 @@ import type { RuntimeConfig } from '@portico/shared-config';
  * A complete config for a section's standalone page and for unit tests. Its
  * remote URLs are never fetched by a standalone page; its `legal` values are
  * made up and say so, in each market's language ("(sample)", "(contoh)").
- * The same as config-server's default config.json, but for the remotes.
+ * The same as config-server's default config.json, but for the remotes and
+ * its `byMarket` (each unit test that reads a market's details sets them).
  */
 export const sampleConfig: RuntimeConfig = {
   comName: 'Portico Credit',

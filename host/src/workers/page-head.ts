@@ -1,5 +1,5 @@
 import { escapeHtml, scriptSafeJson } from '@portico/contract/html';
-import { PAGE_COLORS, type SiteConfig, type TextPack } from '@portico/shared-config';
+import { inMarket, PAGE_COLORS, type SiteConfig, type TextPack } from '@portico/shared-config';
 import { LANGUAGE_NAMES, LANGUAGES, marketOf, marketTagOf, pagePath, type Language, type Market } from '@portico/contract/languages';
 
 /**
@@ -54,7 +54,8 @@ export function pageUrls(origin: string): Record<Language, string> {
  * config.json says of it (its block of `legal`); absent fields are left out,
  * and the other market's lender is never named.
  */
-export function structuredData({ config, language, text, origin }: PageHeadInput): Record<string, unknown> {
+export function structuredData({ config: written, language, text, origin }: PageHeadInput): Record<string, unknown> {
+  const config = inMarket(written, language);
   const urls = pageUrls(origin);
   const name = config.comName ?? text.siteName;
   const market = marketOf(language);
@@ -102,7 +103,8 @@ const link = (attributes: Record<string, string>) =>
  * parts only the server knows (the origin, the company, the language).
  */
 export function pageHead(input: PageHeadInput): string {
-  const { config, language, text } = input;
+  const { language, text } = input;
+  const config = inMarket(input.config, language);
   const urls = pageUrls(input.origin);
   const title = config.comName ?? text.siteName;
   const image = `${pageOrigin(input.origin)}${OG_IMAGE.path}`;

@@ -8,7 +8,7 @@ import { sectionsOverBudget, type PageCosts } from './page-budget';
 import type { CachedPage, PageCache } from './page-cache';
 import { composePage, pageKey, withoutSections, type Placement } from './page-composition';
 import type { ShellEntry } from './shell-stage';
-import { tabSections } from '@portico/shared-config/config';
+import { pageConfigOf, tabSections } from '@portico/shared-config/config';
 import { pageSectionsOf } from '@portico/contract/page-data';
 
 /** What a page is made of once its parts are in. */
@@ -58,7 +58,8 @@ export class PageComposer {
     const started = performance.now();
     const problems = site.problems.map(({ field, message }) => ({ field, message }));
     const data = {
-      config: site.raw,
+      // The page's market's blocks only: the page never shows the other's.
+      config: pageConfigOf(site.raw, language),
       language,
       sections: pageSectionsOf(tabSections(site.config, language), language),
       manifests,

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { BUILT_IN_GRANTS, type BuiltInSectionId, type SectionGrant } from '@portico/contract/sections';
 import { isBuiltInSection, sectionIdProblem } from '@portico/contract/section-entries';
-import { MARKETS, type Language, type Market } from '@portico/contract/languages';
+import { MARKETS, marketOf, type Language, type Market } from '@portico/contract/languages';
 import { HEX_COLOR } from '../theme/contrast';
 import type { Theme } from '../theme/theme';
 
@@ -134,6 +134,18 @@ const legalSchema = z.object({
  */
 export const legacyLegalSchema = z.extend(marketLegalSchema, { market: z.enum(MARKETS) });
 
+/**
+ * What one market's page shows in place of the top-level `comName`, `email`,
+ * `address` and `copyright`, each optional: the top-level values stay
+ * required and are used where a market has no value of its own, so an
+ * Indonesian visitor need never read the Indian office's address.
+ */
+const marketDetailsSchema = z.object({ comName: z.optional(text), email: z.optional(z.email()), address: z.optional(text), copyright: z.optional(text) });
+const byMarketSchema = z.object({ IN: z.optional(marketDetailsSchema), ID: z.optional(marketDetailsSchema) } satisfies Record<Market, unknown>);
+
+/** The fields a market may give its own value of. */
+export const MARKET_DETAILS = ['comName', 'email', 'address', 'copyright'] as const;
+
 /** `copyright` in a language, replacing it there: the line is the operator's words, the page's language is not. */
 const copyrightByLanguageSchema = z.object({ en: z.optional(text), id: z.optional(text) } satisfies Record<Language, unknown>);
 
@@ -175,6 +187,8 @@ export const configSchema = z.object({
   copyright: text,
   /** `{ "id": "© 2026 … Hak cipta dilindungi undang-undang." }`: the footer's line in that language. */
   copyrightByLanguage: z.optional(copyrightByLanguageSchema),
+  /** `{ "ID": { "address": "Jl. …, Jakarta", "email": "…" } }`: a market's own company details (marketDetailsSchema). */
+  byMarket: z.optional(byMarketSchema),
   remotes: remotesSchema,
   /** Absent means no override is allowed. */
   allowedRemoteOrigins: z._default(z.array(origin), () => []),
@@ -251,7 +265,26 @@ export function sectionGrant(config: Pick<SiteConfig, 'sections'>, section: stri
   return { interactive: config.sections?.[section]?.interactive ?? builtIn };
 }
 
-/** The footer's copyright line in `language`: its override there, or the line as written. */
-export function copyrightIn(config: Pick<SiteConfig, 'copyright' | 'copyrightByLanguage'>, language: Language): string | undefined {
-  return config.copyrightByLanguage?.[language] ?? config.copyright;
+/** The footer's copyright line in `language`: its market's own, its language's, or the line as written. */
+export function copyrightIn(config: Pick<SiteConfig, 'copyright' | 'copyrightByLanguage' | 'byMarket'>, language: Language): string | undefined {
+  return config.byMarket?.[marketOf(language)]?.copyright ?? config.copyrightByLanguage?.[language] ?? config.copyright;
+}
+
+/**
+ * The config as the page in `language` shows it: its market's own company
+ * details over the top-level ones (`byMarket`). Applied where the page's
+ * context is made, so the title, the nav, the footer and every section read
+ * the market's values alike. Applying it twice changes nothing.
+ */
+export function inMarket<Config extends Pick<SiteConfig, 'comName' | 'email' | 'address' | 'copyright' | 'copyrightByLanguage' | 'byMarket'>>(
+  config: Config,
+  language: Language,
+): Config {
+  const own = config.byMarket?.[marketOf(language)];
+  if (!own) return config;
+  return {
+    ...config,
+    ...Object.fromEntries(MARKET_DETAILS.filter((field) => own[field] !== undefined).map((field) => [field, own[field]])),
+    copyright: copyrightIn(config, language),
+  };
 }

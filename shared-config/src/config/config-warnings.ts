@@ -1,5 +1,8 @@
-import { MARKETS, type Market } from '@portico/contract/languages';
-import type { ConfigProblem, SiteConfig } from './config-schema';
+import { LANGUAGES, MARKETS, marketOf, type Language, type Market } from '@portico/contract/languages';
+import { MARKET_DETAILS, type ConfigProblem, type SiteConfig } from './config-schema';
+
+/** The language of `market`'s page (a language is one market's page). */
+const languageOf = (market: Market): Language => LANGUAGES.find((language) => marketOf(language) === market)!;
 
 const MARKET_PAGE: Record<Market, string> = { IN: 'the India page (?type=1)', ID: 'the Indonesia page (?type=2)' };
 
@@ -28,13 +31,38 @@ export function configWarnings({ config, deprecated = [] }: { config: SiteConfig
     if (missing.length > 0)
       warnings.push({ field: `legal.${market}`, message: `has no ${missing.join(' and ')}: ${MARKET_PAGE[market]} shows its lender without them` });
   }
-  if (config.copyright && !config.copyrightByLanguage?.id) {
+  warnings.push(...fallbacks(config));
+  if (config.copyright && !config.copyrightByLanguage?.id && !config.byMarket?.ID?.copyright) {
     warnings.push({
       field: 'copyrightByLanguage.id',
       message: `is missing: the Indonesian page shows the copyright line as written, ${JSON.stringify(config.copyright)}`,
     });
   }
   return warnings;
+}
+
+const FIELD_LIST = (fields: readonly string[]) => (fields.length === 1 ? fields[0]! : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)!}`);
+
+/**
+ * Once any market has company details of its own (`byMarket`), each market
+ * that still shows a top-level value: the operator sees which page shows
+ * what was written for the other (a file that never uses `byMarket` shows
+ * the top-level values on both pages, as it always did, and is told nothing).
+ */
+function fallbacks(config: SiteConfig): ConfigProblem[] {
+  if (!config.byMarket || Object.keys(config.byMarket).length === 0) return [];
+  return MARKETS.flatMap((market) => {
+    const own = config.byMarket?.[market];
+    const shared = MARKET_DETAILS.filter((field) => own?.[field] === undefined && (field !== 'copyright' || !config.copyrightByLanguage?.[languageOf(market)]));
+    return shared.length === 0
+      ? []
+      : [
+          {
+            field: `byMarket.${market}`,
+            message: `has no ${FIELD_LIST(shared)} of its own: ${MARKET_PAGE[market]} shows the top-level ${shared.length === 1 ? 'value' : 'values'}`,
+          },
+        ];
+  });
 }
 
 /**

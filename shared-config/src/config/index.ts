@@ -19,6 +19,8 @@ export {
   type RuntimeConfig,
   type SiteConfig,
   copyrightIn,
+  inMarket,
+  MARKET_DETAILS,
   sectionGrant,
   isDocumentProblem,
 } from './config-schema';
@@ -26,3 +28,4 @@ export { configWarnings } from './config-warnings';
 export { parseConfig, type ParsedConfig } from './parse-config';
 export { sectionsFromConfig } from './parse-sections';
 export { pageSections, servedSections, tabSections } from './served-sections';
+export { pageConfigOf } from './page-config';

@@ -198,6 +198,15 @@ export function parseConfig(raw: unknown): ParsedConfig {
     if (byLanguage && Object.keys(byLanguage).length > 0) config.copyrightByLanguage = byLanguage;
   }
 
+  if (raw.byMarket !== undefined) {
+    const byMarket = takeObject('byMarket', objectInside(fields.byMarket)!, raw.byMarket, problems, {
+      notObject: 'must be an object such as { "ID": { "address": "Jl. Jenderal Sudirman Kav. 1, Jakarta", "email": "dukungan@portico.example" } }',
+      // A market the page has no page for would never be shown; a misspelt field would leave the top-level value shown.
+      namesUnknownKeys: true,
+    });
+    if (byMarket && Object.keys(byMarket).length > 0) config.byMarket = byMarket;
+  }
+
   config.remotes = parseRemotes(raw.remotes, problems, (field, value) => take(field, REMOTE_URL, value, problems));
 
   config.allowedRemoteOrigins = take('allowedRemoteOrigins', fields.allowedRemoteOrigins, raw.allowedRemoteOrigins, problems) ?? [];

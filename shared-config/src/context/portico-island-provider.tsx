@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
+import { inMarket } from '../config/config-schema';
 import { PorticoContext, type PorticoContextValue } from './portico-context';
 
 export interface PorticoIslandProviderProps {
@@ -15,5 +16,7 @@ export interface PorticoIslandProviderProps {
  * provider, so both sides build the same tree for hydration.
  */
 export function PorticoIslandProvider({ value, children }: PorticoIslandProviderProps) {
-  return <PorticoContext.Provider value={value}>{children}</PorticoContext.Provider>;
+  // The market's own company details, as the shell's provider gives them (an island started alone, or the server's worker, gets config.json as written).
+  const inPage = useMemo(() => ({ ...value, config: inMarket(value.config, value.language) }), [value]);
+  return <PorticoContext.Provider value={inPage}>{children}</PorticoContext.Provider>;
 }

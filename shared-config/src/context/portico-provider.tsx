@@ -1,5 +1,5 @@
 import { startTransition, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { ConfigProblem, SiteConfig } from '../config/config-schema';
+import { inMarket, type ConfigProblem, type SiteConfig } from '../config/config-schema';
 import type { Language } from '@portico/contract/languages';
 import { loadPack } from '../i18n/load-pack';
 import type { TextPack } from '../i18n/text-pack';
@@ -38,7 +38,8 @@ export function PorticoProvider({ config, problems = NO_PROBLEMS, language, text
   }, []);
 
   const value = useMemo<PorticoContextValue>(
-    () => ({ config, problems, language: current.language, text: current.text, switchLanguage }),
+    // The market's own company details over the top-level ones, for the shell and every section alike.
+    () => ({ config: inMarket(config, current.language), problems, language: current.language, text: current.text, switchLanguage }),
     [config, problems, current, switchLanguage],
   );
   return <PorticoContext.Provider value={value}>{children}</PorticoContext.Provider>;

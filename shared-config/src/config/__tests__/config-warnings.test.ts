@@ -34,3 +34,14 @@ test('without an Indonesian copyright line, the line as written is named', () =>
 test('the old single legal object is a warning saying how to move it, and the other market is named as missing', () => {
   expect(warningsOf({ ...sampleConfig, legal: { market: 'IN', ...sampleConfig.legal!.IN } }).map(({ field }) => field)).toEqual(['legal', 'legal.ID']);
 });
+
+test('once a market has company details of its own, each market that still shows a top-level value is named with what it shows', () => {
+  const byMarket = { ID: { email: 'dukungan@portico.example', address: 'Jl. Jenderal Sudirman Kav. 1, Jakarta' } };
+  expect(warningsOf({ ...sampleConfig, byMarket })).toEqual([
+    { field: 'byMarket.IN', message: 'has no comName, email, address and copyright of its own: the India page (?type=1) shows the top-level values' },
+    // Indonesia's copyright line is copyrightByLanguage.id's: not a fallback.
+    { field: 'byMarket.ID', message: 'has no comName of its own: the Indonesia page (?type=2) shows the top-level value' },
+  ]);
+  // A file that never uses byMarket shows the top-level values on both pages, as it always did: nothing to say.
+  expect(warningsOf(sampleConfig)).toEqual([]);
+});
