@@ -32,6 +32,11 @@ test('?type=2 shows the whole page in Indonesian, in rupiah, with lang="id", and
   await expect(home).not.toContainText(',00');
   const footer = page.getByRole('contentinfo');
   for (const label of ['Nama Perusahaan', 'Email Kontak', 'Alamat Kontak']) await expect(footer).toContainText(label);
+  // Indonesia's own office and line (the default config.json's byMarket.ID), never the Indian one.
+  await expect(footer).toContainText('Jl. Jenderal Sudirman Kav. 1, Jakarta 10220, Indonesia');
+  await expect(footer.getByRole('link', { name: 'dukungan@portico.example' })).toBeVisible();
+  await expect(footer).toContainText('Hak cipta dilindungi undang-undang.');
+  await expect(footer).not.toContainText('Bengaluru');
   // The sections were rendered by the server: no pack is fetched until an island needs one (Contact, when chosen).
   await page.getByRole('tab', { name: 'Hubungi Kami' }).click();
   await expect.poll(() => [...packs].sort()).toEqual(['contact-text-id', 'text-id']);
@@ -47,6 +52,8 @@ test('no type, ?type=1 and an unknown type are English, in rupees, with lang="en
     await expect(home).toContainText('Borrow from ₹2,000 to ₹80,000, in your bank account within 2 hours.');
     await expect(home).toContainText('For salaried applicants earning ₹12,000 or more a month.');
     await expect(home).toContainText('Trusted by over 3 million users.');
+    await expect(page.getByRole('contentinfo')).toContainText('12 MG Road, Bengaluru 560001, India');
+    await expect(page.getByRole('contentinfo')).not.toContainText('Jakarta');
     await page.getByRole('tab', { name: 'Contact us' }).click();
     await expect.poll(() => [...packs].sort(), query).toEqual(['contact-text-en', 'text-en']);
     page.removeAllListeners('request');
