@@ -95,6 +95,21 @@ export function remoteOrigins(config: ParsedConfig): string[] {
 }
 
 /**
+ * How `origin` is named in a CSP source list. A source cannot name an IPv6
+ * literal (Chromium drops `http://[::1]:8083` as invalid, and the section
+ * never loads), so such an origin is named by its scheme and port alone,
+ * `http://*:8083`: that port on any host, on the pages whose config.json
+ * names a remote at an IPv6 literal (a page reached by one: the default
+ * config.json names the remotes on the visitor's host). Every other origin
+ * is named as it is (docs/decisions/serving-and-security.md, "A page reached by an IPv6 literal").
+ */
+export function cspSource(origin: string): string {
+  const { protocol, hostname, port } = new URL(origin);
+  if (!hostname.startsWith('[')) return origin;
+  return `${protocol}//*:${port || (protocol === 'https:' ? '443' : '80')}`;
+}
+
+/**
  * The host page's Content-Security-Policy. Styles (a remote's CSS chunks
  * come from its origin) and images may come from the page's own origin and
  * the remotes' origins; scripts and fetches (manifests) from the page's own
@@ -107,8 +122,8 @@ export function remoteOrigins(config: ParsedConfig): string[] {
  * sets styles through the CSSOM.
  */
 export function contentSecurityPolicy(origins: readonly string[], scriptOrigins: readonly string[] = origins): string {
-  const sources = ["'self'", ...origins].join(' ');
-  const code = ["'self'", ...scriptOrigins].join(' ');
+  const sources = ["'self'", ...new Set(origins.map(cspSource))].join(' ');
+  const code = ["'self'", ...new Set(scriptOrigins.map(cspSource))].join(' ');
   return [
     "default-src 'self'",
     `script-src ${code}`,

@@ -87,6 +87,12 @@ describe('contentSecurityPolicy', () => {
     expect(policy['default-src']).toEqual(["'self'"]);
   });
 
+  test('an origin at an IPv6 literal, which a CSP source cannot name, is named by scheme and port alone; a name stays exact', () => {
+    const v6 = directives(contentSecurityPolicy(['http://[::1]:8083', 'http://[::1]:8081', 'https://[2001:db8::1]', 'https://cdn.example']));
+    expect(v6['script-src']).toEqual(["'self'", 'http://*:8083', 'http://*:8081', 'https://*:443', 'https://cdn.example']);
+    expect(v6['style-src']).toEqual(v6['script-src']);
+  });
+
   test('with no remotes, only the page itself', () => {
     expect(directives(contentSecurityPolicy([]))['script-src']).toEqual(["'self'"]);
   });
