@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import type { SectionId } from '@portico/contract/sections';
 import { BUILT_IN_SECTIONS, type SectionEntry } from '@portico/contract/section-entries';
@@ -112,13 +113,18 @@ export const catalogueKey = ({ grants, sections }: SectionCatalogue) =>
 /** What the store says of the sections, apart from their releases. */
 export type SectionCatalogue = Pick<ServedState, 'grants' | 'sections'>;
 
-/** Whether `sections` is the built-in list, unchanged (grants apart: they are written on their own). */
+/**
+ * Whether `sections` is the built-in list, unchanged (grants apart: they are
+ * written on their own). Field by field (Node's deep equality): the order
+ * in which an entry's keys were written says nothing, and a text compare
+ * would take the default list, built in another order, for a change.
+ */
 const isDefaultList = (sections: readonly SectionEntry[]) =>
   sections.length === BUILT_IN_SECTIONS.length &&
   sections.every((entry, index) => {
     const { interactive: _grant, ...rest } = entry;
     const { interactive: _default, ...defaults } = BUILT_IN_SECTIONS[index]!;
-    return JSON.stringify(rest) === JSON.stringify(defaults);
+    return isDeepStrictEqual(rest, defaults);
   });
 
 /**

@@ -105,6 +105,19 @@ describe('config.json with releases', () => {
     expect(sectionsFromConfig(config).map(({ id }) => id)).toEqual(['about', 'home', 'contact']);
   });
 
+  it('knows the default list whatever order its fields come in (a store or driver may build the entries in another)', () => {
+    // The same entries, each written with its fields in reverse order (and its labels too): still the default list, so nothing is written.
+    const reordered = BUILT_IN_SECTIONS.map((entry) => {
+      const reversed = Object.fromEntries(Object.entries(entry).reverse()) as typeof entry;
+      return { ...reversed, labels: { id: entry.labels.id, en: entry.labels.en } };
+    });
+    expect(Object.keys(reordered[0]!)).not.toEqual(Object.keys(BUILT_IN_SECTIONS[0]!));
+    expect(withReleases(answerOf(FILE), {}, undefined, undefined, { sections: reordered }).value).toEqual(FILE);
+    // A field that differs is still seen: a hidden Home is written.
+    const hidden = withReleases(answerOf(FILE), {}, undefined, undefined, { sections: reordered.map((entry) => ({ ...entry, hidden: entry.id === 'home' })) });
+    expect((hidden.value as { sections?: Record<string, { hidden: boolean }> }).sections?.home?.hidden).toBe(true);
+  });
+
   it('leaves a remotes field that is not an object as written, for parseConfig to name', () => {
     const broken = { ...FILE, remotes: 'http://x' };
     expect(withReleases(answerOf(broken), { home: release('home-1', 'home', 'https://h.example/m.json') }).value).toEqual(broken);
