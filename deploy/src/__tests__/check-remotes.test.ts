@@ -235,6 +235,43 @@ test('config.json is read as the page reads it: a URL or pin the page would drop
   ]);
 });
 
+test('an added section the file lists (sections.<id> and remotes.<id>) is checked by its id: one that loads passes, a broken one is named', async () => {
+  // Hyphenated ids: the remote name is portico_<id> with each - as _.
+  const good = { ...manifest('repay-calc'), name: 'portico_repay_calc', id: 'portico_repay_calc' };
+  good.metaData.name = 'portico_repay_calc';
+  const remotes = Object.fromEntries(
+    ['home', 'about', 'contact'].map((section) => [section, publish(`/added/${section}/mf-manifest.json`, manifest(section))]),
+  );
+  const report = await checkRemotes(
+    {
+      ...sampleConfig,
+      remotes: {
+        ...remotes,
+        'repay-calc': publish('/added/repay-calc/mf-manifest.json', good),
+        'loan-faq': `http://127.0.0.1:${await closedPort()}/mf-manifest.json`,
+      },
+      sections: {
+        'repay-calc': { labels: { en: 'Repayments', id: 'Cicilan' }, after: 'about' },
+        'loan-faq': { labels: { en: 'Loan FAQ', id: 'Tanya Jawab' } },
+      },
+    },
+    { hostShared: HOST },
+  );
+  expect(report.configProblems).toEqual([]);
+  expect(report.checks.map(({ section, problems }) => [section, problems.length])).toEqual([
+    ['home', 0],
+    ['about', 0],
+    ['repay-calc', 0],
+    ['contact', 0],
+    ['loan-faq', 1],
+  ]);
+  const text = formatReport(report);
+  expect(text).toMatch(/^repay-calc +yes +yes +yes +yes +- +yes +1\.0\.0 +0123456789ab /m);
+  expect(text).toMatch(/^loan-faq +NO /m);
+  expect(text).toMatch(/^problem: loan-faq: .*cannot be reached \(ECONNREFUSED\)/m);
+  expect(text).toContain('1 section(s) would not load correctly.');
+});
+
 describe('npm run check-remotes', () => {
   const cli = path.join(__dirname, '../check-remotes-cli.ts');
   // Asynchronously: the manifests are served by this very process.
