@@ -14,6 +14,7 @@ import { SignIn } from '../features/sign-in/sign-in';
 import { TokensPage } from '../features/tokens/tokens-page';
 import { LanguageSwitch } from '../components/language-switch';
 import { CONSOLE_TEXTS, ConsoleTextContext, useConsoleLanguage, useConsoleText } from '../i18n/use-console-text';
+import { LandingNoticeProvider } from './landing-notice';
 import { SectionListProvider, useSectionList } from './section-list-context';
 import { SessionContext, type SignedIn } from './session-context';
 import { useHashRoute } from './use-hash-route';
@@ -101,7 +102,9 @@ function Console({ session, onSignedOut }: ConsoleProps) {
             </div>
           </header>
           <main id="main">
-            <Screen role={role} />
+            <LandingNoticeProvider>
+              <Screen role={role} />
+            </LandingNoticeProvider>
           </main>
         </SectionListProvider>
       </ConsoleEventsContext.Provider>

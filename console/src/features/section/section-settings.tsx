@@ -5,6 +5,7 @@ import { CONTROL_API } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
 import type { z } from 'zod';
 import { useSignedIn } from '../../app/session-context';
+import { useLandingNotice } from '../../app/landing-notice';
 import { useSectionList } from '../../app/section-list-context';
 import type { ListedSection } from '../../api/section-list';
 import { useAction } from '../../api/use-action';
@@ -54,6 +55,7 @@ export function SectionSettings({ section }: SectionSettingsProps) {
   const { role } = useSignedIn();
   const { sections = [], reload } = useSectionList();
   const action = useAction(reload);
+  const { leaveFor } = useLandingNotice();
   const place = sections.findIndex((one) => one.id === section.id);
   const before: SectionDraft = {
     labels: section.labels,
@@ -94,15 +96,16 @@ export function SectionSettings({ section }: SectionSettingsProps) {
       () => fill(hidden ? t.hid : t.showed, { name }),
       (error) => (error instanceof ApiRefusal ? fill(t.changeRefused, { reason: error.message }) : undefined),
     );
+  const retired = fill(t.retired, { name });
   const retire = () =>
     void action
       .run(
         (session) => session.client.call(CONTROL_API.sections.retire, { params: { section: section.id }, body: {} }),
-        () => fill(t.retired, { name }),
+        () => retired,
       )
       .then((answer) => {
-        // Its page is gone with it: back to the overview, which no longer lists it.
-        if (answer) window.location.hash = '#/';
+        // Its page is gone with it: back to the overview, which no longer lists it, and the outcome said there.
+        if (answer) leaveFor('/', retired);
       });
 
   const afterName = place > 0 ? sections[place - 1]!.labels[language] : undefined;

@@ -100,7 +100,7 @@ describe("an added section's page", () => {
     expect(api.to('PATCH /api/sections/loan-faq')[0]!.body).toEqual({ hidden: false });
   });
 
-  it('retires it only once a confirmation that says it is final is accepted, then leaves its page', async () => {
+  it('retires it only once a confirmation that says it is final is accepted, then leaves its page and says so where the operator lands', async () => {
     let retired = false;
     const { api, settings, user } = await openSection('loan-faq', 'Loan FAQ', {
       'DELETE /api/sections/loan-faq': () => {
@@ -125,6 +125,12 @@ describe("an added section's page", () => {
     await user.click(within(screen.getByRole('dialog', { name: 'Retire' })).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByRole('heading', { name: 'Overview', level: 1 })).toBeInTheDocument();
     expect(api.to('DELETE /api/sections/loan-faq')).toHaveLength(1);
+    // The outcome is on the overview, in a status region a screen reader announces (its page, and the line there, are gone).
+    expect(screen.getAllByRole('status').map((status) => status.textContent)).toContain('Loan FAQ is retired.');
+    // Said once: the next screen does not repeat it.
+    await user.click(within(screen.getByRole('navigation', { name: 'Console' })).getByRole('link', { name: 'Audit' }));
+    expect(await screen.findByRole('heading', { name: 'Audit', level: 1 })).toBeInTheDocument();
+    expect(screen.queryByText('Loan FAQ is retired.')).not.toBeInTheDocument();
     // The list is read again after the retirement: its link goes with that answer.
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Loan FAQ' })).not.toBeInTheDocument());
   });
