@@ -1,34 +1,27 @@
 /** @jest-environment node */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readManifest } from '@portico/contract/manifest';
+import { wiredRoot, type WiredRoot } from '@portico/testing/wired-root';
 import { scaffoldSection } from '../scaffold-section';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 const run = promisify(execFile);
 
-// A root wired to the repository: its package.json, tsconfig files copied,
-// every other entry (the workspaces, node_modules) a symlink to the
-// repository's. The scaffold writes only in this folder: its link step is
-// skipped (npm's install would write through the node_modules symlink), and
-// webpack finds the new remote's dependencies through the root's
-// node_modules as it would in the repository.
+// A root wired to the repository (@portico/testing/wired-root): the scaffold
+// writes only in that folder, its link step skipped (npm's install would
+// write through the node_modules symlink), and webpack finds the new
+// remote's dependencies through the root's node_modules as it would in the
+// repository.
+let wired: WiredRoot;
 let root: string;
 beforeAll(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'portico-section-build-'));
-  const copied = new Set(['package.json', 'package-lock.json', 'tsconfig.json']);
-  for (const entry of await readdir(REPO_ROOT)) {
-    if (entry.startsWith('.') || entry.startsWith('remote-')) continue;
-    if (copied.has(entry)) await copyFile(path.join(REPO_ROOT, entry), path.join(root, entry));
-    else await symlink(path.join(REPO_ROOT, entry), path.join(root, entry));
-  }
+  wired = await wiredRoot(REPO_ROOT);
+  root = wired.root;
 });
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+afterAll(() => wired?.remove());
 
 test('a scaffolded hyphenated section builds with `npm run build -w`, into a manifest named portico_<id> exposing ./section', async () => {
   const made = await scaffoldSection({ root, id: 'repay-calc', interactive: true, link: async () => {} });

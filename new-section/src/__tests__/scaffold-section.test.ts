@@ -1,8 +1,11 @@
 /** @jest-environment node */
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { PROCESS_START_MS } from '@portico/testing/processes';
 import { ScaffoldError, scaffoldSection } from '../scaffold-section';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -114,4 +117,21 @@ test('npm’s hidden lockfile, hard-linked to another tree’s, is made a file o
   // A tree of its own is left as it is.
   await unshareHiddenLockfile(root);
   expect(await readFile(hidden, 'utf8')).toBe('{"rewritten": true}');
+});
+
+test('`npm run section:new -- <id> --no-link` registers the workspace and runs no install: for a root whose node_modules is not its own', async () => {
+  const run = promisify(execFile);
+  const cli = path.join(__dirname, '../new-section-cli.ts');
+  const { stdout } = await run(process.execPath, [require.resolve('tsx/cli'), cli, 'faq', '--interactive', '--no-link'], {
+    cwd: root,
+    timeout: PROCESS_START_MS,
+  });
+  expect(stdout).toContain(
+    'Created remote-faq/ (@portico/remote-faq, remote portico_faq, an island that hydrates when used), registered (not linked: run npm install --offline).',
+  );
+  expect(JSON.parse(await read('package.json')).workspaces).toContain('remote-faq');
+  expect(await read('remote-faq/webpack.config.ts')).toContain("hydration: { mode: 'interactive', when: ['interaction'] }");
+  // npm's install would have made both.
+  expect(existsSync(path.join(root, 'node_modules'))).toBe(false);
+  expect(existsSync(path.join(root, 'package-lock.json'))).toBe(false);
 });
