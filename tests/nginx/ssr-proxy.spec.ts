@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { REPO_ROOT } from '../support/paths';
-import { runServe, waitForOutput, type ServeProcess } from '../support/run-cli';
+import { runRelease, runServe, waitForOutput, type ServeProcess } from '../support/run-cli';
 import { serveUnderPath } from '../support/static-server';
 
 /**
@@ -20,14 +18,7 @@ const nodeUrl = `http://127.0.0.1:${upstreamPort}`;
 test.describe.configure({ mode: 'serial' });
 
 const TOKEN = 'the-integrators-nginx-token';
-const run = promisify(execFile);
-const release = async (...args: string[]) =>
-  (
-    await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, PORT: String(upstreamPort), HOST: '127.0.0.1', PORTICO_TOKEN: TOKEN },
-    })
-  ).stdout;
+const release = (...args: string[]) => runRelease(args, { port: upstreamPort, token: TOKEN });
 
 let serve: ServeProcess | undefined;
 

@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test, workerPorts, writeConfig } from '../support/fixtures';
 import { REPO_ROOT } from '../support/paths';
-import { runServe, waitForOutput } from '../support/run-cli';
+import { runRelease, runServe, waitForOutput } from '../support/run-cli';
 import { serveUnderPath } from '../support/static-server';
 
-const run = promisify(execFile);
 const TOKEN = 'the-integrators-ci-token';
 const CALCULATOR_DIST = path.join(REPO_ROOT, 'examples/remote-calculator/dist');
 
@@ -25,13 +22,7 @@ test('a new team adds its section and ships it, then the integrator relabels, mo
   const upload = await serveUnderPath(CALCULATOR_DIST, '/calculator/v1/', workerPorts(testInfo.parallelIndex, 18));
   const site = `http://localhost:${port}`;
   const serve = runServe({ PORT: String(port), PORTICO_CONFIG: writeConfig(port), PORTICO_CONTROL_TOKEN: TOKEN });
-  const release = async (...args: string[]) => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, PORT: String(port), PORTICO_TOKEN: TOKEN },
-    });
-    return stdout;
-  };
+  const release = (...args: string[]) => runRelease(args, { port, token: TOKEN });
   const tabs = () => page.getByRole('tablist').getByRole('tab');
   /** Reloads until the tabs read `names`: every change is live within a read of the store, with no restart. */
   const expectTabs = async (names: string[], address = `${site}/`) => {

@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { seedDataFolder } from '@portico/platform/testing';
 import { builtServer } from '@portico/testing/built-apps';
 import { REPO_ROOT } from './paths';
@@ -44,4 +46,20 @@ export function runServe(env: Record<string, string>, program: { file: string; a
  */
 export async function waitForOutput(serve: ServeProcess, text = READY_LINE, timeoutMs = SERVER_START_LIMIT_MS): Promise<void> {
   await waitForLine(serve, text, { what: 'npm run serve', withinMs: timeoutMs });
+}
+
+const run = promisify(execFile);
+
+/**
+ * `npm run release -- <args>` as an operator or a team's CI runs it, against
+ * the control API of the server on `port` (PORT+4) with `token`: what it
+ * printed on stdout. A refusal (exit 1) or a usage error (2) rejects, with
+ * what it printed.
+ */
+export async function runRelease(args: string[], { port, token }: { port: number; token: string }): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: String(port), PORTICO_TOKEN: token },
+  });
+  return stdout;
 }
