@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # `npm run test:nginx`: serves the built apps (`npm run build` first) with
 # Debian's nginx and the configuration `npm run nginx:config` generates, on
-# loopback ports 9300-9303 (the Node server it proxies the page to on
-# 9310-9313), and runs a browser smoke test against it. It
-# installs nothing: .ci/run installs nginx and its brotli_static module.
+# loopback ports 9300-9303 (the Node servers it proxies the page to on
+# 9310-9314 and 9315-9319, each its four ports and its control API; the
+# section teams' static hosts the specs start on 9320-9321), and runs the
+# browser tests in tests/nginx/ against it. Every port is derived from
+# PORTICO_NGINX_PORT (9300). It installs nothing: .ci/run installs nginx and
+# its brotli_static module (and PostgreSQL, which the walk's two servers share).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -54,11 +57,13 @@ cat > "$work/config.json" <<JSON
 JSON
 chmod 644 "$work/config.json"
 
-# The page is proxied to `npm run serve`, which tests/nginx/ssr-proxy.spec.ts
-# starts (and stops) on the upstream port.
+# The page is proxied to `npm run serve`, which the specs start (and stop) on
+# the upstream ports: ssr-proxy.spec.ts one server, new-team-walk.spec.ts two
+# on one database. nginx skips an upstream that does not answer.
 upstream_port=$((port + 10))
+second_upstream_port=$((port + 15))
 npm run --silent nginx:config -- --config "$work/config.json" --out "$work/nginx.conf" \
-  --port "$port" --host 127.0.0.1 --prefix "$work" --upstream "127.0.0.1:$upstream_port"
+  --port "$port" --host 127.0.0.1 --prefix "$work" --upstream "127.0.0.1:$upstream_port" --upstream "127.0.0.1:$second_upstream_port"
 "$nginx_bin" -t -q -e "$work/error.log" -c "$work/nginx.conf" -p "$work"
 # Started by root, nginx's workers would run as nobody, who may not be allowed
 # into the folder the repository was checked out in (a home folder).
@@ -77,5 +82,6 @@ for _ in $(seq 50); do
   sleep 0.2
 done
 
-PORTICO_NGINX_URL="http://127.0.0.1:$port" PORTICO_NGINX_CONFIG="$work/config.json" PORTICO_NGINX_UPSTREAM_PORT="$upstream_port" \
-  npx playwright test -c tests/nginx/playwright.config.ts
+PORTICO_NGINX_URL="http://127.0.0.1:$port" PORTICO_NGINX_CONFIG="$work/config.json" \
+  PORTICO_NGINX_UPSTREAM_PORT="$upstream_port" PORTICO_NGINX_SECOND_UPSTREAM_PORT="$second_upstream_port" \
+  npx playwright test -c tests/nginx/playwright.config.ts "$@"
