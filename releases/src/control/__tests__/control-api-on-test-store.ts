@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { embeddedTestDatabase } from '@portico/platform/testing';
+import { releaseCommand } from '../../cli/release-command';
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi } from '../control-api';
@@ -11,8 +12,18 @@ export interface ControlApiOnTestStore {
   store: ReleaseStore;
   api: ControlApi;
   folder: string;
+  /** A request to the API with a bearer token: its status and its JSON body. */
+  call(method: string, route: string, token: string, body?: unknown): Promise<ApiAnswer>;
+  /** `npm run release -- <args>` against the API with the owner's token: its exit code and what it printed. */
+  release(...args: string[]): Promise<{ code: number; out: string; err: string }>;
   /** Stops the API, closes the store and removes its database and folder. */
   close(): Promise<void>;
+}
+
+/** What the API answered, as the route tests read it. */
+export interface ApiAnswer {
+  status: number;
+  body: Record<string, unknown> & { error?: string; field?: string };
 }
 
 /** The set-up the control API's route tests share: `owner` the environment's token, `publishChecks` what a publish is checked with. */
@@ -25,6 +36,26 @@ export async function controlApiOnTestStore(name: string, options: { owner: stri
     store,
     api,
     folder,
+    async call(method, route, token, body) {
+      const response = await fetch(`${api.url}${route}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as ApiAnswer['body'] };
+    },
+    async release(...args) {
+      let out = '';
+      let err = '';
+      const code = await releaseCommand(args, {
+        env: { PORTICO_CONTROL_URL: api.url, PORTICO_DATA_DIR: folder, PORTICO_TOKEN: options.owner },
+        rootDir: folder,
+        invokedFrom: folder,
+        out: (text) => (out += text),
+        err: (text) => (err += text),
+      });
+      return { code, out, err };
+    },
     async close() {
       await api.close();
       await store.db.close();

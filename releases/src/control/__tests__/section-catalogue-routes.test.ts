@@ -1,8 +1,7 @@
-import { releaseCommand } from '../../cli/release-command';
 import type { PublishChecks } from '../../release';
 import { losingConnectionAt } from '../../store/__tests__/losing-connection';
 import { ReleaseStore } from '../../store/release-store';
-import { startControlApi, type ControlApi } from '../control-api';
+import { startControlApi } from '../control-api';
 import { controlApiOnTestStore, type ControlApiOnTestStore } from './control-api-on-test-store';
 
 // Sections as data through the control API and `npm run release -- section`
@@ -21,37 +20,16 @@ const checks: PublishChecks = (request) => {
 
 let running: ControlApiOnTestStore;
 let store: ReleaseStore;
-let api: ControlApi;
-let folder: string;
 
 beforeAll(async () => {
   running = await controlApiOnTestStore('section-catalogue', { owner: OWNER, publishChecks: checks });
-  ({ store, api, folder } = running);
+  ({ store } = running);
 }, 60_000);
 
 afterAll(() => running?.close());
 
-const call = async (method: string, route: string, token: string, body?: unknown) => {
-  const response = await fetch(`${api.url}${route}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> & { error?: string; field?: string } };
-};
-
-const release = async (...args: string[]) => {
-  let out = '';
-  let err = '';
-  const code = await releaseCommand(args, {
-    env: { PORTICO_CONTROL_URL: api.url, PORTICO_DATA_DIR: folder, PORTICO_TOKEN: OWNER },
-    rootDir: folder,
-    invokedFrom: folder,
-    out: (text) => (out += text),
-    err: (text) => (err += text),
-  });
-  return { code, out, err };
-};
+const call: ControlApiOnTestStore['call'] = (...args) => running.call(...args);
+const release: ControlApiOnTestStore['release'] = (...args) => running.release(...args);
 
 const CALCULATOR = { id: 'loan-calc', labels: { en: 'Calculator', id: 'Kalkulator' }, origins: ['https://cdn.example'], after: 'about' };
 

@@ -1,9 +1,7 @@
 import type { SectionGrant } from '@portico/contract/sections';
 import { eventually } from '@portico/testing/eventually';
-import { releaseCommand } from '../../cli/release-command';
 import type { PublishChecks } from '../../release';
 import type { ReleaseStore } from '../../store/release-store';
-import type { ControlApi } from '../control-api';
 import { controlApiOnTestStore, type ControlApiOnTestStore } from './control-api-on-test-store';
 
 // Whether a section may run script in the visitor's browser is the
@@ -21,39 +19,18 @@ const checks: PublishChecks = ({ grant }) => {
 
 let running: ControlApiOnTestStore;
 let store: ReleaseStore;
-let api: ControlApi;
-let folder: string;
 let homeToken: string;
 
 beforeAll(async () => {
   running = await controlApiOnTestStore('grants', { owner: OWNER, publishChecks: checks });
-  ({ store, api, folder } = running);
+  ({ store } = running);
   homeToken = (await store.tokens.create({ name: 'ci-home', section: 'home', actor: 'test' })).token;
 }, 60_000);
 
 afterAll(() => running?.close());
 
-const call = async (method: string, route: string, token: string, body?: unknown) => {
-  const response = await fetch(`${api.url}${route}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-};
-
-const release = async (...args: string[]) => {
-  let out = '';
-  let err = '';
-  const code = await releaseCommand(args, {
-    env: { PORTICO_CONTROL_URL: api.url, PORTICO_DATA_DIR: folder, PORTICO_TOKEN: OWNER },
-    rootDir: folder,
-    invokedFrom: folder,
-    out: (text) => (out += text),
-    err: (text) => (err += text),
-  });
-  return { code, out, err };
-};
+const call: ControlApiOnTestStore['call'] = (...args) => running.call(...args);
+const release: ControlApiOnTestStore['release'] = (...args) => running.release(...args);
 
 test('the built-in grants: Home and About static, Contact interactive; each publish is checked against its section’s', async () => {
   const sections = (await call('GET', '/api/sections', OWNER)).body as Record<string, { interactive: boolean }>;

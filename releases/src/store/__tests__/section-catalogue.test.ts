@@ -1,11 +1,12 @@
 import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import type { SectionId } from '@portico/contract/sections';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
+import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
 import { eventually } from '@portico/testing/eventually';
 import { ReleaseError } from '../release-error';
 import { ReleaseStore } from '../release-store';
 import type { SectionInput } from '../section-catalogue';
 import { losingConnectionAt } from './losing-connection';
+import { TWO_STORE_KINDS, twoStoresOn } from './two-stores';
 
 // Sections as data (issue 48): the catalogue in the releases' database.
 // Each test tries to break the rule it names: two adds of one id, a
@@ -209,36 +210,18 @@ describe('the section catalogue on a fresh embedded database', () => {
   });
 });
 
-/** Two stores as two servers have them: on a server, two pools; embedded, one database object in one process. */
-const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
-
-describe.each(KINDS)('two stores, as two servers have them, on one %s database', (kind) => {
-  let database: TestDatabase;
-  let first: ReleaseStore;
-  let second: ReleaseStore;
-
-  beforeAll(async () => {
-    database = kind === 'embedded' ? embeddedTestDatabase() : serverTestDatabase();
-    const db = await database.open();
-    first = await ReleaseStore.open(db);
-    second = await ReleaseStore.open(kind === 'embedded' ? db : await database.open());
-  }, 60_000);
-
-  afterAll(async () => {
-    await first?.db.close();
-    if (second?.db !== first?.db) await second?.db.close();
-    database?.cleanUp();
-  });
+describe.each(TWO_STORE_KINDS)('two stores, as two servers have them, on one %s database', (kind) => {
+  const stores = twoStoresOn(kind);
 
   test('two integrators adding one id at once: one is added, the other refused (409); two different ids at once both get a place of their own', async () => {
-    const outcomes = await Promise.allSettled([first.sections.add(faq('same-id'), 'alice'), second.sections.add(faq('same-id'), 'bob')]);
+    const outcomes = await Promise.allSettled([stores.first.sections.add(faq('same-id'), 'alice'), stores.second.sections.add(faq('same-id'), 'bob')]);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     const [refused] = outcomes.filter((outcome) => outcome.status === 'rejected');
     expect((refused as PromiseRejectedResult).reason).toMatchObject({ kind: 'conflict' });
-    expect((await first.audit.list()).filter((entry) => entry.action === 'section-add')).toHaveLength(1);
+    expect((await stores.first.audit.list()).filter((entry) => entry.action === 'section-add')).toHaveLength(1);
 
-    await Promise.all([first.sections.add(faq('one-more'), 'alice'), second.sections.add(faq('and-another'), 'bob')]);
-    const ids = (await servedSections(second)).map((entry) => entry.id);
+    await Promise.all([stores.first.sections.add(faq('one-more'), 'alice'), stores.second.sections.add(faq('and-another'), 'bob')]);
+    const ids = (await servedSections(stores.second)).map((entry) => entry.id);
     expect(ids.slice(0, 4)).toEqual(['home', 'about', 'contact', 'same-id']);
     expect(ids.slice(4).sort()).toEqual(['and-another', 'one-more']);
   });
@@ -246,13 +229,13 @@ describe.each(KINDS)('two stores, as two servers have them, on one %s database',
   test("a change on one is heard by the other's watch within 2 s, and read there", async () => {
     const heard: string[] = [];
     // A poll too slow to be what delivers it: the notification must.
-    const watching = await second.watch((section) => heard.push(section), { pollMs: 60_000 });
+    const watching = await stores.second.watch((section) => heard.push(section), { pollMs: 60_000 });
     try {
-      await first.sections.change('same-id', { labels: { en: 'Renamed' }, after: null }, 'alice');
+      await stores.first.sections.change('same-id', { labels: { en: 'Renamed' }, after: null }, 'alice');
       await eventually(() => heard.includes('same-id'), { what: 'the change heard by the other store', withinMs: 2_000 });
     } finally {
       await watching.close();
     }
-    expect((await servedSections(second))[0]).toMatchObject({ id: 'same-id', labels: { en: 'Renamed', id: 'Tanya Jawab' } });
+    expect((await servedSections(stores.second))[0]).toMatchObject({ id: 'same-id', labels: { en: 'Renamed', id: 'Tanya Jawab' } });
   });
 });

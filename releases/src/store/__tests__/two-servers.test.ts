@@ -1,6 +1,7 @@
 import type { SectionId } from '@portico/contract/sections';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
+import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { ReleaseStore } from '../release-store';
+import { TWO_STORE_KINDS, twoStoresOn } from './two-stores';
 import type { PublishInput } from '../releases';
 import { eventually } from '@portico/testing/eventually';
 
@@ -15,39 +16,21 @@ const build = (section: SectionId): PublishInput => ({
   checks: [],
 });
 
-/** Two stores as two servers have them: on a server, two pools; embedded, one database object in one process. */
-const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
-
-describe.each(KINDS)('two release stores on one %s database', (kind) => {
-  let database: TestDatabase;
-  let first: ReleaseStore;
-  let second: ReleaseStore;
-
-  beforeAll(async () => {
-    database = kind === 'embedded' ? embeddedTestDatabase() : serverTestDatabase();
-    const db = await database.open();
-    first = await ReleaseStore.open(db);
-    second = await ReleaseStore.open(kind === 'embedded' ? db : await database.open());
-  }, 60_000);
-
-  afterAll(async () => {
-    await first?.db.close();
-    if (second?.db !== first?.db) await second?.db.close();
-    database?.cleanUp();
-  });
+describe.each(TWO_STORE_KINDS)('two release stores on one %s database', (kind) => {
+  const stores = twoStoresOn(kind);
 
   it('hears an activation on the other one within 2 s, through the notification', async () => {
     const heard: SectionId[] = [];
     // A poll too slow to be what delivers it.
-    const watching = await second.watch((section) => heard.push(section), { pollMs: 60_000 });
+    const watching = await stores.second.watch((section) => heard.push(section), { pollMs: 60_000 });
     try {
-      const { release } = await first.releases.publish(build('contact'));
-      await first.history.activate('contact', release.id, 'integrator');
+      const { release } = await stores.first.releases.publish(build('contact'));
+      await stores.first.history.activate('contact', release.id, 'integrator');
       const activated = Date.now();
       await eventually(() => heard.includes('contact'), { what: 'the notification', withinMs: 2_000 });
       const delay = Date.now() - activated;
       process.stderr.write(`${kind}: activation heard by the other store after ${delay} ms\n`);
-      expect((await second.releases.active()).contact?.id).toBe(release.id);
+      expect((await stores.second.releases.active()).contact?.id).toBe(release.id);
     } finally {
       await watching.close();
     }
@@ -55,19 +38,19 @@ describe.each(KINDS)('two release stores on one %s database', (kind) => {
 
   it('converges through the poll when the notification is lost, and listens again', async () => {
     const heard: SectionId[] = [];
-    const watching = await second.watch((section) => heard.push(section), { pollMs: 100 });
+    const watching = await stores.second.watch((section) => heard.push(section), { pollMs: 100 });
     try {
       if (kind === 'server') {
         // The listening connection dies with no one told: the poll must notice, and catch up.
-        await first.db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN portico_releases'");
+        await stores.first.db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN portico_releases'");
       }
       // A change with no notification at all: only the poll can see it.
-      await first.db.query("UPDATE release_sections SET generation = generation + 1 WHERE section = 'contact'");
+      await stores.first.db.query("UPDATE release_sections SET generation = generation + 1 WHERE section = 'contact'");
       await eventually(() => heard.includes('contact'), { what: 'the poll', withinMs: 3_000 });
       if (kind === 'server') {
         await eventually(
           async () => {
-            const [row] = await first.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN portico_releases'");
+            const [row] = await stores.first.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN portico_releases'");
             return row!.n === 1;
           },
           { what: 'listening again', withinMs: 3_000 },
@@ -79,20 +62,22 @@ describe.each(KINDS)('two release stores on one %s database', (kind) => {
   });
 
   it('serialises simultaneous activations of one section: each applied in turn, each audited, the last one active for both', async () => {
-    const releases = await Promise.all(Array.from({ length: 8 }, () => first.releases.publish(build('home'))));
+    const releases = await Promise.all(Array.from({ length: 8 }, () => stores.first.releases.publish(build('home'))));
     const ids = releases.map(({ release }) => release.id);
-    const results = await Promise.all(ids.map((id, index) => (index % 2 === 0 ? first : second).history.activate('home', id, `server-${index % 2}`)));
+    const results = await Promise.all(
+      ids.map((id, index) => (index % 2 === 0 ? stores.first : stores.second).history.activate('home', id, `server-${index % 2}`)),
+    );
     expect(results.every((result) => ids.includes(result.active!.id))).toBe(true);
 
-    const log = (await first.audit.list({ sections: ['home'], limit: 100 })).filter((entry) => entry.action === 'activate').reverse();
+    const log = (await stores.first.audit.list({ sections: ['home'], limit: 100 })).filter((entry) => entry.action === 'activate').reverse();
     expect(log.map((entry) => entry.release).sort()).toEqual([...ids].sort());
     // In turn: each activation saw the one before it as active.
     expect(log.map((entry) => entry.from)).toEqual([null, ...log.slice(0, -1).map((entry) => entry.release)]);
     const winner = log.at(-1)!.release;
-    expect((await first.releases.active()).home?.id).toBe(winner);
-    expect((await second.releases.active()).home?.id).toBe(winner);
+    expect((await stores.first.releases.active()).home?.id).toBe(winner);
+    expect((await stores.second.releases.active()).home?.id).toBe(winner);
     // The history is the order they ran in: a rollback goes back to the one applied before the winner.
-    expect((await second.history.rollback('home', undefined, 'integrator')).active?.id).toBe(log.at(-2)!.release);
+    expect((await stores.second.history.rollback('home', undefined, 'integrator')).active?.id).toBe(log.at(-2)!.release);
   });
 });
 
