@@ -96,6 +96,9 @@ test("a section added at run time shows through nginx, its origin entering and l
   request,
 }) => {
   // The example calculator, published by its team from an origin of its own.
+  // A bound for a busy machine, not a pace: four runs of the release command (each a tsx start) and a publish's
+  // checks (a render in the sandbox) took 33 s of the default 30 beside three other builds.
+  test.setTimeout(120_000);
   const upload = await serveUnderPath(path.join(REPO_ROOT, 'examples/remote-calculator/dist'), '/calculator/v1/', upstreamPort + 10);
   const origin = new URL(upload.url).origin;
   const policy = async () => (await request.get(`${url}/`)).headers()['content-security-policy'] ?? '';
