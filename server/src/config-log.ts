@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import { configWarnings, parseConfig, type ConfigProblem, type ParsedConfig } from '@portico/shared-config/config';
-import { LRUCache } from 'lru-cache';
+import { firstSight } from './first-sight';
 
-/** Contents remembered; past this the memory starts afresh (a file that keeps changing is logged again, never without bound). */
+/** Contents remembered, the least recently seen forgotten first (a file that keeps changing is logged again, never without bound). */
 const CONTENTS_KEPT = 100;
 
 /**
@@ -25,11 +25,9 @@ export function configReportLines({ config, problems, deprecated }: ParsedConfig
  * file as answered, before the releases' remotes are put in it.
  */
 export function configLogger(log: (line: string) => void): (content: string, parsed: ParsedConfig) => void {
-  const seen = new LRUCache<string, true>({ max: CONTENTS_KEPT });
+  const first = firstSight(CONTENTS_KEPT);
   return (content, parsed) => {
-    const key = createHash('sha256').update(content).digest('base64');
-    if (seen.has(key)) return;
-    seen.set(key, true);
+    if (!first(createHash('sha256').update(content).digest('base64'))) return;
     for (const line of configReportLines(parsed)) log(line);
   };
 }

@@ -27,6 +27,7 @@ import {
 } from '@portico/releases';
 import { runPublishChecks, type RenderCheck } from '@portico/releases/checks';
 import { parseConfig } from '@portico/shared-config/config';
+import { LRUCache } from 'lru-cache';
 import { configReport } from './config-log';
 import { consoleFiles } from './console-files';
 import { withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
@@ -41,7 +42,7 @@ const FIRST_HEALTH_RETENTION_MS = 60_000;
 const VISIT_SWEEP_MS = 10 * 60_000;
 /** How often this server writes its heartbeat row (the console's list of servers and what each serves). */
 export const HEARTBEAT_MS = 5000;
-/** Released builds are immutable: a preview visit looks its release up once. */
+/** Released builds are immutable: a preview visit looks its release up once (preview links name any release, so bounded; the least recently previewed go first). */
 const RELEASES_KEPT = 256;
 
 export interface ControlPlaneOptions {
@@ -120,15 +121,14 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
     },
     () => undefined,
   );
-  /** The health token of each release set served, renewed an hour before it expires: one per cache entry, not per visitor. */
-  const tokens = new Map<string, { token: string; renewAt: number }>();
-  const releases = new Map<string, Release>();
+  /** The health token of each release set served, renewed an hour before it expires: one per cache entry, not per visitor (release sets come and go: bounded, the least recently served go first). */
+  const tokens = new LRUCache<string, { token: string; renewAt: number }>({ max: RELEASES_KEPT });
+  const releases = new LRUCache<string, Release>({ max: RELEASES_KEPT });
   const releaseById = async (id: string): Promise<Release | undefined> => {
     const known = releases.get(id);
     if (known) return known;
     const found = await opened?.releases.get(id);
     if (!found) return undefined;
-    if (releases.size >= RELEASES_KEPT) releases.delete(releases.keys().next().value!);
     releases.set(id, found);
     return found;
   };
@@ -159,7 +159,6 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
       const held = tokens.get(key);
       if (held && now < held.renewAt) return held.token;
       const token = signHealthToken(secret, { releases }, new Date(now + HEALTH_TOKEN_HOURS * 3_600_000));
-      if (tokens.size >= RELEASES_KEPT) tokens.clear();
       tokens.set(key, { token, renewAt: now + (HEALTH_TOKEN_HOURS - 1) * 3_600_000 });
       return token;
     },

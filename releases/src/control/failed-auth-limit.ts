@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * Failed authentications per client address, in this process's memory: a
  * token is 32 random bytes, so this is not what keeps one from being
@@ -6,14 +8,21 @@
  * with a valid token is never refused by it, whoever shares its address.
  */
 export class FailedAuthLimit {
-  private readonly failures = new Map<string, number[]>();
+  /**
+   * By address, bounded by `addresses` so a flood of addresses cannot grow it
+   * for ever: the least recently seen (failed, or asked about) forgotten
+   * first, so an address held back that keeps trying stays held back.
+   */
+  private readonly failures: LRUCache<string, number[]>;
 
   constructor(
     readonly max = 10,
     readonly windowMs = 60_000,
-    /** Addresses tracked at most: past it the oldest is forgotten, so a flood of addresses cannot grow the map for ever. */
-    private readonly addresses = 10_000,
-  ) {}
+    /** Addresses tracked at most. */
+    addresses = 10_000,
+  ) {
+    this.failures = new LRUCache({ max: addresses });
+  }
 
   /** Seconds until `address` may try again, or undefined when it may now. */
   retryAfter(address: string, now = Date.now()): number | undefined {
@@ -25,10 +34,7 @@ export class FailedAuthLimit {
   fail(address: string, now = Date.now()): void {
     const recent = this.recent(address, now);
     recent.push(now);
-    // Re-inserted, so the map's order is least recently failed first.
-    this.failures.delete(address);
     this.failures.set(address, recent.slice(-this.max));
-    if (this.failures.size > this.addresses) this.failures.delete(this.failures.keys().next().value!);
   }
 
   private recent(address: string, now: number): number[] {

@@ -3,8 +3,10 @@ import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import { ConfigFile } from '@portico/config-server/config-file';
 import { previewTokenIn } from '@portico/contract/preview';
 import type { ActiveReleases, ServedState } from '@portico/releases';
+import { LRUCache } from 'lru-cache';
 import { cohortOf } from '../cohorts';
 import { configLogger } from '../config-log';
+import { onceEach } from '../first-sight';
 import { isSecureContext, visitorOf } from '../request-origin';
 import { hostPageHeaders, pageHeaders } from '../security-headers';
 import { catalogueKey, cohortVariants, releaseIds, releaseKey, releasesFor, withReleases, type SectionCatalogue } from '../served-releases';
@@ -12,25 +14,12 @@ import { oncePerRequest, siteContext, type Site, type SiteContext } from '../sit
 import { requestTarget } from '../static-files';
 import { servedNow, type ServingState } from './serving-state';
 
-/**
- * Logs each distinct line once: the page's headers are computed per request,
- * and a config.json fault would otherwise fill the log at every page load.
- */
-function onceEach(log: ((line: string) => void) | undefined): (line: string) => void {
-  const seen = new Set<string>();
-  return (line) => {
-    if (seen.has(line)) return;
-    // Bounded, for a config.json that keeps changing.
-    if (seen.size >= 500) seen.clear();
-    seen.add(line);
-    log?.(line);
-  };
-}
-
-/** Contexts kept per version of config.json: one per cohort's releases, a few more across activations. */
+/** Contexts kept per version of config.json: one per cohort's releases, a few more across activations (the releases and tokens no longer served are the least recently used). */
 const CONTEXTS_KEPT = 16;
-/** Page headers kept per site: one per query a visitor used (most pages are `/` and `/?type=2`). */
+/** Page headers kept per site: one per query a visitor used (most pages are `/` and `/?type=2`); visitors choose the query, so bounded. */
 const HEADERS_KEPT = 256;
+/** Header notes logged once each: bounded, for a config.json that keeps changing. */
+const NOTES_KEPT = 500;
 
 /**
  * The site a request to the host's port is served: config.json read and
@@ -55,14 +44,15 @@ export class HostSite {
    * per releases served (and their visit-report token), so a request costs
    * a lookup, not a parse, a validation and a hash.
    */
-  private readonly contexts = new WeakMap<ConfigAnswer, Map<string, SiteContext>>();
+  private readonly contexts = new WeakMap<ConfigAnswer, LRUCache<string, SiteContext>>();
   /** The page's headers per site and address (its query may override a section): made once each. */
-  private readonly headers = new WeakMap<Site, Map<string, Record<string, string>>>();
+  private readonly headers = new WeakMap<Site, LRUCache<string, Record<string, string>>>();
   /** Those headers with their Vary (Cookie while a canary runs), per Vary. */
   private readonly varied = new WeakMap<Record<string, string>, Map<string | undefined, Record<string, string>>>();
 
   constructor(private readonly state: ServingState) {
-    this.logHeaderNote = onceEach(state.log);
+    // The page's headers are computed per request: a config.json fault would otherwise fill the log at every page load.
+    this.logHeaderNote = onceEach(state.log, NOTES_KEPT);
     this.logConfig = configLogger(state.log);
     this.file = new ConfigFile({ configPath: state.configPath, basePort: state.basePort, ports: () => state.ports });
     this.varyByHost = state.configPath ? undefined : state.trustProxy ? 'Host, X-Forwarded-Host' : 'Host';
@@ -113,9 +103,7 @@ export class HostSite {
     // The operator's mistakes are the operator's: in this log, never on the page.
     if (context.site) this.logConfig(answer.body, context.site);
     if (key !== undefined) {
-      if (!kept) this.contexts.set(answer, (kept = new Map()));
-      // Releases come and go (and tokens are renewed): the oldest are not asked for again.
-      if (kept.size >= CONTEXTS_KEPT) kept.clear();
+      if (!kept) this.contexts.set(answer, (kept = new LRUCache({ max: CONTEXTS_KEPT })));
       kept.set(key, context);
     }
     return context;
@@ -159,12 +147,10 @@ export class HostSite {
   /** hostPageHeaders, once per site and query. */
   private hostPageHeaders(site: Site, search: string): Record<string, string> {
     let kept = this.headers.get(site);
-    if (!kept) this.headers.set(site, (kept = new Map()));
+    if (!kept) this.headers.set(site, (kept = new LRUCache({ max: HEADERS_KEPT })));
     let headers = kept.get(search);
     if (!headers) {
       headers = hostPageHeaders(site, search, this.logHeaderNote);
-      // Visitors choose the query: bounded.
-      if (kept.size >= HEADERS_KEPT) kept.clear();
       kept.set(search, headers);
     }
     return headers;

@@ -20,7 +20,8 @@ export interface PageScriptCode {
  * text `</script` (it would end the element early).
  */
 export function pageScriptReader(distDir: string): (file: string) => Promise<PageScriptCode | undefined> {
-  const read = new Map<string, Promise<PageScriptCode | undefined>>();
+  // A hashed name is one content: kept while it is the one the template names (a new name replaces it).
+  const read = new LRUCache<string, Promise<PageScriptCode | undefined>>({ max: 1 });
   return (file) => {
     let code = read.get(file);
     if (!code) {
@@ -28,8 +29,6 @@ export function pageScriptReader(distDir: string): (file: string) => Promise<Pag
         (text) => (/<\/script/i.test(text) ? undefined : { file, code: text, source: `'sha256-${createHash('sha256').update(text).digest('base64')}'` }),
         () => undefined,
       );
-      // A hashed name is one content: kept while it is the one the template names.
-      read.clear();
       read.set(file, code);
     }
     return code;

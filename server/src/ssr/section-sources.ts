@@ -12,6 +12,7 @@ import { ManifestWatcher, type HeldManifest, type ManifestChange, type WatchedMa
 import { SectionStyles, type LinkedStylesheet, type SectionStyleLimits } from './section-styles';
 import { FAILED_FETCH_MS, MANIFEST_POLL_MS, MANIFEST_TIMEOUT_MS, SSR_LIMITS } from './render-limits';
 import type { StageSources } from './rendering-stage';
+import { LRUCache } from 'lru-cache';
 
 /** A watched manifest the server has read, as a page may inline it. */
 export type ReadManifest = WatchedManifest & { text: string; hash: string };
@@ -59,6 +60,9 @@ export interface SectionInputs {
   sources: string[];
 }
 
+/** Pin checks kept: one per manifest text and pin served, a few more across changes. */
+const PIN_CHECKS_KEPT = 64;
+
 export class SectionSources {
   /** The stylesheets of the manifests planned, answered from the page's origin. */
   readonly styles: SectionStyles;
@@ -67,7 +71,8 @@ export class SectionSources {
   private readonly builds = new Map<string, Promise<Fetched>>();
   /** The builds being fetched: a section's plan may still be waiting for one while another section's plan ends. */
   private readonly fetching = new Set<string>();
-  private readonly pinChecks = new Map<string, boolean>();
+  /** Whether a manifest's text matches its pin, by text and pin: a manifest changes rarely, so a few are enough (the least recently checked go first). */
+  private readonly pinChecks = new LRUCache<string, boolean>({ max: PIN_CHECKS_KEPT });
   private retry: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: SectionSourcesOptions) {
@@ -216,7 +221,6 @@ export class SectionSources {
       } catch {
         ok = false;
       }
-      if (this.pinChecks.size > 64) this.pinChecks.clear();
       this.pinChecks.set(key, ok);
     }
     return ok;

@@ -11,6 +11,7 @@ import { SingleFlight } from './single-flight';
 import { Supervisor } from './supervisor';
 import { answerOf, startWorker } from './worker-pool';
 import type { CpuBudget, WorkerProcess } from './worker-process';
+import { LRUCache } from 'lru-cache';
 
 type SectionWorker = WorkerProcess<ToSectionWorker, FromSectionWorker>;
 
@@ -78,6 +79,8 @@ export interface SectionStageOptions {
 
 const sectionKey = (section: SectionId, build: string, site: Site, language: Language) => `${section} ${build} ${site.hash} ${language}`;
 const previewKey = (section: SectionId, build: string) => `${section} ${build}`;
+/** Builds whose pins are kept for the signals: those config.json and the releases name now, and many more across changes. */
+const PINNED_BUILDS_KEPT = 256;
 
 /**
  * The stage that gets each section's HTML: a worker per section, running
@@ -96,8 +99,8 @@ export class SectionStage {
    * active release's).
    */
   private readonly previews = new Map<string, Supervisor<SectionWorker>>();
-  /** Per section and build: the manifest pins that name it, for the signals. */
-  private readonly pins = new Map<string, Set<string>>();
+  /** Per section and build: the manifest pins that name it, for the signals (config.json's builds, bounded: the least recently named go first). */
+  private readonly pins = new LRUCache<string, Set<string>>({ max: PINNED_BUILDS_KEPT });
   /** The builds a supervisor set aside, by section: told to run again once a worker runs them. */
   private readonly setAside = new Set<string>();
   /** Per worker: the builds it has loaded, each with the reason it refused it, if it did. */
@@ -146,10 +149,7 @@ export class SectionStage {
     if (pin === undefined) return;
     const key = previewKey(section, build);
     let pins = this.pins.get(key);
-    if (!pins) {
-      if (this.pins.size > 256) this.pins.clear();
-      this.pins.set(key, (pins = new Set()));
-    }
+    if (!pins) this.pins.set(key, (pins = new Set()));
     pins.add(pin);
   }
 

@@ -34,6 +34,7 @@ import { previewTokenIn } from '@portico/contract/preview';
 import type { SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
+import { onceEach } from '../first-sight';
 import type { SiteContext } from '../site-context';
 import { chooseEncoding, requestTarget } from '../static-files';
 import { PageScriptHeaders, pageScriptIn, pageScriptReader, type PageScriptCode } from './inline-page-script';
@@ -65,16 +66,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('base6
 const PAGE_FRAME_BYTES = 64 * 1024;
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
 
-/** The log, each line once for a while: a failing section would say the same at every page. */
-function onceEach(log: (line: string) => void): (line: string) => void {
-  const reported = new Set<string>();
-  return (line) => {
-    if (reported.has(line)) return;
-    if (reported.size > 200) reported.clear();
-    reported.add(line);
-    log(line);
-  };
-}
+/** Lines the log says once each: a failing section would say the same at every page. */
+const LINES_KEPT = 200;
 
 /**
  * The composed page rendered on the server from parts (docs/decisions.md,
@@ -144,7 +137,7 @@ class RenderingPipeline {
     this.stages = options.stages ?? [];
     for (const stage of this.stages) log(`a rendering stage this program added, not for a site: ${stage.description}`);
     this.readPageScript = pageScriptReader(path.dirname(templateFile));
-    this.report = onceEach(log);
+    this.report = onceEach(log, LINES_KEPT);
     this.pages = new PageCache(caching, this.costs);
     this.composer = new PageComposer(this.pages, this.costs, this.budgetMs, this.report);
     const replan = () => void this.planner.replan();

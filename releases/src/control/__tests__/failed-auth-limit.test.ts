@@ -22,4 +22,17 @@ describe('the failed-authentication limit', () => {
     expect(limit.retryAfter('b', 3)).toBe(60);
     expect(limit.retryAfter('c', 3)).toBe(60);
   });
+
+  it('keeps an address held back while it keeps trying, however many other addresses fail meanwhile', () => {
+    const limit = new FailedAuthLimit(1, 60_000, 3);
+    limit.fail('198.51.100.7', 0);
+    // A flood of addresses, the held one asking again between them (as each of its requests does).
+    for (let n = 1; n <= 1000; n++) {
+      expect(limit.retryAfter('198.51.100.7', n)).toBeGreaterThan(0);
+      limit.fail(`2001:db8:${n.toString(16)}::1`, n);
+    }
+    expect(limit.retryAfter('198.51.100.7', 1001)).toBeGreaterThan(0);
+    // Bounded: the flood's first addresses are forgotten.
+    expect(limit.retryAfter('2001:db8:1::1', 1001)).toBeUndefined();
+  });
 });
