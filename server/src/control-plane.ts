@@ -108,9 +108,10 @@ async function allowedOriginsOf(section: SectionId, options: Pick<ControlPlaneOp
  * A release feed for the page server over a store that may not be open yet
  * (a database server still being waited for): until it is, reading fails
  * (config.json is served as written) and the listener is attached once it
- * opens, with a read straight away.
+ * opens, with a read straight away. `pollMs`: the store watch's catch-up
+ * poll (WATCH_POLL_MS by default; tests ask for less).
  */
-export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: boolean } = {}): ReleaseFeed {
+export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: boolean; pollMs?: number } = {}): ReleaseFeed {
   let opened: ReleaseStore | undefined;
   let secret: Buffer | undefined;
   void store.then(
@@ -134,13 +135,13 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
   };
   return {
     read: () => (opened ? opened.releases.served() : Promise.reject(new Error('the release store is not open yet'))),
-    async watch(onChange) {
+    async watch(onChange, onRead) {
       let closed = false;
       let watching: { close(): Promise<void> } | undefined;
       void store.then(
         async (value) => {
           if (closed) return;
-          watching = await value.watch(() => onChange());
+          watching = await value.watch(() => onChange(), { pollMs: options.pollMs, onRead });
           onChange();
         },
         () => undefined,

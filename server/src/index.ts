@@ -40,7 +40,7 @@ export { answerPage, type EncodedPage } from './ssr/page-answer';
 export { COMPRESSION_LANES, PageCache } from './ssr/page-cache';
 export { PageCosts } from './ssr/page-budget';
 export { treeRssKb } from './ssr/worker-process';
-export { RELEASES_READ_MS, withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
+export { withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
 export {
   BEACON_FLUSH_MS,
   BEACON_REPORTS_PER_NETWORK,

@@ -16,8 +16,12 @@ export type PreviewVisit = { release: Release; expiresAt: Date } | { refused: 'e
 export interface ReleaseFeed {
   /** The active releases and the canaries running. */
   read(): Promise<ServedState>;
-  /** Calls `onChange` when an activation or a rollback may have changed what is active. */
-  watch(onChange: () => void): Promise<{ close(): Promise<void> }>;
+  /**
+   * Calls `onChange` when an activation or a rollback may have changed what
+   * is active, and `onRead` after each of the watch's own reads of the store
+   * (its catch-up poll, the one of the server) with why it failed, if it did.
+   */
+  watch(onChange: () => void, onRead?: (problem: Error | undefined) => void): Promise<{ close(): Promise<void> }>;
   openPreview(token: string): Promise<PreviewVisit>;
   /**
    * The token a page's visit report carries for the releases it was served
@@ -81,9 +85,6 @@ const sectionsOf = (record: Partial<Record<SectionId, unknown>>): SectionId[] =>
 export function releaseIds(releases: ActiveReleases): HealthNote['releases'] {
   return Object.fromEntries(sectionsOf(releases).map((id) => [id, releases[id]!.id]));
 }
-
-/** How often the store is read besides the notifications. */
-export const RELEASES_READ_MS = 5000;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -217,9 +218,12 @@ export interface ServedReleasesOptions {
 
 /**
  * The releases this server serves: read from the store at start and again
- * whenever any server activates or rolls back, warmed, then swapped in. When
- * the database cannot be read, the last releases known stay served (and the
- * log says so, once per outage).
+ * whenever any server activates or rolls back, warmed, then swapped in. The
+ * feed's watch says so (a notification, or its catch-up poll of the
+ * generations: the one poll, so what is served is read whole only on a
+ * change). When the database cannot be read, the last releases known stay
+ * served (and the log says so, once per outage, as the watch's poll or a
+ * read finds it); once it answers again, what is served is read again.
  */
 export class ServedReleases {
   private state: ServedState = { active: {}, canaries: {} };
@@ -228,7 +232,6 @@ export class ServedReleases {
   private outage = false;
   private watching: { close(): Promise<void> } | undefined;
   private closed = false;
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ServedReleasesOptions) {}
 
@@ -241,15 +244,30 @@ export class ServedReleases {
   async start(): Promise<void> {
     await this.read(false);
     this.watching = await this.options.feed
-      .watch(() => void this.refresh())
+      .watch(
+        () => void this.refresh(),
+        (problem) => this.watchRead(problem),
+      )
       .catch((error: unknown) => {
-        this.options.log(`releases: cannot listen for activations (${(error as Error).message}); this server sees them when it next reads the store`);
+        this.options.log(`releases: cannot watch for activations (${(error as Error).message}); this server serves what it read at start`);
         return undefined;
       });
-    // A notification lost (the listening connection dropped, the database
-    // away for a while) is made up for here.
-    this.timer = setInterval(() => void this.refresh(), RELEASES_READ_MS);
-    this.timer.unref();
+  }
+
+  /** The watch's poll found the database away (an outage starts), or answering (after one: read what may have changed meanwhile). */
+  private watchRead(problem: Error | undefined): void {
+    if (problem) this.noteOutage(problem);
+    else if (this.outage) void this.refresh();
+  }
+
+  private noteOutage(error: Error): void {
+    if (!this.outage) {
+      const known = sectionsOf(this.state.active).map((id) => this.state.active[id]!.id);
+      this.options.log(
+        `releases: the database cannot be read (${error.message}); serving the last active releases known (${known.join(', ') || 'none: config.json as written'})`,
+      );
+    }
+    this.outage = true;
   }
 
   /** Reads the store again, warming and swapping in what changed; one read at a time, the last request always followed. */
@@ -273,13 +291,7 @@ export class ServedReleases {
     try {
       next = await this.options.feed.read();
     } catch (error) {
-      if (!this.outage) {
-        const known = sectionsOf(this.state.active).map((id) => this.state.active[id]!.id);
-        this.options.log(
-          `releases: the database cannot be read (${(error as Error).message}); serving the last active releases known (${known.join(', ') || 'none: config.json as written'})`,
-        );
-      }
-      this.outage = true;
+      this.noteOutage(error as Error);
       return;
     }
     if (this.outage) this.options.log('releases: the database answers again');
@@ -301,7 +313,6 @@ export class ServedReleases {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.timer);
     await this.watching?.close();
   }
 }

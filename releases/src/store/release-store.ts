@@ -11,7 +11,7 @@ import { AlertSettings } from './alert-settings';
 import { ConsoleServers } from './console-servers';
 import { ConsoleSessions, type SessionLifetimes } from './console-sessions';
 import { migrateReleases } from './release-migrations';
-import { watchReleases, type ReleaseWatch } from './release-watch';
+import { watchReleases, type ReleaseWatch, type WatchOptions } from './release-watch';
 import { Releases } from './releases';
 import { SectionCatalogue } from './section-catalogue';
 import { SectionGrants } from './section-grants';
@@ -108,7 +108,7 @@ export class ReleaseStore {
   }
 
   /** Calls `onChange(section)` after each change of a section on any server (release-watch.ts). */
-  watch(onChange: (section: SectionId) => void, options: { pollMs?: number } = {}): Promise<ReleaseWatch> {
+  watch(onChange: (section: SectionId) => void, options: WatchOptions = {}): Promise<ReleaseWatch> {
     return watchReleases(this.db, onChange, options);
   }
 }

@@ -9,6 +9,17 @@ export const WATCH_POLL_MS = 5000;
 /** How often `watch` tries to listen again once its connection is lost (a database restart): well within a second of the database answering. */
 export const RELISTEN_MS = 300;
 
+export interface WatchOptions {
+  /** How often the generations are read besides listening (WATCH_POLL_MS; tests ask for less). */
+  pollMs?: number;
+  /**
+   * Told after each read of the generations whether the database answered
+   * (undefined) or not (why): the watcher's one poll is the server's only
+   * look at the store between changes, so an outage is seen there.
+   */
+  onRead?: (problem: Error | undefined) => void;
+}
+
 /** A watch under way; closed, it calls nothing more. */
 export interface ReleaseWatch {
   close(): Promise<void>;
@@ -22,9 +33,11 @@ export interface ReleaseWatch {
  * the database answers, then the generations are read at once: the
  * changes made meanwhile are reported within a second of the database
  * answering, not at the next poll. A change may be reported more than
- * once; the caller reads `Releases.served()`.
+ * once; the caller reads `Releases.served()`. This is the one catch-up
+ * poll of a server: what it serves is read again only when this reports a
+ * change (ServedReleases) or the database answering again (`onRead`).
  */
-export async function watchReleases(db: Database, onChange: (section: SectionId) => void, options: { pollMs?: number } = {}): Promise<ReleaseWatch> {
+export async function watchReleases(db: Database, onChange: (section: SectionId) => void, options: WatchOptions = {}): Promise<ReleaseWatch> {
   const generations = async () =>
     new Map(
       (await db.query<{ section: SectionId; generation: string }>('SELECT section, generation::text AS generation FROM release_sections')).map((row) => [
@@ -50,8 +63,10 @@ export async function watchReleases(db: Database, onChange: (section: SectionId)
         const now = await generations();
         for (const [section, generation] of now) if (known.get(section) !== generation && isSection(section)) onChange(section);
         known = now;
-      } catch {
+        if (!closed) options.onRead?.(undefined);
+      } catch (error) {
         // The database is away: what was last known stays served; the next read tries again.
+        if (!closed) options.onRead?.(error as Error);
       }
     })().finally(() => {
       reading = undefined;

@@ -133,11 +133,17 @@ describe('the releases a server serves', () => {
   function fakeFeed() {
     let active: ActiveReleases = {};
     let down = false;
+    let reads = 0;
     let onChange: (() => void) | undefined;
+    let onRead: ((problem: Error | undefined) => void) | undefined;
     const feed: ReleaseFeed = {
-      read: () => (down ? Promise.reject(new Error('connection refused')) : Promise.resolve({ active, canaries: {} })),
-      watch: (listener) => {
+      read: () => {
+        reads++;
+        return down ? Promise.reject(new Error('connection refused')) : Promise.resolve({ active, canaries: {} });
+      },
+      watch: (listener, readListener) => {
         onChange = listener;
+        onRead = readListener;
         return Promise.resolve({ close: () => Promise.resolve() });
       },
       openPreview: () => Promise.resolve({ refused: 'invalid' }),
@@ -147,8 +153,56 @@ describe('the releases a server serves', () => {
       set: (next: ActiveReleases) => (active = next),
       setDown: (value: boolean) => (down = value),
       notify: () => onChange?.(),
+      /** What the watch's own poll of the store found, as it tells it. */
+      polled: () => onRead?.(down ? new Error('connection refused') : undefined),
+      reads: () => reads,
     };
   }
+
+  it('reads the store whole only when its watch says so: the watch has the one catch-up poll', async () => {
+    // Failed before the poll was one: ServedReleases read the store every 5 s of its own, 13 reads in this minute.
+    jest.useFakeTimers();
+    try {
+      const store = fakeFeed();
+      const served = new ServedReleases({ feed: store.feed, warm: () => Promise.resolve(), log: () => undefined });
+      await served.start();
+      await jest.advanceTimersByTimeAsync(60_000);
+      expect(store.reads()).toBe(1);
+
+      store.set({ contact: release('contact-3', 'contact', 'https://c.example/3/mf-manifest.json') });
+      store.notify();
+      await jest.advanceTimersByTimeAsync(60_000);
+      expect(store.reads()).toBe(2);
+      expect(served.current().active.contact?.id).toBe('contact-3');
+      await served.close();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it("logs an outage its watch's poll finds once, and reads the store again when the poll finds it answering", async () => {
+    const store = fakeFeed();
+    const log: string[] = [];
+    const served = new ServedReleases({ feed: store.feed, warm: () => Promise.resolve(), log: (line) => log.push(line) });
+    store.set({ contact: release('contact-1', 'contact', 'https://c.example/1/mf-manifest.json') });
+    await served.start();
+
+    store.setDown(true);
+    store.polled();
+    store.polled();
+    expect(log.filter((line) => line.includes('database'))).toEqual([
+      'releases: the database cannot be read (connection refused); serving the last active releases known (contact-1)',
+    ]);
+
+    // Activated while the database was away, its notification lost: the first poll that reaches the database brings it.
+    store.set({ contact: release('contact-2', 'contact', 'https://c.example/2/mf-manifest.json') });
+    store.setDown(false);
+    store.polled();
+    await served.refresh();
+    expect(served.current().active.contact?.id).toBe('contact-2');
+    expect(log).toContain('releases: the database answers again');
+    await served.close();
+  });
 
   it('warms a new release before serving it, and keeps the last one known while the database is away', async () => {
     const store = fakeFeed();
