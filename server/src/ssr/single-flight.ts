@@ -23,7 +23,7 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * later than its own deadline, and a render still unanswered then is left
  * to finish for the next page.
  */
-export class SingleFlight<T> {
+export class SingleFlight<T extends NonNullable<unknown>> {
   private readonly kept: ByteCache<T>;
   private readonly flights = new Map<string, Flight<T>>();
 

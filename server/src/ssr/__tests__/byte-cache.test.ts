@@ -100,6 +100,13 @@ describe('a cache bounded in bytes', () => {
     expect(cache.bytes).toBe(200);
   });
 
+  test('an empty value is kept and counts one byte (its entry is not free)', () => {
+    const cache = new ByteCache<string>(1000);
+    cache.set('empty', '', 0);
+    expect(cache.get('empty')).toBe('');
+    expect(cache.bytes).toBe(1);
+  });
+
   test('delete and clear count the bytes out', () => {
     const cache = new ByteCache<string>(1000);
     cache.set('a', 'a', 100);
