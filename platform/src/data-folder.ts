@@ -1,13 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { dataDirOf, readSetting } from './settings';
-
-/** Where a command or the server was started: a relative path is taken from `invokedFrom`, the defaults from `rootDir`. */
-export interface Whereabouts {
-  rootDir: string;
-  invokedFrom: string;
-}
+import { dataDirOf, readSetting, type Whereabouts } from './settings';
 
 /**
  * The data folder (the embedded database, the owner token's file):

@@ -1,11 +1,14 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { basePort, CONTROL_PORT_OFFSET } from '@portico/contract/sections';
-import type { Whereabouts } from './data-folder';
 import { defaultHosts, parseHostRule } from './http/host-rules';
 import { SettingsError } from './settings-error';
 
-export type { Whereabouts } from './data-folder';
+/** Where a command or the server was started: a relative path is taken from `invokedFrom`, the defaults from `rootDir`. */
+export interface Whereabouts {
+  rootDir: string;
+  invokedFrom: string;
+}
 
 // Every setting the server and the commands take from the environment,
 // declared once: each variable's schema turns its text (undefined when

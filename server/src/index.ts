@@ -50,5 +50,4 @@ export {
   type BeaconEndpoint,
   type BeaconEndpointOptions,
   type BeaconLimits,
-  type HealthRecorder,
 } from './beacon/beacon-endpoint';

@@ -13,6 +13,7 @@ import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Compilation, Configuration, ResolveOptions, RuleSetRule, WebpackPluginInstance } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
+import type { ConfigFactory, WebpackArgv } from './config-factory';
 import { grantingScript } from './dev-config';
 import { addEntryIntegrity, addNodeEntry, type ManifestStats } from './manifest-integrity';
 import { NODE_BUILD_DIR, nodeSectionConfig, type NodeBuildOutput } from './node-section-build';
@@ -62,10 +63,6 @@ export interface AppOptions {
    * production (server-workers-build.ts).
    */
   serverWorkers?: { shell: string; section: string };
-}
-
-export interface WebpackArgv {
-  mode?: 'production' | 'development' | 'none';
 }
 
 function checkOptions(options: AppOptions): void {
@@ -214,9 +211,6 @@ const serveConfigJson: NonNullable<DevServerConfiguration['setupMiddlewares']> =
   },
   ...middlewares,
 ];
-
-/** What an app's webpack.config.ts exports: webpack calls it with the CLI's arguments. */
-export type ConfigFactory<T extends Configuration | Configuration[]> = (env: unknown, argv?: WebpackArgv) => T;
 
 /**
  * A browser app without Module Federation (the operator console), built

@@ -3,7 +3,7 @@ import path from 'node:path';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Configuration, ResolveOptions, RuleSetRule, WebpackPluginInstance } from 'webpack';
-import type { WebpackArgv } from './create-config';
+import type { ConfigFactory } from './config-factory';
 import { StableModuleIdsPlugin } from './stable-module-ids-plugin';
 
 export interface PlainAppOptions {
@@ -38,7 +38,7 @@ function checkPlainOptions(options: PlainAppOptions): void {
  * index.html whose only scripts are `<script defer src>`, so the page runs
  * under a CSP without 'unsafe-inline'. Served at the root of its origin.
  */
-export function plainAppConfig(options: PlainAppOptions, parts: PlainAppParts): (env: unknown, argv?: WebpackArgv) => Configuration {
+export function plainAppConfig(options: PlainAppOptions, parts: PlainAppParts): ConfigFactory<Configuration> {
   checkPlainOptions(options);
   const { name, dir } = options;
   return (_env, argv = {}) => {

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import Fastify, { type FastifyInstance, type FastifyPluginCallback, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { SectionId } from '@portico/contract/sections';
-import type { ContactService } from '@portico/messages';
 import {
   answerClientError,
   BODY_TIME_MS,
@@ -20,19 +19,18 @@ import {
 } from '@portico/platform/http';
 import type { HealthSeriesSource, HealthSource, PublishChecks } from '../release';
 import { ReleaseError } from '../store/release-error';
-import type { ReleaseStore } from '../store/release-store';
 import { CONTROL_API, CONTROL_BODY_LIMIT } from './control-contract';
-import { ControlContext, sendControl } from './control-context';
+import { ControlContext, sendControl, type ControlContextOptions } from './control-context';
 import { clearedSessionCookie, foreignOrigin, isSignIn, reachedOverHttps, sessionCookieOf, sessionRequest } from './console-session-auth';
 import { checkControlHost, checkNoNul, controlHostRules, refuseNulText } from './control-request-guard';
 import type { FailedAuthLimit } from './failed-auth-limit';
 import { auditLogRoutes } from './routes/audit';
 import { canaryRoutes } from './routes/canaries';
-import { configReportRoutes } from './routes/config';
+import { configReportRoutes, type ConfigReportSource } from './routes/config';
 import { messageRoutes } from './routes/messages';
 import { releaseRoutes } from './routes/releases';
 import { sectionRoutes } from './routes/sections';
-import { startConsoleEvents } from './console-events';
+import { startConsoleEvents, type ConsoleEvents } from './console-events';
 import { consoleRoutes } from './routes/console';
 import { eventRoutes } from './routes/events';
 import { sessionAreaRoutes } from './routes/session';
@@ -40,11 +38,7 @@ import { tokenRoutes } from './routes/tokens';
 
 export { CONTROL_BODY_LIMIT, DEFAULT_HEALTH_WINDOW_HOURS } from './control-contract';
 
-/** The contact messages' operations the control API offers to a `messages` token, each audited under its name, and their audit log. */
-export type MessagesAdmin = Pick<ContactService['store'], 'operator' | 'accessLog'>;
-
-export interface ControlApiOptions {
-  store: ReleaseStore;
+export interface ControlApiOptions extends ControlContextOptions {
   /** 0 for any free port (tests). */
   port: number;
   /** Loopback unless PORTICO_CONTROL_HOST names another address. */
@@ -52,17 +46,10 @@ export interface ControlApiOptions {
   /** The names answered besides loopback's and `host`'s (PORTICO_CONTROL_HOSTS); any other Host gets 400. */
   hostnames?: readonly HostRule[];
   publishChecks: PublishChecks;
-  /** The contact messages; without them `/api/messages` answers 503. */
-  messages?: MessagesAdmin;
   /** The page's public address, which preview links open (PORTICO_PUBLIC_URL or http://localhost:<port>). */
   publicUrl: string;
-  log: (line: string) => void;
   /** Each section's URL in the operator's config.json, shown where a section has no active release. */
   configuredRemotes?: () => Promise<Partial<Record<SectionId, string>>>;
-  /** Failed authentications allowed per address and window before 429 (10 a minute by default). */
-  failedAuth?: { max: number; windowMs: number };
-  /** Refused publishes allowed per token and window before its publishes answer 429 (10 in 10 minutes by default). */
-  refusedPublishes?: { max: number; windowMs: number };
   /** Each release's health from the visit reports (HealthStore.health); without it every section's `health` is `{}`. */
   health?: HealthSource;
   /** The same hour by hour (HealthStore.series), for a section's charts; without it every series is empty. */
@@ -74,7 +61,7 @@ export interface ControlApiOptions {
    */
   console?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** What the config.json being served gets wrong and lacks (`GET /api/config`); without it that route answers 503. */
-  configReport?: () => Promise<{ problems: { field: string; message: string }[]; warnings: { field: string; message: string }[] }>;
+  configReport?: ConfigReportSource;
   /** How often an event stream asks again whether its token or session holds (EVENTS_RECHECK_MS by default; tests). */
   eventsRecheckMs?: number;
 }
@@ -87,20 +74,26 @@ export interface ControlApi {
 
 /**
  * The control API's areas, each a Fastify plugin of ./routes registering its
- * routes from the contract (control-contract.ts). A new area (the console's
+ * routes from the contract (control-contract.ts), given the shared context
+ * and what that area alone needs of the options. A new area (the console's
  * sessions, its live updates) is one more plugin here.
  */
-const AREAS: readonly FastifyPluginCallback<{ context: ControlContext }>[] = [
-  releaseRoutes,
-  sectionRoutes,
-  canaryRoutes,
-  auditLogRoutes,
-  tokenRoutes,
-  configReportRoutes,
-  messageRoutes,
-  sessionAreaRoutes,
-  consoleRoutes,
-];
+async function registerAreas(app: FastifyInstance, context: ControlContext, options: ControlApiOptions, events: ConsoleEvents): Promise<void> {
+  const answers = { store: options.store, health: options.health, configuredRemotes: options.configuredRemotes, log: options.log };
+  await app.register(releaseRoutes, { context, publishChecks: options.publishChecks, publicUrl: options.publicUrl });
+  await app.register(sectionRoutes, { context, answers });
+  await app.register(canaryRoutes, { context, answers });
+  await app.register(auditLogRoutes, { context });
+  await app.register(tokenRoutes, { context });
+  await app.register(configReportRoutes, { context, configReport: options.configReport });
+  await app.register(messageRoutes, { context });
+  await app.register(sessionAreaRoutes, { context });
+  await app.register(consoleRoutes, { context, healthSeries: options.healthSeries });
+  await app.register(
+    eventRoutes(() => events, options.eventsRecheckMs),
+    { context },
+  );
+}
 
 const STATUS_OF: Record<ReleaseError['kind'], number> = { 'not-found': 404, conflict: 409, invalid: 400 };
 
@@ -315,7 +308,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   });
   app.addHook('onRequest', authenticate(context, context.failedAuth));
   const events = await startConsoleEvents(options.store.db, { withMessages: options.messages !== undefined });
-  for (const area of [...AREAS, eventRoutes(() => events, options.eventsRecheckMs)]) await app.register(area, { context });
+  await registerAreas(app, context, options, events);
   await app.ready();
 
   const address = await listenOn(app.server, {

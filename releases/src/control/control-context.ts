@@ -1,20 +1,36 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SectionId } from '@portico/contract/sections';
+import type { ContactService } from '@portico/messages';
 import { HttpRefusal, sendJson, COMMON_HEADERS, type AnswerIn, type ApiRoute } from '@portico/platform/http';
 import type { Actor, Scope } from '../release';
 import { mayActOn, visibleSections } from '../scopes';
 import { retiredProblem } from '../store/section-lock';
 import type { OpenSession } from '../store/console-sessions';
 import type { ReleaseStore } from '../store/release-store';
-import type { ControlApiOptions, MessagesAdmin } from './control-api';
 import { FailedAuthLimit } from './failed-auth-limit';
 import { PublishGate } from './publish-gate';
 
+/** The contact messages' operations the control API offers to a `messages` token, each audited under its name, and their audit log. */
+export type MessagesAdmin = Pick<ContactService['store'], 'operator' | 'accessLog'>;
+
+/** What every area's routes share (ControlApiOptions holds these among the rest, which only the areas that need them are given). */
+export interface ControlContextOptions {
+  store: ReleaseStore;
+  log: (line: string) => void;
+  /** The contact messages; without them `/api/messages` answers 503. */
+  messages?: MessagesAdmin;
+  /** Failed authentications allowed per address and window before 429 (10 a minute by default). */
+  failedAuth?: { max: number; windowMs: number };
+  /** Refused publishes allowed per token and window before its publishes answer 429 (10 in 10 minutes by default). */
+  refusedPublishes?: { max: number; windowMs: number };
+}
+
 /**
- * What every area's routes share: the API's options and store, the token a
- * request was authenticated with, and the checks each route makes in the
- * brief's order (an unknown section 404, a section the token does not cover
- * 403) before it reads its body.
+ * What every area's routes share: the store, the log, the token a request
+ * was authenticated with, and the checks each route makes in the brief's
+ * order (an unknown section 404, a section the token does not cover 403)
+ * before it reads its body. What one area alone needs (the publish checks,
+ * the health series…) is that area's plugin option, not this.
  */
 export class ControlContext {
   private readonly actors = new WeakMap<FastifyRequest, Actor>();
@@ -24,17 +40,21 @@ export class ControlContext {
   /** Failed authentications per address: bad bearer tokens and failed console sign-ins alike. */
   readonly failedAuth: FailedAuthLimit;
 
-  constructor(readonly options: ControlApiOptions) {
+  readonly store: ReleaseStore;
+  /** The contact messages, when this server has them. */
+  readonly messages: MessagesAdmin | undefined;
+  private readonly logLine: (line: string) => void;
+
+  constructor(options: ControlContextOptions) {
+    this.store = options.store;
+    this.messages = options.messages;
+    this.logLine = options.log;
     this.publishes = new PublishGate(options.store, options.log, options.refusedPublishes);
     this.failedAuth = new FailedAuthLimit(options.failedAuth?.max, options.failedAuth?.windowMs);
   }
 
-  get store(): ReleaseStore {
-    return this.options.store;
-  }
-
   log(line: string): void {
-    this.options.log(line);
+    this.logLine(line);
   }
 
   /** The request's token, once authenticated (the API's first hook). */
@@ -118,8 +138,8 @@ export class ControlContext {
   /** The contact messages, for a token with the messages scope (403), on a server that has them (503). */
   needMessages(actor: Actor): MessagesAdmin {
     this.needScope(actor, 'messages', 'read or delete contact messages');
-    if (!this.options.messages) throw new HttpRefusal(503, 'the contact messages are not available on this server');
-    return this.options.messages;
+    if (!this.messages) throw new HttpRefusal(503, 'the contact messages are not available on this server');
+    return this.messages;
   }
 }
 

@@ -14,13 +14,12 @@ import {
   reportCounts,
   verifyHealthToken,
   verifyVisitId,
-  type HealthStore,
   type ServedCanary,
   type ServedState,
   type TakenReport,
 } from '@portico/releases';
-import { ReportAdmission } from './report-admission';
-import { ReportQueue } from './report-queue';
+import { ReportAdmission, type AdmissionLimits } from './report-admission';
+import { ReportQueue, type HealthRecorder } from './report-queue';
 import { canaryOf, VisitIssuer } from './visit-issuer';
 import type { VisitLedgerLimits } from './visit-ledger';
 import { LRUCache } from 'lru-cache';
@@ -45,21 +44,7 @@ export const BEACON_WINDOW_MS = 10 * 60_000;
 /** How often the counts gathered in memory are added to the database: a burst of reports is a handful of upserts. */
 export const BEACON_FLUSH_MS = 2000;
 
-export interface BeaconLimits {
-  /** Reports counted per network and window; `Infinity` lifts the cap (the bench, never a server). */
-  perNetwork: number;
-  /** Reports counted per IPv6 /48 and window, over all its /64s (unless given, CLIENTS_PER_BLOCK x perNetwork); `Infinity` lifts it. */
-  perBlock: number;
-  windowMs: number;
-  /** Networks remembered at once (each a few dozen bytes); past it, reports from new networks are not counted until windows end. */
-  networks: number;
-  /**
-   * Visit ids remembered here, and for how long: a report sent twice
-   * (hidden, then pagehide) to this server is dropped at once. Every server
-   * together counts an id once through the database (HealthStore.recordReports).
-   */
-  nonces: number;
-  nonceMs: number;
+export interface BeaconLimits extends AdmissionLimits {
   flushMs: number;
   /** Reports held while the database is away; reports past it are dropped. */
   pendingReports: number;
@@ -81,9 +66,6 @@ export const DEFAULT_BEACON_LIMITS: Readonly<BeaconLimits> = {
   bodyTimeMs: BODY_TIME_MS,
   visits: {},
 };
-
-/** The part of the health store the endpoint writes to. */
-export type HealthRecorder = Pick<HealthStore, 'recordReports'>;
 
 export interface BeaconEndpointOptions {
   /** Where the counts go; a function while the store may not be open yet (undefined until it is). */

@@ -1,11 +1,27 @@
-import type { BeaconLimits } from './beacon-endpoint';
-
 /** Entries of a Map kept in insertion order with one lifetime each: the oldest are first, so expiry sweeps from the front. */
 function sweep<V extends { until: number }>(map: Map<string, V>, now: number): void {
   for (const [key, value] of map) {
     if (value.until > now) return;
     map.delete(key);
   }
+}
+
+/** What ReportAdmission counts against: BeaconLimits' part of them. */
+export interface AdmissionLimits {
+  /** Reports counted per network and window; `Infinity` lifts the cap (the bench, never a server). */
+  perNetwork: number;
+  /** Reports counted per IPv6 /48 and window, over all its /64s (unless given, CLIENTS_PER_BLOCK x perNetwork); `Infinity` lifts it. */
+  perBlock: number;
+  windowMs: number;
+  /** Networks remembered at once (each a few dozen bytes); past it, reports from new networks are not counted until windows end. */
+  networks: number;
+  /**
+   * Visit ids remembered here, and for how long: a report sent twice
+   * (hidden, then pagehide) to this server is dropped at once. Every server
+   * together counts an id once through the database (HealthStore.recordReports).
+   */
+  nonces: number;
+  nonceMs: number;
 }
 
 /**
@@ -22,7 +38,7 @@ export class ReportAdmission {
   /** Reports refused by the per-network cap since last taken (for the log). */
   private overCap = 0;
 
-  constructor(private readonly limits: Pick<BeaconLimits, 'perNetwork' | 'perBlock' | 'windowMs' | 'networks' | 'nonces' | 'nonceMs'>) {}
+  constructor(private readonly limits: AdmissionLimits) {}
 
   /**
    * Whether a report of visit id `nonce` from `network` (in IPv6 /48

@@ -1,5 +1,7 @@
-import type { TakenReport } from '@portico/releases';
-import type { HealthRecorder } from './beacon-endpoint';
+import type { HealthStore, TakenReport } from '@portico/releases';
+
+/** The part of the health store the beacon writes to. */
+export type HealthRecorder = Pick<HealthStore, 'recordReports'>;
 
 /**
  * The reports taken and not yet in the database: added to it a batch at a

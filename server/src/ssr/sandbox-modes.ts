@@ -1,12 +1,58 @@
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Launch, Sandbox } from './sandbox';
 import type { ClaimedUser, WorkerUsers } from './worker-users';
 
 // How each sandbox mode starts a worker (sandbox.ts chooses among them):
 // the staged copy of the worker's file, bubblewrap's arguments, the uid
 // mode's namespaces made as root, and the weak mode's flags alone.
+
+/**
+ * How a section worker is contained (docs/decisions.md, "Threat model:
+ * section code may render its section's HTML, nothing else"):
+ * - `bwrap`: bubblewrap, with no network, its own PID, IPC and UTS
+ *   namespaces, no capabilities, a file system of the system's read-only
+ *   `/usr` and the worker's own file, as an unprivileged user when the
+ *   server runs as root;
+ * - `uid`: no bubblewrap, but the server runs as root: the worker runs as
+ *   a user of its own (one per worker, from the server's range: the kernel
+ *   refuses it every other process's `/proc`, signals and files), in mount,
+ *   PID, network, IPC and UTS namespaces of its own made by util-linux's
+ *   `unshare` (a file system of the read-only `/usr` and its own file) where
+ *   the kernel allows them; where it does not, as that user alone, which
+ *   leaves sockets open (never chosen by `auto` where bubblewrap is
+ *   installed);
+ * - `weak`: neither; Node's permission model only, which stops files and
+ *   processes but not sockets or signals. Only when the operator asks for it
+ *   (`PORTICO_SSR_SANDBOX=weak`), for local development.
+ * Every mode adds Node's permission model (read the worker's own file only,
+ * no child process, no worker thread, no native addon) and refuses code
+ * made from strings.
+ */
+export type SandboxMode = 'bwrap' | 'uid' | 'weak';
+
+/** A worker as the operating system starts it. */
+export interface Launch {
+  file: string;
+  args: string[];
+  uid?: number;
+  gid?: number;
+  env: Record<string, string>;
+  /** Once its process has ended: gives its user back to the range. */
+  release?: () => void;
+}
+
+export interface Sandbox {
+  mode: SandboxMode;
+  /** For the log: what the worker can and cannot reach. */
+  description: string;
+  /** The command that starts the staged worker in this sandbox, with that heap limit, as a user of its own (throws when the range has none free). */
+  launch: (heapMb: number) => Launch;
+  /** The copy of the worker this sandbox starts (the only file it may read). */
+  stagedFile: string;
+  /** Removes the staged copy of the worker. */
+  close: () => void;
+}
 
 export interface Staged {
   dir: string;

@@ -57,7 +57,7 @@ const isMessageAction = (action: string | undefined) => (MESSAGE_ACCESS_ACTIONS 
  */
 async function entriesFor(context: ControlContext, actor: Actor, query: AuditQuery, limit: number): Promise<AuditEntry[]> {
   const { section: asked, before, ...filters } = query;
-  const { messages } = context.options;
+  const { messages } = context;
   const pages = pagesAfter(before);
   const filter = { actor: filters.actor, action: filters.action, since: filters.since, until: filters.until, limit };
   // Who read, exported or deleted messages: shown to a messages token, in the whole log (no section asked).

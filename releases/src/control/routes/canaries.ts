@@ -3,14 +3,14 @@ import type { SectionId } from '@portico/contract/sections';
 import { declared, type ZodTypeProvider } from '@portico/platform/http';
 import { canariesRoutes } from '../control-contract';
 import { answer, type ControlContext } from '../control-context';
-import { sectionAnswers } from '../section-answers';
+import { sectionAnswers, type SectionAnswersOptions } from '../section-answers';
 
 /** A section's canary: started (or its share and thresholds changed), promoted, aborted; each answers the section's state. */
-export const canaryRoutes: FastifyPluginCallback<{ context: ControlContext }> = (fastify, { context }, done) => {
+export const canaryRoutes: FastifyPluginCallback<{ context: ControlContext; answers: SectionAnswersOptions }> = (fastify, { context, answers }, done) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { store } = context;
   const { start, promote, abort } = canariesRoutes;
-  const stateOf = async (section: SectionId) => (await sectionAnswers(context.options, [section]))[section]!;
+  const stateOf = async (section: SectionId) => (await sectionAnswers(answers, [section]))[section]!;
 
   app.route({
     ...declared(start),

@@ -1,6 +1,6 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { declared, type ZodTypeProvider } from '@portico/platform/http';
-import type { HealthPoint } from '../../release';
+import type { HealthPoint, HealthSeriesSource } from '../../release';
 import { alertsRoutes, healthSeriesRoutes, serversRoutes } from '../control-contract';
 import { answer, type ControlContext } from '../control-context';
 
@@ -9,7 +9,11 @@ import { answer, type ControlContext } from '../control-context';
  * servers on the database, a section's health hour by hour, and (for an
  * integrator) where alerts go.
  */
-export const consoleRoutes: FastifyPluginCallback<{ context: ControlContext }> = (fastify, { context }, done) => {
+export const consoleRoutes: FastifyPluginCallback<{ context: ControlContext; healthSeries: HealthSeriesSource | undefined }> = (
+  fastify,
+  { context, healthSeries },
+  done,
+) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { store } = context;
 
@@ -37,7 +41,7 @@ export const consoleRoutes: FastifyPluginCallback<{ context: ControlContext }> =
         ...(state.candidate ? [{ release: state.candidate.id, state: 'candidate' as const }] : []),
         ...(state.previous ? [{ release: state.previous.id, state: 'previous' as const }] : []),
       ];
-      const source = context.options.healthSeries;
+      const source = healthSeries;
       const read = async (from: Date): Promise<Record<string, HealthPoint[]>> =>
         source
           ? source(

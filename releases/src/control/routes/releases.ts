@@ -1,7 +1,7 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
 import { previewUrl, signPreview } from '../../preview-link';
-import { refusalSummary } from '../../release';
+import { refusalSummary, type PublishChecks } from '../../release';
 import { DEFAULT_PREVIEW_SECONDS, releasesRoutes } from '../control-contract';
 import { answer, type ControlContext } from '../control-context';
 
@@ -21,9 +21,13 @@ function howToAllow(section: string, origin: string, builtIn: boolean): string {
  * whose publishes keep being refused is held back, PublishGate), the
  * listing, and a preview link.
  */
-export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext }> = (fastify, { context }, done) => {
+export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext; publishChecks: PublishChecks; publicUrl: string }> = (
+  fastify,
+  { context, publishChecks, publicUrl },
+  done,
+) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { store, options } = context;
+  const { store } = context;
   const { publish, list, preview } = releasesRoutes;
 
   app.route({
@@ -41,7 +45,7 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext }> =
         // An added section's releases come from its own origins; a built-in one's from config.json's.
         builtIn = entry.builtIn;
         const origins = builtIn ? undefined : entry.origins;
-        outcome = await options.publishChecks({ section, manifestUrl: input.manifestUrl, grant: { interactive: entry.interactive }, origins });
+        outcome = await publishChecks({ section, manifestUrl: input.manifestUrl, grant: { interactive: entry.interactive }, origins });
       } catch (error) {
         // The checks report what they find as failed checks; a throw is the checker itself failing.
         context.log(`control: the publish checks of ${input.manifestUrl} could not run: ${(error as Error).message}`);
@@ -105,7 +109,7 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext }> =
       const expiresAt = new Date(Date.now() + (request.body.expiresIn ?? DEFAULT_PREVIEW_SECONDS) * 1000);
       // Whole seconds, as the token carries it.
       expiresAt.setMilliseconds(0);
-      const url = previewUrl(options.publicUrl, signPreview(await store.previewSecret(), { release: release.id, expiresAt }));
+      const url = previewUrl(publicUrl, signPreview(await store.previewSecret(), { release: release.id, expiresAt }));
       await store.audit.record({
         actor: actor.name,
         action: 'preview',

@@ -2,11 +2,11 @@ import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { declared, type ZodTypeProvider } from '@portico/platform/http';
 import { sectionsRoutes } from '../control-contract';
 import { answer, type ControlContext } from '../control-context';
-import { sectionAnswers } from '../section-answers';
+import { sectionAnswers, type SectionAnswersOptions } from '../section-answers';
 import type { CatalogueEntry } from '../../store/section-catalogue';
 
 /** The sections: an activation, a rollback, the catalogue's add, change and retirement (the integrator's), and every section's state with its releases' health. */
-export const sectionRoutes: FastifyPluginCallback<{ context: ControlContext }> = (fastify, { context }, done) => {
+export const sectionRoutes: FastifyPluginCallback<{ context: ControlContext; answers: SectionAnswersOptions }> = (fastify, { context, answers }, done) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { store } = context;
   const { activate, rollback, add, change, retire, status } = sectionsRoutes;
@@ -79,7 +79,7 @@ export const sectionRoutes: FastifyPluginCallback<{ context: ControlContext }> =
   app.route({
     ...declared(status),
     handler: async (request, reply) =>
-      answer(reply, status, 200, await sectionAnswers(context.options, await context.sectionsToShow(context.actorOf(request), undefined), request.query.hours)),
+      answer(reply, status, 200, await sectionAnswers(answers, await context.sectionsToShow(context.actorOf(request), undefined), request.query.hours)),
   });
   done();
 };
