@@ -18,7 +18,7 @@ export type ColumnFigures = PageFigures & {
 /** The columns, in the table's order; federated SSR is null when this build has no render worker. */
 export type Columns = {
   federatedSsr: ColumnFigures | null;
-  /** The same page with the extra remotes server-rendered as static sections after Home (serve-static-sections.ts). */
+  /** The same page with `extraStatic` of the extra remotes added as static sections in config.json (static-extras-config.ts), rendered on the server. */
   staticExtra: ColumnFigures | null;
   /** The same page with the example calculator added and active after About (calculator-column.ts). */
   calculator: ColumnFigures | null;
@@ -50,7 +50,10 @@ const ROWS: { key: NumericKey; label: string; unit: string; digits: number }[] =
   { key: 'seo', label: 'SEO score', unit: '', digits: 0 },
 ];
 
-export function report(results: Columns, { started, runs: RUNS, extra: EXTRA }: { started: number; runs: number; extra: number }): void {
+export function report(
+  results: Columns,
+  { started, runs: RUNS, extra: EXTRA, extraStatic: EXTRA_STATIC }: { started: number; runs: number; extra: number; extraStatic: number },
+): void {
   const cell = (value: number | null | undefined, digits: number) => (value === undefined || value === null ? 'n/a' : value.toFixed(digits));
   const ratio = (a: number | null | undefined, b: number | null) => (a === undefined || a === null || b === null || b === 0 ? 'n/a' : (a / b).toFixed(2));
   const perExtra = (extra: number | null, fed: number | null) => (extra === null || fed === null ? null : (extra - fed) / EXTRA);
@@ -64,8 +67,8 @@ export function report(results: Columns, { started, runs: RUNS, extra: EXTRA }: 
     'single SSR',
     'fed SSR / single CSR',
     'fed SSR / single SSR',
-    `fed SSR + ${EXTRA} static`,
-    `+${EXTRA} static - fed SSR`,
+    `fed SSR + ${EXTRA_STATIC} static`,
+    `+${EXTRA_STATIC} static - fed SSR`,
     'fed SSR + calculator',
     '+calculator - fed SSR',
     `+${EXTRA} remotes (CSR)`,
@@ -98,7 +101,7 @@ export function report(results: Columns, { started, runs: RUNS, extra: EXTRA }: 
   const staticJs = minus(results.staticExtra?.jsBeforeInteractionBytes, results.federatedSsr?.jsBeforeInteractionBytes);
   const staticLcp = ratio(results.staticExtra?.lcpMs, results.federatedSsr?.lcpMs ?? null);
   console.log(
-    `\n${EXTRA} static sections: ${staticJs === null ? 'n/a' : `${staticJs >= 0 ? '+' : ''}${staticJs}`} B of JavaScript before interaction, LCP ${staticLcp}x federated SSR's.`,
+    `\n${EXTRA_STATIC} static sections: ${staticJs === null ? 'n/a' : `${staticJs >= 0 ? '+' : ''}${staticJs}`} B of JavaScript before interaction, LCP ${staticLcp}x federated SSR's.`,
   );
   const calculatorJs = minus(results.calculator?.jsBeforeInteractionBytes, results.federatedSsr?.jsBeforeInteractionBytes);
   console.log(
@@ -108,6 +111,9 @@ export function report(results: Columns, { started, runs: RUNS, extra: EXTRA }: 
     `Lighthouse ${RUNS} runs each, default mobile settings; "JS after Contact hydrated" from one visit per column (bench/contact-visit.ts); finished in ${Math.round((Date.now() - started) / 1000)} s.`,
   );
   const file = path.join(REPO_ROOT, 'bench/results.json');
-  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), runs: RUNS, extraRemotes: EXTRA, ...results }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ date: new Date().toISOString(), runs: RUNS, extraRemotes: EXTRA, staticExtraSections: EXTRA_STATIC, ...results }, null, 2)}\n`,
+  );
   console.log(`Figures written to ${path.relative(REPO_ROOT, file)}.`);
 }

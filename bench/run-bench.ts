@@ -16,6 +16,7 @@ import { medianFigures, runLighthouse } from './lighthouse-runs';
 import { OUT_DIR, REPO_ROOT } from './paths';
 import { runWebpack, singleBundleConfig, singleBundleSsrConfigs } from './single-bundle/build-single-bundle';
 import { startSingleSsrServer } from './single-bundle/ssr-server';
+import { staticExtrasCount, withStaticExtras } from './static-extras-config';
 import { eventually } from '@portico/testing/eventually';
 
 /**
@@ -40,6 +41,8 @@ const { values: args } = parseArgs({
 });
 const RUNS = Number(args.runs);
 const EXTRA = Number(args.extra);
+/** The "fed SSR + N static" column's N: as many of the extra remotes as the nav holds beside the built-in three. */
+const EXTRA_STATIC = staticExtrasCount(EXTRA);
 // The extra remotes' ports (extra + 10 …) end where the next page's block begins.
 if (!Number.isInteger(EXTRA) || EXTRA < 1 || EXTRA > 10) throw new Error(`--extra must be a whole number from 1 to 10, got "${args.extra}"`);
 const BASE = Number(args.port);
@@ -57,26 +60,24 @@ const PORTS = {
 };
 const LOOPBACK = '127.0.0.1';
 
-
 const CONTROL_TOKEN = 'bench-control-token';
 
 /**
  * The federated site as production runs it: its three sections published
  * and active as releases (so the page carries the health note and reports
  * its visit), from a config naming the remotes on the loopback address the
- * page is measured on.
+ * page is measured on, and the sections in `extras` (manifest URLs) added
+ * after them as config.json adds a section.
  */
-function releasesConfig(port: number): string {
+function releasesConfig(port: number, extras: readonly string[] = []): string {
   const config = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')) as object;
   const file = path.join(OUT_DIR, `releases-config-${port}.json`);
   const remotes = { home: 1, about: 2, contact: 3 };
-  writeFileSync(
-    file,
-    JSON.stringify({
-      ...config,
-      remotes: Object.fromEntries(Object.entries(remotes).map(([id, offset]) => [id, `http://${LOOPBACK}:${port + offset}/mf-manifest.json`])),
-    }),
-  );
+  const site = {
+    ...config,
+    remotes: Object.fromEntries(Object.entries(remotes).map(([id, offset]) => [id, `http://${LOOPBACK}:${port + offset}/mf-manifest.json`])),
+  };
+  writeFileSync(file, JSON.stringify(extras.length === 0 ? site : withStaticExtras(site, extras)));
   return file;
 }
 
@@ -184,7 +185,7 @@ async function untilExtrasRendered(url: string): Promise<void> {
   await eventually(
     async () => {
       const count = ((await (await fetch(url)).text()).match(/class="bench-extra"/g) ?? []).length;
-      if (count !== EXTRA) throw new Error(`${url} holds ${count} of the ${EXTRA} static extra sections`);
+      if (count !== EXTRA_STATIC) throw new Error(`${url} holds ${count} of the ${EXTRA_STATIC} static extra sections`);
     },
     { what: 'every static extra section rendered', withinMs: 60_000, everyMs: 500 },
   );
@@ -198,24 +199,25 @@ async function serverRendered(url: string): Promise<boolean> {
 
 /**
  * `npm run serve` as an operator starts it, on its own ports, until `use`
- * is done. `ssr: false` sets PORTICO_SSR=0. `program`: the benchmark's own
- * program that runs it with a rendering stage added.
+ * is done. `ssr: false` sets PORTICO_SSR=0. `releases.extras`: manifests of
+ * sections its config.json adds.
  */
 async function withServe<T>(
   port: number,
   ssr: boolean,
   use: (url: string) => Promise<T>,
-  releases?: { health: boolean },
-  program?: { file: string; args: string[] },
+  releases?: { health: boolean; extras?: readonly string[] },
 ): Promise<T> {
   const env = {
     PORT: String(port),
     HOST: LOOPBACK,
     PORTICO_SSR: ssr ? '1' : '0',
-    ...(releases ? { PORTICO_CONFIG: releasesConfig(port), PORTICO_CONTROL_TOKEN: CONTROL_TOKEN, PORTICO_HEALTH: releases.health ? '1' : '0' } : {}),
+    ...(releases
+      ? { PORTICO_CONFIG: releasesConfig(port, releases.extras), PORTICO_CONTROL_TOKEN: CONTROL_TOKEN, PORTICO_HEALTH: releases.health ? '1' : '0' }
+      : {}),
     ...(!releases && !ssr ? { PORTICO_CONFIG: clientRenderedConfig(port) } : {}),
   };
-  const serve = runServe(env, program);
+  const serve = runServe(env);
   try {
     await waitForOutput(serve);
     if (releases) await activateReleases(port);
@@ -264,12 +266,11 @@ async function main(): Promise<void> {
       PORTS.staticExtra,
       true,
       async (url) => {
-        if (!(await serverRendered(url))) return measureSsr(`federated SSR + ${EXTRA} static sections`)(url);
+        if (!(await serverRendered(url))) return measureSsr(`federated SSR + ${EXTRA_STATIC} static sections`)(url);
         await untilExtrasRendered(url);
-        return measureColumn(`federated SSR + ${EXTRA} static sections`, url);
+        return measureColumn(`federated SSR + ${EXTRA_STATIC} static sections`, url);
       },
-      { health: true },
-      { file: path.join(REPO_ROOT, 'bench/serve-static-sections.ts'), args: extraManifests() },
+      { health: true, extras: extraManifests().slice(0, EXTRA_STATIC) },
     );
     const calculatorHost = await serveCalculator(PORTS.calculator + 5);
     extraServers.push(calculatorHost);
@@ -304,7 +305,10 @@ async function main(): Promise<void> {
     if (!(await serverRendered(singleSsrUrl))) throw new Error(`${singleSsrUrl} is not server-rendered`);
     const singleSsrFigures = await measureColumn('single bundle SSR', singleSsrUrl);
     const extra = await measureColumn(`federated + ${EXTRA} remotes`, `http://${LOOPBACK}:${PORTS.extra}/`);
-    report({ federatedSsr, staticExtra, calculator, beaconOff, federated, single: singleFigures, singleSsr: singleSsrFigures, extra }, { started, runs: RUNS, extra: EXTRA });
+    report(
+      { federatedSsr, staticExtra, calculator, beaconOff, federated, single: singleFigures, singleSsr: singleSsrFigures, extra },
+      { started, runs: RUNS, extra: EXTRA, extraStatic: EXTRA_STATIC },
+    );
   } finally {
     await Promise.all([...servers, ...extraServers].map((server) => server.close()));
   }

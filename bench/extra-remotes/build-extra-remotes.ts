@@ -5,6 +5,7 @@ import { remoteNameOf } from '@portico/contract/sections';
 import { createConfig } from '@portico/webpack';
 import webpack, { type Configuration } from 'webpack';
 import { REPO_ROOT } from '../paths';
+import { extraSectionId } from './extra-ids';
 import { replaceHostLoader } from '../replace-host-loader';
 
 const SECTION = (index: number) => `import type { SectionProps } from '@portico/shared-config';
@@ -84,7 +85,7 @@ export function extraRemoteConfigs(root: string, count: number): Configuration[]
   // Each remote is two compilations: its section's node build, then the browser build.
   return writeSources(root, count).flatMap((dir, index) => {
     const about = createConfig({ app: 'about', dir, exposes: 'src/exposes/section.tsx', hydration: { mode: 'static' } })(undefined, { mode: 'production' });
-    return withFederationName([about].flat(), remoteNameOf('about'), `bench_extra_${index}`);
+    return withFederationName([about].flat(), remoteNameOf('about'), remoteNameOf(extraSectionId(index)));
   });
 }
 

@@ -1,7 +1,8 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { SectionModule } from '@portico/shared-config';
-import type { SectionId } from '@portico/contract/sections';
+import { remoteNameOf, type SectionId } from '@portico/contract/sections';
 import { createElement, Fragment } from 'react';
+import { extraSectionId } from './extra-ids';
 import { loadSection as loadOne, startSections as startOnes, type LoadSectionOptions, type SectionLoads } from '../../host/src/remotes/load-section';
 
 declare const EXTRA_REMOTES: number;
@@ -12,7 +13,7 @@ function extraManifest(index: number): string {
 }
 
 async function loadExtra(index: number): Promise<SectionModule> {
-  const name = `bench_extra_${index}`;
+  const name = remoteNameOf(extraSectionId(index));
   registerRemotes([{ name, entry: extraManifest(index) }]);
   const module = await loadRemote<SectionModule>(`${name}/section`);
   if (!module) throw new Error(`${name} exposed nothing`);

@@ -7,7 +7,6 @@ import { releaseFeed, startControlPlane, type ControlPlane } from './control-pla
 import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
 import { startPortico, type RunningPortico } from './portico-server';
 import { visitorOf } from './request-origin';
-import type { RenderingStage } from './ssr/rendering-stage';
 import { workerUsers } from './ssr/sandbox';
 import { dataHeaders } from './security-headers';
 
@@ -62,13 +61,8 @@ function stop(code: number): void {
 process.once('SIGTERM', () => stop(0));
 process.once('SIGINT', () => stop(0));
 
-/**
- * The program `npm run serve` runs, until SIGTERM or SIGINT. `stages`:
- * rendering stages a program that runs this one adds (the benchmark's,
- * bench/serve-static-sections.ts); `npm run serve` adds none, so no setting
- * makes it run a section build no config.json pins.
- */
-async function main(stages: readonly RenderingStage[]): Promise<void> {
+/** The program `npm run serve` runs, until SIGTERM or SIGINT. */
+async function main(): Promise<void> {
   // Every setting, read once (a bad one stops the start, named): docs/settings.md.
   const { environment: env, configPath, port, controlPort, publicUrl, contact: settings } = readSettings(process.env, { rootDir, invokedFrom });
   const log = (line: string) => console.error(line);
@@ -168,7 +162,6 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
             cache: env.PORTICO_SSR_CACHE,
             // How section code is contained (bubblewrap, another user, or refused): server/src/ssr/sandbox.ts.
             sandbox: { setting: env.PORTICO_SSR_SANDBOX, users: workerUsers(env.PORTICO_SSR_UIDS, port) },
-            stages,
           },
       clientLimits: env.PORTICO_CONNECTIONS_PER_CLIENT === undefined ? {} : { connectionsPerClient: env.PORTICO_CONNECTIONS_PER_CLIENT },
       releases: releaseFeed(releaseStore, { health: healthOn }),
@@ -192,13 +185,13 @@ async function main(stages: readonly RenderingStage[]): Promise<void> {
   }
 }
 
-/** Runs the program with `stages` added; a failure to start is logged and ends the process. */
-export function servePortico(stages: readonly RenderingStage[] = []): void {
-  main(stages).catch((error: unknown) => {
+/** Runs the program; a failure to start is logged and ends the process. */
+export function servePortico(): void {
+  main().catch((error: unknown) => {
     console.error(`Portico could not start: ${error instanceof Error ? error.message : String(error)}`);
     stop(1);
   });
 }
 
-// `npm run serve` runs this file; a program that imports it runs it with its own stages.
+// `npm run serve` runs this file (server/serve.cjs, once compiled).
 if (require.main === module) servePortico();

@@ -21,16 +21,13 @@ export const READY_LINE = 'Portico is serving at';
  * Each process gets a message store of its own (the embedded database is one
  * process per data folder), removed when it exits, unless `env` names one.
  * In a test, the test gets the start-up limit on top of its own time.
- * `program`: another program that runs it (the benchmark's, with a
- * rendering stage of its own), with its arguments.
  */
-export function runServe(env: Record<string, string>, program: { file: string; args: string[] } = { file: builtServer(), args: [] }): ServeProcess {
+export function runServe(env: Record<string, string>): ServeProcess {
   allowServerStart();
   const dataDir = env.PORTICO_DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'portico-data-'));
   // Its database a copy of the run's new one (global-setup.ts): PGlite's initdb would be half of its start.
   if (dataDir) seedDataFolder(dataDir);
-  const serve = startNodeProgram(program.file, {
-    args: program.args,
+  const serve = startNodeProgram(builtServer(), {
     cwd: REPO_ROOT,
     env: { ...process.env, ...(dataDir ? { PORTICO_DATA_DIR: dataDir } : {}), ...env },
   });

@@ -14,7 +14,7 @@ export interface ServingState {
   hosts: readonly HostRule[];
   trustProxy: boolean;
   log: (line: string) => void;
-  ssr: false | undefined | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox' | 'stages' | 'onSignal'>;
+  ssr: false | undefined | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox' | 'onSignal'>;
   /** The host's server rendering, once the host's app is set up. */
   rendering?: ServerRendering;
   releases?: ServedReleases;

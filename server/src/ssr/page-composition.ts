@@ -14,12 +14,10 @@ export interface CandidatePart {
   hash: string;
   /** How the log names it when it is left out: `the home section is rendered in the browser`. */
   failure: string;
-  /** More HTML after the section's own (a stage's part): put in only after the section's own. */
-  extra?: boolean;
 }
 
 export interface Placement {
-  /** Each section's slot, filled: its own HTML and the extras after it. */
+  /** Each section's slot, filled with its HTML. */
   filled: Map<SectionId, string>;
   /** The hashes of what fills each slot, in order: what the page's key knows the slot by. */
   hashes: Map<SectionId, string[]>;
@@ -32,18 +30,14 @@ export interface Placement {
 /**
  * Which parts go into the page, in order: a part whose HTML takes an id of
  * the shell's, or of a part placed before it, is left out (a label or a link
- * would point into another part), and so is an extra whose section's own
- * HTML is not in the page. Sections come first, so an extra never pushes a
- * section out.
+ * would point into another part).
  */
 export function placeParts(shellIds: ReadonlySet<string>, parts: readonly CandidatePart[]): Placement {
   const filled = new Map<SectionId, string>();
   const hashes = new Map<SectionId, string[]>();
   const taken = new Set<string>();
   const refusals: string[] = [];
-  const ordered = [...parts.filter((part) => !part.extra), ...parts.filter((part) => part.extra)];
-  for (const part of ordered) {
-    if (part.extra && !filled.has(part.section)) continue;
+  for (const part of parts) {
     const clash = [...part.ids].find((value) => shellIds.has(value) || taken.has(value));
     if (clash !== undefined) {
       refusals.push(`${part.failure}: its HTML takes the id "${clash}", which the page around it uses`);
@@ -103,15 +97,10 @@ export function composePage({ shell, placement, data, script }: PageParts): { ht
 }
 
 /** The parts whose worker answered with checked HTML; the rest are left to the browser. */
-export function candidates(
-  parts: readonly { section: SectionId; failure: string; extra?: boolean }[],
-  results: readonly (SectionResult | undefined)[],
-): CandidatePart[] {
+export function candidates(parts: readonly { section: SectionId; failure: string }[], results: readonly (SectionResult | undefined)[]): CandidatePart[] {
   return parts.flatMap((part, index): CandidatePart[] => {
     const result = results[index];
-    return result && 'html' in result
-      ? [{ section: part.section, failure: part.failure, extra: part.extra, html: result.html, ids: result.ids, hash: result.hash }]
-      : [];
+    return result && 'html' in result ? [{ section: part.section, failure: part.failure, html: result.html, ids: result.ids, hash: result.hash }] : [];
   });
 }
 

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BuiltInSectionId, SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import type { SiteContext } from '../site-context';
-import type { RenderingStage } from './rendering-stage';
 import type { ChurnBound } from './manifest-churn';
 import type { HeldManifest } from './manifest-watcher';
 import type { Sandbox, SandboxOptions } from './sandbox';
@@ -41,8 +40,6 @@ export interface ServerRenderingOptions {
   manifestChurn?: Partial<ChurnBound>;
   /** Each section worker's CPU budget (SECTION_CPU_BUDGET), for tests: a smaller one, spent sooner on a busy machine. */
   cpuBudget?: CpuBudget;
-  /** Stages a program that embeds the server adds (rendering-stage.ts); `npm run serve` adds none. */
-  stages?: readonly RenderingStage[];
   /**
    * What this server sees of a section's build itself (SectionStageOptions.onSignal):
    * for the release store (the canary judge, `status`) beyond the log.

@@ -11,7 +11,6 @@ import { manifestTag } from './page-cache';
 import { ManifestWatcher, type HeldManifest, type ManifestChange, type WatchedManifest } from './manifest-watcher';
 import { SectionStyles, type LinkedStylesheet, type SectionStyleLimits } from './section-styles';
 import { FAILED_FETCH_MS, MANIFEST_POLL_MS, MANIFEST_TIMEOUT_MS, SSR_LIMITS } from './render-limits';
-import type { StageSources } from './rendering-stage';
 import { LRUCache } from 'lru-cache';
 
 /** A watched manifest the server has read, as a page may inline it. */
@@ -130,18 +129,18 @@ export class SectionSources {
 
   /**
    * The node build the manifest at `url` names for `section`, fetched and
-   * checked, with the section's stylesheets (`withStyles`: the page links
-   * them); undefined while there is none to run, or when its stylesheets
+   * checked, with the section's stylesheets (the page links them);
+   * undefined while there is none to run, or when its stylesheets
    * leave the section to the browser. `pin`: config.json's pin of the
    * manifest, which must hold. A build that could not be fetched is
    * reported and tried again after FAILED_FETCH_MS.
    */
-  async build(url: string, section: SectionId, pin: string | undefined, withStyles = true): Promise<NodeBuild | undefined> {
+  async build(url: string, section: SectionId, pin: string | undefined): Promise<NodeBuild | undefined> {
     const watched = this.watcher.current(url, section);
     const entry = nodeEntryOf(watched);
     if (!entry || watched.text === undefined || watched.hash === undefined || !watched.read || !('manifest' in watched.read)) return undefined;
     if (pin !== undefined && !this.matchesPin(watched.text, watched.hash, pin)) return undefined;
-    const styled = withStyles ? this.styles.prepare(section, watched.read.manifest, watched.hash) : Promise.resolve(true);
+    const styled = this.styles.prepare(section, watched.read.manifest, watched.hash);
     let build = await this.fetch(entry);
     if ('failed' in build && Date.now() - build.at > FAILED_FETCH_MS) {
       this.builds.delete(entry.integrity);
@@ -157,19 +156,6 @@ export class SectionSources {
       this.retry.unref();
     }
     return undefined;
-  }
-
-  /** What a stage a program added may ask: manifests and their builds with no pin (rendering-stage.ts). */
-  forStages(): StageSources {
-    return {
-      manifest: (url, section) => {
-        const { read } = this.watcher.current(url, section);
-        return read && 'manifest' in read ? read.manifest : undefined;
-      },
-      // A stage's HTML goes in its section's slot, styled by the section's stylesheets.
-      build: (url, section) => this.build(url, section, undefined, false),
-      report: this.options.report,
-    };
   }
 
   /** At the end of a plan: the code of builds it does not name is not kept, nor the stylesheets of manifests it did not build from (after a while). */

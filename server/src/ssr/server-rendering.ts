@@ -19,9 +19,8 @@
 //
 // The worker pools share worker-pool.ts (one set of worker options, one reading
 // of an answer), single-flight.ts (the cache and the renders under way) and
-// supervisor.ts. A program may add a stage of its own (rendering-stage.ts: the
-// benchmark's static sections); `npm run serve` adds none. This module wires
-// the stages together and holds the one path a page request takes (`pageFor`).
+// supervisor.ts. This module wires the stages together and holds the one path
+// a page request takes (`pageFor`).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileStamp } from '@portico/config-server/config-file';
@@ -45,7 +44,6 @@ import { COMPRESSION_LANES, PageCache, type CachedPage } from './page-cache';
 import { PageComposer } from './page-composer';
 import { candidates, pageKey, placeParts } from './page-composition';
 import { SECTION_WORKER_PATH, SHELL_WORKER_PATH, SSR_LIMITS } from './render-limits';
-import type { RenderingStage, StagePart, StageSources } from './rendering-stage';
 import { chooseSandbox, type Sandbox } from './sandbox';
 import { ServedSites } from './served-sites';
 import type { ManifestChange } from './manifest-watcher';
@@ -103,7 +101,6 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
 class RenderingPipeline {
   readonly sectionStyles: SectionStyles;
   private readonly budgetMs: number;
-  private readonly stages: readonly RenderingStage[];
   private readonly readPageScript: (file: string) => Promise<PageScriptCode | undefined>;
   private readonly report: (line: string) => void;
   private readonly pages: PageCache;
@@ -112,7 +109,6 @@ class RenderingPipeline {
   private readonly composer: PageComposer;
   private readonly sites: ServedSites;
   private readonly sources: SectionSources;
-  private readonly stageSources: StageSources;
   private readonly shell: ShellStage;
   private readonly sections: SectionStage;
   private readonly planner: WorkerPlanner;
@@ -134,8 +130,6 @@ class RenderingPipeline {
     this.templateFile = templateFile;
     this.known = new KnownPages(templateFile);
     this.budgetMs = options.budgetMs ?? SSR_LIMITS.budgetMs;
-    this.stages = options.stages ?? [];
-    for (const stage of this.stages) log(`a rendering stage this program added, not for a site: ${stage.description}`);
     this.readPageScript = pageScriptReader(path.dirname(templateFile));
     this.report = onceEach(log, LINES_KEPT);
     this.pages = new PageCache(caching, this.costs);
@@ -158,7 +152,6 @@ class RenderingPipeline {
       churn: options.manifestChurn,
     });
     this.sectionStyles = this.sources.styles;
-    this.stageSources = this.sources.forStages();
     this.shell = new ShellStage({ workerFile: shellFile, templateFile, heapMb, caching, sites: current, onSwitch: clearPages, log });
     this.sections = new SectionStage({
       heapMb,
@@ -175,8 +168,6 @@ class RenderingPipeline {
       sites: this.sites,
       sources: this.sources,
       sections: this.sections,
-      stages: this.stages,
-      stageSources: this.stageSources,
       watch: (config) => this.watch(config),
       active: () => this.sandbox !== undefined && !this.closed,
     });
@@ -289,10 +280,9 @@ class RenderingPipeline {
     this.sandbox?.close();
   }
 
-  /** Watches what a config.json names, and what the added stages watch. */
+  /** Watches what a config.json names. */
   private watch(config: SiteConfig): void {
     this.sources.watchConfig(config);
-    for (const stage of this.stages) stage.watch(this.stageSources);
   }
 
   /** The page last served at this address for this request's site, if it is whole and still kept (`known`). */
@@ -319,7 +309,7 @@ class RenderingPipeline {
    * and compressed by `deadline`.
    */
   private async pageFor(req: IncomingMessage, pathname: string, search: string, encoding: PageEncoding, deadline: number): Promise<CachedPage | undefined> {
-    const { options, shell, sections, stages } = this;
+    const { options, shell, sections } = this;
     const partsBy = deadline - this.costs.estimate(PAGE_FRAME_BYTES, encoding, this.pages.compressing);
     // Taken before the template is read: a template changed after this is never remembered as this one.
     const templateStamp = fileStamp(this.templateFile);
@@ -348,9 +338,6 @@ class RenderingPipeline {
         ? []
         : [{ section, failure: `the ${section} section is rendered in the browser`, result: sections.get(section, build, site, language, partsBy) }];
     });
-    const render = (section: SectionId, build: string, failure: string) => sections.get(section, build, site, language, partsBy, failure);
-    const extras: StagePart[] =
-      stages.length === 0 ? [] : stages.flatMap((stage) => stage.parts({ site, language, hydration, builds, render }, this.stageSources));
     // The shell's only input from the manifests is the stylesheets it links: a section's new version that links the same ones keeps it.
     const shellKey = sha256(JSON.stringify([shell.generation, template.stamp, site.hash, language, pathname, query, origin, stylesheets]));
     const rendered = await shell.get(shellRequest(template, site, language, pathname, query, origin, stylesheets), shellKey, partsBy);
@@ -362,16 +349,12 @@ class RenderingPipeline {
       delete hydration[id];
     }
     const sectionParts = own.filter((part) => !overridden.has(part.section));
-    const ownParts = candidates(sectionParts, await Promise.all(sectionParts.map((part) => part.result)));
-    // An extra goes after its section's HTML only: it is not waited for when the section is left to the browser.
-    const extraParts = extras.filter((part) => ownParts.some(({ section }) => section === part.section)).map((part) => ({ ...part, extra: true }));
-    const extraResults = extraParts.length === 0 ? [] : await Promise.all(extraParts.map((part) => part.result));
-    const placement = placeParts(rendered.ids, [...ownParts, ...candidates(extraParts, extraResults)]);
+    const placement = placeParts(rendered.ids, candidates(sectionParts, await Promise.all(sectionParts.map((part) => part.result))));
     for (const refusal of placement.refusals) this.report(refusal);
 
     const key = pageKey(rendered, placement, manifests, manifestHashes);
     // Every section the page inlines a manifest for is in it: nothing left to the browser that a later request could fill.
-    const whole = extraParts.length === 0 && Object.keys(manifests).every((id) => placement.rendered.includes(id as SectionId));
+    const whole = Object.keys(manifests).every((id) => placement.rendered.includes(id as SectionId));
     let page = this.pages.get(key);
     if (!page) {
       const named = pageScriptIn(rendered.html);
@@ -379,8 +362,7 @@ class RenderingPipeline {
       page = this.composer.compose({ site, language, rendered, all: placement, manifests, manifestHashes, sources, hydration, script, encoding, deadline });
     }
     // A section compose left out for time makes another key.
-    // A program's own stages may fill a page differently next time: its pages go through them again.
-    if (whole && page.key === key && this.stages.length === 0) this.known.remember(site, pathname, search, origin, templateStamp, page);
+    if (whole && page.key === key) this.known.remember(site, pathname, search, origin, templateStamp, page);
     return page;
   }
 }

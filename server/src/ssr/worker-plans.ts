@@ -3,7 +3,6 @@ import type { NodeBuild } from '@portico/node-sections/protocol';
 import { servedSections, type SiteConfig } from '@portico/shared-config/config';
 import type { Site } from '../site-context';
 import { MANIFEST_POLL_MS } from './render-limits';
-import type { RenderingStage, StageSources } from './rendering-stage';
 import type { ServedSites } from './served-sites';
 import type { SectionSources } from './section-sources';
 import type { ApartPlan, SectionStage } from './section-stage';
@@ -14,10 +13,7 @@ export interface WorkerPlannerOptions {
   sites: ServedSites;
   sources: SectionSources;
   sections: SectionStage;
-  /** Stages a program added: their builds run beside a section's own. */
-  stages: readonly RenderingStage[];
-  stageSources: StageSources;
-  /** Watches what a config.json names (and what the stages watch). */
+  /** Watches what a config.json names. */
   watch: (config: SiteConfig) => void;
   /** Whether workers are planned now: section code runs on this server. */
   active: () => boolean;
@@ -113,7 +109,7 @@ export class WorkerPlanner {
 
   private async plan(id: SectionId, { current, primary }: Planned): Promise<void> {
     if (this.closed || !this.options.active()) return;
-    const { sites, sections, stages, stageSources } = this.options;
+    const { sites, sections } = this.options;
     const wanted = new Map<string, NodeBuild>();
     const cohorts: [Site, NodeBuild][] = [];
     for (const site of current) {
@@ -128,10 +124,6 @@ export class WorkerPlanner {
       const known = apart.get(build.key);
       if (known) known.sites.push(site);
       else apart.set(build.key, { kind: 'canary worker', section: id, build, sites: [site] });
-    }
-    // A stage's builds run beside the section's own, in its worker.
-    if (wanted.size > 0) {
-      for (const stage of stages) for (const build of await stage.plan(id, stageSources)) wanted.set(build.key, build);
     }
     const previews: ApartPlan[] = [];
     for (const site of [...sites.previews]) {

@@ -33,13 +33,12 @@ const data: PageData = {
   allowedRemoteOrigins: [],
 };
 
-const part = (section: SectionId, html: string, extra = false): CandidatePart => ({
+const part = (section: SectionId, html: string): CandidatePart => ({
   section,
   html,
   ids: idsIn(html),
   hash: `hash of ${html}`,
-  failure: extra ? `the extra after ${section} is left out` : `the ${section} section is rendered in the browser`,
-  extra,
+  failure: `the ${section} section is rendered in the browser`,
 });
 
 describe('placeParts', () => {
@@ -56,22 +55,6 @@ describe('placeParts', () => {
     ]);
     expect(placement.rendered).toEqual(['home']);
     expect(placement.refusals).toHaveLength(1);
-  });
-
-  test("an extra goes after its section's own HTML, and one that clashes is left out without pushing the section out", () => {
-    const placement = placeParts(new Set(), [
-      part('home', '<p id="home-a">extra taking first</p>', true),
-      part('home', '<p id="home-a">home</p>'),
-      part('home', '<p id="home-b">second extra</p>', true),
-    ]);
-    expect(placement.filled.get('home')).toBe('<p id="home-a">home</p><p id="home-b">second extra</p>');
-    expect(placement.refusals).toEqual(['the extra after home is left out: its HTML takes the id "home-a", which the page around it uses']);
-  });
-
-  test("an extra whose section's own HTML is not in the page is not put in on its own", () => {
-    const placement = placeParts(new Set(), [part('home', '<p>extra</p>', true), part('about', '<p>about</p>')]);
-    expect(placement.rendered).toEqual(['about']);
-    expect(placement.filled.has('home')).toBe(false);
   });
 });
 

@@ -36,7 +36,7 @@ function planner() {
     notePin: () => undefined,
     plannedBuilds: () => new Set<string>(),
   } as unknown as SectionStage;
-  const plans = new WorkerPlanner({ sites, sources, sections, stages: [], stageSources: undefined as never, watch: () => undefined, active: () => true });
+  const plans = new WorkerPlanner({ sites, sources, sections, watch: () => undefined, active: () => true });
   return {
     plans,
     /** What Contact's worker was last told to run. */
