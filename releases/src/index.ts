@@ -32,7 +32,7 @@ export { CONTROL_BODY_LIMIT, DEFAULT_HEALTH_WINDOW_HOURS, startControlApi, type 
 export type { MessagesAdmin } from './control/control-context';
 export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, previewUrl, signPreview, verifyPreview, type PreviewGrant } from './preview-link';
 export { ALL_SCOPES, ENVIRONMENT_ACTOR, mayActOn, OWNER_TOKEN_NAME, visibleSections } from './scopes';
-export { DEFAULT_HEALTH_RETENTION_DAYS, HealthStore, hourOf, type HealthCount, type TakenReport, type VitalSummary } from './health/health-store';
+export { DEFAULT_HEALTH_RETENTION_DAYS, HealthStore, hourOf, type HealthCount, type TakenReport } from './health/health-store';
 export { signVisitId, VISIT_ID_MS, verifyVisitId, type OpenedVisit, type VisitGrant } from './health/visit-id';
 export { HEALTH_TOKEN_HOURS, signHealthToken, verifyHealthToken, type HealthGrant } from './health/health-token';
 export {

@@ -66,9 +66,7 @@ export interface PorticoServerOptions {
    * worker per section (server/src/ssr/):
    * on by default, `false` serves the client-rendered index.html only.
    */
-  ssr?:
-    | false
-    | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox' | 'stages' | 'onSignal' | 'styleLimits' | 'cpuBudget' | 'manifestChurn'>;
+  ssr?: false | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox' | 'onSignal' | 'styleLimits' | 'cpuBudget' | 'manifestChurn'>;
   /**
    * The host's port opens once the first render worker is warm, or after
    * this long without one (FIRST_WORKER_WAIT_MS), serving the client-rendered
@@ -91,9 +89,6 @@ export interface PorticoServerOptions {
 
 /** How long an activation waits for the render workers to be warm with it before it is served anyway. */
 export const WARM_RELEASE_WITHIN_MS = 1200;
-
-/** Paths the `api` routes answer, on the host's port only. */
-export const API_PREFIX = '/api/';
 
 export interface RunningPortico {
   url: string;

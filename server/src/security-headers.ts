@@ -150,17 +150,6 @@ export function pageHeaders(origins: readonly string[], scriptOrigins: readonly 
 
 const preloadOf = (url: string) => `<${url}>; rel=preload; as=fetch; crossorigin=anonymous`;
 
-/**
- * `Link` preloads of each configured section's mf-manifest.json, for the
- * sections granted script (the page reads no other). The browser
- * fetches them with the page, instead of after the scripts and config.json
- * that name them: the longest wait of a federated page is that staircase.
- */
-export function manifestPreloads(config: ParsedConfig, search = ''): string | undefined {
-  const links = pageSources(config, search).manifests.map(preloadOf).join(', ');
-  return links === '' ? undefined : links;
-}
-
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /**

@@ -336,8 +336,6 @@ export const alertSettingsSchema = z.object({
   failureRateThreshold: z.number().nullable(),
 });
 
-export const ALERT_KINDS = ['auto-rollback', 'canary-decided', 'broken', 'set-aside', 'failure-rate'] as const;
-
 export const alertsRoutes = {
   show: apiRoute({ method: 'GET', path: '/api/alerts', answer: alertSettingsSchema }),
   /** Changes what it names (null clears it), keeps the rest. */

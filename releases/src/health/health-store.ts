@@ -1,4 +1,4 @@
-import { FAILURE_CLASSES, VITALS, type FailureClass, type Vital } from '@portico/contract/beacon';
+import { FAILURE_CLASSES, type FailureClass, type Vital } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
 import { applyMigrations, CONSOLE_NOTIFY_FUNCTION, type Database, type Sql } from '@portico/platform/database';
 import { addNetworkCounts, type CanaryNetworkCount } from '../canary/canary-counts';
@@ -14,15 +14,6 @@ export interface HealthCount {
   releaseId: string;
   key: string;
   count: number;
-}
-
-/** A vital's percentiles over a window, for the docs and the bench (the control API shows p75 only). */
-export interface VitalSummary {
-  /** How many visits reported it. */
-  count: number;
-  p50: number | null;
-  p75: number | null;
-  p95: number | null;
 }
 
 // How long health is kept (PORTICO_HEALTH_RETENTION_DAYS) is a setting: @portico/platform/settings.
@@ -251,18 +242,6 @@ export class HealthStore {
     }
     return answer;
   };
-
-  /** p50, p75 and p95 of every vital one release's visits reported since `since` (by whole hours, as `health`). */
-  async vitals(section: SectionId, releaseId: string, since: Date): Promise<Record<Vital, VitalSummary>> {
-    const counts = (await this.sums(section, [releaseId], since)).get(releaseId)!;
-    const summary = {} as Record<Vital, VitalSummary>;
-    for (const vital of VITALS) {
-      const histogram = histogramOf(counts, vital);
-      const [p50, p75, p95] = percentiles(vital, histogram, [0.5, 0.75, 0.95]);
-      summary[vital] = { count: [...histogram.values()].reduce((sum, count) => sum + count, 0), p50: p50!, p75: p75!, p95: p95! };
-    }
-    return summary;
-  }
 
   /** Deletes the hours that started more than `days` days before `now`; answers how many rows went. */
   async deleteOlderThan(days: number, now: Date = new Date()): Promise<number> {

@@ -1,14 +1,5 @@
 import { parseConfig } from '@portico/shared-config/config';
-import {
-  contentSecurityPolicy,
-  HEADER_LIMIT_BYTES,
-  dataHeaders,
-  hostPageHeaders,
-  manifestPreloads,
-  originOf,
-  pageHeaders,
-  remoteOrigins,
-} from '../security-headers';
+import { contentSecurityPolicy, HEADER_LIMIT_BYTES, dataHeaders, hostPageHeaders, originOf, pageHeaders, remoteOrigins } from '../security-headers';
 
 const directives = (policy: string) => Object.fromEntries(policy.split('; ').map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1)]));
 
@@ -111,7 +102,7 @@ test('config.json may run and embed nothing', () => {
   expect(dataHeaders()['Content-Security-Policy']).toBe("default-src 'none'; frame-ancestors 'none'");
 });
 
-describe('manifestPreloads', () => {
+describe("the host page's manifest preloads (Link)", () => {
   const config = {
     remotes: {
       home: 'http://localhost:8081/mf-manifest.json',
@@ -123,17 +114,17 @@ describe('manifestPreloads', () => {
   const contactPreload = '<https://cdn.example.com/contact/mf-manifest.json>; rel=preload; as=fetch; crossorigin=anonymous';
 
   test('preloads each http(s) manifest of a section granted script, CORS-mode like the fetch that uses it', () => {
-    expect(manifestPreloads(read(config))).toBe(contactPreload);
-    expect(manifestPreloads(read({ ...config, sections: { home: { interactive: true } } }))).toBe(
+    expect(hostPageHeaders(read(config)).Link).toBe(contactPreload);
+    expect(hostPageHeaders(read({ ...config, sections: { home: { interactive: true } } })).Link).toBe(
       `<http://localhost:8081/mf-manifest.json>; rel=preload; as=fetch; crossorigin=anonymous, ${contactPreload}`,
     );
   });
 
   test('leaves out a section this visit overrides, by the rule the page applies: an override it refuses keeps the preload', () => {
     const override = '?remote.contact=https%3A%2F%2Fpreview.example%2Fmf-manifest.json';
-    expect(manifestPreloads(read({ ...config, allowedRemoteOrigins: ['https://preview.example'] }), override)).toBeUndefined();
+    expect(hostPageHeaders(read({ ...config, allowedRemoteOrigins: ['https://preview.example'] }), override).Link).toBeUndefined();
     // Not an allowed origin: the page loads the configured Contact, so it is preloaded as usual.
-    expect(manifestPreloads(read(config), override)).toBe(manifestPreloads(read(config)));
+    expect(hostPageHeaders(read(config), override).Link).toBe(hostPageHeaders(read(config)).Link);
   });
 
   test('the host page sends them beside its policy; nothing without remotes', () => {

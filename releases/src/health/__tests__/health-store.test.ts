@@ -79,17 +79,13 @@ describe.each(KINDS)('the health store on the %s database', (kind) => {
     expect((await store.health('contact', ['contact-1'], since))['contact-1']).toMatchObject({ visits: 30 });
   });
 
-  it('p75 and p95 from the stored buckets are within 5 % of the exact values', async () => {
-    // 200 visits whose LCP rises 20 ms at a time from 1 s: p75 is the 150th (3980 ms), p95 the 190th (4780 ms).
+  it('p75 from the stored buckets is within 5 % of the exact value; a vital no visit reported has none', async () => {
+    // 200 visits whose LCP rises 20 ms at a time from 1 s: p75 is the 150th (3980 ms).
     const lcps = Array.from({ length: 200 }, (_, index) => 1000 + 20 * index);
     await store.record(visits('contact-7', hoursAgo(3), 200, { lcp: lcps }));
-    expect((await store.health('contact', ['contact-7'], hoursAgo(24)))['contact-7']!.lcpP75).toBeGreaterThanOrEqual(3980 * 0.95);
-    const { lcp, inp } = await store.vitals('contact', 'contact-7', hoursAgo(24));
-    expect(lcp.count).toBe(200);
-    expect(Math.abs(lcp.p75! - 3980)).toBeLessThanOrEqual(3980 * 0.05);
-    expect(Math.abs(lcp.p95! - 4780)).toBeLessThanOrEqual(4780 * 0.05);
-    expect(Math.abs(lcp.p50! - 2980)).toBeLessThanOrEqual(2980 * 0.05);
-    expect(inp).toEqual({ count: 0, p50: null, p75: null, p95: null });
+    const health = (await store.health('contact', ['contact-7'], hoursAgo(24)))['contact-7']!;
+    expect(Math.abs(health.lcpP75! - 3980)).toBeLessThanOrEqual(3980 * 0.05);
+    expect(health.inpP75).toBeNull();
   });
 
   it('retention deletes the hours older than the kept days, and only those', async () => {
