@@ -1,4 +1,4 @@
-import { FunctionNode, isFunctionNode, isSimpleBlockNode, isTokenNode, TokenNode, WhitespaceNode, type ComponentValue } from '@csstools/css-parser-algorithms';
+import { FunctionNode, isFunctionNode, isSimpleBlockNode, TokenNode, WhitespaceNode, type ComponentValue } from '@csstools/css-parser-algorithms';
 import { TokenType, type CSSToken } from '@csstools/css-tokenizer';
 import { cssString, functionName, identName, isBlank, quoted, splitAt, tokenOf, trimmed } from './css-text';
 
@@ -147,6 +147,3 @@ export function familyOf(values: readonly ComponentValue[]): string | undefined 
   const words = parts.filter((part) => !isBlank(part)).map(identName);
   return words.every((word) => word !== undefined) && words.length > 0 ? words.join(' ') : undefined;
 }
-
-/** Whether `value` is a plain token of one of `types`. */
-export const isTokenOf = (value: ComponentValue, ...types: TokenType[]) => isTokenNode(value) && types.includes(value.value[0]);
