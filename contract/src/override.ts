@@ -34,7 +34,7 @@ export interface ResolvedRemotes {
 }
 
 /** Why `value` may not replace a section's remote, or `undefined` when it may. */
-function refusal(value: string, allowedOrigins: readonly string[]): string | undefined {
+export function overrideRefusal(value: string, allowedOrigins: readonly string[]): string | undefined {
   let url: URL;
   try {
     // No base URL: a relative or malformed value is refused, never resolved against the page.
@@ -79,7 +79,7 @@ export function resolveRemotes(configured: Partial<Record<SectionId, string>>, a
     const sections = [...new Set([...SECTION_IDS, ...Object.keys(configured)])];
     if (!sections.includes(id)) reason = `there is no section "${id}" (use ${sections.map(overrideParam).join(', ')})`;
     else if (values.length > 1) reason = 'it is given more than once';
-    else reason = refusal(url, allowedOrigins);
+    else reason = overrideRefusal(url, allowedOrigins);
 
     if (reason !== undefined) {
       refused.push({ param, url, reason: reason ?? 'refused' });

@@ -19,6 +19,8 @@ import { contactRoutes } from './http/plugins/contact';
 import { crawlerFiles } from './http/plugins/crawler-files';
 import { pages } from './http/plugins/pages';
 import { sectionStyles } from './http/plugins/section-styles';
+import { sectionManifests } from './http/plugins/section-manifests';
+import { ManifestRelay } from './manifest-relay';
 import { servedNow, type ServingState } from './http/serving-state';
 import { forwardSignal } from './release-signals';
 import { defaultHosts, parseHostRule, type HostRule } from '@portico/platform/http';
@@ -141,6 +143,7 @@ function hostRoutes(served: AppServer, options: PorticoServerOptions, state: Ser
 
   void app.register(pages, { site, rendering, files: page, log: state.log });
   void app.register(configRoutes, { site, log: state.log });
+  void app.register(sectionManifests, { site, relay: new ManifestRelay() });
   void app.register(crawlerFiles, { trustProxy: state.trustProxy });
   if (rendering) void app.register(sectionStyles, { rendering, log: state.log });
   if (options.beacon) void app.register(beaconRoutes, { endpoint: options.beacon, served: () => servedNow(state) });

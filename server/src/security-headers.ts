@@ -3,6 +3,7 @@
  * server sends them and the nginx configuration generator writes them, so
  * both deployments answer alike.
  */
+import { sectionManifestPath } from '@portico/contract/manifest-relay';
 import { resolveRemotes } from '@portico/contract/override';
 import { sectionGrant, sectionsFromConfig, servedSections, type ParsedConfig } from '@portico/shared-config/config';
 import { COMMON_HEADERS } from '@portico/platform/http';
@@ -83,7 +84,7 @@ function pageSources({ config, problems }: ParsedConfig, search = ''): PageSourc
     remoteOrigins: [...new Set(remotes.map(({ origin }) => origin))],
     scriptOrigins: [...new Set(scripted.map(({ origin }) => origin))],
     overrideOrigins,
-    manifests: scripted.filter(({ id }) => !overridden.has(id)).map(({ url }) => new URL(url).href),
+    manifests: scripted.filter(({ id }) => !overridden.has(id)).map(({ id, url }) => sectionManifestPath(id, new URL(url).href, search)),
     leftOut,
   };
 }
@@ -112,14 +113,15 @@ export function cspSource(origin: string): string {
 /**
  * The host page's Content-Security-Policy. Styles (a remote's CSS chunks
  * come from its origin) and images may come from the page's own origin and
- * the remotes' origins; scripts and fetches (manifests) from the page's own
- * and `scriptOrigins` only: the remotes of sections granted script in the
- * browser, and the override origins. A section granted none is named in
- * neither, so nothing of it runs and nothing can be sent to it. No eval, and
- * nothing inline but the server-rendered page's own page script, which the
- * front server allows by its hash (ssr/inline-page-script.ts): zod runs
- * jitless, Module Federation loads remoteEntry.js as a script file, React
- * sets styles through the CSSOM.
+ * the remotes' origins; scripts from the page's own and `scriptOrigins`
+ * (the remotes of sections granted script, and the override origins) only;
+ * fetches, beacons and form posts to the page's own origin alone, so no
+ * section's script can send what it reads anywhere else (its manifest comes
+ * through the page's origin: manifest-relay.ts). No eval, and nothing inline
+ * but the server-rendered page's own page script, which the front server
+ * allows by its hash (ssr/inline-page-script.ts): zod runs jitless, Module
+ * Federation loads remoteEntry.js as a script file, React sets styles
+ * through the CSSOM.
  */
 export function contentSecurityPolicy(origins: readonly string[], scriptOrigins: readonly string[] = origins): string {
   const sources = ["'self'", ...new Set(origins.map(cspSource))].join(' ');
@@ -127,7 +129,7 @@ export function contentSecurityPolicy(origins: readonly string[], scriptOrigins:
   return [
     "default-src 'self'",
     `script-src ${code}`,
-    `connect-src ${code}`,
+    "connect-src 'self'",
     `style-src ${sources}`,
     `img-src ${sources}`,
     "object-src 'none'",

@@ -1,3 +1,4 @@
+import { SECTION_MANIFEST_PATH } from '@portico/contract/manifest-relay';
 import type { Page } from '@playwright/test';
 import { expect, test, type Lab } from '../support/fault-lab';
 
@@ -15,10 +16,12 @@ function configureContactOnSite(lab: Lab, allowedRemoteOrigins: string[]) {
   });
 }
 
+/** The origin of each manifest the page reads (through its own origin's relay, `/section-manifest/<id>?url=`). */
 function watchManifests(page: Page): string[] {
   const origins: string[] = [];
   page.on('request', (request) => {
-    if (request.url().endsWith('/mf-manifest.json')) origins.push(new URL(request.url()).origin);
+    const url = new URL(request.url());
+    if (url.pathname.startsWith(SECTION_MANIFEST_PATH)) origins.push(new URL(url.searchParams.get('url') ?? '').origin);
   });
   return origins;
 }

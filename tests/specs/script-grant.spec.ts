@@ -9,12 +9,10 @@ import { expectHydrated } from '../support/page-clock';
 // wraps `fetch` received the whole message on its own origin. Whether a
 // section runs script in the browser is now the integrator's grant (Home:
 // static): served anyway, from config.json or a visit's override, its
-// script is never loaded (the page's loader refuses it; the page's CSP names
-// a configured remote's origin in script-src and connect-src only when its
-// section is granted). The last test is the control: with the grant given,
-// the same script runs, is seen running and reaches its origin, which is
-// what these tests would see without the change (connect-src 'self' alone
-// is left for later).
+// script is never loaded (the page's loader refuses it, the page's CSP
+// names its origin in no script-src), and no page may connect to any
+// origin but its own. Checked to fail before the change: with the grant
+// given (the last test) the same script runs and is seen running.
 
 const SLOT = 7;
 const MESSAGE = 'My PAN is ABCDE1234F';
@@ -74,16 +72,16 @@ async function sendMessage(page: Page, url: string): Promise<void> {
 }
 
 /**
- * The page's CSP where the hostile origin is only Home's configured remote:
- * no script from it, no connection to it. (An allowedRemoteOrigins entry
- * may serve any section, Contact included, so it stays in both: there the
- * loader's refusal holds.)
+ * The page's CSP: no connection to anything but the page's own origin, and
+ * no script from the hostile origin where it is only a section's configured
+ * remote (an allowedRemoteOrigins entry may serve any section, Contact
+ * included, so it stays in script-src: there the loader's refusal holds).
  */
-async function expectPolicyForbids(site: PorticoSite): Promise<void> {
-  const policy = (await fetch(site.url)).headers.get('content-security-policy') ?? '';
+async function expectPolicyForbids(site: PorticoSite, search = ''): Promise<void> {
+  const policy = (await fetch(`${site.url}${search}`)).headers.get('content-security-policy') ?? '';
   const directive = (name: string) => policy.split('; ').find((part) => part.startsWith(`${name} `));
-  expect(directive('script-src')).not.toContain(cdn.origin);
-  expect(directive('connect-src')).not.toContain(cdn.origin);
+  if (search === '') expect(directive('script-src')).not.toContain(cdn.origin);
+  expect(directive('connect-src')).toBe("connect-src 'self'");
 }
 
 test('a hostile Home from config.json, left to the browser (its node build throws): its script never runs, the message never reaches its origin, Home shows its alert', async ({
@@ -111,6 +109,7 @@ test('a hostile Home asked for by a visit (?remote.home= from an allowed origin)
   const site = await siteWith(testInfo.parallelIndex, { allowedRemoteOrigins: [cdn.origin] });
   try {
     const search = `?remote.home=${encodeURIComponent(hostileHome(variant, false))}`;
+    await expectPolicyForbids(site, search);
     await sendMessage(page, `${site.url}${search}`);
     expect(fromBrowser(variant)).toEqual([]);
   } finally {
@@ -118,17 +117,19 @@ test('a hostile Home asked for by a visit (?remote.home= from an allowed origin)
   }
 });
 
-test('the control: the same Home granted script by the integrator runs it, and the test sees it (its image, and what it took, arrive)', async ({
+test('the same Home granted script by the integrator: its script runs (the test sees it), and still sends nothing to its origin (connect-src)', async ({
   page,
 }, testInfo) => {
   const variant = 'granted-home';
   const remotes = { ...siteRemotes(workerPorts(testInfo.parallelIndex, SLOT)), home: hostileHome(variant, false) };
   const site = await siteWith(testInfo.parallelIndex, { remotes, sections: { home: { interactive: true } } });
   try {
+    const blocked: string[] = [];
+    page.on('console', (line) => line.text().includes('Content Security Policy') && blocked.push(line.text()));
     await sendMessage(page, site.url);
     await expect.poll(() => cdn.requests.filter((request) => request === '/ran.gif').length).toBe(1);
-    // What a granted section can still do in the page (docs/security.md): its origin is in connect-src.
-    await expect.poll(() => cdn.requests.filter((request) => request === '/leak').length).toBeGreaterThan(0);
+    expect(cdn.requests.filter((request) => request.startsWith('/leak'))).toEqual([]);
+    expect(blocked).toEqual(expect.arrayContaining([expect.stringContaining(`${cdn.origin}/leak`)]));
   } finally {
     await site.close();
   }

@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { constants as zlib, type BrotliOptions } from 'node:zlib';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { answerConfig } from '@portico/config-server/config-answer';
 import { readHydration, type Hydration } from '@portico/contract/hydration';
+import { SECTION_MANIFEST_PATH } from '@portico/contract/manifest-relay';
 import { isBuiltInSection, sectionIdProblem } from '@portico/contract/section-entries';
 import { basePort, EXPOSED_SECTION, portOf, remoteNameOf, type AppName } from '@portico/contract/sections';
 import CompressionPlugin from 'compression-webpack-plugin';
@@ -14,7 +13,7 @@ import type { Compilation, Configuration, ResolveOptions, RuleSetRule, WebpackPl
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
 import type { ConfigFactory, WebpackArgv } from './config-factory';
-import { grantingScript } from './dev-config';
+import { answerDevConfig, relayDevManifest } from './dev-config';
 import { addEntryIntegrity, addNodeEntry, type ManifestStats } from './manifest-integrity';
 import { NODE_BUILD_DIR, nodeSectionConfig, type NodeBuildOutput } from './node-section-build';
 import { pageScriptConfig, pageScriptIn } from './page-script-build';
@@ -197,18 +196,11 @@ function precompression(): WebpackPluginInstance[] {
   ];
 }
 
-/** The host's dev server answers /config.json the way `npm run serve` does, each section granted script. */
+/** The host's dev server answers /config.json (each section granted script) and the sections' manifests the way `npm run serve` does. */
 const serveConfigJson: NonNullable<DevServerConfiguration['setupMiddlewares']> = (middlewares) => [
-  {
-    name: 'portico-config',
-    path: '/config.json',
-    middleware: (req: IncomingMessage, res: ServerResponse) => {
-      void answerConfig({ hostHeader: req.headers.host, basePort: basePort(process.env) }).then((answer) => {
-        res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
-        res.end(answer.status === 200 ? grantingScript(answer.body) : answer.body);
-      });
-    },
-  },
+  { name: 'portico-config', path: '/config.json', middleware: answerDevConfig },
+  // The page reads manifests from its own origin (its CSP's connect-src): here, from the dev remotes on this machine.
+  { name: 'portico-section-manifest', path: SECTION_MANIFEST_PATH, middleware: relayDevManifest },
   ...middlewares,
 ];
 

@@ -102,10 +102,20 @@ function location(config: string, match: string): string | undefined {
 }
 
 describe('server rendering (the default)', () => {
-  test("the page, config.json, /theme.css, the sections' stylesheets, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx", () => {
-    const proxied = ['= /', '= /index.html', '= /config.json', '= /theme.css', '^~ /section-styles/', '= /sitemap.xml', '= /robots.txt', '/api/'];
+  test("the page, config.json, /theme.css, the sections' stylesheets and manifests, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx", () => {
+    const proxied = [
+      '= /',
+      '= /index.html',
+      '= /config.json',
+      '= /theme.css',
+      '^~ /section-styles/',
+      '^~ /section-manifest/',
+      '= /sitemap.xml',
+      '= /robots.txt',
+      '/api/',
+    ];
     for (const match of proxied) expect(location(text, match)).toContain('proxy_pass http://portico_node;');
-    // Those and nothing else: hashed files and the remotes are nginx's.
+    // Those nine and nothing else: hashed files and the remotes are nginx's.
     expect(text.match(/proxy_pass/g)).toHaveLength(proxied.length);
   });
 

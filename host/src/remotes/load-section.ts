@@ -4,6 +4,7 @@ import { sectionGrant, type RemoteLoading, type SectionModule, type SiteConfig }
 import { EXPOSED_SECTION, remoteNameOf, type SectionId } from '@portico/contract/sections';
 import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import { checkManifest } from '@portico/contract/manifest-check';
+import { RELAY_FAULT_HEADER, sectionManifestPath, type RelayFault } from '@portico/contract/manifest-relay';
 import { readManifestBody } from './read-manifest-body';
 import { classifyFailure, isTransientStatus, RemoteFault, type FailureDetail } from './classify-failure';
 import { pageShares, pendingScriptOf, registerCheckedRemote, settleRemote, type CheckedManifest, type LoadProgress } from './federation-runtime';
@@ -46,6 +47,8 @@ export interface LoadSectionOptions extends Partial<RemoteLoading> {
  */
 export interface LoaderSeams {
   fetch: typeof fetch;
+  /** The page's `location.search`: its preview token goes with the manifest's request (sectionManifestPath). */
+  pageSearch?: () => string;
   pageShares: () => Record<string, string>;
   /** Hands Module Federation the checked manifest's bytes and registers the remote afresh. */
   register: (remote: string, manifestUrl: string, manifest: CheckedManifest, progress: LoadProgress) => void;
@@ -57,6 +60,7 @@ export interface LoaderSeams {
 
 const browserSeams: LoaderSeams = {
   fetch: (...args) => fetch(...args),
+  pageSearch: () => location.search,
   pageShares,
   register: registerCheckedRemote,
   loadExposed: (remote) => loadRemote<Partial<SectionModule>>(`${remote}/${EXPOSED_SECTION.replace(/^\.\//, '')}`),
@@ -91,13 +95,34 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 const manifestFault = (url: string, cause: string, transient = false) => new RemoteFault({ stage: 'manifest', url, cause, transient });
 
-/** The manifest's bytes, fetched once for this attempt and read no further than the size cap. */
-async function fetchManifest(seams: LoaderSeams, { manifestUrl: url, signal }: Attempt): Promise<Uint8Array<ArrayBuffer>> {
+/**
+ * What the page reports of an answer the relay made itself (its
+ * RELAY_FAULT_HEADER): what it would have reported had it fetched the
+ * manifest from its origin, where the origin is the cause.
+ */
+const RELAY_FAULTS: Record<RelayFault, { cause: string; transient: boolean }> = {
+  unreachable: { cause: 'could not be fetched (network error)', transient: true },
+  busy: { cause: "could not be fetched (the page's server is relaying as many manifests as it will)", transient: true },
+  'too-large': { cause: MANIFEST_TOO_LARGE, transient: false },
+  redirected: { cause: 'answered with a redirect, which is not followed', transient: false },
+  refused: { cause: "was refused by the page's server: the page may not load this section from it", transient: false },
+};
+
+/**
+ * The manifest's bytes, fetched once for this attempt and read no further
+ * than the size cap: through the page's own origin, which fetches it from
+ * `url` (the page's CSP lets it connect nowhere else) and passes on the
+ * origin's status and bytes.
+ */
+async function fetchManifest(seams: LoaderSeams, { section, manifestUrl: url, signal }: Attempt): Promise<Uint8Array<ArrayBuffer>> {
   const networkError = (error: unknown): never => {
     if (signal.aborted) throw error;
     throw manifestFault(url, 'could not be fetched (network error)', true);
   };
-  const response = await seams.fetch(url, { signal, headers: { Accept: 'application/json' } }).catch(networkError);
+  const path = sectionManifestPath(section, url, seams.pageSearch?.());
+  const response = await seams.fetch(path, { signal, headers: { Accept: 'application/json' } }).catch(networkError);
+  const fault = response.headers.get(RELAY_FAULT_HEADER) ?? '';
+  if (Object.hasOwn(RELAY_FAULTS, fault)) throw manifestFault(url, RELAY_FAULTS[fault as RelayFault].cause, RELAY_FAULTS[fault as RelayFault].transient);
   if (!response.ok) throw manifestFault(url, `answered HTTP ${response.status}`, isTransientStatus(response.status));
   const body = await readManifestBody(response).catch(networkError);
   // Another try would download the same megabytes again.

@@ -66,7 +66,8 @@ const FORGET_AFTER_MS = 10 * 60_000;
 /** A span as the log says it: `10 min`, `4 s`. */
 const span = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 6000) / 10} min` : `${Math.round(ms / 100) / 10} s`);
 
-async function readCapped(response: Response, maxBytes: number): Promise<Buffer | undefined> {
+/** A response's body, or undefined when it is over `maxBytes` (declared or counted); also the manifest relay's. */
+export async function readCapped(response: Response, maxBytes: number): Promise<Buffer | undefined> {
   const declared = Number(response.headers.get('content-length'));
   if (declared > maxBytes) return undefined;
   const chunks: Buffer[] = [];

@@ -3,6 +3,8 @@
  */
 import { createHash } from 'node:crypto';
 import { sampleConfig } from '@portico/testing/sample-config';
+import { MANIFEST_TOO_LARGE } from '@portico/contract/manifest';
+import { RELAY_FAULT_HEADER } from '@portico/contract/manifest-relay';
 import { createSectionLoader, startSections, type LoaderSeams } from '../load-section';
 import type { RemoteFailure } from '../report-failure';
 
@@ -22,7 +24,7 @@ const genuine = JSON.stringify({
 const tampered = genuine.replace('"name":"portico_contact"', '"name":"portico_contact","x":1');
 const pinOf = (text: string) => `sha384-${createHash('sha384').update(text).digest('base64')}`;
 
-type Answer = string | number | 'hang' | 'network error' | { body: string; headers: Record<string, string> };
+type Answer = string | number | 'hang' | 'network error' | { body: string; headers: Record<string, string>; status?: number };
 
 interface FakeNetwork {
   seams: LoaderSeams;
@@ -49,7 +51,7 @@ function fakeNetwork(...answers: Answer[]): FakeNetwork {
     if (answer === 'network error') return Promise.reject(new TypeError('Failed to fetch'));
     if (typeof answer === 'number') return Promise.resolve(new Response('fault', { status: answer }));
     if (typeof answer === 'string') return Promise.resolve(new Response(answer, { headers: { 'Content-Type': 'application/json' } }));
-    return Promise.resolve(new Response(answer.body, { headers: answer.headers }));
+    return Promise.resolve(new Response(answer.body, { headers: answer.headers, status: answer.status }));
   };
   network.seams = {
     fetch: fetchFake as typeof fetch,
@@ -237,12 +239,38 @@ describe('a manifest the server-rendered page carries', () => {
     await settle(loads.contact!.first);
     expect(network.requestTimes.length).toBe(0); // home and about, granted no script, fetch nothing
     await settle(loads.contact!.again());
-    expect(network.requestUrls).toEqual([manifestUrl]);
+    expect(network.requestUrls).toEqual([`/section-manifest/contact?url=${encodeURIComponent(manifestUrl)}`]);
+  });
+});
+
+describe("the manifest, read through the page's own origin", () => {
+  // Without the relay's header read, each of these was reported as the relay's status (answered HTTP 502…) and retried as one.
+  test.each([
+    ['unreachable', 502, 'could not be fetched (network error)', true],
+    ['busy', 503, "could not be fetched (the page's server is relaying as many manifests as it will)", true],
+    ['refused', 403, "was refused by the page's server: the page may not load this section from it", false],
+    ['redirected', 502, 'answered with a redirect, which is not followed', false],
+    ['too-large', 502, MANIFEST_TOO_LARGE, false],
+  ])(
+    "the relay's own answer `%s` (HTTP %i) is reported as what happened at the origin, not as a status the origin sent",
+    async (fault, status, cause, transient) => {
+      const network = fakeNetwork({ body: 'relay', status, headers: { [RELAY_FAULT_HEADER]: fault } });
+      await settle(createSectionLoader(network.seams)('contact', manifestUrl));
+      expect(reported).toEqual([expect.objectContaining({ stage: 'manifest', url: manifestUrl, cause, transient })]);
+      expect(network.requestUrls).toHaveLength(transient ? 3 : 1);
+    },
+  );
+
+  test("the visit's preview token goes with the request, so the server relays the preview's release", async () => {
+    const network = fakeNetwork(genuine);
+    network.seams.pageSearch = () => '?preview=signed.token&lang=id';
+    await settle(createSectionLoader(network.seams)('contact', manifestUrl));
+    expect(network.requestUrls).toEqual([`/section-manifest/contact?url=${encodeURIComponent(manifestUrl)}&preview=signed.token`]);
   });
 });
 
 describe("the integrator's grant", () => {
-  test('a section granted no script is never fetched nor run, whatever its build declares', async () => {
+  test("a section granted no script is never fetched nor run, whatever its build declares; the page's own origin relays what is", async () => {
     const network = fakeNetwork(genuine);
     const remotes = { home: 'https://home.example/mf-manifest.json', about: 'https://about.example/mf-manifest.json', contact: manifestUrl };
     const config = { ...sampleConfig, remotes };
@@ -255,8 +283,8 @@ describe("the integrator's grant", () => {
       ]),
     );
     await settle(loads.contact!.first);
-    // Contact, granted script, is fetched; nothing of Home's was, nor reached Module Federation.
-    expect(network.requestUrls).toEqual([manifestUrl]);
+    // Contact, granted script, is read through the page's own origin (its CSP's connect-src names no other); nothing of Home's reached Module Federation.
+    expect(network.requestUrls).toEqual([`/section-manifest/contact?url=${encodeURIComponent(manifestUrl)}`]);
     expect(network.handedOver).toEqual([genuine]);
 
     // Granted by the integrator (config.json's sections, as the server serves it), Home loads.
