@@ -1,3 +1,4 @@
+import { sectionManifestPath } from '@portico/contract/manifest-relay';
 import type { Page } from '@playwright/test';
 import { expect, test, type Lab } from '../support/fault-lab';
 import { rewriteEntryRequirement, rewriteManifest } from '../support/fault-server';
@@ -123,16 +124,22 @@ test('(5) an exposed chunk that answers 404 fails at the chunk stage', async ({ 
 test('(6) a manifest that never answers shows the alert at 9 s, by default', async ({ page, lab }) => {
   const reports = await watchReports(page);
   lab.faults.fault('/mf-manifest.json', { hang: true });
-  // When the manifest fetch starts (Contact starts loading), on the page's clock.
-  await page.addInitScript((manifestUrl) => {
-    const times: { loadingAt?: number } = {};
-    Object.assign(window, { hangTimes: times });
-    const fetch = window.fetch.bind(window);
-    window.fetch = (input, init) => {
-      if (String(input instanceof Request ? input.url : input) === manifestUrl) times.loadingAt ??= performance.now();
-      return fetch(input, init);
-    };
-  }, lab.faults.manifestUrl);
+  // When the manifest fetch starts (Contact starts loading), on the page's
+  // clock: the page asks its own origin, which relays the fault server's
+  // manifest and, the origin never answering, holds the page's fetch past
+  // the page's deadline (RELAY_TIMEOUT_MS), so the deadline tested is the page's.
+  await page.addInitScript(
+    (relayedPath) => {
+      const times: { loadingAt?: number } = {};
+      Object.assign(window, { hangTimes: times });
+      const fetch = window.fetch.bind(window);
+      window.fetch = (input, init) => {
+        if (String(input instanceof Request ? input.url : input) === relayedPath) times.loadingAt ??= performance.now();
+        return fetch(input, init);
+      };
+    },
+    sectionManifestPath('contact', lab.faults.manifestUrl),
+  );
   await installClock(page);
 
   await page.goto(lab.site.url);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { SECTION_MANIFEST_PATH } from '@portico/contract/manifest-relay';
 import type { Page } from '@playwright/test';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startFaultServer, type FaultServer } from '../support/fault-server';
@@ -70,6 +71,20 @@ function browserRequests(page: Page, origin: string): string[] {
   return paths;
 }
 
+/**
+ * The manifest URLs the browser asked its page's origin to relay
+ * (`/section-manifest/<id>?url=`, its CSP connecting nowhere else): each is
+ * one request of the relay's to that manifest, on the browser's behalf.
+ */
+function relayedManifests(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith(SECTION_MANIFEST_PATH)) urls.push(url.searchParams.get('url') ?? '');
+  });
+  return urls;
+}
+
 const overrideNotice = (page: Page) => page.getByRole('complementary', { name: 'Remote override' });
 
 test.describe('with JavaScript off', () => {
@@ -111,6 +126,7 @@ test('a ?remote.contact= visit hydrates with no error and shows the override’s
   await withOverrideSite(testInfo.parallelIndex, true, async (_site, override, url, configured) => {
     const fromBrowser = browserRequests(page, override.origin);
     const configuredContact = browserRequests(page, configured.origin);
+    const relayed = relayedManifests(page);
     await page.goto(`${url}#contact`);
 
     const contact = page.getByRole('tabpanel', { name: 'Contact us' });
@@ -122,11 +138,16 @@ test('a ?remote.contact= visit hydrates with no error and shows the override’s
     expect(await page.evaluate(() => (window as unknown as { serverHeading: Element | null }).serverHeading === document.querySelector('#home h2'))).toBe(true);
 
     await configured.watcherRounds();
-    // Every request the override's origin got was the browser's, and none was for its node build.
-    expect(fromBrowser).toEqual(expect.arrayContaining(['/mf-manifest.json', '/remoteEntry.js']));
-    expect([...override.requests].sort()).toEqual([...fromBrowser].sort());
+    // Every request the override's origin got was the browser's: its code
+    // directly, its manifest through the page's origin (one relayed request,
+    // one request there); the server asked nothing of its own, and nothing
+    // for its node build.
+    expect(fromBrowser).toEqual(expect.arrayContaining(['/remoteEntry.js']));
+    expect(relayed).toEqual(expect.arrayContaining([override.manifestUrl]));
+    expect(relayed.every((url) => url === override.manifestUrl)).toBe(true);
+    expect([...override.requests].sort()).toEqual([...fromBrowser, ...relayed.map(() => '/mf-manifest.json')].sort());
     expect(override.requests).not.toContain(nodeBuildPath(await secondContactDist()));
-    // The configured Contact is replaced for this visit: the browser loads nothing of it.
+    // The configured Contact is replaced for this visit: the browser loads nothing of it, nor asks for its manifest.
     expect(configuredContact).toEqual([]);
     expect(problems).toEqual([]);
   });
