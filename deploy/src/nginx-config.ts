@@ -1,4 +1,4 @@
-import type { ParsedConfig } from '@portico/shared-config/config';
+import { sectionGrant, servedSections, type ParsedConfig } from '@portico/shared-config/config';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -13,6 +13,7 @@ import {
   pageHeaders,
   STRICT_TRANSPORT_SECURITY,
 } from '@portico/server';
+import { sectionManifestPath } from '@portico/contract/manifest-relay';
 import { APP_DIRS } from '@portico/contract/sections';
 
 export const TEMPLATE_PATH = path.join(__dirname, '../nginx.conf.template');
@@ -118,6 +119,46 @@ function fill(template: string, values: Record<string, string>): string {
 }
 
 /**
+ * nginx's own relay of the sections' manifests, for the page it serves
+ * itself (`--no-ssr`, or no Node server answering): that page's CSP connects
+ * to its own origin only, as the Node server's does. Fixed when generated,
+ * like that CSP: one exact location per section granted script, which
+ * proxies its configured manifest URL when the page asks for exactly that
+ * one (`url` as sectionManifestPath writes it) and answers 403 to anything
+ * else. With a Node server, the Node server answers first.
+ */
+function staticManifests({ config }: ParsedConfig, ssr: boolean): string {
+  const headers = addHeaders({ ...dataHeaders(), 'Cache-Control': 'no-store' }, true);
+  return servedSections(config)
+    .filter(({ id }) => sectionGrant(config, id).interactive)
+    .flatMap(({ id }) => {
+      const configured = config.remotes[id];
+      const url = configured !== undefined && URL.canParse(configured) ? new URL(configured) : undefined;
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return [];
+      const relayed = sectionManifestPath(id, url.href);
+      const body = [
+        `if ($arg_url != ${quoted(relayed.slice(relayed.indexOf('?url=') + '?url='.length))}) {`,
+        '  return 403;',
+        '}',
+        // The trailing "?" drops the page's query; the manifest's own, if any, is kept.
+        `rewrite ^ ${quoted(`${url.pathname}${url.search || '?'}`)} break;`,
+        'proxy_set_header Host $proxy_host;',
+        'proxy_ssl_server_name on;',
+        'proxy_hide_header Cache-Control;',
+        `proxy_pass ${bare(url.origin)};`,
+      ];
+      const named = `@static_manifest_${id}`;
+      return ssr
+        ? [
+            `    location = /section-manifest/${id} {\n      proxy_pass http://portico_node;\n      error_page 502 503 504 = ${named};\n    }`,
+            `    location ${named} {\n${headers}\n${indent(body)}\n    }`,
+          ]
+        : [`    location = /section-manifest/${id} {\n${headers}\n${indent(body)}\n    }`];
+    })
+    .join('\n\n');
+}
+
+/**
  * The nginx configuration that serves the four built apps as `npm run serve`
  * does: the same headers (the host page's CSP made from `config`), cache
  * rules, CORS on the remotes, precompressed files, 404 page and methods.
@@ -156,6 +197,7 @@ export function nginxConfig(options: NginxOptions): string {
     cache_immutable: CACHE_IMMUTABLE,
     cache_revalidate: CACHE_REVALIDATE,
     strict_transport_security: STRICT_TRANSPORT_SECURITY,
+    static_manifests: staticManifests(options.config, ssr),
     upstream_servers: ssr ? upstreamServers(options.upstreams ?? [`127.0.0.1:${options.basePort + DEFAULT_UPSTREAM_OFFSET}`]) : '',
   };
 

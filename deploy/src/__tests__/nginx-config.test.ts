@@ -115,8 +115,16 @@ describe('server rendering (the default)', () => {
       '/api/',
     ];
     for (const match of proxied) expect(location(text, match)).toContain('proxy_pass http://portico_node;');
-    // Those nine and nothing else: hashed files and the remotes are nginx's.
-    expect(text.match(/proxy_pass/g)).toHaveLength(proxied.length);
+    // Those nine, Contact's manifest (the one section granted script) first to the Node server too, and with none
+    // answering to Contact's origin (staticManifests); nothing else: hashed files and the remotes are nginx's.
+    expect(location(text, '= /section-manifest/contact')).toContain(
+      'proxy_pass http://portico_node;\n      error_page 502 503 504 = @static_manifest_contact;',
+    );
+    expect(text.match(/proxy_pass .*;/g)).toEqual([
+      ...proxied.map(() => 'proxy_pass http://portico_node;'),
+      'proxy_pass http://portico_node;',
+      'proxy_pass https://contact.example;',
+    ]);
   });
 
   test("with no Node server answering, config.json is the operator's file as written (the fresh-install state)", () => {
@@ -164,8 +172,8 @@ describe('server rendering (the default)', () => {
 describe('--no-ssr: pure static hosting, as before', () => {
   const staticText = nginxConfig({ ...options, ssr: false });
 
-  test('nothing is proxied and no upstream is declared', () => {
-    expect(staticText).not.toContain('proxy_pass');
+  test('nothing is proxied but each manifest the page reads from its own origin, to its configured origin; no upstream is declared', () => {
+    expect(staticText.match(/proxy_pass .*;/g)).toEqual(['proxy_pass https://contact.example;']);
     expect(staticText).not.toContain('upstream portico_node');
     expect(staticText).not.toMatch(/\{\{\w+\}\}|# (BEGIN|END) (static|server-rendered)/);
   });
@@ -175,6 +183,23 @@ describe('--no-ssr: pure static hosting, as before', () => {
     expect(location(staticText, '= /index.html')).toContain('add_header Content-Security-Policy');
     expect(staticText).not.toContain('location /api/');
     expect(staticText).toContain('"~^(GET|HEAD) " 0;\n    default 1;');
+  });
+});
+
+describe("the manifests nginx relays for its own page (its CSP's connect-src is 'self')", () => {
+  test.each([true, false])('ssr %s: only the configured URL of a section granted script is proxied, anything else is 403', (ssr) => {
+    const relay = location(nginxConfig({ ...options, ssr }), ssr ? '@static_manifest_contact' : '= /section-manifest/contact')!;
+    // The `url` parameter exactly as the page's loader writes it (sectionManifestPath).
+    expect(relay).toContain('if ($arg_url != "https%3A%2F%2Fcontact.example%2Fv2%2Fmf-manifest.json") {\n        return 403;');
+    expect(relay).toContain('rewrite ^ "/v2/mf-manifest.json?" break;');
+    expect(relay).toContain('proxy_pass https://contact.example;');
+    expect(relay).toContain('add_header Cache-Control "no-store" always;');
+  });
+
+  test('a section granted no script has none; granted by the integrator, it has', () => {
+    expect(text).not.toContain('/section-manifest/home');
+    const granted = nginxConfig({ ...options, config: parseConfig({ ...config, sections: { home: { interactive: true } } }) });
+    expect(location(granted, '@static_manifest_home')).toContain('proxy_pass https://cdn.example;');
   });
 });
 
