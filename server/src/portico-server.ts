@@ -21,6 +21,7 @@ import { pages } from './http/plugins/pages';
 import { sectionStyles } from './http/plugins/section-styles';
 import { sectionManifests } from './http/plugins/section-manifests';
 import { ManifestRelay } from './manifest-relay';
+import { OnDemandStyles } from './ssr/scoped-on-demand';
 import { servedNow, type ServingState } from './http/serving-state';
 import { forwardSignal } from './release-signals';
 import { defaultHosts, parseHostRule, type HostRule } from '@portico/platform/http';
@@ -145,7 +146,9 @@ function hostRoutes(served: AppServer, options: PorticoServerOptions, state: Ser
   void app.register(configRoutes, { site, log: state.log });
   void app.register(sectionManifests, { site, relay: new ManifestRelay() });
   void app.register(crawlerFiles, { trustProxy: state.trustProxy });
-  if (rendering) void app.register(sectionStyles, { rendering, log: state.log });
+  // Every page, rendered here or not, gets its sections' stylesheets scoped from here (issue 46).
+  const onDemand = new OnDemandStyles({ log: state.log, prepared: rendering && ((request) => rendering.sectionStyles.preparedCopy(request)) });
+  void app.register(sectionStyles, { rendering, onDemand, site, log: state.log });
   if (options.beacon) void app.register(beaconRoutes, { endpoint: options.beacon, served: () => servedNow(state) });
   if (options.api) void app.register(contactRoutes, { api: options.api, site, state });
   void app.register(appFiles, { files, pageHeaders: (req, search) => site.pageHeaders(req, search), log: state.log });

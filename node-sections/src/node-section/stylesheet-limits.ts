@@ -1,3 +1,5 @@
+import { STYLESHEETS_PER_SECTION } from '@portico/contract/section-styles';
+
 /**
  * What a section rendered on the server may name in stylesheets: the front
  * server fetches each once per manifest and answers it from the page's
@@ -7,7 +9,7 @@
  */
 export const SECTION_STYLESHEET_LIMITS = {
   /** How many stylesheets a manifest names for the section. */
-  perSection: 32,
+  perSection: STYLESHEETS_PER_SECTION,
   /** One stylesheet. */
   maxBytes: 512 * 1024,
   /** All of a section's together. */

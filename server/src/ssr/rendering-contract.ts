@@ -67,7 +67,7 @@ export interface ServerRendering {
    */
   checkRender: (section: SectionId, build: NodeBuild) => Promise<string[]>;
   /** The sections' stylesheets the page links from its own origin (`/section-styles/…`). */
-  sectionStyles: Pick<SectionStyles, 'handles' | 'answer'>;
+  sectionStyles: Pick<SectionStyles, 'handles' | 'answer' | 'preparedCopy'>;
   /** The workers and the caches, for measurements and tests. */
   worker: () => RenderWorkerState;
   close: () => Promise<void>;

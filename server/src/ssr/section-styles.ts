@@ -2,21 +2,22 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EXPOSED_SECTION, type SectionId } from '@portico/contract/sections';
 import type { Manifest } from '@portico/contract/manifest';
 import { createHash } from 'node:crypto';
+import { scopedStylesheetAddress, SECTION_STYLES_PATH, type ScopedStylesheetRequest } from '@portico/contract/section-styles';
 import { fetchVerified, NodeSectionError, scopeSectionStylesheet, SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
 import { answerPlain, clearFileHeaders } from '../plain-answer';
 import { dataHeaders } from '../security-headers';
 import { CACHE_IMMUTABLE, chooseEncoding } from '../static-files';
 import { compressPage, PAGE_ENCODINGS, type PageEncoding } from './page-answer';
 
-/** Where the server-rendered page's section stylesheets are answered, on the page's own origin. */
-export const SECTION_STYLES_PATH = '/section-styles/';
+/** Where the page's section stylesheets are answered, on the page's own origin. */
+export { SECTION_STYLES_PATH };
 
 /** The documented limits of the stylesheets the server answers for the sections (docs/server.md). */
 export const SECTION_STYLE_LIMITS: SectionStyleLimits = {
   ...SECTION_STYLESHEET_LIMITS,
   /** All the stylesheets kept, with their compressed copies: a manifest whose would not fit is rendered in the browser. */
   cacheBytes: 16 * 1024 * 1024,
-  /** All of a manifest's stylesheets fetched, headers and bodies: the rest are linked where the manifest names them. */
+  /** All of a manifest's stylesheets fetched, headers and bodies: the page asks for the rest scoped when it loads (scoped-on-demand.ts). */
   timeoutMs: 5000,
   /** How many of one manifest's stylesheets are fetched at once. */
   fetchesAtOnce: 4,
@@ -96,8 +97,10 @@ const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) /
  * What a manifest may cost is bounded: SECTION_STYLESHEET_LIMITS per section
  * (how many, how large together) and `cacheBytes` for all; over either, the
  * section is rendered in the browser and the log says so once. A stylesheet
- * that cannot be fetched is linked where the manifest names it, for the
- * browser to fetch and check, and the log says so once for the manifest.
+ * that cannot be fetched is linked at the address where the page asks for
+ * it scoped when it loads (OnDemandStyles), and the log says so once for the
+ * manifest; one with no hash or on another origin is not linked at all
+ * (nothing could scope it). The page never links a section's own file.
  * The stylesheets of a manifest no plan names go (after `retiredMs`). An
  * address no kept manifest named is a 404, so this is no open proxy.
  */
@@ -167,6 +170,12 @@ export class SectionStyles {
     this.sweep();
   }
 
+  /** The scoped copy of a stylesheet a prepared manifest names, with its compressed copies, if kept (for a page that asks for it by its address). */
+  preparedCopy({ section, href, integrity }: ScopedStylesheetRequest): KeptFile['bodies'] | undefined {
+    const scoped = this.scopedOf.get(`${section} ${href} ${integrity}`);
+    return scoped && this.files.get(scoped.file)?.bodies;
+  }
+
   /** Whether `pathname` is one of these; `answer` then answers it. */
   handles(pathname: string | undefined): boolean {
     return pathname?.startsWith(SECTION_STYLES_PATH) === true;
@@ -197,7 +206,7 @@ export class SectionStyles {
    * Fetches what `manifest` names into `set`: each stylesheet with a hash
    * on the manifest's own origin (the server fetches nothing elsewhere: a
    * manifest cannot make it reach another host on its network); the others
-   * are linked as named, for the browser and its CSP to judge.
+   * are left off the page.
    */
   private async fill(key: string, set: StyleSet, section: SectionId, manifest: Manifest): Promise<StyleSetResult> {
     const { perSection, sectionBytes, maxBytes, timeoutMs, fetchesAtOnce, cacheBytes } = this.limits;
@@ -290,19 +299,23 @@ export class SectionStyles {
     }
     if (failures.length > 0) {
       this.log(
-        `the ${section} section's stylesheets: ${failures.length} of ${local.length} could not be answered from the page's origin, so the page links them where its manifest names them (${manifest.url}): ${failures[0]!.slice(0, 300)}`,
+        `the ${section} section's stylesheets: ${failures.length} of ${local.length} could not be fetched for its page, which asks for them scoped when it loads (${manifest.url}): ${failures[0]!.slice(0, 300)}`,
       );
     }
     if (ruleProblems.length > 0)
       this.log(
         `the ${section} section's stylesheets: ${ruleProblems.length} rules left out, which would reach outside its slot (${manifest.url}): ${ruleProblems[0]!.slice(0, 300)}`,
       );
-    const links = named.map(({ href, integrity }): LinkedStylesheet => {
-      if (!integrity) return { href };
+    if (local.length < named.length)
+      this.log(
+        `the ${section} section's stylesheets: ${named.length - local.length} of ${named.length} are left off the page, having no hash or another origin than its manifest's, so nothing could scope them (${manifest.url})`,
+      );
+    // Never the section's own file: a copy scoped here, else the address where the page asks for one scoped then.
+    const links = local.map(({ href, integrity }): LinkedStylesheet => {
       const scoped = scopedFiles.get(href);
       return scoped && set.files.has(scoped.file)
         ? { href: `${SECTION_STYLES_PATH}${scoped.file}`, integrity: scoped.integrity, source: href }
-        : { href, integrity };
+        : { href: scopedStylesheetAddress({ section, href, integrity }), source: href };
     });
     return { links };
   }

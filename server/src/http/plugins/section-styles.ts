@@ -1,16 +1,35 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { rawRoute } from '../../guard';
 import { SECTION_STYLES_PATH } from '../../ssr/section-styles';
+import type { OnDemandStyles } from '../../ssr/scoped-on-demand';
 import type { ServerRendering } from '../../ssr/server-rendering';
 import { requestTarget } from '../../static-files';
+import type { HostSite } from '../host-site';
 
-/** The sections' stylesheets the server-rendered page links from its own origin (`/section-styles/…`): only while pages are rendered. */
-export const sectionStyles: FastifyPluginCallback<{ rendering: ServerRendering; log: (line: string) => void }> = (app, { rendering, log }, done) => {
+export interface SectionStylesOptions {
+  /** The copies prepared for server-rendered pages, while pages are rendered. */
+  rendering: ServerRendering | undefined;
+  /** The copies scoped when a page asks (a section rendered in the browser, a stylesheet not prepared), on every page. */
+  onDemand: OnDemandStyles;
+  site: HostSite;
+  log: (line: string) => void;
+}
+
+/** The sections' stylesheets, scoped to their slots, that the page links from its own origin (`/section-styles/…`). */
+export const sectionStyles: FastifyPluginCallback<SectionStylesOptions> = (app, { rendering, onDemand, site, log }, done) => {
   app.route({
     method: ['GET', 'HEAD'],
     url: `${SECTION_STYLES_PATH}*`,
     exposeHeadRoute: false,
-    handler: rawRoute((req, res) => rendering.sectionStyles.answer(req, res, requestTarget(req.url)!.pathname), log),
+    handler: rawRoute(async (req, res) => {
+      const { pathname, search } = requestTarget(req.url)!;
+      if (!onDemand.handles(pathname)) {
+        if (rendering) return rendering.sectionStyles.answer(req, res, pathname);
+        return onDemand.answer(req, res, pathname, search, undefined);
+      }
+      const { site: served } = await site.siteOf(req);
+      return onDemand.answer(req, res, pathname, search, served?.config);
+    }, log),
   });
   done();
 };

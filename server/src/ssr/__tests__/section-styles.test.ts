@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync } from 'node:zlib';
 import { readManifest, type Manifest } from '@portico/contract/manifest';
 import { scopeSectionStylesheet } from '@portico/node-sections';
+import { scopedStylesheetAddress } from '@portico/contract/section-styles';
 import { SectionStyles, SECTION_STYLES_PATH, type SectionStyleLimits } from '../section-styles';
 
 // A section's origin (a plain static server) and the front server's answer
@@ -121,7 +122,7 @@ test('no open proxy: an address no kept manifest named is a 404, and nothing is 
   expect(requests).toEqual([]);
 });
 
-test('stylesheets that cannot be fetched (missing, changed on the origin) are fetched once per manifest, linked where the manifest names them, and the log says so once', async () => {
+test('stylesheets that cannot be fetched (missing, changed on the origin) are fetched once per manifest, linked at the address where the page asks for them scoped, never where the manifest names them, and the log says so once', async () => {
   const published = `${CSS}.footer {}`;
   files['/changed.css'] = `${published}body { display: none }`;
   const sheets: Record<string, string | null> = { '/home.css': CSS, '/changed.css': published };
@@ -131,19 +132,18 @@ test('stylesheets that cannot be fetched (missing, changed on the origin) are fe
   for (let page = 0; page < 20; page += 1) styles.links(manifest, hash);
   expect(fetchedCss().sort()).toEqual(Object.keys(sheets).sort());
   expect(logged).toHaveLength(1);
-  expect(logged[0]).toMatch(
-    /^the home section's stylesheets: 21 of 22 could not be answered from the page's origin, so the page links them where its manifest names them/,
-  );
+  expect(logged[0]).toMatch(/^the home section's stylesheets: 21 of 22 could not be fetched for its page, which asks for them scoped when it loads/);
   const links = styles.links(manifest, hash)!;
-  // The browser fetches and checks those itself (the link keeps its hash), as on the client-rendered page.
-  expect(links.find(({ href }) => href.endsWith('/changed.css'))).toEqual({ href: `${sectionUrl}/changed.css`, integrity: sri(published) });
-  expect(links.filter(({ href }) => href.startsWith(SECTION_STYLES_PATH))).toHaveLength(1);
+  // Issue 46: the section's own file, unscoped, is never linked (a CDN that answers the server slowly got it applied as published).
+  expect(links.filter(({ href }) => href.startsWith(sectionUrl))).toEqual([]);
+  const changed = `${sectionUrl}/changed.css`;
+  expect(links.find(({ source }) => source === changed)).toEqual({
+    href: scopedStylesheetAddress({ section: 'home', href: changed, integrity: sri(published) }),
+    source: changed,
+  });
+  expect(links.filter(({ href }) => href.startsWith(SECTION_STYLES_PATH))).toHaveLength(22);
   // What failed its hash is never answered from the page's origin.
-  const guessed = links
-    .find(({ href }) => href.endsWith('/changed.css'))!
-    .integrity!.replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
+  const guessed = sri(published).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   expect((await fetch(`${frontUrl}${SECTION_STYLES_PATH}${guessed}.css`)).status).toBe(404);
 });
 
@@ -215,10 +215,11 @@ test('a manifest no plan names any more keeps nothing after retiredMs: rotated 3
   expect(requests).toEqual([]);
 });
 
-test('a stylesheet without a hash is linked where the manifest says, never fetched by this server', async () => {
+test('a stylesheet without a hash is left off the page (nothing could check what would be scoped), never fetched by this server', async () => {
   const { manifest, hash } = manifestNaming({ '/home.css': null });
   expect(await styles.prepare('home', manifest, hash)).toBe(true);
-  expect(styles.links(manifest, hash)).toEqual([{ href: `${sectionUrl}/home.css` }]);
+  expect(styles.links(manifest, hash)).toEqual([]);
+  expect(logged).toEqual([expect.stringContaining("the home section's stylesheets: 1 of 1 are left off the page")]);
   expect(requests).toEqual([]);
 });
 
@@ -228,7 +229,7 @@ test('a manifest naming a stylesheet on another origin (another host on the serv
   const elsewhere = `${sectionUrl}/home.css`;
   const hostile = { ...manifest, stylesheets: { './section': [elsewhere] }, hashes: new Map([[elsewhere, sri(CSS)]]) };
   expect(await styles.prepare('contact', hostile, hash)).toBe(true);
-  expect(styles.links(hostile, hash)).toEqual([{ href: elsewhere, integrity: sri(CSS) }]);
+  expect(styles.links(hostile, hash)).toEqual([]);
   const guessed = `${SECTION_STYLES_PATH}${sri(CSS).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}.css`;
   expect((await fetch(`${frontUrl}${guessed}`)).status).toBe(404);
   expect(requests).toEqual([]);
