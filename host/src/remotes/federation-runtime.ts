@@ -1,6 +1,7 @@
 import { getInstance, registerPlugins, registerRemotes, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import type { FailureStage } from './classify-failure';
-import { rememberHashes, remoteIntegrityPlugin } from './integrity-plugin';
+import type { PageStylesheet } from '@portico/contract/section-styles';
+import { linkStylesheets, rememberHashes, remoteIntegrityPlugin } from './integrity-plugin';
 
 /**
  * What the host's Module Federation runtime needs from us, and what we need
@@ -86,10 +87,13 @@ export interface CheckedManifest {
   bytes: Uint8Array<ArrayBuffer>;
   files: readonly string[];
   hashes: ReadonlyMap<string, string>;
+  /** The section's stylesheets as the page links them: scoped copies from the page's origin. */
+  stylesheets: readonly PageStylesheet[];
 }
 
 export function registerCheckedRemote(name: string, manifestUrl: string, manifest: CheckedManifest, progress: LoadProgress): void {
   installPlugins();
+  linkStylesheets(manifest.stylesheets);
   rememberHashes(manifest.hashes);
   delete (window as unknown as Record<string, unknown>)[`webpackChunk${name}`];
   registerRemotes([{ name, entry: manifestUrl }], { force: true });

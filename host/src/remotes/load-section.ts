@@ -5,6 +5,7 @@ import { EXPOSED_SECTION, remoteNameOf, type SectionId } from '@portico/contract
 import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import { checkManifest } from '@portico/contract/manifest-check';
 import { RELAY_FAULT_HEADER, sectionManifestPath, type RelayFault } from '@portico/contract/manifest-relay';
+import { pageStylesheets } from '@portico/contract/section-styles';
 import { readManifestBody } from './read-manifest-body';
 import { classifyFailure, isTransientStatus, RemoteFault, type FailureDetail } from './classify-failure';
 import { pageShares, pendingScriptOf, registerCheckedRemote, settleRemote, type CheckedManifest, type LoadProgress } from './federation-runtime';
@@ -157,7 +158,9 @@ async function loadOnce(seams: LoaderSeams, attempt: Attempt): Promise<SectionMo
   const problem = checkManifest(manifest, { expose: EXPOSED_SECTION, pageShares: seams.pageShares() });
   if (problem) throw manifestFault(manifestUrl, problem);
 
-  seams.register(remote, manifestUrl, { bytes, files: manifest.scripts, hashes: manifest.hashes }, progress);
+  // Its stylesheets only as the page's origin scopes them to its slot, linked before its code can add its own (issue 46).
+  const stylesheets = pageStylesheets(attempt.section, manifest.stylesheets[EXPOSED_SECTION] ?? [], manifest.hashes);
+  seams.register(remote, manifestUrl, { bytes, files: manifest.scripts, hashes: manifest.hashes, stylesheets }, progress);
   progress.stage = 'entry';
   progress.url = manifest.entry.url;
   const exposed = await seams.loadExposed(remote);

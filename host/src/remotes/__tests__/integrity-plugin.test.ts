@@ -1,5 +1,6 @@
 import { readManifest } from '@portico/contract/manifest';
-import { rememberHashes, remoteIntegrityPlugin } from '../integrity-plugin';
+import { pageStylesheets } from '@portico/contract/section-styles';
+import { linkStylesheets, rememberHashes, remoteIntegrityPlugin } from '../integrity-plugin';
 
 const integrity = `sha384-${'Q'.repeat(64)}`;
 const manifestUrl = 'http://localhost:8083/mf-manifest.json';
@@ -35,15 +36,17 @@ test('a remoteEntry.js whose manifest gave a hash is loaded with integrity and C
   expect(script.src).toBe('http://localhost:8083/remoteEntry.js');
 });
 
-test("an expose's stylesheet the runtime fetches itself gets its hash and keeps the runtime's attributes", () => {
+test("an expose's stylesheet the page has no scoped copy of is never linked from the section's origin: the runtime gets a link that fetches nothing", () => {
   const plugin = hooksOf(remoteIntegrityPlugin());
   loaderChecked();
 
+  // Before issue 46's change this was the section's own file, with its hash: applied as published, unscoped.
   const link = plugin.createLink({ url: 'http://localhost:8083/expose.1.css', attrs: { rel: 'stylesheet', type: 'text/css' } }) as HTMLLinkElement;
-  expect(link.getAttribute('href')).toBe('http://localhost:8083/expose.1.css');
+  expect(link).toBeInstanceOf(HTMLLinkElement);
+  expect(link.hasAttribute('href')).toBe(false);
   expect(link.getAttribute('rel')).toBe('stylesheet');
-  expect(link.getAttribute('integrity')).toBe(cssIntegrity);
-  expect(link.getAttribute('crossorigin')).toBe('anonymous');
+  const preload = plugin.createLink({ url: 'http://localhost:8083/expose.1.css', attrs: { rel: 'preload', as: 'style' } }) as HTMLLinkElement;
+  expect(preload.hasAttribute('href')).toBe(false);
 });
 
 test("a stylesheet the server-rendered page already links from its own origin is linked from there again, not fetched from the section's", () => {
@@ -61,9 +64,9 @@ test("a stylesheet the server-rendered page already links from its own origin is
   const unhashed = plugin.createLink({ url: 'http://localhost:8083/unhashed.css', attrs: { rel: 'stylesheet', type: 'text/css' } }) as HTMLLinkElement;
   expect(unhashed.getAttribute('href')).toBe('/section-styles/sha384-D.css');
   expect(unhashed.getAttribute('rel')).toBe('stylesheet');
-  // A file the page has no copy of (and no hash for) is left to Module Federation.
-  const other = plugin.createLink({ url: 'http://localhost:8083/expose.2.css', attrs: { rel: 'stylesheet' } }) as HTMLLinkElement | undefined;
-  expect(other).toBeUndefined();
+  // A file the page has no copy of (and no hash for) is not fetched at all.
+  const other = plugin.createLink({ url: 'http://localhost:8083/expose.2.css', attrs: { rel: 'stylesheet' } }) as HTMLLinkElement;
+  expect(other.hasAttribute('href')).toBe(false);
   document.head.innerHTML = '';
 });
 
@@ -74,4 +77,29 @@ test('any other script is left to Module Federation as it is', () => {
 
 test('the plugin leaves fetching manifests to the loader: it answers no fetch hook', () => {
   expect(remoteIntegrityPlugin()).not.toHaveProperty('fetch');
+});
+
+test("a section's stylesheets are linked from the page's origin, scoped to its slot, before its code loads; never from the section's origin", () => {
+  const reading = readManifest(
+    JSON.stringify({ ...manifestJson, exposes: [{ path: './section', assets: { css: { sync: ['expose.1.css', 'unhashed.css'], async: [] } } }] }),
+    manifestUrl,
+  );
+  if ('problem' in reading) throw new Error(reading.problem);
+  const { manifest } = reading;
+  linkStylesheets(pageStylesheets('contact', manifest.stylesheets['./section'] ?? [], manifest.hashes));
+
+  const links = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')];
+  // One link: the file with a hash, as the front server scopes it (a file with none is not linked: nothing could check it).
+  expect(links.map((link) => new URL(link.href).pathname + new URL(link.href).search)).toEqual([
+    `/section-styles/of/contact?href=${encodeURIComponent('http://localhost:8083/expose.1.css')}&integrity=${encodeURIComponent(cssIntegrity)}`,
+  ]);
+  expect(links[0]!.getAttribute('data-href')).toBe('http://localhost:8083/expose.1.css');
+
+  // Module Federation, asking for the same file, gets the page's link again; a second load (Try again) adds none.
+  const plugin = hooksOf(remoteIntegrityPlugin());
+  const link = plugin.createLink({ url: 'http://localhost:8083/expose.1.css', attrs: { rel: 'stylesheet', type: 'text/css' } }) as HTMLLinkElement;
+  expect(link.getAttribute('href')).toBe(links[0]!.getAttribute('href'));
+  linkStylesheets(pageStylesheets('contact', manifest.stylesheets['./section'] ?? [], manifest.hashes));
+  expect(document.head.querySelectorAll('link')).toHaveLength(1);
+  document.head.innerHTML = '';
 });
