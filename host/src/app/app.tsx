@@ -1,4 +1,4 @@
-import { useConfig, usePortico } from '@portico/shared-config';
+import { sectionGrant, useConfig, usePortico } from '@portico/shared-config';
 import type { SectionId } from '@portico/contract/sections';
 import { localeOf } from '@portico/contract/languages';
 import { useEffect } from 'react';
@@ -33,7 +33,8 @@ export interface AppProps {
 const AFRESH: IslandStart = { html: '', hydrate: false };
 
 export function App({ sections, islands }: AppProps) {
-  const { comName } = useConfig();
+  const config = useConfig();
+  const { comName } = config;
   const { language, text } = usePortico();
   const pageSections = usePageSections();
 
@@ -81,7 +82,16 @@ export function App({ sections, islands }: AppProps) {
           const load = sections[id];
           return (
             load && (
-              <section key={id} id={id} role="tabpanel" aria-labelledby={tabId(id)} tabIndex={0} className="section-panel">
+              // A section granted no script has only its HTML and its stylesheets: its panel keeps what they draw inside it
+              // (app.css), so its boxes cannot cover the nav, the tabs or the footer (issue 46).
+              <section
+                key={id}
+                id={id}
+                role="tabpanel"
+                aria-labelledby={tabId(id)}
+                tabIndex={0}
+                className={sectionGrant(config, id).interactive ? 'section-panel' : 'section-panel section-panel--contained'}
+              >
                 {islands ? (
                   <SectionIsland section={id} label={label} load={load} start={islands[id] ?? AFRESH} />
                 ) : (
