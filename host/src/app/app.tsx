@@ -82,15 +82,15 @@ export function App({ sections, islands }: AppProps) {
           const load = sections[id];
           return (
             load && (
-              // A section granted no script has only its HTML and its stylesheets: its panel keeps what they draw inside it
-              // (app.css), so its boxes cannot cover the nav, the tabs or the footer (issue 46).
+              // A panel keeps what its section draws inside it (app.css), so its boxes cannot cover the nav, the tabs or the
+              // footer (issue 46), unless the section is granted script. A short class: the page has bytes to spare for none.
               <section
                 key={id}
                 id={id}
                 role="tabpanel"
                 aria-labelledby={tabId(id)}
                 tabIndex={0}
-                className={sectionGrant(config, id).interactive ? 'section-panel' : 'section-panel section-panel--contained'}
+                className={sectionGrant(config, id).interactive ? 'section-panel interactive' : 'section-panel'}
               >
                 {islands ? (
                   <SectionIsland section={id} label={label} load={load} start={islands[id] ?? AFRESH} />
