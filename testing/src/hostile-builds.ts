@@ -141,7 +141,15 @@ export class HostileCdn {
     return new Promise((resolve) => {
       this.server.overrides.set(pathOnCdn, (_req, res) => {
         setTimeout(() => {
-          res.writeHead(200, this.server.headersOf(pathOnCdn)).end(readFileSync(path.join(this.root, pathOnCdn)));
+          let body: Buffer;
+          try {
+            body = readFileSync(path.join(this.root, pathOnCdn));
+          } catch {
+            // The CDN was closed while the answer was due: nobody waits for it.
+            res.destroy();
+            return;
+          }
+          res.writeHead(200, this.server.headersOf(pathOnCdn)).end(body);
           resolve(performance.now());
         }, ms);
       });
