@@ -146,19 +146,6 @@ test("a section rendered in the browser: issue 46's stylesheet is the page's sco
     await page.goto(site.url);
     // Loaded in the browser, with its retries: within the 10 s a section has, on a busy machine too.
     await expect(page.getByRole('tabpanel', { name: 'Home' }).getByRole('heading', { level: 2 })).toBeVisible({ timeout: 30_000 });
-    // The loader's link, and Module Federation's copy of it (integrity-plugin.ts): both the page's scoped copy.
-    const links = page.locator('link[rel="stylesheet"][data-href$="/browser-home/home-hostile.css"]');
-    await expect(links.first()).toBeAttached();
-    for (const link of await links.all()) await expect(link).toHaveAttribute('href', /^\/section-styles\/of\/home\?/);
-    const hostile = links.first();
-    await expect.poll(() => hostile.evaluate((link: HTMLLinkElement) => link.sheet?.cssRules.length ?? -1)).toBe(1);
-    // Every stylesheet on the page is the page's own: none from Home's origin, the scoped copy's one rule inside Home's slot.
-    const sheets = await page.evaluate(() => [...document.styleSheets].map((sheet) => sheet.href ?? 'inline'));
-    expect(sheets.filter((href) => href.startsWith(cdn.origin))).toEqual([]);
-    expect(await hostile.evaluate((link: HTMLLinkElement) => [...link.sheet!.cssRules].map((rule) => rule.cssText))).toEqual([
-      ':where([data-section-island="home"]) .home-styled-mark { color: rgb(1, 2, 3); }',
-    ]);
-
     await page.getByRole('tab', { name: 'Contact us' }).click();
     const contact = page.getByRole('tabpanel', { name: 'Contact us' });
     const send = contact.getByRole('button', { name: 'Send message' });
@@ -171,6 +158,18 @@ test("a section rendered in the browser: issue 46's stylesheet is the page's sco
     expect(atCentre).toBe(true);
     await page.waitForLoadState('networkidle');
     expect(leaks(asked)).toEqual([]);
+    // The loader's link, and Module Federation's copy of it (integrity-plugin.ts): both the page's scoped copy.
+    const links = page.locator('link[rel="stylesheet"][data-href$="/browser-home/home-hostile.css"]');
+    await expect(links.first()).toBeAttached();
+    for (const link of await links.all()) await expect(link).toHaveAttribute('href', /^\/section-styles\/of\/home\?/);
+    const hostile = links.first();
+    await expect.poll(() => hostile.evaluate((link: HTMLLinkElement) => link.sheet?.cssRules.length ?? -1)).toBe(1);
+    // Every stylesheet on the page is the page's own: none from Home's origin, the scoped copy's one rule inside Home's slot.
+    const sheets = await page.evaluate(() => [...document.styleSheets].map((sheet) => sheet.href ?? 'inline'));
+    expect(sheets.filter((href) => href.startsWith(cdn.origin))).toEqual([]);
+    expect(await hostile.evaluate((link: HTMLLinkElement) => [...link.sheet!.cssRules].map((rule) => rule.cssText))).toEqual([
+      ':where([data-section-island="home"]) .home-styled-mark { color: rgb(1, 2, 3); }',
+    ]);
   } finally {
     await site.close();
   }
@@ -203,11 +202,11 @@ test("a stylesheet the server could not fetch for the page is asked for scoped, 
         { timeout: 30_000 },
       )
       .toContain('home');
-    const link = page.locator('link[rel="stylesheet"][data-href$="/slow-styles-home/home-hostile.css"]');
-    await expect(link).toHaveAttribute('href', /^\/section-styles\/of\/home\?/);
     await page.waitForLoadState('networkidle');
     expect(asked.filter((path) => path.endsWith('.css'))).toEqual([]);
     expect(leaks(asked)).toEqual([]);
+    const link = page.locator('link[rel="stylesheet"][data-href$="/slow-styles-home/home-hostile.css"]');
+    await expect(link).toHaveAttribute('href', /^\/section-styles\/of\/home\?/);
   } finally {
     await site.close();
   }
