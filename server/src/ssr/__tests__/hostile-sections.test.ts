@@ -217,7 +217,7 @@ describe('manifests whose stylesheets would cost the server at every page', () =
     expect(cdn.requests.filter((request) => request === paths.home[0])).toHaveLength(1);
     expect(cdn.requests.filter((request) => paths.about.includes(request))).toEqual([]);
     expect(site.log.filter((line) => line.includes('styled-home/mf-manifest.json'))).toEqual([
-      expect.stringMatching(/^the home section's stylesheets: 8 of 9 could not be answered from the page's origin/),
+      expect.stringMatching(/^the home section's stylesheets: 8 of 9 could not be fetched for its page, which asks for them scoped when it loads/),
     ]);
     expect(site.log.filter((line) => line.includes('styled-about/mf-manifest.json'))).toEqual([
       expect.stringMatching(/^the about section is rendered in the browser: its manifest names 40 stylesheets/),
