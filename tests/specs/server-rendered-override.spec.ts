@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SECTION_MANIFEST_PATH } from '@portico/contract/manifest-relay';
+import { readScopedStylesheetAddress } from '@portico/contract/section-styles';
 import type { Page } from '@playwright/test';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { startFaultServer, type FaultServer } from '../support/fault-server';
@@ -85,6 +86,17 @@ function relayedManifests(page: Page): string[] {
   return urls;
 }
 
+/** The paths of the stylesheets the page asks its own origin to scope (issue 46): the server fetches each from the section's origin. */
+function scopedStylesheets(page: Page, origin: string): Set<string> {
+  const paths = new Set<string>();
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    const asked = readScopedStylesheetAddress(url.pathname, url.search);
+    if (asked && new URL(asked.href).origin === origin) paths.add(new URL(asked.href).pathname);
+  });
+  return paths;
+}
+
 const overrideNotice = (page: Page) => page.getByRole('complementary', { name: 'Remote override' });
 
 test.describe('with JavaScript off', () => {
@@ -127,6 +139,7 @@ test('a ?remote.contact= visit hydrates with no error and shows the override’s
     const fromBrowser = browserRequests(page, override.origin);
     const configuredContact = browserRequests(page, configured.origin);
     const relayed = relayedManifests(page);
+    const scoped = scopedStylesheets(page, override.origin);
     await page.goto(`${url}#contact`);
 
     const contact = page.getByRole('tabpanel', { name: 'Contact us' });
@@ -138,14 +151,15 @@ test('a ?remote.contact= visit hydrates with no error and shows the override’s
     expect(await page.evaluate(() => (window as unknown as { serverHeading: Element | null }).serverHeading === document.querySelector('#home h2'))).toBe(true);
 
     await configured.watcherRounds();
-    // Every request the override's origin got was the browser's: its code
+    // Every request the override's origin got was for the browser: its code
     // directly, its manifest through the page's origin (one relayed request,
-    // one request there); the server asked nothing of its own, and nothing
-    // for its node build.
+    // one request there), each stylesheet the page asked the page's origin to
+    // scope (fetched once, kept scoped); the server asked nothing of its own,
+    // and nothing for its node build.
     expect(fromBrowser).toEqual(expect.arrayContaining(['/remoteEntry.js']));
     expect(relayed).toEqual(expect.arrayContaining([override.manifestUrl]));
     expect(relayed.every((url) => url === override.manifestUrl)).toBe(true);
-    expect([...override.requests].sort()).toEqual([...fromBrowser, ...relayed.map(() => '/mf-manifest.json')].sort());
+    expect([...override.requests].sort()).toEqual([...fromBrowser, ...relayed.map(() => '/mf-manifest.json'), ...scoped].sort());
     expect(override.requests).not.toContain(nodeBuildPath(await secondContactDist()));
     // The configured Contact is replaced for this visit: the browser loads nothing of it, nor asks for its manifest.
     expect(configuredContact).toEqual([]);

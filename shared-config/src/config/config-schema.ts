@@ -3,6 +3,7 @@ import { BUILT_IN_GRANTS, type BuiltInSectionId, type SectionGrant } from '@port
 import { isBuiltInSection, sectionIdProblem } from '@portico/contract/section-entries';
 import { MARKETS, marketOf, type Language, type Market } from '@portico/contract/languages';
 import { HEX_COLOR } from '../theme/contrast';
+import { MARKET_DETAILS } from './market-details';
 import type { Theme } from '../theme/theme';
 
 // zod compiles fast paths with `new Function` unless told not to; the host's
@@ -142,9 +143,6 @@ export const legacyLegalSchema = z.extend(marketLegalSchema, { market: z.enum(MA
  */
 const marketDetailsSchema = z.object({ comName: z.optional(text), email: z.optional(z.email()), address: z.optional(text), copyright: z.optional(text) });
 const byMarketSchema = z.object({ IN: z.optional(marketDetailsSchema), ID: z.optional(marketDetailsSchema) } satisfies Record<Market, unknown>);
-
-/** The fields a market may give its own value of. */
-export const MARKET_DETAILS = ['comName', 'email', 'address', 'copyright'] as const;
 
 /** `copyright` in a language, replacing it there: the line is the operator's words, the page's language is not. */
 const copyrightByLanguageSchema = z.object({ en: z.optional(text), id: z.optional(text) } satisfies Record<Language, unknown>);

@@ -1,5 +1,6 @@
 import { LANGUAGES, MARKETS, marketOf, type Language, type Market } from '@portico/contract/languages';
-import { MARKET_DETAILS, type ConfigProblem, type SiteConfig } from './config-schema';
+import type { ConfigProblem, SiteConfig } from './config-schema';
+import { MARKET_DETAILS } from './market-details';
 
 /** The language of `market`'s page (a language is one market's page). */
 const languageOf = (market: Market): Language => LANGUAGES.find((language) => marketOf(language) === market)!;

@@ -20,11 +20,11 @@ export {
   type SiteConfig,
   copyrightIn,
   inMarket,
-  MARKET_DETAILS,
   sectionGrant,
   isDocumentProblem,
 } from './config-schema';
 export { configWarnings } from './config-warnings';
+export { MARKET_DETAILS } from './market-details';
 export { parseConfig, type ParsedConfig } from './parse-config';
 export { sectionsFromConfig } from './parse-sections';
 export { pageSections, servedSections, tabSections } from './served-sections';
