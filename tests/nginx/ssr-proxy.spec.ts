@@ -38,9 +38,7 @@ test.beforeAll(async () => {
   // The specs before this one ran with no Node server: nginx marks each of
   // its two upstreams unavailable for fail_timeout (10 s) after a failure,
   // serving the static page meanwhile. Until it tries again.
-  await expect
-    .poll(async () => (await fetch(`${url}/`)).headers.get('content-security-policy') ?? '', { timeout: 30_000 })
-    .toContain("'sha256-");
+  await expect.poll(async () => (await fetch(`${url}/`)).headers.get('content-security-policy') ?? '', { timeout: 30_000 }).toContain("'sha256-");
 });
 
 test.afterAll(async () => {
