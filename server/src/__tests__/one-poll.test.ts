@@ -1,9 +1,9 @@
 import type { Database } from '@portico/platform/database';
-import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
-import { ReleaseStore } from '@portico/releases';
 import { eventually } from '@portico/testing/eventually';
 import { releaseFeed } from '../control-plane';
 import { ServedReleases } from '../served-releases';
+import { ReleaseStore } from '@portico/releases';
+import { releaseStorePerFile } from './release-store-per-file';
 
 // One catch-up poll (issue 47, item 4): the store watch's read of the
 // sections' generations is what brings a change whose notification was lost
@@ -12,20 +12,10 @@ import { ServedReleases } from '../served-releases';
 // poll reaching ServedReleases' feed (no pollMs setting: its poll was 5 s
 // away, past this test's bound).
 
-let database: TestDatabase;
-let store: ReleaseStore;
-
-beforeAll(async () => {
-  database = embeddedTestDatabase();
-  store = await ReleaseStore.open(await database.open());
-}, 60_000);
-
-afterAll(async () => {
-  await store?.db.close();
-  database?.cleanUp();
-});
+const held = releaseStorePerFile();
 
 test('a server serves an activation whose notification never came, from the watch poll, reading the store whole only for it', async () => {
+  const { store } = held;
   // The server's store on the same database, its notifications never arriving; its polls of the generations counted.
   let polls = 0;
   const deaf: Database = {

@@ -1,26 +1,16 @@
-import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
-import { ReleaseStore, signPreview } from '@portico/releases';
+import { signPreview } from '@portico/releases';
 import { releaseFeed } from '../control-plane';
+import { releaseStorePerFile } from './release-store-per-file';
 
 // Retiring a section stops its preview links on every server (issue 48):
 // a link signed before, still within its expiry, opens nothing once its
 // section is retired. Checked failing without the feed's catalogue look-up
 // (the link kept showing the retired section's release).
 
-let database: TestDatabase;
-let store: ReleaseStore;
-
-beforeAll(async () => {
-  database = embeddedTestDatabase();
-  store = await ReleaseStore.open(await database.open());
-}, 60_000);
-
-afterAll(async () => {
-  await store?.db.close();
-  database?.cleanUp();
-});
+const held = releaseStorePerFile();
 
 test("a retired section's preview link, signed before and not expired, is refused (it opened before)", async () => {
+  const { store } = held;
   await store.sections.add({ id: 'old-notice', labels: { en: 'Notice', id: 'Pemberitahuan' }, origins: ['https://cdn.example'] }, 'integrator');
   const { release } = await store.releases.publish({
     section: 'old-notice',
