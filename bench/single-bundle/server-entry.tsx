@@ -18,7 +18,7 @@ import { startSections } from './load-section';
 export interface SinglePageInput {
   /** The single bundle's built index.html. */
   indexHtml: string;
-  /** `<link rel="stylesheet">` tags of the sections' CSS, put last in `<head>` as the federated page puts its sections'. */
+  /** `<link rel="stylesheet">` tags of the sections' CSS, put last in `<head>` (the federated page puts its first panel's there). */
   styles: string;
   /** config.json as read (a JSON value), for the page data; `config` is it parsed. */
   rawConfig: unknown;

@@ -120,6 +120,35 @@ test('the server-rendered page is painted before its script runs, and nothing on
   expect(shift).toBe(0);
 });
 
+test("the first paint waits for the first panel's stylesheets alone: the hidden panels' are linked in the body, before their content", async ({ page, site }) => {
+  const html = await pageHtml(site.url);
+  const linked = (part: string) => [...part.matchAll(/<link rel="stylesheet" href="(\/section-styles\/[^"]+)"/g)].map((match) => match[1]!);
+  const [head, body] = html.split('</head>') as [string, string];
+  expect(linked(head)).toHaveLength(1);
+  const hidden = linked(body);
+  expect(hidden).toHaveLength(2);
+  // About's and Contact's stylesheets never arrive until the test lets them.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => hidden.includes(url.pathname + url.search),
+    async (route) => {
+      await released;
+      await route.continue();
+    },
+  );
+  await page.goto(site.url, { waitUntil: 'commit' });
+  // Home is painted meanwhile (in the head, they would hold back every paint: no first-contentful-paint at all).
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByName('first-contentful-paint').length), { timeout: 15_000 })
+    .toBe(1);
+  await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
+  release();
+  await page.getByRole('tab', { name: 'Contact us' }).click();
+  await expect(page.locator('[data-section-island="contact"]')).toHaveAttribute('data-island-state', 'hydrated');
+  await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
+});
+
 test('a normal visit hydrates the server-rendered page with no error; tabs, language switch and the contact form work', async ({ page, site }) => {
   const problems = await watchProblems(page);
   // The heading as the server sent it: hydration keeps that element, a client render would replace it.

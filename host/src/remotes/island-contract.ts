@@ -38,7 +38,8 @@ export function islandContainerIn(doc: ParentNode, section: SectionId): Element 
 
 /**
  * The markup inside a section's container: one element, the island's React
- * root, around the section's HTML. The shell gives its container this markup
+ * root, around the section's HTML (before it, on a server-rendered page, the
+ * section's stylesheets may be linked: the root is the last element). The shell gives its container this markup
  * as `dangerouslySetInnerHTML`, so the element the island's root lives in is
  * not one the shell's React manages (React supports a root only in an element
  * no other root renders into).

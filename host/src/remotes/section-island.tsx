@@ -41,9 +41,13 @@ function IslandTree({ portico, remotes, section, label, load, hydrating }: Islan
   );
 }
 
-/** The element a section's island root lives in, inside its container (`islandMarkup`). */
+/**
+ * The element a section's island root lives in, inside its container
+ * (`islandMarkup`): its last element, as the server may link the section's
+ * stylesheets before it.
+ */
 function islandRootIn(container: Element): Element {
-  return container.firstElementChild ?? container.appendChild(document.createElement('div'));
+  return container.lastElementChild ?? container.appendChild(document.createElement('div'));
 }
 
 /** A section's React root: hydrating the server's HTML in `element`, or rendering the section afresh there. */
@@ -150,7 +154,7 @@ function SectionIslandUnmemoized({ section, label, load, start }: SectionIslandP
       first.current = false;
       return;
     }
-    const element = container.current?.firstElementChild;
+    const element = container.current?.lastElementChild;
     const held = element && roots.get(element);
     if (held) startTransition(() => held.root.render(currentTree()));
   }, [portico, remotes, load, label]);

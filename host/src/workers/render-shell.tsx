@@ -1,4 +1,4 @@
-import { SECTION_SLOT, STYLES_SLOT, type RenderedShell, type ShellRequest } from '@portico/node-sections/protocol';
+import { SECTION_SLOT, SECTION_STYLES_SLOT, STYLES_SLOT, type RenderedShell, type ShellRequest } from '@portico/node-sections/protocol';
 import { fill, loadPack, type SectionModule, type TextPack } from '@portico/shared-config';
 import type { SectionId } from '@portico/contract/sections';
 import { pageSectionsOf } from '@portico/contract/page-data';
@@ -69,8 +69,12 @@ export async function renderShell(page: ShellRequest): Promise<RenderedShell> {
   const pageSections = pageSectionsOf(page.sections, page.language);
   const ids = pageSections.map(({ id }) => id);
   const notLoaded: SectionLoads = Object.fromEntries(ids.map((id) => [id, NOT_LOADED_HERE]));
-  // The shell renders no section: each container holds the slot the front server fills.
-  const slots: Partial<Record<SectionId, IslandStart>> = Object.fromEntries(ids.map((id) => [id, { html: islandMarkup(SECTION_SLOT(id)), hydrate: false }]));
+  // The shell renders no section: each container holds the slots the front
+  // server fills, its stylesheets' before the island's root (the island's
+  // root is the container's last element).
+  const slots: Partial<Record<SectionId, IslandStart>> = Object.fromEntries(
+    ids.map((id) => [id, { html: SECTION_STYLES_SLOT(id) + islandMarkup(SECTION_SLOT(id)), hydrate: false }]),
+  );
   const root = await renderToHtml(
     <PageRoot
       config={config}

@@ -52,13 +52,13 @@ export interface ShellRequest {
 export interface RenderedShell {
   /**
    * The whole document, with `SECTION_SLOT(id)` inside each section's
-   * container, `STYLES_SLOT` last in `<head>` and `PAGE_DATA_SLOT` last in
-   * `<body>`.
+   * container and `SECTION_STYLES_SLOT(id)` just before it, `STYLES_SLOT`
+   * last in `<head>` and `PAGE_DATA_SLOT` last in `<body>`.
    */
   html: string;
   /** Each of the page's sections' markup while it is left to the browser (its loading line). */
   fallbacks: Partial<Record<SectionId, string>>;
-  /** Each section's `<link rel="stylesheet">` tags, added to the head when that section is filled in. */
+  /** Each section's `<link rel="stylesheet">` tags, linked when that section is filled in: in the head, or before its panel's content. */
   styles: Partial<Record<SectionId, string>>;
   /** The sections a `?remote.<section>=` override takes for this visit (by the one rule the browser uses): left to the browser. */
   overridden: SectionId[];
@@ -67,6 +67,14 @@ export interface RenderedShell {
 /** Where the front server puts a section's HTML: a comment React never writes and text in the shell cannot forge (React escapes `<`). */
 export const SECTION_SLOT = (section: SectionId) => `<!--portico:section:${section}-->`;
 export const STYLES_SLOT = '<!--portico:section-styles-->';
+/**
+ * Before a section's container: its stylesheets when its panel is not the one
+ * shown at the first paint. A stylesheet in the body holds back the rendering
+ * of what follows it alone, so the first panel paints without waiting for
+ * the others' (issue 48: each added section's stylesheet in the head was one
+ * more step before the first paint).
+ */
+export const SECTION_STYLES_SLOT = (section: SectionId) => `<!--portico:section-styles:${section}-->`;
 /** Before `</body>`: the hydration data (node-sections/src/page/page-data.ts), written by the front server. */
 export const PAGE_DATA_SLOT = '<!--portico:page-data-->';
 

@@ -1,6 +1,6 @@
 import type { SectionId } from '@portico/contract/sections';
 import { pageDataScript, type PageData } from '@portico/contract/page-data';
-import { PAGE_DATA_SLOT, SECTION_SLOT, STYLES_SLOT, type RenderedShell } from '@portico/node-sections/protocol';
+import { PAGE_DATA_SLOT, SECTION_SLOT, SECTION_STYLES_SLOT, STYLES_SLOT, type RenderedShell } from '@portico/node-sections/protocol';
 import { withInlinePageScript, type PageScriptCode } from './inline-page-script';
 import type { SectionResult } from './section-stage';
 import type { ShellEntry } from './shell-stage';
@@ -66,7 +66,16 @@ export function withoutSections(placement: Placement, sections: ReadonlySet<Sect
 /** Every slot the shell worker writes, each spelt once, by the protocol that names it. */
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const [SLOT_START, SLOT_END] = SECTION_SLOT('\0').split('\0') as [string, string];
-const SLOT = new RegExp([`${escaped(SLOT_START)}[a-z][a-z0-9-]{1,23}${escaped(SLOT_END)}`, escaped(STYLES_SLOT), escaped(PAGE_DATA_SLOT)].join('|'), 'g');
+const [STYLES_START, STYLES_END] = SECTION_STYLES_SLOT('\0').split('\0') as [string, string];
+const SLOT = new RegExp(
+  [
+    `${escaped(SLOT_START)}[a-z][a-z0-9-]{1,23}${escaped(SLOT_END)}`,
+    `${escaped(STYLES_START)}[a-z][a-z0-9-]{1,23}${escaped(STYLES_END)}`,
+    escaped(STYLES_SLOT),
+    escaped(PAGE_DATA_SLOT),
+  ].join('|'),
+  'g',
+);
 
 export interface PageParts {
   shell: Pick<RenderedShell, 'html' | 'fallbacks' | 'styles'>;
@@ -80,14 +89,29 @@ export interface PageParts {
 /**
  * The page from its parts, and nothing else: each section's slot filled
  * with its HTML (or its loading line, left to the browser), the filled
- * sections' stylesheets in the head, the hydration data at the end, the
- * page script inline after it. `script` comes back only if it was inlined.
+ * sections' stylesheets linked (the first panel's in the head, the others'
+ * before their panels' content), the hydration data at the end, the page
+ * script inline after it. `script` comes back only if it was inlined.
  */
 export function composePage({ shell, placement, data, script }: PageParts): { html: string; script?: PageScriptCode } {
   const { filled, rendered } = placement;
   const sections = new Set([...Object.keys(shell.fallbacks), ...filled.keys()]);
   const slots = new Map<string, string>([...sections].map((id) => [SECTION_SLOT(id), filled.get(id) ?? shell.fallbacks[id] ?? '']));
-  slots.set(STYLES_SLOT, rendered.map((id) => shell.styles[id] ?? '').join(''));
+  // The panel shown at the first paint (the first, unless the address names
+  // another: then that one waits for its own stylesheet alone) keeps its
+  // stylesheets in the head; the others' go before their content, where they
+  // hold back only what follows them. A shell without those slots gets all
+  // of them in the head, as before.
+  const first = Object.keys(shell.fallbacks)[0];
+  const inBody = rendered.filter((id) => id !== first && shell.html.includes(SECTION_STYLES_SLOT(id)));
+  for (const id of inBody) slots.set(SECTION_STYLES_SLOT(id), shell.styles[id] ?? '');
+  slots.set(
+    STYLES_SLOT,
+    rendered
+      .filter((id) => !inBody.includes(id))
+      .map((id) => shell.styles[id] ?? '')
+      .join(''),
+  );
   slots.set(PAGE_DATA_SLOT, pageDataScript(data));
   // One pass over the shell: what is put in is never read again for slots.
   const composed = shell.html.replace(SLOT, (slot) => slots.get(slot) ?? '');

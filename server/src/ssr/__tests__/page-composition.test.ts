@@ -1,6 +1,6 @@
 import { pageSectionsOf, parsePageData, type PageData } from '@portico/contract/page-data';
 import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
-import { SECTION_SLOT } from '@portico/node-sections/protocol';
+import { SECTION_SLOT, SECTION_STYLES_SLOT } from '@portico/node-sections/protocol';
 import type { SectionId } from '@portico/contract/sections';
 import { composePage, placeParts, type CandidatePart } from '../page-composition';
 import { idsIn } from '../section-html';
@@ -69,8 +69,23 @@ describe('composePage', () => {
     expect(html).not.toContain('<!--portico:');
   });
 
+  test("the first panel's stylesheets go in the head; the others' before their own content, holding back only what follows", () => {
+    const withStyleSlots = {
+      ...shell,
+      html: shellHtml.replace(/<section id="(\w+)">/g, (tag, id: SectionId) => `${tag}${SECTION_STYLES_SLOT(id)}`),
+    };
+    const placement = placeParts(new Set(), [part('home', '<p>home</p>'), part('about', '<p>about</p>')]);
+    const { html } = composePage({ shell: withStyleSlots, placement, data });
+    expect(html).toContain('<head><link rel="stylesheet" href="/home.css"></head>');
+    expect(html).toContain('<section id="home"><p>home</p></section>');
+    expect(html).toContain('<section id="about"><link rel="stylesheet" href="/about.css"><p>about</p></section>');
+    // Contact is left to the browser: its loader links its stylesheet, the page does not.
+    expect(html).toContain('<section id="contact"><p>Loading Contact us…</p></section>');
+    expect(html).not.toContain('<!--portico:');
+  });
+
   test("a section's HTML that writes a slot is not filled: the page is composed in one pass", () => {
-    const forged = `<p>${SECTION_SLOT('contact')}<!--portico:page-data--><!--portico:section-styles--></p>`;
+    const forged = `<p>${SECTION_SLOT('contact')}${SECTION_STYLES_SLOT('contact')}<!--portico:page-data--><!--portico:section-styles--></p>`;
     const placement = placeParts(new Set(), [part('home', forged)]);
     const { html } = composePage({ shell, placement, data });
     expect(html).toContain(`<section id="home">${forged}</section>`);
