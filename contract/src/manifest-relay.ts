@@ -7,7 +7,8 @@ import type { SectionId } from './sections';
  * send nothing elsewhere. The front server fetches the manifest from `url`
  * only when the page may load the section from it (its configured URL, or
  * an override the rule allows, for a section granted script), and answers
- * the origin's status and bytes as they came.
+ * the origin's bytes as they came when they read as a manifest, an error
+ * status without its body, and nothing else.
  */
 export const SECTION_MANIFEST_PATH = '/section-manifest/';
 
@@ -37,5 +38,8 @@ export const RELAY_FAULT_HEADER = 'Portico-Relay-Fault';
  * - `redirected`: the origin answered a redirect, which is not followed.
  * - `too-large`: the manifest is over MANIFEST_MAX_BYTES.
  * - `busy`: the server relays as many manifests as it will at once.
+ * - `not-a-manifest`: the origin answered something no page could load as
+ *   a manifest; the answer's text is why (readManifest's words), not what
+ *   the origin sent.
  */
-export type RelayFault = 'refused' | 'unreachable' | 'redirected' | 'too-large' | 'busy';
+export type RelayFault = 'refused' | 'unreachable' | 'redirected' | 'too-large' | 'busy' | 'not-a-manifest';

@@ -1,4 +1,4 @@
-import { MANIFEST_MAX_BYTES } from '@portico/contract/manifest';
+import { MANIFEST_MAX_BYTES, readManifest } from '@portico/contract/manifest';
 import type { RelayFault } from '@portico/contract/manifest-relay';
 import { overrideRefusal } from '@portico/contract/override';
 import { sectionIdProblem } from '@portico/contract/section-entries';
@@ -7,10 +7,11 @@ import { REMOTE_LOADING_BOUNDS, sectionGrant, sectionsFromConfig, type SiteConfi
 import { readCapped } from './ssr/manifest-watcher';
 
 /**
- * What the relay answers: the origin's status and bytes as they came (an
- * error status too: the page's loader tells a transient one from the rest
- * as it did when it fetched the manifest itself), or an answer of its own
- * with the fault that made it (RELAY_FAULT_HEADER) and the reason in words.
+ * What the relay answers: the origin's status and bytes as they came when
+ * they read as a manifest; an error status without its body (the page's
+ * loader tells a transient one from the rest as it did when it fetched the
+ * manifest itself, and needs no more); or an answer of its own with the
+ * fault that made it (RELAY_FAULT_HEADER) and the reason in words.
  */
 export type RelayedManifest = { status: number; bytes: Buffer } | { status: number; fault: RelayFault; problem: string };
 
@@ -57,8 +58,17 @@ async function fetchManifest(url: string, timeoutMs: number, gone: AbortSignal):
       await response.body?.cancel().catch(() => undefined);
       return fault(502, 'redirected', `answered a redirect (HTTP ${response.status}), which is not followed`);
     }
+    // What the server can reach on an allowed origin and a browser could not
+    // read there (CORS) is passed back only if it is what the page asked
+    // for: a manifest. An error's body is never passed back.
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      return { status: response.status, bytes: Buffer.alloc(0) };
+    }
     const bytes = await readCapped(response, MANIFEST_MAX_BYTES);
     if (bytes === undefined) return fault(502, 'too-large', `is over ${MANIFEST_MAX_BYTES} bytes`);
+    const read = readManifest(bytes, url);
+    if ('problem' in read) return fault(502, 'not-a-manifest', read.problem);
     return { status: response.status, bytes };
   } catch (error) {
     if (timeout.aborted) return fault(504, 'unreachable', `did not answer within ${timeoutMs} ms`);

@@ -101,13 +101,20 @@ const manifestFault = (url: string, cause: string, transient = false) => new Rem
  * RELAY_FAULT_HEADER): what it would have reported had it fetched the
  * manifest from its origin, where the origin is the cause.
  */
-const RELAY_FAULTS: Record<RelayFault, { cause: string; transient: boolean }> = {
+const RELAY_FAULTS: Record<Exclude<RelayFault, 'not-a-manifest'>, { cause: string; transient: boolean }> = {
   unreachable: { cause: 'could not be fetched (network error)', transient: true },
   busy: { cause: "could not be fetched (the page's server is relaying as many manifests as it will)", transient: true },
   'too-large': { cause: MANIFEST_TOO_LARGE, transient: false },
   redirected: { cause: 'answered with a redirect, which is not followed', transient: false },
   refused: { cause: "was refused by the page's server: the page may not load this section from it", transient: false },
 };
+
+/** The relay's words for an answer that is no manifest (`${url} ${problem}`, readManifest's problem), as the page would have said them; short, and only its own. */
+async function relayReason(response: Response, url: string): Promise<string> {
+  const text = await response.text().catch(() => '');
+  const reason = text.startsWith(`${url} `) ? text.slice(url.length + 1).trim() : '';
+  return reason === '' ? 'is not a Module Federation manifest' : reason.slice(0, 300);
+}
 
 /**
  * The manifest's bytes, fetched once for this attempt and read no further
@@ -123,7 +130,11 @@ async function fetchManifest(seams: LoaderSeams, { section, manifestUrl: url, si
   const path = sectionManifestPath(section, url, seams.pageSearch?.());
   const response = await seams.fetch(path, { signal, headers: { Accept: 'application/json' } }).catch(networkError);
   const fault = response.headers.get(RELAY_FAULT_HEADER) ?? '';
-  if (Object.hasOwn(RELAY_FAULTS, fault)) throw manifestFault(url, RELAY_FAULTS[fault as RelayFault].cause, RELAY_FAULTS[fault as RelayFault].transient);
+  if (fault === 'not-a-manifest') throw manifestFault(url, await relayReason(response, url));
+  if (Object.hasOwn(RELAY_FAULTS, fault)) {
+    const { cause, transient } = RELAY_FAULTS[fault as keyof typeof RELAY_FAULTS];
+    throw manifestFault(url, cause, transient);
+  }
   if (!response.ok) throw manifestFault(url, `answered HTTP ${response.status}`, isTransientStatus(response.status));
   const body = await readManifestBody(response).catch(networkError);
   // Another try would download the same megabytes again.

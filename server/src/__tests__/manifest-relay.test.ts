@@ -18,7 +18,8 @@ import { ManifestRelay } from '../manifest-relay';
 let folder: string;
 let cdn: DistServer;
 let other: DistServer;
-const MANIFEST = '{"name":"portico_contact"}';
+/** The least a page can read as a manifest (readManifest). */
+const MANIFEST = '{"metaData":{},"exposes":[],"shared":[]}';
 /** A bound for a busy machine, not a speed claim. */
 const RELAY_TIMEOUT_MS = 30_000;
 
@@ -53,7 +54,7 @@ async function requestsDuring(run: () => Promise<unknown>): Promise<string[]> {
 describe('a pass-through', () => {
   test("a granted section's configured manifest: the origin's bytes, unchanged; each request is one to the origin (nothing kept, so a retry asks again)", async () => {
     const relay = new ManifestRelay({ timeoutMs: RELAY_TIMEOUT_MS });
-    const bytes = Buffer.from('{"name":"portico_contact","é":"\\u00e9"}\n\n', 'utf8');
+    const bytes = Buffer.from('{"metaData":{},"exposes":[],"shared":[],"é":"\\u00e9"}\n\n', 'utf8');
     cdn.overrides.set('/mf-manifest.json', { body: bytes });
     const seen = await requestsDuring(async () => {
       for (const _ of [1, 2, 3]) expect(await relay.get(configWith(), 'contact', `${cdn.origin}/mf-manifest.json`)).toEqual({ status: 200, bytes });
@@ -61,10 +62,25 @@ describe('a pass-through', () => {
     expect(seen).toEqual(['/mf-manifest.json', '/mf-manifest.json', '/mf-manifest.json']);
   });
 
-  test.each([404, 500, 503])("the origin's %i is passed on as it is (the page tells transient from permanent as before)", async (status) => {
+  test.each([404, 500, 503])(
+    "the origin's %i is passed on, without its body (the page tells transient from permanent by the status, as before)",
+    async (status) => {
+      const relay = new ManifestRelay({ timeoutMs: RELAY_TIMEOUT_MS });
+      cdn.overrides.set('/mf-manifest.json', { body: 'an internal error page: db=10.0.0.5', status });
+      expect(await relay.get(configWith(), 'contact', `${cdn.origin}/mf-manifest.json`)).toEqual({ status, bytes: Buffer.alloc(0) });
+    },
+  );
+
+  test.each([
+    ['JSON of another kind', '{"users":[{"name":"admin","key":"s3cr3t"}]}', 'is not a Module Federation manifest (no metaData, exposes, shared)'],
+    ['not JSON', 'root:x:0:0:root:/root:/bin/bash', 'is not JSON'],
+  ])('an answer that is no manifest (%s) is not passed back: only the reason a page would have given', async (_what, body, reason) => {
+    // An allowed override origin's other paths are the server's to reach and a browser's not to read (CORS): the relay must not read them for the page.
     const relay = new ManifestRelay({ timeoutMs: RELAY_TIMEOUT_MS });
-    cdn.overrides.set('/mf-manifest.json', { body: 'fault', status });
-    expect(await relay.get(configWith(), 'contact', `${cdn.origin}/mf-manifest.json`)).toMatchObject({ status });
+    cdn.overrides.set('/internal/keys', { body });
+    const answer = await relay.get(configWith(), 'contact', `${cdn.origin}/internal/keys`);
+    expect(answer).toEqual({ status: 502, fault: 'not-a-manifest', problem: reason });
+    expect(JSON.stringify(answer)).not.toContain(body.slice(0, 12));
   });
 
   test('an origin that never answers holds the request until the page goes away, then nothing is left waiting', async () => {

@@ -11,7 +11,7 @@ import { makeBuiltSite } from './built-site';
 // load, and nothing fetched for anything else. Checked to fail with the
 // route's method and parameter checks taken out (the CDN saw the requests).
 
-const MANIFEST = '{"name":"portico_contact"}';
+const MANIFEST = '{"metaData":{},"exposes":[],"shared":[],"name":"portico_contact"}';
 const site = makeBuiltSite();
 let folder: string;
 let cdn: DistServer;

@@ -261,6 +261,13 @@ describe("the manifest, read through the page's own origin", () => {
     },
   );
 
+  test("an answer the relay found to be no manifest is reported with the relay's reason, as the page would have said it, and not retried", async () => {
+    const network = fakeNetwork({ body: `${manifestUrl} is not JSON\n`, status: 502, headers: { [RELAY_FAULT_HEADER]: 'not-a-manifest' } });
+    await settle(createSectionLoader(network.seams)('contact', manifestUrl));
+    expect(reported).toEqual([expect.objectContaining({ stage: 'manifest', url: manifestUrl, cause: 'is not JSON', transient: false })]);
+    expect(network.requestUrls).toHaveLength(1);
+  });
+
   test("the visit's preview token goes with the request, so the server relays the preview's release", async () => {
     const network = fakeNetwork(genuine);
     network.seams.pageSearch = () => '?preview=signed.token&lang=id';
