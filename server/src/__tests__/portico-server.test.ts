@@ -169,9 +169,10 @@ describe('security headers', () => {
     const answer = await get(host, '/', { headers: { Host: `127.0.0.1:${host}` } });
     const csp = String(answer.headers['content-security-policy']);
     const [, home, about] = running.ports;
-    // Code from Contact's remote only, the one section granted script; styles and images from all three; connections to the page's own.
+    // Code from Contact's remote only, the one section granted script; images from all three; styles and connections from the page's own.
     expect(csp).toContain(`script-src 'self' http://127.0.0.1:${contact};`);
-    expect(csp).toContain(`style-src 'self' http://127.0.0.1:${home} http://127.0.0.1:${about} http://127.0.0.1:${contact};`);
+    expect(csp).toContain(`img-src 'self' http://127.0.0.1:${home} http://127.0.0.1:${about} http://127.0.0.1:${contact};`);
+    expect(csp).toContain("style-src 'self';");
     expect(csp).toContain("connect-src 'self';");
     expect(csp).not.toMatch(/unsafe/);
     // The page's other headers, and every file's, are asserted once, in request-answers.test.ts.
