@@ -47,6 +47,8 @@ function stop(code: number): void {
     process.exit(code === 0 ? 1 : code);
   }, STOP_WITHIN_MS);
   void (async () => {
+    // Visitors first: no new ones, and what is under way finishes (nginx sends the next request to another server).
+    await running?.drain().catch((error: unknown) => console.error(`Portico: draining the server: ${(error as Error).message}`));
     await control?.close().catch((error: unknown) => console.error(`Portico: stopping the control API: ${(error as Error).message}`));
     await running?.close().catch((error: unknown) => console.error(`Portico: stopping the server: ${(error as Error).message}`));
     // The health counts gathered since the last flush, while the database is still open.

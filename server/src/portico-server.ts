@@ -19,6 +19,7 @@ import { contactRoutes } from './http/plugins/contact';
 import { crawlerFiles } from './http/plugins/crawler-files';
 import { pages } from './http/plugins/pages';
 import { sectionStyles } from './http/plugins/section-styles';
+import { probes } from './http/plugins/probes';
 import { sectionManifests } from './http/plugins/section-manifests';
 import { ManifestRelay } from './manifest-relay';
 import { OnDemandStyles } from './ssr/scoped-on-demand';
@@ -103,7 +104,33 @@ export interface RunningPortico {
   releases: () => ServedState;
   /** A publish's render check, in the sandbox of the section workers (see ServerRendering.checkRender). */
   checkRender: (section: SectionId, build: NodeBuild) => Promise<string[]>;
+  /**
+   * Stops taking visitors (SIGTERM): `/readyz` answers 503, the ports stop
+   * accepting connections, each answer closes its connection, and what is
+   * under way gets `withinMs` (DRAIN_WITHIN_MS) to finish before the
+   * connections left are closed. Then `close()`.
+   */
+  drain(withinMs?: number): Promise<void>;
   close(): Promise<void>;
+}
+
+/** How long a stopping server gives the requests under way: inside main.ts's 14 s stop, with room for the rest. */
+export const DRAIN_WITHIN_MS = 10_000;
+
+/** One port's drain (RunningPortico.drain). */
+function drainServer(server: Server, withinMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    // An answer sent while draining closes its connection; one idle between requests is closed at the next look.
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const deadline = setTimeout(() => server.closeAllConnections(), withinMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 
 /** A start that cannot go on (a build missing, a port taken): the reason, for the operator. */
@@ -142,6 +169,13 @@ function hostRoutes(served: AppServer, options: PorticoServerOptions, state: Ser
   state.rendering = rendering;
   state.warmFor = (next) => rendering?.warm((host) => site.variantsFor(host, next), WARM_RELEASE_WITHIN_MS) ?? Promise.resolve();
 
+  void app.register(probes, {
+    notReady: () => {
+      if (state.draining) return 'the server is stopping';
+      if (rendering && rendering.worker().generation === undefined) return 'no render worker is warm yet';
+      return undefined;
+    },
+  });
   void app.register(pages, { site, rendering, files: page, log: state.log });
   void app.register(configRoutes, { site, log: state.log });
   void app.register(sectionManifests, { site, relay: new ManifestRelay() });
@@ -283,7 +317,15 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
 
   try {
     for (const app of APP_NAMES) {
-      const served = appServer({ hosts: state.hosts, trustProxy: state.trustProxy, limits, cap, bounds, log: state.log });
+      const served = appServer({
+        hosts: state.hosts,
+        trustProxy: state.trustProxy,
+        limits,
+        cap,
+        bounds,
+        log: state.log,
+        draining: () => state.draining === true,
+      });
       if (app === 'host') hostRoutes(served, options, state);
       else remoteRoutes(served, app, options, state);
       servers.push(served);
@@ -322,6 +364,10 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
       state.rendering
         ? state.rendering.checkRender(section, build)
         : Promise.resolve(['not run: this server renders pages in the browser only (PORTICO_SSR=0)']),
+    drain: async (withinMs = DRAIN_WITHIN_MS) => {
+      state.draining = true;
+      await Promise.all(servers.map(({ server }) => drainServer(server, withinMs)));
+    },
     close,
   };
 }

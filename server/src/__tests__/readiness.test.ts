@@ -124,6 +124,13 @@ describe('the host port opens when the server can serve what it promises', () =>
       const page = await rawRequest(port, httpRequest('/', { host: `127.0.0.1:${port}` }));
       expect(page?.status).toBe(200);
       expect(page?.body).toBe(INDEX_HTML('host'));
+      // An orchestrator's probes: alive, but not to be sent visitors until a render worker is warm.
+      const probe = (target: string) => rawRequest(port, httpRequest(target, { host: `127.0.0.1:${port}` }));
+      expect(await probe('/livez')).toMatchObject({ status: 200, body: 'alive\n' });
+      expect(await probe('/readyz')).toMatchObject({ status: 503, body: 'not ready: no render worker is warm yet\n' });
+      site.release();
+      await eventually(async () => (await probe('/readyz'))?.status === 200, { withinMs: 30_000 });
+      expect((await probe('/readyz'))?.headers['cache-control']).toBe('no-store');
     } finally {
       await running.close();
       site.remove();

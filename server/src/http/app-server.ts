@@ -18,6 +18,8 @@ export interface AppServerOptions {
   /** Requests in flight per connection and per client over the four ports: one past them waits, unread. */
   bounds?: RequestBounds;
   log: (line: string) => void;
+  /** While true, each answer closes its connection once it is out: a draining server keeps none open. */
+  draining?: () => boolean;
 }
 
 export interface AppServer {
@@ -36,12 +38,13 @@ export interface AppServer {
  * routes are added by its plugins (./plugins).
  */
 export function appServer(options: AppServerOptions): AppServer {
-  const { hosts, trustProxy, bounds, log } = options;
+  const { hosts, trustProxy, bounds, log, draining } = options;
   let server: Server | undefined;
   const app = Fastify({
     serverFactory: (handler) =>
       (server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (req, res) => {
         closeIfBodyUnread(req, res);
+        if (draining?.()) res.shouldKeepAlive = false;
         if (bounds) bounds.admit(req, res, () => handler(req, res));
         else handler(req, res);
       })),

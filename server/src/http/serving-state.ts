@@ -30,6 +30,8 @@ export interface ServingState {
   upcoming?: ServedState;
   /** Reads config.json as a visitor would get it (its report is logged the first time its content is seen). */
   readConfig?: () => Promise<SiteContext>;
+  /** Set once SIGTERM (RunningPortico.drain) stops new visitors: not ready, and no connection kept after its answer. */
+  draining?: boolean;
 }
 
 export const NO_RELEASES: ServedState = { active: {}, canaries: {} };
