@@ -17,6 +17,7 @@ import { answerDevConfig, relayDevManifest } from './dev-config';
 import { addEntryIntegrity, addNodeEntry, type ManifestStats } from './manifest-integrity';
 import { NODE_BUILD_DIR, nodeSectionConfig, type NodeBuildOutput } from './node-section-build';
 import { pageScriptConfig, pageScriptIn } from './page-script-build';
+import { remoteOutDir } from './output-dir';
 import { plainAppConfig, type PlainAppOptions } from './plain-app-build';
 import { PublicFilesPlugin } from './public-files-plugin';
 import { serverWorkersConfig } from './server-workers-build';
@@ -284,7 +285,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
       entry: standalonePage ? { main: './src/index.ts' } : {},
       devtool: production ? false : 'cheap-module-source-map',
       output: {
-        path: path.join(dir, 'dist'),
+        path: isRemote ? remoteOutDir(dir) : path.join(dir, 'dist'),
         // `auto` lets a remote's dist/ work from whatever URL it is deployed at.
         publicPath: 'auto',
         // Module Federation's runtime asks for the entry's file name before

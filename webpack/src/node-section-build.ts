@@ -2,6 +2,7 @@ import path from 'node:path';
 import { EXPOSED_SECTION } from '@portico/contract/sections';
 import { container, optimize, type Compiler, type Configuration, type RuleSetRule } from 'webpack';
 import { sriOf } from './integrity';
+import { remoteOutDir } from './output-dir';
 import { sharedDependencies } from './shared-dependencies';
 import { StableModuleIdsPlugin } from './stable-module-ids-plugin';
 
@@ -102,7 +103,7 @@ export function nodeSectionConfig(options: NodeSectionOptions): Configuration {
     entry: {},
     devtool: false,
     output: {
-      path: path.join(dir, 'dist', NODE_BUILD_DIR),
+      path: path.join(remoteOutDir(dir), NODE_BUILD_DIR),
       publicPath: '',
       filename: '[name].js',
       chunkFilename: '[name].js',

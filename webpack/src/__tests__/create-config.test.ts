@@ -76,3 +76,39 @@ describe('a section the factory has never heard of', () => {
     }
   });
 });
+
+describe('PORTICO_OUT_DIR: a section team builds away from the folder a server serves', () => {
+  // Checked to fail before output-dir.ts: both builds went to remote-contact/dist/, which `npm run serve` serves as config.json's URL of Contact.
+  const contact = () =>
+    createConfig({ app: 'contact', dir: contactDir, exposes: 'src/exposes/section.ts', hydration: { mode: 'interactive', when: ['selected'] } })(
+      {},
+      { mode: 'production' },
+    ) as import('webpack').Configuration[];
+  let folder: string;
+  beforeEach(async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const os = await import('node:os');
+    folder = await mkdtemp(path.join(os.tmpdir(), 'portico-out-dir-'));
+  });
+  afterEach(() => {
+    delete process.env.PORTICO_OUT_DIR;
+  });
+
+  test('the browser build and its node build go to that folder, never to remote-contact/dist/', () => {
+    process.env.PORTICO_OUT_DIR = path.join(folder, 'contact-next');
+    const [node, browser] = contact();
+    expect(browser!.output!.path).toBe(path.join(folder, 'contact-next'));
+    expect(node!.output!.path).toBe(path.join(folder, 'contact-next', 'server'));
+    delete process.env.PORTICO_OUT_DIR;
+    expect(contact()[1]!.output!.path).toBe(path.join(contactDir, 'dist'));
+  });
+
+  test('a folder holding other files is refused, not emptied', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(folder, 'notes.txt'), 'mine');
+    process.env.PORTICO_OUT_DIR = folder;
+    expect(() => contact()).toThrow(/holds files and no earlier build \(mf-manifest.json\); the build empties its folder first/);
+    await writeFile(path.join(folder, 'mf-manifest.json'), '{}');
+    expect(contact()[1]!.output!.path).toBe(folder);
+  });
+});
