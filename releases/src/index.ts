@@ -15,7 +15,7 @@ export type {
   ServedCanary,
   ServedState,
 } from './release';
-export { CANARY_DEFAULTS } from './release';
+export { CANARY_DEFAULTS, CONFIG_BASELINE } from './release';
 export { ReleaseStore, type ReleaseStoreOptions } from './store/release-store';
 export { Releases, type ListedRelease, type PublishInput, type ServerSignal } from './store/releases';
 export { ActivationHistory } from './store/activation-history';

@@ -31,12 +31,16 @@ export function verifyPreview(secret: Buffer, token: string, now: Date = new Dat
   return { release, expiresAt };
 }
 
-/** The page's address that opens `token`'s preview: on PORTICO_PUBLIC_URL, else `http://localhost:<port>`. */
-export function previewUrl(publicUrl: string, token: string): string {
+/**
+ * The page's address that opens `token`'s preview: on PORTICO_PUBLIC_URL,
+ * else `http://localhost:<port>`; on the previewed `section`'s tab (its
+ * anchor), not on the first one, when given.
+ */
+export function previewUrl(publicUrl: string, token: string, section?: string): string {
   const url = new URL(publicUrl);
   url.pathname = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
   url.search = '';
-  url.hash = '';
+  url.hash = section ?? '';
   url.searchParams.set(PREVIEW_PARAM, token);
   return url.href;
 }

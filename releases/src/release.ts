@@ -10,6 +10,7 @@ import type {
   releaseSchema,
   scopeSchema,
 } from './control/control-contract';
+import { notRun } from './control/control-contract';
 
 // The release contract: the shapes the control API answers (../docs/releases.md
 // and the product brief's "Releases" table), the store keeps and the server
@@ -21,11 +22,8 @@ export { CANARY_DEFAULTS } from './control/control-contract';
 /** One check a publish ran, in words. */
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
-/** How the detail of a check that could not run begins (`not run: the manifest was not fetched`). */
-export const NOT_RUN = 'not run';
-
-/** A check that did not pass because it could not run (an earlier one failed), not because it found a fault. */
-export const notRun = (check: CheckResult): boolean => !check.ok && (check.detail === NOT_RUN || check.detail.startsWith(`${NOT_RUN}:`));
+// Beside the check's shape, so the console reads a refusal's checks with the same rule.
+export { NOT_RUN, notRun } from './control/control-contract';
 
 const checks = (count: number) => `${count} check${count === 1 ? '' : 's'}`;
 
@@ -40,6 +38,14 @@ export function refusalSummary(results: readonly CheckResult[]): string {
   if (skipped.length > 0) return `${checks(skipped.length)} not run: ${skipped.join(', ')}`;
   return 'the checks gave no manifest';
 }
+
+/**
+ * What a canary of a section with no active release is judged against: the
+ * URL the operator's config.json gives it, which the visits outside the
+ * cohort run. Reported and counted under this name as a release's id (no
+ * release id has a `.`: ids are `<section>-<n>`).
+ */
+export const CONFIG_BASELINE = 'config.json';
 
 /** An immutable, checked build of one section. */
 export type Release = z.infer<typeof releaseSchema>;

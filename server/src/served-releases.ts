@@ -3,7 +3,7 @@ import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import type { SectionId } from '@portico/contract/sections';
 import { BUILT_IN_SECTIONS, type SectionEntry } from '@portico/contract/section-entries';
 import type { HealthNote } from '@portico/contract/beacon';
-import type { ActiveReleases, Release, ServedState, ServerSignal } from '@portico/releases';
+import { CONFIG_BASELINE, type ActiveReleases, type Release, type ServedState, type ServerSignal } from '@portico/releases';
 
 /** A preview link, opened: the release it shows and until when, or why it shows none. */
 export type PreviewVisit = { release: Release; expiresAt: Date } | { refused: 'expired' | 'invalid' };
@@ -81,9 +81,15 @@ const sectionsOf = (record: Partial<Record<SectionId, unknown>>): SectionId[] =>
     .filter((id) => record[id] !== undefined)
     .sort();
 
-/** Each section's release id, for the page's visit report. */
-export function releaseIds(releases: ActiveReleases): HealthNote['releases'] {
-  return Object.fromEntries(sectionsOf(releases).map((id) => [id, releases[id]!.id]));
+/**
+ * Each section's release id, for the page's visit report; a section whose
+ * canary runs with no active release (`canaries`) is CONFIG_BASELINE on a
+ * page outside the cohort, so the judge has the baseline's visits to compare.
+ */
+export function releaseIds(releases: ActiveReleases, canaries: ServedState['canaries'] = {}): HealthNote['releases'] {
+  const ids: HealthNote['releases'] = Object.fromEntries(sectionsOf(releases).map((id) => [id, releases[id]!.id]));
+  for (const id of sectionsOf(canaries)) ids[id] ??= CONFIG_BASELINE;
+  return ids;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

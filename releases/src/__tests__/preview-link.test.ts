@@ -51,5 +51,7 @@ describe('a preview link', () => {
       'https://www.lender.example/loans/?preview=abc.def',
     );
     expect(() => publicUrlOf({ PORTICO_PUBLIC_URL: 'javascript:alert(1)' }, 8080)).toThrow('PORTICO_PUBLIC_URL must be an http(s) URL');
+    // On the previewed section's tab (issue 49: a Contact preview opened on Home).
+    expect(previewUrl('https://www.lender.example/loans#about', 'abc.def', 'contact')).toBe('https://www.lender.example/loans/?preview=abc.def#contact');
   });
 });

@@ -1,5 +1,5 @@
 import type { SectionId } from '@portico/contract/sections';
-import type { Canary } from '../release';
+import { CONFIG_BASELINE, type Canary } from '../release';
 import { JUDGE_ACTOR } from '../scopes';
 import type { Canaries } from '../store/canaries';
 import type { Releases } from '../store/releases';
@@ -70,9 +70,8 @@ export function startCanaryJudge(options: CanaryJudgeOptions): CanaryJudge {
     try {
       const [canaries, active] = await Promise.all([store.canaries.running(), store.releases.active()]);
       for (const [section, canary] of Object.entries(canaries) as [SectionId, Canary][]) {
-        const activeId = active[section]?.id;
-        // A canary is started beside an active release, and an activation ends it: none here means it ended meanwhile.
-        if (activeId === undefined) continue;
+        // No active release: the canary is judged against config.json's URL (an activation would have ended it).
+        const activeId = active[section]?.id ?? CONFIG_BASELINE;
         await judge(section, activeId, canary).catch((error: unknown) => problems.push(`${section}: ${(error as Error).message}`));
       }
     } catch (error) {

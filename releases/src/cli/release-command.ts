@@ -17,7 +17,7 @@ import {
 import { notRun, type Scope } from '../release';
 import { control, RefusedError, UsageError } from './control-client';
 import { sectionCommand, SECTION_USAGE } from './section-command';
-import { alertsTable, auditTable, buildOf, named, printable, statusTable, switched, table, when, type AlertSettings } from './release-output';
+import { alertsTable, auditTable, buildOf, named, printable, republishedLine, statusTable, switched, table, when, type AlertSettings } from './release-output';
 
 const { minVisits, maxFailureDelta, maxSlowdown, minNetworks, maxNetworkShare } = CANARY_DEFAULTS;
 const inHours = (seconds: number) => `${seconds / 3600} h`;
@@ -105,6 +105,7 @@ function commandLine(args: string[]) {
         first: { type: 'boolean' },
         market: { type: 'string', multiple: true },
         interactive: { type: 'boolean' },
+        policy: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -136,6 +137,7 @@ function sectionCase(rest: readonly string[], values: ReturnType<typeof commandL
     add: (body: Record<string, unknown>) => api.call(add, { body: body as never }),
     change: (section: string, body: Record<string, unknown>) => api.call(change, { params: { section }, body }),
     retire: (section: string, body: Record<string, unknown>) => api.call(retire, { params: { section }, body }),
+    list: () => api.call(CONTROL_API.sections.status, { query: {} }),
   };
   return sectionCommand(rest, values, calls, (message) => new UsageError(message));
 }
@@ -168,7 +170,8 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
     case 'publish': {
       const [section, manifestUrl] = take(2, 2, '<section> <manifestUrl>');
       const release = await control(context).call(CONTROL_API.releases.publish, { body: { section: section!, manifestUrl: manifestUrl!, ...note } });
-      out(`published ${release.id}: build ${printable(buildOf(release))}, ${printable(release.manifestUrl)}\n`);
+      if (release.republished) out(`${printable(republishedLine(release))}\n`);
+      else out(`published ${release.id}: build ${printable(buildOf(release))}, ${printable(release.manifestUrl)}\n`);
       return;
     }
     case 'list': {
@@ -209,7 +212,7 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       const body = { ...canaryBody(release!, values), ...note };
       const state = await control(context).call(CONTROL_API.canaries.start, { params: { section: section! }, body });
       out(
-        `${section}: ${named(state.candidate ?? null)} serves ${state.percent} % of visits beside ${named(state.active)}; ${state.canary ? describeThresholds(state.canary) : ''}\n`,
+        `${section}: ${named(state.candidate ?? null)} serves ${state.percent} % of visits beside ${state.active ? named(state.active) : "config.json's URL (no release is active)"}; ${state.canary ? describeThresholds(state.canary) : ''}\n`,
       );
       return;
     }
@@ -217,7 +220,8 @@ async function execute(args: string[], context: ReleaseCommandContext): Promise<
       out(`${await grantCase(rest, note, context)}\n`);
       return;
     case 'section':
-      out(`${await sectionCase(rest, values, context)}\n`);
+    case 'policy':
+      out(`${await sectionCase(command === 'policy' ? positionals : rest, values, context)}\n`);
       return;
     case 'promote': {
       const [section] = take(1, 1, '<section>');

@@ -3,7 +3,7 @@ import type { SectionId } from '@portico/contract/sections';
 import { terminalText } from '@portico/platform/command-line';
 import type { AnswerOf } from '@portico/platform/api';
 import type { alertSettingsSchema, CONTROL_API, judgedSchema, shownReleaseSchema } from '../control/control-contract';
-import type { ReleaseHealth } from '../release';
+import { CONFIG_BASELINE, type ReleaseHealth } from '../release';
 
 // What `npm run release` prints of the control API's answers: tables and
 // lines for the operator's terminal, every field from the server escaped.
@@ -101,6 +101,12 @@ export function canaryCells(state: ShownSection, id: string): string[] {
   return cells;
 }
 
+/** A publish of a URL and bytes published before: the same release, its note its own (a new one is in the audit log). */
+export function republishedLine(release: ShownRelease): string {
+  const note = release.note === null ? 'no note' : `its note "${release.note}"`;
+  return `${release.id} is already published from that URL with those bytes (build ${buildOf(release)}): the same release, with ${note}; a note given now is in the audit log`;
+}
+
 /** `status`'s table: each section's active release (or config.json's URL) and its health, its canary's candidate under it. */
 export function statusTable(sections: AnswerOf<typeof CONTROL_API.sections.status>): string {
   return table([
@@ -117,7 +123,15 @@ export function statusTable(sections: AnswerOf<typeof CONTROL_API.sections.statu
               state.by ?? '',
               ...(state.candidate ? canaryCells(state, state.active.id) : healthCells(state.health?.[state.active.id])),
             ]
-          : [section, 'config.json', state.configured ?? '(no release: the URL in config.json)', when(state.since), state.by ?? ''],
+          : [
+              section,
+              CONFIG_BASELINE,
+              state.configured ?? '(no release: the URL in config.json)',
+              when(state.since),
+              state.by ?? '',
+              // A first release's canary is judged against config.json's URL: its figures, beside the candidate's.
+              ...(state.candidate ? canaryCells(state, CONFIG_BASELINE) : []),
+            ],
         // The candidate under its section, with the share of visits it gets.
         ...(state.candidate && state.canary
           ? [

@@ -3,6 +3,7 @@ import type { SectionId } from '@portico/contract/sections';
 import type { ContactService } from '@portico/messages';
 import { HttpRefusal, sendJson, COMMON_HEADERS, type AnswerIn, type ApiRoute } from '@portico/platform/http';
 import type { Actor, Scope } from '../release';
+import { DEFAULT_RELEASE_POLICY, policyAllows, policyRefusal, type ReleasePolicy } from '../release-policy';
 import { mayActOn, visibleSections } from '../scopes';
 import { retiredProblem } from '../store/section-lock';
 import type { OpenSession } from '../store/console-sessions';
@@ -107,6 +108,17 @@ export class ControlContext {
     const section = await this.sectionOf(text, options);
     this.needSection(this.actorOf(request), section);
     return section;
+  }
+
+  /**
+   * A section token may take `step` on `section` only as far as the
+   * section's release policy lets it (403 naming the policy); an integrator
+   * token (`releases`) always may.
+   */
+  async needPolicy(actor: Actor, section: SectionId, step: ReleasePolicy, what: string): Promise<void> {
+    if (actor.scopes.includes('releases')) return;
+    const policy = (await this.store.sections.get(section))?.policy ?? DEFAULT_RELEASE_POLICY;
+    if (!policyAllows(policy, step)) throw new HttpRefusal(403, policyRefusal(actor.name, section, policy, what));
   }
 
   needScope(actor: Actor, scope: Scope, what: string): void {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MESSAGE_ACCESS_ACTIONS, messagesRoutes } from '@portico/messages/control-contract';
 import { apiRoute } from '@portico/platform/api';
 import { normalisedManifestUrl } from '../manifest-url';
+import { RELEASE_POLICIES } from '../release-policy';
 import {
   AUDIT_ACTIONS,
   auditEntrySchema,
@@ -50,7 +51,8 @@ export const releasesRoutes = {
         .transform(normalisedManifestUrl),
       note,
     }),
-    answer: shownReleaseSchema,
+    /** `republished`: the same URL with the same bytes was published before; this is that release, its note as first given. */
+    answer: shownReleaseSchema.extend({ republished: z.literal(true).optional() }),
   }),
   list: apiRoute({ method: 'GET', path: '/api/releases', query: z.object({ section: z.string().optional() }), answer: z.array(listedReleaseSchema) }),
   preview: apiRoute({
@@ -102,7 +104,7 @@ export const sectionsRoutes = {
   /**
    * Changes what it names of a section: its labels, origins, grant
    * (`interactive`, whether its builds may run script in the visitor's
-   * browser), place (`after`, null first), markets, hidden.
+   * browser), place (`after`, null first), markets, hidden, release policy.
    */
   change: apiRoute({
     method: 'PATCH',
@@ -115,6 +117,7 @@ export const sectionsRoutes = {
       after: z.string().max(100).nullable().optional(),
       markets: z.array(z.string().max(10)).optional(),
       hidden: z.boolean().optional(),
+      policy: z.enum(RELEASE_POLICIES).optional(),
       note,
     }),
     answer: sectionEntrySchema,
@@ -373,3 +376,4 @@ export const CONTROL_API = {
 export * from './control-shapes';
 export { messagesRoutes, storedMessageSchema, DEFAULT_MESSAGES_LIMIT, MAX_MESSAGES_LIMIT } from '@portico/messages/control-contract';
 export { CSRF_HEADER } from '@portico/platform/api';
+export { DEFAULT_RELEASE_POLICY, describePolicy, RELEASE_POLICIES, type ReleasePolicy } from '../release-policy';

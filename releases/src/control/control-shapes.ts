@@ -3,6 +3,7 @@ import { FAILURE_CLASSES } from '@portico/contract/beacon';
 import { SECTION_ID_PATTERN } from '@portico/contract/section-entries';
 import { MARKETS } from '@portico/contract/languages';
 import { MESSAGE_ACCESS_ACTIONS } from '@portico/messages/control-contract';
+import { RELEASE_POLICIES } from '../release-policy';
 
 // The control API's constants and the shapes its routes take and answer
 // (control-contract.ts declares the routes with them and exports both).
@@ -75,6 +76,12 @@ export const AUDIT_ACTIONS = [
 
 /** One check a publish ran, in words. */
 export const checkResultSchema = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
+
+/** How the detail of a check that could not run begins (`not run: the manifest was not fetched`). */
+export const NOT_RUN = 'not run';
+
+/** A check that did not pass because it could not run (an earlier one failed), not because it found a fault. */
+export const notRun = (check: z.infer<typeof checkResultSchema>): boolean => !check.ok && (check.detail === NOT_RUN || check.detail.startsWith(`${NOT_RUN}:`));
 
 /** An immutable, checked build of one section. */
 export const releaseSchema = z.object({
@@ -161,6 +168,8 @@ const sectionEntryShape = {
   markets: z.array(z.enum(MARKETS)).optional(),
   hidden: z.boolean().optional(),
   builtIn: z.boolean().optional(),
+  /** How far its own token may take a release alone (release-policy.ts). */
+  policy: z.enum(RELEASE_POLICIES).optional(),
   /** When and by whom it was retired: it is then in no nav and takes no change. */
   retired: z.object({ at: z.string(), by: z.string() }).optional(),
 };
@@ -176,6 +185,8 @@ export const sectionEntrySchema = z.object({
   markets: z.array(z.enum(MARKETS)),
   hidden: z.boolean(),
   builtIn: z.boolean(),
+  /** Always sent; optional so an answer from before the release policy still reads (as the default). */
+  policy: z.enum(RELEASE_POLICIES).optional(),
   retired: z.object({ at: z.string(), by: z.string() }).optional(),
 });
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { SectionId } from '@portico/contract/sections';
-import { noVisits, type HealthSource, type ReleaseHealth } from '../release';
+import { CONFIG_BASELINE, noVisits, type HealthSource, type ReleaseHealth } from '../release';
 import type { CanaryCounts } from '../canary/canary-counts';
 import { countedHealth } from '../canary/decide-canary';
 import type { ReleaseStore } from '../store/release-store';
@@ -73,6 +73,9 @@ export async function sectionAnswers(
   return answer;
 }
 
+/** What a canary is judged against: the active release, or with none config.json's URL (CONFIG_BASELINE). */
+const baselineOf = (state: SectionState): string => state.active?.id ?? CONFIG_BASELINE;
+
 /** The figures the judge bounds, of a health. */
 const figures = ({ visits, failures, failureRate, lcpP75, inpP75 }: ReleaseHealth) => ({ visits, failures, failureRate, lcpP75, inpP75 });
 
@@ -106,14 +109,15 @@ async function judgedOf(
   section: SectionId,
   state: SectionState,
 ): Promise<{ judged?: Record<string, z.input<typeof judgedSchema>>; counted?: Record<string, ReleaseHealth> }> {
-  if (!state.canary || !state.candidate || !state.active) return {};
+  if (!state.canary || !state.candidate) return {};
+  const baseline = baselineOf(state);
   try {
-    const counts = await store.canaries.counts({ id: state.canary.id, release: state.candidate }, state.active.id);
+    const counts = await store.canaries.counts({ id: state.canary.id, release: state.candidate }, baseline);
     const side = ({ networks, signals }: CanaryCounts['active']) => ({ networks: networks.filter((network) => network.visits > 0).length, ...signals });
     const counted = countedHealth(state.canary, counts);
     return {
-      judged: { [state.active.id]: side(counts.active), [state.candidate.id]: side(counts.candidate) },
-      counted: { [state.active.id]: counted.active, [state.candidate.id]: counted.candidate },
+      judged: { [baseline]: side(counts.active), [state.candidate.id]: side(counts.candidate) },
+      counted: { [baseline]: counted.active, [state.candidate.id]: counted.candidate },
     };
   } catch (error) {
     log(`control: what the judge reads of ${section}'s canary cannot be read: ${(error as Error).message}`);
@@ -133,7 +137,7 @@ async function healthOf(
   state: SectionState,
   hours: number,
 ): Promise<{ health: Record<string, ReleaseHealth>; since: Date }> {
-  const ids = [state.active?.id, state.candidate?.id].filter((id): id is string => id !== undefined);
+  const ids = [state.canary ? baselineOf(state) : state.active?.id, state.candidate?.id].filter((id): id is string => id !== undefined);
   const since = state.canary ? new Date(state.canary.startedAt) : new Date(Date.now() - hours * 3_600_000);
   if (!health || ids.length === 0) return { health: {}, since };
   const found = await health(section, ids, since);

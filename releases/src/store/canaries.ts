@@ -3,7 +3,7 @@ import type { Database, Sql } from '@portico/platform/database';
 import { readCanaryCounts, type CanaryCounts } from '../canary/canary-counts';
 import { endCanary } from '../health/counted-reports';
 import { canarySettingsProblem, describeThresholds, type CanaryOptions, type CanarySettings } from '../canary/canary-settings';
-import { CANARY_DEFAULTS, type Canary } from '../release';
+import { CANARY_DEFAULTS, CONFIG_BASELINE, type Canary } from '../release';
 import { ReleaseError } from './release-error';
 import { canariesIn, joined, releaseOf } from './release-rows';
 import { announce, lockedSection, pushActivation, type StackEntry } from './section-lock';
@@ -43,8 +43,9 @@ export class Canaries {
    * Starts serving `releaseId` to `options.percent` % of the section's
    * visits beside its active release; a threshold not given takes its
    * CANARY_DEFAULTS value. The release must be the section's (404, 409),
-   * not the active one (409), and the section must have an active release
-   * to judge it against (409). A canary of another release already
+   * not the active one (409). With no active release, it is judged against
+   * config.json's URL (CONFIG_BASELINE), which a promotion's rollback
+   * returns to. A canary of another release already
    * running: 409 (promote or abort it first: replacing it would drop its
    * judgement unseen). The same release again changes its share and the
    * thresholds given (the others stay), keeping its start: raising the
@@ -54,8 +55,8 @@ export class Canaries {
   start(section: SectionId, releaseId: string, options: CanaryOptions & { note?: string | null }, actor: string): Promise<Canary> {
     return lockedSection(this.db, section, async (sql, { stack, canary: running }) => {
       await releaseOf(sql, section, releaseId);
+      // With no active release, the baseline is config.json's URL: what visitors outside the cohort get, and what an abort returns to.
       const active = stack[0]?.release_id;
-      if (active === undefined) throw new ReleaseError('conflict', `${section} has no active release to judge a canary against: activate one first`);
       if (active === releaseId) throw new ReleaseError('conflict', `${releaseId} is already the active release of ${section}`);
       if (running && running.canary.release.id !== releaseId) {
         throw new ReleaseError(
@@ -96,7 +97,8 @@ export class Canaries {
         );
         detail = `${settings.percent} % of visits; ${describeThresholds(settings)}`;
       }
-      await announce(sql, section, { actor, action: 'canary', release: releaseId, from: active, detail: joined(options.note, detail) }, false);
+      if (active === undefined) detail = `${detail}; judged against config.json's URL (no release is active)`;
+      await announce(sql, section, { actor, action: 'canary', release: releaseId, from: active ?? null, detail: joined(options.note, detail) }, false);
       return (await canariesIn(sql, section)).get(section)!.canary;
     });
   }
@@ -138,8 +140,8 @@ export class Canaries {
     actor: string,
   ): Promise<CanarySettlement | undefined> {
     return lockedSection(this.db, section, async (sql, { stack, canary }) => {
-      const active = stack[0]?.release_id;
-      if (!canary || active === undefined || canary.canary.release.id !== expected.release || canary.canary.startedAt !== expected.startedAt) return undefined;
+      const active = stack[0]?.release_id ?? CONFIG_BASELINE;
+      if (!canary || canary.canary.release.id !== expected.release || canary.canary.startedAt !== expected.startedAt) return undefined;
       const settlement = decide(canary.canary, active);
       if (settlement?.action === 'promote') await promoteIn(sql, section, stack, canary.canary, actor, settlement.detail);
       else if (settlement) await abortIn(sql, section, stack, canary.canary, actor, 'auto-rollback', settlement.detail);
@@ -193,6 +195,6 @@ async function abortIn(
   detail: string | null | undefined,
 ): Promise<void> {
   await endCanary(sql, section, canary);
-  const fallback = `the canary ended (${canary.percent} % of visits since ${canary.startedAt}); every visit gets ${stack[0]?.release_id ?? 'the active release'}`;
+  const fallback = `the canary ended (${canary.percent} % of visits since ${canary.startedAt}); every visit gets ${stack[0]?.release_id ?? "config.json's URL"}`;
   await announce(sql, section, { actor, action, release: canary.release.id, from: stack[0]?.release_id ?? null, detail: detail || fallback }, false);
 }

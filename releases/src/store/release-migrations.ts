@@ -106,6 +106,12 @@ const STEPS: readonly string[] = [
     ADD COLUMN retired_at timestamptz,
     ADD COLUMN retired_by text;
   `,
+  `
+  -- A section's release policy (issue 49): how far its own token may take a
+  -- release alone (release-policy.ts). Null: 'activate', everything on its
+  -- own section, as before the policy existed.
+  ALTER TABLE release_sections ADD COLUMN policy text CHECK (policy IN ('publish', 'canary', 'activate'));
+  `,
 ];
 
 /** An arbitrary constant, not the messages' one: the advisory lock that lets one process at a time migrate the releases' schema. */

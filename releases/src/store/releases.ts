@@ -7,7 +7,7 @@ import { recordAudit } from './audit-log';
 import { catalogueIn } from './section-catalogue';
 import { grantsIn } from './section-grants';
 import { needLiveSection } from './section-lock';
-import { ACTIVE_RELEASE_IDS, iso, RELEASE_COLUMNS, shown, toStored, type ReleaseRow, type ShownRelease, type StoredRelease } from './release-rows';
+import { ACTIVE_RELEASE_IDS, iso, joined, RELEASE_COLUMNS, shown, toStored, type ReleaseRow, type ShownRelease, type StoredRelease } from './release-rows';
 import { stackTops, statesOf, type SectionState } from './section-states';
 
 export type ListedRelease = ShownRelease & { state: ReleaseState };
@@ -76,7 +76,13 @@ export class Releases {
         action: 'publish',
         section: input.section,
         release: release.id,
-        detail: 'published again: the same URL with the same bytes',
+        // A release is immutable, its note with it: a note given again is kept here, in the audit log, not written over the first.
+        detail: joined(
+          'published again: the same URL with the same bytes, the same release',
+          input.note && input.note !== release.note
+            ? `the note "${input.note}" (the release keeps ${release.note === null ? 'none' : `"${release.note}"`})`
+            : null,
+        ),
       });
       return { release, created: false };
     });
@@ -133,7 +139,7 @@ export class Releases {
        SELECT c.percent, c.id, c.started_at, ${RELEASE_COLUMNS} FROM release_canaries c JOIN releases r ON r.id = c.release_id`,
     );
     // The entries as the page reads them: their order is the list's.
-    const sections = (await catalogueIn(this.db)).map(({ order: _order, retired: _retired, ...entry }) => entry);
+    const sections = (await catalogueIn(this.db)).map(({ order: _order, retired: _retired, policy: _policy, ...entry }) => entry);
     const served: ServedState = { active: {}, canaries: {}, grants: await grantsIn(this.db), sections };
     const live = new Set<string>(sections.map((entry) => entry.id));
     for (const row of rows) {

@@ -13,6 +13,7 @@ import {
 import type { SectionId } from '@portico/contract/sections';
 import type { Database, Sql } from '@portico/platform/database';
 import { endCanary } from '../health/counted-reports';
+import { DEFAULT_RELEASE_POLICY, describePolicy, type ReleasePolicy } from '../release-policy';
 import { recordAudit } from './audit-log';
 import { ReleaseError } from './release-error';
 import { iso, joined } from './release-rows';
@@ -28,6 +29,8 @@ import { announce, lockSectionIn, retiredProblem } from './section-lock';
 /** A section as the catalogue holds it: its entry, its place in the nav (0 first; null once retired) and, once retired, when and by whom. */
 export interface CatalogueEntry extends SectionEntry {
   order: number | null;
+  /** How far the section's own token may take a release alone (release-policy.ts): the integrator's, never served to a page. */
+  policy: ReleasePolicy;
   retired?: { at: string; by: string };
 }
 
@@ -52,6 +55,7 @@ export interface SectionPatch {
   after?: string | null;
   markets?: unknown;
   hidden?: boolean;
+  policy?: ReleasePolicy;
   note?: string | null;
 }
 
@@ -70,12 +74,13 @@ interface SectionRow {
   markets: string[];
   hidden: boolean;
   interactive: boolean | null;
+  policy: ReleasePolicy | null;
   added_at: Date | string | null;
   retired_at: Date | string | null;
   retired_by: string | null;
 }
 
-const ROW_COLUMNS = 'section, label_en, label_id, origins, markets, hidden, interactive, added_at, retired_at, retired_by';
+const ROW_COLUMNS = 'section, label_en, label_id, origins, markets, hidden, interactive, policy, added_at, retired_at, retired_by';
 
 /** The tab order as stored (live sections, in order), or the built-in one before any change. */
 async function orderIn(sql: Sql): Promise<string[]> {
@@ -101,6 +106,7 @@ function entryOf(row: SectionRow | undefined, builtIn: SectionEntry | undefined)
     markets: (row?.markets ?? builtIn?.markets ?? [...MARKETS]) as Market[],
     hidden: row?.hidden ?? false,
     builtIn: builtIn !== undefined,
+    policy: row?.policy ?? DEFAULT_RELEASE_POLICY,
   };
   if (row?.retired_at) entry.retired = { at: iso(row.retired_at), by: row.retired_by ?? '' };
   return entry;
@@ -272,6 +278,10 @@ export class SectionCatalogue {
       if (patch.hidden !== undefined) {
         await set('hidden', patch.hidden);
         changes.push(patch.hidden ? 'hidden' : 'shown');
+      }
+      if (patch.policy !== undefined) {
+        await set('policy', patch.policy);
+        changes.push(`release policy from "${before.policy}" to "${patch.policy}" (its own token may ${describePolicy(patch.policy)})`);
       }
       if (patch.after !== undefined) {
         await writeOrder(

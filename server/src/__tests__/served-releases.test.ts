@@ -1,7 +1,8 @@
 import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import { parseConfig, sectionGrant, sectionsFromConfig } from '@portico/shared-config/config';
-import type { ActiveReleases, Release } from '@portico/releases';
-import { cohortVariants, releasesFor, ServedReleases, withReleases, type ReleaseFeed } from '../served-releases';
+import { CONFIG_BASELINE, type ActiveReleases, type Release } from '@portico/releases';
+import { canaryOf } from '../beacon/visit-issuer';
+import { cohortVariants, releaseIds, releasesFor, ServedReleases, withReleases, type ReleaseFeed } from '../served-releases';
 
 const FILE = {
   comName: 'Lender',
@@ -265,5 +266,18 @@ describe('cohorts while a canary runs', () => {
     expect(ids(cohortVariants(two))).toEqual(['home-2 contact-7', 'home-3 contact-7', 'home-3 contact-9']);
     // The first is what a visitor outside every canary gets: the servers' own render workers run its builds.
     expect(ids(cohortVariants(two).slice(0, 1))).toEqual(['home-2 contact-7']);
+  });
+
+  it("reports a first release's canary against config.json's URL: outside its cohort the page names CONFIG_BASELINE, and the beacon counts it for that canary", () => {
+    // Checked to fail before: outside the cohort the page named no release for Home, so the judge had no baseline visits.
+    const first = { release: homeCandidate, percent: 10, id: 4, startedAt: '2026-11-25T10:00:00.000Z' };
+    const state = { active: { contact: active.contact }, canaries: { home: first } };
+    expect(releaseIds(releasesFor(state, 50), state.canaries)).toEqual({ contact: 'contact-7', home: CONFIG_BASELINE });
+    expect(releaseIds(releasesFor(state, 5), state.canaries)).toEqual({ contact: 'contact-7', home: 'home-3' });
+    expect(releaseIds(releasesFor({ active, canaries: {} }, 50))).toEqual({ contact: 'contact-7', home: 'home-2' });
+    expect(canaryOf(state, 'home', 4, CONFIG_BASELINE)).toBe(first);
+    expect(canaryOf(state, 'home', 4, 'home-3')).toBe(first);
+    // With an active release, config.json's URL is no side of the canary.
+    expect(canaryOf({ active, canaries: { home: first } }, 'home', 4, CONFIG_BASELINE)).toBeUndefined();
   });
 });

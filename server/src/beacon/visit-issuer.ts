@@ -1,13 +1,14 @@
 import type { HealthNote } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
-import { signVisitId, VISIT_ID_MS, type ServedCanary, type ServedState } from '@portico/releases';
+import { CONFIG_BASELINE, signVisitId, VISIT_ID_MS, type ServedCanary, type ServedState } from '@portico/releases';
 import { releaseSetKey, VisitLedger, type VisitLedgerLimits } from './visit-ledger';
 
 /** The canary a section's report counts for: the one its id names, still running here, and one of its two releases. */
 export function canaryOf(served: ServedState | undefined, section: SectionId, canaryId: number | undefined, release: string): ServedCanary | undefined {
   const canary = served?.canaries[section];
   if (!canary || canary.id !== canaryId) return undefined;
-  return release === canary.release.id || release === served?.active[section]?.id ? canary : undefined;
+  // With no active release, the visits outside the cohort ran config.json's URL: the baseline it is judged against.
+  return release === canary.release.id || release === (served?.active[section]?.id ?? CONFIG_BASELINE) ? canary : undefined;
 }
 
 export interface VisitIssuerOptions {

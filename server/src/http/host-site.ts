@@ -88,11 +88,16 @@ export class HostSite {
   }
 
   /** config.json as a visitor to `host` gets it with `releases` (and a preview link's release) in it; its report logged the first time its content is seen. */
-  async siteWith(host: string | undefined, releases: ActiveReleases, previewToken?: string, catalogue: SectionCatalogue = {}): Promise<SiteContext> {
+  async siteWith(
+    host: string | undefined,
+    releases: ActiveReleases,
+    previewToken?: string,
+    catalogue: SectionCatalogue & Partial<Pick<ServedState, 'canaries'>> = {},
+  ): Promise<SiteContext> {
     const { state } = this;
     const answer = await this.file.answer(host);
     const preview = previewToken === undefined || !state.openPreview ? undefined : await state.openPreview(previewToken);
-    const ids = releaseIds(releases);
+    const ids = releaseIds(releases, catalogue.canaries);
     const token = Object.keys(ids).length > 0 ? state.healthToken?.(ids) : undefined;
     // A preview visit's context is its own (its release, until when); every other is kept with the file's version.
     const key = preview === undefined ? `${releaseKey(releases)} ${catalogueKey(catalogue)} ${token ?? ''}` : undefined;
@@ -168,7 +173,7 @@ export class HostSite {
   countPage(req: IncomingMessage, search: string): Promise<string | undefined> | undefined {
     if (!this.state.pageServed || req.method !== 'GET' || previewTokenIn(search) !== undefined) return undefined;
     const served = this.served();
-    const ids = releaseIds(releasesFor(served, this.cohortOf(req).bucket));
+    const ids = releaseIds(releasesFor(served, this.cohortOf(req).bucket), served.canaries);
     if (Object.keys(ids).length === 0) return undefined;
     return this.state.pageServed(ids, { served, withVisit: isSecureContext(this.visitor(req)) });
   }

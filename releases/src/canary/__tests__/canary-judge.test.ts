@@ -1,6 +1,6 @@
 import type { SectionId } from '@portico/contract/sections';
 import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
-import type { ReleaseHealth } from '../../release';
+import { CONFIG_BASELINE, type ReleaseHealth } from '../../release';
 import { health } from './release-health';
 import { ReleaseStore } from '../../store/release-store';
 import type { PublishInput } from '../../store/releases';
@@ -115,6 +115,21 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
       detail: `${next} is worse than ${old}: its failure rate past the threshold — candidate ${next}: 11 visits, 6 failures (54.5 %); active ${old}: 13 visits, 0 failures (0.0 %); failure rate 54.5 points over, more than 2.0`,
     });
     expect(log).toEqual([`canary: contact: ${next} rolled back automatically: ${entry!.detail}`]);
+  });
+
+  it('judges a first release’s canary against config.json’s URL, the baseline’s visits counted under CONFIG_BASELINE', async () => {
+    // Checked to fail before: the judge skipped a section with no active release, so nothing was ever decided.
+    const first = (await store.releases.publish(build('contact'))).release.id;
+    const started = await store.canaries.start('contact', first, { percent: 50, minVisits: 10, minNetworks: 1 }, 'integrator');
+    const fake = fakeHealth();
+    fake.byRelease.set(CONFIG_BASELINE, health(13, 0));
+    fake.byRelease.set(first, health(11, 6));
+    await judge(store, fake.source).judgeNow();
+    expect(fake.asked).toEqual([{ canary: started.id, section: 'contact', activeId: CONFIG_BASELINE }]);
+    expect(await store.releases.served()).toMatchObject({ active: {}, canaries: {} });
+    expect(await judgeEntries()).toEqual([
+      expect.objectContaining({ action: 'auto-rollback', release: first, from: null, detail: expect.stringContaining(`${first} is worse than config.json`) }),
+    ]);
   });
 
   it('lets a healthy candidate run, and promotes it at promoteAfterVisits: a rollback then goes back to the release it replaced', async () => {

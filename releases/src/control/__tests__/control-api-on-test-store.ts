@@ -5,7 +5,7 @@ import { embeddedTestDatabase } from '@portico/platform/testing';
 import { releaseCommand } from '../../cli/release-command';
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
-import { startControlApi, type ControlApi } from '../control-api';
+import { startControlApi, type ControlApi, type ControlApiOptions } from '../control-api';
 
 /** A control API on port 0 over a fresh embedded store, with a folder of its own (the CLI's data folder), for a test file's beforeAll. */
 export interface ControlApiOnTestStore {
@@ -27,11 +27,21 @@ export interface ApiAnswer {
 }
 
 /** The set-up the control API's route tests share: `owner` the environment's token, `publishChecks` what a publish is checked with. */
-export async function controlApiOnTestStore(name: string, options: { owner: string; publishChecks: PublishChecks }): Promise<ControlApiOnTestStore> {
+export async function controlApiOnTestStore(
+  name: string,
+  options: { owner: string; publishChecks: PublishChecks; configuredRemotes?: ControlApiOptions['configuredRemotes'] },
+): Promise<ControlApiOnTestStore> {
   const database = embeddedTestDatabase();
   const folder = mkdtempSync(path.join(tmpdir(), `portico-${name}-`));
   const store = await ReleaseStore.open(await database.open(), { environmentToken: options.owner });
-  const api = await startControlApi({ store, port: 0, publishChecks: options.publishChecks, publicUrl: 'http://localhost:8080', log: () => undefined });
+  const api = await startControlApi({
+    store,
+    port: 0,
+    publishChecks: options.publishChecks,
+    configuredRemotes: options.configuredRemotes,
+    publicUrl: 'http://localhost:8080',
+    log: () => undefined,
+  });
   return {
     store,
     api,

@@ -50,6 +50,7 @@ test('POST /api/sections: the integrator adds a section (201); GET /api/sections
       markets: ['IN', 'ID'],
       hidden: false,
       builtIn: false,
+      policy: 'activate',
     },
   });
   const sections = (await call('GET', '/api/sections', OWNER)).body as Record<string, Record<string, unknown>>;
@@ -114,7 +115,7 @@ test('`npm run release -- section`: add, set, hide, show, each printed; a refusa
   );
   expect(added).toMatchObject({
     code: 0,
-    out: 'faq-page: "FAQ" / "Tanya Jawab", place 5 in the nav, shown, static, markets ID, origins https://faq.example\n',
+    out: 'faq-page: "FAQ" / "Tanya Jawab", place 5 in the nav, shown, static, markets ID, origins https://faq.example, release policy activate\n',
   });
   expect(await release('section', 'set', 'faq-page', '--first')).toMatchObject({ code: 0, out: expect.stringContaining('place 1 in the nav') });
   expect(await release('section', 'hide', 'faq-page')).toMatchObject({ code: 0, out: expect.stringContaining(', hidden,') });

@@ -1,6 +1,6 @@
 import type { FastifyPluginCallback } from 'fastify';
 import type { SectionId } from '@portico/contract/sections';
-import { declared, type ZodTypeProvider } from '@portico/platform/http';
+import { declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
 import { canariesRoutes } from '../control-contract';
 import { answer, type ControlContext } from '../control-context';
 import { sectionAnswers, type SectionAnswersOptions } from '../section-answers';
@@ -11,18 +11,36 @@ export const canaryRoutes: FastifyPluginCallback<{ context: ControlContext; answ
   const { store } = context;
   const { start, promote, abort } = canariesRoutes;
   const stateOf = async (section: SectionId) => (await sectionAnswers(answers, [section]))[section]!;
+  /**
+   * With no active release a canary is judged against config.json's URL,
+   * which an added section may not have (its visitors outside the cohort
+   * would get no tab): 409 then, naming what to do instead.
+   */
+  const needBaseline = async (section: SectionId) => {
+    if (!answers.configuredRemotes || (await store.releases.active())[section]) return;
+    if ((await answers.configuredRemotes())[section]) return;
+    throw new HttpRefusal(
+      409,
+      `${section} has no active release and no URL in config.json (remotes.${section}), so a canary has nothing to be judged against: activate a release first (a preview link shows one before that)`,
+    );
+  };
 
   app.route({
     ...declared(start),
-    // The section before the body: an unknown one 404, one the token does not cover 403.
+    // The section before the body: an unknown one 404, one the token does not cover 403 (or whose policy keeps canaries to the integrator).
     preValidation: async (request) => {
-      await context.sectionFor(request, request.params.section);
+      const section = await context.sectionFor(request, request.params.section);
+      await context.needPolicy(context.actorOf(request), section, 'canary', `start a canary of ${section}`);
     },
     handler: async (request, reply) => {
       const actor = context.actorOf(request);
       const section = await context.sectionFor(request, request.params.section);
       const { release, ...settings } = request.body;
+      // The judge's promotion is an activation: a canary set to promote itself needs what an activation needs.
+      if (settings.promoteAfterVisits !== undefined && settings.promoteAfterVisits !== null)
+        await context.needPolicy(actor, section, 'activate', `start a canary of ${section} that promotes itself (--promote-after)`);
       await context.needReleaseOf(actor, release);
+      await needBaseline(section);
       await store.canaries.start(section, release, settings, actor.name);
       return answer(reply, start, 200, await stateOf(section));
     },
@@ -31,7 +49,8 @@ export const canaryRoutes: FastifyPluginCallback<{ context: ControlContext; answ
   app.route({
     ...declared(promote),
     preValidation: async (request) => {
-      await context.sectionFor(request, request.params.section);
+      const section = await context.sectionFor(request, request.params.section);
+      await context.needPolicy(context.actorOf(request), section, 'activate', `promote ${section}'s canary`);
     },
     handler: async (request, reply) => {
       const section = await context.sectionFor(request, request.params.section);

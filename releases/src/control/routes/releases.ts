@@ -1,7 +1,7 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
 import { previewUrl, signPreview } from '../../preview-link';
-import { refusalSummary, type PublishChecks } from '../../release';
+import { notRun, refusalSummary, type PublishChecks } from '../../release';
 import { DEFAULT_PREVIEW_SECONDS, releasesRoutes } from '../control-contract';
 import { answer, type ControlContext } from '../control-context';
 
@@ -67,8 +67,10 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext; pub
       }
       if (!outcome.ok || !outcome.manifest) {
         context.publishes.refused(actor.name);
-        const failed = outcome.checks.filter((check) => !check.ok);
-        const detail = failed.map((check) => `${check.name}: ${check.detail}`).join('; ');
+        // The checks that ran and failed; those an earlier failure kept from running are counted, never listed as failed.
+        const failed = outcome.checks.filter((check) => !check.ok && !notRun(check));
+        const skipped = outcome.checks.filter(notRun).length;
+        const detail = [...failed.map((check) => `${check.name}: ${check.detail}`), ...(skipped > 0 ? [`${skipped} not run`] : [])].join('; ');
         await store.audit.record({
           actor: actor.name,
           action: 'publish-refused',
@@ -86,7 +88,8 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext; pub
         checks: outcome.checks,
       });
       const { checks: _checks, broken, ...shown } = release;
-      return answer(reply, publish, created ? 201 : 200, broken ? { ...shown, broken } : shown);
+      // The same URL and bytes again: the release published before, said so (`republished`), its note its own.
+      return answer(reply, publish, created ? 201 : 200, { ...shown, ...(broken ? { broken } : {}), ...(created ? {} : { republished: true as const }) });
     },
   });
 
@@ -109,7 +112,7 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext; pub
       const expiresAt = new Date(Date.now() + (request.body.expiresIn ?? DEFAULT_PREVIEW_SECONDS) * 1000);
       // Whole seconds, as the token carries it.
       expiresAt.setMilliseconds(0);
-      const url = previewUrl(publicUrl, signPreview(await store.previewSecret(), { release: release.id, expiresAt }));
+      const url = previewUrl(publicUrl, signPreview(await store.previewSecret(), { release: release.id, expiresAt }), release.section);
       await store.audit.record({
         actor: actor.name,
         action: 'preview',

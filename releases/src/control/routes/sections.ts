@@ -13,9 +13,10 @@ export const sectionRoutes: FastifyPluginCallback<{ context: ControlContext; ans
 
   app.route({
     ...declared(activate),
-    // The section before the body: an unknown one 404, one the token does not cover 403.
+    // The section before the body: an unknown one 404, one the token does not cover 403 (or whose policy keeps activations to the integrator).
     preValidation: async (request) => {
-      await context.sectionFor(request, request.params.section);
+      const section = await context.sectionFor(request, request.params.section);
+      await context.needPolicy(context.actorOf(request), section, 'activate', `activate a release of ${section}`);
     },
     handler: async (request, reply) => {
       const actor = context.actorOf(request);
@@ -28,7 +29,8 @@ export const sectionRoutes: FastifyPluginCallback<{ context: ControlContext; ans
   app.route({
     ...declared(rollback),
     preValidation: async (request) => {
-      await context.sectionFor(request, request.params.section);
+      const section = await context.sectionFor(request, request.params.section);
+      await context.needPolicy(context.actorOf(request), section, 'activate', `roll back ${section}`);
     },
     handler: async (request, reply) => {
       const actor = context.actorOf(request);
