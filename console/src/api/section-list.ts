@@ -1,7 +1,7 @@
 import { BUILT_IN_SECTIONS, type SectionEntry } from '@portico/contract/section-entries';
 import { MARKETS, type Language } from '@portico/contract/languages';
 import type { AnswerOf } from '@portico/platform/api';
-import type { CONTROL_API } from '@portico/releases/control-contract';
+import { DEFAULT_RELEASE_POLICY, type CONTROL_API, type ReleasePolicy } from '@portico/releases/control-contract';
 
 type SectionsAnswer = AnswerOf<typeof CONTROL_API.sections.status>;
 
@@ -10,6 +10,8 @@ export interface ListedSection extends Omit<SectionEntry, 'id'> {
   id: string;
   /** Its place in the nav, 0 first. */
   order: number;
+  /** How far its own token may take a release alone (the integrator's). */
+  policy: ReleasePolicy;
 }
 
 /**
@@ -32,6 +34,7 @@ export function listedSections(answer: SectionsAnswer): ListedSection[] {
       markets: shown?.markets ?? builtIn?.markets ?? [...MARKETS],
       hidden: shown?.hidden ?? false,
       builtIn: shown?.builtIn ?? builtIn !== undefined,
+      policy: shown?.policy ?? DEFAULT_RELEASE_POLICY,
       // Without an order, the built-in ones first in their default order, then the rest as answered.
       order: shown?.order ?? (builtIn ? BUILT_IN_SECTIONS.indexOf(builtIn) : BUILT_IN_SECTIONS.length + index),
     };

@@ -123,6 +123,28 @@ export interface ConsoleText {
     judgedNetworks: string;
     judgedReported: string;
   };
+  /**
+   * A section team's steps (issue 49): the canary's thresholds as the CLI
+   * takes them (empty: the API's default, shown as the placeholder), the
+   * release policy, a publish of a build published before, checks not run.
+   */
+  teams: {
+    thresholds: string;
+    thresholdsHint: string;
+    minVisits: string;
+    maxFailureDelta: string;
+    maxSlowdown: string;
+    promoteAfter: string;
+    promoteAfterHint: string;
+    minNetworks: string;
+    /** `{active}`: what the others keep, `config.json`'s build when no release is active. */
+    firstCanary: string;
+    policy: string;
+    policies: { publish: string; canary: string; activate: string };
+    republished: string;
+    republishedNote: string;
+    checksNotRun: string;
+  };
   /** Sections as data: "Add a section" and a section's entry on its page. `{name}` is a section's label. */
   sectionForm: {
     addHeading: string;

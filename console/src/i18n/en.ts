@@ -127,6 +127,26 @@ export const en: ConsoleText = {
     chartsAsReported: 'The charts show the reports as they arrived, hour by hour: what a visitor’s page sent, before the judge’s bounds.',
     noVisits: 'No visit reported in this window yet. Pages report their visits as people use the site; the charts appear with the first.',
   },
+  teams: {
+    thresholds: 'Thresholds',
+    thresholdsHint: 'Left empty, a threshold takes the default shown.',
+    minVisits: 'Visits before judging',
+    maxFailureDelta: 'Highest failure-rate increase (points)',
+    maxSlowdown: 'Highest slowdown (%)',
+    promoteAfter: 'Promote after (visits)',
+    promoteAfterHint: 'Empty: promoted by hand only.',
+    minNetworks: 'Client networks at least',
+    firstCanary: 'No release is active yet: the canary is judged against {active}, which the other visitors keep.',
+    policy: 'Release policy',
+    policies: {
+      publish: 'its own token may publish and preview; canaries and activations are the integrator’s',
+      canary: 'its own token may publish, preview and run a canary; activations and promotions are the integrator’s',
+      activate: 'its own token may publish, preview, run a canary, activate, promote and roll back',
+    },
+    republished: '{release} is already published from that URL with those bytes: the same release, nothing new stored.',
+    republishedNote: 'It keeps its note “{note}”; the note given now is in the audit log.',
+    checksNotRun: 'Not run, as an earlier check failed: {names}.',
+  },
   sectionForm: {
     addHeading: 'Add a section',
     addIntro:

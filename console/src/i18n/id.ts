@@ -129,6 +129,26 @@ export const id: ConsoleText = {
     noVisits:
       'Belum ada kunjungan yang dilaporkan dalam rentang ini. Halaman melaporkan kunjungan saat orang memakai situs; grafik muncul bersama kunjungan pertama.',
   },
+  teams: {
+    thresholds: 'Ambang',
+    thresholdsHint: 'Bila dikosongkan, ambang memakai nilai bawaan yang ditampilkan.',
+    minVisits: 'Kunjungan sebelum dinilai',
+    maxFailureDelta: 'Kenaikan tingkat kegagalan tertinggi (poin)',
+    maxSlowdown: 'Perlambatan tertinggi (%)',
+    promoteAfter: 'Promosikan setelah (kunjungan)',
+    promoteAfterHint: 'Kosong: hanya dipromosikan secara manual.',
+    minNetworks: 'Jaringan klien paling sedikit',
+    firstCanary: 'Belum ada rilis yang aktif: canary dinilai terhadap {active}, yang tetap didapat pengunjung lain.',
+    policy: 'Kebijakan rilis',
+    policies: {
+      publish: 'tokennya sendiri boleh menerbitkan dan mempratinjau; canary dan aktivasi urusan integrator',
+      canary: 'tokennya sendiri boleh menerbitkan, mempratinjau, dan menjalankan canary; aktivasi dan promosi urusan integrator',
+      activate: 'tokennya sendiri boleh menerbitkan, mempratinjau, menjalankan canary, mengaktifkan, mempromosikan, dan mengembalikan',
+    },
+    republished: '{release} sudah diterbitkan dari URL itu dengan byte yang sama: rilis yang sama, tidak ada yang baru disimpan.',
+    republishedNote: 'Catatannya tetap “{note}”; catatan yang diberikan sekarang ada di log audit.',
+    checksNotRun: 'Tidak dijalankan, karena pemeriksaan sebelumnya gagal: {names}.',
+  },
   sectionForm: {
     addHeading: 'Tambah bagian',
     addIntro:

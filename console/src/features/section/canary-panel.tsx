@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback } from 'react';
 import { CONTROL_API, type listedReleaseSchema, type shownSectionSchema } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
 import type { z } from 'zod';
@@ -10,6 +10,7 @@ import { OutcomeLine } from '../../components/outcome';
 import { formatInstant } from '../../i18n/format';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
 import { chartsOf } from './health-charts';
+import { CanaryStartForm } from './canary-start-form';
 import { JudgedHealth } from './judged-health';
 
 // uPlot (about 20 KB as served) is fetched only on a section's page, not in the first load.
@@ -41,12 +42,8 @@ export function CanaryPanel({ section, shown, releases, onChanged }: CanaryPanel
   }, [onChanged, reloadSeries]);
   const action = useAction(changed);
   const startable = releases.filter((release) => release.state === 'available' || release.state === 'previous');
-  const [release, setRelease] = useState('');
-  const [percent, setPercent] = useState('10');
-  const chosen = release || startable[0]?.id || '';
   const active = shown?.active?.id ?? t.rollbackToConfig;
   const candidate = shown?.candidate?.id;
-  const start = (event: FormEvent) => event.preventDefault();
   const charts = series.data ? chartsOf(series.data, text) : [];
   return (
     <section aria-labelledby="canary-heading">
@@ -85,29 +82,7 @@ export function CanaryPanel({ section, shown, releases, onChanged }: CanaryPanel
         <>
           <p className="empty">{t.noCanary}</p>
           {startable.length > 0 && (
-            <form onSubmit={start} className="inline">
-              <label htmlFor="canary-release">{t.canaryRelease}</label>
-              <select id="canary-release" value={chosen} onChange={(event) => setRelease(event.target.value)}>
-                {startable.map((option) => (
-                  <option key={option.id} value={option.id}>
-                    {option.id}
-                  </option>
-                ))}
-              </select>
-              <label htmlFor="canary-percent">{t.canaryPercent}</label>
-              <input id="canary-percent" type="number" min={1} max={50} required value={percent} onChange={(event) => setPercent(event.target.value)} />
-              <ConfirmButton
-                label={t.canaryStart}
-                question={fill(t.canaryStartConfirm, { percent, section: name, release: chosen, active })}
-                disabled={action.busy || !chosen}
-                onConfirm={() =>
-                  void action.run(
-                    (session) => session.client.call(CONTROL_API.canaries.start, { params: { section }, body: { release: chosen, percent: Number(percent) } }),
-                    () => fill(t.canaryStarted, { percent, release: chosen }),
-                  )
-                }
-              />
-            </form>
+            <CanaryStartForm section={section} name={name} active={active} hasActive={Boolean(shown?.active)} startable={startable} action={action} />
           )}
         </>
       )}

@@ -1,6 +1,6 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { ApiRefusal } from '@portico/platform/api';
-import { checkResultSchema, CONTROL_API } from '@portico/releases/control-contract';
+import { checkResultSchema, CONTROL_API, notRun } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
 import { z } from 'zod';
 import { useSectionList } from '../../app/section-list-context';
@@ -51,7 +51,13 @@ export function SectionPage({ section }: SectionPageProps) {
     setChecks([]);
     const published = await action.run(
       (session) => session.client.call(CONTROL_API.releases.publish, { body: { section, manifestUrl, ...(note ? { note } : {}) } }),
-      (release) => fill(t.published, { release: release.id }),
+      (release) =>
+        release.republished
+          ? [
+              fill(text.teams.republished, { release: release.id }),
+              ...(release.note === null ? [] : [fill(text.teams.republishedNote, { note: release.note })]),
+            ].join(' ')
+          : fill(t.published, { release: release.id }),
       (error) => {
         setChecks(checksOf(error));
         return error instanceof ApiRefusal ? fill(t.publishRefused, { reason: error.message }) : undefined;
@@ -160,14 +166,27 @@ export function SectionPage({ section }: SectionPageProps) {
             {t.publish}
           </button>
         </form>
-        {checks.length > 0 && (
+        {/* The checks that ran, passed or failed; those an earlier failure kept from running are named apart, never as failed. */}
+        {checks.some((check) => !notRun(check)) && (
           <ul className="checks">
-            {checks.map((check) => (
-              <li key={check.name} className={check.ok ? 'ok' : 'error'}>
-                {`${check.name}: ${check.ok ? t.checkPassed : t.checkFailed}. ${check.detail}`}
-              </li>
-            ))}
+            {checks
+              .filter((check) => !notRun(check))
+              .map((check) => (
+                <li key={check.name} className={check.ok ? 'ok' : 'error'}>
+                  {`${check.name}: ${check.ok ? t.checkPassed : t.checkFailed}. ${check.detail}`}
+                </li>
+              ))}
           </ul>
+        )}
+        {checks.some(notRun) && (
+          <p className="hint">
+            {fill(text.teams.checksNotRun, {
+              names: checks
+                .filter(notRun)
+                .map((check) => check.name)
+                .join(', '),
+            })}
+          </p>
         )}
       </section>
       <CanaryPanel section={section} shown={shown} releases={releases.data ?? []} onChanged={changed} />

@@ -132,6 +132,10 @@ export function SectionSettings({ section }: SectionSettingsProps) {
         <dd>{section.hidden ? t.isHidden : t.isShown}</dd>
         <dt>{t.origins}</dt>
         <dd>{section.origins.length > 0 ? section.origins.join(', ') : section.builtIn ? t.originsBuiltIn : text.common.none}</dd>
+        <dt>{text.teams.policy}</dt>
+        <dd>
+          <code>{section.policy}</code>: {text.teams.policies[section.policy]}
+        </dd>
       </dl>
       <OutcomeLine outcome={action.outcome} />
       {role.integrator && (

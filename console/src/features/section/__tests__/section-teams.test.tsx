@@ -1,0 +1,122 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeControlApi, release, sectionStatus, session, type Routes, signedInBefore } from '../../../__tests__/fake-control-api';
+import { ConsoleApp } from '../../../app/console-app';
+
+// What a section team ran into on a section's page (issue 49): a canary
+// started with a share only, a refused publish listing checks that never
+// ran as failed, a republish said "Published", the release policy unseen.
+// Each was checked to fail before its change.
+jest.setTimeout(30_000);
+
+const contact7 = release('contact-7', 'active');
+const contact8 = release('contact-8', 'available');
+
+const routes: Routes = {
+  'GET /api/session': session(['releases']),
+  'GET /api/sections': { body: { contact: sectionStatus(contact7) } },
+  'GET /api/releases': { body: [contact7, contact8] },
+  'GET /api/sections/contact/health/series': { body: { section: 'contact', since: '2026-11-25T10:00:00.000Z', releases: [] } },
+  'GET /api/servers': { body: [] },
+};
+
+async function openContact(extra: Routes = {}) {
+  const api = fakeControlApi({ ...routes, ...extra });
+  window.location.hash = '#/sections/contact';
+  signedInBefore();
+  render(<ConsoleApp />);
+  expect(await screen.findByRole('heading', { name: 'Contact us', level: 1 })).toBeInTheDocument();
+  await screen.findByRole('cell', { name: 'contact-8' });
+  return { api, user: userEvent.setup() };
+}
+
+const startCanary = async (user: ReturnType<typeof userEvent.setup>) => {
+  await user.click(screen.getByRole('button', { name: 'Start canary' }));
+  await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+};
+
+describe('the canary form', () => {
+  it('takes the thresholds the CLI takes, rates in points and percent sent as fractions, each default shown', async () => {
+    const { api, user } = await openContact({ 'POST /api/sections/contact/canary': { body: sectionStatus(contact7) } });
+    const thresholds = screen.getByRole('group', { name: 'Thresholds' });
+    expect(within(thresholds).getByRole('spinbutton', { name: 'Visits before judging' })).toHaveAttribute('placeholder', '50');
+    expect(within(thresholds).getByRole('spinbutton', { name: 'Highest failure-rate increase (points)' })).toHaveAttribute('placeholder', '2');
+    await user.clear(screen.getByRole('spinbutton', { name: 'Share of visitors (%)' }));
+    await user.type(screen.getByRole('spinbutton', { name: 'Share of visitors (%)' }), '20');
+    await user.type(within(thresholds).getByRole('spinbutton', { name: 'Visits before judging' }), '200');
+    await user.type(within(thresholds).getByRole('spinbutton', { name: 'Highest failure-rate increase (points)' }), '1.5');
+    await user.type(within(thresholds).getByRole('spinbutton', { name: 'Highest slowdown (%)' }), '10');
+    await user.type(within(thresholds).getByRole('spinbutton', { name: 'Promote after (visits)' }), '1000');
+    await startCanary(user);
+    expect(await screen.findByText('Canary started: 20 % of visitors get contact-8.')).toBeInTheDocument();
+    expect(api.to('POST /api/sections/contact/canary')[0]!.body).toEqual({
+      release: 'contact-8',
+      percent: 20,
+      minVisits: 200,
+      maxFailureDelta: 0.015,
+      maxSlowdown: 0.1,
+      promoteAfterVisits: 1000,
+    });
+  });
+
+  it('says a first release is judged against config.json’s build, in Indonesian too', async () => {
+    const { user } = await openContact({
+      'GET /api/sections': { body: { contact: sectionStatus(null, { configured: 'http://localhost:8083/mf-manifest.json' }) } },
+      'GET /api/releases': { body: [contact8] },
+    });
+    expect(
+      screen.getByText('No release is active yet: the canary is judged against the build named in config.json, which the other visitors keep.'),
+    ).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Bahasa Indonesia' }));
+    expect(await screen.findByRole('group', { name: 'Ambang' })).toBeVisible();
+    expect(screen.getByText(/^Belum ada rilis yang aktif: canary dinilai terhadap build yang disebut di config.json/)).toBeVisible();
+  });
+});
+
+describe('publishing', () => {
+  it('lists only the checks that ran; those that could not run are named apart, never as failed', async () => {
+    const { user } = await openContact({
+      'POST /api/releases': {
+        status: 422,
+        body: {
+          error: '1 check failed, 2 not run: reachable',
+          checks: [
+            { name: 'reachable', ok: false, detail: 'answered 404' },
+            { name: 'manifest', ok: false, detail: 'not run: the manifest was not fetched' },
+            { name: 'exposes', ok: false, detail: 'not run' },
+          ],
+        },
+      },
+    });
+    await user.type(screen.getByLabelText('Manifest URL'), 'http://localhost:32100/v9/mf-manifest.json');
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Not published: 1 check failed, 2 not run: reachable');
+    const listed = within(screen.getByText('reachable: failed. answered 404').closest('ul')!).getAllByRole('listitem');
+    expect(listed.map((item) => item.textContent)).toEqual(['reachable: failed. answered 404']);
+    expect(screen.queryByText(/^(manifest|exposes): failed/)).not.toBeInTheDocument();
+    expect(screen.getByText('Not run, as an earlier check failed: manifest, exposes.')).toBeInTheDocument();
+  });
+
+  it('says a republish of the same URL is the same release, with the note it keeps', async () => {
+    const { user } = await openContact({
+      'POST /api/releases': { body: { ...release('contact-8', 'available', { note: 'first words' }), republished: true } },
+    });
+    await user.type(screen.getByLabelText('Manifest URL'), contact8.manifestUrl);
+    await user.type(screen.getByLabelText('Note (optional)'), 'second words');
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(
+      await screen.findByText(
+        'contact-8 is already published from that URL with those bytes: the same release, nothing new stored. It keeps its note “first words”; the note given now is in the audit log.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/^Published contact-8/)).not.toBeInTheDocument();
+  });
+});
+
+it("shows the section's release policy in its settings", async () => {
+  await openContact({ 'GET /api/sections': { body: { contact: { ...sectionStatus(contact7), policy: 'canary' } } } });
+  const settings = screen.getByRole('region', { name: 'Section settings' });
+  expect(within(settings).getByText('Release policy').nextElementSibling).toHaveTextContent(
+    'canary: its own token may publish, preview and run a canary; activations and promotions are the integrator’s',
+  );
+});
