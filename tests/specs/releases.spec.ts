@@ -42,11 +42,23 @@ test('the Contact team publishes its second build, previews it, the integrator a
     const published = await release('publish', 'contact', `${upload.url}mf-manifest.json`, '--note', 'longer message label');
     const second = /contact-\d+/.exec(published)![0];
 
-    // The preview link shows the new build to whoever opens it, and says so.
+    // The preview link shows the new build to whoever opens it, and says so: on Contact's tab, the notice in view
+    // (issue 49: it opened on Home, the notice scrolled away; checked to fail before, Home's tab selected).
     const link = (await release('preview', second)).split('\n')[0]!;
-    await page.goto(`${link}#contact`);
+    expect(new URL(link).hash).toBe('#contact');
+    await page.goto(link);
+    await expect(page.getByRole('tab', { name: 'Contact us' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('complementary', { name: 'Release preview' })).toContainText(`release ${second}`);
-    await expect(messageField(SECOND_BUILD_LABEL.en.after)).toBeVisible();
+    await expect(messageField(SECOND_BUILD_LABEL.en.after)).toBeInViewport();
+    await expect(page.getByRole('complementary', { name: 'Release preview' })).toBeInViewport();
+    // In Indonesian too: the switch keeps the preview and the section.
+    await page.getByRole('group', { name: 'Language' }).getByRole('link', { name: 'Bahasa Indonesia' }).click();
+    await expect(page.getByRole('tab', { name: 'Hubungi Kami' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('complementary', { name: 'Pratinjau rilis (preview)' })).toContainText(second);
+    await expect(
+      page.getByRole('tabpanel', { name: 'Hubungi Kami' }).getByRole('textbox', { name: SECOND_BUILD_LABEL.id.after, exact: true }),
+    ).toBeInViewport();
+    await expect(page.getByRole('complementary', { name: 'Pratinjau rilis (preview)' })).toBeInViewport();
 
     // Everyone else still gets the active release.
     await page.goto(`http://localhost:${port}/#contact`);

@@ -71,10 +71,11 @@ export function App({ sections, islands }: AppProps) {
           <SectionTabs />
           <LanguageSwitch />
         </nav>
+        {/* In the sticky header: a preview link opens on its section's tab, scrolled there, and the notice stays in view. */}
+        <PreviewNotice />
       </header>
       <ConfigNotice />
       <OverrideNotice />
-      <PreviewNotice />
       {/* As rendered, no panel is hidden: with JavaScript off every one reads,
           and until the page script runs app.css shows the one the hash names. */}
       <main className="site-main">
