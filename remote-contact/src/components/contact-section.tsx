@@ -6,6 +6,7 @@ import { ENABLED_BY_SCRIPT } from '@portico/contract/hydration';
 import { useContactText } from '../i18n/use-contact-text';
 import { deliveryMessage } from './delivery-message';
 import { PrivacyNote } from './privacy-note';
+import { scrollGently } from './scroll-gently';
 import { Toast } from './toast';
 import { useSendMessage } from './use-send-message';
 import { useHydrated } from '@portico/shared-config/hydration';
@@ -92,12 +93,10 @@ export function ContactSection(_props: SectionProps) {
   };
 
   // The thank-you is the answer to the send: on screen, clear of the header
-  // and of the toast (its scroll margins), not below the fold of a phone.
+  // and with the toast below it (its scroll margins), not below the fold of a phone.
   const storedAttempt = last?.outcome.kind === 'stored' ? last.attempt : undefined;
   useEffect(() => {
-    if (storedAttempt === undefined) return;
-    const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-    thanks.current?.scrollIntoView?.({ block: 'nearest', behavior: reduceMotion ? 'auto' : 'smooth' });
+    if (storedAttempt !== undefined) scrollGently(thanks.current);
   }, [storedAttempt]);
 
   // A button that was disabled while sending, or a Try again that went with
@@ -193,8 +192,9 @@ export function ContactSection(_props: SectionProps) {
           {fill(text.thanks, { name: last.draft.name.trim() })}
         </p>
       )}
-      <PrivacyNote text={text} language={language} />
+      {/* Below the form and the thank-you, in room of its own: it covers nothing. */}
       <Toast toast={toast} />
+      <PrivacyNote text={text} language={language} />
     </article>
   );
 }
