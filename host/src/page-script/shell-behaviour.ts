@@ -2,6 +2,7 @@ import { languageFromSearch, searchWithLanguage } from '@portico/contract/langua
 import type { SectionId } from '@portico/contract/sections';
 import { inShell } from '../remotes/island-contract';
 import { STICKY_HEADER_PROPERTY } from '../shell/sticky-header';
+import { trackFocusInput } from './focus-modality';
 import { saveDrafts } from './form-drafts';
 
 /** The attribute the page script sets on `<main>` once it keeps the panels' state: app.css then leaves `:target` to it. */
@@ -61,7 +62,9 @@ const isPlainClick = (event: MouseEvent) => event.button === 0 && !event.metaKey
  *   section the page opened at is brought clear of the header;
  * - the language links keep the section and what was typed: the page in the
  *   other language comes from the server (a static section has no code in
- *   the browser to re-render it), and the fields are filled in again.
+ *   the browser to re-render it), and the fields are filled in again;
+ * - the panel's focus bar shows only when the keyboard moved the focus
+ *   (focus-modality.ts).
  * Returns the clean-up (a client-rendered page's React unmounting in tests).
  */
 export function startShellBehaviour(doc: Document, options: ShellBehaviourOptions = {}): () => void {
@@ -205,6 +208,7 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
     if (panel.getBoundingClientRect().top < header.getBoundingClientRect().bottom) panel.scrollIntoView({ block: 'start' });
   };
 
+  const stopFocusInput = trackFocusInput(doc);
   doc.addEventListener('click', onClick);
   doc.addEventListener('keydown', onKeyDown);
   win.addEventListener('hashchange', onAddress);
@@ -214,6 +218,7 @@ export function startShellBehaviour(doc: Document, options: ShellBehaviourOption
   arrival();
 
   return () => {
+    stopFocusInput();
     doc.removeEventListener('click', onClick);
     doc.removeEventListener('keydown', onKeyDown);
     win.removeEventListener('hashchange', onAddress);
