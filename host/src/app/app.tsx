@@ -68,8 +68,10 @@ export function App({ sections, islands }: AppProps) {
             <BrandMark />
             {comName ?? text.siteName}
           </h1>
-          <SectionTabs />
+          {/* The language links before the tabs, so that Tab goes from the tab list straight to its panel (issue 49);
+              app.css lays them out in this order too. */}
           <LanguageSwitch />
+          <SectionTabs />
         </nav>
         {/* In the sticky header: a preview link opens on its section's tab, scrolled there, and the notice stays in view. */}
         <PreviewNotice />
