@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataFolderBusyError, DataFolderError, EMBEDDED_DATABASE_FOLDER, lockDataFolder, privateDataFolder } from '@portico/platform/data-folder';
-import { mailChannel, webhookChannel, type Channel } from './delivery/channels';
+import { mailChannel, webhookChannel, type Channel, type MessageChannelName } from './delivery/channels';
 import { backoffSeconds, startDeliverer, type Deliverer } from './delivery/deliverer';
 import type { ContactEndpoint, RequestOriginOf } from './http/contact-routes';
 import { retentionDays } from './retention';
@@ -44,6 +44,8 @@ export interface ContactService {
   database: Database;
   /** One line for the start-up log: where messages go. */
   summary: string;
+  /** Where messages are delivered (PORTICO_WEBHOOK_URL, PORTICO_SMTP_URL); none: they wait in the store until one is set. */
+  channels: readonly MessageChannelName[];
   /** Stops delivering (finishing what is under way) and the retention job, and closes the store. */
   close(): Promise<void>;
   /**
@@ -192,6 +194,7 @@ export async function startContactService(options: ContactServiceOptions): Promi
     store,
     database: store.db,
     summary: `Contact messages are stored in ${where} and delivered to ${to}`,
+    channels: channels.map((channel) => channel.name),
     async close() {
       clearInterval(retentionTimer);
       await deliverer?.stop();

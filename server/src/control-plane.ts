@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { answerConfig } from '@portico/config-server/config-answer';
-import { noticeMailer } from '@portico/messages';
+import { noticeMailer, type MessageChannelName } from '@portico/messages';
 import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import type { SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';
@@ -59,6 +59,8 @@ export interface ControlPlaneOptions {
   listen: { port: number; host: string; hostnames?: readonly HostRule[] };
   publicUrl: string;
   messages?: MessagesAdmin;
+  /** Where this server delivers contact messages (none: they wait in the store); the inbox says so. */
+  messageChannels?: readonly MessageChannelName[];
   /** The render check of the server's section workers (RunningPortico.checkRender). */
   renderCheck: () => RenderCheck | undefined;
   /** How many days of health are kept (PORTICO_HEALTH_RETENTION_DAYS, 30 by default). */
@@ -233,8 +235,19 @@ export async function startControlPlane(database: Database, options: ControlPlan
     const written = await store.ownerToken.ensure(options.dataDir);
     if (written) options.log(`control: a new owner token (every scope) is in ${written}; npm run release on this machine reads it from there`);
   }
+  // Every server sends the alerts' outbox; its claims make each attempt one server's. Before the API,
+  // which says what it can send and sends a test alert through it.
+  const alerts = startAlertSender({
+    store,
+    secret: options.alerts?.secret,
+    mailer: options.alerts?.mail && noticeMailer(options.alerts.mail),
+    health: health.health,
+    log: options.log,
+  });
   const api = await startControlApi({
     store,
+    alerts,
+    messageChannels: options.messageChannels,
     port: options.listen.port,
     host: options.listen.host,
     hostnames: options.listen.hostnames,
@@ -323,15 +336,6 @@ export async function startControlPlane(database: Database, options: ControlPlan
   void beatNow();
   const beats = setInterval(beatNow, HEARTBEAT_MS);
   beats.unref();
-
-  // Every server sends the alerts' outbox; its claims make each attempt one server's.
-  const alerts = startAlertSender({
-    store,
-    secret: options.alerts?.secret,
-    mailer: options.alerts?.mail && noticeMailer(options.alerts.mail),
-    health: health.health,
-    log: options.log,
-  });
 
   // Every server judges the canaries; the section's row lock makes each decision once.
   const judge =

@@ -109,6 +109,7 @@ async function main(): Promise<void> {
       listen: { port: controlPort, host: env.PORTICO_CONTROL_HOST, hostnames: env.PORTICO_CONTROL_HOSTS },
       publicUrl,
       messages: service.store,
+      messageChannels: service.channels,
       healthRetentionDays: env.PORTICO_HEALTH_RETENTION_DAYS,
       judgeCanaries: healthOn,
       // The console on the control port only (never the page's ports, never the nginx site).

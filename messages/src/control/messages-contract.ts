@@ -68,6 +68,12 @@ export const messagesRoutes = {
     }),
     answer: z.array(storedMessageSchema),
   }),
+  /** Where this server delivers messages: none, and they only wait in the store (the inbox says so). */
+  delivery: apiRoute({
+    method: 'GET',
+    path: '/api/messages/delivery',
+    answer: z.object({ channels: z.array(z.enum(['webhook', 'mail'])) }),
+  }),
   get: apiRoute({ method: 'GET', path: '/api/messages/:id', params: z.object({ id: z.string() }), answer: storedMessageSchema }),
   delete: apiRoute({ method: 'DELETE', path: '/api/messages/:id', params: z.object({ id: z.string() }), answer: z.object({ deleted: z.string() }) }),
 };

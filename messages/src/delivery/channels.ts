@@ -6,9 +6,12 @@ import { parseConnectionUrl } from 'nodemailer/lib/shared';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { StoredMessage } from '../store/message-store';
 
+/** The kinds of place a message is delivered to. */
+export type MessageChannelName = 'webhook' | 'mail';
+
 /** A place the lender reads messages: a webhook or a mailbox. */
 export interface Channel {
-  readonly name: 'webhook' | 'mail';
+  readonly name: MessageChannelName;
   /** Resolves once the channel has taken the message; throws with the reason otherwise. */
   send(message: StoredMessage): Promise<void>;
   close?(): void;

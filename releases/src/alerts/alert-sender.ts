@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { backoffSeconds, SIGNATURE_HEADER, signature, type NoticeMailer } from '@portico/messages';
 import type { HealthSource } from '../release';
 import type { ReleaseStore } from '../store/release-store';
@@ -36,11 +37,28 @@ export interface AlertSenderOptions {
 }
 
 export interface AlertSender {
+  /** What this server can send: a webhook needs PORTICO_WEBHOOK_SECRET, an e-mail PORTICO_SMTP_URL. */
+  readonly canSend: AlertChannels;
+  /** A test alert to every channel the settings name, now (not through the outbox): each channel's outcome. */
+  sendTest(actor: string): Promise<AlertOutcome[]>;
   /** Sends what is due now (tests; the poll does it otherwise). */
   sendDue(): Promise<void>;
   /** Checks the failure rates now (tests; a timer does it otherwise). */
   checkFailureRates(now?: Date): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Which channels a server can send alerts through. */
+export interface AlertChannels {
+  webhook: boolean;
+  mail: boolean;
+}
+
+/** One channel's answer to one alert: `sent`, or the reason it was not. */
+export interface AlertOutcome {
+  channel: 'webhook' | 'mail';
+  sent: boolean;
+  detail: string;
 }
 
 /** A failure rate counts once this many visits back it: a handful of visits is not an hour of failing. */
@@ -91,42 +109,9 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
     const settings = await store.alertSettings.get();
     const done = new Set(alert.channels_done);
     const problems: string[] = [];
-    const body = alertPayload(alert);
-    if (settings.webhookUrl && !done.has('webhook')) {
-      try {
-        if (!options.secret) throw new Error('no PORTICO_WEBHOOK_SECRET to sign it with');
-        const response = await fetch(settings.webhookUrl, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            'Idempotency-Key': alert.event_id,
-            'X-Portico-Alert-Id': alert.event_id,
-            [SIGNATURE_HEADER]: signature(options.secret, body),
-          },
-          body,
-          redirect: 'error',
-          signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-        });
-        await response.body?.cancel();
-        if (!response.ok) throw new Error(`the webhook answered ${response.status}`);
-        done.add('webhook');
-      } catch (error) {
-        problems.push(`webhook: ${(error as Error).message}`);
-      }
-    }
-    if (settings.email && !done.has('mail')) {
-      try {
-        if (!options.mailer) throw new Error('no PORTICO_SMTP_URL to send it through');
-        await options.mailer.send({
-          to: settings.email,
-          id: alert.event_id,
-          subject: `Portico alert: ${alert.kind}${alert.section ? ` on ${alert.section}` : ''}`,
-          text: `${alert.detail}\n\n${body}\n`,
-        });
-        done.add('mail');
-      } catch (error) {
-        problems.push(`mail: ${(error as Error).message}`);
-      }
+    for (const outcome of await sendToChannels(options, settings, alert, done)) {
+      if (outcome.sent) done.add(outcome.channel);
+      else problems.push(`${outcome.channel}: ${outcome.detail}`);
     }
     if (problems.length === 0) {
       await db.query('UPDATE console_alerts SET delivered_at = now(), channels_done = $2::text[], last_error = NULL WHERE event_id = $1', [
@@ -186,6 +171,12 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
   );
   check.unref();
   return {
+    canSend: { webhook: options.secret !== undefined && options.secret !== '', mail: options.mailer !== undefined },
+    async sendTest(actor) {
+      const at = new Date();
+      const alert = { event_id: `test-${randomUUID()}`, kind: 'test', section: null, release: null, detail: `a test alert sent by ${actor}`, created_at: at };
+      return sendToChannels(options, await store.alertSettings.get(), alert, new Set());
+    },
     sendDue,
     checkFailureRates,
     async stop() {
@@ -195,4 +186,65 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
       options.mailer?.close();
     },
   };
+}
+
+/**
+ * One alert to each channel the settings name and `done` does not hold:
+ * the webhook (signed as the contact webhook's messages are) and the
+ * e-mail. The outbox and a test alert send alike, so a test's outcome is
+ * what a real alert's would be.
+ */
+async function sendToChannels(
+  options: Pick<AlertSenderOptions, 'secret' | 'mailer'>,
+  settings: { webhookUrl: string | null; email: string | null },
+  alert: Pick<QueuedAlert, 'event_id' | 'kind' | 'section' | 'release' | 'detail' | 'created_at'>,
+  done: ReadonlySet<string>,
+): Promise<AlertOutcome[]> {
+  const body = alertPayload(alert);
+  const attempt = async (channel: AlertOutcome['channel'], send: () => Promise<string>): Promise<AlertOutcome> => {
+    try {
+      return { channel, sent: true, detail: await send() };
+    } catch (error) {
+      return { channel, sent: false, detail: (error as Error).message };
+    }
+  };
+  const outcomes: Promise<AlertOutcome>[] = [];
+  const { webhookUrl, email } = settings;
+  if (webhookUrl && !done.has('webhook')) {
+    outcomes.push(
+      attempt('webhook', async () => {
+        if (!options.secret) throw new Error('no PORTICO_WEBHOOK_SECRET to sign it with');
+        const response = await fetch(webhookUrl, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            'Idempotency-Key': alert.event_id,
+            'X-Portico-Alert-Id': alert.event_id,
+            [SIGNATURE_HEADER]: signature(options.secret, body),
+          },
+          body,
+          redirect: 'error',
+          signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        });
+        await response.body?.cancel();
+        if (!response.ok) throw new Error(`the webhook answered ${response.status}`);
+        return `the webhook answered ${response.status}`;
+      }),
+    );
+  }
+  if (email && !done.has('mail')) {
+    outcomes.push(
+      attempt('mail', async () => {
+        if (!options.mailer) throw new Error('no PORTICO_SMTP_URL to send it through');
+        await options.mailer.send({
+          to: email,
+          id: alert.event_id,
+          subject: `Portico alert: ${alert.kind}${alert.section ? ` on ${alert.section}` : ''}`,
+          text: `${alert.detail}\n\n${body}\n`,
+        });
+        return `the mail server took it for ${email}`;
+      }),
+    );
+  }
+  return Promise.all(outcomes);
 }

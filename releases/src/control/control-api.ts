@@ -32,6 +32,7 @@ import { releaseRoutes } from './routes/releases';
 import { sectionRoutes } from './routes/sections';
 import { startConsoleEvents, type ConsoleEvents } from './console-events';
 import { consoleRoutes } from './routes/console';
+import type { AlertSender } from '../alerts/alert-sender';
 import { eventRoutes } from './routes/events';
 import { sessionAreaRoutes } from './routes/session';
 import { tokenRoutes } from './routes/tokens';
@@ -62,6 +63,8 @@ export interface ControlApiOptions extends ControlContextOptions {
   console?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** What the config.json being served gets wrong and lacks (`GET /api/config`); without it that route answers 503. */
   configReport?: ConfigReportSource;
+  /** This server's alert sender: what it can send, and a test alert sent now; without it `POST /api/alerts/test` sends nothing. */
+  alerts?: Pick<AlertSender, 'canSend' | 'sendTest'>;
   /** How often an event stream asks again whether its token or session holds (EVENTS_RECHECK_MS by default; tests). */
   eventsRecheckMs?: number;
 }
@@ -88,7 +91,7 @@ async function registerAreas(app: FastifyInstance, context: ControlContext, opti
   await app.register(configReportRoutes, { context, configReport: options.configReport });
   await app.register(messageRoutes, { context });
   await app.register(sessionAreaRoutes, { context });
-  await app.register(consoleRoutes, { context, healthSeries: options.healthSeries });
+  await app.register(consoleRoutes, { context, healthSeries: options.healthSeries, alerts: options.alerts });
   await app.register(
     eventRoutes(() => events, options.eventsRecheckMs),
     { context },

@@ -20,6 +20,8 @@ export interface ControlContextOptions {
   log: (line: string) => void;
   /** The contact messages; without them `/api/messages` answers 503. */
   messages?: MessagesAdmin;
+  /** Where this server delivers contact messages (PORTICO_WEBHOOK_URL, PORTICO_SMTP_URL); none or absent: nowhere. */
+  messageChannels?: readonly ('webhook' | 'mail')[];
   /** Failed authentications allowed per address and window before 429 (10 a minute by default). */
   failedAuth?: { max: number; windowMs: number };
   /** Refused publishes allowed per token and window before its publishes answer 429 (10 in 10 minutes by default). */
@@ -44,11 +46,13 @@ export class ControlContext {
   readonly store: ReleaseStore;
   /** The contact messages, when this server has them. */
   readonly messages: MessagesAdmin | undefined;
+  readonly messageChannels: readonly ('webhook' | 'mail')[];
   private readonly logLine: (line: string) => void;
 
   constructor(options: ControlContextOptions) {
     this.store = options.store;
     this.messages = options.messages;
+    this.messageChannels = options.messageChannels ?? [];
     this.logLine = options.log;
     this.publishes = new PublishGate(options.store, options.log, options.refusedPublishes);
     this.failedAuth = new FailedAuthLimit(options.failedAuth?.max, options.failedAuth?.windowMs);

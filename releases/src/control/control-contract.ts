@@ -213,6 +213,8 @@ export const listedTokenSchema = z.object({
   scopes: z.array(scopeSchema),
   createdAt: z.string(),
   createdBy: z.string(),
+  /** The install's owner token (every scope, written to the data folder): revoking it is named as such in the console. */
+  owner: z.boolean().optional(),
 });
 
 export const tokensRoutes = {
@@ -339,8 +341,20 @@ export const alertSettingsSchema = z.object({
   failureRateThreshold: z.number().nullable(),
 });
 
+/** The settings, and what the answering server can send: a webhook needs PORTICO_WEBHOOK_SECRET to be signed, an e-mail PORTICO_SMTP_URL. */
+export const alertsAnswerSchema = alertSettingsSchema.extend({
+  canSend: z.object({ webhook: z.boolean(), mail: z.boolean() }).optional(),
+});
+
+/** A test alert's outcome on each channel the settings name (none named: an empty list). */
+export const alertTestSchema = z.object({
+  outcomes: z.array(z.object({ channel: z.enum(['webhook', 'mail']), sent: z.boolean(), detail: z.string() })),
+});
+
 export const alertsRoutes = {
-  show: apiRoute({ method: 'GET', path: '/api/alerts', answer: alertSettingsSchema }),
+  show: apiRoute({ method: 'GET', path: '/api/alerts', answer: alertsAnswerSchema }),
+  /** Sends a test alert now to every channel the settings name, and answers each one's outcome; audited (`alerts`). */
+  test: apiRoute({ method: 'POST', path: '/api/alerts/test', body: z.strictObject({}), answer: alertTestSchema }),
   /** Changes what it names (null clears it), keeps the rest. */
   set: apiRoute({
     method: 'PUT',
@@ -354,7 +368,7 @@ export const alertsRoutes = {
       email: z.email('email must be an e-mail address').max(254).nullable().optional(),
       failureRateThreshold: z.number().gt(0, 'failureRateThreshold is above 0').max(1, 'failureRateThreshold is at most 1').nullable().optional(),
     }),
-    answer: alertSettingsSchema,
+    answer: alertsAnswerSchema,
   }),
 };
 

@@ -89,6 +89,20 @@ const STEPS: readonly string[] = [
   CREATE TRIGGER console_alert_audit AFTER INSERT ON release_audit FOR EACH ROW WHEN (NEW.action IN ('auto-rollback', 'promote', 'abort', 'broken', 'set-aside')) EXECUTE FUNCTION console_alert_from_audit();
   CREATE TRIGGER console_alerts AFTER INSERT OR UPDATE ON console_alerts FOR EACH STATEMENT EXECUTE FUNCTION console_notify('alerts');
   `,
+  `
+  -- A person's abort is said as such ("canary-aborted"), not as a decision
+  -- ("canary-decided" stays a promotion's, by the judge or a person; the
+  -- judge's own abort is "auto-rollback"), issue 49.
+  CREATE OR REPLACE FUNCTION console_alert_from_audit() RETURNS trigger LANGUAGE plpgsql AS $fn$
+  BEGIN
+    IF NOT EXISTS (SELECT 1 FROM console_alert_settings WHERE webhook_url IS NOT NULL OR email IS NOT NULL) THEN RETURN NULL; END IF;
+    INSERT INTO console_alerts (event_id, kind, section, release, detail)
+    VALUES ('audit-' || NEW.seq, CASE NEW.action WHEN 'promote' THEN 'canary-decided' WHEN 'abort' THEN 'canary-aborted' ELSE NEW.action END, NEW.section, NEW.release, NEW.action || ' by ' || NEW.actor || CASE WHEN NEW.detail = '' THEN '' ELSE ': ' || NEW.detail END)
+    ON CONFLICT DO NOTHING;
+    RETURN NULL;
+  END
+  $fn$;
+  `,
 ];
 
 /** The advisory lock that lets one process at a time migrate the console's schema. */

@@ -81,13 +81,20 @@ export class Tokens {
   }
 
   /** The live tokens, oldest first, without their secrets. */
-  async list(): Promise<{ name: string; section: SectionId | null; scopes: Scope[]; createdAt: string; createdBy: string }[]> {
-    const rows = await this.db.query<{ name: string; scopes: Scope[]; created_at: Date | string; created_by: string }>(
-      'SELECT name, scopes, created_at, created_by FROM release_tokens WHERE revoked_at IS NULL ORDER BY id',
+  async list(): Promise<{ name: string; section: SectionId | null; scopes: Scope[]; createdAt: string; createdBy: string; owner: boolean }[]> {
+    const rows = await this.db.query<{ name: string; scopes: Scope[]; created_at: Date | string; created_by: string; owner: boolean }>(
+      'SELECT name, scopes, created_at, created_by, owner FROM release_tokens WHERE revoked_at IS NULL ORDER BY id',
     );
     return rows.map((row) => {
       const scopes = row.scopes.filter(isScope);
-      return { name: row.name, section: sectionOfScopes(scopes), scopes, createdAt: new Date(row.created_at).toISOString(), createdBy: row.created_by };
+      return {
+        name: row.name,
+        section: sectionOfScopes(scopes),
+        scopes,
+        createdAt: new Date(row.created_at).toISOString(),
+        createdBy: row.created_by,
+        owner: row.owner,
+      };
     });
   }
 

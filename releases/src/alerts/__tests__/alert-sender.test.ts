@@ -176,3 +176,68 @@ it('never keeps an API answer waiting, even while the webhook does not answer', 
   for (const res of held) res.writeHead(200).end();
   await sending;
 });
+
+// Issue 49: a person's abort was sent as "canary-decided", like a promotion. (Checked: fails before the console migration's second step.)
+it("sends a person's abort as canary-aborted, and a promotion as canary-decided", async () => {
+  for (const [section, decide, kind] of [
+    ['contact', () => store.canaries.abort('contact', 'ana', 'abort'), 'canary-aborted'],
+    ['home', () => store.canaries.promote('home', 'ana'), 'canary-decided'],
+  ] as const) {
+    const active = await publishedRelease(section);
+    await store.history.activate(section, active.id, 'ci');
+    const candidate = await publishedRelease(section);
+    await store.canaries.start(section, candidate.id, { percent: 10 }, 'ana');
+    await decide();
+    await everyServerSends();
+    expect(JSON.parse(received.at(-1)!.body)).toMatchObject({ kind, section, release: candidate.id, detail: expect.stringMatching(/ by ana/) });
+  }
+});
+
+// Issue 49: "Alerts saved" while nothing could be sent (no secret, no mail server). (Checked: fails without canSend and the test route.)
+it('says what this server can send, and sends a test alert that answers each channel’s outcome', async () => {
+  await call('PUT', '/api/alerts', { webhookUrl, email: 'ops@lender.example' });
+  const withSender = await startControlApi({
+    store,
+    port: 0,
+    publishChecks: noChecks,
+    publicUrl: 'http://localhost:8080',
+    log: () => undefined,
+    alerts: startAlertSender({ store, secret: SECRET, log: () => undefined, pollMs: 60_000, checkEveryMs: 60_000 }),
+  });
+  const unsigned = await startControlApi({
+    store,
+    port: 0,
+    publishChecks: noChecks,
+    publicUrl: 'http://localhost:8080',
+    log: () => undefined,
+    alerts: startAlertSender({ store, log: () => undefined, pollMs: 60_000, checkEveryMs: 60_000 }),
+  });
+  const ask = (where: ControlApi, method: string, route: string) =>
+    fetch(`${where.url}${route}`, {
+      method,
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+      body: method === 'POST' ? '{}' : undefined,
+    });
+  try {
+    expect(await (await ask(withSender, 'GET', '/api/alerts')).json()).toMatchObject({ canSend: { webhook: true, mail: false } });
+    expect(await (await ask(unsigned, 'GET', '/api/alerts')).json()).toMatchObject({ canSend: { webhook: false, mail: false } });
+
+    const tested = await ask(withSender, 'POST', '/api/alerts/test');
+    expect(tested.status).toBe(200);
+    expect(await tested.json()).toEqual({
+      outcomes: expect.arrayContaining([
+        { channel: 'webhook', sent: true, detail: 'the webhook answered 200' },
+        { channel: 'mail', sent: false, detail: 'no PORTICO_SMTP_URL to send it through' },
+      ]),
+    });
+    expect(JSON.parse(received.at(-1)!.body)).toMatchObject({ kind: 'test', detail: `a test alert sent by environment` });
+    expect(await (await ask(unsigned, 'POST', '/api/alerts/test')).json()).toEqual({
+      outcomes: expect.arrayContaining([{ channel: 'webhook', sent: false, detail: 'no PORTICO_WEBHOOK_SECRET to sign it with' }]),
+    });
+    expect((await store.audit.list({ action: 'alerts' })).map((entry) => entry.detail)).toContainEqual(expect.stringMatching(/^test alert: webhook sent/));
+  } finally {
+    await withSender.close();
+    await unsigned.close();
+    await call('PUT', '/api/alerts', { email: null });
+  }
+});

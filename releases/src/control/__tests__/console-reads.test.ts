@@ -35,6 +35,7 @@ beforeAll(async () => {
     port: 0,
     publishChecks: noChecks,
     messages: service.store,
+    messageChannels: service.channels,
     health: health.health,
     healthSeries: health.series,
     publicUrl: 'http://localhost:8080',
@@ -141,6 +142,12 @@ describe('the inbox', () => {
     }
   });
 
+  // Issue 49: the inbox could not tell that messages go nowhere. (Checked: 404 before the route.)
+  it('says where this server delivers messages: nowhere, with no channel set', async () => {
+    const delivery = await get<{ channels: string[] }>('/api/messages/delivery');
+    expect([delivery.status, delivery.body]).toEqual([200, { channels: [] }]);
+  });
+
   it('finds messages by name, telephone or text, each word in any case', async () => {
     const names = async (q: string) => (await get<{ name: string }[]>(`/api/messages?q=${encodeURIComponent(q)}`)).body.map((message) => message.name).sort();
     expect(await names('asha')).toEqual(['Asha Rao', 'Citra Dewi']);
@@ -208,7 +215,14 @@ describe("the tokens, the servers and a section's health", () => {
   it('lists the live tokens with their scopes and makers, never a token', async () => {
     const { token } = await store.tokens.create({ name: 'listed', section: 'contact', actor: 'test' });
     const listed = await get<{ name: string }[]>('/api/tokens');
-    expect(listed.body).toContainEqual({ name: 'listed', section: 'contact', scopes: ['section:contact'], createdAt: expect.any(String), createdBy: 'test' });
+    expect(listed.body).toContainEqual({
+      name: 'listed',
+      section: 'contact',
+      scopes: ['section:contact'],
+      createdAt: expect.any(String),
+      createdBy: 'test',
+      owner: false,
+    });
     expect(listed.text).not.toContain(token);
     await store.tokens.revoke('listed', 'test');
     expect((await get<{ name: string }[]>('/api/tokens')).body.map((entry) => entry.name)).not.toContain('listed');

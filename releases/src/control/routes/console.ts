@@ -1,5 +1,6 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { declared, type ZodTypeProvider } from '@portico/platform/http';
+import type { AlertSender } from '../../alerts/alert-sender';
 import type { HealthPoint, HealthSeriesSource } from '../../release';
 import { alertsRoutes, healthSeriesRoutes, serversRoutes } from '../control-contract';
 import { answer, type ControlContext } from '../control-context';
@@ -9,11 +10,11 @@ import { answer, type ControlContext } from '../control-context';
  * servers on the database, a section's health hour by hour, and (for an
  * integrator) where alerts go.
  */
-export const consoleRoutes: FastifyPluginCallback<{ context: ControlContext; healthSeries: HealthSeriesSource | undefined }> = (
-  fastify,
-  { context, healthSeries },
-  done,
-) => {
+export const consoleRoutes: FastifyPluginCallback<{
+  context: ControlContext;
+  healthSeries: HealthSeriesSource | undefined;
+  alerts: Pick<AlertSender, 'canSend' | 'sendTest'> | undefined;
+}> = (fastify, { context, healthSeries, alerts }, done) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { store } = context;
 
@@ -64,13 +65,15 @@ export const consoleRoutes: FastifyPluginCallback<{ context: ControlContext; hea
     },
   });
 
-  const { show, set } = alertsRoutes;
+  const { show, set, test } = alertsRoutes;
+  // What this server can send, beside the settings: "saved" alone hid a webhook without a secret to sign it (issue 49).
+  const withChannels = <T extends object>(settings: T) => (alerts ? { ...settings, canSend: alerts.canSend } : settings);
   const needAlerts = async (request: Parameters<typeof context.actorOf>[0]) =>
     context.needScope(context.actorOf(request), 'releases', 'read or change the alerts');
   app.route({
     ...declared(show),
     preValidation: needAlerts,
-    handler: async (_request, reply) => answer(reply, show, 200, await store.alertSettings.get()),
+    handler: async (_request, reply) => answer(reply, show, 200, withChannels(await store.alertSettings.get())),
   });
   app.route({
     ...declared(set),
@@ -78,7 +81,18 @@ export const consoleRoutes: FastifyPluginCallback<{ context: ControlContext; hea
     handler: async (request, reply) => {
       const settings = await store.alertSettings.set(request.body);
       await store.audit.record({ actor: context.actorOf(request).name, action: 'alerts', detail: `alerts set: ${JSON.stringify(request.body)}` });
-      return answer(reply, set, 200, settings);
+      return answer(reply, set, 200, withChannels(settings));
+    },
+  });
+  app.route({
+    ...declared(test),
+    preValidation: needAlerts,
+    handler: async (request, reply) => {
+      const actor = context.actorOf(request).name;
+      const outcomes = alerts ? await alerts.sendTest(actor) : [];
+      const said = outcomes.map((outcome) => `${outcome.channel} ${outcome.sent ? 'sent' : 'not sent'}: ${outcome.detail}`).join('; ');
+      await store.audit.record({ actor, action: 'alerts', detail: `test alert: ${said || 'no channel set'}` });
+      return answer(reply, test, 200, { outcomes });
     },
   });
   done();

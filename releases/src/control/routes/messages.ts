@@ -11,7 +11,7 @@ import { answer, type ControlContext } from '../control-context';
  */
 export const messageRoutes: FastifyPluginCallback<{ context: ControlContext }> = (fastify, { context }, done) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { list, get, delete: remove } = messagesRoutes;
+  const { list, get, delete: remove, delivery } = messagesRoutes;
   const operator = (request: Parameters<typeof context.actorOf>[0]) => context.needMessages(context.actorOf(request)).operator(context.actorOf(request).name);
   // The scope (and the messages being there) before anything else.
   const needMessages = async (request: Parameters<typeof context.actorOf>[0]) => void context.needMessages(context.actorOf(request));
@@ -36,6 +36,12 @@ export const messageRoutes: FastifyPluginCallback<{ context: ControlContext }> =
         })
         .send(toCsv(listed));
     },
+  });
+
+  app.route({
+    ...declared(delivery),
+    preValidation: needMessages,
+    handler: async (_request, reply) => answer(reply, delivery, 200, { channels: [...context.messageChannels] }),
   });
 
   app.route({
