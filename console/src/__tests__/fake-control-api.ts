@@ -5,6 +5,9 @@ import { keepSession } from '../api/console-session';
 // jsdom has neither fetch nor TextDecoder; the console's code uses both in the browser.
 Object.assign(globalThis, { TextDecoder, TextEncoder });
 
+// The console keeps the reader's language on this browser: each test starts in English, as a new browser does.
+beforeEach(() => localStorage.clear());
+
 export interface SeenRequest {
   method: string;
   path: string;

@@ -14,6 +14,7 @@ import { SignIn } from '../features/sign-in/sign-in';
 import { TokensPage } from '../features/tokens/tokens-page';
 import { LanguageSwitch } from '../components/language-switch';
 import { CONSOLE_TEXTS, ConsoleTextContext, useConsoleLanguage, useConsoleText } from '../i18n/use-console-text';
+import { storedLanguage, storeLanguage } from '../i18n/stored-language';
 import { LandingNoticeProvider } from './landing-notice';
 import { SectionListProvider, useSectionList } from './section-list-context';
 import { SessionContext, type SignedIn } from './session-context';
@@ -21,8 +22,14 @@ import { useHashRoute } from './use-hash-route';
 
 /** The whole console: the language, then sign-in or the signed-in screens. */
 export function ConsoleApp() {
-  const [language, setLanguage] = useState<Language>('en');
-  const value = useMemo(() => ({ language, text: CONSOLE_TEXTS[language], setLanguage }), [language]);
+  const [language, setShown] = useState<Language>(storedLanguage);
+  const value = useMemo(() => {
+    const setLanguage = (chosen: Language) => {
+      storeLanguage(chosen);
+      setShown(chosen);
+    };
+    return { language, text: CONSOLE_TEXTS[language], setLanguage };
+  }, [language]);
   useEffect(() => {
     document.documentElement.lang = localeOf(language);
     document.title = value.text.title;

@@ -1,47 +1,65 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import { Button, Dialog, DialogTrigger, Modal, ModalOverlay } from 'react-aria-components';
 import { useConsoleText } from '../i18n/use-console-text';
 
 export interface ConfirmButtonProps {
   label: string;
   /** What follows, in words (what visitors will get): the dialog's question. */
   question: string;
+  /** What makes this one unlike the others of its kind (your own token, the owner's), said first. */
+  warning?: string;
   onConfirm(): void;
   disabled?: boolean;
   danger?: boolean;
 }
 
-/** A button whose action waits for a confirmation that says what follows from it. */
-export function ConfirmButton({ label, question, onConfirm, disabled, danger }: ConfirmButtonProps) {
+/**
+ * A button whose action waits for a confirmation that says what follows
+ * from it. The dialog is react-aria-components' modal: focus kept inside
+ * and given back to the button, Escape and a click outside close it, the
+ * rest of the page hidden from assistive technology meanwhile. It opens on
+ * Cancel, the choice that changes nothing: an Enter pressed by habit
+ * confirms nothing (issue 49: it opened on Confirm).
+ */
+export function ConfirmButton({ label, question, warning, onConfirm, disabled, danger }: ConfirmButtonProps) {
   const text = useConsoleText();
-  const [open, setOpen] = useState(false);
   const questionId = useId();
+  const warningId = useId();
   return (
-    <>
-      <button type="button" className={danger ? 'danger' : undefined} disabled={disabled} aria-expanded={open} onClick={() => setOpen(true)}>
+    <DialogTrigger>
+      <Button className={danger ? 'danger' : undefined} isDisabled={disabled}>
         {label}
-      </button>
-      {open && (
-        <dialog open aria-label={label} aria-describedby={questionId}>
-          <p id={questionId}>{question}</p>
-          <div className="actions">
-            <button type="button" onClick={() => setOpen(false)}>
-              {text.common.cancel}
-            </button>
-            <button
-              type="button"
-              className={danger ? 'danger' : 'primary'}
-              // The dialog opens on a click: its answer is where the keyboard goes next.
-              autoFocus
-              onClick={() => {
-                setOpen(false);
-                onConfirm();
-              }}
-            >
-              {text.common.confirm}
-            </button>
-          </div>
-        </dialog>
-      )}
-    </>
+      </Button>
+      <ModalOverlay isDismissable className="dialog-overlay">
+        <Modal className="dialog">
+          <Dialog aria-label={label} aria-describedby={warning ? `${warningId} ${questionId}` : questionId}>
+            {({ close }) => (
+              <>
+                {warning && (
+                  <p id={warningId} className="warning">
+                    <strong>{warning}</strong>
+                  </p>
+                )}
+                <p id={questionId}>{question}</p>
+                <div className="actions">
+                  <Button autoFocus onPress={close}>
+                    {text.common.cancel}
+                  </Button>
+                  <Button
+                    className={danger ? 'danger' : 'primary'}
+                    onPress={() => {
+                      close();
+                      onConfirm();
+                    }}
+                  >
+                    {text.common.confirm}
+                  </Button>
+                </div>
+              </>
+            )}
+          </Dialog>
+        </Modal>
+      </ModalOverlay>
+    </DialogTrigger>
   );
 }

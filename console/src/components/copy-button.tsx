@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { fill } from '@portico/shared-config';
 import { useConsoleText } from '../i18n/use-console-text';
 
 export interface CopyButtonProps {
   value: string;
-  /** What is copied, for the button's name: "Copy Preview link". */
+  /** What is copied, as the middle of a sentence, for the button's name: "Copy the new token". */
   what: string;
 }
 
@@ -19,7 +20,7 @@ export function CopyButton({ value, what }: CopyButtonProps) {
           void navigator.clipboard?.writeText(value).then(() => setCopied(true));
         }}
       >
-        {`${text.common.copy} ${what}`}
+        {fill(text.common.copy, { what })}
       </button>
       <span role="status">{copied ? text.common.copied : ''}</span>
     </>

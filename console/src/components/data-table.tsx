@@ -13,6 +13,8 @@ export interface Column<Row> {
 
 export interface DataTableProps<Row> {
   caption: string;
+  /** The caption says what the heading right above it says: kept as the table's name, not shown a second time. */
+  captionHidden?: boolean;
   columns: readonly Column<Row>[];
   rows: readonly Row[];
   rowKey(row: Row): string;
@@ -27,7 +29,7 @@ export interface DataTableProps<Row> {
 type Direction = 'ascending' | 'descending';
 
 /** A table that sorts by its headers' buttons and pages itself: every table of the console. */
-export function DataTable<Row>({ caption, columns, rows, rowKey, pageSize = 20, empty, initialSort }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, captionHidden, columns, rows, rowKey, pageSize = 20, empty, initialSort }: DataTableProps<Row>) {
   const [sort, setSort] = useState<{ key: string; direction: Direction } | undefined>(initialSort ? { key: initialSort, direction: 'descending' } : undefined);
   const [page, setPage] = useState(0);
   const sorted = useMemo(() => {
@@ -54,7 +56,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, pageSize = 20, 
   return (
     <div className="table-wrap">
       <table>
-        <caption>{caption}</caption>
+        <caption className={captionHidden ? 'visually-hidden' : undefined}>{caption}</caption>
         <thead>
           <tr>
             {columns.map((column) => (

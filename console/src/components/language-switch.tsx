@@ -1,7 +1,7 @@
 import { LANGUAGES, localeOf } from '@portico/contract/languages';
 import { useConsoleLanguage } from '../i18n/use-console-text';
 
-/** English or Indonesian, each named in its own language; the choice lasts while the page is open. */
+/** English or Indonesian, each named in its own language; the choice is kept on this browser, across reloads. */
 export function LanguageSwitch() {
   const { language, setLanguage, text } = useConsoleLanguage();
   return (

@@ -1,3 +1,9 @@
+import type { Market } from '@portico/contract/languages';
+import type { auditEntrySchema } from '@portico/releases/control-contract';
+import type { z } from 'zod';
+
+type AuditAction = z.infer<typeof auditEntrySchema>['action'];
+
 /**
  * Every text of the operator console, per language; both packs are typed by
  * it, so a key missing from one fails the build. `{name}` placeholders are
@@ -106,6 +112,8 @@ export interface ConsoleText {
     abortConfirm: string;
     aborted: string;
     chartFailureRate: string;
+    /** The charts' x axis in words: the window they stand for. */
+    chartWindow: string;
     chartVisits: string;
     chartLcp: string;
     threshold: string;
@@ -203,6 +211,14 @@ export interface ConsoleText {
     release: string;
     detail: string;
     empty: string;
+    /** Each action in words (the filter's options and the table's column). */
+    actions: Record<AuditAction, string>;
+    /** The alerts' settings as an entry records them (JSON on the wire), in words. */
+    alertsSet: string;
+    alertsTest: string;
+    cleared: string;
+    tokenCreated: string;
+    tokenRevoked: string;
   };
   tokens: {
     heading: string;
@@ -212,11 +228,17 @@ export interface ConsoleText {
     by: string;
     revoke: string;
     revokeConfirm: string;
+    /** Said first when the token is the one this session signed in with. */
+    revokeOwn: string;
+    /** Said first when the token is the install's owner token. */
+    revokeOwner: string;
     revoked: string;
     createHeading: string;
     create: string;
     created_: string;
     shownOnce: string;
+    /** The new token, as "Copy {what}" names it. */
+    copyWhat: string;
     empty: string;
     scopeReleases: string;
     scopeMessages: string;
@@ -242,6 +264,13 @@ export interface ConsoleText {
     queued: string;
     failed: string;
     attempts: string;
+    /** A waiting message's delivery when no channel is set. */
+    notSent: string;
+    /** Above the inbox when no channel is set: the messages go nowhere. */
+    nowhere: string;
+    from: string;
+    languageMarket: string;
+    markets: Record<Market, string>;
   };
   alerts: {
     heading: string;
@@ -251,5 +280,20 @@ export interface ConsoleText {
     threshold: string;
     save: string;
     saved: string;
+    /** What each channel can deliver, after the settings and after each save. */
+    deliverableHeading: string;
+    webhookNone: string;
+    webhookReady: string;
+    webhookNoSecret: string;
+    mailNone: string;
+    mailReady: string;
+    mailNoServer: string;
+    nothingDeliverable: string;
+    savedNothing: string;
+    test: string;
+    testNothing: string;
+    testSent: string;
+    testNotSent: string;
+    channels: { webhook: string; mail: string };
   };
 }

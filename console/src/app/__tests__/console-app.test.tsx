@@ -1,6 +1,6 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeControlApi, NO_SESSION, release, sectionEntry, sectionStatus, session, type Routes } from '../../__tests__/fake-control-api';
+import { fakeControlApi, NO_SESSION, release, sectionEntry, sectionStatus, session, signedInBefore, type Routes } from '../../__tests__/fake-control-api';
 import { ConsoleApp } from '../console-app';
 
 const everySection: Routes = {
@@ -12,7 +12,10 @@ const everySection: Routes = {
   'DELETE /api/session': { body: { signedOut: true } },
 };
 
-beforeEach(() => sessionStorage.clear());
+beforeEach(() => {
+  sessionStorage.clear();
+  localStorage.clear();
+});
 
 async function signInWith(scopes: string[], routes: Routes = {}) {
   const api = fakeControlApi({ ...everySection, 'POST /api/session': session(scopes), ...routes });
@@ -201,8 +204,8 @@ describe('the overview', () => {
       },
     });
     const contact = await screen.findByRole('article', { name: 'Contact us' });
-    expect(await within(contact).findByText('canary decided: auto-rollback contact-3 by canary-judge, 26 Nov 2026, 9:30 am UTC')).toBeInTheDocument();
-    expect(within(screen.getByRole('article', { name: 'Home' })).queryByText(/canary decided/)).not.toBeInTheDocument();
+    expect(await within(contact).findByText('canary rolled back by the judge: contact-3 by canary-judge, 26 Nov 2026, 9:30 am UTC')).toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: 'Home' })).queryByText(/canary/)).not.toBeInTheDocument();
     expect(new Date(api.to('GET /api/audit')[0]!.query.get('since')!).getTime()).toBeGreaterThan(Date.now() - 25 * 60 * 60 * 1000);
   });
 });
@@ -215,5 +218,53 @@ describe('languages', () => {
     expect(screen.getByRole('heading', { name: 'Ringkasan' })).toBeInTheDocument();
     expect(within(screen.getByRole('navigation', { name: 'Konsol' })).getByRole('link', { name: 'Hubungi Kami' })).toBeInTheDocument();
     expect(document.documentElement.lang).toMatch(/^id/);
+  });
+
+  // Issue 49: Indonesian fell back to English on each reload. (Checked: fails without the stored choice.)
+  it('keeps Indonesian across a reload, and English once switched back', async () => {
+    const { user } = await signInWith(['releases']);
+    await user.click(await screen.findByRole('button', { name: 'Bahasa Indonesia' }));
+    cleanup();
+    fakeControlApi({ ...everySection, 'GET /api/session': session(['releases']) });
+    signedInBefore();
+    render(<ConsoleApp />);
+    expect(await screen.findByRole('heading', { name: 'Ringkasan' })).toBeInTheDocument();
+    expect(document.documentElement.lang).toMatch(/^id/);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'English' }));
+    cleanup();
+    render(<ConsoleApp />);
+    expect(await screen.findByRole('heading', { name: 'Overview' })).toBeInTheDocument();
+  });
+
+  it("says audit entries in the reader's language: actions in words, the alerts' settings not as JSON", async () => {
+    const entry = (action: string, detail: string) => ({
+      at: '2026-11-26T09:00:00.000Z',
+      actor: 'ana',
+      action,
+      section: null,
+      release: null,
+      from: null,
+      detail,
+    });
+    const { user } = await signInWith(['releases'], {
+      'GET /api/audit': {
+        body: [
+          entry('alerts', 'alerts set: {"webhookUrl":"https://ops.example/hook","email":null,"failureRateThreshold":0.05}'),
+          entry('token', 'created ci-home (section:home)'),
+          entry('abort', ''),
+        ],
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Bahasa Indonesia' }));
+    await user.click(screen.getByRole('link', { name: 'Audit' }));
+    const table = await screen.findByRole('table', { name: 'Audit' });
+    expect(
+      within(table).getByRole('cell', {
+        name: 'Peringatan diatur: URL webhook: https://ops.example/hook; Alamat e-mail: tidak ada; Ambang tingkat kegagalan (%): 5 %',
+      }),
+    ).toBeInTheDocument();
+    expect(within(table).getByRole('cell', { name: 'Membuat ci-home (section:home)' })).toBeInTheDocument();
+    expect(within(table).getByRole('cell', { name: 'canary dibatalkan secara manual' })).toBeInTheDocument();
+    expect(within(table).queryByText(/\{"webhookUrl"/)).not.toBeInTheDocument();
   });
 });

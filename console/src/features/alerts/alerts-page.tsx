@@ -1,18 +1,47 @@
 import { useState, type FormEvent } from 'react';
 import type { AnswerOf } from '@portico/platform/api';
 import { CONTROL_API } from '@portico/releases/control-contract';
+import { fill } from '@portico/shared-config';
 import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
 import { OutcomeLine } from '../../components/outcome';
+import type { ConsoleText } from '../../i18n/console-text';
 import { useConsoleText } from '../../i18n/use-console-text';
 
-/** Where alerts go (a signed webhook, an e-mail address) and the failure rate that raises one. */
+type Settings = AnswerOf<typeof CONTROL_API.alerts.show>;
+
+/**
+ * Each channel in words: set or not, and whether this server can send it
+ * (a webhook needs the secret it is signed with, an e-mail a mail server).
+ * "Saved" alone hid that nothing could go out (issue 49).
+ */
+export function deliverable(settings: Settings, t: ConsoleText['alerts']): { lines: string[]; any: boolean } {
+  const canSend = settings.canSend ?? { webhook: true, mail: true };
+  const webhook = settings.webhookUrl === null ? t.webhookNone : canSend.webhook ? fill(t.webhookReady, { url: settings.webhookUrl }) : t.webhookNoSecret;
+  const mail = settings.email === null ? t.mailNone : canSend.mail ? fill(t.mailReady, { email: settings.email }) : t.mailNoServer;
+  const any = (settings.webhookUrl !== null && canSend.webhook) || (settings.email !== null && canSend.mail);
+  return { lines: [webhook, mail, ...(any ? [] : [t.nothingDeliverable])], any };
+}
+
+/** Where alerts go (a signed webhook, an e-mail address), what can be delivered, a test alert, and the failure rate that raises one. */
 export function AlertsPage() {
   const text = useConsoleText();
   const t = text.alerts;
   const settings = useLoad((session) => session.client.call(CONTROL_API.alerts.show, {}), [], ['alerts']);
   // The page's, so a save's outcome stays when the saved settings come back and the form is made anew.
-  const action = useAction();
+  const action = useAction(settings.reload);
+  const testing = useAction();
+  const sendTest = () =>
+    void testing.run(
+      (session) => session.client.call(CONTROL_API.alerts.test, { body: {} }),
+      ({ outcomes }) =>
+        outcomes.length === 0
+          ? t.testNothing
+          : outcomes
+              .map((outcome) => fill(outcome.sent ? t.testSent : t.testNotSent, { channel: t.channels[outcome.channel], detail: outcome.detail }))
+              .join(' '),
+    );
+  const shown = settings.data && deliverable(settings.data, t);
   return (
     <>
       <h1>{t.heading}</h1>
@@ -20,12 +49,26 @@ export function AlertsPage() {
       {settings.error && <p role="alert">{settings.error}</p>}
       {settings.data && <AlertsForm key={JSON.stringify(settings.data)} settings={settings.data} action={action} />}
       <OutcomeLine outcome={action.outcome} />
+      {shown && (
+        <section aria-labelledby="alerts-deliverable">
+          <h2 id="alerts-deliverable">{t.deliverableHeading}</h2>
+          <ul className={shown.any ? undefined : 'flags'}>
+            {shown.lines.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+          <button type="button" disabled={testing.busy} onClick={sendTest}>
+            {t.test}
+          </button>
+          <OutcomeLine outcome={testing.outcome} />
+        </section>
+      )}
     </>
   );
 }
 
 interface AlertsFormProps {
-  settings: AnswerOf<typeof CONTROL_API.alerts.show>;
+  settings: Settings;
   action: ReturnType<typeof useAction>;
 }
 
@@ -43,7 +86,7 @@ function AlertsForm({ settings, action }: AlertsFormProps) {
         session.client.call(CONTROL_API.alerts.set, {
           body: { webhookUrl: form.webhookUrl || null, email: form.email || null, failureRateThreshold: form.threshold ? Number(form.threshold) / 100 : null },
         }),
-      () => t.saved,
+      (saved) => (deliverable(saved, t).any ? t.saved : t.savedNothing),
     );
   };
   return (

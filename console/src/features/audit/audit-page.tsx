@@ -7,6 +7,7 @@ import { useLoad } from '../../api/use-load';
 import { DataTable, Pager } from '../../components/data-table';
 import { OutcomeLine } from '../../components/outcome';
 import { formatInstant } from '../../i18n/format';
+import { auditDetail } from './audit-words';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
 
 const PAGE_SIZE = 50;
@@ -77,7 +78,7 @@ export function AuditPage() {
           <option value="">{t.any}</option>
           {auditEntrySchema.shape.action.options.map((action) => (
             <option key={action} value={action}>
-              {action}
+              {t.actions[action]}
             </option>
           ))}
         </select>
@@ -106,6 +107,7 @@ export function AuditPage() {
       {entries.data && (
         <DataTable
           caption={t.heading}
+          captionHidden
           rows={rows}
           rowKey={(entry) => `${entry.cursor ?? ''}${entry.at}${entry.action}${entry.detail}`}
           empty={t.empty}
@@ -113,7 +115,7 @@ export function AuditPage() {
           columns={[
             { key: 'at', header: t.at, cell: (entry) => formatInstant(entry.at, language), sortValue: (entry) => entry.at },
             { key: 'actor', header: t.actor, cell: (entry) => entry.actor, sortValue: (entry) => entry.actor },
-            { key: 'action', header: t.action, cell: (entry) => entry.action, sortValue: (entry) => entry.action },
+            { key: 'action', header: t.action, cell: (entry) => t.actions[entry.action], sortValue: (entry) => entry.action },
             {
               key: 'section',
               header: t.section,
@@ -121,7 +123,7 @@ export function AuditPage() {
               sortValue: (entry) => entry.section ?? '',
             },
             { key: 'release', header: t.release, cell: (entry) => entry.release ?? text.common.none },
-            { key: 'detail', header: t.detail, cell: (entry) => entry.detail },
+            { key: 'detail', header: t.detail, cell: (entry) => auditDetail(entry, text, language) },
           ]}
         />
       )}

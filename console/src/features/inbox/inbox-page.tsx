@@ -12,6 +12,7 @@ import { OutcomeLine } from '../../components/outcome';
 import { VisibleText } from '../../components/visible-text';
 import type { ConsoleText } from '../../i18n/console-text';
 import { formatInstant } from '../../i18n/format';
+import { marketOf } from '@portico/contract/languages';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
 
 const PAGE_SIZE = 50;
@@ -20,10 +21,17 @@ const NAME_SHOWN = 40;
 const MESSAGE_SHOWN = 80;
 type Message = AnswerOf<typeof CONTROL_API.messages.get>;
 
-function deliveryText(message: Message, t: ConsoleText['inbox']): string {
+/** Its delivery in words; waiting with no channel set, it goes nowhere, and says so ("waiting (0 attempts)" read as on its way). */
+function deliveryText(message: Message, t: ConsoleText['inbox'], nowhere: boolean): string {
   const { status, attempts, lastError } = message.delivery;
+  if (status === 'queued' && nowhere) return t.notSent;
   const state = status === 'delivered' ? t.delivered : status === 'queued' ? t.queued : fill(t.failed, { error: lastError ?? '' });
   return `${state} (${fill(t.attempts, { attempts: String(attempts) })})`;
+}
+
+/** The page the visitor wrote from: its language and market (one follows the other: ?type=1 English for India, ?type=2 Indonesian for Indonesia). */
+function fromPage(message: Message, text: ConsoleText): string {
+  return fill(text.inbox.languageMarket, { language: text.language[message.language], market: text.inbox.markets[marketOf(message.language)] });
 }
 
 /** A visitor's name inside a sentence: its hidden characters shown, isolated (FSI … PDI) so it cannot reorder the words around it. */
@@ -42,6 +50,8 @@ export function InboxPage() {
     [q, page],
     ['messages'],
   );
+  const delivery = useLoad((session) => session.client.call(CONTROL_API.messages.delivery, {}), [], []);
+  const nowhere = delivery.data?.channels.length === 0;
   const [open, setOpen] = useState<Message>();
   const action = useAction();
   const search = (event: FormEvent) => {
@@ -53,6 +63,7 @@ export function InboxPage() {
   return (
     <>
       <h1>{t.heading}</h1>
+      {nowhere && <p className="notice">{t.nowhere}</p>}
       <form onSubmit={search} role="search" className="inline">
         <label htmlFor="inbox-search">{t.search}</label>
         <input id="inbox-search" type="search" value={draft} onChange={(event) => setDraft(event.target.value)} />
@@ -86,9 +97,11 @@ export function InboxPage() {
             <dd>
               <VisibleText text={open.telephone} />
             </dd>
+            <dt>{t.from}</dt>
+            <dd>{fromPage(open, text)}</dd>
             <dt>{t.delivery}</dt>
             <dd>
-              <VisibleText text={deliveryText(open, t)} />
+              <VisibleText text={deliveryText(open, t, nowhere)} />
             </dd>
           </dl>
           <p className="message-text">
@@ -121,6 +134,7 @@ export function InboxPage() {
       {messages.data && (
         <DataTable
           caption={t.heading}
+          captionHidden
           rows={rows}
           rowKey={(message) => message.id}
           empty={q ? fill(t.noMatch, { q }) : t.empty}
@@ -157,10 +171,11 @@ export function InboxPage() {
             { key: 'telephone', header: t.telephone, cell: (message) => <VisibleText text={message.telephone} /> },
             // Its line breaks are spaces in the row: the opened message has its lines.
             { key: 'message', header: t.message, cell: (message) => <VisibleText text={message.message} limit={MESSAGE_SHOWN} keepLineBreaks /> },
+            { key: 'from', header: t.from, cell: (message) => fromPage(message, text), sortValue: (message) => message.language },
             {
               key: 'delivery',
               header: t.delivery,
-              cell: (message) => <VisibleText text={deliveryText(message, t)} />,
+              cell: (message) => <VisibleText text={deliveryText(message, t, nowhere)} />,
               sortValue: (message) => message.delivery.status,
             },
           ]}

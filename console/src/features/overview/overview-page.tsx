@@ -7,6 +7,7 @@ import { useSignedIn } from '../../app/session-context';
 import { useLoad } from '../../api/use-load';
 import { DataTable } from '../../components/data-table';
 import { formatCount, formatInstant, formatNumber, formatRate } from '../../i18n/format';
+import type { ConsoleText } from '../../i18n/console-text';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
 import { AddSectionForm } from '../section/add-section-form';
 
@@ -14,9 +15,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const CANARY_DECISIONS: readonly string[] = ['promote', 'auto-rollback', 'abort'];
 
 /** The latest canary decision on `section` among `entries` (newest first), in words; none: no flag. */
-function decidedFlag(entries: readonly AnswerOf<typeof CONTROL_API.audit.list>[number][], section: string, template: string, language: Language): string[] {
+function decidedFlag(entries: readonly AnswerOf<typeof CONTROL_API.audit.list>[number][], section: string, text: ConsoleText, language: Language): string[] {
   const entry = entries.find((candidate) => candidate.section === section && CANARY_DECISIONS.includes(candidate.action));
-  return entry ? [fill(template, { action: entry.action, release: entry.release ?? '', actor: entry.actor, at: formatInstant(entry.at, language) })] : [];
+  // Which decision, in words: a person's abort is not the judge's rollback.
+  const action = entry && text.audit.actions[entry.action];
+  return entry
+    ? [fill(text.overview.flagDecided, { action: action!, release: entry.release ?? '', actor: entry.actor, at: formatInstant(entry.at, language) })]
+    : [];
 }
 
 /** Every section the role sees, with its active release, canary, health and flags; every server and what it serves. Live. */
@@ -55,7 +60,7 @@ export function OverviewPage() {
                 ...(active?.broken ? [fill(t.flagBroken, { detail: active.broken.detail })] : []),
                 ...(active?.setAside ? [fill(t.flagSetAside, { detail: active.setAside.detail })] : []),
                 ...(shown?.candidate?.broken ? [fill(t.flagBroken, { detail: shown.candidate.broken.detail })] : []),
-                ...decidedFlag(decisions.data ?? [], id, t.flagDecided, language),
+                ...decidedFlag(decisions.data ?? [], id, text, language),
                 ...(hidden ? [text.sectionForm.flagHidden] : []),
                 ...(markets.length < MARKETS.length ? [fill(text.sectionForm.flagMarkets, { markets: markets.join(', ') })] : []),
               ];
@@ -111,6 +116,7 @@ export function OverviewPage() {
         {servers.data && (
           <DataTable
             caption={t.serversHeading}
+            captionHidden
             rows={servers.data}
             rowKey={(server) => server.id}
             empty={t.noServers}

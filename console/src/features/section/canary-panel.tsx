@@ -44,7 +44,7 @@ export function CanaryPanel({ section, shown, releases, onChanged }: CanaryPanel
   const startable = releases.filter((release) => release.state === 'available' || release.state === 'previous');
   const active = shown?.active?.id ?? t.rollbackToConfig;
   const candidate = shown?.candidate?.id;
-  const charts = series.data ? chartsOf(series.data, text) : [];
+  const charts = series.data ? chartsOf(series.data, text, language) : [];
   return (
     <section aria-labelledby="canary-heading">
       <h2 id="canary-heading">{t.canaryHeading}</h2>

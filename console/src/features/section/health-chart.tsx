@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { ChartData } from './health-charts';
+import { scalesOf, type ChartData } from './health-charts';
 
 /** Line colours with 3:1 contrast on white; the threshold dashed. */
 const COLOURS = ['#0b5c6b', '#b3261e', '#6b4e00', '#3a3a9e'];
@@ -23,6 +23,9 @@ export function HealthChart({ chart }: HealthChartProps) {
         width: Math.max(280, element.clientWidth || 560),
         height: 200,
         title: chart.title,
+        // Hours in UTC, as every time the console shows.
+        tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
+        scales: scalesOf(chart),
         series: [
           {},
           ...chart.labels.map((label, index) =>
@@ -31,11 +34,17 @@ export function HealthChart({ chart }: HealthChartProps) {
               : { label, stroke: COLOURS[index % COLOURS.length], width: 2, spanGaps: false },
           ),
         ],
-        axes: [{}, {}],
+        axes: [{}, { values: (_plot, ticks) => ticks.map((tick) => `${tick}${chart.unit}`), size: 60 }],
       },
       chart.columns as uPlot.AlignedData,
       element,
     );
+    // The x axis as uPlot drew it, for the browser tests: the window shown, not years around one hour.
+    const { min, max } = plot.scales.x!;
+    if (min !== undefined && max !== undefined) {
+      element.dataset.from = new Date(min * 1000).toISOString();
+      element.dataset.to = new Date(max * 1000).toISOString();
+    }
     return () => plot.destroy();
   }, [chart]);
   return (

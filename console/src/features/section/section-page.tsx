@@ -128,7 +128,8 @@ export function SectionPage({ section }: SectionPageProps) {
                         void action
                           .run(
                             (session) => session.client.call(CONTROL_API.releases.preview, { params: { id: release.id }, body: {} }),
-                            (answer) => fill(t.previewReady, { release: release.id, expires: formatInstant(answer.expiresAt, language) }),
+                            // The link's own paragraph says it, with its expiry: said once, not also as the outcome (issue 49).
+                            () => '',
                           )
                           .then((answer) => answer && setPreview({ release: release.id, ...answer }))
                       }

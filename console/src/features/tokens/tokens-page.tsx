@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { CONTROL_API } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
 import { useSectionList } from '../../app/section-list-context';
+import { useSignedIn } from '../../app/session-context';
 import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
 import { ConfirmButton } from '../../components/confirm-button';
@@ -24,6 +25,10 @@ export function TokensPage() {
   const [scope, setScope] = useState<ScopeChoice>('releases');
   const [created, setCreated] = useState<{ name: string; token: string }>();
   const { sections = [], nameOf } = useSectionList();
+  const me = useSignedIn().session.actor.name;
+  // What makes a revocation unlike the others: it ends this very session, or the install's owner token goes (issue 49).
+  const warningFor = (token: { name: string; owner?: boolean }) =>
+    [...(token.name === me ? [t.revokeOwn] : []), ...(token.owner ? [t.revokeOwner] : [])].join(' ') || undefined;
   // A section token for each section listed, added ones included.
   const scopeChoices: ScopeChoice[] = ['releases', 'messages', ...sections.map((section) => `section:${section.id}` as const)];
   const scopeText = (choice: string) =>
@@ -53,13 +58,14 @@ export function TokensPage() {
         <p className="secret">
           <label htmlFor="new-token">{t.shownOnce}</label>
           <input id="new-token" type="text" readOnly value={created.token} />
-          <CopyButton value={created.token} what={t.shownOnce} />
+          <CopyButton value={created.token} what={t.copyWhat} />
         </p>
       )}
       {tokens.error && <p role="alert">{tokens.error}</p>}
       {tokens.data && (
         <DataTable
           caption={t.heading}
+          captionHidden
           rows={tokens.data}
           rowKey={(token) => token.name}
           empty={t.empty}
@@ -77,6 +83,7 @@ export function TokensPage() {
                   label={fill(t.revoke, { name: token.name })}
                   danger
                   question={fill(t.revokeConfirm, { name: token.name })}
+                  warning={warningFor(token)}
                   disabled={action.busy}
                   onConfirm={() =>
                     void action

@@ -20,13 +20,14 @@ const asha = message('m1', 'Asha', {});
 /** What the fake API answers to an export, unless a test says otherwise: the CSV file. */
 const CSV_EXPORT: Answer = { body: '"id","name"\r\n"m2","Dewi"\r\n', type: 'text/csv; charset=utf-8' };
 
-async function openInbox(shown: unknown[] = [dewi, asha], exportAnswer: Answer = CSV_EXPORT) {
+async function openInbox(shown: unknown[] = [dewi, asha], exportAnswer: Answer = CSV_EXPORT, channels: string[] = ['webhook']) {
   const byId = new Map(shown.map((one) => [(one as { id: string }).id, one]));
   const api = fakeControlApi({
     'GET /api/session': session(['messages']),
     'GET /api/messages': (request) => (request.query.has('export') ? exportAnswer : { body: request.query.get('q') === 'nobody' ? [] : shown }),
     ...Object.fromEntries([...byId].map(([id, one]) => [`GET /api/messages/${id}`, { body: one }])),
     'DELETE /api/messages/m2': { body: { deleted: 'm2' } },
+    'GET /api/messages/delivery': { body: { channels } },
   });
   window.location.hash = '';
   signedInBefore();
@@ -119,6 +120,37 @@ describe('the inbox', () => {
     } finally {
       downloads.restore();
     }
+  });
+});
+
+// Issue 49: with no channel set, a message read "waiting to be delivered (0 attempts)", as if on its way, and nothing said in which
+// language or market to answer. (Checked: both fail without the change.)
+describe('the inbox says where messages go and where each came from', () => {
+  const waiting = message('m5', 'Ravi', { status: 'queued', attempts: 0, deliveredAt: null });
+  Object.assign(waiting, { language: 'en' });
+
+  it('says plainly that messages go nowhere when no delivery channel is set', async () => {
+    const { user } = await openInbox([waiting], CSV_EXPORT, []);
+    expect(await screen.findByText(/^Messages go nowhere from this server: no delivery channel is set/)).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'not sent: no delivery channel is set' })).toBeInTheDocument();
+    expect(screen.queryByText(/waiting to be delivered/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Open message from Ravi' }));
+    expect(await screen.findByRole('article', { name: 'Ravi' })).toHaveTextContent('not sent: no delivery channel is set');
+  });
+
+  it('says a waiting message is on its way when a channel is set', async () => {
+    await openInbox([waiting]);
+    expect(screen.getByRole('cell', { name: 'waiting to be delivered (0 attempts)' })).toBeInTheDocument();
+    expect(screen.queryByText(/^Messages go nowhere/)).not.toBeInTheDocument();
+  });
+
+  it("shows each message's language and market, so the lender answers in the visitor's language", async () => {
+    const { user } = await openInbox([dewi, waiting]);
+    expect(screen.getByRole('columnheader', { name: 'Language and market' })).toBeInTheDocument();
+    expect(within(screen.getByRole('row', { name: /Dewi/ })).getByRole('cell', { name: 'Bahasa Indonesia, Indonesia' })).toBeInTheDocument();
+    expect(within(screen.getByRole('row', { name: /Ravi/ })).getByRole('cell', { name: 'English, India' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Open message from Dewi' }));
+    expect(await screen.findByRole('article', { name: 'Dewi' })).toHaveTextContent('Language and marketBahasa Indonesia, Indonesia');
   });
 });
 

@@ -98,7 +98,7 @@ describe("a section's page", () => {
     });
     await user.click(screen.getByRole('button', { name: 'Preview contact-8' }));
     expect(await screen.findByRole('link', { name: 'http://localhost:8080/?preview=abc' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Copy Preview link' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy preview link' })).toBeInTheDocument();
     expect(screen.getAllByText(/valid until 27 Nov 2026/).length).toBeGreaterThan(0);
     expect(api.to('POST /api/releases/contact-8/preview')).toHaveLength(1);
   });
