@@ -1,71 +1,11 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { APP_DIRS } from '@portico/contract/sections';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { apiSession, axeViolations, consoleOrigin, signIn } from '../support/console';
-import { expect, test, workerPorts, writeConfig } from '../support/fixtures';
-import { REPO_ROOT } from '../support/paths';
-import { runServe, waitForOutput, type ServeProcess } from '../support/run-cli';
-import { secondBuildRoot } from '../support/second-build';
-import { untilSettled } from '../support/section-settled';
-import { serveUnderPath } from '../support/static-server';
+import { LIVE_MS, startServer, stop, TOKEN, visitContact } from '../support/console-server';
+import { expect, test } from '../support/fixtures';
 
-const run = promisify(execFile);
-const TOKEN = 'the-integrators-console-token';
-/** A change made anywhere shows on every console within this (issue 36). */
-const LIVE_MS = 2000;
-
-// The operator console (docs/console.md) in real browsers against `npm run
-// serve` and its embedded database. Port slot 9 (its control port, PORT+4,
-// is slot 10's first port, unused otherwise); the second Contact build's
-// upload on slot 5.
-
-async function startServer(
-  parallelIndex: number,
-): Promise<{ port: number; serve: ServeProcess; upload: { url: string; close(): Promise<void> }; release(...args: string[]): Promise<string> }> {
-  const port = workerPorts(parallelIndex, 9);
-  const upload = await serveUnderPath(path.join(await secondBuildRoot(), APP_DIRS.contact, 'dist'), '/contact/v2/', workerPorts(parallelIndex, 5));
-  const configPath = writeConfig(port, { allowedRemoteOrigins: [new URL(upload.url).origin] });
-  const serve = runServe({
-    PORT: String(port),
-    PORTICO_CONFIG: configPath,
-    PORTICO_CONTROL_TOKEN: TOKEN,
-    // Every visit here comes from this one machine: past the default 30 per 10 minutes, its reports would not count.
-    PORTICO_BEACON_REPORTS_PER_NETWORK: '1000',
-  });
-  await waitForOutput(serve);
-  const release = async (...args: string[]) =>
-    (
-      await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, PORT: String(port), PORTICO_TOKEN: TOKEN },
-      })
-    ).stdout;
-  return { port, serve, upload, release };
-}
-
-/** A visit to Contact from a fresh browser (a new cohort), left at once so the page sends its visit report. */
-async function visitContact(browser: Browser, port: number): Promise<void> {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    await page.goto(`http://localhost:${port}/#contact`);
-    // Left before Contact's code has run, a visit reports nothing of it: it would count for neither release.
-    await untilSettled(page.getByRole('tabpanel', { name: 'Contact us' }), 'contact');
-    await page.close({ runBeforeUnload: true });
-  } finally {
-    await context.close();
-  }
-}
-
-async function stop({ serve, upload }: { serve: ServeProcess; upload: { close(): Promise<void> } }) {
-  serve.child.kill('SIGTERM');
-  await serve.exited;
-  await upload.close();
-}
+// The operator console (docs/console.md) in real browsers against `npm run serve`: the server and its helpers in ../support/console-server.ts.
 
 /** Confirms the dialog a button opens, after checking what it says visitors will get. */
 async function confirm(page: Page, button: string, says: RegExp) {
@@ -103,7 +43,7 @@ test('an integrator publishes, previews, activates, rolls back, starts a canary 
     await expect(theirReleases.getByRole('row').filter({ hasText: second })).toBeVisible({ timeout: LIVE_MS });
 
     await mine.getByRole('button', { name: `Preview ${second}` }).click();
-    await expect(mine.getByRole('button', { name: 'Copy Preview link' })).toBeVisible();
+    await expect(mine.getByRole('button', { name: 'Copy preview link' })).toBeVisible();
     const link = await mine.locator('.preview a').getAttribute('href');
     expect(link).toContain(`localhost:${port}`);
 

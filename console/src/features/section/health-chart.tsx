@@ -35,16 +35,21 @@ export function HealthChart({ chart }: HealthChartProps) {
           ),
         ],
         axes: [{}, { values: (_plot, ticks) => ticks.map((tick) => `${tick}${chart.unit}`), size: 60 }],
+        hooks: {
+          // The x axis as uPlot set it, for the browser tests: the window shown, not years around one hour.
+          setScale: [
+            (drawn, key) => {
+              const { min, max } = drawn.scales[key]!;
+              if (key !== 'x' || typeof min !== 'number' || typeof max !== 'number') return;
+              element.dataset.from = new Date(min * 1000).toISOString();
+              element.dataset.to = new Date(max * 1000).toISOString();
+            },
+          ],
+        },
       },
       chart.columns as uPlot.AlignedData,
       element,
     );
-    // The x axis as uPlot drew it, for the browser tests: the window shown, not years around one hour.
-    const { min, max } = plot.scales.x!;
-    if (min !== undefined && max !== undefined) {
-      element.dataset.from = new Date(min * 1000).toISOString();
-      element.dataset.to = new Date(max * 1000).toISOString();
-    }
     return () => plot.destroy();
   }, [chart]);
   return (
