@@ -121,7 +121,10 @@ test('the server-rendered page is painted before its script runs, and nothing on
   expect(shift).toBe(0);
 });
 
-test("the first paint waits for the first panel's stylesheets alone: the hidden panels' are linked in the body, before their content", async ({ page, site }) => {
+test("the first paint waits for the first panel's stylesheets alone: the hidden panels' are linked in the body, before their content", async ({
+  page,
+  site,
+}) => {
   const html = await pageHtml(site.url);
   const linked = (part: string) => [...part.matchAll(/<link rel="stylesheet" href="(\/section-styles\/[^"]+)"/g)].map((match) => match[1]!);
   const [head, body] = html.split('</head>') as [string, string];
@@ -140,9 +143,7 @@ test("the first paint waits for the first panel's stylesheets alone: the hidden 
   );
   await page.goto(site.url, { waitUntil: 'commit' });
   // Home is painted meanwhile (in the head, they would hold back every paint: no first-contentful-paint at all).
-  await expect
-    .poll(() => page.evaluate(() => performance.getEntriesByName('first-contentful-paint').length), { timeout: 15_000 })
-    .toBe(1);
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByName('first-contentful-paint').length), { timeout: 15_000 }).toBe(1);
   await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
   release();
   await page.getByRole('tab', { name: 'Contact us' }).click();
