@@ -1,5 +1,6 @@
 import type { ConsoleMessage, Page } from '@playwright/test';
-import { axeViolations, consoleOrigin, signIn } from '../support/console';
+import { axeViolations } from '../support/axe';
+import { consoleOrigin, signIn } from '../support/console';
 import { startServer, stop, TOKEN, visitContact } from '../support/console-server';
 import { expect, test } from '../support/fixtures';
 

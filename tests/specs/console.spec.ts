@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
-import { apiSession, axeViolations, consoleOrigin, signIn } from '../support/console';
+import { axeViolations } from '../support/axe';
+import { apiSession, consoleOrigin, signIn } from '../support/console';
 import { LIVE_MS, startServer, stop, TOKEN, visitContact } from '../support/console-server';
 import { expect, test } from '../support/fixtures';
 

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /** The console's origin for a server on `port`: the control port, PORT+4. */
@@ -17,10 +16,4 @@ export async function apiSession(request: APIRequestContext, port: number, token
   const answer = await request.post(`${consoleOrigin(port)}/api/session`, { data: { token }, headers: { Origin: consoleOrigin(port) } });
   expect(answer.status()).toBe(201);
   return ((await answer.json()) as { csrf: string }).csrf;
-}
-
-/** What axe finds on the page (WCAG 2.x A and AA and its best practices), short enough to read in a diff. */
-export async function axeViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
