@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connect } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { APP_DIRS, APP_NAMES } from '@portico/contract/sections';
 import { sendRaw, type RawAnswer } from '@portico/testing/hostile-requests';
@@ -80,3 +81,14 @@ export function httpRequest(
   for (const [name, value] of Object.entries(options.headers ?? {})) lines.push(`${name}: ${value}`);
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
+
+/** Whether something accepts a TCP connection on the port (loopback). */
+export const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });

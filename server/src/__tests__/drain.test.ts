@@ -4,7 +4,7 @@ import path from 'node:path';
 import { APP_DIRS } from '@portico/contract/sections';
 import { eventually } from '@portico/testing/eventually';
 import { startPortico, type RunningPortico } from '../portico-server';
-import { makeBuiltSite, portOf } from './built-site';
+import { accepts, makeBuiltSite, portOf } from './built-site';
 
 // A server stopped by SIGTERM (a deploy, an OS update) drains: no new
 // connection, /readyz 503, and an answer under way goes out whole before
@@ -21,17 +21,6 @@ async function serverWithBigFile(): Promise<{ running: RunningPortico; port: num
   const running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: () => undefined, ssr: false });
   return { running, port: portOf(running.url), remove: site.remove };
 }
-
-/** Whether something accepts a TCP connection on the port. */
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 /** A client that asks for the big file and reads its first bytes, then nothing until `resume`; `received` is all it got once the server closed. */
 async function slowReader(port: number, then = ''): Promise<{ socket: Socket; received: Promise<Buffer> }> {

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import { SHELL_WORKER_PATH } from '../ssr/render-limits';
 import { startPortico, type PorticoServerOptions, type RunningPortico } from '../portico-server';
-import { httpRequest, INDEX_HTML, makeBuiltSite, portOf, rawRequest } from './built-site';
+import { accepts, httpRequest, INDEX_HTML, makeBuiltSite, portOf, rawRequest } from './built-site';
 import { channel, writeFakeWorkers } from './fake-workers';
 import { eventually } from '@portico/testing/eventually';
 
@@ -63,17 +63,6 @@ async function siteWithGatedWorker() {
     },
   };
 }
-
-/** Whether something accepts a TCP connection on the port. */
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 const WAITING = /home, about and contact listen on ports (\d+), (\d+), (\d+); the host's port (\d+) opens once the first render worker is warm/;
 

@@ -81,6 +81,9 @@ async function startServe(remotes: Record<string, string>, env: Record<string, s
       PORTICO_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
       PORTICO_WEBHOOK_SECRET: SECRET,
       TMPDIR: tempDir,
+      // The most a page may take: what is looked for is what the sections render, and a busy machine (the whole jest run
+      // beside it) must not turn the page into the client-rendered one, as the 400 ms default once did for a minute.
+      PORTICO_SSR_BUDGET_MS: '10000',
       ...env,
     },
   });
