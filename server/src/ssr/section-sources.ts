@@ -48,10 +48,8 @@ export interface SectionSourcesOptions {
  */
 /** What the served config names for the page's sections, as this server watches it. */
 export interface SectionInputs {
-  /** Each manifest's text, inlined for the browser (sections granted script), and its hash, for the shell's key. */
+  /** Each manifest's text, inlined for the browser, and its hash, for the shell's key. */
   manifests: Partial<Record<SectionId, string>>;
-  /** The sections whose manifest this server holds, inlined or not: a page is whole once each is rendered in it. */
-  held: SectionId[];
   manifestHashes: Partial<Record<SectionId, string>>;
   hydration: Partial<Record<SectionId, Hydration>>;
   stylesheets: ShellRequest['stylesheets'];
@@ -221,13 +219,12 @@ export class SectionSources {
    * is not in the page at all.
    */
   inputsFor(site: Site, language: Language): SectionInputs {
-    const inputs: SectionInputs = { manifests: {}, held: [], manifestHashes: {}, hydration: {}, stylesheets: {}, builds: {}, sources: [] };
+    const inputs: SectionInputs = { manifests: {}, manifestHashes: {}, hydration: {}, stylesheets: {}, builds: {}, sources: [] };
     for (const { id } of pageSections(site.config, language)) {
       const url = site.config.remotes[id];
       if (url !== undefined) inputs.sources.push(manifestTag(url, this.watcher.current(url, id).hash));
       const watched = this.pinned(site, id);
       if (!watched) continue;
-      inputs.held.push(id);
       // Inlined only where the browser may load the section's code: a section granted no script never needs its manifest there
       // (the loader refuses it), and three of them were 9 KB of the page's first window.
       if (sectionGrant(site.config, id).interactive) {

@@ -337,7 +337,7 @@ class RenderingPipeline {
     const language = languageFromSearch(search);
     const { overrides } = resolveRemotes(site.config.remotes, site.config.allowedRemoteOrigins, search);
     const query = pageQuery(language, overrides, site.config.preview ? previewTokenIn(search) : undefined);
-    const { manifests, held, manifestHashes, hydration, stylesheets, builds, sources } = this.sources.inputsFor(site, language);
+    const { manifests, manifestHashes, hydration, stylesheets, builds, sources } = this.sources.inputsFor(site, language);
 
     // Every part is asked for at once; the shell then says which sections a visitor's override takes.
     const own = Object.keys(builds).flatMap((section) => {
@@ -361,9 +361,8 @@ class RenderingPipeline {
     for (const refusal of placement.refusals) this.report(refusal);
 
     const key = pageKey(rendered, placement, manifests, manifestHashes);
-    // Every section whose manifest is held (inlined or not: a static one's is not) is in it: nothing left to the browser
-    // that a later request could fill.
-    const whole = held.filter((id) => !overridden.has(id)).every((id) => placement.rendered.includes(id));
+    // Every section the page inlines a manifest for is in it: nothing left to the browser that a later request could fill.
+    const whole = Object.keys(manifests).every((id) => placement.rendered.includes(id as SectionId));
     let page = this.pages.get(key);
     if (!page) {
       const named = pageScriptIn(rendered.html);
