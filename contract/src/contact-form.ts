@@ -9,7 +9,7 @@
  * page's language, in `FORM_TEXTS_ATTRIBUTE`, so a text change ships with
  * the section's deploy and the server holds no copy of another team's copy.
  */
-
+import { FIELD_LIMITS, type TextField } from './contact-wire';
 import { searchWithLanguage, type Language } from './languages';
 
 /** Where the form posts without script; a GET of it is the page with the form's answer. */
@@ -34,19 +34,14 @@ export interface ContactFormTexts {
   sent: string;
   rateLimited: string;
   busy: string;
-  /**
-   * A field over its limit or holding what cannot be stored: one sentence
-   * with `{field}` (the field's label, as the form shows it) and `{limit}`
-   * (its limit, written as the page writes numbers) left for the server to
-   * fill, rather than one per field: the page carries it in its first
-   * window of bytes (performance-budget.spec).
-   */
-  invalid: string;
+  /** A field over its limit or holding what cannot be stored, per field. */
+  invalid: Record<TextField, string>;
   /** Anything else the server would refuse again. */
   refused: string;
 }
 
-const KEYS = ['required', 'incomplete', 'sent', 'rateLimited', 'busy', 'refused', 'invalid'] as const;
+const KEYS = ['required', 'incomplete', 'sent', 'rateLimited', 'busy', 'refused'] as const;
+const FIELDS = Object.keys(FIELD_LIMITS) as TextField[];
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 1000;
 
 /** The texts a form carries, or undefined when the attribute is missing or not exactly this shape. */
@@ -59,8 +54,13 @@ export function readFormTexts(value: string | undefined): ContactFormTexts | und
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const texts = parsed as Record<string, unknown>;
-  if (!KEYS.every((key) => isText(texts[key]))) return undefined;
-  return Object.fromEntries(KEYS.map((key) => [key, texts[key]])) as unknown as ContactFormTexts;
+  const invalid = texts.invalid as Record<string, unknown> | undefined;
+  if (!KEYS.every((key) => isText(texts[key])) || typeof invalid !== 'object' || invalid === null) return undefined;
+  if (!FIELDS.every((field) => isText(invalid[field]))) return undefined;
+  return {
+    ...(Object.fromEntries(KEYS.map((key) => [key, texts[key]])) as Record<(typeof KEYS)[number], string>),
+    invalid: Object.fromEntries(FIELDS.map((field) => [field, invalid[field]])) as Record<TextField, string>,
+  };
 }
 
 /** The thank-you's address: a fixed path, the flag and the language, nothing else (no open redirect, nothing typed). */

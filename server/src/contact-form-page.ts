@@ -76,22 +76,8 @@ function paragraph(text: string, attrs: Record<string, string>): Element {
   return element;
 }
 
-/** The text of the form's `<label for>` of `control`, as a visitor reads it; the field's name if it has none. */
-function labelOf(form: Element, control: Element, field: TextField): string {
-  const id = attr(control, 'id');
-  const label = id === undefined ? undefined : elementsOf(form).find((element) => element.tagName === 'label' && attr(element, 'for') === id);
-  const text = (node: Node): string => (defaultTreeAdapter.isTextNode(node) ? node.value : 'childNodes' in node ? node.childNodes.map(text).join('') : '');
-  return (label && text(label).trim()) || field;
-}
-
-/** The form's sentence for a field the server refused, its label and limit written in (ContactFormTexts.invalid). */
-function invalidSentence(template: string, label: string, field: TextField, locale: string): string {
-  const limit = new Intl.NumberFormat(locale).format(FIELD_LIMITS[field]);
-  return template.replace('{field}', () => label).replace('{limit}', () => limit);
-}
-
 /** Fills the form's fields and marks them (parse5 writes every value out escaped: typed HTML stays text). */
-function fillForm(form: Element, answer: FormAnswer, texts: ContactFormTexts, locale: string): void {
+function fillForm(form: Element, answer: FormAnswer, texts: ContactFormTexts): void {
   const controls = elementsOf(form).filter((element) => ['input', 'textarea'].includes(element.tagName));
   let first: Element | undefined;
   for (const field of FIELDS) {
@@ -112,8 +98,7 @@ function fillForm(form: Element, answer: FormAnswer, texts: ContactFormTexts, lo
       first = control;
       setAttr(control, 'autofocus', '');
     }
-    const sentence = mark.reason === 'required' ? texts.required : invalidSentence(texts.invalid, labelOf(form, control, field), field, locale);
-    const error = paragraph(sentence, { id: errorId, class: 'contact-form__error' });
+    const error = paragraph(mark.reason === 'required' ? texts.required : texts.invalid[field], { id: errorId, class: 'contact-form__error' });
     const parent = control.parentNode as Element;
     parent.childNodes.splice(parent.childNodes.indexOf(control) + 1, 0, error);
     error.parentNode = parent;
@@ -133,9 +118,7 @@ export function withFormAnswer(page: string, answer: FormAnswer): string | undef
   const fragment = parseFragment(SLOT, page.slice(found.start, found.end), {});
   const form = fragment.childNodes.find((node): node is Element => defaultTreeAdapter.isElementNode(node) && node.tagName === 'form');
   if (!form) return undefined;
-  // Numbers as the page writes them: in its own language.
-  const locale = /<html[^>]*\slang="([a-zA-Z-]{2,20})"/.exec(page.slice(0, 2000))?.[1] ?? 'en';
-  fillForm(form, answer, found.texts, Intl.NumberFormat.supportedLocalesOf(locale).length > 0 ? locale : 'en');
+  fillForm(form, answer, found.texts);
   if (answer.notice === 'sent') {
     defaultTreeAdapter.appendChild(fragment, paragraph(found.texts.sent, { class: 'contact-section__thanks', role: 'status' }));
   } else if (answer.notice) {

@@ -20,7 +20,7 @@ const TEXTS: ContactFormTexts = {
   sent: 'Thank you. Your message has reached us.',
   rateLimited: 'Please wait a few minutes.',
   busy: 'The server is busy.',
-  invalid: 'Check the {field} field: at most {limit} characters.',
+  invalid: { name: 'Check the Name field.', telephone: 'Check the Telephone field.', message: 'Check the Message field.' },
   refused: 'The server refused it.',
 };
 
@@ -145,8 +145,7 @@ test('empty fields answer 422 with the page in the form language: each empty fie
 test('a field over its limit is marked with its own sentence, and the message is kept in its textarea', async () => {
   const answer = await postForm({ ...filled, name: 'x'.repeat(201), message: 'line one\r\n</textarea><b>two</b>' });
   expect(answer.status).toBe(422);
-  // Its label as the form shows it, and its limit.
-  expect(answer.body).toContain('<p id="_contact-R_1_-name-error" class="contact-form__error">Check the Name field: at most 200 characters.</p>');
+  expect(answer.body).toContain(`<p id="_contact-R_1_-name-error" class="contact-form__error">${TEXTS.invalid.name}</p>`);
   expect(answer.body).toContain('name="message">line one\n&lt;/textarea&gt;&lt;b&gt;two&lt;/b&gt;</textarea>');
 });
 

@@ -214,8 +214,8 @@ export class SectionSources {
 
   /**
    * The manifests of the sections a page in `language` shows, as this server
-   * watches them, in tab order: inlined for the browser (those granted
-   * script), and the builds rendered here. A hidden section, or one not shown in the page's market,
+   * watches them, in tab order: inlined for the browser, and the builds
+   * rendered here. A hidden section, or one not shown in the page's market,
    * is not in the page at all.
    */
   inputsFor(site: Site, language: Language): SectionInputs {
@@ -225,12 +225,8 @@ export class SectionSources {
       if (url !== undefined) inputs.sources.push(manifestTag(url, this.watcher.current(url, id).hash));
       const watched = this.pinned(site, id);
       if (!watched) continue;
-      // Inlined only where the browser may load the section's code: a section granted no script never needs its manifest there
-      // (the loader refuses it), and three of them were 9 KB of the page's first window.
-      if (sectionGrant(site.config, id).interactive) {
-        inputs.manifests[id] = watched.text;
-        inputs.manifestHashes[id] = watched.hash;
-      }
+      inputs.manifests[id] = watched.text;
+      inputs.manifestHashes[id] = watched.hash;
       // What the page follows is the build's declaration held to the integrator's grant: a section granted no script is static.
       if (watched.read && 'manifest' in watched.read) inputs.hydration[id] = hydrationWithin(watched.read.manifest.hydration, sectionGrant(site.config, id));
       const entry = nodeEntryOf(watched);

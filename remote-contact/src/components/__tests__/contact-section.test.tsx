@@ -166,5 +166,5 @@ test("without script the form posts itself to the server, form-encoded, in the p
   const texts = readFormTexts(form.getAttribute(FORM_TEXTS_ATTRIBUTE) ?? undefined);
   expect(texts).toMatchObject({ required: 'Please fill in this field.', incomplete: INCOMPLETE });
   expect(texts?.sent).toBe('Thank you. Your message has reached us, and we will get back to you.');
-  expect(texts?.invalid).toContain('at most {limit} characters');
+  expect(texts?.invalid.telephone).toContain('at most 40 characters');
 });

@@ -46,8 +46,6 @@ beforeAll(async () => {
     JSON.stringify({
       ...sampleConfig,
       allowedRemoteOrigins: [OVERRIDES],
-      // Home granted script, so its manifest is inlined in every page (a static section's is not).
-      sections: { home: { interactive: true } },
       remotes: {
         // Just under both caps: inlined, rendered, and cached with every page.
         home: cdn.publish('big-home', 'remote-home', bigOutput(SSR_LIMITS.sectionHtmlBytes - 32 * 1024), under),
