@@ -249,6 +249,21 @@ function report(sent: Sent[], restarts: { from: number; to: number }[], rows: { 
   console.log(`\nnpm run bench:restart: ${sent.length} requests at ${RATE}/s, two servers behind nginx, each restarted once`);
   console.log(`failed: ${failures.length}${failures.length === 0 ? '' : ` (${[...byReason].map(([reason, count]) => `${count} ${reason}`).join('; ')})`}`);
   console.log(`p99: ${steadyP99.toFixed(1)} ms steady, ${restartP99.toFixed(1)} ms during the restarts (${(restartP99 / steadyP99).toFixed(2)}x)`);
+  // Where the slow ones were: by kind, and how long after their restart began (stopping, or the new server's start).
+  const duringOk = sent.filter((request) => ok(request) && during(request));
+  const slow = duringOk.filter(({ ms }) => ms >= restartP99);
+  const kinds = (['page', 'config', 'beacon', 'contact'] as const).map(
+    (kind) =>
+      `${kind} ${percentile(
+        duringOk.filter((request) => request.kind === kind).map(({ ms }) => ms),
+        99,
+      ).toFixed(0)} ms`,
+  );
+  const after = slow.map((request) => {
+    const restart = restarts.find(({ from, to }) => request.at >= from && request.at <= to)!;
+    return ((request.at - restart.from) / 1000).toFixed(1);
+  });
+  console.log(`during the restarts, p99 by kind: ${kinds.join(', ')}; the slowest 1 % asked for at ${after.join(', ')} s after SIGTERM`);
   console.log(`messages: ${accepted.length} answered as stored, ${rows.length} stored; ${lost} lost, ${twice} stored twice`);
   if (failures.length > 0 || lost > 0 || twice > 0) process.exitCode = 1;
 }
