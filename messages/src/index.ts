@@ -1,6 +1,7 @@
 export { contactSettings, type ContactSettings } from './settings';
 export { ContactStartError, startContactService, type ContactService, type ContactServiceOptions } from './contact-service';
-export { apiRoutes, type ApiRoutesOptions, type ContactEndpoint, type RequestOrigin, type RequestOriginOf } from './http/contact-routes';
+export { apiRoutes, type ApiRoutesOptions, type ContactEndpoint, type Received, type RequestOrigin, type RequestOriginOf } from './http/contact-routes';
+export { emptyFields, readContactForm, receiveForm, type ContactForm } from './http/contact-form';
 export { canaryNetwork, clientBlock, clientNetwork, CLIENTS_PER_BLOCK } from './http/client-network';
 export { type ContactMessage } from './contact-message';
 export { DEFAULT_RETENTION_DAYS } from './retention';

@@ -156,6 +156,7 @@ async function main(): Promise<void> {
         void app.register(apiRoutes, { endpoint: () => contact?.endpoint, headers: dataHeaders() });
         done();
       },
+      contactEndpoint: () => contact?.endpoint,
       beacon,
       // PORTICO_SSR=0: the client-rendered page only, as a static host serves it.
       ssr: !env.PORTICO_SSR

@@ -7,6 +7,7 @@ import { APP_DIRS, APP_NAMES, type AppName, type SectionId } from '@portico/cont
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import { closeNow, ListenError, listenOn } from '@portico/platform/http';
 import type { ServedState } from '@portico/releases';
+import type { ContactEndpoint } from '@portico/messages';
 import type { BeaconEndpoint } from './beacon/beacon-endpoint';
 import { ConnectionCap, connectionBudget, DEFAULT_CLIENT_LIMITS, openFileLimit, type ClientLimits } from './client-limits';
 import { builtPage } from './built-page';
@@ -16,6 +17,7 @@ import { appFiles } from './http/plugins/app-files';
 import { beaconRoutes } from './http/plugins/beacon';
 import { configRoutes } from './http/plugins/config';
 import { contactRoutes } from './http/plugins/contact';
+import { contactForm } from './http/plugins/contact-form';
 import { crawlerFiles } from './http/plugins/crawler-files';
 import { pages } from './http/plugins/pages';
 import { sectionStyles } from './http/plugins/section-styles';
@@ -59,6 +61,12 @@ export interface PorticoServerOptions {
    * apiRoutes).
    */
   api?: FastifyPluginCallback;
+  /**
+   * The contact messages' endpoint for the form sent without script
+   * (`POST /contact`, server/src/http/plugins/contact-form.ts): the same
+   * store, checks and limits as `/api/contact`; undefined while it opens.
+   */
+  contactEndpoint?: () => ContactEndpoint | undefined;
   /**
    * Answers `/api/beacon` and `/api/visit` on the host's port
    * (server/src/beacon/beacon-endpoint.ts): the page's visit reports and
@@ -185,6 +193,7 @@ function hostRoutes(served: AppServer, options: PorticoServerOptions, state: Ser
   void app.register(sectionStyles, { rendering, onDemand, site, log: state.log });
   if (options.beacon) void app.register(beaconRoutes, { endpoint: options.beacon, served: () => servedNow(state) });
   if (options.api) void app.register(contactRoutes, { api: options.api, site, state });
+  if (options.contactEndpoint) void app.register(contactForm, { endpoint: options.contactEndpoint, rendering });
   void app.register(appFiles, { files, pageHeaders: (req, search) => site.pageHeaders(req, search), log: state.log });
 }
 

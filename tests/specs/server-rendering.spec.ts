@@ -72,8 +72,9 @@ test.describe('with JavaScript off', () => {
       await expect(page.locator('#about')).toContainText(language.about);
       await expect(page.locator('#about')).toContainText(sampleConfig.legal![language.market]!.companyName);
       await expect(page.locator('#contact label', { hasText: language.label })).toHaveCount(1);
-      // Without a script the form cannot send: a native submit would put what was typed in the address.
-      await expect(page.locator('#contact button[type="submit"]')).toBeDisabled();
+      // Without a script the form posts itself to the server, form-encoded, never in the address (no-javascript-form.spec.ts).
+      await expect(page.locator('#contact button[type="submit"]')).toBeEnabled();
+      await expect(page.locator('#contact form')).toHaveAttribute('method', 'post');
       // Each section's own stylesheet is linked from the head, so the first paint is styled (no shift when its code lands).
       await expect(page.locator('#home ol').first()).toHaveCSS('display', 'grid');
       const footer = page.getByRole('contentinfo');

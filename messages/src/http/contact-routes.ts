@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { CONTACT_BODY_LIMIT, CONTACT_PATH } from '@portico/contract/contact-wire';
 import { BODY_TIME_MS, HttpRefusal, sendJson, sendRefusal, textBodyParser } from '@portico/platform/http';
-import { parseContact } from '../contact-message';
+import { parseContact, type ContactField } from '../contact-message';
 import type { MessageStore, RateLimit } from '../store/message-store';
 import { clientBlock, clientNetwork } from './client-network';
 
@@ -122,6 +122,39 @@ export const apiRoutes: FastifyPluginCallback<ApiRoutesOptions> = (app, { endpoi
 
 type Answer = (reply: FastifyReply, status: number, body: Record<string, unknown>, extra?: Record<string, string>) => FastifyReply;
 
+/** What became of a message received, by either door (the JSON API, the form without script). */
+export type Received =
+  | { kind: 'invalid'; error: string; field?: ContactField }
+  | { kind: 'stored' | 'repeated'; id: string }
+  | { kind: 'conflict' }
+  | { kind: 'rate-limited'; retryAfterSeconds: number }
+  | { kind: 'unavailable' };
+
+/**
+ * A body (parsed, not yet checked) validated and stored, under the rate
+ * limit: the one path every message takes, so the JSON API and the form
+ * without script hold the same rules. Nothing typed is ever logged.
+ */
+export async function receiveMessage(contact: ContactEndpoint, body: unknown, address: string): Promise<Received> {
+  const parsed = parseContact(body);
+  if (!parsed.ok) return { kind: 'invalid', error: parsed.error, ...(parsed.field ? { field: parsed.field } : {}) };
+  if (parsed.honeypot) {
+    // A bot learns nothing: the same answer as a stored message, and nothing stored.
+    contact.log(`contact: dropped a message whose hidden field was filled (from ${address})`);
+    return { kind: 'stored', id: randomUUID() };
+  }
+  let outcome;
+  try {
+    // Counted per network: an IPv6 host has a /64 of addresses to choose from, and its /48 is bounded as a whole.
+    outcome = await contact.store.submit(parsed.message, { address: clientNetwork(address), block: clientBlock(address), rateLimit: contact.rateLimit });
+  } catch (error) {
+    contact.log(`contact: the message store is unavailable: ${(error as Error).message}`);
+    return { kind: 'unavailable' };
+  }
+  if (outcome.kind === 'stored') contact.onStored?.();
+  return outcome;
+}
+
 /** A checked request's body, parsed, validated and stored. */
 async function submit(contact: ContactEndpoint, request: FastifyRequest, reply: FastifyReply, answer: Answer): Promise<FastifyReply> {
   let json: unknown;
@@ -130,32 +163,24 @@ async function submit(contact: ContactEndpoint, request: FastifyRequest, reply: 
   } catch {
     return answer(reply, 400, { error: 'the body is not valid JSON' });
   }
-  const parsed = parseContact(json);
-  if (!parsed.ok) return answer(reply, 400, { error: parsed.error, ...(parsed.field ? { field: parsed.field } : {}) });
-  const { address } = contact.requestOrigin(request.raw);
-  if (parsed.honeypot) {
-    // A bot learns nothing: the same answer as a stored message, and nothing stored.
-    contact.log(`contact: dropped a message whose hidden field was filled (from ${address})`);
-    return answer(reply, 201, { id: randomUUID() });
-  }
-
-  let outcome;
-  try {
-    // Counted per network: an IPv6 host has a /64 of addresses to choose from, and its /48 is bounded as a whole.
-    outcome = await contact.store.submit(parsed.message, { address: clientNetwork(address), block: clientBlock(address), rateLimit: contact.rateLimit });
-  } catch (error) {
-    contact.log(`contact: the message store is unavailable: ${(error as Error).message}`);
-    return answer(reply, 503, { error: STORE_DOWN });
-  }
-  switch (outcome.kind) {
+  const received = await receiveMessage(contact, json, contact.requestOrigin(request.raw).address);
+  switch (received.kind) {
+    case 'invalid':
+      return answer(reply, 400, { error: received.error, ...(received.field ? { field: received.field } : {}) });
     case 'stored':
-      contact.onStored?.();
-      return answer(reply, 201, { id: outcome.id });
+      return answer(reply, 201, { id: received.id });
     case 'repeated':
-      return answer(reply, 200, { id: outcome.id });
+      return answer(reply, 200, { id: received.id });
     case 'conflict':
       return answer(reply, 409, { error: 'this idempotencyKey was used for a different message' });
     case 'rate-limited':
-      return answer(reply, 429, { error: 'too many messages from this address; please try again later' }, { 'Retry-After': String(outcome.retryAfterSeconds) });
+      return answer(
+        reply,
+        429,
+        { error: 'too many messages from this address; please try again later' },
+        { 'Retry-After': String(received.retryAfterSeconds) },
+      );
+    case 'unavailable':
+      return answer(reply, 503, { error: STORE_DOWN });
   }
 }

@@ -2,14 +2,14 @@ import { fill, usePortico, type SectionProps } from '@portico/shared-config';
 import { localeOf } from '@portico/contract/languages';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { HONEYPOT_FIELD, type TextField } from '@portico/contract/contact-wire';
-import { ENABLED_BY_SCRIPT } from '@portico/contract/hydration';
+import { CONTACT_FORM_PATH, FORM_TEXTS_ATTRIBUTE, LANGUAGE_FIELD } from '@portico/contract/contact-form';
 import { useContactText } from '../i18n/use-contact-text';
 import { deliveryMessage } from './delivery-message';
+import { formTextsOf } from './form-texts';
 import { PrivacyNote } from './privacy-note';
 import { scrollGently } from './scroll-gently';
 import { Toast } from './toast';
 import { useSendMessage } from './use-send-message';
-import { useHydrated } from '@portico/shared-config/hydration';
 import { useToast } from './use-toast';
 import './contact-section.css';
 
@@ -50,7 +50,6 @@ export function ContactSection(_props: SectionProps) {
   const [checked, setChecked] = useState(false);
   const { toast, show } = useToast();
   const { sending, last, send } = useSendMessage();
-  const interactive = useHydrated();
   const trap = useRef<HTMLInputElement>(null);
   const sendButton = useRef<HTMLButtonElement>(null);
   const focusedAtSend = useRef<Element | null>(null);
@@ -148,7 +147,20 @@ export function ContactSection(_props: SectionProps) {
     <article className="contact-section">
       <h2>{text.heading}</h2>
       <p>{text.intro}</p>
-      <form ref={form} className="contact-form" noValidate onSubmit={onSubmit}>
+      {/* Without script the form posts itself (form-encoded, never in the
+          address) and the server answers with this page, in the words the
+          form carries; with script, onSubmit sends JSON instead. */}
+      <form
+        ref={form}
+        id={`${id}-form`}
+        className="contact-form"
+        method="post"
+        action={`${CONTACT_FORM_PATH}#contact`}
+        noValidate
+        onSubmit={onSubmit}
+        {...{ [FORM_TEXTS_ATTRIBUTE]: JSON.stringify(formTextsOf(text, localeOf(language))) }}
+      >
+        <input type="hidden" name={LANGUAGE_FIELD} value={language} />
         <label htmlFor={name.control.id}>{text.name}</label>
         <input type="text" autoComplete="name" {...name.control} />
         {name.error}
@@ -163,17 +175,10 @@ export function ContactSection(_props: SectionProps) {
           <label htmlFor={`${id}-${HONEYPOT_FIELD}`}>{text.trap}</label>
           <input ref={trap} id={`${id}-${HONEYPOT_FIELD}`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
-        {/* Disabled in the server's HTML: without script a native submit would
-            put the fields in the address. The page's script enables it and
-            holds a submit until this form is hydrated. */}
-        <button
-          ref={sendButton}
-          type="submit"
-          className="button contact-form__send"
-          disabled={sending || !interactive}
-          aria-busy={sending || undefined}
-          {...{ [ENABLED_BY_SCRIPT]: '' }}
-        >
+        {/* Enabled in the server's HTML: without script it posts the form to
+            the server; with it, the page's script holds a submit until this
+            form is hydrated. */}
+        <button ref={sendButton} type="submit" className="button contact-form__send" disabled={sending} aria-busy={sending || undefined}>
           {sending && <span className="contact-form__spinner" aria-hidden="true" />}
           {text.send}
         </button>

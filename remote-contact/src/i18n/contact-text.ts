@@ -30,6 +30,8 @@ export interface ContactText {
   /** or, with neither, this form. */
   privacyDeleteHere: string;
   thanks: string;
+  /** The thank-you of the form sent without JavaScript: its page's address carries no typed text, so no name. */
+  thanksWithoutName: string;
   name: string;
   telephone: string;
   message: string;

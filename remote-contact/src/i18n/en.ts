@@ -10,6 +10,7 @@ export const en: ContactText = {
   privacyDeleteOfficer: 'To have them deleted sooner, write to our grievance redressal officer, {officer}, at {email}.',
   privacyDeleteHere: 'To have them deleted sooner, ask us with this form.',
   thanks: 'Thank you, {name}. Your message has reached us, and we will get back to you.',
+  thanksWithoutName: 'Thank you. Your message has reached us, and we will get back to you.',
   name: 'Name',
   telephone: 'Telephone',
   message: 'Message',

@@ -10,6 +10,7 @@ export const id: ContactText = {
   privacyDeleteOfficer: 'Untuk meminta penghapusan lebih cepat, hubungi petugas pengaduan kami, {officer}, di {email}.',
   privacyDeleteHere: 'Untuk meminta penghapusan lebih cepat, sampaikan melalui formulir ini.',
   thanks: 'Terima kasih, {name}. Pesan Anda sudah kami terima, dan kami akan menghubungi Anda.',
+  thanksWithoutName: 'Terima kasih. Pesan Anda sudah kami terima, dan kami akan menghubungi Anda.',
   name: 'Nama',
   telephone: 'Nomor telepon',
   message: 'Pesan',

@@ -66,11 +66,23 @@ export interface ServerRendering {
    * Each problem in words; none means it renders.
    */
   checkRender: (section: SectionId, build: NodeBuild) => Promise<string[]>;
+  /**
+   * The page at `/` with `search` as text, with its headers, for an answer
+   * made from it (the contact form's without script, which fills in what
+   * was typed and is never kept); undefined when it cannot be rendered here.
+   */
+  pageHtml: (req: IncomingMessage, search: string) => Promise<PageHtml | undefined>;
   /** The sections' stylesheets the page links from its own origin (`/section-styles/…`). */
   sectionStyles: Pick<SectionStyles, 'handles' | 'answer' | 'preparedCopy'>;
   /** The workers and the caches, for measurements and tests. */
   worker: () => RenderWorkerState;
   close: () => Promise<void>;
+}
+
+/** A rendered page as text and the headers it is sent with (its CSP allows its inline script). */
+export interface PageHtml {
+  html: string;
+  headers: Record<string, string>;
 }
 
 export interface RenderWorkerState {

@@ -53,10 +53,10 @@ import type { SectionStyles } from './section-styles';
 import { ShellStage, shellRequest } from './shell-stage';
 import { WorkerPlanner } from './worker-plans';
 
-import type { RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
+import type { PageHtml, RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
 
 export type { SectionSignal } from './section-stage';
-export type { RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
+export type { PageHtml, RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 
@@ -91,6 +91,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
     start: (hostHeaders) => pipeline.start(hostHeaders),
     warm: (next, withinMs) => pipeline.warm(next, withinMs),
     checkRender: (section, build) => pipeline.checkRender(section, build),
+    pageHtml: (req, search) => pipeline.pageHtml(req, search),
     sectionStyles: pipeline.sectionStyles,
     worker: () => pipeline.state(),
     close: () => pipeline.close(),
@@ -195,6 +196,13 @@ class RenderingPipeline {
       if (!(error instanceof PastBudget)) throw error;
       await fallback();
     }
+  }
+
+  async pageHtml(req: IncomingMessage, search: string): Promise<PageHtml | undefined> {
+    const deadline = performance.now() + this.budgetMs;
+    const page = (await this.knownPage(req, '/', search)) ?? (await this.pageFor(req, '/', search, 'identity', deadline));
+    if (!page) return undefined;
+    return { html: page.html.toString('utf8'), headers: this.pageHeaders.of(await this.options.pageHeaders(req, search), page.script) };
   }
 
   async start(hostHeaders: readonly string[]): Promise<void> {
