@@ -95,6 +95,32 @@ test('with JavaScript off the server-rendered page reads: sections, footer, tabs
   await context.close();
 });
 
+test('with JavaScript off the contact form posts through nginx: errors answered with the page, uncached, then the thank-you by a 303', async ({
+  browser,
+  request,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${url}/?type=2#contact`);
+  const panel = page.getByRole('tabpanel', { name: 'Hubungi Kami' });
+  await panel.getByLabel('Nama').fill('Asha Lewat-Nginx');
+  const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/contact');
+  await panel.getByRole('button', { name: 'Kirim pesan' }).click();
+  expect((await answered).status()).toBe(422);
+  expect((await answered).headers()['cache-control']).toBe('no-store');
+  await expect(page.getByRole('alert')).toHaveText('Mohon lengkapi semua data!');
+  await expect(panel.getByLabel('Nama')).toHaveValue('Asha Lewat-Nginx');
+  await panel.getByLabel('Nomor telepon').fill('+62 812 3456 7890');
+  await panel.getByLabel('Pesan').fill('Tolong hubungi saya.');
+  await panel.getByRole('button', { name: 'Kirim pesan' }).click();
+  await expect(page).toHaveURL(`${url}/contact?sent=1&type=2#contact`);
+  await expect(page.getByRole('status')).toHaveText('Terima kasih. Pesan Anda sudah kami terima, dan kami akan menghubungi Anda.');
+  await context.close();
+  // nginx's own cap on the body, below the Node server's 64 KB.
+  const tooLarge = await request.post(`${url}/contact`, { headers: { Origin: url }, form: { name: 'x'.repeat(70 * 1024) }, maxRedirects: 0 });
+  expect(tooLarge.status()).toBe(413);
+});
+
 test("a section added at run time shows through nginx, its origin entering and leaving the page's CSP, with no nginx regeneration", async ({
   page,
   request,

@@ -102,7 +102,7 @@ function location(config: string, match: string): string | undefined {
 }
 
 describe('server rendering (the default)', () => {
-  test("the page, config.json, /theme.css, the sections' stylesheets and manifests, /sitemap.xml, /robots.txt and /api/ go to the Node server, static files stay with nginx", () => {
+  test("the page, config.json, /theme.css, the sections' stylesheets and manifests, /sitemap.xml, /robots.txt, /api/ and the form's /contact go to the Node server, static files stay with nginx", () => {
     const proxied = [
       '= /',
       '= /index.html',
@@ -113,9 +113,10 @@ describe('server rendering (the default)', () => {
       '= /sitemap.xml',
       '= /robots.txt',
       '/api/',
+      '= /contact',
     ];
     for (const match of proxied) expect(location(text, match)).toContain('proxy_pass http://portico_node;');
-    // Those nine, Contact's manifest (the one section granted script) first to the Node server too, and with none
+    // Those ten, Contact's manifest (the one section granted script) first to the Node server too, and with none
     // answering to Contact's origin (staticManifests); nothing else: hashed files and the remotes are nginx's.
     expect(location(text, '= /section-manifest/contact')).toContain(
       'proxy_pass http://portico_node;\n      error_page 502 503 504 = @static_manifest_contact;',
@@ -163,8 +164,9 @@ describe('server rendering (the default)', () => {
     for (const match of ['= /', '= /index.html', '= /theme.css', '= /sitemap.xml', '/api/']) expect(location(text, match)).not.toContain('add_header');
   });
 
-  test('GET and HEAD only, except the contact API', () => {
-    expect(text).toContain('"~^(GET|HEAD) " 0;\n    "~^[A-Z]+ /api/" 0;\n    default 1;');
+  test('GET and HEAD only, except the contact API and the form without JavaScript, which posts 64 KB at most', () => {
+    expect(text).toContain('"~^(GET|HEAD) " 0;\n    "~^[A-Z]+ /api/" 0;\n    "~^[A-Z]+ /contact$" 0;\n    default 1;');
+    expect(location(text, '= /contact')).toContain('client_max_body_size 64k;');
     expect(text).toContain('if ($portico_method_denied) {\n      return 405;');
   });
 });
@@ -182,6 +184,7 @@ describe('--no-ssr: pure static hosting, as before', () => {
     expect(location(staticText, '= /')).toContain('rewrite ^ /index.html last;');
     expect(location(staticText, '= /index.html')).toContain('add_header Content-Security-Policy');
     expect(staticText).not.toContain('location /api/');
+    expect(staticText).not.toContain('location = /contact');
     expect(staticText).toContain('"~^(GET|HEAD) " 0;\n    default 1;');
   });
 });
