@@ -1,6 +1,7 @@
 import { renderWithPortico } from '@portico/testing';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { CONTACT_FORM_PATH, FORM_TEXTS_ATTRIBUTE, LANGUAGE_FIELD, readFormTexts } from '@portico/contract/contact-form';
 import { ContactSection } from '../contact-section';
 import { fakeContactServer, removeFakeContactServer, stored } from './fake-contact-server';
 
@@ -151,4 +152,19 @@ test('in Indonesian the labels, the button and both toasts are Indonesian, and t
   await settle();
   expect(screen.getByRole('status')).toHaveTextContent('Berhasil dikirim!');
   expect(screen.getByText(/Terima kasih, Budi\./)).toBeVisible();
+});
+
+test("without script the form posts itself to the server, form-encoded, in the page's language and with the answer's words", async () => {
+  await setup();
+  const send = screen.getByRole('button', { name: 'Send message' }) as HTMLButtonElement;
+  // Enabled, so a page without script can send (issue 49).
+  expect(send).toBeEnabled();
+  const form = send.form!;
+  expect(form).toHaveAttribute('method', 'post');
+  expect(form).toHaveAttribute('action', `${CONTACT_FORM_PATH}#contact`);
+  expect((form.elements.namedItem(LANGUAGE_FIELD) as HTMLInputElement).value).toBe('en');
+  const texts = readFormTexts(form.getAttribute(FORM_TEXTS_ATTRIBUTE) ?? undefined);
+  expect(texts).toMatchObject({ required: 'Please fill in this field.', incomplete: INCOMPLETE });
+  expect(texts?.sent).toBe('Thank you. Your message has reached us, and we will get back to you.');
+  expect(texts?.invalid.telephone).toContain('at most 40 characters');
 });
