@@ -8,9 +8,9 @@ const subscribe = () => () => {};
  * at once in a client-only render (React re-renders with `true` right after
  * hydrating). A section renders what needs its code only when this is
  * true, so its server HTML reads without JavaScript and hydrates without a
- * mismatch: the Contact form keeps Send disabled until then (the page
- * script enables it and holds a submit until hydration), since without
- * script a click would submit the form natively and lose what was typed.
+ * mismatch (a control that must not act without script can stay disabled
+ * until then; the Contact form needs none since it posts itself to the
+ * server without script, issue 49).
  *
  * A subpath of its own, compiled into each app that imports it: it holds no
  * state, so it needs no single instance, and the shared singleton stays as
