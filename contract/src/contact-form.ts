@@ -8,6 +8,9 @@
  * The answer's words are the section's: its form carries them, in the
  * page's language, in `FORM_TEXTS_ATTRIBUTE`, so a text change ships with
  * the section's deploy and the server holds no copy of another team's copy.
+ * The server takes them out of the section's HTML as it checks it, keeps
+ * them with that HTML for its answer, and sends the page without them: a
+ * visitor's page never carries them.
  */
 import { FIELD_LIMITS, type TextField } from './contact-wire';
 import { searchWithLanguage, type Language } from './languages';
@@ -40,15 +43,19 @@ export interface ContactFormTexts {
   refused: string;
 }
 
+/** The attribute's value at most (JSON), before it is parsed: ten sentences of at most 1,000 characters, escaped. */
+export const FORM_TEXTS_MAX_CHARS = 16 * 1024;
+
 const KEYS = ['required', 'incomplete', 'sent', 'rateLimited', 'busy', 'refused'] as const;
 const FIELDS = Object.keys(FIELD_LIMITS) as TextField[];
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 1000;
 
-/** The texts a form carries, or undefined when the attribute is missing or not exactly this shape. */
+/** The texts a form carries, or undefined when the attribute is missing, too long or not exactly this shape. */
 export function readFormTexts(value: string | undefined): ContactFormTexts | undefined {
+  if (value === undefined || value.length > FORM_TEXTS_MAX_CHARS) return undefined;
   let parsed: unknown;
   try {
-    parsed = value === undefined ? undefined : JSON.parse(value);
+    parsed = JSON.parse(value);
   } catch {
     return undefined;
   }

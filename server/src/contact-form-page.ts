@@ -1,7 +1,8 @@
 import { defaultTreeAdapter, html as HTML, parseFragment, serialize, type DefaultTreeAdapterMap } from 'parse5';
-import { FORM_TEXTS_ATTRIBUTE, readFormTexts, type ContactFormTexts } from '@portico/contract/contact-form';
+import type { ContactFormTexts } from '@portico/contract/contact-form';
 import { FIELD_LIMITS, type TextField } from '@portico/contract/contact-wire';
 import { sectionOwnsId } from '@portico/contract/page-parts';
+import type { PageHtml } from './ssr/rendering-contract';
 
 type Element = DefaultTreeAdapterMap['element'];
 type Node = DefaultTreeAdapterMap['node'];
@@ -35,20 +36,17 @@ function attributesOf(tag: string): Map<string, string> {
 
 /**
  * Where the Contact section's form is in the page: the `<form>` whose id is
- * the Contact section's own and which carries its words. No other section's
- * HTML can take an id of Contact's (the front server refuses it), so no
- * other part of the page can stand in for it; `<` is escaped in text, and a
- * quote in an attribute, so a tag cannot be forged in either.
+ * the Contact section's own. No other section's HTML can take an id of
+ * Contact's (the front server refuses it), so no other part of the page can
+ * stand in for it; `<` is escaped in text, and a quote in an attribute, so a
+ * tag cannot be forged in either.
  */
-function findForm(page: string): { start: number; end: number; texts: ContactFormTexts } | undefined {
+function findForm(page: string): { start: number; end: number } | undefined {
   for (const match of page.matchAll(FORM_TAG)) {
-    const attributes = attributesOf(match[0]);
-    const id = attributes.get('id');
+    const id = attributesOf(match[0]).get('id');
     if (id === undefined || !sectionOwnsId('contact', id)) continue;
-    const texts = readFormTexts(attributes.get(FORM_TEXTS_ATTRIBUTE));
     const end = page.indexOf('</form>', match.index);
-    if (!texts || end === -1) return undefined;
-    return { start: match.index, end: end + '</form>'.length, texts };
+    return end === -1 ? undefined : { start: match.index, end: end + '</form>'.length };
   }
   return undefined;
 }
@@ -107,26 +105,29 @@ function fillForm(form: Element, answer: FormAnswer, texts: ContactFormTexts): v
 
 /**
  * The page with the Contact form's answer in it: the fields filled with what
- * was typed, each field in error marked with its sentence, and the notice.
- * Only the form's own markup is read and written again (a few KB), never the
- * whole page; undefined when the page holds no Contact form of the server's
- * (the section was left to the browser), and the caller answers without it.
+ * was typed, each field in error marked with its sentence, and the notice,
+ * in the words Contact's form carried when the server checked its HTML (kept
+ * with the page, not in it). Only the form's own markup is read and written
+ * again (a few KB), never the whole page; undefined when the page holds no
+ * Contact form of the server's (the section was left to the browser) or no
+ * words for it, and the caller answers without it.
  */
-export function withFormAnswer(page: string, answer: FormAnswer): string | undefined {
-  const found = findForm(page);
-  if (!found) return undefined;
+export function withFormAnswer({ html: page, formTexts }: Pick<PageHtml, 'html' | 'formTexts'>, answer: FormAnswer): string | undefined {
+  const texts = formTexts.get('contact');
+  const found = texts && findForm(page);
+  if (!texts || !found) return undefined;
   const fragment = parseFragment(SLOT, page.slice(found.start, found.end), {});
   const form = fragment.childNodes.find((node): node is Element => defaultTreeAdapter.isElementNode(node) && node.tagName === 'form');
   if (!form) return undefined;
-  fillForm(form, answer, found.texts);
+  fillForm(form, answer, texts);
   if (answer.notice === 'sent') {
-    defaultTreeAdapter.appendChild(fragment, paragraph(found.texts.sent, { class: 'contact-section__thanks', role: 'status' }));
+    defaultTreeAdapter.appendChild(fragment, paragraph(texts.sent, { class: 'contact-section__thanks', role: 'status' }));
   } else if (answer.notice) {
     const alert = defaultTreeAdapter.createElement('div', HTML.NS.HTML, [
       { name: 'role', value: 'alert' },
       { name: 'class', value: 'contact-form__delivery' },
     ]);
-    defaultTreeAdapter.appendChild(alert, paragraph(found.texts[answer.notice], {}));
+    defaultTreeAdapter.appendChild(alert, paragraph(texts[answer.notice], {}));
     defaultTreeAdapter.appendChild(form, alert);
   }
   return page.slice(0, found.start) + serialize(fragment) + page.slice(found.end);

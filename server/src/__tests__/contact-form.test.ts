@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { FORM_TEXTS_ATTRIBUTE, type ContactFormTexts } from '@portico/contract/contact-form';
+import type { ContactFormTexts } from '@portico/contract/contact-form';
 import { contactSettings, startContactService, type ContactService } from '@portico/messages';
 import { send } from '@portico/messages/testing';
 import { withFormAnswer } from '../contact-form-page';
@@ -24,16 +24,13 @@ const TEXTS: ContactFormTexts = {
   refused: 'The server refused it.',
 };
 
-/** A page holding Contact's form as the section renders it on the server (ids under its prefix, its words in the attribute). */
+/** A page holding Contact's form as the server composes it (ids under its prefix; its words kept apart, taken out of its HTML). */
 function page(language: string): string {
-  const texts = JSON.stringify({ ...TEXTS, sent: `${TEXTS.sent} (${language})` })
-    .replace(/&/g, '&amp;')
-    .replace(/"/g, '&quot;');
   return [
     `<!doctype html><html lang="${language}"><head><title>Portico</title></head><body>`,
     '<div data-section-island="home"><p>Home</p></div>',
     '<div data-section-island="contact"><article class="contact-section">',
-    `<form id="_contact-R_1_-form" class="contact-form" method="post" action="/contact#contact" novalidate="" ${FORM_TEXTS_ATTRIBUTE}="${texts}">`,
+    '<form id="_contact-R_1_-form" class="contact-form" method="post" action="/contact#contact" novalidate="">',
     `<input type="hidden" name="language" value="${language}">`,
     '<label for="_contact-R_1_-name">Name</label><input type="text" id="_contact-R_1_-name" name="name">',
     '<label for="_contact-R_1_-telephone">Telephone</label><input type="tel" id="_contact-R_1_-telephone" name="telephone">',
@@ -43,11 +40,13 @@ function page(language: string): string {
 }
 
 const PAGE_HEADERS = { 'Content-Security-Policy': "default-src 'self'; script-src 'sha256-abc'", 'X-Frame-Options': 'DENY', ETag: '"kept"' };
+const wordsOf = (language: string) => new Map([['contact', { ...TEXTS, sent: `${TEXTS.sent} (${language})` }]]);
 const asked: string[] = [];
 const rendering = {
   pageHtml: (_req, search) => {
     asked.push(search);
-    return Promise.resolve({ html: page(search.includes('type=2') ? 'id' : 'en'), headers: PAGE_HEADERS });
+    const language = search.includes('type=2') ? 'id' : 'en';
+    return Promise.resolve({ html: page(language), headers: PAGE_HEADERS, formTexts: wordsOf(language) });
   },
 } as Pick<ServerRendering, 'pageHtml'> as ServerRendering;
 
@@ -203,13 +202,30 @@ test('nothing typed reaches a log line or an address', async () => {
 });
 
 test("another section's look-alike form is never filled: only the form whose id is Contact's own", () => {
-  const texts = page('en').match(/data-form-texts="[^"]*"/)![0];
-  const decoy = `<div data-section-island="home"><form id="_home-R_1_-form" action="/contact#contact" ${texts}><input id="_home-R_1_-name" name="name"></form></div>`;
-  const answered = withFormAnswer(page('en').replace('<div data-section-island="home"><p>Home</p></div>', decoy), {
-    values: { name: 'Asha', telephone: '', message: '' },
-  });
+  const decoy = '<div data-section-island="home"><form id="_home-R_1_-form" action="/contact#contact"><input id="_home-R_1_-name" name="name"></form></div>';
+  const answered = withFormAnswer(
+    { html: page('en').replace('<div data-section-island="home"><p>Home</p></div>', decoy), formTexts: wordsOf('en') },
+    { values: { name: 'Asha', telephone: '', message: '' } },
+  );
   expect(answered).toContain('<input id="_home-R_1_-name" name="name"></form>');
   expect(answered).toContain('id="_contact-R_1_-name" name="name" value="Asha"');
   // A page whose Contact was left to the browser holds no form to answer in.
-  expect(withFormAnswer(page('en').replace(/<form[^]*<\/form>/, ''), { notice: 'sent' })).toBeUndefined();
+  expect(withFormAnswer({ html: page('en').replace(/<form[^]*<\/form>/, ''), formTexts: wordsOf('en') }, { notice: 'sent' })).toBeUndefined();
+});
+
+test("the words are Contact's own: another section's are never used, and without Contact's the form is not answered in", () => {
+  expect(withFormAnswer({ html: page('en'), formTexts: new Map([['home', TEXTS]]) }, { notice: 'sent' })).toBeUndefined();
+  expect(withFormAnswer({ html: page('en'), formTexts: new Map() }, { notice: 'sent' })).toBeUndefined();
+});
+
+test("Contact's words are a section team's output: written into the answer as text, never as markup", () => {
+  // Checked to fail if the answer wrote them as HTML (an <img> with a handler in the visitor's page).
+  const hostile = { ...TEXTS, required: '<img src=x onerror="alert(1)">', incomplete: '</form><script>alert(2)</script>' };
+  const answered = withFormAnswer(
+    { html: page('en'), formTexts: new Map([['contact', hostile]]) },
+    { values: { name: '', telephone: '', message: '' }, marked: [{ field: 'name', reason: 'required' }], notice: 'incomplete' },
+  )!;
+  expect(answered).toContain('&lt;img src=x onerror="alert(1)"&gt;');
+  expect(answered).toContain('&lt;/form&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
+  expect(answered).not.toMatch(/<img|<script/);
 });

@@ -25,10 +25,49 @@ function readAsBrowser(text) {
   return serialize(parseFragment(SLOT, text, {}));
 }
 
+/**
+ * `attribute` taken off every element of the tree (walked without recursion:
+ * a section may nest deeply), and the value the first <form> had: words a
+ * section's form carries for the server alone (contract/src/contact-form.ts),
+ * which then never reach a visitor's page.
+ * @param {import('parse5').DefaultTreeAdapterMap['parentNode']} root
+ * @param {string} attribute
+ * @returns {string | undefined}
+ */
+function takeAttribute(root, attribute) {
+  let taken;
+  // In document order: each node's children go on the stack last first.
+  const stack = [...root.childNodes].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!defaultTreeAdapter.isElementNode(node)) continue;
+    const at = node.attrs.findIndex((attr) => attr.name === attribute);
+    if (at !== -1) {
+      const [removed] = node.attrs.splice(at, 1);
+      if (taken === undefined && node.tagName === 'form') taken = removed.value;
+    }
+    for (let child = node.childNodes.length - 1; child >= 0; child -= 1) stack.push(node.childNodes[child]);
+  }
+  return taken;
+}
+
+/**
+ * `readAsBrowser`, with `attribute` taken out of the HTML and given back
+ * apart (`taken`: the first form's value of it, if any).
+ * @param {string} text
+ * @param {string} attribute
+ * @returns {{ html: string, taken: string | undefined }}
+ */
+function readSectionAsBrowser(text, attribute) {
+  const tree = parseFragment(SLOT, text, {});
+  const taken = takeAttribute(tree, attribute);
+  return { html: serialize(tree), taken };
+}
+
 if (!isMainThread && parentPort) {
-  parentPort.on('message', ({ id, text }) => {
+  parentPort.on('message', ({ id, text, attribute }) => {
     try {
-      parentPort.postMessage({ id, html: readAsBrowser(text) });
+      parentPort.postMessage({ id, ...readSectionAsBrowser(text, attribute) });
     } catch (error) {
       // Nesting deep enough to overflow the serialiser's stack, say: that HTML is refused, and the thread lives on.
       parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
@@ -36,4 +75,4 @@ if (!isMainThread && parentPort) {
   });
 }
 
-module.exports = { readAsBrowser };
+module.exports = { readAsBrowser, readSectionAsBrowser };

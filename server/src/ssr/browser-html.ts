@@ -11,15 +11,17 @@
  * text, and that text, not the worker's, is what a page gets. Its end tags
  * close exactly the elements it opens, and the check's placement rules
  * (html-placement.ts) keep it to what the page's parser reads back element
- * for element (section-html-in-a-browser.test.ts).
+ * for element (section-html-in-a-browser.test.ts). The same tree gives up
+ * the words a section's form carries for the server alone
+ * (`data-form-texts`, issue 49), so no page carries them.
  */
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
-import { readAsBrowser } from './browser-html-parse.cjs';
+import { readAsBrowser, readSectionAsBrowser, type SectionReading } from './browser-html-parse.cjs';
 
-export { readAsBrowser };
+export { readAsBrowser, readSectionAsBrowser, type SectionReading };
 
-type Reply = { id: number; html: string } | { id: number; error: string };
+type Reply = ({ id: number } & SectionReading) | { id: number; error: string };
 
 /**
  * `readAsBrowser` on a worker thread of the server's own (trusted code, no
@@ -30,14 +32,15 @@ type Reply = { id: number; html: string } | { id: number; error: string };
 export class BrowserHtmlReader {
   private thread: Worker | undefined;
   private nextId = 0;
-  private readonly waiting = new Map<number, { thread: Worker; resolve: (html: string) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { thread: Worker; resolve: (read: SectionReading) => void; reject: (error: Error) => void }>();
 
-  read(text: string): Promise<string> {
+  /** `readSectionAsBrowser(text, attribute)` on the thread. */
+  read(text: string, attribute: string): Promise<SectionReading> {
     const thread = this.thread ?? this.start();
     const id = this.nextId++;
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<SectionReading>((resolve, reject) => {
       this.waiting.set(id, { thread, resolve, reject });
-      thread.postMessage({ id, text });
+      thread.postMessage({ id, text, attribute });
     });
   }
 
@@ -54,7 +57,7 @@ export class BrowserHtmlReader {
       const waiter = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
       if ('error' in reply) waiter?.reject(new Error(reply.error));
-      else waiter?.resolve(reply.html);
+      else waiter?.resolve({ html: reply.html, taken: reply.taken });
     });
     const failAll = (error: Error) => {
       if (this.thread === thread) this.thread = undefined;

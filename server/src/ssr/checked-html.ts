@@ -1,9 +1,32 @@
 import { createHash } from 'node:crypto';
 import type { SectionId } from '@portico/contract/sections';
+import { FORM_TEXTS_ATTRIBUTE, type ContactFormTexts } from '@portico/contract/contact-form';
 import { LRUCache } from 'lru-cache';
 import { BrowserHtmlReader } from './browser-html';
 import { SSR_LIMITS } from './render-limits';
-import { checkAsRead, refusalAsWritten, type SectionHtmlCheck } from './section-html';
+import { checkAsRead, idsIn, refusalAsWritten, type SectionHtmlCheck } from './section-html';
+
+/**
+ * A section's checked HTML as a page takes it: its ids (no later part may
+ * take one), its hash (for the page's key) and the words its form carries
+ * for the server's answer to it, which are not in `html`: pages never carry them.
+ */
+export interface CheckedPart {
+  html: string;
+  ids: ReadonlySet<string>;
+  hash: string;
+  formTexts?: ContactFormTexts;
+}
+
+/** The part made of HTML the check accepted. */
+export function partOf({ html, formTexts }: { html: string; formTexts?: ContactFormTexts }): CheckedPart {
+  // The words are in the hash: builds that differ only in them make pages of their own, each answered in its own words.
+  const hash = createHash('sha256')
+    .update(html)
+    .update(formTexts ? `\0${JSON.stringify(formTexts)}` : '')
+    .digest('base64');
+  return { html, ids: idsIn(html), hash, ...(formTexts ? { formTexts } : {}) };
+}
 
 /**
  * The check of section workers' HTML (section-html.ts), its parse by the HTML
@@ -34,7 +57,7 @@ export class CheckedHtml {
     const refusal = refusalAsWritten(html, rules);
     if (refusal) return refusal;
     try {
-      return checkAsRead(await this.reader.read(html), rules);
+      return checkAsRead(await this.reader.read(html, FORM_TEXTS_ATTRIBUTE), rules);
     } catch (error) {
       // Not kept: the thread may have died of another section's HTML, and these bytes are read again next time.
       this.checks.delete(key);

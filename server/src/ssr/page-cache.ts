@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ContactFormTexts } from '@portico/contract/contact-form';
 import type { SectionId } from '@portico/contract/sections';
 import { ByteCache } from './byte-cache';
 import type { PageScriptCode } from './inline-page-script';
@@ -32,6 +33,8 @@ export interface CachedPage {
   bytes: number;
   /** The page script inlined in it, whose hash the page's CSP allows. */
   script?: PageScriptCode;
+  /** The words each section's form in it carries for the server's answer to that form: kept with the page, never sent in it. */
+  formTexts: ReadonlyMap<SectionId, ContactFormTexts>;
   /** Each encoding's bytes once made. */
   made?: Map<PageEncoding, Buffer>;
   /** Its brotli was made smallest (compressKeptPage), or is being. */
@@ -84,7 +87,13 @@ export class PageCache {
   }
 
   /** Keeps the page composed for `key` from `sources`. */
-  add(key: string, html: string, script: PageScriptCode | undefined, sources: PageSources = { manifests: [], rendered: [] }): CachedPage {
+  add(
+    key: string,
+    html: string,
+    script: PageScriptCode | undefined,
+    sources: PageSources = { manifests: [], rendered: [] },
+    formTexts: ReadonlyMap<SectionId, ContactFormTexts> = new Map(),
+  ): CachedPage {
     this.composed += 1;
     const bytes = Buffer.from(html);
     const page: CachedPage = {
@@ -95,6 +104,7 @@ export class PageCache {
       bodies: new Map(),
       bytes: bytes.length,
       script,
+      formTexts,
     };
     if (this.keep) this.pages.set(key, page, page.bytes);
     return page;

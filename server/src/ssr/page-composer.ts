@@ -69,7 +69,7 @@ export class PageComposer {
       allowedRemoteOrigins: site.config.allowedRemoteOrigins,
     };
     const page = composePage({ shell: rendered, placement, data, script });
-    const kept = this.pages.add(key, page.html, page.script, { manifests: sources, rendered: placement.rendered });
+    const kept = this.pages.add(key, page.html, page.script, { manifests: sources, rendered: placement.rendered }, placement.formTexts);
     this.costs.note('compose', kept.bytes, performance.now() - started);
     return kept;
   }

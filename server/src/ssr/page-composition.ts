@@ -1,3 +1,4 @@
+import type { ContactFormTexts } from '@portico/contract/contact-form';
 import type { SectionId } from '@portico/contract/sections';
 import { pageDataScript, type PageData } from '@portico/contract/page-data';
 import { PAGE_DATA_SLOT, SECTION_SLOT, SECTION_STYLES_SLOT, STYLES_SLOT, type RenderedShell } from '@portico/node-sections/protocol';
@@ -12,6 +13,8 @@ export interface CandidatePart {
   ids: ReadonlySet<string>;
   /** Its HTML's hash, for the page's key. */
   hash: string;
+  /** The words its form carries for the server's answer (not in `html`). */
+  formTexts?: ContactFormTexts;
   /** How the log names it when it is left out: `the home section is rendered in the browser`. */
   failure: string;
 }
@@ -23,6 +26,8 @@ export interface Placement {
   hashes: Map<SectionId, string[]>;
   /** The sections filled, in page order. */
   rendered: SectionId[];
+  /** The words each filled section's form carries for the server's answer to it, kept with the page, never in it. */
+  formTexts: Map<SectionId, ContactFormTexts>;
   /** Why each part left out is left out, for the log. */
   refusals: string[];
 }
@@ -35,6 +40,7 @@ export interface Placement {
 export function placeParts(shellIds: ReadonlySet<string>, parts: readonly CandidatePart[]): Placement {
   const filled = new Map<SectionId, string>();
   const hashes = new Map<SectionId, string[]>();
+  const formTexts = new Map<SectionId, ContactFormTexts>();
   const taken = new Set<string>();
   const refusals: string[] = [];
   for (const part of parts) {
@@ -46,10 +52,11 @@ export function placeParts(shellIds: ReadonlySet<string>, parts: readonly Candid
     for (const value of part.ids) taken.add(value);
     filled.set(part.section, (filled.get(part.section) ?? '') + part.html);
     hashes.set(part.section, [...(hashes.get(part.section) ?? []), part.hash]);
+    if (part.formTexts && !formTexts.has(part.section)) formTexts.set(part.section, part.formTexts);
   }
   // In the order the parts came (page order), each section once.
   const rendered = [...new Set(parts.map((part) => part.section))].filter((id) => filled.has(id));
-  return { filled, hashes, rendered, refusals };
+  return { filled, hashes, rendered, formTexts, refusals };
 }
 
 /** The placement with `sections` left to the browser (their slots keep their loading lines). */
@@ -59,6 +66,7 @@ export function withoutSections(placement: Placement, sections: ReadonlySet<Sect
     filled: keep(placement.filled),
     hashes: keep(placement.hashes),
     rendered: placement.rendered.filter((section) => !sections.has(section)),
+    formTexts: keep(placement.formTexts),
     refusals: placement.refusals,
   };
 }
@@ -124,7 +132,7 @@ export function composePage({ shell, placement, data, script }: PageParts): { ht
 export function candidates(parts: readonly { section: SectionId; failure: string }[], results: readonly (SectionResult | undefined)[]): CandidatePart[] {
   return parts.flatMap((part, index): CandidatePart[] => {
     const result = results[index];
-    return result && 'html' in result ? [{ section: part.section, failure: part.failure, html: result.html, ids: result.ids, hash: result.hash }] : [];
+    return result && 'html' in result ? [{ ...result, section: part.section, failure: part.failure }] : [];
   });
 }
 

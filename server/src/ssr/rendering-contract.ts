@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ContactFormTexts } from '@portico/contract/contact-form';
 import type { BuiltInSectionId, SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import type { SiteContext } from '../site-context';
@@ -83,6 +84,12 @@ export interface ServerRendering {
 export interface PageHtml {
   html: string;
   headers: Record<string, string>;
+  /**
+   * The words each section's form in the page carries for the answer to it
+   * (contract/src/contact-form.ts), taken out of the section's HTML when the
+   * server checked it: the page itself does not hold them.
+   */
+  formTexts: ReadonlyMap<SectionId, ContactFormTexts>;
 }
 
 export interface RenderWorkerState {

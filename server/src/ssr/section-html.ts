@@ -11,9 +11,10 @@
  * and it carries none of the page's markers. Anything else and the section
  * is left to the browser for that page, as if its worker had failed.
  */
+import { FORM_TEXTS_ATTRIBUTE, readFormTexts, type ContactFormTexts } from '@portico/contract/contact-form';
 import { PAGE_ATTRIBUTES, islandIdPrefix, sectionOwnsId } from '@portico/contract/page-parts';
 import type { SectionId } from '@portico/contract/sections';
-import { readAsBrowser } from './browser-html';
+import { readSectionAsBrowser, type SectionReading } from './browser-html';
 import { misplaced, VOID_ELEMENTS } from './html-placement';
 
 export interface SectionHtmlRules {
@@ -23,8 +24,13 @@ export interface SectionHtmlRules {
   section: SectionId;
 }
 
-/** Accepted: the HTML as a browser's parser reads it, written out from its tree (what a page puts in the slot); or why not. */
-export type SectionHtmlCheck = { ok: true; html: string } | { ok: false; reason: string };
+/**
+ * Accepted: the HTML as a browser's parser reads it, written out from its
+ * tree (what a page puts in the slot), and the words its form carries for
+ * the server's answer to it (FORM_TEXTS_ATTRIBUTE, taken out of `html`: no
+ * page carries them); or why not.
+ */
+export type SectionHtmlCheck = { ok: true; html: string; formTexts?: ContactFormTexts } | { ok: false; reason: string };
 
 /** Elements that act beyond their place in the page, or that the HTML parser reads differently. */
 const REFUSED_ELEMENTS = new Set([
@@ -216,14 +222,14 @@ function imagePreload(attributes: string): boolean {
  * the narrow form React's server renderer writes, and refuses everything else.
  */
 export function checkSectionHtml(html: unknown, rules: SectionHtmlRules): SectionHtmlCheck {
-  return refusalAsWritten(html, rules) ?? checkAsRead(readAsBrowser(html as string), rules);
+  return refusalAsWritten(html, rules) ?? checkAsRead(readSectionAsBrowser(html as string, FORM_TEXTS_ATTRIBUTE), rules);
 }
 
 /**
  * The worker's text checked as written, so HTML that a parser would repair
  * (an <li> that closes the <li> around it) is refused, not repaired: why, or
  * undefined when it may go on to be read as a browser reads it
- * (`readAsBrowser`, on the server's event loop or off it) and `checkAsRead`.
+ * (`readSectionAsBrowser`, on the server's event loop or off it) and `checkAsRead`.
  */
 export function refusalAsWritten(html: unknown, { maxBytes, section }: SectionHtmlRules): { ok: false; reason: string } | undefined {
   if (typeof html !== 'string') return { ok: false, reason: 'the answer is not HTML text' };
@@ -231,11 +237,17 @@ export function refusalAsWritten(html: unknown, { maxBytes, section }: SectionHt
   return refusalOf(html, section);
 }
 
-/** The browser's reading of HTML that passed `refusalAsWritten`, checked again: only that reading is served. */
-export function checkAsRead(read: string, { maxBytes, section }: SectionHtmlRules): SectionHtmlCheck {
+/**
+ * The browser's reading of HTML that passed `refusalAsWritten`, checked
+ * again: only that reading is served. The form's words it gave back apart
+ * are a section team's output too: kept only when they are exactly the
+ * shape the answer reads (strings, each and all bounded: readFormTexts).
+ */
+export function checkAsRead({ html: read, taken }: SectionReading, { maxBytes, section }: SectionHtmlRules): SectionHtmlCheck {
   // Written out, a character may take more bytes (U+00A0 as `&nbsp;`).
   if (Buffer.byteLength(read) > maxBytes) return { ok: false, reason: `the HTML is over ${maxBytes} bytes` };
-  return refusalOf(read, section) ?? { ok: true, html: read };
+  const formTexts = readFormTexts(taken);
+  return refusalOf(read, section) ?? { ok: true, html: read, ...(formTexts ? { formTexts } : {}) };
 }
 
 /** Why the parser's written-out HTML is not the narrow, well-placed form a section may put in the page, or undefined. */

@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
 import { LANGUAGES, type Language } from '@portico/contract/languages';
 import { SECTION_IDS, type BuiltInSectionId, type SectionId } from '@portico/contract/sections';
 import type { FromSectionWorker, NodeBuild, ToSectionWorker } from '@portico/node-sections/protocol';
 import type { Site } from '../site-context';
 import { FAILED_RENDER_MS, SECTION_CPU_BUDGET, SECTION_LOAD_KILL_MS, SECTION_MESSAGE_BYTES, SECTION_RENDER_KILL_MS, SSR_LIMITS } from './render-limits';
 import type { Sandbox } from './sandbox';
-import { CheckedHtml } from './checked-html';
-import { idsIn } from './section-html';
+import { CheckedHtml, partOf, type CheckedPart } from './checked-html';
 import { SingleFlight } from './single-flight';
 import { Supervisor } from './supervisor';
 import { answerOf, startWorker } from './worker-pool';
@@ -15,8 +13,8 @@ import { LRUCache } from 'lru-cache';
 
 type SectionWorker = WorkerProcess<ToSectionWorker, FromSectionWorker>;
 
-/** A section's HTML as its worker answered it, checked (with its ids and its hash, for the page's key): or the reason it is left to the browser. */
-export type SectionResult = { html: string; ids: ReadonlySet<string>; hash: string } | { failed: string; at: number };
+/** A section's HTML as its worker answered it, checked (CheckedPart): or the reason it is left to the browser. */
+export type SectionResult = CheckedPart | { failed: string; at: number };
 
 /** A section's workers as measurements and tests see them. */
 export interface SectionWorkerState {
@@ -113,7 +111,7 @@ export class SectionStage {
   constructor(private readonly options: SectionStageOptions) {
     this.results = new SingleFlight<SectionResult>({
       maxBytes: SSR_LIMITS.sectionCacheBytes,
-      bytesOf: (result) => ('html' in result ? 2 * result.html.length : 256),
+      bytesOf: (result) => ('html' in result ? 2 * result.html.length + (result.formTexts ? 2 * JSON.stringify(result.formTexts).length : 0) : 256),
       keep: options.caching,
     });
     for (const id of SECTION_IDS) this.supervisorOf(id);
@@ -394,6 +392,6 @@ export class SectionStage {
     if ('failed' in answer) return { failed: answer.failed, at: Date.now() };
     const checked = await this.html.check(section, answer.ok.html);
     if (!checked.ok) return { failed: `its HTML was refused: ${checked.reason}`, at: Date.now() };
-    return { html: checked.html, ids: idsIn(checked.html), hash: createHash('sha256').update(checked.html).digest('base64') };
+    return partOf(checked);
   }
 }

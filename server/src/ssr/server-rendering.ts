@@ -202,7 +202,11 @@ class RenderingPipeline {
     const deadline = performance.now() + this.budgetMs;
     const page = (await this.knownPage(req, '/', search)) ?? (await this.pageFor(req, '/', search, 'identity', deadline));
     if (!page) return undefined;
-    return { html: page.html.toString('utf8'), headers: this.pageHeaders.of(await this.options.pageHeaders(req, search), page.script) };
+    return {
+      html: page.html.toString('utf8'),
+      headers: this.pageHeaders.of(await this.options.pageHeaders(req, search), page.script),
+      formTexts: page.formTexts,
+    };
   }
 
   async start(hostHeaders: readonly string[]): Promise<void> {

@@ -54,7 +54,7 @@ export const contactForm: FastifyPluginCallback<ContactFormOptions> = (app, { en
     extra: Record<string, string> = {},
   ) => {
     const page = await rendering?.pageHtml(request.raw, searchWithLanguage('', language));
-    const html = page && withFormAnswer(page.html, answer);
+    const html = page && withFormAnswer(page, answer);
     if (!page || html === undefined) {
       if (status < 400)
         return reply

@@ -2,7 +2,8 @@ import { pageSectionsOf, parsePageData, type PageData } from '@portico/contract/
 import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import { SECTION_SLOT, SECTION_STYLES_SLOT } from '@portico/node-sections/protocol';
 import type { SectionId } from '@portico/contract/sections';
-import { composePage, placeParts, type CandidatePart } from '../page-composition';
+import type { ContactFormTexts } from '@portico/contract/contact-form';
+import { composePage, placeParts, withoutSections, type CandidatePart } from '../page-composition';
 import { idsIn } from '../section-html';
 
 // Composition is pure: a shell, the sections' checked HTML and the page data
@@ -55,6 +56,21 @@ describe('placeParts', () => {
     ]);
     expect(placement.rendered).toEqual(['home']);
     expect(placement.refusals).toHaveLength(1);
+  });
+
+  test("a form's words stay with their own section's part, and go when that part is left out", () => {
+    // Only whose they are matters here: a sentence stands for each section's words.
+    const words = (sent: string) => ({ sent }) as unknown as ContactFormTexts;
+    const placement = placeParts(new Set(), [
+      { ...part('home', '<form id="home-f"></form>'), formTexts: words('home') },
+      { ...part('contact', '<p id="home-f">x</p>'), formTexts: words('taken') },
+      { ...part('about', '<form id="about-f"></form>'), formTexts: words('about') },
+    ]);
+    expect([...placement.formTexts]).toEqual([
+      ['home', words('home')],
+      ['about', words('about')],
+    ]);
+    expect([...withoutSections(placement, new Set(['home'])).formTexts.keys()]).toEqual(['about']);
   });
 });
 

@@ -1,6 +1,7 @@
 import { createElement as h, Suspense, useId, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { codePoint, nameSpaceEscape, NON_HTML_SPACES } from '@portico/testing/hostile-builds';
+import { FORM_TEXTS_ATTRIBUTE, type ContactFormTexts } from '@portico/contract/contact-form';
 import { checkSectionHtml, idsIn } from '../section-html';
 
 // A section worker runs a section team's code, so its answer is written by
@@ -409,5 +410,46 @@ describe('idsIn', () => {
 
   test('an HTML without ids has none', () => {
     expect(idsIn('<p>no id here</p>').size).toBe(0);
+  });
+});
+
+describe("the words a section's form carries for the server's answer (issue 49)", () => {
+  const WORDS: ContactFormTexts = {
+    required: 'Please fill in this field.',
+    incomplete: 'Please provide complete information!',
+    sent: 'Thank you.',
+    rateLimited: 'Please wait.',
+    busy: 'The server is busy.',
+    invalid: { name: 'Check the name.', telephone: 'Check the telephone.', message: 'Check the message.' },
+    refused: 'Refused.',
+  };
+  const form = (words: unknown, id = 'contact-form') =>
+    renderToString(h('form', { id, method: 'post', [FORM_TEXTS_ATTRIBUTE]: JSON.stringify(words) }, h('input', { name: 'name' })));
+
+  // Checked to fail before the change: the page got the form with its words (about 1 KB per page, past the first window).
+  test('are taken out of the HTML a page gets, and kept beside it', () => {
+    const checked = check(form(WORDS));
+    expect(checked).toEqual({ ok: true, html: '<form id="contact-form" method="post"><input name="name"></form>', formTexts: WORDS });
+  });
+
+  test('only the first form is answered in its words; every copy of the attribute is taken out, on any element', () => {
+    const html = `<div ${FORM_TEXTS_ATTRIBUTE}="{}">${form(WORDS)}${form({ ...WORDS, sent: 'Other.' }, 'contact-other')}</div>`;
+    const checked = check(html);
+    expect(checked).toMatchObject({ ok: true, formTexts: WORDS });
+    expect(checked.ok && checked.html).not.toContain(FORM_TEXTS_ATTRIBUTE);
+  });
+
+  test.each<[string, unknown]>([
+    ['not JSON', 'not json'],
+    ['a sentence that is not text', { ...WORDS, busy: { toString: 'x' } }],
+    ['a sentence missing', { ...WORDS, refused: undefined }],
+    ['a field missing', { ...WORDS, invalid: { name: 'x', telephone: 'y' } }],
+    ['a sentence over 1,000 characters', { ...WORDS, sent: 'x'.repeat(1001) }],
+    ['over 16 KB in all', { ...WORDS, pad: 'x'.repeat(16 * 1024) }],
+  ])("a section team's words that are %s: not kept (the form is answered without them), and still taken out", (_what, words) => {
+    const checked = check(typeof words === 'string' ? form('').replace('&quot;&quot;', words) : form(words));
+    expect(checked.ok).toBe(true);
+    expect(checked).not.toHaveProperty('formTexts');
+    expect(checked.ok && checked.html).not.toContain(FORM_TEXTS_ATTRIBUTE);
   });
 });
