@@ -149,6 +149,15 @@ export interface ConsoleText {
     firstCanary: string;
     policy: string;
     policies: { publish: string; canary: string; activate: string };
+    /** Each level's short name, the choice's label. */
+    policyNames: { publish: string; canary: string; activate: string };
+    /** The policy form's name: `{name}` the section. */
+    policyForm: string;
+    policySave: string;
+    /** The confirmation of a widening: `{words}` what its own token may then do alone. */
+    policyWidens: string;
+    /** `{policy}` the level's name, `{words}` what its own token may do. */
+    policySaved: string;
     republished: string;
     republishedNote: string;
     checksNotRun: string;

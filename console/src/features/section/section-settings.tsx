@@ -12,6 +12,7 @@ import { useAction } from '../../api/use-action';
 import { ConfirmButton } from '../../components/confirm-button';
 import { OutcomeLine } from '../../components/outcome';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
+import { ReleasePolicyForm } from './release-policy-form';
 import { FIRST, originsOf, refusedField, SectionFields, type FieldKey, type Problems, type SectionDraft } from './section-fields';
 
 export interface SectionSettingsProps {
@@ -154,6 +155,7 @@ export function SectionSettings({ section }: SectionSettingsProps) {
               {t.save}
             </button>
           </form>
+          <ReleasePolicyForm section={section} />
         </>
       )}
     </section>

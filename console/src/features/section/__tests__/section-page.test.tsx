@@ -1,7 +1,6 @@
-import { render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { fakeControlApi, release, sectionStatus, session, type Routes, signedInBefore } from '../../../__tests__/fake-control-api';
-import { ConsoleApp } from '../../../app/console-app';
+import { screen, within } from '@testing-library/react';
+import { release, sectionStatus, session, type Routes } from '../../../__tests__/fake-control-api';
+import { openSectionPage } from '../../../__tests__/open-section-page';
 import { CANARY_DEFAULTS } from '@portico/releases/control-contract';
 
 // Each test clicks through several screens of the whole app in jsdom: on a busy core that took over jest's 5 s
@@ -19,15 +18,7 @@ const routes: Routes = {
   'GET /api/servers': { body: [] },
 };
 
-async function openContact(extra: Routes = {}) {
-  const api = fakeControlApi({ ...routes, ...extra });
-  window.location.hash = '#/sections/contact';
-  signedInBefore();
-  render(<ConsoleApp />);
-  expect(await screen.findByRole('heading', { name: 'Contact us', level: 1 })).toBeInTheDocument();
-  await screen.findByRole('cell', { name: 'contact-8' });
-  return { api, user: userEvent.setup() };
-}
+const openContact = (extra: Routes = {}) => openSectionPage({ ...routes, ...extra }, { section: 'contact', heading: 'Contact us', ready: 'contact-8' });
 
 describe("a section's page", () => {
   it("says whether the integrator grants the section script in the visitor's browser", async () => {

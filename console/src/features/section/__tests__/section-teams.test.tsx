@@ -1,7 +1,7 @@
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeControlApi, release, sectionStatus, session, type Routes, signedInBefore } from '../../../__tests__/fake-control-api';
-import { ConsoleApp } from '../../../app/console-app';
+import { answeredEntry, release, sectionStatus, session, type Routes } from '../../../__tests__/fake-control-api';
+import { openSectionPage } from '../../../__tests__/open-section-page';
 
 // What a section team ran into on a section's page (issue 49): a canary
 // started with a share only, a refused publish listing checks that never
@@ -20,15 +20,7 @@ const routes: Routes = {
   'GET /api/servers': { body: [] },
 };
 
-async function openContact(extra: Routes = {}) {
-  const api = fakeControlApi({ ...routes, ...extra });
-  window.location.hash = '#/sections/contact';
-  signedInBefore();
-  render(<ConsoleApp />);
-  expect(await screen.findByRole('heading', { name: 'Contact us', level: 1 })).toBeInTheDocument();
-  await screen.findByRole('cell', { name: 'contact-8' });
-  return { api, user: userEvent.setup() };
-}
+const openContact = (extra: Routes = {}) => openSectionPage({ ...routes, ...extra }, { section: 'contact', heading: 'Contact us', ready: 'contact-8' });
 
 const startCanary = async (user: ReturnType<typeof userEvent.setup>) => {
   await user.click(screen.getByRole('button', { name: 'Start canary' }));
@@ -116,7 +108,64 @@ describe('publishing', () => {
 it("shows the section's release policy in its settings", async () => {
   await openContact({ 'GET /api/sections': { body: { contact: { ...sectionStatus(contact7), policy: 'canary' } } } });
   const settings = screen.getByRole('region', { name: 'Section settings' });
-  expect(within(settings).getByText('Release policy').nextElementSibling).toHaveTextContent(
+  expect(within(settings).getByText('Release policy', { selector: 'dt' }).nextElementSibling).toHaveTextContent(
     'canary: its own token may publish, preview and run a canary; activations and promotions are the integrator’s',
   );
+});
+
+describe('setting the release policy (integrator)', () => {
+  const withPolicy = (policy: string) => ({ body: { contact: { ...sectionStatus(contact7), policy } } });
+  const patched = (policy: string) => ({
+    body: answeredEntry('contact', { en: 'Contact us', id: 'Hubungi Kami' }, 2, { builtIn: true, interactive: true, policy }),
+  });
+
+  it('narrows it at once, no confirmation, and says the outcome in the status region', async () => {
+    const { api, user } = await openContact({ 'GET /api/sections': withPolicy('activate'), 'PATCH /api/sections/contact': patched('publish') });
+    const form = within(screen.getByRole('form', { name: 'Release policy of Contact us' }));
+    expect(form.getByRole('radio', { name: /^Everything, activations included/ })).toBeChecked();
+    await user.click(form.getByRole('radio', { name: /^Publish and preview/ }));
+    await user.click(form.getByRole('button', { name: 'Set release policy' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(await form.findByRole('status')).toHaveTextContent(
+      'Contact us: release policy “Publish and preview”: its own token may publish and preview; canaries and activations are the integrator’s.',
+    );
+    expect(api.to('PATCH /api/sections/contact').map((request) => request.body)).toEqual([{ policy: 'publish' }]);
+  });
+
+  it('asks first when it widens what the team may do alone, and sends nothing on Cancel', async () => {
+    const { api, user } = await openContact({ 'GET /api/sections': withPolicy('publish'), 'PATCH /api/sections/contact': patched('activate') });
+    const form = within(screen.getByRole('form', { name: 'Release policy of Contact us' }));
+    await user.click(form.getByRole('radio', { name: /^Everything, activations included/ }));
+    await user.click(form.getByRole('button', { name: 'Set release policy' }));
+    const dialog = screen.getByRole('dialog', { name: 'Set release policy' });
+    expect(dialog).toHaveTextContent(
+      'This widens what Contact us’s team may do alone, with no integrator asked: its own token may publish, preview, run a canary, activate, promote and roll back.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.to('PATCH /api/sections/contact')).toHaveLength(0);
+
+    await user.click(form.getByRole('button', { name: 'Set release policy' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    expect(await form.findByText(/^Contact us: release policy “Everything, activations included”/)).toBeInTheDocument();
+    expect(api.to('PATCH /api/sections/contact').map((request) => request.body)).toEqual([{ policy: 'activate' }]);
+  });
+
+  it('speaks Indonesian too', async () => {
+    const { user } = await openContact({ 'GET /api/sections': withPolicy('activate'), 'PATCH /api/sections/contact': patched('canary') });
+    await user.click(screen.getByRole('button', { name: 'Bahasa Indonesia' }));
+    const form = within(await screen.findByRole('form', { name: 'Kebijakan rilis Hubungi Kami' }));
+    await user.click(form.getByRole('radio', { name: /^Hingga canary/ }));
+    await user.click(form.getByRole('button', { name: 'Tetapkan kebijakan rilis' }));
+    expect(await form.findByRole('status')).toHaveTextContent(/^Hubungi Kami: kebijakan rilis “Hingga canary”: tokennya sendiri boleh menerbitkan/);
+  });
+
+  it('is not offered to a section token, which sees the policy only', async () => {
+    await openContact({ 'GET /api/session': session(['section:contact'], 'contact-team'), 'GET /api/sections': withPolicy('publish') });
+    const settings = screen.getByRole('region', { name: 'Section settings' });
+    expect(within(settings).getByText('Release policy', { selector: 'dt' }).nextElementSibling).toHaveTextContent(
+      /^publish: its own token may publish and preview/,
+    );
+    expect(screen.queryByRole('form', { name: 'Release policy of Contact us' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('radio')).not.toBeInTheDocument();
+  });
 });
