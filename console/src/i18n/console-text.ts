@@ -1,5 +1,5 @@
 import type { Market } from '@portico/contract/languages';
-import type { auditEntrySchema } from '@portico/releases/control-contract';
+import type { auditEntrySchema, DeliverableWords } from '@portico/releases/control-contract';
 import type { z } from 'zod';
 
 type AuditAction = z.infer<typeof auditEntrySchema>['action'];
@@ -281,7 +281,8 @@ export interface ConsoleText {
     languageMarket: string;
     markets: Record<Market, string>;
   };
-  alerts: {
+  /** The delivery sentences are those of @portico/releases' DeliverableWords, the CLI's in English. */
+  alerts: DeliverableWords & {
     heading: string;
     intro: string;
     webhookUrl: string;
@@ -291,13 +292,6 @@ export interface ConsoleText {
     saved: string;
     /** What each channel can deliver, after the settings and after each save. */
     deliverableHeading: string;
-    webhookNone: string;
-    webhookReady: string;
-    webhookNoSecret: string;
-    mailNone: string;
-    mailReady: string;
-    mailNoServer: string;
-    nothingDeliverable: string;
     savedNothing: string;
     test: string;
     testNothing: string;

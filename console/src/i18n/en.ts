@@ -1,3 +1,4 @@
+import { DELIVERABLE_EN } from '@portico/releases/control-contract';
 import type { ConsoleText } from './console-text';
 
 export const en: ConsoleText = {
@@ -300,13 +301,7 @@ export const en: ConsoleText = {
     save: 'Save alerts',
     saved: 'Alerts saved.',
     deliverableHeading: 'What can be delivered',
-    webhookNone: 'Webhook: none set.',
-    webhookReady: 'Webhook: each alert is sent to {url}, signed with PORTICO_WEBHOOK_SECRET.',
-    webhookNoSecret: 'Webhook: cannot be sent. This server has no PORTICO_WEBHOOK_SECRET to sign it with; set it and restart the server.',
-    mailNone: 'E-mail: no address set.',
-    mailReady: 'E-mail: each alert is mailed to {email} through PORTICO_SMTP_URL.',
-    mailNoServer: 'E-mail: cannot be sent. This server has no mail server (PORTICO_SMTP_URL and PORTICO_MAIL_FROM); set them and restart the server.',
-    nothingDeliverable: 'No alert can be delivered as things are: nothing reaches anyone.',
+    ...DELIVERABLE_EN,
     savedNothing: 'Alerts saved, but none can be delivered: see what can be delivered below.',
     test: 'Send a test alert',
     testNothing: 'No test alert was sent: set a webhook or an e-mail address first.',

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { SectionId } from '@portico/contract/sections';
 import { terminalText } from '@portico/platform/command-line';
 import type { AnswerOf } from '@portico/platform/api';
-import type { alertSettingsSchema, CONTROL_API, judgedSchema, shownReleaseSchema } from '../control/control-contract';
+import { deliverable, DELIVERABLE_EN } from '../alerts/deliverable';
+import type { alertsAnswerSchema, CONTROL_API, judgedSchema, shownReleaseSchema } from '../control/control-contract';
 import { CONFIG_BASELINE, type ReleaseHealth } from '../release';
 
 // What `npm run release` prints of the control API's answers: tables and
@@ -166,12 +167,19 @@ export function auditTable(entries: AnswerOf<typeof CONTROL_API.audit.list>): st
   ]);
 }
 
-/** Where alerts go, as `alerts show` and `alerts set` print it. */
-export type AlertSettings = z.output<typeof alertSettingsSchema>;
+/**
+ * Where alerts go, as `alerts show` and `alerts set` print it, then what can
+ * be delivered, in the console's words: a webhook with no secret or an
+ * e-mail with no mail server reaches no one, and "saved" alone hid it.
+ */
+export type AlertSettings = z.output<typeof alertsAnswerSchema>;
 export function alertsTable(settings: AlertSettings): string {
   const none = (value: string | number | null) => (value === null ? 'none' : printable(String(value)));
-  return table([
+  const settingsTable = table([
     ['WEBHOOK', 'EMAIL', 'FAILURE RATE'],
     [none(settings.webhookUrl), none(settings.email), none(settings.failureRateThreshold)],
   ]);
+  return `${settingsTable}What can be delivered:\n${deliverable(settings, DELIVERABLE_EN)
+    .lines.map((line) => `  ${printable(line)}\n`)
+    .join('')}`;
 }

@@ -391,3 +391,4 @@ export * from './control-shapes';
 export { messagesRoutes, storedMessageSchema, DEFAULT_MESSAGES_LIMIT, MAX_MESSAGES_LIMIT } from '@portico/messages/control-contract';
 export { CSRF_HEADER } from '@portico/platform/api';
 export { DEFAULT_RELEASE_POLICY, describePolicy, RELEASE_POLICIES, type ReleasePolicy } from '../release-policy';
+export { deliverable, DELIVERABLE_EN, type DeliverableWords } from '../alerts/deliverable';

@@ -1,27 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import type { AnswerOf } from '@portico/platform/api';
-import { CONTROL_API } from '@portico/releases/control-contract';
+import { CONTROL_API, deliverable } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
 import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
 import { OutcomeLine } from '../../components/outcome';
-import type { ConsoleText } from '../../i18n/console-text';
 import { useConsoleText } from '../../i18n/use-console-text';
 
 type Settings = AnswerOf<typeof CONTROL_API.alerts.show>;
-
-/**
- * Each channel in words: set or not, and whether this server can send it
- * (a webhook needs the secret it is signed with, an e-mail a mail server).
- * "Saved" alone hid that nothing could go out (issue 49).
- */
-export function deliverable(settings: Settings, t: ConsoleText['alerts']): { lines: string[]; any: boolean } {
-  const canSend = settings.canSend ?? { webhook: true, mail: true };
-  const webhook = settings.webhookUrl === null ? t.webhookNone : canSend.webhook ? fill(t.webhookReady, { url: settings.webhookUrl }) : t.webhookNoSecret;
-  const mail = settings.email === null ? t.mailNone : canSend.mail ? fill(t.mailReady, { email: settings.email }) : t.mailNoServer;
-  const any = (settings.webhookUrl !== null && canSend.webhook) || (settings.email !== null && canSend.mail);
-  return { lines: [webhook, mail, ...(any ? [] : [t.nothingDeliverable])], any };
-}
 
 /** Where alerts go (a signed webhook, an e-mail address), what can be delivered, a test alert, and the failure rate that raises one. */
 export function AlertsPage() {

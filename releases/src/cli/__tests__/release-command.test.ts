@@ -67,6 +67,8 @@ beforeAll(async () => {
     publishChecks: checks,
     publicUrl: 'http://localhost:8080',
     log: () => undefined,
+    // A server with a mail server and no webhook secret: what `alerts show` says can and cannot be delivered.
+    alerts: { canSend: { webhook: false, mail: true }, sendTest: () => Promise.resolve([]) },
     configuredRemotes: () =>
       Promise.resolve({
         home: 'http://localhost:8081/mf-manifest.json',
@@ -390,17 +392,37 @@ describe('npm run release', () => {
 });
 
 describe('npm run release -- alerts', () => {
+  /** The settings' table, what `alerts show` printed before what can be delivered. */
+  const settingsOf = (stdout: string) => stdout.split('What can be delivered:')[0];
+
   it('shows and sets where alerts go, "none" clearing one', async () => {
-    expect((await release(['alerts', 'show'])).stdout).toBe('WEBHOOK  EMAIL  FAILURE RATE\nnone     none   none\n');
+    expect(settingsOf((await release(['alerts', 'show'])).stdout)).toBe('WEBHOOK  EMAIL  FAILURE RATE\nnone     none   none\n');
     const set = await release(['alerts', 'set', '--webhook', 'https://hooks.lender.example/portico', '--failure-rate', '0.2']);
-    expect(set).toMatchObject({
-      code: 0,
-      stdout: 'WEBHOOK                               EMAIL  FAILURE RATE\nhttps://hooks.lender.example/portico  none   0.2\n',
-    });
-    expect((await release(['alerts', 'set', '--webhook', 'none'])).stdout).toBe('WEBHOOK  EMAIL  FAILURE RATE\nnone     none   0.2\n');
+    expect(set.code).toBe(0);
+    expect(settingsOf(set.stdout)).toBe('WEBHOOK                               EMAIL  FAILURE RATE\nhttps://hooks.lender.example/portico  none   0.2\n');
+    expect(settingsOf((await release(['alerts', 'set', '--webhook', 'none'])).stdout)).toBe('WEBHOOK  EMAIL  FAILURE RATE\nnone     none   0.2\n');
     const refused = await release(['alerts', 'set', '--failure-rate', '3']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('failureRateThreshold is at most 1');
+  });
+
+  // Issue 49: the console said what could be delivered, the CLI printed the settings alone. Checked: fails without the lines.
+  it('says what can be delivered, as the console does: nothing when nothing is set, and why a channel set cannot be', async () => {
+    await release(['alerts', 'set', '--webhook', 'none', '--email', 'none']);
+    expect((await release(['alerts', 'show'])).stdout.split('\n').slice(2)).toEqual([
+      'What can be delivered:',
+      '  Webhook: none set.',
+      '  E-mail: no address set.',
+      '  No alert can be delivered as things are: nothing reaches anyone.',
+      '',
+    ]);
+    await release(['alerts', 'set', '--webhook', 'https://hooks.lender.example/portico', '--email', 'ops@lender.example']);
+    expect((await release(['alerts', 'show'])).stdout.split('\n').slice(2)).toEqual([
+      'What can be delivered:',
+      '  Webhook: cannot be sent. This server has no PORTICO_WEBHOOK_SECRET to sign it with; set it and restart the server.',
+      '  E-mail: each alert is mailed to ops@lender.example through PORTICO_SMTP_URL.',
+      '',
+    ]);
   });
 });
 
