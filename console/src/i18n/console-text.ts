@@ -228,6 +228,19 @@ export interface ConsoleText {
     cleared: string;
     tokenCreated: string;
     tokenRevoked: string;
+    /** An entry's facts (issue 49), each kind in words: `{release}`, `{from}` the entry's releases. */
+    facts: {
+      publish: string;
+      preview: string;
+      activate: string;
+      activateFirst: string;
+      activateAgain: string;
+      rollback: string;
+      rollbackToConfig: string;
+      endedCanary: string;
+    };
+    /** A note a person typed, shown as typed and marked so: no pack translates it. */
+    typedNote: string;
   };
   tokens: {
     heading: string;

@@ -241,6 +241,17 @@ export const en: ConsoleText = {
     cleared: 'none',
     tokenCreated: 'Created {name} ({scopes})',
     tokenRevoked: 'Revoked {name}{why}',
+    facts: {
+      publish: 'Build {build}, version {version}, from {url}',
+      preview: 'A preview link until {until}',
+      activate: '{release} replaces {from}',
+      activateFirst: '{release} replaces the build named in config.json',
+      activateAgain: '{release} was active already: nothing changed',
+      rollback: 'Back to {release} from {from}',
+      rollbackToConfig: 'Back to the URL in config.json from {from}: no release is active',
+      endedCanary: 'ended the canary of {release} ({percent} of visits)',
+    },
+    typedNote: 'note, as typed: “{note}”',
   },
   tokens: {
     heading: 'Tokens',

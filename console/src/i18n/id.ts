@@ -241,6 +241,17 @@ export const id: ConsoleText = {
     cleared: 'tidak ada',
     tokenCreated: 'Membuat {name} ({scopes})',
     tokenRevoked: 'Mencabut {name}{why}',
+    facts: {
+      publish: 'Build {build}, versi {version}, dari {url}',
+      preview: 'Tautan pratinjau hingga {until}',
+      activate: '{release} menggantikan {from}',
+      activateFirst: '{release} menggantikan build yang disebut di config.json',
+      activateAgain: '{release} sudah aktif: tidak ada yang berubah',
+      rollback: 'Kembali ke {release} dari {from}',
+      rollbackToConfig: 'Kembali ke URL di config.json dari {from}: tidak ada rilis yang aktif',
+      endedCanary: 'mengakhiri canary {release} ({percent} kunjungan)',
+    },
+    typedNote: 'catatan, seperti diketik: “{note}”',
   },
   tokens: {
     heading: 'Token',

@@ -215,6 +215,25 @@ export const shownSectionSchema = z.object({
 /** The answer to an activation or a rollback: what the section serves now, and where a rollback would take it. */
 export const sectionSwitchSchema = z.object({ section: sectionSchema, active: shownReleaseSchema.nullable(), previous: shownReleaseSchema.nullable() });
 
+/** A canary an activation or a rollback ended: its candidate and its share of visits. */
+const endedCanarySchema = z.object({ release: z.string(), percent: z.number() });
+
+/**
+ * What the server composed an audit entry's English `detail` from, for a
+ * reader in another language (issue 49); the entry's `release` and `from`
+ * name the releases. Entries of other kinds, and any written before, have
+ * their detail alone.
+ */
+export const auditFactsSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('publish'), build: z.string(), version: z.string(), manifestUrl: z.string() }),
+  z.object({ kind: z.literal('preview'), until: z.string() }),
+  /** `again`: the release was active already, nothing changed. */
+  z.object({ kind: z.literal('activate'), again: z.boolean(), endedCanary: endedCanarySchema.optional() }),
+  /** No `release` on the entry: back to config.json's URL. */
+  z.object({ kind: z.literal('rollback'), endedCanary: endedCanarySchema.optional() }),
+]);
+export type AuditFacts = z.infer<typeof auditFactsSchema>;
+
 export const auditEntrySchema = z.object({
   at: z.string(),
   actor: z.string(),
@@ -223,7 +242,12 @@ export const auditEntrySchema = z.object({
   release: z.string().nullable(),
   /** The release active before, for an activation or a rollback. */
   from: z.string().nullable(),
+  /** In English: the facts in words, then the note. */
   detail: z.string(),
+  /** What the detail was composed from (entries since issue 49, of the kinds auditFactsSchema names). */
+  facts: auditFactsSchema.optional(),
+  /** The note a person typed with the change, as typed (with `facts`; before, it was in `detail`). */
+  note: z.string().optional(),
   /** Where the next page starts (`?before=`): opaque. */
   cursor: z.string().optional(),
 });

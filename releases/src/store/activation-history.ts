@@ -1,6 +1,7 @@
 import { isBuiltInSection } from '@portico/contract/section-entries';
 import type { SectionId } from '@portico/contract/sections';
 import type { Database, Sql } from '@portico/platform/database';
+import type { AuditFacts } from '../control/control-shapes';
 import type { AuditAction } from '../release';
 import { endCanary } from '../health/counted-reports';
 import { ReleaseError } from './release-error';
@@ -10,6 +11,16 @@ import { switchOf, type SectionSwitch } from './section-states';
 
 /** The audit detail of a rollback that leaves a section with no release. */
 const CONFIG_URL_AGAIN = "back to config.json's URL: no release is active";
+
+/** What an activation or a rollback did, for its audit entry: its English detail (the note in it), and the facts and the note apart. */
+interface Switched {
+  action: AuditAction;
+  release: string | null;
+  from: string | null;
+  detail: string;
+  note: string | null | undefined;
+  facts: Extract<AuditFacts, { kind: 'activate' | 'rollback' }>;
+}
 
 /**
  * Each section's activation history, a stack whose top is the active
@@ -25,7 +36,14 @@ export class ActivationHistory {
       await releaseOf(sql, section, releaseId);
       const from = stack[0]?.release_id ?? null;
       if (from !== releaseId) await pushActivation(sql, section, releaseId, actor);
-      return { action: 'activate', release: releaseId, from, detail: note ?? (from === releaseId ? 'already active' : '') };
+      return {
+        action: 'activate',
+        release: releaseId,
+        from,
+        detail: note ?? (from === releaseId ? 'already active' : ''),
+        note,
+        facts: { kind: 'activate', again: from === releaseId },
+      };
     });
   }
 
@@ -53,7 +71,14 @@ export class ActivationHistory {
             `${section} has no release before ${top.release_id} to roll back to (an added section has no config.json URL): activate another release`,
           );
         await sql.query('UPDATE release_activations SET popped_at = now() WHERE seq = $1', [top.seq]);
-        return { action: 'rollback', release: below?.release_id ?? null, from: top.release_id, detail: below ? (note ?? '') : joined(note, CONFIG_URL_AGAIN) };
+        return {
+          action: 'rollback',
+          release: below?.release_id ?? null,
+          from: top.release_id,
+          detail: below ? (note ?? '') : joined(note, CONFIG_URL_AGAIN),
+          note,
+          facts: { kind: 'rollback' },
+        };
       }
       await releaseOf(sql, section, releaseId);
       if (top?.release_id === releaseId) throw new ReleaseError('conflict', `${releaseId} is already the active release of ${section}`);
@@ -63,7 +88,7 @@ export class ActivationHistory {
       } else {
         await pushActivation(sql, section, releaseId, actor);
       }
-      return { action: 'rollback', release: releaseId, from: top?.release_id ?? null, detail: note ?? '' };
+      return { action: 'rollback', release: releaseId, from: top?.release_id ?? null, detail: note ?? '', note, facts: { kind: 'rollback' } };
     });
   }
 
@@ -74,19 +99,18 @@ export class ActivationHistory {
    * visitor gets, and the canary was judged against the release that was
    * active. The audit entry's detail says so.
    */
-  private change(
-    section: SectionId,
-    actor: string,
-    work: (sql: Sql, stack: StackEntry[]) => Promise<{ action: AuditAction; release: string | null; from: string | null; detail: string }>,
-  ): Promise<SectionSwitch> {
+  private change(section: SectionId, actor: string, work: (sql: Sql, stack: StackEntry[]) => Promise<Switched>): Promise<SectionSwitch> {
     return lockedSection(this.db, section, async (sql, { stack, canary }) => {
-      const done = await work(sql, stack);
+      const { note, facts, ...done } = await work(sql, stack);
       let detail = done.detail;
+      let endedCanary: { release: string; percent: number } | undefined;
       if (canary) {
         await endCanary(sql, section, canary.canary);
-        detail = joined(detail, `ended the canary of ${canary.canary.release.id} (${canary.canary.percent} % of visits)`);
+        endedCanary = { release: canary.canary.release.id, percent: canary.canary.percent };
+        detail = joined(detail, `ended the canary of ${endedCanary.release} (${endedCanary.percent} % of visits)`);
       }
-      await announce(sql, section, { actor, ...done, detail }, true);
+      // The detail in English as before (the CLI, the CSV, an older console); the facts and the typed note beside it for a console to word.
+      await announce(sql, section, { actor, ...done, detail, note, facts: { ...facts, ...(endedCanary && { endedCanary }) } }, true);
       const switched = await switchOf(sql, section);
       // Back on config.json's URL, no release is a rollback's target: the answer names the release it replaced instead.
       if (switched.active === null && done.from !== null) {

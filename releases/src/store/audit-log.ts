@@ -1,24 +1,35 @@
 import type { SectionId } from '@portico/contract/sections';
 import { AUDIT_CURSOR_COLUMNS, auditPageSql, type AuditFilter, type Database, type Sql } from '@portico/platform/database';
 import type { AuditAction, AuditEntry } from '../release';
+import { auditFactsSchema } from '../control/control-shapes';
 import { iso } from './release-rows';
 
 /** An audit entry to record: who and what, and where it applies; the time is the database's. */
-export type AuditInput = Pick<AuditEntry, 'actor' | 'action'> & Partial<Pick<AuditEntry, 'section' | 'release' | 'from' | 'detail'>>;
+export type AuditInput = Pick<AuditEntry, 'actor' | 'action'> &
+  Partial<Pick<AuditEntry, 'section' | 'release' | 'from' | 'detail' | 'facts'>> & { note?: string | null };
 
 /**
  * Records `entry` through `sql`: inside a change's transaction, the entry
  * is committed with the change or not at all.
  */
 export async function recordAudit(sql: Sql, entry: AuditInput): Promise<void> {
-  await sql.query('INSERT INTO release_audit (actor, action, section, release, from_release, detail) VALUES ($1, $2, $3, $4, $5, $6)', [
+  await sql.query('INSERT INTO release_audit (actor, action, section, release, from_release, detail, facts, note) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
     entry.actor,
     entry.action,
     entry.section ?? null,
     entry.release ?? null,
     entry.from ?? null,
     entry.detail ?? '',
+    entry.facts === undefined ? null : JSON.stringify(entry.facts),
+    entry.note || null,
   ]);
+}
+
+/** The facts a row holds, when they still read as the schema says (a later server's kind is left to the detail). */
+function factsOf(stored: unknown): Pick<AuditEntry, 'facts'> {
+  if (stored === null || stored === undefined) return {};
+  const parsed = auditFactsSchema.safeParse(typeof stored === 'string' ? JSON.parse(stored) : stored);
+  return parsed.success ? { facts: parsed.data } : {};
 }
 
 /** The audit log: who did what to which section and release, newest first. */
@@ -46,9 +57,14 @@ export class AuditLog {
       release: string | null;
       from_release: string | null;
       detail: string;
+      facts: unknown;
+      note: string | null;
       at_micros: string;
       seq_text: string;
-    }>(`SELECT at, actor, action, section, release, from_release, detail, ${AUDIT_CURSOR_COLUMNS} FROM release_audit ${page.where} ${page.tail}`, page.params);
+    }>(
+      `SELECT at, actor, action, section, release, from_release, detail, facts, note, ${AUDIT_CURSOR_COLUMNS} FROM release_audit ${page.where} ${page.tail}`,
+      page.params,
+    );
     return rows.map((row) => ({
       at: iso(row.at),
       actor: row.actor,
@@ -57,6 +73,8 @@ export class AuditLog {
       release: row.release,
       from: row.from_release,
       detail: row.detail,
+      ...factsOf(row.facts),
+      ...(row.note === null ? {} : { note: row.note }),
       atMicros: row.at_micros,
       seq: row.seq_text,
     }));

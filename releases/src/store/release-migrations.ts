@@ -112,6 +112,13 @@ const STEPS: readonly string[] = [
   -- own section, as before the policy existed.
   ALTER TABLE release_sections ADD COLUMN policy text CHECK (policy IN ('publish', 'canary', 'activate'));
   `,
+  `
+  -- An audit entry's facts (issue 49): what the server composed its detail
+  -- from (control-shapes.ts, auditFactsSchema), so a console words them in
+  -- its reader's language; and the note a person typed, kept apart as typed.
+  -- Null on entries written before: their detail is all there is.
+  ALTER TABLE release_audit ADD COLUMN facts jsonb, ADD COLUMN note text;
+  `,
 ];
 
 /** An arbitrary constant, not the messages' one: the advisory lock that lets one process at a time migrate the releases' schema. */

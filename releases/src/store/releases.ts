@@ -61,6 +61,7 @@ export class Releases {
           section: input.section,
           release: release.id,
           detail: `build ${release.buildId}, version ${release.version}, ${release.manifestUrl}`,
+          facts: { kind: 'publish', build: release.buildId, version: release.version, manifestUrl: release.manifestUrl },
         });
         return { release, created: true };
       }

@@ -3,9 +3,10 @@ import type { auditEntrySchema } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
 import type { z } from 'zod';
 import type { ConsoleText } from '../../i18n/console-text';
-import { formatRate } from '../../i18n/format';
+import { formatInstant, formatRate } from '../../i18n/format';
 
-type Entry = Pick<z.infer<typeof auditEntrySchema>, 'action' | 'detail'>;
+type Entry = Pick<z.infer<typeof auditEntrySchema>, 'action' | 'detail' | 'release' | 'from' | 'facts' | 'note'>;
+type Facts = NonNullable<Entry['facts']>;
 
 const ALERTS_SET = /^alerts set: (\{.*\})$/s;
 const ALERTS_TEST = /^test alert: (.*)$/s;
@@ -31,14 +32,39 @@ function alertsInWords(json: string, text: ConsoleText, language: Language): str
   return fill(text.audit.alertsSet, { changes: said.join('; ') || text.audit.cleared });
 }
 
+/** An entry's facts in the reader's words; the releases are the entry's own (`release`, `from`). */
+function factsInWords(facts: Facts, entry: Entry, text: ConsoleText, language: Language): string {
+  const t = text.audit.facts;
+  const release = entry.release ?? '';
+  const from = entry.from ?? '';
+  const ended = (said: string, canary: { release: string; percent: number } | undefined) =>
+    canary ? `${said}; ${fill(t.endedCanary, { release: canary.release, percent: formatRate(canary.percent / 100, language) })}` : said;
+  switch (facts.kind) {
+    case 'publish':
+      return fill(t.publish, { build: facts.build, version: facts.version, url: facts.manifestUrl });
+    case 'preview':
+      return fill(t.preview, { until: formatInstant(facts.until, language) });
+    case 'activate':
+      return ended(fill(facts.again ? t.activateAgain : entry.from === null ? t.activateFirst : t.activate, { release, from }), facts.endedCanary);
+    case 'rollback':
+      return ended(fill(entry.release === null ? t.rollbackToConfig : t.rollback, { release, from }), facts.endedCanary);
+  }
+}
+
 /**
  * An audit entry's detail in the reader's language where the console knows
- * its shape (the alerts' settings, recorded as JSON; a test alert; a token
- * made or revoked); otherwise as the server wrote it (a team's note, a
- * check's reason), which no pack could translate.
+ * its shape (the facts the server sends beside it; the alerts' settings,
+ * recorded as JSON; a test alert; a token made or revoked); otherwise as
+ * the server wrote it (a check's reason, an entry from before the facts).
+ * A note a person typed stays as typed, marked so.
  */
 export function auditDetail(entry: Entry, text: ConsoleText, language: Language): string {
   const { action, detail } = entry;
+  // Since issue 49 the server sends what it composed the detail from; an entry from before has its detail alone.
+  if (entry.facts) {
+    const said = factsInWords(entry.facts, entry, text, language);
+    return entry.note ? `${said}; ${fill(text.audit.typedNote, { note: entry.note })}` : said;
+  }
   if (action === 'alerts') {
     const set = ALERTS_SET.exec(detail);
     const words = set && alertsInWords(set[1]!, text, language);

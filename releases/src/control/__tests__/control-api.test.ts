@@ -380,6 +380,8 @@ describe('activating and rolling back', () => {
       release: three,
       from: one,
       detail: '',
+      // What the detail is made of, for a console in another language (issue 49).
+      facts: { kind: 'rollback' },
       cursor: expect.any(String),
     });
   });

@@ -119,6 +119,7 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext; pub
         section: release.section,
         release: release.id,
         detail: `a preview link until ${expiresAt.toISOString()}`,
+        facts: { kind: 'preview', until: expiresAt.toISOString() },
       });
       return answer(reply, preview, 201, { url, expiresAt: expiresAt.toISOString() });
     },

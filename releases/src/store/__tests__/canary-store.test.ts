@@ -235,11 +235,15 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     await store.history.activate('contact', third, 'integrator', 'hotfix');
     expect(await store.canaries.running()).toEqual({});
     expect(await lastAudit()).toMatchObject({ action: 'activate', release: third, from: old, detail: `hotfix; ended the canary of ${next} (10 % of visits)` });
+    // Issue 49: the facts the English detail was made of, and the typed note apart, for a console to word in its language.
+    expect(await lastAudit()).toMatchObject({ facts: { kind: 'activate', again: false, endedCanary: { release: next, percent: 10 } }, note: 'hotfix' });
 
     await store.canaries.start('contact', next, { percent: 10 }, 'ci');
     await store.history.rollback('contact', undefined, 'integrator');
     expect(await store.canaries.running()).toEqual({});
     expect(await lastAudit()).toMatchObject({ action: 'rollback', release: old, detail: `ended the canary of ${next} (10 % of visits)` });
+    expect(await lastAudit()).toMatchObject({ facts: { kind: 'rollback', endedCanary: { release: next, percent: 10 } } });
+    expect(await lastAudit()).not.toHaveProperty('note');
   });
 
   it('settles a canary only if it is still the one expected, and records nothing when it goes on', async () => {
