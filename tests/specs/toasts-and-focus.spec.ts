@@ -103,50 +103,63 @@ async function pressSendAtTheFoot(panel: Locator, language: Language) {
   await send.click();
 }
 
-for (const viewport of WIDTHS) {
-  for (const language of LANGUAGES) {
-    test(`at ${viewport.width}px in ${language.name}, the toast of an empty, a partial and a rate-limited send covers no field, error or button, and is on screen`, async ({
-      page,
-      site,
-    }) => {
-      await answerContact(page, { status: 429, json: { error: 'too many' }, headers: { 'Retry-After': '120' } });
-      await page.setViewportSize(viewport);
-      await installClock(page);
-      const panel = await openContact(page, site, language);
-      const send = panel.getByRole('button', { name: language.send });
-      await expectTakesInput(send);
-      // Stopped, so each 1 s toast stays while it is measured.
-      await stopClock(page);
-      const message = panel.getByLabel(language.fields[2]);
-
-      // Empty: three errors; partial: the message's error alone.
-      for (const filled of [0, 2]) {
-        for (const [index, field] of language.fields.entries()) await panel.getByLabel(field).fill(index < filled ? 'Asha 98765' : '');
-        await pressSendAtTheFoot(panel, language);
-        const toast = page.getByRole('alert').filter({ hasText: language.incomplete });
-        await expect(toast).toBeVisible();
-        await expect.poll(() => wholeOnScreen(toast), `the toast on screen after ${filled} fields`).toBe(true);
-        expect(await coveredByToast(toast), `after ${filled} fields`).toEqual([]);
-        const error = page.locator(`[id="${await message.getAttribute('aria-describedby')}"]`);
-        await expect(error).toBeVisible();
-        expect(await wholeOnScreen(error), 'the message error on screen').toBe(true);
-        expect(await wholeOnScreen(send), 'the send button on screen').toBe(true);
-        await page.clock.runFor(1000);
-        await expect(toast).toBeHidden();
-      }
-
-      for (const field of language.fields) await panel.getByLabel(field).fill('Asha 98765');
-      await pressSendAtTheFoot(panel, language);
-      const toast = page.getByRole('alert').filter({ hasText: language.notSent });
-      const retry = panel.getByRole('button', { name: language.retry });
-      await expect(toast).toBeVisible();
-      await expect(retry).toBeVisible();
-      await expect.poll(() => wholeOnScreen(toast), 'the toast on screen when rate-limited').toBe(true);
-      expect(await coveredByToast(toast), 'rate-limited').toEqual([]);
-      expect(await wholeOnScreen(retry), `${language.retry} on screen`).toBe(true);
-    });
+/** One test per width and language, its page already that wide: `title` names the case. */
+function testAtEachWidth(
+  widths: readonly { width: number; height: number }[],
+  title: (width: number, language: Language) => string,
+  body: (fixtures: { page: Page; site: PorticoSite }, language: Language) => Promise<void>,
+) {
+  for (const viewport of widths) {
+    for (const language of LANGUAGES) {
+      test(title(viewport.width, language), async ({ page, site }) => {
+        await page.setViewportSize(viewport);
+        await body({ page, site }, language);
+      });
+    }
   }
 }
+
+testAtEachWidth(
+  WIDTHS,
+  (width, language) =>
+    `at ${width}px in ${language.name}, the toast of an empty, a partial and a rate-limited send covers no field, error or button, and is on screen`,
+  async ({ page, site }, language) => {
+    await answerContact(page, { status: 429, json: { error: 'too many' }, headers: { 'Retry-After': '120' } });
+    await installClock(page);
+    const panel = await openContact(page, site, language);
+    const send = panel.getByRole('button', { name: language.send });
+    await expectTakesInput(send);
+    // Stopped, so each 1 s toast stays while it is measured.
+    await stopClock(page);
+    const message = panel.getByLabel(language.fields[2]);
+
+    // Empty: three errors; partial: the message's error alone.
+    for (const filled of [0, 2]) {
+      for (const [index, field] of language.fields.entries()) await panel.getByLabel(field).fill(index < filled ? 'Asha 98765' : '');
+      await pressSendAtTheFoot(panel, language);
+      const toast = page.getByRole('alert').filter({ hasText: language.incomplete });
+      await expect(toast).toBeVisible();
+      await expect.poll(() => wholeOnScreen(toast), `the toast on screen after ${filled} fields`).toBe(true);
+      expect(await coveredByToast(toast), `after ${filled} fields`).toEqual([]);
+      const error = page.locator(`[id="${await message.getAttribute('aria-describedby')}"]`);
+      await expect(error).toBeVisible();
+      expect(await wholeOnScreen(error), 'the message error on screen').toBe(true);
+      expect(await wholeOnScreen(send), 'the send button on screen').toBe(true);
+      await page.clock.runFor(1000);
+      await expect(toast).toBeHidden();
+    }
+
+    for (const field of language.fields) await panel.getByLabel(field).fill('Asha 98765');
+    await pressSendAtTheFoot(panel, language);
+    const toast = page.getByRole('alert').filter({ hasText: language.notSent });
+    const retry = panel.getByRole('button', { name: language.retry });
+    await expect(toast).toBeVisible();
+    await expect(retry).toBeVisible();
+    await expect.poll(() => wholeOnScreen(toast), 'the toast on screen when rate-limited').toBe(true);
+    expect(await coveredByToast(toast), 'rate-limited').toEqual([]);
+    expect(await wholeOnScreen(retry), `${language.retry} on screen`).toBe(true);
+  },
+);
 
 /** Whether `locator` draws a focus indicator now: an outline, or a box shadow (the panel's bar). */
 function ringOf(locator: Locator): Promise<string | null> {
@@ -193,38 +206,6 @@ for (const language of LANGUAGES) {
     expect(await focusedRing(page)).toMatch(/no ring|nothing focused/);
   });
 
-  for (const viewport of [WIDTHS[0]!, WIDTHS[2]!]) {
-    test(`at ${viewport.width}px in ${language.name}, Tab from the tab list reaches the active panel next, and the keyboard sees the ring on both`, async ({
-      page,
-      site,
-    }) => {
-      await page.setViewportSize(viewport);
-      await page.goto(`${site.url}/${language.query}`);
-      const home = page.getByRole('tabpanel', { name: language.tabs[0] });
-      await expect(home.getByRole('heading', { level: 2 }).first()).toBeVisible();
-      const tab = page.getByRole('tab', { selected: true });
-      for (let presses = 0; presses < 6 && !(await tab.evaluate((element) => element === document.activeElement)); presses += 1) {
-        await page.keyboard.press('Tab');
-      }
-      await expect(tab).toBeFocused();
-      expect(await ringOf(tab), 'the tab, by keyboard').not.toBeNull();
-      await page.keyboard.press('Tab');
-      await expect(home).toBeFocused();
-      expect(await ringOf(home), 'the panel, by keyboard').toMatch(/^box-shadow .*4px/);
-      await page.keyboard.press('Shift+Tab');
-      await expect(tab).toBeFocused();
-
-      // Another section chosen with the keyboard: Tab goes to it.
-      await page.keyboard.press('End');
-      await page.keyboard.press('Enter');
-      const contact = page.getByRole('tabpanel', { name: language.contact });
-      await expect(contact).toBeVisible();
-      await page.keyboard.press('Tab');
-      await expect(contact).toBeFocused();
-      expect(await ringOf(contact), 'the contact panel, by keyboard').not.toBeNull();
-    });
-  }
-
   test(`at 320px in ${language.name} the three tabs fit one row, each label on one line and whole`, async ({ page, site }) => {
     await page.setViewportSize({ width: 320, height: 640 });
     await page.goto(`${site.url}/${language.query}`);
@@ -250,3 +231,33 @@ for (const language of LANGUAGES) {
     expect(needed, `the tabs need ${needed}px of ${shown}px`).toBeLessThanOrEqual(shown);
   });
 }
+
+testAtEachWidth(
+  [WIDTHS[0]!, WIDTHS[2]!],
+  (width, language) => `at ${width}px in ${language.name}, Tab from the tab list reaches the active panel next, and the keyboard sees the ring on both`,
+  async ({ page, site }, language) => {
+    await page.goto(`${site.url}/${language.query}`);
+    const home = page.getByRole('tabpanel', { name: language.tabs[0] });
+    await expect(home.getByRole('heading', { level: 2 }).first()).toBeVisible();
+    const tab = page.getByRole('tab', { selected: true });
+    for (let presses = 0; presses < 6 && !(await tab.evaluate((element) => element === document.activeElement)); presses += 1) {
+      await page.keyboard.press('Tab');
+    }
+    await expect(tab).toBeFocused();
+    expect(await ringOf(tab), 'the tab, by keyboard').not.toBeNull();
+    await page.keyboard.press('Tab');
+    await expect(home).toBeFocused();
+    expect(await ringOf(home), 'the panel, by keyboard').toMatch(/^box-shadow .*4px/);
+    await page.keyboard.press('Shift+Tab');
+    await expect(tab).toBeFocused();
+
+    // Another section chosen with the keyboard: Tab goes to it.
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    const contact = page.getByRole('tabpanel', { name: language.contact });
+    await expect(contact).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(contact).toBeFocused();
+    expect(await ringOf(contact), 'the contact panel, by keyboard').not.toBeNull();
+  },
+);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { SectionId } from '@portico/contract/sections';
 import { embeddedTestDatabase } from '@portico/platform/testing';
 import { releaseCommand } from '../../cli/release-command';
 import type { PublishChecks } from '../../release';
@@ -71,6 +72,55 @@ export async function controlApiOnTestStore(
       await store.db.close();
       database.cleanUp();
       rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fake publish check that passes every build, each with an integrity and a build id (`b<n>`) of its own; `passed()` counts them. */
+export function passingChecks(): { checks: PublishChecks; passed(): number } {
+  let passed = 0;
+  return {
+    checks: () => {
+      passed++;
+      return Promise.resolve({ ok: true, checks: [], manifest: { integrity: `sha384-${passed}`, version: '1.0.0', buildId: `b${passed}` } });
+    },
+    passed: () => passed,
+  };
+}
+
+/** A test file's control API, open for its tests: the store, the calls, and a section token (`ci-<section>`) for each section asked. */
+export interface FileControlApi extends Pick<ControlApiOnTestStore, 'call' | 'release'> {
+  readonly store: ReleaseStore;
+  token(section: SectionId): string;
+}
+
+/** controlApiOnTestStore opened in the file's beforeAll (with the section tokens made then) and closed in its afterAll. */
+export function controlApiForFile(
+  name: string,
+  options: Parameters<typeof controlApiOnTestStore>[1],
+  sectionTokens: readonly SectionId[] = [],
+): FileControlApi {
+  let running: ControlApiOnTestStore | undefined;
+  const tokens = new Map<string, string>();
+  const opened = () => {
+    if (!running) throw new Error(`the control API of ${name} is opened in beforeAll`);
+    return running;
+  };
+  beforeAll(async () => {
+    running = await controlApiOnTestStore(name, options);
+    for (const section of sectionTokens) tokens.set(section, (await running.store.tokens.create({ name: `ci-${section}`, section, actor: 'test' })).token);
+  }, 60_000);
+  afterAll(() => running?.close());
+  return {
+    get store() {
+      return opened().store;
+    },
+    call: (...args) => opened().call(...args),
+    release: (...args) => opened().release(...args),
+    token: (section) => {
+      const token = tokens.get(section);
+      if (token === undefined) throw new Error(`no token for ${section}: name it in controlApiForFile's sectionTokens`);
+      return token;
     },
   };
 }

@@ -1,6 +1,4 @@
-import type { PublishChecks } from '../../release';
-import type { ReleaseStore } from '../../store/release-store';
-import { controlApiOnTestStore, type ControlApiOnTestStore } from './control-api-on-test-store';
+import { controlApiForFile, passingChecks } from './control-api-on-test-store';
 
 // A section's very first release can be canaried (issue 49, section teams):
 // the baseline is what visitors get today, config.json's URL. Checked to
@@ -8,37 +6,24 @@ import { controlApiOnTestStore, type ControlApiOnTestStore } from './control-api
 // against: activate one first".
 
 const OWNER = 'the-integrator-token';
-let published = 0;
-const checks: PublishChecks = () => {
-  published++;
-  return Promise.resolve({ ok: true, checks: [], manifest: { integrity: `sha384-${published}`, version: '1.0.0', buildId: `b${published}` } });
-};
-
-let running: ControlApiOnTestStore;
-let store: ReleaseStore;
-
-beforeAll(async () => {
-  running = await controlApiOnTestStore('first-canary', {
-    owner: OWNER,
-    publishChecks: checks,
-    // What config.json gives the built-in sections; an added one has no URL there.
-    configuredRemotes: () => Promise.resolve({ home: 'http://localhost:8081/mf-manifest.json' }),
-  });
-  ({ store } = running);
-}, 60_000);
-
-afterAll(() => running?.close());
-
-const call: ControlApiOnTestStore['call'] = (...args) => running.call(...args);
+const checks = passingChecks();
+const control = controlApiForFile('first-canary', {
+  owner: OWNER,
+  publishChecks: checks.checks,
+  // What config.json gives the built-in sections; an added one has no URL there.
+  configuredRemotes: () => Promise.resolve({ home: 'http://localhost:8081/mf-manifest.json' }),
+});
+const { call } = control;
 const publish = async (section: string) =>
-  (await call('POST', '/api/releases', OWNER, { section, manifestUrl: `https://cdn.example/${section}/${published + 1}/mf-manifest.json` })).body.id as string;
+  (await call('POST', '/api/releases', OWNER, { section, manifestUrl: `https://cdn.example/${section}/${checks.passed() + 1}/mf-manifest.json` })).body
+    .id as string;
 
 test('a first release is canaried beside config.json’s URL, shown beside it, and an abort leaves config.json’s URL', async () => {
   const first = await publish('home');
   const started = await call('POST', '/api/sections/home/canary', OWNER, { release: first, percent: 10 });
   expect(started.status).toBe(200);
   expect(started.body).toMatchObject({ active: null, candidate: { id: first }, configured: 'http://localhost:8081/mf-manifest.json' });
-  expect((await store.releases.served()).canaries.home?.release.id).toBe(first);
+  expect((await control.store.releases.served()).canaries.home?.release.id).toBe(first);
   const aborted = await call('DELETE', '/api/sections/home/canary', OWNER);
   expect(aborted).toMatchObject({ status: 200, body: { active: null } });
   expect(aborted.body).not.toHaveProperty('candidate');
@@ -52,17 +37,17 @@ test('an added section with no URL in config.json has nothing to be judged again
   const refused = await call('POST', '/api/sections/careers/canary', OWNER, { release: first, percent: 10 });
   expect(refused.status).toBe(409);
   expect(refused.body.error).toContain('careers has no active release and no URL in config.json (remotes.careers)');
-  expect((await store.canaries.running()).careers).toBeUndefined();
+  expect((await control.store.canaries.running()).careers).toBeUndefined();
 });
 
 test('`npm run release -- canary` says the first release runs beside config.json’s URL, and `status` shows both rows', async () => {
   const first = await publish('home');
-  const started = await running.release('canary', 'home', first, '--percent', '20');
+  const started = await control.release('canary', 'home', first, '--percent', '20');
   expect(started).toMatchObject({
     code: 0,
-    out: expect.stringContaining(`home: ${first} (build b${published}) serves 20 % of visits beside config.json's URL (no release is active)`),
+    out: expect.stringContaining(`home: ${first} (build b${checks.passed()}) serves 20 % of visits beside config.json's URL (no release is active)`),
   });
-  const { out } = await running.release('status');
+  const { out } = await control.release('status');
   expect(out).toMatch(/^home +config\.json +http:\/\/localhost:8081\/mf-manifest\.json/m);
   expect(out).toMatch(new RegExp(`^ +canary +${first} `, 'm'));
   await call('DELETE', '/api/sections/home/canary', OWNER);

@@ -1,6 +1,5 @@
 import type { PublishChecks } from '../../release';
-import type { ReleaseStore } from '../../store/release-store';
-import { controlApiOnTestStore, type ControlApiOnTestStore } from './control-api-on-test-store';
+import { controlApiForFile } from './control-api-on-test-store';
 
 // What a section team reads after a publish (issue 49): a republish of the
 // same URL and bytes says it is the same release (it said "Published" and
@@ -23,18 +22,10 @@ const checks: PublishChecks = ({ manifestUrl }) =>
       : { ok: true, checks: [], manifest: { integrity: 'sha384-same-bytes', version: '1.0.0', buildId: 'b1' } },
   );
 
-let running: ControlApiOnTestStore;
-let store: ReleaseStore;
-
-beforeAll(async () => {
-  running = await controlApiOnTestStore('publish-answers', { owner: OWNER, publishChecks: checks });
-  ({ store } = running);
-}, 60_000);
-
-afterAll(() => running?.close());
+const control = controlApiForFile('publish-answers', { owner: OWNER, publishChecks: checks });
 
 const publish = (manifestUrl: string, note?: string) =>
-  running.call('POST', '/api/releases', OWNER, { section: 'about', manifestUrl, ...(note ? { note } : {}) });
+  control.call('POST', '/api/releases', OWNER, { section: 'about', manifestUrl, ...(note ? { note } : {}) });
 
 test('the same URL and bytes again: 200, the same release said to be republished, its note kept and the new one audited', async () => {
   const url = 'https://cdn.example/about/1/mf-manifest.json';
@@ -43,13 +34,13 @@ test('the same URL and bytes again: 200, the same release said to be republished
   expect(first.body).not.toHaveProperty('republished');
   const again = await publish(url, 'second words');
   expect(again).toMatchObject({ status: 200, body: { id: first.body.id, note: 'first words', republished: true } });
-  const [entry] = await store.audit.list({ sections: ['about'], limit: 1 });
+  const [entry] = await control.store.audit.list({ sections: ['about'], limit: 1 });
   expect(entry).toMatchObject({
     action: 'publish',
     release: first.body.id,
     detail: 'published again: the same URL with the same bytes, the same release; the note "second words" (the release keeps "first words")',
   });
-  const cli = await running.release('publish', 'about', url, '--note', 'third words');
+  const cli = await control.release('publish', 'about', url, '--note', 'third words');
   expect(cli).toMatchObject({
     code: 0,
     out: `${first.body.id as string} is already published from that URL with those bytes (build b1): the same release, with its note "first words"; a note given now is in the audit log\n`,
@@ -59,7 +50,7 @@ test('the same URL and bytes again: 200, the same release said to be republished
 test('a refusal’s audit entry names the check that failed and counts those that did not run', async () => {
   const refused = await publish('https://cdn.example/about/missing/mf-manifest.json');
   expect(refused.status).toBe(422);
-  const [entry] = await store.audit.list({ sections: ['about'], limit: 1 });
+  const [entry] = await control.store.audit.list({ sections: ['about'], limit: 1 });
   expect(entry).toMatchObject({
     action: 'publish-refused',
     detail: 'https://cdn.example/about/missing/mf-manifest.json: reachable: answered 404; 2 not run',

@@ -2,7 +2,7 @@ import type { PublishChecks } from '../../release';
 import { losingConnectionAt } from '../../store/__tests__/losing-connection';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi } from '../control-api';
-import { controlApiOnTestStore, type ControlApiOnTestStore } from './control-api-on-test-store';
+import { controlApiForFile } from './control-api-on-test-store';
 
 // Sections as data through the control API and `npm run release -- section`
 // (the product brief's table, "Sections as data"): the integrator adds,
@@ -18,23 +18,13 @@ const checks: PublishChecks = (request) => {
   return Promise.resolve({ ok: true, checks: [], manifest: { integrity: `sha384-${checked.length}`, version: '1.0.0', buildId: `b${checked.length}` } });
 };
 
-let running: ControlApiOnTestStore;
-let store: ReleaseStore;
-
-beforeAll(async () => {
-  running = await controlApiOnTestStore('section-catalogue', { owner: OWNER, publishChecks: checks });
-  ({ store } = running);
-}, 60_000);
-
-afterAll(() => running?.close());
-
-const call: ControlApiOnTestStore['call'] = (...args) => running.call(...args);
-const release: ControlApiOnTestStore['release'] = (...args) => running.release(...args);
+const control = controlApiForFile('section-catalogue', { owner: OWNER, publishChecks: checks });
+const { call, release } = control;
 
 const CALCULATOR = { id: 'loan-calc', labels: { en: 'Calculator', id: 'Kalkulator' }, origins: ['https://cdn.example'], after: 'about' };
 
 test('POST /api/sections: the integrator adds a section (201); GET /api/sections lists it with its entry beside what it answered before', async () => {
-  const homeToken = (await store.tokens.create({ name: 'ci-home-add', section: 'home', actor: 'test' })).token;
+  const homeToken = (await control.store.tokens.create({ name: 'ci-home-add', section: 'home', actor: 'test' })).token;
   expect(await call('POST', '/api/sections', homeToken, { ...CALCULATOR, id: 'by-home' })).toMatchObject({ status: 403 });
 
   const added = await call('POST', '/api/sections', OWNER, { ...CALCULATOR, note: 'the repayment calculator' });
@@ -64,8 +54,8 @@ test('POST /api/sections: the integrator adds a section (201); GET /api/sections
     status: 400,
     body: { field: 'labels.id' },
   });
-  expect((await store.sections.list()).map((entry) => entry.id)).toEqual(['home', 'about', 'loan-calc', 'contact']);
-  const [audited] = await store.audit.list({ sections: ['loan-calc'] });
+  expect((await control.store.sections.list()).map((entry) => entry.id)).toEqual(['home', 'about', 'loan-calc', 'contact']);
+  const [audited] = await control.store.audit.list({ sections: ['loan-calc'] });
   expect(audited).toMatchObject({
     action: 'section-add',
     actor: 'environment',
@@ -74,7 +64,7 @@ test('POST /api/sections: the integrator adds a section (201); GET /api/sections
 });
 
 test("an added section's token publishes from its origins only, with its grant; activation, canary and a lone rollback (409) as a built-in's", async () => {
-  const token = (await store.tokens.create({ name: 'ci-loan-calc', section: 'loan-calc', actor: 'test' })).token;
+  const token = (await control.store.tokens.create({ name: 'ci-loan-calc', section: 'loan-calc', actor: 'test' })).token;
   const published = await call('POST', '/api/releases', token, { section: 'loan-calc', manifestUrl: 'https://cdn.example/loan-calc/1/mf-manifest.json' });
   expect(published).toMatchObject({ status: 201, body: { section: 'loan-calc' } });
   expect(checked.at(-1)).toMatchObject({ section: 'loan-calc', origins: ['https://cdn.example'], grant: { interactive: false } });
@@ -134,15 +124,15 @@ test('`npm run release -- section`: add, set, hide, show, each printed; a refusa
   });
   expect(await release('section', 'set', 'faq-page', '--first', '--after', 'home')).toMatchObject({ code: 2 });
   expect(await release('section', 'retire', 'home')).toMatchObject({ code: 1, err: expect.stringContaining('never retired') });
-  const audit = (await store.audit.list({ sections: ['faq-page' as never] })).map((entry) => entry.action);
+  const audit = (await control.store.audit.list({ sections: ['faq-page' as never] })).map((entry) => entry.action);
   expect(audit).toEqual(['section-change', 'section-change', 'section-change', 'section-change', 'section-add']);
 });
 
 test('DELETE /api/sections/ID retires: its token is refused (401), its preview 409, it leaves GET /api/sections; its history stays; a built-in 409', async () => {
-  const token = (await store.tokens.create({ name: 'ci-old-notice', section: 'old-notice' as never, actor: 'test' }).catch(() => undefined))?.token;
+  const token = (await control.store.tokens.create({ name: 'ci-old-notice', section: 'old-notice' as never, actor: 'test' }).catch(() => undefined))?.token;
   expect(token).toBeUndefined();
   await call('POST', '/api/sections', OWNER, { id: 'old-notice', labels: { en: 'Notice', id: 'Pemberitahuan' }, origins: ['https://cdn.example'] });
-  const noticeToken = (await store.tokens.create({ name: 'ci-old-notice', section: 'old-notice' as never, actor: 'test' })).token;
+  const noticeToken = (await control.store.tokens.create({ name: 'ci-old-notice', section: 'old-notice' as never, actor: 'test' })).token;
   const published = await call('POST', '/api/releases', noticeToken, { section: 'old-notice', manifestUrl: 'https://cdn.example/notice/1/mf-manifest.json' });
   const id = published.body.id as string;
 
@@ -164,7 +154,7 @@ test('DELETE /api/sections/ID retires: its token is refused (401), its preview 4
 
 test('the database lost during an add: 503 with Retry-After, nothing half-made', async () => {
   // The add's transaction loses its connection at its audit entry, after its row and its order were written.
-  const broken = await ReleaseStore.open(losingConnectionAt(store.db, 'INSERT INTO release_audit'), { environmentToken: OWNER });
+  const broken = await ReleaseStore.open(losingConnectionAt(control.store.db, 'INSERT INTO release_audit'), { environmentToken: OWNER });
   const brokenApi = await startControlApi({ store: broken, port: 0, publishChecks: checks, publicUrl: 'http://localhost:8080', log: () => undefined });
   try {
     const response = await fetch(`${brokenApi.url}/api/sections`, {
@@ -177,7 +167,7 @@ test('the database lost during an add: 503 with Retry-After, nothing half-made',
   } finally {
     await brokenApi.close();
   }
-  expect((await store.sections.list({ retired: true })).map((entry) => entry.id)).not.toContain('half-made');
+  expect((await control.store.sections.list({ retired: true })).map((entry) => entry.id)).not.toContain('half-made');
   // The id is free: nothing of the add was kept.
   expect(await call('POST', '/api/sections', OWNER, { ...CALCULATOR, id: 'half-made' })).toMatchObject({ status: 201 });
 });

@@ -1,8 +1,7 @@
 import type { SectionGrant } from '@portico/contract/sections';
 import { eventually } from '@portico/testing/eventually';
 import type { PublishChecks } from '../../release';
-import type { ReleaseStore } from '../../store/release-store';
-import { controlApiOnTestStore, type ControlApiOnTestStore } from './control-api-on-test-store';
+import { controlApiForFile } from './control-api-on-test-store';
 
 // Whether a section may run script in the visitor's browser is the
 // integrator's decision (issue 46): set through the control API or
@@ -17,51 +16,40 @@ const checks: PublishChecks = ({ grant }) => {
   return Promise.resolve({ ok: true, checks: [], manifest: { integrity: `sha384-${checkedWith.length}`, version: '1.0.0', buildId: 'b' } });
 };
 
-let running: ControlApiOnTestStore;
-let store: ReleaseStore;
-let homeToken: string;
-
-beforeAll(async () => {
-  running = await controlApiOnTestStore('grants', { owner: OWNER, publishChecks: checks });
-  ({ store } = running);
-  homeToken = (await store.tokens.create({ name: 'ci-home', section: 'home', actor: 'test' })).token;
-}, 60_000);
-
-afterAll(() => running?.close());
-
-const call: ControlApiOnTestStore['call'] = (...args) => running.call(...args);
-const release: ControlApiOnTestStore['release'] = (...args) => running.release(...args);
+const control = controlApiForFile('grants', { owner: OWNER, publishChecks: checks }, ['home']);
+const { call, release } = control;
+const homeToken = () => control.token('home');
 
 test('the built-in grants: Home and About static, Contact interactive; each publish is checked against its section’s', async () => {
   const sections = (await call('GET', '/api/sections', OWNER)).body as Record<string, { interactive: boolean }>;
   expect(Object.fromEntries(Object.entries(sections).map(([id, section]) => [id, section.interactive]))).toEqual({ home: false, about: false, contact: true });
-  await call('POST', '/api/releases', homeToken, { section: 'home', manifestUrl: 'https://cdn.example/home/1/mf-manifest.json' });
+  await call('POST', '/api/releases', homeToken(), { section: 'home', manifestUrl: 'https://cdn.example/home/1/mf-manifest.json' });
   expect(checkedWith.at(-1)).toEqual({ interactive: false });
 });
 
 test("a section's own token cannot grant its builds script: 403, nothing changed, nothing audited", async () => {
-  const refused = await call('PATCH', '/api/sections/home', homeToken, { interactive: true });
+  const refused = await call('PATCH', '/api/sections/home', homeToken(), { interactive: true });
   expect(refused.status).toBe(403);
   expect(refused.body.error).toContain("may not change a section's grant");
-  expect((await store.grants.all()).home).toEqual({ interactive: false });
-  expect((await store.audit.list()).filter((entry) => entry.action === 'section-change')).toEqual([]);
+  expect((await control.store.grants.all()).home).toEqual({ interactive: false });
+  expect((await control.store.audit.list()).filter((entry) => entry.action === 'section-change')).toEqual([]);
 });
 
 test('the integrator grants and withdraws script, audited and announced; the next publish is checked against it', async () => {
   const changes: string[] = [];
-  const watch = await store.watch((section) => changes.push(section), { pollMs: 60_000 });
+  const watch = await control.store.watch((section) => changes.push(section), { pollMs: 60_000 });
   try {
     const granted = await call('PATCH', '/api/sections/home', OWNER, { interactive: true, note: 'the calculator' });
     // The grant's answer as before, now with the rest of the section's entry beside it (sections as data).
     expect(granted).toMatchObject({ status: 200, body: { section: 'home', interactive: true, builtIn: true } });
-    expect((await store.releases.served()).grants).toEqual({ home: { interactive: true } });
-    await call('POST', '/api/releases', homeToken, { section: 'home', manifestUrl: 'https://cdn.example/home/2/mf-manifest.json' });
+    expect((await control.store.releases.served()).grants).toEqual({ home: { interactive: true } });
+    await call('POST', '/api/releases', homeToken(), { section: 'home', manifestUrl: 'https://cdn.example/home/2/mf-manifest.json' });
     expect(checkedWith.at(-1)).toEqual({ interactive: true });
 
     const withdrawn = await release('grant', 'home', 'static');
     expect(withdrawn).toMatchObject({ code: 0, out: "home: static, none of its script runs in the visitor's browser\n" });
-    expect((await store.grants.all()).home).toEqual({ interactive: false });
-    const audited = (await store.audit.list()).filter((entry) => entry.action === 'section-change');
+    expect((await control.store.grants.all()).home).toEqual({ interactive: false });
+    const audited = (await control.store.audit.list()).filter((entry) => entry.action === 'section-change');
     expect(audited.map(({ actor, section, detail }) => ({ actor, section, detail }))).toEqual([
       { actor: 'environment', section: 'home', detail: 'from interactive (script in the browser) to static (no script in the browser)' },
       { actor: 'environment', section: 'home', detail: 'from static (no script in the browser) to interactive (script in the browser): the calculator' },
