@@ -20,7 +20,13 @@ const asTeam = (request: APIRequestContext, port: number, token: string) => ({
 
 async function choosePolicy(page: Page, form: string, choice: RegExp, save: string) {
   const policy = page.getByRole('form', { name: form });
-  await policy.getByRole('radio', { name: choice }).check();
+  // As a person does: a click on the choice's words (react-aria-components keeps the input itself out of sight, under its label).
+  const radio = policy.getByRole('radio', { name: choice });
+  await policy
+    .locator('label')
+    .filter({ has: page.getByRole('radio', { name: choice }) })
+    .click();
+  await expect(radio).toBeChecked();
   await policy.getByRole('button', { name: save }).click();
 }
 

@@ -68,7 +68,7 @@ export function ReleasePolicyForm({ section }: ReleasePolicyFormProps) {
         <Label>{t.policy}</Label>
         {RELEASE_POLICIES.map((level) => (
           <Radio key={level} value={level}>
-            <strong>{t.policyNames[level]}</strong>: {t.policies[level]}
+            <strong>{t.policyNames[level]}:</strong> {t.policies[level]}
           </Radio>
         ))}
       </RadioGroup>
