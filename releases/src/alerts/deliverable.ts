@@ -1,8 +1,11 @@
 import { fill } from '@portico/shared-config';
-import type { z } from 'zod';
-import type { alertsAnswerSchema } from '../control/control-contract';
 
-type AlertsAnswer = z.output<typeof alertsAnswerSchema>;
+/** What of `GET /api/alerts`'s answer the words need (its schema is in control-contract.ts, which exports this module: no import back). */
+interface AlertsAnswer {
+  webhookUrl: string | null;
+  email: string | null;
+  canSend?: { webhook: boolean; mail: boolean };
+}
 
 /** The sentences that say what alerts can reach, per channel: `{url}` the webhook, `{email}` the address. */
 export interface DeliverableWords {
