@@ -5,13 +5,14 @@
 // and a section that failed. Each language is its market's page, with the
 // default config's sample lender of that market. For people to look at, not
 // to compare by machine.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { answerContact } from './support/contact-api';
 import { startPortico } from '@portico/server';
+import type { RuntimeConfig } from '@portico/shared-config';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { REPO_ROOT } from './support/paths';
 
@@ -43,7 +44,10 @@ function configFile(basePort: number, faults?: typeof FAULTS, theme?: typeof PLU
       return [id, `http://localhost:${port}/mf-manifest.json`];
     }),
   );
-  const config = { ...sampleConfig, remotes, theme, ...(faults && { email: faults.email }) };
+  // Each market's footer as the default config.json sets it (sampleConfig has no byMarket); the faulty page's bad
+  // email is the top-level one, which a market's own email would hide.
+  const { byMarket } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'config-server/config/default-config.json'), 'utf8')) as Pick<RuntimeConfig, 'byMarket'>;
+  const config = { ...sampleConfig, remotes, theme, ...(faults ? { email: faults.email } : { byMarket }) };
   writeFileSync(file, JSON.stringify(config, null, 2));
   return file;
 }
