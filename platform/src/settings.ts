@@ -113,6 +113,10 @@ export const DEFAULT_HEALTH_RETENTION_DAYS = 30;
 export const DEFAULT_CONTACT_RATE_LIMIT = 5;
 export const RATE_WINDOW_SECONDS = 600;
 
+/** The levels PORTICO_LOG_LEVEL takes, most to least said: each says its own lines and those of the levels after it. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** Each variable and its schema: the one list of what the environment may say. */
 export const ENVIRONMENT = z.object({
   // Where the server listens, and for whom.
@@ -128,6 +132,14 @@ export const ENVIRONMENT = z.object({
   PORTICO_TRUST_PROXY: zeroOrOne('PORTICO_TRUST_PROXY', ' (a proxy in front of the server sets X-Forwarded-*)', 'got'),
   PORTICO_CONNECTIONS_PER_CLIENT: whole('PORTICO_CONNECTIONS_PER_CLIENT', 16, 65_535),
   PORTICO_PUBLIC_URL: httpUrl('PORTICO_PUBLIC_URL', (given) => `PORTICO_PUBLIC_URL must be an http(s) URL, not ${JSON.stringify(given)}`),
+  // What the server's log says (server/src/main.ts makes the one logger from it).
+  PORTICO_LOG_LEVEL: variable((raw): LogLevel => {
+    const value = raw?.trim().toLowerCase() ?? '';
+    if (value === '') return 'info';
+    if (!(LOG_LEVELS as readonly string[]).includes(value))
+      throw new Error(`PORTICO_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
+    return value as LogLevel;
+  }),
   // The operator's config.json.
   PORTICO_CONFIG: text,
   // Server rendering.

@@ -21,7 +21,15 @@ test('with nothing set: the default ports, loopback for the control API, the pag
     PORTICO_HEALTH: true,
     PORTICO_CONTROL_HOST: '127.0.0.1',
     PORTICO_HEALTH_RETENTION_DAYS: 30,
+    PORTICO_LOG_LEVEL: 'info',
   });
+});
+
+test('PORTICO_LOG_LEVEL takes a level in any case; anything else stops the start naming the variable and every level', () => {
+  expect(readSettings({ PORTICO_LOG_LEVEL: ' Debug ' }, where).environment.PORTICO_LOG_LEVEL).toBe('debug');
+  expect(() => readSettings({ PORTICO_LOG_LEVEL: 'verbose' }, where)).toThrow(
+    'PORTICO_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "verbose"',
+  );
 });
 
 test('PORT moves every port; a relative PORTICO_CONFIG is taken from where the command was typed', () => {

@@ -11,3 +11,13 @@ export { asHostname, defaultHosts, hostFieldCount, parseHostRule, portOfHost, ty
 export * from './api';
 export { declared, jsonSerializerCompiler, routeSchema, zodValidatorCompiler, type ZodTypeProvider } from './typed-routes';
 export { sendJson, sendRefusal } from './json-reply';
+export {
+  answerRequestIds,
+  currentRequestId,
+  isSaneRequestId,
+  newRequestId,
+  REQUEST_ID_HEADER,
+  requestIdOf,
+  requestIdOptions,
+  scopeRequests,
+} from './request-id';
