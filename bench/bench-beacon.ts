@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { BEACON_PATH, type VisitReport } from '@portico/contract/beacon';
 import { openEmbeddedDatabase, openServerDatabase, type Database } from '@portico/platform/database';
-import { postgresMissing, startTestPostgres } from '@portico/platform/testing';
+import { postgresMissing, startTestPostgres, linesLogger } from '@portico/platform/testing';
 import { HealthStore, ReleaseStore, signVisitId, VISIT_ID_MS, type TakenReport } from '@portico/releases';
 import { beaconEndpoint, startPortico, visitorOf } from '@portico/server';
 import { REPO_ROOT } from './paths';
@@ -48,7 +48,7 @@ async function serve(): Promise<void> {
     secret: () => releases.previewSecret(),
     originOf: (req) => visitorOf(req, { trustProxy: false }).origin,
     addressOf: (req) => visitorOf(req, { trustProxy: false }).address ?? 'unknown',
-    log: (line) => process.stderr.write(`${line}\n`),
+    log: linesLogger((line) => process.stderr.write(`${line}\n`)),
     limits: { perNetwork: Number.POSITIVE_INFINITY, perBlock: Number.POSITIVE_INFINITY },
   });
   const running = await startPortico({
@@ -57,7 +57,7 @@ async function serve(): Promise<void> {
     host: '127.0.0.1',
     ssr: false,
     beacon: endpoint,
-    log: (line) => process.stderr.write(`${line}\n`),
+    log: linesLogger((line) => process.stderr.write(`${line}\n`)),
   });
   process.stdout.write(`listening http://127.0.0.1:${running.ports[0]} ${(await releases.previewSecret()).toString('base64url')}\n`);
   process.once('SIGTERM', () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { linesLogger } from '@portico/platform/testing';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -236,7 +237,7 @@ async function measureRedeploys(root: string, site: RunningPortico, redeploys: n
 async function serve(root: string, cache: boolean): Promise<RunningPortico> {
   // N redeploys in a row are what is measured here: no churn bound holds them (a server holds a manifest past 5 new versions in 10 minutes).
   const manifestChurn = { versions: Number.POSITIVE_INFINITY };
-  return startPortico({ rootDir: root, basePort: PORT, host: '127.0.0.1', ssr: { cache, manifestChurn }, log: (line) => console.error(line) });
+  return startPortico({ rootDir: root, basePort: PORT, host: '127.0.0.1', ssr: { cache, manifestChurn }, log: linesLogger((line) => console.error(line)) });
 }
 
 async function main(): Promise<void> {

@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import { linesLogger } from '@portico/platform/testing';
 import vm from 'node:vm';
 import { startPortico } from '@portico/server';
 
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
     configPath: process.env.MEASURE_CONFIG,
     // The rotation of a manifest's stylesheets every second is what is measured here: no churn bound holds it.
     ssr: { manifestChurn: { versions: Number.POSITIVE_INFINITY } },
-    log: (line) => process.stderr.write(`${line}\n`),
+    log: linesLogger((line) => process.stderr.write(`${line}\n`)),
   });
   process.send!({ type: 'ready', url: running.url, sandbox: running.renderWorker()?.sandbox });
   process.on('message', (message: Ask) => {

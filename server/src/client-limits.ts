@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Logger } from '@portico/platform/logging';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { clientNetwork } from '@portico/messages';
@@ -95,7 +96,7 @@ export class ConnectionCap {
 
   constructor(
     private readonly perClient: number,
-    private readonly log: (line: string) => void,
+    private readonly log: Logger,
     private readonly connections = Number.POSITIVE_INFINITY,
   ) {}
 
@@ -108,7 +109,7 @@ export class ConnectionCap {
     if (this.total >= this.connections) {
       if (!this.full) {
         this.full = true;
-        this.log(
+        this.log.warn(
           `Portico: ${this.connections} connections are open, the most this server holds (half its open-file limit); closing further ones until some close`,
         );
       }
@@ -120,7 +121,8 @@ export class ConnectionCap {
     if (count > this.perClient) {
       if (!this.refusing.has(client)) {
         this.refusing.add(client);
-        this.log(`Portico: ${client} holds ${this.perClient} connections, the most one client may; closing its further ones`);
+        // Not which client: a visitor's address is never logged (docs/privacy.md).
+        this.log.warn(`Portico: a client holds ${this.perClient} connections, the most one client may; closing its further ones`);
       }
       socket.destroy();
       return;

@@ -28,6 +28,7 @@ import {
 import { runPublishChecks, type RenderCheck } from '@portico/releases/checks';
 import { parseConfig } from '@portico/shared-config/config';
 import { LRUCache } from 'lru-cache';
+import { linesAt, type Logger } from '@portico/platform/logging';
 import { configReport } from './config-log';
 import { consoleFiles } from './console-files';
 import { withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
@@ -75,7 +76,8 @@ export interface ControlPlaneOptions {
   judgeEveryMs?: number;
   /** The store's clock (ReleaseStoreOptions.now): tests pin it; none, the sessions read Date.now and canary starts the database's now(). */
   now?: () => number;
-  log: (line: string) => void;
+  /** The control plane's logger; the control API's Fastify app logs each request's lines on a child (`component: 'control-api'`). */
+  log: Logger;
 }
 
 export interface ControlPlane {
@@ -233,7 +235,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
   const health = await HealthStore.open(database);
   if (options.dataDir) {
     const written = await store.ownerToken.ensure(options.dataDir);
-    if (written) options.log(`control: a new owner token (every scope) is in ${written}; npm run release on this machine reads it from there`);
+    if (written) options.log.info(`control: a new owner token (every scope) is in ${written}; npm run release on this machine reads it from there`);
   }
   // Every server sends the alerts' outbox; its claims make each attempt one server's. Before the API,
   // which says what it can send and sends a test alert through it.
@@ -242,7 +244,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
     secret: options.alerts?.secret,
     mailer: options.alerts?.mail && noticeMailer(options.alerts.mail),
     health: health.health,
-    log: options.log,
+    log: linesAt(options.log, 'warn'),
   });
   const api = await startControlApi({
     store,
@@ -254,7 +256,8 @@ export async function startControlPlane(database: Database, options: ControlPlan
     publishChecks: publishChecksFor(options),
     messages: options.messages,
     publicUrl: options.publicUrl,
-    log: options.log,
+    log: linesAt(options.log, 'warn'),
+    logger: options.log.child({ component: 'control-api' }),
     health: health.health,
     healthSeries: health.series,
     console: options.consoleDir === undefined ? undefined : consoleFiles(options.consoleDir),
@@ -284,7 +287,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
       if (problem && !release.broken) {
         // Audited by the store, once.
         await store.releases.markBroken(release.id, problem);
-        options.log(`releases: the ${role} ${id} release ${release.id} is broken: ${problem}`);
+        options.log.warn(`releases: the ${role} ${id} release ${release.id} is broken: ${problem}`);
       } else if (!problem && release.broken) {
         await store.releases.clearBroken(release.id);
       }
@@ -292,7 +295,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
   };
   let rechecking: Promise<void> = Promise.resolve();
   const run = () =>
-    (rechecking = rechecking.then(recheck).catch((error: unknown) => options.log(`releases: the background check failed: ${(error as Error).message}`)));
+    (rechecking = rechecking.then(recheck).catch((error: unknown) => options.log.error(`releases: the background check failed: ${(error as Error).message}`)));
   const first = setTimeout(run, FIRST_RECHECK_MS);
   const every = setInterval(run, RECHECK_EVERY_MS);
   first.unref();
@@ -305,9 +308,9 @@ export async function startControlPlane(database: Database, options: ControlPlan
     (pruning = pruning
       .then(async () => (await health.deleteOlderThan(retentionDays)) + (await store.canaries.deleteCountsOlderThan(retentionDays)))
       .then((deleted) => {
-        if (deleted > 0) options.log(`health: deleted ${deleted} row(s) of hours older than ${retentionDays} days`);
+        if (deleted > 0) options.log.info(`health: deleted ${deleted} row(s) of hours older than ${retentionDays} days`);
       })
-      .catch((error: unknown) => options.log(`health: deleting old hours failed (tried again in an hour): ${(error as Error).message}`)));
+      .catch((error: unknown) => options.log.error(`health: deleting old hours failed (tried again in an hour): ${(error as Error).message}`)));
   const firstPrune = setTimeout(prune, FIRST_HEALTH_RETENTION_MS);
   const everyPrune = setInterval(prune, HEALTH_RETENTION_EVERY_MS);
   firstPrune.unref();
@@ -316,7 +319,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
   const forgetVisits = setInterval(() => {
     void health
       .deleteExpiredVisits()
-      .catch((error: unknown) => options.log(`health: forgetting expired visit ids failed (tried again in 10 minutes): ${(error as Error).message}`));
+      .catch((error: unknown) => options.log.error(`health: forgetting expired visit ids failed (tried again in 10 minutes): ${(error as Error).message}`));
   }, VISIT_SWEEP_MS);
   forgetVisits.unref();
 
@@ -341,7 +344,12 @@ export async function startControlPlane(database: Database, options: ControlPlan
   const judge =
     options.judgeCanaries === false
       ? undefined
-      : startCanaryJudge({ store, counts: (canary, activeId) => store.canaries.counts(canary, activeId), everyMs: options.judgeEveryMs, log: options.log });
+      : startCanaryJudge({
+          store,
+          counts: (canary, activeId) => store.canaries.counts(canary, activeId),
+          everyMs: options.judgeEveryMs,
+          log: linesAt(options.log, 'info'),
+        });
 
   return {
     store,

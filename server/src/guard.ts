@@ -1,15 +1,19 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { dataHeaders, HttpRefusal, sendRefusal } from '@portico/platform/http';
+import { pathOnly, type Logger } from '@portico/platform/logging';
 import { answerPlain } from './plain-answer';
 
 /** Answers one request by writing to the response itself (a file, the rendered page); may throw or reject on a fault of the server. */
 export type RawHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-/** A request that failed unexpectedly: logged once, answered 500 (or cut, if the answer had begun). */
-export function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown, log: (line: string) => void): void {
-  const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  log(`Portico: ${req.method ?? '?'} ${JSON.stringify(req.url)} failed: ${reason}`);
+/**
+ * A request that failed unexpectedly: logged once on the request's own
+ * logger (its reqId; the path without its query, which may hold a preview
+ * token), answered 500 (or cut, if the answer had begun).
+ */
+export function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown, log: Logger): void {
+  log.error({ err: error, method: req.method, path: pathOnly(req.url) }, `${req.method ?? '?'} ${JSON.stringify(pathOnly(req.url))} failed`);
   if (res.headersSent) {
     res.destroy();
     return;
@@ -26,13 +30,13 @@ export function answerFailure(req: IncomingMessage, res: ServerResponse, error: 
  * the rendered page and its compression): Fastify steps aside, and a
  * failure is answered as any other route's (answerFailure).
  */
-export function rawRoute(handle: RawHandler, log: (line: string) => void): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+export function rawRoute(handle: RawHandler): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   return async (request, reply) => {
     reply.hijack();
     try {
       await handle(request.raw, reply.raw);
     } catch (error) {
-      answerFailure(request.raw, reply.raw, error, log);
+      answerFailure(request.raw, reply.raw, error, request.log);
     }
   };
 }
@@ -41,10 +45,10 @@ export function rawRoute(handle: RawHandler, log: (line: string) => void): (requ
  * The page server's answers to what a route throws: a refusal in its own
  * words (`{ error, …}`, JSON with the data headers: the contact form's and
  * the beacon's), a client's fault Fastify found (a status under 500) in a
- * short text, anything else 500, logged once, while the process goes on
+ * short text, anything else 500, logged once (on the request's logger), while the process goes on
  * serving the others.
  */
-export function guardRoutes(app: FastifyInstance, log: (line: string) => void): void {
+export function guardRoutes(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpRefusal) {
       // Fastify closes the connection after any refused body; only a body not waited for (413, 408) needs it.
@@ -54,6 +58,6 @@ export function guardRoutes(app: FastifyInstance, log: (line: string) => void): 
     reply.hijack();
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500) return answerPlain(request.raw, reply.raw, status, STATUS_CODES[status] ?? 'Bad request');
-    answerFailure(request.raw, reply.raw, error, log);
+    answerFailure(request.raw, reply.raw, error, request.log);
   });
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { apiRoutes, startContactService, type ContactService } from '@portico/messages';
+import { createLogger, linesAt, type Logger } from '@portico/platform/logging';
 import { readSettings } from '@portico/platform/settings';
 import type { ReleaseStore } from '@portico/releases';
 import { beaconEndpoint, type BeaconEndpoint } from './beacon/beacon-endpoint';
@@ -12,9 +13,13 @@ import { dataHeaders } from './security-headers';
 
 // Every request is answered in its own guarded promise; a rejection that
 // still escapes is a bug to log, not a reason to take four sites down.
-process.on('unhandledRejection', (reason: unknown) => {
-  console.error(`Portico: unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
-});
+process.on('unhandledRejection', (reason: unknown) => fault('unhandled rejection', reason));
+
+/** A fault of the process itself: on the logger once there is one, else plain text on stderr. */
+function fault(what: string, error: unknown): void {
+  if (logger) logger.error({ err: error }, what);
+  else console.error(`Portico: ${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+}
 
 // npm runs workspace scripts inside the workspace; paths the operator typed
 // are relative to where they typed them.
@@ -33,6 +38,8 @@ let running: RunningPortico | undefined;
 let contact: ContactService | undefined;
 let control: ControlPlane | undefined;
 let beacon: BeaconEndpoint | undefined;
+/** The one logger (PORTICO_LOG_LEVEL), once the settings are read; a fault before then is said on stderr as plain text. */
+let logger: Logger | undefined;
 let stopping = false;
 /** Ends the wait for a database server that has not answered yet. */
 const databaseWait = new AbortController();
@@ -42,18 +49,18 @@ function stop(code: number): void {
   stopping = true;
   databaseWait.abort();
   setTimeout(() => {
-    console.error(`Portico: not stopped cleanly within ${STOP_WITHIN_MS / 1000} s; exiting (undelivered messages stay queued)`);
+    fault('stopping', new Error(`not stopped cleanly within ${STOP_WITHIN_MS / 1000} s; exiting (undelivered messages stay queued)`));
     contact?.abandon();
     process.exit(code === 0 ? 1 : code);
   }, STOP_WITHIN_MS);
   void (async () => {
     // Visitors first: no new ones, and what is under way finishes (nginx sends the next request to another server).
-    await running?.drain().catch((error: unknown) => console.error(`Portico: draining the server: ${(error as Error).message}`));
-    await control?.close().catch((error: unknown) => console.error(`Portico: stopping the control API: ${(error as Error).message}`));
-    await running?.close().catch((error: unknown) => console.error(`Portico: stopping the server: ${(error as Error).message}`));
+    await running?.drain().catch((error: unknown) => fault('draining the server', error));
+    await control?.close().catch((error: unknown) => fault('stopping the control API', error));
+    await running?.close().catch((error: unknown) => fault('stopping the server', error));
     // The health counts gathered since the last flush, while the database is still open.
-    await beacon?.close().catch((error: unknown) => console.error(`Portico: storing the last health counts: ${(error as Error).message}`));
-    await contact?.close().catch((error: unknown) => console.error(`Portico: closing the message store: ${(error as Error).message}`));
+    await beacon?.close().catch((error: unknown) => fault('storing the last health counts', error));
+    await contact?.close().catch((error: unknown) => fault('closing the message store', error));
     process.exit(code);
   })();
 }
@@ -67,7 +74,11 @@ process.once('SIGINT', () => stop(0));
 async function main(): Promise<void> {
   // Every setting, read once (a bad one stops the start, named): docs/settings.md.
   const { environment: env, configPath, port, controlPort, publicUrl, contact: settings } = readSettings(process.env, { rootDir, invokedFrom });
-  const log = (line: string) => console.error(line);
+  // The one logger, JSON lines on stderr (readable ones on a terminal); stdout keeps the plain lines people and tests wait for.
+  const root = createLogger({ level: env.PORTICO_LOG_LEVEL });
+  logger = root;
+  // Each component logs on a child of its own (`component` on its lines).
+  const logOf = (component: string) => root.child({ component });
   const trustProxy = env.PORTICO_TRUST_PROXY;
   // PORTICO_HEALTH=0: no visit report (no health note in the page, so no
   // web-vitals and no beacon), no endpoint for one and no canary judge:
@@ -82,7 +93,8 @@ async function main(): Promise<void> {
       const visitor = visitorOf(req, { trustProxy });
       return { origin: visitor.origin, address: visitor.address ?? 'unknown' };
     },
-    log,
+    // The messages' package still speaks in lines: each at info (its faults say so in words).
+    log: linesAt(logOf('contact'), 'info'),
     waitForDatabase: { signal: databaseWait.signal },
   });
   // Awaited below; a stop during the wait rejects it, which is no fault.
@@ -121,7 +133,7 @@ async function main(): Promise<void> {
         // The worker keys a build by its hash, as the page's builds are keyed.
         return check && ((section, build) => check(section, { key: build.integrity, url: build.url, code: build.code }));
       },
-      log,
+      log: logOf('control'),
     });
     storeOpened(control.store);
     console.log(`The control API (releases, tokens, messages) listens at ${control.api.url}`);
@@ -139,7 +151,7 @@ async function main(): Promise<void> {
         originOf: (req) => visitorOf(req, { trustProxy }).origin,
         // Per network, in this process's memory only: an address is never written anywhere.
         addressOf: (req) => visitorOf(req, { trustProxy }).address ?? 'unknown',
-        log,
+        log: logOf('beacon'),
         limits: env.PORTICO_BEACON_REPORTS_PER_NETWORK === undefined ? {} : { perNetwork: env.PORTICO_BEACON_REPORTS_PER_NETWORK },
       });
   try {
@@ -150,7 +162,7 @@ async function main(): Promise<void> {
       configPath,
       hostnames: env.PORTICO_HOSTS,
       trustProxy,
-      log,
+      log: logOf('server'),
       // Until the store is open (a database server still awaited), every /api/ path answers 503.
       api: (app, _options, done) => {
         void app.register(apiRoutes, { endpoint: () => contact?.endpoint, headers: dataHeaders() });

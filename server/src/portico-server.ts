@@ -6,6 +6,7 @@ import type { FastifyPluginCallback } from 'fastify';
 import { APP_DIRS, APP_NAMES, type AppName, type SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import { closeNow, ListenError, listenOn } from '@portico/platform/http';
+import { silentLogger, type Logger } from '@portico/platform/logging';
 import type { ServedState } from '@portico/releases';
 import type { ContactEndpoint } from '@portico/messages';
 import type { BeaconEndpoint } from './beacon/beacon-endpoint';
@@ -53,8 +54,8 @@ export interface PorticoServerOptions {
   hostnames?: Iterable<string | HostRule>;
   /** A proxy in front sets X-Forwarded-Host, -Proto and -For (PORTICO_TRUST_PROXY=1). */
   trustProxy?: boolean;
-  /** Where faults are reported (a config.json that cannot be served, a request that failed); stderr by default. */
-  log?: (line: string) => void;
+  /** Where faults are reported (a config.json that cannot be served, a request that failed): each port's Fastify app logs on a child (`app`); silent without one. */
+  log?: Logger;
   /**
    * The routes under `/api/` on the host's port but the beacon's (a Fastify
    * plugin): in `npm run serve`, the contact messages' (@portico/messages'
@@ -184,24 +185,24 @@ function hostRoutes(served: AppServer, options: PorticoServerOptions, state: Ser
       return undefined;
     },
   });
-  void app.register(pages, { site, rendering, files: page, log: state.log });
-  void app.register(configRoutes, { site, log: state.log });
+  void app.register(pages, { site, rendering, files: page });
+  void app.register(configRoutes, { site });
   void app.register(sectionManifests, { site, relay: new ManifestRelay() });
   void app.register(crawlerFiles, { trustProxy: state.trustProxy });
   // Every page, rendered here or not, gets its sections' stylesheets scoped from here (issue 46).
   const onDemand = new OnDemandStyles({ log: state.log, prepared: rendering && ((request) => rendering.sectionStyles.preparedCopy(request)) });
-  void app.register(sectionStyles, { rendering, onDemand, site, log: state.log });
+  void app.register(sectionStyles, { rendering, onDemand, site });
   if (options.beacon) void app.register(beaconRoutes, { endpoint: options.beacon, served: () => servedNow(state) });
   if (options.api) void app.register(contactRoutes, { api: options.api, site, state });
   if (options.contactEndpoint) void app.register(contactForm, { endpoint: options.contactEndpoint, rendering });
-  void app.register(appFiles, { files, pageHeaders: (req, search) => site.pageHeaders(req, search), log: state.log });
+  void app.register(appFiles, { files, pageHeaders: (req, search) => site.pageHeaders(req, search) });
 }
 
 /** A remote's port: its files, loaded by the host's page from another origin (CORS); its own page loads nothing from elsewhere. */
-function remoteRoutes(served: AppServer, app: AppName, options: PorticoServerOptions, state: ServingState): void {
+function remoteRoutes(served: AppServer, app: AppName, options: PorticoServerOptions): void {
   const headers = () => Promise.resolve(pageHeaders([]));
   const files = staticFiles(distOf(options.rootDir, app), { crossOrigin: true, pageHeaders: headers });
-  void served.app.register(appFiles, { files, pageHeaders: headers, log: state.log });
+  void served.app.register(appFiles, { files, pageHeaders: headers });
 }
 
 function listen(server: Server, port: number, host: string | undefined, app: AppName): Promise<number> {
@@ -240,7 +241,7 @@ async function freePort(port: number, host: string | undefined): Promise<number>
  */
 async function firstWorkerWarm(rendering: ServerRendering, state: ServingState, waitMs: number): Promise<void> {
   const port = state.ports[0]!;
-  state.log(
+  state.log.info(
     `Portico: home, about and contact listen on ports ${state.ports.slice(1).join(', ')}; the host's port ${port} opens once the first render worker is warm (at most ${waitMs / 1000} s)`,
   );
   const started = performance.now();
@@ -253,7 +254,7 @@ async function firstWorkerWarm(rendering: ServerRendering, state: ServingState, 
   clearTimeout(timer);
   if (rendering.worker().generation === undefined) {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    state.log(`Portico: no render worker was warm after ${seconds} s; port ${port} opens anyway, serving the client-rendered page until one is`);
+    state.log.warn(`Portico: no render worker was warm after ${seconds} s; port ${port} opens anyway, serving the client-rendered page until one is`);
   }
 }
 
@@ -265,7 +266,7 @@ function servingState(options: PorticoServerOptions): ServingState {
     ports: [],
     hosts: [...(options.hostnames ?? defaultHosts())].map((entry) => (typeof entry === 'string' ? parseHostRule(entry) : entry)),
     trustProxy: options.trustProxy ?? false,
-    log: options.log ?? ((line) => console.error(line)),
+    log: options.log ?? silentLogger,
     ssr: options.ssr,
   };
   const feed = options.releases;
@@ -308,7 +309,7 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     limits.connections === undefined
       ? connectionBudget(openFileLimit(), limits.connectionsPerClient)
       : { connections: limits.connections, perClient: limits.connectionsPerClient, note: undefined };
-  if (budget.note && !state.trustProxy) state.log(budget.note);
+  if (budget.note && !state.trustProxy) state.log.warn(budget.note);
   // Behind a trusted proxy every connection is the proxy's: no cap per client, the one over all still.
   const cap = new ConnectionCap(state.trustProxy ? Number.POSITIVE_INFINITY : budget.perClient, state.log, budget.connections);
   // Behind a trusted proxy every connection is the proxy's: bounded per connection only.
@@ -332,11 +333,11 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
         limits,
         cap,
         bounds,
-        log: state.log,
+        log: state.log.child({ app }),
         draining: () => state.draining === true,
       });
       if (app === 'host') hostRoutes(served, options, state);
-      else remoteRoutes(served, app, options, state);
+      else remoteRoutes(served, app, options);
       servers.push(served);
     }
     await Promise.all(servers.map(({ app }) => app.ready()));

@@ -22,7 +22,9 @@ export function forwardSignal(state: ServingState): (signal: SectionSignal) => v
       if (!pins.includes(release.integrity)) continue;
       state
         .signal({ section, releaseId: release.id, kind, detail })
-        .catch((error: unknown) => state.log(`releases: what this server saw of ${release.id} (${kind}) could not be stored: ${(error as Error).message}`));
+        .catch((error: unknown) =>
+          state.log.error(`releases: what this server saw of ${release.id} (${kind}) could not be stored: ${(error as Error).message}`),
+        );
     }
   };
 }

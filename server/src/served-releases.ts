@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { Logger } from '@portico/platform/logging';
 import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import type { SectionId } from '@portico/contract/sections';
 import { BUILT_IN_SECTIONS, type SectionEntry } from '@portico/contract/section-entries';
@@ -219,7 +220,7 @@ export interface ServedReleasesOptions {
   feed: ReleaseFeed;
   /** Warms the render workers for `next` before it is served (bounded by the caller). */
   warm: (next: ServedState) => Promise<void>;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 /**
@@ -255,7 +256,7 @@ export class ServedReleases {
         (problem) => this.watchRead(problem),
       )
       .catch((error: unknown) => {
-        this.options.log(`releases: cannot watch for activations (${(error as Error).message}); this server serves what it read at start`);
+        this.options.log.warn(`releases: cannot watch for activations (${(error as Error).message}); this server serves what it read at start`);
         return undefined;
       });
   }
@@ -269,7 +270,7 @@ export class ServedReleases {
   private noteOutage(error: Error): void {
     if (!this.outage) {
       const known = sectionsOf(this.state.active).map((id) => this.state.active[id]!.id);
-      this.options.log(
+      this.options.log.error(
         `releases: the database cannot be read (${error.message}); serving the last active releases known (${known.join(', ') || 'none: config.json as written'})`,
       );
     }
@@ -300,7 +301,7 @@ export class ServedReleases {
       this.noteOutage(error as Error);
       return;
     }
-    if (this.outage) this.options.log('releases: the database answers again');
+    if (this.outage) this.options.log.info('releases: the database answers again');
     this.outage = false;
     if (sameState(next, this.state)) return;
     if (warm) await this.options.warm(next);
@@ -309,10 +310,10 @@ export class ServedReleases {
     for (const id of new Set([...sectionsOf(before.active), ...sectionsOf(next.active), ...sectionsOf(before.canaries), ...sectionsOf(next.canaries)])) {
       const active = next.active[id];
       if (!sameActive(active, before.active[id]))
-        this.options.log(`releases: ${id} is now ${active ? `release ${active.id} (build ${active.buildId})` : 'the URL config.json names'}`);
+        this.options.log.info(`releases: ${id} is now ${active ? `release ${active.id} (build ${active.buildId})` : 'the URL config.json names'}`);
       const canary = next.canaries[id];
       if (!sameCanary(canary, before.canaries[id])) {
-        this.options.log(`releases: ${id} ${canary ? `canary ${canary.release.id} for ${canary.percent} % of visitors` : 'has no canary'}`);
+        this.options.log.info(`releases: ${id} ${canary ? `canary ${canary.release.id} for ${canary.percent} % of visitors` : 'has no canary'}`);
       }
     }
   }

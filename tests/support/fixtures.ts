@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { linesLogger } from '@portico/platform/testing';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
@@ -46,10 +47,10 @@ export async function serve(
 ): Promise<RunningPortico & PorticoSite> {
   allowServerStart();
   const lines: string[] = [];
-  const log = (line: string) => {
+  const log = linesLogger((line) => {
     lines.push(line);
     process.stderr.write(`${line}\n`);
-  };
+  });
   const running = await withinStartLimit(
     `Portico on port ${basePort}`,
     () => startPortico({ rootDir, basePort, configPath, ssr, log, firstWorkerWaitMs: SERVER_START_LIMIT_MS }),

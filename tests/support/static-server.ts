@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { linesLogger } from '@portico/platform/testing';
 import { answerFailure, pageHeaders, staticFiles } from '@portico/server';
 
 export interface StaticServer {
@@ -19,7 +20,7 @@ export async function serveUnderPath(dir: string, prefix: string, port: number):
     const notFound = () => void res.writeHead(404).end();
     if (!url.startsWith(prefix)) return notFound();
     req.url = url.slice(prefix.length - 1);
-    files(req, res, notFound).catch((error: unknown) => answerFailure(req, res, error, console.error));
+    files(req, res, notFound).catch((error: unknown) => answerFailure(req, res, error, linesLogger(console.error)));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

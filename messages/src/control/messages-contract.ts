@@ -22,6 +22,8 @@ export const storedMessageSchema = z.object({
   message: z.string(),
   language: z.enum(LANGUAGES),
   idempotencyKey: z.string(),
+  /** The request that stored it (its X-Request-Id): its lines in the server's log. */
+  requestId: z.string().nullable().optional(),
   delivery: z.object({
     status: z.enum(DELIVERY_STATUSES),
     attempts: z.number(),

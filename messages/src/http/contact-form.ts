@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { LANGUAGE_FIELD } from '@portico/contract/contact-form';
 import { FIELD_LIMITS, HONEYPOT_FIELD, type TextField } from '@portico/contract/contact-wire';
 import { LANGUAGES, type Language } from '@portico/contract/languages';
@@ -59,7 +60,8 @@ export function formKey(form: ContactForm, address: string): string {
 }
 
 /** The form's message checked and stored as a JSON one is (receiveMessage). */
-export function receiveForm(contact: ContactEndpoint, form: ContactForm, address: string): Promise<Received> {
+export function receiveForm(contact: ContactEndpoint, form: ContactForm, request: FastifyRequest): Promise<Received> {
+  const { address } = contact.requestOrigin(request.raw);
   const body = { ...form.values, language: form.language, idempotencyKey: formKey(form, address), [HONEYPOT_FIELD]: form.trap };
-  return receiveMessage(contact, body, address);
+  return receiveMessage(contact, body, request);
 }

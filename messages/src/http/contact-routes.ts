@@ -135,20 +135,27 @@ export type Received =
  * limit: the one path every message takes, so the JSON API and the form
  * without script hold the same rules. Nothing typed is ever logged.
  */
-export async function receiveMessage(contact: ContactEndpoint, body: unknown, address: string): Promise<Received> {
+export async function receiveMessage(contact: ContactEndpoint, body: unknown, request: FastifyRequest): Promise<Received> {
   const parsed = parseContact(body);
   if (!parsed.ok) return { kind: 'invalid', error: parsed.error, ...(parsed.field ? { field: parsed.field } : {}) };
   if (parsed.honeypot) {
-    // A bot learns nothing: the same answer as a stored message, and nothing stored.
-    contact.log(`contact: dropped a message whose hidden field was filled (from ${address})`);
+    // A bot learns nothing: the same answer as a stored message, and nothing stored. Logged without the address (docs/privacy.md).
+    request.log.info('contact: dropped a message whose hidden field was filled');
     return { kind: 'stored', id: randomUUID() };
   }
+  const { address } = contact.requestOrigin(request.raw);
   let outcome;
   try {
-    // Counted per network: an IPv6 host has a /64 of addresses to choose from, and its /48 is bounded as a whole.
-    outcome = await contact.store.submit(parsed.message, { address: clientNetwork(address), block: clientBlock(address), rateLimit: contact.rateLimit });
+    outcome = await contact.store.submit(parsed.message, {
+      // Counted per network: an IPv6 host has a /64 of addresses to choose from, and its /48 is bounded as a whole.
+      address: clientNetwork(address),
+      block: clientBlock(address),
+      rateLimit: contact.rateLimit,
+      // Kept with the message: the lines this request logged, found from the message.
+      requestId: request.id,
+    });
   } catch (error) {
-    contact.log(`contact: the message store is unavailable: ${(error as Error).message}`);
+    request.log.error({ err: error }, 'contact: the message store is unavailable');
     return { kind: 'unavailable' };
   }
   if (outcome.kind === 'stored') contact.onStored?.();
@@ -163,7 +170,7 @@ async function submit(contact: ContactEndpoint, request: FastifyRequest, reply: 
   } catch {
     return answer(reply, 400, { error: 'the body is not valid JSON' });
   }
-  const received = await receiveMessage(contact, json, contact.requestOrigin(request.raw).address);
+  const received = await receiveMessage(contact, json, request);
   switch (received.kind) {
     case 'invalid':
       return answer(reply, 400, { error: received.error, ...(received.field ? { field: received.field } : {}) });

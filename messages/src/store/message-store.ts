@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ContactMessage, MessageLanguage } from '../contact-message';
 import { AUDIT_CURSOR_COLUMNS, auditPageSql, type AuditFilter, type Database, type Sql } from '@portico/platform/database';
+import { currentRequestId } from '@portico/platform/http';
 import type { MESSAGE_ACCESS_ACTIONS } from '../control/messages-contract';
 import { migrate } from './migrations';
 import { rateLimited, recordHit, type RateLimit } from './rate-limit';
@@ -25,6 +26,8 @@ export interface StoredMessage {
   message: string;
   language: MessageLanguage;
   idempotencyKey: string;
+  /** The request that stored it (its X-Request-Id), null when stored before request ids; absent where the control API's answer leaves it out. */
+  requestId?: string | null;
   delivery: { status: DeliveryStatus; attempts: number; lastError: string | null; deliveredAt: Date | null };
 }
 
@@ -42,6 +45,8 @@ export interface MessageAccessEntry {
   ids: string[];
   /** What was done, in words, with the ids. */
   detail: string;
+  /** The control API request that did it, null for a command on the database. */
+  requestId: string | null;
 }
 
 /** An operator's reads and deletions, each audited under the operator's name in the same transaction. */
@@ -81,13 +86,14 @@ interface MessageRow {
   message: string;
   language: MessageLanguage;
   idempotency_key: string;
+  request_id: string | null;
   status: DeliveryStatus;
   attempts: number;
   last_error: string | null;
   delivered_at: Date | null;
 }
 
-const MESSAGE_COLUMNS = `m.id, m.received_at, m.name, m.telephone, m.message, m.language, m.idempotency_key,
+const MESSAGE_COLUMNS = `m.id, m.received_at, m.name, m.telephone, m.message, m.language, m.idempotency_key, m.request_id,
   o.status, o.attempts, o.last_error, o.delivered_at`;
 
 function toMessage(row: MessageRow): StoredMessage {
@@ -99,6 +105,7 @@ function toMessage(row: MessageRow): StoredMessage {
     message: row.message,
     language: row.language,
     idempotencyKey: row.idempotency_key,
+    requestId: row.request_id,
     delivery: {
       status: row.status,
       attempts: row.attempts,
@@ -133,23 +140,24 @@ export class MessageStore {
   /**
    * Stores a message and queues its delivery, unless its key was seen before
    * (answered first, so a retry is never refused by the rate limit) or the
-   * address is over `rateLimit`.
+   * address is over `rateLimit`. `requestId` is kept with it: the request's
+   * X-Request-Id, which its log lines carry.
    */
-  async submit(message: ContactMessage, options: { address: string; block?: string; rateLimit?: RateLimit }): Promise<SubmitOutcome> {
+  async submit(message: ContactMessage, options: { address: string; block?: string; rateLimit?: RateLimit; requestId?: string }): Promise<SubmitOutcome> {
     const hash = bodyHash(message);
     const { rateLimit } = options;
     const insert = async (sql: Sql): Promise<SubmitOutcome> => {
       const [inserted] = await sql.query<{ id: string }>(
         `WITH message AS (
-           INSERT INTO contact_messages (id, idempotency_key, body_hash, name, telephone, message, language)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)
+           INSERT INTO contact_messages (id, idempotency_key, body_hash, name, telephone, message, language, request_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
            ON CONFLICT (idempotency_key) DO NOTHING
            RETURNING id
          ), queued AS (
            INSERT INTO contact_outbox (message_id) SELECT id FROM message
          )
          SELECT id FROM message`,
-        [randomUUID(), message.idempotencyKey, hash, message.name, message.telephone, message.message, message.language],
+        [randomUUID(), message.idempotencyKey, hash, message.name, message.telephone, message.message, message.language, options.requestId ?? null],
       );
       if (inserted) return { kind: 'stored', id: inserted.id };
       // The key was stored before, or by a request that committed first (ON CONFLICT waited for it).
@@ -232,7 +240,14 @@ export class MessageStore {
     const audited = <T>(work: (sql: Sql) => Promise<{ result: T; action: MessageAccessAction; ids: string[]; detail: string }>) =>
       this.db.transaction(async (sql) => {
         const { result, action, ids, detail } = await work(sql);
-        await sql.query('INSERT INTO contact_message_audit (actor, action, message_ids, detail) VALUES ($1, $2, $3::text[], $4)', [actor, action, ids, detail]);
+        // The control API request doing it, if one is (currentRequestId): its lines in the log.
+        await sql.query('INSERT INTO contact_message_audit (actor, action, message_ids, detail, request_id) VALUES ($1, $2, $3::text[], $4, $5)', [
+          actor,
+          action,
+          ids,
+          detail,
+          currentRequestId() ?? null,
+        ]);
         return result;
       });
     return {
@@ -282,9 +297,10 @@ export class MessageStore {
       action: MessageAccessAction;
       message_ids: string[];
       detail: string;
+      request_id: string | null;
       at_micros: string;
       seq_text: string;
-    }>(`SELECT at, actor, action, message_ids, detail, ${AUDIT_CURSOR_COLUMNS} FROM contact_message_audit ${page.where} ${page.tail}`, page.params);
+    }>(`SELECT at, actor, action, message_ids, detail, request_id, ${AUDIT_CURSOR_COLUMNS} FROM contact_message_audit ${page.where} ${page.tail}`, page.params);
     return rows.map((row) => ({
       atMicros: row.at_micros,
       seq: row.seq_text,
@@ -293,6 +309,7 @@ export class MessageStore {
       action: row.action,
       ids: row.message_ids,
       detail: row.message_ids.length > 0 ? `${row.detail}: ${row.message_ids.join(', ')}` : row.detail,
+      requestId: row.request_id,
     }));
   }
 

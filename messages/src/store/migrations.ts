@@ -64,6 +64,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER console_deliveries AFTER UPDATE ON contact_outbox FOR EACH STATEMENT EXECUTE FUNCTION console_notify('messages');
   CREATE TRIGGER console_message_audit AFTER INSERT ON contact_message_audit FOR EACH STATEMENT EXECUTE FUNCTION console_notify('audit');
   `,
+  `
+  -- The request that stored a message, or read, exported or deleted some (its
+  -- X-Request-Id, issue 51): where to look in the log. Null when none did
+  -- (a message stored before, a command on the database).
+  ALTER TABLE contact_messages ADD COLUMN request_id text;
+  ALTER TABLE contact_message_audit ADD COLUMN request_id text;
+  `,
 ];
 
 /** An arbitrary constant: the advisory lock that lets one process at a time migrate the messages' schema. */

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { SectionId } from '@portico/contract/sections';
 import {
   answerClientError,
+  answerRequestIds,
   BODY_TIME_MS,
   closeNow,
   HttpRefusal,
@@ -11,12 +12,15 @@ import {
   PLAIN_HEADERS,
   jsonSerializerCompiler,
   listenOn,
+  requestIdOptions,
+  scopeRequests,
   textBodyParser,
   urlOf,
   zodValidatorCompiler,
   type ApiRoute,
   type HostRule,
 } from '@portico/platform/http';
+import { silentLogger, type Logger } from '@portico/platform/logging';
 import type { HealthSeriesSource, HealthSource, PublishChecks } from '../release';
 import { ReleaseError } from '../store/release-error';
 import { CONTROL_API, CONTROL_BODY_LIMIT } from './control-contract';
@@ -65,6 +69,8 @@ export interface ControlApiOptions extends ControlContextOptions {
   configReport?: ConfigReportSource;
   /** This server's alert sender: what it can send, and a test alert sent now; without it `POST /api/alerts/test` sends nothing. */
   alerts?: Pick<AlertSender, 'canSend' | 'sendTest'>;
+  /** Fastify's logger: each request's lines carry its reqId; silent without one. */
+  logger?: Logger;
   /** How often an event stream asks again whether its token or session holds (EVENTS_RECHECK_MS by default; tests). */
   eventsRecheckMs?: number;
 }
@@ -214,8 +220,12 @@ function refuseUnknownPath(request: FastifyRequest): void {
   throw new HttpRefusal(405, `${request.raw.method} is not answered here`, {}, { Allow: known.methods.join(', ') });
 }
 
-/** The answer to what a route throws: a refusal in its words, the store's refusals by kind, anything else the database failing (503: nothing changed). */
-function guard(app: FastifyInstance, log: (line: string) => void): void {
+/**
+ * The answer to what a route throws: a refusal in its words, the store's
+ * refusals by kind, anything else the database failing (503: nothing
+ * changed), logged as an error on the request's logger (its reqId).
+ */
+function guard(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     // Fastify closes the connection after any refused body; only one not waited for (413, 408) needs it.
     if (!(error instanceof HttpRefusal && 'Connection' in error.headers)) reply.removeHeader('connection');
@@ -226,7 +236,7 @@ function guard(app: FastifyInstance, log: (line: string) => void): void {
     // What Fastify itself refuses of a request (a Content-Type it cannot read…).
     if (status !== undefined && status >= 400 && status < 500) return sendControl(reply, status, { error: (error as Error).message });
     // Anything else is the database (or a check run) failing under us: the state is unchanged, so try again later.
-    log(`control: ${request.method} ${pathOf(request.raw)} failed: ${(error as Error).message}`);
+    request.log.error({ err: error }, `control: ${request.method} ${pathOf(request.raw)} failed`);
     return sendControl(reply, 503, { error: 'the release database is unavailable; nothing was changed, try again' }, { 'Retry-After': '5' });
   });
 }
@@ -251,7 +261,6 @@ function firstOfEach(search: string): Record<string, string> {
  * (control-contract.ts), an area per plugin.
  */
 export async function startControlApi(options: ControlApiOptions): Promise<ControlApi> {
-  const { log } = options;
   const context = new ControlContext(options);
   const host = options.host ?? '127.0.0.1';
   const hostRules = controlHostRules(host, options.hostnames);
@@ -268,7 +277,13 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     requestTimeout: 30_000 + BODY_TIME_MS,
     return503OnClosing: false,
     frameworkErrors: (_error, _request, reply) => void sendControl(reply, 400, { error: 'the path is not valid percent-encoding' }),
+    // The control port is reached directly (no proxy of ours in front): an id a client sends is never taken.
+    ...requestIdOptions(false),
+    loggerInstance: options.logger ?? silentLogger,
   });
+  // Before every other hook: each answer says its request's id, and what a request records (an audit entry) carries it.
+  answerRequestIds(app);
+  scopeRequests(app);
   app.server.headersTimeout = 10_000;
   // Node answers an Expect it does not know with a bare 417; this one carries every answer's headers.
   app.server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
@@ -289,14 +304,14 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   app.setSerializerCompiler(jsonSerializerCompiler);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', jsonBody);
-  guard(app, log);
+  guard(app);
   app.setNotFoundHandler(async (request, reply) => {
     const { console: consoleFiles } = options;
     if (consoleFiles && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(pathOf(request.raw))) {
       reply.hijack();
       // The reply is the files' now: whatever they throw, the request is still answered.
       const served = await consoleFiles(request.raw, reply.raw).catch((error: unknown) => {
-        log(`control: the console's file for ${request.method} ${pathOf(request.raw)} failed: ${(error as Error).message}`);
+        request.log.error({ err: error }, `control: the console's file for ${request.method} ${pathOf(request.raw)} failed`);
         return reply.raw.headersSent;
       });
       if (!served) sendPlainNotFound(reply.raw);

@@ -248,6 +248,8 @@ export const auditEntrySchema = z.object({
   facts: auditFactsSchema.optional(),
   /** The note a person typed with the change, as typed (with `facts`; before, it was in `detail`). */
   note: z.string().optional(),
+  /** The control API request that made the entry (its X-Request-Id), null for a scheduled job's or a command's on the database. */
+  requestId: z.string().nullable().optional(),
   /** Where the next page starts (`?before=`): opaque. */
   cursor: z.string().optional(),
 });

@@ -1,5 +1,6 @@
 import type { SectionId } from '@portico/contract/sections';
 import { AUDIT_CURSOR_COLUMNS, auditPageSql, type AuditFilter, type Database, type Sql } from '@portico/platform/database';
+import { currentRequestId } from '@portico/platform/http';
 import type { AuditAction, AuditEntry } from '../release';
 import { auditFactsSchema } from '../control/control-shapes';
 import { iso } from './release-rows';
@@ -10,19 +11,25 @@ export type AuditInput = Pick<AuditEntry, 'actor' | 'action'> &
 
 /**
  * Records `entry` through `sql`: inside a change's transaction, the entry
- * is committed with the change or not at all.
+ * is committed with the change or not at all. Made while a control API
+ * request runs, it carries that request's id (currentRequestId), so its
+ * log lines can be found from it.
  */
 export async function recordAudit(sql: Sql, entry: AuditInput): Promise<void> {
-  await sql.query('INSERT INTO release_audit (actor, action, section, release, from_release, detail, facts, note) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
-    entry.actor,
-    entry.action,
-    entry.section ?? null,
-    entry.release ?? null,
-    entry.from ?? null,
-    entry.detail ?? '',
-    entry.facts === undefined ? null : JSON.stringify(entry.facts),
-    entry.note || null,
-  ]);
+  await sql.query(
+    'INSERT INTO release_audit (actor, action, section, release, from_release, detail, facts, note, request_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+    [
+      entry.actor,
+      entry.action,
+      entry.section ?? null,
+      entry.release ?? null,
+      entry.from ?? null,
+      entry.detail ?? '',
+      entry.facts === undefined ? null : JSON.stringify(entry.facts),
+      entry.note || null,
+      currentRequestId() ?? null,
+    ],
+  );
 }
 
 /** The facts a row holds, when they still read as the schema says (a later server's kind is left to the detail). */
@@ -59,10 +66,11 @@ export class AuditLog {
       detail: string;
       facts: unknown;
       note: string | null;
+      request_id: string | null;
       at_micros: string;
       seq_text: string;
     }>(
-      `SELECT at, actor, action, section, release, from_release, detail, facts, note, ${AUDIT_CURSOR_COLUMNS} FROM release_audit ${page.where} ${page.tail}`,
+      `SELECT at, actor, action, section, release, from_release, detail, facts, note, request_id, ${AUDIT_CURSOR_COLUMNS} FROM release_audit ${page.where} ${page.tail}`,
       page.params,
     );
     return rows.map((row) => ({
@@ -75,6 +83,7 @@ export class AuditLog {
       detail: row.detail,
       ...factsOf(row.facts),
       ...(row.note === null ? {} : { note: row.note }),
+      requestId: row.request_id,
       atMicros: row.at_micros,
       seq: row.seq_text,
     }));

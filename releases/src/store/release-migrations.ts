@@ -119,6 +119,11 @@ const STEPS: readonly string[] = [
   -- Null on entries written before: their detail is all there is.
   ALTER TABLE release_audit ADD COLUMN facts jsonb, ADD COLUMN note text;
   `,
+  `
+  -- The control API request that caused an entry (its X-Request-Id, issue
+  -- 51), to find its lines in the log; null for a scheduled job's entry.
+  ALTER TABLE release_audit ADD COLUMN request_id text;
+  `,
 ];
 
 /** An arbitrary constant, not the messages' one: the advisory lock that lets one process at a time migrate the releases' schema. */

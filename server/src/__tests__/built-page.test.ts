@@ -1,4 +1,5 @@
 import fs, { utimesSync, writeFileSync } from 'node:fs';
+import { silentLogger } from '@portico/platform/logging';
 import fsPromises from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -23,7 +24,7 @@ beforeAll(async () => {
   const hourAgo = new Date(Date.now() - 3_600_000);
   writeFileSync(`${index}.gz`, gzipSync(INDEX_HTML('host')));
   for (const file of [index, `${index}.gz`]) utimesSync(file, hourAgo, hourAgo);
-  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', ssr: false, log: () => undefined });
+  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', ssr: false, log: silentLogger });
   port = portOf(running.url);
 });
 afterAll(() => running.close());

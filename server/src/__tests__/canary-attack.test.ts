@@ -4,7 +4,7 @@ import path from 'node:path';
 import { BEACON_PATH, VISIT_PATH, type VisitReport } from '@portico/contract/beacon';
 import { APP_DIRS, APP_NAMES } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';
-import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
+import { serverTestDatabase, serverTestsRun, type TestDatabase, linesLogger } from '@portico/platform/testing';
 import { HealthStore, judgeCanary, JUDGE_ACTOR, ReleaseStore, type Canary } from '@portico/releases';
 import { beaconEndpoint, type BeaconEndpoint } from '../beacon/beacon-endpoint';
 import { releaseFeed, startControlPlane, type ControlPlane } from '../control-plane';
@@ -78,7 +78,7 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
           // Judged when the test says: each round is a judgeNow().
           judgeEveryMs: 3_600_000,
           now: () => (pinned === undefined ? Date.now() : (pinned += 1000)),
-          log: (line) => log.push(line),
+          log: linesLogger((line) => log.push(line)),
         });
         stores = Promise.resolve({ store: control.store, health: control.health });
       } else {
@@ -93,7 +93,7 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
         secret: () => opened.store.previewSecret(),
         originOf: (req) => visitorOf(req, { trustProxy: true }).origin,
         addressOf: (req) => visitorOf(req, { trustProxy: true }).address ?? 'unknown',
-        log: (line) => log.push(`server ${index}: ${line}`),
+        log: linesLogger((line) => log.push(`server ${index}: ${line}`)),
         // Lifted: the bounds under test are the ids' and the judge's, not each server's cap.
         limits: { perNetwork: Number.POSITIVE_INFINITY, perBlock: Number.POSITIVE_INFINITY, flushMs: 3_600_000 },
       });
@@ -107,7 +107,7 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
           trustProxy: true,
           beacon: endpoint,
           releases: releaseFeed(Promise.resolve(opened.store)),
-          log: (line) => log.push(`server ${index}: ${line}`),
+          log: linesLogger((line) => log.push(`server ${index}: ${line}`)),
         }),
       );
     }

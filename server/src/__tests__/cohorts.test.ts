@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { silentLogger } from '@portico/platform/logging';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Release, ServedState, ServerSignal } from '@portico/releases';
@@ -67,7 +68,7 @@ beforeAll(async () => {
     configPath,
     ssr: false,
     releases: feed,
-    log: () => undefined,
+    log: silentLogger,
     // The contact endpoint, standing in: the server watches its answers, not its work.
     api: (app, _options, done) => {
       app.addContentTypeParser('*', (_request, payload, parsed) => void payload.resume().on('end', () => parsed(null, undefined)));

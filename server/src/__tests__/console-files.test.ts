@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { silentLogger } from '@portico/platform/logging';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
@@ -37,7 +38,7 @@ beforeAll(async () => {
     log: () => undefined,
     console: consoleFiles(dist),
   });
-  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: () => undefined });
+  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: silentLogger });
 }, 60_000);
 
 afterAll(async () => {

@@ -1,4 +1,5 @@
 import { startPortico, type RunningPortico } from '../portico-server';
+import { silentLogger } from '@portico/platform/logging';
 import { robotsTxt, sitemapXml } from '../crawler-files';
 import { httpRequest, makeBuiltSite, portOf, rawRequest, type RawAnswer } from './built-site';
 
@@ -13,7 +14,7 @@ async function ask(on: RunningPortico, target: string, options: Parameters<typeo
 }
 
 beforeAll(async () => {
-  const options = { rootDir: site.root, basePort: 0, host: '127.0.0.1', log: () => undefined };
+  const options = { rootDir: site.root, basePort: 0, host: '127.0.0.1', log: silentLogger };
   running = await startPortico(options);
   proxied = await startPortico({ ...options, trustProxy: true, hostnames: ['www.portico.example'] });
 });
@@ -92,7 +93,7 @@ test('a PORTICO_HOSTS entry with a port is the one port answered for that name',
     rootDir: site.root,
     basePort: 0,
     host: '127.0.0.1',
-    log: () => undefined,
+    log: silentLogger,
     trustProxy: true,
     hostnames: ['www.portico.example:8443'],
   });

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { silentLogger } from '@portico/platform/logging';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { APP_DIRS } from '@portico/contract/sections';
@@ -18,7 +19,7 @@ const BIG_FILE = 'big.0123456789.js';
 async function serverWithBigFile(): Promise<{ running: RunningPortico; port: number; remove: () => void }> {
   const site = makeBuiltSite();
   writeFileSync(path.join(site.root, APP_DIRS.host, 'dist', BIG_FILE), BIG);
-  const running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: () => undefined, ssr: false });
+  const running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: silentLogger, ssr: false });
   return { running, port: portOf(running.url), remove: site.remove };
 }
 

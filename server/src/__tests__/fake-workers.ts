@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { silentLogger } from '@portico/platform/logging';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { APP_DIRS } from '@portico/contract/sections';
@@ -89,7 +90,7 @@ export async function startWithHome(root: string, configPath: string): Promise<R
     basePort: 0,
     host: '127.0.0.1',
     configPath,
-    log: () => undefined,
+    log: silentLogger,
     ssr: { sandbox: { setting: 'weak' } },
   });
   writeFileSync(configPath, JSON.stringify({ ...company, remotes: { home: `http://127.0.0.1:${running.ports[1]!}/mf-manifest.json` } }));

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { silentLogger } from '@portico/platform/logging';
 import type { Release } from '@portico/releases';
 import { HostSite } from '../http/host-site';
 
@@ -8,7 +9,7 @@ import { HostSite } from '../http/host-site';
 // Checked failing with the hand-made caches that cleared themselves when
 // full: the hot entry was made afresh after the flood.
 
-const site = () => new HostSite({ basePort: 9000, ports: [9000, 9001, 9002, 9003], hosts: [], trustProxy: false, log: () => undefined, ssr: false });
+const site = () => new HostSite({ basePort: 9000, ports: [9000, 9001, 9002, 9003], hosts: [], trustProxy: false, log: silentLogger, ssr: false });
 
 /** A request to the host's port for `url`, as the server gives it. */
 const request = (url: string) =>

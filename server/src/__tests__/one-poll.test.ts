@@ -1,4 +1,5 @@
 import type { Database } from '@portico/platform/database';
+import { silentLogger } from '@portico/platform/logging';
 import { eventually } from '@portico/testing/eventually';
 import { releaseFeed } from '../control-plane';
 import { ServedReleases } from '../served-releases';
@@ -32,7 +33,7 @@ test('a server serves an activation whose notification never came, from the watc
   const served = new ServedReleases({
     feed: { ...feed, read: () => (reads++, feed.read()) },
     warm: () => Promise.resolve(),
-    log: () => undefined,
+    log: silentLogger,
   });
   await served.start();
   try {

@@ -1,4 +1,5 @@
 import type { FastifyPluginCallback } from 'fastify';
+import { silentLogger } from '@portico/platform/logging';
 import { eventually } from '@portico/testing/eventually';
 import { pipelinedFlood } from '@portico/testing/pipelined-flood';
 import { startPortico, type RunningPortico } from '../portico-server';
@@ -38,7 +39,7 @@ const api: FastifyPluginCallback = (app, _options, done) => {
 let running: RunningPortico;
 let port: number;
 beforeAll(async () => {
-  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', ssr: false, api, log: () => undefined });
+  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', ssr: false, api, log: silentLogger });
   port = portOf(running.url);
 });
 afterAll(() => running.close());

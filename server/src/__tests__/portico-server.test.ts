@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { silentLogger } from '@portico/platform/logging';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -191,7 +192,7 @@ test("with PORTICO_CONFIG the CSP follows the operator's file, read afresh per r
       }),
     );
   write('https://cdn.example/contact/v1/mf-manifest.json', ['https://staging.example']);
-  const own = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath, log: () => undefined });
+  const own = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath, log: silentLogger });
   try {
     const csp = async () => String((await get(own.ports[0]!, '/')).headers['content-security-policy']);
     expect(await csp()).toContain("script-src 'self' https://cdn.example https://staging.example;");

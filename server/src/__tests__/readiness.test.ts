@@ -1,4 +1,6 @@
 import { writeFileSync } from 'node:fs';
+import { silentLogger } from '@portico/platform/logging';
+import { linesLogger } from '@portico/platform/testing';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import { SHELL_WORKER_PATH } from '../ssr/render-limits';
@@ -71,7 +73,7 @@ describe('the host port opens when the server can serve what it promises', () =>
     const site = await siteWithGatedWorker();
     const logged: string[] = [];
     let running: RunningPortico | undefined;
-    const starting = startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line) }).then(
+    const starting = startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: linesLogger((line) => logged.push(line)) }).then(
       (started) => (running = started),
     );
     try {
@@ -101,7 +103,13 @@ describe('the host port opens when the server can serve what it promises', () =>
   test('with no worker warm within the bound, the host port opens anyway with the client-rendered page, and says so', async () => {
     const site = await siteWithGatedWorker();
     const logged: string[] = [];
-    const options: PorticoServerOptions = { rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line), firstWorkerWaitMs: 300 };
+    const options: PorticoServerOptions = {
+      rootDir: site.root,
+      basePort: 0,
+      host: '127.0.0.1',
+      log: linesLogger((line) => logged.push(line)),
+      firstWorkerWaitMs: 300,
+    };
     const running = await startPortico(options);
     try {
       const port = portOf(running.url);
@@ -133,7 +141,7 @@ describe('the host port opens when the server can serve what it promises', () =>
     const taken = (blocker.address() as AddressInfo).port;
     try {
       // The worker never warms and the wait is longer than this test may take: only an early check passes.
-      const starting = startPortico({ rootDir: site.root, basePort: taken, host: '127.0.0.1', log: () => undefined, firstWorkerWaitMs: 120_000 });
+      const starting = startPortico({ rootDir: site.root, basePort: taken, host: '127.0.0.1', log: silentLogger, firstWorkerWaitMs: 120_000 });
       await expect(starting).rejects.toThrow(`port ${taken} (host) is already in use`);
     } finally {
       blocker.close();
@@ -144,7 +152,7 @@ describe('the host port opens when the server can serve what it promises', () =>
   test('with server rendering off, nothing is waited for', async () => {
     const site = await siteWithGatedWorker();
     const logged: string[] = [];
-    const running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line), ssr: false });
+    const running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: linesLogger((line) => logged.push(line)), ssr: false });
     try {
       expect(logged).toEqual([]);
       expect(await accepts(portOf(running.url))).toBe(true);

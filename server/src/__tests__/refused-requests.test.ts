@@ -1,4 +1,5 @@
 import type { FastifyPluginCallback } from 'fastify';
+import { silentLogger } from '@portico/platform/logging';
 import { connect, type Socket } from 'node:net';
 import { startPortico, type RunningPortico } from '../portico-server';
 import { makeBuiltSite, portOf, rawRequest } from './built-site';
@@ -28,7 +29,7 @@ const api: FastifyPluginCallback = (app, _options, done) => {
 let running: RunningPortico;
 let port: number;
 beforeAll(async () => {
-  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', ssr: false, api, log: () => undefined });
+  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', ssr: false, api, log: silentLogger });
   port = portOf(running.url);
 });
 afterAll(() => running.close());

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Database } from '@portico/platform/database';
-import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
+import { serverTestDatabase, serverTestsRun, type TestDatabase, linesLogger } from '@portico/platform/testing';
 import { existingBuild } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { serveDist, type DistServer } from '@portico/testing/serve-dist';
@@ -97,7 +97,7 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
               publicUrl: 'http://localhost',
               renderCheck: () =>
                 servers[0]?.checkRender && ((section, build) => servers[0]!.checkRender(section, { key: build.integrity, url: build.url, code: build.code })),
-              log: (line) => log.push(line),
+              log: linesLogger((line) => log.push(line)),
             }).then((plane) => (control = plane).store)
           : (await import('@portico/releases')).ReleaseStore.open(db);
       servers.push(
@@ -105,7 +105,7 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
           rootDir: REPO_ROOT,
           basePort: 0,
           configPath,
-          log: (line) => log.push(`server ${index}: ${line}`),
+          log: linesLogger((line) => log.push(`server ${index}: ${line}`)),
           releases: releaseFeed(storeOpened),
         }),
       );

@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { linesLogger } from '@portico/platform/testing';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startPortico, type PorticoServerOptions, type RunningPortico } from '../portico-server';
@@ -11,7 +12,7 @@ let port: number;
 
 /** Starts another server on ephemeral ports for the options a test needs. */
 async function withServer(options: Partial<PorticoServerOptions>, test: (port: number) => Promise<void>): Promise<void> {
-  const own = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line), ...options });
+  const own = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: linesLogger((line) => logged.push(line)), ...options });
   try {
     await test(portOf(own.url));
   } finally {
@@ -26,7 +27,7 @@ async function ask(target: string, options: Parameters<typeof httpRequest>[1] = 
 }
 
 beforeAll(async () => {
-  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line) });
+  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: linesLogger((line) => logged.push(line)) });
   port = portOf(running.url);
 });
 afterEach(() => {

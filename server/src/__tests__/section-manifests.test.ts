@@ -1,4 +1,5 @@
 import { RELAY_FAULT_HEADER, sectionManifestPath } from '@portico/contract/manifest-relay';
+import { silentLogger } from '@portico/platform/logging';
 import { serveDist, type DistServer } from '@portico/testing/serve-dist';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,7 @@ beforeAll(async () => {
   const configPath = path.join(folder, 'config.json');
   const remotes = { home: `${cdn.origin}/mf-manifest.json`, about: `${cdn.origin}/mf-manifest.json`, contact: `${cdn.origin}/mf-manifest.json` };
   writeFileSync(configPath, JSON.stringify({ remotes, allowedRemoteOrigins: [] }));
-  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', configPath, ssr: false, log: () => undefined });
+  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', configPath, ssr: false, log: silentLogger });
   page = `http://127.0.0.1:${running.ports[0]}`;
 });
 afterAll(async () => {

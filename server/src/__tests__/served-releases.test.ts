@@ -1,4 +1,6 @@
 import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
+import { silentLogger } from '@portico/platform/logging';
+import { linesLogger } from '@portico/platform/testing';
 import { parseConfig, sectionGrant, sectionsFromConfig } from '@portico/shared-config/config';
 import { CONFIG_BASELINE, type ActiveReleases, type Release } from '@portico/releases';
 import { canaryOf } from '../beacon/visit-issuer';
@@ -165,7 +167,7 @@ describe('the releases a server serves', () => {
     jest.useFakeTimers();
     try {
       const store = fakeFeed();
-      const served = new ServedReleases({ feed: store.feed, warm: () => Promise.resolve(), log: () => undefined });
+      const served = new ServedReleases({ feed: store.feed, warm: () => Promise.resolve(), log: silentLogger });
       await served.start();
       await jest.advanceTimersByTimeAsync(60_000);
       expect(store.reads()).toBe(1);
@@ -184,7 +186,7 @@ describe('the releases a server serves', () => {
   it("logs an outage its watch's poll finds once, and reads the store again when the poll finds it answering", async () => {
     const store = fakeFeed();
     const log: string[] = [];
-    const served = new ServedReleases({ feed: store.feed, warm: () => Promise.resolve(), log: (line) => log.push(line) });
+    const served = new ServedReleases({ feed: store.feed, warm: () => Promise.resolve(), log: linesLogger((line) => log.push(line)) });
     store.set({ contact: release('contact-1', 'contact', 'https://c.example/1/mf-manifest.json') });
     await served.start();
 
@@ -215,7 +217,7 @@ describe('the releases a server serves', () => {
         servedDuringWarm.push(served.current().active.contact?.id);
         return Promise.resolve();
       },
-      log: (line) => log.push(line),
+      log: linesLogger((line) => log.push(line)),
     });
     const first = release('contact-1', 'contact', 'https://c.example/1/mf-manifest.json');
     store.set({ contact: first });

@@ -1,4 +1,5 @@
 import { hostileRequests, sendAll } from '@portico/testing/hostile-requests';
+import { linesLogger } from '@portico/platform/testing';
 import { startPortico, type RunningPortico } from '../portico-server';
 import { INDEX_HTML, makeBuiltSite, rawRequest, SECRET } from './built-site';
 
@@ -22,7 +23,7 @@ let running: RunningPortico;
 
 beforeAll(async () => {
   process.on('unhandledRejection', onRejection);
-  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: (line) => logged.push(line), ssr: false });
+  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: linesLogger((line) => logged.push(line)), ssr: false });
 });
 afterAll(async () => {
   process.off('unhandledRejection', onRejection);

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { linesLogger } from '@portico/platform/testing';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { themeStylesheet } from '@portico/config-server/theme-stylesheet';
@@ -43,7 +44,7 @@ function decoded(answer: RawAnswer): string {
 }
 
 beforeAll(async () => {
-  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', configPath, log: (line) => logged.push(line) });
+  running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', configPath, log: linesLogger((line) => logged.push(line)) });
   port = portOf(running.url);
 });
 afterEach(() => {

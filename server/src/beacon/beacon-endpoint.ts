@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Logger } from '@portico/platform/logging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BEACON_MAX_BYTES, type HealthNote, type VisitAnswer } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
@@ -80,7 +81,7 @@ export interface BeaconEndpointOptions {
    * keys, its canaryNetwork the network a canary's judge counts it by.
    */
   addressOf: (req: IncomingMessage) => string;
-  log: (line: string) => void;
+  log: Logger;
   limits?: Partial<BeaconLimits>;
 }
 
@@ -280,7 +281,7 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   const flush = (): Promise<void> => {
     const overCap = admission.takeOverCap();
     if (overCap > 0)
-      options.log(
+      options.log.info(
         `beacon: ${overCap} report(s) over the per-network cap (${limits.perNetwork} per ${limits.windowMs / 60_000} min, ${limits.perBlock} per IPv6 /48) were not counted`,
       );
     return queue.flush();
@@ -307,7 +308,7 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
       clearInterval(timer);
       await flush();
       await queue.flush();
-      if (queue.size > 0) options.log(`beacon: ${queue.size} report(s) could not be stored before stopping`);
+      if (queue.size > 0) options.log.warn(`beacon: ${queue.size} report(s) could not be stored before stopping`);
       admission.clear();
     },
     remembered: () => admission.remembered(),

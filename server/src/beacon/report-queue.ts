@@ -1,4 +1,5 @@
 import type { HealthStore, TakenReport } from '@portico/releases';
+import type { Logger } from '@portico/platform/logging';
 
 /** The part of the health store the beacon writes to. */
 export type HealthRecorder = Pick<HealthStore, 'recordReports'>;
@@ -17,7 +18,7 @@ export class ReportQueue {
   constructor(
     private readonly pendingReports: number,
     private readonly store: () => HealthRecorder | undefined,
-    private readonly log: (line: string) => void,
+    private readonly log: Logger,
   ) {}
 
   get size(): number {
@@ -43,15 +44,15 @@ export class ReportQueue {
     this.pending = [];
     try {
       await store.recordReports(batch);
-      if (this.failing) this.log('beacon: the health store takes counts again');
+      if (this.failing) this.log.info('beacon: the health store takes counts again');
       this.failing = false;
     } catch (error) {
-      if (!this.failing) this.log(`beacon: the health store is unavailable, keeping the reports to try again: ${(error as Error).message}`);
+      if (!this.failing) this.log.error(`beacon: the health store is unavailable, keeping the reports to try again: ${(error as Error).message}`);
       this.failing = true;
       this.keep(batch);
     }
     if (this.dropped > 0) {
-      this.log(`beacon: ${this.dropped} report(s) dropped: more than ${this.pendingReports} waited for the database`);
+      this.log.warn(`beacon: ${this.dropped} report(s) dropped: more than ${this.pendingReports} waited for the database`);
       this.dropped = 0;
     }
   }

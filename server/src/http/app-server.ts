@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { answerClientError, hostFieldCount } from '@portico/platform/http';
+import { answerClientError, answerRequestIds, hostFieldCount, requestIdOptions } from '@portico/platform/http';
+import type { Logger } from '@portico/platform/logging';
 import { applyTimeouts, TIMEOUT_CHECK_MS, type ConnectionCap, type ClientLimits } from '../client-limits';
 import { guardRoutes } from '../guard';
 import type { RequestBounds } from '../request-bounds';
@@ -17,7 +18,8 @@ export interface AppServerOptions {
   cap?: ConnectionCap;
   /** Requests in flight per connection and per client over the four ports: one past them waits, unread. */
   bounds?: RequestBounds;
-  log: (line: string) => void;
+  /** The port's logger (a child of main.ts's): Fastify's, so each request's lines carry its reqId. */
+  log: Logger;
   /** While true, each answer closes its connection once it is out: a draining server keeps none open. */
   draining?: () => boolean;
 }
@@ -38,7 +40,7 @@ export interface AppServer {
  * routes are added by its plugins (./plugins).
  */
 export function appServer(options: AppServerOptions): AppServer {
-  const { hosts, trustProxy, bounds, log, draining } = options;
+  const { hosts, trustProxy, bounds, draining } = options;
   let server: Server | undefined;
   const app = Fastify({
     serverFactory: (handler) =>
@@ -54,10 +56,15 @@ export function appServer(options: AppServerOptions): AppServer {
     // Stopping closes every connection at once (startPortico's close), as before any route existed.
     return503OnClosing: false,
     rewriteUrl: (req) => literalPath(req.url ?? '/'),
+    // Each request's id: nginx's behind the one proxy trusted (PORTICO_TRUST_PROXY), else our own.
+    ...requestIdOptions(trustProxy),
+    loggerInstance: options.log,
   });
+  // First of the hooks: every answer, a refusal below included, says its request's id.
+  answerRequestIds(app);
   applyTimeouts(server!, options.limits);
   options.cap?.watch(server!);
-  guardRoutes(app, log);
+  guardRoutes(app);
 
   // What a client can get wrong about the request itself is answered before any route: every app, every path, every method.
   app.addHook('onRequest', (request, reply, done) => {

@@ -52,8 +52,8 @@ export class HostSite {
 
   constructor(private readonly state: ServingState) {
     // The page's headers are computed per request: a config.json fault would otherwise fill the log at every page load.
-    this.logHeaderNote = onceEach(state.log, NOTES_KEPT);
-    this.logConfig = configLogger(state.log);
+    this.logHeaderNote = onceEach((line) => state.log.warn(line), NOTES_KEPT);
+    this.logConfig = configLogger((line) => state.log.warn(line));
     this.file = new ConfigFile({ configPath: state.configPath, basePort: state.basePort, ports: () => state.ports });
     this.varyByHost = state.configPath ? undefined : state.trustProxy ? 'Host, X-Forwarded-Host' : 'Host';
     this.siteOf = oncePerRequest((req) =>

@@ -1,4 +1,5 @@
 import type { HealthNote } from '@portico/contract/beacon';
+import type { Logger } from '@portico/platform/logging';
 import type { ServedState } from '@portico/releases';
 import type { HostRule } from '../request-origin';
 import type { PreviewVisit, ReleaseFeed, ServedReleases } from '../served-releases';
@@ -13,7 +14,7 @@ export interface ServingState {
   ports: number[];
   hosts: readonly HostRule[];
   trustProxy: boolean;
-  log: (line: string) => void;
+  log: Logger;
   ssr: false | undefined | Pick<ServerRenderingOptions, 'budgetMs' | 'heapMb' | 'cache' | 'sandbox' | 'onSignal'>;
   /** The host's server rendering, once the host's app is set up. */
   rendering?: ServerRendering;

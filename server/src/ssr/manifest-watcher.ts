@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Logger } from '@portico/platform/logging';
 import { readManifest, type ManifestReading } from '@portico/contract/manifest';
 import type { SectionId } from '@portico/contract/sections';
 import { ChurnGate, type ChurnBound, type HeldState } from './manifest-churn';
@@ -37,7 +38,7 @@ export interface ManifestWatcherOptions {
   churn: ChurnBound;
   /** A manifest's served version changed, or a section was named for it. */
   onChange: (change: ManifestChange) => void;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 /** A version a poll fetched: served, or held back while its manifest churns. */
@@ -166,11 +167,11 @@ export class ManifestWatcher {
     const named = `the ${[...entry.sections].join(' and ')} section's manifest ${url}`;
     const { versions, withinMs, calmMs } = this.options.churn;
     if (step.began)
-      this.options.log(
+      this.options.log.warn(
         `${named} changed more than ${versions} times within ${span(withinMs)}: it is held at the version served (${entry.hash?.slice(0, 12) ?? 'none'}…) until it stays unchanged for ${span(calmMs)}; the versions seen meanwhile are not read, run or served, nor is anything they name fetched`,
       );
     if (step.released)
-      this.options.log(
+      this.options.log.info(
         `${named} stayed unchanged for ${span(calmMs)}: no longer held, ${step.step === 'adopt' ? 'its latest version is served' : 'the version served is its latest'}`,
       );
     if (step.step === 'adopt') this.serve(url, entry);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ContactFormTexts } from '@portico/contract/contact-form';
 import type { BuiltInSectionId, SectionId } from '@portico/contract/sections';
+import type { Logger } from '@portico/platform/logging';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import type { SiteContext } from '../site-context';
 import type { ChurnBound } from './manifest-churn';
@@ -46,7 +47,7 @@ export interface ServerRenderingOptions {
    * for the release store (the canary judge, `status`) beyond the log.
    */
   onSignal?: (signal: SectionSignal) => void;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 export interface ServerRendering {

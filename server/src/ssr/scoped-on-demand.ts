@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '@portico/platform/logging';
 import { LRUCache } from 'lru-cache';
 import { ON_DEMAND_PATH, readScopedStylesheetAddress, type ScopedStylesheetRequest } from '@portico/contract/section-styles';
 import { fetchVerified, scopeSectionStylesheet, SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
@@ -84,7 +85,7 @@ export class OnDemandStyles {
 
   constructor(
     private readonly options: {
-      log: (line: string) => void;
+      log: Logger;
       /** A copy the server-rendered page's preparation already holds, if any. */
       prepared?: (request: ScopedStylesheetRequest) => Bodies | undefined;
     },
@@ -149,13 +150,13 @@ export class OnDemandStyles {
       css = await fetchVerified(href, integrity, { maxBytes: this.limits.maxBytes, timeoutMs: this.limits.timeoutMs });
     } catch (error) {
       const refusal = { status: 502, why: `The ${section} section's stylesheet could not be scoped: ${(error as Error).message}` };
-      this.options.log(`${refusal.why.slice(0, 400)}; the page shows the section without it`);
+      this.options.log.warn(`${refusal.why.slice(0, 400)}; the page shows the section without it`);
       this.refused.set(key, refusal);
       return refusal;
     }
     const scoped = scopeSectionStylesheet(css.toString('utf8'), { section, url: href, origin: new URL(href).origin });
     if (scoped.problems.length > 0)
-      this.options.log(
+      this.options.log.warn(
         `the ${section} section's stylesheet ${href}: ${scoped.problems.length} rules left out, which would reach outside its slot: ${scoped.problems[0]!.slice(0, 300)}`,
       );
     const identity = Buffer.from(scoped.css);

@@ -1,4 +1,5 @@
 import { hydrationWithin, type Hydration } from '@portico/contract/hydration';
+import type { Logger } from '@portico/platform/logging';
 import { isSri, type NodeEntry } from '@portico/contract/manifest';
 import type { SectionId } from '@portico/contract/sections';
 import type { Language } from '@portico/contract/languages';
@@ -31,7 +32,7 @@ export interface SectionSourcesOptions {
   onManifestChange?: (change: ManifestChange) => void;
   /** How fast a manifest may change before it is held (MANIFEST_CHURN), for tests: a smaller bound. */
   churn?: Partial<ChurnBound>;
-  log: (line: string) => void;
+  log: Logger;
   /** The log, each line once for a while. */
   report: (line: string) => void;
   /** The stylesheets' limits, for measurements and tests (SECTION_STYLE_LIMITS otherwise). */

@@ -1,3 +1,4 @@
+import type { Logger } from '@portico/platform/logging';
 import { LANGUAGES, type Language } from '@portico/contract/languages';
 import { SECTION_IDS, type BuiltInSectionId, type SectionId } from '@portico/contract/sections';
 import type { FromSectionWorker, NodeBuild, ToSectionWorker } from '@portico/node-sections/protocol';
@@ -70,7 +71,7 @@ export interface SectionStageOptions {
    * for whoever must know (the release store) beyond the log.
    */
   onSignal?: (signal: SectionSignal) => void;
-  log: (line: string) => void;
+  log: Logger;
   /** The log, each line once for a while: a failing section would say the same at every page. */
   report: (line: string) => void;
 }
@@ -351,7 +352,7 @@ export class SectionStage {
     const refused = await this.load(worker, section, wanted);
     if (!refused) return false;
     for (const [key, reason] of refused) {
-      this.options.log(`the ${section} section's node build ${key.slice(0, 19)}… is not rendered on the server: ${reason}`);
+      this.options.log.warn(`the ${section} section's node build ${key.slice(0, 19)}… is not rendered on the server: ${reason}`);
       this.signal(section, [key], 'render-failed', `its node build failed to load: ${reason}`);
     }
     this.loaded.set(worker, new Map(wanted.map(({ key }) => [key, refused.get(key)])));

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '@portico/platform/logging';
 import { EXPOSED_SECTION, type SectionId } from '@portico/contract/sections';
 import type { Manifest } from '@portico/contract/manifest';
 import { createHash } from 'node:crypto';
@@ -120,7 +121,7 @@ export class SectionStyles {
 
   /** `limits`: SECTION_STYLE_LIMITS, but for measurements and tests (a shorter `retiredMs`). */
   constructor(
-    private readonly log: (line: string) => void,
+    private readonly log: Logger,
     limits: Partial<SectionStyleLimits> = {},
   ) {
     this.limits = { ...SECTION_STYLE_LIMITS, ...limits };
@@ -145,7 +146,7 @@ export class SectionStyles {
       const created: StyleSet = { files: new Set(), ready: Promise.resolve({ refused: '' }) };
       created.ready = this.fill(key, created, section, manifest)
         .catch((error: unknown): StyleSetResult => {
-          this.log(`the ${section} section is rendered in the browser: its stylesheets could not be kept (${(error as Error).message})`);
+          this.log.warn(`the ${section} section is rendered in the browser: its stylesheets could not be kept (${(error as Error).message})`);
           return { refused: 'not kept' };
         })
         .then((result) => (created.result = result));
@@ -212,7 +213,7 @@ export class SectionStyles {
     const { perSection, sectionBytes, maxBytes, timeoutMs, fetchesAtOnce, cacheBytes } = this.limits;
     const named = stylesheetsOf(manifest);
     const leftToBrowser = (why: string): StyleSetResult => {
-      this.log(`the ${section} section is rendered in the browser: ${why} (${manifest.url})`);
+      this.log.warn(`the ${section} section is rendered in the browser: ${why} (${manifest.url})`);
       return { refused: why };
     };
     if (named.length > perSection)
@@ -298,16 +299,16 @@ export class SectionStyles {
       set.files.add(file);
     }
     if (failures.length > 0) {
-      this.log(
+      this.log.warn(
         `the ${section} section's stylesheets: ${failures.length} of ${local.length} could not be fetched for its page, which asks for them scoped when it loads (${manifest.url}): ${failures[0]!.slice(0, 300)}`,
       );
     }
     if (ruleProblems.length > 0)
-      this.log(
+      this.log.warn(
         `the ${section} section's stylesheets: ${ruleProblems.length} rules left out, which would reach outside its slot (${manifest.url}): ${ruleProblems[0]!.slice(0, 300)}`,
       );
     if (local.length < named.length)
-      this.log(
+      this.log.warn(
         `the ${section} section's stylesheets: ${named.length - local.length} of ${named.length} are left off the page, having no hash or another origin than its manifest's, so nothing could scope them (${manifest.url})`,
       );
     // Never the section's own file: a copy scoped here, else the address where the page asks for one scoped then.

@@ -82,7 +82,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   const shellFile = path.join(options.rootDir, SHELL_WORKER_PATH);
   const sectionFile = path.join(options.rootDir, SECTION_WORKER_PATH);
   if (!existsSync(shellFile) || !existsSync(sectionFile)) {
-    options.log(`no server workers in ${path.dirname(shellFile)} (a host built before them?): pages are rendered in the browser`);
+    options.log.warn(`no server workers in ${path.dirname(shellFile)} (a host built before them?): pages are rendered in the browser`);
     return undefined;
   }
   const pipeline = new RenderingPipeline(options, shellFile, sectionFile);
@@ -132,7 +132,8 @@ class RenderingPipeline {
     this.known = new KnownPages(templateFile);
     this.budgetMs = options.budgetMs ?? SSR_LIMITS.budgetMs;
     this.readPageScript = pageScriptReader(path.dirname(templateFile));
-    this.report = onceEach(log, LINES_KEPT);
+    // Said as warnings: each is a part the page goes without (rendered in the browser, left out).
+    this.report = onceEach((line) => log.warn(line), LINES_KEPT);
     this.pages = new PageCache(caching, this.costs);
     this.composer = new PageComposer(this.pages, this.costs, this.budgetMs, this.report);
     const replan = () => void this.planner.replan();
@@ -221,10 +222,10 @@ class RenderingPipeline {
     if (choice.sandbox) {
       this.sandbox = choice.sandbox;
       this.sections.useSandbox(choice.sandbox);
-      log(`section code runs on the server in ${choice.sandbox.description}`);
-      if (choice.warning) log(`warning: ${choice.warning}`);
+      log.info(`section code runs on the server in ${choice.sandbox.description}`);
+      if (choice.warning) log.warn(`warning: ${choice.warning}`);
     } else {
-      log(`sections are rendered in the browser only: ${choice.problem}`);
+      log.warn(`sections are rendered in the browser only: ${choice.problem}`);
     }
     await this.shell.start();
     await this.planner.readConfigs();

@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import type { Logger } from '@portico/platform/logging';
 import { LANGUAGES, type Language } from '@portico/contract/languages';
 import { tabSections } from '@portico/shared-config/config';
 import type { FromShellWorker, RenderedShell, ShellRequest, ToShellWorker } from '@portico/node-sections/protocol';
@@ -37,7 +38,7 @@ export interface ShellStageOptions {
   sites: () => Promise<Site[]>;
   /** Another shell worker answers from now on: pages made with the one before are not served again. */
   onSwitch: () => void;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 /**
@@ -126,7 +127,7 @@ export class ShellStage {
       'shell',
       'a page',
     );
-    if (answer && 'failed' in answer) this.options.log(`the shell worker could not render a page: ${answer.failed}`);
+    if (answer && 'failed' in answer) this.options.log.error(`the shell worker could not render a page: ${answer.failed}`);
     if (!answer || 'failed' in answer) return undefined;
     const { html, fallbacks, styles, overridden } = answer.ok;
     return { html, fallbacks, styles, overridden, ids: idsIn(html), key };
@@ -145,7 +146,8 @@ export class ShellStage {
           'a page',
         );
         if (!worker.alive) return false;
-        if (!answer || 'failed' in answer) this.options.log(`the shell worker could not render a page while warming: ${answer ? answer.failed : 'no answer'}`);
+        if (!answer || 'failed' in answer)
+          this.options.log.warn(`the shell worker could not render a page while warming: ${answer ? answer.failed : 'no answer'}`);
       }
     }
     return worker.alive;

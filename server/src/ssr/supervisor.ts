@@ -1,3 +1,5 @@
+import type { Logger } from '@portico/platform/logging';
+
 /** What a supervisor's worker is: a process it can start, kill and watch end. */
 export interface Supervised {
   readonly alive: boolean;
@@ -21,7 +23,7 @@ export interface SupervisorOptions<W> {
   name: string;
   /** Starts a worker, or undefined when none can be started. */
   start: () => W | undefined;
-  log: (line: string) => void;
+  log: Logger;
   /** Another worker answers from now on (undefined: none, until one is live again). */
   onLive?: (worker: W | undefined) => void;
   /** The plan `key` was set aside after its workers' repeated deaths; `reason` is the last one's. */
@@ -181,7 +183,7 @@ export class Supervisor<W extends Supervised> {
     this.running.add(worker);
     this.generations += 1;
     // Every restart says why: a test (and an operator) can tell a new plan from a death.
-    if (this.generations > 1) this.options.log(`${this.options.name} ${this.generations} started: ${this.cause}`);
+    if (this.generations > 1) this.options.log.info(`${this.options.name} ${this.generations} started: ${this.cause}`);
     const generation: Generation<W> = { key: plan.key, worker, number: this.generations };
     this.starting = generation;
     void worker.exited.then((reason) => this.onExit(generation, reason));
@@ -230,13 +232,13 @@ export class Supervisor<W extends Supervised> {
     const limit = this.options.quarantineAfter ?? DEFAULT_QUARANTINE_AFTER;
     if (this.failures >= limit) {
       this.quarantined.add(key);
-      this.options.log(`${this.options.name} ${reason}, ${this.failures} times in a row: this build is rendered in the browser only until it changes`);
+      this.options.log.warn(`${this.options.name} ${reason}, ${this.failures} times in a row: this build is rendered in the browser only until it changes`);
       this.options.onSetAside?.(key, `its worker ${reason}, ${this.failures} times in a row`);
       return this.reconcile();
     }
     const backoff = this.options.backoffMs ?? DEFAULT_BACKOFF_MS;
     const wait = backoff[Math.min(this.failures - 1, backoff.length - 1)]!;
-    this.options.log(`${this.options.name} ${reason}; the browser renders it meanwhile, another worker starts in ${wait / 1000} s`);
+    this.options.log.warn(`${this.options.name} ${reason}; the browser renders it meanwhile, another worker starts in ${wait / 1000} s`);
     clearTimeout(this.retry);
     this.retry = setTimeout(() => {
       this.retry = undefined;

@@ -1,4 +1,5 @@
 import type { Launch } from './sandbox';
+import type { Logger } from '@portico/platform/logging';
 import { SSR_LIMITS, WORKER_START_MS } from './render-limits';
 import { WorkerProcess, type CpuBudget } from './worker-process';
 
@@ -12,7 +13,7 @@ export function startWorker<To extends { id: number }, From extends { type: stri
   name: string,
   launch: Launch,
   maxMessageBytes: number,
-  log: (line: string) => void,
+  log: Logger,
   /** A section's worker's CPU budget (SECTION_CPU_BUDGET); none for the host's own shell worker. */
   cpu?: CpuBudget,
 ): WorkerProcess<To, From> {

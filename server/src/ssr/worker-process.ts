@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Logger } from '@portico/platform/logging';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Duplex, Readable } from 'node:stream';
 import { readLines, writeLine } from '@portico/node-sections/channel';
@@ -16,7 +17,7 @@ export interface WorkerProcessOptions {
   startMs: number;
   /** The CPU it may spend (its whole process tree, read from /proc), over which it is killed; none: unbounded (the host's own shell worker). */
   cpu?: CpuBudget;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 /** A message before it is numbered. */
@@ -312,12 +313,12 @@ export class WorkerProcess<To extends { id: number }, From extends { type: strin
       for (const line of lines) {
         this.logged += 1;
         if (this.logged > LOG_LINES) {
-          this.options.log(`${this.options.name}: further output not logged`);
+          this.options.log.warn(`${this.options.name}: further output not logged`);
           return;
         }
         // Control and format characters (bidi overrides among them) could forge or hide a log line.
         const clean = line.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, ' ').slice(0, LOG_LINE_CHARS);
-        this.options.log(`${this.options.name}: ${clean}`);
+        this.options.log.info(`${this.options.name}: ${clean}`);
       }
     });
   }

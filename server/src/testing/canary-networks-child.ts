@@ -7,7 +7,7 @@ import { BEACON_PATH, type VisitReport } from '@portico/contract/beacon';
 import { APP_DIRS, APP_NAMES } from '@portico/contract/sections';
 import { EMBEDDED_DATABASE_FOLDER } from '@portico/platform/data-folder';
 import { openEmbeddedDatabase } from '@portico/platform/database';
-import { seedDataFolder } from '@portico/platform/testing';
+import { seedDataFolder, linesLogger } from '@portico/platform/testing';
 import { HealthStore, JUDGE_ACTOR, judgeCanary, ReleaseStore, startCanaryJudge, type Canary } from '@portico/releases';
 import { eventually } from '@portico/testing/eventually';
 import { beaconEndpoint } from '../beacon/beacon-endpoint';
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     secret: () => store.previewSecret(),
     originOf: (req) => visitorOf(req, { trustProxy: false }).origin,
     addressOf: (req) => visitorOf(req, { trustProxy: false }).address ?? 'unknown',
-    log: (line) => log.push(line),
+    log: linesLogger((line) => log.push(line)),
     limits: { flushMs: 3_600_000 },
   });
   mkdirSync(path.join(folder, 'build'));
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     ssr: false,
     beacon,
     releases: releaseFeed(Promise.resolve(store)),
-    log: (line) => log.push(line),
+    log: linesLogger((line) => log.push(line)),
   });
   const judge = startCanaryJudge({
     store,

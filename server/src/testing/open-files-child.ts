@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { linesLogger } from '@portico/platform/testing';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { APP_DIRS, APP_NAMES } from '@portico/contract/sections';
@@ -23,7 +24,13 @@ async function main(): Promise<void> {
     writeFileSync(path.join(dist, bigFile.slice(1)), Buffer.alloc(4 * 1024 * 1024, 'x'));
   }
 
-  const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', ssr: false, log: (line) => process.stdout.write(`${line}\n`) });
+  const running = await startPortico({
+    rootDir: root,
+    basePort: 0,
+    host: '127.0.0.1',
+    ssr: false,
+    log: linesLogger((line) => process.stdout.write(`${line}\n`)),
+  });
   process.stdout.write(`PORT ${new URL(running.url).port}\n`);
   process.once('SIGTERM', () => {
     void running.close().then(() => {

@@ -117,7 +117,7 @@ describe('the audit', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="portico-audit.csv"');
     const [header, ...rows] = parse(csv.text, { record_delimiter: '\r\n' }) as string[][];
-    expect(header).toEqual(['at', 'actor', 'action', 'section', 'release', 'from', 'detail']);
+    expect(header).toEqual(['at', 'actor', 'action', 'section', 'release', 'from', 'detail', 'requestId']);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row[3] === 'home')).toBe(true);
     // Escaped as the messages' export is: a ' wherever a spreadsheet could start reading a formula.

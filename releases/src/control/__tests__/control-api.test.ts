@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { linesLogger } from '@portico/platform/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -121,6 +122,8 @@ beforeAll(async () => {
     messages: service.store,
     publicUrl: 'https://www.lender.example',
     log: (line) => log.push(line),
+    // What a request's failure says goes to the API's own logger (the request's reqId on it).
+    logger: linesLogger((line) => log.push(line)),
     configuredRemotes: () => Promise.resolve({ about: 'https://static.lender.example/about/mf-manifest.json' }),
     configReport: () => Promise.resolve(CONFIG_REPORT),
   });
@@ -382,6 +385,8 @@ describe('activating and rolling back', () => {
       detail: '',
       // What the detail is made of, for a console in another language (issue 49).
       facts: { kind: 'rollback' },
+      // The request that rolled it back.
+      requestId: expect.stringMatching(/^[\w-]{12}$/),
       cursor: expect.any(String),
     });
   });

@@ -43,6 +43,7 @@ function asAuditEntry(entry: MessageAccessEntry): AuditEntry {
     release: null,
     from: null,
     detail: entry.detail,
+    requestId: entry.requestId ?? null,
     cursor: cursorOf('m', entry),
   };
 }
@@ -102,7 +103,7 @@ export const auditLogRoutes: FastifyPluginCallback<{ context: ControlContext }> 
     schema: { querystring: auditQuerySchema },
     handler: async (request: FastifyRequest<{ Querystring: AuditQuery }>, reply) => {
       const entries = await entriesFor(context, context.actorOf(request), request.query, MAX_AUDIT_LIMIT);
-      const columns = ['at', 'actor', 'action', 'section', 'release', 'from', 'detail'] as const;
+      const columns = ['at', 'actor', 'action', 'section', 'release', 'from', 'detail', 'requestId'] as const;
       const rows = entries.map(
         (entry) => Object.fromEntries(columns.map((column) => [column, entry[column] ?? ''])) as Record<(typeof columns)[number], string>,
       );

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { silentLogger } from '@portico/platform/logging';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +9,7 @@ import { BEACON_MAX_BYTES, BEACON_PATH, VISIT_PATH, type VisitReport } from '@po
 import { APP_DIRS, APP_NAMES, type SectionId } from '@portico/contract/sections';
 import { canaryNetwork, clientNetwork } from '@portico/messages';
 import type { Database } from '@portico/platform/database';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
+import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase, linesLogger } from '@portico/platform/testing';
 import { HealthStore, ReleaseStore, signHealthToken, signVisitId, type Canary, type ServedState, type TakenReport } from '@portico/releases';
 import Fastify from 'fastify';
 import { closeNow } from '@portico/platform/http';
@@ -65,7 +66,7 @@ async function serveBeacon(
   served: () => ServedState | undefined = () => undefined,
 ): Promise<{ origin: string; close(): Promise<void> }> {
   const app = Fastify();
-  guardRoutes(app, () => undefined);
+  guardRoutes(app);
   await app.register(beaconRoutes, { endpoint, served });
   await app.ready();
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
@@ -142,7 +143,7 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
       secret: () => store.previewSecret(),
       originOf: (req: import('node:http').IncomingMessage) => visitorOf(req, { trustProxy: false }).origin,
       addressOf: (req: import('node:http').IncomingMessage) => visitorOf(req, { trustProxy: false }).address ?? 'unknown',
-      log: (line: string) => log.push(line),
+      log: linesLogger((line) => log.push(line)),
       // The tests flush when they read.
       limits: { flushMs: 60_000 },
     };
@@ -155,7 +156,7 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
       host: '127.0.0.1',
       hostnames: ['127.0.0.1', PLAIN_HOST],
       ssr: false,
-      log: (line) => log.push(line),
+      log: linesLogger((line) => log.push(line)),
       api: (app, _options, done) => {
         app.addContentTypeParser('*', (_request, payload, parsed) => void payload.resume().on('end', () => parsed(null, undefined)));
         app.all('/api/*', (request, reply) => {
@@ -433,7 +434,7 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
         secret: () => store.previewSecret(),
         originOf: () => 'http://page.example',
         addressOf: () => 'one',
-        log: () => undefined,
+        log: silentLogger,
         limits: { flushMs: 60_000 },
       });
       const server = await serveBeacon(fresh, () => running.releases());
@@ -571,7 +572,7 @@ test('forgets each network and visit id when its window ends, with no further re
     secret: () => Promise.resolve(secret),
     originOf: () => 'http://page.example',
     addressOf: (req) => req.socket.remoteAddress ?? 'unknown',
-    log: () => undefined,
+    log: silentLogger,
     limits: { windowMs: 300, nonceMs: 300, flushMs: 50 },
   });
   const server = await serveBeacon(endpoint);
@@ -606,7 +607,7 @@ test(`counts at most ${BEACON_REPORTS_PER_BLOCK} reports per IPv6 /48 and window
     originOf: () => 'http://page.example',
     // The address the test says: a /48's many /64s are not on this machine's loopback (the namespace test sends from real ones).
     addressOf: (req) => String(req.headers['x-test-from']),
-    log: () => undefined,
+    log: silentLogger,
     limits: { flushMs: 60_000 },
   });
   const server = await serveBeacon(endpoint);
@@ -652,7 +653,7 @@ test('a per-client cap raised or lowered (PORTICO_BEACON_REPORTS_PER_NETWORK) mo
     secret: () => Promise.resolve(secret),
     originOf: () => 'http://page.example',
     addressOf: (req) => String(req.headers['x-test-from']),
-    log: () => undefined,
+    log: silentLogger,
     limits: { flushMs: 60_000, perNetwork: 2 },
   });
   const server = await serveBeacon(endpoint);
@@ -688,7 +689,7 @@ describe('the beacon without its database', () => {
       secret: () => Promise.resolve(recorder ? secret : undefined),
       originOf: () => 'http://page.example',
       addressOf: () => 'one network',
-      log: (line) => log.push(line),
+      log: linesLogger((line) => log.push(line)),
       limits: { flushMs: 60_000 },
     });
     server = await serveBeacon(endpoint);

@@ -16,7 +16,6 @@ export interface AppFilesOptions {
   files: Handler;
   /** The 404 page's headers: those of the app's HTML. */
   pageHeaders: PageHeaders;
-  log: (line: string) => void;
 }
 
 /** The app's 404 page, with the headers of its HTML. */
@@ -47,8 +46,8 @@ export function otherMethods(app: FastifyInstance, allowed: readonly string[]): 
  * (else the 404 page) to GET and HEAD; 405 with `Allow` to any other
  * method, before its body is read.
  */
-export const appFiles: FastifyPluginCallback<AppFilesOptions> = (app, { files, pageHeaders, log }, done) => {
-  const serveFile = rawRoute((req, res) => files(req, res, () => answerNotFound(req, res, pageHeaders)), log);
+export const appFiles: FastifyPluginCallback<AppFilesOptions> = (app, { files, pageHeaders }, done) => {
+  const serveFile = rawRoute((req, res) => files(req, res, () => answerNotFound(req, res, pageHeaders)));
   const unmatched = (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuseMethod(reply);
     void serveFile(request, reply);

@@ -9,7 +9,6 @@ import { LRUCache } from 'lru-cache';
 
 export interface ConfigRoutesOptions {
   site: HostSite;
-  log: (line: string) => void;
 }
 
 /**
@@ -17,7 +16,7 @@ export interface ConfigRoutesOptions {
  * `/config.json` (with the releases of the visitor's cohort or preview in
  * it) and `/theme.css` (its theme, as the page links it).
  */
-export const configRoutes: FastifyPluginCallback<ConfigRoutesOptions> = (app, { site, log }, done) => {
+export const configRoutes: FastifyPluginCallback<ConfigRoutesOptions> = (app, { site }, done) => {
   // `/config.json`'s headers per Vary and ETag: the same object for every request of one version.
   // Versions and hosts come and go: the least recently asked for are forgotten first.
   const made = new LRUCache<string, Record<string, string>>({ max: 256 });
@@ -32,7 +31,7 @@ export const configRoutes: FastifyPluginCallback<ConfigRoutesOptions> = (app, { 
   };
   app.get('/config.json', async (request, reply) => {
     const { answer, etag } = await site.siteOf(request.raw);
-    if (answer.fault) log(`config.json: ${answer.fault}`);
+    if (answer.fault) request.log.error(`config.json: ${answer.fault}`);
     const vary = site.varyCookie(site.varyByHost);
     // Revalidated at every use (no-cache): unchanged, it is answered 304, with nothing sent again.
     const notModified = etag !== undefined && matchesEtag(request.headers['if-none-match'], etag);

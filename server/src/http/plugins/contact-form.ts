@@ -96,7 +96,7 @@ export const contactForm: FastifyPluginCallback<ContactFormOptions> = (app, { en
     const empty = emptyFields(form);
     if (empty.length > 0)
       return answerPage(request, reply, 422, language, { values, marked: empty.map((field) => ({ field, reason: 'required' })), notice: 'incomplete' });
-    const outcome = await receiveForm(contact, form, contact.requestOrigin(request.raw).address);
+    const outcome = await receiveForm(contact, form, request);
     switch (outcome.kind) {
       case 'stored':
       case 'repeated':

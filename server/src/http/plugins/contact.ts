@@ -25,7 +25,7 @@ function watchContactAnswer(request: FastifyRequest, res: ServerResponse, { site
   res.once('finish', () => {
     if (res.statusCode < 500) return;
     state.signal!({ section: 'contact', releaseId, kind: 'contact-5xx', detail: `/api/contact answered ${res.statusCode}` }).catch((error: unknown) =>
-      state.log(`releases: a 5xx of /api/contact could not be counted for ${releaseId}: ${(error as Error).message}`),
+      state.log.error(`releases: a 5xx of /api/contact could not be counted for ${releaseId}: ${(error as Error).message}`),
     );
   });
 }

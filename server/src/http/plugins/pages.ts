@@ -12,7 +12,6 @@ export interface PagesOptions {
   rendering: ServerRendering | undefined;
   /** The client-rendered index.html, when the page is not rendered (builtPage: from memory). */
   files: Handler;
-  log: (line: string) => void;
 }
 
 /**
@@ -22,7 +21,7 @@ export interface PagesOptions {
  * (the beacon's visit ids), and carries its visit id where the page can
  * read it (a `Server-Timing` entry, VISIT_TIMING).
  */
-export const pages: FastifyPluginCallback<PagesOptions> = (app, { site, rendering, files, log }, done) => {
+export const pages: FastifyPluginCallback<PagesOptions> = (app, { site, rendering, files }, done) => {
   const notFound = (req: Parameters<Handler>[0], res: Parameters<Handler>[1]) => answerNotFound(req, res, (asked, search) => site.pageHeaders(asked, search));
   const page = rawRoute(async (req, res) => {
     const counted = site.countPage(req, requestTarget(req.url)!.search);
@@ -31,7 +30,7 @@ export const pages: FastifyPluginCallback<PagesOptions> = (app, { site, renderin
     if (visit !== undefined) res.setHeader('Server-Timing', `${VISIT_TIMING};desc="${visit}"`);
     const builtPage = () => files(req, res, () => notFound(req, res));
     await (rendering ? rendering.handle(req, res, builtPage) : builtPage());
-  }, log);
+  });
   for (const url of ['/', '/index.html']) app.route({ method: ['GET', 'HEAD'], url, exposeHeadRoute: false, handler: page });
   done();
 };

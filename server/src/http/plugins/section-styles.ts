@@ -12,11 +12,10 @@ export interface SectionStylesOptions {
   /** The copies scoped when a page asks (a section rendered in the browser, a stylesheet not prepared), on every page. */
   onDemand: OnDemandStyles;
   site: HostSite;
-  log: (line: string) => void;
 }
 
 /** The sections' stylesheets, scoped to their slots, that the page links from its own origin (`/section-styles/…`). */
-export const sectionStyles: FastifyPluginCallback<SectionStylesOptions> = (app, { rendering, onDemand, site, log }, done) => {
+export const sectionStyles: FastifyPluginCallback<SectionStylesOptions> = (app, { rendering, onDemand, site }, done) => {
   app.route({
     method: ['GET', 'HEAD'],
     url: `${SECTION_STYLES_PATH}*`,
@@ -29,7 +28,7 @@ export const sectionStyles: FastifyPluginCallback<SectionStylesOptions> = (app, 
       }
       const { site: served } = await site.siteOf(req);
       return onDemand.answer(req, res, pathname, search, served?.config);
-    }, log),
+    }),
   });
   done();
 };

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { linesLogger } from '@portico/platform/testing';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
@@ -34,7 +35,7 @@ async function serve(remotes: Record<string, string>, manifestChurn?: ServerRend
   const log: string[] = [];
   // A generous page budget: a busy machine must not turn a page into the client-rendered one while a test reads it.
   const ssr = { budgetMs: 5000, manifestChurn };
-  const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath: file, log: (line) => log.push(line), ssr });
+  const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath: file, log: linesLogger((line) => log.push(line)), ssr });
   return {
     running,
     log,

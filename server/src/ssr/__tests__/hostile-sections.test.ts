@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linesLogger } from '@portico/platform/testing';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
@@ -37,7 +38,7 @@ async function serve(remotes: Record<string, string>, cache = true, styleLimits?
   const setAside: SectionId[] = [];
   // A generous page budget: a busy machine must not turn a page into the client-rendered one while a test reads it.
   const ssr = { cache, budgetMs: 5000, styleLimits, onSignal: ({ section, kind }: SectionSignal) => kind === 'set-aside' && setAside.push(section) };
-  const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath: file, log: (line) => log.push(line), ssr });
+  const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath: file, log: linesLogger((line) => log.push(line)), ssr });
   return {
     running,
     log,
@@ -310,7 +311,7 @@ test('no sandbox on this machine: the page is still server-rendered around the s
     basePort: 0,
     host: '127.0.0.1',
     configPath: file,
-    log: (line) => log.push(line),
+    log: linesLogger((line) => log.push(line)),
     // As on a machine without bubblewrap where the server is not root.
     ssr: { sandbox: { bwrapPath: undefined, isRoot: false } },
   });

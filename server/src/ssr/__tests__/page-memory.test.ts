@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { silentLogger } from '@portico/platform/logging';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -57,7 +58,7 @@ beforeAll(async () => {
     }),
   );
   // A generous page budget: what is measured is memory, and a busy machine must not turn a page into the client-rendered one.
-  running = await startPortico({ rootDir: builtHost(), basePort: 0, host: '127.0.0.1', configPath: file, log: () => undefined, ssr: { budgetMs: 10_000 } });
+  running = await startPortico({ rootDir: builtHost(), basePort: 0, host: '127.0.0.1', configPath: file, log: silentLogger, ssr: { budgetMs: 10_000 } });
 }, 300_000);
 afterAll(async () => {
   await running.close();

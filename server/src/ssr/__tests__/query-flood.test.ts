@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { silentLogger } from '@portico/platform/logging';
 import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const file = path.join(folder, 'config.json');
   const remotes = sectionsAtTheCap(cdn);
   writeFileSync(file, JSON.stringify({ ...sampleConfig, remotes }));
-  running = await startPortico({ rootDir: builtHost(), basePort: 0, host: '127.0.0.1', configPath: file, log: () => undefined });
+  running = await startPortico({ rootDir: builtHost(), basePort: 0, host: '127.0.0.1', configPath: file, log: silentLogger });
 }, 300_000);
 afterAll(async () => {
   await running.close();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { linesLogger } from '@portico/platform/testing';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { scopedStylesheetAddress } from '@portico/contract/section-styles';
@@ -37,7 +38,7 @@ const listen = (server: Server) =>
   new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 
 function useStyles(limits: Partial<OnDemandStyleLimits> = {}, prepared?: ConstructorParameters<typeof OnDemandStyles>[0]['prepared']): void {
-  styles = new OnDemandStyles({ log: (line) => logged.push(line), prepared }, limits);
+  styles = new OnDemandStyles({ log: linesLogger((line) => logged.push(line)), prepared }, limits);
 }
 
 beforeEach(async () => {

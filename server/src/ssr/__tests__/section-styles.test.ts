@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { linesLogger } from '@portico/platform/testing';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync } from 'node:zlib';
@@ -29,7 +30,10 @@ const listen = (server: Server) =>
 /** `styles` answering on the front server from now on, with these limits. */
 function useStyles(limits: Partial<SectionStyleLimits> = {}): SectionStyles {
   styles?.close();
-  styles = new SectionStyles((line) => logged.push(line), limits);
+  styles = new SectionStyles(
+    linesLogger((line) => logged.push(line)),
+    limits,
+  );
   return styles;
 }
 

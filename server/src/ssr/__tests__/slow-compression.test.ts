@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { linesLogger } from '@portico/platform/testing';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
@@ -50,7 +51,7 @@ beforeAll(async () => {
     basePort: 0,
     host: '127.0.0.1',
     configPath: file,
-    log: (line) => log.push(line),
+    log: linesLogger((line) => log.push(line)),
     ssr: { budgetMs: BUDGET_MS, cache: false },
   });
 }, 300_000);

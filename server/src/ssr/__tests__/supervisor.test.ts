@@ -1,4 +1,5 @@
 import { Supervisor, type Plan, type Supervised, type SupervisorOptions } from '../supervisor';
+import { linesLogger } from '@portico/platform/testing';
 
 // The supervisor keeps one live worker for what should run, whatever its
 // workers do: they die while starting, while warming, while live; plans
@@ -71,7 +72,7 @@ function supervise(options: Partial<SupervisorOptions<FakeWorker>> & { slowToDie
       workers.push(worker);
       return worker;
     },
-    log: (line) => log.push(line),
+    log: linesLogger((line) => log.push(line)),
     onLive: (worker) => live.push(worker),
     ...rest,
   });

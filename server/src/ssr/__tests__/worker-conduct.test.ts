@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linesLogger } from '@portico/platform/testing';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parsePageData, PAGE_DATA_ID } from '@portico/contract/page-data';
@@ -48,7 +49,7 @@ async function serve(remotes: Record<string, string>) {
     cpuBudget: TEST_BUDGET,
     onSignal: ({ section, kind }: SectionSignal) => kind === 'set-aside' && setAside.push(section),
   };
-  const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath: file, log: (line) => log.push(line), ssr });
+  const running = await startPortico({ rootDir: root, basePort: 0, host: '127.0.0.1', configPath: file, log: linesLogger((line) => log.push(line)), ssr });
   return {
     running,
     log,

@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linesLogger } from '@portico/platform/testing';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Supervisor } from '../supervisor';
@@ -130,7 +131,7 @@ function startWorker(options: Partial<WorkerProcessOptions> = {}, mode = 'normal
     maxMessageBytes: 64 * 1024,
     memoryLimitMb: 1024,
     startMs: 30_000,
-    log: (line) => log.push(line),
+    log: linesLogger((line) => log.push(line)),
     ...options,
   });
   started.push(worker);
@@ -210,7 +211,7 @@ describe('questions and answers', () => {
         maxMessageBytes: 1024,
         memoryLimitMb: 1024,
         startMs: 30_000,
-        log: (line) => log.push(line),
+        log: linesLogger((line) => log.push(line)),
       });
     }).not.toThrow();
     await expect(worker!.exited).resolves.toMatch(/^could not be started: spawn .*no-such-worker ENOENT$/);
@@ -442,12 +443,12 @@ describe('under a supervisor', () => {
           maxMessageBytes: 1024,
           memoryLimitMb: 1024,
           startMs: 30_000,
-          log: (line) => log.push(line),
+          log: linesLogger((line) => log.push(line)),
         });
         started.push(worker);
         return worker;
       },
-      log: (line) => log.push(line),
+      log: linesLogger((line) => log.push(line)),
       backoffMs: [50],
     });
     supervisor.want({ key: 'build-1', prepare: () => Promise.resolve(true) });
