@@ -84,8 +84,9 @@ test('every block of headers sends HSTS over https only', () => {
   }
 });
 
-test('what nginx proxies to the Node server carries Host and the X-Forwarded-* headers it trusts', () => {
+test("what nginx proxies to the Node server carries Host, the X-Forwarded-* headers it trusts and nginx's request id", () => {
   for (const line of [
+    'proxy_set_header X-Request-Id $request_id;',
     'proxy_set_header Host $host;',
     'proxy_set_header X-Forwarded-Host $http_host;',
     'proxy_set_header X-Forwarded-Proto $scheme;',
