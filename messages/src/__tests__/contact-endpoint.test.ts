@@ -9,6 +9,7 @@ import { directOrigin } from '../testing/direct-origin';
 import { contactSettings } from '../settings';
 import { serveApi } from '../testing/api-server';
 import { formBody, postContact, send } from '../testing/http-client';
+import { linesLogger } from '@portico/platform/testing';
 
 const HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'" };
 const folder = mkdtempSync(path.join(tmpdir(), 'portico-endpoint-'));
@@ -26,7 +27,8 @@ beforeAll(async () => {
     requestOrigin: directOrigin,
     log: (line) => lines.push(line),
   });
-  api = await serveApi(service, { headers: HEADERS });
+  // The routes say what they did on the request's logger (its reqId), which the tests read as lines.
+  api = await serveApi(service, { headers: HEADERS, log: linesLogger((line) => lines.push(line)) });
   base = api.base;
 }, 60_000);
 
@@ -201,7 +203,7 @@ describe('POST /api/contact over the rate limit, and with the store down', () =>
           log: (line) => lines.push(line),
         },
       },
-      { headers: HEADERS },
+      { headers: HEADERS, log: linesLogger((line) => lines.push(line)) },
     );
   }
 

@@ -1,18 +1,20 @@
 import type { Server } from 'node:http';
 import Fastify from 'fastify';
 import { closeNow, listenOn, urlOf } from '@portico/platform/http';
+import { silentLogger, type Logger } from '@portico/platform/logging';
 import { apiRoutes, type ContactEndpoint } from '../http/contact-routes';
 
 /**
  * The host port's part that concerns contact messages: its `/api/` routes
  * (apiRoutes) on an app of their own, as `startPortico` registers them.
- * `headers`: the server's security headers on every answer (none by default).
+ * `headers`: the server's security headers on every answer (none by default);
+ * `log`: the app's logger, which the routes' request lines go to (silent by default).
  */
 export async function serveApi(
   service: { endpoint: ContactEndpoint | undefined },
-  options: { port?: number; headers?: Readonly<Record<string, string>> } = {},
+  options: { port?: number; headers?: Readonly<Record<string, string>>; log?: Logger } = {},
 ): Promise<{ base: string; server: Server; close(): Promise<void> }> {
-  const app = Fastify();
+  const app = Fastify({ loggerInstance: options.log ?? silentLogger });
   await app.register(apiRoutes, { endpoint: () => service.endpoint, headers: options.headers ?? {} });
   await app.ready();
   const address = await listenOn(app.server, {
