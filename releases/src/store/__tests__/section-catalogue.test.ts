@@ -92,11 +92,11 @@ describe('the section catalogue on a fresh embedded database', () => {
   });
 
   test('a database from before sections as data keeps its rows and grants, and serves the built-in list', async () => {
-    // The schema as step 2 left it: step 3's, step 4's (the release policy) and step 5's (the audit's facts) columns and records taken back, a grant set then.
+    // The schema as step 2 left it: step 3's, step 4's (the release policy) and step 5's (the audit's facts) and step 6's (the request id) columns and records taken back, a grant set then.
     const { db } = store;
     await db.exec(`ALTER TABLE release_sections DROP COLUMN label_en, DROP COLUMN label_id, DROP COLUMN origins, DROP COLUMN markets,
       DROP COLUMN hidden, DROP COLUMN added_at, DROP COLUMN added_by, DROP COLUMN retired_at, DROP COLUMN retired_by, DROP COLUMN policy;
-      ALTER TABLE release_audit DROP COLUMN facts, DROP COLUMN note;
+      ALTER TABLE release_audit DROP COLUMN facts, DROP COLUMN note, DROP COLUMN request_id;
       DELETE FROM portico_release_migrations WHERE version >= 3;
       INSERT INTO release_sections (section, generation, interactive) VALUES ('home', 7, true);`);
     const migrated = await ReleaseStore.open(db);
