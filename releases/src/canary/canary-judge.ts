@@ -58,7 +58,11 @@ export function startCanaryJudge(options: CanaryJudgeOptions): CanaryJudge {
         if (activeNow !== activeId) return undefined;
         decision = judgeCanary(now, counts, activeNow);
         if (decision.action === 'continue') return undefined;
-        return { action: decision.action === 'abort' ? 'auto-rollback' : 'promote', detail: `${decision.reason} — ${decision.numbers}` };
+        return {
+          action: decision.action === 'abort' ? 'auto-rollback' : 'promote',
+          detail: `${decision.reason} — ${decision.numbers}`,
+          ...(decision.figures && { figures: decision.figures }),
+        };
       },
       JUDGE_ACTOR,
     );

@@ -8,11 +8,19 @@ export interface CanaryHealth {
   candidate: ReleaseHealth;
 }
 
-/** What the judge does with a canary, why in a sentence, and for an ending the numbers that decided it. */
+/** Each release's visits and failure rate the judge read, for the audit's facts (a console words them, issue 49). */
+export interface DecidingFigures {
+  visits: number;
+  failureRate: number;
+  activeVisits: number;
+  activeFailureRate: number;
+}
+
+/** What the judge does with a canary, why in a sentence, and for an ending the numbers that decided it (`figures` when read from visits). */
 export type CanaryDecision =
   | { action: 'continue'; reason: string }
-  | { action: 'abort'; reason: string; numbers: string }
-  | { action: 'promote'; reason: string; numbers: string };
+  | { action: 'abort'; reason: string; numbers: string; figures?: DecidingFigures }
+  | { action: 'promote'; reason: string; numbers: string; figures?: DecidingFigures };
 
 /**
  * Rates and ratios are computed in floating point: 7/100 - 5/100 is
@@ -91,12 +99,13 @@ export function decideCanary(
       broken.push(`${vital.name} ${percentOf(slowdown)} slower, more than ${percentOf(canary.maxSlowdown)}`);
     }
   }
+  const figures = { visits: candidate.visits, failureRate: candidate.failureRate, activeVisits: active.visits, activeFailureRate: active.failureRate };
   const numbers = (vitals: readonly Vital[], verdict: string[]) =>
     [describe('candidate', id, candidate, vitals), describe('active', activeId, active, vitals), ...verdict].join('; ');
 
   if (broken.length > 0) {
     const rules = [...(failingMore ? ['its failure rate'] : []), ...slow.map((vital) => `its ${vital.name}`)];
-    return { action: 'abort', reason: `${id} is worse than ${activeId}: ${rules.join(' and ')} past the threshold`, numbers: numbers(slow, broken) };
+    return { action: 'abort', reason: `${id} is worse than ${activeId}: ${rules.join(' and ')} past the threshold`, numbers: numbers(slow, broken), figures };
   }
 
   const healthy = `healthy over ${plural(candidate.visits, 'visit')}`;
@@ -115,6 +124,7 @@ export function decideCanary(
     action: 'promote',
     reason: `${id} is ${healthy} (promoted at ${canary.promoteAfterVisits}), its failure rate at or under ${activeId}'s`,
     numbers: numbers(VITALS, [margin]),
+    figures,
   };
 }
 

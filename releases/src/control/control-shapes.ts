@@ -4,6 +4,7 @@ import { SECTION_ID_PATTERN } from '@portico/contract/section-entries';
 import { MARKETS } from '@portico/contract/languages';
 import { MESSAGE_ACCESS_ACTIONS } from '@portico/messages/control-contract';
 import { RELEASE_POLICIES } from '../release-policy';
+import { auditFactsSchema } from './audit-facts';
 
 // The control API's constants and the shapes its routes take and answer
 // (control-contract.ts declares the routes with them and exports both).
@@ -215,24 +216,7 @@ export const shownSectionSchema = z.object({
 /** The answer to an activation or a rollback: what the section serves now, and where a rollback would take it. */
 export const sectionSwitchSchema = z.object({ section: sectionSchema, active: shownReleaseSchema.nullable(), previous: shownReleaseSchema.nullable() });
 
-/** A canary an activation or a rollback ended: its candidate and its share of visits. */
-const endedCanarySchema = z.object({ release: z.string(), percent: z.number() });
-
-/**
- * What the server composed an audit entry's English `detail` from, for a
- * reader in another language (issue 49); the entry's `release` and `from`
- * name the releases. Entries of other kinds, and any written before, have
- * their detail alone.
- */
-export const auditFactsSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('publish'), build: z.string(), version: z.string(), manifestUrl: z.string() }),
-  z.object({ kind: z.literal('preview'), until: z.string() }),
-  /** `again`: the release was active already, nothing changed. */
-  z.object({ kind: z.literal('activate'), again: z.boolean(), endedCanary: endedCanarySchema.optional() }),
-  /** No `release` on the entry: back to config.json's URL. */
-  z.object({ kind: z.literal('rollback'), endedCanary: endedCanarySchema.optional() }),
-]);
-export type AuditFacts = z.infer<typeof auditFactsSchema>;
+export { auditFactsSchema, type AuditFacts } from './audit-facts';
 
 export const auditEntrySchema = z.object({
   at: z.string(),
@@ -244,8 +228,11 @@ export const auditEntrySchema = z.object({
   from: z.string().nullable(),
   /** In English: the facts in words, then the note. */
   detail: z.string(),
-  /** What the detail was composed from (entries since issue 49, of the kinds auditFactsSchema names). */
-  facts: auditFactsSchema.optional(),
+  /**
+   * What the detail was composed from (entries since issue 49, of the kinds auditFactsSchema names).
+   * A kind this reader does not know (a later server's) reads as absent, so the detail is shown: never a failed page.
+   */
+  facts: auditFactsSchema.optional().catch(undefined),
   /** The note a person typed with the change, as typed (with `facts`; before, it was in `detail`). */
   note: z.string().optional(),
   /** The control API request that made the entry (its X-Request-Id), null for a scheduled job's or a command's on the database. */

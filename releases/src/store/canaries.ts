@@ -3,17 +3,22 @@ import type { Database, Sql } from '@portico/platform/database';
 import { readCanaryCounts, type CanaryCounts } from '../canary/canary-counts';
 import { endCanary } from '../health/counted-reports';
 import { canarySettingsProblem, describeThresholds, type CanaryOptions, type CanarySettings } from '../canary/canary-settings';
+import type { AuditFacts } from '../control/control-shapes';
 import { CANARY_DEFAULTS, CONFIG_BASELINE, type Canary } from '../release';
 import { ReleaseError } from './release-error';
 import { canariesIn, joined, releaseOf } from './release-rows';
 import { announce, lockedSection, pushActivation, type StackEntry } from './section-lock';
 import { switchOf, type SectionSwitch } from './section-states';
 
-/** How the judge ends a canary, in the audit log's words. */
+/** How the judge ends a canary, in the audit log's words, and the figures it read (for a console to word). */
 export interface CanarySettlement {
   action: 'promote' | 'auto-rollback';
   detail: string;
+  figures?: JudgedFigures;
 }
+
+/** What the judge read of both releases when it ended a canary. */
+type JudgedFigures = NonNullable<Extract<AuditFacts, { kind: 'abort' }>['judged']>;
 
 /**
  * The canaries: a release served to a share of a section's visits beside
@@ -98,7 +103,16 @@ export class Canaries {
         detail = `${settings.percent} % of visits; ${describeThresholds(settings)}`;
       }
       if (active === undefined) detail = `${detail}; judged against config.json's URL (no release is active)`;
-      await announce(sql, section, { actor, action: 'canary', release: releaseId, from: active ?? null, detail: joined(options.note, detail) }, false);
+      const { percent, ...thresholds } = settings;
+      const facts: AuditFacts = {
+        kind: 'canary',
+        percent,
+        thresholds,
+        ...(running && { was: { percent: running.canary.percent, startedAt: running.canary.startedAt } }),
+        againstConfig: active === undefined,
+      };
+      const note = options.note;
+      await announce(sql, section, { actor, action: 'canary', release: releaseId, from: active ?? null, detail: joined(note, detail), facts, note }, false);
       return (await canariesIn(sql, section)).get(section)!.canary;
     });
   }
@@ -143,8 +157,10 @@ export class Canaries {
       const active = stack[0]?.release_id ?? CONFIG_BASELINE;
       if (!canary || canary.canary.release.id !== expected.release || canary.canary.startedAt !== expected.startedAt) return undefined;
       const settlement = decide(canary.canary, active);
-      if (settlement?.action === 'promote') await promoteIn(sql, section, stack, canary.canary, actor, settlement.detail);
-      else if (settlement) await abortIn(sql, section, stack, canary.canary, actor, 'auto-rollback', settlement.detail);
+      // The judge's reason is its own English sentence, kept in the detail; its figures go in the facts.
+      const judged = settlement && { note: null, figures: settlement.figures ?? null };
+      if (settlement?.action === 'promote') await promoteIn(sql, section, stack, canary.canary, actor, settlement.detail, judged);
+      else if (settlement) await abortIn(sql, section, stack, canary.canary, actor, 'auto-rollback', settlement.detail, judged);
       return settlement;
     });
   }
@@ -178,11 +194,35 @@ export class Canaries {
   }
 }
 
-async function promoteIn(sql: Sql, section: SectionId, stack: StackEntry[], canary: Canary, actor: string, detail: string | null | undefined): Promise<void> {
+/** How a canary's end reads in the facts: an operator's note, or the judge's figures (`figures` null: the judge, figures unknown). */
+interface EndedBy {
+  note: string | null | undefined;
+  figures?: JudgedFigures | null;
+}
+
+function endFacts(kind: 'promote' | 'abort', canary: Canary, by: EndedBy): AuditFacts {
+  return { kind, percent: canary.percent, startedAt: canary.startedAt, ...(by.figures && { judged: by.figures }) };
+}
+
+async function promoteIn(
+  sql: Sql,
+  section: SectionId,
+  stack: StackEntry[],
+  canary: Canary,
+  actor: string,
+  detail: string | null | undefined,
+  by: EndedBy = { note: detail },
+): Promise<void> {
   await pushActivation(sql, section, canary.release.id, actor);
   await endCanary(sql, section, canary);
   const fallback = `promoted from the canary (${canary.percent} % of visits since ${canary.startedAt})`;
-  await announce(sql, section, { actor, action: 'promote', release: canary.release.id, from: stack[0]?.release_id ?? null, detail: detail || fallback }, true);
+  const facts = endFacts('promote', canary, by);
+  await announce(
+    sql,
+    section,
+    { actor, action: 'promote', release: canary.release.id, from: stack[0]?.release_id ?? null, detail: detail || fallback, facts, note: by.note },
+    true,
+  );
 }
 
 async function abortIn(
@@ -193,8 +233,15 @@ async function abortIn(
   actor: string,
   action: 'abort' | 'auto-rollback',
   detail: string | null | undefined,
+  by: EndedBy = { note: detail },
 ): Promise<void> {
   await endCanary(sql, section, canary);
   const fallback = `the canary ended (${canary.percent} % of visits since ${canary.startedAt}); every visit gets ${stack[0]?.release_id ?? "config.json's URL"}`;
-  await announce(sql, section, { actor, action, release: canary.release.id, from: stack[0]?.release_id ?? null, detail: detail || fallback }, false);
+  const facts = endFacts('abort', canary, by);
+  await announce(
+    sql,
+    section,
+    { actor, action, release: canary.release.id, from: stack[0]?.release_id ?? null, detail: detail || fallback, facts, note: by.note },
+    false,
+  );
 }

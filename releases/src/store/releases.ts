@@ -84,6 +84,7 @@ export class Releases {
             ? `the note "${input.note}" (the release keeps ${release.note === null ? 'none' : `"${release.note}"`})`
             : null,
         ),
+        facts: { kind: 'republish', givenNote: input.note && input.note !== release.note ? input.note : null, releaseNote: release.note },
       });
       return { release, created: false };
     });
@@ -166,7 +167,14 @@ export class Releases {
         [id, detail],
       );
       if (first) {
-        await recordAudit(sql, { actor: BACKGROUND_CHECK_ACTOR, action: 'broken', section: first.section, release: id, detail });
+        await recordAudit(sql, {
+          actor: BACKGROUND_CHECK_ACTOR,
+          action: 'broken',
+          section: first.section,
+          release: id,
+          detail,
+          facts: { kind: 'broken', reason: detail },
+        });
         return true;
       }
       return (await sql.query('UPDATE releases SET broken_detail = $2 WHERE id = $1 RETURNING id', [id, detail])).length > 0;
@@ -187,6 +195,7 @@ export class Releases {
           section: cleared.section,
           release: id,
           detail: 'whole again: no longer broken',
+          facts: { kind: 'broken' },
         });
     });
   }
@@ -206,7 +215,14 @@ export class Releases {
       if (kind === 'running-again') {
         const [lifted] = await sql.query('DELETE FROM release_set_aside WHERE release_id = $1 RETURNING release_id', [releaseId]);
         if (lifted)
-          await recordAudit(sql, { actor: SERVER_ACTOR, action: 'set-aside', section, release: releaseId, detail: `rendered on the server again: ${detail}` });
+          await recordAudit(sql, {
+            actor: SERVER_ACTOR,
+            action: 'set-aside',
+            section,
+            release: releaseId,
+            detail: `rendered on the server again: ${detail}`,
+            facts: { kind: 'set-aside', again: true, reason: detail },
+          });
         return;
       }
       await addSignal(sql, section, releaseId, kind);
@@ -224,6 +240,7 @@ export class Releases {
           section,
           release: releaseId,
           detail: `the active release's node build is rendered in the browser only: ${detail}`,
+          facts: { kind: 'set-aside', again: false, reason: detail },
         });
     });
   }

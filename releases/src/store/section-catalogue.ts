@@ -14,6 +14,7 @@ import type { SectionId } from '@portico/contract/sections';
 import type { Database, Sql } from '@portico/platform/database';
 import { endCanary } from '../health/counted-reports';
 import { DEFAULT_RELEASE_POLICY, describePolicy, type ReleasePolicy } from '../release-policy';
+import type { AuditFacts, SectionChangeFact } from '../control/audit-facts';
 import { recordAudit } from './audit-log';
 import { ReleaseError } from './release-error';
 import { iso, joined } from './release-rows';
@@ -254,6 +255,8 @@ export class SectionCatalogue {
         throw new ReleaseError('conflict', `${id} has a canary running (${canary.canary.release.id}): promote or abort it before hiding the section`, 'hidden');
       if (patch.hidden === false && before.hidden) needRoom(entries);
       const changes: string[] = [];
+      // The same changes as facts, for a console to word in its reader's language (issue 49).
+      const facts: SectionChangeFact[] = [];
       const set = async (column: string, value: unknown, cast = '') => {
         await sql.query(`UPDATE release_sections SET ${column} = $2${cast} WHERE section = $1`, [id, value]);
       };
@@ -262,26 +265,32 @@ export class SectionCatalogue {
         if (label === undefined) continue;
         await set(`label_${language}`, label);
         changes.push(`labels.${language} ${JSON.stringify(before.labels[language])} to ${JSON.stringify(label)}`);
+        facts.push({ field: 'label', language, from: before.labels[language], to: label });
       }
       if (origins) {
         await set('origins', origins, '::text[]');
         changes.push(`origins ${origins.join(' ') || 'none'}`);
+        facts.push({ field: 'origins', origins });
       }
       if (markets) {
         await set('markets', markets, '::text[]');
         changes.push(`markets ${markets.join(' ')}`);
+        facts.push({ field: 'markets', markets: [...markets] });
       }
       if (patch.interactive !== undefined) {
         await set('interactive', patch.interactive);
         changes.push(`${before.interactive === patch.interactive ? 'kept' : `from ${words(before.interactive)} to`} ${words(patch.interactive)}`);
+        facts.push({ field: 'grant', from: before.interactive, interactive: patch.interactive });
       }
       if (patch.hidden !== undefined) {
         await set('hidden', patch.hidden);
         changes.push(patch.hidden ? 'hidden' : 'shown');
+        facts.push({ field: 'hidden', hidden: patch.hidden });
       }
       if (patch.policy !== undefined) {
         await set('policy', patch.policy);
         changes.push(`release policy from "${before.policy}" to "${patch.policy}" (its own token may ${describePolicy(patch.policy)})`);
+        facts.push({ field: 'policy', from: before.policy, to: patch.policy });
       }
       if (patch.after !== undefined) {
         await writeOrder(
@@ -293,11 +302,18 @@ export class SectionCatalogue {
           ),
         );
         changes.push(patch.after === null ? 'moved first' : `moved after ${patch.after}`);
+        facts.push({ field: 'order', after: patch.after });
       }
       await announce(
         sql,
         id,
-        { actor, action: 'section-change', detail: `${changes.join(', ') || 'nothing changed'}${patch.note ? `: ${patch.note}` : ''}` },
+        {
+          actor,
+          action: 'section-change',
+          detail: `${changes.join(', ') || 'nothing changed'}${patch.note ? `: ${patch.note}` : ''}`,
+          facts: { kind: 'section-change', changes: facts },
+          note: patch.note,
+        },
         false,
       );
       return (await catalogueIn(sql)).find((entry) => entry.id === id)!;
@@ -316,8 +332,10 @@ export class SectionCatalogue {
       await sql.query('SELECT pg_advisory_xact_lock($1)', [CATALOGUE_LOCK]);
       const { canary } = await lockSectionIn(sql, id);
       const parts: string[] = [];
+      let endedCanary: { release: string; percent: number } | undefined;
       if (canary) {
         await endCanary(sql, id, canary.canary);
+        endedCanary = { release: canary.canary.release.id, percent: canary.canary.percent };
         parts.push(`ended the canary of ${canary.canary.release.id} (${canary.canary.percent} % of visits)`);
       }
       const revoked = await sql.query<{ name: string }>(
@@ -332,7 +350,8 @@ export class SectionCatalogue {
         sql,
         (await orderIn(sql)).filter((one) => one !== id),
       );
-      await announce(sql, id, { actor, action: 'section-retire', detail: joined(parts.join('; ') || 'retired', note) }, true);
+      const facts: AuditFacts = { kind: 'section-retire', revoked: revoked.map((row) => row.name), ...(endedCanary && { endedCanary }) };
+      await announce(sql, id, { actor, action: 'section-retire', detail: joined(parts.join('; ') || 'retired', note), facts, note }, true);
       return (await catalogueIn(sql, { retired: true })).find((entry) => entry.id === id)!;
     });
   }

@@ -1,11 +1,10 @@
 import type { Language } from '@portico/contract/languages';
-import type { auditEntrySchema } from '@portico/releases/control-contract';
 import { fill } from '@portico/shared-config';
-import type { z } from 'zod';
 import type { ConsoleText } from '../../i18n/console-text';
 import { formatInstant, formatRate } from '../../i18n/format';
+import { moreFactsInWords, type FactsEntry } from './fact-words';
 
-type Entry = Pick<z.infer<typeof auditEntrySchema>, 'action' | 'detail' | 'release' | 'from' | 'facts' | 'note'>;
+type Entry = FactsEntry;
 type Facts = NonNullable<Entry['facts']>;
 
 const ALERTS_SET = /^alerts set: (\{.*\})$/s;
@@ -48,6 +47,9 @@ function factsInWords(facts: Facts, entry: Entry, text: ConsoleText, language: L
       return ended(fill(facts.again ? t.activateAgain : entry.from === null ? t.activateFirst : t.activate, { release, from }), facts.endedCanary);
     case 'rollback':
       return ended(fill(entry.release === null ? t.rollbackToConfig : t.rollback, { release, from }), facts.endedCanary);
+    default:
+      // A kind this console knows but words in fact-words.ts; the detail if none (never the case while the schema and the words agree).
+      return moreFactsInWords(facts, entry, { text, language }) ?? entry.detail;
   }
 }
 

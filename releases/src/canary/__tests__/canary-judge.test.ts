@@ -114,6 +114,10 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
       from: old,
       detail: `${next} is worse than ${old}: its failure rate past the threshold — candidate ${next}: 11 visits, 6 failures (54.5 %); active ${old}: 13 visits, 0 failures (0.0 %); failure rate 54.5 points over, more than 2.0`,
     });
+    // Issue 49: the figures it read, as facts, for a console to word in its reader's language.
+    expect(entry).toMatchObject({
+      facts: { kind: 'abort', percent: started.percent, judged: { visits: 11, failureRate: 6 / 11, activeVisits: 13, activeFailureRate: 0 } },
+    });
     expect(log).toEqual([`canary: contact: ${next} rolled back automatically: ${entry!.detail}`]);
   });
 

@@ -37,6 +37,8 @@ describe('decideCanary', () => {
       reason: 'contact-9 is worse than contact-7: its failure rate past the threshold',
       numbers:
         'candidate contact-9: 11 visits, 6 failures (54.5 %); active contact-7: 13 visits, 0 failures (0.0 %); failure rate 54.5 points over, more than 2.0',
+      // The same figures for the audit's facts (issue 49), which a console words in its reader's language.
+      figures: { visits: 11, failureRate: 6 / 11, activeVisits: 13, activeFailureRate: 0 },
     });
   });
 
@@ -68,6 +70,7 @@ describe('decideCanary', () => {
       reason: 'contact-9 is worse than contact-7: its p75 LCP past the threshold',
       numbers:
         'candidate contact-9: 60 visits, 0 failures (0.0 %), p75 LCP 3400 ms; active contact-7: 60 visits, 0 failures (0.0 %), p75 LCP 2400 ms; p75 LCP 41.7 % slower, more than 25.0 %',
+      figures: { visits: 60, failureRate: 0, activeVisits: 60, activeFailureRate: 0 },
     });
     const both = decideCanary(canary(), { active: health(60, 0, { lcpP75: 2000, inpP75: 100 }), candidate: health(60, 3, { lcpP75: 2600, inpP75: 180 }) });
     expect(both.action).toBe('abort');
@@ -118,6 +121,7 @@ describe('decideCanary', () => {
       reason: "contact-9 is healthy over 20 visits (promoted at 20), its failure rate at or under contact-7's",
       numbers:
         'candidate contact-9: 20 visits, 1 failure (5.0 %), p75 LCP 1900 ms, no p75 INP; active contact-7: 30 visits, 3 failures (10.0 %), p75 LCP 2000 ms, no p75 INP; failure rate 5.0 points under',
+      figures: { visits: 20, failureRate: 0.05, activeVisits: 30, activeFailureRate: 0.1 },
     });
   });
 

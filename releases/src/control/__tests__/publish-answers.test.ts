@@ -40,6 +40,8 @@ test('the same URL and bytes again: 200, the same release said to be republished
     release: first.body.id,
     detail: 'published again: the same URL with the same bytes, the same release; the note "second words" (the release keeps "first words")',
   });
+  // Issue 49: the facts say it is the same release, for a console to word in its reader's language.
+  expect(entry).toMatchObject({ facts: { kind: 'republish', givenNote: 'second words', releaseNote: 'first words' } });
   const cli = await control.release('publish', 'about', url, '--note', 'third words');
   expect(cli).toMatchObject({
     code: 0,
@@ -54,5 +56,14 @@ test('a refusal’s audit entry names the check that failed and counts those tha
   expect(entry).toMatchObject({
     action: 'publish-refused',
     detail: 'https://cdn.example/about/missing/mf-manifest.json: reachable: answered 404; 2 not run',
+  });
+  // Issue 49: the checks' ids and reasons as facts; the console words the sentence around them.
+  expect(entry).toMatchObject({
+    facts: {
+      kind: 'publish-refused',
+      manifestUrl: 'https://cdn.example/about/missing/mf-manifest.json',
+      failed: [{ check: 'reachable', reason: 'answered 404' }],
+      notRun: 2,
+    },
   });
 });

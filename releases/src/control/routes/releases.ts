@@ -62,6 +62,7 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext; pub
           action: 'publish-refused',
           section,
           detail: `${input.manifestUrl}: ${outcome.refusedOrigin} is not one of ${section}'s release origins`,
+          facts: { kind: 'publish-refused', manifestUrl: input.manifestUrl, failed: [], notRun: 0, origin: outcome.refusedOrigin },
         });
         throw new HttpRefusal(422, error, { origin: outcome.refusedOrigin, allowedOrigins: allowed, checks: outcome.checks });
       }
@@ -76,6 +77,13 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext; pub
           action: 'publish-refused',
           section,
           detail: `${input.manifestUrl}: ${detail || 'the checks gave no manifest'}`,
+          // The checks' ids and reasons as they wrote them; the console words the sentence around them.
+          facts: {
+            kind: 'publish-refused',
+            manifestUrl: input.manifestUrl,
+            failed: failed.map((check) => ({ check: check.name, reason: check.detail })),
+            notRun: skipped,
+          },
         });
         throw new HttpRefusal(422, refusalSummary(outcome.checks), { checks: outcome.checks });
       }

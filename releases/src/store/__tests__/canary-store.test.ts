@@ -107,6 +107,16 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
         "10 % of visits; judged from 50 visits: rolled back when its failure rate is over the active's by more than 2.0 points or its p75 LCP or INP more than 25.0 % slower; not promoted automatically; " +
         'decided from 5 networks at least, none over 20.0 % of the counts, and only when no single network left out changes the decision',
     });
+    // Issue 49: the share and thresholds as facts, for a console to word in its reader's language (checked: fails without them).
+    expect(await lastAudit()).toMatchObject({
+      facts: {
+        kind: 'canary',
+        percent: 10,
+        thresholds: { minVisits: 50, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, minNetworks: 5, maxNetworkShare: 0.2 },
+        againstConfig: false,
+      },
+    });
+    expect((await lastAudit()).facts).not.toHaveProperty('was');
     // The section's state shows it beside the active release, whose `since` a canary does not move.
     const before = (await store.releases.sectionStates()).contact!;
     expect(before).toMatchObject({
@@ -186,6 +196,9 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     expect((await lastAudit()).detail).toMatch(
       /^now 50 % of visits \(was 10 %\), started .*; judged from 20 visits: .* more than 50\.0 % slower; promoted automatically after 200 healthy visits; decided from 5 networks/,
     );
+    expect(await lastAudit()).toMatchObject({
+      facts: { kind: 'canary', percent: 50, was: { percent: 10, startedAt: first.startedAt }, thresholds: { maxSlowdown: 0.5, promoteAfterVisits: 200 } },
+    });
     // minNetworks 1 (a test on one machine) is kept as given, its share bound lifted whatever it says.
     const oneMachine = await store.canaries.start('contact', next, { percent: 50, minNetworks: 1, maxNetworkShare: 0.01 }, 'ci');
     expect(oneMachine).toMatchObject({ id: first.id, minNetworks: 1, maxNetworkShare: 0.01, startedAt: first.startedAt });
@@ -202,6 +215,8 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     expect(await store.canaries.running()).toEqual({});
     expect(await store.releases.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
     expect(await lastAudit()).toMatchObject({ actor: 'integrator', action: 'promote', release: next, from: old, detail: 'looks fine' });
+    expect(await lastAudit()).toMatchObject({ facts: { kind: 'promote', percent: 25, startedAt: expect.any(String) }, note: 'looks fine' });
+    expect((await lastAudit()).facts).not.toHaveProperty('judged');
     expect((await store.releases.sectionStates()).contact).toMatchObject({ by: 'integrator' });
     expect((await store.history.rollback('contact', undefined, 'integrator')).active?.id).toBe(old);
   });
@@ -221,6 +236,8 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
       from: old,
       detail: expect.stringMatching(new RegExp(`^the canary ended \\(25 % of visits since .*\\); every visit gets ${old}$`)),
     });
+    expect(await lastAudit()).toMatchObject({ facts: { kind: 'abort', percent: 25 } });
+    expect(await lastAudit()).not.toHaveProperty('note');
     expect((await store.releases.sectionStates()).contact).toMatchObject({ since, by: 'integrator' });
 
     await store.canaries.start('contact', next, { percent: 25 }, 'ci');
@@ -249,6 +266,7 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
   it('settles a canary only if it is still the one expected, and records nothing when it goes on', async () => {
     const { old, next } = await section();
     const canary = await store.canaries.start('contact', next, { percent: 10 }, 'ci');
+    const figures = { visits: 240, failureRate: 0.01, activeVisits: 2100, activeFailureRate: 0.02 };
     const entries = (await store.audit.list()).length;
     const seen: [string, string][] = [];
     expect(
@@ -274,12 +292,15 @@ describe.each(KINDS)('canaries in the release store on the %s database', (kind) 
     const settled = await store.canaries.settle(
       'contact',
       { release: next, startedAt: canary.startedAt },
-      () => ({ action: 'promote', detail: 'healthy' }),
+      () => ({ action: 'promote', detail: 'healthy', figures }),
       'canary-judge',
     );
-    expect(settled).toEqual({ action: 'promote', detail: 'healthy' });
+    expect(settled).toEqual({ action: 'promote', detail: 'healthy', figures });
     expect(await store.releases.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
     expect(await lastAudit()).toMatchObject({ actor: 'canary-judge', action: 'promote', release: next, from: old, detail: 'healthy' });
+    // Issue 49: the figures the judge read, as facts; its English reason is the detail, not a typed note.
+    expect(await lastAudit()).toMatchObject({ facts: { kind: 'promote', percent: canary.percent, startedAt: canary.startedAt, judged: figures } });
+    expect(await lastAudit()).not.toHaveProperty('note');
   });
 
   it('announces every canary change to the watchers, as activations are', async () => {

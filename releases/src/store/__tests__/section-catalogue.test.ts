@@ -138,6 +138,25 @@ describe('the section catalogue on a fresh embedded database', () => {
     await store.sections.change('home', { hidden: false, labels: { en: 'Home' } }, 'i');
     expect((await servedSections(store)).slice(0, 3)).toEqual(BUILT_IN_SECTIONS);
     expect((await store.audit.list()).filter((entry) => entry.action === 'section-change')).toHaveLength(4);
+    // Issue 49: each change as facts, newest first, for a console to word in its reader's language (checked: fails without them).
+    expect((await store.audit.list()).filter((entry) => entry.action === 'section-change').map((entry) => entry.facts)).toEqual([
+      {
+        kind: 'section-change',
+        changes: [
+          { field: 'label', language: 'en', from: 'Start', to: 'Home' },
+          { field: 'hidden', hidden: false },
+        ],
+      },
+      {
+        kind: 'section-change',
+        changes: [
+          { field: 'label', language: 'en', from: 'Home', to: 'Start' },
+          { field: 'hidden', hidden: true },
+        ],
+      },
+      { kind: 'section-change', changes: [{ field: 'order', after: 'contact' }] },
+      { kind: 'section-change', changes: [{ field: 'order', after: null }] },
+    ]);
   });
 
   test('the nav holds 8: a ninth shown section is refused, whether added or shown again', async () => {

@@ -65,3 +65,106 @@ it('says the same facts in English', async () => {
     table.getByRole('cell', { name: 'contact-8 replaces contact-7; ended the canary of contact-8 (10 % of visits); note, as typed: “hotfix for the form”' }),
   ).toBeInTheDocument();
 });
+
+// Issue 49, the rest of the kinds: a canary's start with its thresholds, the
+// judge's rollback with its figures, a section change and a refused publish
+// are worded from their facts; a check's reason stays as the check wrote it.
+// An entry whose facts are of a kind this console does not know (a later
+// server's) shows its detail, and the page still loads. Checked: each cell
+// fails without fact-words.ts (the English detail is shown), and the unknown
+// kind failed the whole page (the answer did not match the schema) before
+// `facts` caught it.
+const thresholds = { minVisits: 200, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, minNetworks: 3, maxNetworkShare: 0.5 };
+
+async function openLaterAudit() {
+  fakeControlApi({
+    'GET /api/session': session(['releases']),
+    'GET /api/sections': { body: { contact: sectionStatus(release('contact-8', 'active')) } },
+    'GET /api/servers': { body: [] },
+    'GET /api/audit': {
+      body: [
+        entry('canary', {
+          detail: '10 % of visits; judged from 200 visits: …',
+          facts: { kind: 'canary', percent: 10, thresholds, againstConfig: false },
+        }),
+        entry('auto-rollback', {
+          actor: 'canary-judge',
+          detail: 'contact-8 is worse than contact-7: its failure rate past the threshold — candidate contact-8: …',
+          facts: {
+            kind: 'abort',
+            percent: 10,
+            startedAt: '2026-11-26T08:00:00.000Z',
+            judged: { visits: 240, failureRate: 0.125, activeVisits: 2100, activeFailureRate: 0.01 },
+          },
+        }),
+        entry('section-change', {
+          release: null,
+          from: null,
+          detail: 'from interactive (script in the browser) to static (no script in the browser), hidden, release policy from "activate" to "publish" (…)',
+          facts: {
+            kind: 'section-change',
+            changes: [
+              { field: 'grant', from: true, interactive: false },
+              { field: 'hidden', hidden: true },
+              { field: 'policy', from: 'activate', to: 'publish' },
+            ],
+          },
+        }),
+        entry('publish-refused', {
+          release: null,
+          from: null,
+          detail: 'https://cdn.example.com/contact/mf-manifest.json: integrity: the bytes differ from the manifest; 2 not run',
+          facts: {
+            kind: 'publish-refused',
+            manifestUrl: 'https://cdn.example.com/contact/mf-manifest.json',
+            failed: [{ check: 'integrity', reason: 'the bytes differ from the manifest' }],
+            notRun: 2,
+          },
+        }),
+        entry('promote', { detail: 'promoted by a later server, in its words', facts: { kind: 'promote-later', figures: [1, 2] } }),
+      ],
+    },
+  });
+  window.location.hash = '#/audit';
+  signedInBefore();
+  render(<ConsoleApp />);
+  const user = userEvent.setup();
+  await screen.findByRole('table', { name: 'Audit' });
+  await user.click(screen.getByRole('button', { name: 'Bahasa Indonesia' }));
+  return within(await screen.findByRole('table', { name: 'Audit' }));
+}
+
+it("words a canary's start, the judge's rollback, a section change and a refused publish in Indonesian; a later server's kind as written", async () => {
+  const table = await openLaterAudit();
+  expect(
+    table.getByRole('cell', {
+      name:
+        'Canary contact-8: 10 % kunjungan, dinilai terhadap contact-7; dinilai dari 200 kunjungan: dibatalkan bila tingkat kegagalannya melebihi rilis aktif ' +
+        'lebih dari 2 poin atau LCP atau INP-nya lebih lambat lebih dari 25 %; hanya dipromosikan secara manual; ' +
+        'ditentukan dari sedikitnya 3 jaringan, tidak satu pun lebih dari 50 % hitungan',
+    }),
+  ).toBeInTheDocument();
+  expect(
+    table.getByRole('cell', {
+      name:
+        'Canary contact-8 diakhiri (10 % kunjungan sejak 26 Nov 2026, 08.00 UTC): setiap kunjungan mendapatkan contact-7; ' +
+        'penilai membaca 12,5 % dari 240 kunjungan gagal, dibandingkan 1 % dari 2.100 untuk contact-7',
+    }),
+  ).toBeInTheDocument();
+  expect(
+    table.getByRole('cell', {
+      name:
+        'Diubah: dari interaktif (skrip di peramban) menjadi statis (tanpa skrip di peramban), disembunyikan dari navigasi, ' +
+        'kebijakan rilis dari “Semuanya, termasuk aktivasi” menjadi “Terbitkan dan pratinjau”',
+    }),
+  ).toBeInTheDocument();
+  // The frame in Indonesian, the check's id listed, its reason as the check wrote it.
+  expect(
+    table.getByRole('cell', {
+      name:
+        'Penerbitan https://cdn.example.com/contact/mf-manifest.json ditolak: pemeriksaan integrity gagal; ' +
+        'integrity: the bytes differ from the manifest; 2 tidak dijalankan setelah kegagalan sebelumnya',
+    }),
+  ).toBeInTheDocument();
+  expect(table.getByRole('cell', { name: 'promoted by a later server, in its words' })).toBeInTheDocument();
+});
