@@ -257,6 +257,7 @@ export interface ConsoleText {
       promote: string;
       abort: string;
       judged: string;
+      slower: string;
       sectionChange: string;
       nothingChanged: string;
       label: string;

@@ -269,6 +269,7 @@ export const en: ConsoleText = {
       promote: '{release} promoted from its canary ({percent} of visits since {since}): every visit gets it',
       abort: 'Canary of {release} ended ({percent} of visits since {since}): every visit gets {from}',
       judged: 'the judge read {rate} of {visits} visits failing, against {activeRate} of {activeVisits} for {from}',
+      slower: '{vital} {by} slower',
       sectionChange: 'Changed: {changes}',
       nothingChanged: 'Nothing changed',
       label: 'label ({language}) “{from}” to “{to}”',

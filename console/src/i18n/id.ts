@@ -269,6 +269,7 @@ export const id: ConsoleText = {
       promote: '{release} dipromosikan dari canary-nya ({percent} kunjungan sejak {since}): setiap kunjungan mendapatkannya',
       abort: 'Canary {release} diakhiri ({percent} kunjungan sejak {since}): setiap kunjungan mendapatkan {from}',
       judged: 'penilai membaca {rate} dari {visits} kunjungan gagal, dibandingkan {activeRate} dari {activeVisits} untuk {from}',
+      slower: '{vital} {by} lebih lambat',
       sectionChange: 'Diubah: {changes}',
       nothingChanged: 'Tidak ada yang berubah',
       label: 'label ({language}) “{from}” menjadi “{to}”',

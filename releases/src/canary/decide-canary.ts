@@ -14,6 +14,8 @@ export interface DecidingFigures {
   failureRate: number;
   activeVisits: number;
   activeFailureRate: number;
+  /** The vitals past maxSlowdown, each by how much slower (a fraction: 0.4 is 40 % slower); absent when none. */
+  slower?: { vital: Vital['key']; by: number }[];
 }
 
 /** What the judge does with a canary, why in a sentence, and for an ending the numbers that decided it (`figures` when read from visits). */
@@ -86,6 +88,7 @@ export function decideCanary(
 
   const broken: string[] = [];
   const slow: Vital[] = [];
+  const slower: NonNullable<DecidingFigures['slower']> = [];
   const delta = candidate.failureRate - active.failureRate;
   const failingMore = delta > canary.maxFailureDelta + TOLERANCE;
   if (failingMore) broken.push(`failure rate ${pointsOf(delta)} points over, more than ${pointsOf(canary.maxFailureDelta)}`);
@@ -96,6 +99,7 @@ export function decideCanary(
     const slowdown = mine / theirs - 1;
     if (slowdown > canary.maxSlowdown + TOLERANCE) {
       slow.push(vital);
+      slower.push({ vital: vital.key, by: slowdown });
       broken.push(`${vital.name} ${percentOf(slowdown)} slower, more than ${percentOf(canary.maxSlowdown)}`);
     }
   }
@@ -105,7 +109,12 @@ export function decideCanary(
 
   if (broken.length > 0) {
     const rules = [...(failingMore ? ['its failure rate'] : []), ...slow.map((vital) => `its ${vital.name}`)];
-    return { action: 'abort', reason: `${id} is worse than ${activeId}: ${rules.join(' and ')} past the threshold`, numbers: numbers(slow, broken), figures };
+    return {
+      action: 'abort',
+      reason: `${id} is worse than ${activeId}: ${rules.join(' and ')} past the threshold`,
+      numbers: numbers(slow, broken),
+      figures: { ...figures, ...(slower.length > 0 && { slower }) },
+    };
   }
 
   const healthy = `healthy over ${plural(candidate.visits, 'visit')}`;

@@ -20,6 +20,8 @@ const judgedFiguresSchema = z.object({
   failureRate: z.number(),
   activeVisits: z.number(),
   activeFailureRate: z.number(),
+  /** The vitals past the canary's maxSlowdown, each by how much slower (0.4: 40 % slower). */
+  slower: z.array(z.object({ vital: z.enum(['lcpP75', 'inpP75']), by: z.number() })).optional(),
 });
 
 /** A canary ended by promotion or abort: its share and start; `judged` when the judge ended it, with the figures it read. */

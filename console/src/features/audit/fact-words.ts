@@ -65,7 +65,7 @@ function canaryEndInWords(facts: FactsOf<'promote' | 'abort'>, entry: FactsEntry
   const values = { release, from, percent: percentOf(facts.percent, reader), since: formatInstant(facts.startedAt, language) };
   const said = fill(facts.kind === 'promote' ? t.promote : t.abort, values);
   if (!facts.judged) return said;
-  const { visits, failureRate, activeVisits, activeFailureRate } = facts.judged;
+  const { visits, failureRate, activeVisits, activeFailureRate, slower = [] } = facts.judged;
   const figures = fill(t.judged, {
     from: entry.from ?? t.configUrl,
     rate: formatRate(failureRate, language),
@@ -73,7 +73,8 @@ function canaryEndInWords(facts: FactsOf<'promote' | 'abort'>, entry: FactsEntry
     activeRate: formatRate(activeFailureRate, language),
     activeVisits: formatCount(activeVisits, language),
   });
-  return `${said}; ${figures}`;
+  const slowdowns = slower.map((one) => fill(t.slower, { vital: one.vital === 'lcpP75' ? 'p75 LCP' : 'p75 INP', by: formatRate(one.by, language) }));
+  return [said, figures, ...slowdowns].join('; ');
 }
 
 /** One change of a section's entry in the reader's words. */

@@ -70,7 +70,7 @@ describe('decideCanary', () => {
       reason: 'contact-9 is worse than contact-7: its p75 LCP past the threshold',
       numbers:
         'candidate contact-9: 60 visits, 0 failures (0.0 %), p75 LCP 3400 ms; active contact-7: 60 visits, 0 failures (0.0 %), p75 LCP 2400 ms; p75 LCP 41.7 % slower, more than 25.0 %',
-      figures: { visits: 60, failureRate: 0, activeVisits: 60, activeFailureRate: 0 },
+      figures: { visits: 60, failureRate: 0, activeVisits: 60, activeFailureRate: 0, slower: [{ vital: 'lcpP75', by: 3400 / 2400 - 1 }] },
     });
     const both = decideCanary(canary(), { active: health(60, 0, { lcpP75: 2000, inpP75: 100 }), candidate: health(60, 3, { lcpP75: 2600, inpP75: 180 }) });
     expect(both.action).toBe('abort');

@@ -94,7 +94,13 @@ async function openLaterAudit() {
             kind: 'abort',
             percent: 10,
             startedAt: '2026-11-26T08:00:00.000Z',
-            judged: { visits: 240, failureRate: 0.125, activeVisits: 2100, activeFailureRate: 0.01 },
+            judged: {
+              visits: 240,
+              failureRate: 0.125,
+              activeVisits: 2100,
+              activeFailureRate: 0.01,
+              slower: [{ vital: 'lcpP75', by: 0.417 }],
+            },
           },
         }),
         entry('section-change', {
@@ -148,7 +154,7 @@ it("words a canary's start, the judge's rollback, a section change and a refused
     table.getByRole('cell', {
       name:
         'Canary contact-8 diakhiri (10 % kunjungan sejak 26 Nov 2026, 08.00 UTC): setiap kunjungan mendapatkan contact-7; ' +
-        'penilai membaca 12,5 % dari 240 kunjungan gagal, dibandingkan 1 % dari 2.100 untuk contact-7',
+        'penilai membaca 12,5 % dari 240 kunjungan gagal, dibandingkan 1 % dari 2.100 untuk contact-7; p75 LCP 41,7 % lebih lambat',
     }),
   ).toBeInTheDocument();
   expect(
