@@ -76,7 +76,7 @@ it('says the same facts in English', async () => {
 // `facts` caught it.
 const thresholds = { minVisits: 200, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, minNetworks: 3, maxNetworkShare: 0.5 };
 
-async function openLaterAudit() {
+async function openLaterAudit(indonesian = true) {
   fakeControlApi({
     'GET /api/session': session(['releases']),
     'GET /api/sections': { body: { contact: sectionStatus(release('contact-8', 'active')) } },
@@ -136,7 +136,7 @@ async function openLaterAudit() {
   render(<ConsoleApp />);
   const user = userEvent.setup();
   await screen.findByRole('table', { name: 'Audit' });
-  await user.click(screen.getByRole('button', { name: 'Bahasa Indonesia' }));
+  if (indonesian) await user.click(screen.getByRole('button', { name: 'Bahasa Indonesia' }));
   return within(await screen.findByRole('table', { name: 'Audit' }));
 }
 
@@ -173,4 +173,20 @@ it("words a canary's start, the judge's rollback, a section change and a refused
     }),
   ).toBeInTheDocument();
   expect(table.getByRole('cell', { name: 'promoted by a later server, in its words' })).toBeInTheDocument();
+});
+
+it('says the same kinds in English, the judge naming the vital past its threshold', async () => {
+  const table = await openLaterAudit(false);
+  expect(
+    table.getByRole('cell', {
+      name:
+        'Canary of contact-8 ended (10 % of visits since 26 Nov 2026, 8:00 am UTC): every visit gets contact-7; ' +
+        'the judge read 12.5 % of 240 visits failing, against 1 % of 2,100 for contact-7; p75 LCP 41.7 % slower',
+    }),
+  ).toBeInTheDocument();
+  expect(
+    table.getByRole('cell', {
+      name: 'Publish of https://cdn.example.com/contact/mf-manifest.json refused: checks integrity failed; integrity: the bytes differ from the manifest; 2 not run after an earlier failure',
+    }),
+  ).toBeInTheDocument();
 });
