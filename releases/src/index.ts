@@ -28,10 +28,18 @@ export { RELEASES_CHANNEL } from './store/section-lock';
 export type { SectionState, SectionSwitch } from './store/section-states';
 export type { BrokenMark, ShownRelease, StateRelease, StoredRelease } from './store/release-rows';
 export { ReleaseError, type ReleaseErrorKind } from './store/release-error';
-export { CONTROL_BODY_LIMIT, DEFAULT_HEALTH_WINDOW_HOURS, startControlApi, type ControlApi, type ControlApiOptions } from './control/control-api';
+export {
+  CONTROL_BODY_LIMIT,
+  DEFAULT_HEALTH_WINDOW_HOURS,
+  METRICS_PATH,
+  startControlApi,
+  type ControlApi,
+  type ControlApiOptions,
+  type MetricsSource,
+} from './control/control-api';
 export type { MessagesAdmin } from './control/control-context';
 export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS, previewUrl, signPreview, verifyPreview, type PreviewGrant } from './preview-link';
-export { ALL_SCOPES, ENVIRONMENT_ACTOR, mayActOn, OWNER_TOKEN_NAME, visibleSections } from './scopes';
+export { ALL_SCOPES, ENVIRONMENT_ACTOR, holdsScope, mayActOn, OWNER_TOKEN_NAME, visibleSections } from './scopes';
 export { DEFAULT_HEALTH_RETENTION_DAYS, HealthStore, hourOf, type HealthCount, type TakenReport } from './health/health-store';
 export { signVisitId, VISIT_ID_MS, verifyVisitId, type OpenedVisit, type VisitGrant } from './health/visit-id';
 export { HEALTH_TOKEN_HOURS, signHealthToken, verifyHealthToken, type HealthGrant } from './health/health-token';

@@ -4,7 +4,15 @@ import { LOCAL_ACTOR_PREFIX } from '@portico/platform/command-line';
 import type { Actor, Scope } from './release';
 
 /** The owner token's and PORTICO_CONTROL_TOKEN's scopes: `releases` covers every section. */
-export const ALL_SCOPES: readonly Scope[] = ['releases', 'messages'];
+export const ALL_SCOPES: readonly Scope[] = ['releases', 'messages', 'metrics'];
+
+/**
+ * What holding a scope brings besides itself: an integrator (`releases`)
+ * reads the server's metrics (`GET /metrics`), which say less than the
+ * control API already shows it, so integrator and owner tokens made before
+ * the `metrics` scope existed read them too. Nothing implies `messages`.
+ */
+const IMPLIED: Partial<Record<Scope, readonly Scope[]>> = { releases: ['metrics'] };
 
 /** The actor name PORTICO_CONTROL_TOKEN acts as, in the audit log. */
 export const ENVIRONMENT_ACTOR = 'environment';
@@ -76,8 +84,13 @@ export function isSection(text: unknown): text is SectionId {
 }
 
 export function isScope(text: unknown): text is Scope {
-  if (text === 'releases' || text === 'messages') return true;
+  if (text === 'releases' || text === 'messages' || text === 'metrics') return true;
   return typeof text === 'string' && text.startsWith('section:') && isSection(text.slice('section:'.length));
+}
+
+/** Whether the actor holds `scope`, itself or through a scope that implies it (IMPLIED). */
+export function holdsScope(actor: Actor, scope: Scope): boolean {
+  return actor.scopes.some((held) => held === scope || (IMPLIED[held]?.includes(scope) ?? false));
 }
 
 /** An integrator (`releases`) acts on every section, a section token on its own. */
@@ -102,7 +115,7 @@ export function sectionOfScopes(scopes: readonly Scope[]): SectionId | null {
   return sections.length === 1 && isSection(sections[0]) ? sections[0] : null;
 }
 
-/** A token grants (or revokes) only what its holder has itself: an integrator cannot mint a messages reader. */
+/** A token grants (or revokes) only what its holder has itself: an integrator cannot mint a messages reader, and may mint a scraper's `metrics` token. */
 export function mayGrant(actor: Actor, scopes: readonly Scope[]): boolean {
-  return scopes.every((scope) => (scope.startsWith('section:') ? mayActOn(actor, scope.slice('section:'.length)) : actor.scopes.includes(scope)));
+  return scopes.every((scope) => (scope.startsWith('section:') ? mayActOn(actor, scope.slice('section:'.length)) : holdsScope(actor, scope)));
 }

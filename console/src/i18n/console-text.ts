@@ -304,6 +304,7 @@ export interface ConsoleText {
     empty: string;
     scopeReleases: string;
     scopeMessages: string;
+    scopeMetrics: string;
     scopeSection: string;
   };
   inbox: {

@@ -313,6 +313,7 @@ export const en: ConsoleText = {
     empty: 'No token yet. Create one for each team or tool below.',
     scopeReleases: 'Integrator: every section, tokens and alerts',
     scopeMessages: 'Messages: the inbox only',
+    scopeMetrics: 'Metrics: a scraper reading GET /metrics only',
     scopeSection: 'Section {section} only',
   },
   inbox: {

@@ -313,6 +313,7 @@ export const id: ConsoleText = {
     empty: 'Belum ada token. Buat satu untuk setiap tim atau alat di bawah.',
     scopeReleases: 'Integrator: semua bagian, token dan peringatan',
     scopeMessages: 'Pesan: hanya kotak masuk',
+    scopeMetrics: 'Metrik: hanya GET /metrics, untuk pengambil metrik',
     scopeSection: 'Hanya bagian {section}',
   },
   inbox: {

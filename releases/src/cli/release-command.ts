@@ -44,8 +44,9 @@ ${SECTION_USAGE}
   status [--hours N]                              each section's active release, since when, by whom, its canary, and
                                                   their health from real visits (the canary's window, else the last N hours, ${DEFAULT_HEALTH_WINDOW_HOURS} by default)
   audit [--section S] [--limit N]                 who did what, newest first (${DEFAULT_AUDIT_LIMIT} by default, at most ${MAX_AUDIT_LIMIT})
-  token create <name> [--section S] [--scope X]   a new token, shown once (--scope: releases, messages,
-                                                  section:<id>; repeatable; default: the section's, else releases)
+  token create <name> [--section S] [--scope X]   a new token, shown once (--scope: releases, messages, metrics
+                                                  (a scraper's GET /metrics), section:<id>; repeatable; default:
+                                                  the section's, else releases)
   token revoke <name>                             revokes a token
   alerts show                                     where alerts go, and the failure rate that raises one
   alerts set [--webhook URL] [--email ADDRESS]    changes what it names ("none" clears it): a broken release, a set-aside

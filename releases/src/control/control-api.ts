@@ -32,6 +32,7 @@ import { auditLogRoutes } from './routes/audit';
 import { canaryRoutes } from './routes/canaries';
 import { configReportRoutes, type ConfigReportSource } from './routes/config';
 import { messageRoutes } from './routes/messages';
+import { metricsRoutes, type MetricsSource } from './routes/metrics';
 import { releaseRoutes } from './routes/releases';
 import { sectionRoutes } from './routes/sections';
 import { startConsoleEvents, type ConsoleEvents } from './console-events';
@@ -42,6 +43,7 @@ import { sessionAreaRoutes } from './routes/session';
 import { tokenRoutes } from './routes/tokens';
 
 export { CONTROL_BODY_LIMIT, DEFAULT_HEALTH_WINDOW_HOURS } from './control-contract';
+export { METRICS_PATH, type MetricsSource } from './routes/metrics';
 
 export interface ControlApiOptions extends ControlContextOptions {
   /** 0 for any free port (tests). */
@@ -73,6 +75,8 @@ export interface ControlApiOptions extends ControlContextOptions {
   logger?: Logger;
   /** How often an event stream asks again whether its token or session holds (EVENTS_RECHECK_MS by default; tests). */
   eventsRecheckMs?: number;
+  /** The server's metrics at `GET /metrics` (a `metrics` token's); without it that path is the console's (404). */
+  metrics?: MetricsSource;
 }
 
 export interface ControlApi {
@@ -102,6 +106,7 @@ async function registerAreas(app: FastifyInstance, context: ControlContext, opti
     eventRoutes(() => events, options.eventsRecheckMs),
     { context },
   );
+  if (options.metrics) await app.register(metricsRoutes, { context, metrics: options.metrics });
 }
 
 const STATUS_OF: Record<ReleaseError['kind'], number> = { 'not-found': 404, conflict: 409, invalid: 400 };

@@ -51,9 +51,9 @@ export const sectionSchema = z.string().check(z.regex(SECTION_ID_PATTERN, 'must 
 
 export const RELEASE_STATES = ['active', 'candidate', 'previous', 'available', 'broken'] as const;
 
-/** What a token may do: every section's releases, the contact messages, or one section's releases. */
-export const scopeSchema = z.union([z.literal('releases'), z.literal('messages'), z.templateLiteral(['section:', sectionSchema])], {
-  error: 'a scope is releases, messages or section:<section>',
+/** What a token may do: every section's releases, the contact messages, the server's metrics (a scraper's), or one section's releases. */
+export const scopeSchema = z.union([z.literal('releases'), z.literal('messages'), z.literal('metrics'), z.templateLiteral(['section:', sectionSchema])], {
+  error: 'a scope is releases, messages, metrics or section:<section>',
 });
 
 export const AUDIT_ACTIONS = [

@@ -13,7 +13,7 @@ import { formatInstant } from '../../i18n/format';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
 
 /** A token's scope, as the form offers them: one role each. */
-type ScopeChoice = 'releases' | 'messages' | `section:${string}`;
+type ScopeChoice = 'releases' | 'messages' | 'metrics' | `section:${string}`;
 
 /** The integrator's tokens: the live ones (never their secrets), a new one shown once with a copy button, revocation. */
 export function TokensPage() {
@@ -30,13 +30,15 @@ export function TokensPage() {
   const warningFor = (token: { name: string; owner?: boolean }) =>
     [...(token.name === me ? [t.revokeOwn] : []), ...(token.owner ? [t.revokeOwner] : [])].join(' ') || undefined;
   // A section token for each section listed, added ones included.
-  const scopeChoices: ScopeChoice[] = ['releases', 'messages', ...sections.map((section) => `section:${section.id}` as const)];
+  const scopeChoices: ScopeChoice[] = ['releases', 'messages', 'metrics', ...sections.map((section) => `section:${section.id}` as const)];
   const scopeText = (choice: string) =>
     choice === 'releases'
       ? t.scopeReleases
       : choice === 'messages'
         ? t.scopeMessages
-        : fill(t.scopeSection, { section: nameOf(choice.slice('section:'.length)) });
+        : choice === 'metrics'
+          ? t.scopeMetrics
+          : fill(t.scopeSection, { section: nameOf(choice.slice('section:'.length)) });
   const create = async (event: FormEvent) => {
     event.preventDefault();
     setCreated(undefined);

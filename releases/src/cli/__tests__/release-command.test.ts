@@ -286,7 +286,7 @@ describe('npm run release', () => {
   it("names the option typed in a refusal of a token's scopes, as of any flag", async () => {
     for (const [args, reason] of [
       [['token', 'create', 'ci-flags', '--section', 'home', '--scope', 'section:contact'], '--scope: section:contact disagree with section home'],
-      [['token', 'create', 'ci-flags', '--scope', 'releases', '--scope', 'everything'], '--scope: a scope is releases, messages or section:<section>'],
+      [['token', 'create', 'ci-flags', '--scope', 'releases', '--scope', 'everything'], '--scope: a scope is releases, messages, metrics or section:<section>'],
       [['audit', '--limit', '0'], '--limit: must be a whole number from 1 to 10000'],
     ] as const) {
       const refused = await release([...args]);

@@ -30,7 +30,7 @@ export interface ApiAnswer {
 /** The set-up the control API's route tests share: `owner` the environment's token, `publishChecks` what a publish is checked with. */
 export async function controlApiOnTestStore(
   name: string,
-  options: { owner: string; publishChecks: PublishChecks; configuredRemotes?: ControlApiOptions['configuredRemotes'] },
+  options: { owner: string; publishChecks: PublishChecks; configuredRemotes?: ControlApiOptions['configuredRemotes']; metrics?: ControlApiOptions['metrics'] },
 ): Promise<ControlApiOnTestStore> {
   const database = embeddedTestDatabase();
   const folder = mkdtempSync(path.join(tmpdir(), `portico-${name}-`));
@@ -40,6 +40,7 @@ export async function controlApiOnTestStore(
     port: 0,
     publishChecks: options.publishChecks,
     configuredRemotes: options.configuredRemotes,
+    metrics: options.metrics,
     publicUrl: 'http://localhost:8080',
     log: () => undefined,
   });
