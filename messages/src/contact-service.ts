@@ -46,6 +46,8 @@ export interface ContactService {
   summary: string;
   /** Where messages are delivered (PORTICO_WEBHOOK_URL, PORTICO_SMTP_URL); none: they wait in the store until one is set. */
   channels: readonly MessageChannelName[];
+  /** Messages this server stored since it started (not repeats of one already stored), for the metrics. */
+  storedHere(): number;
   /** Stops delivering (finishing what is under way) and the retention job, and closes the store. */
   close(): Promise<void>;
   /**
@@ -179,12 +181,16 @@ export async function startContactService(options: ContactServiceOptions): Promi
   }, options.retentionEveryMs ?? 3_600_000);
   retentionTimer.unref();
 
+  let storedHere = 0;
   const endpoint: ContactEndpoint = {
     store,
     requestOrigin: options.requestOrigin,
     rateLimit: settings.rateLimit,
     log,
-    onStored: () => deliverer?.wake(),
+    onStored: () => {
+      storedHere += 1;
+      deliverer?.wake();
+    },
   };
 
   const where = settings.databaseUrl ? 'the PostgreSQL server (DATABASE_URL)' : `the embedded database in ${settings.dataDir}`;
@@ -195,6 +201,7 @@ export async function startContactService(options: ContactServiceOptions): Promi
     database: store.db,
     summary: `Contact messages are stored in ${where} and delivered to ${to}`,
     channels: channels.map((channel) => channel.name),
+    storedHere: () => storedHere,
     async close() {
       clearInterval(retentionTimer);
       await deliverer?.stop();

@@ -20,6 +20,7 @@ import {
   verifyPreview,
   type ControlApi,
   type MessagesAdmin,
+  type MetricsSource,
   type PublishChecks,
   type Release,
   type ServedState,
@@ -72,6 +73,8 @@ export interface ControlPlaneOptions {
   consoleDir?: string;
   /** What the alerts are signed with (PORTICO_WEBHOOK_SECRET) and mailed through (PORTICO_SMTP_URL…). */
   alerts?: { secret?: string; mail?: { smtpUrl: string; from: string; allowPlaintext?: boolean } };
+  /** The server's metrics, at the control port's `GET /metrics` for a token with the metrics scope; none: not served. */
+  metrics?: MetricsSource;
   /** How often the judge runs (JUDGE_EVERY_MS by default); tests judge now instead. */
   judgeEveryMs?: number;
   /** The store's clock (ReleaseStoreOptions.now): tests pin it; none, the sessions read Date.now and canary starts the database's now(). */
@@ -255,6 +258,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
     hostnames: options.listen.hostnames,
     publishChecks: publishChecksFor(options),
     messages: options.messages,
+    metrics: options.metrics,
     publicUrl: options.publicUrl,
     log: linesAt(options.log, 'warn'),
     logger: options.log.child({ component: 'control-api' }),

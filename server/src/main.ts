@@ -10,6 +10,8 @@ import { startPortico, type RunningPortico } from './portico-server';
 import { visitorOf } from './request-origin';
 import { workerUsers } from './ssr/sandbox';
 import { dataHeaders } from './security-headers';
+import { metricSourcesOf } from './metrics/metric-sources';
+import { ServerMetrics } from './metrics/server-metrics';
 
 // Every request is answered in its own guarded promise; a rejection that
 // still escapes is a bug to log, not a reason to take four sites down.
@@ -43,6 +45,9 @@ let logger: Logger | undefined;
 let stopping = false;
 /** Ends the wait for a database server that has not answered yet. */
 const databaseWait = new AbortController();
+/** This server's metrics, read at the control port's GET /metrics: each value from the part that holds it, once that part runs. */
+const metrics = new ServerMetrics();
+metrics.watch(metricSourcesOf({ running: () => running, contact: () => contact, control: () => control, beacon: () => beacon }));
 
 function stop(code: number): void {
   if (stopping) return;
@@ -126,6 +131,7 @@ async function main(): Promise<void> {
       judgeCanaries: healthOn,
       // The console on the control port only (never the page's ports, never the nginx site).
       consoleDir: path.join(rootDir, 'console', 'dist'),
+      metrics: () => metrics.text(),
       // Alerts are signed and mailed as the contact messages are.
       alerts: { secret: settings.webhook?.secret, mail: settings.mail },
       renderCheck: () => {
@@ -180,6 +186,7 @@ async function main(): Promise<void> {
             sandbox: { setting: env.PORTICO_SSR_SANDBOX, users: workerUsers(env.PORTICO_SSR_UIDS, port) },
           },
       clientLimits: env.PORTICO_CONNECTIONS_PER_CLIENT === undefined ? {} : { connectionsPerClient: env.PORTICO_CONNECTIONS_PER_CLIENT },
+      onAnswered: (app, route, status, seconds) => metrics.observeRequest(app, route, status, seconds),
       releases: releaseFeed(releaseStore, { health: healthOn }),
     });
   } catch (error) {

@@ -92,6 +92,8 @@ export interface PorticoServerOptions {
    * proxy's, so the per-client cap is off there.
    */
   clientLimits?: Partial<ClientLimits>;
+  /** Told of each answer on the four ports (ServerMetrics.observeRequest), with the app it was. */
+  onAnswered?: (app: AppName, route: string | undefined, status: number, seconds: number) => void;
   /**
    * Releases (PostgreSQL): each section's active release decides its remote
    * in config.json, on every server at once, and preview links show one.
@@ -335,6 +337,7 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
         bounds,
         log: state.log.child({ app }),
         draining: () => state.draining === true,
+        onAnswered: options.onAnswered && ((route, status, seconds) => options.onAnswered!(app, route, status, seconds)),
       });
       if (app === 'host') hostRoutes(served, options, state);
       else remoteRoutes(served, app, options);

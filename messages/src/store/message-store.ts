@@ -382,6 +382,18 @@ export class MessageStore {
     return row!;
   }
 
+  /** The delivery outbox now, for the metrics: messages waiting to be delivered, the oldest one's age, and those given up (failed). */
+  async outbox(): Promise<{ waiting: number; oldestSeconds: number; failed: number }> {
+    const [row] = await this.db.query<{ waiting: number; oldest: number | null; failed: number }>(
+      `SELECT count(*) FILTER (WHERE o.status = 'queued')::integer AS waiting,
+              extract(epoch FROM now() - min(m.received_at) FILTER (WHERE o.status = 'queued'))::float8 AS oldest,
+              count(*) FILTER (WHERE o.status = 'failed')::integer AS failed
+         FROM contact_outbox o JOIN contact_messages m ON m.id = o.message_id
+        WHERE o.status <> 'delivered'`,
+    );
+    return { waiting: row?.waiting ?? 0, oldestSeconds: row?.oldest ?? 0, failed: row?.failed ?? 0 };
+  }
+
   close(): Promise<void> {
     return this.db.close();
   }

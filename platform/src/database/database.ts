@@ -25,7 +25,17 @@ export interface Database extends Sql {
    * while nobody listened is gone.
    */
   listen(channel: string, onNotify: (payload: string) => void, onLost?: () => void): Promise<Listening>;
+  /** Its connections now, for the metrics. */
+  stats(): DatabaseStats;
   close(): Promise<void>;
+}
+
+/** What a database's connections are doing now. */
+export interface DatabaseStats {
+  /** A server's pool (node-postgres): its connections, those idle, and the queries waiting for one; the embedded database has none. */
+  pool?: { total: number; idle: number; waiting: number };
+  /** The LISTEN connections open and alive (the release watch's, the console's events'). */
+  listening: number;
 }
 
 /** One `LISTEN` on one channel. */
@@ -55,6 +65,7 @@ const EMBEDDED_SETTINGS = ['shared_buffers=16MB'];
 export async function openEmbeddedDatabase(folder: string): Promise<Database> {
   mkdirSync(folder, { recursive: true });
   const db = await PGlite.create(folder, { postgresqlconf: EMBEDDED_SETTINGS });
+  const listens = new Listens();
   const sqlOf = (runner: Pick<PGlite, 'query' | 'exec'>): Sql => ({
     query: async <Row>(text: string, params?: readonly unknown[]) => (await runner.query<Row>(text, params ? [...params] : undefined)).rows,
     exec: async (text: string) => void (await runner.exec(text)),
@@ -66,7 +77,7 @@ export async function openEmbeddedDatabase(folder: string): Promise<Database> {
     async listen(channel, onNotify) {
       const unlisten = await db.listen(channelName(channel), onNotify);
       let alive = true;
-      return {
+      return listens.add({
         get alive() {
           // One process holds the embedded database: its notifications are lost only when it closes.
           return alive && !db.closed;
@@ -76,14 +87,41 @@ export async function openEmbeddedDatabase(folder: string): Promise<Database> {
           alive = false;
           if (!db.closed) await unlisten();
         },
-      };
+      });
     },
+    stats: () => ({ listening: listens.alive() }),
     close: () => db.close(),
   };
 }
 
+/** The LISTENs a database has given out, held until closed, so the metrics can count the live ones. */
+class Listens {
+  private readonly open = new Set<Listening>();
+
+  add(listening: Listening): Listening {
+    this.open.add(listening);
+    const open = this.open;
+    return {
+      get alive() {
+        return listening.alive;
+      },
+      async close() {
+        open.delete(listening);
+        await listening.close();
+      },
+    };
+  }
+
+  alive(): number {
+    let count = 0;
+    for (const listening of this.open) if (listening.alive) count += 1;
+    return count;
+  }
+}
+
 /** A PostgreSQL server through node-postgres' pool. */
 export function openServerDatabase(url: string, options: { poolSize?: number } = {}): Database {
+  const listens = new Listens();
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -147,7 +185,7 @@ export function openServerDatabase(url: string, options: { poolSize?: number } =
         await client.end().catch(() => undefined);
         throw error;
       }
-      return {
+      return listens.add({
         get alive() {
           return alive;
         },
@@ -157,8 +195,9 @@ export function openServerDatabase(url: string, options: { poolSize?: number } =
           gone();
           await client.end().catch(() => undefined);
         },
-      };
+      });
     },
+    stats: () => ({ pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }, listening: listens.alive() }),
     close: () => pool.end(),
   };
 }

@@ -45,6 +45,8 @@ export interface AlertSender {
   sendDue(): Promise<void>;
   /** Checks the failure rates now (tests; a timer does it otherwise). */
   checkFailureRates(now?: Date): Promise<void>;
+  /** The outbox now, for the metrics: alerts still to send, the oldest one's age, and those given up. */
+  outbox(): Promise<{ waiting: number; oldestSeconds: number; givenUp: number }>;
   stop(): Promise<void>;
 }
 
@@ -179,6 +181,16 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
     },
     sendDue,
     checkFailureRates,
+    async outbox() {
+      const [row] = await db.query<{ waiting: number; oldest: number | null; given_up: number }>(
+        `SELECT count(*) FILTER (WHERE attempts < $1)::integer AS waiting,
+                extract(epoch FROM now() - min(created_at) FILTER (WHERE attempts < $1))::float8 AS oldest,
+                count(*) FILTER (WHERE attempts >= $1)::integer AS given_up
+           FROM console_alerts WHERE delivered_at IS NULL`,
+        [maxAttempts],
+      );
+      return { waiting: row?.waiting ?? 0, oldestSeconds: row?.oldest ?? 0, givenUp: row?.given_up ?? 0 };
+    },
     async stop() {
       clearInterval(poll);
       clearInterval(check);

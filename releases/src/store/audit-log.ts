@@ -43,6 +43,19 @@ function factsOf(stored: unknown): Pick<AuditEntry, 'facts'> {
 export class AuditLog {
   constructor(private readonly db: Database) {}
 
+  /**
+   * How many entries of each of `actions` each section has, over every
+   * server (the log is shared): the metrics' count of activations,
+   * rollbacks and canary decisions, which a rule watches rise.
+   */
+  async countsOf(actions: readonly AuditAction[]): Promise<{ section: string; action: AuditAction; count: number }[]> {
+    return this.db.query(
+      `SELECT section, action, count(*)::integer AS count FROM release_audit
+        WHERE action = ANY($1::text[]) AND section IS NOT NULL GROUP BY section, action`,
+      [[...actions]],
+    );
+  }
+
   /** Records what a caller did outside the store's own changes (a refused publish, a preview link). */
   async record(entry: AuditInput): Promise<void> {
     await recordAudit(this.db, entry);

@@ -20,6 +20,7 @@ import {
   type TakenReport,
 } from '@portico/releases';
 import { ReportAdmission, type AdmissionLimits } from './report-admission';
+import { ReportOutcomes, type ReportOutcome } from './report-outcomes';
 import { ReportQueue, type HealthRecorder } from './report-queue';
 import { canaryOf, VisitIssuer } from './visit-issuer';
 import type { VisitLedgerLimits } from './visit-ledger';
@@ -68,6 +69,9 @@ export const DEFAULT_BEACON_LIMITS: Readonly<BeaconLimits> = {
   visits: {},
 };
 
+/** The `what` of the reports' route (its refusals before the body are counted as `refused-early`). */
+export const REPORTS = 'reports';
+
 export interface BeaconEndpointOptions {
   /** Where the counts go; a function while the store may not be open yet (undefined until it is). */
   health: HealthRecorder | (() => HealthRecorder | undefined);
@@ -114,6 +118,8 @@ export interface BeaconEndpoint {
   close(): Promise<void>;
   /** How many networks and nonces are held in memory now (each for its window at most, traffic or not). */
   remembered(): { networks: number; nonces: number };
+  /** The reports by outcome since the start (REPORT_OUTCOMES). */
+  outcomes(): Readonly<Record<ReportOutcome, number>>;
 }
 
 /** What sendBeacon sends with a string (text/plain;charset=UTF-8), or a Blob typed application/json; UTF-8 only. */
@@ -134,13 +140,20 @@ function answer(reply: FastifyReply, status: number, error?: string, extra: Reco
 }
 
 /** The body as JSON, or undefined once answered. */
-function jsonBody(request: FastifyRequest, reply: FastifyReply): { json: unknown } | undefined {
+function jsonBody(request: FastifyRequest, reply: FastifyReply, onRefused?: () => void): { json: unknown } | undefined {
   try {
     return { json: JSON.parse(request.body as string) };
   } catch {
+    onRefused?.();
     answer(reply, 400, 'the body is not valid JSON');
     return undefined;
   }
+}
+
+/** Counts a report's outcome (ReportOutcomes) and answers it. */
+function settle(outcomes: ReportOutcomes, reply: FastifyReply, outcome: ReportOutcome, status: number, error?: string): FastifyReply {
+  outcomes.count(outcome);
+  return answer(reply, status, error);
 }
 
 /** Each running canary's network key, by its number: derived once per canary. */
@@ -186,6 +199,7 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   const queue = new ReportQueue(limits.pendingReports, healthOf, options.log);
   const issuer = new VisitIssuer({ secret: options.secret, storeOpen: () => healthOf() !== undefined, limits: limits.visits });
   const canaryKeys = new CanaryKeys();
+  const outcomes = new ReportOutcomes();
 
   /**
    * The checks both endpoints make before reading a body: the method, the
@@ -194,6 +208,11 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
    * The secret, or undefined once answered.
    */
   const precheck = async (request: FastifyRequest, reply: FastifyReply, what: string): Promise<boolean> => {
+    const passed = await checkBeforeBody(request, reply, what);
+    if (!passed && what === REPORTS) outcomes.count('refused-early');
+    return passed;
+  };
+  const checkBeforeBody = async (request: FastifyRequest, reply: FastifyReply, what: string): Promise<boolean> => {
     const req = request.raw;
     if (req.method !== 'POST') {
       answer(reply, 405, 'only POST is accepted here', { Allow: 'POST' });
@@ -227,20 +246,20 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
 
   const report = async (request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply> => {
     const key = issuer.key!;
-    const body = jsonBody(request, reply);
+    const body = jsonBody(request, reply, () => outcomes.count('malformed'));
     if (!body) return reply;
     const parsed = parseVisitReport(body.json);
-    if (!parsed.ok) return answer(reply, 400, parsed.error);
+    if (!parsed.ok) return settle(outcomes, reply, 'malformed', 400, parsed.error);
     const taken = parsed.report;
 
     const now = Date.now();
     const visit = verifyVisitId(key, taken.visit, new Date(now));
-    if ('problem' in visit) return answer(reply, 204);
+    if ('problem' in visit) return settle(outcomes, reply, 'unverified', 204);
     const counted = (Object.keys(taken.sections) as SectionId[]).filter((section) => visit.releases[section] === taken.sections[section]!.release);
-    if (counted.length === 0) return answer(reply, 204);
+    if (counted.length === 0) return settle(outcomes, reply, 'unknown-release', 204);
     // Sent twice to this server (hidden, then pagehide): dropped here; to two servers: the database counts it once.
     const address = options.addressOf(request.raw);
-    if (!admission.admit(visit.nonce, clientNetwork(address), now, clientBlock(address))) return answer(reply, 204);
+    if (!admission.admit(visit.nonce, clientNetwork(address), now, clientBlock(address))) return settle(outcomes, reply, 'repeated-or-over-cap', 204);
     // The judge's unit is coarser than the caps': a /48 or a /24 is one network, however many addresses it sends from.
     const network = canaryNetwork(address);
 
@@ -254,7 +273,7 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
       for (const judged of judgedKeys(taken, section)) canary.push({ canaryId: running.id, network: hashed, releaseId, key: judged });
     }
     queue.keep([{ visit: visit.nonce, expiresAt: visit.expiresAt, hour: hourOf(now), counts: reportCounts(taken, counted), canary }]);
-    return answer(reply, 204);
+    return settle(outcomes, reply, 'accepted', 204);
   };
 
   const issueVisit = async (request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply> => {
@@ -312,5 +331,6 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
       admission.clear();
     },
     remembered: () => admission.remembered(),
+    outcomes: () => outcomes.counts,
   };
 }

@@ -22,6 +22,8 @@ export interface AppServerOptions {
   log: Logger;
   /** While true, each answer closes its connection once it is out: a draining server keeps none open. */
   draining?: () => boolean;
+  /** Told of each answer once it is out (the metrics): its route pattern (none matched: undefined), status and time taken. */
+  onAnswered?: (route: string | undefined, status: number, seconds: number) => void;
 }
 
 export interface AppServer {
@@ -65,6 +67,15 @@ export function appServer(options: AppServerOptions): AppServer {
   applyTimeouts(server!, options.limits);
   options.cap?.watch(server!);
   guardRoutes(app);
+  const { onAnswered } = options;
+  // Fastify runs onResponse for a hijacked reply too (the files, the page): every answer, once, after its last byte.
+  if (onAnswered) {
+    app.addHook('onResponse', (request, reply, done) => {
+      // The route's pattern, never the URL: no query string, no id, a bounded set.
+      onAnswered(request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
 
   // What a client can get wrong about the request itself is answered before any route: every app, every path, every method.
   app.addHook('onRequest', (request, reply, done) => {

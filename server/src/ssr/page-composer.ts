@@ -41,6 +41,8 @@ export class PageComposer {
     private readonly costs: PageCosts,
     private readonly budgetMs: number,
     private readonly report: (line: string) => void,
+    /** Each section left out for the budget, counted (RenderCounts.sectionsPastBudget). */
+    private readonly onPastBudget: (sections: number) => void = () => undefined,
   ) {}
 
   compose({ site, language, rendered, all, manifests, manifestHashes, sources, hydration, script, encoding, deadline }: PageInputs): CachedPage {
@@ -51,6 +53,7 @@ export class PageComposer {
       this.report(
         `the ${section} section is rendered in the browser on some pages: with it, a page takes longer than its budget (${this.budgetMs} ms) to compose and compress now`,
       );
+    if (over.size > 0) this.onPastBudget(over.size);
     const placement = over.size === 0 ? all : withoutSections(all, over);
     const key = pageKey(rendered, placement, manifests, manifestHashes);
     const made = this.pages.get(key);

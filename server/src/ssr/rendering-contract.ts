@@ -93,7 +93,23 @@ export interface PageHtml {
   formTexts: ReadonlyMap<SectionId, ContactFormTexts>;
 }
 
+/** What the pipeline counts as it happens, since the start: read by the metrics at each scrape. */
+export interface RenderCounts {
+  /** Pages answered from the page cache (made for an earlier visitor). */
+  cacheHits: number;
+  /** Pages composed for this request (the cache's misses). */
+  cacheMisses: number;
+  /** Sections left to the browser on a page because, with them, it would pass its budget. */
+  sectionsPastBudget: number;
+  /** Pages sent client-rendered because their compression was not done within the budget. */
+  pagesPastBudget: number;
+  /** Worker deaths (or failed starts), each followed by a restart or by its plan set aside. */
+  workerDeaths: { shell: number; section: number };
+}
+
 export interface RenderWorkerState {
+  /** Counted since the start (RenderCounts). */
+  counts: RenderCounts;
   /** The shell worker's. */
   pid: number | undefined;
   generation: number | undefined;

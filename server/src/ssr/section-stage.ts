@@ -55,6 +55,8 @@ export interface SectionSignal {
 }
 
 export interface SectionStageOptions {
+  /** A section's worker died (or could not start), counted for the metrics. */
+  onWorkerDeath?: () => void;
   heapMb: number;
   /** Off: every page asks the workers again (PORTICO_SSR_CACHE=0). */
   caching: boolean;
@@ -66,10 +68,7 @@ export interface SectionStageOptions {
   cpuBudget?: CpuBudget;
   /** Another worker answers for `section` from now on: the pages made with the one before are not served again (the other sections' are). */
   onSwitch: (section: SectionId) => void;
-  /**
-   * What the workers show of a section's builds (SectionSignal): the place
-   * for whoever must know (the release store) beyond the log.
-   */
+  /** What the workers show of a section's builds (SectionSignal), for whoever must know beyond the log (the release store). */
   onSignal?: (signal: SectionSignal) => void;
   log: Logger;
   /** The log, each line once for a while: a failing section would say the same at every page. */
@@ -311,6 +310,7 @@ export class SectionStage {
       name: `the ${section} section's ${kind}`,
       start: () => this.newWorker(section, `${section} section ${kind}`),
       log: this.options.log,
+      onDeath: this.options.onWorkerDeath,
       onLive: (worker) => {
         if (!worker) return;
         this.options.onSwitch(section);

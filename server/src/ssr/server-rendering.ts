@@ -53,10 +53,10 @@ import type { SectionStyles } from './section-styles';
 import { ShellStage, shellRequest } from './shell-stage';
 import { WorkerPlanner } from './worker-plans';
 
-import type { PageHtml, RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
+import type { PageHtml, RenderCounts, RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
 
 export type { SectionSignal } from './section-stage';
-export type { PageHtml, RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
+export type { PageHtml, RenderCounts, RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 
@@ -118,6 +118,8 @@ class RenderingPipeline {
   private readonly templateFile: string;
   private readonly known: KnownPages;
   private readonly pageHeaders = new PageScriptHeaders();
+  /** Plain numbers where things happen; the metrics read them at a scrape, so a page costs an addition. */
+  private readonly counts: RenderCounts = { cacheHits: 0, cacheMisses: 0, sectionsPastBudget: 0, pagesPastBudget: 0, workerDeaths: { shell: 0, section: 0 } };
 
   constructor(
     private readonly options: ServerRenderingOptions,
@@ -135,7 +137,7 @@ class RenderingPipeline {
     // Said as warnings: each is a part the page goes without (rendered in the browser, left out).
     this.report = onceEach((line) => log.warn(line), LINES_KEPT);
     this.pages = new PageCache(caching, this.costs);
-    this.composer = new PageComposer(this.pages, this.costs, this.budgetMs, this.report);
+    this.composer = new PageComposer(this.pages, this.costs, this.budgetMs, this.report, (sections) => (this.counts.sectionsPastBudget += sections));
     const replan = () => void this.planner.replan();
     const clearPages = () => this.pages.clear();
     // Only the pages that hold a section's HTML from the worker replaced go; the other sections' pages stay.
@@ -154,7 +156,16 @@ class RenderingPipeline {
       churn: options.manifestChurn,
     });
     this.sectionStyles = this.sources.styles;
-    this.shell = new ShellStage({ workerFile: shellFile, templateFile, heapMb, caching, sites: current, onSwitch: clearPages, log });
+    this.shell = new ShellStage({
+      workerFile: shellFile,
+      templateFile,
+      heapMb,
+      caching,
+      sites: current,
+      onSwitch: clearPages,
+      onWorkerDeath: () => (this.counts.workerDeaths.shell += 1),
+      log,
+    });
     this.sections = new SectionStage({
       heapMb,
       caching,
@@ -163,6 +174,7 @@ class RenderingPipeline {
       cpuBudget: options.cpuBudget,
       onSwitch: forgetSection,
       onSignal: options.onSignal,
+      onWorkerDeath: () => (this.counts.workerDeaths.section += 1),
       log,
       report: this.report,
     });
@@ -181,7 +193,9 @@ class RenderingPipeline {
     const target = requestTarget(req.url);
     if (!target || (target.pathname !== '/' && target.pathname !== '/index.html')) return fallback();
     const encoding = chooseEncoding(req, PAGE_ENCODINGS) as PageEncoding;
-    const page = (await this.knownPage(req, target.pathname, target.search)) ?? (await this.pageFor(req, target.pathname, target.search, encoding, deadline));
+    const known = await this.knownPage(req, target.pathname, target.search);
+    if (known) this.counts.cacheHits += 1;
+    const page = known ?? (await this.pageFor(req, target.pathname, target.search, encoding, deadline));
     if (!page) return fallback();
 
     const headers = this.pageHeaders.of(await this.options.pageHeaders(req, target.search), page.script);
@@ -195,6 +209,7 @@ class RenderingPipeline {
       await answerPage(req, res, { hash, bodyOf: byBudget }, headers);
     } catch (error) {
       if (!(error instanceof PastBudget)) throw error;
+      this.counts.pagesPastBudget += 1;
       await fallback();
     }
   }
@@ -273,6 +288,7 @@ class RenderingPipeline {
 
   state(): RenderWorkerState {
     return {
+      counts: this.counts,
       pid: this.shell.pid,
       generation: this.shell.generation,
       sections: this.sections.state(),
@@ -372,8 +388,12 @@ class RenderingPipeline {
     if (!page) {
       const named = pageScriptIn(rendered.html);
       const script = named ? await this.readPageScript(named) : undefined;
+      // compose is synchronous: a page it adds between these two reads is this request's.
+      const composed = this.pages.composedPages;
       page = this.composer.compose({ site, language, rendered, all: placement, manifests, manifestHashes, sources, hydration, script, encoding, deadline });
-    }
+      if (this.pages.composedPages === composed) this.counts.cacheHits += 1;
+      else this.counts.cacheMisses += 1;
+    } else this.counts.cacheHits += 1;
     // A section compose left out for time makes another key.
     if (whole && page.key === key) this.known.remember(site, pathname, search, origin, templateStamp, page);
     return page;

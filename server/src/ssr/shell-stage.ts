@@ -27,6 +27,8 @@ export interface ShellEntry extends RenderedShell {
 }
 
 export interface ShellStageOptions {
+  /** Its worker died (or could not start), counted for the metrics. */
+  onWorkerDeath?: () => void;
   /** The built shell worker (SHELL_WORKER_PATH). */
   workerFile: string;
   /** The built host index.html the shell is rendered into. */
@@ -66,6 +68,7 @@ export class ShellStage {
         ),
       log,
       quarantineAfter: Number.POSITIVE_INFINITY,
+      onDeath: options.onWorkerDeath,
       onLive: () => {
         this.shells.clear();
         options.onSwitch();

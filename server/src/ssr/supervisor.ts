@@ -26,6 +26,8 @@ export interface SupervisorOptions<W> {
   log: Logger;
   /** Another worker answers from now on (undefined: none, until one is live again). */
   onLive?: (worker: W | undefined) => void;
+  /** A worker of the current plan died (or could not start): it is replaced after a wait, or its plan set aside. */
+  onDeath?: () => void;
   /** The plan `key` was set aside after its workers' repeated deaths; `reason` is the last one's. */
   onSetAside?: (key: string, reason: string) => void;
   /** Waits before each restart after a death, growing, the last one repeated. */
@@ -227,6 +229,7 @@ export class Supervisor<W extends Supervised> {
   private failed(key: string, reason: string): void {
     if (key !== this.wanted?.key) return this.reconcile();
     for (const resolve of [...this.failureWaiters]) resolve();
+    this.options.onDeath?.();
     this.failures += 1;
     this.cause = `the one before ${reason}`;
     const limit = this.options.quarantineAfter ?? DEFAULT_QUARANTINE_AFTER;

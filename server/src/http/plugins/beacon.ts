@@ -1,7 +1,7 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { BEACON_PATH, VISIT_PATH } from '@portico/contract/beacon';
 import type { ServedState } from '@portico/releases';
-import type { BeaconEndpoint } from '../../beacon/beacon-endpoint';
+import { REPORTS, type BeaconEndpoint } from '../../beacon/beacon-endpoint';
 
 export interface BeaconRoutesOptions {
   endpoint: BeaconEndpoint;
@@ -20,7 +20,7 @@ export const beaconRoutes: FastifyPluginCallback<BeaconRoutesOptions> = (app, { 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', endpoint.bodyParser);
   const routes = [
-    { url: BEACON_PATH, what: 'reports', answer: endpoint.report },
+    { url: BEACON_PATH, what: REPORTS, answer: endpoint.report },
     { url: VISIT_PATH, what: 'requests for a visit id', answer: endpoint.visit },
   ];
   for (const { url, what, answer } of routes) {
