@@ -302,7 +302,7 @@ export class ServerMetrics {
     });
     new Gauge({
       name: 'portico_database_pool_waiting',
-      help: "Queries waiting for a connection of a PostgreSQL server's pool; absent with the embedded database",
+      help: "Queries waiting for a connection of a PostgreSQL server's pool; 0 with the embedded database",
       registers,
       collect() {
         this.reset();
