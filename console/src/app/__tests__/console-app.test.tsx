@@ -138,6 +138,21 @@ describe('what each role sees', () => {
   });
 });
 
+describe('tokens', () => {
+  it("lets an integrator make a scraper's token holding the metrics scope alone", async () => {
+    const { api, user } = await signInWith(['releases'], {
+      'GET /api/tokens': { body: [] },
+      'POST /api/tokens': { status: 201, body: { name: 'prometheus', section: null, scopes: ['metrics'], token: 'made-once-token' } },
+    });
+    await user.click(await within(screen.getByRole('navigation', { name: 'Console' })).findByRole('link', { name: 'Tokens' }));
+    await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'prometheus');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Scope' }), 'Metrics: a scraper reading GET /metrics only');
+    await user.click(screen.getByRole('button', { name: 'Create token' }));
+    expect(await screen.findByDisplayValue('made-once-token')).toBeInTheDocument();
+    expect(api.to('POST /api/tokens')[0]!.body).toEqual({ name: 'prometheus', scopes: ['metrics'] });
+  });
+});
+
 describe('the end of a session', () => {
   it('sends an expired session back to sign-in, saying why', async () => {
     let expired = false;
