@@ -25,6 +25,20 @@ describe.each(testDatabaseKinds())('the %s database', (kind) => {
     expect(heard).toEqual(['inside a transaction']);
   });
 
+  it('counts its live LISTENs and, on a server, its pool for the metrics', async () => {
+    const db = fresh.db();
+    const before = db.stats().listening;
+    const listening = await db.listen('portico_counted', () => undefined);
+    expect(db.stats().listening).toBe(before + 1);
+    await listening.close();
+    expect(db.stats().listening).toBe(before);
+    await db.query('SELECT 1');
+    const pool = db.stats().pool;
+    if (kind === 'server') expect(pool).toEqual({ total: expect.any(Number), idle: expect.any(Number), waiting: 0 });
+    else expect(pool).toBeUndefined();
+    if (pool) expect(pool.total).toBeGreaterThanOrEqual(1);
+  });
+
   it('refuses a channel name that is not an identifier, before touching the database', async () => {
     const db = fresh.db();
     await expect(db.listen('x; DROP TABLE y', () => undefined)).rejects.toThrow('is not a channel name');
