@@ -45,9 +45,6 @@ let logger: Logger | undefined;
 let stopping = false;
 /** Ends the wait for a database server that has not answered yet. */
 const databaseWait = new AbortController();
-/** This server's metrics, read at the control port's GET /metrics: each value from the part that holds it, once that part runs. */
-const metrics = new ServerMetrics();
-metrics.watch(metricSourcesOf({ running: () => running, contact: () => contact, control: () => control, beacon: () => beacon }));
 
 function stop(code: number): void {
   if (stopping) return;
@@ -84,6 +81,9 @@ async function main(): Promise<void> {
   logger = root;
   // Each component logs on a child of its own (`component` on its lines).
   const logOf = (component: string) => root.child({ component });
+  // This server's metrics, read at the control port's GET /metrics: each value from the part that holds it, once that part runs.
+  const metrics = new ServerMetrics();
+  metrics.watch(metricSourcesOf({ running: () => running, contact: () => contact, control: () => control, beacon: () => beacon }));
   const trustProxy = env.PORTICO_TRUST_PROXY;
   // PORTICO_HEALTH=0: no visit report (no health note in the page, so no
   // web-vitals and no beacon), no endpoint for one and no canary judge:
