@@ -1,8 +1,9 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { DatabaseStats } from '@portico/platform/database';
 import type { AuditAction, ServedState } from '@portico/releases';
 import { REPORT_OUTCOMES, type ReportOutcome } from '../beacon/report-outcomes';
 import type { RenderWorkerState } from '../ssr/server-rendering';
+import { RequestHistogram } from './request-histogram';
 
 /** An outbox as its store reads it now. */
 export interface OutboxNow {
@@ -31,9 +32,6 @@ export interface MetricSources {
 /** The audit actions a rule watches: what changed a section's release, by hand or by the judge. */
 export const COUNTED_ACTIONS: readonly AuditAction[] = ['activate', 'rollback', 'auto-rollback', 'promote', 'abort', 'broken', 'set-aside'];
 
-/** Request latency buckets, in seconds: a page from memory is ~1 ms, one rendered within its 400 ms budget, a contact post a database write. */
-const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
-
 /** A counter whose total is kept elsewhere (a plain number where the event happens): set to it at each scrape. */
 function setTotal<L extends string>(counter: Counter<L>, labels: Partial<Record<L, string>>, total: number): void {
   counter.inc(labels, total);
@@ -51,20 +49,12 @@ function setTotal<L extends string>(counter: Counter<L>, labels: Partial<Record<
 export class ServerMetrics {
   readonly registry = new Registry();
   private sources: MetricSources = {};
-  private readonly requests: Histogram<'app' | 'route' | 'status'>;
-  /** Each (app, route, status)'s histogram child, found once: a request costs a map lookup and an observation. */
-  private readonly children = new Map<string, Histogram.Internal<'app' | 'route' | 'status'>>();
+  private readonly requests: RequestHistogram;
 
   constructor() {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Histogram({
-      name: 'portico_http_request_duration_seconds',
-      help: "Requests answered on the page server's four ports, by app, route pattern (never the raw URL) and status, and how long each took",
-      labelNames: ['app', 'route', 'status'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
+    this.requests = new RequestHistogram(registers);
     const read = this.read.bind(this);
     this.renderingMetrics(registers, read);
     this.releaseMetrics(registers, read);
@@ -79,13 +69,7 @@ export class ServerMetrics {
 
   /** One request answered: `route` is its route pattern (undefined: none matched). */
   observeRequest(app: string, route: string | undefined, status: number, seconds: number): void {
-    const key = `${app} ${status} ${route ?? ''}`;
-    let child = this.children.get(key);
-    if (!child) {
-      child = this.requests.labels({ app, route: route ?? 'unmatched', status: String(status) });
-      this.children.set(key, child);
-    }
-    child.observe(seconds);
+    this.requests.record(app, route, status, seconds);
   }
 
   /** Prometheus' text format, and its content type. */

@@ -214,8 +214,18 @@ test("a release published and activated appears as the section's label, its acti
 test('the process metrics are in the instance registry, and two servers in one process keep their counts apart', async () => {
   const text = await scrape();
   expect(valueOf(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+  const pages = 'portico_http_request_duration_seconds_count{app="host",route="/",status="200"}';
+  const served = valueOf(text, pages);
   const other = new ServerMetrics();
   other.observeRequest('host', '/', 200, 0.01);
-  expect(valueOf((await other.text()).text, 'portico_http_request_duration_seconds_count{app="host",route="/",status="200"}')).toBe(1);
-  expect(valueOf(await scrape(), 'portico_http_request_duration_seconds_count{app="host",route="/",status="200"}')).not.toBe(1);
+  other.observeRequest('host', '/', 200, 0.3);
+  const own = (await other.text()).text;
+  const series = (suffix: string, le?: string) =>
+    valueOf(own, `portico_http_request_duration_seconds_${suffix}{${le === undefined ? '' : `le="${le}",`}app="host",route="/",status="200"}`);
+  // Cumulative buckets, a bound inclusive, as Prometheus reads them.
+  expect([series('bucket', '0.005'), series('bucket', '0.01'), series('bucket', '0.25'), series('bucket', '0.5'), series('bucket', '+Inf')]).toEqual([
+    0, 1, 1, 2, 2,
+  ]);
+  expect([series('sum'), series('count')]).toEqual([0.31, 2]);
+  expect(valueOf(await scrape(), pages)).toBe(served);
 });
