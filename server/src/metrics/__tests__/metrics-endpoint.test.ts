@@ -4,6 +4,7 @@ import path from 'node:path';
 import { BEACON_PATH, type VisitReport } from '@portico/contract/beacon';
 import { apiRoutes, contactSettings, startContactService, type ContactService } from '@portico/messages';
 import { eventually } from '@portico/testing/eventually';
+import { silentLogger } from '@portico/platform/logging';
 import { beaconEndpoint, type BeaconEndpoint } from '../../beacon/beacon-endpoint';
 import { releaseFeed, startControlPlane, type ControlPlane } from '../../control-plane';
 import { startPortico, type RunningPortico } from '../../portico-server';
@@ -56,14 +57,14 @@ beforeAll(async () => {
     renderCheck: () => undefined,
     judgeCanaries: false,
     metrics: () => metrics.text(),
-    log: () => undefined,
+    log: silentLogger,
   });
   beacon = beaconEndpoint({
     health: control.health,
     secret: () => control.store.previewSecret(),
     originOf: (req) => visitorOf(req, { trustProxy: false }).origin,
     addressOf: (req) => visitorOf(req, { trustProxy: false }).address ?? 'unknown',
-    log: () => undefined,
+    log: silentLogger,
   });
   running = await startPortico({
     rootDir: site.root,
@@ -77,7 +78,7 @@ beforeAll(async () => {
     beacon,
     releases: releaseFeed(Promise.resolve(control.store)),
     onAnswered: (app, route, status, seconds) => metrics.observeRequest(app, route, status, seconds),
-    log: () => undefined,
+    log: silentLogger,
   });
   metrics.watch(metricSourcesOf({ running: () => running, contact: () => contact, control: () => control, beacon: () => beacon }));
   scraper = (await control.store.tokens.create({ name: 'prometheus', scopes: ['metrics'], actor: 'test' })).token;
