@@ -274,6 +274,13 @@ export interface ConsoleText {
       movedAfter: string;
       retire: string;
       revoked: string;
+      /** A section added: {labels}, {place}, {grant}, {origins}, {markets}. */
+      sectionAdd: string;
+      placeFirst: string;
+      placeLast: string;
+      placeAfter: string;
+      /** {count} publishes of {sections} held back from {from} to {to}: over {max} refused in {minutes} minutes. */
+      publishHeld: string;
       broken: string;
       whole: string;
       setAside: string;

@@ -286,6 +286,12 @@ export const en: ConsoleText = {
       movedAfter: 'moved after {after}',
       retire: 'Retired',
       revoked: 'revoked {tokens}',
+      sectionAdd: 'Added “{labels}”, {place}, {grant}; origins: {origins}; markets: {markets}',
+      placeFirst: 'first in the nav',
+      placeLast: 'last in the nav',
+      placeAfter: 'after {after} in the nav',
+      publishHeld:
+        '{count} publishes of {sections} refused with 429 from {from} to {to}, unchecked: the token was over its limit of {max} refused publishes in {minutes} minutes',
       broken: 'Marked broken by the background check: {reason}',
       whole: 'Whole again: no longer broken',
       setAside: 'The active release’s node build is rendered in the browser only: {reason}',

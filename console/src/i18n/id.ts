@@ -286,6 +286,12 @@ export const id: ConsoleText = {
       movedAfter: 'dipindah setelah {after}',
       retire: 'Dipensiunkan',
       revoked: 'mencabut {tokens}',
+      sectionAdd: 'Ditambahkan “{labels}”, {place}, {grant}; asal: {origins}; pasar: {markets}',
+      placeFirst: 'pertama di navigasi',
+      placeLast: 'terakhir di navigasi',
+      placeAfter: 'setelah {after} di navigasi',
+      publishHeld:
+        '{count} publikasi {sections} ditolak dengan 429 dari {from} sampai {to}, tanpa diperiksa: token melewati batasnya, {max} publikasi ditolak dalam {minutes} menit',
       broken: 'Ditandai rusak oleh pemeriksaan latar belakang: {reason}',
       whole: 'Utuh lagi: tidak lagi rusak',
       setAside: 'Build node rilis aktif hanya dirender di peramban: {reason}',

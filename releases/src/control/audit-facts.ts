@@ -84,6 +84,24 @@ export const auditFactsSchema = z.discriminatedUnion('kind', [
   /** A manual abort or the judge's rollback (`judged`); every visit gets the entry's `from`, or config.json's URL when null. */
   z.object({ kind: z.literal('abort'), ...canaryEndShape }),
   z.object({ kind: z.literal('section-change'), changes: z.array(sectionChangeSchema) }),
+  /** A section added: its labels, where in the nav (`after` null: first; absent: last), its grant, origins and markets. */
+  z.object({
+    kind: z.literal('section-add'),
+    labels: z.object({ en: z.string(), id: z.string() }),
+    after: z.string().nullable().optional(),
+    interactive: z.boolean(),
+    origins: z.array(z.string()),
+    markets: z.array(z.string()),
+  }),
+  /** Publishes held back unchecked (429) while the token was over its limit of refused publishes: how many, of which sections, when. */
+  z.object({
+    kind: z.literal('publish-held'),
+    count: z.number(),
+    sections: z.array(z.string()),
+    from: z.string(),
+    to: z.string(),
+    limit: z.object({ max: z.number(), minutes: z.number() }),
+  }),
   z.object({ kind: z.literal('section-retire'), endedCanary: endedCanarySchema.optional(), revoked: z.array(z.string()) }),
   /** Marked broken by the background check (`reason` as the check wrote it), or found whole again (`reason` absent). */
   z.object({ kind: z.literal('broken'), reason: z.string().optional() }),

@@ -70,6 +70,14 @@ export class PublishGate {
           actor: run.token,
           action: 'publish-refused',
           section: others.length === 0 ? only : null,
+          facts: {
+            kind: 'publish-held',
+            count: run.count,
+            sections: [...run.sections],
+            from: new Date(run.first).toISOString(),
+            to: new Date(run.last).toISOString(),
+            limit: { max: this.limit.max, minutes: this.limit.windowMs / 60_000 },
+          },
           detail: `${run.count} publish${run.count === 1 ? '' : 'es'} of ${[...run.sections].join(', ')} refused with 429 from ${new Date(run.first).toISOString()} to ${new Date(run.last).toISOString()}, unchecked: the token was over its limit of ${window}`,
         })
         .catch((error: unknown) =>

@@ -230,7 +230,13 @@ export class SectionCatalogue {
       await writeOrder(sql, order);
       const place = input.after === null ? 'first' : input.after === undefined ? 'last' : `after ${input.after}`;
       const detail = `added ${JSON.stringify(labels.en)} / ${JSON.stringify(labels.id)}, ${place}, ${words(interactive)}, origins ${origins.join(' ') || 'none'}, markets ${markets.join(' ')}`;
-      await announce(sql, input.id, { actor, action: 'section-add', detail: `${detail}${input.note ? `: ${input.note}` : ''}` }, false);
+      const facts: AuditFacts = { kind: 'section-add', labels, ...(input.after !== undefined && { after: input.after }), interactive, origins, markets };
+      await announce(
+        sql,
+        input.id,
+        { actor, action: 'section-add', detail: `${detail}${input.note ? `: ${input.note}` : ''}`, facts, note: input.note },
+        false,
+      );
       return (await catalogueIn(sql)).find((entry) => entry.id === input.id)!;
     });
   }

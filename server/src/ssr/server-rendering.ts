@@ -52,7 +52,6 @@ import { SectionStage } from './section-stage';
 import type { SectionStyles } from './section-styles';
 import { ShellStage, shellRequest } from './shell-stage';
 import { WorkerPlanner } from './worker-plans';
-
 import type { PageHtml, RenderCounts, RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
 
 export type { SectionSignal } from './section-stage';

@@ -128,6 +128,25 @@ export function moreFactsInWords(facts: Facts, entry: FactsEntry, reader: Reader
       if (facts.revoked.length > 0) said.push(fill(t.revoked, { tokens: facts.revoked.join(', ') }));
       return said.join('; ');
     }
+    case 'section-add': {
+      const place = facts.after === null ? t.placeFirst : facts.after === undefined ? t.placeLast : fill(t.placeAfter, { after: facts.after });
+      return fill(t.sectionAdd, {
+        labels: `${facts.labels.en} / ${facts.labels.id}`,
+        place,
+        grant: facts.interactive ? t.interactive : t.static,
+        origins: facts.origins.join(' ') || t.none,
+        markets: facts.markets.join(' '),
+      });
+    }
+    case 'publish-held':
+      return fill(t.publishHeld, {
+        count: formatCount(facts.count, reader.language),
+        sections: facts.sections.join(', '),
+        from: formatInstant(facts.from, reader.language),
+        to: formatInstant(facts.to, reader.language),
+        max: formatCount(facts.limit.max, reader.language),
+        minutes: formatCount(facts.limit.minutes, reader.language),
+      });
     case 'broken':
       return facts.reason === undefined ? t.whole : fill(t.broken, { reason: facts.reason });
     case 'set-aside':

@@ -274,6 +274,7 @@ describe('publishing', () => {
       detail: expect.stringMatching(
         /^6 publishes of about refused with 429 from \S+ to \S+, unchecked: the token was over its limit of 3 refused publishes in 1 minutes$/,
       ),
+      facts: { kind: 'publish-held', count: 6, sections: ['about'], limit: { max: 3, minutes: 1 } },
     });
   });
 

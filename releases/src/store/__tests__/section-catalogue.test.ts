@@ -89,6 +89,8 @@ describe('the section catalogue on a fresh embedded database', () => {
     expect(served.grants).toEqual({ 'faq-page': { interactive: true } });
     const [entry] = await store.audit.list({ sections: ['faq-page' as SectionId] });
     expect(entry).toMatchObject({ actor: 'integrator', action: 'section-add', section: 'faq-page' });
+    // What a console in another language words the entry from (issue 49).
+    expect(entry?.facts).toMatchObject({ kind: 'section-add', interactive: true, markets: ['ID'], origins: ['https://cdn.example'] });
   });
 
   test('a database from before sections as data keeps its rows and grants, and serves the built-in list', async () => {

@@ -127,6 +127,33 @@ async function openLaterAudit(indonesian = true) {
             notRun: 2,
           },
         }),
+        entry('section-add', {
+          section: 'team-faq',
+          release: null,
+          from: null,
+          detail: 'added "FAQ" / "Tanya Jawab", after about, static (no script in the browser), origins https://faq.example, markets IN ID',
+          facts: {
+            kind: 'section-add',
+            labels: { en: 'FAQ', id: 'Tanya Jawab' },
+            after: 'about',
+            interactive: false,
+            origins: ['https://faq.example'],
+            markets: ['IN', 'ID'],
+          },
+        }),
+        entry('publish-refused', {
+          release: null,
+          from: null,
+          detail: '12 publishes of contact refused with 429 from … to …, unchecked: the token was over its limit of 10 refused publishes in 10 minutes',
+          facts: {
+            kind: 'publish-held',
+            count: 12,
+            sections: ['contact'],
+            from: '2026-11-26T08:00:00.000Z',
+            to: '2026-11-26T08:05:00.000Z',
+            limit: { max: 10, minutes: 10 },
+          },
+        }),
         entry('promote', { detail: 'promoted by a later server, in its words', facts: { kind: 'promote-later', figures: [1, 2] } }),
       ],
     },
@@ -170,6 +197,18 @@ it("words a canary's start, the judge's rollback, a section change and a refused
       name:
         'Penerbitan https://cdn.example.com/contact/mf-manifest.json ditolak: pemeriksaan integrity gagal; ' +
         'integrity: the bytes differ from the manifest; 2 tidak dijalankan setelah kegagalan sebelumnya',
+    }),
+  ).toBeInTheDocument();
+  expect(
+    table.getByRole('cell', {
+      name: 'Ditambahkan “FAQ / Tanya Jawab”, setelah about di navigasi, statis (tanpa skrip di peramban); asal: https://faq.example; pasar: IN ID',
+    }),
+  ).toBeInTheDocument();
+  expect(
+    table.getByRole('cell', {
+      name:
+        '12 publikasi contact ditolak dengan 429 dari 26 Nov 2026, 08.00 UTC sampai 26 Nov 2026, 08.05 UTC, tanpa diperiksa: ' +
+        'token melewati batasnya, 10 publikasi ditolak dalam 10 menit',
     }),
   ).toBeInTheDocument();
   expect(table.getByRole('cell', { name: 'promoted by a later server, in its words' })).toBeInTheDocument();
