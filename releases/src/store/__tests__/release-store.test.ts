@@ -231,7 +231,7 @@ describe.each(KINDS)('the release store on the %s database', (kind) => {
     expect(row!.hash).not.toContain(created.token);
 
     expect(await store.tokens.authenticate(created.token)).toEqual({ name: 'ci-contact', scopes: ['section:contact'] });
-    expect(await store.tokens.authenticate('the-environment-token')).toEqual({ name: 'environment', scopes: ['releases', 'messages'] });
+    expect(await store.tokens.authenticate('the-environment-token')).toEqual({ name: 'environment', scopes: ['releases', 'messages', 'metrics'] });
     expect(await store.tokens.authenticate(`${created.token}x`)).toBeUndefined();
     expect(await store.tokens.authenticate(undefined)).toBeUndefined();
 
@@ -261,7 +261,7 @@ describe.each(KINDS)('the release store on the %s database', (kind) => {
       expect(file).toBe(path.join(folder, 'control-token'));
       expect(statSync(file!).mode & 0o777).toBe(0o600);
       const token = readFileSync(file!, 'utf8').trim();
-      expect(await fresh.tokens.authenticate(token)).toEqual({ name: 'owner', scopes: ['releases', 'messages'] });
+      expect(await fresh.tokens.authenticate(token)).toEqual({ name: 'owner', scopes: ['releases', 'messages', 'metrics'] });
       // The next start finds it and writes nothing.
       expect(await fresh.ownerToken.ensure(folder)).toBeUndefined();
       expect(readFileSync(file!, 'utf8').trim()).toBe(token);
