@@ -5,7 +5,7 @@ import { RELEASE_POLICIES } from '../release-policy';
 const endedCanarySchema = z.object({ release: z.string(), percent: z.number() });
 
 /** A canary's thresholds as started (canary-settings.ts): fractions as stored (0.02 is 2 points). */
-const thresholdsSchema = z.object({
+export const thresholdsSchema = z.object({
   minVisits: z.number(),
   maxFailureDelta: z.number(),
   maxSlowdown: z.number(),

@@ -4,7 +4,7 @@ import { SECTION_ID_PATTERN } from '@portico/contract/section-entries';
 import { MARKETS } from '@portico/contract/languages';
 import { MESSAGE_ACCESS_ACTIONS } from '@portico/messages/control-contract';
 import { RELEASE_POLICIES } from '../release-policy';
-import { auditFactsSchema } from './audit-facts';
+import { auditFactsSchema, thresholdsSchema } from './audit-facts';
 
 // The control API's constants and the shapes its routes take and answer
 // (control-contract.ts declares the routes with them and exports both).
@@ -144,14 +144,8 @@ export const judgedSchema = z.object({
 });
 
 /** A running canary's thresholds, number and start. */
-export const shownCanarySchema = z.object({
+export const shownCanarySchema = thresholdsSchema.extend({
   id: z.number(),
-  minVisits: z.number(),
-  maxFailureDelta: z.number(),
-  maxSlowdown: z.number(),
-  promoteAfterVisits: z.number().nullable(),
-  minNetworks: z.number(),
-  maxNetworkShare: z.number(),
   startedAt: z.string(),
   startedBy: z.string(),
 });
