@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { saysDebug } from '../logging';
+import { lazyRequestLogger, saysDebug } from '../logging';
 
 /** The header a request's id is taken from (behind a trusted proxy) and answered in. */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -19,9 +19,22 @@ export function isSaneRequestId(value: unknown): value is string {
   return typeof value === 'string' && SANE_ID.test(value);
 }
 
-/** A fresh id: 12 characters of base64url, 72 random bits. */
+/**
+ * This process's part of every id it makes: 8 characters of base64url, 48
+ * random bits, so two servers (or one restarted) do not give the same ids.
+ */
+const PROCESS_PART = randomBytes(6).toString('base64url');
+let made = 0;
+
+/**
+ * A fresh id: the process's part and a count, at least 12 characters. An id
+ * names a request in the logs and records; it is no secret (every answer
+ * says it), so it need not be unguessable, and 6 random bytes per request
+ * cost 11 µs, a twentieth of a `/config.json` (bench:server).
+ */
 export function newRequestId(): string {
-  return randomBytes(9).toString('base64url');
+  made = (made + 1) % Number.MAX_SAFE_INTEGER;
+  return PROCESS_PART + made.toString(36).padStart(4, '0');
 }
 
 /**
@@ -36,10 +49,16 @@ export function requestIdOf(req: IncomingMessage, trustProxy: boolean): string {
 
 /**
  * Fastify's options that make each request's id (its `request.id`, and
- * `reqId` on its log lines) and what Fastify logs of it (RequestLines).
+ * `reqId` on its log lines), what Fastify logs of it (RequestLines), and its
+ * logger, made only when it says something (lazyRequestLogger).
  */
-export function requestIdOptions(trustProxy: boolean): Pick<FastifyServerOptions, 'genReqId' | 'requestIdHeader' | 'logController'> {
-  return { genReqId: (req) => requestIdOf(req, trustProxy), requestIdHeader: false, logController: new RequestLines() };
+export function requestIdOptions(trustProxy: boolean): Pick<FastifyServerOptions, 'genReqId' | 'requestIdHeader' | 'logController' | 'childLoggerFactory'> {
+  return {
+    genReqId: (req) => requestIdOf(req, trustProxy),
+    requestIdHeader: false,
+    logController: new RequestLines(),
+    childLoggerFactory: lazyRequestLogger,
+  };
 }
 
 /**
