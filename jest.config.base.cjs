@@ -26,10 +26,14 @@ module.exports = function jestConfig(dir, options = {}) {
     testEnvironment: options.environment ?? 'jsdom',
     testMatch: ['<rootDir>/src/**/__tests__/**/*.test.{ts,tsx}'],
     transform: { '^.+\\.(t|j)sx?$': swc, ...(options.embeddedDatabase ? { '^.+\\.cjs$': swc } : {}) },
-    // PGlite's CommonJS build loads its files with `import()`, which jest's
-    // module sandbox refuses without --experimental-vm-modules; compiled by
-    // swc like our own code, those become require() calls.
-    ...(options.embeddedDatabase ? { transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'] } : {}),
+    // Compiled by swc like our own code, where jest's module sandbox cannot
+    // load a file as it is: PGlite's CommonJS build loads its files with
+    // `import()` (refused without --experimental-vm-modules, those become
+    // require() calls), and Fastify's `inject` (light-my-request) requires
+    // `cookie` 2, which is ESM only (Node 20 requires it; jest cannot).
+    transformIgnorePatterns: [
+      `^(?!.*/node_modules/(${[...(options.embeddedDatabase ? ['@electric-sql/pglite'] : []), 'light-my-request/node_modules/cookie'].join('|')})/).*/node_modules/`,
+    ],
     moduleNameMapper: {
       '\\.css$': path.join(__dirname, 'testing/style-stub.cjs'),
       '\\.(svg|png|webp|jpg)$': path.join(__dirname, 'testing/file-stub.cjs'),

@@ -14,6 +14,7 @@ import { ConnectionCap, connectionBudget, DEFAULT_CLIENT_LIMITS, openFileLimit, 
 import { builtPage } from './built-page';
 import { appServer, type AppServer } from './http/app-server';
 import { HostSite } from './http/host-site';
+import { warmAnswers } from './http/warm-answers';
 import { appFiles } from './http/plugins/app-files';
 import { beaconRoutes } from './http/plugins/beacon';
 import { configRoutes } from './http/plugins/config';
@@ -239,9 +240,9 @@ async function freePort(port: number, host: string | undefined): Promise<number>
 /**
  * Waits (at most `waitMs`) for the first render worker to be warm, logging
  * why the host's port is not open yet, and, if none was warm in time, that
- * it opens with the client-rendered page.
+ * it opens with the client-rendered page. Returns the hosts it warmed for.
  */
-async function firstWorkerWarm(rendering: ServerRendering, state: ServingState, waitMs: number): Promise<void> {
+async function firstWorkerWarm(rendering: ServerRendering, state: ServingState, waitMs: number): Promise<string[]> {
   const port = state.ports[0]!;
   state.log.info(
     `Portico: home, about and contact listen on ports ${state.ports.slice(1).join(', ')}; the host's port ${port} opens once the first render worker is warm (at most ${waitMs / 1000} s)`,
@@ -258,6 +259,7 @@ async function firstWorkerWarm(rendering: ServerRendering, state: ServingState, 
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     state.log.warn(`Portico: no render worker was warm after ${seconds} s; port ${port} opens anyway, serving the client-rendered page until one is`);
   }
+  return warmHosts;
 }
 
 /** The state the four ports share, from the options, with the release feed's side set up. */
@@ -357,7 +359,10 @@ export async function startPortico(options: PorticoServerOptions): Promise<Runni
     }
     // The page's port opens once it serves the server-rendered page: a load
     // balancer or a monitor sends visitors as soon as the port answers.
-    if (state.rendering) await firstWorkerWarm(state.rendering, state, options.firstWorkerWaitMs ?? FIRST_WORKER_WAIT_MS);
+    if (state.rendering) {
+      const hosts = await firstWorkerWarm(state.rendering, state, options.firstWorkerWaitMs ?? FIRST_WORKER_WAIT_MS);
+      await warmAnswers(servers[0]!.app, hosts, state.trustProxy);
+    }
     state.ports[0] = await listen(servers[0]!.server, state.ports[0], options.host, 'host').catch((error: unknown) => {
       // An ephemeral port someone took in the meantime: any other will do.
       if (options.basePort !== 0) throw error;
