@@ -22,27 +22,30 @@ const entry = (action: string, fields: Record<string, unknown>) => ({
   ...fields,
 });
 
-async function openAudit() {
+/** The console signed in on its Audit page, the API answering `entries`: the table and a user. */
+async function openAuditWith(entries: ReturnType<typeof entry>[]) {
   fakeControlApi({
     'GET /api/session': session(['releases']),
     'GET /api/sections': { body: { contact: sectionStatus(release('contact-8', 'active')) } },
     'GET /api/servers': { body: [] },
-    'GET /api/audit': {
-      body: [
-        entry('activate', {
-          detail: 'ended the canary of contact-8 (10 % of visits); hotfix for the form',
-          facts: { kind: 'activate', again: false, endedCanary: { release: 'contact-8', percent: 10 } },
-          note: 'hotfix for the form',
-        }),
-        entry('rollback', { release: null, detail: "back to config.json's URL: no release is active", facts: { kind: 'rollback' } }),
-        entry('activate', { release: 'contact-6', from: null, detail: 'the first one, written before the facts' }),
-      ],
-    },
+    'GET /api/audit': { body: entries },
   });
   window.location.hash = '#/audit';
   signedInBefore();
   render(<ConsoleApp />);
   return { table: within(await screen.findByRole('table', { name: 'Audit' })), user: userEvent.setup() };
+}
+
+function openAudit() {
+  return openAuditWith([
+    entry('activate', {
+      detail: 'ended the canary of contact-8 (10 % of visits); hotfix for the form',
+      facts: { kind: 'activate', again: false, endedCanary: { release: 'contact-8', percent: 10 } },
+      note: 'hotfix for the form',
+    }),
+    entry('rollback', { release: null, detail: "back to config.json's URL: no release is active", facts: { kind: 'rollback' } }),
+    entry('activate', { release: 'contact-6', from: null, detail: 'the first one, written before the facts' }),
+  ]);
 }
 
 it("words an activation's detail in the console's language, the typed note as typed, an older entry as written", async () => {
@@ -77,92 +80,80 @@ it('says the same facts in English', async () => {
 const thresholds = { minVisits: 200, maxFailureDelta: 0.02, maxSlowdown: 0.25, promoteAfterVisits: null, minNetworks: 3, maxNetworkShare: 0.5 };
 
 async function openLaterAudit(indonesian = true) {
-  fakeControlApi({
-    'GET /api/session': session(['releases']),
-    'GET /api/sections': { body: { contact: sectionStatus(release('contact-8', 'active')) } },
-    'GET /api/servers': { body: [] },
-    'GET /api/audit': {
-      body: [
-        entry('canary', {
-          detail: '10 % of visits; judged from 200 visits: …',
-          facts: { kind: 'canary', percent: 10, thresholds, againstConfig: false },
-        }),
-        entry('auto-rollback', {
-          actor: 'canary-judge',
-          detail: 'contact-8 is worse than contact-7: its failure rate past the threshold — candidate contact-8: …',
-          facts: {
-            kind: 'abort',
-            percent: 10,
-            startedAt: '2026-11-26T08:00:00.000Z',
-            judged: {
-              visits: 240,
-              failureRate: 0.125,
-              activeVisits: 2100,
-              activeFailureRate: 0.01,
-              slower: [{ vital: 'lcpP75', by: 0.417 }],
-            },
-          },
-        }),
-        entry('section-change', {
-          release: null,
-          from: null,
-          detail: 'from interactive (script in the browser) to static (no script in the browser), hidden, release policy from "activate" to "publish" (…)',
-          facts: {
-            kind: 'section-change',
-            changes: [
-              { field: 'grant', from: true, interactive: false },
-              { field: 'hidden', hidden: true },
-              { field: 'policy', from: 'activate', to: 'publish' },
-            ],
-          },
-        }),
-        entry('publish-refused', {
-          release: null,
-          from: null,
-          detail: 'https://cdn.example.com/contact/mf-manifest.json: integrity: the bytes differ from the manifest; 2 not run',
-          facts: {
-            kind: 'publish-refused',
-            manifestUrl: 'https://cdn.example.com/contact/mf-manifest.json',
-            failed: [{ check: 'integrity', reason: 'the bytes differ from the manifest' }],
-            notRun: 2,
-          },
-        }),
-        entry('section-add', {
-          section: 'team-faq',
-          release: null,
-          from: null,
-          detail: 'added "FAQ" / "Tanya Jawab", after about, static (no script in the browser), origins https://faq.example, markets IN ID',
-          facts: {
-            kind: 'section-add',
-            labels: { en: 'FAQ', id: 'Tanya Jawab' },
-            after: 'about',
-            interactive: false,
-            origins: ['https://faq.example'],
-            markets: ['IN', 'ID'],
-          },
-        }),
-        entry('publish-refused', {
-          release: null,
-          from: null,
-          detail: '12 publishes of contact refused with 429 from … to …, unchecked: the token was over its limit of 10 refused publishes in 10 minutes',
-          facts: {
-            kind: 'publish-held',
-            count: 12,
-            sections: ['contact'],
-            from: '2026-11-26T08:00:00.000Z',
-            to: '2026-11-26T08:05:00.000Z',
-            limit: { max: 10, minutes: 10 },
-          },
-        }),
-        entry('promote', { detail: 'promoted by a later server, in its words', facts: { kind: 'promote-later', figures: [1, 2] } }),
-      ],
-    },
-  });
-  window.location.hash = '#/audit';
-  signedInBefore();
-  render(<ConsoleApp />);
-  const user = userEvent.setup();
-  await screen.findByRole('table', { name: 'Audit' });
+  const { user } = await openAuditWith([
+    entry('canary', {
+      detail: '10 % of visits; judged from 200 visits: …',
+      facts: { kind: 'canary', percent: 10, thresholds, againstConfig: false },
+    }),
+    entry('auto-rollback', {
+      actor: 'canary-judge',
+      detail: 'contact-8 is worse than contact-7: its failure rate past the threshold — candidate contact-8: …',
+      facts: {
+        kind: 'abort',
+        percent: 10,
+        startedAt: '2026-11-26T08:00:00.000Z',
+        judged: {
+          visits: 240,
+          failureRate: 0.125,
+          activeVisits: 2100,
+          activeFailureRate: 0.01,
+          slower: [{ vital: 'lcpP75', by: 0.417 }],
+        },
+      },
+    }),
+    entry('section-change', {
+      release: null,
+      from: null,
+      detail: 'from interactive (script in the browser) to static (no script in the browser), hidden, release policy from "activate" to "publish" (…)',
+      facts: {
+        kind: 'section-change',
+        changes: [
+          { field: 'grant', from: true, interactive: false },
+          { field: 'hidden', hidden: true },
+          { field: 'policy', from: 'activate', to: 'publish' },
+        ],
+      },
+    }),
+    entry('publish-refused', {
+      release: null,
+      from: null,
+      detail: 'https://cdn.example.com/contact/mf-manifest.json: integrity: the bytes differ from the manifest; 2 not run',
+      facts: {
+        kind: 'publish-refused',
+        manifestUrl: 'https://cdn.example.com/contact/mf-manifest.json',
+        failed: [{ check: 'integrity', reason: 'the bytes differ from the manifest' }],
+        notRun: 2,
+      },
+    }),
+    entry('section-add', {
+      section: 'team-faq',
+      release: null,
+      from: null,
+      detail: 'added "FAQ" / "Tanya Jawab", after about, static (no script in the browser), origins https://faq.example, markets IN ID',
+      facts: {
+        kind: 'section-add',
+        labels: { en: 'FAQ', id: 'Tanya Jawab' },
+        after: 'about',
+        interactive: false,
+        origins: ['https://faq.example'],
+        markets: ['IN', 'ID'],
+      },
+    }),
+    entry('publish-refused', {
+      release: null,
+      from: null,
+      detail: '12 publishes of contact refused with 429 from … to …, unchecked: the token was over its limit of 10 refused publishes in 10 minutes',
+      facts: {
+        kind: 'publish-held',
+        count: 12,
+        sections: ['contact'],
+        from: '2026-11-26T08:00:00.000Z',
+        to: '2026-11-26T08:05:00.000Z',
+        limit: { max: 10, minutes: 10 },
+      },
+    }),
+    entry('promote', { detail: 'promoted by a later server, in its words', facts: { kind: 'promote-later', figures: [1, 2] } }),
+  ]);
   if (indonesian) await user.click(screen.getByRole('button', { name: 'Bahasa Indonesia' }));
   return within(await screen.findByRole('table', { name: 'Audit' }));
 }
