@@ -7,6 +7,7 @@ import { contactSettings, startContactService } from '@portico/messages';
 import { apiClient } from '@portico/platform/api';
 import { HealthStore, ReleaseStore, startControlApi } from '@portico/releases';
 import { CONTROL_API } from '@portico/releases/control-contract';
+import { silentLogger } from '@portico/platform/logging';
 
 // What issue 36 asks to measure, on this machine: the overview's API
 // answers at p95 (at most 300 ms) over a database seeded with 1,000
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
   const service = await startContactService({
     settings: contactSettings({ PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: folder, invokedFrom: folder }),
     requestOrigin: () => ({ origin: undefined, address: '127.0.0.1' }),
-    log: () => undefined,
+    log: silentLogger,
   });
   const store = await ReleaseStore.open(service.database, { environmentToken: TOKEN });
   const health = await HealthStore.open(service.database);
@@ -90,7 +91,7 @@ async function main(): Promise<void> {
     publishChecks: () => Promise.resolve({ ok: false, checks: [] }),
     messages: service.store,
     publicUrl: 'http://localhost:8080',
-    log: () => undefined,
+    log: silentLogger,
   });
   const client = apiClient({ base: api.url, token: TOKEN });
   const answers = {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataFolderBusyError, DataFolderError, EMBEDDED_DATABASE_FOLDER, lockDataFolder, privateDataFolder } from '@portico/platform/data-folder';
+import type { Logger } from '@portico/platform/logging';
 import { mailChannel, webhookChannel, type Channel, type MessageChannelName } from './delivery/channels';
 import { backoffSeconds, startDeliverer, type Deliverer } from './delivery/deliverer';
 import type { ContactEndpoint, RequestOriginOf } from './http/contact-routes';
@@ -16,7 +17,8 @@ export interface ContactServiceOptions {
   /** The page's origin and the client's address for a request; by default the package's own reading. */
   /** The server's reading of a request's origin and address: the one place that knows about a trusted proxy. */
   requestOrigin: RequestOriginOf;
-  log: (line: string) => void;
+  /** The service's lines, each at its own level: a failure error, a setting that loses something warn, routine info. */
+  log: Logger;
   /** How often the retention job runs. */
   retentionEveryMs?: number;
   /** How often the deliverer looks for due messages. */
@@ -61,15 +63,19 @@ export interface ContactService {
 
 export class ContactStartError extends Error {}
 
-/**
- * Opens the store, embedded (taking the data folder) or on the server.
- * `log` hears what was done to the data folder at start.
- */
-export async function openStore(settings: ContactSettings, log: (line: string) => void = () => undefined): Promise<{ store: MessageStore; release(): void }> {
+/** An opened store; `tightened`: how many folders and files of the data folder, open to other users, were made private (the caller says so). */
+export interface OpenedStore {
+  store: MessageStore;
+  release(): void;
+  tightened: number;
+}
+
+/** Opens the store, embedded (taking the data folder) or on the server. */
+export async function openStore(settings: ContactSettings): Promise<OpenedStore> {
   if (settings.databaseUrl) {
     const db = openServerDatabase(settings.databaseUrl);
     try {
-      return { store: await MessageStore.open(db), release: () => undefined };
+      return { store: await MessageStore.open(db), release: () => undefined, tightened: 0 };
     } catch (error) {
       await db.close();
       // `postgres://user@/db?host=/socket/dir` has no host, which WHATWG's URL refuses with a user name.
@@ -78,6 +84,7 @@ export async function openStore(settings: ContactSettings, log: (line: string) =
     }
   }
   let lock;
+  let tightened = 0;
   try {
     // The stored messages are for this user alone: files PGlite or PostgreSQL
     // create from now on are owner-only (process-wide, and nothing else this
@@ -85,9 +92,7 @@ export async function openStore(settings: ContactSettings, log: (line: string) =
     // open to others is closed before the database reads it.
     process.umask(0o077);
     const folder = privateDataFolder(settings.dataDir);
-    if (!folder.created && folder.tightened > 0) {
-      log(`contact: ${settings.dataDir} was open to other users: made ${folder.tightened} folder(s) and file(s) in it private to this user (0700/0600)`);
-    }
+    if (!folder.created) tightened = folder.tightened;
     lock = lockDataFolder(settings.dataDir);
   } catch (error) {
     if (error instanceof DataFolderBusyError) {
@@ -101,7 +106,7 @@ export async function openStore(settings: ContactSettings, log: (line: string) =
     store = await MessageStore.open(await openEmbeddedDatabase(path.join(settings.dataDir, EMBEDDED_DATABASE_FOLDER)));
     // PGlite unpacks a new database's files world-readable (0666), whatever the umask.
     privateDataFolder(settings.dataDir);
-    return { store, release: lock.release };
+    return { store, release: lock.release, tightened };
   } catch (error) {
     await store?.close();
     lock.release();
@@ -120,15 +125,19 @@ function channelsOf(settings: ContactSettings): Channel[] {
 const RETRY_AT_MOST_MS = 30_000;
 
 /** openStore, trying a database server again until it answers (see ContactServiceOptions.waitForDatabase). */
-async function openStoreWaiting(settings: ContactSettings, log: (line: string) => void, wait: ContactServiceOptions['waitForDatabase']) {
-  if (!wait || !settings.databaseUrl) return openStore(settings, log);
+async function openStoreWaiting(settings: ContactSettings, log: Logger, wait: ContactServiceOptions['waitForDatabase']): Promise<OpenedStore> {
+  if (!wait || !settings.databaseUrl) return openStore(settings);
   for (let attempt = 0; ; attempt++) {
     try {
-      return await openStore(settings, log);
+      return await openStore(settings);
     } catch (error) {
       if (!(error instanceof ContactStartError)) throw error;
       const waitMs = Math.min(RETRY_AT_MOST_MS, (wait.firstRetryMs ?? 1000) * 2 ** attempt);
-      log(`contact: ${error.message}; trying again in ${waitMs / 1000} s (until then /api/contact answers 503)`);
+      // A warning, not an error: the server serves meanwhile, and the wait is what the setting asks for.
+      log.warn(
+        { problem: error.message, retryInSeconds: waitMs / 1000 },
+        'contact: the message store cannot be opened yet; until then /api/contact answers 503',
+      );
       await sleep(waitMs, undefined, { signal: wait.signal });
     }
   }
@@ -142,7 +151,12 @@ async function openStoreWaiting(settings: ContactSettings, log: (line: string) =
  */
 export async function startContactService(options: ContactServiceOptions): Promise<ContactService> {
   const { settings, log } = options;
-  const { store, release } = await openStoreWaiting(settings, log, options.waitForDatabase);
+  const { store, release, tightened } = await openStoreWaiting(settings, log, options.waitForDatabase);
+  if (tightened > 0)
+    log.warn(
+      { dataDir: settings.dataDir, tightened },
+      'contact: the data folder was open to other users: its folders and files were made private to this user (0700/0600)',
+    );
 
   const channels = channelsOf(settings);
   let deliverer: Deliverer | undefined;
@@ -157,22 +171,23 @@ export async function startContactService(options: ContactServiceOptions): Promi
       retryDelaySeconds: (attempt) => backoffSeconds(attempt, settings.retrySeconds),
     });
     if (settings.mail?.allowPlaintext) {
-      log(
+      log.warn(
         'contact: PORTICO_SMTP_ALLOW_PLAINTEXT=1: mail goes to the SMTP server without STARTTLS if it offers none, the password and the messages readable on the way',
       );
     }
   } else {
-    log('contact: no delivery channel is set (PORTICO_WEBHOOK_URL or PORTICO_SMTP_URL): messages are stored and queued until one is');
+    log.warn('contact: no delivery channel is set (PORTICO_WEBHOOK_URL or PORTICO_SMTP_URL): messages are stored and queued until one is');
   }
 
   const applyRetention = async () => {
     const { days, problem } = await retentionDays(options.configPath);
-    if (problem) log(`contact: ${problem}`);
+    // config.json's retention set aside for the default: the file is the operator's to fix.
+    if (problem) log.warn({ problem }, 'contact: the retention setting is set aside');
     try {
       const deleted = await store.deleteOlderThan(days);
-      if (deleted > 0) log(`contact: deleted ${deleted} message(s) older than ${days} days`);
+      if (deleted > 0) log.info({ deleted, days }, 'contact: deleted messages past their retention');
     } catch (error) {
-      log(`contact: the retention job failed: ${(error as Error).message}`);
+      log.error({ err: error }, 'contact: the retention job failed (tried again at its next run)');
     }
   };
   let retention: Promise<void> = applyRetention();
@@ -186,7 +201,6 @@ export async function startContactService(options: ContactServiceOptions): Promi
     store,
     requestOrigin: options.requestOrigin,
     rateLimit: settings.rateLimit,
-    log,
     onStored: () => {
       storedHere += 1;
       deliverer?.wake();

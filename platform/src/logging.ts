@@ -64,14 +64,6 @@ export function createLogger(options: LoggerOptions): PinoLogger {
 /** A logger that says nothing (tests, and components started without one). */
 export const silentLogger: Logger = pino({ level: 'silent' });
 
-/**
- * A `log(line)` callback saying each line at `level`: for the releases' and
- * messages' components, which still speak in lines (one level each).
- */
-export function linesAt(logger: Logger, level: 'error' | 'warn' | 'info' | 'debug'): (line: string) => void {
-  return (line) => logger[level](line);
-}
-
 /** Whether `logger` says `debug` lines: a hook that would only make them is not even added otherwise. */
 export function saysDebug(logger: Logger): boolean {
   return logger.level === 'debug' || logger.level === 'trace';

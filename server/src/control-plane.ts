@@ -29,7 +29,7 @@ import {
 import { runPublishChecks, type RenderCheck } from '@portico/releases/checks';
 import { parseConfig } from '@portico/shared-config/config';
 import { LRUCache } from 'lru-cache';
-import { linesAt, type Logger } from '@portico/platform/logging';
+import type { Logger } from '@portico/platform/logging';
 import { configReport } from './config-log';
 import { consoleFiles } from './console-files';
 import { withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
@@ -247,7 +247,8 @@ export async function startControlPlane(database: Database, options: ControlPlan
     secret: options.alerts?.secret,
     mailer: options.alerts?.mail && noticeMailer(options.alerts.mail),
     health: health.health,
-    log: linesAt(options.log, 'warn'),
+    // `job`, not `component`: the control plane's logger names its component already (pino would write the key twice).
+    log: options.log.child({ job: 'alerts' }),
   });
   const api = await startControlApi({
     store,
@@ -260,8 +261,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
     messages: options.messages,
     metrics: options.metrics,
     publicUrl: options.publicUrl,
-    log: linesAt(options.log, 'warn'),
-    logger: options.log.child({ component: 'control-api' }),
+    log: options.log,
     health: health.health,
     healthSeries: health.series,
     console: options.consoleDir === undefined ? undefined : consoleFiles(options.consoleDir),
@@ -352,7 +352,7 @@ export async function startControlPlane(database: Database, options: ControlPlan
           store,
           counts: (canary, activeId) => store.canaries.counts(canary, activeId),
           everyMs: options.judgeEveryMs,
-          log: linesAt(options.log, 'info'),
+          log: options.log.child({ job: 'canary-judge' }),
         });
 
   return {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { apiRoutes, startContactService, type ContactService } from '@portico/messages';
-import { createLogger, linesAt, type Logger } from '@portico/platform/logging';
+import { createLogger, type Logger } from '@portico/platform/logging';
 import { readSettings } from '@portico/platform/settings';
 import type { ReleaseStore } from '@portico/releases';
 import { beaconEndpoint, type BeaconEndpoint } from './beacon/beacon-endpoint';
@@ -98,8 +98,7 @@ async function main(): Promise<void> {
       const visitor = visitorOf(req, { trustProxy });
       return { origin: visitor.origin, address: visitor.address ?? 'unknown' };
     },
-    // The messages' package still speaks in lines: each at info (its faults say so in words).
-    log: linesAt(logOf('contact'), 'info'),
+    log: logOf('contact'),
     waitForDatabase: { signal: databaseWait.signal },
   });
   // Awaited below; a stop during the wait rejects it, which is no fault.

@@ -25,7 +25,7 @@ beforeAll(async () => {
   service = await startContactService({
     settings: contactSettings({ PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: folder, invokedFrom: folder }),
     requestOrigin: directOrigin,
-    log: (line) => lines.push(line),
+    log: linesLogger((line) => lines.push(line)),
   });
   // The routes say what they did on the request's logger (its reqId), which the tests read as lines.
   api = await serveApi(service, { headers: HEADERS, log: linesLogger((line) => lines.push(line)) });
@@ -200,7 +200,6 @@ describe('POST /api/contact over the rate limit, and with the store down', () =>
           store: options.store ?? service.store,
           requestOrigin: (req) => ({ origin: `http://${req.headers.host}`, address: options.address }),
           rateLimit: { max: 2, windowSeconds: 600 },
-          log: (line) => lines.push(line),
         },
       },
       { headers: HEADERS, log: linesLogger((line) => lines.push(line)) },
@@ -231,7 +230,6 @@ describe('POST /api/contact over the rate limit, and with the store down', () =>
         address: String(req.headers['x-forwarded-for']).split(',').at(-1)!.trim(),
       }),
       rateLimit: { max: 2, windowSeconds: 600 },
-      log: (line) => lines.push(line),
     };
     const proxied = await serveApi({ endpoint }, { headers: HEADERS });
     const from = (address: string) =>
@@ -258,7 +256,6 @@ describe('POST /api/contact over the rate limit, and with the store down', () =>
       store: service.store,
       requestOrigin: (req) => ({ origin: `http://${req.headers.host}`, address: String(req.headers['x-test-from']) }),
       rateLimit: { max: 2, windowSeconds: 600 },
-      log: (line) => lines.push(line),
     };
     const served = await serveApi({ endpoint }, { headers: HEADERS });
     const from = async (address: string) => (await postContact(served.base, formBody(newKey()), { 'X-Test-From': address })).status;
@@ -281,7 +278,6 @@ describe('POST /api/contact over the rate limit, and with the store down', () =>
       store: service.store,
       requestOrigin: (req) => ({ origin: `http://${req.headers.host}`, address: '198.51.100.9' }),
       bodyTimeMs: 300,
-      log: (line) => lines.push(line),
     };
     const slow = await serveApi({ endpoint }, { headers: HEADERS });
     const before = await stored();

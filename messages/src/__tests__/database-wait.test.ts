@@ -6,7 +6,7 @@ import { directOrigin } from '../testing/direct-origin';
 import { contactSettings } from '../settings';
 import { serveApi } from '../testing/api-server';
 import { formBody, postContact } from '../testing/http-client';
-import { serverTestsRun, startTestPostgres, type TestPostgres } from '@portico/platform/testing';
+import { captureLog, serverTestsRun, startTestPostgres, type TestPostgres } from '@portico/platform/testing';
 import { eventually } from '@portico/testing/eventually';
 
 /**
@@ -31,21 +31,25 @@ describeWithServer('a database server away at start', () => {
   const settings = () => contactSettings({ DATABASE_URL: cluster.url, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: folder, invokedFrom: folder });
 
   it('is tried again until it answers, then the store opens and takes messages', async () => {
-    const logged: string[] = [];
+    const log = captureLog();
+    const retries = () => log.lines.filter((line) => line.retryInSeconds !== undefined);
     let service: ContactService | undefined;
     const starting = startContactService({
       settings: settings(),
       requestOrigin: directOrigin,
-      log: (line) => logged.push(line),
+      log: log.logger,
       waitForDatabase: { firstRetryMs: 100 },
     }).then((started) => (service = started));
     try {
-      await eventually(() => logged.filter((line) => line.includes('trying again in')).length >= 2, { what: 'two retries logged', withinMs: 30_000 });
+      await eventually(() => retries().length >= 2, { what: 'two retries logged', withinMs: 30_000 });
       expect(service).toBeUndefined();
-      expect(logged[0]).toMatch(
-        /^contact: cannot open the message store on the PostgreSQL server at .*; trying again in 0\.1 s \(until then \/api\/contact answers 503\)$/,
-      );
-      expect(logged[1]).toContain('trying again in 0.2 s');
+      // A warning (the server serves meanwhile), the cause and the wait as fields.
+      expect(retries()[0]).toMatchObject({
+        level: 40,
+        retryInSeconds: 0.1,
+        problem: expect.stringMatching(/^cannot open the message store on the PostgreSQL server at /),
+      });
+      expect(retries()[1]).toMatchObject({ retryInSeconds: 0.2 });
 
       cluster.start();
       await starting;
@@ -67,14 +71,14 @@ describeWithServer('a database server away at start', () => {
       // Not running.
     }
     const stopping = new AbortController();
-    const logged: string[] = [];
+    const log = captureLog();
     const starting = startContactService({
       settings: settings(),
       requestOrigin: directOrigin,
-      log: (line) => logged.push(line),
+      log: log.logger,
       waitForDatabase: { signal: stopping.signal },
     });
-    await eventually(() => logged.length > 0, { what: 'the first retry logged', withinMs: 30_000 });
+    await eventually(() => log.lines.length > 0, { what: 'the first retry logged', withinMs: 30_000 });
     stopping.abort();
     await expect(starting).rejects.toThrow(/abort/i);
   }, 60_000);

@@ -7,6 +7,7 @@ import { startSmtpSink } from '../testing/smtp-sink';
 import { startWebhookReceiver } from '../testing/webhook-receiver';
 import type { ContactMessage } from '../contact-message';
 import { eventually } from '@portico/testing/eventually';
+import { silentLogger } from '@portico/platform/logging';
 
 const SECRET = 'webhook-secret-for-tests';
 
@@ -50,7 +51,7 @@ async function storeOne(key: string, overrides: Partial<ContactMessage> = {}): P
 }
 
 function deliverer(options: Omit<Parameters<typeof startDeliverer>[0], 'store' | 'log'>): Deliverer {
-  const started = startDeliverer({ store, log: () => undefined, pollMs: 20, retryDelaySeconds: () => 0.05, ...options });
+  const started = startDeliverer({ store, log: silentLogger, pollMs: 20, retryDelaySeconds: () => 0.05, ...options });
   running.push(started);
   return started;
 }

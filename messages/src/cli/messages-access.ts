@@ -125,8 +125,9 @@ async function controlApiAnswers(base: string): Promise<boolean> {
  * machine says it uses the store the command would read (it does not hold
  * the embedded folder, and DATABASE_URL is unset). Read straight on the
  * database, each read and deletion is audited as `local:<OS user>`.
+ * `say` is the command's own output (its user reads it, no collector).
  */
-export async function openMessagesAccess(settings: ContactSettings, env: NodeJS.ProcessEnv, log?: (line: string) => void): Promise<MessagesAccess> {
+export async function openMessagesAccess(settings: ContactSettings, env: NodeJS.ProcessEnv, say?: (line: string) => void): Promise<MessagesAccess> {
   let base: string;
   let token: ControlToken | undefined;
   try {
@@ -166,7 +167,9 @@ export async function openMessagesAccess(settings: ContactSettings, env: NodeJS.
     );
   }
 
-  const { store, release } = await openStore(settings, log);
+  const { store, release, tightened } = await openStore(settings);
+  if (tightened > 0)
+    say?.(`messages: ${settings.dataDir} was open to other users: made ${tightened} folder(s) and file(s) in it private to this user (0700/0600)`);
   const operator = store.operator(localActor());
   return {
     where: `${localStore(settings)}${serverAnswers ? '' : `; no server answers at ${base}`}`,

@@ -1,10 +1,11 @@
+import type { Logger } from '@portico/platform/logging';
 import type { MessageStore } from '../store/message-store';
 import type { Channel } from './channels';
 
 export interface DelivererOptions {
   store: Pick<MessageStore, 'claimDeliveries' | 'markDelivered' | 'markFailed'>;
   channels: readonly Channel[];
-  log: (line: string) => void;
+  log: Logger;
   /** How often to look for due deliveries when nothing wakes the deliverer. */
   pollMs?: number;
   /** Deliveries claimed at once. */
@@ -75,7 +76,11 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     if (errors.length === 0) return options.store.markDelivered(message.id, done);
     const final = attempt >= maxAttempts;
     const error = errors.join('; ');
-    options.log(`contact: delivery of ${message.id} failed (attempt ${attempt} of ${maxAttempts}${final ? ', giving up' : ''}): ${error}`);
+    // The channels' own words (a status, a connection error), never the message's.
+    options.log.error(
+      { messageId: message.id, attempt, maxAttempts, final, problem: error },
+      final ? 'contact: delivery failed, given up' : 'contact: delivery failed, tried again later',
+    );
     return options.store.markFailed(message.id, { error, channelsDone: done, retryInSeconds: final ? undefined : retryDelay(attempt) });
   };
 
@@ -87,7 +92,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       try {
         claimed = await options.store.claimDeliveries(batch, leaseSeconds);
       } catch (error) {
-        options.log(`contact: cannot read the delivery queue: ${(error as Error).message}`);
+        options.log.error({ err: error }, 'contact: cannot read the delivery queue');
       }
       if (claimed.length === 0) {
         await sleep();
@@ -97,7 +102,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
         claimed.map((delivery) =>
           deliverOne(delivery).catch((error: unknown) => {
             // The claim's lease runs out and the message is tried again.
-            options.log(`contact: cannot record the delivery of ${delivery.message.id}: ${(error as Error).message}`);
+            options.log.error({ err: error, messageId: delivery.message.id }, 'contact: cannot record a delivery');
           }),
         ),
       );

@@ -25,7 +25,6 @@ export interface ContactEndpoint {
   requestOrigin: RequestOriginOf;
   /** Undefined lifts the limit (PORTICO_CONTACT_RATE_LIMIT=0). */
   rateLimit?: RateLimit;
-  log: (line: string) => void;
   /** Called once a message is stored, so delivery need not wait for its next poll. */
   onStored?: () => void;
   /** How long the body may take to arrive (BODY_TIME_MS). */
@@ -80,7 +79,7 @@ export const apiRoutes: FastifyPluginCallback<ApiRoutesOptions> = (app, { endpoi
       if (!('Connection' in error.headers)) reply.removeHeader('connection');
       return sendRefusal(reply, error, headers);
     }
-    endpoint()?.log(`contact: ${(error as Error).message}`);
+    request.log.error({ err: error }, 'contact: the request failed');
     return answer(reply, 500, { error: 'internal error' });
   });
   app.removeAllContentTypeParsers();

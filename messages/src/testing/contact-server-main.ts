@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createLogger } from '@portico/platform/logging';
 import { startContactService } from '../contact-service';
 import { contactSettings } from '../settings';
 import { serveApi } from './api-server';
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
   const service = await startContactService({
     settings: contactSettings(process.env, { rootDir: root, invokedFrom: process.cwd() }),
     requestOrigin: directOrigin,
-    log: (line) => process.stderr.write(`${line}\n`),
+    log: createLogger({ level: 'info' }),
     pollMs: 50,
   });
   const api = await serveApi(service, { port: Number(process.env.PORT ?? 0) });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { backoffSeconds, SIGNATURE_HEADER, signature, type NoticeMailer } from '@portico/messages';
+import type { Logger } from '@portico/platform/logging';
 import type { HealthSource } from '../release';
 import type { ReleaseStore } from '../store/release-store';
 
@@ -23,7 +24,8 @@ export interface AlertSenderOptions {
   mailer?: NoticeMailer;
   /** The releases' health, for the failure-rate alert; without it none is raised. */
   health?: HealthSource;
-  log: (line: string) => void;
+  /** A failed send or a read that cannot be made: error (an operator misses an alert). */
+  log: Logger;
   /** How often the outbox is looked at (1 s by default). */
   pollMs?: number;
   /** How often the active releases' failure rate is checked (a minute by default). */
@@ -124,7 +126,10 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
     }
     const error = problems.join('; ');
     const final = alert.attempts >= maxAttempts;
-    log(`alerts: ${alert.event_id} (${alert.kind}) not sent, attempt ${alert.attempts}${final ? ', the last' : ''}: ${error}`);
+    log.error(
+      { alert: alert.event_id, kind: alert.kind, attempt: alert.attempts, final, problem: error },
+      final ? 'alerts: an alert was not sent, given up' : 'alerts: an alert was not sent, tried again later',
+    );
     await db.query(
       'UPDATE console_alerts SET channels_done = $2::text[], last_error = $3, next_attempt_at = now() + make_interval(secs => $4) WHERE event_id = $1',
       [alert.event_id, [...done], error, final ? 0 : retryDelay(alert.attempts)],
@@ -141,7 +146,7 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
           await Promise.all(batch.map(sendOne));
         }
       } catch (error) {
-        log(`alerts: the outbox cannot be read now (tried again): ${(error as Error).message}`);
+        log.error({ err: error }, 'alerts: the outbox cannot be read now (tried again)');
       }
     }));
 
@@ -168,7 +173,7 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
   const poll = setInterval(() => void sendDue(), options.pollMs ?? 1000);
   poll.unref();
   const check = setInterval(
-    () => void checkFailureRates().catch((error: unknown) => log(`alerts: the failure rates cannot be read now: ${(error as Error).message}`)),
+    () => void checkFailureRates().catch((error: unknown) => log.error({ err: error }, 'alerts: the failure rates cannot be read now')),
     options.checkEveryMs ?? 60_000,
   );
   check.unref();

@@ -1,4 +1,5 @@
 import type { SectionId } from '@portico/contract/sections';
+import type { Logger } from '@portico/platform/logging';
 import { CONFIG_BASELINE, type Canary } from '../release';
 import { JUDGE_ACTOR } from '../scopes';
 import type { Canaries } from '../store/canaries';
@@ -19,7 +20,8 @@ export interface CanaryJudgeOptions {
   store: { canaries: Pick<Canaries, 'running' | 'settle'>; releases: Pick<Releases, 'active'> };
   counts: CanaryCountsSource;
   everyMs?: number;
-  log: (line: string) => void;
+  /** A promotion info, a rollback warn, a round that cannot judge error (once per outage). */
+  log: Logger;
 }
 
 export interface CanaryJudge {
@@ -66,7 +68,10 @@ export function startCanaryJudge(options: CanaryJudgeOptions): CanaryJudge {
       },
       JUDGE_ACTOR,
     );
-    if (settled) log(`canary: ${section}: ${canary.release.id} ${settled.action === 'promote' ? 'promoted' : 'rolled back automatically'}: ${settled.detail}`);
+    if (!settled) return;
+    const fields = { section, release: canary.release.id, detail: settled.detail };
+    if (settled.action === 'promote') log.info(fields, 'canary: promoted');
+    else log.warn(fields, 'canary: rolled back automatically');
   };
 
   const round = async () => {
@@ -84,8 +89,8 @@ export function startCanaryJudge(options: CanaryJudgeOptions): CanaryJudge {
     // Once per outage, not every round: a database away for a minute is one line, and one when it is back.
     const problem = problems.join('; ') || undefined;
     if (problem !== undefined && problem !== lastProblem)
-      log(`canary: the canaries cannot be judged now (${problem}); trying again every ${options.everyMs ?? JUDGE_EVERY_MS} ms`);
-    if (problem === undefined && lastProblem !== undefined) log('canary: judging the canaries again');
+      log.error({ problem, retryEveryMs: options.everyMs ?? JUDGE_EVERY_MS }, 'canary: the canaries cannot be judged now');
+    if (problem === undefined && lastProblem !== undefined) log.info('canary: judging the canaries again');
     lastProblem = problem;
   };
 

@@ -20,7 +20,7 @@ import {
   type ApiRoute,
   type HostRule,
 } from '@portico/platform/http';
-import { silentLogger, type Logger } from '@portico/platform/logging';
+import { silentLogger } from '@portico/platform/logging';
 import type { HealthSeriesSource, HealthSource, PublishChecks } from '../release';
 import { ReleaseError } from '../store/release-error';
 import { CONTROL_API, CONTROL_BODY_LIMIT } from './control-contract';
@@ -71,8 +71,6 @@ export interface ControlApiOptions extends ControlContextOptions {
   configReport?: ConfigReportSource;
   /** This server's alert sender: what it can send, and a test alert sent now; without it `POST /api/alerts/test` sends nothing. */
   alerts?: Pick<AlertSender, 'canSend' | 'sendTest'>;
-  /** Fastify's logger: each request's lines carry its reqId; silent without one. */
-  logger?: Logger;
   /** How often an event stream asks again whether its token or session holds (EVENTS_RECHECK_MS by default; tests). */
   eventsRecheckMs?: number;
   /** The server's metrics at `GET /metrics` (a `metrics` token's); without it that path is the console's (404). */
@@ -92,7 +90,7 @@ export interface ControlApi {
  * sessions, its live updates) is one more plugin here.
  */
 async function registerAreas(app: FastifyInstance, context: ControlContext, options: ControlApiOptions, events: ConsoleEvents): Promise<void> {
-  const answers = { store: options.store, health: options.health, configuredRemotes: options.configuredRemotes, log: options.log };
+  const answers = { store: options.store, health: options.health, configuredRemotes: options.configuredRemotes, log: context.log };
   await app.register(releaseRoutes, { context, publishChecks: options.publishChecks, publicUrl: options.publicUrl });
   await app.register(sectionRoutes, { context, answers });
   await app.register(canaryRoutes, { context, answers });
@@ -184,7 +182,8 @@ function authenticate(context: ControlContext, limit: FailedAuthLimit) {
       if (wait !== undefined)
         throw new HttpRefusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
       limit.fail(address);
-      context.log(`control: a request from ${address} with an unknown or revoked token (${req.method} ${pathOf(req)})`);
+      // The address, an operator's, against token guessing (docs/privacy.md); never the token.
+      request.log.warn({ address, method: req.method, path: pathOf(req) }, 'control: a request with an unknown or revoked token');
       throw new HttpRefusal(401, 'the token is unknown or revoked', {}, { 'WWW-Authenticate': 'Bearer' });
     }
     context.authenticated(request, actor);
@@ -284,7 +283,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     frameworkErrors: (_error, _request, reply) => void sendControl(reply, 400, { error: 'the path is not valid percent-encoding' }),
     // The control port is reached directly (no proxy of ours in front): an id a client sends is never taken.
     ...requestIdOptions(false),
-    loggerInstance: options.logger ?? silentLogger,
+    loggerInstance: options.log ?? silentLogger,
   });
   // Before every other hook: each answer says its request's id, and what a request records (an audit entry) carries it.
   answerRequestIds(app);

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SectionId } from '@portico/contract/sections';
 import type { ContactService } from '@portico/messages';
 import { HttpRefusal, sendJson, COMMON_HEADERS, type AnswerIn, type ApiRoute } from '@portico/platform/http';
+import { silentLogger, type Logger } from '@portico/platform/logging';
 import type { Actor, Scope } from '../release';
 import { DEFAULT_RELEASE_POLICY, policyAllows, policyRefusal, type ReleasePolicy } from '../release-policy';
 import { mayActOn, visibleSections } from '../scopes';
@@ -17,7 +18,8 @@ export type MessagesAdmin = Pick<ContactService['store'], 'operator' | 'accessLo
 /** What every area's routes share (ControlApiOptions holds these among the rest, which only the areas that need them are given). */
 export interface ControlContextOptions {
   store: ReleaseStore;
-  log: (line: string) => void;
+  /** The control API's logger (Fastify's too: each request's lines carry its reqId); silent without one. */
+  log?: Logger;
   /** The contact messages; without them `/api/messages` answers 503. */
   messages?: MessagesAdmin;
   /** Where this server delivers contact messages (PORTICO_WEBHOOK_URL, PORTICO_SMTP_URL); none or absent: nowhere. */
@@ -47,19 +49,16 @@ export class ControlContext {
   /** The contact messages, when this server has them. */
   readonly messages: MessagesAdmin | undefined;
   readonly messageChannels: readonly ('webhook' | 'mail')[];
-  private readonly logLine: (line: string) => void;
+  /** What the areas say outside a request (a request's own lines go on `request.log`). */
+  readonly log: Logger;
 
   constructor(options: ControlContextOptions) {
     this.store = options.store;
     this.messages = options.messages;
     this.messageChannels = options.messageChannels ?? [];
-    this.logLine = options.log;
-    this.publishes = new PublishGate(options.store, options.log, options.refusedPublishes);
+    this.log = options.log ?? silentLogger;
+    this.publishes = new PublishGate(options.store, this.log, options.refusedPublishes);
     this.failedAuth = new FailedAuthLimit(options.failedAuth?.max, options.failedAuth?.windowMs);
-  }
-
-  log(line: string): void {
-    this.logLine(line);
   }
 
   /** The request's token, once authenticated (the API's first hook). */

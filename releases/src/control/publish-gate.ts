@@ -1,5 +1,6 @@
 import type { SectionId } from '@portico/contract/sections';
 import { HttpRefusal } from '@portico/platform/http';
+import type { Logger } from '@portico/platform/logging';
 import type { ReleaseStore } from '../store/release-store';
 import { RefusedPublishLimit, type HeldBackRun } from './refused-publish-limit';
 
@@ -15,7 +16,7 @@ export class PublishGate {
 
   constructor(
     private readonly store: ReleaseStore,
-    private readonly log: (line: string) => void,
+    private readonly log: Logger,
     limits: { max: number; windowMs: number } | undefined,
   ) {
     this.limit = new RefusedPublishLimit(limits?.max, limits?.windowMs);
@@ -27,8 +28,10 @@ export class PublishGate {
     if (wait === undefined) return;
     const { max, windowMs } = this.limit;
     if (this.limit.heldBack(token, section)) {
-      this.log(
-        `control: the token ${token} had ${max} publishes refused within ${windowMs / 60_000} minutes; its publishes are refused unchecked for ${wait} s`,
+      // The token's name (who published), never its secret.
+      this.log.warn(
+        { token, refused: max, withinMinutes: windowMs / 60_000, waitSeconds: wait },
+        "control: a token's publishes are refused unchecked for a while",
       );
       this.summariseWhenEnded(wait);
     }
@@ -81,7 +84,7 @@ export class PublishGate {
           detail: `${run.count} publish${run.count === 1 ? '' : 'es'} of ${[...run.sections].join(', ')} refused with 429 from ${new Date(run.first).toISOString()} to ${new Date(run.last).toISOString()}, unchecked: the token was over its limit of ${window}`,
         })
         .catch((error: unknown) =>
-          this.log(`control: the audit entry of ${run.count} publishes held back for ${run.token} cannot be written: ${(error as Error).message}`),
+          this.log.error({ err: error, token: run.token, count: run.count }, 'control: the audit entry of publishes held back cannot be written'),
         );
     }
   }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { SectionId } from '@portico/contract/sections';
+import type { Logger } from '@portico/platform/logging';
 import { CONFIG_BASELINE, noVisits, type HealthSource, type ReleaseHealth } from '../release';
 import type { CanaryCounts } from '../canary/canary-counts';
 import { countedHealth } from '../canary/decide-canary';
@@ -16,7 +17,8 @@ export interface SectionAnswersOptions {
   health?: HealthSource;
   /** Each section's URL in the operator's config.json. */
   configuredRemotes?: () => Promise<Partial<Record<SectionId, string>>>;
-  log: (line: string) => void;
+  /** A part of an answer left out (the health, the judge's reads): warn, the rest answered. */
+  log: Logger;
 }
 
 /** A section's state, or an empty one (no release yet) for a section the store has no row of. */
@@ -46,7 +48,7 @@ export async function sectionAnswers(
       healthOf(options, section, stateOf(states, section), hours).then(
         ({ health, since }) => ({ health, healthSince: since.toISOString() }),
         (error: unknown) => {
-          log(`control: the health of ${section}'s releases cannot be read: ${(error as Error).message}`);
+          log.warn({ err: error, section }, "control: the releases' health cannot be read; answered without it");
           return { health: {}, healthError: `the health of the releases cannot be read now: ${(error as Error).message}` };
         },
       ),
@@ -120,7 +122,7 @@ async function judgedOf(
       counted: { [baseline]: counted.active, [state.candidate.id]: counted.candidate },
     };
   } catch (error) {
-    log(`control: what the judge reads of ${section}'s canary cannot be read: ${(error as Error).message}`);
+    log.warn({ err: error, section }, 'control: what the judge reads of a canary cannot be read; answered without it');
     return {};
   }
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { contactSettings, startContactService } from '@portico/messages';
+import { createLogger } from '@portico/platform/logging';
 import { directOrigin, serveApi } from '@portico/messages/testing';
 import { startControlApi } from '../control/control-api';
 import { ReleaseStore } from '../store/release-store';
@@ -11,12 +12,12 @@ import { ReleaseStore } from '../store/release-store';
  * apps. Prints `listening <contact base> <control URL>` when ready.
  */
 async function main(): Promise<void> {
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = createLogger({ level: 'info' });
   const settings = contactSettings(process.env, { rootDir: path.resolve(__dirname, '../../..'), invokedFrom: process.cwd() });
   const service = await startContactService({ settings, requestOrigin: directOrigin, log });
   const store = await ReleaseStore.open(service.database, { environmentToken: process.env.PORTICO_CONTROL_TOKEN || undefined });
   const written = await store.ownerToken.ensure(settings.dataDir);
-  if (written) log(`control: the owner token is in ${written}`);
+  if (written) log.info(`control: the owner token is in ${written}`);
   const contact = await serveApi(service);
   const control = await startControlApi({
     store,

@@ -35,7 +35,7 @@ beforeAll(async () => {
     port: 0,
     publishChecks: () => Promise.resolve({ ok: false, checks: [] }),
     publicUrl: 'http://localhost:8080',
-    log: () => undefined,
+    log: silentLogger,
     console: consoleFiles(dist),
   });
   running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: silentLogger });

@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ContactFormTexts } from '@portico/contract/contact-form';
 import { contactSettings, startContactService, type ContactService } from '@portico/messages';
 import { send } from '@portico/messages/testing';
+import { captureLog } from '@portico/platform/testing';
 import { withFormAnswer } from '../contact-form-page';
 import { contactForm } from '../http/plugins/contact-form';
 import type { ServerRendering } from '../ssr/server-rendering';
@@ -51,7 +52,7 @@ const rendering = {
 } as Pick<ServerRendering, 'pageHtml'> as ServerRendering;
 
 const folder = mkdtempSync(path.join(tmpdir(), 'portico-contact-form-'));
-const lines: string[] = [];
+const log = captureLog();
 let service: ContactService;
 let app: FastifyInstance;
 let base: string;
@@ -61,7 +62,7 @@ beforeAll(async () => {
     settings: contactSettings({ PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '3' }, { rootDir: folder, invokedFrom: folder }),
     // Each test's client named by a header: on loopback every request comes from 127.0.0.1.
     requestOrigin: (req) => ({ origin: `http://${req.headers.host}`, address: String(req.headers['x-test-client'] ?? '127.0.0.1') }),
-    log: (line) => lines.push(line),
+    log: log.logger,
   });
   app = Fastify();
   await app.register(contactForm, { endpoint: () => service.endpoint, rendering });
@@ -198,7 +199,7 @@ test('nothing typed reaches a log line or an address', async () => {
     await postForm({ ...filled, name: secret, website: secret }),
   ];
   for (const answer of answers) expect(answer.headers.location ?? '').not.toContain(secret);
-  expect(lines.join('\n')).not.toContain(secret);
+  expect(log.text()).not.toContain(secret);
 });
 
 test("another section's look-alike form is never filled: only the form whose id is Contact's own", () => {

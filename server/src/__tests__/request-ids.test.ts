@@ -11,6 +11,7 @@ import { rawRoute } from '../guard';
 import { appServer, type AppServer } from '../http/app-server';
 import { visitorOf } from '../request-origin';
 import { httpRequest, rawRequest, type RawAnswer } from './built-site';
+import { silentLogger } from '@portico/platform/logging';
 
 // Issue 51, item 2: each request's id, answered in X-Request-Id on both
 // servers, taken from nginx only behind the trusted proxy, kept with a
@@ -49,7 +50,7 @@ beforeAll(async () => {
   service = await startContactService({
     settings: contactSettings({ PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: folder, invokedFrom: folder }),
     requestOrigin: (req) => ({ origin: visitorOf(req, { trustProxy: false }).origin, address: '203.0.113.9' }),
-    log: () => undefined,
+    log: silentLogger,
   });
   store = await ReleaseStore.open(service.database, { environmentToken: OWNER });
   control = await startControlApi({
@@ -58,8 +59,7 @@ beforeAll(async () => {
     publishChecks: () => Promise.resolve({ ok: false, checks: [] }),
     messages: service.store,
     publicUrl: 'http://localhost:8080',
-    log: () => undefined,
-    logger: controlLog.logger,
+    log: controlLog.logger,
   });
 }, 60_000);
 

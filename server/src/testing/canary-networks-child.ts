@@ -131,7 +131,7 @@ async function main(): Promise<void> {
     store,
     counts: (canary, activeId) => store.canaries.counts(canary, activeId),
     everyMs: 3_600_000,
-    log: (line) => log.push(line),
+    log: linesLogger((line) => log.push(line)),
   });
   const port = server.ports[0]!;
   const origin = `http://127.0.0.1:${port}`;

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signature } from '@portico/messages';
-import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
+import { captureLog, embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
 import { startControlApi, type ControlApi } from '../../control/control-api';
 import type { HealthSource, PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { startAlertSender, type AlertSender } from '../alert-sender';
+import { silentLogger } from '@portico/platform/logging';
 
 // The alerts (docs/console.md, "Alerts"): one notice per event, signed as
 // the contact webhook's messages are, retried after a failure, and sent by
@@ -31,6 +32,8 @@ let api: ControlApi;
 /** Two servers' senders on one database. */
 let senders: AlertSender[] = [];
 let health: HealthSource = () => Promise.resolve({});
+/** The senders' lines, as the server writes them. */
+const log = captureLog();
 
 beforeAll(async () => {
   webhook = createServer((req, res) => {
@@ -45,11 +48,11 @@ beforeAll(async () => {
   webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/alerts`;
   database = embeddedTestDatabase();
   store = await ReleaseStore.open(await database.open(), { environmentToken: TOKEN });
-  api = await startControlApi({ store, port: 0, publishChecks: noChecks, publicUrl: 'http://localhost:8080', log: () => undefined });
+  api = await startControlApi({ store, port: 0, publishChecks: noChecks, publicUrl: 'http://localhost:8080', log: silentLogger });
   const options = {
     store,
     secret: SECRET,
-    log: () => undefined,
+    log: log.logger,
     pollMs: 60_000,
     checkEveryMs: 60_000,
     retryDelaySeconds: () => 0,
@@ -69,6 +72,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   received.length = 0;
+  log.lines.length = 0;
   answerWith = (res) => res.writeHead(200).end();
 });
 
@@ -136,6 +140,17 @@ it('tries again after a failure, and records why it failed meanwhile', async () 
     [release.id],
   );
   expect(failed).toEqual({ last_error: 'webhook: the webhook answered 503', delivered_at: null });
+  // An alert an operator does not get is an error, not routine: its event, attempt and the channel's answer as fields.
+  expect(log.lines).toEqual([
+    expect.objectContaining({
+      level: 50,
+      msg: 'alerts: an alert was not sent, tried again later',
+      kind: 'broken',
+      attempt: 1,
+      final: false,
+      problem: 'webhook: the webhook answered 503',
+    }),
+  ]);
   answerWith = (res) => res.writeHead(200).end();
   await everyServerSends();
   await everyServerSends();
@@ -201,16 +216,16 @@ it('says what this server can send, and sends a test alert that answers each cha
     port: 0,
     publishChecks: noChecks,
     publicUrl: 'http://localhost:8080',
-    log: () => undefined,
-    alerts: startAlertSender({ store, secret: SECRET, log: () => undefined, pollMs: 60_000, checkEveryMs: 60_000 }),
+    log: silentLogger,
+    alerts: startAlertSender({ store, secret: SECRET, log: silentLogger, pollMs: 60_000, checkEveryMs: 60_000 }),
   });
   const unsigned = await startControlApi({
     store,
     port: 0,
     publishChecks: noChecks,
     publicUrl: 'http://localhost:8080',
-    log: () => undefined,
-    alerts: startAlertSender({ store, log: () => undefined, pollMs: 60_000, checkEveryMs: 60_000 }),
+    log: silentLogger,
+    alerts: startAlertSender({ store, log: silentLogger, pollMs: 60_000, checkEveryMs: 60_000 }),
   });
   const ask = (where: ControlApi, method: string, route: string) =>
     fetch(`${where.url}${route}`, {

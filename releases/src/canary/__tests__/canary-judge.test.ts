@@ -1,5 +1,5 @@
 import type { SectionId } from '@portico/contract/sections';
-import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
+import { captureLog, embeddedTestDatabase, serverTestDatabase, serverTestsRun, type CapturedLog, type TestDatabase } from '@portico/platform/testing';
 import { CONFIG_BASELINE, type ReleaseHealth } from '../../release';
 import { health } from './release-health';
 import { ReleaseStore } from '../../store/release-store';
@@ -52,7 +52,9 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
   let store: ReleaseStore;
   let other: ReleaseStore;
   const judges: CanaryJudge[] = [];
-  const log: string[] = [];
+  // The judge's lines as the server writes them: each one's level, words and fields.
+  let log: CapturedLog;
+  const said = () => log.lines.map(({ level, msg, section, release, detail, problem }) => ({ level, msg, section, release, detail, problem }));
 
   beforeAll(async () => {
     database = kind === 'embedded' ? embeddedTestDatabase() : serverTestDatabase();
@@ -74,12 +76,12 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
   });
 
   beforeEach(async () => {
-    log.length = 0;
+    log = captureLog();
     await store.db.exec('TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries, canary_bounded CASCADE');
   });
 
   const judge = (on: ReleaseStore, counts: CanaryCountsSource, everyMs = 60_000) => {
-    const started = startCanaryJudge({ store: on, counts, everyMs, log: (line) => log.push(line) });
+    const started = startCanaryJudge({ store: on, counts, everyMs, log: log.logger });
     judges.push(started);
     return started;
   };
@@ -118,7 +120,10 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     expect(entry).toMatchObject({
       facts: { kind: 'abort', percent: started.percent, judged: { visits: 11, failureRate: 6 / 11, activeVisits: 13, activeFailureRate: 0 } },
     });
-    expect(log).toEqual([`canary: contact: ${next} rolled back automatically: ${entry!.detail}`]);
+    // A rollback is a warning: a release set aside.
+    expect(said()).toEqual([
+      { level: 40, msg: 'canary: rolled back automatically', section: 'contact', release: next, detail: entry!.detail, problem: undefined },
+    ]);
   });
 
   it('judges a first release’s canary against config.json’s URL, the baseline’s visits counted under CONFIG_BASELINE', async () => {
@@ -151,6 +156,8 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
       expect.objectContaining({ action: 'promote', release: next, from: old, detail: expect.stringContaining('failure rate 2.5 points under') }),
     ]);
     expect(await store.releases.served()).toMatchObject({ active: { contact: { id: next } }, canaries: {} });
+    // A promotion is routine: info.
+    expect(said()).toEqual([expect.objectContaining({ level: 30, msg: 'canary: promoted', section: 'contact', release: next })]);
     expect((await store.history.rollback('contact', undefined, 'integrator')).active?.id).toBe(old);
   });
 
@@ -171,13 +178,17 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     const judging = judge(store, fake.source);
     await judging.judgeNow();
     await judging.judgeNow();
-    expect(log).toEqual(['canary: the canaries cannot be judged now (contact: the aggregates are away); trying again every 60000 ms']);
+    // Once per outage, an error (no canary is judged meanwhile), with the cause as a field.
+    expect(said()).toEqual([
+      expect.objectContaining({ level: 50, msg: 'canary: the canaries cannot be judged now', problem: 'contact: the aggregates are away' }),
+    ]);
+    expect(log.lines[0]).toMatchObject({ retryEveryMs: 60_000 });
     expect(await store.canaries.running()).toHaveProperty('contact');
     fake.fail(undefined);
     fake.byRelease.set(old, health(10, 0));
     fake.byRelease.set(next, health(10, 0));
     await judging.judgeNow();
-    expect(log.at(-1)).toBe('canary: judging the canaries again');
+    expect(said().at(-1)).toMatchObject({ level: 30, msg: 'canary: judging the canaries again' });
   });
 
   it('takes the decision once when two servers judge at the same moment', async () => {

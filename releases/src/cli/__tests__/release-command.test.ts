@@ -13,6 +13,7 @@ import { ReleaseStore } from '../../store/release-store';
 import { recordCanaryVisits } from '../../testing/canary-visits';
 import { releaseCommand } from '../release-command';
 import { PROCESS_START_MS } from '@portico/testing/processes';
+import { silentLogger } from '@portico/platform/logging';
 
 const TOKEN = 'the-integrator-token';
 
@@ -66,7 +67,7 @@ beforeAll(async () => {
     port: 0,
     publishChecks: checks,
     publicUrl: 'http://localhost:8080',
-    log: () => undefined,
+    log: silentLogger,
     // A server with a mail server and no webhook secret: what `alerts show` says can and cannot be delivered.
     alerts: { canSend: { webhook: false, mail: true }, sendTest: () => Promise.resolve([]) },
     configuredRemotes: () =>

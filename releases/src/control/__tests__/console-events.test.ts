@@ -7,6 +7,7 @@ import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi } from '../control-api';
 import { consoleSignIn } from './console-sign-in';
+import { silentLogger } from '@portico/platform/logging';
 
 // `GET /api/events`: what a console hears when something changes anywhere.
 
@@ -25,7 +26,7 @@ beforeAll(async () => {
   database = embeddedTestDatabase();
   folder = mkdtempSync(path.join(tmpdir(), 'portico-console-events-'));
   store = await ReleaseStore.open(await database.open(), { environmentToken: TOKEN });
-  const options = { store, port: 0, publishChecks: checks, publicUrl: 'http://localhost:8080', log: () => undefined };
+  const options = { store, port: 0, publishChecks: checks, publicUrl: 'http://localhost:8080', log: silentLogger };
   consoleServer = await startControlApi(options);
   other = await startControlApi(options);
 }, 60_000);

@@ -7,6 +7,7 @@ import { hourOf, HealthStore } from '../../health/health-store';
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi } from '../control-api';
+import { silentLogger } from '@portico/platform/logging';
 
 // What the console's screens read beside the older routes: the audit's
 // filters, pages and CSV, the inbox's search and pages, the tokens' list,
@@ -26,7 +27,7 @@ beforeAll(async () => {
   service = await startContactService({
     settings: contactSettings({ PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: folder, invokedFrom: folder }),
     requestOrigin: () => ({ origin: undefined, address: '127.0.0.1' }),
-    log: () => undefined,
+    log: silentLogger,
   });
   store = await ReleaseStore.open(service.database, { environmentToken: TOKEN });
   health = await HealthStore.open(service.database);
@@ -39,7 +40,7 @@ beforeAll(async () => {
     health: health.health,
     healthSeries: health.series,
     publicUrl: 'http://localhost:8080',
-    log: () => undefined,
+    log: silentLogger,
   });
 }, 60_000);
 

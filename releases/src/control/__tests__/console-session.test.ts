@@ -7,6 +7,7 @@ import { contactSettings, startContactService, type ContactService } from '@port
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi } from '../control-api';
+import { silentLogger } from '@portico/platform/logging';
 
 // The operator console's sessions (docs/console.md, "Sessions"), tried as a
 // browser would: a sign-in, the cookie, the anti-forgery header, the
@@ -60,7 +61,7 @@ beforeAll(async () => {
   service = await startContactService({
     settings: contactSettings({ PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: folder, invokedFrom: folder }),
     requestOrigin: () => ({ origin: undefined, address: '127.0.0.1' }),
-    log: () => undefined,
+    log: silentLogger,
   });
   store = await ReleaseStore.open(service.database, { environmentToken: ENV_TOKEN, now: () => clock });
   const options = {
@@ -69,7 +70,7 @@ beforeAll(async () => {
     publishChecks: noChecks,
     messages: service.store,
     publicUrl: 'https://www.lender.example',
-    log: () => undefined,
+    log: silentLogger,
     failedAuth: { max: 3, windowMs: MINUTE },
   };
   first = await startControlApi(options);
@@ -134,7 +135,7 @@ describe('signing in', () => {
       port: 0,
       publishChecks: noChecks,
       publicUrl: 'https://www.lender.example',
-      log: () => undefined,
+      log: silentLogger,
       failedAuth: { max: 3, windowMs: MINUTE },
     });
     try {
@@ -193,7 +194,7 @@ describe("the control port's names", () => {
       port: 0,
       publishChecks: noChecks,
       publicUrl: 'https://www.lender.example',
-      log: () => undefined,
+      log: silentLogger,
       hostnames: [{ hostname: 'control.lender.internal' }, { hostname: 'ci.lender.internal', port: 8443 }],
       failedAuth: { max: 3, windowMs: MINUTE },
     });
@@ -240,7 +241,7 @@ describe("the control port's names", () => {
       port: 0,
       publishChecks: noChecks,
       publicUrl: 'https://www.lender.example',
-      log: () => undefined,
+      log: silentLogger,
       failedAuth: { max: 3, windowMs: MINUTE },
     });
     try {

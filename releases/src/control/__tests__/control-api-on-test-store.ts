@@ -7,6 +7,7 @@ import { releaseCommand } from '../../cli/release-command';
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi, type ControlApiOptions } from '../control-api';
+import { silentLogger } from '@portico/platform/logging';
 
 /** A control API on port 0 over a fresh embedded store, with a folder of its own (the CLI's data folder), for a test file's beforeAll. */
 export interface ControlApiOnTestStore {
@@ -42,7 +43,7 @@ export async function controlApiOnTestStore(
     configuredRemotes: options.configuredRemotes,
     metrics: options.metrics,
     publicUrl: 'http://localhost:8080',
-    log: () => undefined,
+    log: silentLogger,
   });
   return {
     store,

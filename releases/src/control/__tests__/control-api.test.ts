@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { linesLogger } from '@portico/platform/testing';
+import { captureLog } from '@portico/platform/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { ReleaseStore } from '../../store/release-store';
 import { pathOf } from '@portico/platform/api';
 import { startControlApi, type ControlApi } from '../control-api';
 import { CONTROL_API } from '../control-contract';
+import { silentLogger } from '@portico/platform/logging';
 
 const ENV_TOKEN = 'the-integrator-token-from-the-environment';
 /** What the server's reading of its config.json found (server/src/config-log.ts makes it from the file). */
@@ -81,7 +82,9 @@ let store: ReleaseStore;
 let health: HealthStore;
 let api: ControlApi;
 const tokens: Record<string, string> = {};
-const log: string[] = [];
+// The API's lines as main.ts writes them (JSON, each with its level), to check what each says and how loud.
+const log = captureLog();
+const said = (words: string) => log.lines.filter((line) => String(line.msg).includes(words));
 
 /** One request to `server` (the shared API by default), as a CI job sends it. */
 async function call(
@@ -110,7 +113,7 @@ beforeAll(async () => {
   service = await startContactService({
     settings: contactSettings({ PORTICO_DATA_DIR: folder, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: folder, invokedFrom: folder }),
     requestOrigin: () => ({ origin: undefined, address: '127.0.0.1' }),
-    log: () => undefined,
+    log: silentLogger,
   });
   store = await ReleaseStore.open(service.database, { environmentToken: ENV_TOKEN });
   health = await HealthStore.open(service.database);
@@ -121,9 +124,8 @@ beforeAll(async () => {
     publishChecks: fakeChecks,
     messages: service.store,
     publicUrl: 'https://www.lender.example',
-    log: (line) => log.push(line),
-    // What a request's failure says goes to the API's own logger (the request's reqId on it).
-    logger: linesLogger((line) => log.push(line)),
+    // Fastify's logger too: a request's lines carry its reqId.
+    log: log.logger,
     configuredRemotes: () => Promise.resolve({ about: 'https://static.lender.example/about/mf-manifest.json' }),
     configReport: () => Promise.resolve(CONFIG_REPORT),
   });
@@ -234,7 +236,7 @@ describe('publishing', () => {
       port: 0,
       publishChecks: fakeChecks,
       publicUrl: 'http://localhost:8080',
-      log: (line) => log.push(line),
+      log: log.logger,
       refusedPublishes: { max: 3, windowMs: 60_000 },
     });
     const flood = (await store.tokens.create({ name: 'ci-flood', section: 'about', actor: 'test' })).token;
@@ -262,7 +264,9 @@ describe('publishing', () => {
       expect((await attempt('flood', tokens.integrator)).status).toBe(422);
       expect(checked.length).toBe(checkedBefore + 1);
       expect((await refusals()).map(({ action }) => action)).toEqual(['publish-refused', 'publish-refused', 'publish-refused']);
-      expect(log.filter((line) => line.includes('the token ci-flood had 3 publishes refused'))).toHaveLength(1);
+      // One warning per run held back, naming the token (its name: the secret is never logged).
+      expect(said('refused unchecked').map(({ level, token, refused }) => ({ level, token, refused }))).toEqual([{ level: 40, token: 'ci-flood', refused: 3 }]);
+      expect(log.text()).not.toContain(flood);
     } finally {
       await limited.close();
     }
@@ -300,13 +304,17 @@ describe('publishing', () => {
       port: 0,
       publishChecks: () => Promise.reject(new Error('no render worker could start')),
       publicUrl: 'http://localhost:8080',
-      log: (line) => log.push(line),
+      log: log.logger,
     });
     try {
       const answer = await call('POST', '/api/releases', { server: failing, body: { section: 'home', manifestUrl: `${CDN}/home/no-worker/mf-manifest.json` } });
       expect(answer.status).toBe(503);
       expect(answer.body.error).toBe('the publish checks could not run: no render worker could start');
       expect((await store.releases.list({ sections: ['home'] })).some((release) => release.manifestUrl.includes('no-worker'))).toBe(false);
+      // The checker failing is an error, on the request's line (its reqId), with the cause.
+      const [line] = said('publish checks could not run');
+      expect(line).toMatchObject({ level: 50, section: 'home', err: { message: 'no render worker could start' } });
+      expect(line!.reqId).toEqual(expect.any(String));
     } finally {
       await failing.close();
     }
@@ -597,14 +605,16 @@ describe('tokens and scopes', () => {
   });
 
   it('answers 429 to bad tokens after 10 a minute from one address, and logs them; a valid token from that address is never refused', async () => {
-    const guarded = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'http://localhost:8080', log: (line) => log.push(line) });
+    const guarded = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'http://localhost:8080', log: log.logger });
     try {
       for (let attempt = 0; attempt < 10; attempt++)
         expect((await call('GET', '/api/releases', { server: guarded, token: `guess-${attempt}` })).status).toBe(401);
       const limited = await call('GET', '/api/releases', { server: guarded, token: 'guess-10' });
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(log.some((line) => line.includes('unknown or revoked token'))).toBe(true);
+      // A warning with the address it came from (an operator's: docs/privacy.md), never the guessed token.
+      expect(said('unknown or revoked token')[0]).toMatchObject({ level: 40, address: '127.0.0.1', method: 'GET', path: '/api/releases' });
+      expect(log.text()).not.toContain('guess-3');
       // The owner (any local process shares loopback with it) is not locked out, however many guesses come in between.
       for (let round = 0; round < 3; round++) {
         expect((await call('GET', '/api/releases', { server: guarded })).status).toBe(200);
@@ -691,7 +701,7 @@ describe('canaries', () => {
     call('POST', `/api/sections/${options.section ?? 'home'}/canary`, { server: withHealth, token: options.token, body });
 
   beforeAll(async () => {
-    withHealth = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'https://www.lender.example', log: () => undefined, health });
+    withHealth = await startControlApi({ store, port: 0, publishChecks: fakeChecks, publicUrl: 'https://www.lender.example', log: silentLogger, health });
     old = (await publish('home', 'canary-old')).body.id as string;
     next = (await publish('home', 'canary-next')).body.id as string;
     expect((await call('POST', '/api/sections/home/active', { body: { release: old } })).status).toBe(200);
@@ -833,7 +843,7 @@ describe('canaries', () => {
       port: 0,
       publishChecks: fakeChecks,
       publicUrl: 'https://www.lender.example',
-      log: () => undefined,
+      log: silentLogger,
       health: () => Promise.reject(new Error('aggregates away')),
     });
     try {
@@ -867,6 +877,6 @@ describe('with the database gone', () => {
     expect((await call('GET', '/api/sections')).status).toBe(503);
     // A database token cannot even be checked.
     expect((await call('GET', '/api/sections', { token: tokens.integrator })).status).toBe(503);
-    expect(log.some((line) => line.includes('failed'))).toBe(true);
+    expect(log.lines.some((line) => line.level === 50 && String(line.msg).includes('failed'))).toBe(true);
   });
 });

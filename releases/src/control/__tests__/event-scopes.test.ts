@@ -5,6 +5,7 @@ import { ReleaseStore } from '../../store/release-store';
 import { startConsoleEvents, type ConsoleEvents } from '../console-events';
 import { startControlApi, type ControlApi } from '../control-api';
 import type { ConsoleEvent } from '../control-contract';
+import { silentLogger } from '@portico/platform/logging';
 
 // A section token's stream and `GET /api/servers` carry its sections alone:
 // no event of another section, nor one of no section (which tells of every
@@ -21,7 +22,7 @@ let api: ControlApi;
 beforeAll(async () => {
   database = embeddedTestDatabase();
   store = await ReleaseStore.open(await database.open(), { environmentToken: OWNER });
-  api = await startControlApi({ store, port: 0, publishChecks: checks, publicUrl: 'http://localhost:8080', log: () => undefined });
+  api = await startControlApi({ store, port: 0, publishChecks: checks, publicUrl: 'http://localhost:8080', log: silentLogger });
 }, 60_000);
 
 afterAll(async () => {

@@ -3,6 +3,7 @@ import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi, type ControlApiOptions } from '../control-api';
 import { consoleSignIn } from './console-sign-in';
+import { silentLogger } from '@portico/platform/logging';
 
 // An event stream lasts no longer than what opened it: a revoked token's
 // stream, or a signed-out session's, ends within 15 s (docs/console-api.md),
@@ -55,7 +56,7 @@ describe.each(testDatabaseKinds())('on the %s database', (kind) => {
   });
 
   async function start(on: ReleaseStore, options: Partial<ControlApiOptions> = {}): Promise<ControlApi> {
-    const api = await startControlApi({ store: on, port: 0, publishChecks: checks, publicUrl: 'http://localhost:8080', log: () => undefined, ...options });
+    const api = await startControlApi({ store: on, port: 0, publishChecks: checks, publicUrl: 'http://localhost:8080', log: silentLogger, ...options });
     apis.push(api);
     return api;
   }

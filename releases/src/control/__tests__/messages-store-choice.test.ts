@@ -8,6 +8,7 @@ import { serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/
 import { releaseCommand } from '../../cli/release-command';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi, type ControlApi } from '../control-api';
+import { silentLogger } from '@portico/platform/logging';
 
 // The issue's case: servers on PostgreSQL, no DATABASE_URL in the operator's
 // shell, and a data folder left over from the embedded database with old
@@ -38,7 +39,7 @@ describeWithPostgres('npm run messages with the servers on PostgreSQL and an old
     const embedded = await startContactService({
       settings: contactSettings({ PORTICO_DATA_DIR: leftover, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: leftover, invokedFrom: leftover }),
       requestOrigin: () => ({ origin: undefined, address: '127.0.0.1' }),
-      log: () => undefined,
+      log: silentLogger,
     });
     for (let n = 0; n < 4; n++)
       old.push(((await embedded.store.submit(contact(`old-message-${n}`, `Old ${n}`), { address: '192.0.2.1' })) as { id: string }).id);
@@ -49,7 +50,7 @@ describeWithPostgres('npm run messages with the servers on PostgreSQL and an old
     service = await startContactService({
       settings: contactSettings({ DATABASE_URL: database.url!, PORTICO_CONTACT_RATE_LIMIT: '0' }, { rootDir: leftover, invokedFrom: leftover }),
       requestOrigin: () => ({ origin: undefined, address: '127.0.0.1' }),
-      log: () => undefined,
+      log: silentLogger,
     });
     for (const name of ['Dewi', 'Asha'])
       fresh.push(((await service.store.submit(contact(`new-message-${name}`, name), { address: '192.0.2.2' })) as { id: string }).id);
@@ -61,7 +62,7 @@ describeWithPostgres('npm run messages with the servers on PostgreSQL and an old
       publishChecks: () => Promise.reject(new Error('no publishing here')),
       messages: service.store,
       publicUrl: 'http://localhost:8080',
-      log: () => undefined,
+      log: silentLogger,
     });
   }, 90_000);
 

@@ -3,6 +3,7 @@ import { losingConnectionAt } from '../../store/__tests__/losing-connection';
 import { ReleaseStore } from '../../store/release-store';
 import { startControlApi } from '../control-api';
 import { controlApiForFile } from './control-api-on-test-store';
+import { silentLogger } from '@portico/platform/logging';
 
 // Sections as data through the control API and `npm run release -- section`
 // (the product brief's table, "Sections as data"): the integrator adds,
@@ -155,7 +156,7 @@ test('DELETE /api/sections/ID retires: its token is refused (401), its preview 4
 test('the database lost during an add: 503 with Retry-After, nothing half-made', async () => {
   // The add's transaction loses its connection at its audit entry, after its row and its order were written.
   const broken = await ReleaseStore.open(losingConnectionAt(control.store.db, 'INSERT INTO release_audit'), { environmentToken: OWNER });
-  const brokenApi = await startControlApi({ store: broken, port: 0, publishChecks: checks, publicUrl: 'http://localhost:8080', log: () => undefined });
+  const brokenApi = await startControlApi({ store: broken, port: 0, publishChecks: checks, publicUrl: 'http://localhost:8080', log: silentLogger });
   try {
     const response = await fetch(`${brokenApi.url}/api/sections`, {
       method: 'POST',

@@ -48,7 +48,7 @@ export const releaseRoutes: FastifyPluginCallback<{ context: ControlContext; pub
         outcome = await publishChecks({ section, manifestUrl: input.manifestUrl, grant: { interactive: entry.interactive }, origins });
       } catch (error) {
         // The checks report what they find as failed checks; a throw is the checker itself failing.
-        context.log(`control: the publish checks of ${input.manifestUrl} could not run: ${(error as Error).message}`);
+        request.log.error({ err: error, section }, 'control: the publish checks could not run');
         throw new HttpRefusal(503, `the publish checks could not run: ${(error as Error).message}`, {}, { 'Retry-After': '5' });
       }
       if (outcome.refusedOrigin !== undefined) {

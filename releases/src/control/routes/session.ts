@@ -40,7 +40,8 @@ export const sessionAreaRoutes: FastifyPluginCallback<{ context: ControlContext 
         if (wait !== undefined)
           throw new HttpRefusal(429, `too many failed authentications from ${address}; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
         failedAuth.fail(address);
-        context.log(`control: a console sign-in from ${address} with an unknown or revoked token`);
+        // The address, an operator's, against token guessing (docs/privacy.md); never the token.
+        request.log.warn({ address }, 'control: a console sign-in with an unknown or revoked token');
         throw new HttpRefusal(401, 'the token is unknown or revoked');
       }
       // A sign-in over a session ends it: a session id is never carried across a sign-in.

@@ -45,7 +45,7 @@ beforeAll(async () => {
       const visitor = visitorOf(req, { trustProxy: false });
       return { origin: visitor.origin, address: visitor.address ?? 'unknown' };
     },
-    log: () => undefined,
+    log: silentLogger,
   });
   control = await startControlPlane(contact.database, {
     basePort: 0,
