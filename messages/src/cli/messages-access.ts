@@ -1,7 +1,6 @@
-import { localActor } from '@portico/platform/command-line';
-import { controlToken, controlUrl, type ControlToken } from '@portico/platform/control-address';
+import { ControlSettingsError, ControlUnreachableError, controlClient, localActor, type ControlClient } from '@portico/platform/command-line';
+import type { ControlToken } from '@portico/platform/control-address';
 import { openStore } from '../contact-service';
-import { SettingsError } from '@portico/platform/settings-error';
 import type { ContactSettings } from '../settings';
 import { folderHolder } from '@portico/platform/data-folder';
 import type { OperatorMessages } from '../store/message-store';
@@ -43,16 +42,16 @@ function refusal(error: ApiRefusal, base: string, token: ControlToken, settings:
     );
   }
   if (status === 403) return `the token from ${token.from} may not read messages (it needs the messages scope): ${error.message}`;
-  if (status === 429 || status >= 500) return `the control API: ${error.message}`;
+  if (status === 429) return `the control API: ${error.message}`;
   return undefined;
 }
 
 /** A refused listing in the operator's words. */
 const refusedList = (refused: ApiRefusal) => (refused.field('error') === undefined ? `the control API answered ${refused.status}` : refused.message);
 
-/** The running server's control API (`/api/messages`, through the contract's typed client), which audits each call under the token's name. */
-function throughControlApi(base: string, token: ControlToken, settings: ContactSettings): MessagesAccess {
-  const client = apiClient({ base, token: token.token });
+/** The running server's control API (`/api/messages`, through the commands' one control client), which audits each call under the token's name. */
+function throughControlApi(client: ControlClient, token: ControlToken, settings: ContactSettings): MessagesAccess {
+  const { base } = client;
   /** A call, its failures in the operator's words; a refusal the caller answers itself (no such message) comes back as it is. */
   const call = async <R extends ApiRoute, A = AnswerOf<R>>(
     route: R,
@@ -62,9 +61,7 @@ function throughControlApi(base: string, token: ControlToken, settings: ContactS
     try {
       return { answer: await send() };
     } catch (error) {
-      if (error instanceof ApiUnreachable) {
-        throw new AccessError(`the server's control API at ${base} does not answer (${error.reason}); set PORTICO_CONTROL_URL if it listens elsewhere`);
-      }
+      if (error instanceof ControlUnreachableError) throw new AccessError(error.message);
       if (!(error instanceof ApiRefusal)) throw error;
       const refused = refusal(error, base, token, settings);
       if (refused) throw new AccessError(refused);
@@ -128,17 +125,16 @@ async function controlApiAnswers(base: string): Promise<boolean> {
  * `say` is the command's own output (its user reads it, no collector).
  */
 export async function openMessagesAccess(settings: ContactSettings, env: NodeJS.ProcessEnv, say?: (line: string) => void): Promise<MessagesAccess> {
-  let base: string;
-  let token: ControlToken | undefined;
+  let client: ControlClient;
   try {
-    base = controlUrl(env);
-    token = controlToken(env, settings.dataDir);
+    client = controlClient(env, settings.dataDir);
   } catch (error) {
-    if (error instanceof SettingsError) throw new AccessError(error.message);
+    if (error instanceof ControlSettingsError) throw new AccessError(error.message);
     throw error;
   }
+  const { base, token } = client;
   const serverAnswers = await controlApiAnswers(base);
-  if (serverAnswers && token) return throughControlApi(base, token, settings);
+  if (serverAnswers && token) return throughControlApi(client, token, settings);
 
   // The embedded database is one process's: a holder is the server, reached only through its control API.
   const holder = folderHolder(settings.dataDir);

@@ -1,14 +1,13 @@
-import { controlToken, controlUrl } from '@portico/platform/control-address';
 import { dataFolder } from '@portico/platform/data-folder';
-import { SettingsError } from '@portico/platform/settings-error';
-import type { CommandIo } from '@portico/platform/command-line';
-import { ApiAnswerMismatch, apiClient, ApiRefusal, ApiUnreachable, type AnswerOf, type ApiRoute, type CallInput } from '@portico/platform/api';
+import { ControlSettingsError, ControlUnreachableError, controlClient, type CommandIo } from '@portico/platform/command-line';
+import { ApiRefusal, type AnswerOf, type ApiRoute, type CallInput } from '@portico/platform/api';
 import { refusalSchema } from '../control/control-contract';
 import type { CheckResult } from '../release';
 
-// The release command's client of the control API and the errors it ends
-// with: a refusal (exit 1) in the command's words, naming the flag that set
-// the refused field; the API unreachable or failing, or a usage error (exit 2).
+// The release command's side of the commands' one control client
+// (@portico/platform/command-line): a refusal (exit 1) in the command's
+// words, naming the flag that set the refused field; the API unreachable or
+// failing, or a usage error (exit 2).
 
 /** Exit 2: the command line is wrong, or the API cannot be reached or cannot answer now. */
 export class UsageError extends Error {}
@@ -62,41 +61,27 @@ export interface Control {
 }
 
 export function control(context: CommandIo): Control {
-  let base: string;
-  try {
-    base = controlUrl(context.env);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
   const folder = dataFolder(context.env, context);
-  let token;
+  let client;
   try {
-    token = controlToken(context.env, folder);
+    client = controlClient(context.env, folder);
   } catch (error) {
-    if (error instanceof SettingsError) throw new UsageError(error.message);
+    if (error instanceof ControlSettingsError) throw new UsageError(error.message);
     throw error;
   }
+  const { token } = client;
   if (!token)
     throw new UsageError(`no token: set PORTICO_TOKEN, or run the command on the server's machine as its user (the owner token is in ${folder}/control-token)`);
-  const client = apiClient({ base, token: token.token });
-  const from = token.from;
   return {
     async call(route, input) {
       try {
         return await client.call(route, input);
       } catch (error) {
-        if (error instanceof ApiUnreachable) {
-          throw new UnreachableError(
-            `the control API at ${base} does not answer (${error.reason}); is the server running? PORTICO_CONTROL_URL says where it listens`,
-          );
-        }
-        if (error instanceof ApiAnswerMismatch)
-          throw new UnreachableError(`the control API at ${base} ${error.message}: is it the same version as this command?`);
+        if (error instanceof ControlUnreachableError) throw new UnreachableError(error.message);
         if (!(error instanceof ApiRefusal)) throw error;
         const refusal = refusalSchema.safeParse(error.body);
         const text = refusal.success ? refusal.data.error : `the control API answered ${error.status} with no JSON`;
-        if (error.status >= 500) throw new UnreachableError(`the control API cannot do it now (${error.status}): ${text}`);
-        if (error.status === 401) throw new RefusedError(`${text} (the token from ${from})`);
+        if (error.status === 401) throw new RefusedError(`${text} (the token from ${token.from})`);
         const fields = refusal.success ? refusal.data : undefined;
         throw new RefusedError(error.status === 400 ? withFlagNamed(text, fields?.field) : text, fields?.checks ?? []);
       }
