@@ -5,8 +5,7 @@ export { emptyFields, readContactForm, receiveForm, type ContactForm } from './h
 export { canaryNetwork, clientBlock, clientNetwork, CLIENTS_PER_BLOCK } from './http/client-network';
 export { type ContactMessage } from './contact-message';
 export { DEFAULT_RETENTION_DAYS } from './retention';
-export { noticeMailer, SIGNATURE_HEADER, signature, type MessageChannelName, type NoticeMailer } from './delivery/channels';
-export { backoffSeconds } from './delivery/deliverer';
+export { type MessageChannelName } from './delivery/channels';
 export { type MessageAccessAction, type MessageAccessEntry, type MessageQuery, type OperatorMessages, type StoredMessage } from './store/message-store';
 export { toCsv } from './cli/export-format';
 export { messagesCommand, type CommandContext } from './cli/messages-command';

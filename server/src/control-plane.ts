@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { answerConfig } from '@portico/config-server/config-answer';
-import { noticeMailer, type MessageChannelName } from '@portico/messages';
+import type { MessageChannelName } from '@portico/messages';
+import { noticeMailer } from '@portico/platform/notices';
 import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import type { SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';

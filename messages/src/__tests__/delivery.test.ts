@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { mailChannel, SIGNATURE_HEADER, webhookChannel } from '../delivery/channels';
+import { SIGNATURE_HEADER } from '@portico/platform/notices';
+import { mailChannel, webhookChannel } from '../delivery/channels';
 import { startDeliverer, type Deliverer } from '../delivery/deliverer';
 import { MessageStore } from '../store/message-store';
 import { anyTestDatabase, type TestDatabase } from '@portico/platform/testing';

@@ -1,9 +1,5 @@
-import { createHmac } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
-import nodemailer from 'nodemailer';
 import { encodeWord } from 'nodemailer/lib/mime-funcs';
-import { parseConnectionUrl } from 'nodemailer/lib/shared';
-import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+import { mailTransport, oneLine, postSigned, type SmtpSettings } from '@portico/platform/notices';
 import type { StoredMessage } from '../store/message-store';
 
 /** The kinds of place a message is delivered to. */
@@ -30,13 +26,6 @@ export function webhookPayload(message: StoredMessage): string {
   });
 }
 
-export const SIGNATURE_HEADER = 'X-Portico-Signature';
-
-/** `sha256=` and the HMAC-SHA256 of the exact body bytes, in hex. */
-export function signature(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-}
-
 /**
  * POSTs each message to the lender's webhook, signed with the shared secret
  * so the receiver can tell it came from this server. `Idempotency-Key`
@@ -47,30 +36,16 @@ export function webhookChannel(options: { url: string; secret: string; timeoutMs
   return {
     name: 'webhook',
     async send(message) {
-      const body = webhookPayload(message);
-      const response = await fetch(options.url, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'Idempotency-Key': message.idempotencyKey,
-          'X-Portico-Message-Id': message.id,
-          [SIGNATURE_HEADER]: signature(options.secret, body),
-        },
-        body,
-        redirect: 'error',
-        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      await postSigned({
+        url: options.url,
+        secret: options.secret,
+        body: webhookPayload(message),
+        headers: { 'Idempotency-Key': message.idempotencyKey, 'X-Portico-Message-Id': message.id },
+        timeoutMs: options.timeoutMs,
       });
-      await response.body?.cancel();
-      if (!response.ok) throw new Error(`the webhook answered ${response.status}`);
     },
   };
 }
-
-/** One line, for a header: no line breaks a visitor could use to add headers. */
-const oneLine = (text: string) =>
-  Array.from(text.replace(/[\r\n\t]+/g, ' '))
-    .slice(0, 80)
-    .join('');
 
 /**
  * The Subject, with the visitor's name as RFC 2047 encoded-words made here:
@@ -115,29 +90,9 @@ export function mailText(message: StoredMessage): string {
   ].join('\n');
 }
 
-/** Whether a URL's host is this machine: what goes there never crosses a network. */
-function isLoopback(hostname: string): boolean {
-  const bare = hostname.replace(/^\[(.*)\]$/, '$1');
-  if (bare.toLowerCase() === 'localhost') return true;
-  return ipaddr.isValid(bare) && ipaddr.process(bare).range() === 'loopback';
-}
-
-/**
- * nodemailer's options for PORTICO_SMTP_URL. `smtps://` is TLS from the
- * first byte; `smtp://` must upgrade with STARTTLS before AUTH or the
- * message is sent (nodemailer would otherwise go on in clear when the
- * server does not offer it), unless the server is on this machine or the
- * operator set PORTICO_SMTP_ALLOW_PLAINTEXT=1.
- */
-export function smtpOptions(smtpUrl: string, allowPlaintext = false): SMTPTransport.Options {
-  const options: SMTPTransport.Options = parseConnectionUrl(smtpUrl);
-  if (options.secure || allowPlaintext || isLoopback(options.host ?? '')) return options;
-  return { ...options, requireTLS: true, ignoreTLS: false };
-}
-
 /** Sends each message as a plain-text e-mail (never HTML: the text is the visitor's). */
-export function mailChannel(options: { smtpUrl: string; from: string; to: string; allowPlaintext?: boolean }): Channel {
-  const transport = nodemailer.createTransport(smtpOptions(options.smtpUrl, options.allowPlaintext));
+export function mailChannel(options: SmtpSettings & { from: string; to: string }): Channel {
+  const transport = mailTransport(options);
   return {
     name: 'mail',
     async send(message) {
@@ -151,29 +106,6 @@ export function mailChannel(options: { smtpUrl: string; from: string; to: string
           'Idempotency-Key': message.idempotencyKey,
         },
         text: mailText(message),
-      });
-    },
-    close: () => transport.close(),
-  };
-}
-
-/** A notice the server itself writes (an operator's alert), mailed through the same SMTP settings as the messages. */
-export interface NoticeMailer {
-  send(notice: { to: string; subject: string; text: string; id: string }): Promise<void>;
-  close(): void;
-}
-
-/** Mails the server's own notices (plain text, one line of subject) through PORTICO_SMTP_URL, as the messages are. */
-export function noticeMailer(options: { smtpUrl: string; from: string; allowPlaintext?: boolean }): NoticeMailer {
-  const transport = nodemailer.createTransport(smtpOptions(options.smtpUrl, options.allowPlaintext));
-  return {
-    async send(notice) {
-      await transport.sendMail({
-        from: options.from,
-        to: notice.to,
-        messageId: `<${notice.id}@portico.alert>`,
-        subject: oneLine(notice.subject),
-        text: notice.text,
       });
     },
     close: () => transport.close(),

@@ -1,4 +1,5 @@
 import type { Logger } from '@portico/platform/logging';
+import { backoffSeconds } from '@portico/platform/notices';
 import type { MessageStore } from '../store/message-store';
 import type { Channel } from './channels';
 
@@ -23,11 +24,6 @@ export interface Deliverer {
   wake(): void;
   /** Finishes the deliveries under way and stops. */
   stop(): Promise<void>;
-}
-
-/** 10 s, 20 s, 40 s, ... up to an hour: ten attempts span about 2.5 hours. */
-export function backoffSeconds(attempt: number, firstSeconds = 10): number {
-  return Math.min(3600, firstSeconds * 2 ** (attempt - 1));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { backoffSeconds, SIGNATURE_HEADER, signature, type NoticeMailer } from '@portico/messages';
+import { backoffSeconds, postSigned, type NoticeMailer } from '@portico/platform/notices';
 import type { Logger } from '@portico/platform/logging';
 import type { HealthSource } from '../release';
 import type { ReleaseStore } from '../store/release-store';
@@ -231,21 +231,14 @@ async function sendToChannels(
     outcomes.push(
       attempt('webhook', async () => {
         if (!options.secret) throw new Error('no PORTICO_WEBHOOK_SECRET to sign it with');
-        const response = await fetch(webhookUrl, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            'Idempotency-Key': alert.event_id,
-            'X-Portico-Alert-Id': alert.event_id,
-            [SIGNATURE_HEADER]: signature(options.secret, body),
-          },
+        const status = await postSigned({
+          url: webhookUrl,
+          secret: options.secret,
           body,
-          redirect: 'error',
-          signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+          headers: { 'Idempotency-Key': alert.event_id, 'X-Portico-Alert-Id': alert.event_id },
+          timeoutMs: SEND_TIMEOUT_MS,
         });
-        await response.body?.cancel();
-        if (!response.ok) throw new Error(`the webhook answered ${response.status}`);
-        return `the webhook answered ${response.status}`;
+        return `the webhook answered ${status}`;
       }),
     );
   }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signature } from '@portico/messages';
+import { signature } from '@portico/platform/notices';
 import { captureLog, embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
 import { startControlApi, type ControlApi } from '../../control/control-api';
 import type { HealthSource, PublishChecks } from '../../release';
