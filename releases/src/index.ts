@@ -65,6 +65,6 @@ export {
   type ServerSignals,
   type SignalKind,
 } from './canary/canary-counts';
-export { startAlertSender, type AlertSender, type AlertSenderOptions } from './alerts/alert-sender';
-export { JUDGE_ACTOR, JUDGE_EVERY_MS, startCanaryJudge, type CanaryCountsSource, type CanaryJudge, type CanaryJudgeOptions } from './canary/canary-judge';
+export { startAlertSender, type AlertSender, type AlertSenderOptions } from './jobs/alert-sender';
+export { JUDGE_ACTOR, JUDGE_EVERY_MS, startCanaryJudge, type CanaryCountsSource, type CanaryJudge, type CanaryJudgeOptions } from './jobs/canary-judge';
 export { describeNetworks, type CanaryOptions, type CanarySettings } from './canary/canary-settings';

@@ -37,7 +37,7 @@ import { releaseRoutes } from './routes/releases';
 import { sectionRoutes } from './routes/sections';
 import { startConsoleEvents, type ConsoleEvents } from './console-events';
 import { consoleRoutes } from './routes/console';
-import type { AlertSender } from '../alerts/alert-sender';
+import type { AlertSender } from '../jobs/alert-sender';
 import { eventRoutes } from './routes/events';
 import { sessionAreaRoutes } from './routes/session';
 import { tokenRoutes } from './routes/tokens';

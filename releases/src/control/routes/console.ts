@@ -1,6 +1,6 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { declared, type ZodTypeProvider } from '@portico/platform/http';
-import type { AlertSender } from '../../alerts/alert-sender';
+import type { AlertSender } from '../../jobs/alert-sender';
 import type { HealthPoint, HealthSeriesSource } from '../../release';
 import { alertsRoutes, healthSeriesRoutes, serversRoutes } from '../control-contract';
 import { answer, type ControlContext } from '../control-context';

@@ -1,10 +1,10 @@
 import type { SectionId } from '@portico/contract/sections';
 import { captureLog, embeddedTestDatabase, serverTestDatabase, serverTestsRun, type CapturedLog, type TestDatabase } from '@portico/platform/testing';
 import { CONFIG_BASELINE, type ReleaseHealth } from '../../release';
-import { health } from './release-health';
+import { health } from '../../canary/__tests__/release-health';
 import { ReleaseStore } from '../../store/release-store';
 import type { PublishInput } from '../../store/releases';
-import { noSignals, type CanaryCounts } from '../canary-counts';
+import { noSignals, type CanaryCounts } from '../../canary/canary-counts';
 import { JUDGE_ACTOR, startCanaryJudge, type CanaryCountsSource, type CanaryJudge } from '../canary-judge';
 import { eventually } from '@portico/testing/eventually';
 

@@ -4,8 +4,8 @@ import { CONFIG_BASELINE, type Canary } from '../release';
 import { JUDGE_ACTOR } from '../scopes';
 import type { Canaries } from '../store/canaries';
 import type { Releases } from '../store/releases';
-import type { CanaryCounts } from './canary-counts';
-import { judgeCanary, type CanaryDecision } from './decide-canary';
+import type { CanaryCounts } from '../canary/canary-counts';
+import { judgeCanary, type CanaryDecision } from '../canary/decide-canary';
 
 /** How often each server judges the canaries: a candidate failing its visitors is served at most this much longer than it must. */
 export const JUDGE_EVERY_MS = 5000;
