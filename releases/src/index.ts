@@ -66,5 +66,6 @@ export {
   type SignalKind,
 } from './canary/canary-counts';
 export { startAlertSender, type AlertSender, type AlertSenderOptions } from './jobs/alert-sender';
+export { systemClock, type JobClock } from './jobs/job-clock';
 export { JUDGE_ACTOR, JUDGE_EVERY_MS, startCanaryJudge, type CanaryCountsSource, type CanaryJudge, type CanaryJudgeOptions } from './jobs/canary-judge';
 export { describeNetworks, type CanaryOptions, type CanarySettings } from './canary/canary-settings';

@@ -3,6 +3,7 @@ import { backoffSeconds, postSigned, type NoticeMailer } from '@portico/platform
 import type { Logger } from '@portico/platform/logging';
 import type { HealthSource } from '../release';
 import type { ReleaseStore } from '../store/release-store';
+import { systemClock, type JobClock } from './job-clock';
 
 /** An alert waiting in the outbox (console_alerts). */
 interface QueuedAlert {
@@ -36,6 +37,8 @@ export interface AlertSenderOptions {
   retryDelaySeconds?: (attempt: number) => number;
   /** How long a claim lasts: longer than a send's time-out. */
   leaseSeconds?: number;
+  /** The time and the timers (the system's by default; a test's hand-turned one). */
+  clock?: JobClock;
 }
 
 export interface AlertSender {
@@ -98,6 +101,7 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
   const maxAttempts = options.maxAttempts ?? 10;
   const retryDelay = options.retryDelaySeconds ?? ((attempt: number) => backoffSeconds(attempt));
   const leaseSeconds = options.leaseSeconds ?? 60;
+  const clock = options.clock ?? systemClock;
 
   /** Up to 10 due alerts, claimed for a lease; `tried`: those this pass sent already (a failed one is due again at the next pass, not in this one). */
   const claim = (tried: readonly string[]) =>
@@ -150,7 +154,7 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
       }
     }));
 
-  const checkFailureRates = async (now = new Date()) => {
+  const checkFailureRates = async (now = clock.now()) => {
     const { failureRateThreshold: threshold } = await store.alertSettings.get();
     if (threshold === null || !options.health) return;
     const states = await store.releases.sectionStates();
@@ -170,17 +174,15 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
     }
   };
 
-  const poll = setInterval(() => void sendDue(), options.pollMs ?? 1000);
-  poll.unref();
-  const check = setInterval(
-    () => void checkFailureRates().catch((error: unknown) => log.error({ err: error }, 'alerts: the failure rates cannot be read now')),
+  const stopPolling = clock.every(options.pollMs ?? 1000, () => void sendDue());
+  const stopChecking = clock.every(
     options.checkEveryMs ?? 60_000,
+    () => void checkFailureRates().catch((error: unknown) => log.error({ err: error }, 'alerts: the failure rates cannot be read now')),
   );
-  check.unref();
   return {
     canSend: { webhook: options.secret !== undefined && options.secret !== '', mail: options.mailer !== undefined },
     async sendTest(actor) {
-      const at = new Date();
+      const at = clock.now();
       const alert = { event_id: `test-${randomUUID()}`, kind: 'test', section: null, release: null, detail: `a test alert sent by ${actor}`, created_at: at };
       return sendToChannels(options, await store.alertSettings.get(), alert, new Set());
     },
@@ -197,8 +199,8 @@ export function startAlertSender(options: AlertSenderOptions): AlertSender {
       return { waiting: row?.waiting ?? 0, oldestSeconds: row?.oldest ?? 0, givenUp: row?.given_up ?? 0 };
     },
     async stop() {
-      clearInterval(poll);
-      clearInterval(check);
+      stopPolling();
+      stopChecking();
       await sending;
       options.mailer?.close();
     },

@@ -6,6 +6,7 @@ import type { Canaries } from '../store/canaries';
 import type { Releases } from '../store/releases';
 import type { CanaryCounts } from '../canary/canary-counts';
 import { judgeCanary, type CanaryDecision } from '../canary/decide-canary';
+import { systemClock, type JobClock } from './job-clock';
 
 /** How often each server judges the canaries: a candidate failing its visitors is served at most this much longer than it must. */
 export const JUDGE_EVERY_MS = 5000;
@@ -20,6 +21,8 @@ export interface CanaryJudgeOptions {
   store: { canaries: Pick<Canaries, 'running' | 'settle'>; releases: Pick<Releases, 'active'> };
   counts: CanaryCountsSource;
   everyMs?: number;
+  /** The timers that start each round (the system's by default; a test's hand-turned one). */
+  clock?: JobClock;
   /** A promotion info, a rollback warn, a round that cannot judge error (once per outage). */
   log: Logger;
 }
@@ -102,17 +105,16 @@ export function startCanaryJudge(options: CanaryJudgeOptions): CanaryJudge {
     rounds = rounds.then(round).finally(() => queued--);
     return rounds;
   };
-  const timer = setInterval(() => {
+  const stop = (options.clock ?? systemClock).every(options.everyMs ?? JUDGE_EVERY_MS, () => {
     // A slow round is not piled on: the next tick after it runs.
     if (queued === 0 && !closed) void judgeNow();
-  }, options.everyMs ?? JUDGE_EVERY_MS);
-  timer.unref();
+  });
 
   return {
     judgeNow,
     async close() {
       closed = true;
-      clearInterval(timer);
+      stop();
       await rounds;
     },
   };

@@ -6,6 +6,8 @@ import { startControlApi, type ControlApi } from '../../control/control-api';
 import type { HealthSource, PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { startAlertSender, type AlertSender } from '../alert-sender';
+import { manualClock } from './manual-clock';
+import { eventually } from '@portico/testing/eventually';
 import { silentLogger } from '@portico/platform/logging';
 
 // The alerts (docs/console.md, "Alerts"): one notice per event, signed as
@@ -171,6 +173,35 @@ it("raises an active release's failure rate over the threshold once, on every se
   const notices = received.map(({ body }) => JSON.parse(body) as { kind: string; release: string });
   expect(notices).toEqual([expect.objectContaining({ kind: 'failure-rate', release: release.id })]);
   health = () => Promise.resolve({});
+});
+
+it('checks the failure rate of the last whole hour by its clock, on its clock’s timer: an hour turns without waiting for it', async () => {
+  // Checked to fail without the injected clock: the sender's own 60 s timer never fires within the test, and the hour would be the machine's.
+  const clock = manualClock(new Date('2031-05-06T10:20:00Z'));
+  const asked: string[] = [];
+  const sender = startAlertSender({
+    store,
+    log: silentLogger,
+    pollMs: 60_000,
+    checkEveryMs: 60_000,
+    clock,
+    health: (_section, _ids, since) => {
+      asked.push(since.toISOString());
+      return Promise.resolve({});
+    },
+  });
+  try {
+    clock.advance(59_000);
+    expect(asked).toEqual([]);
+    clock.advance(1_000);
+    await eventually(() => asked.length === 1, { what: 'the first check' });
+    expect(asked).toEqual(['2031-05-06T09:00:00.000Z']);
+    // 40 minutes on, past 11:00: the next check reads the hour 10:00-11:00.
+    clock.advance(40 * 60_000);
+    await eventually(() => asked.includes('2031-05-06T10:00:00.000Z'), { what: 'a check after the hour turned' });
+  } finally {
+    await sender.stop();
+  }
 });
 
 it('never keeps an API answer waiting, even while the webhook does not answer', async () => {

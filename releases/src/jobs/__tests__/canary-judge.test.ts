@@ -7,6 +7,7 @@ import type { PublishInput } from '../../store/releases';
 import { noSignals, type CanaryCounts } from '../../canary/canary-counts';
 import { JUDGE_ACTOR, startCanaryJudge, type CanaryCountsSource, type CanaryJudge } from '../canary-judge';
 import { eventually } from '@portico/testing/eventually';
+import { manualClock, type ManualClock } from './manual-clock';
 
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
 
@@ -80,8 +81,8 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     await store.db.exec('TRUNCATE releases, release_sections, release_activations, release_audit, release_canaries, canary_bounded CASCADE');
   });
 
-  const judge = (on: ReleaseStore, counts: CanaryCountsSource, everyMs = 60_000) => {
-    const started = startCanaryJudge({ store: on, counts, everyMs, log: log.logger });
+  const judge = (on: ReleaseStore, counts: CanaryCountsSource, everyMs = 60_000, clock?: ManualClock) => {
+    const started = startCanaryJudge({ store: on, counts, everyMs, log: log.logger, clock });
     judges.push(started);
     return started;
   };
@@ -165,8 +166,13 @@ describe.each(KINDS)('the canary judge on the %s database', (kind) => {
     const { next } = await canary();
     const fake = fakeHealth();
     fake.byRelease.set(next, health(10, 1));
-    judge(store, fake.source, 20);
-    await eventually(async () => (await store.canaries.running()).contact === undefined, { what: 'the canary ended', withinMs: 3_000 });
+    // Its own timer, turned by hand: no round before everyMs, one at it.
+    const clock = manualClock(new Date());
+    judge(store, fake.source, 5000, clock);
+    clock.advance(4999);
+    expect(fake.asked).toEqual([]);
+    clock.advance(1);
+    await eventually(async () => (await store.canaries.running()).contact === undefined, { what: 'the canary ended', withinMs: 10_000 });
     expect(await judgeEntries()).toEqual([expect.objectContaining({ action: 'auto-rollback', detail: expect.stringContaining('active contact-') })]);
     expect((await judgeEntries())[0]!.detail).toContain(': no visits; failure rate 10.0 points over');
   });
