@@ -230,13 +230,31 @@ async function stillServed(
   return undefined;
 }
 
+/** The release and health stores, open on one database: what the page needs before its ports open. */
+export interface ControlStores {
+  store: ReleaseStore;
+  health: HealthStore;
+}
+
 /**
- * Opens the release and health stores on `database`, makes sure there is an
- * owner token, starts the control API, and deletes old health every hour.
+ * Opens the release and health stores on `database` (their migrations run):
+ * apart from startControlPlane so that the server can read the active
+ * releases before its ports open, and start the control API beside the
+ * render workers' warm-up rather than before it.
  */
-export async function startControlPlane(database: Database, options: ControlPlaneOptions): Promise<ControlPlane> {
+export async function openControlStores(database: Database, options: Pick<ControlPlaneOptions, 'environmentToken' | 'now'>): Promise<ControlStores> {
   const store = await ReleaseStore.open(database, { environmentToken: options.environmentToken, now: options.now });
   const health = await HealthStore.open(database);
+  return { store, health };
+}
+
+/**
+ * On stores open (openControlStores, or opened here from `database`): makes
+ * sure there is an owner token, starts the control API, and deletes old
+ * health every hour.
+ */
+export async function startControlPlane(opened: Database | ControlStores, options: ControlPlaneOptions): Promise<ControlPlane> {
+  const { store, health } = 'store' in opened ? opened : await openControlStores(opened, options);
   if (options.dataDir) {
     const written = await store.ownerToken.ensure(options.dataDir);
     if (written) options.log.info(`control: a new owner token (every scope) is in ${written}; npm run release on this machine reads it from there`);

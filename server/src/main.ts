@@ -4,7 +4,7 @@ import { createLogger, type Logger } from '@portico/platform/logging';
 import { readSettings } from '@portico/platform/settings';
 import type { ReleaseStore } from '@portico/releases';
 import { beaconEndpoint, type BeaconEndpoint } from './beacon/beacon-endpoint';
-import { releaseFeed, startControlPlane, type ControlPlane } from './control-plane';
+import { openControlStores, releaseFeed, startControlPlane, type ControlPlane, type ControlStores } from './control-plane';
 import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
 import { startPortico, type RunningPortico } from './portico-server';
 import { visitorOf } from './request-origin';
@@ -72,6 +72,20 @@ function stop(code: number): void {
 process.once('SIGTERM', () => stop(0));
 process.once('SIGINT', () => stop(0));
 
+/** The beacon endpoint on the stores once open (the control plane's, or those opened before it). */
+function visitReports(opened: () => ControlStores | undefined, options: { trustProxy: boolean; log: Logger; perNetwork: number | undefined }): BeaconEndpoint {
+  const { trustProxy } = options;
+  return beaconEndpoint({
+    health: () => opened()?.health,
+    secret: () => opened()?.store.previewSecret() ?? Promise.resolve(undefined),
+    originOf: (req) => visitorOf(req, { trustProxy }).origin,
+    // Per network, in this process's memory only: an address is never written anywhere.
+    addressOf: (req) => visitorOf(req, { trustProxy }).address ?? 'unknown',
+    log: options.log,
+    limits: options.perNetwork === undefined ? {} : { perNetwork: options.perNetwork },
+  });
+}
+
 /** The program `npm run serve` runs, until SIGTERM or SIGINT. */
 async function main(): Promise<void> {
   // Every setting, read once (a bad one stops the start, named): docs/settings.md.
@@ -115,8 +129,8 @@ async function main(): Promise<void> {
   // it once it is open, and until then config.json is served as written.
   let storeOpened: (store: ReleaseStore) => void = () => undefined;
   const releaseStore = new Promise<ReleaseStore>((resolve) => (storeOpened = resolve));
-  const startControl = async (service: ContactService) => {
-    control = await startControlPlane(service.database, {
+  const startControl = async (service: ContactService, stores?: ControlStores) => {
+    control = await startControlPlane(stores ?? service.database, {
       configPath,
       basePort: port,
       ports: () => running?.ports ?? [],
@@ -143,22 +157,27 @@ async function main(): Promise<void> {
     storeOpened(control.store);
     console.log(`The control API (releases, tokens, messages) listens at ${control.api.url}`);
   };
-  if (contact) await startControl(contact);
+  // The embedded database: the stores open before any port (the first
+  // workers warm with the active releases), and the control API starts
+  // beside the render workers' warm-up, which it used to wait for (issue 47:
+  // about a second of the start on a warm data folder). Its line still
+  // comes before the ready line.
+  let stores: ControlStores | undefined;
+  let controlStarting: Promise<void> | undefined;
+  if (contact) {
+    stores = await openControlStores(contact.database, { environmentToken: env.PORTICO_CONTROL_TOKEN });
+    storeOpened(stores.store);
+    controlStarting = startControl(contact, stores);
+    // Awaited below, once the ports are open.
+    controlStarting.catch(() => undefined);
+  }
   if (stopping) return;
-  // The page's visit reports. Until the control plane is open (a database
+  // The page's visit reports. Until the stores are open (a database
   // server still awaited) it answers 503: a report cannot be verified
   // without the shared secret, and the page never reads the answer.
-  beacon = !healthOn
-    ? undefined
-    : beaconEndpoint({
-        health: () => control?.health,
-        secret: () => (control ? control.store.previewSecret() : Promise.resolve(undefined)),
-        originOf: (req) => visitorOf(req, { trustProxy }).origin,
-        // Per network, in this process's memory only: an address is never written anywhere.
-        addressOf: (req) => visitorOf(req, { trustProxy }).address ?? 'unknown',
-        log: logOf('beacon'),
-        limits: env.PORTICO_BEACON_REPORTS_PER_NETWORK === undefined ? {} : { perNetwork: env.PORTICO_BEACON_REPORTS_PER_NETWORK },
-      });
+  beacon = healthOn
+    ? visitReports(() => control ?? stores, { trustProxy, log: logOf('beacon'), perNetwork: env.PORTICO_BEACON_REPORTS_PER_NETWORK })
+    : undefined;
   try {
     running = await startPortico({
       rootDir,
@@ -188,7 +207,12 @@ async function main(): Promise<void> {
       onAnswered: (app, route, status, seconds) => metrics.observeRequest(app, route, status, seconds),
       releases: releaseFeed(releaseStore, { health: healthOn }),
     });
+    await controlStarting;
   } catch (error) {
+    // A control API still starting is let finish, then closed with the rest.
+    await controlStarting?.catch(() => undefined);
+    await running?.close();
+    running = undefined;
     await control?.close();
     control = undefined;
     await contact?.close();
