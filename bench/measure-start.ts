@@ -11,7 +11,7 @@
  * embedded database, ≤ 120 MB with DATABASE_URL.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { postgresMissing, startTestPostgres } from '@portico/platform/testing';
@@ -20,7 +20,8 @@ import { startNodeProgram, waitForOutput } from '@portico/testing/processes';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const LAUNCHER = builtServer();
-const PORT = 18_080;
+// PORT moves the five ports (PORT…PORT+4), for two checkouts measuring on one machine.
+const PORT = Number(process.env.PORT) || 18_080;
 const SETTLE_MS = 10_000;
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
@@ -74,7 +75,11 @@ async function measure(label: string, databaseUrl: string | undefined): Promise<
   }
 }
 
+/** The load average over the last minute, printed beside the figures: on a busy machine the times mean little. */
+const load = () => loadavg()[0]!.toFixed(1);
+
 async function main(): Promise<void> {
+  console.log(`load average at the start: ${load()}`);
   console.log(`| database | ready, fresh data folder | ready, warm (median of ${runs}) | front process RSS ${SETTLE_MS / 1000} s after ready |`);
   console.log('|---|---|---|---|');
   await measure('embedded (PGlite)', undefined);
@@ -89,6 +94,7 @@ async function main(): Promise<void> {
   } finally {
     postgres.destroy();
   }
+  console.log(`load average at the end: ${load()}`);
 }
 
 main().catch((error: unknown) => {
