@@ -1,5 +1,5 @@
 /** Issue 13's targets for a run of redeploys in a row. */
-export const TARGETS = {
+const TARGETS = {
   /** The front server's plus the live worker's RSS afterwards, against before. */
   memoryDeltaMb: 30,
   /** Workers of older generations still running afterwards. */

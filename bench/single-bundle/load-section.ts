@@ -12,7 +12,7 @@ import * as home from '../../remote-home/src/exposes/section';
  */
 const SECTIONS: Record<SectionId, SectionModule> = { home, about, contact };
 
-export function loadSection(section: SectionId): Promise<SectionModule> {
+function loadSection(section: SectionId): Promise<SectionModule> {
   const module = SECTIONS[section];
   return module ? Promise.resolve(module) : Promise.reject(new Error(`the single bundle holds no section ${section}`));
 }

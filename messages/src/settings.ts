@@ -1,3 +1,3 @@
 // The contact messages' settings are read, with every other setting, by
 // @portico/platform/settings: one list of what the environment may say.
-export { contactSettings, RATE_WINDOW_SECONDS, type ContactSettings } from '@portico/platform/settings';
+export { contactSettings, type ContactSettings } from '@portico/platform/settings';

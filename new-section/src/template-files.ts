@@ -2,10 +2,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** The template: a working remote whose id and title are placeholders, type-checked, linted and tested in place. */
-export const TEMPLATE_DIR = path.join(__dirname, '../template');
+const TEMPLATE_DIR = path.join(__dirname, '../template');
 
 /** What the template's texts and code say where the new section's id and title go. */
-export const PLACEHOLDERS = { id: '__SECTION_ID__', title: '__SECTION_TITLE__' } as const;
+const PLACEHOLDERS = { id: '__SECTION_ID__', title: '__SECTION_TITLE__' } as const;
 
 /** The marker of a file's interactive variant: `section-view.interactive.tsx` replaces `section-view.tsx` with --interactive. */
 const VARIANT = '.interactive';
@@ -17,7 +17,7 @@ export interface TemplateFile {
 }
 
 /** `repay-calc` as a heading: `Repay calc`. The team writes its real title in its texts. */
-export function titleOf(id: string): string {
+function titleOf(id: string): string {
   const words = id.replaceAll('-', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -13,8 +13,6 @@ export type ReleasePolicy = (typeof RELEASE_POLICIES)[number];
 /** Today's: a section token does everything on its own section. */
 export const DEFAULT_RELEASE_POLICY: ReleasePolicy = 'activate';
 
-export const isReleasePolicy = (text: unknown): text is ReleasePolicy => RELEASE_POLICIES.includes(text as ReleasePolicy);
-
 /** Whether a section token under `policy` may take `step` alone. */
 export const policyAllows = (policy: ReleasePolicy, step: ReleasePolicy): boolean => RELEASE_POLICIES.indexOf(policy) >= RELEASE_POLICIES.indexOf(step);
 

@@ -11,7 +11,7 @@ const CONTENTS_KEPT = 100;
  * fails validation (left out of the page, which shows no notice of it), then
  * what a valid file still lacks or says in an old shape.
  */
-export function configReportLines({ config, problems, deprecated }: ParsedConfig): string[] {
+function configReportLines({ config, problems, deprecated }: ParsedConfig): string[] {
   return [
     ...problems.map(({ field, message }) => `config.json: ${field}: ${message} (the page is rendered without it)`),
     ...configWarnings({ config, deprecated }).map(({ field, message }) => `config.json: ${field} ${message}`),

@@ -6,7 +6,7 @@ import { staticFiles } from './static-files';
  * The console's policy: its own scripts, styles, images and API only; no
  * inline script or style element, no other origin, never framed.
  */
-export const CONSOLE_CSP = [
+const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
@@ -20,7 +20,7 @@ export const CONSOLE_CSP = [
 ].join('; ');
 
 /** The headers of the console's page (index.html), beside those every answer has. */
-export const CONSOLE_PAGE_HEADERS: Readonly<Record<string, string>> = {
+const CONSOLE_PAGE_HEADERS: Readonly<Record<string, string>> = {
   ...COMMON_HEADERS,
   'Content-Security-Policy': CONSOLE_CSP,
   'X-Frame-Options': 'DENY',

@@ -36,15 +36,15 @@ import { consoleFiles } from './console-files';
 import { withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
 
 /** How often the active releases' files are checked again in the background (and first, this long after start). */
-export const RECHECK_EVERY_MS = 10 * 60_000;
+const RECHECK_EVERY_MS = 10 * 60_000;
 const FIRST_RECHECK_MS = 30_000;
 /** How often the health older than its retention is deleted (and first, this long after start). */
-export const HEALTH_RETENTION_EVERY_MS = 60 * 60_000;
+const HEALTH_RETENTION_EVERY_MS = 60 * 60_000;
 const FIRST_HEALTH_RETENTION_MS = 60_000;
 /** How often the visit ids past their expiry are forgotten. */
 const VISIT_SWEEP_MS = 10 * 60_000;
 /** How often this server writes its heartbeat row (the console's list of servers and what each serves). */
-export const HEARTBEAT_MS = 5000;
+const HEARTBEAT_MS = 5000;
 /** Released builds are immutable: a preview visit looks its release up once (preview links name any release, so bounded; the least recently previewed go first). */
 const RELEASES_KEPT = 256;
 

@@ -22,10 +22,10 @@ export type RelayedManifest = { status: number; bytes: Buffer } | { status: numb
  * when the page fetched the manifest itself. The page's going away (its
  * deadline, a Try again) ends the relay's fetch at once.
  */
-export const RELAY_TIMEOUT_MS = REMOTE_LOADING_BOUNDS.deadlineMs.max + 5000;
+const RELAY_TIMEOUT_MS = REMOTE_LOADING_BOUNDS.deadlineMs.max + 5000;
 
 /** Relayed at once by one server; beyond, `busy` (503, which the page retries). Only a page the server did not render, a Try again or an override asks. */
-export const RELAY_MAX_IN_FLIGHT = 64;
+const RELAY_MAX_IN_FLIGHT = 64;
 
 /**
  * Why the page may not load `section`'s manifest from `url`, or undefined
@@ -35,7 +35,7 @@ export const RELAY_MAX_IN_FLIGHT = 64;
  * allows. Anything else is no business of the page's, and is not fetched:
  * the relay is no proxy to anywhere a visitor names.
  */
-export function relayProblem(config: SiteConfig, section: SectionId, url: string): string | undefined {
+function relayProblem(config: SiteConfig, section: SectionId, url: string): string | undefined {
   const idProblem = sectionIdProblem(section);
   if (idProblem !== undefined) return `it is not a section id (${idProblem})`;
   const shown = sectionsFromConfig(config).some(({ id, hidden, builtIn }) => id === section && !hidden && (builtIn || config.remotes[id] !== undefined));

@@ -2,8 +2,6 @@ import type { FastifyReply } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PLAIN_HEADERS } from '@portico/platform/http';
 
-export { PLAIN_HEADERS };
-
 /** Headers that describe a file's body, wrong on any other answer. */
 const FILE_HEADERS = ['accept-ranges', 'cache-control', 'content-encoding', 'content-length', 'content-range', 'content-type', 'etag', 'last-modified'];
 

@@ -104,7 +104,7 @@ export interface PorticoServerOptions {
 }
 
 /** How long an activation waits for the render workers to be warm with it before it is served anyway. */
-export const WARM_RELEASE_WITHIN_MS = 1200;
+const WARM_RELEASE_WITHIN_MS = 1200;
 
 export interface RunningPortico {
   url: string;
@@ -127,7 +127,7 @@ export interface RunningPortico {
 }
 
 /** How long a stopping server gives the requests under way: inside main.ts's 14 s stop, with room for the rest. */
-export const DRAIN_WITHIN_MS = 10_000;
+const DRAIN_WITHIN_MS = 10_000;
 
 /** One port's drain (RunningPortico.drain). */
 function drainServer(server: Server, withinMs: number): Promise<void> {
@@ -146,7 +146,7 @@ function drainServer(server: Server, withinMs: number): Promise<void> {
 }
 
 /** A start that cannot go on (a build missing, a port taken): the reason, for the operator. */
-export class StartError extends Error {}
+class StartError extends Error {}
 
 function distOf(rootDir: string, app: AppName): string {
   return path.join(rootDir, APP_DIRS[app], 'dist');
@@ -223,7 +223,7 @@ function listen(server: Server, port: number, host: string | undefined, app: App
 }
 
 /** How long the host's port waits for the first render worker to be warm before it opens anyway. */
-export const FIRST_WORKER_WAIT_MS = 30_000;
+const FIRST_WORKER_WAIT_MS = 30_000;
 
 /**
  * Checks that `port` is free on `host` now (0: finds one), for the host's

@@ -10,7 +10,7 @@ import { COMMON_HEADERS } from '@portico/platform/http';
 
 // The headers every answer of both servers carries live with the HTTP basics;
 // the page's own policy is made here.
-export { COMMON_HEADERS, DATA_CSP, dataHeaders, DENIED_FEATURES } from '@portico/platform/http';
+export { COMMON_HEADERS, DATA_CSP, dataHeaders } from '@portico/platform/http';
 
 /** `scheme://host[:port]` with nothing that could end a CSP source early. */
 const SAFE_ORIGIN = /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/;
@@ -104,7 +104,7 @@ export function remoteOrigins(config: ParsedConfig): string[] {
  * config.json names the remotes on the visitor's host). Every other origin
  * is named as it is (docs/decisions/serving-and-security.md, "A page reached by an IPv6 literal").
  */
-export function cspSource(origin: string): string {
+function cspSource(origin: string): string {
   const { protocol, hostname, port } = new URL(origin);
   if (!hostname.startsWith('[')) return origin;
   return `${protocol}//*:${port || (protocol === 'https:' ? '443' : '80')}`;

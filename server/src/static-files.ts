@@ -16,7 +16,7 @@ export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 /** index.html, remoteEntry.js, mf-manifest.json...: kept, but checked against the ETag on every use. */
 export const CACHE_REVALIDATE = 'no-cache';
 
-export function cacheControlFor(pathname: string): string {
+function cacheControlFor(pathname: string): string {
   return HASHED_FILE.test(pathname) ? CACHE_IMMUTABLE : CACHE_REVALIDATE;
 }
 
@@ -65,7 +65,7 @@ function readTarget(url: string): RequestTarget | undefined {
 }
 
 /** The built file a path names (`/` is `/index.html`), or undefined for any other spelling. */
-export function builtPath(pathname: string): string | undefined {
+function builtPath(pathname: string): string | undefined {
   if (pathname === '/') return '/index.html';
   return BUILT_PATH.test(pathname) ? pathname : undefined;
 }

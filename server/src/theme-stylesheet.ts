@@ -1,11 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SiteConfig } from '@portico/shared-config/config';
-import { THEME_STYLESHEET_PATH, themeStylesheet } from '@portico/config-server/theme-stylesheet';
+import { themeStylesheet } from '@portico/config-server/theme-stylesheet';
 import { matchesEtag, sendPlain } from './plain-answer';
 import { CACHE_IMMUTABLE, CACHE_REVALIDATE } from './static-files';
 import { dataHeaders } from './security-headers';
-
-export { THEME_STYLESHEET_PATH };
 
 /**
  * `/theme.css` on the host's port: the theme of the config.json this request

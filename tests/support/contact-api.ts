@@ -32,12 +32,12 @@ export type ContactAnswer =
   /** No answer ever: the form's own 60 s timer has to end it. */
   | { hang: true };
 
-export const REAL_CONTACT_API = process.env.PORTICO_REAL_CONTACT_API === '1';
+const REAL_CONTACT_API = process.env.PORTICO_REAL_CONTACT_API === '1';
 
 const CONTACT_URL = '**/api/contact';
 
 /** What the server says once it has stored a message; the delay lets a test see the busy button. */
-export const STORED: ContactAnswer = { status: 201, json: { id: 'b1d5c0de-0000-4000-8000-000000000001' }, delayMs: 600 };
+const STORED: ContactAnswer = { status: 201, json: { id: 'b1d5c0de-0000-4000-8000-000000000001' }, delayMs: 600 };
 
 /**
  * Answers the page's posts to /api/contact with `answers` in turn; the last

@@ -13,7 +13,7 @@ import { startNodeProgram, waitForOutput as waitForLine, type NodeProgram } from
 export type ServeProcess = NodeProgram;
 
 /** The line `npm run serve` prints once every port is open and the page is server-rendered: readiness. */
-export const READY_LINE = 'Portico is serving at';
+const READY_LINE = 'Portico is serving at';
 
 /**
  * Runs `npm run serve`'s program exactly as an operator would, with extra env,

@@ -111,7 +111,7 @@ function checkOptions(options: AppOptions): void {
 }
 
 /** How far above PORT an added section's dev server starts looking for a free port: past the site's ports and the control API's. */
-export const ADDED_SECTION_DEV_PORT_OFFSET = 10;
+const ADDED_SECTION_DEV_PORT_OFFSET = 10;
 
 /**
  * The dev server's port: the built-in apps' fixed ones; an added section's

@@ -29,7 +29,7 @@ const NAME = 'NodeEntryPlugin';
  * container's own `filename`. Renaming afterwards is safe because nothing
  * refers to the file by name: the build is one file that loads no chunk.
  */
-export class NodeEntryPlugin {
+class NodeEntryPlugin {
   constructor(private readonly output: NodeBuildOutput) {}
 
   apply(compiler: Compiler): void {

@@ -8,7 +8,7 @@ import path from 'node:path';
  * there reaches every visitor of a section with no active release, with no
  * publish or activation (docs/deploy.md, "1. Build").
  */
-export const OUT_DIR_ENV = 'PORTICO_OUT_DIR';
+const OUT_DIR_ENV = 'PORTICO_OUT_DIR';
 
 /**
  * Where a remote's production build is written: `PORTICO_OUT_DIR` when set,

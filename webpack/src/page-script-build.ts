@@ -4,7 +4,7 @@ import type { Configuration, RuleSetRule, WebpackPluginInstance } from 'webpack'
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
 
 /** The page script's file name pattern: hashed, so the static servers cache it for a year. */
-export const PAGE_SCRIPT_FILE = /^page-script\.[0-9a-f]{10}\.js$/;
+const PAGE_SCRIPT_FILE = /^page-script\.[0-9a-f]{10}\.js$/;
 
 export interface PageScriptOptions {
   /** The host's folder. */

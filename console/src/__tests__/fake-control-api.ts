@@ -8,6 +8,11 @@ Object.assign(globalThis, { TextDecoder, TextEncoder });
 // The console keeps the reader's language on this browser: each test starts in English, as a new browser does.
 beforeEach(() => localStorage.clear());
 
+/**
+ * A request the fake answered. Exported for the declaration of what
+ * openSectionPage returns (TS4058), though no module names it.
+ * @public
+ */
 export interface SeenRequest {
   method: string;
   path: string;

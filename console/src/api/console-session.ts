@@ -2,7 +2,7 @@ import { apiClient, ApiRefusal, type ApiClient } from '@portico/platform/api';
 import { CONTROL_API, CSRF_HEADER, type sessionSchema } from '@portico/releases/control-contract';
 import type { z } from 'zod';
 
-export type Session = z.infer<typeof sessionSchema>;
+type Session = z.infer<typeof sessionSchema>;
 export type Actor = Session['actor'];
 
 /**
@@ -24,7 +24,7 @@ export interface ConsoleSession {
 /** The console calls its own origin: the control port serves both. */
 const SAME_ORIGIN = '';
 
-export function consoleSession(session: Session): ConsoleSession {
+function consoleSession(session: Session): ConsoleSession {
   const client = apiClient({ base: SAME_ORIGIN, csrf: session.csrf });
   return {
     actor: session.actor,

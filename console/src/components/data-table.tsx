@@ -2,7 +2,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { fill } from '@portico/shared-config';
 import { useConsoleText } from '../i18n/use-console-text';
 
-export interface Column<Row> {
+interface Column<Row> {
   key: string;
   header: string;
   /** The cell as shown. */

@@ -1,7 +1,7 @@
 /** The attribute on `<html>` that says how the focus last moved: app.css draws the panel's focus bar only for `keyboard`. */
 export const FOCUS_INPUT_ATTRIBUTE = 'data-focus-input';
 
-export type FocusInput = 'keyboard' | 'pointer' | 'none';
+type FocusInput = 'keyboard' | 'pointer' | 'none';
 
 /**
  * Keeps `<html data-focus-input>` on how the visitor last moved the focus.

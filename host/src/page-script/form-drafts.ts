@@ -2,7 +2,7 @@ import { SECTION_OUTCOME_EVENT } from '../health/visit-outcomes';
 import { ISLAND_ATTRIBUTE, islandContainers } from '../remotes/island-contract';
 
 /** Where a language switch leaves what was typed, for the page in the other language to put back. */
-export const DRAFTS_KEY = 'portico:drafts';
+const DRAFTS_KEY = 'portico:drafts';
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
 const TEXT_TYPES = ['text', 'tel', 'email', 'search', 'url', 'number'];

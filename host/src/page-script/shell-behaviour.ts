@@ -6,14 +6,14 @@ import { trackFocusInput } from './focus-modality';
 import { saveDrafts } from './form-drafts';
 
 /** The attribute the page script sets on `<main>` once it keeps the panels' state: app.css then leaves `:target` to it. */
-export const ENHANCED_ATTRIBUTE = 'data-enhanced';
+const ENHANCED_ATTRIBUTE = 'data-enhanced';
 
 /**
  * The section the hash names among the page's (`ids`, in tab order), or the
  * first: a stale `#<id>` (a section hidden or retired since the link was
  * shared) or an unknown one lands on the first tab.
  */
-export function sectionFromHash(hash: string, ids: readonly SectionId[]): SectionId | undefined {
+function sectionFromHash(hash: string, ids: readonly SectionId[]): SectionId | undefined {
   const id = hash.replace(/^#/, '');
   return ids.find((one) => one === id) ?? ids[0];
 }
@@ -36,7 +36,7 @@ const TAB_EDGE_PX = 32;
  * and clear of the shade at the list's edge. Not `scrollIntoView`: that may
  * scroll the page too, and a tab at the list's edge would stay under the shade.
  */
-export function revealTab(tab: HTMLElement): void {
+function revealTab(tab: HTMLElement): void {
   const list = tab.parentElement;
   if (!list || list.scrollWidth <= list.clientWidth) return;
   const listBox = list.getBoundingClientRect();

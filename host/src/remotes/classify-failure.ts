@@ -57,7 +57,7 @@ interface FederationErrorParts {
  * Module Federation's runtime errors read
  * `[ Federation Runtime ]: <description> #RUNTIME-008\nargs: {json}\n<docs link>\nOriginal Error Message:\n <message>`.
  */
-export function parseFederationError(message: string): FederationErrorParts | undefined {
+function parseFederationError(message: string): FederationErrorParts | undefined {
   const code = /#(RUNTIME-\d{3})\b/.exec(message)?.[1];
   if (!code) return undefined;
   let args: Record<string, unknown> = {};

@@ -61,9 +61,6 @@ export interface IslandStart {
   hydrate: boolean;
 }
 
-/** Where an island is (ISLAND_STATE_ATTRIBUTE's values): the page script asked for it, or its React root has taken it. */
-export type IslandState = 'requested' | 'hydrated';
-
 /** Fired on the document when an island is requested (detail: its section id), and when one is hydrated. */
 export const ISLAND_REQUESTED_EVENT = 'portico:island-requested';
 export const ISLAND_HYDRATED_EVENT = 'portico:island-hydrated';

@@ -17,13 +17,13 @@ import { SectionLoadError } from './section-load-error';
  * Used where config.json's `remoteLoading` says nothing. The deadline leaves a
  * second of the product's 10 s promise for the page to show the alert.
  */
-export const DEFAULT_REMOTE_LOADING: RemoteLoading = { deadlineMs: 9000, retries: 2 };
+const DEFAULT_REMOTE_LOADING: RemoteLoading = { deadlineMs: 9000, retries: 2 };
 
 /** Why a section granted no script is not loaded (the server could not render it, so the page has nothing of it to show). */
-export const NOT_GRANTED = 'is not loaded: the integrator grants this section no script in the browser (static), and the server did not render it';
+const NOT_GRANTED = 'is not loaded: the integrator grants this section no script in the browser (static), and the server did not render it';
 
 /** The first retry waits this long; each next one twice as long. */
-export const FIRST_BACKOFF_MS = 250;
+const FIRST_BACKOFF_MS = 250;
 
 export interface LoadSectionOptions extends Partial<RemoteLoading> {
   /** config.json's `remoteIntegrity` pin of this manifest, if any. */

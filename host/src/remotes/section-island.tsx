@@ -16,7 +16,7 @@ import { useRemoteUrls } from './use-remote-urls';
  * part afresh in the browser, so the page still works, but the server and
  * the browser disagreed, which is a fault to see on the console.
  */
-export function logRecoverableError(error: unknown): void {
+function logRecoverableError(error: unknown): void {
   console.error(error);
 }
 

@@ -1,7 +1,7 @@
 import { use, useSyncExternalStore } from 'react';
 import { PageAddressContext } from './page-address-context';
 
-export function subscribeToHistory(onChange: () => void): () => void {
+function subscribeToHistory(onChange: () => void): () => void {
   window.addEventListener('popstate', onChange);
   window.addEventListener('hashchange', onChange);
   return () => {

@@ -34,7 +34,7 @@ export interface PageDocumentParts {
 export class TemplateError extends Error {}
 
 /** The page script index.html names, or undefined (a host built without one). */
-export function pageScriptOf(template: string): string | undefined {
+function pageScriptOf(template: string): string | undefined {
   return PAGE_SCRIPT.exec(template)?.[1] || undefined;
 }
 

@@ -26,7 +26,7 @@ export interface PageHeadInput {
 }
 
 /** The social preview image in host/public, its size as Open Graph wants it said. */
-export const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, type: 'image/png' } as const;
+const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, type: 'image/png' } as const;
 
 /** Open Graph names locales with an underscore and the country: the page's market. */
 const ogLocale = (language: Language) => marketTagOf(language).replace('-', '_');
@@ -44,7 +44,7 @@ function pageOrigin(origin: string): string {
 }
 
 /** The page's URL in each language, from its public origin. */
-export function pageUrls(origin: string): Record<Language, string> {
+function pageUrls(origin: string): Record<Language, string> {
   const base = pageOrigin(origin);
   return { en: `${base}${pagePath('en')}`, id: `${base}${pagePath('id')}` };
 }
@@ -54,7 +54,7 @@ export function pageUrls(origin: string): Record<Language, string> {
  * config.json says of it (its block of `legal`); absent fields are left out,
  * and the other market's lender is never named.
  */
-export function structuredData({ config: written, language, text, origin }: PageHeadInput): Record<string, unknown> {
+function structuredData({ config: written, language, text, origin }: PageHeadInput): Record<string, unknown> {
   const config = inMarket(written, language);
   const urls = pageUrls(origin);
   const name = config.comName ?? text.siteName;

@@ -9,7 +9,7 @@ import { renderToHtml } from './render-to-html';
 const SECTION_DEADLINE_MS = 2000;
 
 /** Freezes `value` and everything it holds, so nothing a render does to it is seen by the next. */
-export function deepFreeze<T>(value: T): T {
+function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);

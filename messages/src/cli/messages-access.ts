@@ -17,7 +17,7 @@ export interface MessagesAccess extends OperatorMessages {
   close(): Promise<void>;
 }
 
-export class AccessError extends Error {}
+class AccessError extends Error {}
 
 /** How long the control API has to answer whether it is there. */
 const PROBE_MS = 5000;

@@ -4,7 +4,7 @@ import { describeMessage, listLine } from './export-format';
 import { openMessagesAccess } from './messages-access';
 import { terminalText, type CommandIo } from '@portico/platform/command-line';
 
-export const USAGE = `npm run messages -- <command>
+const USAGE = `npm run messages -- <command>
 
   list [--since DATE]                        one line per message, newest first
   show ID                                    one message in full, with its delivery

@@ -14,7 +14,7 @@ export interface Channel {
 }
 
 /** The webhook's JSON body: the message as stored, nothing else. */
-export function webhookPayload(message: StoredMessage): string {
+function webhookPayload(message: StoredMessage): string {
   return JSON.stringify({
     id: message.id,
     idempotencyKey: message.idempotencyKey,
@@ -53,7 +53,7 @@ export function webhookChannel(options: { url: string; secret: string; timeoutMs
  * passes through as already encoded, is shown by the mail client as the
  * characters the visitor typed, never as the text it would decode to.
  */
-export function mailSubject(name: string): string {
+function mailSubject(name: string): string {
   return `Contact message from ${encodeWord(oneLine(name), 'Q', 52)}`;
 }
 

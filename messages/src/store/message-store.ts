@@ -16,7 +16,7 @@ export type SubmitOutcome =
   | { kind: 'conflict' }
   | { kind: 'rate-limited'; retryAfterSeconds: number };
 
-export type DeliveryStatus = 'queued' | 'delivered' | 'failed';
+type DeliveryStatus = 'queued' | 'delivered' | 'failed';
 
 export interface StoredMessage {
   id: string;

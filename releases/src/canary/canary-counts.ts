@@ -39,7 +39,7 @@ export const noSignals = (): ServerSignals => ({ renderFailures: 0, setAside: 0,
 export const JUDGED_VITALS = ['lcp', 'inp'] as const;
 
 /** The signals a server sends, by the key they are counted under. */
-export const SIGNAL_KEYS = { 'render-failed': 'renderFailures', 'set-aside': 'setAside', 'contact-5xx': 'contactErrors' } as const;
+const SIGNAL_KEYS = { 'render-failed': 'renderFailures', 'set-aside': 'setAside', 'contact-5xx': 'contactErrors' } as const;
 export type SignalKind = keyof typeof SIGNAL_KEYS;
 export const isSignalKind = (value: string): value is SignalKind => Object.hasOwn(SIGNAL_KEYS, value);
 

@@ -9,7 +9,7 @@ export interface CanaryHealth {
 }
 
 /** Each release's visits and failure rate the judge read, for the audit's facts (a console words them, issue 49). */
-export interface DecidingFigures {
+interface DecidingFigures {
   visits: number;
   failureRate: number;
   activeVisits: number;

@@ -4,11 +4,11 @@ import { headerProblems, type HeaderProblem, type PageLoad } from './browser-rul
 import { fetchChecked, type FetchRules } from './fetch-checked';
 
 /** Our largest chunk is tens of kilobytes; a file of megabytes is not a section's. */
-export const FILE_MAX_BYTES = 5 * 1024 * 1024;
+const FILE_MAX_BYTES = 5 * 1024 * 1024;
 /** Our builds list about a dozen files: a manifest of hundreds would make one publish a flood of requests. */
-export const MAX_FILES = 200;
+const MAX_FILES = 200;
 /** All of a build's files together. */
-export const TOTAL_MAX_BYTES = 25 * 1024 * 1024;
+const TOTAL_MAX_BYTES = 25 * 1024 * 1024;
 /** Files fetched at once, as a browser would from one origin. */
 const PARALLEL = 6;
 

@@ -11,7 +11,7 @@ import type { CheckResult } from '../release';
 
 /** Exit 2: the command line is wrong, or the API cannot be reached or cannot answer now. */
 export class UsageError extends Error {}
-export class UnreachableError extends Error {}
+class UnreachableError extends Error {}
 /** Exit 1: the API refused, with its reason and, for a publish, the failed checks. */
 export class RefusedError extends Error {
   constructor(

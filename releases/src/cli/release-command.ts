@@ -23,7 +23,7 @@ const { minVisits, maxFailureDelta, maxSlowdown, minNetworks, maxNetworkShare } 
 const inHours = (seconds: number) => `${seconds / 3600} h`;
 
 /** The usage text, its defaults and ranges the contract's (control-contract.ts): what the API applies is what it says. */
-export const USAGE = `npm run release -- <command>
+const USAGE = `npm run release -- <command>
 
   publish <section> <manifestUrl> [--note TEXT]   checks the build and stores it as a release
   list [section]                                  the releases, newest first, with their state

@@ -48,7 +48,7 @@ export function switched(section: string, answer: { active: ShownRelease | null;
   return `${section}: ${named(answer.active)} is active; a rollback would go back to ${answer.previous ? named(answer.previous) : "config.json's URL"}`;
 }
 
-export const HEALTH_COLUMNS = ['VISITS', 'FAILED', 'LCP P75', 'INP P75', 'CLS P75', 'FAILURES BY CLASS'];
+const HEALTH_COLUMNS = ['VISITS', 'FAILED', 'LCP P75', 'INP P75', 'CLS P75', 'FAILURES BY CLASS'];
 
 /** A count as it reads: whole counts as they are, the judge's bounded (weighted) ones to a tenth. */
 const countOf = (count: number) => (Number.isInteger(count) ? String(count) : count.toFixed(1));
@@ -59,7 +59,7 @@ const countOf = (count: number) => (Number.isInteger(count) ? String(count) : co
  * a canary runs the figures are what its judge counts, and where the
  * reports as received differ, they follow: `62.5 (reported 80)`.
  */
-export function healthCells(health: ReleaseHealth | undefined): string[] {
+function healthCells(health: ReleaseHealth | undefined): string[] {
   if (!health) return HEALTH_COLUMNS.map(() => '-');
   const ms = (value: number | null) => (value === null ? '-' : `${Math.round(value)} ms`);
   const rate = (figures: Pick<ReleaseHealth, 'visits' | 'failureRate'>) => (figures.visits === 0 ? '-' : `${(figures.failureRate * 100).toFixed(1)} %`);
@@ -78,7 +78,7 @@ export function healthCells(health: ReleaseHealth | undefined): string[] {
 }
 
 /** A section as `GET /api/sections` and the canary commands answer it. */
-export type ShownSection = NonNullable<AnswerOf<typeof CONTROL_API.sections.status>[SectionId]>;
+type ShownSection = NonNullable<AnswerOf<typeof CONTROL_API.sections.status>[SectionId]>;
 /** A release as the API shows it. */
 export type ShownRelease = z.output<typeof shownReleaseSchema>;
 
@@ -95,7 +95,7 @@ function judgedCell(judged: z.output<typeof judgedSchema> | undefined): string {
 }
 
 /** The health cells of a release in a canary, the judge's inputs after its failures by class. */
-export function canaryCells(state: ShownSection, id: string): string[] {
+function canaryCells(state: ShownSection, id: string): string[] {
   const cells = healthCells(state.health?.[id]);
   const judged = judgedCell(state.judged?.[id]);
   if (judged) cells[cells.length - 1] = [cells.at(-1), judged].filter((cell) => cell && cell !== '-').join('; ');

@@ -55,7 +55,7 @@ function labelsOf(typed: readonly string[] | undefined, usage: (message: string)
 }
 
 /** One line on a section: its labels, place, whether shown, grant, markets and origins. */
-export function describeSection(entry: SectionEntry): string {
+function describeSection(entry: SectionEntry): string {
   if (entry.retired) return `${entry.id}: retired by ${entry.retired.by}; its releases and audit stay, and its id is never used again`;
   const place = entry.order === null ? '' : `place ${entry.order + 1} in the nav`;
   return [

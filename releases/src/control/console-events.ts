@@ -3,7 +3,7 @@ import { isSection } from '../scopes';
 import { CONSOLE_EVENT_KINDS, type ConsoleEvent } from './control-contract';
 
 /** How often the hub reads the database's state besides listening: the bound on a notification lost (a connection dropped). */
-export const EVENTS_POLL_MS = 2000;
+const EVENTS_POLL_MS = 2000;
 
 /** The live changes every console of this server hears (`GET /api/events`). */
 export interface ConsoleEvents {

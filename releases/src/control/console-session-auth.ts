@@ -14,7 +14,7 @@ import { SESSION_COOKIE, sessionRoutes } from './control-contract';
 const COOKIES_TRIED = 4;
 
 /** The session cookie's values, in the order sent (a longer path first), at most COOKIES_TRIED. */
-export function sessionCookiesOf(req: IncomingMessage): string[] {
+function sessionCookiesOf(req: IncomingMessage): string[] {
   const values: string[] = [];
   for (const pair of (req.headers.cookie ?? '').split(';')) {
     const [name, ...value] = pair.trim().split('=');
@@ -30,7 +30,7 @@ export function sessionCookieOf(req: IncomingMessage): string | undefined {
 }
 
 /** The anti-forgery header's value, if sent once. */
-export function csrfOf(req: IncomingMessage): string | undefined {
+function csrfOf(req: IncomingMessage): string | undefined {
   const value = req.headers[CSRF_HEADER.toLowerCase()];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }

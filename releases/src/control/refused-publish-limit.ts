@@ -1,8 +1,8 @@
 import type { SectionId } from '@portico/contract/sections';
 
 /** Refused publishes a token may have in a window before its publishes answer 429. */
-export const REFUSED_PUBLISHES_MAX = 10;
-export const REFUSED_PUBLISHES_WINDOW_MS = 10 * 60_000;
+const REFUSED_PUBLISHES_MAX = 10;
+const REFUSED_PUBLISHES_WINDOW_MS = 10 * 60_000;
 
 /** A run of publishes answered 429 for one token, summed up in one audit entry once it ends. */
 export interface HeldBackRun {

@@ -56,25 +56,25 @@ export interface AlertSender {
 }
 
 /** Which channels a server can send alerts through. */
-export interface AlertChannels {
+interface AlertChannels {
   webhook: boolean;
   mail: boolean;
 }
 
 /** One channel's answer to one alert: `sent`, or the reason it was not. */
-export interface AlertOutcome {
+interface AlertOutcome {
   channel: 'webhook' | 'mail';
   sent: boolean;
   detail: string;
 }
 
 /** A failure rate counts once this many visits back it: a handful of visits is not an hour of failing. */
-export const FAILURE_RATE_MIN_VISITS = 20;
+const FAILURE_RATE_MIN_VISITS = 20;
 const SEND_TIMEOUT_MS = 10_000;
 const HOUR_MS = 3_600_000;
 
 /** The webhook's JSON body: the event, nothing of any visitor. */
-export function alertPayload(alert: Pick<QueuedAlert, 'event_id' | 'kind' | 'section' | 'release' | 'detail' | 'created_at'>): string {
+function alertPayload(alert: Pick<QueuedAlert, 'event_id' | 'kind' | 'section' | 'release' | 'detail' | 'created_at'>): string {
   return JSON.stringify({
     id: alert.event_id,
     kind: alert.kind,

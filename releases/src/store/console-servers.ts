@@ -13,7 +13,7 @@ export interface ServerBeat {
 }
 
 /** A server not seen for this long is gone from the list (a crash leaves its row behind). */
-export const SERVER_FORGOTTEN_MS = 24 * 3_600_000;
+const SERVER_FORGOTTEN_MS = 24 * 3_600_000;
 
 /** The servers on the database, from the heartbeat each writes every few seconds (server/src/control-plane.ts). */
 export class ConsoleServers {

@@ -7,7 +7,7 @@ import { RELEASES_CHANNEL } from './section-lock';
 export const WATCH_POLL_MS = 5000;
 
 /** How often `watch` tries to listen again once its connection is lost (a database restart): well within a second of the database answering. */
-export const RELISTEN_MS = 300;
+const RELISTEN_MS = 300;
 
 export interface WatchOptions {
   /** How often the generations are read besides listening (WATCH_POLL_MS; tests ask for less). */

@@ -1,7 +1,7 @@
 import { CONTACT_PATH, FIELD_LIMITS, type ContactRequest, type TextField } from '@portico/contract/contact-wire';
 
 /** The specification's HTTP timeout (point 7), the same as the toolkit's clients. */
-export const SEND_TIMEOUT_MS = 60_000;
+const SEND_TIMEOUT_MS = 60_000;
 
 /** What became of one send, in the terms the visitor is told. */
 export type SendOutcome =

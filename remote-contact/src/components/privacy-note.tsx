@@ -3,7 +3,7 @@ import { localeOf, marketOf, type Language } from '@portico/contract/languages';
 import type { ContactText } from '../i18n/contact-text';
 
 /** What the server applies when config.json sets no `contact.retentionDays`. */
-export const DEFAULT_RETENTION_DAYS = 180;
+const DEFAULT_RETENTION_DAYS = 180;
 
 export interface PrivacyNoteProps {
   text: ContactText;

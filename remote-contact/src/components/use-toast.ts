@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** How long a toast stays on screen (specification, point 9). */
-export const TOAST_DURATION_MS = 1000;
+const TOAST_DURATION_MS = 1000;
 
 export type ToastKind = 'success' | 'failure';
 

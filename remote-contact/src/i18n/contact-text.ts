@@ -1,5 +1,5 @@
 /** Why a message was not sent, each a whole sentence or two that end by saying the text is kept. */
-export interface DeliveryText {
+interface DeliveryText {
   offline: string;
   timeout: string;
   busy: string;

@@ -15,7 +15,7 @@ export interface HomeText {
   bannerAlt: string;
 }
 
-export interface StepText {
+interface StepText {
   title: string;
   text: string;
 }

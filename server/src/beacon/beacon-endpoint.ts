@@ -41,12 +41,12 @@ export const BEACON_REPORTS_PER_NETWORK = 30;
  * the judge needs (docs/decisions/health-and-canaries.md).
  */
 export const BEACON_REPORTS_PER_BLOCK = CLIENTS_PER_BLOCK * BEACON_REPORTS_PER_NETWORK;
-export const BEACON_WINDOW_MS = 10 * 60_000;
+const BEACON_WINDOW_MS = 10 * 60_000;
 
 /** How often the counts gathered in memory are added to the database: a burst of reports is a handful of upserts. */
-export const BEACON_FLUSH_MS = 2000;
+const BEACON_FLUSH_MS = 2000;
 
-export interface BeaconLimits extends AdmissionLimits {
+interface BeaconLimits extends AdmissionLimits {
   flushMs: number;
   /** Reports held while the database is away; reports past it are dropped. */
   pendingReports: number;
@@ -56,7 +56,7 @@ export interface BeaconLimits extends AdmissionLimits {
   visits: Partial<VisitLedgerLimits>;
 }
 
-export const DEFAULT_BEACON_LIMITS: Readonly<BeaconLimits> = {
+const DEFAULT_BEACON_LIMITS: Readonly<BeaconLimits> = {
   perNetwork: BEACON_REPORTS_PER_NETWORK,
   perBlock: BEACON_REPORTS_PER_BLOCK,
   windowMs: BEACON_WINDOW_MS,

@@ -1,7 +1,7 @@
 import type { HealthNote } from '@portico/contract/beacon';
 
 /** The window pages served and visit ids issued are counted in, per release set, on each server. */
-export const VISIT_WINDOW_MS = 10 * 60_000;
+const VISIT_WINDOW_MS = 10 * 60_000;
 
 /**
  * Ids a server may issue per release set beyond the pages it served in the
@@ -14,7 +14,7 @@ export const VISIT_WINDOW_MS = 10 * 60_000;
  * a server without fetching a page for each.
  */
 export const VISIT_ID_SLACK = 5;
-export const VISIT_ID_SLACK_SHARE = 0.1;
+const VISIT_ID_SLACK_SHARE = 0.1;
 
 /** Release sets tracked at once: the cohorts' few sets, and the last ones before an activation, are far fewer. */
 const MOST_KEYS = 1000;

@@ -102,7 +102,7 @@ export function appServer(options: AppServerOptions): AppServer {
  * for the 400. The route reads the URL as the client sent it (the app's
  * first hook puts it back).
  */
-export function literalPath(url: string): string {
+function literalPath(url: string): string {
   const query = url.indexOf('?');
   const pathname = query === -1 ? url : url.slice(0, query);
   if (!/[%#]/.test(pathname) || requestTarget(url) === undefined) return url;

@@ -35,7 +35,7 @@ export interface ServingState {
   draining?: boolean;
 }
 
-export const NO_RELEASES: ServedState = { active: {}, canaries: {} };
+const NO_RELEASES: ServedState = { active: {}, canaries: {} };
 
 /** What is served now: the releases and canaries, or none without a release store. */
 export function servedNow(state: ServingState): ServedState {

@@ -5,7 +5,7 @@ const NAME = 'portico_http_request_duration_seconds';
 const HELP = "Requests answered on the page server's four ports, by app, route pattern (never the raw URL) and status, and how long each took";
 
 /** Request latency buckets, in seconds: a page from memory is ~1 ms, one rendered within its 400 ms budget, a contact post a database write. */
-export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5] as const;
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5] as const;
 
 /** One line of the text: a bucket (its bound in `le`), the sum or the count; `sharedLabels` none, which prom-client's get() expects. */
 interface SeriesValue {

@@ -6,7 +6,7 @@ import type { RenderWorkerState } from '../ssr/server-rendering';
 import { RequestHistogram } from './request-histogram';
 
 /** An outbox as its store reads it now. */
-export interface OutboxNow {
+interface OutboxNow {
   waiting: number;
   oldestSeconds: number;
 }
@@ -30,7 +30,7 @@ export interface MetricSources {
 }
 
 /** The audit actions a rule watches: what changed a section's release, by hand or by the judge. */
-export const COUNTED_ACTIONS: readonly AuditAction[] = ['activate', 'rollback', 'auto-rollback', 'promote', 'abort', 'broken', 'set-aside'];
+const COUNTED_ACTIONS: readonly AuditAction[] = ['activate', 'rollback', 'auto-rollback', 'promote', 'abort', 'broken', 'set-aside'];
 
 /** A counter whose total is kept elsewhere (a plain number where the event happens): set to it at each scrape. */
 function setTotal<L extends string>(counter: Counter<L>, labels: Partial<Record<L, string>>, total: number): void {

@@ -7,7 +7,7 @@
 export const VOID_ELEMENTS = new Set(['area', 'br', 'col', 'hr', 'img', 'input', 'link', 'param', 'source', 'track', 'wbr']);
 
 /** `<p>` is ended by these when it is open (HTML's "close a p element"). */
-export const CLOSES_P = new Set([
+const CLOSES_P = new Set([
   'address',
   'article',
   'aside',
@@ -51,10 +51,10 @@ export const CLOSES_P = new Set([
   'xmp',
 ]);
 /** The elements an "in scope" search stops at (the foreign ones are refused). */
-export const SCOPE = new Set(['applet', 'caption', 'html', 'table', 'td', 'th', 'marquee', 'object', 'template']);
-export const BUTTON_SCOPE = new Set([...SCOPE, 'button']);
+const SCOPE = new Set(['applet', 'caption', 'html', 'table', 'td', 'th', 'marquee', 'object', 'template']);
+const BUTTON_SCOPE = new Set([...SCOPE, 'button']);
 /** HTML's special elements that can be open: a search for an open <li>, <dd> or <dt> stops at them, except at address, div and p. */
-export const STOPS_LIST_ITEMS = new Set([
+const STOPS_LIST_ITEMS = new Set([
   'applet',
   'article',
   'aside',
@@ -99,7 +99,7 @@ export const STOPS_LIST_ITEMS = new Set([
   'ul',
 ]);
 /** Inside these only these elements stay where they are written. */
-export const ONLY_CHILDREN: Record<string, readonly string[]> = {
+const ONLY_CHILDREN: Record<string, readonly string[]> = {
   table: ['caption', 'colgroup', 'thead', 'tbody', 'tfoot'],
   thead: ['tr'],
   tbody: ['tr'],
@@ -111,7 +111,7 @@ export const ONLY_CHILDREN: Record<string, readonly string[]> = {
   option: [],
 };
 /** These stay where they are written only inside these. */
-export const ONLY_IN: Record<string, readonly string[]> = {
+const ONLY_IN: Record<string, readonly string[]> = {
   caption: ['table'],
   colgroup: ['table'],
   thead: ['table'],
@@ -129,7 +129,7 @@ export const ONLY_IN: Record<string, readonly string[]> = {
   rp: ['ruby', 'rtc'],
 };
 /** HTML elements that end an open <svg> where they start (the parser's breakout from foreign content). */
-export const LEAVE_SVG = new Set([
+const LEAVE_SVG = new Set([
   'b',
   'big',
   'blockquote',
@@ -176,10 +176,10 @@ export const LEAVE_SVG = new Set([
   'ul',
   'var',
 ]);
-export const HEADING = /^h[1-6]$/;
+const HEADING = /^h[1-6]$/;
 
 /** Whether `name` is open in `open` before one of `stops`, searching from the innermost. */
-export function inScope(open: readonly string[], name: string, stops: ReadonlySet<string>): boolean {
+function inScope(open: readonly string[], name: string, stops: ReadonlySet<string>): boolean {
   for (let at = open.length - 1; at >= 0; at -= 1) {
     if (open[at] === name) return true;
     if (stops.has(open[at]!)) return false;

@@ -29,7 +29,7 @@ import type { ClaimedUser, WorkerUsers } from './worker-users';
  * no child process, no worker thread, no native addon) and refuses code
  * made from strings.
  */
-export type SandboxMode = 'bwrap' | 'uid' | 'weak';
+type SandboxMode = 'bwrap' | 'uid' | 'weak';
 
 /** A worker as the operating system starts it. */
 export interface Launch {

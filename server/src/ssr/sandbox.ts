@@ -10,8 +10,8 @@ export { containedNodeOptions, type Launch, type Sandbox } from './sandbox-modes
 export { workerUsers } from './worker-users';
 
 /** `PORTICO_SSR_SANDBOX`: `auto` (the default) takes the strongest that starts; a named mode only that one. */
-export const SANDBOX_SETTINGS = ['auto', 'bwrap', 'uid', 'weak'] as const;
-export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
+const SANDBOX_SETTINGS = ['auto', 'bwrap', 'uid', 'weak'] as const;
+type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
 
 export type SandboxChoice = { sandbox: Sandbox; warning?: string } | { sandbox: undefined; problem: string };
 

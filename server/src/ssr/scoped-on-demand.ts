@@ -10,7 +10,7 @@ import { chooseEncoding } from '../static-files';
 import { compressPage, PAGE_ENCODINGS, type PageEncoding } from './page-answer';
 
 /** The documented limits of the stylesheets scoped when a page asks (docs/server.md). */
-export const ON_DEMAND_STYLE_LIMITS: OnDemandStyleLimits = {
+const ON_DEMAND_STYLE_LIMITS: OnDemandStyleLimits = {
   /** One stylesheet, as for a server-rendered section's. */
   maxBytes: SECTION_STYLESHEET_LIMITS.maxBytes,
   /** Fetching one, from its first byte asked to its last. */
@@ -43,7 +43,7 @@ type Bodies = Record<PageEncoding, Buffer>;
 type Refusal = { status: number; why: string };
 
 /** The origins `section`'s stylesheets may come from for a page of `config`: its configured manifest's, and those any override may load from. */
-export function stylesheetOrigins(config: SiteConfig, section: string): string[] {
+function stylesheetOrigins(config: SiteConfig, section: string): string[] {
   if (!servedSections(config).some(({ id }) => id === section)) return [];
   const origins: string[] = [];
   for (const value of [config.remotes[section], ...config.allowedRemoteOrigins]) {

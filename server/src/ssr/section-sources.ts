@@ -20,7 +20,7 @@ export type ReadManifest = WatchedManifest & { text: string; hash: string };
 type Fetched = NodeBuild | { failed: string; at: number };
 
 /** The node build a watched manifest names (read once, when it was fetched); undefined where it names none the server runs. */
-export function nodeEntryOf(watched: WatchedManifest): NodeEntry | undefined {
+function nodeEntryOf(watched: WatchedManifest): NodeEntry | undefined {
   const node = watched.read && 'manifest' in watched.read ? watched.read.manifest.nodeEntry : undefined;
   return node && 'url' in node ? node : undefined;
 }

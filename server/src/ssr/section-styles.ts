@@ -14,7 +14,7 @@ import { compressPage, PAGE_ENCODINGS, type PageEncoding } from './page-answer';
 export { SECTION_STYLES_PATH };
 
 /** The documented limits of the stylesheets the server answers for the sections (docs/server.md). */
-export const SECTION_STYLE_LIMITS: SectionStyleLimits = {
+const SECTION_STYLE_LIMITS: SectionStyleLimits = {
   ...SECTION_STYLESHEET_LIMITS,
   /** All the stylesheets kept, with their compressed copies: a manifest whose would not fit is rendered in the browser. */
   cacheBytes: 16 * 1024 * 1024,
@@ -41,7 +41,7 @@ export interface SectionStyleLimits {
 }
 
 /** A stylesheet as a manifest names it: its URL on the section's origin and its hash. */
-export interface SectionStylesheet {
+interface SectionStylesheet {
   href: string;
   integrity?: string;
 }
@@ -53,7 +53,7 @@ export interface LinkedStylesheet extends SectionStylesheet {
 }
 
 /** The stylesheets a manifest names for the section, each with the hash it gives. */
-export function stylesheetsOf(manifest: Manifest): SectionStylesheet[] {
+function stylesheetsOf(manifest: Manifest): SectionStylesheet[] {
   return (manifest.stylesheets[EXPOSED_SECTION] ?? []).map((href) => {
     const integrity = manifest.hashes.get(href);
     return integrity ? { href, integrity } : { href };

@@ -55,7 +55,7 @@ import { WorkerPlanner } from './worker-plans';
 import type { PageHtml, RenderCounts, RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
 
 export type { SectionSignal } from './section-stage';
-export type { PageHtml, RenderCounts, RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
+export type { RenderWorkerState, ServerRendering, ServerRenderingOptions } from './rendering-contract';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 

@@ -41,8 +41,8 @@ const LOG_LINE_CHARS = 300;
  * much and is killed: reading a flood costs the front server's event loop
  * whether or not it is logged.
  */
-export const OUTPUT_BURST_BYTES = 256 * 1024;
-export const OUTPUT_BYTES_PER_S = 64 * 1024;
+const OUTPUT_BURST_BYTES = 256 * 1024;
+const OUTPUT_BYTES_PER_S = 64 * 1024;
 
 /**
  * What a worker may spend of the CPU, as a bucket: it starts full

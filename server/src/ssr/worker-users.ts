@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** A user (and its group, of the same number) a worker runs as. */
-export interface WorkerUser {
+interface WorkerUser {
   uid: number;
   gid: number;
 }

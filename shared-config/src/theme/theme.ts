@@ -10,8 +10,6 @@ export interface Theme {
   primary: string;
 }
 
-export const THEME_KEYS = ['background', 'text', 'primary'] as const satisfies readonly (keyof Theme)[];
-
 /**
  * The page's own colours, as base.css declares them (a unit test keeps the
  * two equal). The three of `Theme` can be replaced; the others cannot, and
@@ -43,7 +41,7 @@ type PageColors = Record<PageColor, string>;
  * darker shade (headings, the footer) and pale tint (notes, step numbers),
  * mixed the way the defaults relate to the default primary.
  */
-export function themedColors(theme: Partial<Theme>): PageColors {
+function themedColors(theme: Partial<Theme>): PageColors {
   const colors: PageColors = { ...PAGE_COLORS, ...theme };
   if (theme.primary) {
     colors.primaryStrong = mixColors(theme.primary, '#000000', 0.25);

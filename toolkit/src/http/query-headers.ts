@@ -48,7 +48,7 @@ export function checkQueryHeaders(mapping: readonly QueryHeader[], client: strin
  * header at all. Spaces around a value are dropped, as HTTP drops them from
  * a header anyway.
  */
-export function headersFromQuery(mapping: readonly QueryHeader[], search: string): Record<string, string> {
+function headersFromQuery(mapping: readonly QueryHeader[], search: string): Record<string, string> {
   const params = new URLSearchParams(search);
   const headers: Record<string, string> = {};
   for (const { header, param } of mapping) {

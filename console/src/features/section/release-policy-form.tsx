@@ -15,7 +15,7 @@ export interface ReleasePolicyFormProps {
 }
 
 /** Whether `to` lets the section's own token do more alone than `from` (the levels are ordered, each including the ones before). */
-export const widens = (from: ReleasePolicy, to: ReleasePolicy): boolean => RELEASE_POLICIES.indexOf(to) > RELEASE_POLICIES.indexOf(from);
+const widens = (from: ReleasePolicy, to: ReleasePolicy): boolean => RELEASE_POLICIES.indexOf(to) > RELEASE_POLICIES.indexOf(from);
 
 /**
  * The integrator's choice of how far the section's own token may take a

@@ -5,7 +5,7 @@
  */
 
 /** What a browser on the console's own page at `url` sends with every request. */
-export const ownPage = (url: string) => ({ Origin: url, 'Sec-Fetch-Site': 'same-origin' });
+const ownPage = (url: string) => ({ Origin: url, 'Sec-Fetch-Site': 'same-origin' });
 
 /** Signs in at `url` with `token`: the answer's status, and the headers every request of the session carries (the cookie, the anti-forgery value). */
 export async function consoleSignIn(url: string, token: string): Promise<{ status: number; cookie: string; headers: Record<string, string> }> {

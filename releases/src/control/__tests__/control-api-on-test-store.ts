@@ -23,7 +23,7 @@ export interface ControlApiOnTestStore {
 }
 
 /** What the API answered, as the route tests read it. */
-export interface ApiAnswer {
+interface ApiAnswer {
   status: number;
   body: Record<string, unknown> & { error?: string; field?: string };
 }

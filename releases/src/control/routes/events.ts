@@ -7,14 +7,14 @@ import { EVENTS_PATH, type ConsoleEvent } from '../control-contract';
 import type { ControlContext } from '../control-context';
 
 /** A comment line this often keeps proxies from closing a quiet stream. */
-export const EVENTS_KEEPALIVE_MS = 15_000;
+const EVENTS_KEEPALIVE_MS = 15_000;
 /**
  * How often a stream asks again whether what opened it still holds (its
  * token not revoked, its session not ended), besides at once on every
  * `tokens` change: the bound on a revocation no notification told of, well
  * within the 15 s a revoked stream may live (docs/console-api.md).
  */
-export const EVENTS_RECHECK_MS = 5000;
+const EVENTS_RECHECK_MS = 5000;
 /** Events within this long of each other go out together, each once. */
 const COALESCE_MS = 100;
 

@@ -10,7 +10,7 @@ export type Answer =
   | { networkError: true; delayMs?: number }
   | { hang: true };
 
-export interface SentRequest {
+interface SentRequest {
   url: string;
   method: string;
   headers: Record<string, string>;

@@ -2,8 +2,8 @@ import type { FastifyPluginCallback } from 'fastify';
 import { sendPlain } from '../../plain-answer';
 
 /** Where an orchestrator asks whether the process serves, and whether it should be sent visitors. */
-export const LIVE_PATH = '/livez';
-export const READY_PATH = '/readyz';
+const LIVE_PATH = '/livez';
+const READY_PATH = '/readyz';
 
 /** Why the server should get no visitors now (draining, no render worker warm yet), or undefined when it should. */
 export type NotReady = () => string | undefined;
