@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { ApiRefusal, apiClient } from '@portico/platform/api';
 import { startTestPostgres } from '@portico/platform/testing';
 import { CONTROL_API } from '@portico/releases/control-contract';
-import { builtServer } from '@portico/testing/built-apps';
+import { builtServer, serveNodeArgs } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { contactBuild } from './contact-build';
 import { eventually } from '@portico/testing/eventually';
@@ -37,7 +37,7 @@ interface Serve {
 }
 
 function serve(port: number, databaseUrl: string, configPath: string, dataDir: string): Serve {
-  const child = spawn(process.execPath, [builtServer()], {
+  const child = spawn(process.execPath, [...serveNodeArgs(), builtServer()], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, PORTICO_CONFIG: configPath, PORTICO_DATA_DIR: dataDir, PORTICO_CONTROL_TOKEN: TOKEN },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { postgresMissing, startTestPostgres } from '@portico/platform/testing';
-import { builtServer } from '@portico/testing/built-apps';
+import { builtServer, serveNodeArgs } from '@portico/testing/built-apps';
 import { startNodeProgram, waitForOutput } from '@portico/testing/processes';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -43,6 +43,7 @@ function rssMb(pid: number): number {
 async function startOnce(dataDir: string, databaseUrl: string | undefined): Promise<Start> {
   const started = performance.now();
   const program = startNodeProgram(LAUNCHER, {
+    nodeArgs: serveNodeArgs(),
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(PORT), PORTICO_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
   });

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { builtServer } from '@portico/testing/built-apps';
+import { builtServer, serveNodeArgs } from '@portico/testing/built-apps';
 import { REPO_ROOT } from './paths';
 
 export interface ServeProgram {
@@ -26,7 +26,7 @@ export async function startServeProgram(options: {
   nodeArgs?: readonly string[];
   quiet?: boolean;
 }): Promise<ServeProgram> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), builtServer()], {
+  const child = spawn(process.execPath, [...serveNodeArgs(), ...(options.nodeArgs ?? []), builtServer()], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

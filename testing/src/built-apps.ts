@@ -67,3 +67,18 @@ export function builtServer(): string {
   }
   return launcher;
 }
+
+/**
+ * The node flags `npm run serve` starts the front process with, read from
+ * server/package.json's `serve` script (`node <flags> serve.cjs`), the one
+ * place they are written: V8's heap is sized when the process starts, so
+ * they cannot be set from inside (docs/server.md). A test or a measurement
+ * that starts builtServer() passes them, to run what an operator runs.
+ */
+export function serveNodeArgs(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'server', 'package.json'), 'utf8')) as { scripts: { serve: string } };
+  const words = scripts.serve.trim().split(/\s+/);
+  const launcher = words.indexOf('serve.cjs');
+  if (words[0] !== 'node' || launcher < 0) throw new Error(`server/package.json's serve script is not \`node [flags] serve.cjs\`: ${scripts.serve}`);
+  return words.slice(1, launcher);
+}

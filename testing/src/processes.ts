@@ -26,17 +26,17 @@ export interface NodeProgram {
  * TypeScript one with tsx's loader (`node --import tsx`), not tsx's CLI: that runs the program in a child of its own
  * and gives it 30 ms to take a SIGTERM before a SIGKILL, so a signal the test
  * sends would not reach the program itself. `wrapper` is a command that
- * execs node (`unshare --net --`).
+ * execs node (`unshare --net --`); `nodeArgs` are node's own flags (serveNodeArgs).
  */
 export function startNodeProgram(
   file: string,
-  options: { args?: readonly string[]; cwd?: string; env: NodeJS.ProcessEnv; wrapper?: readonly string[] },
+  options: { args?: readonly string[]; nodeArgs?: readonly string[]; cwd?: string; env: NodeJS.ProcessEnv; wrapper?: readonly string[] },
 ): NodeProgram {
   // A wrapper (`unshare --net --`) runs node itself, which it execs: a signal still reaches the program.
   const [command, ...prefix] = [...(options.wrapper ?? []), process.execPath];
   // TypeScript through tsx; compiled JavaScript (the server's launcher, serve.cjs) as it is.
   const loader = /\.tsx?$/.test(file) ? ['--import', 'tsx'] : [];
-  const child = spawn(command!, [...prefix, ...loader, file, ...(options.args ?? [])], {
+  const child = spawn(command!, [...prefix, ...(options.nodeArgs ?? []), ...loader, file, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { seedDataFolder } from '@portico/platform/testing';
-import { builtServer } from '@portico/testing/built-apps';
+import { builtServer, serveNodeArgs } from '@portico/testing/built-apps';
 import { REPO_ROOT } from './paths';
 import { allowServerStart, SERVER_START_LIMIT_MS } from './start-limit';
 import { startNodeProgram, waitForOutput as waitForLine, type NodeProgram } from '@portico/testing/processes';
@@ -28,6 +28,7 @@ export function runServe(env: Record<string, string>): ServeProcess {
   // Its database a copy of the run's new one (global-setup.ts): PGlite's initdb would be half of its start.
   if (dataDir) seedDataFolder(dataDir);
   const serve = startNodeProgram(builtServer(), {
+    nodeArgs: serveNodeArgs(),
     cwd: REPO_ROOT,
     env: { ...process.env, ...(dataDir ? { PORTICO_DATA_DIR: dataDir } : {}), ...env },
   });

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { seedDataFolder } from '@portico/platform/testing';
-import { builtHost, builtServer } from '@portico/testing/built-apps';
+import { builtHost, builtServer, serveNodeArgs } from '@portico/testing/built-apps';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { HostileCdn, MICROTASK_LOOP, stealPayload } from '@portico/testing/hostile-builds';
 import { eventually } from '@portico/testing/eventually';
@@ -71,6 +71,7 @@ async function startServe(remotes: Record<string, string>, env: Record<string, s
   const configure = (next: Record<string, string>) => writeFileSync(configFile, JSON.stringify({ ...sampleConfig, remotes: next }));
   configure(remotes);
   const program = startNodeProgram(builtServer(), {
+    nodeArgs: serveNodeArgs(),
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -141,6 +142,15 @@ describe('a hostile Contact build on a running server', () => {
     expect(loaded.modules.filter((file) => toolchain.test(file))).toEqual([]);
     // Nor any workspace's TypeScript source: every @portico package is in the compiled file.
     expect(loaded.modules.filter((file) => /\.tsx?$/.test(file))).toEqual([]);
+  });
+
+  test("runs with npm run serve's node flags: a young generation of 8 MB, not the 32 MB V8 grows it to by the ready line", async () => {
+    const token = readFileSync(path.join(serve.dataDir, 'control-token'), 'utf8').trim();
+    const metrics = await (await fetch(`http://127.0.0.1:${serve.port + 4}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
+    const newSpace = Number(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)$/m.exec(metrics)?.[1]);
+    // Checked: started without serveNodeArgs() it reads 33554432 here.
+    expect(newSpace).toBeGreaterThan(0);
+    expect(newSpace).toBeLessThanOrEqual(8 * 1024 * 1024);
   });
 
   test('no setting makes it fetch a section build that config.json does not name', () => {
