@@ -8,7 +8,7 @@ import { BEACON_PATH, type VisitReport } from '@portico/contract/beacon';
 import { openEmbeddedDatabase, openServerDatabase, type Database } from '@portico/platform/database';
 import { postgresMissing, startTestPostgres, linesLogger } from '@portico/platform/testing';
 import { HealthStore, ReleaseStore, signVisitId, VISIT_ID_MS, type TakenReport } from '@portico/releases';
-import { beaconEndpoint, startPortico, visitorOf } from '@portico/server';
+import { beaconEndpoint, startPortico } from '@portico/server';
 import { REPO_ROOT } from './paths';
 
 /**
@@ -46,8 +46,6 @@ async function serve(): Promise<void> {
       },
     },
     secret: () => releases.previewSecret(),
-    originOf: (req) => visitorOf(req, { trustProxy: false }).origin,
-    addressOf: (req) => visitorOf(req, { trustProxy: false }).address ?? 'unknown',
     log: linesLogger((line) => process.stderr.write(`${line}\n`)),
     limits: { perNetwork: Number.POSITIVE_INFINITY, perBlock: Number.POSITIVE_INFINITY },
   });

@@ -12,6 +12,7 @@ import {
   hostPageHeaders,
   requestTarget,
   staticFiles,
+  type FileRequest,
   visitorOf,
   type EncodedPage,
 } from '@portico/server';
@@ -69,7 +70,7 @@ export async function startSingleSsrServer({ dist, serverEntry, port }: { dist: 
   const styles = sectionStyleLinks(dist, indexHtml);
   const pages = new PageCache(true, new PageCosts(COMPRESSION_LANES));
   const cache = new Map<string, Promise<EncodedPage>>();
-  const files = staticFiles(dist, { crossOrigin: false, pageHeaders: () => Promise.resolve({}) });
+  const files = staticFiles<FileRequest>(dist, { crossOrigin: false, pageHeaders: () => Promise.resolve({}) });
 
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -113,7 +114,7 @@ export async function startSingleSsrServer({ dist, serverEntry, port }: { dist: 
         await answerPage(req, res, page, { ...headers, Vary: 'Host' });
         return;
       }
-      await files(req, res, () => {
+      await files({ raw: req }, res, () => {
         res.writeHead(404).end();
       });
     })().catch((error: unknown) => {

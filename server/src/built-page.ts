@@ -2,7 +2,6 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileStamp, RACY_STAMP_MS } from '@portico/config-server/config-file';
 import { appendVary, matchesEtag } from './plain-answer';
-import { COMMON_HEADERS } from './security-headers';
 import { CACHE_REVALIDATE, chooseEncoding, realFileIn, type Handler } from './static-files';
 
 /** The copies of index.html the build writes, and the encoding each is sent in. */
@@ -46,7 +45,7 @@ const FROM_DISK = ['range', 'if-range', 'if-match', 'if-unmodified-since'];
  */
 export function builtPage(
   dir: string,
-  options: { pageHeaders: (req: Parameters<Handler>[0], search: string) => Promise<Record<string, string>>; disk: Handler },
+  options: { pageHeaders: (request: Parameters<Handler>[0], search: string) => Promise<Record<string, string>>; disk: Handler },
 ): Handler {
   const files = COPIES.map(({ suffix }) => path.join(dir, `index.html${suffix}`));
   let held: Held | undefined;
@@ -69,21 +68,21 @@ export function builtPage(
     return read;
   };
 
-  return async (req, res, next) => {
-    if (FROM_DISK.some((name) => req.headers[name] !== undefined)) return options.disk(req, res, next);
+  return async (request, res, next) => {
+    const req = request.raw;
+    if (FROM_DISK.some((name) => req.headers[name] !== undefined)) return options.disk(request, res, next);
     const page = await current();
     const identity = page?.copies.get('identity');
-    if (!page || !identity) return options.disk(req, res, next);
+    if (!page || !identity) return options.disk(request, res, next);
     const encoding = chooseEncoding(
       req,
       [...page.copies.keys()].filter((name) => name !== 'identity'),
     );
     const copy = page.copies.get(encoding) ?? identity;
-    for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
     res.setHeader('Cache-Control', CACHE_REVALIDATE);
     if (page.copies.size > 1) appendVary(res, 'Accept-Encoding');
     const search = req.url?.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
-    for (const [name, value] of Object.entries(await options.pageHeaders(req, search))) {
+    for (const [name, value] of Object.entries(await options.pageHeaders(request, search))) {
       if (name.toLowerCase() === 'vary') value.split(',').forEach((field) => appendVary(res, field.trim()));
       else res.setHeader(name, value);
     }

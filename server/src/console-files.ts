@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { COMMON_HEADERS } from '@portico/platform/http';
-import { staticFiles } from './static-files';
+import { staticFiles, type FileRequest } from './static-files';
 
 /**
  * The console's policy: its own scripts, styles, images and API only; no
@@ -35,10 +35,12 @@ const CONSOLE_PAGE_HEADERS: Readonly<Record<string, string>> = {
  * false when there is neither (404). The console's CSP on the page.
  */
 export function consoleFiles(dist: string): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
-  const files = staticFiles(dist, { crossOrigin: false, pageHeaders: () => Promise.resolve({ ...CONSOLE_PAGE_HEADERS }) });
+  const files = staticFiles<FileRequest>(dist, { crossOrigin: false, pageHeaders: () => Promise.resolve({ ...CONSOLE_PAGE_HEADERS }) });
   return async (req, res) => {
+    // The control API hands its bare request (it writes the console's files itself).
+    const request = { raw: req };
     let served = true;
-    await files(req, res, () => {
+    await files(request, res, () => {
       served = false;
     });
     if (served) return true;
@@ -50,7 +52,7 @@ export function consoleFiles(dist: string): (req: IncomingMessage, res: ServerRe
     served = true;
     const asked = req.url;
     req.url = '/index.html';
-    await files(req, res, () => {
+    await files(request, res, () => {
       served = false;
     });
     req.url = asked;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LANGUAGES, marketTagOf, pagePath } from '@portico/contract/languages';
-import { dataHeaders } from './security-headers';
+import { DATA_OWN_HEADERS } from '@portico/platform/http';
 
 /**
  * `/robots.txt` and `/sitemap.xml` on the host's port, made from the page's
@@ -68,7 +68,7 @@ export function answerCrawlerFile(
   return reply
     .code(200)
     .headers({
-      ...dataHeaders(),
+      ...DATA_OWN_HEADERS,
       'Content-Type': CONTENT_TYPES[pathname],
       // Crawlers fetch these rarely; an hour keeps a CDN from asking each time.
       'Cache-Control': 'public, max-age=3600',

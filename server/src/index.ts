@@ -3,7 +3,7 @@
 // @portico/contract's, the config answer @portico/config-server/config-answer's:
 // each name has one import path.
 export { answerFailure } from './guard';
-export { visitorOf } from './request-origin';
+export { visitorOf } from '@portico/platform/http';
 export { NOT_FOUND_PAGE, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';
 export {
   COMMON_HEADERS,
@@ -16,7 +16,7 @@ export {
   remoteOrigins,
   STRICT_TRANSPORT_SECURITY,
 } from './security-headers';
-export { CACHE_IMMUTABLE, CACHE_REVALIDATE, HASHED_FILE, requestTarget, staticFiles } from './static-files';
+export { CACHE_IMMUTABLE, CACHE_REVALIDATE, HASHED_FILE, requestTarget, staticFiles, type FileRequest } from './static-files';
 export { answerPage, type EncodedPage } from './ssr/page-answer';
 export { COMPRESSION_LANES, PageCache } from './ssr/page-cache';
 export { PageCosts } from './ssr/page-budget';

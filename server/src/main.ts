@@ -7,7 +7,7 @@ import { beaconEndpoint, type BeaconEndpoint } from './beacon/beacon-endpoint';
 import { openControlStores, releaseFeed, startControlPlane, type ControlPlane, type ControlStores } from './control-plane';
 import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
 import { startPortico, type RunningPortico } from './portico-server';
-import { visitorOf } from './request-origin';
+import { visitorOf } from '@portico/platform/http';
 import { workerUsers } from './ssr/sandbox';
 import { dataHeaders } from './security-headers';
 import { metricSourcesOf } from './metrics/metric-sources';
@@ -73,14 +73,10 @@ process.once('SIGTERM', () => stop(0));
 process.once('SIGINT', () => stop(0));
 
 /** The beacon endpoint on the stores once open (the control plane's, or those opened before it). */
-function visitReports(opened: () => ControlStores | undefined, options: { trustProxy: boolean; log: Logger; perNetwork: number | undefined }): BeaconEndpoint {
-  const { trustProxy } = options;
+function visitReports(opened: () => ControlStores | undefined, options: { log: Logger; perNetwork: number | undefined }): BeaconEndpoint {
   return beaconEndpoint({
     health: () => opened()?.health,
     secret: () => opened()?.store.previewSecret() ?? Promise.resolve(undefined),
-    originOf: (req) => visitorOf(req, { trustProxy }).origin,
-    // Per network, in this process's memory only: an address is never written anywhere.
-    addressOf: (req) => visitorOf(req, { trustProxy }).address ?? 'unknown',
     log: options.log,
     limits: options.perNetwork === undefined ? {} : { perNetwork: options.perNetwork },
   });
@@ -176,7 +172,7 @@ async function main(): Promise<void> {
   // server still awaited) it answers 503: a report cannot be verified
   // without the shared secret, and the page never reads the answer.
   beacon = healthOn
-    ? visitReports(() => control ?? stores, { trustProxy, log: logOf('beacon'), perNetwork: env.PORTICO_BEACON_REPORTS_PER_NETWORK })
+    ? visitReports(() => control ?? stores, { log: logOf('beacon'), perNetwork: env.PORTICO_BEACON_REPORTS_PER_NETWORK })
     : undefined;
   try {
     running = await startPortico({

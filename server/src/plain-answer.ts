@@ -1,6 +1,5 @@
-import type { FastifyReply } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PLAIN_HEADERS } from '@portico/platform/http';
+import { PLAIN_OWN_HEADERS } from '@portico/platform/http';
 
 /** Headers that describe a file's body, wrong on any other answer. */
 const FILE_HEADERS = ['accept-ranges', 'cache-control', 'content-encoding', 'content-length', 'content-range', 'content-type', 'etag', 'last-modified'];
@@ -31,18 +30,10 @@ export function matchesEtag(ifNoneMatch: string | string[] | undefined, etag: st
     .some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
-/** A short text answer: 400, 405, 416, 500... */
+/** A short text answer written by a raw route (416, 412, 404, 500); the common headers are rawRoute's (stampAnswer). */
 export function answerPlain(req: IncomingMessage, res: ServerResponse, status: number, text: string, headers: Readonly<Record<string, string>> = {}): void {
   const body = `${text}\n`;
   clearFileHeaders(res);
-  res.writeHead(status, { ...PLAIN_HEADERS, 'Content-Length': String(Buffer.byteLength(body)), ...headers });
+  res.writeHead(status, { ...PLAIN_OWN_HEADERS, 'Content-Length': String(Buffer.byteLength(body)), ...headers });
   res.end(req.method === 'HEAD' ? undefined : body);
-}
-
-/** A short text answer through Fastify's reply: 400, 405… */
-export function sendPlain(reply: FastifyReply, status: number, text: string, headers: Readonly<Record<string, string>> = {}): FastifyReply {
-  return reply
-    .code(status)
-    .headers({ ...PLAIN_HEADERS, ...headers })
-    .send(`${text}\n`);
 }

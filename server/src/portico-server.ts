@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
-import type { FastifyPluginCallback } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { APP_DIRS, APP_NAMES, type AppName, type SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import { closeNow, ListenError, listenOn } from '@portico/platform/http';
@@ -161,19 +161,19 @@ function distOf(rootDir: string, app: AppName): string {
 function hostRoutes(served: AppServer, options: PorticoServerOptions, state: ServingState): void {
   const { app } = served;
   const site = new HostSite(state);
+  HostSite.decorate(app);
   state.readConfig = () => site.siteWith(undefined, site.served().active);
-  const files = staticFiles(distOf(options.rootDir, 'host'), { crossOrigin: false, pageHeaders: (req, search) => site.pageHeaders(req, search) });
-  const page = builtPage(distOf(options.rootDir, 'host'), { pageHeaders: (req, search) => site.pageHeaders(req, search), disk: files });
+  const pageHeaders = (request: FastifyRequest, search: string) => site.pageHeaders(request, search);
+  const files = staticFiles(distOf(options.rootDir, 'host'), { crossOrigin: false, pageHeaders });
+  const page = builtPage(distOf(options.rootDir, 'host'), { pageHeaders, disk: files });
   const rendering: ServerRendering | undefined =
     state.ssr === false
       ? undefined
       : serverRendering({
           rootDir: options.rootDir,
           siteForHost: (host) => site.variantsFor(host, site.served()),
-          siteOf: site.siteOf,
-          hostOf: (req) => site.hostOf(req),
-          pageHeaders: (req, search) => site.pageHeaders(req, search),
-          originOf: (req) => site.originOf(req),
+          siteOf: (request) => site.siteOf(request),
+          pageHeaders: (request, search) => site.pageHeaders(request, search),
           ...state.ssr,
           onSignal: forwardSignal(state),
           log: state.log,
@@ -198,7 +198,7 @@ function hostRoutes(served: AppServer, options: PorticoServerOptions, state: Ser
   if (options.beacon) void app.register(beaconRoutes, { endpoint: options.beacon, served: () => servedNow(state) });
   if (options.api) void app.register(contactRoutes, { api: options.api, site, state });
   if (options.contactEndpoint) void app.register(contactForm, { endpoint: options.contactEndpoint, rendering });
-  void app.register(appFiles, { files, pageHeaders: (req, search) => site.pageHeaders(req, search) });
+  void app.register(appFiles, { files, pageHeaders });
 }
 
 /** A remote's port: its files, loaded by the host's page from another origin (CORS); its own page loads nothing from elsewhere. */

@@ -10,7 +10,7 @@ import { COMMON_HEADERS } from '@portico/platform/http';
 
 // The headers every answer of both servers carries live with the HTTP basics;
 // the page's own policy is made here.
-export { COMMON_HEADERS, DATA_CSP, dataHeaders } from '@portico/platform/http';
+export { COMMON_HEADERS, DATA_CSP, dataHeaders, DENIED_FEATURES, STRICT_TRANSPORT_SECURITY } from '@portico/platform/http';
 
 /** `scheme://host[:port]` with nothing that could end a CSP source early. */
 const SAFE_ORIGIN = /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/;
@@ -207,11 +207,3 @@ export const CROSS_ORIGIN_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
-
-/**
- * Sent on every answer to a visitor on https (behind a TLS proxy the server
- * trusts, PORTICO_TRUST_PROXY=1 with `X-Forwarded-Proto: https`): the browser
- * then refuses plain http to this host for a year. Sub-domains are left to
- * the operator, who may serve other sites on them.
- */
-export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { parseConfig, type ParsedConfig } from '@portico/shared-config/config';
 import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import { createHash } from 'node:crypto';
@@ -35,18 +34,5 @@ export function siteContext(answer: ConfigAnswer): SiteContext {
     answer,
     site: { body: answer.body, hash, raw: answer.value, config, problems, deprecated },
     etag: `"${hash.slice(0, 27)}"`,
-  };
-}
-
-/** `read`, once per request: every part of the server that asks for the same request gets the same context. */
-export function oncePerRequest(read: (req: IncomingMessage) => Promise<SiteContext>): (req: IncomingMessage) => Promise<SiteContext> {
-  const made = new WeakMap<IncomingMessage, Promise<SiteContext>>();
-  return (req) => {
-    let context = made.get(req);
-    if (!context) {
-      context = read(req);
-      made.set(req, context);
-    }
-    return context;
   };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { contentType } from 'mime-types';
 import Negotiator from 'negotiator';
 import send from 'send';
+import type { FastifyRequest } from 'fastify';
 import { answerPlain, appendVary, clearFileHeaders } from './plain-answer';
 import { COMMON_HEADERS, CROSS_ORIGIN_HEADERS } from './security-headers';
 import { LRUCache } from 'lru-cache';
@@ -164,16 +165,21 @@ interface SendError extends Error {
   headers?: Record<string, string>;
 }
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, next: () => Promise<void> | void) => Promise<void>;
+/** What a file handler is given of a request: Fastify's request on the page server, the bare one wrapped elsewhere (the console's files). */
+export interface FileRequest {
+  readonly raw: IncomingMessage;
+}
 
-export interface StaticFilesOptions {
+export type Handler<R extends FileRequest = FastifyRequest> = (request: R, res: ServerResponse, next: () => Promise<void> | void) => Promise<void>;
+
+export interface StaticFilesOptions<R extends FileRequest = FastifyRequest> {
   /** A remote's files are loaded by the host's page, from another origin. */
   crossOrigin: boolean;
   /**
    * Headers of an HTML page (index.html: its Content-Security-Policy), worked
    * out per request; `search` is the query of the address the page was asked for.
    */
-  pageHeaders: (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
+  pageHeaders: (request: R, search: string) => Promise<Record<string, string>>;
 }
 
 function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string>>): void {
@@ -192,8 +198,9 @@ function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string
  * are set before send runs, so a 304 carries them too: hashed files are
  * immutable for a year, everything else is revalidated on every use.
  */
-export function staticFiles(dir: string, options: StaticFilesOptions): Handler {
-  return async (req, res, next) => {
+export function staticFiles<R extends FileRequest = FastifyRequest>(dir: string, options: StaticFilesOptions<R>): Handler<R> {
+  return async (request, res, next) => {
+    const req = request.raw;
     const target = requestTarget(req.url);
     const file = target && builtPath(target.pathname);
     if (!target || !file) return next();
@@ -217,7 +224,7 @@ export function staticFiles(dir: string, options: StaticFilesOptions): Handler {
     res.setHeader('Content-Type', type);
     if (served !== identity) res.setHeader('Content-Encoding', encoding);
     if (onDisk.length > 0) appendVary(res, 'Accept-Encoding');
-    if (type.startsWith('text/html')) setHeaders(res, await options.pageHeaders(req, target.search));
+    if (type.startsWith('text/html')) setHeaders(res, await options.pageHeaders(request, target.search));
 
     const relative = path.relative(root, served).split(path.sep).map(encodeURIComponent).join('/');
     await new Promise<void>((resolve, reject) => {

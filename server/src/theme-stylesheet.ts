@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SiteConfig } from '@portico/shared-config/config';
-import { themeStylesheet } from '@portico/config-server/theme-stylesheet';
-import { matchesEtag, sendPlain } from './plain-answer';
+import { THEME_STYLESHEET_PATH, themeStylesheet } from '@portico/config-server/theme-stylesheet';
+import { DATA_OWN_HEADERS, sendPlain } from '@portico/platform/http';
+import { matchesEtag } from './plain-answer';
 import { CACHE_IMMUTABLE, CACHE_REVALIDATE } from './static-files';
-import { dataHeaders } from './security-headers';
 
 /**
  * `/theme.css` on the host's port: the theme of the config.json this request
@@ -27,7 +27,7 @@ export function answerThemeStylesheet(
   const current = new URLSearchParams(search).get('v') === sheet.version;
   const notModified = matchesEtag(request.headers['if-none-match'], etag);
   reply.code(notModified ? 304 : 200).headers({
-    ...dataHeaders(),
+    ...DATA_OWN_HEADERS,
     ...varyHeader,
     'Content-Type': 'text/css; charset=utf-8',
     'Cache-Control': current ? CACHE_IMMUTABLE : CACHE_REVALIDATE,

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { linesLogger } from '@portico/platform/testing';
-import { answerFailure, pageHeaders, staticFiles } from '@portico/server';
+import { answerFailure, pageHeaders, staticFiles, type FileRequest } from '@portico/server';
 
 export interface StaticServer {
   /** The URL of `prefix` on this server, e.g. `http://localhost:8300/contact/v2/`. */
@@ -14,13 +14,13 @@ export interface StaticServer {
  * `npm run serve` gives a remote.
  */
 export async function serveUnderPath(dir: string, prefix: string, port: number): Promise<StaticServer> {
-  const files = staticFiles(dir, { crossOrigin: true, pageHeaders: () => Promise.resolve(pageHeaders([])) });
+  const files = staticFiles<FileRequest>(dir, { crossOrigin: true, pageHeaders: () => Promise.resolve(pageHeaders([])) });
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
     const notFound = () => void res.writeHead(404).end();
     if (!url.startsWith(prefix)) return notFound();
     req.url = url.slice(prefix.length - 1);
-    files(req, res, notFound).catch((error: unknown) => answerFailure(req, res, error, linesLogger(console.error)));
+    files({ raw: req }, res, notFound).catch((error: unknown) => answerFailure(req, res, error, linesLogger(console.error)));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -39,14 +39,27 @@ export function dataHeaders(): Record<string, string> {
   return { ...COMMON_HEADERS, 'Content-Security-Policy': DATA_CSP };
 }
 
-/** Headers of an answer that is not a file: it runs, embeds and may be framed by nothing. */
-export const PLAIN_HEADERS: Readonly<Record<string, string>> = {
-  ...COMMON_HEADERS,
+/** What an answer that is data adds to COMMON_HEADERS (which the root plugin's onSend sets on every answer). */
+export const DATA_OWN_HEADERS: Readonly<Record<string, string>> = { 'Content-Security-Policy': DATA_CSP };
+
+/** What a short text answer adds to COMMON_HEADERS (which the root plugin's onSend sets on every answer). */
+export const PLAIN_OWN_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': DATA_CSP,
   'X-Frame-Options': 'DENY',
   'Content-Type': 'text/plain; charset=utf-8',
   'Cache-Control': 'no-store',
 };
+
+/** Headers of an answer that is not a file: it runs, embeds and may be framed by nothing (written whole where Fastify is not: a client's error). */
+export const PLAIN_HEADERS: Readonly<Record<string, string>> = { ...COMMON_HEADERS, ...PLAIN_OWN_HEADERS };
+
+/**
+ * Sent on every answer to a visitor on https (behind a TLS proxy the server
+ * trusts, PORTICO_TRUST_PROXY=1 with `X-Forwarded-Proto: https`): the browser
+ * then refuses plain http to this host for a year. Sub-domains are left to
+ * the operator, who may serve other sites on them.
+ */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
 
 /** The type of every JSON answer. */
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -2,7 +2,17 @@
 // are built on, with Fastify: the common headers, the JSON answers and
 // refusals, the body reader, the listen wrapper, the client-error answer,
 // and routes declared once with zod for the server and a typed client.
-export { COMMON_HEADERS, DATA_CSP, dataHeaders, DENIED_FEATURES, JSON_TYPE, PLAIN_HEADERS } from './common-headers';
+export {
+  COMMON_HEADERS,
+  DATA_CSP,
+  DATA_OWN_HEADERS,
+  dataHeaders,
+  DENIED_FEATURES,
+  JSON_TYPE,
+  PLAIN_HEADERS,
+  PLAIN_OWN_HEADERS,
+  STRICT_TRANSPORT_SECURITY,
+} from './common-headers';
 export { BODY_TIME_MS, DRAIN_AT_MOST, readBody, textBodyParser, type BodyLimits, type BodyResult } from './read-body';
 export { closeNow, ListenError, listenOn, urlOf, type ListenOptions } from './listen';
 export { answerClientError } from './client-error';
@@ -10,7 +20,10 @@ export { asHostname, defaultHosts, hostFieldCount, parseHostRule, portOfHost, ty
 // The routes' declarations and the typed client, as the browser's entry (./api) has them.
 export * from './api';
 export { declared, jsonSerializerCompiler, routeSchema, zodValidatorCompiler, type ZodTypeProvider } from './typed-routes';
-export { sendJson, sendRefusal } from './json-reply';
+export { sendJson, sendPlain, sendRefusal } from './json-reply';
+export { httpRoot, NotJson, stampAnswer, type HttpRootOptions, type RouteBody } from './root-plugin';
+export { postGate, type GateWords, type PostGateOptions } from './post-gate';
+export { hostAllowed, isSecureContext, visitorOf, type Visitor, type VisitorOptions } from './visitor';
 export {
   answerRequestIds,
   currentRequestId,

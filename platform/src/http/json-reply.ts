@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { JSON_TYPE } from './common-headers';
+import { JSON_TYPE, PLAIN_OWN_HEADERS } from './common-headers';
 
 /**
  * A JSON answer of either server: the body as JSON, never cached, with the
@@ -37,4 +37,12 @@ export class HttpRefusal extends Error {
 /** A refusal as JSON: `{ error, ...fields }` with its status and headers. */
 export function sendRefusal(reply: FastifyReply, refusal: HttpRefusal, headers: Readonly<Record<string, string>> = {}): FastifyReply {
   return sendJson(reply, refusal.status, refusal.body, { ...headers, ...refusal.headers });
+}
+
+/** A short text answer: 400, 405, 503… (the common headers come from the root plugin's onSend). */
+export function sendPlain(reply: FastifyReply, status: number, text: string, headers: Readonly<Record<string, string>> = {}): FastifyReply {
+  return reply
+    .code(status)
+    .headers({ ...PLAIN_OWN_HEADERS, ...headers })
+    .send(`${text}\n`);
 }

@@ -2,9 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { LRUCache } from 'lru-cache';
 import { parseHost } from '@portico/contract/host';
-import { portOfHost, type HostRule } from '@portico/platform/http';
-
-export { parseHostRule, type HostRule } from '@portico/platform/http';
+import { portOfHost, type HostRule } from './host-rules';
 
 /** Who asked, and for which address, as the visitor's browser sees it. */
 export interface Visitor {
@@ -42,20 +40,12 @@ function lastForwarded(value: string | string[] | undefined): string | undefined
 /**
  * The visitor of a request: the origin their browser is on, the host name
  * they used, the scheme and their address. Behind a trusted proxy these come
- * from its X-Forwarded-* headers; otherwise from the request itself.
+ * from its X-Forwarded-* headers; otherwise from the request itself. A
+ * Fastify route reads it once per request as `request.visitor` (the root
+ * plugin's decoration, root-plugin.ts); this is for code given a bare
+ * request (the messages' endpoint, the benches).
  */
 export function visitorOf(req: IncomingMessage, options: VisitorOptions): Visitor {
-  // Read once per request: the Host check, the page, its headers, the cohort and config.json all ask.
-  const known = visitors.get(req);
-  if (known?.trustProxy === options.trustProxy) return known.visitor;
-  const visitor = readVisitor(req, options);
-  visitors.set(req, { trustProxy: options.trustProxy, visitor });
-  return visitor;
-}
-
-const visitors = new WeakMap<IncomingMessage, { trustProxy: boolean; visitor: Visitor }>();
-
-function readVisitor(req: IncomingMessage, options: VisitorOptions): Visitor {
   const forwardedProto = options.trustProxy ? lastForwarded(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
   const encrypted = 'encrypted' in req.socket && req.socket.encrypted === true;
   const protocol = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : encrypted ? 'https' : 'http';

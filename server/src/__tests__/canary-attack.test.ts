@@ -9,7 +9,6 @@ import { HealthStore, judgeCanary, JUDGE_ACTOR, ReleaseStore, type Canary } from
 import { beaconEndpoint, type BeaconEndpoint } from '../beacon/beacon-endpoint';
 import { releaseFeed, startControlPlane, type ControlPlane } from '../control-plane';
 import { startPortico, type RunningPortico } from '../portico-server';
-import { visitorOf } from '../request-origin';
 import { eventually } from '@portico/testing/eventually';
 
 // Canary decisions as an outsider would try to steer them (issue 32): two page
@@ -91,8 +90,6 @@ describeWithPostgres('canary decisions on two servers no outsider can steer', ()
       const endpoint = beaconEndpoint({
         health: opened.health,
         secret: () => opened.store.previewSecret(),
-        originOf: (req) => visitorOf(req, { trustProxy: true }).origin,
-        addressOf: (req) => visitorOf(req, { trustProxy: true }).address ?? 'unknown',
         log: linesLogger((line) => log.push(`server ${index}: ${line}`)),
         // Lifted: the bounds under test are the ids' and the judge's, not each server's cap.
         limits: { perNetwork: Number.POSITIVE_INFINITY, perBlock: Number.POSITIVE_INFINITY, flushMs: 3_600_000 },

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { httpRoot } from '@portico/platform/http';
 import type { ContactFormTexts } from '@portico/contract/contact-form';
 import { contactSettings, startContactService, type ContactService } from '@portico/messages';
 import { send } from '@portico/messages/testing';
@@ -65,6 +66,8 @@ beforeAll(async () => {
     log: log.logger,
   });
   app = Fastify();
+  // As the host's port registers it first: the visitor, the body parser, the error handler.
+  await app.register(httpRoot, { trustProxy: false });
   await app.register(contactForm, { endpoint: () => service.endpoint, rendering });
   await app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

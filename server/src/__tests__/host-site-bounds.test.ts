@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import { visitorOf } from '@portico/platform/http';
 import { silentLogger } from '@portico/platform/logging';
 import type { Release } from '@portico/releases';
 import { HostSite } from '../http/host-site';
@@ -11,9 +13,11 @@ import { HostSite } from '../http/host-site';
 
 const site = () => new HostSite({ basePort: 9000, ports: [9000, 9001, 9002, 9003], hosts: [], trustProxy: false, log: silentLogger, ssr: false });
 
-/** A request to the host's port for `url`, as the server gives it. */
-const request = (url: string) =>
-  ({ url, method: 'GET', headers: { host: 'localhost:9000' }, socket: { remoteAddress: '127.0.0.1' } }) as unknown as IncomingMessage;
+/** A request to the host's port for `url`, as the server gives it (its visitor as the root plugin reads it). */
+function request(url: string): FastifyRequest {
+  const raw = { url, method: 'GET', headers: { host: 'localhost:9000' }, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+  return { raw, url, method: 'GET', headers: raw.headers, visitor: visitorOf(raw, { trustProxy: false }) } as unknown as FastifyRequest;
+}
 
 function release(n: number): Release {
   return {

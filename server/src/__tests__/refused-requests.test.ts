@@ -14,15 +14,16 @@ afterAll(() => site.remove());
 
 /**
  * An API that refuses as the contact endpoint does, before a byte of the
- * body is read: 403 to a request from another page, and Fastify's own 415
- * to a type its route has no parser for.
+ * body is read: 403 to a request from another page, and the root plugin's
+ * 415 to a body on a route that declares none.
  */
 const api: FastifyPluginCallback = (app, _options, done) => {
   app.addHook('onRequest', (request, reply, next) => {
     if (request.headers.origin === 'https://evil.example') return void reply.code(403).send('not from this site');
     next();
   });
-  app.post('/api/form', (request, reply) => reply.send({ got: request.body }));
+  app.post('/api/form', { config: { body: { as: 'json', limits: { limit: 1024, timeMs: 60_000 } } } }, (request, reply) => reply.send({ got: request.body }));
+  app.post('/api/ping', (_request, reply) => reply.send('pong'));
   done();
 };
 
@@ -102,7 +103,7 @@ describe('a refused request with a body still coming', () => {
     ['405, a method a file does not take', 'PUT /index.html HTTP/1.1\r\n', 405],
     ['404, a file that is not there', 'GET /no-such-file.0123456789.js HTTP/1.1\r\n', 404],
     ['403, from another page', 'POST /api/form HTTP/1.1\r\nOrigin: https://evil.example\r\nContent-Type: application/json\r\n', 403],
-    ['415, a type the route does not read', 'POST /api/form HTTP/1.1\r\nContent-Type: application/xml\r\n', 415],
+    ['415, a body the route does not take', 'POST /api/ping HTTP/1.1\r\nContent-Type: application/xml\r\n', 415],
   ])('%s: answered, and the connection closed without the body being read', async (_name, head, status) => {
     const pushed = await pushBody(head);
     expect(pushed.status).toBe(status);

@@ -9,7 +9,7 @@ import { ReleaseStore, startControlApi, type ControlApi } from '@portico/release
 import { DEFAULT_CLIENT_LIMITS } from '../client-limits';
 import { rawRoute } from '../guard';
 import { appServer, type AppServer } from '../http/app-server';
-import { visitorOf } from '../request-origin';
+import { visitorOf } from '@portico/platform/http';
 import { httpRequest, rawRequest, type RawAnswer } from './built-site';
 import { silentLogger } from '@portico/platform/logging';
 

@@ -1,10 +1,8 @@
-import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@portico/platform/logging';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BEACON_MAX_BYTES, type HealthNote, type VisitAnswer } from '@portico/contract/beacon';
 import type { SectionId } from '@portico/contract/sections';
 import { canaryNetwork, clientBlock, clientNetwork, CLIENTS_PER_BLOCK } from '@portico/messages';
-import { BODY_TIME_MS, dataHeaders, JSON_TYPE, textBodyParser } from '@portico/platform/http';
+import { BODY_TIME_MS, type BodyLimits } from '@portico/platform/http';
 import {
   canaryNetworkKey,
   hourOf,
@@ -77,32 +75,37 @@ export interface BeaconEndpointOptions {
   health: HealthRecorder | (() => HealthRecorder | undefined);
   /** The database's shared secret (ReleaseStore.previewSecret), undefined until the store is open. */
   secret: () => Promise<Buffer | undefined>;
-  /** The page's own origin for this request (visitorOf), which `Origin` must be. */
-  originOf: (req: IncomingMessage) => string | undefined;
-  /**
-   * The visitor's address (visitorOf; `unknown` when there is none), kept in
-   * memory only: its clientNetwork and clientBlock are the per-source caps'
-   * keys, its canaryNetwork the network a canary's judge counts it by.
-   */
-  addressOf: (req: IncomingMessage) => string;
   log: Logger;
   limits?: Partial<BeaconLimits>;
 }
 
-export interface BeaconEndpoint {
+/**
+ * What the beacon answers a report or a request for a visit id: a status,
+ * and `{ error }` or the visit id; the route sends it (never cached).
+ */
+export type BeaconAnswer = { status: number; error?: string; headers?: Record<string, string>; body?: VisitAnswer };
+
+/** Who sent a report, as the route read it: the visitor's address (`unknown` when there is none). */
+export interface ReportSource {
   /**
-   * What both endpoints check before a byte of the body is read (the method,
-   * the page's own origin, the type, the store being open): true when the
-   * request may go on, else it is answered. `what` names the requests
-   * (`reports`) in the answer.
+   * Kept in memory only: its clientNetwork and clientBlock are the
+   * per-source caps' keys, its canaryNetwork the network a canary's judge
+   * counts it by.
    */
-  precheck(request: FastifyRequest, reply: FastifyReply, what: string): Promise<boolean>;
-  /** Reads a body (BEACON_MAX_BYTES at most, within the body time): a Fastify content-type parser. */
-  readonly bodyParser: (request: FastifyRequest, payload: IncomingMessage) => Promise<string>;
-  /** Answers `POST /api/beacon` once prechecked, its body read; `served` is what this server serves now (the canaries a report may count for). */
-  report(request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply>;
-  /** Answers `POST /api/visit` likewise: a visit id for a page this server served, bound to its releases and their canaries. */
-  visit(request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply>;
+  address: string;
+}
+
+export interface BeaconEndpoint {
+  /** The body's limits (BEACON_MAX_BYTES at most, nothing past it read, within the body time), for the route's parser. */
+  readonly bodyLimits: BodyLimits;
+  /** Whether reports and ids can be taken now: the store open and its key read (else 503: nothing can be verified or kept). */
+  open(): Promise<boolean>;
+  /** A report refused before its body was read (`refused-early`) or whose body is not JSON (`malformed`): counted. */
+  refused(outcome: 'refused-early' | 'malformed'): void;
+  /** A report's answer, its body parsed, once open; `served` is what this server serves now (the canaries a report may count for). */
+  report(json: unknown, source: ReportSource, served?: ServedState): BeaconAnswer;
+  /** A visit id's answer likewise: for a page this server served, bound to its releases and their canaries. */
+  visit(json: unknown, served?: ServedState): BeaconAnswer;
   /**
    * A page of these releases was served (a 200 or a 304 of `/`): one more
    * visit id may be issued for them. With `withVisit` (a page that can read
@@ -123,37 +126,11 @@ export interface BeaconEndpoint {
 }
 
 /** What sendBeacon sends with a string (text/plain;charset=UTF-8), or a Blob typed application/json; UTF-8 only. */
-function acceptedType(contentType: string | undefined): boolean {
+export function acceptedBeaconType(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const [type, ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
   if (type !== 'text/plain' && type !== 'application/json') return false;
   return parameters.every((parameter) => !parameter.startsWith('charset=') || parameter === 'charset=utf-8');
-}
-
-/** The data answers' security headers, made once. */
-const DATA_HEADERS = dataHeaders();
-
-/** The endpoints' answers: no body, or `{ error }`; never cached. */
-function answer(reply: FastifyReply, status: number, error?: string, extra: Record<string, string> = {}): FastifyReply {
-  reply.code(status).headers({ ...DATA_HEADERS, 'Cache-Control': 'no-store', ...(error === undefined ? {} : { 'Content-Type': JSON_TYPE }), ...extra });
-  return error === undefined ? reply.send() : reply.send(JSON.stringify({ error }));
-}
-
-/** The body as JSON, or undefined once answered. */
-function jsonBody(request: FastifyRequest, reply: FastifyReply, onRefused?: () => void): { json: unknown } | undefined {
-  try {
-    return { json: JSON.parse(request.body as string) };
-  } catch {
-    onRefused?.();
-    answer(reply, 400, 'the body is not valid JSON');
-    return undefined;
-  }
-}
-
-/** Counts a report's outcome (ReportOutcomes) and answers it. */
-function settle(outcomes: ReportOutcomes, reply: FastifyReply, outcome: ReportOutcome, status: number, error?: string): FastifyReply {
-  outcomes.count(outcome);
-  return answer(reply, status, error);
 }
 
 /** Each running canary's network key, by its number: derived once per canary. */
@@ -201,65 +178,26 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   const canaryKeys = new CanaryKeys();
   const outcomes = new ReportOutcomes();
 
-  /**
-   * The checks both endpoints make before reading a body: the method, the
-   * page's own origin (a browser sends Origin with every POST; a request
-   * without it is not from a page), the type, and the store being open.
-   * The secret, or undefined once answered.
-   */
-  const precheck = async (request: FastifyRequest, reply: FastifyReply, what: string): Promise<boolean> => {
-    const passed = await checkBeforeBody(request, reply, what);
-    if (!passed && what === REPORTS) outcomes.count('refused-early');
-    return passed;
-  };
-  const checkBeforeBody = async (request: FastifyRequest, reply: FastifyReply, what: string): Promise<boolean> => {
-    const req = request.raw;
-    if (req.method !== 'POST') {
-      answer(reply, 405, 'only POST is accepted here', { Allow: 'POST' });
-      return false;
-    }
-    const own = options.originOf(req);
-    if (!own || req.headers.origin !== own) {
-      answer(reply, 403, `${what} are accepted from this site's own pages only`);
-      return false;
-    }
-    if (!acceptedType(req.headers['content-type'])) {
-      answer(reply, 415, `${what} are text/plain or application/json, in UTF-8`);
-      return false;
-    }
-    // Without the store (a database server still being waited for) nothing can be verified or kept: say so, as /api/contact does.
-    if (!(await issuer.readKey())) {
-      answer(reply, 503, `${what} cannot be taken just now`, { 'Retry-After': '5' });
-      return false;
-    }
-    return true;
+  /** Counts a report's outcome and says it. */
+  const settle = (outcome: ReportOutcome, status: number, error?: string): BeaconAnswer => {
+    outcomes.count(outcome);
+    return { status, error };
   };
 
-  // Nothing past the cap is read: a report is small, and a larger one is no report.
-  const bodyParser = textBodyParser({
-    limit: BEACON_MAX_BYTES,
-    timeMs: limits.bodyTimeMs,
-    drainUpTo: BEACON_MAX_BYTES,
-    noun: 'the report',
-    tooLarge: `a report is at most ${BEACON_MAX_BYTES} bytes`,
-  });
-
-  const report = async (request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply> => {
+  const report = (json: unknown, source: ReportSource, served?: ServedState): BeaconAnswer => {
     const key = issuer.key!;
-    const body = jsonBody(request, reply, () => outcomes.count('malformed'));
-    if (!body) return reply;
-    const parsed = parseVisitReport(body.json);
-    if (!parsed.ok) return settle(outcomes, reply, 'malformed', 400, parsed.error);
+    const parsed = parseVisitReport(json);
+    if (!parsed.ok) return settle('malformed', 400, parsed.error);
     const taken = parsed.report;
 
     const now = Date.now();
     const visit = verifyVisitId(key, taken.visit, new Date(now));
-    if ('problem' in visit) return settle(outcomes, reply, 'unverified', 204);
+    if ('problem' in visit) return settle('unverified', 204);
     const counted = (Object.keys(taken.sections) as SectionId[]).filter((section) => visit.releases[section] === taken.sections[section]!.release);
-    if (counted.length === 0) return settle(outcomes, reply, 'unknown-release', 204);
+    if (counted.length === 0) return settle('unknown-release', 204);
     // Sent twice to this server (hidden, then pagehide): dropped here; to two servers: the database counts it once.
-    const address = options.addressOf(request.raw);
-    if (!admission.admit(visit.nonce, clientNetwork(address), now, clientBlock(address))) return settle(outcomes, reply, 'repeated-or-over-cap', 204);
+    const { address } = source;
+    if (!admission.admit(visit.nonce, clientNetwork(address), now, clientBlock(address))) return settle('repeated-or-over-cap', 204);
     // The judge's unit is coarser than the caps': a /48 or a /24 is one network, however many addresses it sends from.
     const network = canaryNetwork(address);
 
@@ -273,28 +211,24 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
       for (const judged of judgedKeys(taken, section)) canary.push({ canaryId: running.id, network: hashed, releaseId, key: judged });
     }
     queue.keep([{ visit: visit.nonce, expiresAt: visit.expiresAt, hour: hourOf(now), counts: reportCounts(taken, counted), canary }]);
-    return settle(outcomes, reply, 'accepted', 204);
+    return settle('accepted', 204);
   };
 
-  const issueVisit = async (request: FastifyRequest, reply: FastifyReply, served?: ServedState): Promise<FastifyReply> => {
-    const body = jsonBody(request, reply);
-    if (!body) return reply;
-    const parsed = parseVisitRequest(body.json);
-    if (!parsed.ok) return answer(reply, 400, parsed.error);
+  const issueVisit = (json: unknown, served?: ServedState): BeaconAnswer => {
+    const parsed = parseVisitRequest(json);
+    if (!parsed.ok) return { status: 400, error: parsed.error };
     const now = Date.now();
     const grant = verifyHealthToken(issuer.key!, parsed.token, new Date(now));
-    if ('problem' in grant) return answer(reply, 400, `token: not a report token of this site's (${grant.problem})`);
+    if ('problem' in grant) return { status: 400, error: `token: not a report token of this site's (${grant.problem})` };
     const visit = issuer.issue(grant.releases, served, now);
     if (visit === undefined) {
-      return answer(reply, 429, 'no more visit ids for these releases than pages served', {
-        'Retry-After': String(Math.ceil(issuer.retryAfterMs(now) / 1000)),
-      });
+      return {
+        status: 429,
+        error: 'no more visit ids for these releases than pages served',
+        headers: { 'Retry-After': String(Math.ceil(issuer.retryAfterMs(now) / 1000)) },
+      };
     }
-    const answerBody: VisitAnswer = { visit };
-    return reply
-      .code(200)
-      .headers({ ...DATA_HEADERS, 'Cache-Control': 'no-store', 'Content-Type': JSON_TYPE })
-      .send(JSON.stringify(answerBody));
+    return { status: 200, body: { visit } };
   };
 
   const flush = (): Promise<void> => {
@@ -313,8 +247,16 @@ export function beaconEndpoint(options: BeaconEndpointOptions): BeaconEndpoint {
   timer.unref();
 
   return {
-    precheck,
-    bodyParser,
+    // Nothing past the cap is read: a report is small, and a larger one is no report.
+    bodyLimits: {
+      limit: BEACON_MAX_BYTES,
+      timeMs: limits.bodyTimeMs,
+      drainUpTo: BEACON_MAX_BYTES,
+      noun: 'the report',
+      tooLarge: `a report is at most ${BEACON_MAX_BYTES} bytes`,
+    },
+    open: async () => (await issuer.readKey()) !== undefined,
+    refused: (outcome) => outcomes.count(outcome),
     report,
     visit: issueVisit,
     pageServed: (releases, page) => issuer.pageServed(releases, page),

@@ -1,13 +1,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { answerClientError, answerRequestIds, hostFieldCount, requestIdOptions } from '@portico/platform/http';
+import {
+  answerClientError,
+  hostAllowed,
+  hostFieldCount,
+  httpRoot,
+  requestIdOptions,
+  sendPlain,
+  stampAnswer,
+  visitorOf,
+  type HostRule,
+} from '@portico/platform/http';
 import type { Logger } from '@portico/platform/logging';
 import { applyTimeouts, TIMEOUT_CHECK_MS, type ConnectionCap, type ClientLimits } from '../client-limits';
-import { guardRoutes } from '../guard';
 import type { RequestBounds } from '../request-bounds';
-import { sendPlain } from '../plain-answer';
-import { hostAllowed, visitorOf, type HostRule } from '../request-origin';
-import { STRICT_TRANSPORT_SECURITY } from '../security-headers';
 import { requestTarget } from '../static-files';
 
 export interface AppServerOptions {
@@ -37,9 +43,11 @@ export interface AppServer {
  * with the defences every port has before any route runs. Node's timeouts
  * and the per-client cap hold slow and many clients; what Node's parser
  * refuses is answered with our headers; a malformed target (`//`, `//a:x`,
- * broken percent-encoding) or a Host this server is not answers 400; a
- * route that throws answers 500 and is logged (guardRoutes). The app's
- * routes are added by its plugins (./plugins).
+ * broken percent-encoding) or a Host this server is not answers 400. The
+ * root plugin (@portico/platform/http's httpRoot) gives every request its
+ * visitor, every route its body parser, every answer its security headers
+ * and every failure its answer. The app's routes are added by its plugins
+ * (./plugins).
  */
 export function appServer(options: AppServerOptions): AppServer {
   const { hosts, trustProxy, bounds, draining } = options;
@@ -53,8 +61,11 @@ export function appServer(options: AppServerOptions): AppServer {
         else handler(req, res);
       })),
     clientErrorHandler: answerClientError,
-    // The router's own refusal of a target it cannot decode.
-    frameworkErrors: (_error, _request, reply) => void sendPlain(reply, 400, 'Bad request: malformed URL'),
+    // The router's own refusal of a target it cannot decode: sent before any hook runs, so the headers are set here.
+    frameworkErrors: (_error, request, reply) => {
+      stampAnswer(request, reply.raw, visitorOf(request.raw, { trustProxy }));
+      void sendPlain(reply, 400, 'Bad request: malformed URL');
+    },
     // Stopping closes every connection at once (startPortico's close), as before any route existed.
     return503OnClosing: false,
     rewriteUrl: (req) => literalPath(req.url ?? '/'),
@@ -62,11 +73,10 @@ export function appServer(options: AppServerOptions): AppServer {
     ...requestIdOptions(trustProxy),
     loggerInstance: options.log,
   });
-  // First of the hooks: every answer, a refusal below included, says its request's id.
-  answerRequestIds(app);
+  // First: every answer, a refusal below included, gets the security headers and says its request's id.
+  void app.register(httpRoot, { trustProxy });
   applyTimeouts(server!, options.limits);
   options.cap?.watch(server!);
-  guardRoutes(app);
   const { onAnswered } = options;
   // Fastify runs onResponse for a hijacked reply too (the files, the page): every answer, once, after its last byte.
   if (onAnswered) {
@@ -84,9 +94,7 @@ export function appServer(options: AppServerOptions): AppServer {
     req.url = request.originalUrl;
     if (requestTarget(req.url) === undefined) return void sendPlain(reply, 400, 'Bad request: malformed URL');
     if (hostFieldCount(req) > 1) return void sendPlain(reply, 400, 'Bad request: more than one Host header');
-    const visitor = visitorOf(req, { trustProxy });
-    if (!hostAllowed(hosts, visitor, { localPort: req.socket.localPort, trustProxy })) return void sendPlain(reply, 400, 'Bad request: unknown host');
-    if (visitor.protocol === 'https') reply.raw.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+    if (!hostAllowed(hosts, request.visitor, { localPort: req.socket.localPort, trustProxy })) return void sendPlain(reply, 400, 'Bad request: unknown host');
     done();
   });
   return { app, server: server! };

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConfigAnswer } from '@portico/config-server/config-answer';
 import { ConfigFile } from '@portico/config-server/config-file';
 import { previewTokenIn } from '@portico/contract/preview';
@@ -7,10 +7,10 @@ import { LRUCache } from 'lru-cache';
 import { cohortOf } from '../cohorts';
 import { configLogger } from '../config-log';
 import { onceEach } from '../first-sight';
-import { isSecureContext, visitorOf } from '../request-origin';
+import { isSecureContext } from '@portico/platform/http';
 import { hostPageHeaders, pageHeaders } from '../security-headers';
 import { catalogueKey, cohortVariants, releaseIds, releaseKey, releasesFor, withReleases, type SectionCatalogue } from '../served-releases';
-import { oncePerRequest, siteContext, type Site, type SiteContext } from '../site-context';
+import { siteContext, type Site, type SiteContext } from '../site-context';
 import { requestTarget } from '../static-files';
 import { servedNow, type ServingState } from './serving-state';
 
@@ -21,6 +21,10 @@ const HEADERS_KEPT = 256;
 /** Header notes logged once each: bounded, for a config.json that keeps changing. */
 const NOTES_KEPT = 500;
 
+/** Each request's site, once asked for: a slot every request of the host's port has (HostSite.decorate). */
+const SITE = Symbol('site');
+type WithSiteSlot = FastifyRequest & { [SITE]: Promise<SiteContext> | null };
+
 /**
  * The site a request to the host's port is served: config.json read and
  * parsed once per version of the file (ConfigFile, site-context.ts) with the releases of the
@@ -29,8 +33,6 @@ const NOTES_KEPT = 500;
  * the theme and the 404 page all ask it, and get the same answer.
  */
 export class HostSite {
-  /** config.json for one request, once per request. */
-  readonly siteOf: (req: IncomingMessage) => Promise<SiteContext>;
   /**
    * The default config.json names remotes on the host the visitor used, so
    * it and the host page's policy differ per Host: caches must know.
@@ -56,35 +58,30 @@ export class HostSite {
     this.logConfig = configLogger((line) => state.log.warn(line));
     this.file = new ConfigFile({ configPath: state.configPath, basePort: state.basePort, ports: () => state.ports });
     this.varyByHost = state.configPath ? undefined : state.trustProxy ? 'Host, X-Forwarded-Host' : 'Host';
-    this.siteOf = oncePerRequest((req) =>
-      this.siteWith(
-        this.hostOf(req),
-        releasesFor(this.served(), this.cohortOf(req).bucket),
-        previewTokenIn(requestTarget(req.url)?.search ?? ''),
-        this.served(),
-      ),
-    );
+  }
+
+  /** Gives every request of `app` the slot siteOf keeps its site in (one shape for every request, as Fastify wants). */
+  static decorate(app: FastifyInstance): void {
+    app.decorateRequest(SITE, null);
+  }
+
+  /** config.json for one request, read once per request: the page, its headers and /config.json share it. */
+  siteOf(request: FastifyRequest): Promise<SiteContext> {
+    const slot = request as WithSiteSlot;
+    return (slot[SITE] ??= this.siteWith(
+      request.visitor.host,
+      releasesFor(this.served(), this.cohortOf(request).bucket),
+      previewTokenIn(requestTarget(request.raw.url)?.search ?? ''),
+      this.served(),
+    ));
   }
 
   served(): ServedState {
     return servedNow(this.state);
   }
 
-  /** The request's visitor, as the operator's proxy setting says to read it (read once per request). */
-  private visitor(req: IncomingMessage) {
-    return visitorOf(req, { trustProxy: this.state.trustProxy });
-  }
-
-  hostOf(req: IncomingMessage): string | undefined {
-    return this.visitor(req).host;
-  }
-
-  originOf(req: IncomingMessage): string | undefined {
-    return this.visitor(req).origin;
-  }
-
-  cohortOf(req: IncomingMessage) {
-    return cohortOf(req, this.served(), this.visitor(req).protocol === 'https');
+  cohortOf(request: FastifyRequest) {
+    return cohortOf(request.raw, this.served(), request.visitor.protocol === 'https');
   }
 
   /** config.json as a visitor to `host` gets it with `releases` (and a preview link's release) in it; its report logged the first time its content is seen. */
@@ -120,9 +117,9 @@ export class HostSite {
   }
 
   /** The cookie to set and the Vary to send while a canary runs: cohorts are per visitor. */
-  cohortHeaders(req: IncomingMessage): Record<string, string> {
+  cohortHeaders(request: FastifyRequest): Record<string, string> {
     if (Object.keys(this.served().canaries).length === 0) return {};
-    const { setCookie } = this.cohortOf(req);
+    const { setCookie } = this.cohortOf(request);
     return setCookie ? { 'Set-Cookie': setCookie } : {};
   }
 
@@ -135,11 +132,11 @@ export class HostSite {
    * The host page's headers: its policy names the remotes of the very
    * config.json it will be given.
    */
-  async pageHeaders(req: IncomingMessage, search: string): Promise<Record<string, string>> {
-    const { site } = await this.siteOf(req);
+  async pageHeaders(request: FastifyRequest, search: string): Promise<Record<string, string>> {
+    const { site } = await this.siteOf(request);
     const headers = site ? this.hostPageHeaders(site, search) : pageHeaders([]);
     const vary = this.varyCookie(this.varyByHost);
-    const cohort = this.cohortHeaders(req);
+    const cohort = this.cohortHeaders(request);
     if (cohort['Set-Cookie'] !== undefined) return { ...headers, ...cohort, ...(vary ? { Vary: vary } : {}) };
     // Without a cookie to set, the same object for every request (nobody changes it): what is made from it can be kept by identity.
     let withVary = this.varied.get(headers);
@@ -170,11 +167,11 @@ export class HostSite {
    * to wait for when no page of releases was counted (the page then goes
    * out as fast as before).
    */
-  countPage(req: IncomingMessage, search: string): Promise<string | undefined> | undefined {
-    if (!this.state.pageServed || req.method !== 'GET' || previewTokenIn(search) !== undefined) return undefined;
+  countPage(request: FastifyRequest, search: string): Promise<string | undefined> | undefined {
+    if (!this.state.pageServed || request.method !== 'GET' || previewTokenIn(search) !== undefined) return undefined;
     const served = this.served();
-    const ids = releaseIds(releasesFor(served, this.cohortOf(req).bucket), served.canaries);
+    const ids = releaseIds(releasesFor(served, this.cohortOf(request).bucket), served.canaries);
     if (Object.keys(ids).length === 0) return undefined;
-    return this.state.pageServed(ids, { served, withVisit: isSecureContext(this.visitor(req)) });
+    return this.state.pageServed(ids, { served, withVisit: isSecureContext(request.visitor) });
   }
 }

@@ -1,7 +1,7 @@
 import type { HealthNote } from '@portico/contract/beacon';
 import type { Logger } from '@portico/platform/logging';
 import type { ServedState } from '@portico/releases';
-import type { HostRule } from '../request-origin';
+import type { HostRule } from '@portico/platform/http';
 import type { PreviewVisit, ReleaseFeed, ServedReleases } from '../served-releases';
 import type { SiteContext } from '../site-context';
 import type { ServerRendering, ServerRenderingOptions } from '../ssr/server-rendering';

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import type { ContactFormTexts } from '@portico/contract/contact-form';
 import type { BuiltInSectionId, SectionId } from '@portico/contract/sections';
 import type { Logger } from '@portico/platform/logging';
@@ -23,13 +24,9 @@ export interface ServerRenderingOptions {
    */
   siteForHost: (host: string | undefined) => Promise<SiteContext[]>;
   /** The same for one request, once per request: the page, its headers and /config.json share it. */
-  siteOf: (req: IncomingMessage) => Promise<SiteContext>;
-  /** The host a request was made to (Host, or X-Forwarded-Host behind a trusted proxy). */
-  hostOf: (req: IncomingMessage) => string | undefined;
+  siteOf: (request: FastifyRequest) => Promise<SiteContext>;
   /** The page's security headers for this request and query. */
-  pageHeaders: (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
-  /** The visitor-facing origin of the request. */
-  originOf: (req: IncomingMessage) => string | undefined;
+  pageHeaders: (request: FastifyRequest, search: string) => Promise<Record<string, string>>;
   budgetMs?: number;
   heapMb?: number;
   /** Off for each page rendered anew (measurements): the workers render every request. */
@@ -52,7 +49,7 @@ export interface ServerRenderingOptions {
 
 export interface ServerRendering {
   /** Answers `/` and `/index.html` server-rendered, or calls `fallback` (the client-rendered index.html). */
-  handle: (req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>) => Promise<void>;
+  handle: (request: FastifyRequest, res: ServerResponse, fallback: () => Promise<void>) => Promise<void>;
   /** Chooses the sandbox, starts the workers for the config a visitor to `hostHeaders` gets; resolves once they are warm (or after a bounded wait). */
   start: (hostHeaders: readonly string[]) => Promise<void>;
   /**
@@ -73,7 +70,7 @@ export interface ServerRendering {
    * made from it (the contact form's without script, which fills in what
    * was typed and is never kept); undefined when it cannot be rendered here.
    */
-  pageHtml: (req: IncomingMessage, search: string) => Promise<PageHtml | undefined>;
+  pageHtml: (request: FastifyRequest, search: string) => Promise<PageHtml | undefined>;
   /** The sections' stylesheets the page links from its own origin (`/section-styles/…`). */
   sectionStyles: Pick<SectionStyles, 'handles' | 'answer' | 'preparedCopy'>;
   /** The workers and the caches, for measurements and tests. */

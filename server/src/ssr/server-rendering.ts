@@ -24,7 +24,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileStamp } from '@portico/config-server/config-file';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import path from 'node:path';
 import { languageFromSearch } from '@portico/contract/languages';
 import { resolveRemotes } from '@portico/contract/override';
@@ -186,18 +187,18 @@ class RenderingPipeline {
     });
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, fallback: () => Promise<void>): Promise<void> {
+  async handle(request: FastifyRequest, res: ServerResponse, fallback: () => Promise<void>): Promise<void> {
     // The budget runs from here to the answer's last byte made: the parts, the composition, the compression.
     const deadline = performance.now() + this.budgetMs;
-    const target = requestTarget(req.url);
+    const target = requestTarget(request.raw.url);
     if (!target || (target.pathname !== '/' && target.pathname !== '/index.html')) return fallback();
-    const encoding = chooseEncoding(req, PAGE_ENCODINGS) as PageEncoding;
-    const known = await this.knownPage(req, target.pathname, target.search);
+    const encoding = chooseEncoding(request.raw, PAGE_ENCODINGS) as PageEncoding;
+    const known = await this.knownPage(request, target.pathname, target.search);
     if (known) this.counts.cacheHits += 1;
-    const page = known ?? (await this.pageFor(req, target.pathname, target.search, encoding, deadline));
+    const page = known ?? (await this.pageFor(request, target.pathname, target.search, encoding, deadline));
     if (!page) return fallback();
 
-    const headers = this.pageHeaders.of(await this.options.pageHeaders(req, target.search), page.script);
+    const headers = this.pageHeaders.of(await this.options.pageHeaders(request, target.search), page.script);
     const { hash, bodyOf } = this.pages.encoded(page);
     try {
       // A compression still under way at the deadline goes on for the next visitor; this one gets the client-rendered page.
@@ -205,7 +206,7 @@ class RenderingPipeline {
         const made = this.pages.made(page, chosen);
         return made ? Promise.resolve(made) : byDeadline(bodyOf(chosen), deadline);
       };
-      await answerPage(req, res, { hash, bodyOf: byBudget }, headers);
+      await answerPage(request.raw, res, { hash, bodyOf: byBudget }, headers);
     } catch (error) {
       if (!(error instanceof PastBudget)) throw error;
       this.counts.pagesPastBudget += 1;
@@ -213,13 +214,13 @@ class RenderingPipeline {
     }
   }
 
-  async pageHtml(req: IncomingMessage, search: string): Promise<PageHtml | undefined> {
+  async pageHtml(request: FastifyRequest, search: string): Promise<PageHtml | undefined> {
     const deadline = performance.now() + this.budgetMs;
-    const page = (await this.knownPage(req, '/', search)) ?? (await this.pageFor(req, '/', search, 'identity', deadline));
+    const page = (await this.knownPage(request, '/', search)) ?? (await this.pageFor(request, '/', search, 'identity', deadline));
     if (!page) return undefined;
     return {
       html: page.html.toString('utf8'),
-      headers: this.pageHeaders.of(await this.options.pageHeaders(req, search), page.script),
+      headers: this.pageHeaders.of(await this.options.pageHeaders(request, search), page.script),
       formTexts: page.formTexts,
     };
   }
@@ -314,17 +315,17 @@ class RenderingPipeline {
   }
 
   /** The page last served at this address for this request's site, if it is whole and still kept (`known`). */
-  private async knownPage(req: IncomingMessage, pathname: string, search: string): Promise<CachedPage | undefined> {
+  private async knownPage(request: FastifyRequest, pathname: string, search: string): Promise<CachedPage | undefined> {
     const { options } = this;
-    const site = await options.siteOf(req).then(
+    const site = await options.siteOf(request).then(
       (context) => context.site,
       () => undefined,
     );
     if (!site) return undefined;
-    const page = this.known.get(site, pathname, search, options.originOf(req), (kept) => this.pages.get(kept.key) === kept);
+    const page = this.known.get(site, pathname, search, request.visitor.origin, (kept) => this.pages.get(kept.key) === kept);
     if (!page) return undefined;
     // What pageFor notes of a visit, for the background work (the hosts warmed, the manifests polled).
-    this.sites.noteVisit(site, options.hostOf(req));
+    this.sites.noteVisit(site, request.visitor.host);
     this.watch(site.config);
     return page;
   }
@@ -336,15 +337,14 @@ class RenderingPipeline {
    * parts are waited for until the page around them could still be composed
    * and compressed by `deadline`.
    */
-  private async pageFor(req: IncomingMessage, pathname: string, search: string, encoding: PageEncoding, deadline: number): Promise<CachedPage | undefined> {
+  private async pageFor(request: FastifyRequest, pathname: string, search: string, encoding: PageEncoding, deadline: number): Promise<CachedPage | undefined> {
     const { options, shell, sections } = this;
     const partsBy = deadline - this.costs.estimate(PAGE_FRAME_BYTES, encoding, this.pages.compressing);
     // Taken before the template is read: a template changed after this is never remembered as this one.
     const templateStamp = fileStamp(this.templateFile);
-    const host = options.hostOf(req);
-    const origin = options.originOf(req);
+    const { host, origin } = request.visitor;
     const [site, template] = await Promise.all([
-      options.siteOf(req).then(
+      options.siteOf(request).then(
         (context) => context.site,
         () => undefined,
       ),

@@ -13,7 +13,6 @@ import { eventually } from '@portico/testing/eventually';
 import { beaconEndpoint } from '../beacon/beacon-endpoint';
 import { releaseFeed } from '../control-plane';
 import { startPortico } from '../portico-server';
-import { visitorOf } from '../request-origin';
 
 // The two canary attacks of issue 45, run by canary-networks.test.ts inside
 // a network namespace made for it (`unshare --net`), whose loopback it gives
@@ -111,8 +110,6 @@ async function main(): Promise<void> {
   const beacon = beaconEndpoint({
     health,
     secret: () => store.previewSecret(),
-    originOf: (req) => visitorOf(req, { trustProxy: false }).origin,
-    addressOf: (req) => visitorOf(req, { trustProxy: false }).address ?? 'unknown',
     log: linesLogger((line) => log.push(line)),
     limits: { flushMs: 3_600_000 },
   });

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { parseHost } from '@portico/contract/host';
 import { readSetting } from '@portico/platform/settings';
-import { hostAllowed, isSecureContext, parseHostRule, visitorOf } from '../request-origin';
+import { parseHostRule } from '../host-rules';
+import { hostAllowed, isSecureContext, visitorOf } from '../visitor';
 
 // The settings as the server reads them (@portico/platform/settings).
 const allowedHosts = (env: Record<string, string>) => readSetting(env, 'PORTICO_HOSTS');

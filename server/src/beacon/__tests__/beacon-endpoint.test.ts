@@ -12,11 +12,9 @@ import type { Database } from '@portico/platform/database';
 import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase, linesLogger } from '@portico/platform/testing';
 import { HealthStore, ReleaseStore, signHealthToken, signVisitId, type Canary, type ServedState, type TakenReport } from '@portico/releases';
 import Fastify from 'fastify';
-import { closeNow } from '@portico/platform/http';
-import { guardRoutes } from '../../guard';
+import { closeNow, httpRoot } from '@portico/platform/http';
 import { beaconRoutes } from '../../http/plugins/beacon';
 import { startPortico, type RunningPortico } from '../../portico-server';
-import { visitorOf } from '../../request-origin';
 import { readSetting } from '@portico/platform/settings';
 import { BEACON_REPORTS_PER_BLOCK, BEACON_REPORTS_PER_NETWORK, beaconEndpoint, type BeaconEndpoint } from '../beacon-endpoint';
 import { VISIT_ID_SLACK } from '../visit-ledger';
@@ -60,13 +58,21 @@ function send(
   });
 }
 
-/** The beacon's two routes on a server of their own (as the host's port registers them), serving `served`. */
+/**
+ * A page on http://page.example, as its proxy (trusted by serveBeacon's
+ * server) forwards it; the address a test names in X-Forwarded-For stands
+ * for a /48's many /64s, which are not on this machine's loopback (the
+ * namespace test sends from real ones).
+ */
+const PAGE_EXAMPLE = { Origin: 'http://page.example', 'X-Forwarded-Host': 'page.example' };
+
+/** The beacon's two routes on a server of their own (as the host's port registers them, behind a proxy it trusts), serving `served`. */
 async function serveBeacon(
   endpoint: BeaconEndpoint,
   served: () => ServedState | undefined = () => undefined,
 ): Promise<{ origin: string; close(): Promise<void> }> {
   const app = Fastify();
-  guardRoutes(app);
+  await app.register(httpRoot, { trustProxy: true });
   await app.register(beaconRoutes, { endpoint, served });
   await app.ready();
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
@@ -141,8 +147,6 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
     const options = {
       health,
       secret: () => store.previewSecret(),
-      originOf: (req: import('node:http').IncomingMessage) => visitorOf(req, { trustProxy: false }).origin,
-      addressOf: (req: import('node:http').IncomingMessage) => visitorOf(req, { trustProxy: false }).address ?? 'unknown',
       log: linesLogger((line) => log.push(line)),
       // The tests flush when they read.
       limits: { flushMs: 60_000 },
@@ -432,8 +436,6 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
       const fresh = beaconEndpoint({
         health,
         secret: () => store.previewSecret(),
-        originOf: () => 'http://page.example',
-        addressOf: () => 'one',
         log: silentLogger,
         limits: { flushMs: 60_000 },
       });
@@ -445,7 +447,7 @@ describe.each(KINDS)('the beacon on the %s database', (kind) => {
           statuses.push(
             (
               await send(url, JSON.stringify({ token: token({ home, contact }) }), {
-                headers: { 'Content-Type': 'application/json', Origin: 'http://page.example' },
+                headers: { 'Content-Type': 'application/json', ...PAGE_EXAMPLE },
               })
             ).status,
           );
@@ -570,8 +572,6 @@ test('forgets each network and visit id when its window ends, with no further re
   const endpoint = beaconEndpoint({
     health: { recordReports: () => Promise.resolve(0) },
     secret: () => Promise.resolve(secret),
-    originOf: () => 'http://page.example',
-    addressOf: (req) => req.socket.remoteAddress ?? 'unknown',
     log: silentLogger,
     limits: { windowMs: 300, nonceMs: 300, flushMs: 50 },
   });
@@ -585,7 +585,7 @@ test('forgets each network and visit id when its window ends, with no further re
       vitals: {},
     });
     for (const from of ['127.0.0.31', '127.0.0.32'])
-      expect((await send(url, body, { from, headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example' } })).status).toBe(204);
+      expect((await send(url, body, { from, headers: { 'Content-Type': 'text/plain', ...PAGE_EXAMPLE } })).status).toBe(204);
     expect(endpoint.remembered()).toEqual({ networks: 1, nonces: 1 });
     await eventually(() => expect(endpoint.remembered()).toEqual({ networks: 0, nonces: 0 }), {
       what: 'both forgotten after their 300 ms window',
@@ -604,9 +604,6 @@ test(`counts at most ${BEACON_REPORTS_PER_BLOCK} reports per IPv6 /48 and window
   const endpoint = beaconEndpoint({
     health: { recordReports: (batch) => Promise.resolve((counted += batch.length)) },
     secret: () => Promise.resolve(secret),
-    originOf: () => 'http://page.example',
-    // The address the test says: a /48's many /64s are not on this machine's loopback (the namespace test sends from real ones).
-    addressOf: (req) => String(req.headers['x-test-from']),
     log: silentLogger,
     limits: { flushMs: 60_000 },
   });
@@ -620,7 +617,7 @@ test(`counts at most ${BEACON_REPORTS_PER_BLOCK} reports per IPv6 /48 and window
         sections: { home: { release: 'home-1', arrival: 'ssr' } },
         vitals: {},
       }),
-      { headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example', 'X-Test-From': from } },
+      { headers: { 'Content-Type': 'text/plain', ...PAGE_EXAMPLE, 'X-Forwarded-For': from } },
     );
   const countedNow = async () => {
     await endpoint.flush();
@@ -651,8 +648,6 @@ test('a per-client cap raised or lowered (PORTICO_BEACON_REPORTS_PER_NETWORK) mo
   const endpoint = beaconEndpoint({
     health: { recordReports: (batch) => Promise.resolve((counted += batch.length)) },
     secret: () => Promise.resolve(secret),
-    originOf: () => 'http://page.example',
-    addressOf: (req) => String(req.headers['x-test-from']),
     log: silentLogger,
     limits: { flushMs: 60_000, perNetwork: 2 },
   });
@@ -662,7 +657,7 @@ test('a per-client cap raised or lowered (PORTICO_BEACON_REPORTS_PER_NETWORK) mo
       for (const host of [1, 2]) {
         const visit = signVisitId(secret, { releases: { home: 'home-1' }, canaries: {} }, new Date(Date.now() + 60_000));
         await send(`${server.origin}${BEACON_PATH}`, JSON.stringify({ v: 2, visit, sections: { home: { release: 'home-1', arrival: 'ssr' } }, vitals: {} }), {
-          headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example', 'X-Test-From': `2001:db8:5:${subnet}::${host}` },
+          headers: { 'Content-Type': 'text/plain', ...PAGE_EXAMPLE, 'X-Forwarded-For': `2001:db8:5:${subnet}::${host}` },
         });
       }
     }
@@ -687,8 +682,6 @@ describe('the beacon without its database', () => {
     endpoint = beaconEndpoint({
       health: () => (recorder ? { recordReports: recorder } : undefined),
       secret: () => Promise.resolve(recorder ? secret : undefined),
-      originOf: () => 'http://page.example',
-      addressOf: () => 'one network',
       log: linesLogger((line) => log.push(line)),
       limits: { flushMs: 60_000 },
     });
@@ -709,7 +702,7 @@ describe('the beacon without its database', () => {
         sections: { about: { release: 'about-2', arrival: 'csr' } },
         vitals: {},
       }),
-      { headers: { 'Content-Type': 'text/plain', Origin: 'http://page.example' } },
+      { headers: { 'Content-Type': 'text/plain', ...PAGE_EXAMPLE } },
     );
 
   it('answers 503 until the store is open: nothing can be verified or kept', async () => {

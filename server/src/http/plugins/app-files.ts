@@ -1,7 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import { sendPlain } from '@portico/platform/http';
 import { rawRoute } from '../../guard';
-import { clearFileHeaders, sendPlain } from '../../plain-answer';
+import { clearFileHeaders } from '../../plain-answer';
 import type { Handler } from '../../static-files';
 
 /** The small page of every 404, on every app. */
@@ -9,7 +10,7 @@ export const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><p>Nothing here. <a href="/">Go to the home page</a>.</p></html>';
 
 /** Headers of an app's HTML, per request (the host page's policy is made from the config.json the visitor gets). */
-export type PageHeaders = (req: IncomingMessage, search: string) => Promise<Record<string, string>>;
+export type PageHeaders = (request: FastifyRequest, search: string) => Promise<Record<string, string>>;
 
 export interface AppFilesOptions {
   /** The app's dist/, each file under the exact name it was built with (staticFiles). */
@@ -19,8 +20,8 @@ export interface AppFilesOptions {
 }
 
 /** The app's 404 page, with the headers of its HTML. */
-export async function answerNotFound(req: IncomingMessage, res: ServerResponse, pageHeaders: PageHeaders): Promise<void> {
-  const headers = await pageHeaders(req, '');
+export async function answerNotFound(request: FastifyRequest, res: ServerResponse, pageHeaders: PageHeaders): Promise<void> {
+  const headers = await pageHeaders(request, '');
   clearFileHeaders(res);
   res.writeHead(404, {
     ...headers,
@@ -28,7 +29,7 @@ export async function answerNotFound(req: IncomingMessage, res: ServerResponse, 
     'Content-Length': String(Buffer.byteLength(NOT_FOUND_PAGE)),
     'Cache-Control': 'no-cache',
   });
-  res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_PAGE);
+  res.end(request.method === 'HEAD' ? undefined : NOT_FOUND_PAGE);
 }
 
 /** 405 with `Allow`, answered before a body is read. */
@@ -47,7 +48,7 @@ export function otherMethods(app: FastifyInstance, allowed: readonly string[]): 
  * method, before its body is read.
  */
 export const appFiles: FastifyPluginCallback<AppFilesOptions> = (app, { files, pageHeaders }, done) => {
-  const serveFile = rawRoute((req, res) => files(req, res, () => answerNotFound(req, res, pageHeaders)));
+  const serveFile = rawRoute((request, res) => files(request, res, () => answerNotFound(request, res, pageHeaders)));
   const unmatched = (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuseMethod(reply);
     void serveFile(request, reply);

@@ -1,6 +1,6 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { THEME_STYLESHEET_PATH } from '@portico/config-server/theme-stylesheet';
-import { dataHeaders, JSON_TYPE } from '@portico/platform/http';
+import { DATA_OWN_HEADERS, JSON_TYPE } from '@portico/platform/http';
 import { matchesEtag } from '../../plain-answer';
 import { answerThemeStylesheet } from '../../theme-stylesheet';
 import { requestTarget } from '../../static-files';
@@ -24,13 +24,19 @@ export const configRoutes: FastifyPluginCallback<ConfigRoutesOptions> = (app, { 
     const key = `${vary ?? ''} ${etag ?? ''}`;
     let headers = made.get(key);
     if (!headers) {
-      headers = { ...dataHeaders(), ...(vary ? { Vary: vary } : {}), 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache', ...(etag ? { ETag: etag } : {}) };
+      headers = {
+        ...DATA_OWN_HEADERS,
+        ...(vary ? { Vary: vary } : {}),
+        'Content-Type': JSON_TYPE,
+        'Cache-Control': 'no-cache',
+        ...(etag ? { ETag: etag } : {}),
+      };
       made.set(key, headers);
     }
     return headers;
   };
   app.get('/config.json', async (request, reply) => {
-    const { answer, etag } = await site.siteOf(request.raw);
+    const { answer, etag } = await site.siteOf(request);
     if (answer.fault) request.log.error(`config.json: ${answer.fault}`);
     const vary = site.varyCookie(site.varyByHost);
     // Revalidated at every use (no-cache): unchanged, it is answered 304, with nothing sent again.
@@ -41,7 +47,7 @@ export const configRoutes: FastifyPluginCallback<ConfigRoutesOptions> = (app, { 
       .send(notModified ? undefined : answer.body);
   });
   app.get(THEME_STYLESHEET_PATH, async (request, reply) => {
-    const { site: served } = await site.siteOf(request.raw);
+    const { site: served } = await site.siteOf(request);
     return answerThemeStylesheet(request, reply, { config: served?.config, search: requestTarget(request.raw.url)!.search, vary: site.varyByHost });
   });
   done();

@@ -1,12 +1,10 @@
-import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { CONTACT_FORM_PATH, SENT_PARAM, sentLocation } from '@portico/contract/contact-form';
 import { CONTACT_BODY_LIMIT } from '@portico/contract/contact-wire';
 import { languageFromSearch, pagePath, searchWithLanguage, type Language } from '@portico/contract/languages';
 import { emptyFields, readContactForm, receiveForm, type ContactEndpoint, type ContactForm } from '@portico/messages';
-import { BODY_TIME_MS, HttpRefusal, textBodyParser } from '@portico/platform/http';
+import { BODY_TIME_MS, postGate, sendPlain } from '@portico/platform/http';
 import { withFormAnswer, type FormAnswer } from '../../contact-form-page';
-import { sendPlain } from '../../plain-answer';
 import type { ServerRendering } from '../../ssr/server-rendering';
 import { requestTarget } from '../../static-files';
 import { otherMethods, refuseMethod } from './app-files';
@@ -22,26 +20,17 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 /** Never kept anywhere: the answer holds what the visitor typed, or follows from it. */
 const NOT_KEPT = { 'Cache-Control': 'no-store' };
 
-/** The Origin a browser sends, when it is a plain origin (not `null`, not garbage). */
-function originHeader(req: IncomingMessage): string | undefined {
-  const value = req.headers.origin;
-  try {
-    return value && new URL(value).origin === value ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const isForm = (contentType: string | undefined) => contentType?.split(';')[0]!.trim().toLowerCase() === FORM_TYPE;
 
 /**
  * The Contact form without JavaScript (issue 49): `POST /contact`, form-encoded,
  * answered with the page itself (the fields kept, each error marked in the
  * visitor's language, never cached) or, once stored, a 303 to `GET /contact?sent=1`,
- * which shows the thank-you (a reload sends nothing). The checks are the JSON
- * API's, in its order: the store open, the method, the page's own Origin,
- * the type, 64 KB within 5 s; then the message goes the one way every
- * message goes (receiveMessage: validation, rate limit, store).
+ * which shows the thank-you (a reload sends nothing). The checks are the
+ * beacon's (postGate: the page's own Origin, the type, the store open), then
+ * 64 KB within 5 s (the root plugin's parser); then the message goes the one
+ * way every message goes (receiveMessage: validation, rate limit, store).
+ * Its refusals are short texts: a browser shows them as the page.
  */
 export const contactForm: FastifyPluginCallback<ContactFormOptions> = (app, { endpoint, rendering }, done) => {
   /** The page in `language` with the form's answer, or without the page (not rendered here) the sentence alone. */
@@ -53,7 +42,7 @@ export const contactForm: FastifyPluginCallback<ContactFormOptions> = (app, { en
     answer: FormAnswer,
     extra: Record<string, string> = {},
   ) => {
-    const page = await rendering?.pageHtml(request.raw, searchWithLanguage('', language));
+    const page = await rendering?.pageHtml(request, searchWithLanguage('', language));
     const html = page && withFormAnswer(page, answer);
     if (!page || html === undefined) {
       if (status < 400)
@@ -71,25 +60,15 @@ export const contactForm: FastifyPluginCallback<ContactFormOptions> = (app, { en
       .send(html);
   };
 
-  app.setErrorHandler((error, _request, reply) => {
-    if (!(error instanceof HttpRefusal)) throw error;
-    if (!('Connection' in error.headers)) reply.removeHeader('connection');
-    return sendPlain(reply, error.status, error.message, error.headers);
+  const gate = postGate({
+    accepts: isForm,
+    open: () => endpoint() !== undefined,
+    words: {
+      origin: "Messages are accepted from this site's own pages only.",
+      type: `The form must be sent as ${FORM_TYPE}.`,
+      closed: 'Messages cannot be received just now; please try again in a moment.',
+    },
   });
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (request: FastifyRequest, payload: IncomingMessage) =>
-    textBodyParser({ limit: CONTACT_BODY_LIMIT, timeMs: endpoint()?.bodyTimeMs ?? BODY_TIME_MS })(request, payload),
-  );
-
-  const precheck = (request: FastifyRequest, reply: FastifyReply, next: () => void) => {
-    const contact = endpoint();
-    if (!contact) return sendPlain(reply, 503, 'Messages cannot be received just now; please try again in a moment.', { 'Retry-After': '5' });
-    const own = contact.requestOrigin(request.raw).origin;
-    // The JSON API's rule: a browser sends Origin with every form POST, so only a page of this site's can send this one.
-    if (!own || originHeader(request.raw) !== own) return sendPlain(reply, 403, "Messages are accepted from this site's own pages only.");
-    if (!isForm(request.headers['content-type'])) return sendPlain(reply, 415, `The form must be sent as ${FORM_TYPE}.`);
-    next();
-  };
 
   const received = async (request: FastifyRequest, reply: FastifyReply, contact: ContactEndpoint, form: ContactForm) => {
     const { language, values } = form;
@@ -124,7 +103,11 @@ export const contactForm: FastifyPluginCallback<ContactFormOptions> = (app, { en
   app.route({
     method: 'POST',
     url: CONTACT_FORM_PATH,
-    onRequest: (request, reply, next) => void precheck(request, reply, next),
+    config: {
+      refusals: 'plain',
+      body: { as: 'text', limits: () => ({ limit: CONTACT_BODY_LIMIT, timeMs: endpoint()?.bodyTimeMs ?? BODY_TIME_MS }) },
+    },
+    onRequest: gate,
     handler: async (request, reply) => {
       const read = readContactForm(request.body as string);
       if (!read.ok) return sendPlain(reply, 400, `The form could not be read: ${read.error}.`);

@@ -20,7 +20,7 @@ export interface ContactRoutesOptions {
 function watchContactAnswer(request: FastifyRequest, res: ServerResponse, { site, state }: Pick<ContactRoutesOptions, 'site' | 'state'>): void {
   const served = site.served();
   if (!state.signal || !served.canaries.contact || request.method !== 'POST') return;
-  const releaseId = releasesFor(served, site.cohortOf(request.raw).bucket).contact?.id;
+  const releaseId = releasesFor(served, site.cohortOf(request).bucket).contact?.id;
   if (releaseId === undefined) return;
   res.once('finish', () => {
     if (res.statusCode < 500) return;

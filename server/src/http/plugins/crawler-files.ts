@@ -1,6 +1,5 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { answerCrawlerFile, CRAWLER_PATHS } from '../../crawler-files';
-import { visitorOf } from '../../request-origin';
 
 /**
  * `/robots.txt` and `/sitemap.xml`, made from the origin the visitor used
@@ -10,7 +9,7 @@ export const crawlerFiles: FastifyPluginCallback<{ trustProxy: boolean }> = (app
   for (const pathname of CRAWLER_PATHS) {
     app.get(pathname, (request, reply) => {
       // The app's checks passed the host, so the visitor has an origin.
-      const { origin } = visitorOf(request.raw, { trustProxy });
+      const { origin } = request.visitor;
       return answerCrawlerFile(request, reply, pathname, { origin: origin!, vary: trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host' });
     });
   }

@@ -22,14 +22,14 @@ export interface PagesOptions {
  * read it (a `Server-Timing` entry, VISIT_TIMING).
  */
 export const pages: FastifyPluginCallback<PagesOptions> = (app, { site, rendering, files }, done) => {
-  const notFound = (req: Parameters<Handler>[0], res: Parameters<Handler>[1]) => answerNotFound(req, res, (asked, search) => site.pageHeaders(asked, search));
-  const page = rawRoute(async (req, res) => {
-    const counted = site.countPage(req, requestTarget(req.url)!.search);
+  const pageHeaders = (request: Parameters<Handler>[0], search: string) => site.pageHeaders(request, search);
+  const page = rawRoute(async (request, res) => {
+    const counted = site.countPage(request, requestTarget(request.raw.url)!.search);
     // Per answer, beside the page's cached headers: the page reads it from its navigation entry (a 304's replaces the cached one's).
     const visit = counted && (await counted);
     if (visit !== undefined) res.setHeader('Server-Timing', `${VISIT_TIMING};desc="${visit}"`);
-    const builtPage = () => files(req, res, () => notFound(req, res));
-    await (rendering ? rendering.handle(req, res, builtPage) : builtPage());
+    const builtPage = () => files(request, res, () => answerNotFound(request, res, pageHeaders));
+    await (rendering ? rendering.handle(request, res, builtPage) : builtPage());
   });
   for (const url of ['/', '/index.html']) app.route({ method: ['GET', 'HEAD'], url, exposeHeadRoute: false, handler: page });
   done();

@@ -1,5 +1,5 @@
 import type { FastifyPluginCallback } from 'fastify';
-import { sendPlain } from '../../plain-answer';
+import { sendPlain } from '@portico/platform/http';
 
 /** Where an orchestrator asks whether the process serves, and whether it should be sent visitors. */
 const LIVE_PATH = '/livez';

@@ -1,6 +1,6 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { RELAY_FAULT_HEADER, SECTION_MANIFEST_PATH } from '@portico/contract/manifest-relay';
-import { dataHeaders, JSON_TYPE } from '@portico/platform/http';
+import { DATA_OWN_HEADERS, JSON_TYPE } from '@portico/platform/http';
 import type { ManifestRelay } from '../../manifest-relay';
 import type { HostSite } from '../host-site';
 
@@ -19,7 +19,7 @@ export const sectionManifests: FastifyPluginCallback<{ site: HostSite; relay: Ma
     url: `${SECTION_MANIFEST_PATH}:section`,
     exposeHeadRoute: false,
     handler: async (request, reply) => {
-      const headers = { ...dataHeaders(), 'Cache-Control': 'no-store' };
+      const headers = { ...DATA_OWN_HEADERS, 'Cache-Control': 'no-store' };
       const { section } = request.params;
       const { url } = request.query;
       if (typeof url !== 'string') {
@@ -28,7 +28,7 @@ export const sectionManifests: FastifyPluginCallback<{ site: HostSite; relay: Ma
           .headers({ ...headers, 'Content-Type': TEXT_TYPE, [RELAY_FAULT_HEADER]: 'refused' })
           .send('one url parameter, the manifest URL, is needed\n');
       }
-      const { site: served } = await site.siteOf(request.raw);
+      const { site: served } = await site.siteOf(request);
       // The page's fetch given up (its deadline, a Try again, the tab closed): the origin is not waited for either.
       const gone = new AbortController();
       reply.raw.on('close', () => gone.abort());

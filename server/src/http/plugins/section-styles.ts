@@ -20,13 +20,14 @@ export const sectionStyles: FastifyPluginCallback<SectionStylesOptions> = (app, 
     method: ['GET', 'HEAD'],
     url: `${SECTION_STYLES_PATH}*`,
     exposeHeadRoute: false,
-    handler: rawRoute(async (req, res) => {
+    handler: rawRoute(async (request, res) => {
+      const req = request.raw;
       const { pathname, search } = requestTarget(req.url)!;
       if (!onDemand.handles(pathname)) {
         if (rendering) return rendering.sectionStyles.answer(req, res, pathname);
         return onDemand.answer(req, res, pathname, search, undefined);
       }
-      const { site: served } = await site.siteOf(req);
+      const { site: served } = await site.siteOf(request);
       return onDemand.answer(req, res, pathname, search, served?.config);
     }),
   });

@@ -8,7 +8,7 @@ import { silentLogger } from '@portico/platform/logging';
 import { beaconEndpoint, type BeaconEndpoint } from '../../beacon/beacon-endpoint';
 import { releaseFeed, startControlPlane, type ControlPlane } from '../../control-plane';
 import { startPortico, type RunningPortico } from '../../portico-server';
-import { visitorOf } from '../../request-origin';
+import { visitorOf } from '@portico/platform/http';
 import { dataHeaders } from '../../security-headers';
 import { makeBuiltSite } from '../../__tests__/built-site';
 import { metricSourcesOf } from '../metric-sources';
@@ -62,8 +62,6 @@ beforeAll(async () => {
   beacon = beaconEndpoint({
     health: control.health,
     secret: () => control.store.previewSecret(),
-    originOf: (req) => visitorOf(req, { trustProxy: false }).origin,
-    addressOf: (req) => visitorOf(req, { trustProxy: false }).address ?? 'unknown',
     log: silentLogger,
   });
   running = await startPortico({
