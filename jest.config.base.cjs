@@ -35,10 +35,6 @@ module.exports = function jestConfig(dir, options = {}) {
       `^(?!.*/node_modules/(${[...(options.embeddedDatabase ? ['@electric-sql/pglite'] : []), 'light-my-request/node_modules/cookie'].join('|')})/).*/node_modules/`,
     ],
     moduleNameMapper: {
-      // Fastify's `inject` (light-my-request) requires cookie 2, an ES-module-only
-      // package jest cannot load without --experimental-vm-modules; cookie 1.1 (the
-      // server's own) has the same stringifySetCookie, as CommonJS.
-      '^cookie$': require.resolve('cookie', { paths: [path.join(__dirname, 'server')] }),
       '\\.css$': path.join(__dirname, 'testing/style-stub.cjs'),
       '\\.(svg|png|webp|jpg)$': path.join(__dirname, 'testing/file-stub.cjs'),
     },
