@@ -10,7 +10,7 @@ import { COMMON_HEADERS } from '@portico/platform/http';
 
 // The headers every answer of both servers carries live with the HTTP basics;
 // the page's own policy is made here.
-export { COMMON_HEADERS, DATA_CSP, dataHeaders, DENIED_FEATURES, STRICT_TRANSPORT_SECURITY } from '@portico/platform/http';
+export { COMMON_HEADERS, DATA_CSP, dataHeaders, STRICT_TRANSPORT_SECURITY } from '@portico/platform/http';
 
 /** `scheme://host[:port]` with nothing that could end a CSP source early. */
 const SAFE_ORIGIN = /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/;

@@ -86,7 +86,7 @@ export interface BeaconEndpointOptions {
 export type BeaconAnswer = { status: number; error?: string; headers?: Record<string, string>; body?: VisitAnswer };
 
 /** Who sent a report, as the route read it: the visitor's address (`unknown` when there is none). */
-export interface ReportSource {
+interface ReportSource {
   /**
    * Kept in memory only: its clientNetwork and clientBlock are the
    * per-source caps' keys, its canaryNetwork the network a canary's judge
