@@ -4,17 +4,17 @@ import { ISLAND_ATTRIBUTE } from '../host/src/remotes/island-contract';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium';
 
 /** The container of the Contact section's island, in every page whose sections are islands. */
-const CONTACT_ISLAND = `[${ISLAND_ATTRIBUTE}="contact"]`;
+export const CONTACT_ISLAND = `[${ISLAND_ATTRIBUTE}="contact"]`;
 /** What the host sets on a server-rendered island's container once its React root has hydrated (or rendered the section afresh). */
-const HYDRATED_ISLAND = `${CONTACT_ISLAND}[data-island-state="hydrated"]`;
+export const HYDRATED_ISLAND = `${CONTACT_ISLAND}[data-island-state="hydrated"]`;
 /** The hydration data only a server-rendered page carries. */
-const SERVER_RENDERED = `#${PAGE_DATA_ID}`;
+export const SERVER_RENDERED = `#${PAGE_DATA_ID}`;
 /**
  * A one-root page (the single bundle SSR, which has no page script): the
  * shell's `<main>` once the App's effect has started the shell's behaviour,
  * which is when the whole tree, the form too, has hydrated.
  */
-const HYDRATED_PAGE = 'main[data-enhanced]';
+export const HYDRATED_PAGE = 'main[data-enhanced]';
 
 /** No request for this long: the network is idle, as Lighthouse's own network-quiet threshold has it. */
 const QUIET_MS = 1000;
@@ -39,7 +39,7 @@ export interface ContactVisit {
  * script's bytes are its `encodedDataLength` at the end of its load, the
  * number Lighthouse reports as its transfer size.
  */
-function watchNetwork(cdp: CDPSession) {
+export function watchNetwork(cdp: CDPSession) {
   const inFlight = new Map<string, string>();
   const scripts = new Set<string>();
   let scriptBytes = 0;
@@ -86,14 +86,8 @@ async function contactHydrated(page: Page): Promise<string> {
   return HYDRATED_ISLAND;
 }
 
-/**
- * One visit, as a visitor who wants to write to the company: open `url`
- * with Lighthouse's mobile screen and user agent, wait for the network to be
- * idle, select the "Contact us" tab, wait until the Contact form has
- * hydrated and the network is idle again, and add up every script
- * transferred.
- */
-export async function visitContact(url: string): Promise<ContactVisit> {
+/** A Chromium page with Lighthouse's mobile screen and user agent, the errors it logs collected; closed by `close`. */
+export async function mobilePage(): Promise<{ page: Page; cdp: CDPSession; errors: string[]; close(): Promise<void> }> {
   const { screenEmulationMetrics, userAgents } = await import('lighthouse/core/config/constants.js');
   const screen = screenEmulationMetrics.mobile;
   if (!screen) throw new Error("Lighthouse's constants name no mobile screen");
@@ -113,6 +107,23 @@ export async function visitContact(url: string): Promise<ContactVisit> {
     });
     page.on('pageerror', (error) => errors.push(error.message.slice(0, 300)));
     const cdp = await context.newCDPSession(page);
+    return { page, cdp, errors, close: () => browser.close() };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+}
+
+/**
+ * One visit, as a visitor who wants to write to the company: open `url`
+ * with Lighthouse's mobile screen and user agent, wait for the network to be
+ * idle, select the "Contact us" tab, wait until the Contact form has
+ * hydrated and the network is idle again, and add up every script
+ * transferred.
+ */
+export async function visitContact(url: string): Promise<ContactVisit> {
+  const { page, cdp, errors, close } = await mobilePage();
+  try {
     const network = watchNetwork(cdp);
     await cdp.send('Network.enable');
 
@@ -124,6 +135,6 @@ export async function visitContact(url: string): Promise<ContactVisit> {
     await network.idle();
     return { jsBytes: network.scriptBytes(), hydratedBy, errors };
   } finally {
-    await browser.close();
+    await close();
   }
 }

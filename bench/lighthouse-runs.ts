@@ -17,6 +17,13 @@ export interface PageFigures {
    * served, headers included: Lighthouse's transfer size).
    */
   jsBeforeInteractionBytes: number;
+  /**
+   * Of that, the scripts the page asked for before its largest paint (by
+   * when the renderer requested them, against the observed LCP, both on
+   * Lighthouse's unthrottled clock), and those it asked for after it.
+   */
+  jsBeforeLcpBytes: number;
+  jsAfterLcpBytes: number;
   /** Lighthouse's main-thread work (parsing, style, layout, script...), as its 4x slower CPU would take it. */
   mainThreadMs: number;
   /**
@@ -77,7 +84,15 @@ type Lhr = {
     string,
     {
       numericValue?: number;
-      details?: { items?: { resourceType?: string; transferSize?: number; observedLargestContentfulPaintTs?: number }[] };
+      details?: {
+        items?: {
+          resourceType?: string;
+          transferSize?: number;
+          rendererStartTime?: number;
+          observedLargestContentfulPaint?: number;
+          observedLargestContentfulPaintTs?: number;
+        }[];
+      };
     }
   >;
 };
@@ -89,6 +104,11 @@ function figuresOf(lhr: Lhr, devtoolsLog: NetworkEvent[]): PageFigures {
   // The observed (unthrottled) LCP, on the same monotonic clock as the log.
   const lcpTs = lhr.audits.metrics?.details?.items?.[0]?.observedLargestContentfulPaintTs ?? Number.POSITIVE_INFINITY;
   const chain = longestChain(devtoolsLog, lcpTs / 1e6);
+  const scripts = requests.filter((item) => item.resourceType === 'Script');
+  const bytesOf = (items: typeof scripts) => items.reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
+  // The observed LCP from the navigation's start; the requests' times from the first request's (the document's), near enough the same.
+  const lcpMs = lhr.audits.metrics?.details?.items?.[0]?.observedLargestContentfulPaint ?? Number.POSITIVE_INFINITY;
+  const beforeLcp = scripts.filter((item) => (item.rendererStartTime ?? 0) < lcpMs);
   return {
     performance: score('performance'),
     accessibility: score('accessibility'),
@@ -98,7 +118,9 @@ function figuresOf(lhr: Lhr, devtoolsLog: NetworkEvent[]): PageFigures {
     lcpMs: value('largest-contentful-paint'),
     tbtMs: value('total-blocking-time'),
     cls: value('cumulative-layout-shift'),
-    jsBeforeInteractionBytes: requests.filter((item) => item.resourceType === 'Script').reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
+    jsBeforeInteractionBytes: bytesOf(scripts),
+    jsBeforeLcpBytes: bytesOf(beforeLcp),
+    jsAfterLcpBytes: bytesOf(scripts) - bytesOf(beforeLcp),
     mainThreadMs: value('mainthread-work-breakdown'),
     scriptMs: value('bootup-time'),
     requests: requests.length,

@@ -13,6 +13,7 @@ import { addCalculator, serveCalculator, untilCalculatorRendered } from './calcu
 import { visitContact } from './contact-visit';
 import { extraHostConfig, extraRemoteConfigs } from './extra-remotes/build-extra-remotes';
 import { medianFigures, runLighthouse } from './lighthouse-runs';
+import { measureTapToReady } from './tap-to-ready';
 import { OUT_DIR, REPO_ROOT } from './paths';
 import { runWebpack, singleBundleConfig, singleBundleSsrConfigs } from './single-bundle/build-single-bundle';
 import { startSingleSsrServer } from './single-bundle/ssr-server';
@@ -27,7 +28,8 @@ import { eventually } from '@portico/testing/eventually';
  * the server (single-bundle/ssr-server.ts, which serves it as the product
  * serves the federated page); then the cost of each extra remote. Each
  * column also gets one visit that selects Contact us (contact-visit.ts): the
- * JavaScript it costs to reach a working form. Prints one table and writes
+ * JavaScript it costs to reach a working form, and `--runs` throttled taps
+ * on it (tap-to-ready.ts): the time until its send button works. Prints one table and writes
  * bench/results.json. The columns are described in bench/README.md.
  */
 const { values: args } = parseArgs({
@@ -155,7 +157,7 @@ function extraConfig(): string {
 
 /**
  * Lighthouse `RUNS` times, then one visit to the Contact form (its bytes do
- * not vary between visits as timings do).
+ * not vary between visits as timings do), then `RUNS` throttled taps on it.
  */
 async function measureColumn(name: string, url: string): Promise<ColumnFigures> {
   process.stdout.write(`Lighthouse x${RUNS} on ${name} (${url})...`);
@@ -167,10 +169,23 @@ async function measureColumn(name: string, url: string): Promise<ColumnFigures> 
     return undefined;
   });
   if (visit) {
-    console.log(`  JavaScript: ${figures.jsBeforeInteractionBytes} B before interaction, ${visit.jsBytes} B once Contact had hydrated (${visit.hydratedBy})`);
+    console.log(
+      `  JavaScript: ${figures.jsBeforeLcpBytes} B before LCP, ${figures.jsAfterLcpBytes} B after it before any interaction, ${visit.jsBytes} B once Contact had hydrated (${visit.hydratedBy})`,
+    );
     if (visit.errors.length > 0) console.log(`  the page logged ${visit.errors.length} error(s) on that visit, the first: ${visit.errors[0]}`);
   }
-  return { ...figures, jsAfterContactHydratedBytes: visit?.jsBytes ?? null, contactHydratedBy: visit?.hydratedBy ?? null };
+  const tap = await measureTapToReady(url, RUNS).catch((error: unknown) => {
+    console.log(`  a tap visit failed, "tap to ready" is n/a: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  });
+  if (tap) console.log(`  tap to ready: ${tap.tapToReadyMs} ms (runs ${tap.runsMs.join(', ')} ms, ready by ${tap.signal})`);
+  return {
+    ...figures,
+    jsAfterContactHydratedBytes: visit?.jsBytes ?? null,
+    contactHydratedBy: visit?.hydratedBy ?? null,
+    tapToReadyMs: tap?.tapToReadyMs ?? null,
+    tapToReadyRunsMs: tap?.runsMs ?? [],
+  };
 }
 
 /** The extra remotes' manifests, where `main` serves them. */
