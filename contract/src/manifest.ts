@@ -53,6 +53,9 @@ export interface Manifest {
   hashes: ReadonlyMap<string, string>;
   /** The stylesheets of each exposed module, by its key. */
   stylesheets: Readonly<Record<string, readonly string[]>>;
+  /** The scripts of each exposed module, by its key: its own chunks (`assets.js.sync`), and those it may load on demand (`async`). */
+  exposedScripts: Readonly<Record<string, readonly string[]>>;
+  exposedLazyScripts: Readonly<Record<string, readonly string[]>>;
   /** The node build for server rendering, or why there is none to run. */
   nodeEntry: NodeEntry | NodeEntryProblem;
   /** How the section hydrates (`metaData.hydration`; the default when it declares nothing). */
@@ -197,6 +200,8 @@ export function readManifest(source: Uint8Array | string, manifestUrl: string): 
   if (entryIntegrity) hashes.set(entryUrl, entryIntegrity);
 
   const stylesheets: Record<string, string[]> = {};
+  const exposedScripts: Record<string, string[]> = {};
+  const exposedLazyScripts: Record<string, string[]> = {};
   const exposes: string[] = [];
   for (const item of exposeItems) {
     const key = exposeKey(item);
@@ -204,6 +209,9 @@ export function readManifest(source: Uint8Array | string, manifestUrl: string): 
     exposes.push(key);
     const css = isRecord(item.assets) && isRecord(item.assets.css) ? item.assets.css.sync : undefined;
     stylesheets[key] = strings(css).map(absolute);
+    const js = isRecord(item.assets) && isRecord(item.assets.js) ? item.assets.js : {};
+    exposedScripts[key] = strings(js.sync).map(absolute);
+    exposedLazyScripts[key] = strings(js.async).map(absolute);
   }
 
   return {
@@ -223,6 +231,8 @@ export function readManifest(source: Uint8Array | string, manifestUrl: string): 
       scripts: [entryUrl, ...[...assetScripts(exposeItems), ...assetScripts(sharedItems)].map(absolute)],
       hashes,
       stylesheets,
+      exposedScripts,
+      exposedLazyScripts,
       nodeEntry: nodeEntryOf(meta, base, location),
       hydration,
     },

@@ -37,8 +37,13 @@ test('a visit to /: no code of Home or About, nor the host’s, until Contact is
   await installClock(page);
   await page.goto(site.url, { waitUntil: 'networkidle' });
   await expect(page.getByRole('heading', { name: 'A personal loan in three steps' })).toBeVisible();
-  // Before any interaction: no script file at all; the page script is in the page itself.
-  expect(scripts).toEqual([]);
+  // Before any interaction no code runs but the page script (in the page
+  // itself) and its small chunk that fetches the islands' code ahead, after
+  // the first paint at the lowest priority (issue 50): fetched, not run.
+  await expect(page.locator(`link[rel="prefetch"][href^="${originOf(remotes.contact)}/"]`).first()).toBeAttached();
+  expect(scripts.map((url) => new URL(url).pathname)).toEqual([expect.stringMatching(/^\/page-script-[\w-]+\.[0-9a-f]{10}\.js$/)]);
+  const ahead = await page.locator('link[rel="prefetch"]').evaluateAll((links) => links.map((link) => (link as HTMLLinkElement).href));
+  expect(ahead.filter((url) => [originOf(remotes.home), originOf(remotes.about)].includes(new URL(url).origin))).toEqual([]);
   await expect(page.locator('body > script[data-src]')).toHaveCount(1);
 
   await page.getByRole('tab', { name: 'About Us' }).click();

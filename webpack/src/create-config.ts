@@ -12,6 +12,7 @@ import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Compilation, Configuration, ResolveOptions, RuleSetRule, WebpackPluginInstance } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
+import { IslandFilesPlugin } from './island-files-plugin';
 import type { ConfigFactory, WebpackArgv } from './config-factory';
 import { answerDevConfig, relayDevManifest } from './dev-config';
 import { addEntryIntegrity, addNodeEntry, type ManifestStats } from './manifest-integrity';
@@ -345,6 +346,8 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
               // Every chunk's SHA-384 is built into the runtime that loads it,
               // so a chunk altered after the build is refused by the browser.
               new ChunkIntegrityPlugin(),
+              // The host's scripts an island loads, for the server-rendered page to fetch ahead of a tap.
+              ...(withPageScript ? [new IslandFilesPlugin()] : []),
               new MiniCssExtractPlugin({ filename: `[name]${hashed}.css`, chunkFilename: `[name]${hashed}.css` }),
               ...precompression(),
             ]

@@ -59,6 +59,9 @@ test('publicPath "auto": every file lies beside the manifest (its sub-path, not 
     ]),
   );
   expect(read1.stylesheets).toEqual({ './section': ['https://cdn.example/contact/v2/section.css'] });
+  // What a page fetches ahead for the section (issue 50): its own chunks, and apart those it loads on demand.
+  expect(read1.exposedScripts).toEqual({ './section': ['https://cdn.example/contact/v2/__federation_expose_section.js'] });
+  expect(read1.exposedLazyScripts).toEqual({ './section': ['https://cdn.example/contact/v2/499.js'] });
   expect(read1.nodeEntry).toEqual({ url: 'https://cdn.example/contact/v2/server/remoteEntry.js', integrity: SRI });
   expect(read1.exposes).toEqual(['./section']);
   expect(read1.shared).toEqual([

@@ -99,18 +99,27 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   const stopHolding = holdSubmitsUntilHydrated(doc);
 
   let hostRequested = false;
+  const plans = data ? islandPlans(data) : [];
+  // What the interactive islands will load, fetched ahead (warm-islands.ts): once, when the page is idle after its first paint, or with the first island asked for.
+  let warmed = false;
+  const warm = () => {
+    const sections = plans.filter((plan) => plan.rendered && plan.hydration.mode === 'interactive').map((plan) => plan.section);
+    if (warmed || !data || !hostScript || sections.length === 0) return;
+    warmed = true;
+    void import('./warm-islands').then(({ warmIslands }) => warmIslands(doc, data, sections, hostScript, hostRequested ? hostScript : undefined));
+  };
   // Islands are asked for only by the triggers, which start after the first paint (below).
   const request = (section: SectionId) => {
     islandContainerIn(doc, section)?.setAttribute(ISLAND_STATE_ATTRIBUTE, 'requested');
     doc.dispatchEvent(new CustomEvent(ISLAND_REQUESTED_EVENT, { detail: section }));
     if (hostRequested || !hostScript) return;
     hostRequested = true;
+    warm();
     const script = doc.createElement('script');
     script.src = hostScript;
     doc.head.appendChild(script);
   };
 
-  const plans = data ? islandPlans(data) : [];
   const config = data && typeof data.config === 'object' && data.config !== null ? (data.config as Partial<SiteConfig>) : undefined;
   // Before the arrivals below are told: the report collects from its start. It asks for its visit id after the first paint.
   startVisitReport(config?.health);
@@ -124,6 +133,9 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
     // submit would lose the form): with this script here, submits are held.
     for (const control of doc.querySelectorAll<HTMLButtonElement>(`[${ISLAND_ATTRIBUTE}] [${ENABLED_BY_SCRIPT}]`)) control.disabled = false;
     const triggers = watchIslands(doc, plans, request);
+    const win = doc.defaultView;
+    if (typeof win?.requestIdleCallback === 'function') win.requestIdleCallback(warm, { timeout: 3000 });
+    else win?.setTimeout(warm, 1000);
     const stopShell = startShellBehaviour(doc, { onSelected: (section) => triggers.selected(section), storage });
     stop = () => {
       triggers.stop();

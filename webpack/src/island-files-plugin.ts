@@ -1,0 +1,52 @@
+import { ISLAND_FILES, type IslandFiles } from '@portico/contract/island-files';
+import type { Chunk, ChunkGroup, Compiler } from 'webpack';
+
+const NAME = 'IslandFilesPlugin';
+
+/**
+ * Chunks the islands never load: the client-rendered page's visit report
+ * (the server-rendered page's is the page script's own), by webpack chunk name.
+ */
+const NOT_FOR_ISLANDS = new Set(['web-vitals']);
+
+/** A language pack's chunk (`text-en`): loaded only for the page's language. */
+const LANGUAGE_PACK = /^text-([a-z]{2})$/;
+
+/**
+ * Writes `island-files.json`: every script the host's entry (`main`) may
+ * load, so the server-rendered page can fetch them at low priority after
+ * its first paint (`page-script/warm-islands.ts`) and a tap on an island
+ * finds them in the browser's cache instead of fetching them one after
+ * another. Read from webpack's chunk graph once the files are hashed: the
+ * page script is a compilation of its own, built before this one, so it
+ * cannot know these names itself.
+ */
+export class IslandFilesPlugin {
+  apply(compiler: Compiler): void {
+    const { Compilation, sources } = compiler.webpack;
+    compiler.hooks.thisCompilation.tap(NAME, (compilation) => {
+      compilation.hooks.processAssets.tap({ name: NAME, stage: Compilation.PROCESS_ASSETS_STAGE_REPORT }, () => {
+        const entry = compilation.entrypoints.get('main');
+        if (!entry) return;
+        const listed: IslandFiles = { files: [], packs: {} };
+        const seenGroups = new Set<ChunkGroup>();
+        const seenChunks = new Set<Chunk>();
+        const visit = (group: ChunkGroup) => {
+          if (seenGroups.has(group)) return;
+          seenGroups.add(group);
+          for (const chunk of group.chunks) {
+            if (seenChunks.has(chunk) || (chunk.name && NOT_FOR_ISLANDS.has(chunk.name))) continue;
+            seenChunks.add(chunk);
+            const scripts = [...chunk.files].filter((file) => file.endsWith('.js'));
+            const language = chunk.name ? LANGUAGE_PACK.exec(chunk.name)?.[1] : undefined;
+            if (language) listed.packs[language] = [...(listed.packs[language] ?? []), ...scripts];
+            else listed.files.push(...scripts);
+          }
+          for (const child of group.childrenIterable) visit(child);
+        };
+        visit(entry);
+        compilation.emitAsset(ISLAND_FILES, new sources.RawSource(JSON.stringify(listed)));
+      });
+    });
+  }
+}
