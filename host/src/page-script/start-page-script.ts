@@ -36,13 +36,18 @@ function holdSubmitsUntilHydrated(doc: Document): () => void {
     const island = form && islandAround(form);
     if (!form || !island || isHydrated(island)) return;
     event.preventDefault();
-    held.set(form, (event as SubmitEvent).submitter);
+    const { submitter } = event as SubmitEvent;
+    held.set(form, submitter);
+    // The press is not lost: the button says so (its name unchanged) until the form's code is there to send.
+    (submitter ?? form.querySelector('[type="submit"]'))?.setAttribute('aria-busy', 'true');
   };
   const release = (event: Event) => {
     const island = islandContainerIn(doc, (event as CustomEvent<SectionId>).detail);
     for (const [form, submitter] of held) {
       if (!island?.contains(form)) continue;
       held.delete(form);
+      // The section's React owns the button from now on (it marks its own sends busy).
+      for (const busy of form.querySelectorAll('[aria-busy]')) busy.removeAttribute('aria-busy');
       // Once the current work is done: the section's state has then taken
       // over what was typed (its layout effect's update is rendered in the
       // same task as the hydration). A microtask, not a timer: a page whose

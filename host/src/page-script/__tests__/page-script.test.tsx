@@ -255,12 +255,16 @@ test('Send before the form is hydrated neither submits natively nor loses a lett
   // Held: the browser's own submission was prevented each time.
   expect(submits).toEqual([true, true]);
   expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('Asha');
+  // Not a dead click (issue 50): the button says it is getting ready, under its own name.
+  expect(screen.getByRole('button', { name: 'Send message' })).toHaveAttribute('aria-busy', 'true');
 
   document.querySelector(`[${ISLAND_ATTRIBUTE}="contact"]`)!.setAttribute(ISLAND_STATE_ATTRIBUTE, 'hydrated');
   document.dispatchEvent(new CustomEvent(ISLAND_HYDRATED_EVENT, { detail: 'contact' }));
   await new Promise((resolve) => setTimeout(resolve, 0));
   // Made once again, now for the section to handle (not prevented before it).
   expect(submits).toEqual([true, true, false]);
+  // The section's own code marks its sends from here on.
+  expect(screen.getByRole('button', { name: 'Send message' })).not.toHaveAttribute('aria-busy');
 });
 
 test('what was typed survives a switch of language: kept for the next page load in this tab, put back into the same field once', async () => {

@@ -1,0 +1,71 @@
+import type { Page } from '@playwright/test';
+import { serverStoresMessages, watchContactPosts } from '../support/contact-api';
+import { expect, test } from '../support/fixtures';
+import { watchProblems } from '../support/page-problems';
+
+// Issue 50's dead-click rule: a tap on Contact while its island's code is
+// still on the network shows the server's form at once, a press on Send is
+// held (the button says it is getting ready, its name unchanged) and sent
+// once when the code is there, never lost and never twice; a fetch that
+// fails gives the section's alert with Try again.
+
+/** Contact's exposed module, the last chunk its island waits for. */
+const CONTACT_CHUNK = /\/__federation_expose_section\.[0-9a-f]+\.js$/;
+
+/** Holds every request for Contact's chunk until the returned release is called: a network slower than the visitor. */
+async function holdContactChunk(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(CONTACT_CHUNK, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+test('Send pressed twice while Contact’s code is on the network: the button says it is getting ready, and the message is sent once when the code arrives', async ({
+  page,
+  site,
+}) => {
+  const problems = await watchProblems(page);
+  await serverStoresMessages(page);
+  const posts = watchContactPosts(page);
+  const release = await holdContactChunk(page);
+  await page.goto(site.url);
+  await page.getByRole('tab', { name: 'Contact us' }).click();
+
+  // The server's form, at once: typing works before any of its code.
+  const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+  await contact.getByLabel('Name').fill('Wulan');
+  await contact.getByLabel('Telephone').fill('0812 1111 2222');
+  await contact.getByLabel('Message').fill('Berapa bunganya?');
+  const send = contact.getByRole('button', { name: 'Send message' });
+  await send.click();
+  await expect(send).toHaveAttribute('aria-busy', 'true');
+  await send.click();
+  await expect(page.locator('[data-section-island="contact"]')).toHaveAttribute('data-island-state', 'requested');
+  expect(posts).toEqual([]);
+
+  release();
+  await expect(contact).toContainText('Thank you, Wulan. Your message has reached us');
+  await page.waitForLoadState('networkidle');
+  expect(posts.map((post) => [post.body.name, post.body.telephone, post.body.message])).toEqual([['Wulan', '0812 1111 2222', 'Berapa bunganya?']]);
+  await expect(send).not.toHaveAttribute('aria-busy', 'true');
+  expect(new URL(page.url()).search).toBe('');
+  expect(problems).toEqual([]);
+});
+
+test('Contact’s code failing to arrive after a tap gives the section’s alert with Try again, which then brings the form', async ({ page, site }) => {
+  let failing = true;
+  await page.route(CONTACT_CHUNK, (route) => (failing ? route.abort('connectionreset') : route.continue()));
+  await page.goto(site.url);
+  await page.getByRole('tab', { name: 'Contact us' }).click();
+  const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+  const alert = contact.getByRole('alert');
+  // The loader's own retries come first; the alert is due within 10 s of the start.
+  await expect(alert).toBeVisible({ timeout: 15_000 });
+  failing = false;
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await expect(contact.getByRole('button', { name: 'Send message' })).toBeVisible();
+  await expect(contact.getByRole('alert')).toHaveCount(0);
+});
