@@ -73,10 +73,13 @@ test('an override from an origin that is not allowed is refused with a warning, 
   expect(lab.faults.requests).toEqual([]);
   expect(manifests).not.toContain(lab.faults.origin);
   await expect(overrideNotice(page)).toHaveCount(0);
-  expect(warnings).toContainEqual(
-    `Portico: refused the override remote.contact=${lab.faults.manifestUrl} because its origin ${lab.faults.origin} ` +
-      "is not listed in config.json's allowedRemoteOrigins; the configured URL is used.",
-  );
+  // Said once the page is idle after its first paint (a server-rendered page's page script).
+  await expect
+    .poll(() => warnings)
+    .toContainEqual(
+      `Portico: refused the override remote.contact=${lab.faults.manifestUrl} because its origin ${lab.faults.origin} ` +
+        "is not listed in config.json's allowedRemoteOrigins; the configured URL is used.",
+    );
 });
 
 for (const [what, value, reason] of [
@@ -99,7 +102,7 @@ for (const [what, value, reason] of [
     expect(manifests).toEqual(expect.arrayContaining([lab.site.origin(3)]));
     expect(lab.faults.requests).toEqual([]);
     await expect(overrideNotice(page)).toHaveCount(0);
-    expect(warnings).toContainEqual(expect.stringContaining(`refused the override remote.contact=${value} because ${reason}`));
+    await expect.poll(() => warnings).toContainEqual(expect.stringContaining(`refused the override remote.contact=${value} because ${reason}`));
     expect(dialogs).toBe(0);
   });
 }

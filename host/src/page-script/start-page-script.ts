@@ -1,9 +1,7 @@
 import { DEFAULT_HYDRATION, ENABLED_BY_SCRIPT } from '@portico/contract/hydration';
-import { reportConfigToConsole } from '@portico/shared-config/config-warnings';
 import type { SiteConfig } from '@portico/shared-config/config';
 import type { SectionId } from '@portico/contract/sections';
 import { type PageData } from '@portico/contract/page-data';
-import { refusedOverrideWarning, resolveRemotes } from '@portico/contract/override';
 import { readPageData } from '../app/read-page-data';
 import { noteArrival } from '../health/visit-outcomes';
 import { startVisitReport } from '../health/visit-report';
@@ -105,13 +103,20 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
 
   let hostRequested = false;
   const plans = data ? islandPlans(data) : [];
+  let idleWork: Promise<typeof import('./when-idle')> | undefined;
+  const whenIdle = () => (idleWork ??= import('./when-idle'));
   // What the interactive islands will load, fetched ahead (warm-islands.ts): once, when the page is idle after its first paint, or with the first island asked for.
   let warmed = false;
   const warm = () => {
     const sections = plans.filter((plan) => plan.rendered && plan.hydration.mode === 'interactive').map((plan) => plan.section);
     if (warmed || !data || !hostScript || sections.length === 0) return;
     warmed = true;
-    void import('./warm-islands').then(({ warmIslands }) => warmIslands(doc, data, sections, hostScript, hostRequested ? hostScript : undefined));
+    void whenIdle().then(({ warmIslands }) => warmIslands(doc, data, sections, hostScript, hostRequested ? hostScript : undefined));
+  };
+  const search = doc.defaultView?.location.search ?? '';
+  const idle = () => {
+    warm();
+    void whenIdle().then(({ reportPageWarnings }) => reportPageWarnings(data, search));
   };
   // Islands are asked for only by the triggers, which start after the first paint (below).
   const request = (section: SectionId) => {
@@ -139,23 +144,14 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
     for (const control of doc.querySelectorAll<HTMLButtonElement>(`[${ISLAND_ATTRIBUTE}] [${ENABLED_BY_SCRIPT}]`)) control.disabled = false;
     const triggers = watchIslands(doc, plans, request);
     const win = doc.defaultView;
-    if (typeof win?.requestIdleCallback === 'function') win.requestIdleCallback(warm, { timeout: 3000 });
-    else win?.setTimeout(warm, 1000);
+    if (typeof win?.requestIdleCallback === 'function') win.requestIdleCallback(idle, { timeout: 3000 });
+    else win?.setTimeout(idle, 1000);
     const stopShell = startShellBehaviour(doc, { onSelected: (section) => triggers.selected(section), storage });
     stop = () => {
       triggers.stop();
       stopShell();
     };
   });
-  // The technical detail behind what the page left out, as the
-  // client-rendered page gives it: what config.json has wrong, as the server
-  // read it. What a valid one lacks is the operator's (the server's log).
-  reportConfigToConsole(data?.problems ?? []);
-  // A section team trying its build with ?remote.<section>= learns at once
-  // why the page shows the configured one, not when an island happens to start.
-  // The same rule the server and the host's script apply, on the address and the origins the server read.
-  const search = doc.defaultView?.location.search ?? '';
-  for (const refused of data ? resolveRemotes({}, data.allowedRemoteOrigins, search).refused : []) console.warn(refusedOverrideWarning(refused));
   // An older version of the site may have left a service worker that would
   // pin stale remotes; its removal is in a chunk of its own, fetched only then.
   void doc.defaultView?.navigator.serviceWorker?.getRegistrations().then((registrations) => {

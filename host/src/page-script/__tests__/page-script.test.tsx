@@ -151,11 +151,16 @@ test('an override the rule refuses is told on the console, from the address and 
   window.history.replaceState(null, '', `/?remote.contact=${encodeURIComponent('https://evil.example/mf-manifest.json')}`);
   await serverPage();
   startAfterPaint();
-  expect(warn.mock.calls).toEqual([
-    [
-      "Portico: refused the override remote.contact=https://evil.example/mf-manifest.json because its origin https://evil.example is not listed in config.json's allowedRemoteOrigins; the configured URL is used.",
-    ],
-  ]);
+  // Said once the page is idle after its first paint: its code is not in the page's first window.
+  await waitFor(
+    () =>
+      expect(warn.mock.calls).toEqual([
+        [
+          "Portico: refused the override remote.contact=https://evil.example/mf-manifest.json because its origin https://evil.example is not listed in config.json's allowedRemoteOrigins; the configured URL is used.",
+        ],
+      ]),
+    { timeout: 5000 },
+  );
   warn.mockRestore();
 });
 
