@@ -12,6 +12,15 @@ import { watchProblems } from '../support/page-problems';
 /** Contact's exposed module, the last chunk its island waits for. */
 const CONTACT_CHUNK = /\/__federation_expose_section\.[0-9a-f]+\.js$/;
 
+/**
+ * Until the server renders Contact into the page: a server just started may
+ * answer the first pages with Contact left to the browser (its worker still
+ * warming), and the rule is about the server's form.
+ */
+async function untilContactServerRendered(url: string): Promise<void> {
+  await expect.poll(async () => (await fetch(url)).text(), { timeout: 30_000 }).toContain('>Send message</button>');
+}
+
 /** Holds every request for Contact's chunk until the returned release is called: a network slower than the visitor. */
 async function holdContactChunk(page: Page): Promise<() => void> {
   let release: () => void = () => undefined;
@@ -27,10 +36,13 @@ test('Send pressed twice while Contact’s code is on the network: the button sa
   page,
   site,
 }) => {
+  // A server just started, then a held chunk: room for a busy machine.
+  test.slow();
   const problems = await watchProblems(page);
   await serverStoresMessages(page);
   const posts = watchContactPosts(page);
   const release = await holdContactChunk(page);
+  await untilContactServerRendered(site.url);
   await page.goto(site.url);
   await page.getByRole('tab', { name: 'Contact us' }).click();
 
