@@ -49,8 +49,10 @@ export function watchNetwork(cdp: CDPSession) {
     inFlight.set(requestId, request.url);
     lastChange = Date.now();
   });
-  cdp.on('Network.responseReceived', ({ requestId, type }) => {
-    if (type === 'Script') scripts.add(requestId);
+  // Scripts, and scripts fetched ahead (a prefetch is of type "Other"): by their MIME type too. A script
+  // later served from the cache a prefetch filled adds its few bytes of headers, as Lighthouse counts it.
+  cdp.on('Network.responseReceived', ({ requestId, type, response }) => {
+    if (type === 'Script' || /javascript/.test(response.mimeType)) scripts.add(requestId);
   });
   cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
     if (scripts.has(requestId)) scriptBytes += encodedDataLength;

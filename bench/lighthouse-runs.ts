@@ -87,6 +87,7 @@ type Lhr = {
       details?: {
         items?: {
           resourceType?: string;
+          mimeType?: string;
           transferSize?: number;
           rendererStartTime?: number;
           observedLargestContentfulPaint?: number;
@@ -104,7 +105,8 @@ function figuresOf(lhr: Lhr, devtoolsLog: NetworkEvent[]): PageFigures {
   // The observed (unthrottled) LCP, on the same monotonic clock as the log.
   const lcpTs = lhr.audits.metrics?.details?.items?.[0]?.observedLargestContentfulPaintTs ?? Number.POSITIVE_INFINITY;
   const chain = longestChain(devtoolsLog, lcpTs / 1e6);
-  const scripts = requests.filter((item) => item.resourceType === 'Script');
+  // Scripts, and scripts fetched ahead (a prefetch is of type "Other" to Lighthouse): by their MIME type too.
+  const scripts = requests.filter((item) => item.resourceType === 'Script' || /javascript/.test(item.mimeType ?? ''));
   const bytesOf = (items: typeof scripts) => items.reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
   // The observed LCP from the navigation's start; the requests' times from the first request's (the document's), near enough the same.
   const lcpMs = lhr.audits.metrics?.details?.items?.[0]?.observedLargestContentfulPaint ?? Number.POSITIVE_INFINITY;
