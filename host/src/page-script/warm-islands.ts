@@ -27,8 +27,8 @@ function prefetch(doc: Document, url: string): void {
 }
 
 /**
- * The scripts a section's island loads from its remote: remoteEntry.js, the
- * exposed module's own chunks, and of those it loads on demand the ones in
+ * The scripts a section's island loads from its remote, ahead of its
+ * remoteEntry.js: the exposed module's own chunks, and of those it loads on demand the ones in
  * this page's language (its texts). The manifest does not say which of the
  * others belong to the copies of the shared modules the host provides
  * (shared-config's zod and packs: measured, never fetched by Contact's
@@ -46,7 +46,9 @@ function sectionScripts(data: PageData, section: SectionId, search: string, host
   if (!('manifest' in read)) return [];
   const [own = [], onDemand = []] = [read.manifest.exposedScripts[SECTION_MODULE], read.manifest.exposedLazyScripts[SECTION_MODULE]];
   const texts = onDemand.filter((script) => LANGUAGE_OF_FILE.exec(script)?.[1] === data.language && !hostPacks.has(chunkName(script)));
-  return [read.manifest.entry.url, ...own, ...texts];
+  // Not remoteEntry.js: it is served no-cache (a redeploy is seen at once), and Chromium fetched it again after the tap
+  // (measured: 7.5 KB twice); the other chunks open the connection to its origin all the same.
+  return [...own, ...texts];
 }
 
 /** A chunk file's name without its hash: `text-en` for `…/text-en.0123456789.js`. */
@@ -67,8 +69,8 @@ async function hostList(entry: URL): Promise<IslandFiles> {
  * Fetches into the browser's cache, at the lowest priority, what the
  * islands of `sections` will load when a visitor starts one: the host's
  * entry and the chunks it loads (React, the federation runtime, the loader,
- * this language's texts), and each section's remoteEntry.js and chunks from
- * the manifest the server inlined. A tap then finds them there instead of
+ * this language's texts), and each section's chunks from the manifest the
+ * server inlined. A tap then finds them there instead of
  * fetching them one after another (issue 50). `loading`: a script already
  * being fetched (the host's entry, once an island asked for it), left out.
  * Nothing here runs any of that code.

@@ -53,13 +53,12 @@ beforeEach(() => {
   global.fetch = answering(ISLAND_FILES);
 });
 
-test('the host’s scripts and this language’s pack, then Contact’s entry, own chunk and texts: not the shared modules’ copies nor the other language', async () => {
+test('the host’s scripts and this language’s pack, then Contact’s own chunk and texts (not its no-cache remoteEntry.js): not the shared modules’ copies nor the other language', async () => {
   await warmIslands(document, pageData(), ['contact'], '/main.0a.js');
   expect(prefetched()).toEqual([
     'http://localhost/main.0a.js',
     'http://localhost/470.0b.js',
     'http://localhost/text-en.0c.js',
-    'http://localhost:8083/remoteEntry.js',
     'http://localhost:8083/__federation_expose_section.1a.js',
     'http://localhost:8083/contact-text-en.3c.js',
   ]);
