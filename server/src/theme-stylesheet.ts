@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SiteConfig } from '@portico/shared-config/config';
-import { THEME_STYLESHEET_PATH, themeStylesheet } from '@portico/config-server/theme-stylesheet';
+import { themeStylesheet } from '@portico/config-server/theme-stylesheet';
 import { DATA_OWN_HEADERS, sendPlain } from '@portico/platform/http';
 import { matchesEtag } from './plain-answer';
 import { CACHE_IMMUTABLE, CACHE_REVALIDATE } from './static-files';
