@@ -171,9 +171,7 @@ async function main(): Promise<void> {
   // The page's visit reports. Until the stores are open (a database
   // server still awaited) it answers 503: a report cannot be verified
   // without the shared secret, and the page never reads the answer.
-  beacon = healthOn
-    ? visitReports(() => control ?? stores, { log: logOf('beacon'), perNetwork: env.PORTICO_BEACON_REPORTS_PER_NETWORK })
-    : undefined;
+  beacon = healthOn ? visitReports(() => control ?? stores, { log: logOf('beacon'), perNetwork: env.PORTICO_BEACON_REPORTS_PER_NETWORK }) : undefined;
   try {
     running = await startPortico({
       rootDir,
