@@ -3,27 +3,15 @@ import { captureLog, embeddedTestDatabase, serverTestDatabase, serverTestsRun, t
 import { CONFIG_BASELINE, type ReleaseHealth } from '../../release';
 import { health } from '../../canary/__tests__/release-health';
 import { ReleaseStore } from '../../store/release-store';
-import type { PublishInput } from '../../store/releases';
 import { noSignals, type CanaryCounts } from '../../canary/canary-counts';
 import { JUDGE_ACTOR, startCanaryJudge, type CanaryCountsSource, type CanaryJudge } from '../canary-judge';
 import { eventually } from '@portico/testing/eventually';
 import { manualClock, type ManualClock } from './manual-clock';
+import { numberedBuilds } from '../../testing/numbered-builds';
 
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
 
-let builds = 0;
-const build = (section: SectionId): PublishInput => {
-  builds++;
-  return {
-    section,
-    manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`,
-    integrity: `sha384-${builds}`,
-    version: '1.0.0',
-    buildId: `build-${builds}`,
-    createdBy: 'ci',
-    checks: [],
-  };
-};
+const build = numberedBuilds();
 
 /**
  * The counts backend, faked: synthetic aggregates by release id, all from

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { SectionId } from '@portico/contract/sections';
 import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { canaryNetworkKey, networkHash } from '../../canary/canary-counts';
 import { HealthStore, hourOf, type TakenReport } from '../../health/health-store';
 import { ReleaseStore } from '../release-store';
-import type { PublishInput } from '../releases';
+import { numberedBuilds } from '../../testing/numbered-builds';
 
 // What the judge reads, kept as the beacon and the servers write it: each
 // visit id counted once on every server together, per-network counts under
@@ -13,19 +12,7 @@ import type { PublishInput } from '../releases';
 
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
 
-let builds = 0;
-const build = (section: SectionId): PublishInput => {
-  builds++;
-  return {
-    section,
-    manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`,
-    integrity: `sha384-${builds}`,
-    version: '1.0.0',
-    buildId: `build-${builds}`,
-    createdBy: 'ci',
-    checks: [],
-  };
-};
+const build = numberedBuilds();
 
 describe.each(KINDS)('what the canary judge reads, on the %s database', (kind) => {
   let database: TestDatabase;

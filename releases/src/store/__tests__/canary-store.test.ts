@@ -2,24 +2,12 @@ import type { SectionId } from '@portico/contract/sections';
 import { embeddedTestDatabase, serverTestDatabase, serverTestsRun, type TestDatabase } from '@portico/platform/testing';
 import { CANARY_DEFAULTS, CONFIG_BASELINE } from '../../release';
 import { ReleaseStore } from '../release-store';
-import type { PublishInput } from '../releases';
 import { eventually } from '@portico/testing/eventually';
+import { numberedBuilds } from '../../testing/numbered-builds';
 
 const KINDS = serverTestsRun() ? (['embedded', 'server'] as const) : (['embedded'] as const);
 
-let builds = 0;
-const build = (section: SectionId): PublishInput => {
-  builds++;
-  return {
-    section,
-    manifestUrl: `https://cdn.example/${section}/${builds}/mf-manifest.json`,
-    integrity: `sha384-${builds}`,
-    version: '1.0.0',
-    buildId: `build-${builds}`,
-    createdBy: 'ci',
-    checks: [],
-  };
-};
+const build = numberedBuilds();
 
 describe.each(KINDS)('canaries in the release store on the %s database', (kind) => {
   let database: TestDatabase;
