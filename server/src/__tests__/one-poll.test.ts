@@ -5,6 +5,7 @@ import { releaseFeed } from '../control-plane';
 import { ServedReleases } from '../served-releases';
 import { ReleaseStore } from '@portico/releases';
 import { releaseStorePerFile } from './release-store-per-file';
+import { numberedBuilds } from '@portico/releases/testing';
 
 // One catch-up poll (issue 47, item 4): the store watch's read of the
 // sections' generations is what brings a change whose notification was lost
@@ -44,15 +45,7 @@ test('a server serves an activation whose notification never came, from the watc
     await eventually(() => polls >= pollsBefore + 5, { what: 'five polls', withinMs: 10_000 });
     expect(reads).toBe(before);
 
-    const { release } = await store.releases.publish({
-      section: 'contact',
-      manifestUrl: 'https://cdn.example/contact/1/mf-manifest.json',
-      integrity: 'sha384-1',
-      version: '1.0.0',
-      buildId: 'b1',
-      createdBy: 'ci',
-      checks: [],
-    });
+    const { release } = await store.releases.publish(numberedBuilds()('contact'));
     await store.history.activate('contact', release.id, 'integrator');
     await eventually(() => served.current().active.contact?.id === release.id, { what: 'the activation served', withinMs: 10_000 });
     // Read whole for the change (once; twice if a read was under way as it committed).

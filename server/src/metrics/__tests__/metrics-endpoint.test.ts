@@ -13,6 +13,7 @@ import { dataHeaders } from '../../security-headers';
 import { makeBuiltSite } from '../../__tests__/built-site';
 import { metricSourcesOf } from '../metric-sources';
 import { ServerMetrics } from '../server-metrics';
+import { numberedBuilds } from '@portico/releases/testing';
 
 // The metrics as `npm run serve` wires them (main.ts): the page server, the
 // contact messages on the embedded database, the control plane with its
@@ -167,15 +168,7 @@ test('a contact message stored moves the stored count and the outbox (no channel
 });
 
 test("a release published and activated appears as the section's label, its activation is counted, and a visit report on it is accepted", async () => {
-  const { release } = await control.store.releases.publish({
-    section: 'contact',
-    manifestUrl: 'https://cdn.example/contact/1/mf-manifest.json',
-    integrity: 'sha384-1',
-    version: '1.0.0',
-    buildId: 'b1',
-    createdBy: 'ci',
-    checks: [],
-  });
+  const { release } = await control.store.releases.publish(numberedBuilds()('contact'));
   await control.store.history.activate('contact', release.id, 'integrator');
   const label = `portico_section_release_info{section="contact",release="${release.id}",state="active"}`;
   await eventually(async () => valueOf(await scrape(), label) === 1, { what: `${release.id} served and labelled`, withinMs: 20_000 });
