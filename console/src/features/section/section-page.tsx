@@ -191,8 +191,8 @@ export function SectionPage({ section }: SectionPageProps) {
         )}
       </section>
       <CanaryPanel section={section} shown={shown} releases={releases.data ?? []} onChanged={changed} />
-      {/* Keyed by what it shows: a change read from the API starts a fresh draft; a refusal, which changes nothing, keeps the one typed. */}
-      {entry && <SectionSettings key={JSON.stringify([entry, sections?.map((one) => one.id)])} section={entry} />}
+      {/* Keyed by the section alone: another section's page starts with its own draft and no outcome of this one's. */}
+      {entry && <SectionSettings key={entry.id} section={entry} />}
     </>
   );
 }

@@ -68,6 +68,16 @@ export function SectionSettings({ section }: SectionSettingsProps) {
   const name = section.labels[language];
   const [draft, setDraft] = useState(before);
   const [problems, setProblems] = useState<Problems>({});
+  // A change read from the API (this console's save, the CLI, another console) starts a fresh draft; a refusal, which
+  // changes nothing, keeps the one typed. Reset here, not by a key on the whole settings: a key drew the outcome lines
+  // afresh too, and a save's outcome vanished once the console read its own change back.
+  const basis = JSON.stringify(before);
+  const [drafted, setDrafted] = useState(basis);
+  if (drafted !== basis) {
+    setDrafted(basis);
+    setDraft(before);
+    setProblems({});
+  }
 
   const save = async (event: FormEvent) => {
     event.preventDefault();

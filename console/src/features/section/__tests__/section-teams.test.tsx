@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { answeredEntry, release, sectionStatus, session, type Routes } from '../../../__tests__/fake-control-api';
 import { openSectionPage } from '../../../__tests__/open-section-page';
@@ -115,12 +115,30 @@ it("shows the section's release policy in its settings", async () => {
 
 describe('setting the release policy (integrator)', () => {
   const withPolicy = (policy: string) => ({ body: { contact: { ...sectionStatus(contact7), policy } } });
-  const patched = (policy: string) => ({
-    body: answeredEntry('contact', { en: 'Contact us', id: 'Hubungi Kami' }, 2, { builtIn: true, interactive: true, policy }),
-  });
+  /** The API as it is: a PATCH changes what the next GET /api/sections answers, which the console reads at once after it. */
+  const policyApi = (first: string): Routes => {
+    let policy = first;
+    return {
+      'GET /api/sections': () => withPolicy(policy),
+      'PATCH /api/sections/contact': (request) => {
+        policy = (request.body as { policy: string }).policy;
+        return { body: answeredEntry('contact', { en: 'Contact us', id: 'Hubungi Kami' }, 2, { builtIn: true, interactive: true, policy }) };
+      },
+    };
+  };
+  /**
+   * The outcome is still said once the console has read the section back
+   * with its new policy (the settings were drawn afresh then, and the
+   * outcome was lost: a browser test saw an empty status region).
+   */
+  const stillSaysOnceReadBack = async (formName: string, policy: string, said: string | RegExp) => {
+    const settings = () => screen.getByRole('region', { name: /^(Section settings|Pengaturan bagian)$/ });
+    await waitFor(() => expect(within(settings()).getByText(policy, { selector: 'code' })).toBeInTheDocument());
+    expect(within(screen.getByRole('form', { name: formName })).getByRole('status')).toHaveTextContent(said);
+  };
 
   it('narrows it at once, no confirmation, and says the outcome in the status region', async () => {
-    const { api, user } = await openContact({ 'GET /api/sections': withPolicy('activate'), 'PATCH /api/sections/contact': patched('publish') });
+    const { api, user } = await openContact(policyApi('activate'));
     const form = within(screen.getByRole('form', { name: 'Release policy of Contact us' }));
     expect(form.getByRole('radio', { name: /^Everything, activations included/ })).toBeChecked();
     await user.click(form.getByRole('radio', { name: /^Publish and preview/ }));
@@ -130,10 +148,11 @@ describe('setting the release policy (integrator)', () => {
       'Contact us: release policy “Publish and preview”: its own token may publish and preview; canaries and activations are the integrator’s.',
     );
     expect(api.to('PATCH /api/sections/contact').map((request) => request.body)).toEqual([{ policy: 'publish' }]);
+    await stillSaysOnceReadBack('Release policy of Contact us', 'publish', /^Contact us: release policy “Publish and preview”/);
   });
 
   it('asks first when it widens what the team may do alone, and sends nothing on Cancel', async () => {
-    const { api, user } = await openContact({ 'GET /api/sections': withPolicy('publish'), 'PATCH /api/sections/contact': patched('activate') });
+    const { api, user } = await openContact(policyApi('publish'));
     const form = within(screen.getByRole('form', { name: 'Release policy of Contact us' }));
     await user.click(form.getByRole('radio', { name: /^Everything, activations included/ }));
     await user.click(form.getByRole('button', { name: 'Set release policy' }));
@@ -148,15 +167,17 @@ describe('setting the release policy (integrator)', () => {
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     expect(await form.findByText(/^Contact us: release policy “Everything, activations included”/)).toBeInTheDocument();
     expect(api.to('PATCH /api/sections/contact').map((request) => request.body)).toEqual([{ policy: 'activate' }]);
+    await stillSaysOnceReadBack('Release policy of Contact us', 'activate', /^Contact us: release policy “Everything, activations included”/);
   });
 
   it('speaks Indonesian too', async () => {
-    const { user } = await openContact({ 'GET /api/sections': withPolicy('activate'), 'PATCH /api/sections/contact': patched('canary') });
+    const { user } = await openContact(policyApi('activate'));
     await user.click(screen.getByRole('button', { name: 'Bahasa Indonesia' }));
     const form = within(await screen.findByRole('form', { name: 'Kebijakan rilis Hubungi Kami' }));
     await user.click(form.getByRole('radio', { name: /^Hingga canary/ }));
     await user.click(form.getByRole('button', { name: 'Tetapkan kebijakan rilis' }));
     expect(await form.findByRole('status')).toHaveTextContent(/^Hubungi Kami: kebijakan rilis “Hingga canary”: tokennya sendiri boleh menerbitkan/);
+    await stillSaysOnceReadBack('Kebijakan rilis Hubungi Kami', 'canary', /^Hubungi Kami: kebijakan rilis “Hingga canary”/);
   });
 
   it('is not offered to a section token, which sees the policy only', async () => {
