@@ -1,4 +1,5 @@
-import { loadPack, parseConfig } from '@portico/shared-config';
+import { loadPack } from '@portico/shared-config';
+import { parseConfig } from '@portico/shared-config/config';
 import { resolveRemotes } from '@portico/contract/override';
 import { SECTION_IDS, type SectionId } from '@portico/contract/sections';
 import type { IslandStart } from '../../host/src/remotes/island-contract';

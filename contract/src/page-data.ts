@@ -25,7 +25,11 @@ export function pageSectionsOf(entries: readonly SectionEntry[], language: Langu
 }
 
 export interface PageData {
-  /** config.json as the server read it (a JSON value); the browser parses it with the same parseConfig. */
+  /**
+   * config.json as the server's parseConfig left it (only its valid fields;
+   * this page's market's blocks): the browser uses it as it is and carries
+   * no parser (issue 50).
+   */
   config: unknown;
   language: Language;
   /**

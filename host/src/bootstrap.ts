@@ -1,28 +1,13 @@
-import { loadConfig, loadPack, parseConfig, type TextPack } from '@portico/shared-config';
-import { clientPageSections } from './app/client-page-sections';
-import { reportConfigToConsole } from '@portico/shared-config/config-warnings';
+import type { SiteConfig } from '@portico/shared-config';
 import type { SectionId } from '@portico/contract/sections';
-import { languageFromSearch, type Language } from '@portico/contract/languages';
-import { configUrlFor } from '@portico/contract/preview';
-import { applyTheme } from './app/apply-theme';
-import { startVisitReport } from './health/visit-report';
 import { readPageData } from './app/read-page-data';
 import { yieldToMain } from './app/yield-to-main';
-import { loadSection, startSection, startSections } from './remotes/load-section';
-import { pageRemotes, resolvePageRemotes } from './remotes/page-remotes';
-import { islandContainerIn, ISLAND_HYDRATED_EVENT, ISLAND_REQUESTED_EVENT, ISLAND_STATE_ATTRIBUTE, type IslandStart } from './remotes/island-contract';
+import { loadTexts, type PageModule } from './page-start';
+import { loadSection, startSection } from './remotes/load-section';
+import { pageRemotes } from './remotes/page-remotes';
+import { islandContainerIn, ISLAND_HYDRATED_EVENT, ISLAND_REQUESTED_EVENT, ISLAND_STATE_ATTRIBUTE } from './remotes/island-contract';
 import { SECTION_OUTCOME_EVENT } from './health/visit-outcomes';
 import type { PageData } from '@portico/contract/page-data';
-
-/** The visitor's pack; a chunk lost on a flaky network is fetched once more. */
-function loadTexts(language: Language): Promise<TextPack> {
-  return loadPack(language).catch(() => loadPack(language));
-}
-
-type PageModule = typeof import('./app/render-page');
-
-/** The client-rendered page's islands: none is given a start, so each renders its section afresh (App's AFRESH). */
-const CLIENT_ISLANDS: Partial<Record<SectionId, IslandStart>> = {};
 
 const islandContainer = (section: SectionId) => islandContainerIn(document, section);
 
@@ -34,8 +19,12 @@ const islandContainer = (section: SectionId) => islandContainerIn(document, sect
  * HTML hydrated (or the section rendered, when the server could not).
  */
 async function startIslands(pageData: PageData, page: Promise<PageModule>): Promise<void> {
-  // The page script has told the console what config.json has wrong, and which overrides were refused.
-  const { config, problems } = parseConfig(pageData.config);
+  // config.json as the server's parseConfig left it (its valid fields, this
+  // market's), written by the server that sent this page: the browser
+  // carries no parser for it (issue 50). The page script has told the
+  // console what config.json has wrong, and which overrides were refused.
+  const config = pageData.config as SiteConfig;
+  const { problems } = pageData;
   const remotes = pageRemotes(config, window.location.search);
   const started = new Set<SectionId>();
   // Each section starts loading as soon as it is asked for, while the texts and React arrive.
@@ -88,34 +77,9 @@ async function start(page: Promise<PageModule>): Promise<void> {
   // manifests it was rendered from: its islands start from the same ones.
   const pageData = readPageData(document);
   if (pageData) return startIslands(pageData, page);
-  const language = languageFromSearch(window.location.search);
-  // The page's staircase is short only if nothing waits needlessly: the
-  // sections start loading as soon as config.json names them, while the
-  // language pack and React (`page`, which index.ts requested already) arrive.
-  // Each step its own task: this module's imports were just evaluated, and
-  // checking the config, starting each section and hydrating each take tens
-  // of milliseconds on a phone.
-  const configRead = loadConfig(configUrlFor(window.location.search));
-  const sectionsStarted = configRead.then(({ config, problems }) => {
-    reportConfigToConsole(problems);
-    applyTheme(config.theme);
-    startVisitReport(config.health);
-    const remotes = resolvePageRemotes(config, window.location.search);
-    const pageSections = clientPageSections(config, language);
-    // Each section's start (its manifest checked, its remote registered) in a task of its own.
-    const ids = pageSections.map(({ id }) => id);
-    const sections = startSections(config, remotes.remotes, (...load) => yieldToMain().then(() => loadSection(...load)), {}, ids);
-    return { config, problems, remotes, sections, pageSections };
-  });
-  const [{ config, problems, remotes, sections, pageSections }, text] = await Promise.all([sectionsStarted, loadTexts(language)]);
-  const { renderPage } = await page;
-  await yieldToMain();
-  renderPage(container, { config, problems, language, text, remotes, sections, islands: CLIENT_ISLANDS, pageSections });
-  // An older version of the site may have left a service worker that would
-  // pin stale remotes; removing it is off the critical path, in its own chunk.
-  if ('serviceWorker' in navigator) {
-    void import('@portico/toolkit/service-worker').then(({ unregisterServiceWorkers }) => unregisterServiceWorkers());
-  }
+  // The client-rendered page's reader of config.json (zod) is a chunk of its own, requested by index.ts already.
+  const { startClientPage } = await import(/* webpackChunkName: "client-page" */ './start-client-page');
+  return startClientPage(container, page);
 }
 
 /**

@@ -2,6 +2,7 @@
 // header index.html draws is styled at the first paint.
 import '@portico/shared-config/base.css';
 import './app/app.css';
+import { PAGE_DATA_ID } from '@portico/contract/page-parts';
 
 // In a task of its own: evaluating this file starts Module Federation's
 // runtime, and negotiating the shared modules for the imports below is as
@@ -11,6 +12,9 @@ setTimeout(() => {
   // bootstrap waits for it and reports a failure to load it.
   const page = import('./app/render-page');
   page.catch(() => undefined);
+  // A page the server did not render reads config.json with the reader (zod)
+  // in a chunk of its own, requested now beside bootstrap's, not after it.
+  if (!document.getElementById(PAGE_DATA_ID)) void import(/* webpackChunkName: "client-page" */ './start-client-page').catch(() => undefined);
   // The async boundary: shared modules (React, shared-config) are negotiated by
   // Module Federation before bootstrap's static imports run.
   void import('./bootstrap').then(({ startPage }) => startPage(page));

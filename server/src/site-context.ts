@@ -8,8 +8,6 @@ export interface Site extends ParsedConfig {
   body: string;
   /** SHA-256 of `body`. */
   hash: string;
-  /** The JSON value served: what the browser is given (and parses with parseConfig itself). */
-  raw: unknown;
 }
 
 /**
@@ -32,7 +30,7 @@ export function siteContext(answer: ConfigAnswer): SiteContext {
   const hash = createHash('sha256').update(answer.body).digest('base64');
   return {
     answer,
-    site: { body: answer.body, hash, raw: answer.value, config, problems, deprecated },
+    site: { body: answer.body, hash, config, problems, deprecated },
     etag: `"${hash.slice(0, 27)}"`,
   };
 }

@@ -1,6 +1,32 @@
-// The config.json schema, its types and its one reader (also `@portico/shared-config/config`, for Node).
-export * from './config';
-export { loadConfig, readConfig } from './config/load-config';
+// config.json's types and the rules a page reads a validated config by. The
+// reader and its schema (zod) are `@portico/shared-config/config`'s alone:
+// the server validates what a server-rendered page is handed, so the
+// singleton every section shares carries no parser (issue 50); the
+// client-rendered page bundles the reader itself.
+export type {
+  ConfigProblem,
+  ConfigSection,
+  ContactSettings,
+  GrievanceOfficer,
+  LegalConfig,
+  LegalDisclosures,
+  PreviewNote,
+  RemoteLoading,
+  RuntimeConfig,
+  SiteConfig,
+} from './config/config-schema';
+export type { ParsedConfig } from './config/parse-config';
+export {
+  CONTACT_BOUNDS,
+  MARKETS,
+  PREVIEW_REFUSALS,
+  REMOTE_LOADING_BOUNDS,
+  type Market,
+  copyrightIn,
+  inMarket,
+  sectionGrant,
+  isDocumentProblem,
+} from './config/config-rules';
 export { CONFIG_TIMEOUT_MS } from './constants';
 export { type SectionModule, type SectionProps } from './contract/section-contract';
 // Kept for sections already deployed, and only for them: a section built

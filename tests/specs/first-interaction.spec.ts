@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { serverStoresMessages, watchContactPosts } from '../support/contact-api';
-import { expect, test } from '../support/fixtures';
+import { expect, serve, test, workerPorts, writeConfig } from '../support/fixtures';
+import { expectHydrated } from '../support/page-clock';
 import { watchProblems } from '../support/page-problems';
 
 // Issue 50's dead-click rule: a tap on Contact while its island's code is
@@ -80,4 +81,35 @@ test('Contact’s code failing to arrive after a tap gives the section’s alert
   await alert.getByRole('button', { name: 'Try again' }).click();
   await expect(contact.getByRole('button', { name: 'Send message' })).toBeVisible();
   await expect(contact.getByRole('alert')).toHaveCount(0);
+});
+
+test('the islands start from the config the server read: its page data holds only the fields the server kept, and no script fetched up to a working form carries the config’s parser (zod)', async ({
+  page,
+}, testInfo) => {
+  // A server of its own, started here: room for a busy machine.
+  test.slow();
+  const basePort = workerPorts(testInfo.parallelIndex, 19);
+  // A colour that is not #rrggbb: the server's reading names it and leaves it out.
+  const site = await serve(basePort, writeConfig(basePort, { theme: { primary: 'teal' } }));
+  try {
+    const scripts: Promise<string>[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname.endsWith('.js')) scripts.push(response.text().catch(() => ''));
+    });
+    await untilContactServerRendered(site.url);
+    await page.goto(site.url);
+    const data = JSON.parse((await page.locator('script#portico-page-data').textContent()) ?? '{}') as { config: Record<string, unknown> };
+    expect(data.config).toMatchObject({ comName: expect.any(String), remotes: { contact: expect.any(String) } });
+    expect(data.config).not.toHaveProperty('theme');
+
+    await page.getByRole('tab', { name: 'Contact us' }).click();
+    await expectHydrated(page.getByRole('tabpanel', { name: 'Contact us' }).getByRole('button', { name: 'Send message' }));
+    const bodies = await Promise.all(scripts);
+    // The host's entry, React DOM, remoteEntry.js and Contact's chunks at least.
+    expect(bodies.length).toBeGreaterThan(4);
+    // zod's schemas keep their internals under `_zod`, whatever the minifier does.
+    expect(bodies.filter((body) => body.includes('_zod')).length).toBe(0);
+  } finally {
+    await site.close();
+  }
 });

@@ -4,10 +4,14 @@ import type { Chunk, ChunkGroup, Compiler } from 'webpack';
 const NAME = 'IslandFilesPlugin';
 
 /**
- * Chunks the islands never load: the client-rendered page's visit report
- * (the server-rendered page's is the page script's own), by webpack chunk name.
+ * What the islands never load, by webpack chunk name: the client-rendered
+ * page's visit report (the server-rendered page's is the page script's own)
+ * and its start, which reads config.json with the reader (zod) a
+ * server-rendered page does without (issue 50). A chunk group of these
+ * names is skipped with what only it loads; a chunk it shares with the
+ * islands is listed through their group.
  */
-const NOT_FOR_ISLANDS = new Set(['web-vitals']);
+const NOT_FOR_ISLANDS = new Set(['web-vitals', 'client-page']);
 
 /** A language pack's chunk (`text-en`): loaded only for the page's language. */
 const LANGUAGE_PACK = /^text-([a-z]{2})$/;
@@ -32,7 +36,7 @@ export class IslandFilesPlugin {
         const seenGroups = new Set<ChunkGroup>();
         const seenChunks = new Set<Chunk>();
         const visit = (group: ChunkGroup) => {
-          if (seenGroups.has(group)) return;
+          if (seenGroups.has(group) || (group.name && NOT_FOR_ISLANDS.has(group.name))) return;
           seenGroups.add(group);
           for (const chunk of group.chunks) {
             if (seenChunks.has(chunk) || (chunk.name && NOT_FOR_ISLANDS.has(chunk.name))) continue;

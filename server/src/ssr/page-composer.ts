@@ -61,8 +61,10 @@ export class PageComposer {
     const started = performance.now();
     const problems = site.problems.map(({ field, message }) => ({ field, message }));
     const data = {
-      // The page's market's blocks only: the page never shows the other's.
-      config: pageConfigOf(site.raw, language),
+      // What the server's parseConfig kept (the browser carries no parser:
+      // issue 50), and of it the page's market's blocks only: the page never
+      // shows the other's.
+      config: pageConfigOf(site.config, language),
       language,
       sections: pageSectionsOf(tabSections(site.config, language), language),
       manifests,

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { BUILT_IN_GRANTS, type BuiltInSectionId, type SectionGrant } from '@portico/contract/sections';
-import { isBuiltInSection, sectionIdProblem } from '@portico/contract/section-entries';
-import { MARKETS, marketOf, type Language, type Market } from '@portico/contract/languages';
+import { type BuiltInSectionId } from '@portico/contract/sections';
+import { sectionIdProblem } from '@portico/contract/section-entries';
+import { MARKETS, type Language, type Market } from '@portico/contract/languages';
 import { HEX_COLOR } from '../theme/contrast';
-import { MARKET_DETAILS } from './market-details';
+import { CONTACT_BOUNDS, PREVIEW_REFUSALS, REMOTE_LOADING_BOUNDS } from './config-bounds';
 import type { Theme } from '../theme/theme';
 
 // zod compiles fast paths with `new Function` unless told not to; the host's
@@ -25,15 +25,6 @@ const origin = z.string().check(
   }, 'must be an origin such as https://cdn.example.com, without a path'),
 );
 
-/** Limits of `remoteLoading`: a visitor never waits more than 10 s for a section. */
-export const REMOTE_LOADING_BOUNDS = {
-  deadlineMs: { min: 1000, max: 10_000 },
-  retries: { min: 0, max: 5 },
-} as const;
-
-/** Limits of `contact.retentionDays`: how long the server keeps a contact message, up to ten years. */
-export const CONTACT_BOUNDS = { retentionDays: { min: 1, max: 3650 } } as const;
-
 function wholeNumber({ min, max }: { min: number; max: number }) {
   const message = `must be a whole number from ${min} to ${max}`;
   return z.int(message).check(z.gte(min, message), z.lte(max, message));
@@ -43,9 +34,6 @@ const phone = z.string().check(z.trim(), z.regex(/^(?=(?:\D*\d){3})\+?[0-9 ().-]
 
 /** `#rrggbb` only: the contrast check needs an exact colour, and a CSS keyword or `var()` is not one. */
 const hexColor = z.string().check(z.regex(HEX_COLOR, 'must be a colour written #rrggbb, such as #0b5c6b'));
-
-/** The markets `legal` has a block for; their home is @portico/contract (a language is one market's page). */
-export { MARKETS, type Market };
 
 /**
  * A Subresource Integrity value: the algorithm and the base64 digest of a
@@ -166,8 +154,6 @@ const previewSchema = z.object({
   expiresAt: text,
 });
 
-export const PREVIEW_REFUSALS = ['expired', 'invalid'] as const;
-
 /**
  * Set by the server, never by an operator: the release each section runs on
  * this page and the token the server signed over them, which the page's
@@ -241,48 +227,4 @@ export interface ConfigProblem {
   /** Dotted path of the field in config.json, e.g. `remotes.contact`. */
   field: string;
   message: string;
-}
-
-/**
- * Whether a problem is about the whole document (missing, unreachable, not
- * JSON, not an object: its "field" is the URL or `(document)`), not about a
- * field in it. Only such a fault is told on the page: the visitor then sees
- * a shell with nothing configured, and the notice says why.
- */
-export function isDocumentProblem(problem: ConfigProblem): boolean {
-  return !Object.hasOwn(configSchema.shape, problem.field.split('.', 1)[0]!);
-}
-
-/**
- * Whether `section` may run script in the visitor's browser: config.json's
- * grant (as the server serves it, the releases store's over the file's), or
- * the section's built-in one.
- */
-export function sectionGrant(config: Pick<SiteConfig, 'sections'>, section: string): SectionGrant {
-  const builtIn = isBuiltInSection(section) && BUILT_IN_GRANTS[section as keyof typeof BUILT_IN_GRANTS].interactive;
-  return { interactive: config.sections?.[section]?.interactive ?? builtIn };
-}
-
-/** The footer's copyright line in `language`: its market's own, its language's, or the line as written. */
-export function copyrightIn(config: Pick<SiteConfig, 'copyright' | 'copyrightByLanguage' | 'byMarket'>, language: Language): string | undefined {
-  return config.byMarket?.[marketOf(language)]?.copyright ?? config.copyrightByLanguage?.[language] ?? config.copyright;
-}
-
-/**
- * The config as the page in `language` shows it: its market's own company
- * details over the top-level ones (`byMarket`). Applied where the page's
- * context is made, so the title, the nav, the footer and every section read
- * the market's values alike. Applying it twice changes nothing.
- */
-export function inMarket<Config extends Pick<SiteConfig, 'comName' | 'email' | 'address' | 'copyright' | 'copyrightByLanguage' | 'byMarket'>>(
-  config: Config,
-  language: Language,
-): Config {
-  const own = config.byMarket?.[marketOf(language)];
-  if (!own) return config;
-  return {
-    ...config,
-    ...Object.fromEntries(MARKET_DETAILS.filter((field) => own[field] !== undefined).map((field) => [field, own[field]])),
-    copyright: copyrightIn(config, language),
-  };
 }

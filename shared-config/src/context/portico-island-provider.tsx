@@ -1,5 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
-import { inMarket } from '../config/config-schema';
+import { inMarket } from '../config/config-rules';
 import { PorticoContext, type PorticoContextValue } from './portico-context';
 
 export interface PorticoIslandProviderProps {

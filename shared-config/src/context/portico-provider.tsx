@@ -1,5 +1,6 @@
 import { startTransition, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
-import { inMarket, type ConfigProblem, type SiteConfig } from '../config/config-schema';
+import type { ConfigProblem, SiteConfig } from '../config/config-schema';
+import { inMarket } from '../config/config-rules';
 import type { Language } from '@portico/contract/languages';
 import { loadPack } from '../i18n/load-pack';
 import type { TextPack } from '../i18n/text-pack';

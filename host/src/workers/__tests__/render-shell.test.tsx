@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { PAGE_DATA_SLOT, SECTION_SLOT, STYLES_SLOT, type ShellRequest } from '@portico/node-sections/protocol';
-import { parseConfig } from '@portico/shared-config';
+import { parseConfig } from '@portico/shared-config/config';
 import { SECTION_IDS } from '@portico/contract/sections';
 import { BUILT_IN_SECTIONS, type SectionEntry } from '@portico/contract/section-entries';
 import { sampleConfig } from '@portico/testing/sample-config';

@@ -11,7 +11,7 @@ import { WorkerPlanner } from '../worker-plans';
 // stand-ins: a config names Contact's build by its manifest URL, and the
 // build's key is that URL.
 
-const siteNaming = (build: string): Site => ({ hash: build, body: '', raw: {}, config: { remotes: { contact: build } }, problems: [] }) as unknown as Site;
+const siteNaming = (build: string): Site => ({ hash: build, body: '', config: { remotes: { contact: build } }, problems: [] }) as unknown as Site;
 
 function planner() {
   /** What a visitor to the one known host gets: outside every canary first, then a canary's cohort, if one runs. */

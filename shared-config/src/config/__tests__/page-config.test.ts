@@ -1,5 +1,5 @@
 import { sampleConfig } from '@portico/testing/sample-config';
-import { inMarket } from '../config-schema';
+import { inMarket } from '../config-rules';
 import { pageConfigOf } from '../page-config';
 import { parseConfig } from '../parse-config';
 

@@ -1,5 +1,5 @@
 import { sampleConfig } from '@portico/testing/sample-config';
-import { copyrightIn, isDocumentProblem, sectionGrant } from '../config-schema';
+import { copyrightIn, isDocumentProblem, sectionGrant } from '../config-rules';
 import { parseConfig } from '../parse-config';
 
 const fieldsOf = (raw: unknown) => parseConfig(raw).problems.map((problem) => problem.field);

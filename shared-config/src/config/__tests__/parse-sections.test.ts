@@ -1,6 +1,6 @@
 import { sampleConfig } from '@portico/testing/sample-config';
 import { BUILT_IN_SECTIONS, type SectionEntry } from '@portico/contract/section-entries';
-import { sectionGrant } from '../config-schema';
+import { sectionGrant } from '../config-rules';
 import { parseConfig } from '../parse-config';
 import { sectionsFromConfig } from '../parse-sections';
 
