@@ -83,7 +83,7 @@ test('Contact’s code failing to arrive after a tap gives the section’s alert
   await expect(contact.getByRole('alert')).toHaveCount(0);
 });
 
-test('the islands start from the config the server read: its page data holds only the fields the server kept, and no script fetched up to a working form carries the config’s parser (zod)', async ({
+test('the islands start from the config the server read: its page data holds only the fields the server kept, no script fetched up to a working form carries the config’s parser (zod), and each script fetched ahead is run', async ({
   page,
 }, testInfo) => {
   // A server of its own, started here: room for a busy machine.
@@ -96,14 +96,30 @@ test('the islands start from the config the server read: its page data holds onl
     page.on('response', (response) => {
       if (new URL(response.url()).pathname.endsWith('.js')) scripts.push(response.text().catch(() => ''));
     });
+    // Scripts fetched ahead (prefetches are of type "other"), and every script asked for once Contact is tapped (from the cache or not).
+    const ahead = new Set<string>();
+    const afterTap = new Set<string>();
+    let tapped = false;
+    page.on('request', (request) => {
+      if (!new URL(request.url()).pathname.endsWith('.js')) return;
+      if (tapped) afterTap.add(request.url());
+      else if (request.resourceType() === 'other') ahead.add(request.url());
+    });
     await untilContactServerRendered(site.url);
     await page.goto(site.url);
     const data = JSON.parse((await page.locator('script#portico-page-data').textContent()) ?? '{}') as { config: Record<string, unknown> };
     expect(data.config).toMatchObject({ comName: expect.any(String), remotes: { contact: expect.any(String) } });
     expect(data.config).not.toHaveProperty('theme');
 
+    // The fetch ahead, when the page is idle after its first paint.
+    await expect.poll(() => ahead.size, { timeout: 15_000 }).toBeGreaterThan(4);
+    await page.waitForLoadState('networkidle');
+    tapped = true;
     await page.getByRole('tab', { name: 'Contact us' }).click();
     await expectHydrated(page.getByRole('tabpanel', { name: 'Contact us' }).getByRole('button', { name: 'Send message' }));
+    await page.waitForLoadState('networkidle');
+    // Nothing is fetched ahead for nothing: checked to fail while the shared modules' fallbacks (never run) were listed.
+    expect([...ahead].filter((url) => !afterTap.has(url))).toEqual([]);
     const bodies = await Promise.all(scripts);
     // The host's entry, React DOM, remoteEntry.js and Contact's chunks at least.
     expect(bodies.length).toBeGreaterThan(4);

@@ -13,6 +13,15 @@ const NAME = 'IslandFilesPlugin';
  */
 const NOT_FOR_ISLANDS = new Set(['web-vitals', 'client-page']);
 
+/**
+ * A chunk group made only for a shared module's fallback (the copy a
+ * consumer loads when no one provides that module): the host provides every
+ * shared module itself, so the runtime never asks for it (measured: React
+ * DOM's and shared-config's fallbacks were fetched ahead and never run,
+ * 4.0 KB of brotli and two requests).
+ */
+const onlyFallback = (group: ChunkGroup) => group.origins.length > 0 && group.origins.every(({ module }) => module?.type === 'consume-shared-module');
+
 /** A language pack's chunk (`text-en`): loaded only for the page's language. */
 const LANGUAGE_PACK = /^text-([a-z]{2})$/;
 
@@ -36,7 +45,7 @@ export class IslandFilesPlugin {
         const seenGroups = new Set<ChunkGroup>();
         const seenChunks = new Set<Chunk>();
         const visit = (group: ChunkGroup) => {
-          if (seenGroups.has(group) || (group.name && NOT_FOR_ISLANDS.has(group.name))) return;
+          if (seenGroups.has(group) || (group.name && NOT_FOR_ISLANDS.has(group.name)) || onlyFallback(group)) return;
           seenGroups.add(group);
           for (const chunk of group.chunks) {
             if (seenChunks.has(chunk) || (chunk.name && NOT_FOR_ISLANDS.has(chunk.name))) continue;
