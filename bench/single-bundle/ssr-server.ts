@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import {
   answerPage,
+  COMMON_HEADERS,
   COMPRESSION_LANES,
   PageCache,
   PageCosts,
@@ -14,6 +15,7 @@ import {
   staticFiles,
   type FileRequest,
   visitorOf,
+  writeAnswer,
   type EncodedPage,
 } from '@portico/server';
 import { answerConfig } from '@portico/config-server/config-answer';
@@ -111,12 +113,10 @@ export async function startSingleSsrServer({ dist, serverEntry, port }: { dist: 
         // names the remotes on the visitor's host, so the page varies by Host,
         // as the product's does.
         const { Link: _preloads, ...headers } = hostPageHeaders(read, target.search);
-        await answerPage(req, res, page, { ...headers, Vary: 'Host' });
+        writeAnswer(res, await answerPage(req, page, { ...headers, Vary: 'Host' }));
         return;
       }
-      await files({ raw: req }, res, () => {
-        res.writeHead(404).end();
-      });
+      writeAnswer(res, await files({ raw: req }, () => ({ status: 404, headers: {} })), COMMON_HEADERS);
     })().catch((error: unknown) => {
       console.error(`single-bundle SSR: ${req.url ?? ''} failed: ${String(error)}`);
       if (!res.headersSent) res.writeHead(500);

@@ -1,7 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileStamp, RACY_STAMP_MS } from '@portico/config-server/config-file';
-import { appendVary, matchesEtag } from './plain-answer';
+import { joinVary, matchesEtag } from './plain-answer';
 import { CACHE_REVALIDATE, chooseEncoding, realFileIn, type Handler } from './static-files';
 
 /** The copies of index.html the build writes, and the encoding each is sent in. */
@@ -68,39 +68,40 @@ export function builtPage(
     return read;
   };
 
-  return async (request, res, next) => {
+  return async (request, next) => {
     const req = request.raw;
-    if (FROM_DISK.some((name) => req.headers[name] !== undefined)) return options.disk(request, res, next);
+    if (FROM_DISK.some((name) => req.headers[name] !== undefined)) return options.disk(request, next);
     const page = await current();
     const identity = page?.copies.get('identity');
-    if (!page || !identity) return options.disk(request, res, next);
+    if (!page || !identity) return options.disk(request, next);
     const encoding = chooseEncoding(
       req,
       [...page.copies.keys()].filter((name) => name !== 'identity'),
     );
     const copy = page.copies.get(encoding) ?? identity;
-    res.setHeader('Cache-Control', CACHE_REVALIDATE);
-    if (page.copies.size > 1) appendVary(res, 'Accept-Encoding');
     const search = req.url?.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
-    for (const [name, value] of Object.entries(await options.pageHeaders(request, search))) {
-      if (name.toLowerCase() === 'vary') value.split(',').forEach((field) => appendVary(res, field.trim()));
-      else res.setHeader(name, value);
-    }
-    res.setHeader('Accept-Ranges', 'bytes');
-    res.setHeader('ETag', copy.etag);
-    res.setHeader('Last-Modified', copy.lastModified);
+    const policy = await options.pageHeaders(request, search);
+    const vary = page.copies.size > 1 ? joinVary(policy.Vary, 'Accept-Encoding') : policy.Vary;
+    const headers: Record<string, string> = {
+      'Cache-Control': CACHE_REVALIDATE,
+      ...policy,
+      ...(vary === undefined ? {} : { Vary: vary }),
+      'Accept-Ranges': 'bytes',
+      ETag: copy.etag,
+      'Last-Modified': copy.lastModified,
+    };
     const fresh = !/no-cache/i.test(String(req.headers['cache-control'] ?? '')) && matchesEtag(req.headers['if-none-match'], copy.etag);
-    if (fresh) {
-      // As send answers a 304: without the fields that describe a body.
-      for (const name of BODY_FIELDS) res.removeHeader(name);
-      res.writeHead(304).end();
-      return;
-    }
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    if (copy !== identity) res.setHeader('Content-Encoding', encoding);
-    res.setHeader('Content-Length', copy.body.length);
-    res.writeHead(200).end(req.method === 'HEAD' ? undefined : copy.body);
+    // As send answers a 304: without the fields that describe a body.
+    if (fresh) return { status: 304, headers: withoutBodyFields(headers) };
+    headers['Content-Type'] = 'text/html; charset=utf-8';
+    if (copy !== identity) headers['Content-Encoding'] = encoding;
+    headers['Content-Length'] = String(copy.body.length);
+    return { status: 200, headers, body: copy.body };
   };
+}
+
+function withoutBodyFields(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !BODY_FIELDS.includes(name.toLowerCase())));
 }
 
 /** Each copy there is, inside `dir` (a symlink out of it is no copy), with its tag; undefined without index.html. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { COMMON_HEADERS } from '@portico/platform/http';
+import { writeAnswer } from './plain-answer';
 import { staticFiles, type FileRequest } from './static-files';
 
 /**
@@ -40,10 +41,15 @@ export function consoleFiles(dist: string): (req: IncomingMessage, res: ServerRe
     // The control API hands its bare request (it writes the console's files itself).
     const request = { raw: req };
     let served = true;
-    await files(request, res, () => {
+    const notFound = () => {
       served = false;
-    });
-    if (served) return true;
+      return { status: 404, headers: {} };
+    };
+    const answer = await files(request, notFound);
+    if (served) {
+      writeAnswer(res, answer, COMMON_HEADERS);
+      return true;
+    }
     // The target after the origin, never read as an authority (`//a:x` is a path): one no URL parser takes is no file.
     const target = req.url ?? '/';
     const pathname = target.startsWith('/') ? URL.parse(`http://console.invalid${target}`)?.pathname : undefined;
@@ -52,10 +58,9 @@ export function consoleFiles(dist: string): (req: IncomingMessage, res: ServerRe
     served = true;
     const asked = req.url;
     req.url = '/index.html';
-    await files(request, res, () => {
-      served = false;
-    });
+    const page = await files(request, notFound);
     req.url = asked;
+    if (served) writeAnswer(res, page, COMMON_HEADERS);
     return served;
   };
 }

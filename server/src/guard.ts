@@ -1,16 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { stampAnswer } from '@portico/platform/http';
+import { COMMON_HEADERS } from '@portico/platform/http';
 import { pathOnly, type Logger } from '@portico/platform/logging';
-import { answerPlain } from './plain-answer';
-
-/** Answers one request by writing to the response itself (a file, the rendered page); may throw or reject on a fault of the server. */
-export type RawHandler = (request: FastifyRequest, res: ServerResponse) => Promise<void>;
+import { plainAnswer, writeAnswer } from './plain-answer';
 
 /**
- * A request that failed unexpectedly: logged once on the request's own
- * logger (its reqId; the path without its query, which may hold a preview
- * token), answered 500 (or cut, if the answer had begun).
+ * A request to a server Fastify does not run (the test's and bench's bare
+ * file servers) that failed unexpectedly: logged once on the request's own
+ * logger (the path without its query, which may hold a preview token),
+ * answered 500 (or cut, if the answer had begun). Fastify's routes have the
+ * root plugin's error handler instead.
  */
 export function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown, log: Logger): void {
   log.error({ err: error, method: req.method, path: pathOnly(req.url) }, `${req.method ?? '?'} ${JSON.stringify(pathOnly(req.url))} failed`);
@@ -19,27 +17,8 @@ export function answerFailure(req: IncomingMessage, res: ServerResponse, error: 
     return;
   }
   try {
-    answerPlain(req, res, 500, 'Internal server error');
+    writeAnswer(res, plainAnswer(500, 'Internal server error'), COMMON_HEADERS);
   } catch {
     res.destroy();
   }
-}
-
-/**
- * A route whose answer is written to the response itself (send's files,
- * the rendered page and its compression): Fastify steps aside, so the
- * headers every answer carries are set here first (stampAnswer, as the root
- * plugin's onSend sets them on every other answer), and a failure is
- * answered as any other route's (answerFailure).
- */
-export function rawRoute(handle: RawHandler): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
-  return async (request, reply) => {
-    reply.hijack();
-    stampAnswer(request, reply.raw);
-    try {
-      await handle(request, reply.raw);
-    } catch (error) {
-      answerFailure(request.raw, reply.raw, error, request.log);
-    }
-  };
 }

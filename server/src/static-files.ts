@@ -1,12 +1,12 @@
 import { realpath, stat } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { contentType } from 'mime-types';
 import Negotiator from 'negotiator';
-import send from 'send';
+import send from '@fastify/send';
 import type { FastifyRequest } from 'fastify';
-import { answerPlain, appendVary, clearFileHeaders } from './plain-answer';
-import { COMMON_HEADERS, CROSS_ORIGIN_HEADERS } from './security-headers';
+import { joinVary, plainAnswer, type Answer } from './plain-answer';
+import { CROSS_ORIGIN_HEADERS } from './security-headers';
 import { LRUCache } from 'lru-cache';
 
 /** Names webpack gives content-hashed files: `main.0123456789.js`. */
@@ -159,18 +159,13 @@ export function chooseEncoding(req: IncomingMessage, available: readonly string[
 
 const choices = new LRUCache<string, string>({ max: 256 });
 
-/** send's errors carry the HTTP status they stand for. */
-interface SendError extends Error {
-  status?: number;
-  headers?: Record<string, string>;
-}
-
 /** What a file handler is given of a request: Fastify's request on the page server, the bare one wrapped elsewhere (the console's files). */
 export interface FileRequest {
   readonly raw: IncomingMessage;
 }
 
-export type Handler<R extends FileRequest = FastifyRequest> = (request: R, res: ServerResponse, next: () => Promise<void> | void) => Promise<void>;
+/** Answers a request for a file, or with `next`'s answer (the 404 page) when there is no such file. */
+export type Handler<R extends FileRequest = FastifyRequest> = (request: R, next: () => Promise<Answer> | Answer) => Promise<Answer>;
 
 export interface StaticFilesOptions<R extends FileRequest = FastifyRequest> {
   /** A remote's files are loaded by the host's page, from another origin. */
@@ -182,24 +177,21 @@ export interface StaticFilesOptions<R extends FileRequest = FastifyRequest> {
   pageHeaders: (request: R, search: string) => Promise<Record<string, string>>;
 }
 
-function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string>>): void {
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.toLowerCase() === 'vary') value.split(',').forEach((field) => appendVary(res, field.trim()));
-    else res.setHeader(name, value);
-  }
-}
+/** The fields of ours that describe a file's body, which a 304 leaves out (as send leaves out its own). */
+const BODY_FIELDS = new Set(['Content-Type', 'Content-Encoding']);
 
 /**
  * Serves one dist/ folder. Each request looks the file up afresh, so a
  * redeploy into dist/ (or a dist/ symlink switched to a new release) is served
- * at once, without a restart. `send` (Express's file server) answers the
- * conditional requests (ETag, 304) and ranges (206, 416); the `.br` or `.gz`
- * the build made beside a file is chosen here, honouring q-values. Our headers
- * are set before send runs, so a 304 carries them too: hashed files are
- * immutable for a year, everything else is revalidated on every use.
+ * at once, without a restart. `@fastify/send` (send's fork that hands back
+ * the answer instead of writing it) answers the conditional requests (ETag,
+ * 304) and ranges (206, 416); the `.br` or `.gz` the build made beside a file
+ * is chosen here, honouring q-values. Our headers go with every answer, a 304
+ * too: hashed files are immutable for a year, everything else is revalidated
+ * on every use. The file's bytes are a stream the route sends (reply.send).
  */
 export function staticFiles<R extends FileRequest = FastifyRequest>(dir: string, options: StaticFilesOptions<R>): Handler<R> {
-  return async (request, res, next) => {
+  return async (request, next) => {
     const req = request.raw;
     const target = requestTarget(req.url);
     const file = target && builtPath(target.pathname);
@@ -217,33 +209,40 @@ export function staticFiles<R extends FileRequest = FastifyRequest>(dir: string,
     const { onDisk, encoding } = await copyToServe(req, root, file);
     const served = onDisk.find((copy) => copy.encoding === encoding)?.real ?? identity;
 
-    setHeaders(res, COMMON_HEADERS);
-    if (options.crossOrigin) setHeaders(res, CROSS_ORIGIN_HEADERS);
-    res.setHeader('Cache-Control', cacheControlFor(file));
     const type = contentType(path.extname(file)) || 'application/octet-stream';
-    res.setHeader('Content-Type', type);
-    if (served !== identity) res.setHeader('Content-Encoding', encoding);
-    if (onDisk.length > 0) appendVary(res, 'Accept-Encoding');
-    if (type.startsWith('text/html')) setHeaders(res, await options.pageHeaders(request, target.search));
+    const page = type.startsWith('text/html') ? await options.pageHeaders(request, target.search) : undefined;
+    const vary = onDisk.length > 0 ? joinVary(page?.Vary, 'Accept-Encoding') : page?.Vary;
+    const ours: Record<string, string> = {
+      ...(options.crossOrigin ? CROSS_ORIGIN_HEADERS : {}),
+      'Cache-Control': cacheControlFor(file),
+      'Content-Type': type,
+      ...(served !== identity ? { 'Content-Encoding': encoding } : {}),
+      ...page,
+      ...(vary === undefined ? {} : { Vary: vary }),
+    };
 
     const relative = path.relative(root, served).split(path.sep).map(encodeURIComponent).join('/');
-    await new Promise<void>((resolve, reject) => {
-      res.once('close', () => resolve());
-      send(req, relative, { root, index: false, cacheControl: false, etag: true, lastModified: true })
-        .on('error', (error: SendError) => {
-          if (res.headersSent) return reject(error);
-          if (error.status === 404) {
-            // The file went away between our look and send's (a redeploy).
-            clearFileHeaders(res);
-            return resolve(next());
-          }
-          if (error.status === 416 || error.status === 412) {
-            answerPlain(req, res, error.status, error.status === 416 ? 'Range not satisfiable' : 'Precondition failed', error.headers);
-            return resolve();
-          }
-          reject(error);
-        })
-        .pipe(res);
-    });
+    const sent = await send(req, relative, { root, index: false, cacheControl: false, contentType: false, etag: true, lastModified: true });
+    if (sent.type !== 'file') {
+      sent.stream.destroy();
+      const status = sent.type === 'error' ? sent.statusCode : 404;
+      // The file went away between our look and send's (a redeploy).
+      if (status === 404) return next();
+      if (status === 416) return plainAnswer(416, 'Range not satisfiable', pick(sent.headers, 'Content-Range'));
+      if (status === 412) return plainAnswer(412, 'Precondition failed');
+      throw (sent as { metadata: { error: Error } }).metadata.error;
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(ours)) if (sent.statusCode !== 304 || !BODY_FIELDS.has(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(sent.headers)) headers[name] = String(value);
+    if (sent.statusCode === 304 || req.method === 'HEAD') {
+      sent.stream.destroy();
+      return { status: sent.statusCode, headers };
+    }
+    return { status: sent.statusCode, headers, body: sent.stream };
   };
+}
+
+function pick(headers: Readonly<Record<string, string>>, name: string): Record<string, string> {
+  return headers[name] === undefined ? {} : { [name]: headers[name] };
 }

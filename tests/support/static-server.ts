@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { linesLogger } from '@portico/platform/testing';
-import { answerFailure, pageHeaders, staticFiles, type FileRequest } from '@portico/server';
+import { answerFailure, COMMON_HEADERS, pageHeaders, staticFiles, writeAnswer, type FileRequest } from '@portico/server';
 
 export interface StaticServer {
   /** The URL of `prefix` on this server, e.g. `http://localhost:8300/contact/v2/`. */
@@ -20,7 +20,9 @@ export async function serveUnderPath(dir: string, prefix: string, port: number):
     const notFound = () => void res.writeHead(404).end();
     if (!url.startsWith(prefix)) return notFound();
     req.url = url.slice(prefix.length - 1);
-    files({ raw: req }, res, notFound).catch((error: unknown) => answerFailure(req, res, error, linesLogger(console.error)));
+    files({ raw: req }, () => ({ status: 404, headers: {} }))
+      .then((answer) => writeAnswer(res, answer, COMMON_HEADERS))
+      .catch((error: unknown) => answerFailure(req, res, error, linesLogger(console.error)));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -46,10 +46,10 @@ type WithVisitorSlot = FastifyRequest & { [VISITOR]: Visitor | null };
 /**
  * The headers every answer carries (the root plugin's onSend sets them on
  * each answer Fastify sends), set on a response written by hand: the common
- * security headers, the request's id, and HSTS to a visitor on https. A
- * route that still writes its own answer calls it first (server's rawRoute),
- * and so does an answer made before the request is decorated (the router's
- * refusal of a target it cannot decode: its visitor given).
+ * security headers, the request's id, and HSTS to a visitor on https. Only
+ * for an answer made before the request's hooks run (the router's refusal of
+ * a target it cannot decode: its visitor given); every route answers
+ * through `reply.send`.
  */
 export function stampAnswer(request: FastifyRequest, res: ServerResponse, visitor: Pick<Visitor, 'protocol'> = request.visitor): void {
   for (const name in COMMON_HEADERS) res.setHeader(name, COMMON_HEADERS[name]!);

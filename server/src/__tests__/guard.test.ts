@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
+import { Readable } from 'node:stream';
 import { linesLogger } from '@portico/platform/testing';
 import { listenOn } from '@portico/platform/http';
 import { DEFAULT_CLIENT_LIMITS } from '../client-limits';
-import { rawRoute } from '../guard';
 import { appServer } from '../http/app-server';
 import { httpRequest, rawRequest } from './built-site';
 
@@ -20,14 +20,13 @@ beforeAll(async () => {
     await Promise.resolve();
     throw new Error('rejected later');
   });
-  served.app.get(
-    '/half',
-    rawRoute(async (_req, res) => {
-      res.writeHead(200, { 'Content-Length': '100' });
-      await new Promise((resolve) => res.write('half', resolve));
-      throw new Error('failed mid-answer');
-    }),
-  );
+  // A file whose reading fails after its first bytes went out (send's stream, as the file routes send it).
+  served.app.get('/half', (_request, reply) => {
+    const file = new Readable({ read() {} });
+    file.push('half');
+    setTimeout(() => file.destroy(new Error('failed mid-answer')), 50);
+    return reply.header('Content-Length', '100').send(file);
+  });
   served.app.get('/', (_request, reply) => reply.send('fine'));
   await served.app.ready();
   server = served.server;

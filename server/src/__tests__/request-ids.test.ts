@@ -7,8 +7,8 @@ import { dataHeaders, listenOn } from '@portico/platform/http';
 import { captureLog, type CapturedLog } from '@portico/platform/testing';
 import { ReleaseStore, startControlApi, type ControlApi } from '@portico/releases';
 import { DEFAULT_CLIENT_LIMITS } from '../client-limits';
-import { rawRoute } from '../guard';
 import { appServer, type AppServer } from '../http/app-server';
+import { sendAnswer } from '../plain-answer';
 import { visitorOf } from '@portico/platform/http';
 import { httpRequest, rawRequest, type RawAnswer } from './built-site';
 import { silentLogger } from '@portico/platform/logging';
@@ -31,17 +31,14 @@ let store: ReleaseStore;
 let control: ControlApi;
 const controlLog = captureLog();
 
-/** A page server's port as main.ts makes it: the contact API, a route that fails, one that writes its own answer. */
+/** A page server's port as main.ts makes it: the contact API, a route that fails, one that sends a file's answer (the page's, the files'). */
 function pageServer(trustProxy: boolean, log: CapturedLog): AppServer {
   const served = appServer({ hosts: [{ hostname: 'localhost' }], trustProxy, limits: DEFAULT_CLIENT_LIMITS, log: log.logger });
   void served.app.register(apiRoutes, { endpoint: () => service.endpoint, headers: dataHeaders() });
   served.app.get('/fails', () => {
     throw new Error('failed on purpose');
   });
-  served.app.get(
-    '/file',
-    rawRoute(async (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('a file\n')),
-  );
+  served.app.get('/file', (_request, reply) => sendAnswer(reply, { status: 200, headers: { 'Content-Type': 'text/plain' }, body: Buffer.from('a file\n') }));
   return served;
 }
 
@@ -104,7 +101,7 @@ describe("the page server's ports", () => {
 
   test.each([
     ['a route of Fastify', '/fails', 500],
-    ['a route writing its own answer', '/file', 200],
+    ['a file sent as an answer', '/file', 200],
     ['a Host refused before any route', '/file', 400],
     ['a path no route takes', '/nothing-here', 404],
   ])('%s answers with a fresh short id in X-Request-Id, a new one per request', async (_what, url, status) => {

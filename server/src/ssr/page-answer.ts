@@ -1,8 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import { clearFileHeaders, matchesEtag } from '../plain-answer';
+import { matchesEtag, type Answer } from '../plain-answer';
 import { chooseEncoding } from '../static-files';
+import { DATA_OWN_HEADERS } from '@portico/platform/http';
 import { LRUCache } from 'lru-cache';
 
 /** What the page is sent in, best first: the client's q-values decide, then this order. */
@@ -56,22 +57,21 @@ export interface EncodedPage {
 }
 
 /**
- * Sends a page the server composed: compressed as the visitor's
+ * The answer to a page the server composed: compressed as the visitor's
  * Accept-Encoding allows, revalidated on every use (no-cache and an ETag
  * per encoding, 304 when it matches), with `headers` (the page's policy)
  * and Accept-Encoding added to their Vary. The one way the server-rendered
  * page is answered, so that anything else serving a composed page (the
- * benchmark's single-bundle baseline) serves it the same way.
+ * benchmark's single-bundle baseline) serves it the same way. Its headers
+ * are the same object for every visitor of a cached page (answerHeaders).
  */
-export async function answerPage(req: IncomingMessage, res: ServerResponse, page: EncodedPage, headers: Readonly<Record<string, string>>): Promise<void> {
+export async function answerPage(req: IncomingMessage, page: EncodedPage, headers: Readonly<Record<string, string>>): Promise<Answer> {
   const encoding = chooseEncoding(req, PAGE_ENCODINGS) as PageEncoding;
   // A compressed copy's bytes may change (a kept page's brotli is made smaller later) while the page they decode to does not: a weak tag.
   const etag = encoding === 'identity' ? `"${page.hash}"` : `W/"${page.hash}-${encoding}"`;
-  const notModified = matchesEtag(req.headers['if-none-match'], etag);
-  const body = notModified ? undefined : await page.bodyOf(encoding);
-  clearFileHeaders(res);
-  res.writeHead(notModified ? 304 : 200, answerHeaders(headers, etag, notModified ? undefined : encoding, body?.length));
-  res.end(req.method === 'HEAD' ? undefined : body);
+  if (matchesEtag(req.headers['if-none-match'], etag)) return { status: 304, headers: answerHeaders(headers, etag, undefined, undefined) };
+  const body = await page.bodyOf(encoding);
+  return { status: 200, headers: answerHeaders(headers, etag, encoding, body.length), body };
 }
 
 /** The answer's headers, made once per page headers object, ETag, encoding and length: the same for every visitor of a cached page. */
@@ -102,3 +102,31 @@ function answerHeaders(
 }
 
 const answersMade = new WeakMap<Readonly<Record<string, string>>, LRUCache<string, Record<string, string>>>();
+
+/**
+ * A scoped stylesheet's headers in `encoding` (its bodies, made once per
+ * stylesheet), made once per copy: the same object for every request of it.
+ */
+export function stylesheetHeaders(
+  bodies: Readonly<Record<PageEncoding, Buffer>>,
+  encoding: PageEncoding,
+  cacheControl: string,
+): Readonly<Record<string, string>> {
+  let made = stylesheetsMade.get(bodies);
+  if (!made) stylesheetsMade.set(bodies, (made = new Map()));
+  let headers = made.get(encoding);
+  if (!headers) {
+    headers = {
+      ...DATA_OWN_HEADERS,
+      'Content-Type': 'text/css; charset=utf-8',
+      'Cache-Control': cacheControl,
+      Vary: 'Accept-Encoding',
+      ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
+      'Content-Length': String(bodies[encoding].length),
+    };
+    made.set(encoding, headers);
+  }
+  return headers;
+}
+
+const stylesheetsMade = new WeakMap<Readonly<Record<PageEncoding, Buffer>>, Map<PageEncoding, Record<string, string>>>();

@@ -1,9 +1,9 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { ContactFormTexts } from '@portico/contract/contact-form';
 import type { BuiltInSectionId, SectionId } from '@portico/contract/sections';
 import type { Logger } from '@portico/platform/logging';
 import type { NodeBuild } from '@portico/node-sections/protocol';
+import type { Answer } from '../plain-answer';
 import type { SiteContext } from '../site-context';
 import type { ChurnBound } from './manifest-churn';
 import type { HeldManifest } from './manifest-watcher';
@@ -49,7 +49,7 @@ export interface ServerRenderingOptions {
 
 export interface ServerRendering {
   /** Answers `/` and `/index.html` server-rendered, or calls `fallback` (the client-rendered index.html). */
-  handle: (request: FastifyRequest, res: ServerResponse, fallback: () => Promise<void>) => Promise<void>;
+  handle: (request: FastifyRequest, fallback: () => Promise<Answer>) => Promise<Answer>;
   /** Chooses the sandbox, starts the workers for the config a visitor to `hostHeaders` gets; resolves once they are warm (or after a bounded wait). */
   start: (hostHeaders: readonly string[]) => Promise<void>;
   /**

@@ -1,13 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@portico/platform/logging';
 import { LRUCache } from 'lru-cache';
 import { ON_DEMAND_PATH, readScopedStylesheetAddress, type ScopedStylesheetRequest } from '@portico/contract/section-styles';
 import { fetchVerified, scopeSectionStylesheet, SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
 import { servedSections, type SiteConfig } from '@portico/shared-config/config';
-import { answerPlain, clearFileHeaders } from '../plain-answer';
-import { dataHeaders } from '../security-headers';
+import { plainAnswer, type Answer } from '../plain-answer';
 import { chooseEncoding } from '../static-files';
-import { compressPage, PAGE_ENCODINGS, type PageEncoding } from './page-answer';
+import { compressPage, PAGE_ENCODINGS, stylesheetHeaders, type PageEncoding } from './page-answer';
 
 /** The documented limits of the stylesheets scoped when a page asks (docs/server.md). */
 const ON_DEMAND_STYLE_LIMITS: OnDemandStyleLimits = {
@@ -106,27 +105,17 @@ export class OnDemandStyles {
   }
 
   /** Answers a page's request for a scoped stylesheet; `config`: the config.json that request is served, undefined when none is. */
-  async answer(req: IncomingMessage, res: ServerResponse, pathname: string, search: string, config: SiteConfig | undefined): Promise<void> {
+  async answer(req: IncomingMessage, pathname: string, search: string, config: SiteConfig | undefined): Promise<Answer> {
     const request = readScopedStylesheetAddress(pathname, search);
-    if (!request) return answerPlain(req, res, 404, 'Not found');
+    if (!request) return plainAnswer(404, 'Not found');
     if (!config || !stylesheetOrigins(config, request.section).includes(new URL(request.href).origin)) {
-      return answerPlain(req, res, 404, `Not a stylesheet of the ${request.section} section's origins`);
+      return plainAnswer(404, `Not a stylesheet of the ${request.section} section's origins`);
     }
     const found = await this.scoped(request);
-    if ('why' in found) return answerPlain(req, res, found.status, found.why);
+    if ('why' in found) return plainAnswer(found.status, found.why);
     const encoding = chooseEncoding(req, PAGE_ENCODINGS) as PageEncoding;
-    const bytes = found[encoding];
-    clearFileHeaders(res);
-    res.writeHead(200, {
-      ...dataHeaders(),
-      'Content-Type': 'text/css; charset=utf-8',
-      // The address names the bytes (their hash) and the section; the scoper may be stricter in a later server.
-      'Cache-Control': 'public, max-age=86400',
-      Vary: 'Accept-Encoding',
-      ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
-      'Content-Length': String(bytes.length),
-    });
-    res.end(req.method === 'HEAD' ? undefined : bytes);
+    // The address names the bytes (their hash) and the section; the scoper may be stricter in a later server.
+    return { status: 200, headers: stylesheetHeaders(found, encoding, 'public, max-age=86400'), body: found[encoding] };
   }
 
   /** The scoped copy of `request`, or why there is none: kept, prepared, being made, or made now (one at a time per stylesheet). */

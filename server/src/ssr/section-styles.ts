@@ -1,14 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@portico/platform/logging';
 import { EXPOSED_SECTION, type SectionId } from '@portico/contract/sections';
 import type { Manifest } from '@portico/contract/manifest';
 import { createHash } from 'node:crypto';
 import { scopedStylesheetAddress, SECTION_STYLES_PATH, type ScopedStylesheetRequest } from '@portico/contract/section-styles';
 import { fetchVerified, NodeSectionError, scopeSectionStylesheet, SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
-import { answerPlain, clearFileHeaders } from '../plain-answer';
-import { dataHeaders } from '../security-headers';
+import { plainAnswer, type Answer } from '../plain-answer';
 import { CACHE_IMMUTABLE, chooseEncoding } from '../static-files';
-import { compressPage, PAGE_ENCODINGS, type PageEncoding } from './page-answer';
+import { compressPage, PAGE_ENCODINGS, stylesheetHeaders, type PageEncoding } from './page-answer';
 
 /** Where the page's section stylesheets are answered, on the page's own origin. */
 export { SECTION_STYLES_PATH };
@@ -182,21 +181,13 @@ export class SectionStyles {
     return pathname?.startsWith(SECTION_STYLES_PATH) === true;
   }
 
-  async answer(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+  /** The answer to a page's request for one of these: the same headers object for every request of one copy. */
+  answer(req: IncomingMessage, pathname: string): Answer {
     const kept = this.files.get(pathname.slice(SECTION_STYLES_PATH.length));
-    if (!kept) return answerPlain(req, res, 404, 'Not found');
+    if (!kept) return plainAnswer(404, 'Not found');
     const encoding = chooseEncoding(req, PAGE_ENCODINGS) as PageEncoding;
-    const bytes = kept.bodies[encoding];
-    clearFileHeaders(res);
-    res.writeHead(200, {
-      ...dataHeaders(),
-      'Content-Type': 'text/css; charset=utf-8',
-      'Cache-Control': CACHE_IMMUTABLE,
-      Vary: 'Accept-Encoding',
-      ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
-      'Content-Length': String(bytes.length),
-    });
-    res.end(req.method === 'HEAD' ? undefined : bytes);
+    const body = kept.bodies[encoding];
+    return { status: 200, headers: stylesheetHeaders(kept.bodies, encoding, CACHE_IMMUTABLE), body };
   }
 
   close(): void {

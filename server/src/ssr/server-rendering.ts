@@ -24,7 +24,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileStamp } from '@portico/config-server/config-file';
-import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import path from 'node:path';
 import { languageFromSearch } from '@portico/contract/languages';
@@ -35,6 +34,7 @@ import type { SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
 import { onceEach } from '../first-sight';
+import type { Answer } from '../plain-answer';
 import type { SiteContext } from '../site-context';
 import { chooseEncoding, requestTarget } from '../static-files';
 import { PageScriptHeaders, pageScriptIn, pageScriptReader, type PageScriptCode } from './inline-page-script';
@@ -87,7 +87,7 @@ export function serverRendering(options: ServerRenderingOptions): ServerRenderin
   }
   const pipeline = new RenderingPipeline(options, shellFile, sectionFile);
   return {
-    handle: (req, res, fallback) => pipeline.handle(req, res, fallback),
+    handle: (request, fallback) => pipeline.handle(request, fallback),
     start: (hostHeaders) => pipeline.start(hostHeaders),
     warm: (next, withinMs) => pipeline.warm(next, withinMs),
     checkRender: (section, build) => pipeline.checkRender(section, build),
@@ -187,7 +187,7 @@ class RenderingPipeline {
     });
   }
 
-  async handle(request: FastifyRequest, res: ServerResponse, fallback: () => Promise<void>): Promise<void> {
+  async handle(request: FastifyRequest, fallback: () => Promise<Answer>): Promise<Answer> {
     // The budget runs from here to the answer's last byte made: the parts, the composition, the compression.
     const deadline = performance.now() + this.budgetMs;
     const target = requestTarget(request.raw.url);
@@ -206,11 +206,11 @@ class RenderingPipeline {
         const made = this.pages.made(page, chosen);
         return made ? Promise.resolve(made) : byDeadline(bodyOf(chosen), deadline);
       };
-      await answerPage(request.raw, res, { hash, bodyOf: byBudget }, headers);
+      return await answerPage(request.raw, { hash, bodyOf: byBudget }, headers);
     } catch (error) {
       if (!(error instanceof PastBudget)) throw error;
       this.counts.pagesPastBudget += 1;
-      await fallback();
+      return fallback();
     }
   }
 

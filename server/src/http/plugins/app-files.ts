@@ -1,8 +1,6 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { sendPlain } from '@portico/platform/http';
-import { rawRoute } from '../../guard';
-import { clearFileHeaders } from '../../plain-answer';
+import { sendAnswer, type Answer } from '../../plain-answer';
 import type { Handler } from '../../static-files';
 
 /** The small page of every 404, on every app. */
@@ -19,17 +17,16 @@ export interface AppFilesOptions {
   pageHeaders: PageHeaders;
 }
 
+const NOT_FOUND_BODY = Buffer.from(NOT_FOUND_PAGE);
+
 /** The app's 404 page, with the headers of its HTML. */
-export async function answerNotFound(request: FastifyRequest, res: ServerResponse, pageHeaders: PageHeaders): Promise<void> {
+export async function notFoundAnswer(request: FastifyRequest, pageHeaders: PageHeaders): Promise<Answer> {
   const headers = await pageHeaders(request, '');
-  clearFileHeaders(res);
-  res.writeHead(404, {
-    ...headers,
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(NOT_FOUND_PAGE)),
-    'Cache-Control': 'no-cache',
-  });
-  res.end(request.method === 'HEAD' ? undefined : NOT_FOUND_PAGE);
+  return {
+    status: 404,
+    headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(NOT_FOUND_BODY.length), 'Cache-Control': 'no-cache' },
+    body: NOT_FOUND_BODY,
+  };
 }
 
 /** 405 with `Allow`, answered before a body is read. */
@@ -48,10 +45,10 @@ export function otherMethods(app: FastifyInstance, allowed: readonly string[]): 
  * method, before its body is read.
  */
 export const appFiles: FastifyPluginCallback<AppFilesOptions> = (app, { files, pageHeaders }, done) => {
-  const serveFile = rawRoute((request, res) => files(request, res, () => answerNotFound(request, res, pageHeaders)));
+  const serveFile = async (request: FastifyRequest, reply: FastifyReply) => sendAnswer(reply, await files(request, () => notFoundAnswer(request, pageHeaders)));
   const unmatched = (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuseMethod(reply);
-    void serveFile(request, reply);
+    return serveFile(request, reply);
   };
   app.route({ method: ['GET', 'HEAD'], url: '/*', exposeHeadRoute: false, handler: serveFile });
   app.route({ method: otherMethods(app, ['GET', 'HEAD']), url: '/*', onRequest: (_request, reply) => refuseMethod(reply), handler: () => undefined });

@@ -1,10 +1,10 @@
-import type { FastifyPluginCallback } from 'fastify';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { VISIT_TIMING } from '@portico/contract/beacon';
-import { rawRoute } from '../../guard';
+import { sendAnswer } from '../../plain-answer';
 import type { ServerRendering } from '../../ssr/server-rendering';
 import { requestTarget, type Handler } from '../../static-files';
 import type { HostSite } from '../host-site';
-import { answerNotFound } from './app-files';
+import { notFoundAnswer } from './app-files';
 
 export interface PagesOptions {
   site: HostSite;
@@ -16,21 +16,22 @@ export interface PagesOptions {
 
 /**
  * The page, `/` and `/index.html`: server-rendered (the pipeline of
- * server/src/ssr keeps its raw `handle(req, res, fallback)`), or the built
- * index.html. Each answer counts for the releases its visitor is served
- * (the beacon's visit ids), and carries its visit id where the page can
- * read it (a `Server-Timing` entry, VISIT_TIMING).
+ * server/src/ssr), or the built index.html, sent through Fastify (the root
+ * plugin's onSend adds the headers every answer carries). Each answer
+ * counts for the releases its visitor is served (the beacon's visit ids),
+ * and carries its visit id where the page can read it (a `Server-Timing`
+ * entry, VISIT_TIMING).
  */
 export const pages: FastifyPluginCallback<PagesOptions> = (app, { site, rendering, files }, done) => {
-  const pageHeaders = (request: Parameters<Handler>[0], search: string) => site.pageHeaders(request, search);
-  const page = rawRoute(async (request, res) => {
+  const pageHeaders = (request: FastifyRequest, search: string) => site.pageHeaders(request, search);
+  const builtPage = (request: FastifyRequest) => files(request, () => notFoundAnswer(request, pageHeaders));
+  const page = async (request: FastifyRequest, reply: FastifyReply) => {
     const counted = site.countPage(request, requestTarget(request.raw.url)!.search);
     // Per answer, beside the page's cached headers: the page reads it from its navigation entry (a 304's replaces the cached one's).
     const visit = counted && (await counted);
-    if (visit !== undefined) res.setHeader('Server-Timing', `${VISIT_TIMING};desc="${visit}"`);
-    const builtPage = () => files(request, res, () => answerNotFound(request, res, pageHeaders));
-    await (rendering ? rendering.handle(request, res, builtPage) : builtPage());
-  });
+    if (visit !== undefined) reply.header('Server-Timing', `${VISIT_TIMING};desc="${visit}"`);
+    return sendAnswer(reply, await (rendering ? rendering.handle(request, () => builtPage(request)) : builtPage(request)));
+  };
   for (const url of ['/', '/index.html']) app.route({ method: ['GET', 'HEAD'], url, exposeHeadRoute: false, handler: page });
   done();
 };

@@ -1,5 +1,5 @@
 import type { FastifyPluginCallback } from 'fastify';
-import { rawRoute } from '../../guard';
+import { sendAnswer } from '../../plain-answer';
 import { SECTION_STYLES_PATH } from '../../ssr/section-styles';
 import type { OnDemandStyles } from '../../ssr/scoped-on-demand';
 import type { ServerRendering } from '../../ssr/server-rendering';
@@ -20,16 +20,15 @@ export const sectionStyles: FastifyPluginCallback<SectionStylesOptions> = (app, 
     method: ['GET', 'HEAD'],
     url: `${SECTION_STYLES_PATH}*`,
     exposeHeadRoute: false,
-    handler: rawRoute(async (request, res) => {
+    handler: async (request, reply) => {
       const req = request.raw;
       const { pathname, search } = requestTarget(req.url)!;
       if (!onDemand.handles(pathname)) {
-        if (rendering) return rendering.sectionStyles.answer(req, res, pathname);
-        return onDemand.answer(req, res, pathname, search, undefined);
+        return sendAnswer(reply, rendering ? rendering.sectionStyles.answer(req, pathname) : await onDemand.answer(req, pathname, search, undefined));
       }
       const { site: served } = await site.siteOf(request);
-      return onDemand.answer(req, res, pathname, search, served?.config);
-    }),
+      return sendAnswer(reply, await onDemand.answer(req, pathname, search, served?.config));
+    },
   });
   done();
 };

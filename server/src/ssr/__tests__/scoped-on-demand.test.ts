@@ -7,6 +7,7 @@ import { scopeSectionStylesheet } from '@portico/node-sections';
 import { parseConfig, type SiteConfig } from '@portico/shared-config/config';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { OnDemandStyles, type OnDemandStyleLimits } from '../scoped-on-demand';
+import { writeAnswer } from '../../plain-answer';
 
 // A section's origin (a plain static server, which can be made slow) and the
 // front server's on-demand answer for the page's origin, both on loopback:
@@ -56,7 +57,7 @@ beforeEach(async () => {
   useStyles();
   front = createServer((req, res) => {
     const { pathname, search } = new URL(req.url!, 'http://x');
-    if (styles.handles(pathname)) void styles.answer(req, res, pathname, search, config);
+    if (styles.handles(pathname)) void styles.answer(req, pathname, search, config).then((answer) => writeAnswer(res, answer));
     else res.writeHead(418).end();
   });
   frontUrl = await listen(front);

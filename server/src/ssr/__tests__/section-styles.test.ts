@@ -7,6 +7,7 @@ import { readManifest, type Manifest } from '@portico/contract/manifest';
 import { scopeSectionStylesheet } from '@portico/node-sections';
 import { scopedStylesheetAddress } from '@portico/contract/section-styles';
 import { SectionStyles, SECTION_STYLES_PATH, type SectionStyleLimits } from '../section-styles';
+import { writeAnswer } from '../../plain-answer';
 
 // A section's origin (a plain static server) and the front server's answer
 // for the page's origin, both on loopback. The plan prepares a manifest's
@@ -51,7 +52,7 @@ beforeEach(async () => {
   useStyles();
   front = createServer((req, res) => {
     const pathname = new URL(req.url!, 'http://x').pathname;
-    if (styles.handles(pathname)) void styles.answer(req, res, pathname);
+    if (styles.handles(pathname)) writeAnswer(res, styles.answer(req, pathname));
     else res.writeHead(418).end();
   });
   frontUrl = await listen(front);
@@ -105,7 +106,7 @@ test('a stylesheet a manifest names with its hash is fetched once, when the plan
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(response.headers.get('cache-control')).toContain('immutable');
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
     // fetch decodes br itself; what arrived is the section's CSS, scoped to its slot.
     expect(Buffer.from(await response.arrayBuffer()).toString()).toBe(scopedHome(CSS));
   }
