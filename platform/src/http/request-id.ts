@@ -97,6 +97,17 @@ class RequestLines extends LogController {
   override routeNotFound(request: FastifyRequest): void {
     if (saysDebug(request.log)) request.log.debug({ req: request.raw }, 'no route');
   }
+
+  /**
+   * A file's stream cut because its client went away is the client's
+   * doing, said at `debug` (Fastify says it at `info`: a line per
+   * connection a client drops mid-file); a stream that failed under us at
+   * `warn`, as Fastify does.
+   */
+  override streamError(error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply): void {
+    if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') return void reply.log.warn({ err: error }, 'response terminated with an error with headers already sent');
+    if (saysDebug(request.log)) request.log.debug({ res: { statusCode: reply.statusCode } }, 'stream closed prematurely');
+  }
 }
 
 const requestScope = new AsyncLocalStorage<{ requestId: string }>();

@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
+import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { linesLogger } from '@portico/platform/testing';
+import { eventually } from '@portico/testing/eventually';
 import { listenOn } from '@portico/platform/http';
 import { DEFAULT_CLIENT_LIMITS } from '../client-limits';
 import { appServer } from '../http/app-server';
@@ -9,6 +11,7 @@ import { httpRequest, rawRequest } from './built-site';
 const logged: string[] = [];
 let server: Server;
 let port: number;
+let endless: Readable | undefined;
 
 beforeAll(async () => {
   const log = linesLogger((line) => logged.push(line));
@@ -26,6 +29,12 @@ beforeAll(async () => {
     file.push('half');
     setTimeout(() => file.destroy(new Error('failed mid-answer')), 50);
     return reply.header('Content-Length', '100').send(file);
+  });
+  // A file whose client leaves before its last byte: the stream is closed under the route.
+  served.app.get('/endless', (_request, reply) => {
+    endless = new Readable({ read() {} });
+    endless.push('first bytes');
+    return reply.header('Content-Length', '100000').send(endless);
   });
   served.app.get('/', (_request, reply) => reply.send('fine'));
   await served.app.ready();
@@ -56,6 +65,16 @@ test('a failure after the answer began cuts the connection rather than send a se
   expect(answer?.body).toBe('half');
   expect(logged).toHaveLength(1);
   expect((await rawRequest(port, httpRequest('/')))?.body).toBe('fine');
+});
+
+test('a client that leaves in the middle of a file is no line in the log (Fastify says one at info per connection)', async () => {
+  const socket = connect({ host: '127.0.0.1', port });
+  socket.write(httpRequest('/endless').replace('{port}', String(port)));
+  await new Promise((resolve) => socket.once('data', resolve));
+  socket.destroy();
+  await eventually(() => endless?.destroyed === true, { what: 'the file stream closed', withinMs: 10_000, everyMs: 20 });
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(logged).toEqual([]);
 });
 
 test.each([
