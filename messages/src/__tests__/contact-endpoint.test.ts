@@ -116,6 +116,10 @@ describe('POST /api/contact', () => {
     const before = await stored();
     const answer = await postContact(base, formBody(newKey(), { message }));
     expect(answer.status).toBe(413);
+    // Refused by the root plugin's one parser and error handler (httpRoot): JSON, with the headers its onSend adds to every answer.
+    expect(typeof (answer.json() as { error: unknown }).error).toBe('string');
+    expect(answer.headers['permissions-policy']).toContain('camera=()');
+    expect(answer.headers['x-request-id']).toEqual(expect.any(String));
     expect(await stored()).toBe(before);
   });
 

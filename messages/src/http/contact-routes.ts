@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { CONTACT_BODY_LIMIT, CONTACT_PATH } from '@portico/contract/contact-wire';
-import { BODY_TIME_MS, HttpRefusal, sendJson, sendRefusal, textBodyParser } from '@portico/platform/http';
+import { BODY_TIME_MS, sendJson } from '@portico/platform/http';
 import { parseContact, type ContactField } from '../contact-message';
 import type { MessageStore, RateLimit } from '../store/message-store';
 import { clientBlock, clientNetwork } from './client-network';
@@ -61,7 +61,9 @@ const STORE_DOWN = 'messages cannot be stored just now; please try again';
 
 /**
  * `POST /api/contact`, and the JSON answers of every other path under
- * `/api/` on the host's port (404, or 503 while the store opens). The
+ * `/api/` on the host's port (404, or 503 while the store opens), on an app
+ * that registered the root plugin first (@portico/platform/http's
+ * httpRoot: its body parser, its error handler, the security headers). The
  * request is checked in the order of the contract (method, origin, type,
  * size, body) before the message is stored: the method, the origin and the
  * type before a byte of the body is read. Every answer is JSON with the
@@ -72,20 +74,6 @@ export const apiRoutes: FastifyPluginCallback<ApiRoutesOptions> = (app, { endpoi
   const answer = (reply: FastifyReply, status: number, body: Record<string, unknown>, extra: Record<string, string> = {}) =>
     sendJson(reply, status, body, { ...headers, ...extra });
   const storeOpening = (reply: FastifyReply) => answer(reply, 503, { error: STORE_DOWN }, { 'Retry-After': '5' });
-
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof HttpRefusal) {
-      // Fastify closes the connection after any refused body; only one not waited for (413, 408) needs it.
-      if (!('Connection' in error.headers)) reply.removeHeader('connection');
-      return sendRefusal(reply, error, headers);
-    }
-    request.log.error({ err: error }, 'contact: the request failed');
-    return answer(reply, 500, { error: 'internal error' });
-  });
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (request: FastifyRequest, payload: IncomingMessage) =>
-    textBodyParser({ limit: CONTACT_BODY_LIMIT, timeMs: endpoint()?.bodyTimeMs ?? BODY_TIME_MS })(request, payload),
-  );
 
   /** What may be refused before the body is read: the store opening, the method, the origin and the type. */
   const precheck = (request: FastifyRequest, reply: FastifyReply, next: () => void) => {
@@ -103,6 +91,8 @@ export const apiRoutes: FastifyPluginCallback<ApiRoutesOptions> = (app, { endpoi
     method: app.supportedMethods,
     url: CONTACT_PATH,
     exposeHeadRoute: false,
+    // Read by the root plugin's one parser (httpRoot), as text: submit parses it (its own refusal of what is not JSON).
+    config: { body: { as: 'text', limits: () => ({ limit: CONTACT_BODY_LIMIT, timeMs: endpoint()?.bodyTimeMs ?? BODY_TIME_MS }) } },
     onRequest: (request, reply, next) => void precheck(request, reply, next),
     handler: async (request, reply) => {
       const contact = endpoint()!;

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import Fastify from 'fastify';
-import { closeNow, listenOn, urlOf } from '@portico/platform/http';
+import { closeNow, httpRoot, listenOn, urlOf } from '@portico/platform/http';
 import { silentLogger, type Logger } from '@portico/platform/logging';
 import { apiRoutes, type ContactEndpoint } from '../http/contact-routes';
 
@@ -15,6 +15,7 @@ export async function serveApi(
   options: { port?: number; headers?: Readonly<Record<string, string>>; log?: Logger } = {},
 ): Promise<{ base: string; server: Server; close(): Promise<void> }> {
   const app = Fastify({ loggerInstance: options.log ?? silentLogger });
+  await app.register(httpRoot, { trustProxy: false });
   await app.register(apiRoutes, { endpoint: () => service.endpoint, headers: options.headers ?? {} });
   await app.ready();
   const address = await listenOn(app.server, {
