@@ -4,8 +4,8 @@ import { DATA_OWN_HEADERS, JSON_TYPE } from '@portico/platform/http';
 import { matchesEtag } from '../../plain-answer';
 import { answerThemeStylesheet } from '../../theme-stylesheet';
 import { requestTarget } from '../../static-files';
+import type { SiteContext } from '../../site-context';
 import type { HostSite } from '../host-site';
-import { LRUCache } from 'lru-cache';
 
 export interface ConfigRoutesOptions {
   site: HostSite;
@@ -17,33 +17,35 @@ export interface ConfigRoutesOptions {
  * it) and `/theme.css` (its theme, as the page links it).
  */
 export const configRoutes: FastifyPluginCallback<ConfigRoutesOptions> = (app, { site }, done) => {
-  // `/config.json`'s headers per Vary and ETag: the same object for every request of one version.
-  // Versions and hosts come and go: the least recently asked for are forgotten first.
-  const made = new LRUCache<string, Record<string, string>>({ max: 256 });
-  const headersOf = (vary: string | undefined, etag: string | undefined) => {
-    const key = `${vary ?? ''} ${etag ?? ''}`;
-    let headers = made.get(key);
+  // `/config.json`'s headers per site context (its ETag) and Vary: the same object for every request of one version, no key made per request.
+  // A context goes with its version of config.json (HostSite keeps them), and its headers with it.
+  const made = new WeakMap<SiteContext, Map<string | undefined, Record<string, string>>>();
+  const headersOf = (context: SiteContext, vary: string | undefined) => {
+    let byVary = made.get(context);
+    if (!byVary) made.set(context, (byVary = new Map()));
+    let headers = byVary.get(vary);
     if (!headers) {
       headers = {
         ...DATA_OWN_HEADERS,
         ...(vary ? { Vary: vary } : {}),
         'Content-Type': JSON_TYPE,
         'Cache-Control': 'no-cache',
-        ...(etag ? { ETag: etag } : {}),
+        ...(context.etag ? { ETag: context.etag } : {}),
       };
-      made.set(key, headers);
+      byVary.set(vary, headers);
     }
     return headers;
   };
   app.get('/config.json', async (request, reply) => {
-    const { answer, etag } = await site.siteOf(request);
+    const context = await site.siteOf(request);
+    const { answer, etag } = context;
     if (answer.fault) request.log.error(`config.json: ${answer.fault}`);
     const vary = site.varyCookie(site.varyByHost);
     // Revalidated at every use (no-cache): unchanged, it is answered 304, with nothing sent again.
     const notModified = etag !== undefined && matchesEtag(request.headers['if-none-match'], etag);
     return reply
       .code(notModified ? 304 : answer.status)
-      .headers(headersOf(vary, etag))
+      .headers(headersOf(context, vary))
       .send(notModified ? undefined : answer.body);
   });
   app.get(THEME_STYLESHEET_PATH, async (request, reply) => {
