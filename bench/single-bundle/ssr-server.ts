@@ -15,9 +15,9 @@ import {
   staticFiles,
   type FileRequest,
   visitorOf,
-  writeAnswer,
   type EncodedPage,
 } from '@portico/server';
+import { writeAnswer } from '@portico/platform/http';
 import { answerConfig } from '@portico/config-server/config-answer';
 import { escapeHtml } from '@portico/contract/html';
 import { languageFromSearch, type Language } from '@portico/contract/languages';

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { COMMON_HEADERS } from '@portico/platform/http';
-import { writeAnswer } from './plain-answer';
+import { COMMON_HEADERS, writeAnswer } from '@portico/platform/http';
 import { staticFiles, type FileRequest } from './static-files';
 
 /**

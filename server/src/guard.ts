@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { COMMON_HEADERS } from '@portico/platform/http';
+import { COMMON_HEADERS, writeAnswer } from '@portico/platform/http';
 import { pathOnly, type Logger } from '@portico/platform/logging';
-import { plainAnswer, writeAnswer } from './plain-answer';
+import { plainAnswer } from './plain-answer';
 
 /**
  * A request to a server Fastify does not run (the test's and bench's bare

@@ -5,7 +5,8 @@ import { contentType } from 'mime-types';
 import Negotiator from 'negotiator';
 import send from '@fastify/send';
 import type { FastifyRequest } from 'fastify';
-import { joinVary, plainAnswer, type Answer } from './plain-answer';
+import { joinVary, plainAnswer } from './plain-answer';
+import { type Answer } from '@portico/platform/http';
 import { CROSS_ORIGIN_HEADERS } from './security-headers';
 import { LRUCache } from 'lru-cache';
 

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { linesLogger } from '@portico/platform/testing';
-import { answerFailure, COMMON_HEADERS, pageHeaders, staticFiles, writeAnswer, type FileRequest } from '@portico/server';
+import { writeAnswer } from '@portico/platform/http';
+import { answerFailure, COMMON_HEADERS, pageHeaders, staticFiles, type FileRequest } from '@portico/server';
 
 export interface StaticServer {
   /** The URL of `prefix` on this server, e.g. `http://localhost:8300/contact/v2/`. */

@@ -34,3 +34,4 @@ export {
   requestIdOptions,
   scopeRequests,
 } from './request-id';
+export { sendAnswer, writeAnswer, type Answer } from './answer';

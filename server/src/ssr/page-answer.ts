@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import { matchesEtag, type Answer } from '../plain-answer';
+import { matchesEtag } from '../plain-answer';
 import { chooseEncoding } from '../static-files';
-import { DATA_OWN_HEADERS } from '@portico/platform/http';
+import { DATA_OWN_HEADERS, type Answer } from '@portico/platform/http';
 import { LRUCache } from 'lru-cache';
 
 /** What the page is sent in, best first: the client's q-values decide, then this order. */

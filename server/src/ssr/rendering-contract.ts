@@ -3,7 +3,7 @@ import type { ContactFormTexts } from '@portico/contract/contact-form';
 import type { BuiltInSectionId, SectionId } from '@portico/contract/sections';
 import type { Logger } from '@portico/platform/logging';
 import type { NodeBuild } from '@portico/node-sections/protocol';
-import type { Answer } from '../plain-answer';
+import { type Answer } from '@portico/platform/http';
 import type { SiteContext } from '../site-context';
 import type { ChurnBound } from './manifest-churn';
 import type { HeldManifest } from './manifest-watcher';

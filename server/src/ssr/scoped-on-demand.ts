@@ -4,7 +4,8 @@ import { LRUCache } from 'lru-cache';
 import { ON_DEMAND_PATH, readScopedStylesheetAddress, type ScopedStylesheetRequest } from '@portico/contract/section-styles';
 import { fetchVerified, scopeSectionStylesheet, SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
 import { servedSections, type SiteConfig } from '@portico/shared-config/config';
-import { plainAnswer, type Answer } from '../plain-answer';
+import { plainAnswer } from '../plain-answer';
+import { type Answer } from '@portico/platform/http';
 import { chooseEncoding } from '../static-files';
 import { compressPage, PAGE_ENCODINGS, stylesheetHeaders, type PageEncoding } from './page-answer';
 

@@ -5,7 +5,8 @@ import type { Manifest } from '@portico/contract/manifest';
 import { createHash } from 'node:crypto';
 import { scopedStylesheetAddress, SECTION_STYLES_PATH, type ScopedStylesheetRequest } from '@portico/contract/section-styles';
 import { fetchVerified, NodeSectionError, scopeSectionStylesheet, SECTION_STYLESHEET_LIMITS } from '@portico/node-sections';
-import { plainAnswer, type Answer } from '../plain-answer';
+import { plainAnswer } from '../plain-answer';
+import { type Answer } from '@portico/platform/http';
 import { CACHE_IMMUTABLE, chooseEncoding } from '../static-files';
 import { compressPage, PAGE_ENCODINGS, stylesheetHeaders, type PageEncoding } from './page-answer';
 

@@ -34,7 +34,7 @@ import type { SectionId } from '@portico/contract/sections';
 import type { NodeBuild } from '@portico/node-sections/protocol';
 import type { SiteConfig } from '@portico/shared-config/config';
 import { onceEach } from '../first-sight';
-import type { Answer } from '../plain-answer';
+import { type Answer } from '@portico/platform/http';
 import type { SiteContext } from '../site-context';
 import { chooseEncoding, requestTarget } from '../static-files';
 import { PageScriptHeaders, pageScriptIn, pageScriptReader, type PageScriptCode } from './inline-page-script';

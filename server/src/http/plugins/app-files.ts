@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
-import { sendPlain } from '@portico/platform/http';
-import { sendAnswer, type Answer } from '../../plain-answer';
+import { sendPlain, sendAnswer, type Answer } from '@portico/platform/http';
 import type { Handler } from '../../static-files';
 
 /** The small page of every 404, on every app. */

@@ -1,6 +1,6 @@
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { VISIT_TIMING } from '@portico/contract/beacon';
-import { sendAnswer } from '../../plain-answer';
+import { sendAnswer } from '@portico/platform/http';
 import type { ServerRendering } from '../../ssr/server-rendering';
 import { requestTarget, type Handler } from '../../static-files';
 import type { HostSite } from '../host-site';

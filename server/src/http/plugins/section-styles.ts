@@ -1,5 +1,5 @@
 import type { FastifyPluginCallback } from 'fastify';
-import { sendAnswer } from '../../plain-answer';
+import { sendAnswer } from '@portico/platform/http';
 import { SECTION_STYLES_PATH } from '../../ssr/section-styles';
 import type { OnDemandStyles } from '../../ssr/scoped-on-demand';
 import type { ServerRendering } from '../../ssr/server-rendering';

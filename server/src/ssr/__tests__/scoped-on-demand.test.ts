@@ -7,7 +7,7 @@ import { scopeSectionStylesheet } from '@portico/node-sections';
 import { parseConfig, type SiteConfig } from '@portico/shared-config/config';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { OnDemandStyles, type OnDemandStyleLimits } from '../scoped-on-demand';
-import { writeAnswer } from '../../plain-answer';
+import { writeAnswer } from '@portico/platform/http';
 
 // A section's origin (a plain static server, which can be made slow) and the
 // front server's on-demand answer for the page's origin, both on loopback:

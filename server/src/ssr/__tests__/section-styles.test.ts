@@ -7,7 +7,7 @@ import { readManifest, type Manifest } from '@portico/contract/manifest';
 import { scopeSectionStylesheet } from '@portico/node-sections';
 import { scopedStylesheetAddress } from '@portico/contract/section-styles';
 import { SectionStyles, SECTION_STYLES_PATH, type SectionStyleLimits } from '../section-styles';
-import { writeAnswer } from '../../plain-answer';
+import { writeAnswer } from '@portico/platform/http';
 
 // A section's origin (a plain static server) and the front server's answer
 // for the page's origin, both on loopback. The plan prepares a manifest's
