@@ -67,5 +67,8 @@ export {
 } from './canary/canary-counts';
 export { startAlertSender, type AlertSender, type AlertSenderOptions } from './jobs/alert-sender';
 export { systemClock, type JobClock } from './jobs/job-clock';
+export { startHealthPrune, type HealthPrune } from './jobs/health-prune';
+export { startReleaseRecheck, stillServedBy, type ReleaseRecheck, type StillServed } from './jobs/release-recheck';
+export { startServerHeartbeat, type ServerHeartbeat } from './jobs/server-heartbeat';
 export { JUDGE_ACTOR, JUDGE_EVERY_MS, startCanaryJudge, type CanaryCountsSource, type CanaryJudge, type CanaryJudgeOptions } from './jobs/canary-judge';
 export { describeNetworks, type CanaryOptions, type CanarySettings } from './canary/canary-settings';

@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { answerConfig } from '@portico/config-server/config-answer';
 import type { MessageChannelName } from '@portico/messages';
 import { noticeMailer } from '@portico/platform/notices';
-import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import type { SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';
 import type { HostRule } from '@portico/platform/http';
@@ -16,16 +14,19 @@ import {
   startAlertSender,
   startCanaryJudge,
   startControlApi,
+  startHealthPrune,
+  startReleaseRecheck,
+  startServerHeartbeat,
+  stillServedBy,
   type AlertSender,
   type CanaryJudge,
+  type JobClock,
   verifyPreview,
   type ControlApi,
   type MessagesAdmin,
   type MetricsSource,
   type PublishChecks,
   type Release,
-  type ServedState,
-  type StoredRelease,
 } from '@portico/releases';
 import { runPublishChecks, type RenderCheck } from '@portico/releases/checks';
 import { parseConfig } from '@portico/shared-config/config';
@@ -35,16 +36,6 @@ import { configReport } from './config-log';
 import { consoleFiles } from './console-files';
 import { withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
 
-/** How often the active releases' files are checked again in the background (and first, this long after start). */
-const RECHECK_EVERY_MS = 10 * 60_000;
-const FIRST_RECHECK_MS = 30_000;
-/** How often the health older than its retention is deleted (and first, this long after start). */
-const HEALTH_RETENTION_EVERY_MS = 60 * 60_000;
-const FIRST_HEALTH_RETENTION_MS = 60_000;
-/** How often the visit ids past their expiry are forgotten. */
-const VISIT_SWEEP_MS = 10 * 60_000;
-/** How often this server writes its heartbeat row (the console's list of servers and what each serves). */
-const HEARTBEAT_MS = 5000;
 /** Released builds are immutable: a preview visit looks its release up once (preview links name any release, so bounded; the least recently previewed go first). */
 const RELEASES_KEPT = 256;
 
@@ -80,6 +71,8 @@ export interface ControlPlaneOptions {
   judgeEveryMs?: number;
   /** The store's clock (ReleaseStoreOptions.now): tests pin it; none, the sessions read Date.now and canary starts the database's now(). */
   now?: () => number;
+  /** The scheduled jobs' time and timers (the system's by default; a test's hand-turned one). */
+  clock?: JobClock;
   /** The control plane's logger; the control API's Fastify app logs each request's lines on a child (`component: 'control-api'`). */
   log: Logger;
 }
@@ -207,29 +200,6 @@ export function publishChecksFor(options: Pick<ControlPlaneOptions, 'configPath'
     });
 }
 
-/** The names of the checks that say whether a released build's files are still there, unchanged, and still load in the page's browser. */
-const STILL_THERE = new Set(['reachable', 'manifest', 'integrity', 'browser', 'node-build']);
-
-/** One release's files checked again: a problem in words, or none. */
-async function stillServed(
-  release: StoredRelease,
-  origins: readonly string[] | undefined,
-  options: Pick<ControlPlaneOptions, 'configPath' | 'basePort' | 'ports' | 'publicUrl'>,
-): Promise<string | undefined> {
-  const result = await runPublishChecks({
-    section: release.section,
-    manifestUrl: release.manifestUrl,
-    allowedOrigins: origins ?? (await allowedOriginsOf(release.section, options)),
-    pageOrigin: new URL(options.publicUrl).origin,
-  });
-  if (result.refusedOrigin) return `its origin ${result.refusedOrigin} is no longer allowed by config.json`;
-  const failed = result.checks.filter((check) => STILL_THERE.has(check.name) && !check.ok);
-  if (failed.length > 0) return failed.map((check) => `${check.name}: ${check.detail}`).join('; ');
-  if (result.manifest && result.manifest.integrity !== release.integrity)
-    return 'its manifest is not the bytes that were published (the pin no longer matches)';
-  return undefined;
-}
-
 /** The release and health stores, open on one database: what the page needs before its ports open. */
 export interface ControlStores {
   store: ReleaseStore;
@@ -250,8 +220,9 @@ export async function openControlStores(database: Database, options: Pick<Contro
 
 /**
  * On stores open (openControlStores, or opened here from `database`): makes
- * sure there is an owner token, starts the control API, and deletes old
- * health every hour.
+ * sure there is an owner token, starts the control API and the scheduled
+ * jobs of releases/src/jobs/ (alerts, recheck, health prune, heartbeat,
+ * canary judge), all on `options.clock`.
  */
 export async function startControlPlane(opened: Database | ControlStores, options: ControlPlaneOptions): Promise<ControlPlane> {
   const { store, health } = 'store' in opened ? opened : await openControlStores(opened, options);
@@ -268,6 +239,7 @@ export async function startControlPlane(opened: Database | ControlStores, option
     health: health.health,
     // `job`, not `component`: the control plane's logger names its component already (pino would write the key twice).
     log: options.log.child({ job: 'alerts' }),
+    clock: options.clock,
   });
   const api = await startControlApi({
     store,
@@ -295,73 +267,22 @@ export async function startControlPlane(opened: Database | ControlStores, option
     },
   });
 
-  const recheck = async () => {
-    const served = await store.releases.served().catch((): ServedState => ({ active: {}, canaries: {} }));
-    const { active, canaries, sections = BUILT_IN_SECTIONS } = served;
-    // The active releases, and each canary's candidate, of every section served: a candidate whose files fail is rolled back by the judge.
-    const checked = sections.flatMap(({ id, builtIn, origins }) => [
-      ...(active[id] ? [{ id, role: 'active', releaseId: active[id].id, origins: builtIn ? undefined : origins }] : []),
-      ...(canaries[id] ? [{ id, role: 'candidate', releaseId: canaries[id].release.id, origins: builtIn ? undefined : origins }] : []),
-    ]);
-    for (const { id, role, releaseId, origins } of checked) {
-      const release = await store.releases.get(releaseId).catch(() => undefined);
-      if (!release) continue;
-      const problem = await stillServed(release, origins, options).catch((error: unknown) => `the check failed: ${(error as Error).message}`);
-      if (problem && !release.broken) {
-        // Audited by the store, once.
-        await store.releases.markBroken(release.id, problem);
-        options.log.warn(`releases: the ${role} ${id} release ${release.id} is broken: ${problem}`);
-      } else if (!problem && release.broken) {
-        await store.releases.clearBroken(release.id);
-      }
-    }
-  };
-  let rechecking: Promise<void> = Promise.resolve();
-  const run = () =>
-    (rechecking = rechecking.then(recheck).catch((error: unknown) => options.log.error(`releases: the background check failed: ${(error as Error).message}`)));
-  const first = setTimeout(run, FIRST_RECHECK_MS);
-  const every = setInterval(run, RECHECK_EVERY_MS);
-  first.unref();
-  every.unref();
-
-  // Every server runs it: a delete of what another server deleted already deletes nothing.
-  const retentionDays = options.healthRetentionDays ?? DEFAULT_HEALTH_RETENTION_DAYS;
-  let pruning: Promise<void> = Promise.resolve();
-  const prune = () =>
-    (pruning = pruning
-      .then(async () => (await health.deleteOlderThan(retentionDays)) + (await store.canaries.deleteCountsOlderThan(retentionDays)))
-      .then((deleted) => {
-        if (deleted > 0) options.log.info(`health: deleted ${deleted} row(s) of hours older than ${retentionDays} days`);
-      })
-      .catch((error: unknown) => options.log.error(`health: deleting old hours failed (tried again in an hour): ${(error as Error).message}`)));
-  const firstPrune = setTimeout(prune, FIRST_HEALTH_RETENTION_MS);
-  const everyPrune = setInterval(prune, HEALTH_RETENTION_EVERY_MS);
-  firstPrune.unref();
-  everyPrune.unref();
-  // The record of counted visit ids holds each until it expires: no report can name it after.
-  const forgetVisits = setInterval(() => {
-    void health
-      .deleteExpiredVisits()
-      .catch((error: unknown) => options.log.error(`health: forgetting expired visit ids failed (tried again in 10 minutes): ${(error as Error).message}`));
-  }, VISIT_SWEEP_MS);
-  forgetVisits.unref();
-
-  // The heartbeat: which server this is and what it serves, for the console's overview.
-  const beat = { id: randomUUID(), host: hostname(), port: options.basePort, pid: process.pid, startedAt: new Date() };
-  const heartbeat = async () => {
-    const { active, canaries } = await store.releases.served();
-    // Every section served (retired ones are not), the added ones too.
-    const releases = [...Object.values(active).map((release) => release?.id), ...Object.values(canaries).map((canary) => canary?.release.id)].filter(
-      (id): id is string => id !== undefined,
-    );
-    await store.servers.beat({ ...beat, releases });
-  };
-  let beating: Promise<void> = Promise.resolve();
-  // A beat missed (the database away) is written at the next one.
-  const beatNow = () => (beating = beating.then(heartbeat).catch(() => undefined));
-  void beatNow();
-  const beats = setInterval(beatNow, HEARTBEAT_MS);
-  beats.unref();
+  // The scheduled jobs (releases/src/jobs/): each on its own timers, none on a visitor's request.
+  const { log } = options;
+  const recheck = startReleaseRecheck({
+    store,
+    stillServed: stillServedBy({ allowedOrigins: (section) => allowedOriginsOf(section, options), pageOrigin: new URL(options.publicUrl).origin }),
+    log: log.child({ job: 'recheck' }),
+    clock: options.clock,
+  });
+  const prune = startHealthPrune({
+    health,
+    canaries: store.canaries,
+    retentionDays: options.healthRetentionDays ?? DEFAULT_HEALTH_RETENTION_DAYS,
+    log: log.child({ job: 'health-prune' }),
+    clock: options.clock,
+  });
+  const heartbeat = startServerHeartbeat({ store, server: { host: hostname(), port: options.basePort, pid: process.pid }, clock: options.clock });
 
   // Every server judges the canaries; the section's row lock makes each decision once.
   const judge =
@@ -371,6 +292,7 @@ export async function startControlPlane(opened: Database | ControlStores, option
           store,
           counts: (canary, activeId) => store.canaries.counts(canary, activeId),
           everyMs: options.judgeEveryMs,
+          clock: options.clock,
           log: options.log.child({ job: 'canary-judge' }),
         });
 
@@ -380,21 +302,14 @@ export async function startControlPlane(opened: Database | ControlStores, option
     api,
     judge,
     alerts,
-    recheck: () => run(),
+    recheck: () => recheck.recheckNow(),
     async close() {
       await judge?.close();
       await alerts.stop();
-      clearTimeout(first);
-      clearInterval(every);
-      clearTimeout(firstPrune);
-      clearInterval(everyPrune);
-      clearInterval(forgetVisits);
-      clearInterval(beats);
-      await beating;
-      await store.servers.leave(beat.id).catch(() => undefined);
+      await heartbeat.close();
       await api.close();
-      await rechecking;
-      await pruning;
+      await recheck.close();
+      await prune.close();
     },
   };
 }

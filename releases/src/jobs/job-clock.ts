@@ -7,16 +7,30 @@
  */
 export interface JobClock {
   now(): Date;
-  /** Runs `run` every `ms` until the returned function is called; never what keeps the process alive. */
-  every(ms: number, run: () => void): () => void;
+  /**
+   * Runs `run` every `ms` (the first time after `firstMs`, `ms` by default:
+   * a job that need not run at start waits for the server to settle) until
+   * the returned function is called; never what keeps the process alive.
+   */
+  every(ms: number, run: () => void, firstMs?: number): () => void;
 }
 
 /** The system's clock and timers. */
 export const systemClock: JobClock = {
   now: () => new Date(),
-  every(ms, run) {
-    const timer = setInterval(run, ms);
+  every(ms, run, firstMs = ms) {
+    if (firstMs === ms) {
+      const timer = setInterval(run, ms);
+      timer.unref();
+      return () => clearInterval(timer);
+    }
+    let timer: NodeJS.Timeout = setTimeout(() => {
+      timer = setInterval(run, ms);
+      timer.unref();
+      run();
+    }, firstMs);
     timer.unref();
-    return () => clearInterval(timer);
+    // clearTimeout and clearInterval clear either kind of Node's timers.
+    return () => clearTimeout(timer);
   },
 };

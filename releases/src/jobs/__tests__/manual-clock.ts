@@ -10,8 +10,8 @@ export function manualClock(start: Date): ManualClock {
   const jobs = new Set<{ ms: number; due: number; run: () => void }>();
   return {
     now: () => new Date(now),
-    every(ms, run) {
-      const job = { ms, due: now + ms, run };
+    every(ms, run, firstMs = ms) {
+      const job = { ms, due: now + firstMs, run };
       jobs.add(job);
       return () => jobs.delete(job);
     },
