@@ -72,3 +72,4 @@ export { startReleaseRecheck, stillServedBy, type ReleaseRecheck, type StillServ
 export { startServerHeartbeat, type ServerHeartbeat } from './jobs/server-heartbeat';
 export { JUDGE_ACTOR, JUDGE_EVERY_MS, startCanaryJudge, type CanaryCountsSource, type CanaryJudge, type CanaryJudgeOptions } from './jobs/canary-judge';
 export { describeNetworks, type CanaryOptions, type CanarySettings } from './canary/canary-settings';
+export { consoleFiles, type FolderFiles } from './console/console-files';

@@ -11,6 +11,7 @@ import {
   signHealthToken,
   HealthStore,
   ReleaseStore,
+  consoleFiles,
   startAlertSender,
   startCanaryJudge,
   startControlApi,
@@ -33,7 +34,7 @@ import { parseConfig } from '@portico/shared-config/config';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '@portico/platform/logging';
 import { configReport } from './config-log';
-import { consoleFiles } from './console-files';
+import { staticFiles } from './static-files';
 import { withReleases, type PreviewVisit, type ReleaseFeed } from './served-releases';
 
 /** Released builds are immutable: a preview visit looks its release up once (preview links name any release, so bounded; the least recently previewed go first). */
@@ -255,7 +256,7 @@ export async function startControlPlane(opened: Database | ControlStores, option
     log: options.log,
     health: health.health,
     healthSeries: health.series,
-    console: options.consoleDir === undefined ? undefined : consoleFiles(options.consoleDir),
+    console: options.consoleDir === undefined ? undefined : consoleFiles(options.consoleDir, staticFiles),
     configuredRemotes: async () => {
       const answer = await answerConfig({ configPath: options.configPath, basePort: options.basePort, ports: options.ports(), hostHeader: 'localhost' });
       return answer.value === undefined ? {} : parseConfig(answer.value).config.remotes;

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { COMMON_HEADERS, writeAnswer } from '@portico/platform/http';
-import { staticFiles, type FileRequest } from './static-files';
+import { COMMON_HEADERS, writeAnswer, type Answer } from '@portico/platform/http';
 
 /**
  * The console's policy: its own scripts, styles, images and API only; no
@@ -29,13 +28,24 @@ const CONSOLE_PAGE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * What serves a built folder: the page server's file server (`staticFiles`,
+ * with its precompressed copies, ETags and ranges), handed in by the server
+ * that serves the console, so the console's files are served as the apps'
+ * are without this package owning a second file server.
+ */
+export type FolderFiles = (
+  dir: string,
+  options: { crossOrigin: false; pageHeaders: () => Promise<Record<string, string>> },
+) => (request: { raw: IncomingMessage }, next: () => Answer) => Promise<Answer>;
+
+/**
  * The operator console's built files (console/dist), for the control port
  * only: a file the build made, or index.html for any other path without a
  * file extension (the console's own routes, e.g. /sections/contact), or
  * false when there is neither (404). The console's CSP on the page.
  */
-export function consoleFiles(dist: string): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
-  const files = staticFiles<FileRequest>(dist, { crossOrigin: false, pageHeaders: () => Promise.resolve({ ...CONSOLE_PAGE_HEADERS }) });
+export function consoleFiles(dist: string, folderFiles: FolderFiles): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+  const files = folderFiles(dist, { crossOrigin: false, pageHeaders: () => Promise.resolve({ ...CONSOLE_PAGE_HEADERS }) });
   return async (req, res) => {
     // The control API hands its bare request (it writes the console's files itself).
     const request = { raw: req };

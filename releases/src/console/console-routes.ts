@@ -1,9 +1,9 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { declared, type ZodTypeProvider } from '@portico/platform/http';
-import type { AlertSender } from '../../jobs/alert-sender';
-import type { HealthPoint, HealthSeriesSource } from '../../release';
-import { alertsRoutes, healthSeriesRoutes, serversRoutes } from '../control-contract';
-import { answer, type ControlContext } from '../control-context';
+import type { AlertSender } from '../jobs/alert-sender';
+import type { HealthPoint, HealthSeriesSource } from '../release';
+import { alertsRoutes, healthSeriesRoutes, serversRoutes } from '../control/control-contract';
+import { answer, type ControlContext } from '../control/control-context';
 
 /**
  * What the console's screens read beside the other areas' routes: the

@@ -15,7 +15,7 @@ export interface ServerBeat {
 /** A server not seen for this long is gone from the list (a crash leaves its row behind). */
 const SERVER_FORGOTTEN_MS = 24 * 3_600_000;
 
-/** The servers on the database, from the heartbeat each writes every few seconds (server/src/control-plane.ts). */
+/** The servers on the database, from the heartbeat each writes every few seconds (../jobs/server-heartbeat.ts). */
 export class ConsoleServers {
   constructor(private readonly db: Database) {}
 

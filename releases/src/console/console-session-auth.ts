@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { CSRF_HEADER } from '@portico/platform/api';
 import { HttpRefusal } from '@portico/platform/http';
-import { SESSION_COOKIE, sessionRoutes } from './control-contract';
+import { SESSION_COOKIE, sessionRoutes } from '../control/control-contract';
 
 // How a browser is let into the control API: only the operator console, on
 // its own origin, with its session cookie and that session's anti-forgery

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '@portico/platform/database';
 import type { Actor } from '../release';
-import { hashOf, type Tokens } from './tokens';
+import { hashOf, type Tokens } from '../store/tokens';
 
 /** A session as its holder sees it: the actor, its anti-forgery value, and when it ends. */
 export interface OpenSession {

@@ -1,10 +1,10 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { COMMON_HEADERS } from '@portico/platform/http';
-import type { Actor } from '../../release';
-import { mayActOn } from '../../scopes';
-import type { ConsoleEvents } from '../console-events';
-import { EVENTS_PATH, type ConsoleEvent } from '../control-contract';
-import type { ControlContext } from '../control-context';
+import type { Actor } from '../release';
+import { mayActOn } from '../scopes';
+import type { ConsoleEvents } from './console-events';
+import { EVENTS_PATH, type ConsoleEvent } from '../control/control-contract';
+import type { ControlContext } from '../control/control-context';
 
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const EVENTS_KEEPALIVE_MS = 15_000;

@@ -1,10 +1,10 @@
 import type { FastifyPluginCallback, FastifyReply } from 'fastify';
 import { declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
-import { sectionOfScopes } from '../../scopes';
-import type { OpenSession } from '../../store/console-sessions';
-import { clearedSessionCookie, reachedOverHttps, sessionCookie, sessionCookieOf } from '../console-session-auth';
-import { sessionRoutes } from '../control-contract';
-import { answer, type ControlContext } from '../control-context';
+import { sectionOfScopes } from '../scopes';
+import type { OpenSession } from './console-sessions';
+import { clearedSessionCookie, reachedOverHttps, sessionCookie, sessionCookieOf } from './console-session-auth';
+import { sessionRoutes } from '../control/control-contract';
+import { answer, type ControlContext } from '../control/control-context';
 
 /** A session as the console reads it: the actor with its one section, if one. */
 function shown(session: OpenSession) {

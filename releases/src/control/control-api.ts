@@ -25,7 +25,7 @@ import type { HealthSeriesSource, HealthSource, PublishChecks } from '../release
 import { ReleaseError } from '../store/release-error';
 import { CONTROL_API, CONTROL_BODY_LIMIT } from './control-contract';
 import { ControlContext, sendControl, type ControlContextOptions } from './control-context';
-import { clearedSessionCookie, foreignOrigin, isSignIn, reachedOverHttps, sessionCookieOf, sessionRequest } from './console-session-auth';
+import { clearedSessionCookie, foreignOrigin, isSignIn, reachedOverHttps, sessionCookieOf, sessionRequest } from '../console/console-session-auth';
 import { checkControlHost, checkNoNul, controlHostRules, refuseNulText } from './control-request-guard';
 import type { FailedAuthLimit } from './failed-auth-limit';
 import { auditLogRoutes } from './routes/audit';
@@ -35,11 +35,8 @@ import { messageRoutes } from './routes/messages';
 import { metricsRoutes, type MetricsSource } from './routes/metrics';
 import { releaseRoutes } from './routes/releases';
 import { sectionRoutes } from './routes/sections';
-import { startConsoleEvents, type ConsoleEvents } from './console-events';
-import { consoleRoutes } from './routes/console';
+import { consolePlugin } from '../console/console-plugin';
 import type { AlertSender } from '../jobs/alert-sender';
-import { eventRoutes } from './routes/events';
-import { sessionAreaRoutes } from './routes/session';
 import { tokenRoutes } from './routes/tokens';
 
 export { CONTROL_BODY_LIMIT, DEFAULT_HEALTH_WINDOW_HOURS } from './control-contract';
@@ -89,7 +86,7 @@ export interface ControlApi {
  * and what that area alone needs of the options. A new area (the console's
  * sessions, its live updates) is one more plugin here.
  */
-async function registerAreas(app: FastifyInstance, context: ControlContext, options: ControlApiOptions, events: ConsoleEvents): Promise<void> {
+async function registerAreas(app: FastifyInstance, context: ControlContext, options: ControlApiOptions): Promise<void> {
   const answers = { store: options.store, health: options.health, configuredRemotes: options.configuredRemotes, log: context.log };
   await app.register(releaseRoutes, { context, publishChecks: options.publishChecks, publicUrl: options.publicUrl });
   await app.register(sectionRoutes, { context, answers });
@@ -98,12 +95,13 @@ async function registerAreas(app: FastifyInstance, context: ControlContext, opti
   await app.register(tokenRoutes, { context });
   await app.register(configReportRoutes, { context, configReport: options.configReport });
   await app.register(messageRoutes, { context });
-  await app.register(sessionAreaRoutes, { context });
-  await app.register(consoleRoutes, { context, healthSeries: options.healthSeries, alerts: options.alerts });
-  await app.register(
-    eventRoutes(() => events, options.eventsRecheckMs),
-    { context },
-  );
+  await app.register(consolePlugin, {
+    context,
+    healthSeries: options.healthSeries,
+    alerts: options.alerts,
+    withMessages: options.messages !== undefined,
+    eventsRecheckMs: options.eventsRecheckMs,
+  });
   if (options.metrics) await app.register(metricsRoutes, { context, metrics: options.metrics });
 }
 
@@ -329,8 +327,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     checkNoNul(request.raw);
   });
   app.addHook('onRequest', authenticate(context, context.failedAuth));
-  const events = await startConsoleEvents(options.store.db, { withMessages: options.messages !== undefined });
-  await registerAreas(app, context, options, events);
+  await registerAreas(app, context, options);
   await app.ready();
 
   const address = await listenOn(app.server, {
@@ -343,7 +340,6 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     port: address.port,
     url: urlOf(address),
     async close() {
-      await events.close();
       await closeNow(app.server);
       await app.close();
       await context.publishes.close();

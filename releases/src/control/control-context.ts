@@ -7,7 +7,7 @@ import type { Actor, Scope } from '../release';
 import { DEFAULT_RELEASE_POLICY, policyAllows, policyRefusal, type ReleasePolicy } from '../release-policy';
 import { mayActOn, visibleSections } from '../scopes';
 import { retiredProblem } from '../store/section-lock';
-import type { OpenSession } from '../store/console-sessions';
+import type { OpenSession } from '../console/console-sessions';
 import type { ReleaseStore } from '../store/release-store';
 import { FailedAuthLimit } from './failed-auth-limit';
 import { PublishGate } from './publish-gate';

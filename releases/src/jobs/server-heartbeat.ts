@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Releases } from '../store/releases';
-import type { ConsoleServers } from '../store/console-servers';
+import type { ConsoleServers } from '../console/console-servers';
 import { systemClock, type JobClock } from './job-clock';
 
 /** How often this server writes its heartbeat row (the console's list of servers and what each serves). */

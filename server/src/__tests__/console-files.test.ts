@@ -3,8 +3,8 @@ import { silentLogger } from '@portico/platform/logging';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
-import { ReleaseStore, startControlApi, type ControlApi } from '@portico/releases';
-import { consoleFiles } from '../console-files';
+import { consoleFiles, ReleaseStore, startControlApi, type ControlApi } from '@portico/releases';
+import { staticFiles } from '../static-files';
 import { startPortico, type RunningPortico } from '../portico-server';
 import { makeBuiltSite } from './built-site';
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
     publishChecks: () => Promise.resolve({ ok: false, checks: [] }),
     publicUrl: 'http://localhost:8080',
     log: silentLogger,
-    console: consoleFiles(dist),
+    console: consoleFiles(dist, staticFiles),
   });
   running = await startPortico({ rootDir: site.root, basePort: 0, host: '127.0.0.1', log: silentLogger });
 }, 60_000);

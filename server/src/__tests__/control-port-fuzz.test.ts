@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { contactSettings, startContactService, type ContactService } from '@portico/messages';
 import { COMMON_HEADERS } from '@portico/platform/http';
-import { ReleaseStore, startControlApi, type ControlApi } from '@portico/releases';
+import { consoleFiles, ReleaseStore, startControlApi, type ControlApi } from '@portico/releases';
 import { CONTROL_API } from '@portico/releases/control-contract';
 import { HOSTILE_TARGETS, hostileRequests, METHODS, RAW_REQUESTS, sendAll, type RawAnswer } from '@portico/testing/hostile-requests';
-import { consoleFiles } from '../console-files';
+import { staticFiles } from '../static-files';
 import { silentLogger } from '@portico/platform/logging';
 import { captureLog } from '@portico/platform/testing';
 
@@ -72,7 +72,7 @@ beforeAll(async () => {
     messages: service.store,
     publicUrl: 'http://localhost:8080',
     log: logged.logger,
-    console: consoleFiles(dist),
+    console: consoleFiles(dist, staticFiles),
     configReport: () => Promise.resolve({ problems: [], warnings: [] }),
   });
 }, 60_000);

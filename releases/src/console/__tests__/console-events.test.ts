@@ -5,7 +5,7 @@ import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testi
 import { releaseCommand } from '../../cli/release-command';
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
-import { startControlApi, type ControlApi } from '../control-api';
+import { startControlApi, type ControlApi } from '../../control/control-api';
 import { consoleSignIn } from './console-sign-in';
 import { silentLogger } from '@portico/platform/logging';
 

@@ -6,7 +6,7 @@ import { contactSettings, startContactService, type ContactService } from '@port
 import { hourOf, HealthStore } from '../../health/health-store';
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
-import { startControlApi, type ControlApi } from '../control-api';
+import { startControlApi, type ControlApi } from '../../control/control-api';
 import { silentLogger } from '@portico/platform/logging';
 
 // What the console's screens read beside the older routes: the audit's

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { contactSettings, startContactService, type ContactService } from '@portico/messages';
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
-import { startControlApi, type ControlApi } from '../control-api';
+import { startControlApi, type ControlApi } from '../../control/control-api';
 import { silentLogger } from '@portico/platform/logging';
 
 // The operator console's sessions (docs/console.md, "Sessions"), tried as a

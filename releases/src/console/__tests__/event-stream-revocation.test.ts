@@ -1,7 +1,7 @@
 import { testDatabaseKinds, embeddedTestDatabase, serverTestDatabase, type TestDatabase } from '@portico/platform/testing';
 import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
-import { startControlApi, type ControlApi, type ControlApiOptions } from '../control-api';
+import { startControlApi, type ControlApi, type ControlApiOptions } from '../../control/control-api';
 import { consoleSignIn } from './console-sign-in';
 import { silentLogger } from '@portico/platform/logging';
 

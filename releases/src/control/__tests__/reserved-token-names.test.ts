@@ -4,7 +4,7 @@ import { foldedName, SERVER_ACTORS } from '../../scopes';
 import type { ReleaseStore } from '../../store/release-store';
 import type { ControlApi } from '../control-api';
 import { controlApiOnTestStore, type ControlApiOnTestStore } from './control-api-on-test-store';
-import { consoleSignIn } from './console-sign-in';
+import { consoleSignIn } from '../../console/__tests__/console-sign-in';
 
 // A token named like an actor the server writes (`canary-judge-` rolled Home
 // back as "canary-judge- rollback home") is refused by the one rule
