@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { readManifest } from '@portico/contract/manifest';
-import { loadNodeSection } from '../node-sections/src/node-section/load-node-section';
+import { loadNodeSection } from '@portico/node-sections';
 import { builtRemote } from '@portico/testing/built-apps';
 import { hostShared } from '../node-sections/src/testing/host-shared';
 import { renderSection } from '../node-sections/src/testing/render-section';

@@ -14,11 +14,11 @@ import {
   requestTarget,
   staticFiles,
   type FileRequest,
-  visitorOf,
   type EncodedPage,
 } from '@portico/server';
 import { writeAnswer } from '@portico/platform/http';
 import { answerConfig } from '@portico/config-server/config-answer';
+import { visitorOf } from '@portico/platform/http';
 import { escapeHtml } from '@portico/contract/html';
 import { languageFromSearch, type Language } from '@portico/contract/languages';
 import { parseConfig } from '@portico/shared-config/config';

@@ -62,7 +62,7 @@ export interface ContactService {
   abandon(): void;
 }
 
-export class ContactStartError extends Error {}
+class ContactStartError extends Error {}
 
 /** An opened store; `tightened`: how many folders and files of the data folder, open to other users, were made private (the caller says so). */
 export interface OpenedStore {

@@ -1,10 +1,9 @@
 export { contactSettings, type ContactSettings } from './settings';
-export { ContactStartError, startContactService, type ContactService, type ContactServiceOptions } from './contact-service';
+export { startContactService, type ContactService, type ContactServiceOptions } from './contact-service';
 export { apiRoutes, type ApiRoutesOptions, type ContactEndpoint, type Received, type RequestOrigin, type RequestOriginOf } from './http/contact-routes';
 export { emptyFields, readContactForm, receiveForm, type ContactForm } from './http/contact-form';
 export { canaryNetwork, clientBlock, clientNetwork, CLIENTS_PER_BLOCK } from './http/client-network';
 export { type ContactMessage } from './contact-message';
-export { DEFAULT_RETENTION_DAYS } from './retention';
 export { type MessageChannelName } from './delivery/channels';
 export { type MessageAccessAction, type MessageAccessEntry, type MessageQuery, type OperatorMessages, type StoredMessage } from './store/message-store';
 export { toCsv } from './cli/export-format';

@@ -1,7 +1,7 @@
 import { parseConfig } from '@portico/shared-config/config';
 import { answerConfig } from '@portico/config-server/config-answer';
 
-export const DEFAULT_RETENTION_DAYS = 180;
+const DEFAULT_RETENTION_DAYS = 180;
 
 /**
  * `contact.retentionDays` of config.json: how long messages are kept, which

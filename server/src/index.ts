@@ -3,7 +3,6 @@
 // @portico/contract's, the config answer @portico/config-server/config-answer's:
 // each name has one import path.
 export { answerFailure } from './guard';
-export { visitorOf } from '@portico/platform/http';
 export { NOT_FOUND_PAGE, startPortico, type PorticoServerOptions, type RunningPortico } from './portico-server';
 export {
   COMMON_HEADERS,

@@ -24,7 +24,7 @@ export interface ScopedStylesheet {
 }
 
 /** The selector of a section's slot on the page: the container the host renders it in, an attribute no section's HTML may carry. */
-export const slotSelector = (section: SectionId) => `[${ISLAND_ATTRIBUTE}="${section}"]`;
+const slotSelector = (section: SectionId) => `[${ISLAND_ATTRIBUTE}="${section}"]`;
 
 /** Grouping rules kept, their rules read as the stylesheet's own. */
 const GROUPS = new Set(['container', 'media', 'starting-style', 'supports']);

@@ -207,7 +207,7 @@ export const auditRoutes = {
 export const AUDIT_CSV_PATH = '/api/audit.csv';
 
 /** A live token as the tokens' list shows it: never its secret. */
-export const listedTokenSchema = z.object({
+const listedTokenSchema = z.object({
   name: z.string(),
   section: sectionSchema.nullable(),
   scopes: z.array(scopeSchema),
@@ -246,7 +246,7 @@ export const configRoutes = {
 // screens read beside the routes above, and its alerts.
 
 /** Who a session (or a token) is: its token's name and scopes, and the one section it acts on, if one. */
-export const actorSchema = z.object({ name: z.string(), scopes: z.array(scopeSchema), section: sectionSchema.optional() });
+const actorSchema = z.object({ name: z.string(), scopes: z.array(scopeSchema), section: sectionSchema.optional() });
 
 /** A console session: who, the anti-forgery value every request sends as X-Portico-CSRF (CSRF_HEADER), and when it ends. */
 export const sessionSchema = z.object({
@@ -286,7 +286,7 @@ export const consoleEventSchema = z.object({ kind: z.enum(CONSOLE_EVENT_KINDS), 
 export type ConsoleEvent = z.infer<typeof consoleEventSchema>;
 
 /** A server on the database, from its heartbeat. */
-export const serverSchema = z.object({
+const serverSchema = z.object({
   id: z.string(),
   host: z.string(),
   port: z.number(),
@@ -313,7 +313,7 @@ export const healthPointSchema = z.object({
 });
 
 /** One release's hourly health: the hours with visits, oldest first. */
-export const releaseSeriesSchema = z.object({ release: z.string(), state: z.enum(['active', 'candidate', 'previous']), points: z.array(healthPointSchema) });
+const releaseSeriesSchema = z.object({ release: z.string(), state: z.enum(['active', 'candidate', 'previous']), points: z.array(healthPointSchema) });
 
 export const healthSeriesRoutes = {
   series: apiRoute({
@@ -334,7 +334,7 @@ export const healthSeriesRoutes = {
 };
 
 /** Where the alerts go and when an active release's failure rate raises one; null: none. */
-export const alertSettingsSchema = z.object({
+const alertSettingsSchema = z.object({
   webhookUrl: z.string().nullable(),
   email: z.string().nullable(),
   /** A failure rate (0 to 1) that, held for an hour by an active release without a canary, raises an alert. */
@@ -347,7 +347,7 @@ export const alertsAnswerSchema = alertSettingsSchema.extend({
 });
 
 /** A test alert's outcome on each channel the settings name (none named: an empty list). */
-export const alertTestSchema = z.object({
+const alertTestSchema = z.object({
   outcomes: z.array(z.object({ channel: z.enum(['webhook', 'mail']), sent: z.boolean(), detail: z.string() })),
 });
 
@@ -388,7 +388,7 @@ export const CONTROL_API = {
 };
 
 export * from './control-shapes';
-export { messagesRoutes, storedMessageSchema, DEFAULT_MESSAGES_LIMIT, MAX_MESSAGES_LIMIT } from '@portico/messages/control-contract';
+export { messagesRoutes } from '@portico/messages/control-contract';
 export { CSRF_HEADER } from '@portico/platform/api';
-export { DEFAULT_RELEASE_POLICY, describePolicy, RELEASE_POLICIES, type ReleasePolicy } from '../release-policy';
+export { DEFAULT_RELEASE_POLICY, RELEASE_POLICIES, type ReleasePolicy } from '../release-policy';
 export { deliverable, DELIVERABLE_EN, type DeliverableWords } from '../alerts/deliverable';

@@ -102,13 +102,13 @@ export const releaseSchema = z.object({
 });
 
 /** When and why a release was found broken (or its build set aside on a server). */
-export const brokenMarkSchema = z.object({ at: z.string(), detail: z.string() });
+const brokenMarkSchema = z.object({ at: z.string(), detail: z.string() });
 /** A release as the control API shows it: `broken` only when it is. */
 export const shownReleaseSchema = releaseSchema.extend({ broken: brokenMarkSchema.optional() });
 /** A release in a listing, with its state. */
 export const listedReleaseSchema = shownReleaseSchema.extend({ state: z.enum(RELEASE_STATES) });
 /** A section's release as its state shows it: also `setAside` when a server's supervisor gave up on its node build. */
-export const stateReleaseSchema = shownReleaseSchema.extend({ setAside: brokenMarkSchema.optional() });
+const stateReleaseSchema = shownReleaseSchema.extend({ setAside: brokenMarkSchema.optional() });
 
 /** The figures the canary's judge bounds per network: as counted, or (`raw`) as reported. */
 const judgedFiguresSchema = z.object({
@@ -151,7 +151,7 @@ export const shownCanarySchema = thresholdsSchema.extend({
 });
 
 /** A section's tab text in each language. */
-export const sectionLabelsSchema = z.object({ en: z.string(), id: z.string() });
+const sectionLabelsSchema = z.object({ en: z.string(), id: z.string() });
 
 /** What the catalogue holds of a section besides its releases (sections as data, issue 48); optional, as a release-only answer leaves them out. */
 const sectionEntryShape = {
