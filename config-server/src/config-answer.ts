@@ -29,12 +29,12 @@ export function requestHostname(hostHeader: string | undefined): string {
 }
 
 /** Far more than any real config.json (a few KB); the page would download it on every visit. */
-export const MAX_CONFIG_BYTES = 1024 * 1024;
+const MAX_CONFIG_BYTES = 1024 * 1024;
 /** A real config.json nests three or four levels; thousands would overflow the stack of JSON.stringify. */
-export const MAX_CONFIG_DEPTH = 64;
+const MAX_CONFIG_DEPTH = 64;
 
 /** How deeply arrays and objects nest in a parsed JSON value, counted without recursion, up to `limit + 1`. */
-export function jsonDepth(value: unknown, limit: number): number {
+function jsonDepth(value: unknown, limit: number): number {
   let deepest = 0;
   const pending: [unknown, number][] = [[value, 0]];
   while (pending.length > 0) {

@@ -44,7 +44,7 @@ export interface ContactFormTexts {
 }
 
 /** The attribute's value at most (JSON), before it is parsed: ten sentences of at most 1,000 characters, escaped. */
-export const FORM_TEXTS_MAX_CHARS = 16 * 1024;
+const FORM_TEXTS_MAX_CHARS = 16 * 1024;
 
 const KEYS = ['required', 'incomplete', 'sent', 'rateLimited', 'busy', 'refused'] as const;
 const FIELDS = Object.keys(FIELD_LIMITS) as TextField[];

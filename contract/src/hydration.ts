@@ -16,7 +16,7 @@ import type { SectionGrant } from './sections';
  * - `selected`: when its tab is selected, or a visit lands on its anchor;
  * - `interaction`: the first focus, input, pointer or submit inside it.
  */
-export const HYDRATION_TRIGGERS = ['load', 'idle', 'visible', 'selected', 'interaction'] as const;
+const HYDRATION_TRIGGERS = ['load', 'idle', 'visible', 'selected', 'interaction'] as const;
 export type HydrationTrigger = (typeof HYDRATION_TRIGGERS)[number];
 
 /**

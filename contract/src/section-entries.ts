@@ -59,7 +59,7 @@ export function isBuiltInSection(id: string): boolean {
  * Words an id may not be: the server's paths and the element ids the page
  * already uses (a section's id is its panel's element id and its `#` anchor).
  */
-export const RESERVED_SECTION_IDS: readonly string[] = [
+const RESERVED_SECTION_IDS: readonly string[] = [
   'api',
   'config',
   'console',
@@ -74,7 +74,7 @@ export const RESERVED_SECTION_IDS: readonly string[] = [
   'webpack',
 ];
 /** Prefixes of element ids the page uses: `tab-<id>` is each tab, `portico-…` the page's own parts. */
-export const RESERVED_SECTION_PREFIXES: readonly string[] = ['tab-', 'portico-', 'section-'];
+const RESERVED_SECTION_PREFIXES: readonly string[] = ['tab-', 'portico-', 'section-'];
 
 /** The id grammar alone (reserved words apart): for schemas that read ids back. */
 export const SECTION_ID_PATTERN = /^[a-z][a-z0-9-]{1,23}$/;
@@ -99,7 +99,7 @@ export function sectionIdProblem(id: unknown): string | undefined {
 const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
 
 /** Why `label` cannot be a tab's text, or undefined when it can. */
-export function labelProblem(label: unknown): string | undefined {
+function labelProblem(label: unknown): string | undefined {
   if (typeof label !== 'string') return 'must be a string';
   const length = [...label.trim()].length;
   if (length < LABEL_BOUNDS.min) return 'must not be empty';

@@ -16,7 +16,7 @@ import {
 import { sectionManifestPath } from '@portico/contract/manifest-relay';
 import { APP_DIRS } from '@portico/contract/sections';
 
-export const TEMPLATE_PATH = path.join(__dirname, '../nginx.conf.template');
+const TEMPLATE_PATH = path.join(__dirname, '../nginx.conf.template');
 
 /** Debian's libnginx-mod-http-brotli-static puts its module here. */
 export const DEBIAN_BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';

@@ -30,7 +30,7 @@ export class ScaffoldError extends Error {
 }
 
 /** Why `id` cannot be scaffolded in `root`, or undefined (whether the control plane has the id is the integrator's to see at `section add`). */
-export async function scaffoldProblem(root: string, id: string): Promise<string | undefined> {
+async function scaffoldProblem(root: string, id: string): Promise<string | undefined> {
   const idProblem = sectionIdProblem(id);
   if (idProblem !== undefined) return idProblem;
   if (isBuiltInSection(id)) return `"${id}" is a built-in section; its remote is remote-${id}/`;

@@ -23,7 +23,7 @@ const FORMULA_AT_CELL_START = /(?<=^|[,;\t\r\n])(?=[ \u00a0]*["=+@\t\r-])/g;
  * show it as text, which is what it is, and `-1+1` in that column would be
  * a formula.
  */
-export function spreadsheetText(value: string): string {
+function spreadsheetText(value: string): string {
   return value.replace(FORMULA_AT_CELL_START, "'");
 }
 

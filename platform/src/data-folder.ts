@@ -27,7 +27,7 @@ export const LOCK_FILE = 'server.lock';
  * Exists only while a process replaces a lock whose process is gone, so
  * that two processes finding the same stale lock cannot both take it.
  */
-export const TAKEOVER_FILE = 'server.lock.takeover';
+const TAKEOVER_FILE = 'server.lock.takeover';
 
 export class DataFolderBusyError extends Error {
   constructor(

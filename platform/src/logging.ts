@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { pino, stdSerializers, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import type { LogLevel } from './settings';
 
-export { LOG_LEVELS, type LogLevel } from './settings';
+export { type LogLevel } from './settings';
 
 /**
  * What a component is given to log with: Fastify's logger type (pino's

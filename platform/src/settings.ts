@@ -82,9 +82,9 @@ const httpUrl = (name: string, message: (given: string) => string = () => `${nam
   });
 
 /** The fewest users a worker range may hold: a live worker per section, one starting and one retiring, previews, canaries, publish checks. */
-export const MIN_WORKER_USERS = 32;
+const MIN_WORKER_USERS = 32;
 /** The highest a worker's user id may be: below 2^31, which some tools read as signed. */
-export const MAX_WORKER_USER_ID = 2_147_483_646;
+const MAX_WORKER_USER_ID = 2_147_483_646;
 
 /** PORTICO_SSR_UIDS: `first-last`, undefined when unset (the port's own range). */
 const userRange = variable((raw) => {
@@ -110,11 +110,11 @@ const replaced = (name: string, by: string) =>
 /** Health kept this long unless PORTICO_HEALTH_RETENTION_DAYS says otherwise. */
 export const DEFAULT_HEALTH_RETENTION_DAYS = 30;
 /** Contact messages counted per client and window (PORTICO_CONTACT_RATE_LIMIT), and the window. */
-export const DEFAULT_CONTACT_RATE_LIMIT = 5;
-export const RATE_WINDOW_SECONDS = 600;
+const DEFAULT_CONTACT_RATE_LIMIT = 5;
+const RATE_WINDOW_SECONDS = 600;
 
 /** The levels PORTICO_LOG_LEVEL takes, most to least said: each says its own lines and those of the levels after it. */
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Each variable and its schema: the one list of what the environment may say. */
@@ -316,7 +316,7 @@ function contactSettingsOf(environment: ContactEnvironment, where: Whereabouts):
 }
 
 /** Parses every variable of `env`, stopping on the first that cannot be used (a SettingsError naming it). */
-export function readEnvironment(env: Readonly<Record<string, string | undefined>>): Environment {
+function readEnvironment(env: Readonly<Record<string, string | undefined>>): Environment {
   const parsed = ENVIRONMENT.safeParse(env);
   if (!parsed.success) throw refused(parsed.error);
   return parsed.data;

@@ -17,7 +17,7 @@ export interface EventuallyOptions {
   readonly everyMs?: number;
 }
 
-export const EVENTUALLY_WITHIN_MS = 30_000;
+const EVENTUALLY_WITHIN_MS = 30_000;
 const EVENTUALLY_EVERY_MS = 25;
 
 /** Resolves with what `check` returned once it holds; rejects with the last failure after `withinMs`. */

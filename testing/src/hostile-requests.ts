@@ -8,7 +8,7 @@ import { connect } from 'node:net';
  */
 
 /** mulberry32: a small seeded generator, so every run sends the same requests. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let state = seed;
   return () => {
     state = (state + 0x6d2b79f5) | 0;

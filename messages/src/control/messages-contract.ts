@@ -8,13 +8,13 @@ import { apiRoute } from '@portico/platform/api';
 // the messages, which own their shape; @portico/releases' control contract
 // holds it as its `messages` area.
 
-export const DELIVERY_STATUSES = ['queued', 'delivered', 'failed'] as const;
+const DELIVERY_STATUSES = ['queued', 'delivered', 'failed'] as const;
 
 /** What an operator did with messages, as the audit log says it. */
 export const MESSAGE_ACCESS_ACTIONS = ['message-read', 'message-export', 'message-delete'] as const;
 
 /** A stored message as the control API answers it: its dates as ISO strings on the wire, as dates once read. */
-export const storedMessageSchema = z.object({
+const storedMessageSchema = z.object({
   id: z.string(),
   receivedAt: z.coerce.date(),
   name: z.string(),
@@ -41,7 +41,7 @@ const exportFormat = z.enum(['csv', 'json'], 'is csv or json').optional();
 
 /** `GET /api/messages` answers this many messages unless `?limit=` says otherwise (an export: all of them). */
 export const DEFAULT_MESSAGES_LIMIT = 50;
-export const MAX_MESSAGES_LIMIT = 1000;
+const MAX_MESSAGES_LIMIT = 1000;
 const limit = z
   .string()
   .optional()
