@@ -21,8 +21,6 @@ export interface HealthPruneOptions {
 }
 
 export interface HealthPrune {
-  /** One round of each now, after any under way (a failure is logged, not thrown). */
-  pruneNow(): Promise<void>;
   /** Stops the timers, once the rounds under way are done. */
   close(): Promise<void>;
 }
@@ -53,9 +51,6 @@ export function startHealthPrune(options: HealthPruneOptions): HealthPrune {
   const stopPruning = clock.every(PRUNE_EVERY_MS, () => void prune(), FIRST_PRUNE_MS);
   const stopSweeping = clock.every(VISIT_SWEEP_MS, () => void sweep());
   return {
-    async pruneNow() {
-      await Promise.all([prune(), sweep()]);
-    },
     async close() {
       stopPruning();
       stopSweeping();

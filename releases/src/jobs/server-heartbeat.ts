@@ -15,8 +15,6 @@ export interface ServerHeartbeatOptions {
 }
 
 export interface ServerHeartbeat {
-  /** One beat now, after any under way. */
-  beatNow(): Promise<void>;
   /** Stops beating and leaves the console's list of servers. */
   close(): Promise<void>;
 }
@@ -44,7 +42,6 @@ export function startServerHeartbeat(options: ServerHeartbeatOptions): ServerHea
   void beatNow();
   const stop = clock.every(HEARTBEAT_MS, () => void beatNow());
   return {
-    beatNow,
     async close() {
       stop();
       await beating;
