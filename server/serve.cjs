@@ -10,4 +10,10 @@ if (problem) {
   console.error(`Portico: ${problem}; run \`npm run build\` (or \`npm run build -w @portico/server\`) first.`);
   process.exit(1);
 }
-if (!process.argv.includes('--check')) require(COMPILED_SERVER).servePortico();
+if (!process.argv.includes('--check')) {
+  // The start (loading the server's modules included) yields the CPU to what
+  // already serves, a restarted server's neighbour above all, until the
+  // page's port opens (PORTICO_START_NICE; compile/start-priority.cjs).
+  const start = require('./compile/start-priority.cjs').lowerForStart();
+  require(COMPILED_SERVER).servePortico({ onReady: start.restore });
+}

@@ -131,6 +131,8 @@ export const ENVIRONMENT = z.object({
   }),
   PORTICO_TRUST_PROXY: zeroOrOne('PORTICO_TRUST_PROXY', ' (a proxy in front of the server sets X-Forwarded-*)', 'got'),
   PORTICO_CONNECTIONS_PER_CLIENT: whole('PORTICO_CONNECTIONS_PER_CLIENT', 16, 65_535),
+  // Applied by server/serve.cjs before the settings are read (compile/start-priority.cjs); checked here like the rest.
+  PORTICO_START_NICE: whole('PORTICO_START_NICE', 0, 19, ' of steps'),
   PORTICO_PUBLIC_URL: httpUrl('PORTICO_PUBLIC_URL', (given) => `PORTICO_PUBLIC_URL must be an http(s) URL, not ${JSON.stringify(given)}`),
   // What the server's log says (server/src/main.ts makes the one logger from it).
   PORTICO_LOG_LEVEL: variable((raw): LogLevel => {

@@ -82,8 +82,8 @@ function visitReports(opened: () => ControlStores | undefined, options: { log: L
   });
 }
 
-/** The program `npm run serve` runs, until SIGTERM or SIGINT. */
-async function main(): Promise<void> {
+/** The program `npm run serve` runs, until SIGTERM or SIGINT; `ready` is called once the page's port is open. */
+async function main(ready: () => void): Promise<void> {
   // Every setting, read once (a bad one stops the start, named): docs/settings.md.
   const { environment: env, configPath, port, controlPort, publicUrl, contact: settings } = readSettings(process.env, { rootDir, invokedFrom });
   // The one logger, JSON lines on stderr (readable ones on a terminal); stdout keeps the plain lines people and tests wait for.
@@ -217,6 +217,7 @@ async function main(): Promise<void> {
   if (configPath) console.log(`Serving config.json from ${configPath}`);
   if (contact) console.log(contact.summary);
   console.log(`Portico is serving at ${running.url}`);
+  ready();
   if (!contact) {
     contact = await contactStarting;
     if (stopping) return;
@@ -225,9 +226,13 @@ async function main(): Promise<void> {
   }
 }
 
-/** Runs the program; a failure to start is logged and ends the process. */
-export function servePortico(): void {
-  main().catch((error: unknown) => {
+/**
+ * Runs the program; a failure to start is logged and ends the process.
+ * `onReady`: told once the page's port is open (server/serve.cjs puts the
+ * start's lowered CPU priority back then: compile/start-priority.cjs).
+ */
+export function servePortico(options: { onReady?: () => void } = {}): void {
+  main(options.onReady ?? (() => undefined)).catch((error: unknown) => {
     console.error(`Portico could not start: ${error instanceof Error ? error.message : String(error)}`);
     stop(1);
   });

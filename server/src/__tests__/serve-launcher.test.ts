@@ -1,7 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import path from 'node:path';
+import { mayRaiseTo } from '../../compile/start-priority.cjs';
 
 // `npm run serve` runs server/serve.cjs, which starts the compiled server
 // only when it is there and made from the sources as they are: otherwise a
@@ -17,7 +18,8 @@ beforeEach(() => {
   mkdirSync(path.join(checkout, 'server/compile'), { recursive: true });
   mkdirSync(path.join(checkout, 'server/src'), { recursive: true });
   copyFileSync(path.join(SERVER_DIR, 'serve.cjs'), path.join(checkout, 'server/serve.cjs'));
-  copyFileSync(path.join(SERVER_DIR, 'compile/compiled-server.cjs'), path.join(checkout, 'server/compile/compiled-server.cjs'));
+  for (const file of ['compiled-server.cjs', 'start-priority.cjs'])
+    copyFileSync(path.join(SERVER_DIR, 'compile', file), path.join(checkout, 'server/compile', file));
   writeFileSync(path.join(checkout, 'server/src/main.ts'), 'export {};\n');
 });
 afterEach(() => rmSync(checkout, { recursive: true, force: true }));
@@ -60,4 +62,26 @@ test('built from the sources as they are: the server starts; --check only says s
   const check = serve('--check');
   expect(check.status).toBe(0);
   expect(check.stdout).toBe('');
+});
+
+test('the start runs lowered (PORTICO_START_NICE steps) until the server says it is ready, then at the priority it was launched with', () => {
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(path.join(checkout, 'server/src/main.ts'), past, past);
+  compile(Date.now());
+  // A "server" that says its priority while starting, says it is ready (main.ts's onReady, as the page's port opens), then says it again.
+  writeFileSync(
+    path.join(checkout, 'server/dist/main.js'),
+    "const os = require('node:os');\nexports.servePortico = ({ onReady }) => { console.log(os.getPriority()); onReady(); console.log(os.getPriority()); };\n",
+  );
+  const launched = getPriority();
+  // Lowered only where the priority can be raised back (tests run as root: there it is).
+  const lowers = mayRaiseTo(launched, { status: readFileSync('/proc/self/status', 'utf8'), limits: readFileSync('/proc/self/limits', 'utf8') });
+  const run = (nice: string) =>
+    execFileSync(process.execPath, [path.join(checkout, 'server/serve.cjs')], { encoding: 'utf8', env: { ...process.env, PORTICO_START_NICE: nice } })
+      .trim()
+      .split('\n')
+      .map(Number);
+  // Checked to fail without serve.cjs's lowering (the start said the launch's priority) and without its onReady (lowered after).
+  expect(run('5')).toEqual([lowers ? Math.min(19, launched + 5) : launched, launched]);
+  expect(run('0')).toEqual([launched, launched]);
 });
