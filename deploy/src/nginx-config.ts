@@ -64,7 +64,8 @@ function upstreamServers(upstreams: readonly string[]): string {
       if (!match || Number(match[2]) < 1 || Number(match[2]) > 65_535) {
         throw new Error(`an upstream is host:port (127.0.0.1:8090, [::1]:8090), got ${JSON.stringify(upstream)}`);
       }
-      return `server ${upstream};`;
+      // max_fails=0: a server whose port refused (a restart) is never marked down, so it is tried again as soon as it is back (deploy/nginx.conf.template).
+      return `server ${upstream} max_fails=0;`;
     }),
     4,
   );

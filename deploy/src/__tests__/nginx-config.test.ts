@@ -141,9 +141,9 @@ describe('server rendering (the default)', () => {
   });
 
   test('the upstream names the Node server beside nginx, or every one given', () => {
-    expect(text).toContain('upstream portico_node {\n    server 127.0.0.1:8090;\n    keepalive 16;\n  }');
+    expect(text).toContain('upstream portico_node {\n    server 127.0.0.1:8090 max_fails=0;\n    keepalive 16;\n  }');
     const shared = nginxConfig({ ...options, upstreams: ['10.0.0.5:8080', '10.0.0.6:8080', '[::1]:9000'] });
-    expect(shared).toContain('    server 10.0.0.5:8080;\n    server 10.0.0.6:8080;\n    server [::1]:9000;\n');
+    expect(shared).toContain('    server 10.0.0.5:8080 max_fails=0;\n    server 10.0.0.6:8080 max_fails=0;\n    server [::1]:9000 max_fails=0;\n');
     expect(shared).toContain('proxy_http_version 1.1;');
   });
 
