@@ -4,6 +4,7 @@
 // that test, exit code 0 when the server may be started.
 'use strict';
 const { COMPILED_SERVER, compiledServerProblem } = require('./compile/compiled-server.cjs');
+const { lowerForStart } = require('./compile/start-priority.cjs');
 
 const problem = compiledServerProblem();
 if (problem) {
@@ -14,6 +15,6 @@ if (!process.argv.includes('--check')) {
   // The start (loading the server's modules included) yields the CPU to what
   // already serves, a restarted server's neighbour above all, until the
   // page's port opens (PORTICO_START_NICE; compile/start-priority.cjs).
-  const start = require('./compile/start-priority.cjs').lowerForStart();
+  const start = lowerForStart();
   require(COMPILED_SERVER).servePortico({ onReady: start.restore });
 }

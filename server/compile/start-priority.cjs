@@ -121,4 +121,4 @@ function lowerForStart(options = {}) {
   return { lowered: lowered - original, restore };
 }
 
-module.exports = { DEFAULT_START_NICE, LOWERED_AT_MOST_MS, lowerForStart, mayRaiseTo, startNiceOf };
+module.exports = { lowerForStart, mayRaiseTo, startNiceOf };
