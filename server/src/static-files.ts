@@ -7,6 +7,7 @@ import send from '@fastify/send';
 import type { FastifyRequest } from 'fastify';
 import { joinVary, plainAnswer } from './plain-answer';
 import { type Answer } from '@portico/platform/http';
+import { asksWholeFile, ImmutableFiles } from './immutable-files';
 import { CROSS_ORIGIN_HEADERS } from './security-headers';
 import { LRUCache } from 'lru-cache';
 
@@ -192,11 +193,15 @@ const BODY_FIELDS = new Set(['Content-Type', 'Content-Encoding']);
  * on every use. The file's bytes are a stream the route sends (reply.send).
  */
 export function staticFiles<R extends FileRequest = FastifyRequest>(dir: string, options: StaticFilesOptions<R>): Handler<R> {
+  const immutable = new ImmutableFiles();
   return async (request, next) => {
     const req = request.raw;
     const target = requestTarget(req.url);
     const file = target && builtPath(target.pathname);
     if (!target || !file) return next();
+    const keep = HASHED_FILE.test(file) && asksWholeFile(req.method, req.headers);
+    const kept = keep ? immutable.answer(file, (available) => chooseEncoding(req, available)) : undefined;
+    if (kept) return kept;
 
     let root: string;
     try {
@@ -240,8 +245,15 @@ export function staticFiles<R extends FileRequest = FastifyRequest>(dir: string,
       sent.stream.destroy();
       return { status: sent.statusCode, headers };
     }
-    return { status: sent.statusCode, headers, body: sent.stream };
+    const answer = { status: sent.statusCode, headers, body: sent.stream };
+    return keep ? immutable.keep(file, await encodingsOnDisk(root, file), encoding, answer) : answer;
   };
+}
+
+/** Every encoding `file` has a copy of, best first (copyToServe may have looked for one only): what a kept file's later requests choose among. */
+async function encodingsOnDisk(root: string, file: string): Promise<string[]> {
+  const copies = await Promise.all(PRECOMPRESSED.map((copy) => copyIn(root, file, copy)));
+  return copies.filter((copy) => copy.real !== undefined).map((copy) => copy.encoding);
 }
 
 function pick(headers: Readonly<Record<string, string>>, name: string): Record<string, string> {
