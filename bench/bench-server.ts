@@ -1,14 +1,23 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { apiClient } from '@portico/platform/api';
-import { CONTROL_API } from '@portico/releases/control-contract';
-import { sampleConfig } from '@portico/testing/sample-config';
-import { eventually } from '@portico/testing/eventually';
+import {
+  ask,
+  BENCH_TOKEN,
+  BROWSER,
+  COHORT_COOKIE,
+  COHORTS,
+  hostChunk,
+  pageRendered,
+  startCanary,
+  startCheckout,
+  writeBenchConfig,
+  type TakenAnswer,
+} from './bench-servers';
 import { contactBuild } from './contact-build';
 import { REPO_ROOT } from './paths';
 import { startServeProgram, type ServeProgram } from './serve-program';
@@ -33,30 +42,29 @@ import { startServeProgram, type ServeProgram } from './serve-program';
  * loads the page and `/config.json` for two cohorts in turn (their cookies)
  * the same way. It prints each URL's median requests per second and p99 per
  * server, and the ratios of `npm run serve` to both. `--no-cache` starts the
- * server with PORTICO_SSR_CACHE=0; BENCH_PROFILE=<folder> writes its CPU
+ * server with PORTICO_SSR_CACHE=0; `--before <checkout>` adds that checkout's
+ * `npm run serve` (built there: the build a change is measured against) on
+ * BENCH_PORT + 20 and the next four ports to the servers loaded in turn, in
+ * the same rounds, and a "serve / before" column; BENCH_PROFILE=<folder> writes its CPU
  * profile. Not part of `npm test`: its numbers depend on the machine (the
  * load generator shares its cores with the servers).
  */
-const { values: args } = parseArgs({ options: { 'no-cache': { type: 'boolean', default: false }, rounds: { type: 'string', default: '5' } } });
+const { values: args } = parseArgs({
+  options: { 'no-cache': { type: 'boolean', default: false }, rounds: { type: 'string', default: '5' }, before: { type: 'string' } },
+});
 const PORT = Number(process.env.BENCH_PORT ?? 9400);
 const BARE_PORT = PORT + 10;
 const NGINX_PORT = PORT + 11;
+/** `--before`'s server: its four apps from here, its control API 4 above. */
+const BEFORE_PORT = PORT + 20;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(args.rounds);
 const CACHE = !args['no-cache'];
 const NGINX = '/usr/sbin/nginx';
-const TOKEN = 'bench-server-token';
-/** The cohort cookie's name (served-releases.ts) and a bucket in each cohort of a 50 % canary. */
-const COHORT_COOKIE = 'portico_cohort';
-const COHORTS = ['10', '90'];
 
-/** One answer of `npm run serve`, as it sent it: what the other two servers answer from memory. */
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
+/** One answer of `npm run serve`, as it sent it: what the bare server and nginx answer from memory. */
+type Answer = TakenAnswer;
 
 interface Load {
   name: string;
@@ -64,25 +72,12 @@ interface Load {
   requests: { path: string; headers: Record<string, string> }[];
 }
 
-/** A request's raw answer (no decompression). */
-function ask(port: number, target: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: target, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 /** `npm run serve`'s program on PORT, with its control token and, with `--no-cache`, no page cache. */
 function startServe(folder: string): Promise<ServeProgram> {
   return startServeProgram({
     port: PORT,
     folder,
-    env: { PORTICO_CONTROL_TOKEN: TOKEN, ...(CACHE ? {} : { PORTICO_SSR_CACHE: '0' }) },
+    env: { PORTICO_CONTROL_TOKEN: BENCH_TOKEN, ...(CACHE ? {} : { PORTICO_SSR_CACHE: '0' }) },
     nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
   });
 }
@@ -225,14 +220,17 @@ const median = (values: number[]) => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-const SERVERS = ['npm run serve', 'bare node:http', 'nginx'] as const;
-type ServerName = (typeof SERVERS)[number];
-const portOf = (server: ServerName) => (server === 'npm run serve' ? PORT : server === 'bare node:http' ? BARE_PORT : NGINX_PORT);
-const BROWSER = { 'accept-encoding': 'br, gzip' };
+type ServerName = 'npm run serve' | 'bare node:http' | 'nginx' | 'before';
+/** The servers loaded in turn: `--before`'s too when given. */
+const SERVERS: readonly ServerName[] = ['npm run serve', 'bare node:http', 'nginx', ...(args.before ? (['before'] as const) : [])];
+const PORTS: Record<ServerName, number> = { 'npm run serve': PORT, 'bare node:http': BARE_PORT, nginx: NGINX_PORT, before: BEFORE_PORT };
+const portOf = (server: ServerName) => PORTS[server];
 
 interface Target extends Load {
   /** A 304: the page's own ETag on each server (nginx makes its own). */
   revalidate?: boolean;
+  /** `--before`'s requests where its build names the file otherwise (its hashed chunk). */
+  beforeRequests?: Load['requests'];
 }
 
 /** An answer of `npm run serve`, kept under its answerKey, with the path nginx routes it by. */
@@ -256,7 +254,9 @@ async function compare(folder: string, answers: Map<string, Answer>, targets: re
     const tags = new Map<ServerName, string | undefined>();
     for (const server of SERVERS) tags.set(server, (await ask(portOf(server), '/', BROWSER)).headers.etag);
     const requestsOf = (target: Target, server: ServerName) =>
-      target.revalidate ? [{ path: '/', headers: { ...BROWSER, 'if-none-match': tags.get(server)! } }] : target.requests;
+      target.revalidate
+        ? [{ path: '/', headers: { ...BROWSER, 'if-none-match': tags.get(server)! } }]
+        : ((server === 'before' ? target.beforeRequests : undefined) ?? target.requests);
     // Warmed first (the JIT, the caches), not measured.
     for (const target of targets) for (const server of SERVERS) await load(portOf(server), { name: target.name, requests: requestsOf(target, server) }, 2);
     const results = new Map<string, Measured[]>();
@@ -280,53 +280,28 @@ async function compare(folder: string, answers: Map<string, Answer>, targets: re
   }
 }
 
-/** Publishes two builds of Contact, activates the first and runs the second as a canary for half the visitors; resolves once both cohorts get their page server-rendered. */
-async function startCanary(urls: readonly string[]): Promise<void> {
-  const control = apiClient({ base: `http://127.0.0.1:${PORT + 4}`, token: TOKEN });
-  const ids: string[] = [];
-  for (const manifestUrl of urls) ids.push((await control.call(CONTROL_API.releases.publish, { body: { section: 'contact', manifestUrl } })).id);
-  await control.call(CONTROL_API.sections.activate, { params: { section: 'contact' }, body: { release: ids[0]! } });
-  await control.call(CONTROL_API.canaries.start, { params: { section: 'contact' }, body: { release: ids[1]!, percent: 50 } });
-  const serves = async (cohort: string, url: string) => {
-    const headers = { ...BROWSER, cookie: `${COHORT_COOKIE}=${cohort}` };
-    const config = await ask(PORT, '/config.json', headers);
-    const page = await ask(PORT, '/', { cookie: `${COHORT_COOKIE}=${cohort}` });
-    return config.body.toString().includes(url) && page.body.toString().includes(url) && /"rendered":\[[^\]]*"contact"/.test(page.body.toString());
-  };
-  await eventually(async () => (await serves(COHORTS[0]!, urls[1]!)) && (await serves(COHORTS[1]!, urls[0]!)), {
-    what: 'the canary served to both cohorts',
-    withinMs: 60_000,
-    everyMs: 200,
-  });
-}
-
 async function main(): Promise<void> {
-  const chunk = readdirSync(path.join(REPO_ROOT, 'host/dist')).find((file) => /^main\.[0-9a-f]{10}\.js$/.test(file));
-  if (!chunk) throw new Error('no build in host/dist: run npm run build first');
+  const chunk = hostChunk(REPO_ROOT);
   if (!existsSync(NGINX)) throw new Error(`no nginx at ${NGINX} (apt-get install nginx-light)`);
   const folder = mkdtempSync(path.join(tmpdir(), 'portico-bench-server-'));
   // Two builds of Contact on hosts of their own, for the canary.
   const builds = await Promise.all(['release A', 'release B'].map(contactBuild));
   const urls = builds.map((build) => `${build.origin}/mf-manifest.json`);
   // The sample config, its remotes on this server's ports: what the default config names, as an operator's file.
-  writeFileSync(
-    path.join(folder, 'config.json'),
-    JSON.stringify({
-      ...sampleConfig,
-      remotes: Object.fromEntries(['home', 'about', 'contact'].map((section, index) => [section, `http://127.0.0.1:${PORT + 1 + index}/mf-manifest.json`])),
-      allowedRemoteOrigins: urls.map((url) => new URL(url).origin),
-    }),
-  );
+  writeBenchConfig(folder, PORT, urls);
   const serve = await startServe(folder);
+  const before = args.before ? path.resolve(args.before) : undefined;
+  let beforeServer: { close(): Promise<void> } | undefined;
   const rows: string[][] = [];
   let rendering = '';
   try {
+    if (before) {
+      writeBenchConfig(path.join(folder, 'before'), BEFORE_PORT, urls);
+      beforeServer = await startCheckout(before, { port: BEFORE_PORT, folder: path.join(folder, 'before') });
+    }
     // The page once the render workers are warm: server-rendered, and kept.
-    await eventually(async () => /"rendered":\[[^\]]*"contact"/.test((await ask(PORT, '/', {})).body.toString()), {
-      what: 'the page server-rendered',
-      withinMs: 60_000,
-      everyMs: 200,
-    });
+    await pageRendered(PORT);
+    if (before) await pageRendered(BEFORE_PORT);
     const answers = new Map<string, Answer>();
     const page = await take(answers, '/');
     rendering = page.headers.etag ? 'server-rendered' : 'client-rendered (no render worker)';
@@ -337,14 +312,19 @@ async function main(): Promise<void> {
     const targets: Target[] = [
       { name: `/ (${(page.body.length / 1024).toFixed(1)} KB br)`, requests: [{ path: '/', headers: BROWSER }] },
       { name: `/config.json (${config.body.length} B)`, requests: [{ path: '/config.json', headers: BROWSER }] },
-      { name: `/${chunk} (${(file.body.length / 1024).toFixed(1)} KB br)`, requests: [{ path: `/${chunk}`, headers: BROWSER }] },
+      {
+        name: `/${chunk} (${(file.body.length / 1024).toFixed(1)} KB br)`,
+        requests: [{ path: `/${chunk}`, headers: BROWSER }],
+        beforeRequests: before ? [{ path: `/${hostChunk(before)}`, headers: BROWSER }] : undefined,
+      },
       { name: '/ with a matching If-None-Match (304)', requests: [], revalidate: true },
       { name: '100 queries the page does not use (/ and /?type=2)', requests: queries },
     ];
     mkdirSync(path.join(folder, 'plain'));
     const plain = await compare(path.join(folder, 'plain'), answers, targets);
 
-    await startCanary(urls);
+    await startCanary(PORT, urls);
+    if (before) await startCanary(BEFORE_PORT, urls);
     const canary = new Map<string, Answer>();
     for (const cohort of COHORTS) {
       await take(canary, '/', cohort);
@@ -371,18 +351,21 @@ async function main(): Promise<void> {
             errors: runs.reduce((sum, run) => sum + run.errors, 0),
           };
         };
-        const [own, bareRun, nginxRun] = SERVERS.map(of) as [ReturnType<typeof of>, ReturnType<typeof of>, ReturnType<typeof of>];
+        const runs = SERVERS.map(of);
+        const [own, bareRun, nginxRun, beforeRun] = runs as [ReturnType<typeof of>, ReturnType<typeof of>, ReturnType<typeof of>, ReturnType<typeof of>?];
         rows.push([
           name,
-          ...[own, bareRun, nginxRun].flatMap((run) => [Math.round(run.rps).toLocaleString('en'), String(run.p99)]),
+          ...runs.flatMap((run) => [Math.round(run.rps).toLocaleString('en'), String(run.p99)]),
           (own.rps / bareRun.rps).toFixed(2),
           (own.rps / nginxRun.rps).toFixed(2),
           (own.p99 / Math.max(bareRun.p99, 1)).toFixed(2),
-          [own, bareRun, nginxRun].map((run) => run.errors).join(' / '),
+          ...(beforeRun ? [(own.rps / beforeRun.rps).toFixed(2)] : []),
+          runs.map((run) => run.errors).join(' / '),
         ]);
       }
     }
   } finally {
+    await beforeServer?.close();
     await serve.close();
     await Promise.all(builds.map((build) => build.close()));
     rmSync(folder, { recursive: true, force: true });
@@ -394,6 +377,7 @@ async function main(): Promise<void> {
     'serve / bare',
     'serve / nginx',
     'p99 serve / bare',
+    ...(before ? ['serve / before'] : []),
     'errors (each server)',
   ];
   const widths = header.map((_, column) => Math.max(header[column]!.length, ...rows.map((row) => row[column]!.length)));
@@ -406,7 +390,7 @@ async function main(): Promise<void> {
   console.log(line(header));
   console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
   for (const row of rows) console.log(line(row));
-  if (rows.some((row) => row.at(-1) !== '0 / 0 / 0')) process.exitCode = 1;
+  if (rows.some((row) => /[1-9]/.test(row.at(-1)!))) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {
