@@ -11,7 +11,6 @@ export interface Cohort {
   bucket: number | undefined;
   setCookie?: string;
 }
-const cohorts = new WeakMap<IncomingMessage, Cohort>();
 
 /**
  * The cohort of a request while a canary runs: the visitor's cookie, or, on
@@ -20,12 +19,11 @@ const cohorts = new WeakMap<IncomingMessage, Cohort>();
  * (config.json, the theme) get the active releases. No canary: no cohort,
  * no cookie. A preview visit (`?preview=`, valid or not) draws none either:
  * it sets no cookie, as a preview promises, and its other sections get a
- * cohort's releases only from a cookie the browser already has. Drawn once
- * per request: every part of the answer gets the same.
+ * cohort's releases only from a cookie the browser already has. A bucket is
+ * drawn at each call: the caller keeps one per request (HostSite.cohortOf),
+ * so every part of the answer gets the same.
  */
 export function cohortOf(req: IncomingMessage, state: ServedState, secure: boolean): Cohort {
-  const known = cohorts.get(req);
-  if (known) return known;
   let cohort: Cohort = { bucket: undefined };
   if (Object.keys(state.canaries).length > 0) {
     const given = parseCookies(req.headers.cookie ?? '')[COHORT_COOKIE];
@@ -41,6 +39,5 @@ export function cohortOf(req: IncomingMessage, state: ServedState, secure: boole
       };
     }
   }
-  cohorts.set(req, cohort);
   return cohort;
 }

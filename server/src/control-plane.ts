@@ -126,6 +126,8 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
   );
   /** The health token of each release set served, renewed an hour before it expires: one per cache entry, not per visitor (release sets come and go: bounded, the least recently served go first). */
   const tokens = new LRUCache<string, { token: string; renewAt: number }>({ max: RELEASES_KEPT });
+  /** The same tokens by the ids object asked with (kept as long as whoever asks keeps it). */
+  const tokensBySet = new WeakMap<object, { token: string; renewAt: number }>();
   const releases = new LRUCache<string, Release>({ max: RELEASES_KEPT });
   const releaseById = async (id: string): Promise<Release | undefined> => {
     const known = releases.get(id);
@@ -157,13 +159,21 @@ export function releaseFeed(store: Promise<ReleaseStore>, options: { health?: bo
     },
     healthToken(releases) {
       if (!secret || options.health === false) return undefined;
-      const key = JSON.stringify(releases);
       const now = Date.now();
-      const held = tokens.get(key);
-      if (held && now < held.renewAt) return held.token;
-      const token = signHealthToken(secret, { releases }, new Date(now + HEALTH_TOKEN_HOURS * 3_600_000));
-      tokens.set(key, { token, renewAt: now + (HEALTH_TOKEN_HOURS - 1) * 3_600_000 });
-      return token;
+      // The page path asks with the same object for one set of releases (HostSite keeps it): no key made at each request.
+      const same = tokensBySet.get(releases);
+      if (same && now < same.renewAt) return same.token;
+      const key = JSON.stringify(releases);
+      let held = tokens.get(key);
+      if (!held || now >= held.renewAt) {
+        held = {
+          token: signHealthToken(secret, { releases }, new Date(now + HEALTH_TOKEN_HOURS * 3_600_000)),
+          renewAt: now + (HEALTH_TOKEN_HOURS - 1) * 3_600_000,
+        };
+        tokens.set(key, held);
+      }
+      tokensBySet.set(releases, held);
+      return held.token;
     },
     async signal(signal) {
       // Before the store is open nothing is judged yet: what is seen then is not kept.

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConfigAnswer } from '@portico/config-server/config-answer';
+import type { HealthNote } from '@portico/contract/beacon';
 import { ConfigFile } from '@portico/config-server/config-file';
 import { previewTokenIn } from '@portico/contract/preview';
 import type { ActiveReleases, ServedState } from '@portico/releases';
 import { LRUCache } from 'lru-cache';
-import { cohortOf } from '../cohorts';
+import { cohortOf, type Cohort } from '../cohorts';
 import { configLogger } from '../config-log';
 import { onceEach } from '../first-sight';
 import { isSecureContext } from '@portico/platform/http';
@@ -23,7 +24,9 @@ const NOTES_KEPT = 500;
 
 /** Each request's site, once asked for: a slot every request of the host's port has (HostSite.decorate). */
 const SITE = Symbol('site');
-type WithSiteSlot = FastifyRequest & { [SITE]: Promise<SiteContext> | null };
+/** Its cohort, drawn once (a bucket drawn twice could differ): a slot too, not a map keyed by request. */
+const COHORT = Symbol('cohort');
+type WithSiteSlot = FastifyRequest & { [SITE]: Promise<SiteContext> | null; [COHORT]: Cohort | null };
 
 /**
  * The site a request to the host's port is served: config.json read and
@@ -49,6 +52,14 @@ export class HostSite {
   private readonly contexts = new WeakMap<ConfigAnswer, LRUCache<string, SiteContext>>();
   /** The page's headers per site and address (its query may override a section): made once each. */
   private readonly headers = new WeakMap<Site, LRUCache<string, Record<string, string>>>();
+  /**
+   * Each cohort's releases per served state (which is replaced, never
+   * changed): one object per set, so what is made of a set below is kept by
+   * identity instead of made again at every request.
+   */
+  private readonly cohortReleases = new WeakMap<ServedState, Map<number | undefined, ActiveReleases>>();
+  /** What a request needs of one set of releases (its ids for the visit report, its key), per set. */
+  private readonly setFacts = new WeakMap<ActiveReleases, { canaries: ServedState['canaries'] | undefined; ids: HealthNote['releases']; key: string }>();
   /** Those headers with their Vary (Cookie while a canary runs), per Vary. */
   private readonly varied = new WeakMap<Record<string, string>, Map<string | undefined, Record<string, string>>>();
 
@@ -60,9 +71,10 @@ export class HostSite {
     this.varyByHost = state.configPath ? undefined : state.trustProxy ? 'Host, X-Forwarded-Host' : 'Host';
   }
 
-  /** Gives every request of `app` the slot siteOf keeps its site in (one shape for every request, as Fastify wants). */
+  /** Gives every request of `app` the slots siteOf and cohortOf keep their answers in (one shape for every request, as Fastify wants). */
   static decorate(app: FastifyInstance): void {
     app.decorateRequest(SITE, null);
+    app.decorateRequest(COHORT, null);
   }
 
   /** config.json for one request, read once per request: the page, its headers and /config.json share it. */
@@ -70,18 +82,38 @@ export class HostSite {
     const slot = request as WithSiteSlot;
     return (slot[SITE] ??= this.siteWith(
       request.visitor.host,
-      releasesFor(this.served(), this.cohortOf(request).bucket),
+      this.releasesOf(this.served(), this.cohortOf(request).bucket),
       previewTokenIn(requestTarget(request.raw.url)?.search ?? ''),
       this.served(),
     ));
+  }
+
+  /** releasesFor, made once per served state and bucket. */
+  private releasesOf(served: ServedState, bucket: number | undefined): ActiveReleases {
+    let byBucket = this.cohortReleases.get(served);
+    if (!byBucket) this.cohortReleases.set(served, (byBucket = new Map()));
+    let releases = byBucket.get(bucket);
+    if (!releases) byBucket.set(bucket, (releases = releasesFor(served, bucket)));
+    return releases;
+  }
+
+  /** A set's ids and key, made once per set (and canaries beside it). */
+  private factsOf(releases: ActiveReleases, canaries: ServedState['canaries'] | undefined) {
+    const known = this.setFacts.get(releases);
+    if (known && known.canaries === canaries) return known;
+    const facts = { canaries, ids: releaseIds(releases, canaries), key: releaseKey(releases) };
+    this.setFacts.set(releases, facts);
+    return facts;
   }
 
   served(): ServedState {
     return servedNow(this.state);
   }
 
-  cohortOf(request: FastifyRequest) {
-    return cohortOf(request.raw, this.served(), request.visitor.protocol === 'https');
+  /** The request's cohort (cohorts.ts), drawn at its first use and kept on the request. */
+  cohortOf(request: FastifyRequest): Cohort {
+    const slot = request as WithSiteSlot;
+    return (slot[COHORT] ??= cohortOf(request.raw, this.served(), request.visitor.protocol === 'https'));
   }
 
   /** config.json as a visitor to `host` gets it with `releases` (and a preview link's release) in it; its report logged the first time its content is seen. */
@@ -94,10 +126,11 @@ export class HostSite {
     const { state } = this;
     const answer = await this.file.answer(host);
     const preview = previewToken === undefined || !state.openPreview ? undefined : await state.openPreview(previewToken);
-    const ids = releaseIds(releases, catalogue.canaries);
+    const facts = this.factsOf(releases, catalogue.canaries);
+    const { ids } = facts;
     const token = Object.keys(ids).length > 0 ? state.healthToken?.(ids) : undefined;
     // A preview visit's context is its own (its release, until when); every other is kept with the file's version.
-    const key = preview === undefined ? `${releaseKey(releases)} ${catalogueKey(catalogue)} ${token ?? ''}` : undefined;
+    const key = preview === undefined ? `${facts.key} ${catalogueKey(catalogue)} ${token ?? ''}` : undefined;
     let kept = this.contexts.get(answer);
     const known = key === undefined ? undefined : kept?.get(key);
     if (known) return known;
@@ -170,7 +203,7 @@ export class HostSite {
   countPage(request: FastifyRequest, search: string): Promise<string | undefined> | undefined {
     if (!this.state.pageServed || request.method !== 'GET' || previewTokenIn(search) !== undefined) return undefined;
     const served = this.served();
-    const ids = releaseIds(releasesFor(served, this.cohortOf(request).bucket), served.canaries);
+    const { ids } = this.factsOf(this.releasesOf(served, this.cohortOf(request).bucket), served.canaries);
     if (Object.keys(ids).length === 0) return undefined;
     return this.state.pageServed(ids, { served, withVisit: isSecureContext(request.visitor) });
   }
