@@ -33,21 +33,23 @@ const ALLOWED = {
   // What everyone agrees on: pure, imports no workspace.
   contract: [],
   'shared-config': ['contract'],
+  // The control API as its callers see it (its shapes and the one client): browser-safe, for the console and the commands alike.
+  'control-contract': ['contract', 'shared-config'],
   // Node only: the config.json and theme stylesheet answers, for the server and the dev server.
   'config-server': ['contract', 'shared-config'],
   // Node's shared side (database, data folder, control address, settings, HTTP basics): below every server package.
-  platform: ['contract'],
+  platform: ['contract', 'control-contract'],
   toolkit: [],
   testing: ['contract', 'shared-config'],
   ...Object.fromEntries(APPS.map((app) => [app, ['contract', 'shared-config', 'toolkit', 'webpack']])),
   // The host's render workers evaluate the sections' node builds with @portico/node-sections.
   host: ['config-server', 'contract', 'node-sections', 'shared-config', 'toolkit', 'webpack'],
-  messages: ['config-server', 'contract', 'platform', 'shared-config'],
+  messages: ['config-server', 'contract', 'control-contract', 'platform', 'shared-config'],
   // The control plane: the release store, its checks and the control API; the database side is platform's.
-  releases: ['contract', 'messages', 'node-sections', 'platform', 'shared-config', 'webpack'],
-  server: ['config-server', 'contract', 'messages', 'node-sections', 'platform', 'releases', 'shared-config'],
+  releases: ['contract', 'control-contract', 'messages', 'node-sections', 'platform', 'shared-config', 'webpack'],
+  server: ['config-server', 'contract', 'control-contract', 'messages', 'node-sections', 'platform', 'releases', 'shared-config'],
   // The operator console: a browser app that reads the control API through its contract and typed client, and nothing else.
-  console: ['contract', 'platform', 'releases', 'shared-config', 'webpack'],
+  console: ['contract', 'control-contract', 'platform', 'shared-config', 'webpack'],
   'node-sections': ['contract', 'shared-config'],
   // check-remotes runs the publish checks' parts (@portico/releases/checks), the page's manifest check among them.
   deploy: ['contract', 'platform', 'server', 'releases', 'shared-config'],
@@ -174,6 +176,26 @@ export default tseslint.config(
         },
       ],
       'no-restricted-globals': ['error', 'window', 'document', 'process', 'Buffer', 'require', 'fetch', 'navigator', 'location'],
+    },
+  },
+  {
+    // The control API's contract and its one client run in the console (a
+    // browser) and in the operator's commands (Node 20): only what both have,
+    // fetch, URL and AbortSignal among it, and no server framework.
+    files: ['control-contract/src/**'],
+    ignores: ['**/__tests__/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noReachingIn,
+            boundaries('control-contract', ALLOWED['control-contract']),
+            { group: ['node:*', 'fastify', 'fastify-*', '@fastify/*'], message: 'control-contract runs in the console too: no Node, no Fastify.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', 'window', 'document', 'process', 'Buffer', 'require', 'navigator', 'location'],
     },
   },
   {

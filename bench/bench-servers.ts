@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
-import { apiClient } from '@portico/platform/api';
-import { CONTROL_API } from '@portico/releases/control-contract';
+import { apiClient, CONTROL_API } from '@portico/control-contract';
 import { eventually } from '@portico/testing/eventually';
 import { sampleConfig } from '@portico/testing/sample-config';
 

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { apiClient } from '@portico/platform/api';
-import { CONTROL_API } from '@portico/releases/control-contract';
+import { apiClient, CONTROL_API } from '@portico/control-contract';
 import { eventually } from '@portico/testing/eventually';
 import { serveUnderPath, type StaticServer } from '../tests/support/static-server';
 import { REPO_ROOT } from './paths';

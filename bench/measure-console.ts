@@ -4,9 +4,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { brotliCompressSync } from 'node:zlib';
 import { contactSettings, startContactService } from '@portico/messages';
-import { apiClient } from '@portico/platform/api';
+import { apiClient, CONTROL_API } from '@portico/control-contract';
 import { HealthStore, ReleaseStore, startControlApi } from '@portico/releases';
-import { CONTROL_API } from '@portico/releases/control-contract';
 import { silentLogger } from '@portico/platform/logging';
 
 // What issue 36 asks to measure, on this machine: the overview's API

@@ -3,8 +3,7 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG_PATH } from '@portico/config-server/config-answer';
-import { apiClient } from '@portico/platform/api';
-import { CONTROL_API } from '@portico/releases/control-contract';
+import { apiClient, CONTROL_API } from '@portico/control-contract';
 import { startPortico } from '@portico/server';
 import { runServe, waitForOutput } from '../tests/support/run-cli';
 import { serveUnderPath, type StaticServer } from '../tests/support/static-server';

@@ -2,7 +2,7 @@ import { PREVIEW_PARAM } from '@portico/contract/preview';
 import { openFields, signFields } from './signed-token';
 
 // A preview's lifetime is the control API's contract (the command checks it too).
-export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS } from './control/control-contract';
+export { DEFAULT_PREVIEW_SECONDS, MAX_PREVIEW_SECONDS, MIN_PREVIEW_SECONDS } from '@portico/control-contract';
 
 export interface PreviewGrant {
   release: string;

@@ -1,29 +1,29 @@
 import type { z } from 'zod';
 import type { SectionEntry } from '@portico/contract/section-entries';
 import type { SectionGrant, SectionId } from '@portico/contract/sections';
-import type {
-  auditEntrySchema,
-  checkResultSchema,
-  healthPointSchema,
-  RELEASE_STATES,
-  releaseHealthSchema,
-  releaseSchema,
-  scopeSchema,
-} from './control/control-contract';
-import { notRun } from './control/control-contract';
+import {
+  type auditEntrySchema,
+  type checkResultSchema,
+  type healthPointSchema,
+  type RELEASE_STATES,
+  type releaseHealthSchema,
+  type releaseSchema,
+  type scopeSchema,
+  notRun,
+} from '@portico/control-contract';
 
 // The release contract: the shapes the control API answers (../docs/releases.md
 // and the product brief's "Releases" table), the store keeps and the server
 // serves. Those the API answers are its contract's schemas' types
 // (control/control-contract.ts); the rest are the server's own.
 
-export { CANARY_DEFAULTS } from './control/control-contract';
+export { CANARY_DEFAULTS } from '@portico/control-contract';
 
 /** One check a publish ran, in words. */
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
 // Beside the check's shape, so the console reads a refusal's checks with the same rule.
-export { NOT_RUN, notRun } from './control/control-contract';
+export { NOT_RUN, notRun } from '@portico/control-contract';
 
 const checks = (count: number) => `${count} check${count === 1 ? '' : 's'}`;
 

@@ -1,5 +1,5 @@
 import { TextDecoder, TextEncoder } from 'node:util';
-import type { ConsoleEvent } from '@portico/releases/control-contract';
+import type { ConsoleEvent } from '@portico/control-contract';
 import { keepSession } from '../api/console-session';
 
 // jsdom has neither fetch nor TextDecoder; the console's code uses both in the browser.

@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useEffectEvent } from 'react';
-import { CONSOLE_EVENT_KINDS, consoleEventSchema, EVENTS_PATH, type ConsoleEvent } from '@portico/releases/control-contract';
+import { CONSOLE_EVENT_KINDS, consoleEventSchema, EVENTS_PATH, type ConsoleEvent } from '@portico/control-contract';
 import type { ConsoleSession } from './console-session';
 
 type Listener = (event: ConsoleEvent) => void;
@@ -34,7 +34,7 @@ export function openConsoleEvents(session: ConsoleSession, onSessionOver: (error
     while (!abort.signal.aborted) {
       const again = attempts++ > 0;
       try {
-        const response = await session.fetchText(EVENTS_PATH, { signal: abort.signal });
+        const response = await session.client.open(EVENTS_PATH, {}, { signal: abort.signal });
         const reader = response.body!.getReader();
         // What changed while the stream was down (or before a first attempt that failed) was said to nobody: every screen reads again.
         if (again) for (const kind of CONSOLE_EVENT_KINDS) for (const listener of listeners) listener({ kind });

@@ -1,13 +1,12 @@
-import { apiClient, ApiRefusal, type ApiClient } from '@portico/platform/api';
-import { CONTROL_API, CSRF_HEADER, type sessionSchema } from '@portico/releases/control-contract';
+import { apiClient, ApiRefusal, type ApiClient, CONTROL_API, type sessionSchema } from '@portico/control-contract';
 import type { z } from 'zod';
 
 type Session = z.infer<typeof sessionSchema>;
 export type Actor = Session['actor'];
 
 /**
- * A signed-in console: who, and the typed client that calls the control API
- * on this origin with the session's anti-forgery value. The value is kept
+ * A signed-in console: who, and the control API's one client, calling this
+ * origin with the session's anti-forgery value. The value is kept
  * in this tab's sessionStorage of the console's origin (never localStorage,
  * a URL or a cookie): storage, unlike a cookie, is per origin, port
  * included, so a page on another port of this host cannot plant one. The
@@ -16,25 +15,15 @@ export type Actor = Session['actor'];
  */
 export interface ConsoleSession {
   actor: Actor;
+  /** Every call, the event stream and the exports included (its `open`). */
   client: ApiClient;
-  /** Fetches a text answer (a CSV export, the event stream) from a path the contract names, with the same headers. */
-  fetchText(path: string, init?: { signal?: AbortSignal }): Promise<Response>;
 }
 
 /** The console calls its own origin: the control port serves both. */
 const SAME_ORIGIN = '';
 
 function consoleSession(session: Session): ConsoleSession {
-  const client = apiClient({ base: SAME_ORIGIN, csrf: session.csrf });
-  return {
-    actor: session.actor,
-    client,
-    async fetchText(path, init = {}) {
-      const response = await fetch(`${SAME_ORIGIN}${path}`, { headers: { [CSRF_HEADER]: session.csrf }, credentials: 'same-origin', signal: init.signal });
-      if (!response.ok) throw new ApiRefusal(response.status, await response.json().catch(() => undefined));
-      return response;
-    },
-  };
+  return { actor: session.actor, client: apiClient({ base: SAME_ORIGIN, csrf: session.csrf }) };
 }
 
 /** Where this tab keeps its session's anti-forgery value. */

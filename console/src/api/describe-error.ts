@@ -1,4 +1,4 @@
-import { ApiRefusal, ApiUnreachable } from '@portico/platform/api';
+import { ApiRefusal, ApiUnreachable } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import type { ConsoleText } from '../i18n/console-text';
 import { NotTheFile } from './download';

@@ -18,9 +18,9 @@ export async function download(
   fileName: string,
   mediaType = 'text/csv',
 ): Promise<void> {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value) search.set(name, value);
-  const response = await session.fetchText(search.size > 0 ? `${path}?${search}` : path);
+  // An empty field is no filter: left out, as the screens' own calls leave it.
+  const filters = Object.fromEntries(Object.entries(query).filter(([, value]) => value));
+  const response = await session.client.open(path, filters);
   const type = response.headers.get('content-type') ?? 'nothing';
   if (type.split(';')[0]!.trim().toLowerCase() !== mediaType) throw new NotTheFile(type);
   const url = URL.createObjectURL(await response.blob());

@@ -1,7 +1,6 @@
 import { BUILT_IN_SECTIONS, type SectionEntry } from '@portico/contract/section-entries';
 import { MARKETS, type Language } from '@portico/contract/languages';
-import type { AnswerOf } from '@portico/platform/api';
-import { DEFAULT_RELEASE_POLICY, type CONTROL_API, type ReleasePolicy } from '@portico/releases/control-contract';
+import { type AnswerOf, DEFAULT_RELEASE_POLICY, type CONTROL_API, type ReleasePolicy } from '@portico/control-contract';
 
 type SectionsAnswer = AnswerOf<typeof CONTROL_API.sections.status>;
 

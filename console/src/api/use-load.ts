@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useEffectEvent, useState } from 'react';
-import type { ConsoleEvent } from '@portico/releases/control-contract';
+import type { ConsoleEvent } from '@portico/control-contract';
 import { useSignedIn } from '../app/session-context';
 import { useConsoleText } from '../i18n/use-console-text';
 import { useConsoleEvents } from './console-events';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { localeOf, type Language } from '@portico/contract/languages';
-import { CONTROL_API } from '@portico/releases/control-contract';
+import { CONTROL_API } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import { ConsoleEventsContext, openConsoleEvents } from '../api/console-events';
 import { forgetSession, isSessionOver, resumeSession, type ConsoleSession } from '../api/console-session';

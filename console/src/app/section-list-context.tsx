@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
-import { CONTROL_API } from '@portico/releases/control-contract';
+import { CONTROL_API } from '@portico/control-contract';
 import { listedSections, sectionName, type ListedSection } from '../api/section-list';
 import { seesSection } from '../api/roles';
 import { useLoad } from '../api/use-load';

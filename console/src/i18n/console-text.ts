@@ -1,5 +1,5 @@
 import type { Market } from '@portico/contract/languages';
-import type { auditEntrySchema, DeliverableWords } from '@portico/releases/control-contract';
+import type { auditEntrySchema, DeliverableWords } from '@portico/control-contract';
 import type { z } from 'zod';
 
 type AuditAction = z.infer<typeof auditEntrySchema>['action'];

@@ -1,4 +1,4 @@
-import { DELIVERABLE_EN } from '@portico/releases/control-contract';
+import { DELIVERABLE_EN } from '@portico/control-contract';
 import type { ConsoleText } from './console-text';
 
 export const en: ConsoleText = {

@@ -4,9 +4,17 @@ import { openStore } from '../contact-service';
 import type { ContactSettings } from '../settings';
 import { folderHolder } from '@portico/platform/data-folder';
 import type { OperatorMessages } from '../store/message-store';
-import { messagesRoutes } from '../control/messages-contract';
+import {
+  messagesRoutes,
+  ApiAnswerMismatch,
+  apiClient,
+  ApiRefusal,
+  ApiUnreachable,
+  type AnswerOf,
+  type ApiRoute,
+  type CallInput,
+} from '@portico/control-contract';
 import { toCsv, toJson } from './export-format';
-import { ApiAnswerMismatch, apiClient, ApiRefusal, ApiUnreachable, type AnswerOf, type ApiRoute, type CallInput } from '@portico/platform/api';
 
 /** What the `messages` command does, on the store the running server uses, and which store that is. */
 export interface MessagesAccess extends OperatorMessages {

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ContactMessage, MessageLanguage } from '../contact-message';
 import { AUDIT_CURSOR_COLUMNS, auditPageSql, type AuditFilter, type Database, type Sql } from '@portico/platform/database';
 import { currentRequestId } from '@portico/platform/http';
-import type { MESSAGE_ACCESS_ACTIONS } from '../control/messages-contract';
+import type { MESSAGE_ACCESS_ACTIONS } from '@portico/control-contract';
 import { migrate } from './migrations';
 import { rateLimited, recordHit, type RateLimit } from './rate-limit';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { ApiRefusal, apiRoute } from '../http/api';
+import { ApiRefusal, apiRoute } from '@portico/control-contract';
 import { ControlSettingsError, ControlUnreachableError, controlClient } from '../command-line';
 
 // The operator's commands' one control client: both `npm run release` and

@@ -1,6 +1,14 @@
 import { controlToken, controlUrl, type ControlToken } from '../control-address';
-import { ApiAnswerMismatch, apiClient, ApiRefusal, ApiUnreachable, type CallInput, type CallOptions } from '../http/api-client';
-import type { AnswerOf, ApiRoute } from '../http/typed-routes';
+import {
+  ApiAnswerMismatch,
+  apiClient,
+  ApiRefusal,
+  ApiUnreachable,
+  type AnswerOf,
+  type ApiRoute,
+  type CallInput,
+  type CallOptions,
+} from '@portico/control-contract';
 import { SettingsError } from '../settings-error';
 
 // The operator's commands' one client of the control API (`npm run release`

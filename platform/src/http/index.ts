@@ -1,7 +1,7 @@
 // The HTTP basics both servers (the page's four ports and the control API)
 // are built on, with Fastify: the common headers, the JSON answers and
 // refusals, the body reader, the listen wrapper, the client-error answer,
-// and routes declared once with zod for the server and a typed client.
+// and routes declared once with zod, registered on the server.
 export {
   COMMON_HEADERS,
   DATA_CSP,
@@ -17,10 +17,9 @@ export { BODY_TIME_MS, DRAIN_AT_MOST, readBody, textBodyParser, type BodyLimits,
 export { closeNow, ListenError, listenOn, urlOf, type ListenOptions } from './listen';
 export { answerClientError } from './client-error';
 export { asHostname, defaultHosts, hostFieldCount, parseHostRule, portOfHost, type HostRule } from './host-rules';
-// The routes' declarations and the typed client, as the browser's entry (./api) has them.
-export * from './api';
-export { declared, jsonSerializerCompiler, routeSchema, zodValidatorCompiler, type ZodTypeProvider } from './typed-routes';
-export { sendJson, sendPlain, sendRefusal } from './json-reply';
+// The server's side of routes declared once with zod (@portico/control-contract's apiRoute).
+export { declared, jsonSerializerCompiler, refusalOf, routeSchema, zodValidatorCompiler, type ZodTypeProvider } from './typed-routes';
+export { HttpRefusal, sendJson, sendPlain, sendRefusal } from './json-reply';
 export { httpRoot, NotJson, stampAnswer, type HttpRootOptions, type RouteBody } from './root-plugin';
 export { postGate, type GateWords, type PostGateOptions } from './post-gate';
 export { hostAllowed, isSecureContext, visitorOf, type Visitor, type VisitorOptions } from './visitor';

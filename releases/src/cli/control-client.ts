@@ -1,7 +1,6 @@
 import { dataFolder } from '@portico/platform/data-folder';
 import { ControlSettingsError, ControlUnreachableError, controlClient, type CommandIo } from '@portico/platform/command-line';
-import { ApiRefusal, type AnswerOf, type ApiRoute, type CallInput } from '@portico/platform/api';
-import { refusalSchema } from '../control/control-contract';
+import { ApiRefusal, type AnswerOf, type ApiRoute, type CallInput, refusalSchema } from '@portico/control-contract';
 import type { CheckResult } from '../release';
 
 // The release command's side of the commands' one control client

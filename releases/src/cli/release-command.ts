@@ -13,7 +13,7 @@ import {
   MIN_PREVIEW_SECONDS,
   PREVIEW_SECONDS_RANGE,
   scopeSchema,
-} from '../control/control-contract';
+} from '@portico/control-contract';
 import { notRun, type Scope } from '../release';
 import { control, RefusedError, UsageError } from './control-client';
 import { sectionCommand, SECTION_USAGE } from './section-command';

@@ -1,9 +1,15 @@
 import type { z } from 'zod';
 import type { SectionId } from '@portico/contract/sections';
 import { terminalText } from '@portico/platform/command-line';
-import type { AnswerOf } from '@portico/platform/api';
-import { deliverable, DELIVERABLE_EN } from '../alerts/deliverable';
-import type { alertsAnswerSchema, CONTROL_API, judgedSchema, shownReleaseSchema } from '../control/control-contract';
+import {
+  type AnswerOf,
+  deliverable,
+  DELIVERABLE_EN,
+  type alertsAnswerSchema,
+  type CONTROL_API,
+  type judgedSchema,
+  type shownReleaseSchema,
+} from '@portico/control-contract';
 import { CONFIG_BASELINE, type ReleaseHealth } from '../release';
 
 // What `npm run release` prints of the control API's answers: tables and

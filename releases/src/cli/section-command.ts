@@ -1,6 +1,4 @@
-import type { AnswerOf } from '@portico/platform/api';
-import { CONTROL_API } from '../control/control-contract';
-import { DEFAULT_RELEASE_POLICY, describePolicy, type ReleasePolicy } from '../release-policy';
+import { type AnswerOf, CONTROL_API, DEFAULT_RELEASE_POLICY, describePolicy, type ReleasePolicy } from '@portico/control-contract';
 import { printable } from './release-output';
 
 // `npm run release -- section …`: the integrator's catalogue of sections

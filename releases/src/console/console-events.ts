@@ -1,6 +1,6 @@
 import { CONSOLE_CHANNEL, type Database, type Listening } from '@portico/platform/database';
 import { isSection } from '../scopes';
-import { CONSOLE_EVENT_KINDS, type ConsoleEvent } from '../control/control-contract';
+import { CONSOLE_EVENT_KINDS, type ConsoleEvent } from '@portico/control-contract';
 
 /** How often the hub reads the database's state besides listening: the bound on a notification lost (a connection dropped). */
 const EVENTS_POLL_MS = 2000;

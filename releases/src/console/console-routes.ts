@@ -2,7 +2,7 @@ import type { FastifyPluginCallback } from 'fastify';
 import { declared, type ZodTypeProvider } from '@portico/platform/http';
 import type { AlertSender } from '../jobs/alert-sender';
 import type { HealthPoint, HealthSeriesSource } from '../release';
-import { alertsRoutes, healthSeriesRoutes, serversRoutes } from '../control/control-contract';
+import { alertsRoutes, healthSeriesRoutes, serversRoutes } from '@portico/control-contract';
 import { answer, type ControlContext } from '../control/control-context';
 
 /**

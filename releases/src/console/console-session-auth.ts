@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { CSRF_HEADER } from '@portico/platform/api';
+import { CSRF_HEADER, SESSION_COOKIE, sessionRoutes } from '@portico/control-contract';
 import { HttpRefusal } from '@portico/platform/http';
-import { SESSION_COOKIE, sessionRoutes } from '../control/control-contract';
 
 // How a browser is let into the control API: only the operator console, on
 // its own origin, with its session cookie and that session's anti-forgery

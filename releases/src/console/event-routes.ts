@@ -3,7 +3,7 @@ import { COMMON_HEADERS } from '@portico/platform/http';
 import type { Actor } from '../release';
 import { mayActOn } from '../scopes';
 import type { ConsoleEvents } from './console-events';
-import { EVENTS_PATH, type ConsoleEvent } from '../control/control-contract';
+import { EVENTS_PATH, type ConsoleEvent } from '@portico/control-contract';
 import type { ControlContext } from '../control/control-context';
 
 /** A comment line this often keeps proxies from closing a quiet stream. */

@@ -3,7 +3,7 @@ import { declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/h
 import { sectionOfScopes } from '../scopes';
 import type { OpenSession } from './console-sessions';
 import { clearedSessionCookie, reachedOverHttps, sessionCookie, sessionCookieOf } from './console-session-auth';
-import { sessionRoutes } from '../control/control-contract';
+import { sessionRoutes } from '@portico/control-contract';
 import { answer, type ControlContext } from '../control/control-context';
 
 /** A session as the console reads it: the actor with its one section, if one. */

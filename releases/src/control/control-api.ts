@@ -8,7 +8,6 @@ import {
   BODY_TIME_MS,
   closeNow,
   HttpRefusal,
-  CSRF_HEADER,
   PLAIN_HEADERS,
   jsonSerializerCompiler,
   listenOn,
@@ -17,13 +16,12 @@ import {
   textBodyParser,
   urlOf,
   zodValidatorCompiler,
-  type ApiRoute,
   type HostRule,
 } from '@portico/platform/http';
 import { silentLogger } from '@portico/platform/logging';
 import type { HealthSeriesSource, HealthSource, PublishChecks } from '../release';
 import { ReleaseError } from '../store/release-error';
-import { CONTROL_API, CONTROL_BODY_LIMIT } from './control-contract';
+import { CONTROL_API, CONTROL_BODY_LIMIT, CSRF_HEADER, type ApiRoute } from '@portico/control-contract';
 import { ControlContext, sendControl, type ControlContextOptions } from './control-context';
 import { clearedSessionCookie, foreignOrigin, isSignIn, reachedOverHttps, sessionCookieOf, sessionRequest } from '../console/console-session-auth';
 import { checkControlHost, checkNoNul, controlHostRules, refuseNulText } from './control-request-guard';
@@ -39,7 +37,7 @@ import { consolePlugin } from '../console/console-plugin';
 import type { AlertSender } from '../jobs/alert-sender';
 import { tokenRoutes } from './routes/tokens';
 
-export { CONTROL_BODY_LIMIT, DEFAULT_HEALTH_WINDOW_HOURS } from './control-contract';
+export { CONTROL_BODY_LIMIT, DEFAULT_HEALTH_WINDOW_HOURS } from '@portico/control-contract';
 export { METRICS_PATH, type MetricsSource } from './routes/metrics';
 
 export interface ControlApiOptions extends ControlContextOptions {

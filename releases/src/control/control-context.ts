@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SectionId } from '@portico/contract/sections';
 import type { ContactService } from '@portico/messages';
-import { HttpRefusal, sendJson, COMMON_HEADERS, type AnswerIn, type ApiRoute } from '@portico/platform/http';
+import { type AnswerIn, type ApiRoute, DEFAULT_RELEASE_POLICY, policyAllows, policyRefusal, type ReleasePolicy } from '@portico/control-contract';
+import { HttpRefusal, sendJson, COMMON_HEADERS } from '@portico/platform/http';
 import { silentLogger, type Logger } from '@portico/platform/logging';
 import type { Actor, Scope } from '../release';
-import { DEFAULT_RELEASE_POLICY, policyAllows, policyRefusal, type ReleasePolicy } from '../release-policy';
 import { mayActOn, visibleSections } from '../scopes';
 import { retiredProblem } from '../store/section-lock';
 import type { OpenSession } from '../console/console-sessions';

@@ -6,7 +6,7 @@ import type { CanaryCounts } from '../canary/canary-counts';
 import { countedHealth } from '../canary/decide-canary';
 import type { ReleaseStore } from '../store/release-store';
 import type { SectionState } from '../store/section-states';
-import { DEFAULT_HEALTH_WINDOW_HOURS, type judgedSchema, type shownSectionSchema } from './control-contract';
+import { DEFAULT_HEALTH_WINDOW_HOURS, type judgedSchema, type shownSectionSchema } from '@portico/control-contract';
 
 /** A section as `GET /api/sections` and the canary routes answer it. */
 export type ShownSection = z.input<typeof shownSectionSchema>;

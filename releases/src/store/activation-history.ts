@@ -1,7 +1,7 @@
 import { isBuiltInSection } from '@portico/contract/section-entries';
 import type { SectionId } from '@portico/contract/sections';
 import type { Database, Sql } from '@portico/platform/database';
-import type { AuditFacts } from '../control/control-shapes';
+import type { AuditFacts } from '@portico/control-contract';
 import type { AuditAction } from '../release';
 import { endCanary } from '../health/counted-reports';
 import { ReleaseError } from './release-error';

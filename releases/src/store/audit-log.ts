@@ -2,7 +2,7 @@ import type { SectionId } from '@portico/contract/sections';
 import { AUDIT_CURSOR_COLUMNS, auditPageSql, type AuditFilter, type Database, type Sql } from '@portico/platform/database';
 import { currentRequestId } from '@portico/platform/http';
 import type { AuditAction, AuditEntry } from '../release';
-import { auditFactsSchema } from '../control/control-shapes';
+import { auditFactsSchema } from '@portico/control-contract';
 import { iso } from './release-rows';
 
 /** An audit entry to record: who and what, and where it applies; the time is the database's. */

@@ -3,7 +3,7 @@ import type { Database, Sql } from '@portico/platform/database';
 import { readCanaryCounts, type CanaryCounts } from '../canary/canary-counts';
 import { endCanary } from '../health/counted-reports';
 import { canarySettingsProblem, describeThresholds, type CanaryOptions, type CanarySettings } from '../canary/canary-settings';
-import type { AuditFacts } from '../control/control-shapes';
+import type { AuditFacts } from '@portico/control-contract';
 import { CANARY_DEFAULTS, CONFIG_BASELINE, type Canary } from '../release';
 import { ReleaseError } from './release-error';
 import { canariesIn, joined, releaseOf } from './release-rows';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SectionId } from '@portico/contract/sections';
 import type { Database } from '@portico/platform/database';
-import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS } from '../control/control-contract';
+import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS } from '@portico/control-contract';
 import { ActivationHistory } from './activation-history';
 import { AuditLog } from './audit-log';
 import { Canaries } from './canaries';

@@ -13,8 +13,7 @@ import {
 import type { SectionId } from '@portico/contract/sections';
 import type { Database, Sql } from '@portico/platform/database';
 import { endCanary } from '../health/counted-reports';
-import { DEFAULT_RELEASE_POLICY, describePolicy, type ReleasePolicy } from '../release-policy';
-import type { AuditFacts, SectionChangeFact } from '../control/audit-facts';
+import { DEFAULT_RELEASE_POLICY, describePolicy, type ReleasePolicy, type AuditFacts, type SectionChangeFact } from '@portico/control-contract';
 import { recordAudit } from './audit-log';
 import { ReleaseError } from './release-error';
 import { iso, joined } from './release-rows';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { contactSettings, startContactService, type ContactService } from '@portico/messages';
 import { COMMON_HEADERS } from '@portico/platform/http';
 import { consoleFiles, ReleaseStore, startControlApi, type ControlApi } from '@portico/releases';
-import { CONTROL_API } from '@portico/releases/control-contract';
+import { CONTROL_API } from '@portico/control-contract';
 import { HOSTILE_TARGETS, hostileRequests, METHODS, RAW_REQUESTS, sendAll, type RawAnswer } from '@portico/testing/hostile-requests';
 import { staticFiles } from '../static-files';
 import { silentLogger } from '@portico/platform/logging';

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { AnswerOf } from '@portico/platform/api';
-import { CONTROL_API, deliverable } from '@portico/releases/control-contract';
+import { type AnswerOf, CONTROL_API, deliverable } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { AUDIT_CSV_PATH, auditEntrySchema, CONTROL_API } from '@portico/releases/control-contract';
+import { AUDIT_CSV_PATH, auditEntrySchema, CONTROL_API } from '@portico/control-contract';
 import { useSectionList } from '../../app/section-list-context';
 import { download } from '../../api/download';
 import { useAction } from '../../api/use-action';

@@ -1,5 +1,5 @@
 import type { Language } from '@portico/contract/languages';
-import type { auditEntrySchema } from '@portico/releases/control-contract';
+import type { auditEntrySchema } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import type { z } from 'zod';
 import type { ConsoleText } from '../../i18n/console-text';

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { pathOf, type AnswerOf } from '@portico/platform/api';
-import { CONTROL_API } from '@portico/releases/control-contract';
+import { pathOf, type AnswerOf, CONTROL_API } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import { download } from '../../api/download';
 import { useAction } from '../../api/use-action';

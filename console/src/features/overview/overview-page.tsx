@@ -1,6 +1,5 @@
 import { MARKETS, type Language } from '@portico/contract/languages';
-import type { AnswerOf } from '@portico/platform/api';
-import { CONTROL_API } from '@portico/releases/control-contract';
+import { type AnswerOf, CONTROL_API } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import { useSectionList } from '../../app/section-list-context';
 import { useSignedIn } from '../../app/session-context';

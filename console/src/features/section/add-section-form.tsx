@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { MARKETS } from '@portico/contract/languages';
 import { sectionIdProblem } from '@portico/contract/section-entries';
-import { ApiRefusal } from '@portico/platform/api';
-import { CONTROL_API } from '@portico/releases/control-contract';
+import { ApiRefusal, CONTROL_API } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import { useSectionList } from '../../app/section-list-context';
 import { useAction } from '../../api/use-action';

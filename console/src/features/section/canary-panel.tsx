@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback } from 'react';
-import { CONTROL_API, type listedReleaseSchema, type shownSectionSchema } from '@portico/releases/control-contract';
+import { CONTROL_API, type listedReleaseSchema, type shownSectionSchema } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import type { z } from 'zod';
 import { useSectionList } from '../../app/section-list-context';

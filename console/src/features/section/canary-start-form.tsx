@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { CANARY_DEFAULTS, CONTROL_API, type listedReleaseSchema } from '@portico/releases/control-contract';
+import { CANARY_DEFAULTS, CONTROL_API, type listedReleaseSchema } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import type { z } from 'zod';
 import type { useAction } from '../../api/use-action';

@@ -1,6 +1,5 @@
 import type { Language } from '@portico/contract/languages';
-import type { AnswerOf } from '@portico/platform/api';
-import type { CONTROL_API } from '@portico/releases/control-contract';
+import type { AnswerOf, CONTROL_API } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import type { ConsoleText } from '../../i18n/console-text';
 import { formatCount, formatInstant, formatNumber, formatRate } from '../../i18n/format';

@@ -1,4 +1,4 @@
-import type { shownSectionSchema } from '@portico/releases/control-contract';
+import type { shownSectionSchema } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import type { z } from 'zod';
 import { DataTable } from '../../components/data-table';

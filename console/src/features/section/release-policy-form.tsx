@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Label, Radio, RadioGroup } from 'react-aria-components';
-import { ApiRefusal } from '@portico/platform/api';
-import { CONTROL_API, RELEASE_POLICIES, type ReleasePolicy } from '@portico/releases/control-contract';
+import { ApiRefusal, CONTROL_API, RELEASE_POLICIES, type ReleasePolicy } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import { useSectionList } from '../../app/section-list-context';
 import type { ListedSection } from '../../api/section-list';

@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { MARKETS, type Market } from '@portico/contract/languages';
 import { labelsProblems, marketsProblem } from '@portico/contract/section-entries';
-import { ApiRefusal } from '@portico/platform/api';
+import { ApiRefusal } from '@portico/control-contract';
 import type { ListedSection } from '../../api/section-list';
 import { useConsoleLanguage } from '../../i18n/use-console-text';
 

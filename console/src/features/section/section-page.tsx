@@ -1,6 +1,5 @@
 import { useCallback, useState, type FormEvent } from 'react';
-import { ApiRefusal } from '@portico/platform/api';
-import { checkResultSchema, CONTROL_API, notRun } from '@portico/releases/control-contract';
+import { ApiRefusal, checkResultSchema, CONTROL_API, notRun } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import { z } from 'zod';
 import { useSectionList } from '../../app/section-list-context';

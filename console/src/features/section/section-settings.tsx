@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { labelsProblems, marketsProblem } from '@portico/contract/section-entries';
-import { ApiRefusal } from '@portico/platform/api';
-import { CONTROL_API } from '@portico/releases/control-contract';
+import { ApiRefusal, CONTROL_API } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import type { z } from 'zod';
 import { useSignedIn } from '../../app/session-context';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiRefusal } from '@portico/platform/api';
+import { ApiRefusal } from '@portico/control-contract';
 import { signIn, type ConsoleSession } from '../../api/console-session';
 import { describeError } from '../../api/describe-error';
 import { LanguageSwitch } from '../../components/language-switch';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { CONTROL_API } from '@portico/releases/control-contract';
+import { CONTROL_API } from '@portico/control-contract';
 import { fill } from '@portico/shared-config';
 import { useSectionList } from '../../app/section-list-context';
 import { useSignedIn } from '../../app/session-context';

@@ -2,7 +2,7 @@ import type { Database } from '@portico/platform/database';
 import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
 import { ReleaseStore } from '../../store/release-store';
 import { startConsoleEvents, type ConsoleEvents } from '../console-events';
-import type { ConsoleEvent } from '../../control/control-contract';
+import type { ConsoleEvent } from '@portico/control-contract';
 
 // A console hears of a change even when no notification reaches it (its
 // listening connection lost): the read of each kind's state catches it.

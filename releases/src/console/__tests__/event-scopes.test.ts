@@ -4,7 +4,7 @@ import type { PublishChecks } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
 import { startConsoleEvents, type ConsoleEvents } from '../console-events';
 import { startControlApi, type ControlApi } from '../../control/control-api';
-import type { ConsoleEvent } from '../../control/control-contract';
+import type { ConsoleEvent } from '@portico/control-contract';
 import { silentLogger } from '@portico/platform/logging';
 
 // A section token's stream and `GET /api/servers` carry its sections alone:

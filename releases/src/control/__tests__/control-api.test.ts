@@ -10,9 +10,8 @@ import { bucketOf } from '../../health/vital-histogram';
 import { verifyPreview } from '../../preview-link';
 import type { HealthSource, PublishCheckOutcome, PublishChecks, ReleaseHealth } from '../../release';
 import { ReleaseStore } from '../../store/release-store';
-import { pathOf } from '@portico/platform/api';
+import { pathOf, CONTROL_API } from '@portico/control-contract';
 import { startControlApi, type ControlApi } from '../control-api';
-import { CONTROL_API } from '../control-contract';
 import { silentLogger } from '@portico/platform/logging';
 
 const ENV_TOKEN = 'the-integrator-token-from-the-environment';

@@ -4,10 +4,9 @@ import { spreadsheetCsv } from '@portico/platform/csv';
 import { COMMON_HEADERS, declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
 import type { AuditFilter } from '@portico/platform/database';
 import type { z } from 'zod';
-import { MESSAGE_ACCESS_ACTIONS } from '@portico/messages/control-contract';
+import { MESSAGE_ACCESS_ACTIONS, AUDIT_CSV_PATH, auditQuerySchema, auditRoutes, MAX_AUDIT_LIMIT } from '@portico/control-contract';
 import type { Actor, AuditEntry } from '../../release';
 import { visibleSections } from '../../scopes';
-import { AUDIT_CSV_PATH, auditQuerySchema, auditRoutes, MAX_AUDIT_LIMIT } from '../control-contract';
 import { answer, type ControlContext } from '../control-context';
 
 type AuditQuery = z.output<typeof auditQuerySchema>;

@@ -1,7 +1,7 @@
 import type { FastifyPluginCallback } from 'fastify';
 import type { SectionId } from '@portico/contract/sections';
 import { declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
-import { canariesRoutes } from '../control-contract';
+import { canariesRoutes } from '@portico/control-contract';
 import { answer, type ControlContext } from '../control-context';
 import { sectionAnswers, type SectionAnswersOptions } from '../section-answers';
 

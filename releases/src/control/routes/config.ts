@@ -1,6 +1,6 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
-import { configRoutes } from '../control-contract';
+import { configRoutes } from '@portico/control-contract';
 import { answer, type ControlContext } from '../control-context';
 
 /** What the config.json being served gets wrong and lacks (`GET /api/config`). */

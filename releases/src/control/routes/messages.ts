@@ -1,7 +1,7 @@
 import type { FastifyPluginCallback, FastifyReply } from 'fastify';
 import { toCsv } from '@portico/messages';
 import { COMMON_HEADERS, declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
-import { messagesRoutes } from '../control-contract';
+import { messagesRoutes } from '@portico/control-contract';
 import { answer, type ControlContext } from '../control-context';
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyPluginCallback } from 'fastify';
 import { declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
 import { previewUrl, signPreview } from '../../preview-link';
 import { notRun, refusalSummary, type PublishChecks } from '../../release';
-import { DEFAULT_PREVIEW_SECONDS, releasesRoutes } from '../control-contract';
+import { DEFAULT_PREVIEW_SECONDS, releasesRoutes } from '@portico/control-contract';
 import { answer, type ControlContext } from '../control-context';
 
 /** Where a refused origin is allowed from: config.json for a built-in section, the section's own entry for an added one. */

@@ -1,6 +1,6 @@
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { declared, type ZodTypeProvider } from '@portico/platform/http';
-import { sectionsRoutes } from '../control-contract';
+import { sectionsRoutes } from '@portico/control-contract';
 import { answer, type ControlContext } from '../control-context';
 import { sectionAnswers, type SectionAnswersOptions } from '../section-answers';
 import type { CatalogueEntry } from '../../store/section-catalogue';

@@ -1,7 +1,7 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { declared, HttpRefusal, type ZodTypeProvider } from '@portico/platform/http';
 import { mayGrant } from '../../scopes';
-import { tokensRoutes } from '../control-contract';
+import { tokensRoutes } from '@portico/control-contract';
 import { answer, type ControlContext } from '../control-context';
 
 /** Tokens, for a token with the releases scope: the live ones, a new one (shown once), a revocation. A token grants only what it holds. */

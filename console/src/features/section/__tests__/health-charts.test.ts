@@ -1,7 +1,7 @@
 import { en } from '../../../i18n/en';
 import { id } from '../../../i18n/id';
 import { chartsOf, scalesOf } from '../health-charts';
-import { CANARY_DEFAULTS } from '@portico/releases/control-contract';
+import { CANARY_DEFAULTS } from '@portico/control-contract';
 
 const point = (hour: string, failureRate: number, lcpP75: number | null) => ({
   hour,

@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import { fakeControlApi, release, sectionStatus, session, type Routes, signedInBefore } from '../../../__tests__/fake-control-api';
 import { ConsoleApp } from '../../../app/console-app';
-import { CANARY_DEFAULTS } from '@portico/releases/control-contract';
+import { CANARY_DEFAULTS } from '@portico/control-contract';
 
 // Issue 45: 30 forged failures from one network stayed in what operators
 // read while the judge counted a fifth of them. The console shows what the

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { release, sectionStatus, session, type Routes } from '../../../__tests__/fake-control-api';
 import { openSectionPage } from '../../../__tests__/open-section-page';
-import { CANARY_DEFAULTS } from '@portico/releases/control-contract';
+import { CANARY_DEFAULTS } from '@portico/control-contract';
 
 // Each test clicks through several screens of the whole app in jsdom: on a busy core that took over jest's 5 s
 // default (seen in a full run beside other work). A bound, not a pace: what each test asserts is unchanged.

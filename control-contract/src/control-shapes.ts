@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { FAILURE_CLASSES } from '@portico/contract/beacon';
 import { SECTION_ID_PATTERN } from '@portico/contract/section-entries';
 import { MARKETS } from '@portico/contract/languages';
-import { MESSAGE_ACCESS_ACTIONS } from '@portico/messages/control-contract';
-import { RELEASE_POLICIES } from '../release-policy';
+import { MESSAGE_ACCESS_ACTIONS } from './messages-contract';
+import { RELEASE_POLICIES } from './release-policy';
 import { auditFactsSchema, thresholdsSchema } from './audit-facts';
 
 // The control API's constants and the shapes its routes take and answer

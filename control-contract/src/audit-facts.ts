@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RELEASE_POLICIES } from '../release-policy';
+import { RELEASE_POLICIES } from './release-policy';
 
 /** A canary an activation, a rollback or a retirement ended: its candidate and its share of visits. */
 const endedCanarySchema = z.object({ release: z.string(), percent: z.number() });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AnswerOf, ApiRoute } from './typed-routes';
+import type { AnswerOf, ApiRoute } from './api-route';
 
 /** The API answered with a refusal (any status but 2xx): its status and its JSON body (`{ error, …}`), or undefined when it sent none. */
 export class ApiRefusal extends Error {
@@ -67,6 +67,17 @@ export interface ApiClient {
    * the answer is not of `mediaType` (a server that answered JSON instead).
    */
   text<R extends ApiRoute>(route: R, input: CallInput<R>, mediaType: string, options?: CallOptions): Promise<string>;
+  /**
+   * GETs a path of the API whose answer is no JSON the contract declares (the
+   * event stream, `/api/audit.csv`): the answer as it comes, for its body to be
+   * read as a stream or a file; a refusal is ApiRefusal, no answer ApiUnreachable.
+   */
+  open(path: string, query?: Readonly<Record<string, string | undefined>>, options?: OpenOptions): Promise<Response>;
+}
+
+interface OpenOptions {
+  /** Ends the request (and a stream being read) when it aborts: a stream has no time limit of its own. */
+  signal?: AbortSignal;
 }
 
 /** `/api/sections/:section/active` with `section` filled in, each parameter percent-encoded. */
@@ -91,12 +102,18 @@ function queryOf(query: Record<string, unknown> | undefined): string {
  */
 export function apiClient(options: ApiClientOptions): ApiClient {
   const { base, token, csrf } = options;
-  const send = async (route: ApiRoute, input: unknown, callOptions: CallOptions): Promise<Response> => {
-    const { params, query, body } = input as { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
-    const url = `${base}${pathOf(route, params)}${queryOf(query)}`;
+  /** The one place a request is made: the URL, the token or the session's anti-forgery value, the body as JSON. */
+  const request = async (
+    method: ApiRoute['method'],
+    path: string,
+    query: Record<string, unknown> | undefined,
+    body: unknown,
+    callOptions: CallOptions & OpenOptions,
+  ) => {
+    const url = `${base}${path}${queryOf(query)}`;
     try {
       return await fetch(url, {
-        method: route.method,
+        method,
         headers: {
           ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
           ...(csrf === undefined ? {} : { [CSRF_HEADER]: csrf }),
@@ -105,12 +122,18 @@ export function apiClient(options: ApiClientOptions): ApiClient {
         // The console's session cookie goes to its own origin only.
         credentials: 'same-origin',
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: callOptions.timeoutMs === undefined ? undefined : AbortSignal.timeout(callOptions.timeoutMs),
+        signal: callOptions.signal ?? (callOptions.timeoutMs === undefined ? undefined : AbortSignal.timeout(callOptions.timeoutMs)),
       });
     } catch (error) {
+      // An abort the caller asked for is theirs to see as it is, not as an API away.
+      if (callOptions.signal?.aborted) throw error;
       const timedOut = (error as Error).name === 'TimeoutError';
       throw new ApiUnreachable(base, (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message, timedOut);
     }
+  };
+  const send = (route: ApiRoute, input: unknown, callOptions: CallOptions): Promise<Response> => {
+    const { params, query, body } = input as { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
+    return request(route.method, pathOf(route, params), query, body, callOptions);
   };
   return {
     base,
@@ -136,6 +159,11 @@ export function apiClient(options: ApiClientOptions): ApiClient {
         throw new ApiAnswerMismatch(`${route.method} ${route.path} answered ${response.status} with ${type}, not ${mediaType}`);
       }
       return response.text();
+    },
+    async open(path, query, openOptions = {}) {
+      const response = await request('GET', path, query, undefined, openOptions);
+      if (!response.ok) throw new ApiRefusal(response.status, await response.json().catch(() => undefined));
+      return response;
     },
   };
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { MESSAGE_ACCESS_ACTIONS, messagesRoutes } from '@portico/messages/control-contract';
-import { apiRoute } from '@portico/platform/api';
-import { normalisedManifestUrl } from '../manifest-url';
-import { RELEASE_POLICIES } from '../release-policy';
+import { apiRoute } from './api-route';
+import { normalisedManifestUrl } from './manifest-url';
+import { MESSAGE_ACCESS_ACTIONS, messagesRoutes } from './messages-contract';
+import { RELEASE_POLICIES } from './release-policy';
 import {
   AUDIT_ACTIONS,
   auditEntrySchema,
@@ -30,10 +30,11 @@ import {
 
 // The control API's contract, declared once (docs/releases.md, "The control
 // API"): each route's method and path, the zod schemas of what it takes and
-// what it answers, grouped by area. The routes (./routes) are registered from
-// it, the typed client (@portico/platform/api's apiClient) calls it, and
-// `npm run release` and `npm run messages` read its answers through that
-// client. It needs neither Node nor Fastify, so a browser app can import it.
+// what it answers, grouped by area. The control API's routes
+// (@portico/releases) are registered from it, and the one client
+// (./api-client.ts) calls it for the console, `npm run release` and
+// `npm run messages`. It needs neither Node nor Fastify, so a browser app can
+// import it.
 
 // ---------------------------------------------------------------------------
 // The routes, by area. Within a path, the routes are in the order `Allow` names them.
@@ -386,9 +387,3 @@ export const CONTROL_API = {
   health: healthSeriesRoutes,
   alerts: alertsRoutes,
 };
-
-export * from './control-shapes';
-export { messagesRoutes } from '@portico/messages/control-contract';
-export { CSRF_HEADER } from '@portico/platform/api';
-export { DEFAULT_RELEASE_POLICY, RELEASE_POLICIES, type ReleasePolicy } from '../release-policy';
-export { deliverable, DELIVERABLE_EN, type DeliverableWords } from '../alerts/deliverable';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES } from '@portico/contract/languages';
-import { apiRoute } from '@portico/platform/api';
+import { apiRoute } from './api-route';
 
 // The contact messages' part of the control API (the lender's inbox), declared
 // once: the control API's routes (@portico/releases) answer it, and
