@@ -3,6 +3,7 @@ import type { AlertSender } from '../jobs/alert-sender';
 import type { HealthSeriesSource } from '../release';
 import type { ControlContext } from '../control/control-context';
 import { startConsoleEvents } from './console-events';
+import { consoleFileRoute, type ConsoleFiles } from './console-files';
 import { consoleRoutes } from './console-routes';
 import { eventRoutes } from './event-routes';
 import { sessionAreaRoutes } from './session-routes';
@@ -17,6 +18,8 @@ export interface ConsolePluginOptions {
   withMessages: boolean;
   /** How often an event stream asks again whether its token or session holds (tests; EVENTS_RECHECK_MS by default). */
   eventsRecheckMs?: number;
+  /** The console's built files, at every path outside /api/; none: the control port answers 404 there. */
+  files?: ConsoleFiles;
 }
 
 /**
@@ -24,9 +27,9 @@ export interface ConsolePluginOptions {
  * and session, what its screens read beside the other areas (servers, a
  * section's hourly health, the alerts' settings) and its live updates
  * (`GET /api/events`, from the database's change channel, listened to while
- * the app is open and closed with it). The control API's hooks (the Host
- * check, authentication) run before each of these routes as before any
- * other area's.
+ * the app is open and closed with it), and its built files (consoleFileRoute).
+ * The control API's hooks (the Host check, authentication) run before each
+ * of these routes as before any other area's.
  */
 export const consolePlugin: FastifyPluginAsync<ConsolePluginOptions> = async (app, options) => {
   const { context } = options;
@@ -38,4 +41,5 @@ export const consolePlugin: FastifyPluginAsync<ConsolePluginOptions> = async (ap
     eventRoutes(() => events, options.eventsRecheckMs),
     { context },
   );
+  if (options.files) await app.register(consoleFileRoute, { files: options.files });
 };

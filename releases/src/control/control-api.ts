@@ -34,6 +34,7 @@ import { metricsRoutes, type MetricsSource } from './routes/metrics';
 import { releaseRoutes } from './routes/releases';
 import { sectionRoutes } from './routes/sections';
 import { consolePlugin } from '../console/console-plugin';
+import type { ConsoleFiles } from '../console/console-files';
 import type { AlertSender } from '../jobs/alert-sender';
 import { tokenRoutes } from './routes/tokens';
 
@@ -56,12 +57,8 @@ export interface ControlApiOptions extends ControlContextOptions {
   health?: HealthSource;
   /** The same hour by hour (HealthStore.series), for a section's charts; without it every series is empty. */
   healthSeries?: HealthSeriesSource;
-  /**
-   * The operator console's files at `/` (every path outside /api/): answers
-   * one and resolves true, or false when it has none (404). Without it the
-   * control port answers 404 there.
-   */
-  console?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /** The operator console's files at `/` (every path outside /api/, consolePlugin's route); without them the control port answers 404 there. */
+  console?: ConsoleFiles;
   /** What the config.json being served gets wrong and lacks (`GET /api/config`); without it that route answers 503. */
   configReport?: ConfigReportSource;
   /** This server's alert sender: what it can send, and a test alert sent now; without it `POST /api/alerts/test` sends nothing. */
@@ -99,6 +96,7 @@ async function registerAreas(app: FastifyInstance, context: ControlContext, opti
     alerts: options.alerts,
     withMessages: options.messages !== undefined,
     eventsRecheckMs: options.eventsRecheckMs,
+    files: options.console,
   });
   if (options.metrics) await app.register(metricsRoutes, { context, metrics: options.metrics });
 }
@@ -119,6 +117,9 @@ function fromBrowser(req: IncomingMessage): boolean {
 
 /** The API's paths; every other path of the control port is the console's files. */
 const isApiPath = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
+
+/** No route of the API takes the request: the router found none, or only the console's files route (any GET or HEAD). */
+const noApiRoute = (request: FastifyRequest) => request.is404 || request.routeOptions.config.consoleFiles === true;
 
 /**
  * The path without its query, as the refusals name it. A target is never
@@ -163,8 +164,8 @@ async function jsonBody(request: FastifyRequest, payload: IncomingMessage): Prom
 function authenticate(context: ControlContext, limit: FailedAuthLimit) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const req = request.raw;
-    // The console's own files (the not-found handler's): a page and its scripts, nothing of the API.
-    if (request.is404 && !isApiPath(pathOf(req))) return;
+    // The console's own files (their route's), or no route at all: a page and its scripts, nothing of the API.
+    if (noApiRoute(request) && !isApiPath(pathOf(req))) return;
     if (fromBrowser(req) || sessionCookieOf(req) !== undefined || isSignIn(req, pathOf(req))) {
       await authenticateConsole(context, request);
       return refuseUnknownPath(request);
@@ -213,7 +214,7 @@ async function authenticateConsole(context: ControlContext, request: FastifyRequ
 
 /** A path no route takes: 405 with `Allow` when another method has it, else 404, its body never read. */
 function refuseUnknownPath(request: FastifyRequest): void {
-  if (!request.is404) return;
+  if (!noApiRoute(request)) return;
   const pathname = pathOf(request.raw);
   const known = PATHS.find(({ pattern }) => pattern.test(pathname));
   if (!known) throw new HttpRefusal(404, `no such endpoint: ${pathname}`);
@@ -239,11 +240,6 @@ function guard(app: FastifyInstance): void {
     request.log.error({ err: error }, `control: ${request.method} ${pathOf(request.raw)} failed`);
     return sendControl(reply, 503, { error: 'the release database is unavailable; nothing was changed, try again' }, { 'Retry-After': '5' });
   });
-}
-
-/** A path of the console that is no file of it. */
-function sendPlainNotFound(res: ServerResponse): void {
-  res.writeHead(404, PLAIN_HEADERS).end('Not found\n');
 }
 
 /** A query's parameters as the routes read them: the first of each name, as URLSearchParams.get. */
@@ -305,20 +301,8 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', jsonBody);
   guard(app);
-  app.setNotFoundHandler(async (request, reply) => {
-    const { console: consoleFiles } = options;
-    if (consoleFiles && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(pathOf(request.raw))) {
-      reply.hijack();
-      // The reply is the files' now: whatever they throw, the request is still answered.
-      const served = await consoleFiles(request.raw, reply.raw).catch((error: unknown) => {
-        request.log.error({ err: error }, `control: the console's file for ${request.method} ${pathOf(request.raw)} failed`);
-        return reply.raw.headersSent;
-      });
-      if (!served) sendPlainNotFound(reply.raw);
-      return;
-    }
-    return sendControl(reply, 404, { error: `no such endpoint: ${pathOf(request.raw)}` });
-  });
+  // The API's only: the console's files are a route of their own (consolePlugin's).
+  app.setNotFoundHandler(async (request, reply) => sendControl(reply, 404, { error: `no such endpoint: ${pathOf(request.raw)}` }));
   // Before anything reads the request: a name this port does not answer for (DNS rebinding), a NUL the database cannot hold.
   app.addHook('onRequest', async (request) => {
     checkControlHost(hostRules, request.raw);
