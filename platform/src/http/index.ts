@@ -13,7 +13,7 @@ export {
   PLAIN_OWN_HEADERS,
   STRICT_TRANSPORT_SECURITY,
 } from './common-headers';
-export { BODY_TIME_MS, DRAIN_AT_MOST, readBody, textBodyParser, type BodyLimits, type BodyResult } from './read-body';
+export { BODY_TIME_MS, DRAIN_AT_MOST, readBody, type BodyLimits, type BodyResult } from './read-body';
 export { closeNow, ListenError, listenOn, urlOf, type ListenOptions } from './listen';
 export { answerClientError } from './client-error';
 export { asHostname, defaultHosts, hostFieldCount, parseHostRule, portOfHost, type HostRule } from './host-rules';

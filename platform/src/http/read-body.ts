@@ -1,6 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyRequest } from 'fastify';
-import { HttpRefusal } from './json-reply';
 
 /**
  * 5 s to send a body once its headers are in: a real one (a contact message
@@ -72,17 +70,4 @@ export function readBody(req: IncomingMessage, options: BodyLimits): Promise<Bod
     req.on('end', onEnd);
     req.once('error', () => settle({ ok: false, status: 400, error: `${noun} could not be read` }));
   });
-}
-
-/**
- * A Fastify content-type parser that hands the route the body as text
- * (readBody), or refuses it: 413 and 408 close the connection, since the
- * rest of the body is not waited for; 400 keeps it.
- */
-export function textBodyParser(options: BodyLimits) {
-  return async (_request: FastifyRequest, payload: IncomingMessage): Promise<string> => {
-    const body = await readBody(payload, options);
-    if (body.ok) return body.text;
-    throw new HttpRefusal(body.status, body.error, {}, body.status === 400 ? {} : { Connection: 'close' });
-  };
 }

@@ -12,6 +12,10 @@ export interface RouteBody {
   as: 'text' | 'json';
   /** The limits, or where to read them per request (a setting that can change while serving). */
   limits: BodyLimits | (() => BodyLimits);
+  /** JSON only: what a body of nothing but white space is (none: not JSON, 400); the control API's `{}`. */
+  empty?: unknown;
+  /** JSON only: JSON.parse's reviver, which may refuse a value (HttpRefusal): the control API's NUL check. */
+  reviver?: (key: string, value: unknown) => unknown;
 }
 
 declare module 'fastify' {
@@ -35,6 +39,10 @@ export interface HttpRootOptions {
    * client's fault Fastify found, once logged: by default a plain 500.
    */
   failure?: (error: unknown, request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+  /** A domain's own errors as the refusals they are (the release store's not-found, conflict, invalid): answered as any refusal. */
+  refusalOf?: (error: unknown) => HttpRefusal | undefined;
+  /** How a client's fault Fastify found (a status under 500) is worded: a short text (the default), or `{ error }` as JSON (an API's). */
+  clientFaults?: 'plain' | 'json';
 }
 
 /** The refusal of a route's body that is not JSON (a route may count it: the beacon's `malformed`). */
@@ -69,9 +77,11 @@ async function parseBody(request: FastifyRequest, payload: IncomingMessage): Pro
   const read = await readBody(payload, typeof body.limits === 'function' ? body.limits() : body.limits);
   if (!read.ok) throw new HttpRefusal(read.status, read.error, {}, read.status === 400 ? {} : { Connection: 'close' });
   if (body.as === 'text') return read.text;
+  if (body.empty !== undefined && read.text.trim() === '') return body.empty;
   try {
-    return JSON.parse(read.text) as unknown;
-  } catch {
+    return JSON.parse(read.text, body.reviver) as unknown;
+  } catch (error) {
+    if (error instanceof HttpRefusal) throw error;
     throw new NotJson(400, 'the body is not valid JSON');
   }
 }
@@ -83,8 +93,9 @@ async function parseBody(request: FastifyRequest, payload: IncomingMessage): Pro
  * reqId; the path without its query, which may hold a preview token) and
  * answered by `failure` (500), or cut if its answer had begun.
  */
-function errorHandler(failure: HttpRootOptions['failure']) {
-  return (error: FastifyError | HttpRefusal, request: FastifyRequest, reply: FastifyReply) => {
+function errorHandler({ failure, refusalOf, clientFaults }: HttpRootOptions) {
+  return (thrown: FastifyError | HttpRefusal, request: FastifyRequest, reply: FastifyReply) => {
+    const error = refusalOf?.(thrown) ?? thrown;
     if (error instanceof HttpRefusal) {
       // Fastify closes the connection after any refused body; only a body not waited for (413, 408) needs it.
       if (!('Connection' in error.headers)) reply.removeHeader('connection');
@@ -92,7 +103,10 @@ function errorHandler(failure: HttpRootOptions['failure']) {
       return sendRefusal(reply, error, DATA_OWN_HEADERS);
     }
     const status = (error as { statusCode?: number }).statusCode;
-    if (status !== undefined && status >= 400 && status < 500) return sendPlain(reply, status, STATUS_CODES[status] ?? 'Bad request');
+    if (status !== undefined && status >= 400 && status < 500) {
+      if (clientFaults === 'json') return sendRefusal(reply, new HttpRefusal(status, error.message), DATA_OWN_HEADERS);
+      return sendPlain(reply, status, STATUS_CODES[status] ?? 'Bad request');
+    }
     const path = pathOnly(request.raw.url);
     request.log.error({ err: error, method: request.method, path }, `${request.method} ${JSON.stringify(path)} failed`);
     if (reply.raw.headersSent) return void reply.raw.destroy();
@@ -120,7 +134,7 @@ export function httpRoot(app: FastifyInstance, options: HttpRootOptions, done: (
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', parseBody);
-  app.setErrorHandler(errorHandler(options.failure));
+  app.setErrorHandler(errorHandler(options));
   app.addHook('onSend', (request, reply, _payload, next) => {
     // Into Fastify's own headers, not the raw response's: Node then writes the head from one object (its fast path).
     for (const name in COMMON_HEADERS) reply.header(name, COMMON_HEADERS[name]);

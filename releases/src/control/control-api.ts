@@ -8,12 +8,14 @@ import {
   BODY_TIME_MS,
   closeNow,
   HttpRefusal,
+  httpRoot,
+  type HttpRootOptions,
+  type RouteBody,
   PLAIN_HEADERS,
   jsonSerializerCompiler,
   listenOn,
   requestIdOptions,
   scopeRequests,
-  textBodyParser,
   urlOf,
   zodValidatorCompiler,
   type HostRule,
@@ -139,18 +141,8 @@ function pathMethods(routes: readonly ApiRoute[]): { pattern: RegExp; methods: s
 }
 const PATHS = pathMethods(Object.values(CONTROL_API).flatMap((area) => Object.values(area)));
 
-/** The body as JSON (nothing: `{}`), read within the body time and CONTROL_BODY_LIMIT. */
-const readJsonBody = textBodyParser({ limit: CONTROL_BODY_LIMIT, timeMs: BODY_TIME_MS });
-async function jsonBody(request: FastifyRequest, payload: IncomingMessage): Promise<unknown> {
-  const text = await readJsonBody(request, payload);
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text, refuseNulText) as unknown;
-  } catch (error) {
-    if (error instanceof HttpRefusal) throw error;
-    throw new HttpRefusal(400, 'the body is not valid JSON');
-  }
-}
+/** Every route's body, the root plugin's parser reading it: JSON (nothing: `{}`, no NUL), within the body time and CONTROL_BODY_LIMIT. */
+const CONTROL_BODY: RouteBody = { as: 'json', limits: { limit: CONTROL_BODY_LIMIT, timeMs: BODY_TIME_MS }, empty: {}, reviver: refuseNulText };
 
 /**
  * Who is asking: no browser (403), a bearer token (401 without one, not
@@ -164,8 +156,8 @@ async function jsonBody(request: FastifyRequest, payload: IncomingMessage): Prom
 function authenticate(context: ControlContext, limit: FailedAuthLimit) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const req = request.raw;
-    // The console's own files (their route's), or no route at all: a page and its scripts, nothing of the API.
-    if (noApiRoute(request) && !isApiPath(pathOf(req))) return;
+    // The console's own files (their route's): a page and its scripts, nothing of the API; any other method there is no route.
+    if (noApiRoute(request) && !isApiPath(pathOf(req))) return request.is404 ? refuseUnknownPath(request) : undefined;
     if (fromBrowser(req) || sessionCookieOf(req) !== undefined || isSignIn(req, pathOf(req))) {
       await authenticateConsole(context, request);
       return refuseUnknownPath(request);
@@ -216,31 +208,26 @@ async function authenticateConsole(context: ControlContext, request: FastifyRequ
 function refuseUnknownPath(request: FastifyRequest): void {
   if (!noApiRoute(request)) return;
   const pathname = pathOf(request.raw);
+  // Outside /api/ too (no token asked there): answered before a body is read, which only a route reads.
+  if (!isApiPath(pathname)) throw new HttpRefusal(404, `no such endpoint: ${pathname}`);
   const known = PATHS.find(({ pattern }) => pattern.test(pathname));
   if (!known) throw new HttpRefusal(404, `no such endpoint: ${pathname}`);
   throw new HttpRefusal(405, `${request.raw.method} is not answered here`, {}, { Allow: known.methods.join(', ') });
 }
 
 /**
- * The answer to what a route throws: a refusal in its words, the store's
- * refusals by kind, anything else the database failing (503: nothing
- * changed), logged as an error on the request's logger (its reqId).
+ * The root plugin's words for what a route throws: the store's refusals by
+ * kind; anything else is the database (or a check run) failing under us,
+ * logged by the root plugin on the request's logger and answered 503:
+ * nothing changed, so try again later.
  */
-function guard(app: FastifyInstance): void {
-  app.setErrorHandler((error, request, reply) => {
-    // Fastify closes the connection after any refused body; only one not waited for (413, 408) needs it.
-    if (!(error instanceof HttpRefusal && 'Connection' in error.headers)) reply.removeHeader('connection');
-    if (error instanceof HttpRefusal) return sendControl(reply, error.status, error.body, error.headers);
-    if (error instanceof ReleaseError)
-      return sendControl(reply, STATUS_OF[error.kind], { error: error.message, ...(error.field ? { field: error.field } : {}) });
-    const status = (error as { statusCode?: number }).statusCode;
-    // What Fastify itself refuses of a request (a Content-Type it cannot read…).
-    if (status !== undefined && status >= 400 && status < 500) return sendControl(reply, status, { error: (error as Error).message });
-    // Anything else is the database (or a check run) failing under us: the state is unchanged, so try again later.
-    request.log.error({ err: error }, `control: ${request.method} ${pathOf(request.raw)} failed`);
-    return sendControl(reply, 503, { error: 'the release database is unavailable; nothing was changed, try again' }, { 'Retry-After': '5' });
-  });
-}
+const CONTROL_ROOT: Omit<HttpRootOptions, 'trustProxy'> = {
+  refusalOf: (error) =>
+    error instanceof ReleaseError ? new HttpRefusal(STATUS_OF[error.kind], error.message, error.field ? { field: error.field } : {}) : undefined,
+  clientFaults: 'json',
+  failure: (_error, _request, reply) =>
+    sendControl(reply, 503, { error: 'the release database is unavailable; nothing was changed, try again' }, { 'Retry-After': '5' }),
+};
 
 /** A query's parameters as the routes read them: the first of each name, as URLSearchParams.get. */
 function firstOfEach(search: string): Record<string, string> {
@@ -296,11 +283,14 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     });
     socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${headers.map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
   });
+  // The control port is reached directly (no proxy of ours in front): the visitor is the socket's.
+  await app.register(httpRoot, { trustProxy: false, ...CONTROL_ROOT });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(jsonSerializerCompiler);
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', jsonBody);
-  guard(app);
+  // Every route takes a JSON body, as every route always has; one that needs none reads none.
+  app.addHook('onRoute', (route) => {
+    route.config = { body: CONTROL_BODY, ...route.config };
+  });
   // The API's only: the console's files are a route of their own (consolePlugin's).
   app.setNotFoundHandler(async (request, reply) => sendControl(reply, 404, { error: `no such endpoint: ${pathOf(request.raw)}` }));
   // Before anything reads the request: a name this port does not answer for (DNS rebinding), a NUL the database cannot hold.

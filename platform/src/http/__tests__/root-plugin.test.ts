@@ -112,6 +112,64 @@ describe('the root plugin', () => {
   });
 });
 
+describe("an API's own words through the root plugin (the control API's)", () => {
+  class StoreRefusal extends Error {}
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = Fastify();
+    await app.register(httpRoot, {
+      trustProxy: false,
+      refusalOf: (error) => (error instanceof StoreRefusal ? new HttpRefusal(404, error.message) : undefined),
+      clientFaults: 'json',
+      failure: (_error, _request, reply) => sendJson(reply, 503, { error: 'try again' }, { 'Retry-After': '5' }),
+    });
+    const body = {
+      as: 'json' as const,
+      limits: { limit: 64, timeMs: 60_000 },
+      empty: {},
+      reviver: (key: string, value: unknown) => {
+        if (value === 'forbidden') throw new HttpRefusal(400, `${key} holds what is refused`);
+        return value;
+      },
+    };
+    app.post('/things', { config: { body } }, (request) => ({ got: request.body }));
+    app.get('/gone', () => {
+      throw new StoreRefusal('no such thing');
+    });
+    app.get('/broken', () => {
+      throw new Error('the database went away');
+    });
+    app.get('/fastify-fault', () => {
+      throw Object.assign(new Error('the header is malformed'), { statusCode: 400 });
+    });
+  });
+  afterAll(() => app.close());
+
+  test("a domain's error is answered as the refusal it is, a failure by the API's `failure`", async () => {
+    const gone = await app.inject({ url: '/gone' });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toEqual({ error: 'no such thing' });
+    const broken = await app.inject({ url: '/broken' });
+    expect(broken.statusCode).toBe(503);
+    expect(broken.headers['retry-after']).toBe('5');
+    expect(broken.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  test("a client's fault Fastify found is `{ error }` as JSON for an API that says so", async () => {
+    const fault = await app.inject({ url: '/fastify-fault' });
+    expect(fault.statusCode).toBe(400);
+    expect(fault.json()).toEqual({ error: 'the header is malformed' });
+  });
+
+  test('an empty body is what the route says, and its reviver may refuse a value', async () => {
+    const empty = await app.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'application/json' }, payload: '  ' });
+    expect(empty.json()).toEqual({ got: {} });
+    const refused = await app.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'application/json' }, payload: '{"name":"forbidden"}' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ error: 'name holds what is refused' });
+  });
+});
+
 describe("the request's visitor", () => {
   const forwarded = { host: '127.0.0.1:8080', 'x-forwarded-host': 'www.portico.example', 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' };
 

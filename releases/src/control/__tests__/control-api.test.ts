@@ -524,6 +524,20 @@ describe('tokens and scopes', () => {
     expect((await store.releases.list({ sections: ['home'] })).some((release) => release.manifestUrl.includes('by-contact'))).toBe(false);
   });
 
+  it('answers its refusals through the root plugin every Portico server registers: its data policy, request id and security headers on each', async () => {
+    for (const refused of [
+      await call('GET', '/api/releases', { token: null }),
+      await call('GET', '/api/no-such-thing'),
+      await call('POST', '/api/releases', { raw: '{"section":' }),
+      await call('DELETE', '/api/tokens/no-such-token'),
+    ]) {
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(refused.headers.get('x-request-id')).toEqual(expect.any(String));
+    }
+  });
+
   it('answers 401 with no token, a wrong one or a revoked one, and changes nothing', async () => {
     expect((await call('GET', '/api/releases', { token: null })).status).toBe(401);
     expect((await call('GET', '/api/releases', { token: 'not-a-token' })).status).toBe(401);
