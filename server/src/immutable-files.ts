@@ -4,9 +4,9 @@ import { LRUCache } from 'lru-cache';
 import type { Answer } from '@portico/platform/http';
 
 /** A hashed file larger than this is streamed from disk at every request, never kept. */
-export const IMMUTABLE_KEPT_FILE_BYTES = 1024 * 1024;
+const IMMUTABLE_KEPT_FILE_BYTES = 1024 * 1024;
 /** What one folder's handler keeps of its hashed files in all (the host's first-visit chunks are about 400 KB with their copies). */
-export const IMMUTABLE_KEPT_BYTES = 32 * 1024 * 1024;
+const IMMUTABLE_KEPT_BYTES = 32 * 1024 * 1024;
 
 /** Request headers that make an answer other than the plain 200 (a 304, a 206, a 412): those go to disk as before. */
 const CONDITIONAL = ['range', 'if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'if-range'] as const;
