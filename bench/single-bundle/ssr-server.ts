@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import {
   answerPage,
-  COMMON_HEADERS,
   COMPRESSION_LANES,
   PageCache,
   PageCosts,
@@ -16,7 +15,7 @@ import {
   type FileRequest,
   type EncodedPage,
 } from '@portico/server';
-import { writeAnswer } from '@portico/platform/http';
+import { commonHeadersFor, writeAnswer } from '@portico/platform/http';
 import { answerConfig } from '@portico/config-server/config-answer';
 import { visitorOf } from '@portico/platform/http';
 import { escapeHtml } from '@portico/contract/html';
@@ -116,7 +115,9 @@ export async function startSingleSsrServer({ dist, serverEntry, port }: { dist: 
         writeAnswer(res, await answerPage(req, page, { ...headers, Vary: 'Host' }));
         return;
       }
-      writeAnswer(res, await files({ raw: req }, () => ({ status: 404, headers: {} })), COMMON_HEADERS);
+      // The headers the product's root plugin adds: a script or stylesheet without the document's own.
+      const file = await files({ raw: req }, () => ({ status: 404, headers: {} }));
+      writeAnswer(res, file, commonHeadersFor(file.headers['Content-Type']));
     })().catch((error: unknown) => {
       console.error(`single-bundle SSR: ${req.url ?? ''} failed: ${String(error)}`);
       if (!res.headersSent) res.writeHead(500);

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { linesLogger } from '@portico/platform/testing';
-import { writeAnswer } from '@portico/platform/http';
-import { answerFailure, COMMON_HEADERS, pageHeaders, staticFiles, type FileRequest } from '@portico/server';
+import { commonHeadersFor, writeAnswer } from '@portico/platform/http';
+import { answerFailure, pageHeaders, staticFiles, type FileRequest } from '@portico/server';
 
 export interface StaticServer {
   /** The URL of `prefix` on this server, e.g. `http://localhost:8300/contact/v2/`. */
@@ -22,7 +22,7 @@ export async function serveUnderPath(dir: string, prefix: string, port: number):
     if (!url.startsWith(prefix)) return notFound();
     req.url = url.slice(prefix.length - 1);
     files({ raw: req }, () => ({ status: 404, headers: {} }))
-      .then((answer) => writeAnswer(res, answer, COMMON_HEADERS))
+      .then((answer) => writeAnswer(res, answer, commonHeadersFor(answer.headers['Content-Type'])))
       .catch((error: unknown) => answerFailure(req, res, error, linesLogger(console.error)));
   });
   await new Promise<void>((resolve, reject) => {

@@ -24,12 +24,42 @@ export const DENIED_FEATURES = [
   'xr-spatial-tracking',
 ] as const;
 
-/** Sent with every response of every app. */
-export const COMMON_HEADERS: Readonly<Record<string, string>> = {
+/**
+ * Sent with every response of every app, a script's and a stylesheet's too:
+ * nosniff makes the browser refuse a script or stylesheet of the wrong type,
+ * and the referrer policy of a module script governs its imports', that of
+ * a stylesheet its url() fetches'.
+ */
+export const SUBRESOURCE_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'strict-origin-when-cross-origin',
+};
+
+/**
+ * What only a document reads: a browser takes a Permissions-Policy from the
+ * answer that makes a document, and ignores it on a script or stylesheet,
+ * whose code runs under its page's policy (the site starts no worker, whose
+ * script could be one). About 330 bytes an answer.
+ */
+export const DOCUMENT_HEADERS: Readonly<Record<string, string>> = {
   'Permissions-Policy': DENIED_FEATURES.map((feature) => `${feature}=()`).join(', '),
 };
+
+/** Sent with every response of every app but a script or a stylesheet (commonHeadersFor). */
+export const COMMON_HEADERS: Readonly<Record<string, string>> = { ...SUBRESOURCE_HEADERS, ...DOCUMENT_HEADERS };
+
+/** A type the browser only ever runs or applies inside a document, never opens as one. */
+const SUBRESOURCE_TYPE = /^(text\/javascript|application\/javascript|text\/css)\s*(;|$)/i;
+
+/**
+ * The common headers of an answer of this Content-Type: without the
+ * document's own (DOCUMENT_HEADERS) for a script or a stylesheet, which a
+ * page fetches by the dozen; COMMON_HEADERS for anything else, a 304 (no
+ * type) among them.
+ */
+export function commonHeadersFor(contentType: unknown): Readonly<Record<string, string>> {
+  return typeof contentType === 'string' && SUBRESOURCE_TYPE.test(contentType) ? SUBRESOURCE_HEADERS : COMMON_HEADERS;
+}
 
 /** A JSON document runs nothing and embeds nothing. */
 export const DATA_CSP = "default-src 'none'; frame-ancestors 'none'";

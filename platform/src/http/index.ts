@@ -4,14 +4,17 @@
 // and routes declared once with zod, registered on the server.
 export {
   COMMON_HEADERS,
+  commonHeadersFor,
   DATA_CSP,
   DATA_OWN_HEADERS,
   dataHeaders,
   DENIED_FEATURES,
+  DOCUMENT_HEADERS,
   JSON_TYPE,
   PLAIN_HEADERS,
   PLAIN_OWN_HEADERS,
   STRICT_TRANSPORT_SECURITY,
+  SUBRESOURCE_HEADERS,
 } from './common-headers';
 export { BODY_TIME_MS, DRAIN_AT_MOST, readBody, type BodyLimits, type BodyResult } from './read-body';
 export { closeNow, ListenError, listenOn, urlOf, type ListenOptions } from './listen';

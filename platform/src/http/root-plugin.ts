@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pathOnly } from '../logging';
-import { COMMON_HEADERS, DATA_OWN_HEADERS, STRICT_TRANSPORT_SECURITY } from './common-headers';
+import { COMMON_HEADERS, commonHeadersFor, DATA_OWN_HEADERS, STRICT_TRANSPORT_SECURITY } from './common-headers';
 import { HttpRefusal, sendPlain, sendRefusal } from './json-reply';
 import { readBody, type BodyLimits } from './read-body';
 import { REQUEST_ID_HEADER } from './request-id';
@@ -137,7 +137,9 @@ export function httpRoot(app: FastifyInstance, options: HttpRootOptions, done: (
   app.setErrorHandler(errorHandler(options));
   app.addHook('onSend', (request, reply, _payload, next) => {
     // Into Fastify's own headers, not the raw response's: Node then writes the head from one object (its fast path).
-    for (const name in COMMON_HEADERS) reply.header(name, COMMON_HEADERS[name]);
+    // A script or stylesheet goes without the document's own headers: a page fetches a dozen of them.
+    const common = commonHeadersFor(reply.getHeader('content-type'));
+    for (const name in common) reply.header(name, common[name]);
     reply.header(REQUEST_ID_HEADER, request.id);
     if (request.visitor.protocol === 'https') reply.header('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     next();

@@ -121,15 +121,17 @@ describe('security headers on the data answers and the files', () => {
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  test("the host's files and a remote's are not sniffed", async () => {
+  test("the host's files and a remote's are not sniffed; a script goes without the document-only Permissions-Policy", async () => {
     const contact = running.ports[3]!;
-    for (const [on, file] of [
-      [port, '/main.0123456789.js'],
-      [contact, '/remoteEntry.js'],
-      [contact, '/mf-manifest.json'],
+    for (const [on, file, withPolicy] of [
+      [port, '/main.0123456789.js', false],
+      [contact, '/remoteEntry.js', false],
+      [contact, '/mf-manifest.json', true],
     ] as const) {
       const answer = await ask(file, { host: `127.0.0.1:${on}` }, on);
       expect([on, file, answer.status, answer.headers['x-content-type-options']]).toEqual([on, file, 200, 'nosniff']);
+      expect([file, answer.headers['referrer-policy']]).toEqual([file, 'strict-origin-when-cross-origin']);
+      expect([file, answer.headers['permissions-policy'] !== undefined]).toEqual([file, withPolicy]);
     }
   });
 });

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { COMMON_HEADERS, DATA_CSP, STRICT_TRANSPORT_SECURITY } from '../common-headers';
+import { COMMON_HEADERS, DATA_CSP, STRICT_TRANSPORT_SECURITY, SUBRESOURCE_HEADERS } from '../common-headers';
 import { HttpRefusal, sendJson } from '../json-reply';
 import { postGate } from '../post-gate';
 import { REQUEST_ID_HEADER } from '../request-id';
@@ -17,6 +17,9 @@ async function appWith(trustProxy = false, onMalformed?: () => void): Promise<Fa
   await app.register(httpRoot, { trustProxy });
   app.get('/plain', (_request, reply) => reply.code(200).send('hello\n'));
   app.get('/json', (_request, reply) => sendJson(reply, 200, { ok: true }));
+  app.get('/page', (_request, reply) => reply.type('text/html; charset=utf-8').send('<!doctype html><title>Page</title>'));
+  app.get('/script.js', (_request, reply) => reply.type('text/javascript; charset=utf-8').send('console.log(1);\n'));
+  app.get('/style.css', (_request, reply) => reply.type('text/css').send('p{}\n'));
   app.get('/refused', () => {
     throw new HttpRefusal(409, 'already there', { field: 'name' });
   });
@@ -60,6 +63,20 @@ describe('the root plugin', () => {
       expect(answer.headers['strict-transport-security']).toBeUndefined();
     },
   );
+
+  test.each(['/page', '/plain', '/json'])('%s carries Permissions-Policy, which only a document reads', async (url) => {
+    const answer = await app.inject({ url });
+    expect(answer.headers['permissions-policy']).toBe(COMMON_HEADERS['Permissions-Policy']);
+  });
+
+  test.each(['/script.js', '/style.css'])('%s carries nosniff and the referrer policy, not the document-only Permissions-Policy', async (url) => {
+    const answer = await app.inject({ url });
+    expect(answer.statusCode).toBe(200);
+    for (const [name, value] of Object.entries(SUBRESOURCE_HEADERS)) expect(answer.headers[name.toLowerCase()]).toBe(value);
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['permissions-policy']).toBeUndefined();
+    expect(answer.headers[REQUEST_ID_HEADER.toLowerCase()]).toEqual(expect.any(String));
+  });
 
   test("a refusal is `{ error, ...fields }` as JSON by default, the route's text when it says so", async () => {
     const json = await app.inject({ url: '/refused' });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { COMMON_HEADERS, httpRoot, REQUEST_ID_HEADER, STRICT_TRANSPORT_SECURITY } from '@portico/platform/http';
+import { COMMON_HEADERS, httpRoot, REQUEST_ID_HEADER, STRICT_TRANSPORT_SECURITY, SUBRESOURCE_HEADERS } from '@portico/platform/http';
 import { builtPage } from '../../../built-page';
 import { pageHeaders } from '../../../security-headers';
 import { answerPage } from '../../../ssr/page-answer';
@@ -22,6 +22,7 @@ import { pages } from '../pages';
 // with the page route put back on its raw response (no onSend).
 
 const HASHED = '/main.0123456789.js';
+const HASHED_CSS = '/main.0123456789.css';
 const PAGE_HTML = '<!doctype html><title>Portico</title>';
 
 describe('answers once written by hand', () => {
@@ -33,6 +34,7 @@ describe('answers once written by hand', () => {
     dist = mkdtempSync(path.join(tmpdir(), 'portico-file-answers-'));
     writeFileSync(path.join(dist, 'index.html'), PAGE_HTML);
     writeFileSync(path.join(dist, HASHED.slice(1)), 'console.log(1);\n');
+    writeFileSync(path.join(dist, HASHED_CSS.slice(1)), 'p{}\n');
     const headersOfPage = () => Promise.resolve(pageHeaders([]));
     const files = staticFiles(dist, { crossOrigin: false, pageHeaders: headersOfPage });
     const site = { countPage: () => undefined, pageHeaders: headersOfPage } as unknown as HostSite;
@@ -76,12 +78,23 @@ describe('answers once written by hand', () => {
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
     for (const answer of [first, again]) {
-      for (const [name, value] of Object.entries(COMMON_HEADERS)) expect(answer.headers[name.toLowerCase()]).toBe(value);
+      for (const [name, value] of Object.entries(SUBRESOURCE_HEADERS)) expect(answer.headers[name.toLowerCase()]).toBe(value);
       expect(answer.headers[REQUEST_ID_HEADER.toLowerCase()]).toMatch(/^req-/);
       expect(answer.headers['strict-transport-security']).toBe(STRICT_TRANSPORT_SECURITY);
     }
     expect(first.headers[REQUEST_ID_HEADER.toLowerCase()]).not.toBe(again.headers[REQUEST_ID_HEADER.toLowerCase()]);
     expect(throughOnSend - before).toBe(2);
+  });
+
+  test.each([
+    ['the server-rendered page', '/', COMMON_HEADERS['Permissions-Policy']],
+    ['the built index.html', '/index.html', COMMON_HEADERS['Permissions-Policy']],
+    ['a hashed script', HASHED, undefined],
+    ['a hashed stylesheet', HASHED_CSS, undefined],
+  ])('%s carries Permissions-Policy (which only a document reads) only if it is a page', async (_what, url, policy) => {
+    const [first] = await askTwice(url);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['permissions-policy']).toBe(policy);
   });
 
   test('a file that is not there answers the 404 page, through onSend too', async () => {
