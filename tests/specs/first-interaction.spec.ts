@@ -8,7 +8,8 @@ import { watchProblems } from '../support/page-problems';
 // still on the network shows the server's form at once, a press on Send is
 // held (the button says it is getting ready, its name unchanged) and sent
 // once when the code is there, never lost and never twice; a fetch that
-// fails gives the section's alert with Try again.
+// fails gives the section's alert with Try again, and a host's entry that
+// fails (no React, so no alert) leaves the form posting itself.
 
 /** Contact's exposed module, the last chunk its island waits for. */
 const CONTACT_CHUNK = /\/__federation_expose_section\.[0-9a-f]+\.js$/;
@@ -81,6 +82,30 @@ test('Contact’s code failing to arrive after a tap gives the section’s alert
   await alert.getByRole('button', { name: 'Try again' }).click();
   await expect(contact.getByRole('button', { name: 'Send message' })).toBeVisible();
   await expect(contact.getByRole('alert')).toHaveCount(0);
+});
+
+test('the host’s code failing to arrive: a Send held meanwhile is posted as without JavaScript, never a dead click', async ({ page, site }) => {
+  test.slow();
+  // The host's entry (the federation runtime, React): held, then refused, whether fetched ahead or after the tap.
+  let refuse: () => void = () => undefined;
+  const refused = new Promise<void>((resolve) => (refuse = resolve));
+  await page.route(/\/main\.[0-9a-f]+\.js$/, async (route) => {
+    await refused;
+    await route.abort('connectionreset');
+  });
+  await untilContactServerRendered(site.url);
+  await page.goto(site.url);
+  await page.getByRole('tab', { name: 'Contact us' }).click();
+  const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+  await contact.getByLabel('Name').fill('Wulan');
+  const send = contact.getByRole('button', { name: 'Send message' });
+  await send.click();
+  await expect(send).toHaveAttribute('aria-busy', 'true');
+
+  const posted = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/contact');
+  refuse();
+  // The form's own way without JavaScript (issue 49): the server answers it.
+  expect(new URLSearchParams((await posted).postData() ?? '').get('name')).toBe('Wulan');
 });
 
 test('the islands start from the config the server read: its page data holds only the fields the server kept, no script fetched up to a working form carries the config’s parser (zod), and each script fetched ahead is run', async ({

@@ -20,14 +20,22 @@ import { startShellBehaviour } from './shell-behaviour';
 
 const isHydrated = (island: Element | null) => island?.getAttribute(ISLAND_STATE_ATTRIBUTE) === 'hydrated';
 
+interface HeldSubmits {
+  stop(): void;
+  /** The islands will never hydrate (the host's code failed to load): held submits are made again, for the browser's own submission. */
+  giveUp(): void;
+}
+
 /**
  * A submit in an island not yet hydrated (Enter in a field, or Send) never
  * reaches the browser's native submission, which would put the fields in
  * the address and clear them: it waits, and is made again once the island's
  * React has taken the form over (with what was typed, see the Contact
- * section's draft reading).
+ * section's draft reading). If the host's code never comes, the form is
+ * what it is without JavaScript (Contact's posts to the server, issue 49):
+ * nothing is held any more, and what was held is sent that way.
  */
-function holdSubmitsUntilHydrated(doc: Document): () => void {
+function holdSubmitsUntilHydrated(doc: Document): HeldSubmits {
   const held = new Map<HTMLFormElement, HTMLElement | null>();
   const hold = (event: Event) => {
     const form = event.target instanceof HTMLFormElement ? event.target : null;
@@ -57,10 +65,23 @@ function holdSubmitsUntilHydrated(doc: Document): () => void {
   };
   doc.addEventListener('submit', hold, true);
   doc.addEventListener(ISLAND_HYDRATED_EVENT, release);
-  return () => {
+  const stop = () => {
     doc.removeEventListener('submit', hold, true);
     doc.removeEventListener(ISLAND_HYDRATED_EVENT, release);
   };
+  const giveUp = () => {
+    stop();
+    // A control the section enables only for script has no way without it: disabled again, as the server sent it.
+    const scriptOnly = [...doc.querySelectorAll<HTMLButtonElement>(`[${ISLAND_ATTRIBUTE}] [${ENABLED_BY_SCRIPT}]`)];
+    for (const control of scriptOnly) control.disabled = true;
+    for (const [form, submitter] of held) {
+      held.delete(form);
+      for (const busy of form.querySelectorAll('[aria-busy]')) busy.removeAttribute('aria-busy');
+      if (!form.isConnected || scriptOnly.some((control) => form.contains(control))) continue;
+      form.requestSubmit(submitter && form.contains(submitter) ? submitter : null);
+    }
+  };
+  return { stop, giveUp };
 }
 
 /**
@@ -99,7 +120,7 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
     }
   })();
   const stopRestoring = restoreDrafts(doc, storage);
-  const stopHolding = holdSubmitsUntilHydrated(doc);
+  const holding = holdSubmitsUntilHydrated(doc);
 
   let hostRequested = false;
   const plans = data ? islandPlans(data) : [];
@@ -127,6 +148,8 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
     warm();
     const script = doc.createElement('script');
     script.src = hostScript;
+    // No React, so no section's alert: a press is not left waiting on code that will not come.
+    script.addEventListener('error', holding.giveUp);
     doc.head.appendChild(script);
   };
 
@@ -160,7 +183,7 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   return () => {
     stopped = true;
     stopRestoring();
-    stopHolding();
+    holding.stop();
     stop();
   };
 }

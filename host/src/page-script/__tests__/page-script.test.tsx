@@ -272,6 +272,59 @@ test('Send before the form is hydrated neither submits natively nor loses a lett
   expect(screen.getByRole('button', { name: 'Send message' })).not.toHaveAttribute('aria-busy');
 });
 
+describe("the host's code failing to load (no section's alert without it)", () => {
+  /** Contact's form as issue 49 made it: it posts to the server without JavaScript. */
+  const POSTING_FORM =
+    '<h2>Contact content</h2><form action="/contact#contact" method="post"><label for="contact-name">Name</label>' +
+    '<input id="contact-name" name="name"><button type="submit">Send message</button></form>';
+
+  /** The page with `contact`'s HTML, the page script started with a host entry, Contact chosen; the browser's submissions recorded. */
+  async function pageWithHostEntry(contact: string) {
+    window.history.replaceState(null, '', '/#contact');
+    await serverPage({ html: { contact } });
+    // The page's head as it is served: no host entry added by an earlier test's page script.
+    document.head.replaceChildren();
+    stops.push(startPageScript(document, '/host-entry.js', (start) => start()));
+    const submits: boolean[] = [];
+    // Whether the page script held each submit; the browser's own submission (jsdom has none) is stopped here.
+    document.querySelector('form')!.addEventListener('submit', (event) => {
+      submits.push(event.defaultPrevented);
+      event.preventDefault();
+    });
+    const entry = document.head.querySelector<HTMLScriptElement>('script[src="/host-entry.js"]');
+    expect(entry).not.toBeNull();
+    return { submits, fail: () => entry!.dispatchEvent(new Event('error')) };
+  }
+
+  test('a held Send goes to the server as without JavaScript, and so does the next: never a dead click', async () => {
+    const user = userEvent.setup();
+    const { submits, fail } = await pageWithHostEntry(POSTING_FORM);
+    await user.type(screen.getByLabelText('Name', { selector: 'input' }), 'Asha');
+    await user.click(screen.getByRole('button', { name: 'Send message' }));
+    expect(submits).toEqual([true]);
+    expect(screen.getByRole('button', { name: 'Send message' })).toHaveAttribute('aria-busy', 'true');
+
+    fail();
+    // Made again at once, and not held: the browser posts the form.
+    expect(submits).toEqual([true, false]);
+    expect(screen.getByRole('button', { name: 'Send message' })).not.toHaveAttribute('aria-busy');
+    await user.click(screen.getByRole('button', { name: 'Send message' }));
+    expect(submits).toEqual([true, false, false]);
+  });
+
+  test('a form whose button works only with script is not posted: the button is disabled again, as the server sent it', async () => {
+    const user = userEvent.setup();
+    const { submits, fail } = await pageWithHostEntry(SECTION_HTML.contact!);
+    await user.click(screen.getByRole('button', { name: 'Send message' }));
+    expect(submits).toEqual([true]);
+
+    fail();
+    expect(submits).toEqual([true]);
+    expect(screen.getByRole('button', { name: 'Send message' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Send message' })).not.toHaveAttribute('aria-busy');
+  });
+});
+
 test('what was typed survives a switch of language: kept for the next page load in this tab, put back into the same field once', async () => {
   const user = userEvent.setup();
   await serverPage();
