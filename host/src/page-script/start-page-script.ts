@@ -20,6 +20,9 @@ import { startShellBehaviour } from './shell-behaviour';
 
 const isHydrated = (island: Element | null) => island?.getAttribute(ISLAND_STATE_ATTRIBUTE) === 'hydrated';
 
+/** The islands' controls a section enables only for script (ENABLED_BY_SCRIPT): disabled as the server sends them. */
+const scriptOnlyControls = (doc: Document) => doc.querySelectorAll<HTMLButtonElement>(`[${ISLAND_ATTRIBUTE}] [${ENABLED_BY_SCRIPT}]`);
+
 interface HeldSubmits {
   stop(): void;
   /** The islands will never hydrate (the host's code failed to load): held submits are made again, for the browser's own submission. */
@@ -47,21 +50,24 @@ function holdSubmitsUntilHydrated(doc: Document): HeldSubmits {
     // The press is not lost: the button says so (its name unchanged) until the form's code is there to send.
     (submitter ?? form.querySelector('[type="submit"]'))?.setAttribute('aria-busy', 'true');
   };
+  /** Takes the held submits of the forms `which` accepts off hold (their buttons no longer busy), each made again when `send` says. */
+  const letGo = (which: (form: HTMLFormElement) => boolean, send: (again: () => void, form: HTMLFormElement) => void) => {
+    for (const [form, submitter] of held) {
+      if (!which(form)) continue;
+      held.delete(form);
+      for (const busy of form.querySelectorAll('[aria-busy]')) busy.removeAttribute('aria-busy');
+      send(() => {
+        if (form.isConnected) form.requestSubmit(submitter && form.contains(submitter) ? submitter : null);
+      }, form);
+    }
+  };
   const release = (event: Event) => {
     const island = islandContainerIn(doc, (event as CustomEvent<SectionId>).detail);
-    for (const [form, submitter] of held) {
-      if (!island?.contains(form)) continue;
-      held.delete(form);
-      // The section's React owns the button from now on (it marks its own sends busy).
-      for (const busy of form.querySelectorAll('[aria-busy]')) busy.removeAttribute('aria-busy');
-      // Once the current work is done: the section's state has then taken
-      // over what was typed (its layout effect's update is rendered in the
-      // same task as the hydration). A microtask, not a timer: a page whose
-      // timers are held (a paused clock) still sends.
-      queueMicrotask(() => {
-        if (form.isConnected) form.requestSubmit(submitter && form.contains(submitter) ? submitter : null);
-      });
-    }
+    // The section's React owns the button from now on (it marks its own sends busy). Made again once the
+    // current work is done: the section's state has then taken over what was typed (its layout effect's update
+    // is rendered in the same task as the hydration). A microtask, not a timer: a page whose timers are held
+    // (a paused clock) still sends.
+    letGo((form) => island?.contains(form) === true, queueMicrotask);
   };
   doc.addEventListener('submit', hold, true);
   doc.addEventListener(ISLAND_HYDRATED_EVENT, release);
@@ -72,14 +78,14 @@ function holdSubmitsUntilHydrated(doc: Document): HeldSubmits {
   const giveUp = () => {
     stop();
     // A control the section enables only for script has no way without it: disabled again, as the server sent it.
-    const scriptOnly = [...doc.querySelectorAll<HTMLButtonElement>(`[${ISLAND_ATTRIBUTE}] [${ENABLED_BY_SCRIPT}]`)];
+    const scriptOnly = [...scriptOnlyControls(doc)];
     for (const control of scriptOnly) control.disabled = true;
-    for (const [form, submitter] of held) {
-      held.delete(form);
-      for (const busy of form.querySelectorAll('[aria-busy]')) busy.removeAttribute('aria-busy');
-      if (!form.isConnected || scriptOnly.some((control) => form.contains(control))) continue;
-      form.requestSubmit(submitter && form.contains(submitter) ? submitter : null);
-    }
+    letGo(
+      () => true,
+      (again, form) => {
+        if (!scriptOnly.some((control) => form.contains(control))) again();
+      },
+    );
   };
   return { stop, giveUp };
 }
@@ -164,7 +170,7 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
     if (stopped) return;
     // Controls a section keeps disabled for a page without script (a native
     // submit would lose the form): with this script here, submits are held.
-    for (const control of doc.querySelectorAll<HTMLButtonElement>(`[${ISLAND_ATTRIBUTE}] [${ENABLED_BY_SCRIPT}]`)) control.disabled = false;
+    for (const control of scriptOnlyControls(doc)) control.disabled = false;
     const triggers = watchIslands(doc, plans, request);
     const win = doc.defaultView;
     if (typeof win?.requestIdleCallback === 'function') win.requestIdleCallback(idle, { timeout: 3000 });

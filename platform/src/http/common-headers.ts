@@ -39,7 +39,7 @@ export const SUBRESOURCE_HEADERS: Readonly<Record<string, string>> = {
  * What only a document reads: a browser takes a Permissions-Policy from the
  * answer that makes a document, and ignores it on a script or stylesheet,
  * whose code runs under its page's policy (the site starts no worker, whose
- * script could be one). About 330 bytes an answer.
+ * script could be one). 254 bytes an answer on HTTP/1.1.
  */
 export const DOCUMENT_HEADERS: Readonly<Record<string, string>> = {
   'Permissions-Policy': DENIED_FEATURES.map((feature) => `${feature}=()`).join(', '),
