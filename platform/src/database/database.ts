@@ -1,6 +1,14 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import type pg from 'pg';
+
+// Each driver is required when its kind of database is opened, not when the
+// server starts: a server runs one of them, and loading both cost about
+// 0.1-0.2 s of every start (issue 47).
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use (above) */
+const embeddedDriver = () => require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+const serverDriver = () => require('pg') as typeof import('pg');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** One SQL statement at a time, with `$1` parameters: the part of both drivers the store uses. */
 export interface Sql {
@@ -64,7 +72,7 @@ const EMBEDDED_SETTINGS = ['shared_buffers=16MB'];
 /** The embedded PostgreSQL (PGlite): one process, one folder, no server to install. */
 export async function openEmbeddedDatabase(folder: string): Promise<Database> {
   mkdirSync(folder, { recursive: true });
-  const db = await PGlite.create(folder, { postgresqlconf: EMBEDDED_SETTINGS });
+  const db = await embeddedDriver().PGlite.create(folder, { postgresqlconf: EMBEDDED_SETTINGS });
   const listens = new Listens();
   const sqlOf = (runner: Pick<PGlite, 'query' | 'exec'>): Sql => ({
     query: async <Row>(text: string, params?: readonly unknown[]) => (await runner.query<Row>(text, params ? [...params] : undefined)).rows,
@@ -122,7 +130,8 @@ class Listens {
 /** A PostgreSQL server through node-postgres' pool. */
 export function openServerDatabase(url: string, options: { poolSize?: number } = {}): Database {
   const listens = new Listens();
-  const pool = new pg.Pool({
+  const { Pool, Client } = serverDriver();
+  const pool = new Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5000,
@@ -161,7 +170,7 @@ export function openServerDatabase(url: string, options: { poolSize?: number } =
       const name = channelName(channel);
       // Its own connection, outside the pool: a LISTEN lasts as long as the
       // session, and a pooled client would be handed to other queries.
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+      const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
       let alive = true;
       let listened = false;
       const gone = () => {
