@@ -1,4 +1,3 @@
-import { encodeWord } from 'nodemailer/lib/mime-funcs';
 import { mailTransport, oneLine, postSigned, type SmtpSettings } from '@portico/platform/notices';
 import type { StoredMessage } from '../store/message-store';
 
@@ -54,6 +53,9 @@ export function webhookChannel(options: { url: string; secret: string; timeoutMs
  * characters the visitor typed, never as the text it would decode to.
  */
 function mailSubject(name: string): string {
+  // Required here, not at the start: most servers mail nothing (see mailTransport).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
+  const { encodeWord } = require('nodemailer/lib/mime-funcs') as typeof import('nodemailer/lib/mime-funcs');
   return `Contact message from ${encodeWord(oneLine(name), 'Q', 52)}`;
 }
 
