@@ -1,4 +1,4 @@
-import { defaultTreeAdapter, html as HTML, parseFragment, serialize, type DefaultTreeAdapterMap } from 'parse5';
+import type { DefaultTreeAdapterMap } from 'parse5';
 import type { ContactFormTexts } from '@portico/contract/contact-form';
 import { FIELD_LIMITS, type TextField } from '@portico/contract/contact-wire';
 import { sectionOwnsId } from '@portico/contract/page-parts';
@@ -20,7 +20,12 @@ export interface FormAnswer {
 const FIELDS = Object.keys(FIELD_LIMITS) as TextField[];
 const FORM_TAG = /<form\b[^>]*>/g;
 const ATTRIBUTE = /\s([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:="([^"]*)")?/g;
-const SLOT = defaultTreeAdapter.createElement('div', HTML.NS.HTML, []);
+
+// parse5 is required by the first answer to a form sent without script, not
+// when the server starts: it cost about 0.1-0.2 s of every start (issue 47).
+let parse5: typeof import('parse5') | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
+const html5 = () => (parse5 ??= require('parse5') as typeof import('parse5'));
 
 const decode = (value: string) =>
   value
@@ -61,16 +66,16 @@ function setAttr(element: Element, name: string, value: string): void {
 
 function elementsOf(node: Node): Element[] {
   const children = 'childNodes' in node ? node.childNodes : [];
-  return children.flatMap((child) => (defaultTreeAdapter.isElementNode(child) ? [child, ...elementsOf(child)] : []));
+  return children.flatMap((child) => (html5().defaultTreeAdapter.isElementNode(child) ? [child, ...elementsOf(child)] : []));
 }
 
 function paragraph(text: string, attrs: Record<string, string>): Element {
-  const element = defaultTreeAdapter.createElement(
+  const element = html5().defaultTreeAdapter.createElement(
     'p',
-    HTML.NS.HTML,
+    html5().html.NS.HTML,
     Object.entries(attrs).map(([name, value]) => ({ name, value })),
   );
-  defaultTreeAdapter.insertText(element, text);
+  html5().defaultTreeAdapter.insertText(element, text);
   return element;
 }
 
@@ -84,7 +89,7 @@ function fillForm(form: Element, answer: FormAnswer, texts: ContactFormTexts): v
     const value = answer.values?.[field];
     if (value !== undefined && control.tagName === 'textarea') {
       control.childNodes = [];
-      defaultTreeAdapter.insertText(control, value);
+      html5().defaultTreeAdapter.insertText(control, value);
     } else if (value !== undefined) setAttr(control, 'value', value);
     const mark = answer.marked?.find((marked) => marked.field === field);
     if (!mark) continue;
@@ -116,19 +121,19 @@ export function withFormAnswer({ html: page, formTexts }: Pick<PageHtml, 'html' 
   const texts = formTexts.get('contact');
   const found = texts && findForm(page);
   if (!texts || !found) return undefined;
-  const fragment = parseFragment(SLOT, page.slice(found.start, found.end), {});
-  const form = fragment.childNodes.find((node): node is Element => defaultTreeAdapter.isElementNode(node) && node.tagName === 'form');
+  const fragment = html5().parseFragment(html5().defaultTreeAdapter.createElement('div', html5().html.NS.HTML, []), page.slice(found.start, found.end), {});
+  const form = fragment.childNodes.find((node): node is Element => html5().defaultTreeAdapter.isElementNode(node) && node.tagName === 'form');
   if (!form) return undefined;
   fillForm(form, answer, texts);
   if (answer.notice === 'sent') {
-    defaultTreeAdapter.appendChild(fragment, paragraph(texts.sent, { class: 'contact-section__thanks', role: 'status' }));
+    html5().defaultTreeAdapter.appendChild(fragment, paragraph(texts.sent, { class: 'contact-section__thanks', role: 'status' }));
   } else if (answer.notice) {
-    const alert = defaultTreeAdapter.createElement('div', HTML.NS.HTML, [
+    const alert = html5().defaultTreeAdapter.createElement('div', html5().html.NS.HTML, [
       { name: 'role', value: 'alert' },
       { name: 'class', value: 'contact-form__delivery' },
     ]);
-    defaultTreeAdapter.appendChild(alert, paragraph(texts[answer.notice], {}));
-    defaultTreeAdapter.appendChild(form, alert);
+    html5().defaultTreeAdapter.appendChild(alert, paragraph(texts[answer.notice], {}));
+    html5().defaultTreeAdapter.appendChild(form, alert);
   }
-  return page.slice(0, found.start) + serialize(fragment) + page.slice(found.end);
+  return page.slice(0, found.start) + html5().serialize(fragment) + page.slice(found.end);
 }
