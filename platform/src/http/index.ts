@@ -21,7 +21,7 @@ export { closeNow, ListenError, listenOn, urlOf, type ListenOptions } from './li
 export { answerClientError } from './client-error';
 export { asHostname, defaultHosts, hostFieldCount, parseHostRule, portOfHost, type HostRule } from './host-rules';
 // The server's side of routes declared once with zod (@portico/control-contract's apiRoute).
-export { declared, jsonSerializerCompiler, refusalOf, routeSchema, zodValidatorCompiler, type ZodTypeProvider } from './typed-routes';
+export { declared, refusalOf, routeSchema, zodSchemaController, type ZodTypeProvider } from './typed-routes';
 export { HttpRefusal, sendJson, sendPlain, sendRefusal } from './json-reply';
 export { httpRoot, NotJson, stampAnswer, type HttpRootOptions, type RouteBody } from './root-plugin';
 export { postGate, type GateWords, type PostGateOptions } from './post-gate';

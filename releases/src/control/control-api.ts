@@ -12,12 +12,11 @@ import {
   type HttpRootOptions,
   type RouteBody,
   PLAIN_HEADERS,
-  jsonSerializerCompiler,
   listenOn,
   requestIdOptions,
   scopeRequests,
   urlOf,
-  zodValidatorCompiler,
+  zodSchemaController,
   type HostRule,
 } from '@portico/platform/http';
 import { silentLogger } from '@portico/platform/logging';
@@ -262,6 +261,8 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
     frameworkErrors: (_error, _request, reply) => void sendControl(reply, 400, { error: 'the path is not valid percent-encoding' }),
     // The control port is reached directly (no proxy of ours in front): an id a client sends is never taken.
     ...requestIdOptions(false),
+    // Each part of a request validated by its zod schema (zodValidatorCompiler), and Fastify's JSON-schema compilers never loaded.
+    schemaController: zodSchemaController,
     loggerInstance: options.log ?? silentLogger,
   });
   // Before every other hook: each answer says its request's id, and what a request records (an audit entry) carries it.
@@ -285,8 +286,6 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   });
   // The control port is reached directly (no proxy of ours in front): the visitor is the socket's.
   await app.register(httpRoot, { trustProxy: false, ...CONTROL_ROOT });
-  app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(jsonSerializerCompiler);
   // Every route takes a JSON body, as every route always has; one that needs none reads none.
   app.addHook('onRoute', (route) => {
     route.config = { body: CONTROL_BODY, ...route.config };

@@ -9,6 +9,7 @@ import {
   sendPlain,
   stampAnswer,
   visitorOf,
+  zodSchemaController,
   type HostRule,
 } from '@portico/platform/http';
 import type { Logger } from '@portico/platform/logging';
@@ -71,6 +72,8 @@ export function appServer(options: AppServerOptions): AppServer {
     rewriteUrl: (req) => literalPath(req.url ?? '/'),
     // Each request's id: nginx's behind the one proxy trusted (PORTICO_TRUST_PROXY), else our own.
     ...requestIdOptions(trustProxy),
+    // Schemas are zod's: Fastify's JSON-schema compilers are never loaded.
+    schemaController: zodSchemaController,
     loggerInstance: options.log,
   });
   // First: every answer, a refusal below included, gets the security headers and says its request's id.
