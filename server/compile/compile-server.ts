@@ -28,6 +28,29 @@ const workspaceOnly: Plugin = {
   },
 };
 
+/**
+ * The manifest check's one import from Module Federation, `satisfy`, taken
+ * from the runtime's own semver module and bundled in, not the whole runtime
+ * required for it (about 70-120 ms of every start, and its memory, in a
+ * process that loads no remote: issue 47). Its own source, so the server
+ * matches ranges exactly as the page does; a build fails if anything else is
+ * imported from `@module-federation/enhanced/runtime` here (esbuild: no such
+ * export), or if a new version moves the file.
+ */
+const federationSatisfyOnly: Plugin = {
+  name: 'federation-satisfy-only',
+  setup(compile) {
+    compile.onResolve({ filter: /^@module-federation\/enhanced\/runtime$/ }, () => ({ path: FEDERATION_SEMVER }));
+  },
+};
+/** Module Federation's semver module, found as the contract's import of the runtime finds the runtime's core. */
+const FEDERATION_SEMVER = (() => {
+  const from = (request: string, file: string) => require.resolve(request, { paths: [path.dirname(file)] });
+  const enhanced = from('@module-federation/enhanced/runtime', path.join(REPO_ROOT, 'contract/package.json'));
+  const core = from('@module-federation/runtime-core', from('@module-federation/runtime', enhanced));
+  return path.join(path.dirname(core), 'utils/semver/index.js');
+})();
+
 /** `__dirname` in a bundled source file: that file's folder, found from the bundle's own. */
 const sourceFolders: Plugin = {
   name: 'source-folders',
@@ -57,7 +80,7 @@ async function compileServer(): Promise<void> {
     sourcemap: true,
     metafile: true,
     logLevel: 'warning',
-    plugins: [workspaceOnly, sourceFolders],
+    plugins: [federationSatisfyOnly, workspaceOnly, sourceFolders],
   });
   // What the bundle was made from: `npm run serve` refuses a bundle older than any of them (serve.cjs).
   const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(REPO_ROOT, path.resolve(input)));
