@@ -7,9 +7,10 @@ import { builtServer } from '@portico/testing/built-apps';
 // (issue 47, each 50-200 ms of the start). Module Federation's runtime: the
 // manifest check's `satisfy` is bundled from the runtime's own semver module
 // (compile/compile-server.ts). Fastify's JSON-schema compilers: the apps
-// compile zod's (zodSchemaController). The mail, the database server's
-// driver and the embedded one: required when used (their tests: mail
-// delivery, database.test.ts).
+// compile zod's (zodSchemaController). Required on first use, each path
+// tested where it is used: nodemailer (messages' mail.test.ts), pg
+// (releases' two-servers.test.ts), PGlite (every embedded store's test),
+// parse5 (contact-form.test.ts, section-html.test.ts).
 
 jest.setTimeout(120_000);
 
@@ -28,6 +29,7 @@ test('loading the compiled server loads neither Module Federation’s runtime no
     '@fastify/ajv-compiler',
     '@fastify/fast-json-stringify-compiler',
     'nodemailer',
+    'parse5',
     'pg',
     '@electric-sql/pglite',
   ])

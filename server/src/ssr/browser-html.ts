@@ -17,9 +17,22 @@
  */
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
-import { readAsBrowser, readSectionAsBrowser, type SectionReading } from './browser-html-parse.cjs';
+import type { SectionReading } from './browser-html-parse.cjs';
 
-export { readAsBrowser, readSectionAsBrowser, type SectionReading };
+export type { SectionReading };
+
+// The reading on this thread (tests, and checkSectionHtml), parse5 with it,
+// is required on its first use: the server reads on its thread
+// (BrowserHtmlReader), and loading parse5 at its start cost about 0.05-0.2 s
+// (issue 47).
+type OnThisThread = typeof import('./browser-html-parse.cjs');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
+const onThisThread = () => require('./browser-html-parse.cjs') as OnThisThread;
+
+/** browser-html-parse.cjs's `readAsBrowser`, on this thread. */
+export const readAsBrowser: OnThisThread['readAsBrowser'] = (text) => onThisThread().readAsBrowser(text);
+/** browser-html-parse.cjs's `readSectionAsBrowser`, on this thread. */
+export const readSectionAsBrowser: OnThisThread['readSectionAsBrowser'] = (text, attribute) => onThisThread().readSectionAsBrowser(text, attribute);
 
 type Reply = ({ id: number } & SectionReading) | { id: number; error: string };
 
