@@ -8,9 +8,9 @@ import { builtServer } from '@portico/testing/built-apps';
 // manifest check's `satisfy` is bundled from the runtime's own semver module
 // (compile/compile-server.ts). Fastify's JSON-schema compilers: the apps
 // compile zod's (zodSchemaController). Required on first use, each path
-// tested where it is used: nodemailer (messages' mail.test.ts), pg
-// (releases' two-servers.test.ts), PGlite (every embedded store's test),
-// parse5 (contact-form.test.ts, section-html.test.ts).
+// tested where it is used: nodemailer (platform's notices.test.ts,
+// messages' mail.test.ts), pg and PGlite (platform's database.test.ts, each
+// kind), parse5 (contact-form.test.ts, section-html.test.ts).
 
 jest.setTimeout(120_000);
 
