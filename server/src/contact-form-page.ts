@@ -22,7 +22,7 @@ const FORM_TAG = /<form\b[^>]*>/g;
 const ATTRIBUTE = /\s([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:="([^"]*)")?/g;
 
 // parse5 is required by the first answer to a form sent without script, not
-// when the server starts: it cost about 0.1-0.2 s of every start (issue 47).
+// when the server starts (with browser-html.ts, issue 47: 20-180 ms of it).
 let parse5: typeof import('parse5') | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
 const html5 = () => (parse5 ??= require('parse5') as typeof import('parse5'));

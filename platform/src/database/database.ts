@@ -3,8 +3,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 
 // Each driver is required when its kind of database is opened, not when the
-// server starts: a server runs one of them, and loading both cost about
-// 0.1-0.2 s of every start (issue 47).
+// server starts: a server runs one of them, and loading the other cost
+// 40-130 ms of every start, depending on the machine's load (issue 47).
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use (above) */
 const embeddedDriver = () => require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
 const serverDriver = () => require('pg') as typeof import('pg');

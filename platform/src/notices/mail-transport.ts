@@ -3,8 +3,8 @@ import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 
 // nodemailer is required when a transport is made, not when the server
-// starts: most servers mail nothing, and loading it cost about 60 ms of
-// every start (issue 47).
+// starts: most servers mail nothing, and loading it cost 45-60 ms of every
+// start (issue 47).
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use (above) */
 const nodemailer = () => require('nodemailer') as typeof import('nodemailer');
 const parseConnectionUrl = (url: string) => (require('nodemailer/lib/shared') as typeof import('nodemailer/lib/shared')).parseConnectionUrl(url);

@@ -23,8 +23,8 @@ export type { SectionReading };
 
 // The reading on this thread (tests, and checkSectionHtml), parse5 with it,
 // is required on its first use: the server reads on its thread
-// (BrowserHtmlReader), and loading parse5 at its start cost about 0.05-0.2 s
-// (issue 47).
+// (BrowserHtmlReader), and loading parse5 at its start cost 20-180 ms,
+// depending on the machine's load (issue 47).
 type OnThisThread = typeof import('./browser-html-parse.cjs');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
 const onThisThread = () => require('./browser-html-parse.cjs') as OnThisThread;
