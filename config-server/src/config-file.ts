@@ -1,35 +1,6 @@
-import { statSync, type BigIntStats } from 'node:fs';
-import { configStamp, DEFAULT_CONFIG_PATH, readConfigFile, servedConfig, type ConfigAnswer, type ConfigRead } from './config-answer';
+import { DEFAULT_CONFIG_PATH, readConfigFile, servedConfig, type ConfigAnswer, type ConfigRead } from './config-answer';
 import { LRUCache } from 'lru-cache';
-
-/**
- * A file's version as one `stat` sees it: its inode (a file renamed over it
- * is another), size and change times to the nanosecond; `missing` when there
- * is none, undefined when it cannot be stat'ed at all.
- */
-export function fileStamp(file: string): string | undefined {
-  try {
-    const stats = statSync(file, { bigint: true, throwIfNoEntry: false });
-    return stats ? stampOf(stats) : 'missing';
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The last stamp made of each file's stats, by their numbers: an unchanged
- * file (every request's case) gets the same string without making it again.
- */
-const lastStamps = new LRUCache<string, { stats: BigIntStats; stamp: string }>({ max: 64 });
-
-function stampOf(stats: BigIntStats): string {
-  const key = `${stats.dev}:${stats.ino}`;
-  const last = lastStamps.get(key);
-  if (last && last.stats.size === stats.size && last.stats.mtimeNs === stats.mtimeNs && last.stats.ctimeNs === stats.ctimeNs) return last.stamp;
-  const stamp = configStamp(stats);
-  lastStamps.set(key, { stats, stamp });
-  return stamp;
-}
+import { fileStamp, watchedStamp } from './file-stamp';
 
 /**
  * How long after its last modification a file's stamp is not trusted alone.
@@ -59,7 +30,8 @@ const HOSTS_KEPT = 64;
 /**
  * The operator's config.json (or the default one), read once per change of
  * the file instead of once per request: each request costs one `stat` (no
- * read) while the file is unchanged, and gets the very same answer object,
+ * read; with `watched`, none while its folder's watch has told of no change:
+ * watchedStamp) while the file is unchanged, and gets the very same answer object,
  * so what is made from it can be kept by identity. An edit is seen on the
  * next request: a new stamp (inode, size, times to the nanosecond) reads the
  * file again, and while the file was modified within RACY_STAMP_MS of its
@@ -81,6 +53,8 @@ export class ConfigFile {
       basePort: number;
       /** The port each app listens on (answerConfig's `ports`), read at each new answer. */
       ports?: () => readonly number[] | undefined;
+      /** Each request's version from watchedStamp (a server's requests) rather than a stat at every call (fileStamp). */
+      watched?: boolean;
     },
   ) {}
 
@@ -103,7 +77,8 @@ export class ConfigFile {
 
   private async current(): Promise<Held> {
     const held = this.held;
-    if (held && held.stamp !== undefined && !this.racy(held) && fileStamp(this.file) === held.stamp) return held;
+    const stamp = this.options.watched ? watchedStamp(this.file) : fileStamp(this.file);
+    if (held && held.stamp !== undefined && !this.racy(held) && stamp === held.stamp) return held;
     // Each request reads for itself: one that joined a reading started before a write completed could get the file before it.
     return this.readAgain();
   }

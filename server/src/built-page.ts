@@ -1,6 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileStamp, RACY_STAMP_MS } from '@portico/config-server/config-file';
+import { RACY_STAMP_MS } from '@portico/config-server/config-file';
+import { fileStamp, watchedStamp } from '@portico/config-server/file-stamp';
 import { joinVary, matchesEtag } from './plain-answer';
 import { CACHE_REVALIDATE, chooseEncoding, realFileIn, type Handler } from './static-files';
 
@@ -53,7 +54,7 @@ export function builtPage(
   let reading: { stamp: string; read: Promise<Held | undefined> } | undefined;
 
   const current = async (): Promise<Held | undefined> => {
-    const stamp = files.map(fileStamp).join('|');
+    const stamp = files.map((file) => watchedStamp(file)).join('|');
     if (held && held.stamp === stamp && held.readAt - held.mtimeMs >= RACY_STAMP_MS) return held;
     if (reading?.stamp !== stamp) {
       const started = { stamp, read: readCopies(dir, files, stamp) };

@@ -67,7 +67,7 @@ export class HostSite {
     // The page's headers are computed per request: a config.json fault would otherwise fill the log at every page load.
     this.logHeaderNote = onceEach((line) => state.log.warn(line), NOTES_KEPT);
     this.logConfig = configLogger((line) => state.log.warn(line));
-    this.file = new ConfigFile({ configPath: state.configPath, basePort: state.basePort, ports: () => state.ports });
+    this.file = new ConfigFile({ configPath: state.configPath, basePort: state.basePort, ports: () => state.ports, watched: true });
     this.varyByHost = state.configPath ? undefined : state.trustProxy ? 'Host, X-Forwarded-Host' : 'Host';
   }
 

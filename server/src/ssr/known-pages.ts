@@ -1,4 +1,4 @@
-import { fileStamp } from '@portico/config-server/config-file';
+import { watchedStamp } from '@portico/config-server/file-stamp';
 import type { Site } from '../site-context';
 import type { CachedPage } from './page-cache';
 import { LRUCache } from 'lru-cache';
@@ -30,7 +30,7 @@ export class KnownPages {
   /** The page last served at this address, if `isKept` still holds it and the template is the one it was made from. */
   get(site: Site, pathname: string, search: string, origin: string | undefined, isKept: (page: CachedPage) => boolean): CachedPage | undefined {
     const known = this.known.get(site)?.get(addressKey(pathname, search, origin));
-    if (!known || !isKept(known.page) || known.template !== fileStamp(this.templateFile)) return undefined;
+    if (!known || !isKept(known.page) || known.template !== watchedStamp(this.templateFile)) return undefined;
     return known.page;
   }
 

@@ -23,7 +23,7 @@
 // a page request takes (`pageFor`).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { fileStamp } from '@portico/config-server/config-file';
+import { fileStamp } from '@portico/config-server/file-stamp';
 import type { FastifyRequest } from 'fastify';
 import path from 'node:path';
 import { languageFromSearch } from '@portico/contract/languages';
