@@ -193,7 +193,7 @@ const BODY_FIELDS = new Set(['Content-Type', 'Content-Encoding']);
  * on every use. The file's bytes are a stream the route sends (reply.send).
  */
 export function staticFiles<R extends FileRequest = FastifyRequest>(dir: string, options: StaticFilesOptions<R>): Handler<R> {
-  const immutable = new ImmutableFiles();
+  const immutable = new ImmutableFiles(dir);
   return async (request, next) => {
     const req = request.raw;
     const target = requestTarget(req.url);
@@ -202,6 +202,8 @@ export function staticFiles<R extends FileRequest = FastifyRequest>(dir: string,
     const keep = HASHED_FILE.test(file) && asksWholeFile(req.method, req.headers);
     const kept = keep ? immutable.answer(file, (available) => chooseEncoding(req, available)) : undefined;
     if (kept) return kept;
+    // Before anything is looked up: a change told from here on is one this reading may have missed.
+    const generation = keep ? immutable.begin(file) : undefined;
 
     let root: string;
     try {
@@ -246,7 +248,7 @@ export function staticFiles<R extends FileRequest = FastifyRequest>(dir: string,
       return { status: sent.statusCode, headers };
     }
     const answer = { status: sent.statusCode, headers, body: sent.stream };
-    return keep ? immutable.keep(file, await encodingsOnDisk(root, file), encoding, answer) : answer;
+    return keep ? immutable.keep(file, await encodingsOnDisk(root, file), encoding, answer, generation) : answer;
   };
 }
 
