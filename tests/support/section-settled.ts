@@ -14,7 +14,8 @@ import { expect } from './fixtures';
 export async function untilSettled(panel: Locator, section: string, timeout = 15_000): Promise<void> {
   const island = `[${ISLAND_ATTRIBUTE}="${section}"]`;
   const hydrated = panel.locator(`${island}[${ISLAND_STATE_ATTRIBUTE}="hydrated"]`);
-  // Rendered in the browser: no page script marks the island, and its fields appear only once its code has run.
-  const rendered = panel.locator(`${island}:not([${ISLAND_STATE_ATTRIBUTE}]) input`);
+  // Rendered in the browser: no page script marks the island, and its fields appear only once its code has run
+  // (a visible one: the no-JavaScript form's hidden language field comes first).
+  const rendered = panel.locator(`${island}:not([${ISLAND_STATE_ATTRIBUTE}]) input:not([type="hidden"])`);
   await expect(panel.getByRole('alert').or(hydrated).or(rendered).first()).toBeVisible({ timeout });
 }
