@@ -79,6 +79,8 @@ export class ImmutableFiles {
     const told = () => {
       this.generation += 1;
       this.kept.clear();
+      // Watched afresh at the next keep: a folder that is a link may lead elsewhere now.
+      this.unwatch();
     };
     try {
       const name = path.basename(this.dir);
@@ -86,10 +88,7 @@ export class ImmutableFiles {
         const watcher = watch(folder, { persistent: false });
         // In the parent, only the folder itself (a link switched, the folder replaced): its siblings' changes are not its.
         watcher.on('change', (_event, changed) => (folder === this.dir || changed === null || String(changed) === name ? told() : undefined));
-        watcher.on('error', () => {
-          told();
-          this.unwatch();
-        });
+        watcher.on('error', told);
         this.watchers.push(watcher);
       }
       return true;

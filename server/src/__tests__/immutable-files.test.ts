@@ -1,4 +1,4 @@
-import fs, { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import fs, { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import fsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -121,4 +121,30 @@ describe('hashed files kept in memory', () => {
     rmSync(path.join(dist, 'remoteEntry.js'));
     expect((await ask('/remoteEntry.js')).statusCode).toBe(404);
   });
+});
+
+test('a dist/ that is a link switched to another release: the switch is told, and so is a change in the folder it now leads to', async () => {
+  const parent = mkdtempSync(path.join(tmpdir(), 'portico-immutable-link-'));
+  for (const release of ['one', 'two']) {
+    mkdirSync(path.join(parent, release));
+    writeFileSync(path.join(parent, release, HASHED.slice(1)), `release("${release}");\n`);
+  }
+  symlinkSync('one', path.join(parent, 'dist'));
+  const headersOfPage = () => Promise.resolve(pageHeaders([]));
+  const app = Fastify();
+  await app.register(httpRoot, { trustProxy: false });
+  const files = staticFiles(path.join(parent, 'dist'), { crossOrigin: false, pageHeaders: headersOfPage });
+  await app.register(appFiles, { files, pageHeaders: headersOfPage });
+  const body = async () => (await app.inject({ method: 'GET', url: HASHED, headers: { host: 'localhost', 'accept-encoding': 'identity' } })).body;
+  try {
+    expect(await body()).toBe('release("one");\n');
+    symlinkSync('two', path.join(parent, 'dist-next'));
+    renameSync(path.join(parent, 'dist-next'), path.join(parent, 'dist'));
+    await eventually(async () => expect(await body()).toBe('release("two");\n'), { what: 'the switch told' });
+    writeFileSync(path.join(parent, 'two', HASHED.slice(1)), 'release("two, mended");\n');
+    await eventually(async () => expect(await body()).toBe('release("two, mended");\n'), { what: 'the change behind the link told' });
+  } finally {
+    await app.close();
+    rmSync(parent, { recursive: true, force: true });
+  }
 });
