@@ -5,6 +5,7 @@ import path from 'node:path';
 import { apiClient, CONTROL_API } from '@portico/control-contract';
 import { eventually } from '@portico/testing/eventually';
 import { sampleConfig } from '@portico/testing/sample-config';
+import { operatorSettings, untilServing } from './serve-program';
 
 /** What bench:server's servers share: the product's answers as taken, its config, its canary, and another checkout's server beside it. */
 
@@ -98,26 +99,11 @@ export async function startCheckout(checkout: string, options: { port: number; f
   const child = spawn('npm', ['run', 'serve'], {
     cwd: checkout,
     detached: true,
-    env: {
-      ...process.env,
-      PORT: String(options.port),
-      HOST: '127.0.0.1',
-      PORTICO_CONFIG: path.join(options.folder, 'config.json'),
-      PORTICO_DATA_DIR: path.join(options.folder, 'data'),
-      PORTICO_CONTROL_TOKEN: BENCH_TOKEN,
-    },
+    env: { ...process.env, ...operatorSettings(options.port, options.folder), PORTICO_CONTROL_TOKEN: BENCH_TOKEN },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Portico is serving at') && output.includes('The control API')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`npm run serve in ${checkout} stopped (exit ${code}) before it was ready:\n${output}`)));
-  });
-  child.stdout.resume();
+  await untilServing(child, `npm run serve in ${checkout}`);
   return {
     close: async () => {
       process.kill(-child.pid!, 'SIGTERM');

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import path from 'node:path';
 import { builtServer, serveNodeArgs } from '@portico/testing/built-apps';
 import { REPO_ROOT } from './paths';
@@ -28,14 +29,7 @@ export async function startServeProgram(options: {
 }): Promise<ServeProgram> {
   const child = spawn(process.execPath, [...serveNodeArgs(), ...(options.nodeArgs ?? []), builtServer()], {
     cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(options.port),
-      HOST: '127.0.0.1',
-      PORTICO_CONFIG: path.join(options.folder, 'config.json'),
-      PORTICO_DATA_DIR: path.join(options.folder, 'data'),
-      ...options.env,
-    },
+    env: { ...process.env, ...operatorSettings(options.port, options.folder), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -44,14 +38,7 @@ export async function startServeProgram(options: {
     log = (log + chunk.toString()).slice(-LOG_KEPT);
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Portico is serving at') && output.includes('The control API')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`npm run serve stopped (exit ${code}) before it was ready:\n${output}\n${log}`)));
-  });
+  await untilServing(child, 'npm run serve', () => log);
   return {
     child,
     log: () => log,
@@ -60,4 +47,26 @@ export async function startServeProgram(options: {
       await exited;
     },
   };
+}
+
+/** What an operator sets to serve on loopback at `port` (and the next four) with `folder/config.json` and a data folder in `folder`. */
+export function operatorSettings(port: number, folder: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PORTICO_CONFIG: path.join(folder, 'config.json'),
+    PORTICO_DATA_DIR: path.join(folder, 'data'),
+  };
+}
+
+/** Resolves once `child` (an `npm run serve`) has said both its ready lines; rejects with what it said if it stops first. */
+export function untilServing(child: ChildProcessByStdio<null, Readable, Readable | null>, what: string, log: () => string = () => ''): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Portico is serving at') && output.includes('The control API')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`${what} stopped (exit ${code}) before it was ready:\n${output}\n${log()}`)));
+  });
 }
