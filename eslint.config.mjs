@@ -127,6 +127,8 @@ export default tseslint.config(
     files: [`${workspace}/**`],
     rules: importRules(workspace, ALLOWED[workspace]),
   })),
+  // The server's build step, never the serving process (which loads no toolchain: server/src/__tests__/compiled-modules.test.ts), finds Module Federation's semver module as the islands' build does.
+  { files: ['server/compile/**'], rules: importRules('server', [...ALLOWED.server, 'webpack']) },
   ...WORKSPACES.map((workspace) => ({
     files: TEST_KIT_USERS.map((pattern) => `${workspace}/${pattern}`),
     rules: importRules(workspace, [...new Set([...ALLOWED[workspace], 'testing'])]),

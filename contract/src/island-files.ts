@@ -13,6 +13,8 @@ export interface IslandFiles {
   files: string[];
   /** Each language's text pack, by language code. */
   packs: Record<string, string[]>;
+  /** Whether this entry loads sections by their island scripts (the islands' build) rather than their remoteEntry.js. */
+  islandScripts: boolean;
 }
 
 const fileNames = (value: unknown): string[] =>
@@ -24,6 +26,7 @@ export function readIslandFiles(value: unknown): IslandFiles {
   const packs = typeof record.packs === 'object' && record.packs !== null ? (record.packs as Record<string, unknown>) : {};
   return {
     files: fileNames(record.files),
+    islandScripts: record.islandScripts === true,
     packs: Object.fromEntries(Object.entries(packs).map(([language, files]) => [language, fileNames(files)])),
   };
 }

@@ -60,6 +60,20 @@ export interface Manifest {
   nodeEntry: NodeEntry | NodeEntryProblem;
   /** How the section hydrates (`metaData.hydration`; the default when it declares nothing). */
   hydration: Hydration;
+  /**
+   * The section's island script (`metaData.island`): `./section` built for a
+   * page that provides the shared modules itself, loaded without Module
+   * Federation's runtime (issue 50); with its hash, and the chunks it may
+   * load (its texts). Undefined for a build without one.
+   */
+  island?: IslandScript;
+}
+
+/** A section's island script, read: its URL and hash, and the chunks it may load. */
+export interface IslandScript {
+  url: string;
+  integrity: string;
+  chunks: string[];
 }
 
 export type ManifestReading = { manifest: Manifest } | { problem: string };
@@ -143,6 +157,21 @@ function nodeEntryOf(meta: Record<string, unknown>, base: URL, manifestUrl: URL)
   return { url: url.href, integrity: entry.integrity };
 }
 
+/**
+ * `metaData.island`, if it names a file with a hash under the manifest's
+ * files (a name that makes a URL on another origin is no island: the page
+ * would run it from there); its chunks are hashed in `metaData.integrity`
+ * like every other file.
+ */
+function islandOf(meta: Record<string, unknown>, base: URL, absolute: (file: string) => string): IslandScript | undefined {
+  const island = meta.island;
+  if (!isRecord(island) || typeof island.name !== 'string' || island.name === '' || !isSri(island.integrity)) return undefined;
+  const url = absolute(island.name);
+  const chunks = strings(island.chunks).map(absolute);
+  if ([url, ...chunks].some((file) => new URL(file).origin !== base.origin)) return undefined;
+  return { url, integrity: island.integrity, chunks };
+}
+
 /** The UTF-8 size of a text, counted here: not every environment that bundles the contract has TextEncoder. */
 function utf8Length(text: string): number {
   let bytes = 0;
@@ -198,6 +227,8 @@ export function readManifest(source: Uint8Array | string, manifestUrl: string): 
     for (const [file, hash] of Object.entries(meta.integrity)) if (typeof hash === 'string') hashes.set(absolute(file), hash);
   }
   if (entryIntegrity) hashes.set(entryUrl, entryIntegrity);
+  const island = islandOf(meta, base, absolute);
+  if (island) hashes.set(island.url, island.integrity);
 
   const stylesheets: Record<string, string[]> = {};
   const exposedScripts: Record<string, string[]> = {};
@@ -228,13 +259,14 @@ export function readManifest(source: Uint8Array | string, manifestUrl: string): 
           singleton: item.singleton === true,
         })),
       entry: { url: entryUrl, integrity: entryIntegrity },
-      scripts: [entryUrl, ...[...assetScripts(exposeItems), ...assetScripts(sharedItems)].map(absolute)],
+      scripts: [entryUrl, ...[...assetScripts(exposeItems), ...assetScripts(sharedItems)].map(absolute), ...(island ? [island.url, ...island.chunks] : [])],
       hashes,
       stylesheets,
       exposedScripts,
       exposedLazyScripts,
       nodeEntry: nodeEntryOf(meta, base, location),
       hydration,
+      island,
     },
   };
 }

@@ -14,6 +14,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { federationSemverPath } from '@portico/webpack/federation-semver';
 import { build, type Plugin } from 'esbuild';
 import { COMPILED_INPUTS, COMPILED_SERVER, REPO_ROOT } from './compiled-server.cjs';
 
@@ -43,13 +44,7 @@ const federationSatisfyOnly: Plugin = {
     compile.onResolve({ filter: /^@module-federation\/enhanced\/runtime$/ }, () => ({ path: FEDERATION_SEMVER }));
   },
 };
-/** Module Federation's semver module, found as the contract's import of the runtime finds the runtime's core. */
-const FEDERATION_SEMVER = (() => {
-  const from = (request: string, file: string) => require.resolve(request, { paths: [path.dirname(file)] });
-  const enhanced = from('@module-federation/enhanced/runtime', path.join(REPO_ROOT, 'contract/package.json'));
-  const core = from('@module-federation/runtime-core', from('@module-federation/runtime', enhanced));
-  return path.join(path.dirname(core), 'utils/semver/index.js');
-})();
+const FEDERATION_SEMVER = federationSemverPath(REPO_ROOT);
 
 /** `__dirname` in a bundled source file: that file's folder, found from the bundle's own. */
 const sourceFolders: Plugin = {

@@ -13,6 +13,9 @@ import type { Compilation, Configuration, ResolveOptions, RuleSetRule, WebpackPl
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
 import { IslandFilesPlugin } from './island-files-plugin';
+import { addIslandScript, islandConfig, isIslandFile, type IslandBuildOutput } from './island-build';
+import { federationSemverPath } from './federation-semver';
+import { islandsConfig, islandsScriptIn, isIslandsFile } from './islands-build';
 import type { ConfigFactory, WebpackArgv } from './config-factory';
 import { answerDevConfig, relayDevManifest } from './dev-config';
 import { addEntryIntegrity, addNodeEntry, type ManifestStats } from './manifest-integrity';
@@ -59,6 +62,13 @@ export interface AppOptions {
    */
   pageScript?: string;
   /**
+   * The host only, with `pageScript`: the file under `src/` of the
+   * server-rendered page's islands (React, the sections' loader), built
+   * without Module Federation; sections with an island script are loaded
+   * through it (islands-build.ts).
+   */
+  islandsScript?: string;
+  /**
    * The host only: the files under `src/` of its server workers (the shell
    * worker and the section worker), built beside the browser build in
    * production (server-workers-build.ts).
@@ -87,6 +97,12 @@ function checkOptions(options: AppOptions): void {
     if (options.app !== 'host') throw new Error('createConfig: only the host has a page script; remove `pageScript`');
     if (!existsSync(path.join(options.dir, options.pageScript))) {
       throw new Error(`createConfig: pageScript "${options.pageScript}" does not exist in ${options.dir}`);
+    }
+  }
+  if (options.islandsScript !== undefined) {
+    if (options.pageScript === undefined) throw new Error("createConfig: `islandsScript` is the server-rendered page's, which needs a `pageScript`");
+    if (!existsSync(path.join(options.dir, options.islandsScript))) {
+      throw new Error(`createConfig: islandsScript "${options.islandsScript}" does not exist in ${options.dir}`);
     }
   }
   if (options.serverWorkers !== undefined) {
@@ -241,7 +257,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
    * build is therefore only loadable by a host; its standalone page exists on
    * its dev server, where it keeps a runtime of its own.
    */
-  const federationPlugin = (production: boolean, nodeBuild?: NodeBuildOutput) => {
+  const federationPlugin = (production: boolean, nodeBuild?: NodeBuildOutput, islandBuild?: IslandBuildOutput) => {
     const sharedRuntime = isRemote
       ? { externalRuntime: true, optimization: { disableSnapshot: true, disableRemote: true, target: 'web' as const } }
       : { provideExternalRuntime: true, optimization: { target: 'web' as const } };
@@ -261,6 +277,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
               addEntryIntegrity(args);
               args.stats.metaData.hydration = options.hydration;
               if (nodeBuild) addNodeEntry(args, nodeBuild);
+              if (islandBuild) addIslandScript(args, islandBuild);
             },
           }
         : true,
@@ -276,6 +293,8 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
     // A remote's production build also emits the node build of its section,
     // first, so the browser build's manifest can name it with its hash.
     const nodeBuild: NodeBuildOutput | undefined = isRemote && production ? {} : undefined;
+    // An interactive section's island script too, before the browser build (island-build.ts).
+    const islandBuild: IslandBuildOutput | undefined = nodeBuild && options.hydration?.mode === 'interactive' ? {} : undefined;
     const hashed = production ? '.[contenthash:10]' : '';
     // A remote's production dist/ is what the host loads and nothing more.
     const standalonePage = !isRemote || !production;
@@ -297,9 +316,9 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
         assetModuleFilename: `assets/[name]${hashed}[ext]`,
         uniqueName: name,
         clean: nodeBuild
-          ? { keep: (file: string) => file.startsWith(`${NODE_BUILD_DIR}/`) }
+          ? { keep: (file: string) => file.startsWith(`${NODE_BUILD_DIR}/`) || isIslandFile(file) }
           : withPageScript
-            ? { keep: (file: string) => file.startsWith('page-script') }
+            ? { keep: (file: string) => file.startsWith('page-script') || isIslandsFile(file) }
             : true,
         // Chunks are checked against their SHA-384 (below); a cross-origin
         // script only reports integrity failures when fetched with CORS.
@@ -317,7 +336,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
         ],
       },
       plugins: [
-        federationPlugin(production, nodeBuild),
+        federationPlugin(production, nodeBuild, islandBuild),
         new PublicFilesPlugin(path.join(dir, 'public')),
         ...(standalonePage
           ? [
@@ -336,6 +355,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
                   webpackConfig: compilation.options,
                   htmlWebpackPlugin: { tags: assetTags, files: assets, options: pluginOptions },
                   pageScript: (withPageScript && pageScriptIn(path.join(dir, 'dist'))) || '',
+                  islandsScript: (withPageScript && islandsScriptIn(path.join(dir, 'dist'))) || '',
                 }),
               }),
             ]
@@ -346,8 +366,8 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
               // Every chunk's SHA-384 is built into the runtime that loads it,
               // so a chunk altered after the build is refused by the browser.
               new ChunkIntegrityPlugin(),
-              // The host's scripts an island loads, for the server-rendered page to fetch ahead of a tap.
-              ...(withPageScript ? [new IslandFilesPlugin()] : []),
+              // The host's scripts an island loads, for the server-rendered page to fetch ahead of a tap (the islands' build's, when there is one).
+              ...(withPageScript && !options.islandsScript ? [new IslandFilesPlugin('main')] : []),
               new MiniCssExtractPlugin({ filename: `[name]${hashed}.css`, chunkFilename: `[name]${hashed}.css` }),
               ...precompression(),
             ]
@@ -379,10 +399,31 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
       const workers = serverWorkersConfig({ dir, entries: options.serverWorkers, scriptRule, resolve, repoRoot: REPO_ROOT });
       if (!withPageScript) return [browser, ...workers];
       const page = pageScriptConfig({ dir, entry: options.pageScript!, scriptRule, resolve, precompression: precompression() });
-      return [page, { ...browser, name, dependencies: [page.name!] }, ...workers];
+      if (!options.islandsScript) return [page, { ...browser, name, dependencies: [page.name!] }, ...workers];
+      const islands = islandsConfig({
+        dir,
+        entry: options.islandsScript,
+        scriptRule,
+        resolve,
+        repoRoot: REPO_ROOT,
+        federationSemver: federationSemverPath(REPO_ROOT),
+        precompression: precompression(),
+      });
+      return [page, { ...islands, dependencies: [page.name!] }, { ...browser, name, dependencies: [page.name!, islands.name!] }, ...workers];
     }
     if (!nodeBuild) return browser;
     const node = nodeSectionConfig({ name, dir, exposes: exposes!, scriptRule, resolve, repoRoot: REPO_ROOT, output: nodeBuild });
-    return [node, { ...browser, name, dependencies: [node.name!] }];
+    if (!islandBuild) return [node, { ...browser, name, dependencies: [node.name!] }];
+    const island = islandConfig({
+      name,
+      dir,
+      exposes: exposes!,
+      scriptRule,
+      resolve,
+      repoRoot: REPO_ROOT,
+      precompression: precompression(),
+      output: islandBuild,
+    });
+    return [node, { ...island, dependencies: [node.name!] }, { ...browser, name, dependencies: [node.name!, island.name!] }];
   };
 }

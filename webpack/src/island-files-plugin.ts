@@ -26,7 +26,7 @@ const onlyFallback = (group: ChunkGroup) => group.origins.length > 0 && group.or
 const LANGUAGE_PACK = /^text-([a-z]{2})$/;
 
 /**
- * Writes `island-files.json`: every script the host's entry (`main`) may
+ * Writes `island-files.json`: every script the host's entry (`main`, or `islands`) may
  * load, so the server-rendered page can fetch them at low priority after
  * its first paint (`page-script/warm-islands.ts`) and a tap on an island
  * finds them in the browser's cache instead of fetching them one after
@@ -35,13 +35,16 @@ const LANGUAGE_PACK = /^text-([a-z]{2})$/;
  * cannot know these names itself.
  */
 export class IslandFilesPlugin {
+  /** `entry`: the entry whose scripts are listed (`main`, or the islands' build's `islands`). */
+  constructor(private readonly entry: string) {}
+
   apply(compiler: Compiler): void {
     const { Compilation, sources } = compiler.webpack;
     compiler.hooks.thisCompilation.tap(NAME, (compilation) => {
       compilation.hooks.processAssets.tap({ name: NAME, stage: Compilation.PROCESS_ASSETS_STAGE_REPORT }, () => {
-        const entry = compilation.entrypoints.get('main');
+        const entry = compilation.entrypoints.get(this.entry);
         if (!entry) return;
-        const listed: IslandFiles = { files: [], packs: {} };
+        const listed: IslandFiles = { files: [], packs: {}, islandScripts: this.entry !== 'main' };
         const seenGroups = new Set<ChunkGroup>();
         const seenChunks = new Set<Chunk>();
         const visit = (group: ChunkGroup) => {

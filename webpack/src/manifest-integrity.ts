@@ -19,6 +19,8 @@ export interface ManifestStats {
     integrity?: Record<string, string>;
     /** How the section hydrates (the section contract, contract/src/hydration.ts). */
     hydration?: Hydration;
+    /** The section's island script (island-build.ts; read by contract/src/manifest.ts). */
+    island?: { name: string; integrity: string; chunks: string[] };
   };
   exposes?: { assets?: AssetLists }[];
   shared?: { assets?: AssetLists }[];

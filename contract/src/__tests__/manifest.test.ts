@@ -142,3 +142,28 @@ test('a section’s hydration is read from metaData.hydration: the default when 
   );
   expect(problem(JSON.stringify(manifest({ hydration: 'static' })))).toMatch(/hydration is not an object/);
 });
+
+describe('the island script', () => {
+  const ISLAND_SRI = `sha384-${'C'.repeat(64)}`;
+
+  test('is read with its hash and chunks beside the manifest, listed among its scripts and hashes for the publish checks', () => {
+    const island = read(manifest({ island: { name: 'island.0a.js', integrity: ISLAND_SRI, chunks: ['island-text-en.0b.js'] } })).island;
+    expect(island).toEqual({
+      url: 'https://cdn.example/contact/v2/island.0a.js',
+      integrity: ISLAND_SRI,
+      chunks: ['https://cdn.example/contact/v2/island-text-en.0b.js'],
+    });
+    const read1 = read(manifest({ island: { name: 'island.0a.js', integrity: ISLAND_SRI, chunks: ['island-text-en.0b.js'] } }));
+    expect(read1.scripts).toEqual(expect.arrayContaining([island!.url, ...island!.chunks]));
+    expect(read1.hashes.get(island!.url)).toBe(ISLAND_SRI);
+  });
+
+  test.each([
+    ['no island', {}],
+    ['no hash', { island: { name: 'island.0a.js' } }],
+    ['a name on another origin', { island: { name: 'https://evil.example/island.js', integrity: ISLAND_SRI } }],
+    ['a chunk on another origin', { island: { name: 'island.0a.js', integrity: ISLAND_SRI, chunks: ['https://evil.example/x.js'] } }],
+  ])('%s: the build has none, and the page loads it through its container', (_case, metaData) => {
+    expect(read(manifest(metaData)).island).toBeUndefined();
+  });
+});
