@@ -5,4 +5,5 @@ export default createConfig({
   dir: __dirname,
   serverWorkers: { shell: 'src/workers/shell-worker.ts', section: 'src/workers/section-worker.ts' },
   pageScript: 'src/page-script.ts',
+  islandsScript: 'src/islands.ts',
 });

@@ -3,7 +3,8 @@ import type { SectionModule } from '@portico/shared-config';
 import { remoteNameOf, type SectionId } from '@portico/contract/sections';
 import { createElement, Fragment } from 'react';
 import { extraSectionId } from './extra-ids';
-import { loadSection as loadOne, startSections as startOnes, type LoadSectionOptions, type SectionLoads } from '../../host/src/remotes/load-section';
+import { startSections as startOnes, type LoadSectionOptions, type SectionLoads } from '../../host/src/remotes/load-section';
+import { loadSection as loadOne } from '../../host/src/remotes/federation-runtime';
 
 declare const EXTRA_REMOTES: number;
 

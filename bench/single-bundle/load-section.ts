@@ -6,13 +6,15 @@ import * as contact from '../../remote-contact/src/exposes/section';
 import * as home from '../../remote-home/src/exposes/section';
 
 /**
- * Stands in for the host's `remotes/load-section.ts` in the benchmark's
+ * Stands in for the host's `remotes/load-section.ts` and
+ * `remotes/federation-runtime.ts` in the benchmark's
  * single-bundle build: the same three exposed modules, imported directly
  * into the host's bundle instead of loaded through Module Federation.
  */
 const SECTIONS: Record<SectionId, SectionModule> = { home, about, contact };
 
-function loadSection(section: SectionId): Promise<SectionModule> {
+/** @public federation-runtime's `loadSection`, as the replacement stands in for that module too (replace-host-loader.ts). */
+export function loadSection(section: SectionId): Promise<SectionModule> {
   const module = SECTIONS[section];
   return module ? Promise.resolve(module) : Promise.reject(new Error(`the single bundle holds no section ${section}`));
 }

@@ -96,9 +96,11 @@ export function parsePageData(text: string | null | undefined): PageData | undef
   const texts = Object.fromEntries(Object.entries(manifests).filter(([id, manifest]) => typeof manifest === 'string' && ids.includes(id)));
   const hydrated = Array.isArray(rendered) ? ids.filter((id) => rendered.includes(id)) : [];
   const declared: Partial<Record<SectionId, Hydration>> = {};
+  const given = typeof hydration === 'object' && hydration !== null ? (hydration as Record<string, unknown>) : {};
   for (const id of ids) {
-    const read = readHydration(typeof hydration === 'object' && hydration !== null ? (hydration as Record<string, unknown>)[id] : undefined);
-    if (id in texts) declared[id] = 'problem' in read ? DEFAULT_HYDRATION : read;
+    const read = readHydration(given[id]);
+    // A static section the server rendered comes without its manifest (the browser never loads it), with its declaration.
+    if (id in texts || given[id] !== undefined) declared[id] = 'problem' in read ? DEFAULT_HYDRATION : read;
   }
   const named = (Array.isArray(problems) ? problems : []).filter(
     (problem): problem is { field: string; message: string } =>

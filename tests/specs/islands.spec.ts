@@ -4,6 +4,7 @@ import type { Page, Request } from '@playwright/test';
 import { sendWithBothToasts, serverStoresMessages, watchContactPosts } from '../support/contact-api';
 import { startFaultServer } from '../support/fault-server';
 import { expect, serve, siteRemotes, test, workerPorts, writeConfig } from '../support/fixtures';
+import { HOST_ENTRY } from '../support/host-scripts';
 import { installClock } from '../support/page-clock';
 import { watchProblems } from '../support/page-problems';
 import { REPO_ROOT } from '../support/paths';
@@ -73,7 +74,7 @@ test('typed before the form is hydrated, and Enter pressed: nothing lost, nothin
   // The host's script held back until the fields are filled: the visitor is faster than the network.
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/main\.[0-9a-f]{10}\.js$/, async (route) => {
+  await page.route(HOST_ENTRY, async (route) => {
     await held;
     await route.continue();
   });

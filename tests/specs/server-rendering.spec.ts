@@ -92,7 +92,7 @@ test('the server-rendered page is painted before its script runs, and nothing on
     Object.assign(window, { seen });
     // The entry script's first act is to read its chunk list: the moment it runs.
     let chunks: unknown;
-    Object.defineProperty(window, 'webpackChunkportico_host', {
+    Object.defineProperty(window, 'webpackChunkportico_host_islands', {
       configurable: true,
       get() {
         if (Number.isNaN(seen.scriptRan)) seen.scriptRan = performance.now();
@@ -203,7 +203,7 @@ test('CSP: a full visit of the server-rendered page violates nothing', async ({ 
   const inline = /<script data-src="[^"]*">([\s\S]*?)<\/script>/.exec(html)![1]!;
   const hash = createHash('sha256').update(inline).digest('base64');
   expect(response?.headers()['content-security-policy']).toContain(`script-src 'sha256-${hash}' 'self'`);
-  expect(html.match(/<script(?![^>]*\s(?:src|type)=)[^>]*>/g)).toEqual([expect.stringMatching(/^<script data-src="main\.[0-9a-f]{10}\.js">$/)]);
+  expect(html.match(/<script(?![^>]*\s(?:src|type)=)[^>]*>/g)).toEqual([expect.stringMatching(/^<script data-src="islands\.[0-9a-f]{10}\.js">$/)]);
   for (const tab of ['About Us', 'Contact us', 'Home']) {
     await page.getByRole('tab', { name: tab }).click();
     await expect(page.getByRole('tabpanel', { name: tab }).getByRole('heading', { level: 2 }).first()).toBeVisible();

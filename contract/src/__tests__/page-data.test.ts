@@ -101,3 +101,11 @@ test('page data without a list of sections lists none: nothing is loaded or hydr
   expect(data?.manifests).toEqual({});
   expect(data?.rendered).toEqual([]);
 });
+
+test('a static section the server rendered comes without its manifest (the browser never loads it) and keeps its declaration: the page never asks for its code', () => {
+  const data = parsePageData(
+    '{"config":{},"language":"en","sections":[{"id":"home","label":"Home"},{"id":"contact","label":"Contact us"}],"manifests":{"contact":"{}"},"rendered":["home","contact"],"hydration":{"home":{"mode":"static"},"contact":{"mode":"interactive","when":["selected"]}}}',
+  );
+  expect(data?.hydration).toEqual({ home: { mode: 'static' }, contact: { mode: 'interactive', when: ['selected'] } });
+  expect(data?.manifests).toEqual({ contact: '{}' });
+});

@@ -36,7 +36,7 @@ function prefetch(doc: Document, url: string): void {
  * fetch no one uses. `hostPacks`: the host's own packs' names (`text-en`),
  * whose remote copies go unused the same way.
  */
-function sectionScripts(data: PageData, section: SectionId, search: string, hostPacks: ReadonlySet<string>): string[] {
+function sectionScripts(data: PageData, section: SectionId, search: string, hostPacks: ReadonlySet<string>, islandScripts: boolean): string[] {
   const configured = (data.config as { remotes?: Partial<Record<SectionId, string>> } | null)?.remotes ?? {};
   const url = configured[section];
   const text = data.manifests[section];
@@ -44,6 +44,9 @@ function sectionScripts(data: PageData, section: SectionId, search: string, host
   if (!url || !text || resolveRemotes(configured, data.allowedRemoteOrigins, search).remotes[section] !== url) return [];
   const read = readManifest(text, url);
   if (!('manifest' in read)) return [];
+  // Through the islands' entry: the island script, and its texts in this page's language.
+  const { island } = read.manifest;
+  if (islandScripts) return island ? [island.url, ...island.chunks.filter((script) => LANGUAGE_OF_FILE.exec(script)?.[1] === data.language)] : [];
   const [own = [], onDemand = []] = [read.manifest.exposedScripts[SECTION_MODULE], read.manifest.exposedLazyScripts[SECTION_MODULE]];
   const texts = onDemand.filter((script) => LANGUAGE_OF_FILE.exec(script)?.[1] === data.language && !hostPacks.has(chunkName(script)));
   // Not remoteEntry.js: it is served no-cache (a redeploy is seen at once), and Chromium fetched it again after the tap
@@ -54,11 +57,14 @@ function sectionScripts(data: PageData, section: SectionId, search: string, host
 /** A chunk file's name without its hash: `text-en` for `…/text-en.0123456789.js`. */
 const chunkName = (url: string) => (url.split('/').pop() ?? '').replace(/\.[0-9a-f]+\.js$/, '');
 
-/** The host's list of the scripts its entry loads (island-files.json, beside it); empty when it cannot be read. */
+/** The host's list of the scripts its entry loads (island-files.json, beside it); empty when it cannot be read or lists another entry's. */
 async function hostList(entry: URL): Promise<IslandFiles> {
   try {
     const response = await fetch(new URL(ISLAND_FILES, entry), { priority: 'low' } as RequestInit);
-    if (response.ok) return readIslandFiles(await response.json());
+    if (response.ok) {
+      const listed = readIslandFiles(await response.json());
+      if (listed.files[0] === entry.pathname.split('/').pop()) return listed;
+    }
   } catch {
     // No list (a host built before it, a network fault): the tap fetches them as before.
   }
@@ -80,7 +86,7 @@ export async function warmIslands(doc: Document, data: PageData, sections: reado
   const entry = new URL(hostScript, doc.baseURI);
   const listed = await hostList(entry);
   const hostPacks = new Set(Object.values(listed.packs).flatMap((files) => files.map(chunkName)));
-  const remote = sections.flatMap((section) => sectionScripts(data, section, search, hostPacks));
+  const remote = sections.flatMap((section) => sectionScripts(data, section, search, hostPacks, listed.islandScripts));
   const host = [...listed.files, ...(listed.packs[data.language] ?? [])].map((file) => new URL(file, entry).href);
   const skip = loading && new URL(loading, doc.baseURI).href;
   for (const url of new Set([entry.href, ...host, ...remote])) if (url !== skip) prefetch(doc, url);

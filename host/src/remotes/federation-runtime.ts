@@ -1,6 +1,8 @@
-import { getInstance, registerPlugins, registerRemotes, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
-import type { FailureStage } from './classify-failure';
-import type { PageStylesheet } from '@portico/contract/section-styles';
+import { getInstance, loadRemote, registerPlugins, registerRemotes, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import type { SectionModule } from '@portico/shared-config';
+import { EXPOSED_SECTION } from '@portico/contract/sections';
+import { createSectionLoader } from './load-section';
+import type { CheckedManifest, LoadProgress } from './checked-manifest';
 import { linkStylesheets, rememberHashes, remoteIntegrityPlugin } from './integrity-plugin';
 
 /**
@@ -8,10 +10,6 @@ import { linkStylesheets, rememberHashes, remoteIntegrityPlugin } from './integr
  * from it, in one place: the manifests the loader fetched and checked, and
  * how far each remote's load has got (for the stage of a time-out).
  */
-
-export interface LoadProgress {
-  stage: FailureStage;
-}
 
 /** The bytes of each manifest the loader fetched and checked, by URL, until its load settles. */
 const checkedManifests = new Map<string, Uint8Array<ArrayBuffer>>();
@@ -58,7 +56,7 @@ function installPlugins(): void {
  * @portico/shared-config, …). With `loaded-first` these are what every remote
  * gets, whatever it asked for.
  */
-export function pageShares(): Record<string, string> {
+function pageShares(): Record<string, string> {
   const instance = getInstance();
   const shares: Record<string, string> = {};
   for (const [name, versions] of Object.entries(instance?.options.shared ?? {})) {
@@ -82,16 +80,7 @@ const filesOf = new Map<string, ReadonlySet<string>>();
  * script load with any new request for the same URL, so a new attempt gets
  * its outcome (see docs/decisions.md).
  */
-/** A manifest the loader fetched, read and checked: its bytes (what the runtime parses), its scripts and their hashes. */
-export interface CheckedManifest {
-  bytes: Uint8Array<ArrayBuffer>;
-  files: readonly string[];
-  hashes: ReadonlyMap<string, string>;
-  /** The section's stylesheets as the page links them: scoped copies from the page's origin. */
-  stylesheets: readonly PageStylesheet[];
-}
-
-export function registerCheckedRemote(name: string, manifestUrl: string, manifest: CheckedManifest, progress: LoadProgress): void {
+function registerCheckedRemote(name: string, manifestUrl: string, manifest: CheckedManifest, progress: LoadProgress): void {
   installPlugins();
   linkStylesheets(manifest.stylesheets);
   rememberHashes(manifest.hashes);
@@ -104,7 +93,7 @@ export function registerCheckedRemote(name: string, manifestUrl: string, manifes
 }
 
 /** Stops tracking a remote's load, and drops its manifest's bytes. */
-export function settleRemote(name: string, manifestUrl: string, progress: LoadProgress): void {
+function settleRemote(name: string, manifestUrl: string, progress: LoadProgress): void {
   if (progressOf.get(name) === progress) progressOf.delete(name);
   checkedManifests.delete(manifestUrl);
 }
@@ -113,10 +102,25 @@ export function settleRemote(name: string, manifestUrl: string, progress: LoadPr
  * A script of this remote still loading: the likeliest culprit of a time-out.
  * MF's loader and webpack's remove a script element once it loads or fails.
  */
-export function pendingScriptOf(name: string): string | undefined {
+function pendingScriptOf(name: string): string | undefined {
   const files = filesOf.get(name) ?? new Set<string>();
   const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).filter(
     (script) => script.dataset.webpack?.startsWith(`${name}:`) || files.has(script.src),
   );
   return scripts.at(-1)?.src;
 }
+
+/**
+ * The sections' loader through Module Federation's runtime: the
+ * client-rendered page's, and a server-rendered page's whose sections
+ * include one built without an island script (island-loader.ts).
+ */
+export const loadSection = createSectionLoader({
+  fetch: (...args) => fetch(...args),
+  pageSearch: () => location.search,
+  pageShares,
+  register: registerCheckedRemote,
+  loadExposed: (remote) => loadRemote<Partial<SectionModule>>(`${remote}/${EXPOSED_SECTION.replace(/^\.\//, '')}`),
+  settle: settleRemote,
+  pendingScript: pendingScriptOf,
+});

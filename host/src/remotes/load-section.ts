@@ -1,5 +1,4 @@
 import { MANIFEST_TOO_LARGE, readManifest, type Manifest } from '@portico/contract/manifest';
-import { loadRemote } from '@module-federation/enhanced/runtime';
 import { sectionGrant, type RemoteLoading, type SectionModule, type SiteConfig } from '@portico/shared-config';
 import { EXPOSED_SECTION, remoteNameOf, type SectionId } from '@portico/contract/sections';
 import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
@@ -8,7 +7,7 @@ import { RELAY_FAULT_HEADER, sectionManifestPath, type RelayFault } from '@porti
 import { pageStylesheets } from '@portico/contract/section-styles';
 import { readManifestBody } from './read-manifest-body';
 import { classifyFailure, isTransientStatus, RemoteFault, type FailureDetail } from './classify-failure';
-import { pageShares, pendingScriptOf, registerCheckedRemote, settleRemote, type CheckedManifest, type LoadProgress } from './federation-runtime';
+import type { CheckedManifest, LoadProgress } from './checked-manifest';
 import { manifestPins, sriMatches } from './remote-integrity';
 import { reportFailure, type RemoteFailure } from './report-failure';
 import { SectionLoadError } from './section-load-error';
@@ -42,32 +41,23 @@ export interface LoadSectionOptions extends Partial<RemoteLoading> {
 }
 
 /**
- * What the loader needs from the browser and from Module Federation's
- * runtime; unit tests give fakes, so the retry and deadline policy is tested
- * without a network.
+ * What the loader needs from the browser and from what runs a section's
+ * code: Module Federation's runtime (federation-loader.ts) or the island
+ * scripts' loader (island-loader.ts); unit tests give fakes, so the retry
+ * and deadline policy is tested without a network.
  */
 export interface LoaderSeams {
   fetch: typeof fetch;
   /** The page's `location.search`: its preview token goes with the manifest's request (sectionManifestPath). */
   pageSearch?: () => string;
   pageShares: () => Record<string, string>;
-  /** Hands Module Federation the checked manifest's bytes and registers the remote afresh. */
+  /** Hands over the checked manifest (its bytes, files, hashes, island script) before its code is loaded. */
   register: (remote: string, manifestUrl: string, manifest: CheckedManifest, progress: LoadProgress) => void;
   loadExposed: (remote: string) => Promise<Partial<SectionModule> | null | undefined>;
   settle: (remote: string, manifestUrl: string, progress: LoadProgress) => void;
   /** The remote's script still loading, if any, to name at a time-out. */
   pendingScript: (remote: string) => string | undefined;
 }
-
-const browserSeams: LoaderSeams = {
-  fetch: (...args) => fetch(...args),
-  pageSearch: () => location.search,
-  pageShares,
-  register: registerCheckedRemote,
-  loadExposed: (remote) => loadRemote<Partial<SectionModule>>(`${remote}/${EXPOSED_SECTION.replace(/^\.\//, '')}`),
-  settle: settleRemote,
-  pendingScript: pendingScriptOf,
-};
 
 interface Attempt {
   section: SectionId;
@@ -171,7 +161,7 @@ async function loadOnce(seams: LoaderSeams, attempt: Attempt): Promise<SectionMo
 
   // Its stylesheets only as the page's origin scopes them to its slot, linked before its code can add its own (issue 46).
   const stylesheets = pageStylesheets(attempt.section, manifest.stylesheets[EXPOSED_SECTION] ?? [], manifest.hashes);
-  seams.register(remote, manifestUrl, { bytes, files: manifest.scripts, hashes: manifest.hashes, stylesheets }, progress);
+  seams.register(remote, manifestUrl, { bytes, files: manifest.scripts, hashes: manifest.hashes, stylesheets, island: manifest.island }, progress);
   progress.stage = 'entry';
   progress.url = manifest.entry.url;
   const exposed = await seams.loadExposed(remote);
@@ -268,7 +258,8 @@ export function createSectionLoader(seams: LoaderSeams) {
   };
 }
 
-export const loadSection = createSectionLoader(browserSeams);
+/** A section's loader, made by createSectionLoader. */
+export type SectionLoader = ReturnType<typeof createSectionLoader>;
 
 /** A section's load as the page started it, and how to start it again (Try again). */
 export interface SectionLoad {
@@ -291,7 +282,7 @@ export type SectionLoads = Partial<Record<SectionId, SectionLoad>>;
 export function startSections(
   config: SiteConfig,
   remotes: Partial<Record<SectionId, string>>,
-  load: typeof loadSection = loadSection,
+  load: SectionLoader,
   inlined: Partial<Record<SectionId, string>> = {},
   ids: readonly SectionId[] = BUILT_IN_SECTIONS.map(({ id }) => id),
 ): SectionLoads {
@@ -303,7 +294,7 @@ export function startSection(
   section: SectionId,
   config: SiteConfig,
   remotes: Partial<Record<SectionId, string>>,
-  load: typeof loadSection = loadSection,
+  load: SectionLoader,
   inlined: Partial<Record<SectionId, string>> = {},
 ): SectionLoad {
   const pins = manifestPins(config);

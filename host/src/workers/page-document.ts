@@ -11,6 +11,8 @@ const TITLE = /<title>[\s\S]*?<\/title>/;
 const DEFERRED_SCRIPT = /<script defer(?:="defer")? src="?([^"\s>]+)"?><\/script>/g;
 /** index.html's note of the page script's file (`<!--!portico:page-script page-script.<hash>.js-->`). */
 const PAGE_SCRIPT = /<!--!portico:page-script ([\w.-]*)-->/;
+/** index.html's note of the islands' entry (`<!--!portico:islands-script islands.<hash>.js-->`), empty in a host built without one. */
+const ISLANDS_SCRIPT = /<!--!portico:islands-script ([\w.-]*)-->/;
 
 export interface PageDocumentParts {
   /** The built index.html. */
@@ -53,15 +55,20 @@ export function pageDocument({ template, lang, title, head, styles = '', root }:
   }
   const pageScript = pageScriptOf(template);
   if (!pageScript) throw new TemplateError('index.html names no page script (a development build, or a host built before it?)');
+  const islands = ISLANDS_SCRIPT.exec(template)?.[1];
+  // The front server keeps one of the two entries when it inlines the page script (server/src/ssr/inline-page-script.ts).
+  const islandsAttribute = islands ? ` data-islands="${escapeHtml(islands)}"` : '';
   // Functions as replacements: a `$` in the inserted text stays a `$`.
   let page = template
     .replace(HTML_TAG, () => `<html lang="${escapeHtml(lang)}">`)
     .replace(CLIENT_ONLY, '')
     .replace(HEAD_SLOT, () => head)
     .replace(PAGE_SCRIPT, '')
-    // The page script runs; the host's own script (the federation runtime,
-    // React) is loaded by it only when an island needs it.
-    .replace(DEFERRED_SCRIPT, (_tag, src: string) => `<script defer src="${escapeHtml(pageScript)}" data-src="${escapeHtml(src)}"></script>`)
+    .replace(ISLANDS_SCRIPT, '')
+    // The page script runs; the host's own script (React and the sections'
+    // loader: the islands' entry, or the federated one) is loaded by it only
+    // when an island needs it.
+    .replace(DEFERRED_SCRIPT, (_tag, src: string) => `<script defer src="${escapeHtml(pageScript)}" data-src="${escapeHtml(src)}"${islandsAttribute}></script>`)
     .replace('</head>', () => `${styles}</head>`)
     .replace(ROOT, () => root)
     .replace('</body>', () => `${PAGE_DATA_SLOT}</body>`);

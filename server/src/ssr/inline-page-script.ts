@@ -4,7 +4,7 @@ import path from 'node:path';
 import { LRUCache } from 'lru-cache';
 
 /** The page script's tag as the render worker writes it (host/src/workers/page-document.ts). */
-const PAGE_SCRIPT_TAG = /<script defer src="(page-script\.[0-9a-f]{10}\.js)" data-src="([^"<>]+)"><\/script>/;
+const PAGE_SCRIPT_TAG = /<script defer src="(page-script\.[0-9a-f]{10}\.js)" data-src="([^"<>]+)"(?: data-islands="([^"<>]+)")?><\/script>/;
 
 /** The page script's code as read from the host's dist/, and its CSP hash. */
 export interface PageScriptCode {
@@ -45,12 +45,15 @@ export function pageScriptIn(html: string): string | undefined {
  * the page data it reads), instead of a file fetched beside the page: the
  * page's only script before any interaction is then in the HTML's own
  * bytes, and no request of its own stands before the page's first paint.
- * It keeps `data-src` (the host's entry). The CSP allows it by its hash.
+ * Its `data-src` names the host's entry it loads for an island: the
+ * islands' one (no Module Federation runtime) when `islandScripts` (every
+ * interactive section of the page has an island script) and the host built
+ * one, else the federated one. The CSP allows it by its hash.
  */
-export function withInlinePageScript(html: string, script: PageScriptCode): string {
+export function withInlinePageScript(html: string, script: PageScriptCode, islandScripts: boolean): string {
   const tag = PAGE_SCRIPT_TAG.exec(html);
   if (!tag || tag[1] !== script.file) return html;
-  const entry = tag[2]!;
+  const entry = (islandScripts && tag[3]) || tag[2]!;
   return html.replace(PAGE_SCRIPT_TAG, '').replace('</body>', () => `<script data-src="${entry}">${script.code}</script></body>`);
 }
 

@@ -35,6 +35,19 @@ export interface PageInputs {
  * compression end past `deadline` is left to the browser (the largest
  * first), at the cost this server measured on its last pages.
  */
+/**
+ * The manifests the browser may use: a static section the server rendered
+ * never loads code in the page (its HTML is final), so its manifest stays
+ * out of the page's bytes (issue 50: the first window).
+ */
+function browserManifests(
+  manifests: Partial<Record<SectionId, string>>,
+  hydration: Partial<Record<SectionId, Hydration>>,
+  rendered: readonly SectionId[],
+): Partial<Record<SectionId, string>> {
+  return Object.fromEntries(Object.entries(manifests).filter(([id]) => !(hydration[id]?.mode === 'static' && rendered.includes(id))));
+}
+
 export class PageComposer {
   constructor(
     private readonly pages: PageCache,
@@ -55,7 +68,8 @@ export class PageComposer {
       );
     if (over.size > 0) this.onPastBudget(over.size);
     const placement = over.size === 0 ? all : withoutSections(all, over);
-    const key = pageKey(rendered, placement, manifests, manifestHashes);
+    const inlined = browserManifests(manifests, hydration, placement.rendered);
+    const key = pageKey(rendered, placement, inlined, manifestHashes);
     const made = this.pages.get(key);
     if (made) return made;
     const started = performance.now();
@@ -67,7 +81,7 @@ export class PageComposer {
       config: pageConfigOf(site.config, language),
       language,
       sections: pageSectionsOf(tabSections(site.config, language), language),
-      manifests,
+      manifests: inlined,
       rendered: placement.rendered,
       hydration,
       problems,

@@ -1,6 +1,7 @@
 import type { ContactFormTexts } from '@portico/contract/contact-form';
 import type { SectionId } from '@portico/contract/sections';
 import { pageDataScript, type PageData } from '@portico/contract/page-data';
+import { pageLoadsIslandScripts } from '@portico/contract/island-scripts';
 import { PAGE_DATA_SLOT, SECTION_SLOT, SECTION_STYLES_SLOT, STYLES_SLOT, type RenderedShell } from '@portico/node-sections/protocol';
 import { withInlinePageScript, type PageScriptCode } from './inline-page-script';
 import type { SectionResult } from './section-stage';
@@ -124,7 +125,7 @@ export function composePage({ shell, placement, data, script }: PageParts): { ht
   // One pass over the shell: what is put in is never read again for slots.
   const composed = shell.html.replace(SLOT, (slot) => slots.get(slot) ?? '');
   // After the slots are filled: the script's code is never read for slots.
-  const html = script ? withInlinePageScript(composed, script) : composed;
+  const html = script ? withInlinePageScript(composed, script, pageLoadsIslandScripts(data)) : composed;
   return html === composed ? { html } : { html, script };
 }
 

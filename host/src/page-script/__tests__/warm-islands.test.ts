@@ -82,3 +82,36 @@ test('a section loaded from an override gets nothing fetched ahead from the inli
     window.history.replaceState(null, '', '/');
   }
 });
+
+describe('through the islands’ entry', () => {
+  const ISLAND_SRI = `sha384-${'C'.repeat(64)}`;
+  const withIsland = (() => {
+    const manifest = JSON.parse(contactManifest) as { metaData: Record<string, unknown> };
+    manifest.metaData.island = { name: 'island.7a.js', integrity: ISLAND_SRI, chunks: ['island-contact-text-en.8b.js', 'island-contact-text-id.9c.js'] };
+    return JSON.stringify(manifest);
+  })();
+  const ISLANDS_LIST = { files: ['islands.0e.js', 'islands-text-en.0f.js'], packs: {}, islandScripts: true };
+
+  test('each section’s island script and its texts in this language, not its container’s chunks', async () => {
+    global.fetch = answering(ISLANDS_LIST);
+    await warmIslands(document, pageData({ manifests: { contact: withIsland } }), ['contact'], '/islands.0e.js');
+    expect(prefetched()).toEqual([
+      'http://localhost/islands.0e.js',
+      'http://localhost/islands-text-en.0f.js',
+      'http://localhost:8083/island.7a.js',
+      'http://localhost:8083/island-contact-text-en.8b.js',
+    ]);
+  });
+
+  test('a list that is another entry’s (the page loads the federated one) is not followed: the container’s chunks, as with no list', async () => {
+    global.fetch = answering(ISLANDS_LIST);
+    await warmIslands(document, pageData({ manifests: { contact: withIsland } }), ['contact'], '/main.0a.js');
+    expect(prefetched()).toEqual([
+      'http://localhost/main.0a.js',
+      'http://localhost:8083/__federation_expose_section.1a.js',
+      'http://localhost:8083/contact-text-en.3c.js',
+      // With no host list, the remote's copy of the host's pack is not told apart.
+      'http://localhost:8083/text-en.5e.js',
+    ]);
+  });
+});

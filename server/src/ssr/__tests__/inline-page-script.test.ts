@@ -19,7 +19,7 @@ test('the page script goes last in the body, after the page data it reads, keepi
   const read = pageScriptReader(dist({ 'page-script.0123456789.js': CODE }));
   expect(pageScriptIn(PAGE)).toBe('page-script.0123456789.js');
   const script = (await read('page-script.0123456789.js'))!;
-  const html = withInlinePageScript(PAGE, script);
+  const html = withInlinePageScript(PAGE, script, false);
   expect(html).not.toContain('src="page-script');
   expect(html).toMatch(/id="portico-page-data">\{\}<\/script><script data-src="main\.abcdef0123\.js">\(\(\)=>/);
   expect(html.endsWith(`${CODE}</script></body></html>`)).toBe(true);
@@ -39,4 +39,15 @@ test('a name that is not a page script of this dist reads nothing: no path leave
   const read = pageScriptReader(dist({ 'page-script.0123456789.js': CODE }));
   expect(await read('../../etc/passwd')).toBeUndefined();
   expect(await read('page-script.9999999999.js')).toBeUndefined();
+});
+
+test('the entry the page script loads: the islands’ one when every interactive section has an island script, else the federated one; a host built without it, always the federated one', async () => {
+  const read = pageScriptReader(dist({ 'page-script.0123456789.js': CODE }));
+  const script = (await read('page-script.0123456789.js'))!;
+  const both = PAGE.replace('data-src="main.abcdef0123.js"', 'data-src="main.abcdef0123.js" data-islands="islands.fedcba9876.js"');
+  expect(pageScriptIn(both)).toBe('page-script.0123456789.js');
+  expect(withInlinePageScript(both, script, true)).toContain('<script data-src="islands.fedcba9876.js">');
+  expect(withInlinePageScript(both, script, false)).toContain('<script data-src="main.abcdef0123.js">');
+  expect(withInlinePageScript(both, script, false)).not.toContain('islands.');
+  expect(withInlinePageScript(PAGE, script, true)).toContain('<script data-src="main.abcdef0123.js">');
 });

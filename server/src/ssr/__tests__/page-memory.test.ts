@@ -69,7 +69,8 @@ afterAll(async () => {
 test('a flood of distinct pages with sections at and over the caps: the pages keep coming, and what the server keeps stays within its budget', async () => {
   const first = await (await fetch(running.url)).text();
   expect(pageDataOf(first)?.rendered).toEqual(['home']);
-  expect(Object.keys(pageDataOf(first)!.manifests)).toEqual(['home', 'contact']);
+  // Home is static and rendered: the browser never loads it, so its manifest stays out of the page.
+  expect(Object.keys(pageDataOf(first)!.manifests)).toEqual(['contact']);
 
   const before = retained();
   const pages = 1000;
@@ -87,9 +88,9 @@ test('a flood of distinct pages with sections at and over the caps: the pages ke
   const growth = retained() - before;
 
   expect(served).toBe(pages);
-  // Without a bound the server would keep every one of these pages.
-  expect(bytes / 1024 / 1024).toBeGreaterThan(250);
   const budget = (SSR_LIMITS.pageCacheBytes + SSR_LIMITS.shellCacheBytes + SSR_LIMITS.sectionCacheBytes) / 1024 / 1024;
+  // Without a bound the server would keep every one of these pages: over twice what its caches may hold.
+  expect(bytes / 1024 / 1024).toBeGreaterThan(2 * (budget + 16));
   expect(growth).toBeLessThan(budget + 16);
   expect(running.renderWorker()!.cacheBytes / 1024 / 1024).toBeLessThanOrEqual(budget);
 });
