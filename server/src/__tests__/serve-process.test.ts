@@ -153,6 +153,16 @@ describe('a hostile Contact build on a running server', () => {
     expect(newSpace).toBeLessThanOrEqual(8 * 1024 * 1024);
   });
 
+  test("runs with npm run serve's node flags: the embedded database's WebAssembly left in V8's baseline compiler, never tiered up", async () => {
+    // TurboFan's tier-up of PostgreSQL's hottest functions took 50-90 MB of
+    // malloc that glibc kept resident (docs/decisions/performance.md). V8
+    // reads these flags from node's command line only, where `npm run serve` puts them.
+    if (!existsSync(loadedModulesFile)) serve.child.kill('SIGUSR2');
+    await eventually(() => existsSync(loadedModulesFile), { what: 'the list of loaded modules' });
+    const { execArgv } = JSON.parse(readFileSync(loadedModulesFile, 'utf8')) as { execArgv: string[] };
+    expect(execArgv).toEqual(expect.arrayContaining(['--no-wasm-dynamic-tiering', '--no-wasm-tier-up']));
+  });
+
   test('no setting makes it fetch a section build that config.json does not name', () => {
     // The first poll of every watched manifest ends before the port opens: one named only by a setting would have been asked for by now.
     expect(unpinnedRequests).toEqual([]);
