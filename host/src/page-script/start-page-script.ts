@@ -14,7 +14,7 @@ import {
   ISLAND_STATE_ATTRIBUTE,
 } from '../remotes/island-contract';
 import { afterFirstPaint } from './after-first-paint';
-import { restoreDrafts } from './form-drafts';
+import { DRAFTS_KEY } from './form-drafts';
 import { watchIslands, type IslandPlan } from './island-triggers';
 import { startShellBehaviour } from './shell-behaviour';
 
@@ -125,8 +125,8 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
       return undefined;
     }
   })();
-  const stopRestoring = restoreDrafts(doc, storage);
   const holding = holdSubmitsUntilHydrated(doc);
+  let stopped = false;
 
   let hostRequested = false;
   const plans = data ? islandPlans(data) : [];
@@ -135,15 +135,13 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   // What the interactive islands will load, fetched ahead (warm-islands.ts): once, when the page is idle after its first paint, or with the first island asked for.
   let warmed = false;
   const warm = () => {
-    const sections = plans.filter((plan) => plan.rendered && plan.hydration.mode === 'interactive').map((plan) => plan.section);
-    if (warmed || !data || !hostScript || sections.length === 0) return;
+    if (warmed || !data || !hostScript) return;
     warmed = true;
-    void whenIdle().then(({ warmIslands }) => warmIslands(doc, data, sections, hostScript, hostRequested ? hostScript : undefined));
+    void whenIdle().then(({ warmIslands }) => warmIslands(doc, data, plans, hostScript, hostRequested ? hostScript : undefined));
   };
-  const search = doc.defaultView?.location.search ?? '';
   const idle = () => {
     warm();
-    void whenIdle().then(({ reportPageWarnings }) => reportPageWarnings(data, search));
+    void whenIdle().then(({ whenPageIdle }) => whenPageIdle(doc, data));
   };
   // Islands are asked for only by the triggers, which start after the first paint (below).
   const request = (section: SectionId) => {
@@ -165,12 +163,18 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   // A static section the server rendered is final as it is: it never hydrates, so it arrived "static".
   for (const plan of plans) if (plan.rendered) noteArrival(plan.section, plan.hydration.mode === 'static' ? 'static' : 'ssr');
   let stop = () => {};
-  let stopped = false;
+  let stopRestoring = () => {};
   whenPainted(() => {
     if (stopped) return;
     // Controls a section keeps disabled for a page without script (a native
     // submit would lose the form): with this script here, submits are held.
     for (const control of scriptOnlyControls(doc)) control.disabled = false;
+    // What a language switch kept (form-drafts.ts), put back by the idle chunk, fetched now only when there is any:
+    // the page carries none of that code, and a field filled a moment after the paint loses nothing.
+    if (storage?.getItem(DRAFTS_KEY))
+      void whenIdle().then(({ restoreDrafts }) => {
+        if (!stopped) stopRestoring = restoreDrafts(doc, storage);
+      });
     const triggers = watchIslands(doc, plans, request);
     const win = doc.defaultView;
     if (typeof win?.requestIdleCallback === 'function') win.requestIdleCallback(idle, { timeout: 3000 });
@@ -180,11 +184,6 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
       triggers.stop();
       stopShell();
     };
-  });
-  // An older version of the site may have left a service worker that would
-  // pin stale remotes; its removal is in a chunk of its own, fetched only then.
-  void doc.defaultView?.navigator.serviceWorker?.getRegistrations().then((registrations) => {
-    if (registrations.length > 0) void import('@portico/toolkit/service-worker').then(({ unregisterServiceWorkers }) => unregisterServiceWorkers());
   });
   return () => {
     stopped = true;
