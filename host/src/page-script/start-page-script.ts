@@ -23,10 +23,12 @@ const isHydrated = (island: Element | null) => island?.getAttribute(ISLAND_STATE
 /** The islands' controls a section enables only for script (ENABLED_BY_SCRIPT): disabled as the server sends them. */
 const scriptOnlyControls = (doc: Document) => doc.querySelectorAll<HTMLButtonElement>(`[${ISLAND_ATTRIBUTE}] [${ENABLED_BY_SCRIPT}]`);
 
-interface HeldSubmits {
+export interface HeldSubmits {
   stop(): void;
-  /** The islands will never hydrate (the host's code failed to load): held submits are made again, for the browser's own submission. */
+  /** The islands cannot hydrate (the host's code failed to load): held submits are made again, for the browser's own submission. */
   giveUp(): void;
+  /** Submits are held again, and the controls only script enables enabled: after the first paint, and when the host's code is asked for again. */
+  resume(): void;
 }
 
 /**
@@ -36,7 +38,8 @@ interface HeldSubmits {
  * React has taken the form over (with what was typed, see the Contact
  * section's draft reading). If the host's code never comes, the form is
  * what it is without JavaScript (Contact's posts to the server, issue 49):
- * nothing is held any more, and what was held is sent that way.
+ * nothing is held any more, and what was held is sent that way, until the
+ * visitor's Try again asks for that code once more.
  */
 function holdSubmitsUntilHydrated(doc: Document): HeldSubmits {
   const held = new Map<HTMLFormElement, HTMLElement | null>();
@@ -69,8 +72,11 @@ function holdSubmitsUntilHydrated(doc: Document): HeldSubmits {
     // (a paused clock) still sends.
     letGo((form) => island?.contains(form) === true, queueMicrotask);
   };
-  doc.addEventListener('submit', hold, true);
-  doc.addEventListener(ISLAND_HYDRATED_EVENT, release);
+  const listen = () => {
+    doc.addEventListener('submit', hold, true);
+    doc.addEventListener(ISLAND_HYDRATED_EVENT, release);
+  };
+  listen();
   const stop = () => {
     doc.removeEventListener('submit', hold, true);
     doc.removeEventListener(ISLAND_HYDRATED_EVENT, release);
@@ -87,7 +93,12 @@ function holdSubmitsUntilHydrated(doc: Document): HeldSubmits {
       },
     );
   };
-  return { stop, giveUp };
+  const resume = () => {
+    listen();
+    // A control the section keeps disabled for a page without script (a native submit would lose the form): with submits held, enabled.
+    for (const control of scriptOnlyControls(doc)) control.disabled = false;
+  };
+  return { stop, giveUp, resume };
 }
 
 /**
@@ -127,6 +138,7 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   })();
   const holding = holdSubmitsUntilHydrated(doc);
   let stopped = false;
+  let stopAlerts = () => {};
 
   let hostRequested = false;
   const plans = data ? islandPlans(data) : [];
@@ -150,10 +162,26 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
     if (hostRequested || !hostScript) return;
     hostRequested = true;
     warm();
+    loadEntry(hostScript);
+  };
+  // A fresh script element each time: the browser keeps no failed answer, so it fetches the same URL again (a
+  // query would make the hashed file another file, past the caches and the fetch ahead).
+  const loadEntry = (src: string) => {
     const script = doc.createElement('script');
-    script.src = hostScript;
-    // No React, so no section's alert: a press is not left waiting on code that will not come.
-    script.addEventListener('error', holding.giveUp);
+    script.src = src;
+    // A press is not left waiting on code that is not coming, and each island asked for shows the section's
+    // alert (no React here: the page script's own, in a chunk fetched only then), whose Try again holds presses
+    // again and asks for the entry once more. Should that chunk not arrive either, the form posts itself.
+    script.addEventListener('error', () => {
+      holding.giveUp();
+      if (data)
+        void import('./entry-failure').then(
+          ({ showEntryFailure }) => {
+            if (!stopped) stopAlerts = showEntryFailure(doc, data, holding, () => loadEntry(src));
+          },
+          () => undefined,
+        );
+    });
     doc.head.appendChild(script);
   };
 
@@ -166,9 +194,7 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   let stopRestoring = () => {};
   whenPainted(() => {
     if (stopped) return;
-    // Controls a section keeps disabled for a page without script (a native
-    // submit would lose the form): with this script here, submits are held.
-    for (const control of scriptOnlyControls(doc)) control.disabled = false;
+    holding.resume();
     // What a language switch kept (form-drafts.ts), put back by the idle chunk, fetched now only when there is any:
     // the page carries none of that code, and a field filled a moment after the paint loses nothing.
     if (storage?.getItem(DRAFTS_KEY))
@@ -190,5 +216,6 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
     stopRestoring();
     holding.stop();
     stop();
+    stopAlerts();
   };
 }
