@@ -4,7 +4,6 @@
 import type { PageData } from '@portico/contract/page-data';
 import { fill, SECTION_TEXTS } from '@portico/shared-config/section-texts';
 import { ISLAND_ATTRIBUTE, ISLAND_REQUESTED_EVENT, ISLAND_STATE_ATTRIBUTE, islandContainers } from '../remotes/island-contract';
-import type { HeldSubmits } from './start-page-script';
 
 /** An element of `tag` with `className` and `text`, as plain text. */
 function element(doc: Document, tag: string, className: string, text: string): HTMLElement {
@@ -25,7 +24,7 @@ function element(doc: Document, tag: string, className: string, text: string): H
  * failure calls this again. Returns the clean-up (for tests: a page lives
  * until unloaded).
  */
-export function showEntryFailure(doc: Document, data: PageData, holding: HeldSubmits, load: () => void): () => void {
+export function showEntryFailure(doc: Document, data: PageData, holding: { resume(): void }, load: () => void): () => void {
   const text = SECTION_TEXTS[data.language];
   const shown = new Map<Element, Element>();
   const stop = () => {

@@ -23,7 +23,7 @@ const isHydrated = (island: Element | null) => island?.getAttribute(ISLAND_STATE
 /** The islands' controls a section enables only for script (ENABLED_BY_SCRIPT): disabled as the server sends them. */
 const scriptOnlyControls = (doc: Document) => doc.querySelectorAll<HTMLButtonElement>(`[${ISLAND_ATTRIBUTE}] [${ENABLED_BY_SCRIPT}]`);
 
-export interface HeldSubmits {
+interface HeldSubmits {
   stop(): void;
   /** The islands cannot hydrate (the host's code failed to load): held submits are made again, for the browser's own submission. */
   giveUp(): void;
