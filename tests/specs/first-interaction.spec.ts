@@ -1,7 +1,6 @@
 import type { Page } from '@playwright/test';
 import { serverStoresMessages, watchContactPosts } from '../support/contact-api';
 import { expect, serve, test, workerPorts, writeConfig } from '../support/fixtures';
-import { HOST_ENTRY } from '../support/host-scripts';
 import { expectHydrated } from '../support/page-clock';
 import { watchProblems } from '../support/page-problems';
 
@@ -9,8 +8,8 @@ import { watchProblems } from '../support/page-problems';
 // still on the network shows the server's form at once, a press on Send is
 // held (the button says it is getting ready, its name unchanged) and sent
 // once when the code is there, never lost and never twice; a fetch that
-// fails gives the section's alert with Try again, and a host's entry that
-// fails (no React, so no alert) leaves the form posting itself.
+// fails gives the section's alert with Try again, the host's entry too (the
+// page script's alert), a press held meanwhile then posting the form itself.
 
 /** Contact's island script (`./section` for the islands' entry), the last script its island waits for. */
 const CONTACT_CHUNK = /\/island\.[0-9a-f]+\.js$/;
@@ -22,6 +21,16 @@ const CONTACT_CHUNK = /\/island\.[0-9a-f]+\.js$/;
  */
 async function untilContactServerRendered(url: string): Promise<void> {
   await expect.poll(async () => (await fetch(url)).text(), { timeout: 30_000 }).toContain('>Send message</button>');
+}
+
+/**
+ * The host's entry as the page names it to its page script (`data-src`):
+ * whichever script the server names, the page script knows no other.
+ */
+async function hostEntryOf(url: string): Promise<string> {
+  const named = /<script data-src="([^"]+)">/.exec(await (await fetch(url)).text())?.[1];
+  expect(named, 'the page names its host entry').toBeDefined();
+  return new URL(named!, url).pathname;
 }
 
 /** Holds every request for Contact's chunk until the returned release is called: a network slower than the visitor. */
@@ -90,11 +99,15 @@ test('the host’s code failing to arrive: a Send held meanwhile is posted as wi
   // The host's entry (the federation runtime, React): held, then refused, whether fetched ahead or after the tap.
   let refuse: () => void = () => undefined;
   const refused = new Promise<void>((resolve) => (refuse = resolve));
-  await page.route(HOST_ENTRY, async (route) => {
-    await refused;
-    await route.abort('connectionreset');
-  });
   await untilContactServerRendered(site.url);
+  const entry = await hostEntryOf(site.url);
+  await page.route(
+    (url) => url.pathname === entry,
+    async (route) => {
+      await refused;
+      await route.abort('connectionreset');
+    },
+  );
   await page.goto(site.url);
   await page.getByRole('tab', { name: 'Contact us' }).click();
   const contact = page.getByRole('tabpanel', { name: 'Contact us' });
@@ -107,6 +120,49 @@ test('the host’s code failing to arrive: a Send held meanwhile is posted as wi
   refuse();
   // The form's own way without JavaScript (issue 49): the server answers it.
   expect(new URLSearchParams((await posted).postData() ?? '').get('name')).toBe('Wulan');
+});
+
+test('the host’s code refused, then let through: Contact shows the section’s alert with Try again, and after it the form sends', async ({ page, site }) => {
+  // A server just started, a refused script, then the whole island: room for a busy machine.
+  test.slow();
+  const problems = await watchProblems(page);
+  await serverStoresMessages(page);
+  const posts = watchContactPosts(page);
+  await untilContactServerRendered(site.url);
+  const entry = await hostEntryOf(site.url);
+  let refusing = true;
+  const asked: boolean[] = [];
+  await page.route(
+    (url) => url.pathname === entry,
+    async (route) => {
+      asked.push(refusing);
+      await (refusing ? route.abort('connectionreset') : route.continue());
+    },
+  );
+  await page.goto(site.url);
+  await page.getByRole('tab', { name: 'Contact us' }).click();
+  const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+  const alert = contact.getByRole('alert');
+  await expect(alert).toContainText('The Contact us section could not be loaded.');
+  // The server's form stays below it, typing works.
+  await contact.getByLabel('Name').fill('Wulan');
+
+  refusing = false;
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await expect(contact.getByRole('alert')).toHaveCount(0);
+  const send = contact.getByRole('button', { name: 'Send message' });
+  await expectHydrated(send);
+  // Asked for again with the same URL (no query on the hashed file): the browser kept no failed answer.
+  expect(asked).toContain(false);
+  await expect(contact.getByLabel('Name')).toHaveValue('Wulan');
+  await contact.getByLabel('Telephone').fill('0812 1111 2222');
+  await contact.getByLabel('Message').fill('Berapa bunganya?');
+  await send.click();
+  await expect(contact).toContainText('Thank you, Wulan. Your message has reached us');
+  expect(posts.map((post) => [post.body.name, post.body.telephone, post.body.message])).toEqual([['Wulan', '0812 1111 2222', 'Berapa bunganya?']]);
+  expect(new URL(page.url()).search).toBe('');
+  // The refused script (asked for and fetched ahead) is the console's only error: nothing else went wrong.
+  expect(problems.filter((problem) => !problem.includes('net::ERR_CONNECTION_RESET'))).toEqual([]);
 });
 
 test('the islands start from the config the server read: its page data holds only the fields the server kept, no script fetched up to a working form carries the config’s parser (zod), and each script fetched ahead is run', async ({

@@ -13,7 +13,7 @@ import { PreviewNotice } from '../shell/preview-notice';
 import { LanguageSwitch } from '../shell/language-switch';
 import { SectionTabs, tabId } from '../shell/section-tabs';
 import { startShellBehaviour } from '../page-script/shell-behaviour';
-import { restoreDrafts } from '../page-script/form-drafts';
+import { restoreDrafts } from '../page-script/restore-drafts';
 import { SiteFooter } from '../shell/site-footer';
 import { SkipLink } from '../shell/skip-link';
 import { usePageSections } from '../shell/use-page-sections';

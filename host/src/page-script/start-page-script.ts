@@ -14,7 +14,7 @@ import {
   ISLAND_STATE_ATTRIBUTE,
 } from '../remotes/island-contract';
 import { afterFirstPaint } from './after-first-paint';
-import { restoreDrafts } from './form-drafts';
+import { DRAFTS_KEY } from './form-drafts';
 import { watchIslands, type IslandPlan } from './island-triggers';
 import { startShellBehaviour } from './shell-behaviour';
 
@@ -25,8 +25,10 @@ const scriptOnlyControls = (doc: Document) => doc.querySelectorAll<HTMLButtonEle
 
 interface HeldSubmits {
   stop(): void;
-  /** The islands will never hydrate (the host's code failed to load): held submits are made again, for the browser's own submission. */
+  /** The islands cannot hydrate (the host's code failed to load): held submits are made again, for the browser's own submission. */
   giveUp(): void;
+  /** Submits are held again, and the controls only script enables enabled: after the first paint, and when the host's code is asked for again. */
+  resume(): void;
 }
 
 /**
@@ -36,7 +38,8 @@ interface HeldSubmits {
  * React has taken the form over (with what was typed, see the Contact
  * section's draft reading). If the host's code never comes, the form is
  * what it is without JavaScript (Contact's posts to the server, issue 49):
- * nothing is held any more, and what was held is sent that way.
+ * nothing is held any more, and what was held is sent that way, until the
+ * visitor's Try again asks for that code once more.
  */
 function holdSubmitsUntilHydrated(doc: Document): HeldSubmits {
   const held = new Map<HTMLFormElement, HTMLElement | null>();
@@ -69,8 +72,11 @@ function holdSubmitsUntilHydrated(doc: Document): HeldSubmits {
     // (a paused clock) still sends.
     letGo((form) => island?.contains(form) === true, queueMicrotask);
   };
-  doc.addEventListener('submit', hold, true);
-  doc.addEventListener(ISLAND_HYDRATED_EVENT, release);
+  const listen = () => {
+    doc.addEventListener('submit', hold, true);
+    doc.addEventListener(ISLAND_HYDRATED_EVENT, release);
+  };
+  listen();
   const stop = () => {
     doc.removeEventListener('submit', hold, true);
     doc.removeEventListener(ISLAND_HYDRATED_EVENT, release);
@@ -87,7 +93,12 @@ function holdSubmitsUntilHydrated(doc: Document): HeldSubmits {
       },
     );
   };
-  return { stop, giveUp };
+  const resume = () => {
+    listen();
+    // A control the section keeps disabled for a page without script (a native submit would lose the form): with submits held, enabled.
+    for (const control of scriptOnlyControls(doc)) control.disabled = false;
+  };
+  return { stop, giveUp, resume };
 }
 
 /**
@@ -125,8 +136,9 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
       return undefined;
     }
   })();
-  const stopRestoring = restoreDrafts(doc, storage);
   const holding = holdSubmitsUntilHydrated(doc);
+  let stopped = false;
+  let stopAlerts = () => {};
 
   let hostRequested = false;
   const plans = data ? islandPlans(data) : [];
@@ -135,15 +147,13 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   // What the interactive islands will load, fetched ahead (warm-islands.ts): once, when the page is idle after its first paint, or with the first island asked for.
   let warmed = false;
   const warm = () => {
-    const sections = plans.filter((plan) => plan.rendered && plan.hydration.mode === 'interactive').map((plan) => plan.section);
-    if (warmed || !data || !hostScript || sections.length === 0) return;
+    if (warmed || !data || !hostScript) return;
     warmed = true;
-    void whenIdle().then(({ warmIslands }) => warmIslands(doc, data, sections, hostScript, hostRequested ? hostScript : undefined));
+    void whenIdle().then(({ warmIslands }) => warmIslands(doc, data, plans, hostScript, hostRequested ? hostScript : undefined));
   };
-  const search = doc.defaultView?.location.search ?? '';
   const idle = () => {
     warm();
-    void whenIdle().then(({ reportPageWarnings }) => reportPageWarnings(data, search));
+    void whenIdle().then(({ whenPageIdle }) => whenPageIdle(doc, data));
   };
   // Islands are asked for only by the triggers, which start after the first paint (below).
   const request = (section: SectionId) => {
@@ -152,10 +162,26 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
     if (hostRequested || !hostScript) return;
     hostRequested = true;
     warm();
+    loadEntry(hostScript);
+  };
+  // A fresh script element each time: the browser keeps no failed answer, so it fetches the same URL again (a
+  // query would make the hashed file another file, past the caches and the fetch ahead).
+  const loadEntry = (src: string) => {
     const script = doc.createElement('script');
-    script.src = hostScript;
-    // No React, so no section's alert: a press is not left waiting on code that will not come.
-    script.addEventListener('error', holding.giveUp);
+    script.src = src;
+    // A press is not left waiting on code that is not coming, and each island asked for shows the section's
+    // alert (no React here: the page script's own, in a chunk fetched only then), whose Try again holds presses
+    // again and asks for the entry once more. Should that chunk not arrive either, the form posts itself.
+    script.addEventListener('error', () => {
+      holding.giveUp();
+      if (data)
+        void import('./entry-failure').then(
+          ({ showEntryFailure }) => {
+            if (!stopped) stopAlerts = showEntryFailure(doc, data, holding, () => loadEntry(src));
+          },
+          () => undefined,
+        );
+    });
     doc.head.appendChild(script);
   };
 
@@ -165,12 +191,16 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
   // A static section the server rendered is final as it is: it never hydrates, so it arrived "static".
   for (const plan of plans) if (plan.rendered) noteArrival(plan.section, plan.hydration.mode === 'static' ? 'static' : 'ssr');
   let stop = () => {};
-  let stopped = false;
+  let stopRestoring = () => {};
   whenPainted(() => {
     if (stopped) return;
-    // Controls a section keeps disabled for a page without script (a native
-    // submit would lose the form): with this script here, submits are held.
-    for (const control of scriptOnlyControls(doc)) control.disabled = false;
+    holding.resume();
+    // What a language switch kept (form-drafts.ts), put back by the idle chunk, fetched now only when there is any:
+    // the page carries none of that code, and a field filled a moment after the paint loses nothing.
+    if (storage?.getItem(DRAFTS_KEY))
+      void whenIdle().then(({ restoreDrafts }) => {
+        if (!stopped) stopRestoring = restoreDrafts(doc, storage);
+      });
     const triggers = watchIslands(doc, plans, request);
     const win = doc.defaultView;
     if (typeof win?.requestIdleCallback === 'function') win.requestIdleCallback(idle, { timeout: 3000 });
@@ -181,15 +211,11 @@ export function startPageScript(doc: Document, hostScript: string | null, whenPa
       stopShell();
     };
   });
-  // An older version of the site may have left a service worker that would
-  // pin stale remotes; its removal is in a chunk of its own, fetched only then.
-  void doc.defaultView?.navigator.serviceWorker?.getRegistrations().then((registrations) => {
-    if (registrations.length > 0) void import('@portico/toolkit/service-worker').then(({ unregisterServiceWorkers }) => unregisterServiceWorkers());
-  });
   return () => {
     stopped = true;
     stopRestoring();
     holding.stop();
     stop();
+    stopAlerts();
   };
 }

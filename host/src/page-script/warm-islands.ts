@@ -4,6 +4,7 @@ import { readManifest } from '@portico/contract/manifest';
 import { resolveRemotes } from '@portico/contract/override';
 import type { PageData } from '@portico/contract/page-data';
 import type { SectionId } from '@portico/contract/sections';
+import type { IslandPlan } from './island-triggers';
 
 /** The module every section exposes. */
 const SECTION_MODULE = './section';
@@ -73,7 +74,8 @@ async function hostList(entry: URL): Promise<IslandFiles> {
 
 /**
  * Fetches into the browser's cache, at the lowest priority, what the
- * islands of `sections` will load when a visitor starts one: the host's
+ * interactive islands the server rendered (of `plans`) will load when a
+ * visitor starts one; nothing when there are none: the host's
  * entry and the chunks it loads (React, the federation runtime, the loader,
  * this language's texts), and each section's chunks from the manifest the
  * server inlined. A tap then finds them there instead of
@@ -81,7 +83,10 @@ async function hostList(entry: URL): Promise<IslandFiles> {
  * being fetched (the host's entry, once an island asked for it), left out.
  * Nothing here runs any of that code.
  */
-export async function warmIslands(doc: Document, data: PageData, sections: readonly SectionId[], hostScript: string, loading?: string): Promise<void> {
+export async function warmIslands(doc: Document, data: PageData, plans: readonly IslandPlan[], hostScript: string, loading?: string): Promise<void> {
+  // Chosen here, not in the page script: the page carries none of this code.
+  const sections = plans.filter((plan) => plan.rendered && plan.hydration.mode === 'interactive').map((plan) => plan.section);
+  if (sections.length === 0) return;
   const search = doc.defaultView?.location.search ?? '';
   const entry = new URL(hostScript, doc.baseURI);
   const listed = await hostList(entry);

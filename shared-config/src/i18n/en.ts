@@ -1,3 +1,4 @@
+import { sectionsEn } from './sections-en';
 import type { TextPack } from './text-pack';
 
 /** The host's texts in English (India). Texts quoted by the specification are kept exactly. */
@@ -23,26 +24,7 @@ export const en: TextPack = {
         'While a new version of a section is tried with some visitors, this site sets one cookie, portico_cohort, holding only a random number from 0 to 99, so you see the same version on each visit. It lasts 30 days. Messages sent with the contact form are covered by the note beside it.',
     },
   },
-  sections: {
-    loading: 'Loading {section}…',
-    failed: 'The {section} section could not be loaded.',
-    reasons: {
-      timeout: 'It did not arrive in time; the connection or its server may be slow.',
-      integrity: 'Its files are not the version this site approved, so they were not run.',
-      manifest: 'Its description could not be fetched from its server, or was not valid.',
-      entry: 'Its code could not be fetched or started.',
-      chunk: 'Part of its code could not be fetched.',
-      render: 'It stopped with an error while showing its content.',
-    },
-    tryAgain: 'Try again',
-    override: 'Testing override: the {section} section comes from {url} for this visit only.',
-    overrideLabel: 'Remote override',
-    preview:
-      'Release preview: the {section} section is release {release} (build {build}), for this visit only; visitors get the active release. The link expires {expires}.',
-    previewLabel: 'Release preview',
-    previewExpired: 'This release preview link has expired: you are seeing the live site.',
-    previewInvalid: 'This release preview link is not valid: you are seeing the live site.',
-  },
+  sections: sectionsEn,
   configProblem: 'This site is not fully configured, so some details are missing. The configuration could not be read (the browser console says why):',
   configNoticeLabel: 'Configuration',
 };

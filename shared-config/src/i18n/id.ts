@@ -1,3 +1,4 @@
+import { sectionsId } from './sections-id';
 import type { TextPack } from './text-pack';
 
 /** The host's texts in Indonesian (Indonesia). */
@@ -23,26 +24,7 @@ export const id: TextPack = {
         'Selama versi baru sebuah bagian dicoba pada sebagian pengunjung, situs ini memasang satu cookie, portico_cohort, yang hanya berisi angka acak dari 0 sampai 99, agar Anda melihat versi yang sama di setiap kunjungan. Cookie ini berlaku 30 hari. Pesan yang dikirim lewat formulir kontak diatur oleh catatan di sebelahnya.',
     },
   },
-  sections: {
-    loading: 'Memuat {section}…',
-    failed: 'Bagian {section} tidak dapat dimuat.',
-    reasons: {
-      timeout: 'Bagian ini tidak tiba tepat waktu; koneksi atau servernya mungkin lambat.',
-      integrity: 'Berkas bagian ini bukan versi yang disetujui situs ini, sehingga tidak dijalankan.',
-      manifest: 'Keterangan bagian ini tidak dapat diambil dari servernya, atau tidak sah.',
-      entry: 'Kode bagian ini tidak dapat diambil atau dijalankan.',
-      chunk: 'Sebagian kode bagian ini tidak dapat diambil.',
-      render: 'Terjadi kesalahan saat bagian ini menampilkan isinya.',
-    },
-    tryAgain: 'Coba lagi',
-    override: 'Mode uji (override): bagian {section} dimuat dari {url}, hanya untuk kunjungan ini.',
-    overrideLabel: 'Mode uji (override)',
-    preview:
-      'Pratinjau rilis (preview): bagian {section} adalah rilis {release} (build {build}), hanya untuk kunjungan ini; pengunjung mendapatkan rilis yang aktif. Tautan berlaku hingga {expires}.',
-    previewLabel: 'Pratinjau rilis (preview)',
-    previewExpired: 'Tautan pratinjau rilis (preview) ini sudah kedaluwarsa: Anda melihat situs yang sedang berjalan.',
-    previewInvalid: 'Tautan pratinjau rilis (preview) ini tidak sah: Anda melihat situs yang sedang berjalan.',
-  },
+  sections: sectionsId,
   configProblem:
     'Situs ini belum dikonfigurasi sepenuhnya, sehingga beberapa detail tidak ditampilkan. Konfigurasinya tidak dapat dibaca (penjelasannya ada di konsol browser):',
   configNoticeLabel: 'Konfigurasi',

@@ -3,6 +3,7 @@ import type { SectionId } from '@portico/contract/sections';
 import { pageDataScript, pageSectionsOf, type PageSection } from '@portico/contract/page-data';
 import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import type { Hydration } from '@portico/contract/hydration';
+import type { Language } from '@portico/contract/languages';
 import { sampleConfig } from '@portico/testing/sample-config';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -50,10 +51,17 @@ interface ServerPage {
   html?: Partial<Record<SectionId, string>>;
   /** The page's sections as the front server chose them: the built-in three unless given. */
   list?: PageSection[];
+  language?: Language;
 }
 
-async function serverPage({ list = BUILT_IN, rendered = list.map(({ id }) => id), config = {}, html = {} }: ServerPage = {}): Promise<void> {
-  const text = await loadPack('en');
+async function serverPage({
+  language = 'en',
+  list = pageSectionsOf(BUILT_IN_SECTIONS, language),
+  rendered = list.map(({ id }) => id),
+  config = {},
+  html = {},
+}: ServerPage = {}): Promise<void> {
+  const text = await loadPack(language);
   const sectionHtml = { ...SECTION_HTML, ...html };
   const ids = list.map(({ id }) => id);
   const islands = Object.fromEntries(
@@ -64,7 +72,7 @@ async function serverPage({ list = BUILT_IN, rendered = list.map(({ id }) => id)
   );
   const sections: SectionLoads = Object.fromEntries(ids.map((id) => [id, stillLoading]));
   const shell = renderToString(
-    <PorticoProvider config={sampleConfig} language="en" text={text}>
+    <PorticoProvider config={sampleConfig} language={language} text={text}>
       <PageSectionsContext value={list}>
         <Suspense>
           <App sections={sections} islands={islands} />
@@ -74,7 +82,7 @@ async function serverPage({ list = BUILT_IN, rendered = list.map(({ id }) => id)
   );
   const manifests = Object.fromEntries(ids.map((id) => [id, '{}']));
   const hydration = Object.fromEntries(ids.map((id) => [id, DECLARED[id] ?? ADDED_DECLARES]));
-  const data = pageDataScript({ config, language: 'en', sections: list, manifests, rendered, hydration, problems: [], allowedRemoteOrigins: [] });
+  const data = pageDataScript({ config, language, sections: list, manifests, rendered, hydration, problems: [], allowedRemoteOrigins: [] });
   document.body.innerHTML = `<div id="root">${shell}</div>${data}`;
 }
 
@@ -272,16 +280,16 @@ test('Send before the form is hydrated neither submits natively nor loses a lett
   expect(screen.getByRole('button', { name: 'Send message' })).not.toHaveAttribute('aria-busy');
 });
 
-describe("the host's code failing to load (no section's alert without it)", () => {
+describe("the host's code failing to load: the section's alert with Try again, and the form posts itself meanwhile", () => {
   /** Contact's form as issue 49 made it: it posts to the server without JavaScript. */
   const POSTING_FORM =
     '<h2>Contact content</h2><form action="/contact#contact" method="post"><label for="contact-name">Name</label>' +
     '<input id="contact-name" name="name"><button type="submit">Send message</button></form>';
 
   /** The page with `contact`'s HTML, the page script started with a host entry, Contact chosen; the browser's submissions recorded. */
-  async function pageWithHostEntry(contact: string) {
+  async function pageWithHostEntry(contact: string, page: ServerPage = {}) {
     window.history.replaceState(null, '', '/#contact');
-    await serverPage({ html: { contact } });
+    await serverPage({ ...page, html: { contact } });
     // The page's head as it is served: no host entry added by an earlier test's page script.
     document.head.replaceChildren();
     stops.push(startPageScript(document, '/host-entry.js', (start) => start()));
@@ -291,9 +299,10 @@ describe("the host's code failing to load (no section's alert without it)", () =
       submits.push(event.defaultPrevented);
       event.preventDefault();
     });
-    const entry = document.head.querySelector<HTMLScriptElement>('script[src="/host-entry.js"]');
-    expect(entry).not.toBeNull();
-    return { submits, fail: () => entry!.dispatchEvent(new Event('error')) };
+    const entries = () => [...document.head.querySelectorAll<HTMLScriptElement>('script[src="/host-entry.js"]')];
+    expect(entries()).toHaveLength(1);
+    // The last request for the entry fails (a network error, or an error status: the browser says `error` for both).
+    return { submits, entries, fail: () => entries().at(-1)!.dispatchEvent(new Event('error')) };
   }
 
   test('a held Send goes to the server as without JavaScript, and so does the next: never a dead click', async () => {
@@ -310,6 +319,70 @@ describe("the host's code failing to load (no section's alert without it)", () =
     expect(screen.getByRole('button', { name: 'Send message' })).not.toHaveAttribute('aria-busy');
     await user.click(screen.getByRole('button', { name: 'Send message' }));
     expect(submits).toEqual([true, false, false]);
+  });
+
+  test("Contact shows the section's alert above the server's form; Try again asks for the entry afresh, a new script for the same URL", async () => {
+    const user = userEvent.setup();
+    const { fail, entries } = await pageWithHostEntry(POSTING_FORM);
+    fail();
+    const contact = screen.getByRole('tabpanel', { name: 'Contact us' });
+    const alert = await within(contact).findByRole('alert');
+    expect(alert).toHaveTextContent('The Contact us section could not be loaded.');
+    expect(alert).toHaveTextContent('Its code could not be fetched or started.');
+    // The server's HTML stays: readable, and the form still posts without script.
+    expect(within(contact).getByRole('button', { name: 'Send message' })).toBeEnabled();
+    expect(within(contact).getByRole('heading', { name: 'Contact content' })).toBeVisible();
+
+    const [failed] = entries();
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(within(contact).queryByRole('alert')).not.toBeInTheDocument();
+    expect(entries()).toHaveLength(2);
+    expect(entries().at(-1)).not.toBe(failed);
+
+    // Failing again shows it again, once.
+    fail();
+    expect(await within(contact).findByRole('alert')).toHaveTextContent('Try again');
+    expect(within(contact).getAllByRole('alert')).toHaveLength(1);
+  });
+
+  test('after Try again a press is held again (a button only script makes work enabled again) and sent once the island hydrates', async () => {
+    const user = userEvent.setup();
+    const { submits, fail } = await pageWithHostEntry(SECTION_HTML.contact!);
+    fail();
+    await user.click(await screen.findByRole('button', { name: 'Try again' }));
+    const send = screen.getByRole('button', { name: 'Send message' });
+    expect(send).toBeEnabled();
+    await user.click(send);
+    expect(submits).toEqual([true]);
+    expect(send).toHaveAttribute('aria-busy', 'true');
+
+    document.querySelector(`[${ISLAND_ATTRIBUTE}="contact"]`)!.setAttribute(ISLAND_STATE_ATTRIBUTE, 'hydrated');
+    document.dispatchEvent(new CustomEvent(ISLAND_HYDRATED_EVENT, { detail: 'contact' }));
+    await waitFor(() => expect(submits).toEqual([true, false]));
+  });
+
+  test('the alert speaks the page’s language', async () => {
+    const { fail } = await pageWithHostEntry(POSTING_FORM, { language: 'id' });
+    fail();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Bagian Hubungi Kami tidak dapat dimuat.');
+    expect(alert).toHaveTextContent('Kode bagian ini tidak dapat diambil atau dijalankan.');
+    expect(within(alert).getByRole('button', { name: 'Coba lagi' })).toBeVisible();
+  });
+
+  test('an island asked for after the failure shows the alert too; one Try again takes them all away', async () => {
+    const user = userEvent.setup();
+    const list: PageSection[] = [...BUILT_IN, { id: 'faq', label: 'FAQ' }];
+    const { fail, entries } = await pageWithHostEntry(POSTING_FORM, { list });
+    fail();
+    await within(screen.getByRole('tabpanel', { name: 'Contact us' })).findByRole('alert');
+    await user.click(screen.getByRole('tab', { name: 'FAQ' }));
+    const faq = screen.getByRole('tabpanel', { name: 'FAQ' });
+    expect(await within(faq).findByRole('alert')).toHaveTextContent('The FAQ section could not be loaded.');
+
+    await user.click(within(faq).getByRole('button', { name: 'Try again' }));
+    expect(document.querySelectorAll('[role="alert"]')).toHaveLength(0);
+    expect(entries()).toHaveLength(2);
   });
 
   test('a form whose button works only with script is not posted: the button is disabled again, as the server sent it', async () => {
@@ -337,7 +410,8 @@ test('what was typed survives a switch of language: kept for the next page load 
 
   await serverPage();
   startAfterPaint();
-  expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('Budi');
+  // Put back by the page script's idle chunk, fetched after the first paint because there are drafts.
+  await waitFor(() => expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('Budi'));
   await serverPage();
   startAfterPaint();
   expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('');
@@ -347,7 +421,7 @@ test('drafts in storage are only ever a field’s value: markup in them is not p
   window.sessionStorage.setItem('portico:drafts', JSON.stringify({ 'contact/name': '<img src=x onerror=alert(1)>', root: '<b>x</b>' }));
   await serverPage();
   startAfterPaint();
-  expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('<img src=x onerror=alert(1)>');
+  await waitFor(() => expect(screen.getByLabelText('Name', { selector: 'input' })).toHaveValue('<img src=x onerror=alert(1)>'));
   expect(document.querySelector('img')).toBeNull();
   expect(within(document.getElementById('root')!).queryByText('x')).toBeNull();
 });
@@ -454,7 +528,7 @@ describe("a section's HTML that names the page's own parts steers nothing (the s
 
     await serverPage({ html });
     startAfterPaint();
-    expect(screen.getByLabelText('Loan amount')).toHaveValue('5000');
+    await waitFor(() => expect(screen.getByLabelText('Loan amount')).toHaveValue('5000'));
     expect(screen.getByLabelText('Lure')).toHaveValue('');
   });
 });

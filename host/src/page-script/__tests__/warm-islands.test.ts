@@ -1,4 +1,5 @@
 import type { PageData } from '@portico/contract/page-data';
+import type { IslandPlan } from '../island-triggers';
 import { warmIslands } from '../warm-islands';
 
 // What the page fetches ahead of a tap (issue 50): the host's list from its
@@ -25,6 +26,9 @@ const contactManifest = JSON.stringify({
     },
   ],
 });
+
+/** Contact's island as the page script plans it: interactive, rendered by the server. */
+const CONTACT_PLAN: IslandPlan = { section: 'contact', hydration: { mode: 'interactive', when: ['selected'] }, rendered: true };
 
 const ISLAND_FILES = { files: ['main.0a.js', '470.0b.js'], packs: { en: ['text-en.0c.js'], id: ['text-id.0d.js'] } };
 
@@ -54,7 +58,7 @@ beforeEach(() => {
 });
 
 test('the host’s scripts and this language’s pack, then Contact’s own chunk and texts (not its no-cache remoteEntry.js): not the shared modules’ copies nor the other language', async () => {
-  await warmIslands(document, pageData(), ['contact'], '/main.0a.js');
+  await warmIslands(document, pageData(), [CONTACT_PLAN], '/main.0a.js');
   expect(prefetched()).toEqual([
     'http://localhost/main.0a.js',
     'http://localhost/470.0b.js',
@@ -67,7 +71,7 @@ test('the host’s scripts and this language’s pack, then Contact’s own chun
 });
 
 test('the host’s entry already on its way is not asked for twice', async () => {
-  await warmIslands(document, pageData(), ['contact'], '/main.0a.js', '/main.0a.js');
+  await warmIslands(document, pageData(), [CONTACT_PLAN], '/main.0a.js', '/main.0a.js');
   expect(prefetched()).not.toContain('http://localhost/main.0a.js');
   expect(prefetched()).toContain('http://localhost/470.0b.js');
 });
@@ -76,11 +80,21 @@ test('a section loaded from an override gets nothing fetched ahead from the inli
   window.history.replaceState(null, '', `/?remote.contact=${encodeURIComponent('http://localhost:9999/mf-manifest.json')}`);
   global.fetch = answering(undefined, new SyntaxError('not JSON'));
   try {
-    await warmIslands(document, pageData(), ['contact'], '/main.0a.js');
+    await warmIslands(document, pageData(), [CONTACT_PLAN], '/main.0a.js');
     expect(prefetched()).toEqual(['http://localhost/main.0a.js']);
   } finally {
     window.history.replaceState(null, '', '/');
   }
+});
+
+test('islands that never load code here fetch nothing ahead: a static one, and one the server did not render (the browser renders it at once)', async () => {
+  const plans: IslandPlan[] = [
+    { section: 'home', hydration: { mode: 'static' }, rendered: true },
+    { ...CONTACT_PLAN, rendered: false },
+  ];
+  await warmIslands(document, pageData({ rendered: ['home'] }), plans, '/main.0a.js');
+  expect(prefetched()).toEqual([]);
+  expect(global.fetch).not.toHaveBeenCalled();
 });
 
 describe('through the islands’ entry', () => {
@@ -94,7 +108,7 @@ describe('through the islands’ entry', () => {
 
   test('each section’s island script and its texts in this language, not its container’s chunks', async () => {
     global.fetch = answering(ISLANDS_LIST);
-    await warmIslands(document, pageData({ manifests: { contact: withIsland } }), ['contact'], '/islands.0e.js');
+    await warmIslands(document, pageData({ manifests: { contact: withIsland } }), [CONTACT_PLAN], '/islands.0e.js');
     expect(prefetched()).toEqual([
       'http://localhost/islands.0e.js',
       'http://localhost/islands-text-en.0f.js',
@@ -105,7 +119,7 @@ describe('through the islands’ entry', () => {
 
   test('a list that is another entry’s (the page loads the federated one) is not followed: the container’s chunks, as with no list', async () => {
     global.fetch = answering(ISLANDS_LIST);
-    await warmIslands(document, pageData({ manifests: { contact: withIsland } }), ['contact'], '/main.0a.js');
+    await warmIslands(document, pageData({ manifests: { contact: withIsland } }), [CONTACT_PLAN], '/main.0a.js');
     expect(prefetched()).toEqual([
       'http://localhost/main.0a.js',
       'http://localhost:8083/__federation_expose_section.1a.js',
