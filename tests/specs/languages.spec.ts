@@ -6,12 +6,13 @@ import { installClock, stopClock } from '../support/page-clock';
 
 /**
  * The text packs a page fetches, by chunk name: the host's (`text-id`) from
- * the host, each section's own (`contact-text-id`) from its remote.
+ * the host, each section's own (`contact-text-id`) from its remote; through
+ * the islands' entry, as `islands-text-id` and `island-contact-text-id`.
  */
 function watchPacks(page: Page): string[] {
   const packs: string[] = [];
   page.on('request', (request) => {
-    const pack = /\/((?:home-|about-|contact-)?text-(?:en|id))\.[0-9a-f]+\.js$/.exec(request.url())?.[1];
+    const pack = /\/(?:islands?-)?((?:home-|about-|contact-)?text-(?:en|id))\.[0-9a-f]+\.js$/.exec(request.url())?.[1];
     if (pack) packs.push(pack);
   });
   return packs;
