@@ -83,13 +83,27 @@ async function analyse(app: (typeof APPS)[number], outDir: string): Promise<Chun
   };
   const made = [factory(undefined, { mode: 'production' })].flat();
   delete process.env.PORTICO_OUT_DIR;
-  // The browser build: not the host's page script, a browser compilation of its own.
-  const browser = made.filter(isBrowser).find((config) => !String(config.name ?? '').endsWith('page-script'));
-  if (!browser) throw new Error(`${app}: no browser build in its webpack config`);
-  const configs = app === 'host' ? [{ ...browser, dependencies: [], output: { ...browser.output, path: outDir, clean: true } }] : made;
+  // The browser builds: the federated one and the islands' (the host's) or the island script (a remote's); not the host's page script.
+  const browsers = made.filter((config) => isBrowser(config) && !String(config.name ?? '').endsWith('page-script'));
+  if (browsers.length === 0) throw new Error(`${app}: no browser build in its webpack config`);
+  // The host's alone (its page script and workers would write into its dist/), the federated build first: it empties the folder.
+  const configs =
+    app === 'host'
+      ? browsers
+          .sort((a, b) => Number(a.output?.clean === false) - Number(b.output?.clean === false))
+          .map((config, index) => ({
+            ...config,
+            dependencies: index === 0 ? [] : [browsers[0]!.name!],
+            output: { ...config.output, path: outDir, clean: index === 0 },
+          }))
+      : made;
   const all = await build(configs);
-  const stats = all[app === 'host' ? 0 : made.indexOf(browser)];
-  if (!stats || all.some((one) => one.hasErrors())) throw new Error(`${app}: ${all.map((one) => one.toString('errors-only')).join('\n')}`);
+  if (all.some((one) => one.hasErrors())) throw new Error(`${app}: ${all.map((one) => one.toString('errors-only')).join('\n')}`);
+  return all.filter((one) => isBrowser(one.compilation.options as Configuration)).flatMap((stats) => chunkReports(stats, app, outDir));
+}
+
+/** Each JS file of a compilation, with what it carries. */
+function chunkReports(stats: webpack.Stats, app: string, outDir: string): ChunkReport[] {
   const json = stats.toJson({ chunks: true, chunkModules: true, nestedModules: true, modules: false, assets: false, reasons: false, source: false });
   return (json.chunks ?? []).flatMap((chunk) =>
     (chunk.files ?? [])
