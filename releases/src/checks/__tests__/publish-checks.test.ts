@@ -15,6 +15,7 @@ interface BuiltManifest {
     buildInfo: { buildVersion: string; buildId: string };
     integrity: Record<string, string>;
     ssrRemoteEntry: { name: string; path: string; integrity: string };
+    island?: { name: string; integrity: string };
   };
   shared: { name: string; version: string; requiredVersion: string; singleton: boolean; assets?: { js: { sync: string[] } } }[];
   exposes: { name: string; path: string }[];
@@ -29,7 +30,8 @@ const nodeBuildPath = (() => {
   const { path: folder, name } = manifestJson().metaData.ssrRemoteEntry;
   return `/${folder}/${name}`;
 })();
-const listedFiles = Object.keys(manifestJson().metaData.integrity);
+// Every hashed file, the island script (hashed in metaData.island) among them.
+const listedFiles = [...Object.keys(manifestJson().metaData.integrity), ...[manifestJson().metaData.island?.name ?? []].flat()];
 
 let contact: DistServer;
 let home: DistServer;
