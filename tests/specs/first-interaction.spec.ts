@@ -79,6 +79,41 @@ test('Send pressed twice while Contact’s code is on the network: the button sa
   expect(problems).toEqual([]);
 });
 
+/** Lighthouse's slow 4G, applied by the browser (not simulated): 562.5 ms round trips, 1.6 Mbit/s down and 750 kbit/s up, at 90 %. */
+const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1024 * 1024 * 0.9) / 8, uploadThroughput: (750 * 1024 * 0.9) / 8 };
+
+test('on a throttled network (slow 4G), Send pressed right after the tap is held while the code arrives, then sent once: never a dead click', async ({
+  page,
+  site,
+}) => {
+  // A server just started, then everything at slow 4G: room for a busy machine.
+  test.slow();
+  const problems = await watchProblems(page);
+  await serverStoresMessages(page);
+  const posts = watchContactPosts(page);
+  await untilContactServerRendered(site.url);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+  await page.goto(site.url);
+  await page.getByRole('tab', { name: 'Contact us' }).click();
+
+  // The islands' code is on the throttled network (two round trips of 562 ms at least): the server's form takes the press.
+  const contact = page.getByRole('tabpanel', { name: 'Contact us' });
+  await contact.getByLabel('Name').fill('Dewi');
+  await contact.getByLabel('Telephone').fill('0812 3333 4444');
+  await contact.getByLabel('Message').fill('Apakah bisa cicil?');
+  const send = contact.getByRole('button', { name: 'Send message' });
+  await send.click();
+  await expect(send).toHaveAttribute('aria-busy', 'true');
+
+  await expect(contact).toContainText('Thank you, Dewi. Your message has reached us', { timeout: 30_000 });
+  await page.waitForLoadState('networkidle');
+  expect(posts.map((post) => [post.body.name, post.body.telephone, post.body.message])).toEqual([['Dewi', '0812 3333 4444', 'Apakah bisa cicil?']]);
+  expect(new URL(page.url()).search).toBe('');
+  expect(problems).toEqual([]);
+});
+
 test('Contact’s code failing to arrive after a tap gives the section’s alert with Try again, which then brings the form', async ({ page, site }) => {
   let failing = true;
   await page.route(CONTACT_CHUNK, (route) => (failing ? route.abort('connectionreset') : route.continue()));
