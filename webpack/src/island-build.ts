@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { ISLAND_EXPORTS_GLOBAL, ISLAND_SCRIPT_STEM, ISLAND_SHARED_GLOBAL } from '@portico/contract/island-scripts';
-import type { Compilation, Compiler, Configuration, RuleSetRule, WebpackPluginInstance } from 'webpack';
+import type { Compilation, Compiler, Configuration, WebpackPluginInstance } from 'webpack';
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
 import { sriOf } from './integrity';
 import type { ManifestStats } from './manifest-integrity';
-import { NODE_BUILD_DIR } from './node-section-build';
+import { NODE_BUILD_DIR, type NodeSectionOptions } from './node-section-build';
 import { remoteOutDir } from './output-dir';
 import { sharedDependencies } from './shared-dependencies';
 import { StableModuleIdsPlugin } from './stable-module-ids-plugin';
@@ -43,14 +43,8 @@ class IslandOutputPlugin {
   }
 }
 
-export interface IslandBuildOptions {
-  /** The federation name (the browser build's). */
-  name: string;
-  dir: string;
-  exposes: string;
-  scriptRule: RuleSetRule;
-  resolve: Configuration['resolve'];
-  repoRoot: string;
+/** As the node build's (the same app, another target), with the browser build's precompression. */
+export interface IslandBuildOptions extends Omit<NodeSectionOptions, 'output'> {
   precompression: WebpackPluginInstance[];
   output: IslandBuildOutput;
 }
