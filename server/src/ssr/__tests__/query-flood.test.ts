@@ -36,7 +36,9 @@ beforeAll(async () => {
   const file = path.join(folder, 'config.json');
   const remotes = sectionsAtTheCap(cdn);
   writeFileSync(file, JSON.stringify({ ...sampleConfig, remotes }));
-  running = await startPortico({ rootDir: builtHost(), basePort: 0, host: '127.0.0.1', configPath: file, log: silentLogger });
+  // A generous page budget: what is under test is the query string, and a busy machine must not leave a section of
+  // some pages to the browser (a page of another shape, by design of the budget: slow-compression.test.ts).
+  running = await startPortico({ rootDir: builtHost(), basePort: 0, host: '127.0.0.1', configPath: file, log: silentLogger, ssr: { budgetMs: 10_000 } });
 }, 300_000);
 afterAll(async () => {
   await running.close();
