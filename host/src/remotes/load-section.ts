@@ -42,7 +42,7 @@ export interface LoadSectionOptions extends Partial<RemoteLoading> {
 
 /**
  * What the loader needs from the browser and from what runs a section's
- * code: Module Federation's runtime (federation-loader.ts) or the island
+ * code: Module Federation's runtime (federation-runtime.ts) or the island
  * scripts' loader (island-loader.ts); unit tests give fakes, so the retry
  * and deadline policy is tested without a network.
  */
@@ -146,7 +146,7 @@ async function checkPin(url: string, bytes: Uint8Array<ArrayBuffer>, pin: string
   }
 }
 
-/** One attempt: fetch, pin and check the manifest, then let Module Federation load the exposed module from those bytes. */
+/** One attempt: fetch, pin and check the manifest, then run the exposed module's code from those bytes (Module Federation's runtime, or its island script). */
 async function loadOnce(seams: LoaderSeams, attempt: Attempt): Promise<SectionModule> {
   const { remote, manifestUrl, pin, progress } = attempt;
   progress.stage = 'manifest';

@@ -30,12 +30,6 @@ export interface PageInputs {
 }
 
 /**
- * A page not made yet, made now with what fits in what is left of the
- * budget: a section whose HTML would make the page's composition and
- * compression end past `deadline` is left to the browser (the largest
- * first), at the cost this server measured on its last pages.
- */
-/**
  * The manifests the browser may use: a static section the server rendered
  * never loads code in the page (its HTML is final), so its manifest stays
  * out of the page's bytes (issue 50: the first window).
@@ -48,6 +42,12 @@ function browserManifests(
   return Object.fromEntries(Object.entries(manifests).filter(([id]) => !(hydration[id]?.mode === 'static' && rendered.includes(id))));
 }
 
+/**
+ * A page not made yet, made now with what fits in what is left of the
+ * budget: a section whose HTML would make the page's composition and
+ * compression end past `deadline` is left to the browser (the largest
+ * first), at the cost this server measured on its last pages.
+ */
 export class PageComposer {
   constructor(
     private readonly pages: PageCache,
