@@ -9,6 +9,7 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Compilation, Configuration, ResolveOptions, RuleSetRule, WebpackPluginInstance } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
+import { jsMinimizer } from './js-minimizer';
 import { checkOptions, type AppOptions } from './app-options';
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
 import { IslandFilesPlugin } from './island-files-plugin';
@@ -276,7 +277,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
       // Production ids come from StableModuleIdsPlugin: reproducible builds.
       // html-webpack-plugin minifies the page; webpack's own HTML minimizer
       // would minify it again and drop the render worker's markers.
-      optimization: production ? { moduleIds: false, minimizeOptions: { html: false } } : undefined,
+      optimization: production ? { moduleIds: false, minimizeOptions: { html: false }, minimizer: [jsMinimizer()] } : undefined,
       performance: { hints: false },
       devServer: {
         // Only a dev server listens; a production build leaves the environment alone.

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ISLAND_EXPORTS_GLOBAL, ISLAND_SCRIPT_STEM, ISLAND_SHARED_GLOBAL } from '@portico/contract/island-scripts';
 import type { Compilation, Compiler, Configuration, WebpackPluginInstance } from 'webpack';
+import { jsMinimizer } from './js-minimizer';
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
 import { sriOf } from './integrity';
 import type { ManifestStats } from './manifest-integrity';
@@ -92,7 +93,7 @@ export function islandConfig(options: IslandBuildOptions): Configuration {
       ],
     },
     plugins: [new StableModuleIdsPlugin(options.repoRoot), new ChunkIntegrityPlugin(), new IslandOutputPlugin(options.output), ...options.precompression],
-    optimization: { moduleIds: false },
+    optimization: { moduleIds: false, minimizer: [jsMinimizer()] },
     performance: { hints: false },
   };
 }

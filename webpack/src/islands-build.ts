@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DefinePlugin, type Configuration, type RuleSetRule, type WebpackPluginInstance } from 'webpack';
+import { jsMinimizer } from './js-minimizer';
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
 import { IslandFilesPlugin } from './island-files-plugin';
 import { sharedDependencies } from './shared-dependencies';
@@ -100,7 +101,7 @@ export function islandsConfig(options: IslandsBuildOptions): Configuration {
       new IslandFilesPlugin(ISLANDS_ENTRY),
       ...options.precompression,
     ],
-    optimization: { moduleIds: false },
+    optimization: { moduleIds: false, minimizer: [jsMinimizer()] },
     performance: { hints: false },
   };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Configuration, ResolveOptions, RuleSetRule, WebpackPluginInstance } from 'webpack';
+import { jsMinimizer } from './js-minimizer';
 import type { ConfigFactory } from './config-factory';
 import { StableModuleIdsPlugin } from './stable-module-ids-plugin';
 
@@ -81,7 +82,7 @@ export function plainAppConfig(options: PlainAppOptions, parts: PlainAppParts): 
             ]
           : []),
       ],
-      optimization: production ? { moduleIds: false } : undefined,
+      optimization: production ? { moduleIds: false, minimizer: [jsMinimizer()] } : undefined,
       performance: { hints: false },
     };
   };
