@@ -238,6 +238,18 @@ export function stealPayload(targets: StealTargets): string {
 /** A render that never ends. */
 export const RENDER_LOOP = `;(function () { ${wrapSection('for (;;) {}')} })();`;
 
+/**
+ * A render that never ends and spends no CPU: its thread waits for ever on
+ * a cell nobody changes (`Atomics.wait`). The same deadline kills its worker
+ * as kills RENDER_LOOP's, with the same line, without a core burnt for each
+ * deadline: for tests whose point is what follows a kill, not the kill of
+ * a spinning worker (that is RENDER_LOOP's, in hostile-sections.test.ts).
+ */
+export const RENDER_BLOCKS = `;(function () {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  ${wrapSection('Atomics.wait(cell, 0, 0);')}
+})();`;
+
 /** A render that throws, every time: the section is left to the browser (and, in a canary, counted against its release). */
 export const RENDER_THROWS = `;(function () { ${wrapSection("throw new Error('this build throws while rendering');")} })();`;
 

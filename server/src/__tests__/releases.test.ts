@@ -9,7 +9,7 @@ import { sampleConfig } from '@portico/testing/sample-config';
 import { serveDist, type DistServer } from '@portico/testing/serve-dist';
 import { releaseFeed, startControlPlane, type ControlPlane } from '../control-plane';
 import { startPortico, type RunningPortico } from '../portico-server';
-import { RENDER_LOOP, RENDER_THROWS } from '@portico/testing/hostile-builds';
+import { RENDER_BLOCKS, RENDER_THROWS } from '@portico/testing/hostile-builds';
 import { eventually } from '@portico/testing/eventually';
 
 // Releases end to end below the browser: a control API publishing real
@@ -58,7 +58,13 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
   let first: DistServer;
   let second: DistServer;
   let throwing: DistServer;
-  /** A build whose render never ends: it passed its checks once (published straight into the store here), and loops on every server. */
+  /**
+   * A build whose render never ends: it passed its checks once (published
+   * straight into the store here), and blocks on every server. It waits
+   * rather than spins: what is tested is the release bookkeeping after the
+   * deadline's kills, not the kill of a spinning worker
+   * (hostile-sections.test.ts), and a spin would burn a core per deadline.
+   */
   let looping: DistServer;
   /** A build whose render throws, likewise. */
   let renderThrows: DistServer;
@@ -74,7 +80,7 @@ describeWithPostgres('releases on two servers sharing one PostgreSQL server', ()
       contactRelease(),
       contactRelease('/* the second release */'),
       contactRelease(';throw new Error("this build throws as it loads");'),
-      contactRelease(RENDER_LOOP),
+      contactRelease(RENDER_BLOCKS),
       contactRelease(RENDER_THROWS),
     ]);
     folder = mkdtempSync(path.join(tmpdir(), 'portico-releases-'));
