@@ -6,7 +6,7 @@ import type { Browser } from '@playwright/test';
 import { workerPorts, writeConfig } from './fixtures';
 import { REPO_ROOT } from './paths';
 import { runServe, waitForOutput, type ServeProcess } from './run-cli';
-import { secondBuildRoot } from './second-build';
+import { SECOND_BUILD_TEXT, secondBuildRoot } from './second-build';
 import { untilSettled } from './section-settled';
 import { serveUnderPath } from './static-server';
 
@@ -47,15 +47,24 @@ export async function startServer(
   return { port, serve, upload, release };
 }
 
-/** A visit to Contact from a fresh browser (a new cohort), left at once so the page sends its visit report. */
-export async function visitContact(browser: Browser, port: number): Promise<void> {
+/**
+ * A visit to Contact from a fresh browser (a new cohort), left at once so the page sends its visit report:
+ * whether it got the second build (its message field's label, SECOND_BUILD_TEXT).
+ */
+export async function visitContact(browser: Browser, port: number): Promise<boolean> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     await page.goto(`http://localhost:${port}/#contact`);
+    const panel = page.getByRole('tabpanel', { name: 'Contact us' });
     // Left before Contact's code has run, a visit reports nothing of it: it would count for neither release.
-    await untilSettled(page.getByRole('tabpanel', { name: 'Contact us' }), 'contact');
+    await untilSettled(panel, 'contact');
+    const second = (await panel.getByRole('textbox', { name: SECOND_BUILD_TEXT, exact: true }).count()) > 0;
+    // Closing with its unload handlers is not waited for by Playwright: a context closed before the page has gone loses its report.
+    const gone = page.waitForEvent('close');
     await page.close({ runBeforeUnload: true });
+    await gone;
+    return second;
   } finally {
     await context.close();
   }
