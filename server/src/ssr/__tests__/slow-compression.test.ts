@@ -63,7 +63,12 @@ afterAll(async () => {
 
 test('compression slower than the budget: every answer within it; the sections that would pass it are left to the browser, the rest of the page is server-rendered', async () => {
   const answers: { ms: number; rendered: string[] | undefined }[] = [];
-  while (answers.length < 30 && !answers.some(({ rendered }) => rendered?.includes('contact'))) {
+  const leftToTheBrowser = (section: string) =>
+    `the ${section} section is rendered in the browser on some pages: with it, a page takes longer than its budget (${BUDGET_MS} ms) to compose and compress now`;
+  // Until Contact is server-rendered and both big sections were measured and left out: on a busy machine a
+  // section's worker may miss the first pages' deadlines, and a section not yet in a page is not yet measured.
+  const settled = () => answers.at(-1)?.rendered?.includes('contact') && ['home', 'about'].every((section) => log.includes(leftToTheBrowser(section)));
+  while (answers.length < 60 && !settled()) {
     const started = performance.now();
     const html = await (await fetch(running.url, { headers: { 'Accept-Encoding': 'br' } })).text();
     answers.push({
@@ -76,9 +81,5 @@ test('compression slower than the budget: every answer within it; the sections t
   expect(answers[0]!.rendered).toBeUndefined();
   // Then: Contact and the page around it, server-rendered; Home and About (250 KB each) in the browser.
   expect(answers.at(-1)!.rendered).toEqual(['contact']);
-  for (const section of ['home', 'about']) {
-    expect(log).toContainEqual(
-      `the ${section} section is rendered in the browser on some pages: with it, a page takes longer than its budget (${BUDGET_MS} ms) to compose and compress now`,
-    );
-  }
+  for (const section of ['home', 'about']) expect(log).toContainEqual(leftToTheBrowser(section));
 });
