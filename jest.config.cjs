@@ -20,6 +20,8 @@ function project(name) {
 
 module.exports = {
   projects: PACKAGES.map(project),
+  // The run's scratch files in memory where /dev/shm has room (testing/src/memory-tmpdir.ts).
+  globalSetup: './testing/memory-tmpdir-setup.cjs',
   // shared-config is the code every app loads and the toolkit the code the
   // wider app builds on; each is held to 90 % of lines in the full run as in
   // its own.

@@ -2,9 +2,12 @@
 // embedded-template.ts): the projects whose tests open PGlite make it in their
 // global setup, and in each test file PGlite.create seeds a new folder from it.
 const TEMPLATE = require.resolve('../platform/src/testing/embedded-template.ts');
+const MEMORY_TMPDIR = require.resolve('./src/memory-tmpdir.ts');
 
 /** globalSetup: the template, once per run (the first project that names this makes it). */
 async function makeTemplate() {
+  // First, so that the template and every copy of it are in the run's scratch folder in memory.
+  require(MEMORY_TMPDIR).useMemoryTmpdir();
   const remove = await require(TEMPLATE).makeEmbeddedTemplate();
   process.on('exit', remove);
 }

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { makeEmbeddedTemplate } from '@portico/platform/testing';
+import { useMemoryTmpdir } from '@portico/testing/memory-tmpdir';
 import { changeContactText, copyRepository, SECOND_BUILD_APPS, SECOND_BUILD_ENV, SECOND_BUILD_PENDING_ENV, startSecondBuild } from './second-build';
 
 /**
@@ -13,10 +14,19 @@ import { changeContactText, copyRepository, SECOND_BUILD_APPS, SECOND_BUILD_ENV,
  * at it next time to skip the builds.
  */
 export default async function globalSetup(): Promise<() => void> {
-  if (process.env[SECOND_BUILD_ENV]) return makeEmbeddedTemplate();
+  if (process.env[SECOND_BUILD_ENV]) {
+    const removeScratch = useMemoryTmpdir();
+    const removeTemplate = await makeEmbeddedTemplate();
+    return () => {
+      removeTemplate();
+      removeScratch();
+    };
+  }
   const started = Date.now();
+  // On the disk, before the scratch folder moves to memory: the copy hard-links the repository's node_modules.
   const root = copyRepository();
   changeContactText(root);
+  const removeScratch = useMemoryTmpdir();
   const build = startSecondBuild(root);
   build.done.then(
     (ended) =>
@@ -29,11 +39,13 @@ export default async function globalSetup(): Promise<() => void> {
   // The servers the specs start (run-cli.ts) open their data folders' databases as copies of this template.
   const removeTemplate = await makeEmbeddedTemplate().catch((error: unknown) => {
     build.stop();
+    removeScratch();
     throw error;
   });
   return () => {
     build.stop();
     removeTemplate();
+    removeScratch();
     if (!process.env.PORTICO_KEEP_SECOND_BUILD) rmSync(root, { recursive: true, force: true });
   };
 }
