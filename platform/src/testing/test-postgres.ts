@@ -47,22 +47,58 @@ export function postgresRequired(): boolean {
   return process.env.CI === 'true';
 }
 
+/**
+ * The run's cluster new test servers start as a copy of (jest's global
+ * setup, `makePostgresTemplate`): initdb is most of the CPU a test server's
+ * start costs here (eight started and stopped: 11.3-11.8 CPU-s with it,
+ * 8.6-8.8 from copies, docs/performance-test-suite.md), and some twenty jest
+ * files start one or more. Set in the global setup's process, inherited by
+ * the test workers; without it (a bench, Playwright) initdb makes each.
+ */
+export const POSTGRES_TEMPLATE_ENV = 'PORTICO_TEST_POSTGRES_TEMPLATE';
+
+/** A folder for a cluster, the postgres user's when the tests run as root (PostgreSQL refuses to run as root). */
+function clusterFolder(prefix: string, asRoot: boolean): string {
+  const folder = mkdtempSync(path.join(tmpdir(), prefix));
+  if (asRoot) chownSync(folder, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  return folder;
+}
+
+/** Runs one of PostgreSQL's commands, as the postgres user when the tests run as root. */
+function runner(bin: string, asRoot: boolean) {
+  return (command: string, args: string[]) => {
+    const [file, fullArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]] : [path.join(bin, command), args];
+    const result = spawnSync(file, fullArgs, { encoding: 'utf8', timeout: 60_000 });
+    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout || result.error?.message}`);
+  };
+}
+
+const initdb = (run: ReturnType<typeof runner>, data: string) =>
+  run('initdb', ['-D', data, '-U', 'portico', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+
+/** Makes the run's template cluster where a test server can start, unless one is named already; returns what removes it. */
+export function makePostgresTemplate(): () => void {
+  const bin = binDir();
+  if (process.env[POSTGRES_TEMPLATE_ENV] || !bin || postgresMissing()) return () => undefined;
+  const asRoot = userInfo().uid === 0;
+  const folder = clusterFolder('portico-pg-template-', asRoot);
+  initdb(runner(bin, asRoot), path.join(folder, 'data'));
+  process.env[POSTGRES_TEMPLATE_ENV] = path.join(folder, 'data');
+  return () => rmSync(folder, { recursive: true, force: true });
+}
+
 export function startTestPostgres(options: { durable?: boolean } = {}): TestPostgres {
   const bin = binDir();
   const missing = postgresMissing();
   if (!bin || missing) throw new Error(`cannot start a test PostgreSQL: ${missing}`);
   const asRoot = userInfo().uid === 0;
-  const folder = mkdtempSync(path.join(tmpdir(), 'portico-pg-'));
+  const folder = clusterFolder('portico-pg-', asRoot);
   const data = path.join(folder, 'data');
-  if (asRoot) chownSync(folder, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
-
-  const run = (command: string, args: string[]) => {
-    const [file, fullArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]] : [path.join(bin, command), args];
-    const result = spawnSync(file, fullArgs, { encoding: 'utf8', timeout: 60_000 });
-    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout || result.error?.message}`);
-  };
-
-  run('initdb', ['-D', data, '-U', 'portico', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  const run = runner(bin, asRoot);
+  const template = process.env[POSTGRES_TEMPLATE_ENV];
+  // cp -a keeps the files' owner (the postgres user) and their 0700 modes, which the server checks; each copy is a cluster of its own.
+  if (template && existsSync(path.join(template, 'PG_VERSION'))) execFileSync('cp', ['-a', template, data]);
+  else initdb(run, data);
   writeFileSync(
     path.join(data, 'postgresql.auto.conf'),
     [

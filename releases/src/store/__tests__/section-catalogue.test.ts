@@ -1,5 +1,6 @@
 import { BUILT_IN_SECTIONS } from '@portico/contract/section-entries';
 import type { SectionId } from '@portico/contract/sections';
+import type { Database } from '@portico/platform/database';
 import { embeddedTestDatabase, type TestDatabase } from '@portico/platform/testing';
 import { eventually } from '@portico/testing/eventually';
 import { ReleaseError } from '../release-error';
@@ -44,17 +45,39 @@ const refusal = async (work: Promise<unknown>): Promise<{ kind: string; field?: 
   return { kind: error.kind, field: error.field, message: error.message };
 };
 
+/**
+ * `db` as a fresh install leaves it: every table emptied but the migrations'
+ * records, each numbering from 1 again (a fresh install holds no other row).
+ */
+async function asFreshlyInstalled(db: Database): Promise<void> {
+  const tables = await db.query<{ name: string }>(
+    "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT LIKE 'portico\\_%\\_migrations'",
+  );
+  await db.exec(`TRUNCATE ${tables.map(({ name }) => `"${name}"`).join(', ')} RESTART IDENTITY CASCADE`);
+}
+
 describe('the section catalogue on a fresh embedded database', () => {
+  // One database for these tests, emptied before each to what a fresh install holds, and a store opened anew on it:
+  // a copy of the 39 MB template per test cost the file some 1 CPU-s a test. The test that rewinds the schema
+  // itself makes a database of its own.
   let database: TestDatabase;
+  let db: Database;
   let store: ReleaseStore;
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     database = embeddedTestDatabase();
-    store = await ReleaseStore.open(await database.open());
+    db = await database.open();
+    // Its tables made, for the first test to empty.
+    await ReleaseStore.open(db);
   }, 60_000);
 
-  afterEach(async () => {
-    await store?.db.close();
+  beforeEach(async () => {
+    await asFreshlyInstalled(db);
+    store = await ReleaseStore.open(db);
+  });
+
+  afterAll(async () => {
+    await db?.close();
     database?.cleanUp();
   });
 
@@ -94,19 +117,27 @@ describe('the section catalogue on a fresh embedded database', () => {
   });
 
   test('a database from before sections as data keeps its rows and grants, and serves the built-in list', async () => {
-    // The schema as step 2 left it: step 3's, step 4's (the release policy) and step 5's (the audit's facts) and step 6's (the request id) columns and records taken back, a grant set then.
-    const { db } = store;
-    await db.exec(`ALTER TABLE release_sections DROP COLUMN label_en, DROP COLUMN label_id, DROP COLUMN origins, DROP COLUMN markets,
-      DROP COLUMN hidden, DROP COLUMN added_at, DROP COLUMN added_by, DROP COLUMN retired_at, DROP COLUMN retired_by, DROP COLUMN policy;
-      ALTER TABLE release_audit DROP COLUMN facts, DROP COLUMN note, DROP COLUMN request_id;
-      DELETE FROM portico_release_migrations WHERE version >= 3;
-      INSERT INTO release_sections (section, generation, interactive) VALUES ('home', 7, true);`);
-    const migrated = await ReleaseStore.open(db);
-    const served = await migrated.releases.served();
-    expect(served.grants).toEqual({ home: { interactive: true } });
-    expect(served.sections).toEqual(BUILT_IN_SECTIONS.map((entry) => (entry.id === 'home' ? { ...entry, interactive: true } : entry)));
-    const [row] = await db.query<{ generation: string }>("SELECT generation::text AS generation FROM release_sections WHERE section = 'home'");
-    expect(row?.generation).toBe('7');
+    // A database of its own: the schema rewound would outlive the test in the shared one.
+    const own = embeddedTestDatabase();
+    const db = await own.open();
+    try {
+      await ReleaseStore.open(db);
+      // The schema as step 2 left it: step 3's, step 4's (the release policy) and step 5's (the audit's facts) and step 6's (the request id) columns and records taken back, a grant set then.
+      await db.exec(`ALTER TABLE release_sections DROP COLUMN label_en, DROP COLUMN label_id, DROP COLUMN origins, DROP COLUMN markets,
+        DROP COLUMN hidden, DROP COLUMN added_at, DROP COLUMN added_by, DROP COLUMN retired_at, DROP COLUMN retired_by, DROP COLUMN policy;
+        ALTER TABLE release_audit DROP COLUMN facts, DROP COLUMN note, DROP COLUMN request_id;
+        DELETE FROM portico_release_migrations WHERE version >= 3;
+        INSERT INTO release_sections (section, generation, interactive) VALUES ('home', 7, true);`);
+      const migrated = await ReleaseStore.open(db);
+      const served = await migrated.releases.served();
+      expect(served.grants).toEqual({ home: { interactive: true } });
+      expect(served.sections).toEqual(BUILT_IN_SECTIONS.map((entry) => (entry.id === 'home' ? { ...entry, interactive: true } : entry)));
+      const [row] = await db.query<{ generation: string }>("SELECT generation::text AS generation FROM release_sections WHERE section = 'home'");
+      expect(row?.generation).toBe('7');
+    } finally {
+      await db.close();
+      own.cleanUp();
+    }
   });
 
   test('a bad id, a reserved word, a built-in id, a missing label, a bad origin or market: refused naming the field, nothing stored', async () => {
