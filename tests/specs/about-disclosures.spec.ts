@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, serve, test as base, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
-import { SERVER_START_LIMIT_MS } from '../support/start-limit';
+import { expect, serve, test, workerPorts, writeConfig, type PorticoSite } from '../support/fixtures';
 
 const MARKUP = '<img src=x onerror=alert(1)>';
 
@@ -68,19 +67,20 @@ const SECTIONS = ['home', 'about', 'contact'] as const;
 /** What the English footer says that no Indonesian page may (its labels, the copyright as written, a sample's marker). */
 const ENGLISH_IN_FOOTER = /Company Name|Contact Email|Contact Address|Lender|Privacy|Not configured|All rights reserved|\(sample\)/;
 
-/** One site per worker for this file, serving the test config with both lenders. */
-const test = base.extend<object, { markets: PorticoSite & { configPath: string } }>({
-  markets: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
-    async ({}, use, workerInfo) => {
-      const basePort = workerPorts(workerInfo.parallelIndex, 4);
-      const configPath = writeConfig(basePort, CONFIG);
-      const site = await serve(basePort, configPath);
-      await use({ ...site, configPath });
-      await site.close();
-    },
-    { scope: 'worker', timeout: SERVER_START_LIMIT_MS },
-  ],
+// One site for this file, serving the test config with both lenders: its tests run in order in one worker (a failure
+// does not skip the ones after it, as `serial` would), so the site starts once. (A worker fixture of the file's own
+// would give the file workers of their own: Playwright runs specs whose worker fixtures differ in separate workers.)
+test.describe.configure({ mode: 'default' });
+
+let markets: PorticoSite & { configPath: string; close(): Promise<void> };
+// eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
+test.beforeAll(async ({}, testInfo) => {
+  const basePort = workerPorts(testInfo.parallelIndex, 4);
+  const configPath = writeConfig(basePort, CONFIG);
+  markets = { ...(await serve(basePort, configPath)), configPath };
+});
+test.afterAll(async () => {
+  await markets?.close();
 });
 
 /**
@@ -120,7 +120,6 @@ for (const viewport of [
 ]) {
   test(`at ${viewport.width}px each market's page shows its own lender and complaint path alone, and every section's heading comes clear of the header after its address, a tab and a language switch`, async ({
     page,
-    markets,
   }) => {
     let dialogs = 0;
     page.on('dialog', (dialog) => {
@@ -176,7 +175,7 @@ for (const viewport of [
   });
 }
 
-test("a market without a block shows no lender at all, and the other market's page is unchanged", async ({ page, markets }) => {
+test("a market without a block shows no lender at all, and the other market's page is unchanged", async ({ page }) => {
   const lenderOf = async (market: Market) => {
     await page.goto(`${markets.url}/${market.query}#about`);
     const about = page.getByRole('tabpanel', { name: market.tabs.about });

@@ -41,6 +41,10 @@ let site: string;
 let control: string;
 const CONTROL_TOKEN = 'contact-delivery-spec-token';
 
+// One server for the file: its tests run in order in one worker (a failure does not skip the ones after it, as
+// `serial` would); run in parallel, each worker's share of them started a server and a database of its own.
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   webhook = await startWebhook();
   const port = workerPorts(test.info().parallelIndex, 14);

@@ -205,7 +205,7 @@ test('the islands start from the config the server read: its page data holds onl
 }, testInfo) => {
   // A server of its own, started here: room for a busy machine.
   test.slow();
-  const basePort = workerPorts(testInfo.parallelIndex, 19);
+  const basePort = workerPorts(testInfo.parallelIndex, 11);
   // A colour that is not #rrggbb: the server's reading names it and leaves it out.
   const site = await serve(basePort, writeConfig(basePort, { theme: { primary: 'teal' } }));
   try {

@@ -116,7 +116,7 @@ test('a static section the server could not render shows its alert: its browser 
   faults.fault(`/${aboutBuild.metaData.ssrRemoteEntry.path}/${aboutBuild.metaData.ssrRemoteEntry.name}`, {
     rewrite: (text: string) => `throw new Error('broken on the server');\n${text}`,
   });
-  const basePort = workerPorts(testInfo.parallelIndex, 19);
+  const basePort = workerPorts(testInfo.parallelIndex, 11);
   const configPath = writeConfig(basePort);
   writeConfig.rewrite(configPath, { remotes: { ...JSON.parse(readFileSync(configPath, 'utf8')).remotes, about: faults.manifestUrl } });
   const site = await serve(basePort, configPath);

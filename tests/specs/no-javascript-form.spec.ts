@@ -42,6 +42,10 @@ const CONTROL_TOKEN = 'no-javascript-form-spec-token';
 
 test.use({ javaScriptEnabled: false });
 
+// One server for the file: its tests run in order in one worker (a failure does not skip the ones after it, as
+// `serial` would); run in parallel, each worker's share of them started a server and a database of its own.
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   const port = workerPorts(test.info().parallelIndex, 14);
   serve = runServe({ PORT: String(port), PORTICO_CONTROL_TOKEN: CONTROL_TOKEN });

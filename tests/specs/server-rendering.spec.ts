@@ -217,9 +217,9 @@ test('CSP: a full visit of the server-rendered page violates nothing', async ({ 
 const THEME = { background: '#fbf9f4', text: '#222222', primary: '#6b2d5c' };
 const THEMED = { primary: 'rgb(107, 45, 92)', background: 'rgb(251, 249, 244)' };
 
-/** A site serving a config.json with THEME (port slot 19), server-rendered. */
+/** A site serving a config.json with THEME (port slot 11), server-rendered. */
 async function withThemedSite(parallelIndex: number, run: (url: string) => Promise<void>) {
-  const basePort = workerPorts(parallelIndex, 19);
+  const basePort = workerPorts(parallelIndex, 11);
   const site = await serve(basePort, writeConfig(basePort, { theme: THEME }));
   try {
     await run(site.url);

@@ -1,11 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { sampleConfig } from '@portico/testing/sample-config';
-import { startFaultServer, type FaultServer } from './fault-server';
-import { SERVER_START_LIMIT_MS } from './start-limit';
-import { serve, test as base, workerPorts, writeConfig, type PorticoSite } from './fixtures';
-
-/** This worker's port slot for the lab's site (see workerPorts). */
-const LAB_SLOT = 10;
+import type { FaultServer } from './fault-server';
+import { test as base, type PorticoSite } from './fixtures';
 
 export interface Lab {
   site: PorticoSite;
@@ -21,33 +17,14 @@ export interface Lab {
   writeConfigText(text: string | null): void;
 }
 
-interface LabWorker {
-  site: PorticoSite & { close(): Promise<void> };
-  faults: FaultServer;
-  configPath: string;
-}
-
 /**
  * Browser tests of faults: one site per worker, client-rendered, served with a PORTICO_CONFIG
  * file (read afresh on every request, so each test writes its own), and one
- * fault server. Every test starts with no fault and the default lab config.
+ * fault server (fixtures.ts's `labWorker`: a worker fixture there, so the lab's
+ * specs share their workers with the others). Every test starts with no fault
+ * and the default lab config.
  */
-export const test = base.extend<{ lab: Lab }, { labWorker: LabWorker }>({
-  labWorker: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
-    async ({}, use, workerInfo) => {
-      const basePort = workerPorts(workerInfo.parallelIndex, LAB_SLOT);
-      const configPath = writeConfig(basePort);
-      // The lab tests what the browser does when it loads a section itself
-      // (as it does for a section the server left to it): the page is the
-      // client-rendered one, so each fault meets the browser first.
-      const [site, faults] = await Promise.all([serve(basePort, configPath, undefined, false), startFaultServer()]);
-      await use({ site, faults, configPath });
-      await Promise.all([site.close(), faults.close()]);
-    },
-    // Its own time limit: start-up is not the first test's time.
-    { scope: 'worker', timeout: SERVER_START_LIMIT_MS },
-  ],
+export const test = base.extend<{ lab: Lab }>({
   lab: async ({ labWorker }, use) => {
     const { site, faults, configPath } = labWorker;
     const configure = (changes: Record<string, unknown> = {}) => {

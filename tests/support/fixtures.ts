@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test as base } from '@playwright/test';
 import { startPortico, type PorticoServerOptions, type RunningPortico } from '@portico/server';
 import { sampleConfig } from '@portico/testing/sample-config';
+import { startFaultServer, type FaultServer } from './fault-server';
 import { REPO_ROOT } from './paths';
 import { allowServerStart, SERVER_START_LIMIT_MS, withinStartLimit } from './start-limit';
 
@@ -87,7 +88,28 @@ writeConfig.rewrite = (file: string, changes: Record<string, unknown>) => {
   writeFileSync(file, JSON.stringify({ ...current, ...changes }, null, 2));
 };
 
-export const test = base.extend<object, { site: PorticoSite }>({
+/** The fault lab's servers in a worker (fault-lab.ts): a client-rendered site, and a fault server Contact is loaded from. */
+export interface LabWorker {
+  site: PorticoSite & { close(): Promise<void> };
+  faults: FaultServer;
+  configPath: string;
+}
+
+/**
+ * The lab site's port slot, which no spec's server takes (nor a control API,
+ * PORT+4, the next slot's first port): the lab's servers live as long as
+ * their worker, through every spec it runs after the lab's.
+ */
+const LAB_SLOT = 19;
+
+/**
+ * Every worker-scoped fixture of the browser tests, in one set: Playwright
+ * gives a spec whose worker fixtures differ a worker of its own, so a worker
+ * that went from one such spec to another was stopped and a new one started
+ * (a new Chromium, a new `site`). A worker fixture starts only when a test of
+ * the worker first uses it.
+ */
+export const test = base.extend<object, { site: PorticoSite; labWorker: LabWorker }>({
   site: [
     // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
     async ({}, use, workerInfo) => {
@@ -96,6 +118,20 @@ export const test = base.extend<object, { site: PorticoSite }>({
       await running.close();
     },
     // Its own time limit: start-up is not the first test's time.
+    { scope: 'worker', timeout: SERVER_START_LIMIT_MS },
+  ],
+  labWorker: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
+    async ({}, use, workerInfo) => {
+      const basePort = workerPorts(workerInfo.parallelIndex, LAB_SLOT);
+      const configPath = writeConfig(basePort);
+      // The lab tests what the browser does when it loads a section itself
+      // (as it does for a section the server left to it): the page is the
+      // client-rendered one, so each fault meets the browser first.
+      const [site, faults] = await Promise.all([serve(basePort, configPath, undefined, false), startFaultServer()]);
+      await use({ site, faults, configPath });
+      await Promise.all([site.close(), faults.close()]);
+    },
     { scope: 'worker', timeout: SERVER_START_LIMIT_MS },
   ],
 });
