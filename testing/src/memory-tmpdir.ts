@@ -17,7 +17,7 @@ import path from 'node:path';
 export const MEMORY_TMPDIR_ENV = 'PORTICO_TEST_MEMORY_TMPDIR';
 
 /** statfs's f_type of a tmpfs (linux/magic.h). */
-const TMPFS_MAGIC = 0x01021994;
+export const TMPFS_MAGIC = 0x01021994;
 
 export interface MemoryTmpdirOptions {
   /** Where the folder is made: /dev/shm. */

@@ -1,5 +1,5 @@
 import { existsSync, statfsSync, statSync } from 'node:fs';
-import { MEMORY_TMPDIR_ENV, useMemoryTmpdir } from '../memory-tmpdir';
+import { MEMORY_TMPDIR_ENV, TMPFS_MAGIC, useMemoryTmpdir } from '../memory-tmpdir';
 
 // The run that started these tests may have made its folder already (jest's global setup): each test
 // starts as a run that has not, and leaves the environment as it found it. TMPDIR is read from the
@@ -16,7 +16,7 @@ afterEach(() => {
 
 const sharedMemoryIsTmpfs = (() => {
   try {
-    return statfsSync('/dev/shm').type === 0x01021994;
+    return statfsSync('/dev/shm').type === TMPFS_MAGIC;
   } catch {
     return false;
   }
