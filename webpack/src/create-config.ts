@@ -48,37 +48,27 @@ const REPO_ROOT = path.resolve(__dirname, '../..');
 const RUNTIME_CORE_ESM = path.join(path.dirname(require.resolve('@module-federation/runtime-tools/package.json')), 'dist/runtime-core.js');
 
 /**
- * The folder holding both the repository and the app: the repository's root,
- * or above it for a remote whose folder lives elsewhere (a team's checkout
- * wired to the repository's node_modules), since shared-config's sources
- * and the app's are compiled together.
+ * How every app's TypeScript is compiled: swc strips the types and compiles
+ * the JSX, with the options jest's @swc/jest uses (jest.config.base.cjs), so
+ * the tests and the builds run code compiled alike; `tsc -b` type-checks
+ * every package in `npm test`. swc in place of ts-loader's transpileOnly:
+ * each build no longer loads TypeScript's compiler, measured in
+ * docs/performance-test-suite.md.
  */
-function rootDirFor(dir: string): string {
-  let root = REPO_ROOT;
-  while (path.relative(root, dir).startsWith('..')) root = path.dirname(root);
-  return root;
-}
-
-/** How every app's TypeScript is compiled: `tsc -b` type-checks every package in `npm test`; the bundler only strips types. */
-function scriptRuleFor(dir: string): RuleSetRule {
-  return {
-    test: /\.tsx?$/,
-    exclude: /node_modules/,
-    loader: 'ts-loader',
-    options: {
-      transpileOnly: true,
-      configFile: path.join(dir, 'tsconfig.json'),
-      compilerOptions: {
-        composite: false,
-        declaration: false,
-        emitDeclarationOnly: false,
-        noEmit: false,
-        // shared-config's sources are compiled into each app too.
-        rootDir: rootDirFor(dir),
-      },
+const SCRIPT_RULE: RuleSetRule = {
+  test: /\.tsx?$/,
+  exclude: /node_modules/,
+  loader: 'swc-loader',
+  options: {
+    // These options and no others: not a `.swcrc` a section's folder may hold.
+    swcrc: false,
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+      target: 'es2022',
     },
-  };
-}
+  },
+};
 
 const resolve: ResolveOptions = {
   extensions: ['.ts', '.tsx', '.js'],
@@ -129,7 +119,7 @@ const serveConfigJson: NonNullable<DevServerConfiguration['setupMiddlewares']> =
  * apps (plain-app-build.ts).
  */
 export function createPlainAppConfig(options: PlainAppOptions): ConfigFactory<Configuration> {
-  return plainAppConfig(options, { scriptRule: scriptRuleFor, resolve, precompression, repoRoot: REPO_ROOT });
+  return plainAppConfig(options, { scriptRule: SCRIPT_RULE, resolve, precompression, repoRoot: REPO_ROOT });
 }
 
 /**
@@ -149,7 +139,7 @@ export function createConfig(options: AppOptions): ConfigFactory<Configuration |
   const isRemote = app !== 'host';
   const name = app === 'host' ? 'portico_host' : remoteNameOf(app);
 
-  const scriptRule = scriptRuleFor(dir);
+  const scriptRule = SCRIPT_RULE;
 
   /**
    * In production one copy of the federation runtime serves the page: the

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Configuration, RuleSetRule, WebpackPluginInstance } from 'webpack';
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
+import { jsMinimizer } from './js-minimizer';
 
 /** The page script's file name pattern: hashed, so the static servers cache it for a year. */
 const PAGE_SCRIPT_FILE = /^page-script\.[0-9a-f]{10}\.js$/;
@@ -56,6 +57,8 @@ export function pageScriptConfig(options: PageScriptOptions): Configuration {
     resolve: options.resolve,
     module: { rules: [options.scriptRule] },
     plugins: [new ChunkIntegrityPlugin(), ...options.precompression],
+    // swc's minifier, as every other browser build (js-minimizer.ts); webpack's default would be terser.
+    optimization: { minimizer: [jsMinimizer()] },
     performance: { hints: false },
   };
 }

@@ -16,7 +16,7 @@ export interface PlainAppOptions {
 
 /** What the plain build takes from the federated one, so loaders and compression are decided once (create-config.ts). */
 export interface PlainAppParts {
-  scriptRule: (dir: string) => RuleSetRule;
+  scriptRule: RuleSetRule;
   resolve: ResolveOptions;
   precompression: () => WebpackPluginInstance[];
   repoRoot: string;
@@ -63,7 +63,7 @@ export function plainAppConfig(options: PlainAppOptions, parts: PlainAppParts): 
       resolve: parts.resolve,
       module: {
         rules: [
-          parts.scriptRule(dir),
+          parts.scriptRule,
           { test: /\.css$/, use: [production ? MiniCssExtractPlugin.loader : 'style-loader', 'css-loader'] },
           { test: /\.(svg|png|webp|jpg)$/, type: 'asset/resource' },
         ],

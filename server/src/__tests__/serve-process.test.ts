@@ -138,7 +138,7 @@ describe('a hostile Contact build on a running server', () => {
     const loaded = JSON.parse(readFileSync(loadedModulesFile, 'utf8')) as { execArgv: string[]; modules: string[] };
     expect(loaded.execArgv.join(' ')).not.toMatch(/tsx|ts-node|swc/);
     expect(loaded.modules).toContain(path.join(REPO_ROOT, 'server/dist/main.js'));
-    const toolchain = /node_modules\/(webpack|webpack-cli|tsx|typescript|esbuild|@swc|ts-loader|html-webpack-plugin|mini-css-extract-plugin)\//;
+    const toolchain = /node_modules\/(webpack|webpack-cli|tsx|typescript|esbuild|@swc|swc-loader|html-webpack-plugin|mini-css-extract-plugin)\//;
     expect(loaded.modules.filter((file) => toolchain.test(file))).toEqual([]);
     // Nor any workspace's TypeScript source: every @portico package is in the compiled file.
     expect(loaded.modules.filter((file) => /\.tsx?$/.test(file))).toEqual([]);
