@@ -3,10 +3,10 @@
 // as they are now; otherwise the reason, and exit code 1. `--check`: only
 // that test, exit code 0 when the server may be started.
 'use strict';
-const { COMPILED_SERVER, compiledServerProblem } = require('./compile/compiled-server.cjs');
+const { COMPILED_SERVER, compiledProblem } = require('./compile/compiled-server.cjs');
 const { lowerForStart } = require('./compile/start-priority.cjs');
 
-const problem = compiledServerProblem();
+const problem = compiledProblem('server');
 if (problem) {
   console.error(`Portico: ${problem}; run \`npm run build\` (or \`npm run build -w @portico/server\`) first.`);
   process.exit(1);

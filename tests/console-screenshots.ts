@@ -3,32 +3,23 @@
 // against `npm run serve` of the production build (`npm run build` first)
 // with a release of each section and a stored message. For people to look
 // at, not to compare by machine.
-import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { consoleOrigin } from './support/console';
 import { writeConfig } from './support/fixtures';
 import { REPO_ROOT } from './support/paths';
-import { runServe, waitForOutput } from './support/run-cli';
+import { runRelease, runServe, waitForOutput } from './support/run-cli';
 
 const OUT = path.join(REPO_ROOT, 'docs/console');
 const PORT = Number(process.env.PORT ?? 8760);
 const TOKEN = 'the-screenshots-integrator-token';
-const run = promisify(execFile);
 
 async function main() {
   mkdirSync(OUT, { recursive: true });
   const serve = runServe({ PORT: String(PORT), PORTICO_CONFIG: writeConfig(PORT), PORTICO_CONTROL_TOKEN: TOKEN });
-  const release = async (...args: string[]) =>
-    (
-      await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, PORT: String(PORT), PORTICO_TOKEN: TOKEN },
-      })
-    ).stdout;
+  const release = async (...args: string[]) => runRelease(args, { port: PORT, token: TOKEN });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     await waitForOutput(serve);

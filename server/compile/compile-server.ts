@@ -3,23 +3,26 @@
  * time into one file, `server/dist/main.js`, so that `npm run serve` starts
  * plain JavaScript with no TypeScript compiler and no webpack loaded (issue
  * 47: with tsx and the publish checks' path to @portico/webpack the front
- * process took 8.9 s to be ready and 408 MB). The workspace packages are
- * bundled in; every package from node_modules stays a `require` of the
- * installed copy, as it is for the tests.
+ * process took 8.9 s to be ready and 408 MB); and the release command into
+ * `server/dist/release-cli.js` (`npm run release`, release.cjs), the command
+ * every team's CI runs. The workspace packages are bundled in; every package
+ * from node_modules stays a `require` of the installed copy, as it is for
+ * the tests.
  *
- * Source files that find files beside themselves with `__dirname` (the
- * default config.json, the host's folder, the HTML parser's thread file)
- * still find them: each such `__dirname` becomes the source file's own folder,
- * relative to the bundle, so the checkout can move as a whole.
+ * Source files that find files beside themselves with `__dirname` or
+ * `__filename` (the default config.json, the host's folder, the HTML
+ * parser's thread file, a command's repository root) still find them: each
+ * becomes the source file's own folder or path, relative to the bundle, so
+ * the checkout can move as a whole.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { federationSemverPath } from '@portico/webpack/federation-semver';
 import { build, type Plugin } from 'esbuild';
-import { COMPILED_INPUTS, COMPILED_SERVER, REPO_ROOT } from './compiled-server.cjs';
+import { PROGRAMS, REPO_ROOT } from './compiled-server.cjs';
 
-const SERVER_DIR = path.resolve(__dirname, '..');
-const OUT_DIR = path.dirname(COMPILED_SERVER);
+/** Every program is compiled into this one folder (compiled-server.cjs): the source folders below are relative to it. */
+const OUT_DIR = path.join(REPO_ROOT, 'server/dist');
 
 /** Workspace code bundled; everything installed under node_modules required at run time. */
 const workspaceOnly: Plugin = {
@@ -46,28 +49,30 @@ const federationSatisfyOnly: Plugin = {
 };
 const FEDERATION_SEMVER = federationSemverPath(REPO_ROOT);
 
-/** `__dirname` in a bundled source file: that file's folder, found from the bundle's own. */
+/** `__dirname` and `__filename` in a bundled source file: that file's folder and path, found from the bundle's own. */
 const sourceFolders: Plugin = {
   name: 'source-folders',
   setup(compile) {
     compile.onLoad({ filter: /\.tsx?$/ }, async (args) => {
       const { readFile } = await import('node:fs/promises');
       const text = await readFile(args.path, 'utf8');
-      if (!/\b__dirname\b/.test(text)) return undefined;
-      const folder = path.relative(OUT_DIR, path.dirname(args.path)).split(path.sep).join('/');
+      if (!/\b__(dirname|filename)\b/.test(text)) return undefined;
+      const fromBundle = (file: string) => `require('node:path').join(__dirname, ${JSON.stringify(path.relative(OUT_DIR, file).split(path.sep).join('/'))})`;
       return {
-        contents: text.replace(/\b__dirname\b/g, `require('node:path').join(__dirname, ${JSON.stringify(folder)})`),
+        contents: text.replace(/\b__dirname\b/g, fromBundle(path.dirname(args.path))).replace(/\b__filename\b/g, fromBundle(args.path)),
         loader: args.path.endsWith('x') ? 'tsx' : 'ts',
       };
     });
   },
 };
 
-async function compileServer(): Promise<void> {
+/** Compiles one of PROGRAMS and writes what it was made from, which its launcher checks before running it. */
+async function compileProgram(program: keyof typeof PROGRAMS): Promise<void> {
+  const { entry, out, inputs: inputsFile } = PROGRAMS[program];
   const started = Date.now();
   const result = await build({
-    entryPoints: [path.join(SERVER_DIR, 'src/main.ts')],
-    outfile: COMPILED_SERVER,
+    entryPoints: [path.join(REPO_ROOT, entry)],
+    outfile: path.join(REPO_ROOT, out),
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -77,15 +82,13 @@ async function compileServer(): Promise<void> {
     logLevel: 'warning',
     plugins: [federationSatisfyOnly, workspaceOnly, sourceFolders],
   });
-  // What the bundle was made from: `npm run serve` refuses a bundle older than any of them (serve.cjs).
+  // What the bundle was made from: its launcher refuses (serve.cjs) or passes over (release.cjs) a bundle older than any of them.
   const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(REPO_ROOT, path.resolve(input)));
-  writeFileSync(COMPILED_INPUTS, `${JSON.stringify({ builtAt: started, inputs }, null, 1)}\n`);
-  process.stdout.write(
-    `compiled the server into ${path.relative(REPO_ROOT, COMPILED_SERVER)} from ${inputs.length} source files in ${Date.now() - started} ms\n`,
-  );
+  writeFileSync(path.join(REPO_ROOT, inputsFile), `${JSON.stringify({ builtAt: started, inputs }, null, 1)}\n`);
+  process.stdout.write(`compiled ${program} into ${out} from ${inputs.length} source files in ${Date.now() - started} ms\n`);
 }
 
-compileServer().catch((error: unknown) => {
+Promise.all([compileProgram('server'), compileProgram('release')]).catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });

@@ -1,29 +1,48 @@
-// Where the compiled server is and whether it may be started: written by
-// compile-server.ts, read by serve.cjs. Plain JavaScript, so that the
-// launcher needs nothing compiled to say that the server is missing.
+// Where the compiled Node programs are and whether they may be run: written
+// by compile-server.ts, read by the launchers (serve.cjs, release.cjs).
+// Plain JavaScript, so that a launcher needs nothing compiled to say that a
+// program is missing.
 'use strict';
 const { existsSync, readFileSync, statSync } = require('node:fs');
 const path = require('node:path');
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
-const COMPILED_SERVER = path.join(REPO_ROOT, 'server/dist/main.js');
-/** `{ builtAt, inputs }`: when the build started (ms since the epoch) and the source files it read, from the repository's root. */
-const COMPILED_INPUTS = path.join(REPO_ROOT, 'server/dist/inputs.json');
 
 /**
- * Why the compiled server must not be started (missing, or older than a
- * source it was made from), or undefined. A server older than its sources
- * would serve yesterday's behaviour with no sign of it.
+ * The programs `npm run build -w @portico/server` compiles: the serving
+ * process, and the release command an operator and every team's CI run (a
+ * call 0.15 s instead of tsx's 0.45). `entry` and `out` from the
+ * repository's root; `inputs` is `{ builtAt, inputs }`: when the build
+ * started (ms since the epoch) and the source files it read.
+ */
+const PROGRAMS = {
+  server: { what: 'the compiled server', entry: 'server/src/main.ts', out: 'server/dist/main.js', inputs: 'server/dist/inputs.json' },
+  release: {
+    what: 'the compiled release command',
+    entry: 'releases/src/cli/release-cli.ts',
+    out: 'server/dist/release-cli.js',
+    inputs: 'server/dist/release-cli.inputs.json',
+  },
+};
+
+const COMPILED_SERVER = path.join(REPO_ROOT, PROGRAMS.server.out);
+
+/**
+ * Why `program` (a key of PROGRAMS) must not be run as compiled (missing, or
+ * older than a source it was made from), or undefined. A program older than
+ * its sources would run yesterday's behaviour with no sign of it.
+ * @param {keyof typeof PROGRAMS} program
  * @returns {string | undefined}
  */
-function compiledServerProblem() {
-  if (!existsSync(COMPILED_SERVER) || !existsSync(COMPILED_INPUTS)) return `the compiled server is missing (${path.relative(REPO_ROOT, COMPILED_SERVER)})`;
-  const { builtAt, inputs } = JSON.parse(readFileSync(COMPILED_INPUTS, 'utf8'));
+function compiledProblem(program) {
+  const { what, out, inputs: inputsFile } = PROGRAMS[program];
+  if (!existsSync(path.join(REPO_ROOT, out)) || !existsSync(path.join(REPO_ROOT, inputsFile))) return `${what} is missing (${out})`;
+  const { builtAt, inputs } = JSON.parse(readFileSync(path.join(REPO_ROOT, inputsFile), 'utf8'));
   for (const input of inputs) {
     const file = path.join(REPO_ROOT, input);
-    if (!existsSync(file) || statSync(file).mtimeMs > builtAt) return `the compiled server is older than its sources (${input} changed since it was built)`;
+    if (!existsSync(file) || statSync(file).mtimeMs > builtAt) return `${what} is older than its sources (${input} changed since it was built)`;
   }
   return undefined;
 }
 
-module.exports = { REPO_ROOT, COMPILED_SERVER, COMPILED_INPUTS, compiledServerProblem };
+module.exports = { REPO_ROOT, PROGRAMS, COMPILED_SERVER, compiledProblem };

@@ -1,5 +1,11 @@
 export declare const REPO_ROOT: string;
+export interface CompiledProgram {
+  what: string;
+  entry: string;
+  out: string;
+  inputs: string;
+}
+export declare const PROGRAMS: { server: CompiledProgram; release: CompiledProgram };
 export declare const COMPILED_SERVER: string;
-export declare const COMPILED_INPUTS: string;
-/** Why the compiled server must not be started (missing, or older than a source it was made from), or undefined. */
-export declare function compiledServerProblem(): string | undefined;
+/** Why `program` must not be run as compiled (missing, or older than a source it was made from), or undefined. */
+export declare function compiledProblem(program: keyof typeof PROGRAMS): string | undefined;

@@ -69,6 +69,15 @@ export function builtServer(): string {
 }
 
 /**
+ * `npm run release`'s program, server/release.cjs: the release command as
+ * `npm run build` compiled it, or its sources through tsx when that build is
+ * missing or older than them. A test runs `node <this> <args>`, as npm does.
+ */
+export function releaseCommand(): string {
+  return path.join(REPO_ROOT, 'server', 'release.cjs');
+}
+
+/**
  * The node flags `npm run serve` starts the front process with, read from
  * server/package.json's `serve` script (`node <flags> serve.cjs`), the one
  * place they are written: V8's heap is sized when the process starts, so

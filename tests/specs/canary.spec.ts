@@ -1,18 +1,14 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser, BrowserContext } from '@playwright/test';
 import { VISIT_PATH } from '@portico/contract/beacon';
 import { APP_DIRS } from '@portico/contract/sections';
 import { brokenInTheBrowser } from '../support/broken-build';
 import { expect, test, workerPorts, writeConfig } from '../support/fixtures';
-import { REPO_ROOT } from '../support/paths';
-import { runServe, waitForOutput, type ServeProcess } from '../support/run-cli';
+import { runRelease, runServe, waitForOutput, type ServeProcess } from '../support/run-cli';
 import { SECOND_BUILD_LABEL, secondBuildRoot } from '../support/second-build';
 import { untilSettled } from '../support/section-settled';
 import { serveUnderPath, type StaticServer } from '../support/static-server';
 
-const run = promisify(execFile);
 const TOKEN = 'the-integrators-canary-token';
 /** Bounds on the number of visits a decision may take: far above what the thresholds need. */
 const MAX_VISITS = 60;
@@ -71,11 +67,7 @@ test.afterAll(async () => {
 });
 
 async function release(...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), PORTICO_TOKEN: TOKEN },
-  });
-  return stdout;
+  return runRelease(args, { port: port, token: TOKEN });
 }
 
 async function control(method: string, route: string, body?: unknown): Promise<unknown> {

@@ -1,17 +1,13 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { APP_DIRS } from '@portico/contract/sections';
 import type { Page } from '@playwright/test';
 import { axeViolations } from '../support/axe';
 import { consoleOrigin, signIn } from '../support/console';
 import { expect, test, workerPorts, writeConfig } from '../support/fixtures';
-import { REPO_ROOT } from '../support/paths';
-import { runServe, waitForOutput } from '../support/run-cli';
+import { runRelease, runServe, waitForOutput } from '../support/run-cli';
 import { secondBuildRoot } from '../support/second-build';
 import { serveUnderPath } from '../support/static-server';
 
-const run = promisify(execFile);
 const TOKEN = 'the-integrators-canary-form-token';
 
 // Issue 49, section teams: the console's canary form takes the thresholds
@@ -37,13 +33,7 @@ test('the console starts a first release’s canary with the CLI’s thresholds,
   const upload = await serveUnderPath(path.join(await secondBuildRoot(), APP_DIRS.contact, 'dist'), '/contact/v2/', workerPorts(testInfo.parallelIndex, 18));
   const configPath = writeConfig(port, { allowedRemoteOrigins: [new URL(upload.url).origin] });
   const serve = runServe({ PORT: String(port), PORTICO_CONFIG: configPath, PORTICO_CONTROL_TOKEN: TOKEN });
-  const release = async (...args: string[]) =>
-    (
-      await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, PORT: String(port), PORTICO_TOKEN: TOKEN },
-      })
-    ).stdout;
+  const release = async (...args: string[]) => runRelease(args, { port: port, token: TOKEN });
   try {
     await waitForOutput(serve);
     const first = /contact-\d+/.exec(await release('publish', 'contact', `${upload.url}mf-manifest.json`))![0];

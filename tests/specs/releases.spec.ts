@@ -1,14 +1,10 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { APP_DIRS } from '@portico/contract/sections';
 import { expect, test, workerPorts, writeConfig } from '../support/fixtures';
-import { REPO_ROOT } from '../support/paths';
-import { runServe, waitForOutput } from '../support/run-cli';
+import { runRelease, runServe, waitForOutput } from '../support/run-cli';
 import { SECOND_BUILD_LABEL, secondBuildRoot } from '../support/second-build';
 import { serveUnderPath } from '../support/static-server';
 
-const run = promisify(execFile);
 const TOKEN = 'the-integrators-ci-token';
 
 // The deploy workflow of docs/deploy.md, in a real browser against `npm run
@@ -26,11 +22,7 @@ test('the Contact team publishes its second build, previews it, the integrator a
   const configPath = writeConfig(port, { allowedRemoteOrigins: [new URL(upload.url).origin] });
   const serve = runServe({ PORT: String(port), PORTICO_CONFIG: configPath, PORTICO_CONTROL_TOKEN: TOKEN });
   const release = async (...args: string[]) => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, PORT: String(port), PORTICO_TOKEN: TOKEN },
-    });
-    return stdout;
+    return runRelease(args, { port: port, token: TOKEN });
   };
   const messageField = (label: string) => page.getByRole('tabpanel', { name: 'Contact us' }).getByRole('textbox', { name: label, exact: true });
   try {

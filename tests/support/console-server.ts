@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { APP_DIRS } from '@portico/contract/sections';
 import type { Browser } from '@playwright/test';
 import { workerPorts, writeConfig } from './fixtures';
-import { REPO_ROOT } from './paths';
-import { runServe, waitForOutput, type ServeProcess } from './run-cli';
+import { runRelease, runServe, waitForOutput, type ServeProcess } from './run-cli';
 import { SECOND_BUILD_TEXT, secondBuildRoot } from './second-build';
 import { untilSettled } from './section-settled';
 import { serveUnderPath } from './static-server';
@@ -13,7 +10,6 @@ import { serveUnderPath } from './static-server';
 // The operator console's browser specs (console.spec.ts, console-explains.spec.ts)
 // run `npm run serve` and its embedded database as an operator would.
 
-const run = promisify(execFile);
 export const TOKEN = 'the-integrators-console-token';
 /** A change made anywhere shows on every console within this (issue 36). */
 export const LIVE_MS = 2000;
@@ -37,13 +33,7 @@ export async function startServer(
     PORTICO_BEACON_REPORTS_PER_NETWORK: '1000',
   });
   await waitForOutput(serve);
-  const release = async (...args: string[]) =>
-    (
-      await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, PORT: String(port), PORTICO_TOKEN: TOKEN },
-      })
-    ).stdout;
+  const release = async (...args: string[]) => runRelease(args, { port: port, token: TOKEN });
   return { port, serve, upload, release };
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { seedDataFolder } from '@portico/platform/testing';
-import { builtServer, serveNodeArgs } from '@portico/testing/built-apps';
+import { builtServer, releaseCommand, serveNodeArgs } from '@portico/testing/built-apps';
 import { REPO_ROOT } from './paths';
 import { allowServerStart, SERVER_START_LIMIT_MS } from './start-limit';
 import { startNodeProgram, waitForOutput as waitForLine, type NodeProgram } from '@portico/testing/processes';
@@ -55,7 +55,7 @@ const run = promisify(execFile);
  * what it printed.
  */
 export async function runRelease(args: string[], { port, token }: { port: number; token: string }): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'releases/src/cli/release-cli.ts'), ...args], {
+  const { stdout } = await run(process.execPath, [releaseCommand(), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(port), PORTICO_TOKEN: token },
   });

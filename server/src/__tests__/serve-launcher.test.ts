@@ -17,7 +17,7 @@ beforeEach(() => {
   checkout = mkdtempSync(path.join(tmpdir(), 'portico-launcher-'));
   mkdirSync(path.join(checkout, 'server/compile'), { recursive: true });
   mkdirSync(path.join(checkout, 'server/src'), { recursive: true });
-  copyFileSync(path.join(SERVER_DIR, 'serve.cjs'), path.join(checkout, 'server/serve.cjs'));
+  for (const launcher of ['serve.cjs', 'release.cjs']) copyFileSync(path.join(SERVER_DIR, launcher), path.join(checkout, 'server', launcher));
   for (const file of ['compiled-server.cjs', 'start-priority.cjs'])
     copyFileSync(path.join(SERVER_DIR, 'compile', file), path.join(checkout, 'server/compile', file));
   writeFileSync(path.join(checkout, 'server/src/main.ts'), 'export {};\n');
@@ -84,4 +84,41 @@ test('the start runs lowered (PORTICO_START_NICE steps) until the server says it
   // Checked to fail without serve.cjs's lowering (the start said the launch's priority) and without its onReady (lowered after).
   expect(run('5')).toEqual([lowers ? Math.min(19, launched + 5) : launched, launched]);
   expect(run('0')).toEqual([launched, launched]);
+});
+
+// `npm run release` runs server/release.cjs: the compiled command when it is
+// made from the sources as they are, else the sources through tsx, never a
+// refusal (a team's CI may publish from a clone it never built).
+describe('the release command', () => {
+  const SOURCE = 'releases/src/cli/release-cli.ts';
+  beforeEach(() => {
+    mkdirSync(path.join(checkout, path.dirname(SOURCE)), { recursive: true });
+    writeFileSync(path.join(checkout, SOURCE), "console.log('sources', process.argv.slice(2).join(' '));\nprocess.exitCode = 3;\n");
+    utimesSync(path.join(checkout, SOURCE), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+  });
+  const compileRelease = (builtAt: number) => {
+    mkdirSync(path.join(checkout, 'server/dist'), { recursive: true });
+    writeFileSync(path.join(checkout, 'server/dist/release-cli.js'), "console.log('compiled', process.argv.slice(2).join(' '));\nprocess.exitCode = 4;\n");
+    writeFileSync(path.join(checkout, 'server/dist/release-cli.inputs.json'), JSON.stringify({ builtAt, inputs: [SOURCE] }));
+  };
+  // Run from the repository, as npm runs it: the copy has no node_modules of its own to find tsx in.
+  const release = (...args: string[]) =>
+    spawnSync(process.execPath, [path.join(checkout, 'server/release.cjs'), ...args], { encoding: 'utf8', cwd: path.resolve(SERVER_DIR, '..') });
+
+  test('built from the sources as they are: the compiled command runs, with the arguments and its exit code', () => {
+    compileRelease(Date.now());
+    const run = release('status', '--hours', '2');
+    expect(run.stdout).toBe('compiled status --hours 2\n');
+    expect(run.status).toBe(4);
+  });
+
+  test('not built, or a source changed since: the sources run through tsx, with the arguments and their exit code', () => {
+    const unbuilt = release('list', 'home');
+    expect(unbuilt.stdout).toBe('sources list home\n');
+    expect(unbuilt.status).toBe(3);
+    compileRelease(Date.now() - 120_000);
+    const stale = release('audit');
+    expect(stale.stdout).toBe('sources audit\n');
+    expect(stale.status).toBe(3);
+  });
 });
