@@ -3,8 +3,8 @@
 // they are now; otherwise the sources themselves through tsx. Unlike the
 // server, a missing or older build is no reason to refuse: a team's CI may
 // publish from a clone it never built, and the sources are the command as it
-// is now. The compiled command answers a call in about 0.15 s of CPU, tsx's
-// in about 0.45 (issue 47).
+// is now. The compiled command takes about 0.16 CPU-s a call, tsx's 0.47
+// (issue 47; docs/decisions/performance.md).
 'use strict';
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
