@@ -21,9 +21,6 @@ import { federationSemverPath } from '@portico/webpack/federation-semver';
 import { build, type Plugin } from 'esbuild';
 import { PROGRAMS, REPO_ROOT } from './compiled-server.cjs';
 
-/** Every program is compiled into this one folder (compiled-server.cjs): the source folders below are relative to it. */
-const OUT_DIR = path.join(REPO_ROOT, 'server/dist');
-
 /** Workspace code bundled; everything installed under node_modules required at run time. */
 const workspaceOnly: Plugin = {
   name: 'workspace-only',
@@ -49,30 +46,31 @@ const federationSatisfyOnly: Plugin = {
 };
 const FEDERATION_SEMVER = federationSemverPath(REPO_ROOT);
 
-/** `__dirname` and `__filename` in a bundled source file: that file's folder and path, found from the bundle's own. */
-const sourceFolders: Plugin = {
+/** `__dirname` and `__filename` in a source file bundled into `outDir`: that file's folder and path, found from the bundle's own. */
+const sourceFolders = (outDir: string): Plugin => ({
   name: 'source-folders',
   setup(compile) {
     compile.onLoad({ filter: /\.tsx?$/ }, async (args) => {
       const { readFile } = await import('node:fs/promises');
       const text = await readFile(args.path, 'utf8');
       if (!/\b__(dirname|filename)\b/.test(text)) return undefined;
-      const fromBundle = (file: string) => `require('node:path').join(__dirname, ${JSON.stringify(path.relative(OUT_DIR, file).split(path.sep).join('/'))})`;
+      const fromBundle = (file: string) => `require('node:path').join(__dirname, ${JSON.stringify(path.relative(outDir, file).split(path.sep).join('/'))})`;
       return {
         contents: text.replace(/\b__dirname\b/g, fromBundle(path.dirname(args.path))).replace(/\b__filename\b/g, fromBundle(args.path)),
         loader: args.path.endsWith('x') ? 'tsx' : 'ts',
       };
     });
   },
-};
+});
 
 /** Compiles one of PROGRAMS and writes what it was made from, which its launcher checks before running it. */
 async function compileProgram(program: keyof typeof PROGRAMS): Promise<void> {
   const { entry, out, inputs: inputsFile } = PROGRAMS[program];
+  const outfile = path.join(REPO_ROOT, out);
   const started = Date.now();
   const result = await build({
     entryPoints: [path.join(REPO_ROOT, entry)],
-    outfile: path.join(REPO_ROOT, out),
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -80,7 +78,7 @@ async function compileProgram(program: keyof typeof PROGRAMS): Promise<void> {
     sourcemap: true,
     metafile: true,
     logLevel: 'warning',
-    plugins: [federationSatisfyOnly, workspaceOnly, sourceFolders],
+    plugins: [federationSatisfyOnly, workspaceOnly, sourceFolders(path.dirname(outfile))],
   });
   // What the bundle was made from: its launcher refuses (serve.cjs) or passes over (release.cjs) a bundle older than any of them.
   const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(REPO_ROOT, path.resolve(input)));
